@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { HealthModule } from '@payments/platform';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { AdminGuard } from './auth/admin.guard';
+import { ApiKeysService } from './auth/api-keys.service';
+import { AdminController } from './businesses/admin.controller';
+import { BusinessesService } from './businesses/businesses.service';
+import { RpcModule } from './rpc/rpc.module';
+import { TransactionsController } from './transactions/transactions.controller';
+
+@Module({
+  imports: [HealthModule, RpcModule],
+  controllers: [AdminController, TransactionsController],
+  providers: [ApiKeysService, ApiKeyGuard, AdminGuard, BusinessesService],
+})
+export class GatewayModule {}

@@ -1,0 +1,27 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import { ErrorCodes } from '@payments/contracts';
+import { GatewayConfig } from '../config/gateway.config';
+import { ApiException } from '../http/api-exception';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Guards the admin API with ADMIN_API_TOKEN, compared in constant time. */
+@Injectable()
+export class AdminGuard implements CanActivate {
+  private readonly expected: Buffer;
+
+  constructor(@Inject(GatewayConfig) config: GatewayConfig) {
+    this.expected = digest(config.ADMIN_API_TOKEN);
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<Request>();
+    const match = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '');
+    if (!match || !timingSafeEqual(digest(match[1]), this.expected)) {
+      throw new ApiException(ErrorCodes.InvalidApiKey, 'admin endpoints need Authorization: Bearer <ADMIN_API_TOKEN>');
+    }
+    return true;
+  }
+}

@@ -1,0 +1,47 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { ErrorCodes, type RpcContext } from '@payments/contracts';
+import { ApiException } from '../http/api-exception';
+import { ApiKeysService, type Principal } from './api-keys.service';
+
+const PUBLIC_KEY_ALLOWED = 'public-key-allowed';
+/** Marks the few routes a public key may call (only POST /v1/transactions). */
+export const PublicKeyAllowed = () => SetMetadata(PUBLIC_KEY_ALLOWED, true);
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    principal?: Principal;
+  }
+}
+
+/** Authenticates `Authorization: Bearer <api key>` on every /v1 route; secret key unless marked. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const header = req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw new ApiException(ErrorCodes.InvalidApiKey, 'missing Authorization header; send Authorization: Bearer <API key>');
+    const principal = await this.keys.authenticate(match[1]);
+    if (!principal) throw new ApiException(ErrorCodes.InvalidApiKey, 'the API key is not valid');
+    const publicAllowed = this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY_ALLOWED, [context.getHandler(), context.getClass()]);
+    if (principal.key_type === 'public' && !publicAllowed) {
+      throw new ApiException(ErrorCodes.SecretKeyRequired, 'this endpoint needs your secret key (sk_…); public keys may only initialize transactions');
+    }
+    req.principal = principal;
+    return true;
+  }
+}
+
+/** The RPC context for the authenticated request. */
+export function rpcContext(req: Request): RpcContext {
+  const p = req.principal;
+  if (!p) throw new Error('rpcContext called on an unauthenticated request');
+  return { request_id: req.requestId, business_id: p.business_id, mode: p.mode, key_type: p.key_type };
+}

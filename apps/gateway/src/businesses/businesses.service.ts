@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ErrorCodes, MODES, type KeyType, type Mode } from '@payments/contracts';
+import { ApiException } from '../http/api-exception';
+import { displayPrefix, hashApiKey, newApiKey } from '../auth/api-key-format';
+
+export interface CreatedBusiness {
+  business: { id: number; name: string };
+  api_keys: Record<Mode, { secret: string; public: string }>;
+}
+
+/** Provisioning of businesses and their keys (admin API). Keys are returned once, then only hashes remain. */
+@Injectable()
+export class BusinessesService {
+  constructor(private readonly ds: DataSource) {}
+
+  async create(name: string): Promise<CreatedBusiness> {
+    return this.ds.transaction(async (m) => {
+      const [business]: { id: number; name: string }[] = await m.query('INSERT INTO businesses (name) VALUES ($1) RETURNING id, name', [name]);
+      const keys = {} as CreatedBusiness['api_keys'];
+      for (const mode of MODES) {
+        keys[mode] = { secret: await this.issue(m, business.id, mode, 'secret'), public: await this.issue(m, business.id, mode, 'public') };
+      }
+      return { business, api_keys: keys };
+    });
+  }
+
+  /** Issues a new key; the current one(s) of that mode and type stop working after `graceSeconds`. */
+  async roll(businessId: number, mode: Mode, type: KeyType, graceSeconds: number): Promise<{ key: string; previous_key_expires_at: string }> {
+    return this.ds.transaction(async (m) => {
+      const found = await m.query('SELECT id FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
+      if (found.length === 0) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
+      const [{ expires }] = await m.query('SELECT now() + make_interval(secs => $1) AS expires', [graceSeconds]);
+      await m.query(
+        `UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, $4), $4)
+          WHERE business_id = $1 AND mode = $2 AND key_type = $3 AND revoked_at IS NULL`,
+        [businessId, mode, type, expires],
+      );
+      const key = await this.issue(m, businessId, mode, type);
+      return { key, previous_key_expires_at: new Date(expires).toISOString() };
+    });
+  }
+
+  async exists(businessId: number): Promise<boolean> {
+    const rows = await this.ds.query('SELECT 1 FROM businesses WHERE id = $1', [businessId]);
+    return rows.length > 0;
+  }
+
+  private async issue(m: EntityManager, businessId: number, mode: Mode, type: KeyType): Promise<string> {
+    const key = newApiKey(type, mode);
+    await m.query('INSERT INTO api_keys (business_id, mode, key_type, key_hash, prefix) VALUES ($1,$2,$3,$4,$5)', [
+      businessId,
+      mode,
+      type,
+      hashApiKey(key),
+      displayPrefix(key),
+    ]);
+    return key;
+  }
+}

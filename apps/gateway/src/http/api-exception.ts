@@ -1,0 +1,18 @@
+import { ERROR_HTTP_STATUS, type ErrorCode, type FieldError } from '@payments/contracts';
+
+/** An error answer of the public API (ARCHITECTURE §3); the filter renders it. */
+export class ApiException extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiException';
+  }
+
+  get status(): number {
+    return ERROR_HTTP_STATUS[this.code];
+  }
+}

@@ -1,0 +1,36 @@
+import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate, type ValidationError } from 'class-validator';
+import { ErrorCodes, type FieldError } from '@payments/contracts';
+import { ApiException } from './api-exception';
+
+function flatten(errors: ValidationError[], parent = ''): FieldError[] {
+  return errors.flatMap((e) => {
+    const field = parent ? `${parent}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message: message.replace(new RegExp(`^${e.property} `), '') }));
+    return [...own, ...flatten(e.children ?? [], field)];
+  });
+}
+
+/**
+ * Validates bodies and queries against their DTO class: wrong types, missing or unknown fields
+ * give 400 validation_error with one entry per field problem. No implicit type conversion:
+ * "100" is not an integer.
+ */
+@Injectable()
+export class StrictValidationPipe implements PipeTransform {
+  async transform(value: unknown, meta: ArgumentMetadata): Promise<unknown> {
+    const type = meta.metatype;
+    if (!type || meta.type === 'custom' || [String, Number, Boolean, Array, Object].includes(type as never)) return value;
+    if (meta.type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      throw new ApiException(ErrorCodes.ValidationError, 'request body must be a JSON object');
+    }
+    const instance = plainToInstance(type, value ?? {});
+    const errors = await validate(instance as object, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+    if (errors.length > 0) {
+      const fields = flatten(errors).map((f) => (/should not exist/.test(f.message) ? { field: f.field, message: 'is not a recognised field' } : f));
+      throw new ApiException(ErrorCodes.ValidationError, `${fields[0].field} ${fields[0].message}`, fields);
+    }
+    return instance;
+  }
+}

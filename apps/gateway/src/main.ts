@@ -1,0 +1,87 @@
+import 'reflect-metadata';
+import { Global, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '@payments/config';
+import { ensureDatabase, migrateWithLock, openDatabase } from '@payments/database';
+import { HealthRegistry, NestPinoLogger, createRootLogger, initMetrics } from '@payments/platform';
+import { REDIS, connectRedis, fatal, onShutdown } from '@payments/service-host';
+import { GatewayModule } from './app.module';
+import { ApiKeyEntity, BusinessEntity } from './businesses/business.entity';
+import { GatewayConfig } from './config/gateway.config';
+import { AllExceptionsFilter, bodyParserErrorHandler } from './http/all-exceptions.filter';
+import { requestIdMiddleware, securityHeadersMiddleware } from './http/request-id.middleware';
+import { StrictValidationPipe } from './http/validation';
+import { migrations } from './migrations';
+
+const NAME = 'gateway';
+
+async function main(): Promise<void> {
+  let logger: ReturnType<typeof createRootLogger> | undefined;
+  try {
+    const config = loadConfig(GatewayConfig);
+    logger = createRootLogger(NAME, config.LOG_LEVEL);
+    initMetrics(NAME);
+    const dbOptions = { serverUrl: config.DATABASE_URL, database: config.DATABASE_NAME, entities: [BusinessEntity, ApiKeyEntity], migrations, poolSize: config.DATABASE_POOL_SIZE, applicationName: NAME };
+
+    if (process.argv[2] === 'migrate') {
+      await ensureDatabase(config.DATABASE_URL, config.DATABASE_NAME);
+      const ds = await openDatabase({ ...dbOptions, migrate: false });
+      await migrateWithLock(ds);
+      logger.info({ database: config.DATABASE_NAME }, 'migrations applied');
+      await ds.destroy();
+      process.exit(0);
+    }
+
+    const ds = await openDatabase({ ...dbOptions, migrate: config.MIGRATE_ON_BOOT });
+    const redis = await connectRedis(config.REDIS_URL, logger);
+
+    @Global()
+    @Module({
+      providers: [
+        { provide: GatewayConfig, useValue: config },
+        { provide: DataSource, useValue: ds },
+        { provide: REDIS, useValue: redis },
+      ],
+      exports: [GatewayConfig, DataSource, REDIS],
+    })
+    class GatewayRuntimeModule {}
+
+    @Module({ imports: [GatewayRuntimeModule, GatewayModule] })
+    class GatewayRootModule {}
+
+    const app = await NestFactory.create<NestExpressApplication>(GatewayRootModule, {
+      logger: new NestPinoLogger(logger),
+      bodyParser: false,
+      abortOnError: false,
+    });
+    app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+    app.disable('x-powered-by');
+    app.use(requestIdMiddleware, securityHeadersMiddleware);
+    app.use(express.json({ limit: '64kb', strict: true, type: ['application/json', 'application/*+json'] }));
+    app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+    app.use(bodyParserErrorHandler);
+    app.useGlobalPipes(new StrictValidationPipe());
+    app.useGlobalFilters(new AllExceptionsFilter());
+
+    const health = app.get(HealthRegistry);
+    health.register({ name: 'database', check: () => ds.query('SELECT 1') });
+    health.register({ name: 'redis', check: () => redis.ping() });
+
+    await app.listen(config.GATEWAY_PORT);
+    logger.info({ port: config.GATEWAY_PORT }, 'gateway started');
+
+    onShutdown(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
+      health.markShuttingDown();
+      await app.close();
+      redis.disconnect();
+      await ds.destroy();
+    });
+  } catch (err) {
+    fatal(logger, err);
+  }
+}
+
+void main();

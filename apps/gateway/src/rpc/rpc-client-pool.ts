@@ -1,0 +1,116 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
+import type { Logger } from 'pino';
+import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
+import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
+import { ApiException } from '../http/api-exception';
+
+interface Endpoint {
+  address: string;
+  client: ClientProxy;
+}
+
+const CONNECTION_FAILURE = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|EPIPE|closed|Connection/i;
+
+/**
+ * TCP RPC clients for one service, balanced round-robin over every address. Host names are
+ * re-resolved every `refreshMs`, so a Kubernetes headless Service's pods all get traffic. A request
+ * that cannot connect moves on to the next address (nothing was sent); a request without an answer
+ * within `timeoutMs` fails with 503 rather than hang.
+ */
+export class RpcClientPool {
+  private endpoints: Endpoint[] = [];
+  private next = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly service: string,
+    private readonly addrs: string,
+    private readonly timeoutMs: number,
+    private readonly refreshMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh().catch((err) => this.logger.warn({ err, service: this.service }, 'RPC address refresh failed')), this.refreshMs);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all(this.endpoints.map((e) => e.client.close()));
+    this.endpoints = [];
+  }
+
+  get addresses(): string[] {
+    return this.endpoints.map((e) => e.address);
+  }
+
+  private async refresh(): Promise<void> {
+    const wanted: string[] = [];
+    for (const entry of this.addrs.split(',').map((s) => s.trim()).filter(Boolean)) {
+      const i = entry.lastIndexOf(':');
+      const host = entry.slice(0, i);
+      const port = entry.slice(i + 1);
+      if (isIP(host)) {
+        wanted.push(`${host}:${port}`);
+        continue;
+      }
+      try {
+        const found = await lookup(host, { all: true });
+        for (const a of found) wanted.push(`${a.family === 6 ? `[${a.address}]` : a.address}:${port}`);
+      } catch (err) {
+        this.logger.warn({ host, err: (err as Error).message, service: this.service }, 'cannot resolve RPC host; keeping previous addresses');
+        for (const e of this.endpoints) if (!wanted.includes(e.address)) wanted.push(e.address);
+      }
+    }
+    const keep = this.endpoints.filter((e) => wanted.includes(e.address));
+    for (const gone of this.endpoints.filter((e) => !wanted.includes(e.address))) await gone.client.close();
+    for (const address of wanted.filter((a) => !keep.some((e) => e.address === a))) {
+      const i = address.lastIndexOf(':');
+      const host = address.slice(0, i).replace(/^\[|\]$/g, '');
+      const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host, port: Number(address.slice(i + 1)) } });
+      keep.push({ address, client });
+    }
+    this.endpoints = keep;
+  }
+
+  /** Sends one request and unwraps the reply: data, or an ApiException carrying the service's error. */
+  async call<TBody, TResult>(pattern: string, ctx: RpcContext, body: TBody): Promise<TResult> {
+    const tries = Math.max(1, this.endpoints.length);
+    let lastError: unknown;
+    for (let attempt = 0; attempt < tries; attempt++) {
+      const endpoint = this.endpoints[this.next++ % this.endpoints.length];
+      if (!endpoint) break;
+      try {
+        const reply = await firstValueFrom(endpoint.client.send<RpcReply<TResult>>(pattern, { ctx, body }).pipe(timeout(this.timeoutMs)));
+        if (reply.ok) return reply.data;
+        throw new ApiException(reply.error.code, reply.error.message, reply.error.errors);
+      } catch (err) {
+        if (err instanceof ApiException) throw err;
+        if (err instanceof TimeoutError) {
+          this.logger.error({ service: this.service, pattern, address: endpoint.address }, 'RPC timed out');
+          throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} did not answer in time; try again`);
+        }
+        const message = String((err as Error)?.message ?? (err as { err?: unknown })?.err ?? err);
+        if (CONNECTION_FAILURE.test(message) || (err as { code?: string })?.code === 'ECONNREFUSED') {
+          lastError = err;
+          this.logger.warn({ service: this.service, address: endpoint.address, err: message }, 'RPC connection failed; trying the next address');
+          await endpoint.client.close();
+          continue;
+        }
+        // The service answered with an unexpected error: its log has the details.
+        this.logger.error({ service: this.service, pattern, err: message }, 'RPC failed');
+        throw err;
+      }
+    }
+    this.logger.error({ service: this.service, err: String((lastError as Error)?.message ?? lastError) }, 'no instance reachable');
+    throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} is unavailable; try again shortly`);
+  }
+}
+
+export const TRANSACTION_SERVICE = Symbol('TRANSACTION_SERVICE');
+export const SPLIT_LEDGER_SERVICE = Symbol('SPLIT_LEDGER_SERVICE');
+export const WEBHOOK_DISPATCHER = Symbol('WEBHOOK_DISPATCHER');

@@ -1,0 +1,56 @@
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { SUPPORTED_CURRENCIES } from '@payments/money';
+
+const URL_RULE = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+/** POST /v1/transactions body (spec: initialize transaction). */
+export class InitializeTransactionDto {
+  @IsInt({ message: 'amount must be a positive integer in minor units' })
+  @Min(1, { message: 'amount must be a positive integer in minor units' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount is too large' })
+  amount: number;
+
+  @IsEmail({}, { message: 'email must be a valid e-mail address' })
+  email: string;
+
+  @IsIn(SUPPORTED_CURRENCIES, { message: `currency must be one of ${SUPPORTED_CURRENCIES.join(', ')}` })
+  currency: string;
+
+  @IsOptional()
+  @IsIn(['mobile_money', 'card'], { message: 'payment_method_type must be mobile_money or card' })
+  payment_method_type?: 'mobile_money' | 'card';
+
+  @IsOptional()
+  @IsIn(['ecocash', 'innbucks', 'zimswitch', 'dpo', 'ozow'], { message: 'payment_method_code must be one of ecocash, innbucks, zimswitch, dpo, ozow' })
+  payment_method_code?: string;
+
+  @ValidateIf((o) => o.mobile_money_number !== undefined || o.payment_method_type === 'mobile_money')
+  @IsString({ message: 'mobile_money_number is required for mobile_money payments' })
+  @Matches(/^0\d{6,14}$/, { message: 'mobile_money_number must start with 0 and contain 7 to 15 digits' })
+  mobile_money_number?: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 100, { message: 'transaction_reference must be 1 to 100 characters' })
+  @Matches(/^[A-Za-z0-9._:\-]+$/, { message: 'transaction_reference may contain letters, digits and . _ : - only' })
+  transaction_reference?: string;
+
+  @IsOptional()
+  @IsUrl(URL_RULE, { message: 'success_url must be a valid http(s) URL' })
+  success_url?: string;
+
+  @IsOptional()
+  @IsUrl(URL_RULE, { message: 'failure_url must be a valid http(s) URL' })
+  failure_url?: string;
+
+  @IsOptional()
+  @IsIn(['success', 'failed'], { message: 'requested_response must be success or failed' })
+  requested_response?: 'success' | 'failed';
+}
+
+/** GET /v1/transactions/verify query. */
+export class VerifyTransactionQuery {
+  @IsString({ message: 'reference is required' })
+  @Length(1, 100, { message: 'reference must be 1 to 100 characters' })
+  reference: string;
+}

@@ -1,0 +1,43 @@
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { PORT_RULE, ServiceConfig } from '@payments/config';
+
+export const DURATION = /^\d+(ms|s|m|h|d)?$/;
+
+/** transaction-service settings; property name = environment variable name. */
+export class TransactionServiceConfig extends ServiceConfig {
+  override DATABASE_NAME = 'payments_transactions';
+
+  @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
+  override RPC_PORT = 4001;
+
+  @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
+  override HTTP_PORT = 4101;
+
+  /** How long the test-mode sandbox takes to settle a mobile-money payment or a refund. */
+  @IsInt() @Min(0) @Max(3_600_000)
+  SANDBOX_SETTLE_MS = 3_000;
+
+  /** A pending transaction not paid within this time fails as expired: `900`, `90s`, `30m`, `2h`, `1d`. */
+  @Matches(DURATION, { message: '$property must be a duration such as 30m, 2h, 900s or 900 (seconds)' })
+  TRANSACTION_EXPIRY = '30m';
+
+  /** Fee schedule per payment_method_code: `code=bps+fixed,…` (docs/decisions/fees.md). */
+  @IsString()
+  FEE_SCHEDULE = 'ecocash=150+0,innbucks=100+0,zimswitch=250+0,dpo=350+0,ozow=200+0,default=250+0';
+
+  /** Payment-method codes whose live provider adapter is configured (comma list; empty = none). */
+  @IsString()
+  LIVE_PROVIDERS = '';
+
+  @IsInt() @Min(10) @Max(60_000)
+  SCHEDULER_POLL_INTERVAL_MS = 100;
+}
+
+export function durationMs(text: string): number {
+  const m = DURATION.exec(text);
+  if (!m) throw new Error(`bad duration ${text}`);
+  const n = Number.parseInt(text, 10);
+  const unit = m[1] ?? 's';
+  const factor = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit] ?? 1_000;
+  return n * factor;
+}

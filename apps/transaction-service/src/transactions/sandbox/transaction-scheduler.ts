@@ -1,0 +1,72 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource, type EntityManager } from 'typeorm';
+import { PollingWorker } from '@payments/platform';
+import { OutboxNotifier, ROOT_LOGGER } from '@payments/service-host';
+import { TransactionServiceConfig } from '../../config/transaction.config';
+import { TransactionStore, type TransactionRow } from '../transaction-store';
+
+const BATCH = 100;
+
+/**
+ * Time-driven transitions, kept in the database (not in timers) so a restart loses none:
+ * - the test-mode sandbox settles processing payments whose settle_at has passed;
+ * - pending payments past expires_at fail as expired.
+ * Rows are claimed with FOR UPDATE SKIP LOCKED, so replicas share the work without doing it twice.
+ */
+@Injectable()
+export class TransactionScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly worker: PollingWorker;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: TransactionStore,
+    private readonly outbox: OutboxNotifier,
+    @Inject(TransactionServiceConfig) config: TransactionServiceConfig,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.worker = new PollingWorker('transaction-scheduler', () => this.tick(), config.SCHEDULER_POLL_INTERVAL_MS, logger);
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.stop();
+  }
+
+  async tick(): Promise<boolean> {
+    const settled = await this.settleSandbox();
+    const expired = await this.expirePending();
+    if (settled + expired > 0) this.outbox.notify();
+    return settled === BATCH || expired === BATCH;
+  }
+
+  private settleSandbox(): Promise<number> {
+    return this.claim(
+      `SELECT * FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now()
+        ORDER BY settle_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      (m, row) =>
+        row.requested_response === 'failed'
+          ? this.store.changeStatus(m, row, 'failed', 'Payment declined by the customer', null, { settleAt: null })
+          : this.store.changeStatus(m, row, 'success', 'Payment successful', null, { settleAt: null }),
+    );
+  }
+
+  private expirePending(): Promise<number> {
+    return this.claim(
+      `SELECT * FROM transactions WHERE status = 'pending' AND expires_at <= now()
+        ORDER BY expires_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      (m, row) => this.store.changeStatus(m, row, 'failed', 'Transaction expired before payment', null),
+    );
+  }
+
+  private claim(sql: string, apply: (m: EntityManager, row: TransactionRow) => Promise<unknown>): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const rows: TransactionRow[] = await m.query(sql);
+      for (const row of rows) await apply(m, row);
+      return rows.length;
+    });
+  }
+}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Topics, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
+import { queryRows } from '@payments/database';
+import { appendToOutbox } from '@payments/messaging';
+import { canTransition } from './domain/status-machine';
+
+/** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
+export interface TransactionRow {
+  id: string;
+  public_id: string;
+  business_id: number;
+  mode: 'test' | 'live';
+  reference: string;
+  amount: string;
+  charges: string;
+  total: string;
+  currency: string;
+  email: string;
+  payment_method_type: string | null;
+  payment_method_code: string | null;
+  mobile_money_number: string | null;
+  requested_response: string | null;
+  status: TransactionStatus;
+  message: string;
+  checkout_id: string;
+  success_url: string | null;
+  failure_url: string | null;
+  payment_link_id: string | null;
+  link_splits: TransactionSnapshot['link_splits'];
+  settle_at: Date | null;
+  expires_at: Date;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const PRODUCER = 'transaction-service';
+
+export function toSnapshot(row: TransactionRow): TransactionSnapshot {
+  return {
+    id: Number(row.id),
+    transaction_id: row.public_id,
+    transaction_reference: row.reference,
+    business_id: row.business_id,
+    mode: row.mode,
+    amount: Number(row.amount),
+    charges: Number(row.charges),
+    total: Number(row.total),
+    currency: row.currency.trim(),
+    status: row.status,
+    message: row.message,
+    email: row.email,
+    payment_method_type: row.payment_method_type,
+    payment_method_code: row.payment_method_code,
+    checkout_id: row.checkout_id,
+    payment_link_id: row.payment_link_id,
+    link_splits: row.link_splits ?? [],
+    version: row.version,
+    date_created: row.created_at.toISOString(),
+    date_updated: row.updated_at.toISOString(),
+  };
+}
+
+export class ConcurrentStatusChange extends Error {}
+
+/**
+ * The one place a transaction's status changes: a conditional UPDATE (so two concurrent changes
+ * cannot both win) and its outbox event, in the caller's DB transaction.
+ */
+@Injectable()
+export class TransactionStore {
+  async recordCreated(m: EntityManager, row: TransactionRow, correlationId: string | null): Promise<void> {
+    await this.emit(m, row, null, correlationId);
+  }
+
+  async changeStatus(
+    m: EntityManager,
+    row: TransactionRow,
+    to: TransactionStatus,
+    message: string,
+    correlationId: string | null,
+    extra: { settleAt?: Date | null } = {},
+  ): Promise<TransactionRow> {
+    if (!canTransition(row.status, to)) throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
+    const rows = await queryRows<TransactionRow>(
+      m,
+      `UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
+        WHERE id = $1 AND status = $2 RETURNING *`,
+      [row.id, row.status, to, message, extra.settleAt === undefined ? row.settle_at : extra.settleAt],
+    );
+    if (rows.length === 0) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
+    await this.emit(m, rows[0], row.status, correlationId);
+    return rows[0];
+  }
+
+  private async emit(m: EntityManager, row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null) {
+    const data: TransactionStatusChangedData = { transaction: toSnapshot(row), previous_status: previous, status: row.status };
+    await appendToOutbox(m, {
+      topic: Topics.TransactionStatusChanged,
+      type: Topics.TransactionStatusChanged,
+      key: row.public_id,
+      producer: PRODUCER,
+      mode: row.mode,
+      businessId: row.business_id,
+      correlationId,
+      data,
+    });
+  }
+}

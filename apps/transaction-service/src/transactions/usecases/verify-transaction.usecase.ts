@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ErrorCodes, type RpcRequest, type TransactionView, type VerifyTransactionBody } from '@payments/contracts';
+import { DomainException } from '@payments/platform';
+import type { TransactionRow } from '../transaction-store';
+
+export function toView(row: TransactionRow): TransactionView {
+  return {
+    transaction_id: row.public_id,
+    transaction_reference: row.reference,
+    amount: Number(row.amount),
+    charges: Number(row.charges),
+    total: Number(row.total),
+    currency: row.currency.trim(),
+    status: row.status,
+    message: row.message,
+    email: row.email,
+    checkout_id: row.checkout_id,
+    success_url: row.success_url,
+    failure_url: row.failure_url,
+    date_created: row.created_at.toISOString(),
+  };
+}
+
+@Injectable()
+export class VerifyTransactionUseCase {
+  constructor(private readonly ds: DataSource) {}
+
+  async execute({ ctx, body }: RpcRequest<VerifyTransactionBody>): Promise<TransactionView> {
+    const rows: TransactionRow[] = await this.ds.query(
+      'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND reference = $3',
+      [ctx.business_id, ctx.mode, body.reference],
+    );
+    if (rows.length === 0) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.reference}`);
+    return toView(rows[0]);
+  }
+}

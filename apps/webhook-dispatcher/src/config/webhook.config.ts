@@ -1,0 +1,33 @@
+import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { PORT_RULE, RedisServiceConfig } from '@payments/config';
+
+/** webhook-dispatcher settings; property name = environment variable name. */
+export class WebhookDispatcherConfig extends RedisServiceConfig {
+  override DATABASE_NAME = 'payments_webhooks';
+
+  @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
+  override RPC_PORT = 4003;
+
+  @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
+  override HTTP_PORT = 4103;
+
+  /** A delivery succeeds on a 2xx within this time. */
+  @IsInt() @Min(100) @Max(120_000)
+  WEBHOOK_TIMEOUT_MS = 15_000;
+
+  /** Seconds between attempts after a failure; ±20 % jitter is added. */
+  @Matches(/^\d+(,\d+)*$/, { message: '$property must be a comma-separated list of seconds' })
+  WEBHOOK_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,36000';
+
+  /** Consecutive failed attempts after which a callback is disabled. */
+  @IsInt() @Min(1) @Max(100_000)
+  WEBHOOK_DISABLE_AFTER = 50;
+
+  /** Development and tests only: lets callbacks target private and loopback addresses. */
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
+
+  /** Extra trusted CA certificate (PEM file) for callback endpoints. */
+  @IsString()
+  WEBHOOK_CA_FILE = '';
+}

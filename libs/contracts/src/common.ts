@@ -1,0 +1,3 @@
+export type Mode = 'test' | 'live';
+export const MODES: readonly Mode[] = ['test', 'live'];
+export type KeyType = 'secret' | 'public';

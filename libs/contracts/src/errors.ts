@@ -1,0 +1,51 @@
+/** Error codes of the public API (ARCHITECTURE §3), with the HTTP status each maps to. */
+export const ErrorCodes = {
+  ValidationError: 'validation_error',
+  InvalidApiKey: 'invalid_api_key',
+  SecretKeyRequired: 'secret_key_required',
+  NotFound: 'not_found',
+  DuplicateReference: 'duplicate_reference',
+  IdempotencyInProgress: 'idempotency_in_progress',
+  IdempotencyKeyReused: 'idempotency_key_reused',
+  RefundExceedsAmount: 'refund_exceeds_amount',
+  TransactionNotRefundable: 'transaction_not_refundable',
+  PaymentMethodUnavailable: 'payment_method_unavailable',
+  PayloadTooLarge: 'payload_too_large',
+  RateLimited: 'rate_limited',
+  InternalError: 'internal_error',
+  ServiceUnavailable: 'service_unavailable',
+} as const;
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
+  validation_error: 400,
+  invalid_api_key: 401,
+  secret_key_required: 403,
+  not_found: 404,
+  duplicate_reference: 409,
+  idempotency_in_progress: 409,
+  idempotency_key_reused: 422,
+  refund_exceeds_amount: 422,
+  transaction_not_refundable: 422,
+  payment_method_unavailable: 422,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+};
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** What crosses the RPC boundary when a use case refuses a request. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  errors?: FieldError[];
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in ERROR_HTTP_STATUS;
+}

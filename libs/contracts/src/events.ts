@@ -1,0 +1,56 @@
+import type { EventEnvelope } from './envelope';
+import { Topics } from './topics';
+
+export const TRANSACTION_STATUSES = ['pending', 'processing', 'success', 'failed'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+export const REFUND_STATUSES = ['pending', 'success', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Event types carried in envelopes, one per topic for now; the payload type sits beside each. */
+export const EventTypes = {
+  TransactionStatusChanged: Topics.TransactionStatusChanged,
+  RefundStatusChanged: Topics.RefundStatusChanged,
+  LedgerEntryCreated: Topics.LedgerEntryCreated,
+  SettlementInvoiceChanged: Topics.SettlementInvoiceChanged,
+} as const;
+
+/** A split carried by a transaction paid through a payment link. */
+export interface LinkSplit {
+  business_id: number;
+  type: 'percentage' | 'fixed';
+  value: number;
+  description?: string | null;
+}
+
+/** The transaction as consumers see it: everything needed to apply splits and build webhooks. */
+export interface TransactionSnapshot {
+  id: number;
+  transaction_id: string;
+  transaction_reference: string;
+  business_id: number;
+  mode: 'test' | 'live';
+  amount: number;
+  charges: number;
+  total: number;
+  currency: string;
+  status: TransactionStatus;
+  message: string;
+  email: string;
+  payment_method_type: string | null;
+  payment_method_code: string | null;
+  checkout_id: string | null;
+  payment_link_id: string | null;
+  link_splits: LinkSplit[];
+  /** Increases by one on every status change; consumers use it to ignore stale updates. */
+  version: number;
+  date_created: string;
+  date_updated: string;
+}
+
+export interface TransactionStatusChangedData {
+  transaction: TransactionSnapshot;
+  previous_status: TransactionStatus | null;
+  status: TransactionStatus;
+}
+export type TransactionStatusChangedEvent = EventEnvelope<typeof EventTypes.TransactionStatusChanged, TransactionStatusChangedData>;

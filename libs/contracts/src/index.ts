@@ -1,0 +1,6 @@
+export * from './common';
+export * from './topics';
+export * from './envelope';
+export * from './events';
+export * from './errors';
+export * from './rpc';

@@ -1,0 +1,99 @@
+import { Client } from 'pg';
+import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { DependencyUnavailableError, describeTarget } from './dependency-error';
+
+export interface DatabaseOptions {
+  serverUrl: string;
+  database: string;
+  entities: MixedList<Function | string | EntitySchema>;
+  migrations: MixedList<Function | string>;
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/** The URL of one database on the server named by `serverUrl` (whatever database that URL names). */
+export function databaseUrl(serverUrl: string, database: string): string {
+  const u = new URL(serverUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export function dataSourceOptions(opts: DatabaseOptions): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: databaseUrl(opts.serverUrl, opts.database),
+    entities: opts.entities,
+    migrations: opts.migrations,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: ['error'],
+    applicationName: opts.applicationName,
+    extra: {
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      // A statement that runs this long is a bug or a lock pile-up: fail it rather than hang a request.
+      statement_timeout: 15_000,
+    },
+  };
+}
+
+function unreachable(serverUrl: string, err: unknown): DependencyUnavailableError {
+  return new DependencyUnavailableError(
+    'PostgreSQL',
+    describeTarget(serverUrl),
+    (err as Error).message || String(err),
+    'Start it with `npm run infra:up` or point DATABASE_URL at a running server',
+  );
+}
+
+/** Creates the service's database if it does not exist yet (safe when several replicas race). */
+export async function ensureDatabase(serverUrl: string, database: string): Promise<void> {
+  const client = new Client({ connectionString: serverUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw unreachable(serverUrl, err);
+  }
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) {
+      try {
+        await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
+      } catch (err) {
+        // 42P04 duplicate_database, 23505 unique violation on pg_database: another replica won the race.
+        const code = (err as { code?: string }).code;
+        if (code !== '42P04' && code !== '23505') throw err;
+      }
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Opens a DataSource, creating the database first; with `migrate`, runs pending migrations. */
+export async function openDatabase(opts: DatabaseOptions & { migrate: boolean }): Promise<DataSource> {
+  await ensureDatabase(opts.serverUrl, opts.database);
+  const ds = new DataSource(dataSourceOptions(opts));
+  try {
+    await ds.initialize();
+  } catch (err) {
+    throw unreachable(opts.serverUrl, err);
+  }
+  if (opts.migrate) await migrateWithLock(ds);
+  return ds;
+}
+
+/** Runs pending migrations while holding an advisory lock, so replicas booting together take turns. */
+export async function migrateWithLock(ds: DataSource): Promise<void> {
+  const runner = ds.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', ['schema_migrations']);
+    await ds.runMigrations({ transaction: 'each' });
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', ['schema_migrations']).catch(() => undefined);
+    await runner.release();
+  }
+}

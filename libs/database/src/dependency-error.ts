@@ -1,0 +1,57 @@
+/**
+ * Raised when a backing store (PostgreSQL, Redis, Kafka) cannot be reached. Boot turns it into a
+ * clear message naming the dependency; request paths turn it into 503 service_unavailable.
+ */
+export class DependencyUnavailableError extends Error {
+  constructor(
+    readonly dependency: string,
+    readonly target: string,
+    readonly reason: string,
+    readonly hint?: string,
+  ) {
+    super(`${dependency} at ${target} is unreachable: ${reason}${hint ? `. ${hint}` : ''}`);
+    this.name = 'DependencyUnavailableError';
+  }
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  '53300', // too_many_connections
+]);
+
+/** True for errors that mean "the store is not there right now" rather than "the query is wrong". */
+export function isConnectionError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  if (err instanceof DependencyUnavailableError) return true;
+  const e = err as { code?: string; message?: string; driverError?: unknown; cause?: unknown };
+  if (e.code && CONNECTION_CODES.has(e.code)) return true;
+  if (e.driverError && isConnectionError(e.driverError)) return true;
+  if (e.cause && e.cause !== err && isConnectionError(e.cause)) return true;
+  const msg = e.message ?? '';
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed|the database system is (starting up|shutting down)/i.test(
+    msg,
+  );
+}
+
+/** Host:port of a URL without credentials, for messages. */
+export function describeTarget(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || (u.protocol.startsWith('postgres') ? '5432' : u.protocol.startsWith('redis') ? '6379' : '')}`;
+  } catch {
+    return '(unparseable URL)';
+  }
+}

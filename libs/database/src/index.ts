@@ -1,0 +1,3 @@
+export * from './dependency-error';
+export * from './data-source';
+export * from './query';

@@ -1,0 +1,154 @@
+import type { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { DataSource, EntityManager } from 'typeorm';
+import { deadLetterTopic, envelopeProblem, type EventEnvelope } from '@payments/contracts';
+import { isConnectionError } from '@payments/database';
+import { eventsConsumed, runWithContext } from '@payments/platform';
+
+export interface MessageMeta {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+/** Applies one event inside the transaction that also records it in the inbox. */
+export type EventHandler = (event: EventEnvelope, manager: EntityManager, meta: MessageMeta) => Promise<void>;
+
+export interface ConsumerOptions {
+  group: string;
+  /** Handlers by topic base name (without the deployment prefix). */
+  handlers: Record<string, EventHandler>;
+  topicPrefix: string;
+  sessionTimeoutMs: number;
+  /** Attempts for an event that fails for a reason other than a dependency being down. */
+  maxAttempts?: number;
+  partitionsConsumedConcurrently?: number;
+}
+
+class StoppingError extends Error {}
+
+/**
+ * A Kafka consumer that applies each event exactly once: the event id goes into
+ * processed_events in the same DB transaction as the effect, so redelivery, replay and a crash
+ * between DB commit and offset commit are all harmless. A poison message goes to the group's
+ * dead-letter topic after `maxAttempts`; while the database is down the partition waits instead.
+ */
+export class IdempotentConsumer {
+  private consumer: Consumer | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly ds: DataSource,
+    private readonly dlqProducer: Producer,
+    private readonly options: ConsumerOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  get groupId(): string {
+    return `${this.options.topicPrefix}${this.options.group}`;
+  }
+
+  get deadLetterTopic(): string {
+    return `${this.options.topicPrefix}${deadLetterTopic(this.options.group)}`;
+  }
+
+  async start(): Promise<void> {
+    const session = this.options.sessionTimeoutMs;
+    this.consumer = this.kafka.consumer({
+      groupId: this.groupId,
+      sessionTimeout: session,
+      heartbeatInterval: Math.max(500, Math.floor(session / 5)),
+      rebalanceTimeout: Math.max(session, 10_000),
+      allowAutoTopicCreation: false,
+      retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5_000 },
+    });
+    await this.consumer.connect();
+    await this.consumer.subscribe({
+      topics: Object.keys(this.options.handlers).map((t) => `${this.options.topicPrefix}${t}`),
+      // A new group must see events published before it first joined.
+      fromBeginning: true,
+    });
+    await this.consumer.run({
+      autoCommit: true,
+      autoCommitInterval: 1_000,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
+      eachMessage: (payload) => this.onMessage(payload),
+    });
+  }
+
+  /** Stops fetching, lets the message in flight finish, commits offsets and leaves the group. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.consumer?.disconnect();
+  }
+
+  private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
+    const meta: MessageMeta = { topic, partition, offset: message.offset };
+    const base = topic.startsWith(this.options.topicPrefix) ? topic.slice(this.options.topicPrefix.length) : topic;
+    const handler = this.options.handlers[base];
+    let event: EventEnvelope;
+    try {
+      event = JSON.parse(message.value?.toString('utf8') ?? 'null');
+    } catch {
+      return this.deadLetter(meta, message.value, 'value is not JSON');
+    }
+    const problem = envelopeProblem(event);
+    if (problem || !handler) return this.deadLetter(meta, message.value, problem ?? `no handler for topic ${base}`);
+
+    await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, async () => {
+      const maxAttempts = this.options.maxAttempts ?? 5;
+      for (let attempt = 1; ; attempt++) {
+        if (this.stopping) throw new StoppingError('consumer stopping; the message will be redelivered');
+        try {
+          const applied = await this.applyOnce(event, handler, meta);
+          eventsConsumed.inc({ group: this.options.group, topic: base, outcome: applied ? 'applied' : 'duplicate' });
+          return;
+        } catch (err) {
+          const transient = isConnectionError(err);
+          if (!transient && attempt >= maxAttempts) {
+            this.logger.error({ err, ...meta, attempt }, 'event failed after its retries; sending to the dead-letter topic');
+            return this.deadLetter(meta, message.value, (err as Error).message);
+          }
+          const delay = Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
+          this.logger.warn({ err, ...meta, attempt, transient, delay }, 'event failed; retrying');
+          await new Promise((r) => setTimeout(r, delay));
+          await heartbeat().catch(() => undefined);
+        }
+      }
+    });
+  }
+
+  private async applyOnce(event: EventEnvelope, handler: EventHandler, meta: MessageMeta): Promise<boolean> {
+    return this.ds.transaction(async (manager) => {
+      const inserted: unknown[] = await manager.query(
+        'INSERT INTO processed_events (consumer_group, event_id, topic) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id',
+        [this.options.group, event.id, meta.topic],
+      );
+      if (inserted.length === 0) return false;
+      await handler(event, manager, meta);
+      return true;
+    });
+  }
+
+  private async deadLetter(meta: MessageMeta, value: Buffer | null, reason: string): Promise<void> {
+    await this.dlqProducer.send({
+      topic: this.deadLetterTopic,
+      acks: -1,
+      messages: [
+        {
+          value,
+          headers: {
+            'dlq-reason': reason.slice(0, 1000),
+            'dlq-original-topic': meta.topic,
+            'dlq-original-partition': String(meta.partition),
+            'dlq-original-offset': meta.offset,
+            'dlq-consumer-group': this.options.group,
+          },
+        },
+      ],
+    });
+    eventsConsumed.inc({ group: this.options.group, topic: meta.topic, outcome: 'dead_lettered' });
+    this.logger.error({ ...meta, reason }, 'message sent to the dead-letter topic');
+  }
+}

@@ -1,0 +1,4 @@
+export * from './entities';
+export * from './kafka';
+export * from './outbox';
+export * from './consumer';

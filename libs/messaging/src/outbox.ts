@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { Producer } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { EventEnvelope, Mode } from '@payments/contracts';
+import { outboxRelayed } from '@payments/platform';
+
+export interface NewEvent<TData> {
+  topic: string;
+  type: string;
+  key: string;
+  producer: string;
+  mode: Mode;
+  businessId: number;
+  correlationId: string | null;
+  data: TData;
+  /** Stable id when the event must be derivable (e.g. from a source event); random otherwise. */
+  id?: string;
+}
+
+export function buildEnvelope<TData>(e: NewEvent<TData>): EventEnvelope<string, TData> {
+  return {
+    id: e.id ?? randomUUID(),
+    type: e.type,
+    version: 1,
+    occurred_at: new Date().toISOString(),
+    producer: e.producer,
+    mode: e.mode,
+    business_id: e.businessId,
+    correlation_id: e.correlationId,
+    data: e.data,
+  };
+}
+
+/**
+ * Appends an event to the outbox inside the caller's transaction: it is published if and only if
+ * that transaction commits.
+ */
+export async function appendToOutbox<TData>(manager: EntityManager, event: NewEvent<TData>): Promise<EventEnvelope<string, TData>> {
+  const envelope = buildEnvelope(event);
+  await manager.query(
+    'INSERT INTO outbox_events (event_id, topic, message_key, payload, headers) VALUES ($1, $2, $3, $4, $5)',
+    [envelope.id, event.topic, event.key, JSON.stringify(envelope), JSON.stringify({ 'correlation-id': event.correlationId ?? '' })],
+  );
+  return envelope;
+}
+
+interface OutboxRow {
+  id: string;
+  event_id: string;
+  topic: string;
+  message_key: string;
+  payload: unknown;
+  headers: Record<string, string>;
+}
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Publishes committed outbox rows to Kafka in id order. Only one relay works at a time (advisory
+ * lock), which keeps each aggregate's events in order across replicas. A crash after the send and
+ * before the commit publishes those rows again: consumers dedupe by event id.
+ */
+export class OutboxRelay {
+  private lastPrune = Date.now();
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly producer: Producer,
+    private readonly topicPrefix: string,
+    private readonly logger: Logger,
+    private readonly batchSize = 500,
+    private readonly retentionDays = 7,
+  ) {}
+
+  /** One pass; true when a full batch went out, i.e. there may be more. */
+  async tick(): Promise<boolean> {
+    const sent = await this.ds.transaction(async (m) => {
+      const [{ locked }] = await m.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', ['outbox_relay']);
+      if (!locked) return 0;
+      const rows: OutboxRow[] = await m.query(
+        'SELECT id, event_id, topic, message_key, payload, headers FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT $1',
+        [this.batchSize],
+      );
+      if (rows.length === 0) return 0;
+      await this.publish(rows);
+      await m.query('UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
+      return rows.length;
+    });
+    if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();
+    return sent === this.batchSize;
+  }
+
+  private async publish(rows: OutboxRow[]): Promise<void> {
+    const byTopic = new Map<string, OutboxRow[]>();
+    for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
+    await this.producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic.entries()].map(([topic, list]) => ({
+        topic: `${this.topicPrefix}${topic}`,
+        messages: list.map((r) => ({
+          key: r.message_key,
+          value: JSON.stringify(r.payload),
+          headers: { ...r.headers, 'event-id': r.event_id },
+        })),
+      })),
+    });
+    for (const [topic, list] of byTopic) outboxRelayed.inc({ topic }, list.length);
+    this.logger.debug({ count: rows.length }, 'outbox events relayed');
+  }
+
+  private async prune(): Promise<void> {
+    this.lastPrune = Date.now();
+    await this.ds.query(`DELETE FROM outbox_events WHERE published_at < now() - make_interval(days => $1)`, [this.retentionDays]);
+  }
+}

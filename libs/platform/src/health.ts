@@ -1,0 +1,76 @@
+import { Controller, Get, Global, Header, Injectable, Module, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { metricsRegistry } from './metrics';
+
+export interface HealthCheck {
+  name: string;
+  check: () => Promise<unknown>;
+}
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+/** Readiness checks registered by the modules that own a dependency (DB, Redis, Kafka…). */
+@Injectable()
+export class HealthRegistry {
+  private readonly checks: HealthCheck[] = [];
+  private shuttingDown = false;
+
+  register(check: HealthCheck): void {
+    this.checks.push(check);
+  }
+
+  /** Once shutdown starts, readiness fails so load balancers stop sending traffic. */
+  markShuttingDown(): void {
+    this.shuttingDown = true;
+  }
+
+  async run(): Promise<{ ok: boolean; checks: Record<string, string> }> {
+    const results: Record<string, string> = {};
+    if (this.shuttingDown) results.process = 'shutting down';
+    await Promise.all(
+      this.checks.map(async ({ name, check }) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([
+            check(),
+            new Promise((_, reject) => {
+              timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+            }),
+          ]);
+          results[name] = 'up';
+        } catch (err) {
+          results[name] = `down: ${(err as Error).message}`;
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+    return { ok: Object.values(results).every((v) => v === 'up'), checks: results };
+  }
+}
+
+@Controller()
+export class HealthController {
+  constructor(private readonly registry: HealthRegistry) {}
+
+  @Get('health/live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('health/ready')
+  async ready(@Res() res: Response) {
+    const { ok, checks } = await this.registry.run();
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks });
+  }
+
+  @Get('metrics')
+  @Header('Content-Type', metricsRegistry.contentType)
+  metrics() {
+    return metricsRegistry.metrics();
+  }
+}
+
+@Global()
+@Module({ controllers: [HealthController], providers: [HealthRegistry], exports: [HealthRegistry] })
+export class HealthModule {}

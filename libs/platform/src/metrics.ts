@@ -1,0 +1,42 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One Prometheus registry per process, with the default Node metrics and the platform's own. */
+export const metricsRegistry = new Registry();
+let initialised = false;
+
+export function initMetrics(service: string): void {
+  if (initialised) return;
+  initialised = true;
+  metricsRegistry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: metricsRegistry });
+}
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration by route and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});
+
+export const rpcRequestDuration = new Histogram({
+  name: 'rpc_request_duration_seconds',
+  help: 'RPC handler duration by pattern and outcome',
+  labelNames: ['pattern', 'outcome'] as const,
+  buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [metricsRegistry],
+});
+
+export const outboxRelayed = new Counter({
+  name: 'outbox_events_relayed_total',
+  help: 'Outbox events published to Kafka',
+  labelNames: ['topic'] as const,
+  registers: [metricsRegistry],
+});
+
+export const eventsConsumed = new Counter({
+  name: 'kafka_events_consumed_total',
+  help: 'Kafka events handled by consumers, by outcome (applied, duplicate, dead_lettered)',
+  labelNames: ['group', 'topic', 'outcome'] as const,
+  registers: [metricsRegistry],
+});

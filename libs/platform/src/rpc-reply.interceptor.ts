@@ -1,0 +1,50 @@
+import { Controller, Injectable, UseInterceptors, applyDecorators, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import type { RpcContext, RpcReply } from '@payments/contracts';
+import { Observable, catchError, map, of, throwError } from 'rxjs';
+import { DomainException } from './domain-exception';
+import { rootLogger } from './logger';
+import { rpcRequestDuration } from './metrics';
+import { runWithContext } from './request-context';
+
+/**
+ * Wraps every RPC handler: runs it inside the caller's request context (so logs carry the
+ * gateway's request id), turns its result into `{ ok: true, data }` and a DomainException into
+ * `{ ok: false, error }`. Anything else is a bug: logged here, and the gateway answers 500.
+ */
+@Injectable()
+export class RpcReplyInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<RpcReply<unknown>> {
+    const payload = context.switchToRpc().getData() as { ctx?: RpcContext } | undefined;
+    const pattern = String(context.switchToRpc().getContext()?.getPattern?.() ?? context.getHandler().name);
+    const started = process.hrtime.bigint();
+    const observe = (outcome: string) =>
+      rpcRequestDuration.observe({ pattern, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+    return new Observable<RpcReply<unknown>>((subscriber) =>
+      runWithContext({ request_id: payload?.ctx?.request_id }, () =>
+        next
+          .handle()
+          .pipe(
+            map((data): RpcReply<unknown> => {
+              observe('ok');
+              return { ok: true, data };
+            }),
+            catchError((err) => {
+              if (err instanceof DomainException) {
+                observe(err.code);
+                return of<RpcReply<unknown>>({ ok: false, error: err.toPayload() });
+              }
+              observe('error');
+              rootLogger().error({ err, pattern }, 'RPC handler failed');
+              return throwError(() => ({ message: 'internal error' }));
+            }),
+          )
+          .subscribe(subscriber),
+      ),
+    );
+  }
+}
+
+/** A controller of RPC message handlers, each wrapped by RpcReplyInterceptor. */
+export function RpcController(): ClassDecorator {
+  return applyDecorators(Controller(), UseInterceptors(RpcReplyInterceptor));
+}

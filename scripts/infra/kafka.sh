@@ -1,0 +1,340 @@
+#!/usr/bin/env bash
+# Local Apache Kafka 3.9.1 broker for development and tests (no Docker):
+# a single KRaft node (broker + controller in one JVM).
+#
+#   bash scripts/infra/kafka.sh up|down|status
+#
+# `up` prints `export KAFKA_BROKERS=...` on stdout (messages go to stderr).
+#
+# - If KAFKA_BROKERS is set and its first host:port accepts TCP, it is used as
+#   is and nothing starts.
+# - Otherwise the broker jars are fetched once from Maven Central with
+#   scripts/infra/kafka/pom.xml into $CACHE_DIR/kafka-3.9.1/libs, the storage
+#   is formatted once, and `kafka.Kafka` runs in the background:
+#     PLAINTEXT 127.0.0.1:$KAFKA_PORT (default 59092),
+#     CONTROLLER 127.0.0.1:$KAFKA_CONTROLLER_PORT (default 59093),
+#     config/data in $LOCAL_DIR/kafka, log in $LOCAL_DIR/logs/kafka.log,
+#     pid file in $LOCAL_DIR/run/kafka.pid.
+#   Topics are NOT auto-created: services create theirs explicitly.
+#
+# Settings (env): KAFKA_PORT, KAFKA_CONTROLLER_PORT, KAFKA_HEAP_OPTS
+#   (default "-Xms256m -Xmx512m"), KAFKA_START_TIMEOUT (s, default 90),
+#   KAFKA_STOP_TIMEOUT (s, default 30), LOCAL_DIR, CACHE_DIR, KAFKA_BROKERS.
+set -euo pipefail
+
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+PIECE=kafka
+PIECE_LOG="$LOG_DIR/kafka.log"
+
+KAFKA_VERSION=3.9.1 # must match scripts/infra/kafka/pom.xml
+KAFKA_HOST=127.0.0.1
+KAFKA_PORT="${KAFKA_PORT:-59092}"
+KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-59093}"
+KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
+KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
+KAFKA_STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-30}"
+
+KAFKA_POM="$ROOT/scripts/infra/kafka/pom.xml"
+KAFKA_LIBS="$CACHE_DIR/kafka-$KAFKA_VERSION/libs"
+KAFKA_MAIN_JAR="$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar"
+KAFKA_DIR="$LOCAL_DIR/kafka"
+KAFKA_DATA="$KAFKA_DIR/data"
+KAFKA_PROPS="$KAFKA_DIR/server.properties"
+KAFKA_LOG4J="$KAFKA_DIR/log4j.properties"
+KAFKA_CLUSTER_ID_FILE="$KAFKA_DIR/cluster.id"
+KAFKA_PIDFILE="$RUN_DIR/kafka.pid"
+FETCH_LOG="$LOG_DIR/kafka-fetch.log"
+
+private_brokers() { printf '%s:%s\n' "$KAFKA_HOST" "${1:-$KAFKA_PORT}"; }
+
+# PLAINTEXT port of the running broker, from its (unchanged) config file.
+props_port() {
+  sed -n 's#^listeners=PLAINTEXT://[^,]*:\([0-9]*\),.*#\1#p' "$KAFKA_PROPS" 2>/dev/null | tail -n 1
+}
+
+# Pid of our broker, if running. The command line must mention our config
+# file, so a recycled pid or another broker is never mistaken for ours.
+running_pid() {
+  local pid
+  if pid="$(pidfile_read "$KAFKA_PIDFILE")" && pid_cmdline_has "$pid" "kafka.Kafka $KAFKA_PROPS"; then
+    printf '%s\n' "$pid"
+    return 0
+  fi
+  # Pid file lost but our broker still running (e.g. .local/run was wiped):
+  # recognise it by its exact command line and re-record it.
+  if command -v pgrep >/dev/null 2>&1 &&
+    pid="$(pgrep -f -- "kafka.Kafka $KAFKA_PROPS" 2>/dev/null | head -n 1)" && [[ -n "$pid" ]]; then
+    pidfile_write "$KAFKA_PIDFILE" "$pid"
+    printf '%s\n' "$pid"
+    return 0
+  fi
+  return 1
+}
+
+# ---------------------------------------------------------------- java + jars
+
+ensure_java() {
+  local how="java 17 + maven needed: apt-get install -y openjdk-17-jre-headless maven"
+  command -v java >/dev/null 2>&1 || die "java not found" "$how"
+  local major
+  major="$(java -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.specification.version/ { print $2 }')"
+  major="${major#1.}"
+  [[ "$major" =~ ^[0-9]+$ ]] || die "cannot determine the java version (java -version failed?)" "$how"
+  ((major >= 11)) || die "java $major is too old for Kafka $KAFKA_VERSION" "$how"
+}
+
+# Fetches the jars only when the cache has no kafka_2.13-3.9.1.jar yet. The
+# download goes to a temporary folder renamed at the end, so an interrupted
+# fetch never leaves a half-filled libs folder that would look complete.
+ensure_jars() {
+  [[ -f "$KAFKA_MAIN_JAR" ]] && return 0
+  command -v mvn >/dev/null 2>&1 ||
+    die "mvn not found (needed once to download the Kafka jars)" \
+      "java 17 + maven needed: apt-get install -y openjdk-17-jre-headless maven"
+  local tmp="$KAFKA_LIBS.tmp.$$" t0
+  t0="$(now_s)"
+  mkdir -p -- "$(dirname -- "$KAFKA_LIBS")" "$LOG_DIR"
+  rm -rf -- "$KAFKA_LIBS".tmp.* # leftovers of an interrupted fetch (runs are serialised by the lock)
+  log "downloading Kafka $KAFKA_VERSION jars from Maven Central into $KAFKA_LIBS (once; log: $FETCH_LOG) ..."
+  if ! mvn -q -B -f "$KAFKA_POM" dependency:copy-dependencies -DoutputDirectory="$tmp" \
+    </dev/null >"$FETCH_LOG" 2>&1; then
+    rm -rf -- "$tmp"
+    show_log_tail "$FETCH_LOG" 20
+    die "downloading the Kafka jars from Maven Central failed (log: $FETCH_LOG)" \
+      "Check network access to https://repo.maven.apache.org (or your ~/.m2/settings.xml mirror) and re-run"
+  fi
+  [[ -f "$tmp/kafka_2.13-$KAFKA_VERSION.jar" ]] || {
+    rm -rf -- "$tmp"
+    die "maven finished but kafka_2.13-$KAFKA_VERSION.jar is missing (log: $FETCH_LOG)" "Check $KAFKA_POM"
+  }
+  rm -rf -- "$KAFKA_LIBS"
+  mv -- "$tmp" "$KAFKA_LIBS"
+  log "jars ready ($(find "$KAFKA_LIBS" -name '*.jar' | wc -l) files) in $(elapsed_since "$t0")s"
+}
+
+# Runs a short-lived Kafka tool class (C1-only JIT: faster start-up).
+kafka_tool() {
+  java -Xmx256m -XX:TieredStopAtLevel=1 -Djava.awt.headless=true \
+    -Dlog4j.configuration="file:$KAFKA_LOG4J" -cp "$KAFKA_LIBS/*" "$@" 9>&- </dev/null
+}
+
+# ---------------------------------------------------------------- config
+
+write_config() {
+  mkdir -p -- "$KAFKA_DIR" "$KAFKA_DATA"
+  cat >"$KAFKA_LOG4J" <<'EOF'
+# Written by scripts/infra/kafka.sh. Everything goes to stdout, which is
+# redirected to $LOCAL_DIR/logs/kafka.log (so JVM errors end up there too).
+log4j.rootLogger=INFO, stdout
+log4j.appender.stdout=org.apache.log4j.ConsoleAppender
+log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
+log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka=INFO
+log4j.logger.org.apache.kafka=INFO
+log4j.logger.kafka.request.logger=WARN
+log4j.logger.kafka.network.RequestChannel$=WARN
+log4j.logger.state.change.logger=WARN
+log4j.logger.kafka.authorizer.logger=WARN
+EOF
+
+  cat >"$KAFKA_PROPS" <<EOF
+# Rewritten by scripts/infra/kafka.sh at every start. Do not edit.
+# Single-node KRaft: this process is both broker and controller.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=PLAINTEXT
+
+log.dirs=$KAFKA_DATA
+num.partitions=6
+log.retention.hours=168
+
+# Services create their topics explicitly.
+auto.create.topics.enable=false
+
+# Single node: replication factor 1 for the internal topics. Few partitions
+# for the internal topics make the first consumer-group join / first
+# transaction much faster.
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=6
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=6
+
+# Fast consumer-group joins in development and tests.
+group.initial.rebalance.delay.ms=0
+group.min.session.timeout.ms=1000
+EOF
+}
+
+ensure_formatted() {
+  [[ -f "$KAFKA_DATA/meta.properties" ]] && return 0
+  local id=""
+  if [[ -s "$KAFKA_CLUSTER_ID_FILE" ]]; then
+    id="$(tr -d '[:space:]' <"$KAFKA_CLUSTER_ID_FILE")"
+  else
+    id="$(kafka_tool kafka.tools.StorageTool random-uuid 2>>"$PIECE_LOG" | tail -n 1 | tr -d '[:space:]')"
+    [[ "$id" =~ ^[A-Za-z0-9_-]{22}$ ]] ||
+      die "could not generate a cluster id with kafka.tools.StorageTool random-uuid (got '$id')" "Look at $PIECE_LOG"
+    printf '%s\n' "$id" >"$KAFKA_CLUSTER_ID_FILE"
+  fi
+  log "formatting storage in $KAFKA_DATA (cluster id $id) ..."
+  echo "---- $(date '+%F %T') kafka.tools.StorageTool format ----" >>"$PIECE_LOG"
+  if ! kafka_tool kafka.tools.StorageTool format -t "$id" -c "$KAFKA_PROPS" >>"$PIECE_LOG" 2>&1; then
+    show_log_tail "$PIECE_LOG" 20
+    die "formatting the Kafka storage in $KAFKA_DATA failed (log: $PIECE_LOG)" \
+      "See the log lines above; to start from scratch remove $KAFKA_DIR"
+  fi
+}
+
+# ---------------------------------------------------------------- readiness
+
+# Ready = our process is alive, it logged "Kafka Server started" (written once
+# the broker has registered and unfenced itself, i.e. it serves requests) and
+# the PLAINTEXT port accepts TCP. Dies at once if the process exits.
+broker_ready() { # broker_ready <pid> <port>
+  local pid="$1" port="$2"
+  if ! pid_alive "$pid"; then
+    show_log_tail "$PIECE_LOG" 20
+    pidfile_remove "$KAFKA_PIDFILE"
+    die "the Kafka broker (pid $pid) exited while starting" "See the log lines above ($PIECE_LOG)"
+  fi
+  grep -q 'Kafka Server started' -- "$PIECE_LOG" 2>/dev/null && port_open "$KAFKA_HOST" "$port"
+}
+
+wait_ready() { # wait_ready <pid> <port>
+  wait_for "the Kafka broker (pid $1) to log 'Kafka Server started' and accept TCP on $KAFKA_HOST:$2" \
+    "$KAFKA_START_TIMEOUT" broker_ready "$1" "$2"
+}
+
+# ---------------------------------------------------------------- commands
+
+cmd_up() {
+  mkdir -p -- "$LOG_DIR" "$RUN_DIR"
+
+  if [[ -n "${KAFKA_BROKERS:-}" ]]; then
+    local first="${KAFKA_BROKERS%%,*}" host port
+    first="${first#*://}"
+    host="${first%:*}"
+    port="${first##*:}"
+    if [[ -n "$host" && "$port" =~ ^[0-9]+$ ]] && port_open "$host" "$port"; then
+      if [[ "$KAFKA_BROKERS" == "$(private_brokers)" ]] && running_pid >/dev/null; then
+        log "already running (private broker) at $KAFKA_BROKERS"
+      else
+        log "using KAFKA_BROKERS from the environment ($first accepts TCP); not starting a private broker"
+      fi
+      print_export KAFKA_BROKERS "$KAFKA_BROKERS"
+      return 0
+    fi
+    if [[ "$KAFKA_BROKERS" != "$(private_brokers)" ]]; then
+      warn "KAFKA_BROKERS is set but $first does not accept TCP; starting a private broker instead"
+    fi
+  fi
+
+  lock_piece kafka
+
+  local pid port
+  if pid="$(running_pid)"; then
+    port="$(props_port)"
+    port="${port:-$KAFKA_PORT}"
+    [[ "$port" == "$KAFKA_PORT" ]] || warn "the running broker listens on $port, not KAFKA_PORT=$KAFKA_PORT (run down first to change the port)"
+    wait_ready "$pid" "$port"
+    log "already running (pid $pid) on $KAFKA_HOST:$port"
+    print_export KAFKA_BROKERS "$(private_brokers "$port")"
+    return 0
+  fi
+
+  ensure_port_free "$KAFKA_HOST" "$KAFKA_PORT" KAFKA_PORT
+  ensure_port_free "$KAFKA_HOST" "$KAFKA_CONTROLLER_PORT" KAFKA_CONTROLLER_PORT
+  ensure_java
+  ensure_jars
+
+  local t0
+  t0="$(now_s)"
+  # Fresh log per start (the previous one is kept as kafka.log.1) so that the
+  # readiness check only sees this run's "Kafka Server started".
+  if [[ -f "$PIECE_LOG" ]]; then mv -f -- "$PIECE_LOG" "$PIECE_LOG.1"; fi
+  write_config
+  ensure_formatted
+
+  log "starting Kafka $KAFKA_VERSION (KRaft, node 1) on $KAFKA_HOST:$KAFKA_PORT (log: $PIECE_LOG) ..."
+  # setsid: own session, so Ctrl-C in the terminal that ran `up` does not kill
+  # it; nohup: survives the terminal closing; fd 9 (our lock) is not inherited.
+  # (In a non-interactive script the background child is not a process-group
+  # leader, so setsid does not fork and $! is the JVM's pid.)
+  # shellcheck disable=SC2086
+  setsid nohup java $KAFKA_HEAP_OPTS -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+    -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent \
+    -Djava.awt.headless=true -Dlog4j.configuration="file:$KAFKA_LOG4J" \
+    -cp "$KAFKA_LIBS/*" kafka.Kafka "$KAFKA_PROPS" \
+    </dev/null >>"$PIECE_LOG" 2>&1 9>&- &
+  pid=$!
+  pidfile_write "$KAFKA_PIDFILE" "$pid"
+
+  wait_ready "$pid" "$KAFKA_PORT"
+  # Sanity check that the recorded pid really is the JVM (see comment above).
+  pid_cmdline_has "$pid" "kafka.Kafka $KAFKA_PROPS" || pid="$(running_pid)" ||
+    die "the broker answers but its pid could not be recorded" "Run: bash scripts/infra/kafka.sh status"
+  log "ready (pid $pid) on $KAFKA_HOST:$KAFKA_PORT in $(elapsed_since "$t0")s"
+  print_export KAFKA_BROKERS "$(private_brokers)"
+}
+
+cmd_down() {
+  lock_piece kafka
+  local pid
+  if ! pid="$(running_pid)"; then
+    log "not running (nothing to stop)"
+    pidfile_remove "$KAFKA_PIDFILE"
+    return 0
+  fi
+  local t0
+  t0="$(now_s)"
+  log "stopping (pid $pid, SIGTERM; up to ${KAFKA_STOP_TIMEOUT}s) ..."
+  kill -TERM "$pid" 2>/dev/null || true
+  if ! wait_pid_exit "$pid" "$KAFKA_STOP_TIMEOUT"; then
+    warn "broker (pid $pid) still running after ${KAFKA_STOP_TIMEOUT}s; sending SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    wait_pid_exit "$pid" 10 || die "the Kafka broker (pid $pid) survived SIGKILL" "Check the process with: ps -fp $pid"
+  fi
+  pidfile_remove "$KAFKA_PIDFILE"
+  log "stopped in $(elapsed_since "$t0")s"
+}
+
+cmd_status() {
+  local pid port
+  if pid="$(running_pid)"; then
+    port="$(props_port)"
+    port="${port:-$KAFKA_PORT}"
+    if port_open "$KAFKA_HOST" "$port"; then
+      echo "kafka: running (pid $pid) $(private_brokers "$port") data=$KAFKA_DATA"
+    else
+      echo "kafka: starting (pid $pid) $(private_brokers "$port") - port not open yet"
+    fi
+    return 0
+  fi
+  if [[ -n "${KAFKA_BROKERS:-}" && "$KAFKA_BROKERS" != "$(private_brokers)" ]]; then
+    local first="${KAFKA_BROKERS%%,*}"
+    first="${first#*://}"
+    if port_open "${first%:*}" "${first##*:}"; then
+      echo "kafka: external, accepts TCP (KAFKA_BROKERS from the environment)"
+      return 0
+    fi
+  fi
+  echo "kafka: stopped"
+  return 3
+}
+
+case "${1:-}" in
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  *)
+    echo "usage: $0 up|down|status" >&2
+    exit 2
+    ;;
+esac
