@@ -36,7 +36,7 @@ function convert(raw: string, type: unknown): unknown {
 function describe(errors: ValidationError[], values: Record<string, unknown>): { variable: string; message: string }[] {
   return errors.map((e) => {
     const shown = e.property.match(/TOKEN|SECRET|PASSWORD|URL/) ? '' : ` (got ${JSON.stringify(values[e.property])})`;
-    return { variable: e.property, message: Object.values(e.constraints ?? {}).join('; ') + shown };
+    return { variable: e.property, message: [...new Set(Object.values(e.constraints ?? {}))].join('; ') + shown };
   });
 }
 
@@ -50,8 +50,9 @@ export function loadConfig<T extends object>(cls: Ctor<T>, env: NodeJS.ProcessEn
   for (const key of declaredProperties(cls)) {
     const raw = env[key];
     if (raw === undefined) continue;
-    const type = Reflect.getMetadata('design:type', cls.prototype, key);
-    instance[key] = convert(raw, type);
+    // The default value's type is the variable's type (every setting has a default).
+    const current = instance[key];
+    instance[key] = convert(raw, typeof current === 'number' ? Number : typeof current === 'boolean' ? Boolean : String);
   }
   const errors = validateSync(instance, { forbidUnknownValues: false });
   if (errors.length > 0) throw new ConfigError(describe(errors, instance));

@@ -129,7 +129,7 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     const specs = def.consumers?.(app) ?? [];
     await ensureTopics(admin, settings, [...ALL_TOPICS, ...specs.map((s) => deadLetterTopic(s.group))]);
 
-    const ms = app.connectMicroservice<MicroserviceOptions>({ transport: Transport.TCP, options: { host: config.RPC_HOST, port: config.RPC_PORT } });
+    app.connectMicroservice<MicroserviceOptions>({ transport: Transport.TCP, options: { host: config.RPC_HOST, port: config.RPC_PORT } });
     await app.startAllMicroservices();
     await app.listen(config.HTTP_PORT);
 

@@ -32,7 +32,7 @@ export class InitializeTransactionDto {
   @IsOptional()
   @IsString()
   @Length(1, 100, { message: 'transaction_reference must be 1 to 100 characters' })
-  @Matches(/^[A-Za-z0-9._:\-]+$/, { message: 'transaction_reference may contain letters, digits and . _ : - only' })
+  @Matches(/^[A-Za-z0-9._:-]+$/, { message: 'transaction_reference may contain letters, digits and . _ : - only' })
   transaction_reference?: string;
 
   @IsOptional()

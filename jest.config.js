@@ -1,0 +1,32 @@
+/**
+ * Three tiers (STYLE.md §7):
+ *   unit        — fast, no I/O: *.spec.ts beside the code, plus static checks of the deployment files
+ *   integration — real PostgreSQL, Redis and Kafka, real migrations, service processes started by the test
+ *   e2e         — the whole stack over HTTP through the gateway
+ * `npm test` provisions the infrastructure and runs all three.
+ */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const moduleNameMapper = {
+  '^@payments/(.*)$': '<rootDir>/libs/$1/src/index.ts',
+};
+
+const common = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/tests/deploy/**/*.spec.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'], slowTestThreshold: 60 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], slowTestThreshold: 60 },
+  ],
+};

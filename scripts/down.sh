@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# npm run down — stops the services (gracefully) and the local infrastructure that `npm run up` started.
+# `npm run down -- --keep-infra` stops only the services.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=scripts/lib/common.sh
+source "$HERE/lib/common.sh"
+source "$HERE/lib/services.sh"
+PIECE=down
+
+# Gateway first, so no new requests arrive while the services finish theirs.
+for ((i = ${#APPS[@]} - 1; i >= 0; i--)); do stop_app "${APPS[$i]}"; done
+if [[ "${1:-}" != "--keep-infra" ]]; then
+  bash "$HERE/infra/down.sh"
+fi
