@@ -1,0 +1,178 @@
+import { Kafka, logLevel } from 'kafkajs';
+import { Client, Pool } from 'pg';
+import { infra, runId } from './infra';
+import { AppProcess, freePort, startApp, type AppName } from './processes';
+
+const DB_SUFFIX: Record<Exclude<AppName, never>, string> = {
+  gateway: 'gateway',
+  'transaction-service': 'transactions',
+  'split-ledger-service': 'ledger',
+  'webhook-dispatcher': 'webhooks',
+};
+
+export const ALL_APPS: AppName[] = ['transaction-service', 'split-ledger-service', 'webhook-dispatcher', 'gateway'];
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/**
+ * A private copy of the system for one test file: its own databases, Kafka topic prefix, consumer
+ * groups and ports, on the shared real PostgreSQL/Redis/Kafka. Several can run side by side,
+ * also next to `npm run up`.
+ */
+export class Stack {
+  readonly id = runId();
+  readonly adminToken = `adm_${this.id}_0123456789abcdef`;
+  readonly infra = infra();
+  readonly processes = new Map<AppName, AppProcess>();
+  private readonly ports = new Map<AppName, { http: number; rpc: number }>();
+  private readonly pools = new Map<AppName, Pool>();
+
+  private constructor(private readonly baseEnv: Record<string, string>) {}
+
+  static async start(apps: AppName[] = ALL_APPS, env: Record<string, string> = {}): Promise<Stack> {
+    const stack = new Stack(env);
+    for (const app of ALL_APPS) stack.ports.set(app, { http: await freePort(), rpc: await freePort() });
+    try {
+      for (const app of apps) stack.spawn(app);
+      await Promise.all(apps.map((a) => stack.processes.get(a)!.waitReady()));
+    } catch (err) {
+      await stack.stop();
+      throw err;
+    }
+    return stack;
+  }
+
+  get topicPrefix(): string {
+    return `${this.id}.`;
+  }
+
+  dbName(app: AppName): string {
+    return `${this.id}_${DB_SUFFIX[app]}`;
+  }
+
+  envFor(app: AppName, extra: Record<string, string> = {}): Record<string, string> {
+    const ports = this.ports.get(app)!;
+    const common = {
+      DATABASE_URL: this.infra.DATABASE_URL,
+      REDIS_URL: this.infra.REDIS_URL,
+      KAFKA_BROKERS: this.infra.KAFKA_BROKERS,
+      DATABASE_NAME: this.dbName(app),
+      DATABASE_POOL_SIZE: '5',
+      KAFKA_TOPIC_PREFIX: this.topicPrefix,
+      KAFKA_PARTITIONS: '3',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      SANDBOX_SETTLE_MS: '300',
+      OUTBOX_POLL_INTERVAL_MS: '50',
+      SHUTDOWN_TIMEOUT_MS: '20000',
+    };
+    const own =
+      app === 'gateway'
+        ? {
+            GATEWAY_PORT: String(ports.http),
+            ADMIN_API_TOKEN: this.adminToken,
+            CHECKOUT_URL: `http://127.0.0.1:${ports.http}/checkout`,
+            TRANSACTION_SERVICE_ADDRS: `127.0.0.1:${this.ports.get('transaction-service')!.rpc}`,
+            SPLIT_LEDGER_SERVICE_ADDRS: `127.0.0.1:${this.ports.get('split-ledger-service')!.rpc}`,
+            WEBHOOK_DISPATCHER_ADDRS: `127.0.0.1:${this.ports.get('webhook-dispatcher')!.rpc}`,
+            RPC_TIMEOUT_MS: '5000',
+          }
+        : { RPC_HOST: '127.0.0.1', RPC_PORT: String(ports.rpc), HTTP_PORT: String(ports.http) };
+    return { ...common, ...own, ...this.baseEnv, ...extra };
+  }
+
+  rpcPort(app: AppName): number {
+    return this.ports.get(app)!.rpc;
+  }
+
+  /** Starts (or starts again) one app; resolves when it is ready. */
+  async startApp(app: AppName, extra: Record<string, string> = {}): Promise<AppProcess> {
+    const proc = this.spawn(app, extra);
+    await proc.waitReady();
+    return proc;
+  }
+
+  private spawn(app: AppName, extra: Record<string, string> = {}): AppProcess {
+    const existing = this.processes.get(app);
+    if (existing?.running) throw new Error(`${app} is already running`);
+    const proc = startApp(app, this.envFor(app, extra), this.ports.get(app)!.http);
+    this.processes.set(app, proc);
+    return proc;
+  }
+
+  app(app: AppName): AppProcess {
+    const p = this.processes.get(app);
+    if (!p) throw new Error(`${app} was not started`);
+    return p;
+  }
+
+  get gatewayUrl(): string {
+    return `http://127.0.0.1:${this.ports.get('gateway')!.http}`;
+  }
+
+  /** A connection pool to one app's own database (for assertions only). */
+  db(app: AppName): Pool {
+    let pool = this.pools.get(app);
+    if (!pool) {
+      const url = new URL(this.infra.DATABASE_URL);
+      url.pathname = `/${this.dbName(app)}`;
+      pool = new Pool({ connectionString: url.toString(), max: 2 });
+      this.pools.set(app, pool);
+    }
+    return pool;
+  }
+
+  async api<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const res = await fetch(`${this.gatewayUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(15_000) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  async createBusiness(name = 'Test Business'): Promise<{ id: number; test: { secret: string; public: string }; live: { secret: string; public: string } }> {
+    const res = await this.api<{ business: { id: number }; api_keys: { test: { secret: string; public: string }; live: { secret: string; public: string } } }>(
+      'POST',
+      '/admin/v1/businesses',
+      { headers: { authorization: `Bearer ${this.adminToken}` }, body: { name } },
+    );
+    if (res.status !== 201) throw new Error(`create business failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return { id: res.body.business.id, ...res.body.api_keys };
+  }
+
+  kafka(): Kafka {
+    return new Kafka({ clientId: `test-${this.id}`, brokers: this.infra.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING });
+  }
+
+  /** Stops every process, drops this stack's databases and deletes its topics. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.processes.values()].map((p) => p.stop().catch(() => p.kill())));
+    await Promise.all([...this.pools.values()].map((p) => p.end()));
+    const admin = new Client({ connectionString: this.infra.DATABASE_URL });
+    await admin.connect();
+    for (const app of ALL_APPS) await admin.query(`DROP DATABASE IF EXISTS "${this.dbName(app)}" WITH (FORCE)`);
+    await admin.end();
+    const kadmin = this.kafka().admin();
+    await kadmin.connect();
+    const topics = (await kadmin.listTopics()).filter((t) => t.startsWith(this.topicPrefix));
+    if (topics.length > 0) await kadmin.deleteTopics({ topics, timeout: 10_000 }).catch(() => undefined);
+    await kadmin.disconnect();
+  }
+}
