@@ -7,7 +7,9 @@ import { ApiException } from './api-exception';
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message: message.replace(new RegExp(`^${e.property} `), '') }));
+    // One entry per field: the first rule it breaks (the rest usually follow from it).
+    const first = Object.values(e.constraints ?? {})[0];
+    const own = first ? [{ field, message: first.replace(new RegExp(`^${e.property} `), '') }] : [];
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }
