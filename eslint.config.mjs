@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.local/**', '.cache/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.local/**', '.cache/**', '.nx/**', 'coverage/**', 'tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,6 +14,15 @@ export default tseslint.config(
         { object: 'process', property: 'env', message: 'Read settings through the config classes (libs/config), never process.env directly.' },
       ],
     },
+  },
+  {
+    // Plain Node scripts (CommonJS).
+    files: ['**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['libs/config/src/**', 'tests/**', 'scripts/**', '**/*.spec.ts'],

@@ -133,7 +133,7 @@ describe('walking skeleton', () => {
       const live = await fetch(proc.url('/health/live'));
       expect(live.status).toBe(200);
       const ready = await fetch(proc.url('/health/ready'));
-      const body = await ready.json();
+      const body = (await ready.json()) as { checks: Record<string, string> };
       expect(ready.status).toBe(200);
       expect(body.checks.database).toBe('up');
       if (proc.app !== 'gateway') expect(body.checks.kafka).toBe('up');

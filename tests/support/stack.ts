@@ -69,7 +69,7 @@ export class Stack {
       OUTBOX_POLL_INTERVAL_MS: '50',
       SHUTDOWN_TIMEOUT_MS: '20000',
     };
-    const own =
+    const own: Record<string, string> =
       app === 'gateway'
         ? {
             GATEWAY_PORT: String(ports.http),

@@ -22,12 +22,13 @@ function declaredProperties(cls: Ctor<object>): string[] {
 function convert(raw: string, type: unknown): unknown {
   if (type === Number) {
     const trimmed = raw.trim();
-    return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : raw;
+    // Plain decimal only: 0x10, 1e3 or 0b11 are not what an operator means by a port or a count.
+    return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : raw;
   }
   if (type === Boolean) {
     const v = raw.trim().toLowerCase();
     if (['true', '1', 'yes', 'on'].includes(v)) return true;
-    if (['false', '0', 'no', 'off', ''].includes(v)) return false;
+    if (['false', '0', 'no', 'off'].includes(v)) return false;
     return raw;
   }
   return raw;
@@ -49,7 +50,8 @@ export function loadConfig<T extends object>(cls: Ctor<T>, env: NodeJS.ProcessEn
   const instance = new cls() as Record<string, unknown>;
   for (const key of declaredProperties(cls)) {
     const raw = env[key];
-    if (raw === undefined) continue;
+    // An empty variable counts as unset (orchestrators often pass VAR= for "use the default").
+    if (raw === undefined || raw.trim() === '') continue;
     // The default value's type is the variable's type (every setting has a default).
     const current = instance[key];
     instance[key] = convert(raw, typeof current === 'number' ? Number : typeof current === 'boolean' ? Boolean : String);

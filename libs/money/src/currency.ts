@@ -29,9 +29,8 @@ export function isSupportedCurrency(code: unknown): code is string {
 }
 
 export function exponentOf(currency: string): number {
-  const e = CURRENCY_EXPONENTS[currency];
-  if (e === undefined) throw new Error(`unsupported currency ${currency}`);
-  return e;
+  if (!isSupportedCurrency(currency)) throw new Error(`unsupported currency ${currency}`);
+  return CURRENCY_EXPONENTS[currency];
 }
 
 /** Exact decimal string in major units: 12345 USD → "123.45", 5 JPY → "5", -7 USD → "-0.07". */

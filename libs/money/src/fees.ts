@@ -7,6 +7,8 @@ export interface Fee {
 /** ceil(amount × bps / 10 000) + fixed, in integer arithmetic (no float rounding, no overflow). */
 export function computeCharges(amount: number, fee: Fee): number {
   if (!Number.isSafeInteger(amount) || amount < 0) throw new Error('amount must be a non-negative safe integer');
+  if (!Number.isSafeInteger(fee.bps) || fee.bps < 0 || fee.bps > 10_000) throw new Error('fee bps must be an integer from 0 to 10000');
+  if (!Number.isSafeInteger(fee.fixed) || fee.fixed < 0) throw new Error('fee fixed part must be a non-negative integer');
   const product = BigInt(amount) * BigInt(fee.bps);
   const percent = (product + 9_999n) / 10_000n;
   const charges = percent + BigInt(fee.fixed);
@@ -22,6 +24,7 @@ export function parseFeeSchedule(text: string): Record<string, Fee> {
     if (!m) throw new Error(`bad fee entry "${part}", expected code=bps+fixed`);
     const bps = Number(m[2]);
     if (bps > 10_000) throw new Error(`fee for ${m[1]} exceeds 10000 bps`);
+    if (schedule[m[1]]) throw new Error(`fee for ${m[1]} is given twice`);
     schedule[m[1]] = { bps, fixed: Number(m[3]) };
   }
   return schedule;

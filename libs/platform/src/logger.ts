@@ -3,14 +3,28 @@ import pino, { type Logger } from 'pino';
 import { currentContext } from './request-context';
 
 /** Key-like strings that must never reach a log line, whatever field they hide in. */
-const SECRET_PATTERN = /\b(sk|pk)_(test|live)_[A-Za-z0-9]{6,}|\bwhsec_[A-Za-z0-9+/=]{6,}|\bBearer\s+[A-Za-z0-9._~+/=-]{6,}/g;
-/** 13–19 digit runs that look like card numbers (PAN). */
-const PAN_PATTERN = /\b\d{13,19}\b/g;
+const SECRET_PATTERN = /(?<![A-Za-z0-9])((?:sk|pk)_(?:test|live)_)[A-Za-z0-9]{6,}|(?<![A-Za-z0-9])(whsec_)[A-Za-z0-9+/=_-]{6,}|\b(Bearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi;
+/** 13–19 digits, optionally grouped by spaces or dashes: candidates for card numbers (PAN). */
+const PAN_CANDIDATE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
+
+/** Luhn checksum: card numbers pass it, most other digit runs (timestamps, ids) do not. */
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
 
 export function redactText(text: string): string {
   return text
-    .replace(SECRET_PATTERN, (m) => `${m.slice(0, m.startsWith('Bearer') ? 7 : m.indexOf('_', 3) + 1)}[REDACTED]`)
-    .replace(PAN_PATTERN, '[REDACTED_PAN]');
+    .replace(SECRET_PATTERN, (_m, keyPrefix?: string, whsec?: string, bearer?: string) => `${keyPrefix ?? whsec ?? bearer ?? ''}[REDACTED]`)
+    .replace(PAN_CANDIDATE, (m) => (luhnValid(m.replace(/[ -]/g, '')) ? '[REDACTED_PAN]' : m));
 }
 
 const REDACT_PATHS = [

@@ -2,14 +2,16 @@ import type { Logger } from 'pino';
 
 /**
  * Runs `tick` in a loop: again at once when it reports more work, after `intervalMs` otherwise,
- * with capped exponential back-off while it fails. `wake()` skips the wait; `stop()` waits for
- * the iteration in flight, so shutdown never cuts a transaction in half.
+ * with capped exponential back-off while it fails. `wake()` skips the wait (also when it arrives
+ * during a tick); `stop()` waits for the iteration in flight, so shutdown never cuts a transaction
+ * in half.
  */
 export class PollingWorker {
   private running = false;
-  private current: Promise<void> = Promise.resolve();
+  private loopDone: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private wakeUp: (() => void) | undefined;
+  private woken = false;
   private failures = 0;
 
   constructor(
@@ -19,24 +21,28 @@ export class PollingWorker {
     private readonly logger: Logger,
   ) {}
 
+  /** Starts the loop; after a stop(), a new loop begins only once the previous one has ended. */
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.current = this.loop();
+    const previous = this.loopDone;
+    this.loopDone = previous.then(() => this.loop());
   }
 
   wake(): void {
+    this.woken = true;
     this.wakeUp?.();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
-    await this.current;
+    await this.loopDone;
   }
 
   private async loop(): Promise<void> {
     while (this.running) {
+      this.woken = false;
       let more = false;
       try {
         more = await this.tick();
@@ -48,7 +54,7 @@ export class PollingWorker {
         }
       }
       if (!this.running) break;
-      if (more) continue;
+      if ((more || this.woken) && this.failures === 0) continue;
       const delay = this.failures === 0 ? this.intervalMs : Math.min(this.intervalMs * 2 ** this.failures, 5_000);
       await new Promise<void>((resolve) => {
         this.wakeUp = resolve;

@@ -1,0 +1,181 @@
+import { GatewayConfig } from '../../../apps/gateway/src/config/gateway.config';
+import { TransactionServiceConfig } from '../../../apps/transaction-service/src/config/transaction.config';
+import { ConfigError, loadConfig } from './load-config';
+
+const ADMIN = { ADMIN_API_TOKEN: 'a-very-long-admin-token-0123456789' };
+
+/** Runs `fn`, expects a ConfigError and returns it. */
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected a ConfigError, nothing was thrown');
+}
+
+describe('loadConfig', () => {
+  it('reads only the env object it is given and leaves it untouched', () => {
+    const env = Object.freeze({ RPC_PORT: '5001', MIGRATE_ON_BOOT: 'false' });
+    const cfg = loadConfig(TransactionServiceConfig, env);
+    expect(cfg.RPC_PORT).toBe(5001);
+    expect(env).toEqual({ RPC_PORT: '5001', MIGRATE_ON_BOOT: 'false' });
+  });
+
+  describe('TransactionServiceConfig', () => {
+    it('applies every default with an empty environment', () => {
+      const cfg = loadConfig(TransactionServiceConfig, {});
+      expect(cfg).toBeInstanceOf(TransactionServiceConfig);
+      expect(cfg).toMatchObject({
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'info',
+        DATABASE_NAME: 'payments_transactions',
+        RPC_PORT: 4001,
+        HTTP_PORT: 4101,
+        MIGRATE_ON_BOOT: true,
+        OUTBOX_RELAY_ENABLED: true,
+        KAFKA_BROKERS: '127.0.0.1:59092',
+        SANDBOX_SETTLE_MS: 3_000,
+        TRANSACTION_EXPIRY: '30m',
+        LIVE_PROVIDERS: '',
+      });
+    });
+
+    it('converts numbers and booleans from their string form', () => {
+      const cfg = loadConfig(TransactionServiceConfig, { RPC_PORT: '5001', MIGRATE_ON_BOOT: 'false', OUTBOX_RELAY_ENABLED: 'true', SANDBOX_SETTLE_MS: ' 250 ' });
+      expect(cfg.RPC_PORT).toBe(5001);
+      expect(cfg.MIGRATE_ON_BOOT).toBe(false);
+      expect(cfg.OUTBOX_RELAY_ENABLED).toBe(true);
+      expect(cfg.SANDBOX_SETTLE_MS).toBe(250);
+    });
+
+    it.each([
+      ['1', true],
+      ['yes', true],
+      ['ON', true],
+      ['0', false],
+      ['no', false],
+      ['off', false],
+      ['FALSE', false],
+    ])('reads MIGRATE_ON_BOOT=%p as %p', (raw, value) => {
+      expect(loadConfig(TransactionServiceConfig, { MIGRATE_ON_BOOT: raw }).MIGRATE_ON_BOOT).toBe(value);
+    });
+
+    it('keeps strings as given', () => {
+      const cfg = loadConfig(TransactionServiceConfig, { KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092', TRANSACTION_EXPIRY: '2h', DATABASE_NAME: 'tx_db' });
+      expect(cfg.KAFKA_BROKERS).toBe('kafka-0:9092,kafka-1:9092');
+      expect(cfg.TRANSACTION_EXPIRY).toBe('2h');
+      expect(cfg.DATABASE_NAME).toBe('tx_db');
+    });
+
+    it('ignores environment variables the class does not declare', () => {
+      const cfg = loadConfig(TransactionServiceConfig, { SOMETHING_ELSE: 'x', PATH: '/bin' }) as unknown as Record<string, unknown>;
+      expect(cfg.SOMETHING_ELSE).toBeUndefined();
+      expect(cfg.PATH).toBeUndefined();
+    });
+
+    it('treats an empty variable as unset and uses the default', () => {
+      const cfg = loadConfig(TransactionServiceConfig, { RPC_PORT: '', MIGRATE_ON_BOOT: ' ' });
+      expect(cfg.RPC_PORT).toBe(4001);
+      expect(cfg.MIGRATE_ON_BOOT).toBe(true);
+    });
+
+    it.each([
+      ['RPC_PORT', 'abc'],
+      ['RPC_PORT', '0'],
+      ['RPC_PORT', '65536'],
+      ['RPC_PORT', '40.5'],
+      ['RPC_PORT', '0x10'],
+      ['KAFKA_BROKERS', 'nope'],
+      ['KAFKA_BROKERS', 'a:1,,b:2'],
+      ['DATABASE_URL', 'mysql://x'],
+      ['MIGRATE_ON_BOOT', 'maybe'],
+      ['TRANSACTION_EXPIRY', '30min'],
+      ['LOG_LEVEL', 'loud'],
+      ['DATABASE_NAME', 'Bad-Name'],
+    ])('throws a ConfigError naming %s for %p', (variable, value) => {
+      const err = configError(() => loadConfig(TransactionServiceConfig, { [variable]: value }));
+      expect(err.name).toBe('ConfigError');
+      expect(err.problems.map((p) => p.variable)).toEqual([variable]);
+      expect(err.message).toContain(`${variable}:`);
+    });
+
+    it('shows the offending value of ordinary variables', () => {
+      const err = configError(() => loadConfig(TransactionServiceConfig, { RPC_PORT: 'abc' }));
+      expect(err.message).toContain('"abc"');
+      expect(err.message).toMatch(/RPC_PORT must be an integer between 1 and 65535/);
+    });
+
+    it('names every bad variable, not just the first', () => {
+      const err = configError(() =>
+        loadConfig(TransactionServiceConfig, { RPC_PORT: 'abc', KAFKA_BROKERS: 'nope', DATABASE_URL: 'mysql://x', MIGRATE_ON_BOOT: 'maybe', HTTP_PORT: '4101' }),
+      );
+      expect(err.problems.map((p) => p.variable).sort()).toEqual(['DATABASE_URL', 'KAFKA_BROKERS', 'MIGRATE_ON_BOOT', 'RPC_PORT']);
+      for (const v of ['RPC_PORT', 'KAFKA_BROKERS', 'DATABASE_URL', 'MIGRATE_ON_BOOT']) expect(err.message).toContain(v);
+      expect(err.message).not.toContain('HTTP_PORT');
+    });
+
+    it('does not echo the value of a URL variable (it may hold a password)', () => {
+      const secretUrl = 'mysql://admin:hunter2-s3cret@db.internal/payments';
+      const err = configError(() => loadConfig(TransactionServiceConfig, { DATABASE_URL: secretUrl }));
+      expect(err.message).toContain('DATABASE_URL');
+      expect(err.message).not.toContain(secretUrl);
+      expect(err.message).not.toContain('hunter2-s3cret');
+      expect(JSON.stringify(err.problems)).not.toContain('hunter2-s3cret');
+    });
+  });
+
+  describe('GatewayConfig', () => {
+    it('needs ADMIN_API_TOKEN: an empty environment names it', () => {
+      const err = configError(() => loadConfig(GatewayConfig, {}));
+      expect(err.problems.map((p) => p.variable)).toEqual(['ADMIN_API_TOKEN']);
+      expect(err.message).toContain('ADMIN_API_TOKEN');
+    });
+
+    it('applies the defaults once ADMIN_API_TOKEN is set', () => {
+      const cfg = loadConfig(GatewayConfig, ADMIN);
+      expect(cfg).toBeInstanceOf(GatewayConfig);
+      expect(cfg).toMatchObject({
+        ...ADMIN,
+        GATEWAY_PORT: 3000,
+        CHECKOUT_URL: 'http://localhost:3000/checkout',
+        DATABASE_NAME: 'payments_gateway',
+        MIGRATE_ON_BOOT: true,
+        RATE_LIMIT_PER_SECOND: 25,
+        TRANSACTION_SERVICE_ADDRS: '127.0.0.1:4001',
+        RPC_TIMEOUT_MS: 10_000,
+      });
+    });
+
+    it.each(['70000', '0', 'http'])('refuses GATEWAY_PORT=%p', (port) => {
+      const err = configError(() => loadConfig(GatewayConfig, { ...ADMIN, GATEWAY_PORT: port }));
+      expect(err.problems.map((p) => p.variable)).toEqual(['GATEWAY_PORT']);
+      expect(err.message).toContain('GATEWAY_PORT');
+    });
+
+    it('converts GATEWAY_PORT and MIGRATE_ON_BOOT', () => {
+      const cfg = loadConfig(GatewayConfig, { ...ADMIN, GATEWAY_PORT: '8080', MIGRATE_ON_BOOT: 'false' });
+      expect(cfg.GATEWAY_PORT).toBe(8080);
+      expect(cfg.MIGRATE_ON_BOOT).toBe(false);
+    });
+
+    it('does not echo a too-short ADMIN_API_TOKEN', () => {
+      const err = configError(() => loadConfig(GatewayConfig, { ADMIN_API_TOKEN: 'tok-xyz-42' }));
+      expect(err.problems.map((p) => p.variable)).toEqual(['ADMIN_API_TOKEN']);
+      expect(err.message).not.toContain('tok-xyz-42');
+    });
+
+    it('does not echo bad URL values (CHECKOUT_URL, REDIS_URL, DATABASE_URL)', () => {
+      const env = { ...ADMIN, CHECKOUT_URL: 'ftp://secret-host-1', REDIS_URL: 'memcached://secret-host-2', DATABASE_URL: 'mysql://secret-host-3' };
+      const err = configError(() => loadConfig(GatewayConfig, env));
+      expect(err.problems.map((p) => p.variable).sort()).toEqual(['CHECKOUT_URL', 'DATABASE_URL', 'REDIS_URL']);
+      expect(err.message).not.toMatch(/secret-host/);
+    });
+
+    it('names all bad variables together with a missing token', () => {
+      const err = configError(() => loadConfig(GatewayConfig, { GATEWAY_PORT: '70000', TRANSACTION_SERVICE_ADDRS: 'nope' }));
+      expect(err.problems.map((p) => p.variable).sort()).toEqual(['ADMIN_API_TOKEN', 'GATEWAY_PORT', 'TRANSACTION_SERVICE_ADDRS']);
+    });
+  });
+});

@@ -1,0 +1,165 @@
+import pino from 'pino';
+import { PollingWorker } from './polling-worker';
+
+const silent = () => pino({ level: 'silent' });
+
+/** Polls `cond` until it holds or the deadline passes (then fails with `what`). */
+async function waitFor(cond: () => boolean, what: string, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+function deferred<T = void>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('PollingWorker', () => {
+  let worker: PollingWorker | undefined;
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+  });
+
+  it('keeps calling tick at intervals while it reports no more work', async () => {
+    let calls = 0;
+    worker = new PollingWorker('t', async () => {
+      calls += 1;
+      return false;
+    }, 5, silent());
+    worker.start();
+    await waitFor(() => calls >= 3, 'three ticks');
+  });
+
+  it('calls tick again at once while it returns true (no interval wait)', async () => {
+    // The interval is far longer than the deadline: only the "more work" path can reach 6 calls.
+    let calls = 0;
+    worker = new PollingWorker('t', async () => {
+      calls += 1;
+      return calls <= 5;
+    }, 60_000, silent());
+    worker.start();
+    await waitFor(() => calls === 6, 'six back-to-back ticks', 1_000);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toBe(6); // after a `false` it waits for the (long) interval
+  });
+
+  it('wake() skips the wait', async () => {
+    let calls = 0;
+    worker = new PollingWorker('t', async () => {
+      calls += 1;
+      return false;
+    }, 60_000, silent());
+    worker.start();
+    await waitFor(() => calls === 1, 'first tick');
+    await new Promise((r) => setTimeout(r, 5)); // let the loop reach its wait
+    worker.wake();
+    await waitFor(() => calls === 2, 'tick after wake()', 1_000);
+  });
+
+  it('start() twice runs only one loop', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let calls = 0;
+    worker = new PollingWorker('t', async () => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 2));
+      inFlight -= 1;
+      calls += 1;
+      return calls < 5;
+    }, 5, silent());
+    worker.start();
+    worker.start();
+    await waitFor(() => calls >= 5, 'five ticks');
+    expect(maxInFlight).toBe(1);
+  });
+
+  it('stop() waits for the tick in flight and no tick starts afterwards', async () => {
+    const gate = deferred();
+    let calls = 0;
+    let finished = false;
+    worker = new PollingWorker('t', async () => {
+      calls += 1;
+      await gate.promise;
+      finished = true;
+      return true; // would normally ask for another tick at once
+    }, 5, silent());
+    worker.start();
+    await waitFor(() => calls === 1, 'tick to start');
+
+    let stopped = false;
+    const stopping = worker.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(stopped).toBe(false); // still waiting for the tick
+
+    gate.resolve();
+    await stopping;
+    expect(finished).toBe(true);
+    expect(stopped).toBe(true);
+
+    await new Promise((r) => setTimeout(r, 15));
+    expect(calls).toBe(1);
+  });
+
+  it('stop() during the interval wait returns promptly', async () => {
+    let calls = 0;
+    worker = new PollingWorker('t', async () => {
+      calls += 1;
+      return false;
+    }, 60_000, silent());
+    worker.start();
+    await waitFor(() => calls === 1, 'first tick');
+    await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    await worker.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(calls).toBe(1);
+  });
+
+  it('stop() before start() resolves', async () => {
+    worker = new PollingWorker('t', async () => false, 5, silent());
+    await expect(worker.stop()).resolves.toBeUndefined();
+  });
+
+  it('keeps running after tick throws, and logs the failure', async () => {
+    const logger = silent();
+    const logged = jest.spyOn(logger, 'error');
+    let calls = 0;
+    worker = new PollingWorker('outbox', async () => {
+      calls += 1;
+      if (calls <= 2) throw new Error(`boom ${calls}`);
+      return false;
+    }, 5, logger);
+    worker.start();
+    await waitFor(() => calls >= 4, 'ticks after two failures');
+    // First failure is logged; the second (not a multiple of 20) is not.
+    expect(logged).toHaveBeenCalledTimes(1);
+    const [fields, message] = logged.mock.calls[0] as unknown as [Record<string, unknown>, string];
+    expect(fields).toMatchObject({ worker: 'outbox', failures: 1 });
+    expect((fields.err as Error).message).toBe('boom 1');
+    expect(message).toContain('outbox');
+  });
+
+  it('survives a rejected promise as well as a synchronous throw', async () => {
+    let calls = 0;
+    worker = new PollingWorker('t', (() => {
+      calls += 1;
+      if (calls === 1) throw new Error('sync');
+      if (calls === 2) return Promise.reject(new Error('async'));
+      return Promise.resolve(false);
+    }) as () => Promise<boolean>, 5, silent());
+    worker.start();
+    await waitFor(() => calls >= 3, 'a tick after both kinds of failure');
+  });
+});
