@@ -54,3 +54,26 @@ export interface TransactionStatusChangedData {
   status: TransactionStatus;
 }
 export type TransactionStatusChangedEvent = EventEnvelope<typeof EventTypes.TransactionStatusChanged, TransactionStatusChangedData>;
+
+/** A refund as consumers see it. `transaction` identifies what it refunds. */
+export interface RefundSnapshot {
+  id: number;
+  refund_id: string;
+  business_id: number;
+  mode: 'test' | 'live';
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  message: string;
+  transaction: { id: number; transaction_id: string; transaction_reference: string; amount: number };
+  version: number;
+  date_created: string;
+  date_updated: string;
+}
+
+export interface RefundStatusChangedData {
+  refund: RefundSnapshot;
+  previous_status: RefundStatus | null;
+  status: RefundStatus;
+}
+export type RefundStatusChangedEvent = EventEnvelope<typeof EventTypes.RefundStatusChanged, RefundStatusChangedData>;

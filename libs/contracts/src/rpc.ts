@@ -1,6 +1,6 @@
 import type { KeyType, Mode } from './common';
 import type { ErrorPayload } from './errors';
-import type { TransactionStatus } from './events';
+import type { LinkSplit, RefundStatus, TransactionStatus } from './events';
 
 /**
  * Request/response message patterns between the gateway and the services (TCP RPC).
@@ -10,6 +10,13 @@ export const RpcPatterns = {
   Ping: 'system.ping',
   TransactionsInitialize: 'transactions.initialize',
   TransactionsVerify: 'transactions.verify',
+  TransactionsList: 'transactions.list',
+  TransactionsFetch: 'transactions.fetch',
+  RefundsCreate: 'refunds.create',
+  RefundsGet: 'refunds.get',
+  LinksCreate: 'links.create',
+  CheckoutGet: 'checkout.get',
+  CheckoutPay: 'checkout.pay',
 } as const;
 export type RpcPattern = (typeof RpcPatterns)[keyof typeof RpcPatterns];
 
@@ -23,6 +30,12 @@ export interface RpcContext {
 
 export interface RpcRequest<TBody = unknown> {
   ctx: RpcContext;
+  body: TBody;
+}
+
+/** Requests of the hosted checkout page: no API key, the checkout id is the capability. */
+export interface CheckoutRpcRequest<TBody = unknown> {
+  ctx: { request_id: string };
   body: TBody;
 }
 
@@ -55,7 +68,8 @@ export interface InitializeTransactionResult {
   currency: string;
   status: TransactionStatus;
   message: string;
-  checkout_url: string | null;
+  /** Set when the customer has to act on the hosted checkout page. */
+  checkout_id: string | null;
 }
 
 // ---- transactions.verify
@@ -75,5 +89,103 @@ export interface TransactionView {
   checkout_id: string | null;
   success_url: string | null;
   failure_url: string | null;
+  payment_method_type: string | null;
+  payment_method_code: string | null;
+  payment_link_id: string | null;
   date_created: string;
+  date_updated: string;
+}
+
+// ---- transactions.list
+export interface ListTransactionsBody {
+  /** Inclusive UTC days, YYYY-MM-DD. */
+  start_date?: string;
+  end_date?: string;
+  limit: number;
+}
+export interface ListTransactionsResult {
+  transactions: TransactionView[];
+}
+
+// ---- transactions.fetch
+export interface FetchTransactionBody {
+  public_id: string;
+}
+
+// ---- refunds
+export interface CreateRefundBody {
+  transaction_reference: string;
+  amount: number;
+}
+export interface GetRefundBody {
+  refund_id: string;
+}
+export interface RefundView {
+  refund_id: string;
+  transaction_id: string;
+  transaction_reference: string;
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  message: string;
+  date_created: string;
+  date_updated: string;
+}
+
+// ---- links.create
+export interface CreateLinkBody {
+  amount: number;
+  currency: string;
+  description: string;
+  splits?: LinkSplit[];
+  success_url?: string;
+  failure_url?: string;
+}
+export interface LinkView {
+  payment_link_id: string;
+  amount: number;
+  charges: number;
+  total: number;
+  currency: string;
+  description: string;
+  splits: LinkSplit[];
+}
+
+// ---- checkout
+export interface CheckoutGetBody {
+  checkout_id: string;
+}
+/** What the hosted page shows: a transaction awaiting its customer, or a payment link. */
+export interface CheckoutView {
+  kind: 'transaction' | 'link';
+  checkout_id: string;
+  business_id: number;
+  mode: 'test' | 'live';
+  amount: number;
+  charges: number;
+  total: number;
+  currency: string;
+  description: string | null;
+  status: TransactionStatus | 'open';
+  message: string;
+  /** Fixed by the merchant at initialization, or null when the customer chooses. */
+  payment_method_code: string | null;
+  email: string | null;
+  transaction_reference: string | null;
+  success_url: string | null;
+  failure_url: string | null;
+}
+export interface CheckoutPayBody {
+  checkout_id: string;
+  action: 'pay' | 'decline';
+  payment_method_code?: string;
+  mobile_money_number?: string;
+  /** Required when paying a payment link (the customer's address). */
+  email?: string;
+}
+export interface CheckoutPayResult {
+  /** The transaction's checkout id (a payment link creates a new transaction per payment). */
+  checkout_id: string;
+  transaction_id: string;
+  status: TransactionStatus;
 }

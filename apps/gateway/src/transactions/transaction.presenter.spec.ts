@@ -13,7 +13,7 @@ function result(over: Partial<InitializeTransactionResult> = {}): InitializeTran
     currency: 'USD',
     status: 'pending',
     message: 'Transaction initialized',
-    checkout_url: null,
+    checkout_id: null,
     ...over,
   };
 }
@@ -47,19 +47,19 @@ describe('presentInitialized', () => {
   });
 
   it('adds checkout_url = <base>?checkout_id=<id> when a checkout id is given', () => {
-    const body = presentInitialized(result({ checkout_url: 'chk_XYZ123' }), BASE);
+    const body = presentInitialized(result({ checkout_id: 'chk_XYZ123' }), BASE);
     expect(body.checkout_url).toBe('https://pay.example.com/checkout?checkout_id=chk_XYZ123');
     expect(Object.keys(body).sort()).toEqual(['checkout_url', 'message', 'result', 'total', 'transaction_id', 'transaction_reference']);
   });
 
   it('encodes the checkout id in the query string', () => {
-    const body = presentInitialized(result({ checkout_url: 'a b&c=d' }), BASE);
+    const body = presentInitialized(result({ checkout_id: 'a b&c=d' }), BASE);
     expect(body.checkout_url).toBe(`${BASE}?checkout_id=a%20b%26c%3Dd`);
     expect(new URL(body.checkout_url as string).searchParams.get('checkout_id')).toBe('a b&c=d');
   });
 
   it('adds no checkout_url for a null checkout id', () => {
-    expect(presentInitialized(result({ checkout_url: null }), BASE)).not.toHaveProperty('checkout_url');
+    expect(presentInitialized(result({ checkout_id: null }), BASE)).not.toHaveProperty('checkout_url');
   });
 });
 
@@ -77,7 +77,11 @@ describe('presentVerified', () => {
     checkout_id: 'chk_1',
     success_url: 'https://shop.example.com/ok',
     failure_url: null,
+    payment_method_type: 'mobile_money',
+    payment_method_code: 'ecocash',
+    payment_link_id: null,
     date_created: '2024-05-01T12:34:56.789Z',
+    date_updated: '2024-05-01T12:35:00.000Z',
   };
 
   it('maps the view to the public Transaction shape', () => {

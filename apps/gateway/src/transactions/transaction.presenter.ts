@@ -1,6 +1,11 @@
 import type { InitializeTransactionResult, TransactionView } from '@payments/contracts';
 import { toMajorNumber } from '@payments/money';
 
+/** `{CHECKOUT_URL}?checkout_id=…`: the hosted page of a transaction or a payment link. */
+export function checkoutUrl(base: string, checkoutId: string): string {
+  return `${base}?checkout_id=${encodeURIComponent(checkoutId)}`;
+}
+
 /** The spec's public shapes for transactions; every transaction response is built here. */
 export function presentInitialized(r: InitializeTransactionResult, checkoutBaseUrl: string) {
   const body: Record<string, unknown> = {
@@ -10,7 +15,7 @@ export function presentInitialized(r: InitializeTransactionResult, checkoutBaseU
     message: r.message,
     total: toMajorNumber(r.total, r.currency),
   };
-  if (r.checkout_url) body.checkout_url = `${checkoutBaseUrl}?checkout_id=${encodeURIComponent(r.checkout_url)}`;
+  if (r.checkout_id) body.checkout_url = checkoutUrl(checkoutBaseUrl, r.checkout_id);
   return body;
 }
 

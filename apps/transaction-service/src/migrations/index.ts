@@ -1,4 +1,5 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
+import { RefundsAndLinks1763900000000 } from './1763900000000-refunds-and-links';
 
-/** In order; a new migration is appended here (CI checks entities against migrations). */
-export const migrations = [InitialSchema1763800000000];
+/** In order; a new migration is appended here. */
+export const migrations = [InitialSchema1763800000000, RefundsAndLinks1763900000000];

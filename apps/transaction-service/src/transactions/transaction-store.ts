@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Topics, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { appendToOutbox } from '@payments/messaging';
+import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
 
 /** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
@@ -64,14 +65,78 @@ export function toSnapshot(row: TransactionRow): TransactionSnapshot {
 
 export class ConcurrentStatusChange extends Error {}
 
+export interface NewTransaction {
+  businessId: number;
+  mode: 'test' | 'live';
+  reference: string;
+  amount: number;
+  charges: number;
+  currency: string;
+  email: string;
+  paymentMethodType: string | null;
+  paymentMethodCode: string | null;
+  mobileMoneyNumber: string | null;
+  requestedResponse: string | null;
+  message: string;
+  successUrl: string | null;
+  failureUrl: string | null;
+  expiresInSeconds: number;
+  paymentLinkId?: string | null;
+  linkSplits?: TransactionSnapshot['link_splits'];
+}
+
 /**
  * The one place a transaction's status changes: a conditional UPDATE (so two concurrent changes
  * cannot both win) and its outbox event, in the caller's DB transaction.
  */
 @Injectable()
 export class TransactionStore {
-  async recordCreated(m: EntityManager, row: TransactionRow, correlationId: string | null): Promise<void> {
+  /** Inserts a pending transaction and its creation event (previous_status null). */
+  async create(m: EntityManager, t: NewTransaction, correlationId: string | null): Promise<TransactionRow> {
+    const [row] = await queryRows<TransactionRow>(
+      m,
+      `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
+         payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
+         checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,'pending',$14,$15,$16,$17,$18,$19, now() + make_interval(secs => $20))
+       RETURNING *`,
+      [
+        publicId('txn'),
+        t.businessId,
+        t.mode,
+        t.reference,
+        t.amount,
+        t.charges,
+        t.amount + t.charges,
+        t.currency,
+        t.email,
+        t.paymentMethodType,
+        t.paymentMethodCode,
+        t.mobileMoneyNumber,
+        t.requestedResponse,
+        t.message,
+        publicId('chk'),
+        t.successUrl,
+        t.failureUrl,
+        t.paymentLinkId ?? null,
+        JSON.stringify(t.linkSplits ?? []),
+        t.expiresInSeconds,
+      ],
+    );
     await this.emit(m, row, null, correlationId);
+    return row;
+  }
+
+  /** Records the method a customer chose on the checkout page (only while pending). */
+  async setMethod(m: EntityManager, row: TransactionRow, type: string, code: string, mobileNumber: string | null): Promise<TransactionRow> {
+    const [updated] = await queryRows<TransactionRow>(
+      m,
+      `UPDATE transactions SET payment_method_type = $2, payment_method_code = $3, mobile_money_number = COALESCE($4, mobile_money_number), updated_at = now()
+        WHERE id = $1 AND status = 'pending' RETURNING *`,
+      [row.id, type, code, mobileNumber],
+    );
+    if (!updated) throw new ConcurrentStatusChange(`transaction ${row.public_id} is no longer pending`);
+    return updated;
   }
 
   async changeStatus(

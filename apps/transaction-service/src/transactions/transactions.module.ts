@@ -1,12 +1,35 @@
 import { Module } from '@nestjs/common';
+import { GetCheckoutUseCase, PayCheckoutUseCase } from '../checkout/checkout.usecases';
+import { CreateLinkUseCase } from '../links/usecases/create-link.usecase';
+import { RefundStore } from '../refunds/refund-store';
+import { CreateRefundUseCase } from '../refunds/usecases/create-refund.usecase';
+import { GetRefundUseCase } from '../refunds/usecases/get-refund.usecase';
+import { FeeSchedule } from './fee-schedule';
+import { SandboxProvider } from './sandbox/sandbox-provider';
 import { TransactionScheduler } from './sandbox/transaction-scheduler';
 import { TransactionStore } from './transaction-store';
 import { TransactionsRpcController } from './transactions.rpc-controller';
 import { InitializeTransactionUseCase } from './usecases/initialize-transaction.usecase';
+import { FetchTransactionUseCase, ListTransactionsUseCase } from './usecases/list-transactions.usecase';
 import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase';
 
 @Module({
   controllers: [TransactionsRpcController],
-  providers: [TransactionStore, InitializeTransactionUseCase, VerifyTransactionUseCase, TransactionScheduler],
+  providers: [
+    TransactionStore,
+    RefundStore,
+    FeeSchedule,
+    SandboxProvider,
+    TransactionScheduler,
+    InitializeTransactionUseCase,
+    VerifyTransactionUseCase,
+    ListTransactionsUseCase,
+    FetchTransactionUseCase,
+    CreateRefundUseCase,
+    GetRefundUseCase,
+    CreateLinkUseCase,
+    GetCheckoutUseCase,
+    PayCheckoutUseCase,
+  ],
 })
 export class TransactionsModule {}

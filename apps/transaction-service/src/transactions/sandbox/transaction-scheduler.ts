@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { PollingWorker } from '@payments/platform';
 import { OutboxNotifier, ROOT_LOGGER } from '@payments/service-host';
 import { TransactionServiceConfig } from '../../config/transaction.config';
+import { REFUND_SELECT, RefundStore, type RefundRow } from '../../refunds/refund-store';
 import { TransactionStore, type TransactionRow } from '../transaction-store';
 
 const BATCH = 100;
@@ -22,6 +23,7 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
     private readonly ds: DataSource,
     private readonly store: TransactionStore,
     private readonly outbox: OutboxNotifier,
+    private readonly refunds: RefundStore,
     @Inject(TransactionServiceConfig) config: TransactionServiceConfig,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
@@ -39,8 +41,9 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
   async tick(): Promise<boolean> {
     const settled = await this.settleSandbox();
     const expired = await this.expirePending();
-    if (settled + expired > 0) this.outbox.notify();
-    return settled === BATCH || expired === BATCH;
+    const refunds = await this.settleRefunds();
+    if (settled + expired + refunds > 0) this.outbox.notify();
+    return settled === BATCH || expired === BATCH || refunds === BATCH;
   }
 
   private settleSandbox(): Promise<number> {
@@ -60,6 +63,18 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
         ORDER BY expires_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       (m, row) => this.store.changeStatus(m, row, 'failed', 'Transaction expired before payment', null),
     );
+  }
+
+  /** Test-mode refunds succeed once their settle_at passes. */
+  private settleRefunds(): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const rows: RefundRow[] = await m.query(
+        `${REFUND_SELECT} WHERE r.status = 'pending' AND r.mode = 'test' AND r.settle_at <= now()
+          ORDER BY r.settle_at LIMIT ${BATCH} FOR UPDATE OF r SKIP LOCKED`,
+      );
+      for (const row of rows) await this.refunds.changeStatus(m, row, 'success', 'Refund completed', null);
+      return rows.length;
+    });
   }
 
   private claim(sql: string, apply: (m: EntityManager, row: TransactionRow) => Promise<unknown>): Promise<number> {

@@ -18,7 +18,11 @@ export function toView(row: TransactionRow): TransactionView {
     checkout_id: row.checkout_id,
     success_url: row.success_url,
     failure_url: row.failure_url,
+    payment_method_type: row.payment_method_type,
+    payment_method_code: row.payment_method_code,
+    payment_link_id: row.payment_link_id,
     date_created: row.created_at.toISOString(),
+    date_updated: row.updated_at.toISOString(),
   };
 }
 

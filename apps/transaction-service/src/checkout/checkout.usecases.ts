@@ -1,0 +1,177 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  ErrorCodes,
+  type CheckoutGetBody,
+  type CheckoutPayBody,
+  type CheckoutPayResult,
+  type CheckoutRpcRequest,
+  type CheckoutView,
+  type FieldError,
+  type LinkSplit,
+} from '@payments/contracts';
+import { queryRows } from '@payments/database';
+import { DomainException, publicId } from '@payments/platform';
+import { OutboxNotifier } from '@payments/service-host';
+import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
+import { PAYMENT_METHOD_CODES, isPaymentMethodCode, typeOfCode } from '../transactions/domain/payment-methods';
+import { SandboxProvider } from '../transactions/sandbox/sandbox-provider';
+import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
+
+interface LinkRow {
+  id: string;
+  public_id: string;
+  business_id: number;
+  mode: 'test' | 'live';
+  amount: string;
+  charges: string;
+  currency: string;
+  description: string;
+  splits: LinkSplit[];
+  success_url: string | null;
+  failure_url: string | null;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const notFound = () => new DomainException(ErrorCodes.NotFound, 'this checkout does not exist');
+
+function invalid(errors: FieldError[]): DomainException {
+  return new DomainException(ErrorCodes.ValidationError, `${errors[0].field} ${errors[0].message}`, errors);
+}
+
+/** What the hosted checkout page shows for a transaction (chk_…) or a payment link (plink_…). */
+@Injectable()
+export class GetCheckoutUseCase {
+  constructor(private readonly ds: DataSource) {}
+
+  async execute({ body }: CheckoutRpcRequest<CheckoutGetBody>): Promise<CheckoutView> {
+    const id = body.checkout_id;
+    if (id.startsWith('plink_')) {
+      const [link] = await queryRows<LinkRow>(this.ds, 'SELECT * FROM payment_links WHERE public_id = $1', [id]);
+      if (!link) throw notFound();
+      return {
+        kind: 'link',
+        checkout_id: link.public_id,
+        business_id: link.business_id,
+        mode: link.mode,
+        amount: Number(link.amount),
+        charges: Number(link.charges),
+        total: Number(link.amount) + Number(link.charges),
+        currency: link.currency.trim(),
+        description: link.description,
+        status: 'open',
+        message: 'Enter your details to pay',
+        payment_method_code: null,
+        email: null,
+        transaction_reference: null,
+        success_url: link.success_url,
+        failure_url: link.failure_url,
+      };
+    }
+    const [t] = await queryRows<TransactionRow & { description: string | null }>(
+      this.ds,
+      'SELECT t.*, l.description FROM transactions t LEFT JOIN payment_links l ON l.public_id = t.payment_link_id WHERE t.checkout_id = $1',
+      [id],
+    );
+    if (!t) throw notFound();
+    return {
+      kind: 'transaction',
+      checkout_id: t.checkout_id,
+      business_id: t.business_id,
+      mode: t.mode,
+      amount: Number(t.amount),
+      charges: Number(t.charges),
+      total: Number(t.total),
+      currency: t.currency.trim(),
+      description: t.description,
+      status: t.status,
+      message: t.message,
+      payment_method_code: t.payment_method_code,
+      email: t.email,
+      transaction_reference: t.reference,
+      success_url: t.success_url,
+      failure_url: t.failure_url,
+    };
+  }
+}
+
+/**
+ * The customer's answer on the hosted page. Paying a link first creates its transaction (one per
+ * payment). Paying a pending transaction records the chosen method and hands it to the provider;
+ * declining fails it. A transaction that is no longer pending is left as it is (a second click).
+ */
+@Injectable()
+export class PayCheckoutUseCase {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: TransactionStore,
+    private readonly sandbox: SandboxProvider,
+    private readonly outbox: OutboxNotifier,
+    @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
+  ) {}
+
+  async execute({ ctx, body }: CheckoutRpcRequest<CheckoutPayBody>): Promise<CheckoutPayResult> {
+    const row = await this.ds.transaction(async (m) => {
+      let txn: TransactionRow | undefined;
+      if (body.checkout_id.startsWith('plink_')) {
+        txn = await this.createFromLink(m, body, ctx.request_id);
+      } else {
+        [txn] = await queryRows<TransactionRow>(m, 'SELECT * FROM transactions WHERE checkout_id = $1 FOR UPDATE', [body.checkout_id]);
+        if (!txn) throw notFound();
+      }
+      if (txn.status !== 'pending') return txn;
+      if (body.action === 'decline') return this.store.changeStatus(m, txn, 'failed', 'Declined by the customer', ctx.request_id);
+      if (txn.mode === 'live') throw new DomainException(ErrorCodes.PaymentMethodUnavailable, 'live payments are not available for this method yet');
+      if (!txn.payment_method_code) {
+        const { code, number } = this.chosenMethod(body);
+        txn = await this.store.setMethod(m, txn, typeOfCode(code), code, number);
+      } else if (typeOfCode(txn.payment_method_code as never) === 'mobile_money' && !txn.mobile_money_number) {
+        const { number } = this.chosenMethod({ ...body, payment_method_code: txn.payment_method_code });
+        txn = await this.store.setMethod(m, txn, 'mobile_money', txn.payment_method_code, number);
+      }
+      return this.sandbox.start(m, txn, ctx.request_id);
+    });
+    this.outbox.notify();
+    return { checkout_id: row.checkout_id, transaction_id: row.public_id, status: row.status };
+  }
+
+  private chosenMethod(body: CheckoutPayBody): { code: (typeof PAYMENT_METHOD_CODES)[number]; number: string | null } {
+    const code = body.payment_method_code;
+    if (!code || !isPaymentMethodCode(code)) throw invalid([{ field: 'payment_method_code', message: 'choose a payment method' }]);
+    if (typeOfCode(code) !== 'mobile_money') return { code, number: null };
+    const number = body.mobile_money_number?.replace(/[\s-]/g, '') ?? '';
+    if (!/^0\d{6,14}$/.test(number)) throw invalid([{ field: 'mobile_money_number', message: 'must start with 0 and contain 7 to 15 digits' }]);
+    return { code, number };
+  }
+
+  private async createFromLink(m: EntityManager, body: CheckoutPayBody, correlationId: string): Promise<TransactionRow> {
+    const [link] = await queryRows<LinkRow>(m, 'SELECT * FROM payment_links WHERE public_id = $1', [body.checkout_id]);
+    if (!link) throw notFound();
+    const email = body.email?.trim() ?? '';
+    if (!EMAIL.test(email) || email.length > 254) throw invalid([{ field: 'email', message: 'must be a valid e-mail address' }]);
+    const method = body.action === 'pay' ? this.chosenMethod(body) : null;
+    return this.store.create(
+      m,
+      {
+        businessId: link.business_id,
+        mode: link.mode,
+        reference: publicId('ref', 20),
+        amount: Number(link.amount),
+        charges: Number(link.charges),
+        currency: link.currency.trim(),
+        email,
+        paymentMethodType: method ? typeOfCode(method.code) : null,
+        paymentMethodCode: method?.code ?? null,
+        mobileMoneyNumber: method?.number ?? null,
+        requestedResponse: null,
+        message: 'Awaiting payment',
+        successUrl: link.success_url,
+        failureUrl: link.failure_url,
+        expiresInSeconds: durationMs(this.config.TRANSACTION_EXPIRY) / 1000,
+        paymentLinkId: link.public_id,
+        linkSplits: link.splits,
+      },
+      correlationId,
+    );
+  }
+}

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Topics, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView } from '@payments/contracts';
+import { queryRows } from '@payments/database';
+import { appendToOutbox } from '@payments/messaging';
+import { ConcurrentStatusChange, PRODUCER } from '../transactions/transaction-store';
+
+/** A refunds row joined with what it refunds. */
+export interface RefundRow {
+  id: string;
+  public_id: string;
+  transaction_id: string;
+  business_id: number;
+  mode: 'test' | 'live';
+  amount: string;
+  currency: string;
+  status: RefundStatus;
+  message: string;
+  settle_at: Date | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+  txn_public_id: string;
+  txn_reference: string;
+  txn_amount: string;
+}
+
+/** Selects refunds with their transaction's public fields; append a WHERE clause. */
+export const REFUND_SELECT = `
+  SELECT r.*, t.public_id AS txn_public_id, t.reference AS txn_reference, t.amount AS txn_amount
+    FROM refunds r JOIN transactions t ON t.id = r.transaction_id`;
+
+const REFUND_TRANSITIONS: Record<RefundStatus, RefundStatus[]> = { pending: ['success', 'failed'], success: [], failed: [] };
+
+export function toRefundView(r: RefundRow): RefundView {
+  return {
+    refund_id: r.public_id,
+    transaction_id: r.txn_public_id,
+    transaction_reference: r.txn_reference,
+    amount: Number(r.amount),
+    currency: r.currency.trim(),
+    status: r.status,
+    message: r.message,
+    date_created: r.created_at.toISOString(),
+    date_updated: r.updated_at.toISOString(),
+  };
+}
+
+function toRefundSnapshot(r: RefundRow): RefundSnapshot {
+  return {
+    id: Number(r.id),
+    refund_id: r.public_id,
+    business_id: r.business_id,
+    mode: r.mode,
+    amount: Number(r.amount),
+    currency: r.currency.trim(),
+    status: r.status,
+    message: r.message,
+    transaction: { id: Number(r.transaction_id), transaction_id: r.txn_public_id, transaction_reference: r.txn_reference, amount: Number(r.txn_amount) },
+    version: r.version,
+    date_created: r.created_at.toISOString(),
+    date_updated: r.updated_at.toISOString(),
+  };
+}
+
+/** The one place a refund's status changes, with its `refund.status_changed` outbox event. */
+@Injectable()
+export class RefundStore {
+  async load(m: EntityManager, id: string): Promise<RefundRow> {
+    const rows = await queryRows<RefundRow>(m, `${REFUND_SELECT} WHERE r.id = $1`, [id]);
+    return rows[0];
+  }
+
+  async recordCreated(m: EntityManager, row: RefundRow, correlationId: string | null): Promise<void> {
+    await this.emit(m, row, null, correlationId);
+  }
+
+  async changeStatus(m: EntityManager, row: RefundRow, to: RefundStatus, message: string, correlationId: string | null): Promise<RefundRow> {
+    if (!REFUND_TRANSITIONS[row.status].includes(to)) throw new ConcurrentStatusChange(`refund ${row.public_id} cannot go from ${row.status} to ${to}`);
+    const updated = await queryRows<{ id: string }>(
+      m,
+      `UPDATE refunds SET status = $3, message = $4, settle_at = NULL, version = version + 1, updated_at = now()
+        WHERE id = $1 AND status = $2 RETURNING id`,
+      [row.id, row.status, to, message],
+    );
+    if (updated.length === 0) throw new ConcurrentStatusChange(`refund ${row.public_id} changed concurrently`);
+    const current = await this.load(m, row.id);
+    await this.emit(m, current, row.status, correlationId);
+    return current;
+  }
+
+  private async emit(m: EntityManager, row: RefundRow, previous: RefundStatus | null, correlationId: string | null) {
+    const data: RefundStatusChangedData = { refund: toRefundSnapshot(row), previous_status: previous, status: row.status };
+    // Keyed by the transaction, so a transaction's refunds and status changes share a partition.
+    await appendToOutbox(m, {
+      topic: Topics.RefundStatusChanged,
+      type: Topics.RefundStatusChanged,
+      key: row.txn_public_id,
+      producer: PRODUCER,
+      mode: row.mode,
+      businessId: row.business_id,
+      correlationId,
+      data,
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { TransactionServiceConfig } from '../../config/transaction.config';
+import { typeOfCode, isPaymentMethodCode } from '../domain/payment-methods';
+import { TransactionStore, type TransactionRow } from '../transaction-store';
+
+/**
+ * The test-mode payment provider. Mobile money "sends a prompt to the handset": processing now,
+ * settled by the TransactionScheduler after SANDBOX_SETTLE_MS (success, or failed when the merchant
+ * asked for `requested_response=failed`). A card or redirect payment confirmed on the checkout
+ * page is authorised at once.
+ */
+@Injectable()
+export class SandboxProvider {
+  constructor(
+    private readonly store: TransactionStore,
+    @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
+  ) {}
+
+  async start(m: EntityManager, row: TransactionRow, correlationId: string | null): Promise<TransactionRow> {
+    const code = row.payment_method_code;
+    if (code && isPaymentMethodCode(code) && typeOfCode(code) === 'mobile_money') {
+      const settleAt = new Date(Date.now() + this.config.SANDBOX_SETTLE_MS);
+      return this.store.changeStatus(m, row, 'processing', 'Awaiting customer approval on the handset', correlationId, { settleAt });
+    }
+    const processing = await this.store.changeStatus(m, row, 'processing', 'Authorising the payment', correlationId);
+    return row.requested_response === 'failed'
+      ? this.store.changeStatus(m, processing, 'failed', 'Payment declined by the issuer', correlationId)
+      : this.store.changeStatus(m, processing, 'success', 'Payment successful', correlationId);
+  }
+}
