@@ -41,9 +41,17 @@ export class BusinessesService {
     });
   }
 
-  async exists(businessId: number): Promise<boolean> {
-    const rows = await this.ds.query('SELECT 1 FROM businesses WHERE id = $1', [businessId]);
-    return rows.length > 0;
+  /** The ids among `ids` that are not businesses. */
+  async missing(ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows: { id: number }[] = await this.ds.query('SELECT id FROM businesses WHERE id = ANY($1::int[])', [ids]);
+    const found = new Set(rows.map((r) => r.id));
+    return [...new Set(ids.filter((id) => !found.has(id)))];
+  }
+
+  async name(businessId: number): Promise<string | null> {
+    const rows: { name: string }[] = await this.ds.query('SELECT name FROM businesses WHERE id = $1', [businessId]);
+    return rows[0]?.name ?? null;
   }
 
   private async issue(m: EntityManager, businessId: number, mode: Mode, type: KeyType): Promise<string> {

@@ -78,7 +78,7 @@ export class RpcClientPool {
   }
 
   /** Sends one request and unwraps the reply: data, or an ApiException carrying the service's error. */
-  async call<TBody, TResult>(pattern: string, ctx: RpcContext, body: TBody): Promise<TResult> {
+  async call<TBody, TResult>(pattern: string, ctx: RpcContext | { request_id: string }, body: TBody): Promise<TResult> {
     const tries = Math.max(1, this.endpoints.length);
     let lastError: unknown;
     for (let attempt = 0; attempt < tries; attempt++) {

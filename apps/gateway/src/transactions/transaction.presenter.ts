@@ -1,5 +1,5 @@
-import type { InitializeTransactionResult, TransactionView } from '@payments/contracts';
-import { toMajorNumber } from '@payments/money';
+import type { InitializeTransactionResult, LinkView, RefundView, TransactionView } from '@payments/contracts';
+import { toMajorNumber, toMajorString } from '@payments/money';
 
 /** `{CHECKOUT_URL}?checkout_id=…`: the hosted page of a transaction or a payment link. */
 export function checkoutUrl(base: string, checkoutId: string): string {
@@ -35,5 +35,80 @@ export function presentVerified(t: TransactionView) {
     successUrl: t.success_url,
     failureUrl: t.failure_url,
     dateCreated: t.date_created,
+  };
+}
+
+/** list item: amount as an exact decimal string in major units; `details` holds the rest (docs/api.md). */
+export function presentListItem(t: TransactionView) {
+  return {
+    transaction_id: t.transaction_id,
+    amount: toMajorString(t.amount, t.currency),
+    currency: t.currency,
+    status: t.status,
+    message: t.message,
+    details: {
+      transaction_reference: t.transaction_reference,
+      charges: toMajorString(t.charges, t.currency),
+      total: toMajorString(t.total, t.currency),
+      email: t.email,
+      payment_method_type: t.payment_method_type,
+      payment_method_code: t.payment_method_code,
+      payment_link_id: t.payment_link_id,
+      date_created: t.date_created,
+      date_updated: t.date_updated,
+    },
+  };
+}
+
+/** fetch: the spec's Transaction model, field for field. */
+export function presentTransactionModel(t: TransactionView) {
+  return {
+    result: 'success',
+    transactionId: t.transaction_id,
+    transactionReference: t.transaction_reference,
+    amount: t.amount,
+    charges: t.charges,
+    total: t.total,
+    currency: t.currency,
+    emailAddress: t.email,
+    status: t.status,
+    checkoutId: t.checkout_id,
+    successUrl: t.success_url,
+    failureUrl: t.failure_url,
+    dateCreated: t.date_created,
+  };
+}
+
+export function presentRefundCreated(r: RefundView) {
+  return {
+    result: 'success',
+    message: `Refund of ${toMajorString(r.amount, r.currency)} ${r.currency} for ${r.transaction_reference} is being processed`,
+    refund_id: r.refund_id,
+    status: r.status,
+  };
+}
+
+export function presentRefund(r: RefundView) {
+  return {
+    result: 'success',
+    refund_id: r.refund_id,
+    status: r.status,
+    amount: r.amount,
+    currency: r.currency,
+    transaction_id: r.transaction_id,
+    transaction_reference: r.transaction_reference,
+    message: r.message,
+    date_created: r.date_created,
+    date_updated: r.date_updated,
+  };
+}
+
+export function presentLink(l: LinkView, checkoutBaseUrl: string) {
+  const money = (v: number) => `${toMajorString(v, l.currency)} ${l.currency}`;
+  return {
+    result: 'success',
+    payment_link_id: l.payment_link_id,
+    hosted_payment_link: checkoutUrl(checkoutBaseUrl, l.payment_link_id),
+    message: `Payment link created: amount ${money(l.amount)}, charges ${money(l.charges)}, total ${money(l.total)}`,
   };
 }

@@ -1,17 +1,28 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import {
+  ErrorCodes,
   RpcPatterns,
+  type CreateRefundBody,
+  type FetchTransactionBody,
+  type GetRefundBody,
   type InitializeTransactionBody,
   type InitializeTransactionResult,
+  type ListTransactionsBody,
+  type ListTransactionsResult,
+  type RefundView,
   type TransactionView,
   type VerifyTransactionBody,
 } from '@payments/contracts';
 import { ApiKeyGuard, PublicKeyAllowed, rpcContext } from '../auth/api-key.guard';
 import { GatewayConfig } from '../config/gateway.config';
+import { ApiException } from '../http/api-exception';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { InitializeTransactionDto, VerifyTransactionQuery } from './dtos/initialize-transaction.dto';
-import { presentInitialized, presentVerified } from './transaction.presenter';
+import { FetchTransactionQuery, ListTransactionsQuery, REFUND_ID, RefundDto } from './dtos/transaction-queries.dto';
+import { presentInitialized, presentListItem, presentRefund, presentRefundCreated, presentTransactionModel, presentVerified } from './transaction.presenter';
+
+const DEFAULT_LIST_LIMIT = 100;
 
 @Controller('v1/transactions')
 @UseGuards(ApiKeyGuard)
@@ -39,5 +50,37 @@ export class TransactionsController {
       reference: query.reference,
     });
     return presentVerified(view);
+  }
+
+  @Get('list')
+  async list(@Req() req: Request, @Query() query: ListTransactionsQuery) {
+    const result = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), {
+      start_date: query.start_date,
+      end_date: query.end_date,
+      limit: query.limit ?? DEFAULT_LIST_LIMIT,
+    });
+    return { result: 'success', transactions: result.transactions.map(presentListItem) };
+  }
+
+  @Get('fetch')
+  async fetch(@Req() req: Request, @Query() query: FetchTransactionQuery) {
+    const view = await this.transactions.call<FetchTransactionBody, TransactionView>(RpcPatterns.TransactionsFetch, rpcContext(req), {
+      public_id: query.publicId,
+    });
+    return presentTransactionModel(view);
+  }
+
+  @Post('refund')
+  @HttpCode(200)
+  async refund(@Req() req: Request, @Body() dto: RefundDto) {
+    const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), { ...dto });
+    return presentRefundCreated(refund);
+  }
+
+  @Get('refunds/:refund_id')
+  async getRefund(@Req() req: Request, @Param('refund_id') refundId: string) {
+    if (!REFUND_ID.test(refundId)) throw new ApiException(ErrorCodes.NotFound, `no refund ${refundId}`);
+    const refund = await this.transactions.call<GetRefundBody, RefundView>(RpcPatterns.RefundsGet, rpcContext(req), { refund_id: refundId });
+    return presentRefund(refund);
   }
 }

@@ -1,0 +1,114 @@
+import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { RpcPatterns, type CheckoutGetBody, type CheckoutPayBody, type CheckoutPayResult, type CheckoutView } from '@payments/contracts';
+import { BusinessesService } from '../businesses/businesses.service';
+import { ApiException } from '../http/api-exception';
+import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
+import { CHECKOUT_CSS, renderForm, renderNotFound, renderProcessing, renderResult, renderUnavailable, type CheckoutPageModel } from './checkout.view';
+
+const CHECKOUT_ID = /^(chk|plink)_[0-9A-Za-z]{10,40}$/;
+
+function origin(url: string | null): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where the customer goes when the payment ends: the merchant's URL with the reference and status. */
+function redirectTarget(v: CheckoutView): string | null {
+  const base = v.status === 'success' ? v.success_url : v.status === 'failed' ? v.failure_url : null;
+  if (!base) return null;
+  const url = new URL(base);
+  if (v.transaction_reference) url.searchParams.set('reference', v.transaction_reference);
+  url.searchParams.set('status', v.status);
+  return url.toString();
+}
+
+/**
+ * The hosted checkout page (no API key: the checkout id is the capability). Server-rendered HTML
+ * forms, no scripts: a payment link or a pending transaction shows the form; a mobile-money
+ * payment awaiting approval refreshes itself; a finished one redirects to the merchant's URL or
+ * shows the result.
+ */
+@Controller('checkout')
+export class CheckoutController {
+  constructor(
+    @Inject(TRANSACTION_SERVICE) private readonly transactions: RpcClientPool,
+    private readonly businesses: BusinessesService,
+  ) {}
+
+  @Get('checkout.css')
+  @Header('Content-Type', 'text/css; charset=utf-8')
+  @Header('Cache-Control', 'public, max-age=3600')
+  css() {
+    return CHECKOUT_CSS;
+  }
+
+  @Get()
+  async show(@Req() req: Request, @Res() res: Response, @Query('checkout_id') checkoutId: unknown) {
+    const view = await this.load(req, res, checkoutId);
+    if (!view) return;
+    const target = view.kind === 'transaction' ? redirectTarget(view) : null;
+    if (target) return res.redirect(303, target);
+    const model = { view, merchant: await this.merchantName(view) };
+    this.send(res, 200, view, view.status === 'processing' ? renderProcessing(model) : view.status === 'success' || view.status === 'failed' ? renderResult(model) : renderForm(model));
+  }
+
+  @Post('pay')
+  async pay(@Req() req: Request, @Res() res: Response, @Body() form: Record<string, unknown>) {
+    const str = (k: string) => (typeof form?.[k] === 'string' ? (form[k] as string).slice(0, 300) : undefined);
+    const view = await this.load(req, res, str('checkout_id'));
+    if (!view) return;
+    const action = str('action') === 'decline' ? 'decline' : 'pay';
+    try {
+      const result = await this.transactions.call<CheckoutPayBody, CheckoutPayResult>(
+        RpcPatterns.CheckoutPay,
+        { request_id: req.requestId },
+        { checkout_id: view.checkout_id, action, payment_method_code: str('payment_method_code'), mobile_money_number: str('mobile_money_number'), email: str('email') },
+      );
+      res.redirect(303, `/checkout?checkout_id=${encodeURIComponent(result.checkout_id)}`);
+    } catch (err) {
+      if (err instanceof ApiException && err.status < 500) {
+        const model: CheckoutPageModel = {
+          view,
+          merchant: await this.merchantName(view),
+          error: err.errors?.[0] ? `${err.errors[0].field.replace(/_/g, ' ')} ${err.errors[0].message}` : err.message,
+          form: { email: str('email'), payment_method_code: str('payment_method_code'), mobile_money_number: str('mobile_money_number') },
+        };
+        return this.send(res, err.status, view, renderForm(model));
+      }
+      this.send(res, 503, view, renderUnavailable(req.requestId));
+    }
+  }
+
+  private async load(req: Request, res: Response, checkoutId: unknown): Promise<CheckoutView | null> {
+    if (typeof checkoutId !== 'string' || !CHECKOUT_ID.test(checkoutId)) {
+      this.send(res, 404, null, renderNotFound());
+      return null;
+    }
+    try {
+      return await this.transactions.call<CheckoutGetBody, CheckoutView>(RpcPatterns.CheckoutGet, { request_id: req.requestId }, { checkout_id: checkoutId });
+    } catch (err) {
+      if (err instanceof ApiException && err.status === 404) this.send(res, 404, null, renderNotFound());
+      else this.send(res, 503, null, renderUnavailable(req.requestId));
+      return null;
+    }
+  }
+
+  private async merchantName(v: CheckoutView): Promise<string> {
+    return (await this.businesses.name(v.business_id)) ?? 'the merchant';
+  }
+
+  /** HTML with a CSP that allows only our stylesheet, and form posts to us and the merchant's return URLs. */
+  private send(res: Response, status: number, view: CheckoutView | null, html: string): void {
+    const formTargets = ["'self'", origin(view?.success_url ?? null), origin(view?.failure_url ?? null)].filter(Boolean);
+    res.setHeader(
+      'Content-Security-Policy',
+      `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${[...new Set(formTargets)].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+    );
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(status).type('html').send(html);
+  }
+}

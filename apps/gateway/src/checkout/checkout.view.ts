@@ -1,0 +1,167 @@
+import type { CheckoutView } from '@payments/contracts';
+import { toMajorString } from '@payments/money';
+
+const esc = (v: unknown) =>
+  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+export const METHODS = [
+  { code: 'ecocash', label: 'EcoCash', type: 'mobile_money' },
+  { code: 'innbucks', label: 'InnBucks', type: 'mobile_money' },
+  { code: 'zimswitch', label: 'ZimSwitch card', type: 'card' },
+  { code: 'dpo', label: 'Card (DPO)', type: 'card' },
+  { code: 'ozow', label: 'Ozow bank payment', type: 'card' },
+] as const;
+
+export interface CheckoutPageModel {
+  view: CheckoutView;
+  merchant: string;
+  error?: string;
+  /** What the customer typed, kept when the form comes back with an error. */
+  form?: { email?: string; payment_method_code?: string; mobile_money_number?: string };
+}
+
+const money = (minor: number, currency: string) => `${toMajorString(minor, currency)} ${esc(currency)}`;
+
+function layout(title: string, body: string, opts: { refreshSeconds?: number } = {}): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+${opts.refreshSeconds ? `<meta http-equiv="refresh" content="${opts.refreshSeconds}">` : ''}
+<title>${esc(title)}</title>
+<link rel="stylesheet" href="/checkout/checkout.css">
+</head>
+<body>
+<main class="card">
+${body}
+<footer class="secure"><span aria-hidden="true">🔒</span> Secured payment · your card and wallet details are never shared with the merchant</footer>
+</main>
+</body>
+</html>`;
+}
+
+function summary(v: CheckoutView, merchant: string): string {
+  return `
+<header>
+  ${v.mode === 'test' ? '<p class="badge" role="note">Test mode — no real money moves</p>' : ''}
+  <p class="merchant">Pay <strong>${esc(merchant)}</strong></p>
+  ${v.description ? `<h1>${esc(v.description)}</h1>` : '<h1>Payment</h1>'}
+</header>
+<dl class="amounts">
+  <div><dt>Amount</dt><dd>${money(v.amount, v.currency)}</dd></div>
+  <div><dt>Charges</dt><dd>${money(v.charges, v.currency)}</dd></div>
+  <div class="total"><dt>Total</dt><dd data-testid="total">${money(v.total, v.currency)}</dd></div>
+</dl>`;
+}
+
+function methodChoice(v: CheckoutView, chosen?: string): string {
+  if (v.payment_method_code) {
+    const m = METHODS.find((x) => x.code === v.payment_method_code);
+    return `<p class="fixed-method">Payment method: <strong>${esc(m?.label ?? v.payment_method_code)}</strong></p>`;
+  }
+  return `<fieldset>
+  <legend>Payment method</legend>
+  ${METHODS.map(
+    (m, i) => `<label class="method"><input type="radio" name="payment_method_code" value="${m.code}" ${
+      (chosen ? chosen === m.code : i === 0) ? 'checked' : ''
+    } required> ${esc(m.label)}</label>`,
+  ).join('\n  ')}
+</fieldset>`;
+}
+
+/** The page for an open link or a pending transaction: the form. */
+export function renderForm({ view: v, merchant, error, form }: CheckoutPageModel): string {
+  const fixed = METHODS.find((m) => m.code === v.payment_method_code);
+  const needsNumber = !fixed || fixed.type === 'mobile_money';
+  const body = `${summary(v, merchant)}
+${error ? `<p class="error" role="alert" id="form-error">${esc(error)}</p>` : ''}
+<form method="post" action="/checkout/pay" ${error ? 'aria-describedby="form-error"' : ''}>
+  <input type="hidden" name="checkout_id" value="${esc(v.checkout_id)}">
+  ${
+    v.kind === 'link'
+      ? `<label for="email">Email address</label>
+  <input id="email" name="email" type="email" autocomplete="email" required value="${esc(form?.email)}">`
+      : ''
+  }
+  ${methodChoice(v, form?.payment_method_code)}
+  ${
+    needsNumber
+      ? `<label for="mobile_money_number">Mobile money number${fixed ? '' : ' <span class="hint">(EcoCash and InnBucks)</span>'}</label>
+  <input id="mobile_money_number" name="mobile_money_number" type="tel" inputmode="numeric" autocomplete="tel" placeholder="0771234567" pattern="0[0-9 -]{6,20}" value="${esc(form?.mobile_money_number)}" ${fixed ? 'required' : ''}>`
+      : ''
+  }
+  <div class="actions">
+    <button type="submit" name="action" value="pay" class="pay">Pay ${money(v.total, v.currency)}</button>
+    ${v.mode === 'test' ? '<button type="submit" name="action" value="decline" class="decline" formnovalidate>Decline</button>' : ''}
+  </div>
+</form>`;
+  return layout(`Pay ${merchant}`, body);
+}
+
+/** Waiting for the customer to approve on the handset: the page refreshes itself until it settles. */
+export function renderProcessing({ view: v, merchant }: CheckoutPageModel): string {
+  return layout(
+    'Approve the payment',
+    `${summary(v, merchant)}
+<section class="status processing" role="status" aria-live="polite">
+  <h2>Approve the payment on your phone</h2>
+  <p>${esc(v.message)}. This page updates by itself.</p>
+</section>`,
+    { refreshSeconds: 2 },
+  );
+}
+
+export function renderResult({ view: v, merchant }: CheckoutPageModel): string {
+  const ok = v.status === 'success';
+  return layout(
+    ok ? 'Payment successful' : 'Payment not completed',
+    `${summary(v, merchant)}
+<section class="status ${ok ? 'success' : 'failed'}" role="status">
+  <h2>${ok ? 'Payment successful' : 'Payment not completed'}</h2>
+  <p>${esc(v.message)}.${v.transaction_reference ? ` Reference <code>${esc(v.transaction_reference)}</code>.` : ''}</p>
+  <p>You can close this page.</p>
+</section>`,
+  );
+}
+
+export function renderNotFound(): string {
+  return layout('Checkout not found', '<h1>This checkout does not exist</h1><p>Check the link you were given, or ask the merchant for a new one.</p>');
+}
+
+export function renderUnavailable(requestId: string): string {
+  return layout('Try again shortly', `<h1>We could not load this payment</h1><p>Please try again in a moment. Reference <code>${esc(requestId)}</code>.</p>`);
+}
+
+export const CHECKOUT_CSS = `
+:root { color-scheme: light; --ink: #14213d; --muted: #5c677d; --line: #dde3ea; --brand: #1d4ed8; --ok: #15803d; --bad: #b91c1c; }
+* { box-sizing: border-box; }
+body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f3f6fa; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
+.card { width: min(440px, 100% - 2rem); margin: 2rem auto; background: #fff; border: 1px solid var(--line); border-radius: 14px; padding: 1.75rem; box-shadow: 0 10px 30px rgba(20, 33, 61, .08); }
+h1 { font-size: 1.35rem; margin: .25rem 0 1rem; }
+h2 { font-size: 1.15rem; margin: 0 0 .25rem; }
+.merchant { margin: 0; color: var(--muted); }
+.badge { display: inline-block; margin: 0 0 .75rem; padding: .15rem .6rem; border-radius: 999px; background: #fef3c7; color: #92400e; font-size: .8rem; font-weight: 600; }
+.amounts { margin: 0 0 1.25rem; border-top: 1px solid var(--line); }
+.amounts div { display: flex; justify-content: space-between; padding: .45rem 0; border-bottom: 1px solid var(--line); }
+.amounts dt { color: var(--muted); } .amounts dd { margin: 0; font-variant-numeric: tabular-nums; }
+.amounts .total dt, .amounts .total dd { color: var(--ink); font-weight: 700; font-size: 1.1rem; }
+fieldset { border: 1px solid var(--line); border-radius: 10px; padding: .5rem .9rem .75rem; margin: 0 0 1rem; }
+legend { padding: 0 .3rem; font-weight: 600; }
+.method { display: flex; gap: .6rem; align-items: center; padding: .3rem 0; cursor: pointer; }
+label { display: block; font-weight: 600; margin: .75rem 0 .3rem; } .method { font-weight: 400; margin: 0; }
+.hint { color: var(--muted); font-weight: 400; font-size: .9rem; }
+input[type=email], input[type=tel] { width: 100%; padding: .65rem .75rem; border: 1px solid #b8c2cf; border-radius: 8px; font: inherit; }
+input:focus-visible, button:focus-visible { outline: 3px solid #93c5fd; outline-offset: 2px; }
+.actions { display: grid; gap: .6rem; margin-top: 1.25rem; }
+button { font: inherit; font-weight: 600; padding: .8rem 1rem; border-radius: 10px; border: 1px solid transparent; cursor: pointer; }
+.pay { background: var(--brand); color: #fff; } .pay:hover { background: #1e40af; }
+.decline { background: #fff; color: var(--bad); border-color: #fecaca; }
+.error { background: #fef2f2; color: var(--bad); border: 1px solid #fecaca; padding: .6rem .8rem; border-radius: 8px; }
+.status { padding: 1rem; border-radius: 10px; background: #eff6ff; }
+.status.success { background: #f0fdf4; color: var(--ok); } .status.failed { background: #fef2f2; color: var(--bad); }
+.status p { color: var(--ink); margin: .25rem 0 0; }
+.fixed-method { margin: 0 0 .5rem; }
+.secure { margin-top: 1.5rem; color: var(--muted); font-size: .8rem; text-align: center; }
+`;

@@ -1,0 +1,81 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Max,
+  Min,
+  Validate,
+  ValidateNested,
+  ValidatorConstraint,
+  type ValidationArguments,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
+import { SUPPORTED_CURRENCIES } from '@payments/money';
+
+/** A percentage split is in basis points: at most 10 000 (100 %). */
+@ValidatorConstraint({ name: 'percentageInBasisPoints' })
+export class PercentageInBasisPoints implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return (args.object as { type?: string }).type !== 'percentage' || typeof value !== 'number' || value <= 10_000;
+  }
+  defaultMessage(): string {
+    return 'value must be at most 10000 basis points for a percentage split';
+  }
+}
+
+const URL_RULE = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+export class LinkSplitDto {
+  @IsInt({ message: 'business_id must be an integer' })
+  @Min(1, { message: 'business_id must be an existing business' })
+  business_id: number;
+
+  @IsIn(['percentage', 'fixed'], { message: 'type must be percentage or fixed' })
+  type: 'percentage' | 'fixed';
+
+  @IsInt({ message: 'value must be a positive integer' })
+  @Min(1, { message: 'value must be a positive integer' })
+  @Validate(PercentageInBasisPoints)
+  value: number;
+
+  @IsOptional()
+  @IsString()
+  @Length(0, 500, { message: 'description must be at most 500 characters' })
+  description?: string;
+}
+
+/** POST /v1/links body. */
+export class CreateLinkDto {
+  @IsInt({ message: 'amount must be a positive integer in minor units' })
+  @Min(1, { message: 'amount must be a positive integer in minor units' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount is too large' })
+  amount: number;
+
+  @IsIn(SUPPORTED_CURRENCIES, { message: `currency must be one of ${SUPPORTED_CURRENCIES.join(', ')}` })
+  currency: string;
+
+  @IsString({ message: 'description is required' })
+  @Length(1, 500, { message: 'description must be 1 to 500 characters' })
+  description: string;
+
+  @IsOptional()
+  @IsArray({ message: 'splits must be an array' })
+  @ArrayMaxSize(10, { message: 'splits may have at most 10 entries' })
+  @ValidateNested({ each: true })
+  @Type(() => LinkSplitDto)
+  splits?: LinkSplitDto[];
+
+  @IsOptional()
+  @IsUrl(URL_RULE, { message: 'success_url must be a valid http(s) URL' })
+  success_url?: string;
+
+  @IsOptional()
+  @IsUrl(URL_RULE, { message: 'failure_url must be a valid http(s) URL' })
+  failure_url?: string;
+}

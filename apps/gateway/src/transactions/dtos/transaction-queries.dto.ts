@@ -1,0 +1,70 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Length, Max, Min, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+
+/** Largest page of GET /v1/transactions/list (docs/api.md). */
+export const LIST_LIMIT_MAX = 500;
+
+@ValidatorConstraint({ name: 'isCalendarDate' })
+class IsCalendarDate implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+    const d = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be a date in the form YYYY-MM-DD`;
+  }
+}
+
+@ValidatorConstraint({ name: 'notBeforeStart' })
+class NotBeforeStart implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    const start = (args.object as { start_date?: string }).start_date;
+    return typeof value !== 'string' || typeof start !== 'string' || value >= start;
+  }
+  defaultMessage(): string {
+    return 'end_date must not be before start_date';
+  }
+}
+
+/** GET /v1/transactions/list query. */
+export class ListTransactionsQuery {
+  @IsOptional()
+  @Validate(IsCalendarDate)
+  start_date?: string;
+
+  @IsOptional()
+  @Validate(IsCalendarDate)
+  @Validate(NotBeforeStart)
+  end_date?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: `limit must be an integer from 1 to ${LIST_LIMIT_MAX}` })
+  @Min(1, { message: `limit must be an integer from 1 to ${LIST_LIMIT_MAX}` })
+  @Max(LIST_LIMIT_MAX, { message: `limit must be an integer from 1 to ${LIST_LIMIT_MAX}` })
+  limit?: number;
+}
+
+/** GET /v1/transactions/fetch query. */
+export class FetchTransactionQuery {
+  @IsString({ message: 'publicId is required' })
+  @Length(1, 100, { message: 'publicId must be 1 to 100 characters' })
+  publicId: string;
+}
+
+/** POST /v1/transactions/refund body. */
+export class RefundDto {
+  @IsString({ message: 'transaction_reference is required' })
+  @Length(1, 100, { message: 'transaction_reference must be 1 to 100 characters' })
+  transaction_reference: string;
+
+  @IsInt({ message: 'amount must be a positive integer in minor units' })
+  @Min(1, { message: 'amount must be a positive integer in minor units' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount is too large' })
+  amount: number;
+}
+
+/** Path parameter of GET /v1/transactions/refunds/{refund_id}. */
+export const REFUND_ID = /^rfd_[0-9A-Za-z]{10,40}$/;
+
