@@ -38,7 +38,6 @@ describe('loadConfig', () => {
         KAFKA_BROKERS: '127.0.0.1:59092',
         SANDBOX_SETTLE_MS: 3_000,
         TRANSACTION_EXPIRY: '30m',
-        LIVE_PROVIDERS: '',
       });
     });
 

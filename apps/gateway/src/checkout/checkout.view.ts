@@ -36,7 +36,7 @@ ${opts.refreshSeconds ? `<meta http-equiv="refresh" content="${opts.refreshSecon
 <body>
 <main class="card">
 ${body}
-<footer class="secure"><span aria-hidden="true">🔒</span> Secured payment · your card and wallet details are never shared with the merchant</footer>
+<footer class="secure"><svg aria-hidden="true" width="12" height="12" viewBox="0 0 24 24"><path fill="currentColor" d="M12 1a5 5 0 0 0-5 5v4H5v13h14V10h-2V6a5 5 0 0 0-5-5zm-3 9V6a3 3 0 0 1 6 0v4z"/></svg> Secured payment · your card and wallet details are never shared with the merchant</footer>
 </main>
 </body>
 </html>`;

@@ -25,10 +25,6 @@ export class TransactionServiceConfig extends ServiceConfig {
   @IsString()
   FEE_SCHEDULE = 'ecocash=150+0,innbucks=100+0,zimswitch=250+0,dpo=350+0,ozow=200+0,default=250+0';
 
-  /** Payment-method codes whose live provider adapter is configured (comma list; empty = none). */
-  @IsString()
-  LIVE_PROVIDERS = '';
-
   @IsInt() @Min(10) @Max(60_000)
   SCHEDULER_POLL_INTERVAL_MS = 100;
 }

@@ -5,6 +5,7 @@ import { RefundStore } from '../refunds/refund-store';
 import { CreateRefundUseCase } from '../refunds/usecases/create-refund.usecase';
 import { GetRefundUseCase } from '../refunds/usecases/get-refund.usecase';
 import { FeeSchedule } from './fee-schedule';
+import { PAYMENT_PROVIDERS, ProviderRegistry } from './providers/payment-provider';
 import { SandboxProvider } from './sandbox/sandbox-provider';
 import { TransactionScheduler } from './sandbox/transaction-scheduler';
 import { TransactionStore } from './transaction-store';
@@ -20,6 +21,9 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
     RefundStore,
     FeeSchedule,
     SandboxProvider,
+    // Live adapters register here, one per payment_method_code; none ships yet.
+    { provide: PAYMENT_PROVIDERS, useValue: [] },
+    ProviderRegistry,
     TransactionScheduler,
     InitializeTransactionUseCase,
     VerifyTransactionUseCase,

@@ -13,6 +13,7 @@ import { TransactionServiceConfig, durationMs } from '../../config/transaction.c
 import { initializeProblems } from '../domain/initialize-rules';
 import { isPaymentMethodCode, settlesWithoutCustomer, typeOfCode } from '../domain/payment-methods';
 import { FeeSchedule } from '../fee-schedule';
+import { ProviderRegistry } from '../providers/payment-provider';
 import { SandboxProvider } from '../sandbox/sandbox-provider';
 import { TransactionStore } from '../transaction-store';
 
@@ -20,18 +21,15 @@ const UNIQUE_VIOLATION = '23505';
 
 @Injectable()
 export class InitializeTransactionUseCase {
-  private readonly liveProviders: Set<string>;
-
   constructor(
     private readonly ds: DataSource,
     private readonly store: TransactionStore,
     private readonly outbox: OutboxNotifier,
     private readonly fees: FeeSchedule,
     private readonly sandbox: SandboxProvider,
+    private readonly providers: ProviderRegistry,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
-  ) {
-    this.liveProviders = new Set(config.LIVE_PROVIDERS.split(',').map((s) => s.trim()).filter(Boolean));
-  }
+  ) {}
 
   async execute({ ctx, body }: RpcRequest<InitializeTransactionBody>): Promise<InitializeTransactionResult> {
     const problems = initializeProblems(body, ctx.mode);
@@ -39,7 +37,7 @@ export class InitializeTransactionUseCase {
       throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     }
     const code = body.payment_method_code ?? null;
-    if (ctx.mode === 'live' && (code === null ? this.liveProviders.size === 0 : !this.liveProviders.has(code))) {
+    if (ctx.mode === 'live' && !this.providers.available(code)) {
       throw new DomainException(
         ErrorCodes.PaymentMethodUnavailable,
         code ? `payment method ${code} is not available for live payments yet` : 'no payment method is available for live payments yet',
