@@ -5,6 +5,7 @@ import { AdminGuard } from './auth/admin.guard';
 import { ApiKeysService } from './auth/api-keys.service';
 import { AdminController } from './businesses/admin.controller';
 import { BusinessesService } from './businesses/businesses.service';
+import { CallbacksController } from './callbacks/callbacks.controller';
 import { CheckoutController } from './checkout/checkout.controller';
 import { LinksController } from './links/links.controller';
 import { RpcModule } from './rpc/rpc.module';
@@ -12,7 +13,7 @@ import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
   imports: [HealthModule, RpcModule],
-  controllers: [AdminController, TransactionsController, LinksController, CheckoutController],
+  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController],
   providers: [ApiKeysService, ApiKeyGuard, AdminGuard, BusinessesService],
 })
 export class GatewayModule {}

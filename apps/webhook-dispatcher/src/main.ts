@@ -3,7 +3,7 @@ import { InboxEntities } from '@payments/messaging';
 import { runService } from '@payments/service-host';
 import { WebhookDispatcherModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook.config';
-import { TransactionEventsHandler } from './events/transaction-events.handler';
+import { WebhookEventsHandler } from './events/transaction-events.handler';
 import { WebhookEventEntity } from './events/webhook-event.entity';
 import { migrations } from './migrations';
 
@@ -15,11 +15,15 @@ void runService({
   module: WebhookDispatcherModule,
   usesRedis: true,
   consumers: (app) => {
-    const transactions = app.get(TransactionEventsHandler);
+    const events = app.get(WebhookEventsHandler);
     return [
       {
         group: ConsumerGroups.WebhookDispatcher,
-        handlers: { [Topics.TransactionStatusChanged]: (event, m) => transactions.handle(event, m) },
+        handlers: {
+          [Topics.TransactionStatusChanged]: (event, m) => events.onTransaction(event, m),
+          [Topics.RefundStatusChanged]: (event, m) => events.onRefund(event, m),
+          [Topics.SettlementInvoiceChanged]: (event, m) => events.onInvoice(event, m),
+        },
       },
     ];
   },

@@ -4,3 +4,5 @@ export * from './envelope';
 export * from './events';
 export * from './errors';
 export * from './rpc';
+export * from './webhooks';
+export * from './ledger';

@@ -30,4 +30,27 @@ export class WebhookDispatcherConfig extends RedisServiceConfig {
   /** Extra trusted CA certificate (PEM file) for callback endpoints. */
   @IsString()
   WEBHOOK_CA_FILE = '';
+
+  /** Attempts in flight at once for one callback, so a slow endpoint cannot starve the others. */
+  @IsInt() @Min(1) @Max(100)
+  WEBHOOK_CALLBACK_CONCURRENCY = 4;
+
+  /** Attempts in flight at once in one dispatcher process. */
+  @IsInt() @Min(1) @Max(500)
+  WEBHOOK_WORKER_CONCURRENCY = 20;
+
+  /** Callbacks one business may register per mode. */
+  @IsInt() @Min(1) @Max(1000)
+  WEBHOOK_MAX_CALLBACKS = 20;
+
+  /** Largest request body sent to a callback, in bytes; a larger event fails without being sent. */
+  @IsInt() @Min(1024) @Max(10_485_760)
+  WEBHOOK_MAX_PAYLOAD_BYTES = 262_144;
+
+  /** How long after a roll the previous signing secret still signs deliveries (seconds). */
+  @IsInt() @Min(0) @Max(604_800)
+  WEBHOOK_SECRET_ROLL_GRACE_SECONDS = 86_400;
+
+  @IsInt() @Min(10) @Max(60_000)
+  WEBHOOK_ENQUEUE_INTERVAL_MS = 100;
 }

@@ -1,5 +1,15 @@
 import { Module } from '@nestjs/common';
-import { TransactionEventsHandler } from './transaction-events.handler';
+import { CallbacksRpcController } from '../callbacks/callbacks.rpc-controller';
+import { CallbacksService } from '../callbacks/callbacks.usecases';
+import { DeliverAttemptUseCase } from '../delivery/deliver-attempt.usecase';
+import { DeliveryQueue } from '../delivery/delivery-queue';
+import { DeliveryStore } from '../delivery/delivery-store';
+import { HttpSender } from '../delivery/http-sender';
+import { WebhookEventsHandler } from './transaction-events.handler';
 
-@Module({ providers: [TransactionEventsHandler], exports: [TransactionEventsHandler] })
+@Module({
+  controllers: [CallbacksRpcController],
+  providers: [WebhookEventsHandler, DeliveryStore, HttpSender, DeliverAttemptUseCase, DeliveryQueue, CallbacksService],
+  exports: [WebhookEventsHandler],
+})
 export class WebhookEventsModule {}

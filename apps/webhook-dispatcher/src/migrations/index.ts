@@ -1,3 +1,4 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
+import { CallbacksAndDeliveries1763900000000 } from './1763900000000-callbacks-and-deliveries';
 
-export const migrations = [InitialSchema1763800000000];
+export const migrations = [InitialSchema1763800000000, CallbacksAndDeliveries1763900000000];

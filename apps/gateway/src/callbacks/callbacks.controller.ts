@@ -1,0 +1,117 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  ErrorCodes,
+  WebhookRpcPatterns,
+  type CallbackIdBody,
+  type CallbackSecretView,
+  type CallbackView,
+  type CreateCallbackBody,
+  type ListCallbacksBody,
+  type ListCallbacksResult,
+  type ListDeliveriesBody,
+  type ListDeliveriesResult,
+  type RecoverDeliveriesBody,
+  type RecoverDeliveriesResult,
+  type ResendDeliveryBody,
+  type UpdateCallbackBody,
+} from '@payments/contracts';
+import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
+import { ApiException } from '../http/api-exception';
+import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
+import { CALLBACK_LIST_DEFAULT, CreateCallbackDto, DeliveriesQuery, PageQuery, RecoverDto, UpdateCallbackDto } from './callbacks.dto';
+import { presentCallback, presentCallbackListItem } from './callbacks.presenter';
+
+function callbackId(raw: string): number {
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw new ApiException(ErrorCodes.NotFound, `no callback ${raw}`);
+  return Number(raw);
+}
+
+/** Callbacks (webhook endpoints): secret key only — the guard answers 403 to a public key. */
+@Controller('v1/callback')
+@UseGuards(ApiKeyGuard)
+export class CallbacksController {
+  constructor(@Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool) {}
+
+  @Post()
+  @HttpCode(200)
+  async create(@Req() req: Request, @Body() dto: CreateCallbackDto) {
+    await this.hooks.call<CreateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksCreate, rpcContext(req), { ...dto });
+    return { result: 'success', message: 'Callback created' };
+  }
+
+  @Get('list')
+  async list(@Req() req: Request, @Query() q: PageQuery) {
+    const r = await this.hooks.call<ListCallbacksBody, ListCallbacksResult>(WebhookRpcPatterns.CallbacksList, rpcContext(req), {
+      limit: q.limit ?? CALLBACK_LIST_DEFAULT,
+      skip: q.skip ?? 0,
+    });
+    return { result: 'success', message: `${r.total_count} callback(s)`, callbacks: r.callbacks.map(presentCallbackListItem), total_count: r.total_count };
+  }
+
+  @Get('fetch/:callback_id')
+  fetch(@Req() req: Request, @Param('callback_id') id: string) {
+    return this.one(req, id);
+  }
+
+  @Get(':id/secret')
+  async secret(@Req() req: Request, @Param('id') id: string) {
+    const s = await this.hooks.call<CallbackIdBody, CallbackSecretView>(WebhookRpcPatterns.CallbacksSecret, rpcContext(req), { id: callbackId(id) });
+    return { result: 'success', secret: s.secret, previous_secret_expires_at: s.previous_secret_expires_at };
+  }
+
+  @Post(':id/secret/roll')
+  @HttpCode(200)
+  async roll(@Req() req: Request, @Param('id') id: string) {
+    const s = await this.hooks.call<CallbackIdBody, CallbackSecretView>(WebhookRpcPatterns.CallbacksRollSecret, rpcContext(req), { id: callbackId(id) });
+    return { result: 'success', message: 'Secret rolled; the previous secret keeps signing until previous_secret_expires_at', secret: s.secret, previous_secret_expires_at: s.previous_secret_expires_at };
+  }
+
+  @Get(':id/deliveries')
+  async deliveries(@Req() req: Request, @Param('id') id: string, @Query() q: DeliveriesQuery) {
+    const r = await this.hooks.call<ListDeliveriesBody, ListDeliveriesResult>(WebhookRpcPatterns.DeliveriesList, rpcContext(req), {
+      id: callbackId(id),
+      limit: q.limit ?? CALLBACK_LIST_DEFAULT,
+      skip: q.skip ?? 0,
+      status: q.status,
+    });
+    return { result: 'success', deliveries: r.deliveries, total_count: r.total_count };
+  }
+
+  @Post(':id/deliveries/:delivery_id/resend')
+  @HttpCode(200)
+  async resend(@Req() req: Request, @Param('id') id: string, @Param('delivery_id') deliveryId: string) {
+    if (!/^dlv_[0-9a-f]{32}$/.test(deliveryId)) throw new ApiException(ErrorCodes.NotFound, `no delivery ${deliveryId}`);
+    await this.hooks.call<ResendDeliveryBody, unknown>(WebhookRpcPatterns.DeliveriesResend, rpcContext(req), { id: callbackId(id), delivery_id: deliveryId });
+    return { result: 'success', message: 'Delivery queued again', delivery_id: deliveryId, status: 'pending' };
+  }
+
+  @Post(':id/recover')
+  @HttpCode(200)
+  async recover(@Req() req: Request, @Param('id') id: string, @Body() dto: RecoverDto) {
+    const r = await this.hooks.call<RecoverDeliveriesBody, RecoverDeliveriesResult>(WebhookRpcPatterns.DeliveriesRecover, rpcContext(req), { id: callbackId(id), since: dto.since });
+    return { result: 'success', message: `${r.requeued} failed deliveries queued again`, requeued: r.requeued };
+  }
+
+  @Get(':id')
+  get(@Req() req: Request, @Param('id') id: string) {
+    return this.one(req, id);
+  }
+
+  @Put(':id')
+  async update(@Req() req: Request, @Param('id') id: string, @Body() dto: UpdateCallbackDto) {
+    await this.hooks.call<UpdateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksUpdate, rpcContext(req), { id: callbackId(id), ...dto });
+    return { result: 'success', message: 'Callback updated' };
+  }
+
+  @Delete(':id')
+  async remove(@Req() req: Request, @Param('id') id: string) {
+    await this.hooks.call<CallbackIdBody, unknown>(WebhookRpcPatterns.CallbacksDelete, rpcContext(req), { id: callbackId(id) });
+    return { result: 'success', message: 'Callback deleted' };
+  }
+
+  private async one(req: Request, id: string) {
+    const c = await this.hooks.call<CallbackIdBody, CallbackView>(WebhookRpcPatterns.CallbacksGet, rpcContext(req), { id: callbackId(id) });
+    return { result: 'success', callback: presentCallback(c) };
+  }
+}

@@ -1,0 +1,70 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDateString, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+
+/** GET /v1/callback/list: page size default and maximum (docs/api.md). */
+export const CALLBACK_LIST_DEFAULT = 50;
+export const CALLBACK_LIST_MAX = 100;
+
+export class CreateCallbackDto {
+  @IsString({ message: 'url is required' })
+  @MaxLength(2048, { message: 'url must be at most 2048 characters' })
+  url: string;
+
+  @IsArray({ message: 'events must be an array of event names' })
+  @ArrayMaxSize(20, { message: 'events may name at most 20 event types' })
+  @IsString({ each: true, message: 'events must be an array of event names' })
+  events: string[];
+
+  @IsOptional()
+  @IsString()
+  @Length(0, 500, { message: 'description must be at most 500 characters' })
+  description?: string;
+}
+
+export class UpdateCallbackDto {
+  @IsOptional()
+  @IsString({ message: 'url must be a string' })
+  @MaxLength(2048, { message: 'url must be at most 2048 characters' })
+  url?: string;
+
+  @IsOptional()
+  @IsArray({ message: 'events must be an array of event names' })
+  @ArrayMaxSize(20, { message: 'events may name at most 20 event types' })
+  @IsString({ each: true, message: 'events must be an array of event names' })
+  events?: string[];
+
+  @IsOptional()
+  @IsBoolean({ message: 'is_active must be true or false' })
+  is_active?: boolean;
+
+  @IsOptional()
+  @IsString()
+  @Length(0, 500, { message: 'description must be at most 500 characters' })
+  description?: string;
+}
+
+export class PageQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: `limit must be an integer from 1 to ${CALLBACK_LIST_MAX}` })
+  @Min(1, { message: `limit must be an integer from 1 to ${CALLBACK_LIST_MAX}` })
+  @Max(CALLBACK_LIST_MAX, { message: `limit must be an integer from 1 to ${CALLBACK_LIST_MAX}` })
+  limit?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'skip must be a non-negative integer' })
+  @Min(0, { message: 'skip must be a non-negative integer' })
+  skip?: number;
+}
+
+export class DeliveriesQuery extends PageQuery {
+  @IsOptional()
+  @IsIn(['pending', 'succeeded', 'failed', 'cancelled'], { message: 'status must be pending, succeeded, failed or cancelled' })
+  status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+}
+
+export class RecoverDto {
+  @IsDateString({ strict: true }, { message: 'since must be an ISO-8601 timestamp' })
+  since: string;
+}

@@ -1,0 +1,33 @@
+import type { CallbackView } from '@payments/contracts';
+
+/** The list's superset item (ARCHITECTURE §6): both spec shapes at once, id as an integer. */
+export function presentCallbackListItem(c: CallbackView) {
+  return {
+    id: c.id,
+    url: c.url,
+    description: c.description,
+    events: c.events,
+    is_active: c.is_active,
+    failure_count: c.failure_count,
+    last_triggered: c.last_triggered,
+    date_created: c.date_created,
+    date_updated: c.date_updated,
+    dateCreated: c.date_created,
+  };
+}
+
+/** The fetch shape: the spec's longer form, whose id is a string. */
+export function presentCallback(c: CallbackView) {
+  return {
+    id: String(c.id),
+    url: c.url,
+    description: c.description,
+    events: c.events,
+    is_active: c.is_active,
+    failure_count: c.failure_count,
+    last_triggered: c.last_triggered,
+    date_created: c.date_created,
+    date_updated: c.date_updated,
+  };
+}
+

@@ -1,0 +1,132 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { queryRows } from '@payments/database';
+import { ROOT_LOGGER } from '@payments/service-host';
+import { WebhookDispatcherConfig } from '../config/webhook.config';
+import { nextRetry, parseRetryAfter, parseSchedule } from './backoff';
+import { DeliveryStore, type CallbackRow, type DeliveryRow } from './delivery-store';
+import { HttpSender, type SendResult } from './http-sender';
+import { webhookHeaders } from './signature';
+
+export interface DeliveryJob {
+  deliveryId: string;
+  attempt: number;
+}
+
+interface EventRow {
+  id: string;
+  event_type: string;
+  mode: string;
+  payload: unknown;
+  created_at: Date;
+}
+
+export type AttemptOutcome = 'delivered' | 'failed' | 'retry' | 'busy' | 'skipped';
+
+/**
+ * One delivery attempt: claim it, sign and POST the event, record the attempt, and decide what
+ * comes next (done, retry at a scheduled time, give up, disable the callback).
+ */
+@Injectable()
+export class DeliverAttemptUseCase {
+  private readonly schedule: number[];
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: DeliveryStore,
+    private readonly sender: HttpSender,
+    @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {
+    this.schedule = parseSchedule(config.WEBHOOK_RETRY_SCHEDULE);
+  }
+
+  async execute(job: DeliveryJob): Promise<AttemptOutcome> {
+    const lockSeconds = Math.ceil(this.config.WEBHOOK_TIMEOUT_MS / 1000) + 5;
+    const claim = await this.store.claimAttempt(job.deliveryId, job.attempt, lockSeconds, this.config.WEBHOOK_CALLBACK_CONCURRENCY);
+    if (claim === 'busy') return 'busy';
+    if (!claim) return 'skipped';
+    const { delivery } = claim;
+    const [callback] = await queryRows<CallbackRow>(this.ds, 'SELECT * FROM callbacks WHERE id = $1', [delivery.callback_id]);
+    if (!callback || callback.deleted_at || !callback.is_active) {
+      await this.finishWithoutSending(delivery, callback?.deleted_at || !callback ? 'cancelled' : 'failed', callback?.deleted_at || !callback ? 'callback deleted' : 'callback disabled');
+      return 'skipped';
+    }
+    const [event] = await queryRows<EventRow>(this.ds, 'SELECT id, event_type, mode, payload, created_at FROM webhook_events WHERE id = $1', [delivery.event_id]);
+    const body = JSON.stringify({ id: event.id, event: event.event_type, created_at: event.created_at.toISOString(), mode: event.mode, data: event.payload });
+
+    let result: SendResult;
+    if (Buffer.byteLength(body) > this.config.WEBHOOK_MAX_PAYLOAD_BYTES) {
+      result = { statusCode: null, error: `payload of ${Buffer.byteLength(body)} bytes exceeds the ${this.config.WEBHOOK_MAX_PAYLOAD_BYTES}-byte limit`, durationMs: 0, retryAfter: undefined };
+    } else {
+      const secrets = [callback.secret];
+      if (callback.previous_secret && callback.previous_secret_expires_at && callback.previous_secret_expires_at > new Date()) secrets.push(callback.previous_secret);
+      const headers = webhookHeaders(secrets, event.id, Math.floor(Date.now() / 1000), body);
+      result = await this.sender.send(callback.url, headers, body);
+    }
+    return this.record(delivery, callback, result);
+  }
+
+  private async finishWithoutSending(delivery: DeliveryRow, status: 'cancelled' | 'failed', reason: string): Promise<void> {
+    await this.ds.query(`UPDATE deliveries SET status = $2, last_error = $3, locked_until = NULL, next_attempt_at = NULL, updated_at = now() WHERE id = $1`, [
+      delivery.id,
+      status,
+      reason,
+    ]);
+  }
+
+  private record(delivery: DeliveryRow, callback: CallbackRow, result: SendResult): Promise<AttemptOutcome> {
+    const ok = result.error === null;
+    const attemptNo = delivery.attempts + 1;
+    return this.ds.transaction(async (m) => {
+      await m.query('INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING', [
+        delivery.id,
+        attemptNo,
+        result.statusCode,
+        result.durationMs,
+        result.error?.slice(0, 500) ?? null,
+      ]);
+      if (ok) {
+        await m.query(
+          `UPDATE deliveries SET status = 'succeeded', attempts = $2, locked_until = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now() WHERE id = $1`,
+          [delivery.id, attemptNo],
+        );
+        await m.query('UPDATE callbacks SET failure_count = 0, last_triggered = now() WHERE id = $1', [callback.id]);
+        return 'delivered' as const;
+      }
+
+      const gone = result.statusCode === 410;
+      const retryable = result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : null;
+      const decision = gone ? { retry: false, delayMs: 0 } : nextRetry(attemptNo - delivery.cycle_start, this.schedule, retryable);
+      await m.query(
+        `UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL, last_error = $4, updated_at = now(),
+           next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $5) ELSE NULL END,
+           enqueued_at = NULL
+         WHERE id = $1`,
+        [delivery.id, decision.retry ? 'pending' : 'failed', attemptNo, result.error?.slice(0, 500), decision.delayMs / 1000],
+      );
+      const [cb] = await queryRows<{ failure_count: number }>(
+        m,
+        'UPDATE callbacks SET failure_count = failure_count + 1, last_triggered = now() WHERE id = $1 RETURNING failure_count',
+        [callback.id],
+      );
+      const disableReason = gone
+        ? 'the endpoint answered 410 Gone'
+        : cb.failure_count >= this.config.WEBHOOK_DISABLE_AFTER
+          ? `${cb.failure_count} consecutive failed deliveries`
+          : null;
+      if (disableReason && callback.is_active) {
+        await m.query('UPDATE callbacks SET is_active = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [callback.id, disableReason]);
+        // Nothing more goes to a disabled endpoint; `recover` sends these once it is enabled again.
+        await m.query(
+          `UPDATE deliveries SET status = 'failed', last_error = 'callback disabled', next_attempt_at = NULL, updated_at = now()
+            WHERE callback_id = $1 AND status = 'pending' AND (locked_until IS NULL OR id = $2)`,
+          [callback.id, delivery.id],
+        );
+        this.logger.warn({ callback_id: callback.id, reason: disableReason }, 'callback disabled');
+      }
+      return decision.retry && !disableReason ? ('retry' as const) : ('failed' as const);
+    });
+  }
+}

@@ -1,0 +1,119 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import IORedis from 'ioredis';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { Queues } from '@payments/contracts';
+import { PollingWorker } from '@payments/platform';
+import { ROOT_LOGGER } from '@payments/service-host';
+import { WebhookDispatcherConfig } from '../config/webhook.config';
+import { DeliverAttemptUseCase, type DeliveryJob } from './deliver-attempt.usecase';
+import { DeliveryStore } from './delivery-store';
+
+const ENQUEUE_BATCH = 200;
+const OVERDUE_GRACE_SECONDS = 5;
+const RECONCILE_EVERY_MS = 5_000;
+
+/**
+ * Deliveries travel through a BullMQ queue, one job per attempt (a delayed job for a retry). The
+ * database row stays the source of truth: the enqueuer hands every pending row without a job to
+ * the queue (an outbox in front of Redis), and the reconciler hands back rows whose job was lost
+ * (a crash, a Redis restart), so no delivery depends on Redis alone. A job for a row that moved
+ * on is skipped, so a duplicate job is harmless.
+ */
+@Injectable()
+export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private queue!: Queue<DeliveryJob>;
+  private worker!: Worker<DeliveryJob>;
+  private readonly enqueuer: PollingWorker;
+  private readonly reconciler: PollingWorker;
+  private readonly connections: IORedis[] = [];
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: DeliveryStore,
+    private readonly attempt: DeliverAttemptUseCase,
+    @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {
+    this.enqueuer = new PollingWorker('delivery-enqueuer', () => this.enqueueDue(), config.WEBHOOK_ENQUEUE_INTERVAL_MS, logger);
+    this.reconciler = new PollingWorker('delivery-reconciler', () => this.reconcile(), RECONCILE_EVERY_MS, logger);
+  }
+
+  private connection(): IORedis {
+    const c = new IORedis(this.config.REDIS_URL, { maxRetriesPerRequest: null, enableReadyCheck: true });
+    c.on('error', (err) => this.logger.warn({ err: err.message }, 'queue redis connection error'));
+    this.connections.push(c);
+    return c;
+  }
+
+  /** Started only after the app is up, so the worker never runs before its dependencies. */
+  onApplicationBootstrap(): void {
+    const prefix = this.config.KAFKA_TOPIC_PREFIX ? `bull:${this.config.KAFKA_TOPIC_PREFIX}` : 'bull';
+    this.queue = new Queue<DeliveryJob>(Queues.WebhookDeliveries, { connection: this.connection(), prefix });
+    this.worker = new Worker<DeliveryJob>(Queues.WebhookDeliveries, (job, token) => this.process(job, token), {
+      connection: this.connection(),
+      prefix,
+      concurrency: this.config.WEBHOOK_WORKER_CONCURRENCY,
+      lockDuration: this.config.WEBHOOK_TIMEOUT_MS + 15_000,
+    });
+    this.worker.on('failed', (job, err) => this.logger.error({ err, job_id: job?.id }, 'delivery job failed'));
+    this.enqueuer.start();
+    this.reconciler.start();
+  }
+
+  /** Graceful: stop handing out work, let attempts in flight finish and record their outcome. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.enqueuer.stop();
+    await this.reconciler.stop();
+    await this.worker?.close();
+    await this.queue?.close();
+    for (const c of this.connections) c.disconnect();
+  }
+
+  wake(): void {
+    this.enqueuer.wake();
+  }
+
+  private async process(job: Job<DeliveryJob>, token?: string): Promise<string> {
+    const outcome = await this.attempt.execute(job.data);
+    if (outcome === 'busy') {
+      // The callback already has its share of attempts in flight: try this one again shortly.
+      await job.moveToDelayed(Date.now() + 200 + Math.floor(Math.random() * 300), token);
+      throw new DelayedError();
+    }
+    if (outcome === 'retry' || outcome === 'failed') this.enqueuer.wake();
+    return outcome;
+  }
+
+  private async enqueueDue(): Promise<boolean> {
+    const count = await this.ds.transaction(async (m) => {
+      const rows = await this.store.claimForEnqueue(m, ENQUEUE_BATCH);
+      if (rows.length === 0) return 0;
+      const now = Date.now();
+      await this.queue.addBulk(
+        rows.map((r) => ({
+          name: 'deliver',
+          data: { deliveryId: r.id, attempt: r.attempts },
+          opts: {
+            jobId: `dlv-${r.id}-${r.attempts}-${r.enqueue_count}`,
+            delay: Math.max(0, (r.next_attempt_at?.getTime() ?? now) - now),
+            removeOnComplete: { age: 3600, count: 5000 },
+            removeOnFail: { age: 24 * 3600 },
+          },
+        })),
+      );
+      return rows.length;
+    });
+    return count === ENQUEUE_BATCH;
+  }
+
+  private async reconcile(): Promise<boolean> {
+    const released = await this.store.releaseOverdue(OVERDUE_GRACE_SECONDS);
+    if (released > 0) {
+      this.logger.warn({ released }, 'deliveries without a live job were queued again');
+      this.enqueuer.wake();
+    }
+    return false;
+  }
+}

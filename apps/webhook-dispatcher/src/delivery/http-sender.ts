@@ -1,0 +1,91 @@
+import { lookup } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import { Inject, Injectable } from '@nestjs/common';
+import { WebhookDispatcherConfig } from '../config/webhook.config';
+import { isForbiddenAddress } from './ssrf';
+
+export interface SendResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  retryAfter: string | undefined;
+}
+
+export class ForbiddenTargetError extends Error {}
+
+/**
+ * POSTs one webhook. The host is resolved here and checked against the SSRF rules, and the TLS
+ * connection goes to exactly the address that was checked (a pinned lookup), so a DNS answer that
+ * changes between check and connect (rebinding) cannot reach an internal address. Redirects are
+ * not followed; anything but a 2xx within WEBHOOK_TIMEOUT_MS is a failure.
+ */
+@Injectable()
+export class HttpSender {
+  private readonly ca: string[] | undefined;
+
+  constructor(@Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig) {
+    this.ca = config.WEBHOOK_CA_FILE ? [...rootCertificates, readFileSync(config.WEBHOOK_CA_FILE, 'utf8')] : undefined;
+  }
+
+  /** The addresses `host` resolves to, refused when any of them is private or reserved. */
+  async resolveTarget(host: string): Promise<{ address: string; family: number }> {
+    const bare = host.replace(/^\[|\]$/g, '');
+    const found = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true, verbatim: true });
+    if (found.length === 0) throw new ForbiddenTargetError(`${host} does not resolve`);
+    if (!this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+      const bad = found.find((a) => isForbiddenAddress(a.address));
+      if (bad) throw new ForbiddenTargetError(`${host} resolves to ${bad.address}, a private or reserved address`);
+    }
+    return found[0];
+  }
+
+  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const started = Date.now();
+    const target = new URL(url);
+    let pinned: { address: string; family: number };
+    try {
+      pinned = await this.resolveTarget(target.hostname);
+    } catch (err) {
+      return { statusCode: null, error: (err as Error).message, durationMs: Date.now() - started, retryAfter: undefined };
+    }
+    const pinnedLookup = ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+      if (opts?.all) cb(null, [pinned]);
+      else cb(null, pinned.address, pinned.family);
+    }) as unknown as LookupFunction;
+
+    return new Promise<SendResult>((resolve) => {
+      let settled = false;
+      const finish = (r: Omit<SendResult, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ ...r, durationMs: Date.now() - started });
+      };
+      const req = request(
+        target,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() },
+          lookup: pinnedLookup,
+          ca: this.ca,
+          agent: false,
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined;
+          res.resume();
+          res.on('end', () => finish({ statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}`, retryAfter }));
+          res.on('error', () => finish({ statusCode: status, error: `HTTP ${status}`, retryAfter }));
+        },
+      );
+      const timer = setTimeout(() => {
+        req.destroy(new Error(`no response within ${this.config.WEBHOOK_TIMEOUT_MS} ms`));
+      }, this.config.WEBHOOK_TIMEOUT_MS);
+      req.on('error', (err) => finish({ statusCode: null, error: err.message, retryAfter: undefined }));
+      req.end(body);
+    });
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Callbacks (webhook endpoints) and deliveries: RPC patterns between the gateway and
+ * webhook-dispatcher, their payload types, and the BullMQ queue names.
+ */
+export const WebhookRpcPatterns = {
+  CallbacksCreate: 'callbacks.create',
+  CallbacksList: 'callbacks.list',
+  CallbacksGet: 'callbacks.get',
+  CallbacksUpdate: 'callbacks.update',
+  CallbacksDelete: 'callbacks.delete',
+  CallbacksSecret: 'callbacks.secret',
+  CallbacksRollSecret: 'callbacks.secret.roll',
+  DeliveriesList: 'deliveries.list',
+  DeliveriesResend: 'deliveries.resend',
+  DeliveriesRecover: 'deliveries.recover',
+} as const;
+
+/**
+ * BullMQ queue names. Renaming one strands the jobs already waiting in Redis under the old name:
+ * add a new queue and drain the old one instead.
+ */
+export const Queues = {
+  WebhookDeliveries: 'webhook-deliveries',
+} as const;
+
+export interface CreateCallbackBody {
+  url: string;
+  events: string[];
+  description?: string;
+}
+export interface ListCallbacksBody {
+  limit: number;
+  skip: number;
+}
+export interface CallbackIdBody {
+  id: number;
+}
+export interface UpdateCallbackBody {
+  id: number;
+  url?: string;
+  events?: string[];
+  is_active?: boolean;
+  description?: string;
+}
+export interface CallbackView {
+  id: number;
+  url: string;
+  description: string;
+  events: string[];
+  is_active: boolean;
+  failure_count: number;
+  last_triggered: string | null;
+  date_created: string;
+  date_updated: string;
+}
+export interface ListCallbacksResult {
+  callbacks: CallbackView[];
+  total_count: number;
+}
+export interface CallbackSecretView {
+  secret: string;
+  /** Set after a roll: until then the previous secret also signs every delivery. */
+  previous_secret_expires_at: string | null;
+}
+export interface ListDeliveriesBody {
+  id: number;
+  limit: number;
+  skip: number;
+  status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+}
+export interface DeliveryAttemptView {
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  date_created: string;
+}
+export interface DeliveryView {
+  delivery_id: string;
+  event_id: string;
+  event: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  attempts: DeliveryAttemptView[];
+  next_attempt_at: string | null;
+  date_created: string;
+}
+export interface ListDeliveriesResult {
+  deliveries: DeliveryView[];
+  total_count: number;
+}
+export interface ResendDeliveryBody {
+  id: number;
+  delivery_id: string;
+}
+export interface RecoverDeliveriesBody {
+  id: number;
+  since: string;
+}
+export interface RecoverDeliveriesResult {
+  requeued: number;
+}

@@ -1,0 +1,252 @@
+import { Webhook } from 'standardwebhooks';
+import { Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
+import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
+
+type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
+type Body = Record<string, unknown>;
+
+/**
+ * Callbacks and deliveries against a real HTTPS receiver (self-signed certificate trusted through
+ * WEBHOOK_CA_FILE); every signature is checked with the standardwebhooks package.
+ */
+describe('callbacks and webhook deliveries', () => {
+  const tls = selfSignedCertificate();
+  const receiver = new WebhookReceiver(tls);
+  let stack: Stack;
+  let keys: Keys;
+  let other: Keys;
+
+  beforeAll(async () => {
+    await receiver.start();
+    stack = await Stack.start(undefined, {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_CA_FILE: tls.certFile,
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
+      WEBHOOK_DISABLE_AFTER: '4',
+      WEBHOOK_TIMEOUT_MS: '3000',
+    });
+    keys = await stack.createBusiness('Hooked Shop');
+    other = await stack.createBusiness('Someone Else');
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver.stop();
+  }, 120_000);
+
+  const register = async (path: string, events: string[], key = keys.test.secret) => {
+    const res = await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url(path), events } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: 'success', message: expect.any(String) });
+    const list = await stack.api<{ callbacks: Body[] }>('GET', '/v1/callback/list?limit=100', { key });
+    return list.body.callbacks.find((c) => c.url === receiver.url(path)) as Body & { id: number };
+  };
+
+  const secretOf = async (id: number, key = keys.test.secret) =>
+    (await stack.api('GET', `/v1/callback/${id}/secret`, { key })).body.secret as string;
+
+  const paySuccess = (reference: string, key = keys.test.secret) =>
+    stack.api('POST', '/v1/transactions', {
+      key,
+      body: { amount: 1500, email: 'hook@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0770000000', requested_response: 'success', transaction_reference: reference },
+    });
+
+  const fetchCallback = async (id: number) => (await stack.api<{ callback: Body }>('GET', `/v1/callback/${id}`, { key: keys.test.secret })).body.callback;
+
+  describe('callback API', () => {
+    it('lists the superset shape with total_count and fetches by both paths', async () => {
+      const cb = await register('/api-shape', ['transaction.success', 'payment.completed']);
+      expect(cb).toEqual({
+        id: expect.any(Number),
+        url: receiver.url('/api-shape'),
+        description: '',
+        events: ['transaction.success', 'payment.completed'],
+        is_active: true,
+        failure_count: 0,
+        last_triggered: null,
+        date_created: expect.any(String),
+        date_updated: expect.any(String),
+        dateCreated: expect.any(String),
+      });
+      const list = await stack.api('GET', '/v1/callback/list', { key: keys.test.secret });
+      expect(list.body).toMatchObject({ result: 'success', total_count: expect.any(Number), message: expect.any(String) });
+      for (const path of [`/v1/callback/${cb.id}`, `/v1/callback/fetch/${cb.id}`]) {
+        const one = await stack.api('GET', path, { key: keys.test.secret });
+        expect(one.status).toBe(200);
+        expect(one.body).toEqual({
+          result: 'success',
+          callback: {
+            id: String(cb.id),
+            url: cb.url,
+            description: '',
+            events: cb.events,
+            is_active: true,
+            failure_count: 0,
+            last_triggered: null,
+            date_created: cb.date_created,
+            date_updated: cb.date_updated,
+          },
+        });
+      }
+      const page = await stack.api<{ callbacks: Body[] }>('GET', '/v1/callback/list?limit=1&skip=0', { key: keys.test.secret });
+      expect(page.body.callbacks).toHaveLength(1);
+    });
+
+    it.each([
+      [{ url: 'http://127.0.0.1/hook', events: ['transaction.success'] }, 'url'],
+      [{ url: 'not a url', events: ['transaction.success'] }, 'url'],
+      [{ url: 'https://127.0.0.1/hook', events: ['transaction.refunded'] }, 'events'],
+      [{ url: 'https://127.0.0.1/hook', events: [] }, 'events'],
+      [{ url: 'https://127.0.0.1/hook' }, 'events'],
+      [{ url: 'https://127.0.0.1/hook', events: ['transaction.success'], colour: 'red' }, 'colour'],
+    ])('400 for %j', async (body, field) => {
+      const res = await stack.api<{ errors: { field: string }[] } & Body>('POST', '/v1/callback', { key: keys.test.secret, body });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.errors.map((e) => e.field)).toContain(field);
+    });
+
+    it('names the valid events when one is unknown', async () => {
+      const res = await stack.api('POST', '/v1/callback', { key: keys.test.secret, body: { url: receiver.url('/x'), events: ['nope'] } });
+      expect(res.body.message).toContain('payment.created');
+    });
+
+    it('403 secret_key_required for a public key; 404 for another business and for bad ids', async () => {
+      const res = await stack.api('GET', '/v1/callback/list', { key: keys.test.public });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('secret_key_required');
+      const cb = await register('/private', ['transaction.success']);
+      expect((await stack.api('GET', `/v1/callback/${cb.id}`, { key: other.test.secret })).status).toBe(404);
+      expect((await stack.api('PUT', `/v1/callback/${cb.id}`, { key: other.test.secret, body: { is_active: false } })).status).toBe(404);
+      expect((await stack.api('DELETE', `/v1/callback/${cb.id}`, { key: keys.live.secret })).status).toBe(404);
+      expect((await stack.api('GET', '/v1/callback/abc', { key: keys.test.secret })).status).toBe(404);
+    });
+
+    it('updates and deletes', async () => {
+      const cb = await register('/to-update', ['transaction.success']);
+      const put = await stack.api('PUT', `/v1/callback/${cb.id}`, { key: keys.test.secret, body: { events: ['transaction.failed'], url: receiver.url('/updated') } });
+      expect(put.body).toEqual({ result: 'success', message: expect.any(String) });
+      expect(await fetchCallback(cb.id)).toMatchObject({ events: ['transaction.failed'], url: receiver.url('/updated') });
+      expect((await stack.api('PUT', `/v1/callback/${cb.id}`, { key: keys.test.secret, body: { url: 'http://insecure.example' } })).status).toBe(400);
+      expect((await stack.api('PUT', `/v1/callback/${cb.id}`, { key: keys.test.secret, body: { is_active: 'yes' } })).status).toBe(400);
+      const del = await stack.api('DELETE', `/v1/callback/${cb.id}`, { key: keys.test.secret });
+      expect(del.body).toEqual({ result: 'success', message: expect.any(String) });
+      expect((await stack.api('GET', `/v1/callback/${cb.id}`, { key: keys.test.secret })).status).toBe(404);
+    });
+  });
+
+  describe('delivery', () => {
+    it('delivers a success to every subscribed active callback of the business and mode, signed, and to nobody else', async () => {
+      const subscribed = await register('/sub', ['transaction.success']);
+      await register('/other-event', ['transaction.failed']);
+      const inactive = await register('/inactive', ['transaction.success']);
+      await stack.api('PUT', `/v1/callback/${inactive.id}`, { key: keys.test.secret, body: { is_active: false } });
+      await register('/other-business', ['transaction.success'], other.test.secret);
+      await register('/live-mode', ['transaction.success'], keys.live.secret);
+
+      const init = await paySuccess('hook-1');
+      expect(init.status).toBe(200);
+      const [hit] = await waitFor('the success webhook', () => (receiver.at('/sub').length > 0 ? receiver.at('/sub') : undefined), { timeoutMs: 30_000 });
+
+      const payload = new Webhook(await secretOf(subscribed.id)).verify(hit.body, hit.headers) as Body;
+      expect(payload).toEqual({
+        id: hit.headers['webhook-id'],
+        event: 'transaction.success',
+        created_at: expect.any(String),
+        mode: 'test',
+        data: expect.objectContaining({ transaction_id: init.body.transaction_id, transaction_reference: 'hook-1', status: 'success', previous_status: 'processing', amount: 1500 }),
+      });
+      expect(hit.headers['webhook-id']).toMatch(/^evt_/);
+
+      // Give stray deliveries the time to show up, then check there were none.
+      await paySuccess('hook-1b');
+      await waitFor('the second success webhook', () => receiver.at('/sub').length >= 2, { timeoutMs: 30_000 });
+      for (const path of ['/other-event', '/inactive', '/other-business', '/live-mode']) expect(receiver.at(path)).toEqual([]);
+      expect(receiver.at('/sub')).toHaveLength(2);
+      expect((await fetchCallback(subscribed.id)).last_triggered).toEqual(expect.any(String));
+    }, 60_000);
+
+    it('retries a failing receiver with the same webhook-id; failure_count rises and resets on success', async () => {
+      receiver.script('/flaky', [500, 500, 200]);
+      const cb = await register('/flaky', ['transaction.success']);
+      await paySuccess('hook-flaky');
+      await waitFor('two failed attempts', () => receiver.at('/flaky').length >= 2, { timeoutMs: 30_000 });
+      await waitFor('failure_count to reach 2', async () => (await fetchCallback(cb.id)).failure_count === 2 || receiver.at('/flaky').length >= 3);
+      const hits = await waitFor('the third attempt', () => (receiver.at('/flaky').length >= 3 ? receiver.at('/flaky') : undefined), { timeoutMs: 30_000 });
+      expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(1);
+      const secret = await secretOf(cb.id);
+      for (const h of hits) expect(() => new Webhook(secret).verify(h.body, h.headers)).not.toThrow();
+      await waitFor('failure_count back to 0', async () => (await fetchCallback(cb.id)).failure_count === 0);
+
+      const log = await stack.api<{ deliveries: { status: string; attempts: { status_code: number }[] }[] }>('GET', `/v1/callback/${cb.id}/deliveries`, { key: keys.test.secret });
+      expect(log.body.deliveries).toHaveLength(1);
+      expect(log.body.deliveries[0].status).toBe('succeeded');
+      expect(log.body.deliveries[0].attempts.map((a) => a.status_code)).toEqual([500, 500, 200]);
+    }, 60_000);
+
+    it('disables a callback that keeps failing at WEBHOOK_DISABLE_AFTER, and recover re-sends after re-enabling', async () => {
+      receiver.script('/down', [500]);
+      const cb = await register('/down', ['transaction.success']);
+      const since = new Date(Date.now() - 1000).toISOString();
+      await paySuccess('hook-down');
+      const disabled = await waitFor('the callback to be disabled', async () => {
+        const c = await fetchCallback(cb.id);
+        return c.is_active === false ? c : undefined;
+      }, { timeoutMs: 40_000 });
+      expect(disabled.failure_count).toBe(4);
+      expect(receiver.at('/down')).toHaveLength(4);
+
+      receiver.script('/down', [200]);
+      const blocked = await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } });
+      expect(blocked.status).toBe(400);
+      await stack.api('PUT', `/v1/callback/${cb.id}`, { key: keys.test.secret, body: { is_active: true } });
+      expect(await fetchCallback(cb.id)).toMatchObject({ is_active: true, failure_count: 0 });
+      const recovered = await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } });
+      expect(recovered.body).toMatchObject({ result: 'success', requeued: 1 });
+      await waitFor('the recovered delivery', () => receiver.at('/down').length === 5, { timeoutMs: 30_000 });
+    }, 90_000);
+
+    it('disables at once on 410 Gone', async () => {
+      receiver.script('/gone', [410]);
+      const cb = await register('/gone', ['transaction.success']);
+      await paySuccess('hook-gone');
+      await waitFor('the callback to be disabled', async () => (await fetchCallback(cb.id)).is_active === false, { timeoutMs: 30_000 });
+      expect(receiver.at('/gone')).toHaveLength(1);
+    }, 60_000);
+
+    it('signs with both secrets after a roll, and resends a delivery on request', async () => {
+      const cb = await register('/rolled', ['transaction.success']);
+      const oldSecret = await secretOf(cb.id);
+      const rolled = await stack.api('POST', `/v1/callback/${cb.id}/secret/roll`, { key: keys.test.secret });
+      expect(rolled.body).toMatchObject({ result: 'success', secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: expect.any(String) });
+      const newSecret = rolled.body.secret as string;
+      expect(newSecret).not.toBe(oldSecret);
+      await paySuccess('hook-rolled');
+      const [hit] = await waitFor('the webhook', () => (receiver.at('/rolled').length > 0 ? receiver.at('/rolled') : undefined), { timeoutMs: 30_000 });
+      expect(hit.headers['webhook-signature'].split(' ')).toHaveLength(2);
+      expect(() => new Webhook(newSecret).verify(hit.body, hit.headers)).not.toThrow();
+      expect(() => new Webhook(oldSecret).verify(hit.body, hit.headers)).not.toThrow();
+      expect(() => new Webhook('whsec_' + Buffer.from('not the secret at all 123').toString('base64')).verify(hit.body, hit.headers)).toThrow();
+
+      const id = await waitFor('the delivery to be recorded as succeeded', async () => {
+        const l = await stack.api<{ deliveries: { delivery_id: string }[] }>('GET', `/v1/callback/${cb.id}/deliveries?status=succeeded`, { key: keys.test.secret });
+        return l.body.deliveries[0]?.delivery_id;
+      });
+      const resent = await stack.api('POST', `/v1/callback/${cb.id}/deliveries/${id}/resend`, { key: keys.test.secret });
+      expect(resent.status).toBe(200);
+      const hits = await waitFor('the resent webhook', () => (receiver.at('/rolled').length >= 2 ? receiver.at('/rolled') : undefined), { timeoutMs: 30_000 });
+      expect(hits[1].headers['webhook-id']).toBe(hits[0].headers['webhook-id']);
+    }, 60_000);
+
+    it('cancels pending deliveries of a deleted callback', async () => {
+      receiver.script('/deleted', [500]);
+      const cb = await register('/deleted', ['transaction.success']);
+      await paySuccess('hook-deleted');
+      await waitFor('a first failed attempt', () => receiver.at('/deleted').length >= 1, { timeoutMs: 30_000 });
+      await stack.api('DELETE', `/v1/callback/${cb.id}`, { key: keys.test.secret });
+      const { rows } = await stack.db('webhook-dispatcher').query('SELECT status FROM deliveries WHERE callback_id = $1', [cb.id]);
+      expect(rows.map((r) => r.status)).toEqual(['cancelled']);
+    }, 60_000);
+  });
+});
