@@ -9,13 +9,16 @@ describe('startup errors', () => {
   const real = infra();
   const id = runId();
 
+  // Each service owns its database, here too.
+  const dbName = (app: AppName) => `${id}_boot_${app.replace(/-/g, '_')}`;
+
   async function boot(app: AppName, env: Record<string, string>) {
     const port = await freePort();
     const proc = startApp(app, {
       DATABASE_URL: real.DATABASE_URL,
       REDIS_URL: real.REDIS_URL,
       KAFKA_BROKERS: real.KAFKA_BROKERS,
-      DATABASE_NAME: `${id}_boot`,
+      DATABASE_NAME: dbName(app),
       KAFKA_TOPIC_PREFIX: `${id}.`,
       HTTP_PORT: String(port),
       RPC_PORT: String(await freePort()),
@@ -32,7 +35,9 @@ describe('startup errors', () => {
     const { Client } = await import('pg');
     const c = new Client({ connectionString: real.DATABASE_URL });
     await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS "${id}_boot" WITH (FORCE)`);
+    for (const app of ['transaction-service', 'split-ledger-service', 'webhook-dispatcher', 'gateway'] as AppName[]) {
+      await c.query(`DROP DATABASE IF EXISTS "${dbName(app)}" WITH (FORCE)`);
+    }
     await c.end();
   });
 

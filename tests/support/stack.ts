@@ -79,6 +79,7 @@ export class Stack {
             SPLIT_LEDGER_SERVICE_ADDRS: `127.0.0.1:${this.ports.get('split-ledger-service')!.rpc}`,
             WEBHOOK_DISPATCHER_ADDRS: `127.0.0.1:${this.ports.get('webhook-dispatcher')!.rpc}`,
             RPC_TIMEOUT_MS: '5000',
+            REDIS_KEY_PREFIX: `${this.id}:`,
           }
         : { RPC_HOST: '127.0.0.1', RPC_PORT: String(ports.rpc), HTTP_PORT: String(ports.http) };
     return { ...common, ...own, ...this.baseEnv, ...extra };

@@ -1,19 +1,19 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { HealthModule } from '@payments/platform';
-import { ApiKeyGuard } from './auth/api-key.guard';
-import { AdminGuard } from './auth/admin.guard';
-import { ApiKeysService } from './auth/api-keys.service';
+import { AuthModule } from './auth/auth.module';
 import { AdminController } from './businesses/admin.controller';
-import { BusinessesService } from './businesses/businesses.service';
 import { CallbacksController } from './callbacks/callbacks.controller';
 import { CheckoutController } from './checkout/checkout.controller';
+import { IdempotencyInterceptor } from './http/idempotency.interceptor';
 import { LinksController } from './links/links.controller';
 import { RpcModule } from './rpc/rpc.module';
+import { SplitsModule } from './splits/splits.module';
 import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
-  imports: [HealthModule, RpcModule],
+  imports: [HealthModule, RpcModule, AuthModule, SplitsModule],
   controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController],
-  providers: [ApiKeysService, ApiKeyGuard, AdminGuard, BusinessesService],
+  providers: [{ provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
 })
 export class GatewayModule {}

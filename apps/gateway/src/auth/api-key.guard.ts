@@ -1,9 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ErrorCodes, type RpcContext } from '@payments/contracts';
 import { ApiException } from '../http/api-exception';
 import { ApiKeysService, type Principal } from './api-keys.service';
+import { RateLimiter } from './rate-limiter';
 
 const PUBLIC_KEY_ALLOWED = 'public-key-allowed';
 /** Marks the few routes a public key may call (only POST /v1/transactions). */
@@ -21,6 +22,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly reflector: Reflector,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -33,6 +35,13 @@ export class ApiKeyGuard implements CanActivate {
     const publicAllowed = this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY_ALLOWED, [context.getHandler(), context.getClass()]);
     if (principal.key_type === 'public' && !publicAllowed) {
       throw new ApiException(ErrorCodes.SecretKeyRequired, 'this endpoint needs your secret key (sk_…); public keys may only initialize transactions');
+    }
+    // Rate limits are per key, shared by every replica (Redis).
+    const limit = await this.limiter.take(`${principal.business_id}:${principal.mode}:${principal.key_type}`);
+    const res = context.switchToHttp().getResponse<Response>();
+    for (const [k, v] of Object.entries(limit.headers)) res.setHeader(k, v);
+    if (!limit.allowed) {
+      throw new ApiException(ErrorCodes.RateLimited, `too many requests; retry after ${limit.headers['Retry-After']} s`, undefined, limit.headers);
     }
     req.principal = principal;
     return true;

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ErrorCodes, MODES, type KeyType, type Mode } from '@payments/contracts';
 import { ApiException } from '../http/api-exception';
 import { displayPrefix, hashApiKey, newApiKey } from '../auth/api-key-format';
+import { ApiKeysService } from '../auth/api-keys.service';
 
 export interface CreatedBusiness {
   business: { id: number; name: string };
@@ -12,7 +13,10 @@ export interface CreatedBusiness {
 /** Provisioning of businesses and their keys (admin API). Keys are returned once, then only hashes remain. */
 @Injectable()
 export class BusinessesService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly keys: ApiKeysService,
+  ) {}
 
   async create(name: string): Promise<CreatedBusiness> {
     return this.ds.transaction(async (m) => {
@@ -27,7 +31,7 @@ export class BusinessesService {
 
   /** Issues a new key; the current one(s) of that mode and type stop working after `graceSeconds`. */
   async roll(businessId: number, mode: Mode, type: KeyType, graceSeconds: number): Promise<{ key: string; previous_key_expires_at: string }> {
-    return this.ds.transaction(async (m) => {
+    const rolled = await this.ds.transaction(async (m) => {
       const found = await m.query('SELECT id FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
       if (found.length === 0) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
       const [{ expires }] = await m.query('SELECT now() + make_interval(secs => $1) AS expires', [graceSeconds]);
@@ -39,6 +43,8 @@ export class BusinessesService {
       const key = await this.issue(m, businessId, mode, type);
       return { key, previous_key_expires_at: new Date(expires).toISOString() };
     });
+    await this.keys.forget(businessId);
+    return rolled;
   }
 
   /** The ids among `ids` that are not businesses. */

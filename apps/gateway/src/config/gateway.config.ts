@@ -31,8 +31,25 @@ export class GatewayConfig extends CommonConfig {
   @Matches(/^rediss?:\/\/\S+$/, { message: '$property must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:56379';
 
+  /** Sustained requests per second per API key (token bucket in Redis, shared by all replicas). */
   @IsInt() @Min(1) @Max(100_000)
   RATE_LIMIT_PER_SECOND = 25;
+
+  /** Bucket size: how many requests a key may send at once; 0 means twice RATE_LIMIT_PER_SECOND. */
+  @IsInt() @Min(0) @Max(1_000_000)
+  RATE_LIMIT_BURST = 0;
+
+  /** Namespace for this deployment's Redis keys and channels (rate limits, idempotency, key cache). */
+  @Matches(/^[A-Za-z0-9:._-]{0,64}$/, { message: '$property may contain letters, digits and : . _ - only' })
+  REDIS_KEY_PREFIX = '';
+
+  /** How long an Idempotency-Key and its response are kept (seconds; Stripe keeps 24 h). */
+  @IsInt() @Min(60) @Max(604_800)
+  IDEMPOTENCY_TTL_SECONDS = 86_400;
+
+  /** How long a resolved API key is cached in memory; rolls are pushed to every replica at once. */
+  @IsInt() @Min(0) @Max(3_600_000)
+  API_KEY_CACHE_TTL_MS = 60_000;
 
   @Matches(HOST_PORT_LIST, ADDRS)
   TRANSACTION_SERVICE_ADDRS = '127.0.0.1:4001';

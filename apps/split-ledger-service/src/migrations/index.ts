@@ -1,3 +1,5 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
+import { SplitsLedgerSettlement1764000000000 } from './1764000000000-splits-ledger-settlement';
 
-export const migrations = [InitialSchema1763800000000];
+/** In order; a new migration is appended here. */
+export const migrations = [InitialSchema1763800000000, SplitsLedgerSettlement1764000000000];

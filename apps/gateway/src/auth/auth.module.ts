@@ -1,0 +1,14 @@
+import { Global, Module } from '@nestjs/common';
+import { BusinessesService } from '../businesses/businesses.service';
+import { AdminGuard } from './admin.guard';
+import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeysService } from './api-keys.service';
+import { RateLimiter } from './rate-limiter';
+
+/** One instance each of the key cache, rate limiter and guards, for every controller of the gateway. */
+@Global()
+@Module({
+  providers: [ApiKeysService, ApiKeyGuard, AdminGuard, RateLimiter, BusinessesService],
+  exports: [ApiKeysService, ApiKeyGuard, AdminGuard, RateLimiter, BusinessesService],
+})
+export class AuthModule {}

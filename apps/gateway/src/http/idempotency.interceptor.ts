@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import { Observable, from, lastValueFrom } from 'rxjs';
+import { ErrorCodes } from '@payments/contracts';
+import { rootLogger } from '@payments/platform';
+import { REDIS } from '@payments/service-host';
+import { GatewayConfig } from '../config/gateway.config';
+import { ApiException } from './api-exception';
+
+interface Stored {
+  state: 'running' | 'done';
+  fingerprint: string;
+  status?: number;
+  body?: unknown;
+}
+
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+/** A request still running holds its key this long at most (a crashed replica frees it). */
+const RUNNING_TTL_MS = 60_000;
+/** Refusals worth replaying: the request ran and reached a decision. */
+const STORED_ERRORS = new Set([404, 409, 422]);
+
+/**
+ * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
+ * response is kept IDEMPOTENCY_TTL_SECONDS per business and mode; the same key and body replay
+ * that response with `Idempotent-Replayed: true`; the same key with another body → 422
+ * idempotency_key_reused; while the first still runs → 409 idempotency_in_progress. The claim is
+ * an atomic SET NX in Redis, so it holds across concurrent requests and gateway replicas.
+ * Requests refused before they ran (validation, auth, rate limit) and 5xx answers are not kept,
+ * so they can be retried with the same key.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(GatewayConfig) private readonly config: GatewayConfig,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const header = req.header('idempotency-key');
+    // Merchant (API key) and admin requests only; the checkout page's form posts carry no key.
+    const scoped = req.principal !== undefined || req.path.startsWith('/admin/');
+    if (req.method !== 'POST' || header === undefined || !scoped) return next.handle();
+    return from(this.run(context, req, header, next));
+  }
+
+  private async run(context: ExecutionContext, req: Request, key: string, next: CallHandler): Promise<unknown> {
+    if (!KEY_FORMAT.test(key)) {
+      throw new ApiException(ErrorCodes.ValidationError, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'is malformed' }]);
+    }
+    const res = context.switchToHttp().getResponse<Response>();
+    const scope = req.principal ? `${req.principal.business_id}:${req.principal.mode}` : 'admin';
+    const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${scope}:${key}`;
+    const fingerprint = createHash('sha256').update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`).digest('hex');
+
+    let claimed: string | null;
+    try {
+      claimed = await this.redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint } satisfies Stored), 'PX', RUNNING_TTL_MS, 'NX');
+    } catch {
+      throw new ApiException(ErrorCodes.ServiceUnavailable, 'idempotency keys are unavailable right now; retry shortly');
+    }
+    if (claimed !== 'OK') return this.replay(res, redisKey, fingerprint);
+
+    const statusOk = (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ?? 201;
+    try {
+      const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      await this.keep(redisKey, { state: 'done', fingerprint, status: statusOk, body });
+      return body;
+    } catch (err) {
+      if (err instanceof ApiException && STORED_ERRORS.has(err.status)) {
+        const body = { result: 'error', code: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}), request_id: req.requestId };
+        await this.keep(redisKey, { state: 'done', fingerprint, status: err.status, body });
+      } else {
+        await this.redis.del(redisKey).catch(() => undefined);
+      }
+      throw err;
+    }
+  }
+
+  private async keep(redisKey: string, value: Stored): Promise<void> {
+    await this.redis
+      .set(redisKey, JSON.stringify(value), 'EX', this.config.IDEMPOTENCY_TTL_SECONDS)
+      .catch((err) => rootLogger().error({ err }, 'could not store an idempotent response'));
+  }
+
+  private async replay(res: Response, redisKey: string, fingerprint: string): Promise<unknown> {
+    const raw = await this.redis.get(redisKey);
+    if (!raw) throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key has just finished; retry');
+    const stored = JSON.parse(raw) as Stored;
+    if (stored.fingerprint !== fingerprint) {
+      throw new ApiException(ErrorCodes.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request; use a new key');
+    }
+    if (stored.state === 'running') throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key is still in progress');
+    res.setHeader('Idempotent-Replayed', 'true');
+    res.status(stored.status ?? 200);
+    return stored.body;
+  }
+}

@@ -1,0 +1,26 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** Largest page of GET /v1/splits/ledger and /v1/splits/invoices (docs/api.md). */
+export const PAGE_LIMIT_MAX = 500;
+export const PAGE_LIMIT_DEFAULT = 100;
+
+const LIMIT = { message: `limit must be an integer from 1 to ${PAGE_LIMIT_MAX}` };
+const SKIP = { message: 'skip must be a non-negative integer' };
+
+/** `skip` / `limit` query of the ledger and invoice lists. */
+export class PageQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt(SKIP)
+  @Min(0, SKIP)
+  @Max(Number.MAX_SAFE_INTEGER, SKIP)
+  skip?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt(LIMIT)
+  @Min(1, LIMIT)
+  @Max(PAGE_LIMIT_MAX, LIMIT)
+  limit?: number;
+}

@@ -1,0 +1,102 @@
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Max,
+  Min,
+  Validate,
+  ValidateIf,
+  ValidatorConstraint,
+  type ValidationArguments,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
+import { MAX_PERCENTAGE_BPS, SPLIT_DESCRIPTION_MAX, SPLIT_ROLES, SPLIT_TYPES, type SplitRole, type SplitType } from '@payments/contracts';
+import { SUPPORTED_CURRENCIES } from '@payments/money';
+
+/** A percentage split_value is in basis points: at most 10 000 (100 %). */
+@ValidatorConstraint({ name: 'splitValueInBasisPoints' })
+export class SplitValueInBasisPoints implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return (args.object as { split_type?: string }).split_type !== 'percentage' || typeof value !== 'number' || value <= MAX_PERCENTAGE_BPS;
+  }
+  defaultMessage(): string {
+    return `split_value must be at most ${MAX_PERCENTAGE_BPS} basis points for a percentage split`;
+  }
+}
+
+/** A field the PUT refuses by name (rather than as merely unknown). */
+@ValidatorConstraint({ name: 'notUpdatable' })
+export class NotUpdatable implements ValidatorConstraintInterface {
+  validate(): boolean {
+    return false;
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} cannot be changed; deactivate this split config and create a new one`;
+  }
+}
+
+const VALUE = { message: 'split_value must be a positive integer' };
+const TYPE = { message: `split_type must be one of ${SPLIT_TYPES.join(', ')}` };
+const ROLE = { message: `split_role must be one of ${SPLIT_ROLES.join(', ')}` };
+const DESCRIPTION = { message: `description must be a string of at most ${SPLIT_DESCRIPTION_MAX} characters` };
+
+/** POST /v1/splits/config body. */
+export class CreateSplitConfigDto {
+  @IsInt({ message: 'partner_business_id must be an integer' })
+  @Min(1, { message: 'partner_business_id must be an existing business' })
+  @Max(2_147_483_647, { message: 'partner_business_id must be an existing business' })
+  partner_business_id: number;
+
+  @IsIn(SPLIT_TYPES, TYPE)
+  split_type: SplitType;
+
+  @IsInt(VALUE)
+  @Min(1, VALUE)
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'split_value is too large' })
+  @Validate(SplitValueInBasisPoints)
+  split_value: number;
+
+  @IsIn(SPLIT_ROLES, ROLE)
+  split_role: SplitRole;
+
+  @IsIn(SUPPORTED_CURRENCIES, { message: `currency must be one of ${SUPPORTED_CURRENCIES.join(', ')}` })
+  currency: string;
+
+  @IsOptional()
+  @IsString(DESCRIPTION)
+  @MaxLength(SPLIT_DESCRIPTION_MAX, DESCRIPTION)
+  description?: string;
+}
+
+/** PUT /v1/splits/config/{public_id} body: every field optional; partner and currency are refused. */
+export class UpdateSplitConfigDto {
+  @ValidateIf((o) => o.partner_business_id !== undefined)
+  @Validate(NotUpdatable)
+  partner_business_id?: never;
+
+  @ValidateIf((o) => o.currency !== undefined)
+  @Validate(NotUpdatable)
+  currency?: never;
+
+  @IsOptional()
+  @IsIn(SPLIT_TYPES, TYPE)
+  split_type?: SplitType;
+
+  @IsOptional()
+  @IsInt(VALUE)
+  @Min(1, VALUE)
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'split_value is too large' })
+  @Validate(SplitValueInBasisPoints)
+  split_value?: number;
+
+  @IsOptional()
+  @IsIn(SPLIT_ROLES, ROLE)
+  split_role?: SplitRole;
+
+  @IsOptional()
+  @IsString(DESCRIPTION)
+  @MaxLength(SPLIT_DESCRIPTION_MAX, DESCRIPTION)
+  description?: string;
+}

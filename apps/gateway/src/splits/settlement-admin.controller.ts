@@ -1,0 +1,33 @@
+import { Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { ErrorCodes, INVOICE_REFERENCE_PATTERN, LedgerRpcPatterns, type InvoiceView, type MarkInvoicePaidBody, type RunSettlementResult } from '@payments/contracts';
+import { AdminGuard } from '../auth/admin.guard';
+import { ApiException } from '../http/api-exception';
+import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
+import { presentInvoicePaid, presentSettlementRun } from './splits.presenter';
+
+/** Operators' settlement controls (ADMIN_API_TOKEN). No request body: anything sent is ignored. */
+@Controller('admin/v1')
+@UseGuards(AdminGuard)
+export class SettlementAdminController {
+  constructor(@Inject(SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool) {}
+
+  /** Runs a settlement now (as the weekly job does) and answers what it invoiced. */
+  @Post('settlements/run')
+  @HttpCode(200)
+  async run(@Req() req: Request) {
+    const result = await this.ledger.call<Record<string, never>, RunSettlementResult>(LedgerRpcPatterns.SettlementRun, { request_id: req.requestId }, {});
+    return presentSettlementRun(result);
+  }
+
+  /** Marks an invoice paid (its entries become settled); repeating it answers the same. */
+  @Post('invoices/:invoice_reference/paid')
+  @HttpCode(200)
+  async paid(@Req() req: Request, @Param('invoice_reference') reference: string) {
+    if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
+    const invoice = await this.ledger.call<MarkInvoicePaidBody, InvoiceView>(LedgerRpcPatterns.InvoiceMarkPaid, { request_id: req.requestId }, {
+      invoice_reference: reference,
+    });
+    return presentInvoicePaid(invoice);
+  }
+}

@@ -1,0 +1,124 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  ErrorCodes,
+  LedgerRpcPatterns,
+  UUID_PATTERN,
+  type CreateSplitConfigBody,
+  type LedgerSummaryResult,
+  type ListInvoicesBody,
+  type ListInvoicesResult,
+  type ListLedgerBody,
+  type ListLedgerResult,
+  type ListSplitConfigsResult,
+  type SplitConfigRefBody,
+  type SplitConfigView,
+  type UpdateSplitConfigBody,
+} from '@payments/contracts';
+import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
+import { BusinessesService } from '../businesses/businesses.service';
+import { ApiException } from '../http/api-exception';
+import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
+import { PAGE_LIMIT_DEFAULT, PageQuery } from './dtos/page-query.dto';
+import { CreateSplitConfigDto, UpdateSplitConfigDto } from './dtos/split-config.dto';
+import {
+  presentInvoices,
+  presentLedger,
+  presentSplitConfigCreated,
+  presentSplitConfigDeactivated,
+  presentSplitConfigList,
+  presentSplitConfigUpdated,
+  presentSummary,
+} from './splits.presenter';
+
+/** Split configs, the ledger and invoices of the key's business in the key's mode (secret key only). */
+@Controller('v1/splits')
+@UseGuards(ApiKeyGuard)
+export class SplitsController {
+  constructor(
+    @Inject(SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool,
+    private readonly businesses: BusinessesService,
+  ) {}
+
+  @Post('config')
+  @HttpCode(200)
+  async create(@Req() req: Request, @Body() dto: CreateSplitConfigDto) {
+    const ctx = rpcContext(req);
+    // Businesses live in the gateway's database: the partner check happens here, before the RPC.
+    if (dto.partner_business_id === ctx.business_id) {
+      throw new ApiException(ErrorCodes.ValidationError, 'partner_business_id must be a business other than your own', [
+        { field: 'partner_business_id', message: 'must be a business other than your own' },
+      ]);
+    }
+    if ((await this.businesses.missing([dto.partner_business_id])).length > 0) {
+      throw new ApiException(ErrorCodes.ValidationError, `partner_business_id ${dto.partner_business_id} is not an existing business`, [
+        { field: 'partner_business_id', message: 'is not an existing business' },
+      ]);
+    }
+    const config = await this.ledger.call<CreateSplitConfigBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsCreate, ctx, {
+      partner_business_id: dto.partner_business_id,
+      split_type: dto.split_type,
+      split_value: dto.split_value,
+      split_role: dto.split_role,
+      currency: dto.currency,
+      description: dto.description ?? null,
+    });
+    return presentSplitConfigCreated(config);
+  }
+
+  @Get('config')
+  async list(@Req() req: Request) {
+    const result = await this.ledger.call<Record<string, never>, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), {});
+    return presentSplitConfigList(result.split_configs);
+  }
+
+  @Put('config/:public_id')
+  async update(@Req() req: Request, @Param('public_id') publicId: string, @Body() dto: UpdateSplitConfigDto) {
+    const config = await this.ledger.call<UpdateSplitConfigBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsUpdate, rpcContext(req), {
+      public_id: this.configId(publicId),
+      split_type: dto.split_type,
+      split_value: dto.split_value,
+      split_role: dto.split_role,
+      description: dto.description,
+    });
+    return presentSplitConfigUpdated(config);
+  }
+
+  @Delete('config/:public_id')
+  async deactivate(@Req() req: Request, @Param('public_id') publicId: string) {
+    const config = await this.ledger.call<SplitConfigRefBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsDeactivate, rpcContext(req), {
+      public_id: this.configId(publicId),
+    });
+    return presentSplitConfigDeactivated(config);
+  }
+
+  @Get('ledger')
+  async entries(@Req() req: Request, @Query() query: PageQuery) {
+    const result = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), {
+      skip: query.skip ?? 0,
+      limit: query.limit ?? PAGE_LIMIT_DEFAULT,
+    });
+    return presentLedger(result.ledger_entries, result.count);
+  }
+
+  @Get('ledger/summary')
+  async summary(@Req() req: Request) {
+    const result = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(LedgerRpcPatterns.LedgerSummary, rpcContext(req), {});
+    return presentSummary(result);
+  }
+
+  @Get('invoices')
+  async invoices(@Req() req: Request, @Query() query: PageQuery) {
+    const result = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), {
+      skip: query.skip ?? 0,
+      limit: query.limit ?? PAGE_LIMIT_DEFAULT,
+    });
+    return presentInvoices(result.invoices, result.count);
+  }
+
+  /** A path id that is not a UUID names no config: 404 without asking the service. */
+  private configId(publicId: string): string {
+    if (!UUID_PATTERN.test(publicId)) throw new ApiException(ErrorCodes.NotFound, `no split config ${publicId}`);
+    return publicId.toLowerCase();
+  }
+}

@@ -1,0 +1,112 @@
+import type { InvoiceView, LedgerEntryView, LedgerSummaryResult, SplitConfigView } from '@payments/contracts';
+
+/** The spec's "YYYY-MM-DD HH:MM:SS" (UTC) from an ISO 8601 timestamp. */
+export function specDateTime(iso: string): string;
+export function specDateTime(iso: string | null): string | null;
+export function specDateTime(iso: string | null): string | null {
+  if (iso === null) return null;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) throw new Error(`not a timestamp: ${iso}`);
+  return d.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The spec's split_config object (POST and PUT answers). */
+function splitConfig(c: SplitConfigView) {
+  return {
+    public_id: c.public_id,
+    owner_business_id: c.owner_business_id,
+    partner_business_id: c.partner_business_id,
+    split_type: c.split_type,
+    split_value: c.split_value,
+    split_role: c.split_role,
+    currency: c.currency,
+    description: c.description,
+    is_active: c.is_active,
+  };
+}
+
+export function presentSplitConfigCreated(c: SplitConfigView) {
+  return { result: 'success', split_config: splitConfig(c), message: 'Split config created' };
+}
+
+export function presentSplitConfigUpdated(c: SplitConfigView) {
+  return { result: 'success', split_config: splitConfig(c), message: 'Split config updated' };
+}
+
+/** The list adds date_created to each config. */
+export function presentSplitConfigList(configs: SplitConfigView[]) {
+  return {
+    result: 'success',
+    split_configs: configs.map((c) => ({ ...splitConfig(c), date_created: specDateTime(c.date_created) })),
+    count: configs.length,
+  };
+}
+
+export function presentSplitConfigDeactivated(c: SplitConfigView) {
+  return { result: 'success', public_id: c.public_id, message: 'Split config deactivated' };
+}
+
+/** The spec's Ledger entry, field for field (a reversal is an entry with a negative amount). */
+export function presentLedgerEntry(e: LedgerEntryView) {
+  return {
+    public_id: e.public_id,
+    transaction_id: e.transaction_id,
+    split_config_id: e.split_config_id,
+    creditor_business_id: e.creditor_business_id,
+    debtor_business_id: e.debtor_business_id,
+    amount: e.amount,
+    currency: e.currency,
+    status: e.status,
+    invoice_reference: e.invoice_reference,
+    settlement_date: specDateTime(e.settlement_date),
+    date_created: specDateTime(e.date_created),
+  };
+}
+
+export function presentLedger(entries: LedgerEntryView[], count: number) {
+  return { result: 'success', ledger_entries: entries.map(presentLedgerEntry), count };
+}
+
+export function presentSummary(s: LedgerSummaryResult) {
+  return { result: 'success', summary: { owed_to_you: s.owed_to_you, you_owe: s.you_owe } };
+}
+
+/** An invoice of the weekly settlement (beyond the spec; dates in the spec's ledger format). */
+export function presentInvoice(i: InvoiceView) {
+  return {
+    invoice_reference: i.invoice_reference,
+    debtor_business_id: i.debtor_business_id,
+    creditor_business_id: i.creditor_business_id,
+    currency: i.currency,
+    amount: i.amount,
+    status: i.status,
+    entry_count: i.entry_count,
+    period_end: specDateTime(i.period_end),
+    date_created: specDateTime(i.date_created),
+    date_paid: specDateTime(i.date_paid),
+  };
+}
+
+export function presentInvoices(invoices: InvoiceView[], count: number) {
+  return { result: 'success', invoices: invoices.map(presentInvoice), count };
+}
+
+/** Admin answers name the mode too: one run settles both. */
+function adminInvoice(i: InvoiceView) {
+  return { ...presentInvoice(i), mode: i.mode };
+}
+
+export function presentSettlementRun(r: { period_end: string; invoices: InvoiceView[]; entries_invoiced: number }) {
+  return {
+    result: 'success',
+    message: `Settlement run invoiced ${r.entries_invoiced} ledger entries into ${r.invoices.length} invoices`,
+    period_end: specDateTime(r.period_end),
+    invoices: r.invoices.map(adminInvoice),
+    count: r.invoices.length,
+    entries_invoiced: r.entries_invoiced,
+  };
+}
+
+export function presentInvoicePaid(i: InvoiceView) {
+  return { result: 'success', message: `Invoice ${i.invoice_reference} is paid`, invoice: adminInvoice(i) };
+}

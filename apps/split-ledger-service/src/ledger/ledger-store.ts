@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  Topics,
+  type LedgerEntryCreatedData,
+  type LedgerEntryKind,
+  type LedgerEntrySnapshot,
+  type LedgerEntryStatus,
+  type LedgerEntryView,
+  type Mode,
+} from '@payments/contracts';
+import { queryRows } from '@payments/database';
+import { appendToOutbox } from '@payments/messaging';
+
+export const PRODUCER = 'split-ledger-service';
+
+/** A ledger_entries row as PostgreSQL returns it (bigint columns arrive as strings). */
+export interface LedgerEntryRow {
+  id: string;
+  public_id: string;
+  kind: LedgerEntryKind;
+  mode: Mode;
+  transaction_id: string;
+  transaction_public_id: string;
+  split_config_id: string | null;
+  split_config_version: number | null;
+  link_split_index: number | null;
+  refund_id: string | null;
+  reverses_entry_id: string | null;
+  creditor_business_id: number;
+  debtor_business_id: number;
+  amount: string;
+  currency: string;
+  capped: boolean;
+  status: LedgerEntryStatus;
+  invoice_reference: string | null;
+  settlement_date: Date | null;
+  created_at: Date;
+}
+
+export type NewLedgerEntry = Omit<LedgerEntryRow, 'id' | 'public_id' | 'status' | 'invoice_reference' | 'settlement_date' | 'created_at' | 'amount' | 'transaction_id' | 'split_config_id' | 'refund_id' | 'reverses_entry_id'> & {
+  amount: number;
+  transaction_id: number;
+  split_config_id: number | null;
+  refund_id: number | null;
+  reverses_entry_id: number | null;
+};
+
+const nullableNumber = (v: string | null) => (v === null ? null : Number(v));
+
+export function toLedgerEntryView(r: LedgerEntryRow): LedgerEntryView {
+  return {
+    public_id: r.public_id,
+    kind: r.kind,
+    transaction_id: Number(r.transaction_id),
+    split_config_id: nullableNumber(r.split_config_id),
+    creditor_business_id: r.creditor_business_id,
+    debtor_business_id: r.debtor_business_id,
+    amount: Number(r.amount),
+    currency: r.currency.trim(),
+    status: r.status,
+    invoice_reference: r.invoice_reference,
+    settlement_date: r.settlement_date ? r.settlement_date.toISOString() : null,
+    date_created: r.created_at.toISOString(),
+  };
+}
+
+function toSnapshot(r: LedgerEntryRow): LedgerEntrySnapshot {
+  return {
+    id: Number(r.id),
+    public_id: r.public_id,
+    kind: r.kind,
+    mode: r.mode,
+    transaction_id: Number(r.transaction_id),
+    transaction_public_id: r.transaction_public_id,
+    split_config_id: nullableNumber(r.split_config_id),
+    link_split_index: r.link_split_index,
+    refund_id: nullableNumber(r.refund_id),
+    creditor_business_id: r.creditor_business_id,
+    debtor_business_id: r.debtor_business_id,
+    amount: Number(r.amount),
+    currency: r.currency.trim(),
+    capped: r.capped,
+    status: r.status,
+    date_created: r.created_at.toISOString(),
+  };
+}
+
+/**
+ * Serialises everything that writes a transaction's entries (its success, its refunds) for the
+ * length of the caller's DB transaction: the two arrive on different topics and may be handled
+ * at the same time, and each must see what the other wrote.
+ */
+export async function lockTransactionLedger(m: EntityManager, transactionId: number): Promise<void> {
+  await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_transaction'), hashtext($1::text))", [String(transactionId)]);
+}
+
+/** The one place ledger entries are written, each with its `ledger.entry_created` outbox event. */
+@Injectable()
+export class LedgerStore {
+  /**
+   * Inserts an entry unless one already exists for the same (transaction, split, kind, refund) —
+   * the inbox already makes that impossible; the constraint makes it impossible even for a bug.
+   * Returns the new row, or null when it existed.
+   */
+  async insert(m: EntityManager, e: NewLedgerEntry, correlationId: string | null): Promise<LedgerEntryRow | null> {
+    const [row] = await queryRows<LedgerEntryRow>(
+      m,
+      `INSERT INTO ledger_entries (kind, mode, transaction_id, transaction_public_id, split_config_id, split_config_version, link_split_index,
+         refund_id, reverses_entry_id, creditor_business_id, debtor_business_id, amount, currency, capped)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)
+       ON CONFLICT ON CONSTRAINT ledger_entries_once DO NOTHING RETURNING *`,
+      [
+        e.kind,
+        e.mode,
+        e.transaction_id,
+        e.transaction_public_id,
+        e.split_config_id,
+        e.split_config_version,
+        e.link_split_index,
+        e.refund_id,
+        e.reverses_entry_id,
+        e.creditor_business_id,
+        e.debtor_business_id,
+        e.amount,
+        e.currency,
+        e.capped,
+      ],
+    );
+    if (!row) return null;
+    const data: LedgerEntryCreatedData = { entry: toSnapshot(row) };
+    // Keyed by the transaction, so a transaction's entries stay in order on one partition.
+    await appendToOutbox(m, {
+      topic: Topics.LedgerEntryCreated,
+      type: Topics.LedgerEntryCreated,
+      key: row.transaction_public_id,
+      producer: PRODUCER,
+      mode: row.mode,
+      businessId: row.debtor_business_id,
+      correlationId,
+      data,
+    });
+    return row;
+  }
+
+  async entriesOfTransaction(m: EntityManager, transactionId: number): Promise<LedgerEntryRow[]> {
+    return queryRows<LedgerEntryRow>(m, 'SELECT * FROM ledger_entries WHERE transaction_id = $1 ORDER BY id', [transactionId]);
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { SplitsModule } from '../splits/splits.module';
+import { LedgerStore } from './ledger-store';
+import { LedgerRpcController } from './ledger.rpc-controller';
+import { RefundStatusHandler } from './refund-status.handler';
+import { ApplySplitsUseCase } from './usecases/apply-splits.usecase';
+import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
+import { ListLedgerEntriesUseCase } from './usecases/list-ledger-entries.usecase';
+import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits.usecase';
+
+@Module({
+  imports: [SplitsModule],
+  controllers: [LedgerRpcController],
+  providers: [LedgerStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase],
+  exports: [ApplySplitsUseCase, RefundStatusHandler],
+})
+export class LedgerModule {}

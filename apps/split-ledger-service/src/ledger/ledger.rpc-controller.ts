@@ -1,0 +1,23 @@
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { LedgerRpcPatterns, type ListLedgerBody, type RpcRequest } from '@payments/contracts';
+import { RpcController } from '@payments/platform';
+import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
+import { ListLedgerEntriesUseCase } from './usecases/list-ledger-entries.usecase';
+
+@RpcController()
+export class LedgerRpcController {
+  constructor(
+    private readonly list: ListLedgerEntriesUseCase,
+    private readonly summary: LedgerSummaryUseCase,
+  ) {}
+
+  @MessagePattern(LedgerRpcPatterns.LedgerList)
+  onList(@Payload() req: RpcRequest<ListLedgerBody>) {
+    return this.list.execute(req);
+  }
+
+  @MessagePattern(LedgerRpcPatterns.LedgerSummary)
+  onSummary(@Payload() req: RpcRequest<unknown>) {
+    return this.summary.execute(req);
+  }
+}

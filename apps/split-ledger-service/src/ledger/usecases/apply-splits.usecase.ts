@@ -1,0 +1,82 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { EntityManager } from 'typeorm';
+import type { TransactionSnapshot } from '@payments/contracts';
+import { ROOT_LOGGER } from '@payments/service-host';
+import { SplitConfigStore } from '../../splits/split-config-store';
+import { computeSplitEntries, type SplitRule } from '../domain/split-amounts';
+import { LedgerStore } from '../ledger-store';
+import { ReverseRefundedSplitsUseCase } from './reverse-refunded-splits.usecase';
+
+/**
+ * Writes the ledger entries of a transaction that reached success: its owner's split configs as
+ * they stood when the transaction was created (same currency and mode), then the payment link's
+ * splits. Runs inside the inbox transaction of the `transaction.status_changed` event, so once
+ * per event; the entries' unique constraint backs that up.
+ */
+@Injectable()
+export class ApplySplitsUseCase {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly configs: SplitConfigStore,
+    private readonly ledger: LedgerStore,
+    private readonly reversals: ReverseRefundedSplitsUseCase,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'apply-splits' });
+  }
+
+  async execute(m: EntityManager, t: TransactionSnapshot, correlationId: string | null): Promise<void> {
+    const versions = await this.configs.versionsInForce(m, t.business_id, t.mode, t.currency, t.date_created);
+    const versionOf = new Map(versions.map((v) => [Number(v.split_config_id), v.version]));
+    const rules: SplitRule[] = [
+      ...versions.map((v): SplitRule => ({
+        source: { kind: 'config', configId: Number(v.split_config_id) },
+        partnerBusinessId: v.partner_business_id,
+        type: v.split_type,
+        value: Number(v.split_value),
+        role: v.split_role,
+      })),
+      ...(t.link_splits ?? []).map((s, index): SplitRule => ({
+        source: { kind: 'link', index },
+        partnerBusinessId: s.business_id,
+        type: s.type,
+        value: s.value,
+        role: 'fee',
+      })),
+    ].filter((r) => {
+      // The gateway refuses a business as its own partner; an old link could still carry one.
+      if (r.partnerBusinessId !== t.business_id) return true;
+      this.logger.warn({ transaction_id: t.transaction_id, source: r.source }, 'split names the transaction owner as partner; skipped');
+      return false;
+    });
+    if (rules.length === 0) return;
+
+    for (const e of computeSplitEntries(t.amount, rules)) {
+      const written = await this.ledger.insert(
+        m,
+        {
+          kind: 'split',
+          mode: t.mode,
+          transaction_id: t.id,
+          transaction_public_id: t.transaction_id,
+          split_config_id: e.source.kind === 'config' ? e.source.configId : null,
+          split_config_version: e.source.kind === 'config' ? (versionOf.get(e.source.configId) ?? null) : null,
+          link_split_index: e.source.kind === 'link' ? e.source.index : null,
+          refund_id: null,
+          reverses_entry_id: null,
+          creditor_business_id: e.creditorBusinessId,
+          debtor_business_id: t.business_id,
+          amount: e.amount,
+          currency: t.currency,
+          capped: e.capped,
+        },
+        correlationId,
+      );
+      if (!written) this.logger.warn({ transaction_id: t.transaction_id, source: e.source }, 'ledger entry already existed; not written again');
+    }
+    // Refunds handled before this success (they travel on another topic) are reversed now.
+    await this.reversals.execute(m, t.id, correlationId);
+  }
+}

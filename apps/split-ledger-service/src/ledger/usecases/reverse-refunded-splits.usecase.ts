@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { queryRows } from '@payments/database';
+import { planReversals } from '../domain/reversals';
+import { LedgerStore } from '../ledger-store';
+
+/**
+ * Brings a transaction's reversals up to date with its successful refunds: writes what
+ * `planReversals` says is missing. Runs after a refund succeeds and after the transaction's
+ * splits are applied (a refund event may be handled before the transaction's success), always
+ * under the transaction's ledger lock. Idempotent.
+ */
+@Injectable()
+export class ReverseRefundedSplitsUseCase {
+  constructor(private readonly ledger: LedgerStore) {}
+
+  async execute(m: EntityManager, transactionId: number, correlationId: string | null): Promise<number> {
+    const [txn] = await queryRows<{ amount: string; status: string }>(m, 'SELECT amount, status FROM ledger_transactions WHERE id = $1', [transactionId]);
+    if (!txn || txn.status !== 'success') return 0;
+    const entries = await this.ledger.entriesOfTransaction(m, transactionId);
+    const splits = entries.filter((e) => e.kind === 'split');
+    if (splits.length === 0) return 0;
+    const refunds = await queryRows<{ id: string; amount: string }>(m, "SELECT id, amount FROM ledger_refunds WHERE transaction_id = $1 AND status = 'success'", [
+      transactionId,
+    ]);
+    const plan = planReversals(
+      Number(txn.amount),
+      splits.map((e) => ({ entryId: Number(e.id), amount: Number(e.amount) })),
+      refunds.map((r) => ({ refundId: Number(r.id), amount: Number(r.amount) })),
+      entries.filter((e) => e.kind === 'reversal').map((e) => ({ entryId: Number(e.reverses_entry_id), refundId: Number(e.refund_id), amount: Number(e.amount) })),
+    );
+    const byId = new Map(splits.map((e) => [Number(e.id), e]));
+    for (const p of plan) {
+      const original = byId.get(p.entryId)!;
+      await this.ledger.insert(
+        m,
+        {
+          kind: 'reversal',
+          mode: original.mode,
+          transaction_id: transactionId,
+          transaction_public_id: original.transaction_public_id,
+          split_config_id: original.split_config_id === null ? null : Number(original.split_config_id),
+          split_config_version: original.split_config_version,
+          link_split_index: original.link_split_index,
+          refund_id: p.refundId,
+          reverses_entry_id: p.entryId,
+          creditor_business_id: original.creditor_business_id,
+          debtor_business_id: original.debtor_business_id,
+          amount: p.amount,
+          currency: original.currency.trim(),
+          capped: false,
+        },
+        correlationId,
+      );
+    }
+    return plan.length;
+  }
+}

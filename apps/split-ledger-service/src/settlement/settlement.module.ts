@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { InvoiceStore } from './invoice-store';
+import { SettlementRpcController } from './settlement.rpc-controller';
+import { SettlementScheduler } from './settlement.scheduler';
+import { ListInvoicesUseCase } from './usecases/list-invoices.usecase';
+import { MarkInvoicePaidUseCase } from './usecases/mark-invoice-paid.usecase';
+import { RunSettlementUseCase } from './usecases/run-settlement.usecase';
+
+@Module({
+  controllers: [SettlementRpcController],
+  providers: [InvoiceStore, RunSettlementUseCase, MarkInvoicePaidUseCase, ListInvoicesUseCase, SettlementScheduler],
+})
+export class SettlementModule {}

@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import type { Mode, RunSettlementResult } from '@payments/contracts';
+import { queryRows } from '@payments/database';
+import { OutboxNotifier, ROOT_LOGGER } from '@payments/service-host';
+import { invoiceReference, invoiceReferencePrefix, netEntries } from '../domain/netting';
+import { InvoiceStore, toInvoiceView, type InvoiceRow } from '../invoice-store';
+
+interface PendingRow {
+  id: string;
+  mode: Mode;
+  debtor_business_id: number;
+  creditor_business_id: number;
+  currency: string;
+  amount: string;
+}
+
+/**
+ * A settlement run: nets every pending entry created up to the run's start into one invoice per
+ * (debtor, creditor, currency, mode) and moves them pending → invoiced, all in one DB
+ * transaction. Runs take turns (advisory lock) and the entries are locked (FOR UPDATE) and
+ * re-checked as pending, so two runs — at once or one after the other — never invoice an entry
+ * twice: the second finds nothing left. A pair whose entries net to exactly 0 gets an invoice of
+ * 0 that is closed (paid, entries settled) at once and announced to nobody.
+ */
+@Injectable()
+export class RunSettlementUseCase {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly invoices: InvoiceStore,
+    private readonly outbox: OutboxNotifier,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'settlement' });
+  }
+
+  async execute(correlationId: string | null): Promise<RunSettlementResult> {
+    const result = await this.ds.transaction(async (m) => {
+      await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_settlement'))");
+      const [{ period_end }] = await queryRows<{ period_end: Date }>(m, 'SELECT now() AS period_end');
+      const pending = await queryRows<PendingRow>(
+        m,
+        `SELECT id, mode, debtor_business_id, creditor_business_id, currency, amount FROM ledger_entries
+          WHERE status = 'pending' AND created_at <= $1 ORDER BY id FOR UPDATE`,
+        [period_end],
+      );
+      const plans = netEntries(
+        pending.map((r) => ({
+          id: Number(r.id),
+          mode: r.mode,
+          debtorBusinessId: r.debtor_business_id,
+          creditorBusinessId: r.creditor_business_id,
+          currency: r.currency.trim(),
+          amount: Number(r.amount),
+        })),
+      );
+      const issued: InvoiceRow[] = [];
+      for (const plan of plans) {
+        const [{ n }] = await queryRows<{ n: number }>(m, "SELECT count(*)::int AS n FROM settlement_invoices WHERE invoice_reference LIKE $1 || '%'", [
+          invoiceReferencePrefix(period_end, plan),
+        ]);
+        const reference = invoiceReference(period_end, plan, n + 1);
+        const zero = plan.amount === 0;
+        const [invoice] = await queryRows<InvoiceRow>(
+          m,
+          `INSERT INTO settlement_invoices (invoice_reference, mode, debtor_business_id, creditor_business_id, currency, amount, status, entry_count, period_end, paid_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9, CASE WHEN $7 = 'paid' THEN now() END) RETURNING *`,
+          [reference, plan.mode, plan.debtorBusinessId, plan.creditorBusinessId, plan.currency, plan.amount, zero ? 'paid' : 'issued', plan.entryIds.length, period_end],
+        );
+        const moved = await queryRows<{ id: string }>(
+          m,
+          `UPDATE ledger_entries SET status = $2, invoice_reference = $3, settlement_date = now()
+            WHERE id = ANY($1::bigint[]) AND status = 'pending' RETURNING id`,
+          [plan.entryIds, zero ? 'settled' : 'invoiced', reference],
+        );
+        // Cannot happen while the rows are locked; if it did, committing would misstate the invoice.
+        if (moved.length !== plan.entryIds.length) throw new Error(`invoice ${reference}: ${moved.length} of ${plan.entryIds.length} entries were still pending`);
+        if (!zero) await this.invoices.announce(m, invoice, null, correlationId);
+        issued.push(invoice);
+      }
+      return { period_end: period_end.toISOString(), invoices: issued.map(toInvoiceView), entries_invoiced: pending.length };
+    });
+    this.outbox.notify();
+    this.logger.info({ period_end: result.period_end, invoices: result.invoices.length, entries: result.entries_invoiced }, 'settlement run finished');
+    return result;
+  }
+}

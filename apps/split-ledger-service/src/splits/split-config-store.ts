@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ErrorCodes, UUID_PATTERN, type Mode, type SplitConfigView, type SplitRole, type SplitType } from '@payments/contracts';
+import { queryRows } from '@payments/database';
+import { DomainException } from '@payments/platform';
+
+/** A split_configs row as PostgreSQL returns it (bigint columns arrive as strings). */
+export interface SplitConfigRow {
+  id: string;
+  public_id: string;
+  owner_business_id: number;
+  partner_business_id: number;
+  mode: Mode;
+  currency: string;
+  split_type: SplitType;
+  split_value: string;
+  split_role: SplitRole;
+  description: string | null;
+  is_active: boolean;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A config's terms as they stood at some instant (a split_config_versions row joined with its config). */
+export interface SplitVersionRow {
+  split_config_id: string;
+  version: number;
+  partner_business_id: number;
+  split_type: SplitType;
+  split_value: string;
+  split_role: SplitRole;
+}
+
+export interface SplitTerms {
+  split_type: SplitType;
+  split_value: number;
+  split_role: SplitRole;
+  description: string | null;
+}
+
+export function toSplitConfigView(r: SplitConfigRow): SplitConfigView {
+  return {
+    public_id: r.public_id,
+    owner_business_id: r.owner_business_id,
+    partner_business_id: r.partner_business_id,
+    split_type: r.split_type,
+    split_value: Number(r.split_value),
+    split_role: r.split_role,
+    currency: r.currency.trim(),
+    description: r.description,
+    is_active: r.is_active,
+    date_created: r.created_at.toISOString(),
+    date_updated: r.updated_at.toISOString(),
+  };
+}
+
+/**
+ * split_configs and their version history. Every change closes the current version
+ * (valid_to = now()) and opens the next one, in the caller's DB transaction, so the terms in force
+ * at any instant are exactly one version (or none once deactivated).
+ */
+@Injectable()
+export class SplitConfigStore {
+  async create(
+    m: EntityManager,
+    c: { owner: number; partner: number; mode: Mode; currency: string } & SplitTerms,
+  ): Promise<SplitConfigRow> {
+    const [row] = await queryRows<SplitConfigRow>(
+      m,
+      `INSERT INTO split_configs (owner_business_id, partner_business_id, mode, currency, split_type, split_value, split_role, description)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING *`,
+      [c.owner, c.partner, c.mode, c.currency, c.split_type, c.split_value, c.split_role, c.description],
+    );
+    await this.openVersion(m, row);
+    return row;
+  }
+
+  /** The config, locked, if it belongs to this business and mode; 404 otherwise (also for a malformed id). */
+  async lockOwned(m: EntityManager, publicId: string, owner: number, mode: Mode): Promise<SplitConfigRow> {
+    const rows = UUID_PATTERN.test(publicId)
+      ? await queryRows<SplitConfigRow>(m, 'SELECT * FROM split_configs WHERE public_id = $1 AND owner_business_id = $2 AND mode = $3 FOR UPDATE', [
+          publicId,
+          owner,
+          mode,
+        ])
+      : [];
+    if (rows.length === 0) throw new DomainException(ErrorCodes.NotFound, `no split config ${publicId}`);
+    return rows[0];
+  }
+
+  async listOwned(m: Pick<EntityManager, 'query'>, owner: number, mode: Mode): Promise<SplitConfigRow[]> {
+    return queryRows<SplitConfigRow>(m, 'SELECT * FROM split_configs WHERE owner_business_id = $1 AND mode = $2 ORDER BY id DESC', [owner, mode]);
+  }
+
+  async update(m: EntityManager, current: SplitConfigRow, terms: SplitTerms): Promise<SplitConfigRow> {
+    const [row] = await queryRows<SplitConfigRow>(
+      m,
+      `UPDATE split_configs SET split_type = $2, split_value = $3, split_role = $4, description = $5, version = version + 1, updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [current.id, terms.split_type, terms.split_value, terms.split_role, terms.description],
+    );
+    await this.closeVersion(m, current.id);
+    await this.openVersion(m, row);
+    return row;
+  }
+
+  async deactivate(m: EntityManager, current: SplitConfigRow): Promise<SplitConfigRow> {
+    const [row] = await queryRows<SplitConfigRow>(m, 'UPDATE split_configs SET is_active = false, updated_at = now() WHERE id = $1 RETURNING *', [current.id]);
+    await this.closeVersion(m, current.id);
+    return row;
+  }
+
+  /**
+   * The terms in force at `at` of the configs of (owner, mode, currency): those created before
+   * `at` and neither changed nor deactivated by then, or the version that was current at `at`.
+   */
+  async versionsInForce(m: EntityManager, owner: number, mode: Mode, currency: string, at: string): Promise<SplitVersionRow[]> {
+    return queryRows<SplitVersionRow>(
+      m,
+      `SELECT v.split_config_id, v.version, c.partner_business_id, v.split_type, v.split_value, v.split_role
+         FROM split_configs c JOIN split_config_versions v ON v.split_config_id = c.id
+        WHERE c.owner_business_id = $1 AND c.mode = $2 AND c.currency = $3
+          AND v.valid_from <= $4 AND (v.valid_to IS NULL OR v.valid_to > $4)
+        ORDER BY c.id`,
+      [owner, mode, currency, at],
+    );
+  }
+
+  // now() is the DB transaction's start: the closing and the opening instant are the same, so
+  // [valid_from, valid_to) intervals of one config never overlap and leave no gap.
+  private async openVersion(m: EntityManager, row: SplitConfigRow): Promise<void> {
+    await m.query(
+      `INSERT INTO split_config_versions (split_config_id, version, split_type, split_value, split_role, description, valid_from)
+       VALUES ($1,$2,$3,$4,$5,$6, now())`,
+      [row.id, row.version, row.split_type, row.split_value, row.split_role, row.description],
+    );
+  }
+
+  private async closeVersion(m: EntityManager, configId: string): Promise<void> {
+    await m.query('UPDATE split_config_versions SET valid_to = now() WHERE split_config_id = $1 AND valid_to IS NULL', [configId]);
+  }
+}
