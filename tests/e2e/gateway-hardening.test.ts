@@ -160,6 +160,17 @@ describe('gateway hardening', () => {
     }, 60_000);
   });
 
+  it('serves the OpenAPI document and Swagger UI at /docs', async () => {
+    const json = await fetch(`${stack.gatewayUrl}/docs/openapi.json`);
+    expect(json.status).toBe(200);
+    const doc = (await json.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/transactions', '/v1/callback/list', '/v1/splits/ledger/summary']));
+    const ui = await fetch(`${stack.gatewayUrl}/docs`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('swagger');
+  });
+
   it('sends security headers and an X-Request-Id on every answer', async () => {
     const res = await stack.api('GET', '/v1/nothing', { key: a.test.secret });
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@payments/config';
@@ -15,6 +16,7 @@ import { AllExceptionsFilter, bodyParserErrorHandler } from './http/all-exceptio
 import { requestIdMiddleware, securityHeadersMiddleware } from './http/request-id.middleware';
 import { StrictValidationPipe } from './http/validation';
 import { migrations } from './migrations';
+import { buildOpenApiDocument } from './openapi/openapi';
 
 const NAME = 'gateway';
 
@@ -65,6 +67,9 @@ async function main(): Promise<void> {
     app.use(bodyParserErrorHandler);
     app.useGlobalPipes(new StrictValidationPipe());
     app.useGlobalFilters(new AllExceptionsFilter());
+
+    // OpenAPI 3 generated from the code: Swagger UI at /docs, the document at /docs/openapi.json.
+    SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
 
     const health = app.get(HealthRegistry);
     health.register({ name: 'database', check: () => ds.query('SELECT 1') });

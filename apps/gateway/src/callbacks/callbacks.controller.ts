@@ -19,7 +19,7 @@ import {
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
-import { CALLBACK_LIST_DEFAULT, CreateCallbackDto, DeliveriesQuery, PageQuery, RecoverDto, UpdateCallbackDto } from './callbacks.dto';
+import { CALLBACK_LIST_DEFAULT, CallbackPageQuery, CreateCallbackDto, DeliveriesQuery, RecoverDto, UpdateCallbackDto } from './callbacks.dto';
 import { presentCallback, presentCallbackListItem } from './callbacks.presenter';
 
 function callbackId(raw: string): number {
@@ -41,7 +41,7 @@ export class CallbacksController {
   }
 
   @Get('list')
-  async list(@Req() req: Request, @Query() q: PageQuery) {
+  async list(@Req() req: Request, @Query() q: CallbackPageQuery) {
     const r = await this.hooks.call<ListCallbacksBody, ListCallbacksResult>(WebhookRpcPatterns.CallbacksList, rpcContext(req), {
       limit: q.limit ?? CALLBACK_LIST_DEFAULT,
       skip: q.skip ?? 0,

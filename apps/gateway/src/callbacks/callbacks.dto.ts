@@ -43,7 +43,7 @@ export class UpdateCallbackDto {
   description?: string;
 }
 
-export class PageQuery {
+export class CallbackPageQuery {
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: `limit must be an integer from 1 to ${CALLBACK_LIST_MAX}` })
@@ -58,7 +58,7 @@ export class PageQuery {
   skip?: number;
 }
 
-export class DeliveriesQuery extends PageQuery {
+export class DeliveriesQuery extends CallbackPageQuery {
   @IsOptional()
   @IsIn(['pending', 'succeeded', 'failed', 'cancelled'], { message: 'status must be pending, succeeded, failed or cancelled' })
   status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';

@@ -33,13 +33,19 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
 }
 
 /** Standard security headers for an API that also serves one HTML page (checkout). */
-export function securityHeadersMiddleware(_req: Request, res: Response, next: NextFunction): void {
+export function securityHeadersMiddleware(req: Request, res: Response, next: NextFunction): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  // The API answers JSON: nothing may load. /docs serves Swagger UI (its own scripts and styles).
+  res.setHeader(
+    'Content-Security-Policy',
+    req.path === '/docs' || req.path.startsWith('/docs/')
+      ? "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'"
+      : "default-src 'none'; frame-ancestors 'none'",
+  );
   res.removeHeader('X-Powered-By');
   next();
 }

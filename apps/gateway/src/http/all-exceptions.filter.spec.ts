@@ -1,0 +1,44 @@
+import type { ArgumentsHost } from '@nestjs/common';
+import { NotFoundException } from '@nestjs/common';
+import { ApiException } from './api-exception';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+
+function run(exception: unknown) {
+  const res = { statusCode: 0, body: undefined as unknown, headers: {} as Record<string, string> };
+  const response = {
+    setHeader: (k: string, v: string) => (res.headers[k] = v),
+    status(code: number) {
+      res.statusCode = code;
+      return this;
+    },
+    json(body: unknown) {
+      res.body = body;
+    },
+  };
+  const request = { requestId: 'req_test123', method: 'GET', path: '/v1/x' };
+  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }) } as unknown as ArgumentsHost;
+  new AllExceptionsFilter().catch(exception, host);
+  return res;
+}
+
+describe('AllExceptionsFilter', () => {
+  it('answers an unexpected error with 500 and only the request id: no message, no stack', () => {
+    const res = run(new Error('database password is hunter2 at /srv/app/db.ts:42'));
+    expect(res.statusCode).toBe(500);
+    expect(res.body).toEqual({ result: 'error', code: 'internal_error', message: 'internal error; quote request id req_test123 to support', request_id: 'req_test123' });
+    expect(JSON.stringify(res.body)).not.toContain('hunter2');
+  });
+
+  it('renders an ApiException with its status, field errors and headers', () => {
+    const res = run(new ApiException('rate_limited', 'slow down', undefined, { 'Retry-After': '2' }));
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['Retry-After']).toBe('2');
+    expect(res.body).toEqual({ result: 'error', code: 'rate_limited', message: 'slow down', request_id: 'req_test123' });
+  });
+
+  it('maps an unknown route to 404 not_found', () => {
+    const res = run(new NotFoundException());
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toMatchObject({ result: 'error', code: 'not_found' });
+  });
+});

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { previewOpenApiDocument } from './preview';
+
+/** CI fails when the committed OpenAPI document no longer matches the code. */
+describe('OpenAPI document', () => {
+  let generated: Awaited<ReturnType<typeof previewOpenApiDocument>>;
+
+  beforeAll(async () => {
+    generated = JSON.parse(JSON.stringify(await previewOpenApiDocument()));
+  });
+
+  it('matches the committed docs/openapi.json (run `npm run openapi` after changing an endpoint)', () => {
+    const committed = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json'), 'utf8'));
+    expect(generated).toEqual(committed);
+  });
+
+  it('covers every endpoint of the spec, with its request and response shapes and the error model', () => {
+    const expected: [string, string][] = [
+      ['post', '/v1/transactions'],
+      ['get', '/v1/transactions/verify'],
+      ['get', '/v1/transactions/list'],
+      ['get', '/v1/transactions/fetch'],
+      ['post', '/v1/transactions/refund'],
+      ['post', '/v1/splits/config'],
+      ['get', '/v1/splits/config'],
+      ['put', '/v1/splits/config/{public_id}'],
+      ['delete', '/v1/splits/config/{public_id}'],
+      ['get', '/v1/splits/ledger'],
+      ['get', '/v1/splits/ledger/summary'],
+      ['post', '/v1/links'],
+      ['post', '/v1/callback'],
+      ['get', '/v1/callback/list'],
+      ['get', '/v1/callback/{id}'],
+      ['get', '/v1/callback/fetch/{callback_id}'],
+      ['put', '/v1/callback/{id}'],
+      ['delete', '/v1/callback/{id}'],
+    ];
+    for (const [method, path] of expected) {
+      const op = generated.paths[path]?.[method as 'get'];
+      expect({ method, path, documented: Boolean(op) }).toEqual({ method, path, documented: true });
+      const ok = Object.entries(op!.responses).find(([s]) => s.startsWith('2'));
+      expect({ path, hasSchema: Boolean((ok?.[1] as { content?: unknown }).content) }).toEqual({ path, hasSchema: true });
+      expect(Object.keys(op!.responses)).toEqual(expect.arrayContaining(['500', '503']));
+    }
+    const init = generated.components!.schemas!.InitializeTransactionDto as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(init.properties)).toEqual(expect.arrayContaining(['amount', 'email', 'currency', 'payment_method_type', 'payment_method_code', 'mobile_money_number', 'transaction_reference', 'success_url', 'failure_url', 'requested_response']));
+    expect(init.required).toEqual(expect.arrayContaining(['amount', 'email', 'currency']));
+    const list = generated.paths['/v1/transactions/list'].get!;
+    expect(list.parameters!.map((p) => (p as { name: string }).name)).toEqual(expect.arrayContaining(['start_date', 'end_date', 'limit']));
+    expect(generated.paths['/v1/callback/list'].get!.responses['403']).toBeDefined();
+    expect(generated.paths['/v1/transactions'].post!.responses['403']).toBeUndefined(); // a public key may initialize
+  });
+});

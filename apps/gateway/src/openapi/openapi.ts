@@ -1,0 +1,115 @@
+import type { INestApplication } from '@nestjs/common';
+import { GUARDS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { OperationObject, ParameterObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { AdminGuard } from '../auth/admin.guard';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ErrorBody, RESPONSES } from './schemas';
+
+interface RouteFacts {
+  query?: Function;
+  apiKey: boolean;
+  admin: boolean;
+  publicKeyAllowed: boolean;
+}
+
+/** What the controllers' decorators say about each handler: its query DTO and its guards. */
+function routeFacts(app: INestApplication): Map<string, RouteFacts> {
+  const facts = new Map<string, RouteFacts>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const ctrl = wrapper.metatype as Function | null;
+      if (!ctrl) continue;
+      const guards: Function[] = Reflect.getMetadata(GUARDS_METADATA, ctrl) ?? [];
+      for (const key of Object.getOwnPropertyNames(ctrl.prototype)) {
+        if (key === 'constructor') continue;
+        const args: Record<string, { index: number; data?: unknown }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, ctrl, key) ?? {};
+        const types: Function[] = Reflect.getMetadata('design:paramtypes', ctrl.prototype, key) ?? [];
+        const queryArg = Object.entries(args).find(([k, v]) => Number(k.split(':')[0]) === RouteParamtypes.QUERY && v.data === undefined);
+        facts.set(`${ctrl.name}_${key}`, {
+          query: queryArg ? types[queryArg[1].index] : undefined,
+          apiKey: guards.includes(ApiKeyGuard),
+          admin: guards.includes(AdminGuard),
+          publicKeyAllowed: Reflect.getMetadata('public-key-allowed', ctrl.prototype[key]) === true,
+        });
+      }
+    }
+  }
+  return facts;
+}
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+
+/**
+ * The OpenAPI 3 document of the gateway, generated from the code: paths and bodies from the
+ * controllers, request schemas from the class-validator rules of the DTOs, response shapes from
+ * ./schemas.ts (the presenters' shapes), errors from the guards and the ARCHITECTURE §3 model.
+ * `npm run openapi` writes docs/openapi.json; a unit test fails when it drifts from the code.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const base = new DocumentBuilder()
+    .setTitle('Payments platform API')
+    .setDescription('Transactions, split payments with a commission ledger, and signed webhooks. Amounts are integers in minor units unless stated.')
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: sk_test_…, sk_live_… (pk_… only for POST /v1/transactions)' }, 'api_key')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_API_TOKEN' }, 'admin_token')
+    .build();
+  const doc = SwaggerModule.createDocument(app, base);
+  // Every class with class-validator rules becomes a schema; the config classes are not part of the API.
+  const schemas = Object.fromEntries(
+    Object.entries(validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as Record<string, SchemaObject>).filter(([name]) => !name.endsWith('Config')),
+  );
+  doc.components = { ...doc.components, schemas: { ...schemas, ErrorBody } };
+  const facts = routeFacts(app);
+
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of ['get', 'post', 'put', 'delete'] as const) {
+      const op = item[method] as OperationObject | undefined;
+      if (!op) continue;
+      const f = facts.get(op.operationId ?? '') ?? { apiKey: false, admin: false, publicKeyAllowed: false };
+      const known = RESPONSES[op.operationId ?? ''];
+      const responses: OperationObject['responses'] = {};
+      if (known) {
+        responses[String(known.status)] = known.schema
+          ? { description: known.description, content: { 'application/json': { schema: known.schema } } }
+          : { description: known.description, ...(known.contentType ? { content: { [known.contentType]: { schema: { type: 'string' } } } } : {}) };
+      } else {
+        responses['200'] = { description: 'Success' };
+      }
+      const params: ParameterObject[] = (op.parameters as ParameterObject[] | undefined)?.filter((p) => p.in !== 'query') ?? [];
+      if (f.query) {
+        const schema = schemas[f.query.name];
+        const required = new Set(schema?.required ?? []);
+        for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+          params.push({ name, in: 'query', required: required.has(name), schema: prop as SchemaObject });
+        }
+      }
+      if (path === '/checkout') params.push({ name: 'checkout_id', in: 'query', required: true, schema: { type: 'string' } });
+      const body = op.requestBody !== undefined;
+      const guarded = f.apiKey || f.admin;
+      if (method === 'post' && guarded) {
+        params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Replays the first response for 24 h (Stripe semantics)' });
+      }
+      op.parameters = params;
+      if (body || f.query || params.some((p) => p.in === 'path')) responses['400'] = errorResponse('validation_error: malformed JSON, wrong type, missing or unknown field');
+      if (guarded) responses['401'] = errorResponse('invalid_api_key');
+      if (f.apiKey && !f.publicKeyAllowed) responses['403'] = errorResponse('secret_key_required: a public key was used');
+      if (params.some((p) => p.in === 'path') || /verify|fetch|refund|recover|resend/.test(path)) responses['404'] = errorResponse('not_found (also for another business’s or mode’s ids)');
+      if (method === 'post' && guarded) {
+        responses['409'] = errorResponse('idempotency_in_progress, or duplicate_reference for a reused transaction_reference');
+        responses['422'] = errorResponse('idempotency_key_reused; refund_exceeds_amount, transaction_not_refundable, payment_method_unavailable where they apply');
+      }
+      if (body) responses['413'] = errorResponse('payload_too_large: body over 64 KiB');
+      if (f.apiKey) responses['429'] = errorResponse('rate_limited; see Retry-After and RateLimit-* headers');
+      responses['500'] = errorResponse('internal_error: only the request id is revealed');
+      responses['503'] = errorResponse('service_unavailable: a downstream service or store is unreachable; nothing was written');
+      op.responses = responses;
+      if (f.apiKey) op.security = [{ api_key: [] }];
+      if (f.admin) op.security = [{ admin_token: [] }];
+    }
+  }
+  return doc;
+}

@@ -1,0 +1,187 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/** Response shapes of the public API, as the presenters build them (docs/api.md). */
+const str = (description?: string): SchemaObject => ({ type: 'string', ...(description ? { description } : {}) });
+const int = (description?: string): SchemaObject => ({ type: 'integer', ...(description ? { description } : {}) });
+const num = (description?: string): SchemaObject => ({ type: 'number', ...(description ? { description } : {}) });
+const bool = (): SchemaObject => ({ type: 'boolean' });
+const nullable = (s: SchemaObject): SchemaObject => ({ ...s, nullable: true });
+const arr = (items: SchemaObject): SchemaObject => ({ type: 'array', items });
+const obj = (properties: Record<string, SchemaObject>): SchemaObject => ({ type: 'object', properties, required: Object.keys(properties) });
+const success = { type: 'string', enum: ['success'] } as SchemaObject;
+const ok = (properties: Record<string, SchemaObject>) => obj({ result: success, ...properties });
+const status = { type: 'string', enum: ['pending', 'processing', 'success', 'failed'] } as SchemaObject;
+
+export const ErrorBody = obj({
+  result: { type: 'string', enum: ['error'] },
+  code: {
+    type: 'string',
+    enum: [
+      'validation_error', 'invalid_api_key', 'secret_key_required', 'not_found', 'duplicate_reference', 'idempotency_in_progress',
+      'idempotency_key_reused', 'refund_exceeds_amount', 'transaction_not_refundable', 'payment_method_unavailable',
+      'payload_too_large', 'rate_limited', 'internal_error', 'service_unavailable',
+    ],
+  },
+  message: str(),
+  errors: arr(obj({ field: str(), message: str() })),
+  request_id: str('Also sent as the X-Request-Id header'),
+});
+(ErrorBody.required as string[]).splice((ErrorBody.required as string[]).indexOf('errors'), 1);
+
+const callbackLong = obj({
+  id: str('The spec types the fetched callback id as a string'),
+  url: str(), description: str(), events: arr(str()), is_active: bool(), failure_count: int(),
+  last_triggered: nullable(str()), date_created: str(), date_updated: str(),
+});
+
+const ledgerEntry = obj({
+  public_id: str(), transaction_id: int(), split_config_id: nullable(int()), creditor_business_id: int(), debtor_business_id: int(),
+  amount: int('Minor units; negative for a refund reversal'), currency: str(), status: str(), invoice_reference: nullable(str()),
+  settlement_date: nullable(str('YYYY-MM-DD HH:MM:SS')), date_created: str('YYYY-MM-DD HH:MM:SS'),
+});
+
+const splitConfig = obj({
+  public_id: str(), owner_business_id: int(), partner_business_id: int(), split_type: { type: 'string', enum: ['percentage', 'fixed'] },
+  split_value: int(), split_role: { type: 'string', enum: ['fee', 'principal'] }, currency: str(), description: nullable(str()), is_active: bool(),
+});
+
+const keys = obj({ secret: str(), public: str() });
+
+/** Success response per operation id (controller_method). */
+export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; description: string; contentType?: string }> = {
+  AdminController_createBusiness: {
+    status: 201,
+    description: 'The business and its four API keys, shown only this once',
+    schema: ok({ business: obj({ id: int(), name: str() }), api_keys: obj({ test: keys, live: keys }) }),
+  },
+  AdminController_rollKey: {
+    status: 201,
+    description: 'The new key; the previous one stops working at previous_key_expires_at',
+    schema: ok({ mode: str(), type: str(), api_key: str(), previous_key_expires_at: str() }),
+  },
+  TransactionsController_initialize: {
+    status: 200,
+    description: 'Transaction initialized',
+    schema: {
+      type: 'object',
+      required: ['result', 'transaction_id', 'transaction_reference', 'message', 'total'],
+      properties: {
+        result: success,
+        transaction_id: str(),
+        transaction_reference: str(),
+        message: str(),
+        total: num('Amount plus charges in MAJOR units'),
+        checkout_url: str('Present when the customer completes the payment on the hosted page'),
+      },
+    },
+  },
+  TransactionsController_verify: {
+    status: 200,
+    description: 'The transaction',
+    schema: ok({
+      transaction_id: str(), transaction_reference: str(), amount: int(), charges: int(), total: int(), currency: str(), status,
+      emailAddress: str(), checkoutId: nullable(str()), successUrl: nullable(str()), failureUrl: nullable(str()), dateCreated: str('ISO 8601'),
+    }),
+  },
+  TransactionsController_list: {
+    status: 200,
+    description: 'Newest first',
+    schema: ok({
+      transactions: arr(
+        obj({
+          transaction_id: str(), amount: str('Decimal string in major units'), currency: str(), status, message: str(),
+          details: obj({
+            transaction_reference: str(), charges: str(), total: str(), email: str(), payment_method_type: nullable(str()),
+            payment_method_code: nullable(str()), payment_link_id: nullable(str()), date_created: str(), date_updated: str(),
+          }),
+        }),
+      ),
+    }),
+  },
+  TransactionsController_fetch: {
+    status: 200,
+    description: 'The Transaction model',
+    schema: ok({
+      transactionId: str(), transactionReference: str(), amount: int(), charges: int(), total: int(), currency: str(), emailAddress: str(),
+      status, checkoutId: nullable(str()), successUrl: nullable(str()), failureUrl: nullable(str()), dateCreated: str(),
+    }),
+  },
+  TransactionsController_refund: {
+    status: 200,
+    description: 'Refund accepted',
+    schema: ok({ message: str(), refund_id: str(), status: { type: 'string', enum: ['pending'] } }),
+  },
+  TransactionsController_getRefund: {
+    status: 200,
+    description: 'The refund',
+    schema: ok({
+      refund_id: str(), status: { type: 'string', enum: ['pending', 'success', 'failed'] }, amount: int(), currency: str(), transaction_id: str(),
+      transaction_reference: str(), message: str(), date_created: str(), date_updated: str(),
+    }),
+  },
+  LinksController_create: {
+    status: 200,
+    description: 'Payment link created',
+    schema: ok({ payment_link_id: str(), hosted_payment_link: str(), message: str('States amount, charges and total') }),
+  },
+  CheckoutController_css: { status: 200, description: 'Stylesheet of the hosted checkout page', contentType: 'text/css' },
+  CheckoutController_show: { status: 200, description: 'The hosted checkout page (HTML); 303 to the merchant once the payment ended', contentType: 'text/html' },
+  CheckoutController_pay: { status: 303, description: 'Redirect to the checkout page of the transaction' },
+  CallbacksController_create: { status: 200, description: 'Callback created (no id, as the spec says)', schema: ok({ message: str() }) },
+  CallbacksController_list: {
+    status: 200,
+    description: 'Superset item shape',
+    schema: ok({
+      message: str(),
+      total_count: int(),
+      callbacks: arr(
+        obj({
+          id: int(), url: str(), description: str(), events: arr(str()), is_active: bool(), failure_count: int(), last_triggered: nullable(str()),
+          date_created: str(), date_updated: str(), dateCreated: str(),
+        }),
+      ),
+    }),
+  },
+  CallbacksController_fetch: { status: 200, description: 'The callback', schema: ok({ callback: callbackLong }) },
+  CallbacksController_get: { status: 200, description: 'The callback', schema: ok({ callback: callbackLong }) },
+  CallbacksController_update: { status: 200, description: 'Updated', schema: ok({ message: str() }) },
+  CallbacksController_remove: { status: 200, description: 'Deleted; pending deliveries cancelled', schema: ok({ message: str() }) },
+  CallbacksController_secret: { status: 200, description: 'The signing secret', schema: ok({ secret: str(), previous_secret_expires_at: nullable(str()) }) },
+  CallbacksController_roll: { status: 200, description: 'A new signing secret', schema: ok({ message: str(), secret: str(), previous_secret_expires_at: nullable(str()) }) },
+  CallbacksController_deliveries: {
+    status: 200,
+    description: 'Delivery log, newest first',
+    schema: ok({
+      total_count: int(),
+      deliveries: arr(
+        obj({
+          delivery_id: str(), event_id: str(), event: str(), status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'cancelled'] },
+          attempts: arr(obj({ attempt: int(), status_code: nullable(int()), duration_ms: int(), error: nullable(str()), date_created: str() })),
+          next_attempt_at: nullable(str()), date_created: str(),
+        }),
+      ),
+    }),
+  },
+  CallbacksController_resend: { status: 200, description: 'Queued again', schema: ok({ message: str(), delivery_id: str(), status: str() }) },
+  CallbacksController_recover: { status: 200, description: 'Failed deliveries queued again', schema: ok({ message: str(), requeued: int() }) },
+  HealthController_live: { status: 200, description: 'The process is up', schema: obj({ status: str() }) },
+  HealthController_ready: { status: 200, description: 'Dependencies reachable (503 otherwise)', schema: obj({ status: str(), checks: { type: 'object', additionalProperties: str() } }) },
+  HealthController_metrics: { status: 200, description: 'Prometheus metrics', contentType: 'text/plain' },
+  SplitsController_create: { status: 200, description: 'Split config created', schema: ok({ split_config: splitConfig, message: str() }) },
+  SplitsController_list: {
+    status: 200,
+    description: 'The business’s split configs',
+    schema: ok({ split_configs: arr({ ...splitConfig, properties: { ...splitConfig.properties, date_created: str('YYYY-MM-DD HH:MM:SS') } }), count: int() }),
+  },
+  SplitsController_update: { status: 200, description: 'Split config updated', schema: ok({ split_config: splitConfig, message: str() }) },
+  SplitsController_deactivate: { status: 200, description: 'Deactivated (repeatable)', schema: ok({ public_id: str(), message: str() }) },
+  SplitsController_entries: { status: 200, description: 'Ledger entries, newest first', schema: ok({ ledger_entries: arr(ledgerEntry), count: int() }) },
+  SplitsController_summary: {
+    status: 200,
+    description: 'Unsettled totals per currency',
+    schema: ok({ summary: obj({ owed_to_you: arr(obj({ currency: str(), total: int() })), you_owe: arr(obj({ currency: str(), total: int() })) }) }),
+  },
+  SplitsController_invoices: { status: 200, description: 'Settlement invoices of the business', schema: { type: 'object', properties: { result: success } } },
+  SettlementAdminController_run: { status: 200, description: 'Invoices issued by this run', schema: { type: 'object', properties: { result: success } } },
+  SettlementAdminController_paid: { status: 200, description: 'Invoice marked paid; entries settled', schema: { type: 'object', properties: { result: success } } },
+};
