@@ -144,4 +144,11 @@ describe('walking skeleton', () => {
     const txMetrics = await (await fetch(stack.app('transaction-service').url('/metrics'))).text();
     expect(txMetrics).toMatch(/outbox_events_relayed_total\{[^}]*topic="transaction.status_changed"[^}]*\} [1-9]/);
   });
+
+  it('shuts every app down cleanly on SIGTERM (in-flight work finished, offsets committed)', async () => {
+    for (const proc of [...stack.processes.values()].reverse()) {
+      const code = await proc.stop();
+      expect({ app: proc.app, code }).toEqual({ app: proc.app, code: 0 });
+    }
+  }, 90_000);
 });
