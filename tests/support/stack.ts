@@ -1,3 +1,4 @@
+import IORedis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client, Pool } from 'pg';
 import { infra, runId } from './infra';
@@ -170,6 +171,21 @@ export class Stack {
     await admin.connect();
     for (const app of ALL_APPS) await admin.query(`DROP DATABASE IF EXISTS "${this.dbName(app)}" WITH (FORCE)`);
     await admin.end();
+    // Queues (BullMQ) and gateway keys of this stack: bull:<prefix>… and <id>:…
+    const redis = new IORedis(this.infra.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      for (const pattern of [`bull:${this.topicPrefix}*`, `${this.id}:*`]) {
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+          cursor = next;
+          if (keys.length > 0) await redis.del(...keys);
+        } while (cursor !== '0');
+      }
+    } finally {
+      redis.disconnect();
+    }
     const kadmin = this.kafka().admin();
     await kadmin.connect();
     const topics = (await kadmin.listTopics()).filter((t) => t.startsWith(this.topicPrefix));
