@@ -33,7 +33,7 @@ export class WebhookDispatcherConfig extends RedisServiceConfig {
 
   /** Attempts in flight at once for one callback, so a slow endpoint cannot starve the others. */
   @IsInt() @Min(1) @Max(100)
-  WEBHOOK_CALLBACK_CONCURRENCY = 4;
+  WEBHOOK_CALLBACK_CONCURRENCY = 8;
 
   /** Attempts in flight at once in one dispatcher process. */
   @IsInt() @Min(1) @Max(500)

@@ -92,7 +92,12 @@ export class DeliverAttemptUseCase {
           `UPDATE deliveries SET status = 'succeeded', attempts = $2, locked_until = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now() WHERE id = $1`,
           [delivery.id, attemptNo],
         );
-        await m.query('UPDATE callbacks SET failure_count = 0, last_triggered = now() WHERE id = $1', [callback.id]);
+        // A busy callback succeeds many times a second: write its row only when something changes.
+        await m.query(
+          `UPDATE callbacks SET failure_count = 0, last_triggered = now()
+            WHERE id = $1 AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
+          [callback.id],
+        );
         return 'delivered' as const;
       }
 

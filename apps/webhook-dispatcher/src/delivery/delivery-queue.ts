@@ -79,7 +79,7 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
     const outcome = await this.attempt.execute(job.data);
     if (outcome === 'busy') {
       // The callback already has its share of attempts in flight: try this one again shortly.
-      await job.moveToDelayed(Date.now() + 200 + Math.floor(Math.random() * 300), token);
+      await job.moveToDelayed(Date.now() + 250 + Math.floor(Math.random() * 500), token);
       throw new DelayedError();
     }
     if (outcome === 'retry' || outcome === 'failed') this.enqueuer.wake();

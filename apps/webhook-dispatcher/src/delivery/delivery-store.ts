@@ -94,26 +94,26 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes one attempt of a delivery for this worker: still pending, still at that attempt, not
-   * held by another worker, and its callback below its concurrency limit (the callback row is
-   * locked while counting, so two workers cannot both take the last slot).
+   * Takes one attempt of a delivery for this worker, in one statement: still pending, still at
+   * that attempt, not held by another worker, and its callback below its concurrency limit. The
+   * limit is counted without locking the callback, so two workers racing for the last slot may
+   * both win: a soft limit, traded for no lock contention on a busy callback.
    */
   async claimAttempt(deliveryId: string, attempt: number, lockSeconds: number, perCallbackLimit: number): Promise<{ delivery: DeliveryRow } | 'busy' | null> {
-    return this.ds.transaction(async (m) => {
-      const [current] = await queryRows<DeliveryRow>(m, 'SELECT * FROM deliveries WHERE id = $1', [deliveryId]);
-      if (!current || current.status !== 'pending' || current.attempts !== attempt) return null;
-      if (current.locked_until && current.locked_until > new Date()) return null;
-      await m.query('SELECT id FROM callbacks WHERE id = $1 FOR UPDATE', [current.callback_id]);
-      const [{ n }] = await queryRows<{ n: number }>(m, 'SELECT count(*)::int AS n FROM deliveries WHERE callback_id = $1 AND locked_until > now()', [current.callback_id]);
-      if (n >= perCallbackLimit) return 'busy';
-      const [delivery] = await queryRows<DeliveryRow>(
-        m,
-        `UPDATE deliveries SET locked_until = now() + make_interval(secs => $3), updated_at = now()
-          WHERE id = $1 AND status = 'pending' AND attempts = $2 AND (locked_until IS NULL OR locked_until < now())
-          RETURNING *`,
-        [deliveryId, attempt, lockSeconds],
-      );
-      return delivery ? { delivery } : null;
-    });
+    const [delivery] = await queryRows<DeliveryRow>(
+      this.ds,
+      `UPDATE deliveries d SET locked_until = now() + make_interval(secs => $3), updated_at = now()
+        WHERE d.id = $1 AND d.status = 'pending' AND d.attempts = $2 AND (d.locked_until IS NULL OR d.locked_until < now())
+          AND (SELECT count(*) FROM deliveries x WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()) < $4
+        RETURNING d.*`,
+      [deliveryId, attempt, lockSeconds, perCallbackLimit],
+    );
+    if (delivery) return { delivery };
+    const waiting = await queryRows<{ id: string }>(
+      this.ds,
+      `SELECT id FROM deliveries WHERE id = $1 AND status = 'pending' AND attempts = $2 AND (locked_until IS NULL OR locked_until < now())`,
+      [deliveryId, attempt],
+    );
+    return waiting.length > 0 ? 'busy' : null;
   }
 }
