@@ -146,6 +146,20 @@ describe('hosted checkout in Chromium', () => {
     expect(verified.body.status).toBe('pending');
   }, 60_000);
 
+  it('pays a link once when the same page is submitted twice (double click, resubmit)', async () => {
+    const link = await stack.api('POST', '/v1/links', { key: keys.test.secret, body: { amount: 900, currency: 'USD', description: 'Once only' } });
+    const page = await (await fetch(link.body.hosted_payment_link as string)).text();
+    const token = /name="attempt_token" value="([^"]+)"/.exec(page)?.[1];
+    expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
+    const form = new URLSearchParams({ checkout_id: link.body.payment_link_id as string, attempt_token: token!, email: 'twice@example.com', payment_method_code: 'zimswitch', action: 'pay' });
+    const submit = () => fetch(`${stack.gatewayUrl}/checkout/pay`, { method: 'POST', body: form, redirect: 'manual' });
+    const [first, second] = await Promise.all([submit(), submit()]);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    expect(second.headers.get('location')).toBe(first.headers.get('location'));
+    const { rows } = await stack.db('transaction-service').query('SELECT status FROM transactions WHERE payment_link_id = $1', [link.body.payment_link_id]);
+    expect(rows).toEqual([{ status: 'success' }]);
+  });
+
   it('answers an unknown checkout with a 404 page', async () => {
     const res = await page.goto(`${stack.gatewayUrl}/checkout?checkout_id=chk_doesnotexist0000`);
     expect(res?.status()).toBe(404);

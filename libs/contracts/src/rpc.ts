@@ -182,6 +182,8 @@ export interface CheckoutPayBody {
   mobile_money_number?: string;
   /** Required when paying a payment link (the customer's address). */
   email?: string;
+  /** A payment-link page's one-time token: submitting the same page twice pays once. */
+  attempt_token?: string;
 }
 export interface CheckoutPayResult {
   /** The transaction's checkout id (a payment link creates a new transaction per payment). */

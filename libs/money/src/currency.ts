@@ -48,3 +48,9 @@ export function toMajorString(minor: number, currency: string): string {
 export function toMajorNumber(minor: number, currency: string): number {
   return Number(toMajorString(minor, currency));
 }
+
+/**
+ * Largest amount accepted anywhere, in minor units (10^12: ten billion dollars in cents). Far below
+ * 2^53, so amount + charges and every sum the ledger makes stay exact JavaScript integers.
+ */
+export const MAX_AMOUNT = 1_000_000_000_000;

@@ -1,5 +1,6 @@
 import { Controller, Injectable, UseInterceptors, applyDecorators, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { RpcContext, RpcReply } from '@payments/contracts';
+import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
+import { isConnectionError } from '@payments/database';
 import { Observable, catchError, map, of, throwError } from 'rxjs';
 import { DomainException } from './domain-exception';
 import { rootLogger } from './logger';
@@ -32,6 +33,12 @@ export class RpcReplyInterceptor implements NestInterceptor {
               if (err instanceof DomainException) {
                 observe(err.code);
                 return of<RpcReply<unknown>>({ ok: false, error: err.toPayload() });
+              }
+              if (isConnectionError(err)) {
+                // A store is unreachable: its transaction rolled back, nothing was written.
+                observe('service_unavailable');
+                rootLogger().error({ err, pattern }, 'RPC handler could not reach a store');
+                return of<RpcReply<unknown>>({ ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: 'a data store is unreachable; try again shortly' } });
               }
               observe('error');
               rootLogger().error({ err, pattern }, 'RPC handler failed');

@@ -22,6 +22,8 @@ interface CachedKey {
 /** Channel on which a replica that rolls or revokes keys tells the others to forget them. */
 const INVALIDATE_CHANNEL = 'apikeys:invalidate';
 const MAX_ENTRIES = 50_000;
+/** Unknown keys are remembered briefly, so guessing keys cannot turn into a database load. */
+const MISS_TTL_MS = 5_000;
 
 /**
  * Resolves an API key to (business, mode, key type). The key is looked up by its SHA-256, so the
@@ -32,6 +34,7 @@ const MAX_ENTRIES = 50_000;
 @Injectable()
 export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   private readonly cache = new Map<string, CachedKey>();
+  private readonly misses = new Map<string, number>();
   private subscriber: Redis | undefined;
 
   constructor(
@@ -59,6 +62,8 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     if (!parseApiKey(key)) return null;
     const hash = hashApiKey(key);
     const now = Date.now();
+    const missedAt = this.misses.get(hash);
+    if (missedAt !== undefined && now - missedAt < MISS_TTL_MS) return null;
     const hit = this.cache.get(hash);
     if (hit && now - hit.cachedAt < this.config.API_KEY_CACHE_TTL_MS) {
       return hit.expiresAt === null || hit.expiresAt > now ? hit.principal : null;
@@ -70,8 +75,11 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     );
     if (rows.length === 0) {
       this.cache.delete(hash);
+      if (this.misses.size >= MAX_ENTRIES) this.misses.clear();
+      this.misses.set(hash, now);
       return null;
     }
+    this.misses.delete(hash);
     const { expires_at, ...principal } = rows[0];
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(hash, { principal, expiresAt: expires_at ? expires_at.getTime() : null, cachedAt: now });

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RpcPatterns, type CheckoutGetBody, type CheckoutPayBody, type CheckoutPayResult, type CheckoutView } from '@payments/contracts';
+import { randomBase62 } from '@payments/platform';
 import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
@@ -52,7 +53,7 @@ export class CheckoutController {
     if (!view) return;
     const target = view.kind === 'transaction' ? redirectTarget(view) : null;
     if (target) return res.redirect(303, target);
-    const model = { view, merchant: await this.merchantName(view) };
+    const model = { view, merchant: await this.merchantName(view), attemptToken: view.kind === 'link' ? randomBase62(32) : undefined };
     this.send(res, 200, view, view.status === 'processing' ? renderProcessing(model) : view.status === 'success' || view.status === 'failed' ? renderResult(model) : renderForm(model));
   }
 
@@ -66,7 +67,14 @@ export class CheckoutController {
       const result = await this.transactions.call<CheckoutPayBody, CheckoutPayResult>(
         RpcPatterns.CheckoutPay,
         { request_id: req.requestId },
-        { checkout_id: view.checkout_id, action, payment_method_code: str('payment_method_code'), mobile_money_number: str('mobile_money_number'), email: str('email') },
+        {
+          checkout_id: view.checkout_id,
+          action,
+          payment_method_code: str('payment_method_code'),
+          mobile_money_number: str('mobile_money_number'),
+          email: str('email'),
+          attempt_token: str('attempt_token'),
+        },
       );
       res.redirect(303, `/checkout?checkout_id=${encodeURIComponent(result.checkout_id)}`);
     } catch (err) {
@@ -76,6 +84,7 @@ export class CheckoutController {
           merchant: await this.merchantName(view),
           error: err.errors?.[0] ? `${err.errors[0].field.replace(/_/g, ' ')} ${err.errors[0].message}` : err.message,
           form: { email: str('email'), payment_method_code: str('payment_method_code'), mobile_money_number: str('mobile_money_number') },
+          attemptToken: str('attempt_token'),
         };
         return this.send(res, err.status, view, renderForm(model));
       }

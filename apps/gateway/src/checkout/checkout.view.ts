@@ -18,6 +18,8 @@ export interface CheckoutPageModel {
   error?: string;
   /** What the customer typed, kept when the form comes back with an error. */
   form?: { email?: string; payment_method_code?: string; mobile_money_number?: string };
+  /** One per rendering of a payment link's page, so a double submit pays once. */
+  attemptToken?: string;
 }
 
 const money = (minor: number, currency: string) => `${toMajorString(minor, currency)} ${esc(currency)}`;
@@ -72,13 +74,14 @@ function methodChoice(v: CheckoutView, chosen?: string): string {
 }
 
 /** The page for an open link or a pending transaction: the form. */
-export function renderForm({ view: v, merchant, error, form }: CheckoutPageModel): string {
+export function renderForm({ view: v, merchant, error, form, attemptToken }: CheckoutPageModel): string {
   const fixed = METHODS.find((m) => m.code === v.payment_method_code);
   const needsNumber = !fixed || fixed.type === 'mobile_money';
   const body = `${summary(v, merchant)}
 ${error ? `<p class="error" role="alert" id="form-error">${esc(error)}</p>` : ''}
 <form method="post" action="/checkout/pay" ${error ? 'aria-describedby="form-error"' : ''}>
   <input type="hidden" name="checkout_id" value="${esc(v.checkout_id)}">
+  ${attemptToken ? `<input type="hidden" name="attempt_token" value="${esc(attemptToken)}">` : ''}
   ${
     v.kind === 'link'
       ? `<label for="email">Email address</label>

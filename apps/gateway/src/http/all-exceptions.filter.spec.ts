@@ -42,3 +42,11 @@ describe('AllExceptionsFilter', () => {
     expect(res.body).toMatchObject({ result: 'error', code: 'not_found' });
   });
 });
+
+describe('AllExceptionsFilter and unreachable stores', () => {
+  it('answers 503 service_unavailable when the gateway’s database or Redis cannot be reached', () => {
+    const res = run(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toMatchObject({ result: 'error', code: 'service_unavailable', request_id: 'req_test123' });
+  });
+});

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ErrorCodes, type ErrorCode } from '@payments/contracts';
+import { isConnectionError } from '@payments/database';
 import { rootLogger } from '@payments/platform';
 import { ApiException } from './api-exception';
 import { sendError } from './error-body';
@@ -34,6 +35,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
         const message = status === 404 ? `no route ${req.method} ${req.path}` : exception.message;
         return sendError(res, status, { code, message, request_id: requestId });
       }
+    }
+    if (isConnectionError(exception)) {
+      rootLogger().error({ err: exception, request_id: requestId, path: req.path }, 'a store is unreachable');
+      return sendError(res, 503, { code: ErrorCodes.ServiceUnavailable, message: 'a data store is unreachable; try again shortly', request_id: requestId });
     }
     rootLogger().error({ err: exception, request_id: requestId, path: req.path }, 'unhandled error');
     sendError(res, 500, { code: ErrorCodes.InternalError, message: `internal error; quote request id ${requestId} to support`, request_id: requestId });

@@ -2,6 +2,9 @@ import { ERROR_HTTP_STATUS, type ErrorCode, type FieldError } from '@payments/co
 
 /** An error answer of the public API (ARCHITECTURE §3); the filter renders it. */
 export class ApiException extends Error {
+  /** True when the request certainly never reached a service (safe to run again as is). */
+  notExecuted = false;
+
   constructor(
     readonly code: ErrorCode,
     message: string,

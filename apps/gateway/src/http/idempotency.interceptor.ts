@@ -18,10 +18,8 @@ interface Stored {
 }
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
-/** A request still running holds its key this long at most (a crashed replica frees it). */
-const RUNNING_TTL_MS = 60_000;
-/** Refusals worth replaying: the request ran and reached a decision. */
-const STORED_ERRORS = new Set([404, 409, 422]);
+/** A request still running holds its key at most this much longer than its RPC deadline. */
+const RUNNING_MARGIN_MS = 30_000;
 
 /**
  * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
@@ -29,8 +27,10 @@ const STORED_ERRORS = new Set([404, 409, 422]);
  * that response with `Idempotent-Replayed: true`; the same key with another body → 422
  * idempotency_key_reused; while the first still runs → 409 idempotency_in_progress. The claim is
  * an atomic SET NX in Redis, so it holds across concurrent requests and gateway replicas.
- * Requests refused before they ran (validation, auth, rate limit) and 5xx answers are not kept,
- * so they can be retried with the same key.
+ * Requests refused before they ran (validation, auth, rate limit, a service that could not be
+ * reached) are not kept, so they can be retried with the same key. Any other answer is kept and
+ * replayed — a 5xx whose outcome is unknown included (Stripe does the same): running it again
+ * could apply it twice, so the caller checks the outcome and uses a new key.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -59,7 +59,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     let claimed: string | null;
     try {
-      claimed = await this.redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint } satisfies Stored), 'PX', RUNNING_TTL_MS, 'NX');
+      claimed = await this.redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint } satisfies Stored), 'PX', this.config.RPC_TIMEOUT_MS + RUNNING_MARGIN_MS, 'NX');
     } catch {
       throw new ApiException(ErrorCodes.ServiceUnavailable, 'idempotency keys are unavailable right now; retry shortly');
     }
@@ -71,11 +71,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
       await this.keep(redisKey, { state: 'done', fingerprint, status: statusOk, body });
       return body;
     } catch (err) {
-      if (err instanceof ApiException && STORED_ERRORS.has(err.status)) {
-        const body = { result: 'error', code: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}), request_id: req.requestId };
-        await this.keep(redisKey, { state: 'done', fingerprint, status: err.status, body });
-      } else {
+      const refusedBeforeRunning = err instanceof ApiException ? err.notExecuted || [400, 401, 403, 413, 429].includes(err.status) : false;
+      if (refusedBeforeRunning) {
         await this.redis.del(redisKey).catch(() => undefined);
+      } else {
+        const body =
+          err instanceof ApiException
+            ? { result: 'error', code: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}), request_id: req.requestId }
+            : { result: 'error', code: ErrorCodes.InternalError, message: `internal error; quote request id ${req.requestId} to support`, request_id: req.requestId };
+        await this.keep(redisKey, { state: 'done', fingerprint, status: err instanceof ApiException ? err.status : 500, body });
       }
       throw err;
     }

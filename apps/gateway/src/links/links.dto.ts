@@ -16,7 +16,7 @@ import {
   type ValidationArguments,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { SUPPORTED_CURRENCIES } from '@payments/money';
+import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 
 /** A percentage split is in basis points: at most 10 000 (100 %). */
 @ValidatorConstraint({ name: 'percentageInBasisPoints' })
@@ -34,6 +34,7 @@ const URL_RULE = { protocols: ['http', 'https'], require_protocol: true, require
 export class LinkSplitDto {
   @IsInt({ message: 'business_id must be an integer' })
   @Min(1, { message: 'business_id must be an existing business' })
+  @Max(2_147_483_647, { message: 'business_id must be an existing business' })
   business_id: number;
 
   @IsIn(['percentage', 'fixed'], { message: 'type must be percentage or fixed' })
@@ -54,7 +55,7 @@ export class LinkSplitDto {
 export class CreateLinkDto {
   @IsInt({ message: 'amount must be a positive integer in minor units' })
   @Min(1, { message: 'amount must be a positive integer in minor units' })
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount is too large' })
+  @Max(MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT}` })
   amount: number;
 
   @IsIn(SUPPORTED_CURRENCIES, { message: `currency must be one of ${SUPPORTED_CURRENCIES.join(', ')}` })

@@ -11,7 +11,10 @@ interface Endpoint {
   client: ClientProxy;
 }
 
-const CONNECTION_FAILURE = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|EPIPE|closed|Connection/i;
+/** The request could not even be sent: trying another address is safe. */
+const NOT_SENT = /ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN/;
+/** The connection broke after the request may have been sent: the outcome is unknown. */
+const BROKEN = /ECONNRESET|EPIPE|closed|Connection/i;
 
 /**
  * TCP RPC clients for one service, balanced round-robin over every address. Host names are
@@ -95,11 +98,17 @@ export class RpcClientPool {
           throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} did not answer in time; try again`);
         }
         const message = String((err as Error)?.message ?? (err as { err?: unknown })?.err ?? err);
-        if (CONNECTION_FAILURE.test(message) || (err as { code?: string })?.code === 'ECONNREFUSED') {
+        if (NOT_SENT.test(message) || NOT_SENT.test(String((err as { code?: string })?.code))) {
           lastError = err;
           this.logger.warn({ service: this.service, address: endpoint.address, err: message }, 'RPC connection failed; trying the next address');
           await endpoint.client.close();
           continue;
+        }
+        if (BROKEN.test(message)) {
+          // Never re-sent elsewhere: the first instance may already have acted on it.
+          await endpoint.client.close();
+          this.logger.error({ service: this.service, pattern, address: endpoint.address, err: message }, 'RPC connection broke; outcome unknown');
+          throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} stopped answering; check the outcome before trying again`);
         }
         // The service answered with an unexpected error: its log has the details.
         this.logger.error({ service: this.service, pattern, err: message }, 'RPC failed');
@@ -107,7 +116,9 @@ export class RpcClientPool {
       }
     }
     this.logger.error({ service: this.service, err: String((lastError as Error)?.message ?? lastError) }, 'no instance reachable');
-    throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} is unavailable; try again shortly`);
+    const unavailable = new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} is unavailable; try again shortly`);
+    unavailable.notExecuted = true;
+    throw unavailable;
   }
 }
 

@@ -147,6 +147,16 @@ export class PayCheckoutUseCase {
   private async createFromLink(m: EntityManager, body: CheckoutPayBody, correlationId: string): Promise<TransactionRow> {
     const [link] = await queryRows<LinkRow>(m, 'SELECT * FROM payment_links WHERE public_id = $1', [body.checkout_id]);
     if (!link) throw notFound();
+    const token = body.attempt_token && /^[A-Za-z0-9_-]{16,64}$/.test(body.attempt_token) ? body.attempt_token : null;
+    if (token) {
+      // Two submits of the same page wait for each other here; the second finds the first's transaction.
+      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${link.public_id}:${token}`]);
+      const [existing] = await queryRows<TransactionRow>(m, 'SELECT * FROM transactions WHERE payment_link_id = $1 AND checkout_attempt = $2 FOR UPDATE', [
+        link.public_id,
+        token,
+      ]);
+      if (existing) return existing;
+    }
     const email = body.email?.trim() ?? '';
     if (!EMAIL.test(email) || email.length > 254) throw invalid([{ field: 'email', message: 'must be a valid e-mail address' }]);
     const method = body.action === 'pay' ? this.chosenMethod(body) : null;
@@ -170,6 +180,7 @@ export class PayCheckoutUseCase {
         expiresInSeconds: durationMs(this.config.TRANSACTION_EXPIRY) / 1000,
         paymentLinkId: link.public_id,
         linkSplits: link.splits,
+        checkoutAttempt: token,
       },
       correlationId,
     );

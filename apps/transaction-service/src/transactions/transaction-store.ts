@@ -83,6 +83,7 @@ export interface NewTransaction {
   expiresInSeconds: number;
   paymentLinkId?: string | null;
   linkSplits?: TransactionSnapshot['link_splits'];
+  checkoutAttempt?: string | null;
 }
 
 /**
@@ -97,8 +98,8 @@ export class TransactionStore {
       m,
       `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
          payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
-         checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,'pending',$14,$15,$16,$17,$18,$19, now() + make_interval(secs => $20))
+         checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,'pending',$14,$15,$16,$17,$18,$19, now() + make_interval(secs => $20), $21)
        RETURNING *`,
       [
         publicId('txn'),
@@ -121,6 +122,7 @@ export class TransactionStore {
         t.paymentLinkId ?? null,
         JSON.stringify(t.linkSplits ?? []),
         t.expiresInSeconds,
+        t.checkoutAttempt ?? null,
       ],
     );
     await this.emit(m, row, null, correlationId);

@@ -88,10 +88,13 @@ export class DeliverAttemptUseCase {
         result.error?.slice(0, 500) ?? null,
       ]);
       if (ok) {
-        await m.query(
-          `UPDATE deliveries SET status = 'succeeded', attempts = $2, locked_until = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now() WHERE id = $1`,
-          [delivery.id, attemptNo],
+        const done = await queryRows<{ id: string }>(
+          m,
+          `UPDATE deliveries SET status = 'succeeded', attempts = $2, locked_until = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
+            WHERE id = $1 AND status = 'pending' AND attempts = $3 RETURNING id`,
+          [delivery.id, attemptNo, delivery.attempts],
         );
+        if (done.length === 0) return 'skipped' as const; // another worker already settled this attempt
         // A busy callback succeeds many times a second: write its row only when something changes.
         await m.query(
           `UPDATE callbacks SET failure_count = 0, last_triggered = now()
@@ -104,13 +107,15 @@ export class DeliverAttemptUseCase {
       const gone = result.statusCode === 410;
       const retryable = result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : null;
       const decision = gone ? { retry: false, delayMs: 0 } : nextRetry(attemptNo - delivery.cycle_start, this.schedule, retryable);
-      await m.query(
+      const moved = await queryRows<{ id: string }>(
+        m,
         `UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL, last_error = $4, updated_at = now(),
            next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $5) ELSE NULL END,
            enqueued_at = NULL
-         WHERE id = $1`,
-        [delivery.id, decision.retry ? 'pending' : 'failed', attemptNo, result.error?.slice(0, 500), decision.delayMs / 1000],
+         WHERE id = $1 AND status = 'pending' AND attempts = $6 RETURNING id`,
+        [delivery.id, decision.retry ? 'pending' : 'failed', attemptNo, result.error?.slice(0, 500), decision.delayMs / 1000, delivery.attempts],
       );
+      if (moved.length === 0) return 'skipped' as const; // another worker already settled this attempt
       const [cb] = await queryRows<{ failure_count: number }>(
         m,
         'UPDATE callbacks SET failure_count = failure_count + 1, last_triggered = now() WHERE id = $1 RETURNING failure_count',

@@ -11,6 +11,9 @@ import { DeliverAttemptUseCase, type DeliveryJob } from './deliver-attempt.useca
 import { DeliveryStore } from './delivery-store';
 
 const ENQUEUE_BATCH = 200;
+
+/** One job id per hand-over: (delivery, attempt, how many times the row was queued). */
+const jobId = (r: { id: string; attempts: number; enqueue_count: number }) => `dlv-${r.id}-${r.attempts}-${r.enqueue_count}`;
 const OVERDUE_GRACE_SECONDS = 5;
 const RECONCILE_EVERY_MS = 5_000;
 
@@ -96,7 +99,7 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
           name: 'deliver',
           data: { deliveryId: r.id, attempt: r.attempts },
           opts: {
-            jobId: `dlv-${r.id}-${r.attempts}-${r.enqueue_count}`,
+            jobId: jobId(r),
             delay: Math.max(0, (r.next_attempt_at?.getTime() ?? now) - now),
             removeOnComplete: { age: 3600, count: 5000 },
             removeOnFail: { age: 24 * 3600 },
@@ -109,7 +112,14 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async reconcile(): Promise<boolean> {
-    const released = await this.store.releaseOverdue(OVERDUE_GRACE_SECONDS);
+    let released = 0;
+    for (const row of await this.store.overdue(OVERDUE_GRACE_SECONDS, 1_000)) {
+      // A job still waiting, delayed (e.g. its callback is busy) or running is not lost.
+      const job = await this.queue.getJob(jobId(row));
+      const state = job ? await job.getState() : 'missing';
+      if (['waiting', 'delayed', 'active', 'prioritized', 'waiting-children'].includes(state)) continue;
+      if (await this.store.release(row.id, row.enqueue_count)) released += 1;
+    }
     if (released > 0) {
       this.logger.warn({ released }, 'deliveries without a live job were queued again');
       this.enqueuer.wake();

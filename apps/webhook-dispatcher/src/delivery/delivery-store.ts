@@ -76,21 +76,30 @@ export class DeliveryStore {
   }
 
   /**
-   * Deliveries whose job should have run by now but has not (lost with a crash or a Redis
-   * restart): handed back to the enqueuer. Rows a live worker holds are left alone.
+   * Pending deliveries that were handed to the queue a while ago and are overdue, and that no live
+   * worker holds: candidates for a lost job (a crash, a Redis restart). The caller checks the queue.
    */
-  async releaseOverdue(graceSeconds: number): Promise<number> {
-    const rows = await queryRows<{ id: string }>(
+  async overdue(graceSeconds: number, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts' | 'enqueue_count'>[]> {
+    return queryRows(
       this.ds,
-      `UPDATE deliveries SET enqueued_at = NULL
+      `SELECT id, attempts, enqueue_count FROM deliveries
         WHERE status = 'pending' AND enqueued_at IS NOT NULL
           AND enqueued_at < now() - make_interval(secs => $1)
           AND next_attempt_at < now() - make_interval(secs => $1)
           AND (locked_until IS NULL OR locked_until < now())
-        RETURNING id`,
-      [graceSeconds],
+        ORDER BY next_attempt_at LIMIT $2`,
+      [graceSeconds, limit],
     );
-    return rows.length;
+  }
+
+  /** Hands a delivery back to the enqueuer, unless it was queued again in the meantime. */
+  async release(id: string, enqueueCount: number): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.ds,
+      `UPDATE deliveries SET enqueued_at = NULL WHERE id = $1 AND status = 'pending' AND enqueue_count = $2 RETURNING id`,
+      [id, enqueueCount],
+    );
+    return rows.length > 0;
   }
 
   /**

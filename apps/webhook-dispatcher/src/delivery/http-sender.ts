@@ -53,11 +53,21 @@ export class HttpSender implements OnApplicationShutdown {
     const started = Date.now();
     const target = new URL(url);
     let pinned: { address: string; family: number };
+    let lookupTimer: NodeJS.Timeout | undefined;
     try {
-      pinned = await this.resolveTarget(target.hostname);
+      // The name lookup counts against the same deadline as the request itself.
+      pinned = await Promise.race([
+        this.resolveTarget(target.hostname),
+        new Promise<never>((_, reject) => {
+          lookupTimer = setTimeout(() => reject(new Error(`name lookup took longer than ${this.config.WEBHOOK_TIMEOUT_MS} ms`)), this.config.WEBHOOK_TIMEOUT_MS);
+        }),
+      ]);
     } catch (err) {
       return { statusCode: null, error: (err as Error).message, durationMs: Date.now() - started, retryAfter: undefined };
+    } finally {
+      clearTimeout(lookupTimer);
     }
+    const remainingMs = Math.max(1, this.config.WEBHOOK_TIMEOUT_MS - (Date.now() - started));
     const pinnedLookup = ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
       if (opts?.all) cb(null, [pinned]);
       else cb(null, pinned.address, pinned.family);
@@ -89,7 +99,7 @@ export class HttpSender implements OnApplicationShutdown {
       );
       const timer = setTimeout(() => {
         req.destroy(new Error(`no response within ${this.config.WEBHOOK_TIMEOUT_MS} ms`));
-      }, this.config.WEBHOOK_TIMEOUT_MS);
+      }, remainingMs);
       req.on('error', (err) => finish({ statusCode: null, error: err.message, retryAfter: undefined }));
       req.end(body);
     });

@@ -26,6 +26,8 @@ describe('isForbiddenAddress', () => {
     '::ffff:7f00:1', // the same, hex form
     '::ffff:10.1.2.3',
     '64:ff9b::a9fe:a9fe', // NAT64 of 169.254.169.254
+    '::7f00:1', // IPv4-compatible loopback
+    '::ffff:0:7f00:1', // IPv4-translated loopback
     'not-an-ip',
   ])('refuses %s', (ip) => {
     expect(isForbiddenAddress(ip)).toBe(true);

@@ -26,8 +26,8 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and IPv4-compatible (::a.b.c.d)
+  ['::ffff:0:0:0', 96], // IPv4-translated
   ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001::', 23],

@@ -13,7 +13,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { MAX_PERCENTAGE_BPS, SPLIT_DESCRIPTION_MAX, SPLIT_ROLES, SPLIT_TYPES, type SplitRole, type SplitType } from '@payments/contracts';
-import { SUPPORTED_CURRENCIES } from '@payments/money';
+import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 
 /** A percentage split_value is in basis points: at most 10 000 (100 %). */
 @ValidatorConstraint({ name: 'splitValueInBasisPoints' })
@@ -54,7 +54,7 @@ export class CreateSplitConfigDto {
 
   @IsInt(VALUE)
   @Min(1, VALUE)
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'split_value is too large' })
+  @Max(MAX_AMOUNT, { message: `split_value must be at most ${MAX_AMOUNT}` })
   @Validate(SplitValueInBasisPoints)
   split_value: number;
 
@@ -87,7 +87,7 @@ export class UpdateSplitConfigDto {
   @IsOptional()
   @IsInt(VALUE)
   @Min(1, VALUE)
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'split_value is too large' })
+  @Max(MAX_AMOUNT, { message: `split_value must be at most ${MAX_AMOUNT}` })
   @Validate(SplitValueInBasisPoints)
   split_value?: number;
 

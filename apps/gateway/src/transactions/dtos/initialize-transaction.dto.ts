@@ -1,5 +1,5 @@
 import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { SUPPORTED_CURRENCIES } from '@payments/money';
+import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 
 const URL_RULE = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
@@ -7,7 +7,7 @@ const URL_RULE = { protocols: ['http', 'https'], require_protocol: true, require
 export class InitializeTransactionDto {
   @IsInt({ message: 'amount must be a positive integer in minor units' })
   @Min(1, { message: 'amount must be a positive integer in minor units' })
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount is too large' })
+  @Max(MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT}` })
   amount: number;
 
   @IsEmail({}, { message: 'email must be a valid e-mail address' })

@@ -1,3 +1,4 @@
+import { MAX_AMOUNT } from '@payments/money';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Max, Min, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 
@@ -61,7 +62,7 @@ export class RefundDto {
 
   @IsInt({ message: 'amount must be a positive integer in minor units' })
   @Min(1, { message: 'amount must be a positive integer in minor units' })
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount is too large' })
+  @Max(MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT}` })
   amount: number;
 }
 

@@ -1,5 +1,5 @@
 import type { FieldError, InitializeTransactionBody, Mode } from '@payments/contracts';
-import { isSupportedCurrency } from '@payments/money';
+import { MAX_AMOUNT, isSupportedCurrency } from '@payments/money';
 import { PAYMENT_METHOD_CODES, isPaymentMethodCode, typeOfCode } from './payment-methods';
 
 /**
@@ -9,6 +9,7 @@ import { PAYMENT_METHOD_CODES, isPaymentMethodCode, typeOfCode } from './payment
 export function initializeProblems(body: InitializeTransactionBody, mode: Mode): FieldError[] {
   const errors: FieldError[] = [];
   if (!Number.isSafeInteger(body.amount) || body.amount <= 0) errors.push({ field: 'amount', message: 'must be a positive integer in minor units' });
+  else if (body.amount > MAX_AMOUNT) errors.push({ field: 'amount', message: `must be at most ${MAX_AMOUNT}` });
   if (!isSupportedCurrency(body.currency)) errors.push({ field: 'currency', message: 'is not a supported ISO 4217 currency code' });
   if (body.payment_method_code !== undefined && !isPaymentMethodCode(body.payment_method_code)) {
     errors.push({ field: 'payment_method_code', message: `must be one of ${PAYMENT_METHOD_CODES.join(', ')}` });
