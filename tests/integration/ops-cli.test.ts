@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Topics } from '@payments/contracts';
+import { ROOT } from '../support/infra';
+import { Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
+
+const run = promisify(execFile);
+
+/** The on-call CLI against a live stack: lag, a replay of a stopped group, a DLQ replay, admin. */
+describe('ops CLI', () => {
+  let stack: Stack;
+
+  const ops = async (...args: string[]) => {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      KAFKA_BROKERS: stack.infra.KAFKA_BROKERS,
+      KAFKA_TOPIC_PREFIX: stack.topicPrefix,
+      DATABASE_URL: stack.infra.DATABASE_URL,
+      WEBHOOKS_DATABASE_NAME: stack.dbName('webhook-dispatcher'),
+      GATEWAY_URL: stack.gatewayUrl,
+      ADMIN_API_TOKEN: stack.adminToken,
+    };
+    try {
+      const { stdout } = await run(process.execPath, [join(ROOT, 'dist', 'apps', 'ops', 'src', 'main.js'), ...args], { env, timeout: 60_000 });
+      return { code: 0, out: stdout };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, out: `${e.stdout}${e.stderr}` };
+    }
+  };
+  const totalLag = (out: string) => Number(/total lag (\d+)/.exec(out)?.[1]);
+
+  beforeAll(async () => {
+    stack = await Stack.start();
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  }, 120_000);
+
+  it('creates a business through the admin API', async () => {
+    const { code, out } = await ops('business', 'create', '--name', 'Ops Made');
+    expect(code).toBe(0);
+    expect(out).toMatch(/sk_test_[0-9A-Za-z]{40}/);
+  });
+
+  it('shows lag, replays a stopped group from the start, and its consumer applies nothing twice', async () => {
+    const keys = await stack.createBusiness('Replayed');
+    await stack.api('POST', '/v1/transactions', {
+      key: keys.test.secret,
+      body: { amount: 700, email: 'o@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: 'ops-1' },
+    });
+    const ledger = stack.db('split-ledger-service');
+    await waitFor('the ledger to see the success', async () => (await ledger.query("SELECT 1 FROM ledger_transactions WHERE status = 'success'")).rows.length === 1);
+    await waitFor('the group to catch up', async () => totalLag((await ops('lag', '--group', 'split-ledger-service')).out) === 0);
+    const applied = (await ledger.query('SELECT count(*)::int AS n FROM processed_events')).rows[0].n as number;
+
+    const refused = await ops('replay', '--group', 'split-ledger-service', '--topic', Topics.TransactionStatusChanged, '--earliest');
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('stop split-ledger-service first');
+
+    await stack.app('split-ledger-service').stop();
+    const dry = await ops('replay', '--group', 'split-ledger-service', '--topic', Topics.TransactionStatusChanged, '--earliest', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('3 events will be delivered again');
+    expect(totalLag((await ops('lag', '--group', 'split-ledger-service')).out)).toBe(0);
+
+    const done = await ops('replay', '--group', 'split-ledger-service', '--topic', Topics.TransactionStatusChanged, '--earliest');
+    expect(done.code).toBe(0);
+    expect(totalLag((await ops('lag', '--group', 'split-ledger-service')).out)).toBe(3);
+
+    await stack.startApp('split-ledger-service');
+    const follow = await ops('lag', '--group', 'split-ledger-service', '--follow', '--timeout', '60');
+    expect(follow.code).toBe(0);
+    expect(follow.out).toContain('100 %');
+    expect((await ledger.query('SELECT count(*)::int AS n FROM processed_events')).rows[0].n).toBe(applied);
+  }, 120_000);
+
+  it('sends dead-lettered messages back to their topic', async () => {
+    const producer = stack.kafka().producer();
+    await producer.connect();
+    try {
+      await producer.send({ topic: `${stack.topicPrefix}${Topics.TransactionStatusChanged}`, messages: [{ value: 'not json at all' }] });
+      const dlq = `${stack.topicPrefix}split-ledger-service.dlq`;
+      const admin = stack.kafka().admin();
+      await admin.connect();
+      await waitFor('the poison message on the dead-letter topic', async () => (await admin.fetchTopicOffsets(dlq)).some((p) => Number(p.high) > 0));
+      await admin.disconnect();
+      const dry = await ops('dlq', 'replay', '--group', 'split-ledger-service', '--dry-run');
+      expect(dry.out).toContain('1 message(s) in split-ledger-service.dlq');
+      const sent = await ops('dlq', 'replay', '--group', 'split-ledger-service');
+      expect(sent.code).toBe(0);
+      expect(sent.out).toContain('1 message(s) sent back');
+    } finally {
+      await producer.disconnect();
+    }
+  }, 90_000);
+
+  it('explains what is wrong with a command', async () => {
+    const { code, out } = await ops('replay', '--group', 'split-ledger-service', '--topic', Topics.TransactionStatusChanged);
+    expect(code).toBe(2);
+    expect(out).toContain('say where to replay from');
+  });
+});
