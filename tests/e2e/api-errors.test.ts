@@ -70,6 +70,14 @@ describe('gateway error model', () => {
     expectError(wrong, 400, 'validation_error');
   });
 
+  it('400 for redirect URLs that are not http(s)', async () => {
+    for (const url of ['javascript:alert(1)', 'ftp://shop.example.com/ok', 'not a url']) {
+      const res = await stack.api<{ errors: { field: string }[] } & Record<string, unknown>>('POST', '/v1/transactions', { key: keys.test.secret, body: { ...valid, success_url: url } });
+      expectError(res, 400, 'validation_error');
+      expect(res.body.errors.map((e) => e.field)).toEqual(['success_url']);
+    }
+  });
+
   it('400 when the method code does not match the type', async () => {
     const res = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: { ...valid, payment_method_type: 'card' } });
     expectError(res, 400, 'validation_error');

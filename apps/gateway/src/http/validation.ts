@@ -1,6 +1,6 @@
-import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import { Injectable, applyDecorators, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import { IsOptional, IsUrl, validate, type ValidationError } from 'class-validator';
 import { ErrorCodes, type FieldError } from '@payments/contracts';
 import { ApiException } from './api-exception';
 
@@ -35,4 +35,12 @@ export class StrictValidationPipe implements PipeTransform {
     }
     return instance;
   }
+}
+
+/** An optional redirect URL field (success_url, failure_url): http or https, host without a TLD allowed. */
+export function OptionalRedirectUrl(field: string): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: `${field} must be a valid http(s) URL` }),
+  );
 }

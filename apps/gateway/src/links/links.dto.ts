@@ -6,7 +6,6 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  IsUrl,
   Length,
   Max,
   Min,
@@ -17,6 +16,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
+import { OptionalRedirectUrl } from '../http/validation';
 
 /** A percentage split is in basis points: at most 10 000 (100 %). */
 @ValidatorConstraint({ name: 'percentageInBasisPoints' })
@@ -29,7 +29,6 @@ export class PercentageInBasisPoints implements ValidatorConstraintInterface {
   }
 }
 
-const URL_RULE = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
 export class LinkSplitDto {
   @IsInt({ message: 'business_id must be an integer' })
@@ -72,11 +71,9 @@ export class CreateLinkDto {
   @Type(() => LinkSplitDto)
   splits?: LinkSplitDto[];
 
-  @IsOptional()
-  @IsUrl(URL_RULE, { message: 'success_url must be a valid http(s) URL' })
+  @OptionalRedirectUrl('success_url')
   success_url?: string;
 
-  @IsOptional()
-  @IsUrl(URL_RULE, { message: 'failure_url must be a valid http(s) URL' })
+  @OptionalRedirectUrl('failure_url')
   failure_url?: string;
 }

@@ -1,7 +1,7 @@
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
+import { OptionalRedirectUrl } from '../../http/validation';
 
-const URL_RULE = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
 /** POST /v1/transactions body (spec: initialize transaction). */
 export class InitializeTransactionDto {
@@ -35,12 +35,10 @@ export class InitializeTransactionDto {
   @Matches(/^[A-Za-z0-9._:-]+$/, { message: 'transaction_reference may contain letters, digits and . _ : - only' })
   transaction_reference?: string;
 
-  @IsOptional()
-  @IsUrl(URL_RULE, { message: 'success_url must be a valid http(s) URL' })
+  @OptionalRedirectUrl('success_url')
   success_url?: string;
 
-  @IsOptional()
-  @IsUrl(URL_RULE, { message: 'failure_url must be a valid http(s) URL' })
+  @OptionalRedirectUrl('failure_url')
   failure_url?: string;
 
   @IsOptional()
