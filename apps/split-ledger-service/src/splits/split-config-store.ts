@@ -114,6 +114,8 @@ export class SplitConfigStore {
   /**
    * The terms in force at `at` of the configs of (owner, mode, currency): those created before
    * `at` and neither changed nor deactivated by then, or the version that was current at `at`.
+   * `at` comes from the event with millisecond precision, so the intervals are compared at that
+   * precision too: a change made in the same millisecond as the transaction applies to it.
    */
   async versionsInForce(m: EntityManager, owner: number, mode: Mode, currency: string, at: string): Promise<SplitVersionRow[]> {
     return queryRows<SplitVersionRow>(
@@ -121,7 +123,8 @@ export class SplitConfigStore {
       `SELECT v.split_config_id, v.version, c.partner_business_id, v.split_type, v.split_value, v.split_role
          FROM split_configs c JOIN split_config_versions v ON v.split_config_id = c.id
         WHERE c.owner_business_id = $1 AND c.mode = $2 AND c.currency = $3
-          AND v.valid_from <= $4 AND (v.valid_to IS NULL OR v.valid_to > $4)
+          AND date_trunc('milliseconds', v.valid_from) <= $4
+          AND (v.valid_to IS NULL OR date_trunc('milliseconds', v.valid_to) > $4)
         ORDER BY c.id`,
       [owner, mode, currency, at],
     );
