@@ -146,6 +146,7 @@ export class CallbacksService {
   async remove({ ctx, body }: RpcRequest<CallbackIdBody>): Promise<void> {
     const current = await this.owned(ctx, body.id);
     await this.ds.transaction(async (m) => {
+      // The callback row first, then its deliveries: the same lock order as recording an attempt.
       await m.query('UPDATE callbacks SET deleted_at = now(), is_active = false, updated_at = now() WHERE id = $1', [current.id]);
       await m.query(
         "UPDATE deliveries SET status = 'cancelled', last_error = 'callback deleted', next_attempt_at = NULL, updated_at = now() WHERE callback_id = $1 AND status = 'pending'",

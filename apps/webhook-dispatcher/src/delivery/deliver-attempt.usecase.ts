@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { queryRows } from '@payments/database';
 import { ROOT_LOGGER } from '@payments/service-host';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
@@ -68,6 +68,15 @@ export class DeliverAttemptUseCase {
     return this.record(delivery, callback, result);
   }
 
+  /**
+   * The row moved on while the attempt ran (cancelled by a DELETE, or settled by another worker
+   * after this one's lock expired): record nothing more, just let go of it.
+   */
+  private async released(m: EntityManager, deliveryId: string): Promise<AttemptOutcome> {
+    await m.query("UPDATE deliveries SET locked_until = NULL WHERE id = $1 AND status <> 'pending'", [deliveryId]);
+    return 'skipped';
+  }
+
   private async finishWithoutSending(delivery: DeliveryRow, status: 'cancelled' | 'failed', reason: string): Promise<void> {
     await this.ds.query(`UPDATE deliveries SET status = $2, last_error = $3, locked_until = NULL, next_attempt_at = NULL, updated_at = now() WHERE id = $1`, [
       delivery.id,
@@ -80,6 +89,9 @@ export class DeliverAttemptUseCase {
     const ok = result.error === null;
     const attemptNo = delivery.attempts + 1;
     return this.ds.transaction(async (m) => {
+      // Lock order everywhere (here, callback update and delete): the callback row first, then its
+      // deliveries — the other order against a concurrent DELETE deadlocks.
+      await m.query('SELECT id FROM callbacks WHERE id = $1 FOR UPDATE', [callback.id]);
       await m.query('INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING', [
         delivery.id,
         attemptNo,
@@ -94,7 +106,7 @@ export class DeliverAttemptUseCase {
             WHERE id = $1 AND status = 'pending' AND attempts = $3 RETURNING id`,
           [delivery.id, attemptNo, delivery.attempts],
         );
-        if (done.length === 0) return 'skipped' as const; // another worker already settled this attempt
+        if (done.length === 0) return this.released(m, delivery.id);
         // A busy callback succeeds many times a second: write its row only when something changes.
         await m.query(
           `UPDATE callbacks SET failure_count = 0, last_triggered = now()
@@ -115,7 +127,7 @@ export class DeliverAttemptUseCase {
          WHERE id = $1 AND status = 'pending' AND attempts = $6 RETURNING id`,
         [delivery.id, decision.retry ? 'pending' : 'failed', attemptNo, result.error?.slice(0, 500), decision.delayMs / 1000, delivery.attempts],
       );
-      if (moved.length === 0) return 'skipped' as const; // another worker already settled this attempt
+      if (moved.length === 0) return this.released(m, delivery.id);
       const [cb] = await queryRows<{ failure_count: number }>(
         m,
         'UPDATE callbacks SET failure_count = failure_count + 1, last_triggered = now() WHERE id = $1 RETURNING failure_count',
