@@ -79,7 +79,8 @@ describe('gateway hardening', () => {
   describe('rate limits', () => {
     it('answers 429 with Retry-After and RateLimit headers past the burst, per key', async () => {
       const c = await stack.createBusiness('Chatty');
-      const answers = await Promise.all(Array.from({ length: 45 }, () => stack.api('GET', '/v1/transactions/verify?reference=none', { key: c.test.secret })));
+      // 120 at once: more than the bucket (30) plus what it refills (20/s) even on a slow machine.
+      const answers = await Promise.all(Array.from({ length: 120 }, () => stack.api('GET', '/v1/transactions/verify?reference=none', { key: c.test.secret })));
       const limited = answers.filter((r) => r.status === 429);
       expect(limited.length).toBeGreaterThan(0);
       expect(limited[0].body).toMatchObject({ result: 'error', code: 'rate_limited' });
