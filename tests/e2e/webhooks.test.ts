@@ -239,6 +239,38 @@ describe('callbacks and webhook deliveries', () => {
       expect(hits[1].headers['webhook-id']).toBe(hits[0].headers['webhook-id']);
     }, 60_000);
 
+    it('sends refund.* events to the merchant and payout.* events to the partner being paid', async () => {
+      const partner = await stack.createBusiness('Hooked Partner');
+      const refunds = await register('/refunds', ['refund.pending', 'refund.success']);
+      const payouts = await register('/payouts', ['payout.created', 'payout.completed'], partner.test.secret);
+      const config = await stack.api('POST', '/v1/splits/config', {
+        key: keys.test.secret,
+        body: { partner_business_id: partner.id, split_type: 'fixed', split_value: 200, split_role: 'fee', currency: 'USD' },
+      });
+      expect(config.status).toBe(200);
+      await paySuccess('hook-refund');
+      await waitFor('the payment to succeed', async () => (await stack.api('GET', '/v1/transactions/verify?reference=hook-refund', { key: keys.test.secret })).body.status === 'success');
+      const refund = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'hook-refund', amount: 500 } });
+      expect(refund.status).toBe(200);
+      const refundHooks = await waitFor('refund.pending and refund.success', () => (receiver.at('/refunds').length >= 2 ? receiver.at('/refunds') : undefined), { timeoutMs: 30_000 });
+      const refundSecret = await secretOf(refunds.id);
+      const refundEvents = refundHooks.map((h) => new Webhook(refundSecret).verify(h.body, h.headers) as { event: string; data: Record<string, unknown> });
+      expect(refundEvents.map((e) => e.event).sort()).toEqual(['refund.pending', 'refund.success']);
+      expect(refundEvents[0].data).toMatchObject({ refund_id: refund.body.refund_id, amount: 500, transaction_reference: 'hook-refund' });
+
+      const admin = { authorization: `Bearer ${stack.adminToken}` };
+      await waitFor('the split entry', async () => (await stack.api<{ count: number }>('GET', '/v1/splits/ledger', { key: partner.test.secret })).body.count > 0);
+      const run = await stack.api<{ invoices: { invoice_reference: string }[] }>('POST', '/admin/v1/settlements/run', { headers: admin });
+      expect(run.status).toBe(200);
+      const reference = run.body.invoices[0].invoice_reference;
+      expect((await stack.api('POST', `/admin/v1/invoices/${reference}/paid`, { headers: admin })).status).toBe(200);
+      const payoutHooks = await waitFor('payout.created and payout.completed', () => (receiver.at('/payouts').length >= 2 ? receiver.at('/payouts') : undefined), { timeoutMs: 30_000 });
+      const payoutSecret = await secretOf(payouts.id, partner.test.secret);
+      const payoutEvents = payoutHooks.map((h) => new Webhook(payoutSecret).verify(h.body, h.headers) as { event: string; data: Record<string, unknown> });
+      expect(payoutEvents.map((e) => e.event).sort()).toEqual(['payout.completed', 'payout.created']);
+      for (const e of payoutEvents) expect(e.data).toMatchObject({ invoice_reference: reference, creditor_business_id: partner.id, currency: 'USD' });
+    }, 90_000);
+
     it('cancels pending deliveries of a deleted callback', async () => {
       receiver.script('/deleted', [500]);
       const cb = await register('/deleted', ['transaction.success']);

@@ -118,19 +118,8 @@ export interface LedgerSummaryResult {
 }
 
 // ---- settlement
-export interface InvoiceView {
-  invoice_reference: string;
-  mode: Mode;
-  debtor_business_id: number;
-  creditor_business_id: number;
-  currency: string;
-  amount: number;
-  status: InvoiceStatus;
-  entry_count: number;
-  period_end: string;
-  date_created: string;
-  date_paid: string | null;
-}
+/** An invoice as the API shows it: the published snapshot plus its mode. */
+export type InvoiceView = SettlementInvoiceSnapshot & { mode: Mode };
 export interface ListInvoicesBody {
   skip: number;
   limit: number;

@@ -1,21 +1,5 @@
 import type { CallbackView } from '@payments/contracts';
 
-/** The list's superset item (ARCHITECTURE §6): both spec shapes at once, id as an integer. */
-export function presentCallbackListItem(c: CallbackView) {
-  return {
-    id: c.id,
-    url: c.url,
-    description: c.description,
-    events: c.events,
-    is_active: c.is_active,
-    failure_count: c.failure_count,
-    last_triggered: c.last_triggered,
-    date_created: c.date_created,
-    date_updated: c.date_updated,
-    dateCreated: c.date_created,
-  };
-}
-
 /** The fetch shape: the spec's longer form, whose id is a string. */
 export function presentCallback(c: CallbackView) {
   return {
@@ -31,3 +15,7 @@ export function presentCallback(c: CallbackView) {
   };
 }
 
+/** The list's superset item (ARCHITECTURE §6): both spec shapes at once, id as an integer. */
+export function presentCallbackListItem(c: CallbackView) {
+  return { ...presentCallback(c), id: c.id, dateCreated: c.date_created };
+}

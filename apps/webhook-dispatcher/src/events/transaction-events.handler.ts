@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { EventEnvelope, RefundStatusChangedData, TransactionStatusChangedData } from '@payments/contracts';
+import type { EventEnvelope, RefundStatusChangedData, SettlementInvoiceChangedData, TransactionStatusChangedData } from '@payments/contracts';
 import { DeliveryStore } from '../delivery/delivery-store';
 import { catalogueEventsForTransaction, type CatalogueEvent } from './catalogue';
 
@@ -45,13 +45,6 @@ function refundPayload(data: RefundStatusChangedData) {
   };
 }
 
-/** Settlement invoice events as the split ledger publishes them (see libs/contracts ledger types). */
-interface InvoiceChangedData {
-  invoice: Record<string, unknown>;
-  previous_status: string | null;
-  status: 'issued' | 'paid';
-}
-
 /**
  * Turns domain events into catalogue events (webhook_events) and one delivery per subscribed
  * active callback — all inside the consumer's inbox transaction, so exactly once per source event.
@@ -83,7 +76,7 @@ export class WebhookEventsHandler {
   }
 
   async onInvoice(event: EventEnvelope, m: EntityManager): Promise<void> {
-    const data = event.data as InvoiceChangedData;
+    const data = event.data as SettlementInvoiceChangedData;
     const type: CatalogueEvent | null = data.status === 'issued' ? 'payout.created' : data.status === 'paid' ? 'payout.completed' : null;
     if (type) await this.emit(m, event, [type], { ...data.invoice, status: data.status });
   }
