@@ -6,7 +6,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@payments/config';
-import { ensureDatabase, migrateWithLock, openDatabase } from '@payments/database';
+import { ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck } from '@payments/database';
 import { HealthRegistry, NestPinoLogger, createRootLogger, initMetrics } from '@payments/platform';
 import { REDIS, connectRedis, fatal, onShutdown } from '@payments/service-host';
 import { GatewayModule } from './app.module';
@@ -73,6 +73,7 @@ async function main(): Promise<void> {
 
     const health = app.get(HealthRegistry);
     health.register({ name: 'database', check: () => ds.query('SELECT 1') });
+    health.register({ name: 'schema', check: schemaReadinessCheck(ds) });
     health.register({ name: 'redis', check: () => redis.ping() });
 
     await app.listen(config.GATEWAY_PORT);

@@ -72,9 +72,12 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
   }
 }
 
-/** Opens a DataSource, creating the database first; with `migrate`, runs pending migrations. */
+/**
+ * Opens a DataSource; with `migrate`, creates the database if missing and runs pending migrations.
+ * Without it the database must exist: serving pods connect as a role that may not create one.
+ */
 export async function openDatabase(opts: DatabaseOptions & { migrate: boolean }): Promise<DataSource> {
-  await ensureDatabase(opts.serverUrl, opts.database);
+  if (opts.migrate) await ensureDatabase(opts.serverUrl, opts.database);
   const ds = new DataSource(dataSourceOptions(opts));
   try {
     await ds.initialize();

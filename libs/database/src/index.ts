@@ -1,3 +1,4 @@
 export * from './dependency-error';
 export * from './data-source';
 export * from './query';
+export * from './schema-status';

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ALL_TOPICS, deadLetterTopic } from '@payments/contracts';
 import { ConfigError, loadConfig, type RedisServiceConfig, type ServiceConfig } from '@payments/config';
-import { DependencyUnavailableError, describeTarget, ensureDatabase, migrateWithLock, openDatabase } from '@payments/database';
+import { DependencyUnavailableError, describeTarget, ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck } from '@payments/database';
 import { IdempotentConsumer, OutboxRelay, connectAdmin, createKafka, ensureTopics, type EventHandler, type KafkaSettings } from '@payments/messaging';
 import {
   HealthModule,
@@ -123,6 +123,7 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     const app = await createApp(def, { config, ds, kafka, producer, redis, logger, relayWorker });
     const health = app.get(HealthRegistry);
     health.register({ name: 'database', check: () => ds.query('SELECT 1') });
+    health.register({ name: 'schema', check: schemaReadinessCheck(ds) });
     health.register({ name: 'kafka', check: () => admin.describeCluster() });
     if (redis) health.register({ name: 'redis', check: () => redis.ping() });
 

@@ -1,0 +1,32 @@
+import type { DataSource } from 'typeorm';
+
+/** The app's migrations that the database has not applied yet (names, in the app's order). */
+export async function pendingMigrations(ds: DataSource): Promise<string[]> {
+  const table = ds.options.migrationsTableName ?? 'migrations';
+  const known = ds.migrations.map((m) => m.name ?? m.constructor.name);
+  // to_regclass is NULL before the first migration created the table: then everything is pending.
+  const [{ present }] = (await ds.query('SELECT to_regclass($1) IS NOT NULL AS present', [table])) as { present: boolean }[];
+  if (!present) return known;
+  const rows = (await ds.query(`SELECT name FROM "${table.replace(/"/g, '')}"`)) as { name: string }[];
+  const applied = new Set(rows.map((r) => r.name));
+  return known.filter((name) => !applied.has(name));
+}
+
+/**
+ * A readiness check: fails while the database schema is behind the code (its migration Job has
+ * not run yet), naming what is missing, so the pod takes no traffic on a schema it cannot use.
+ * A schema AHEAD of the code (the next release migrated first) is fine: migrations only add.
+ * Once current, the schema cannot fall behind again, so the answer is kept.
+ */
+export function schemaReadinessCheck(ds: DataSource): () => Promise<void> {
+  let current = false;
+  return async () => {
+    if (current) return;
+    const pending = await pendingMigrations(ds);
+    if (pending.length > 0) {
+      const shown = pending.slice(0, 3).join(', ') + (pending.length > 3 ? ', ...' : '');
+      throw new Error(`schema is behind the code: ${pending.length} migration(s) not applied (${shown}); run this release's migration Job`);
+    }
+    current = true;
+  };
+}
