@@ -15,7 +15,10 @@
 # Stages: deps (all npm deps) -> build (nx build of every project into dist/) -> runtime
 # (production deps + dist/ only, non-root).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 24 LTS, the exact version of .node-version (development and CI run the same one; a
+# test checks that they agree), on Debian 13 (trixie) slim, from Docker Hub named in full.
+# For a reproducible build, a release pipeline may pin the digest: --build-arg NODE_IMAGE=...@sha256:...
+ARG NODE_IMAGE=docker.io/library/node:24.21.0-trixie-slim
 
 # ---------------------------------------------------------------------------
 # deps: install the full dependency tree (dev deps included: nx, typescript, swc).

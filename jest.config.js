@@ -1,6 +1,7 @@
 /**
  * Three tiers (STYLE.md §7):
- *   unit        — fast, no I/O: *.spec.ts beside the code, plus static checks of the deployment files
+ *   unit        — fast, no I/O: *.spec.ts beside the code
+ *   deploy      — the deployment files: k8s overlays rendered with kustomize, Dockerfile, compose
  *   integration — real PostgreSQL, Redis and Kafka, real migrations, service processes started by the test
  *   e2e         — the whole stack over HTTP through the gateway
  * `npm test` provisions the infrastructure and runs all three.
@@ -25,7 +26,9 @@ const common = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleName
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/tests/deploy/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
+    // Renders the k8s overlays with kustomize (installed under .cache/ by scripts/deploy/tools.sh).
+    { ...common, displayName: 'deploy', testMatch: ['<rootDir>/tests/deploy/**/*.spec.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'], slowTestThreshold: 60 },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], slowTestThreshold: 60 },
   ],
