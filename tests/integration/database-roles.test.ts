@@ -90,6 +90,12 @@ describe('per-app database roles and the schema readiness check', () => {
     await expect(ensureDatabase(as(migrator), `${id}_other`)).rejects.toThrow(/permission denied to create database/);
   });
 
+  it('tells a serving pod whose database was never created to run the migration first', async () => {
+    await expect(
+      openDatabase({ serverUrl: admin, database: `${id}_never_created`, entities: AppModuleEntities, migrations, migrate: false }),
+    ).rejects.toThrow(`database "${id}_never_created" does not exist. Run this app with the \`migrate\` argument first`);
+  });
+
   it("refuses the roles of one app on another app's database", async () => {
     for (const role of [app, migrator]) {
       const c = new Client({ connectionString: as(role, otherDb) });

@@ -82,6 +82,15 @@ export async function openDatabase(opts: DatabaseOptions & { migrate: boolean })
   try {
     await ds.initialize();
   } catch (err) {
+    // 3D000 invalid_catalog_name: the database was never created, i.e. never migrated.
+    if ((err as { code?: string }).code === '3D000') {
+      throw new DependencyUnavailableError(
+        'PostgreSQL',
+        describeTarget(opts.serverUrl),
+        `database "${opts.database}" does not exist`,
+        'Run this app with the `migrate` argument first (in Kubernetes: its migration Job), which creates and migrates it',
+      );
+    }
     throw unreachable(opts.serverUrl, err);
   }
   if (opts.migrate) await migrateWithLock(ds);
