@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { ROOT, arr, at, containers, find, obj, ofKind, render, str, type Obj } from './support/render';
+import { KUSTOMIZE, ROOT, arr, at, containers, find, obj, ofKind, render, str, type Obj } from './support/render';
 import { known } from './support/known-env';
 
 const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -100,9 +100,8 @@ describe('docker-compose.yml', () => {
 describe('deployment tooling', () => {
   it('pins the kustomize the tests render with', () => {
     const pinned = /^KUSTOMIZE_VERSION=(\S+)/m.exec(read('scripts/deploy/tools.sh'))?.[1];
-    const bin = path.join(ROOT, '.cache', 'bin', 'kustomize');
     render('local'); // installs it when missing
-    expect(execFileSync(bin, ['version'], { encoding: 'utf8' }).trim()).toBe(pinned);
+    expect(execFileSync(KUSTOMIZE, ['version'], { encoding: 'utf8' }).trim()).toBe(pinned);
     expect(ofKind(render('production'), 'Deployment')).toHaveLength(4);
   });
 });

@@ -22,10 +22,12 @@ export const str = (v: unknown): string | undefined =>
 /** `obj.a.b.c` without casts: missing steps give undefined. */
 export const at = (v: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((o, k) => obj(o)[k], v);
 
+/** Where scripts/deploy/tools.sh puts it (CACHE_DIR, as scripts/lib/common.sh resolves it). */
+export const KUSTOMIZE = path.resolve(ROOT, process.env.CACHE_DIR ?? '.cache', 'bin', 'kustomize');
+
 function kustomize(): string {
-  const bin = path.join(process.env.CACHE_DIR ?? path.join(ROOT, '.cache'), 'bin', 'kustomize');
-  if (!fs.existsSync(bin)) execFileSync('bash', [path.join(ROOT, 'scripts', 'deploy', 'tools.sh')], { stdio: 'inherit' });
-  return bin;
+  if (!fs.existsSync(KUSTOMIZE)) execFileSync('bash', [path.join(ROOT, 'scripts', 'deploy', 'tools.sh')], { stdio: 'inherit' });
+  return KUSTOMIZE;
 }
 
 const cache = new Map<string, Obj[]>();
