@@ -24,6 +24,8 @@ fi
 # The venv is rebuilt when requirements.txt changes (its copy inside the venv differs).
 if ! cmp -s "$HERE/requirements.txt" "$VENV/requirements.txt" 2>/dev/null; then
   command -v python3 >/dev/null 2>&1 || die "Python 3 is needed for the manifest validation" "Install python3 and python3-venv"
+  # Debian's python3 ships venv without ensurepip: that is the python3-venv package.
+  python3 -c 'import ensurepip' >/dev/null 2>&1 || ensure_apt_package python3-venv "python3 -m venv"
   log "installing kubernetes-validate and check-jsonschema into ${VENV#"$ROOT"/}"
   rm -rf -- "$VENV"
   python3 -m venv "$VENV" || die "python3 -m venv failed" "Install the python3-venv package"
