@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { ensureDatabase, migrateWithLock, openDatabase, pendingMigrations, schemaReadinessCheck, databaseUrl } from '@payments/database';
+import { databaseUrl, ensureDatabase, migrateWithLock, openDatabase, pendingMigrations, schemaReadinessCheck, waitForCurrentSchema } from '@payments/database';
 import { migrations } from '../../apps/transaction-service/src/migrations';
 import { AppModuleEntities } from '../../apps/transaction-service/src/entities';
 import { ROOT, infra, runId } from '../support/infra';
@@ -63,9 +63,14 @@ describe('per-app database roles and the schema readiness check', () => {
       // The serving role cannot run the DDL itself.
       await expect(migrateWithLock(serving)).rejects.toThrow(/permission denied/);
 
+      // A service waits (before consuming) until the migration has run.
+      const reported: string[][] = [];
+      const waiting = waitForCurrentSchema(serving, (pending) => reported.push(pending), 50);
       const migrating = await open(migrator);
       await migrateWithLock(migrating);
       await migrating.destroy();
+      await waiting;
+      expect(reported[0]).toEqual(migrations.map((m) => m.name));
 
       await expect(pendingMigrations(serving)).resolves.toEqual([]);
       await expect(check()).resolves.toBeUndefined();

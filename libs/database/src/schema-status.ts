@@ -30,3 +30,17 @@ export function schemaReadinessCheck(ds: DataSource): () => Promise<void> {
     current = true;
   };
 }
+
+/**
+ * Resolves once the database has every migration of the app, checking every `intervalMs` and
+ * telling `onBehind` what is missing meanwhile. A service waits here before it consumes or
+ * relays events, which on an older schema would fail and be dead-lettered.
+ */
+export async function waitForCurrentSchema(ds: DataSource, onBehind: (pending: string[]) => void, intervalMs = 5_000): Promise<void> {
+  for (;;) {
+    const pending = await pendingMigrations(ds);
+    if (pending.length === 0) return;
+    onBehind(pending);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

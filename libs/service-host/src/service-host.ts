@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ALL_TOPICS, deadLetterTopic } from '@payments/contracts';
 import { ConfigError, loadConfig, type RedisServiceConfig, type ServiceConfig } from '@payments/config';
-import { DependencyUnavailableError, describeTarget, ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck } from '@payments/database';
+import { DependencyUnavailableError, describeTarget, ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck, waitForCurrentSchema } from '@payments/database';
 import { IdempotentConsumer, OutboxRelay, connectAdmin, createKafka, ensureTopics, type EventHandler, type KafkaSettings } from '@payments/messaging';
 import {
   HealthModule,
@@ -133,6 +133,7 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     app.connectMicroservice<MicroserviceOptions>({ transport: Transport.TCP, options: { host: config.RPC_HOST, port: config.RPC_PORT } });
     await app.startAllMicroservices();
     await app.listen(config.HTTP_PORT);
+    await waitForCurrentSchema(ds, (pending) => logger!.warn({ pending }, 'waiting for the migration Job: the database schema is behind the code'));
 
     if (config.OUTBOX_RELAY_ENABLED) relayWorker.start();
     const consumers = specs.map(
