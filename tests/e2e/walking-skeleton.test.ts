@@ -136,6 +136,7 @@ describe('walking skeleton', () => {
       const body = (await ready.json()) as { checks: Record<string, string> };
       expect(ready.status).toBe(200);
       expect(body.checks.database).toBe('up');
+      expect(body.checks.schema).toBe('up');
       if (proc.app !== 'gateway') expect(body.checks.kafka).toBe('up');
       if (proc.app !== 'transaction-service') expect(body.checks.redis).toBe('up');
       const metrics = await (await fetch(proc.url('/metrics'))).text();
