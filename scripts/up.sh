@@ -28,6 +28,16 @@ if [[ -z "${ADMIN_API_TOKEN:-}" ]]; then
   ADMIN_API_TOKEN="$(cat "$LOCAL_DIR/admin-token")"
 fi
 export ADMIN_API_TOKEN
+
+# The key of the signed gateway -> service RPC envelope, kept like the admin token.
+if [[ -z "${INTERNAL_RPC_SECRET:-}" ]]; then
+  if [[ ! -s "$LOCAL_DIR/internal-rpc-secret" ]]; then
+    node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' >"$LOCAL_DIR/internal-rpc-secret"
+    chmod 600 "$LOCAL_DIR/internal-rpc-secret"
+  fi
+  INTERNAL_RPC_SECRET="$(cat "$LOCAL_DIR/internal-rpc-secret")"
+fi
+export INTERNAL_RPC_SECRET
 export CHECKOUT_URL="${CHECKOUT_URL:-http://localhost:$GATEWAY_PORT/checkout}"
 
 for app in "${APPS[@]}"; do start_app "$app"; done

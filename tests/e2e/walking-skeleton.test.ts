@@ -139,7 +139,7 @@ describe('walking skeleton', () => {
       expect(body.checks.schema).toBe('up');
       if (proc.app !== 'gateway') expect(body.checks.kafka).toBe('up');
       if (proc.app !== 'transaction-service') expect(body.checks.redis).toBe('up');
-      const metrics = await (await fetch(proc.url('/metrics'))).text();
+      const metrics = await (await fetch(stack.metricsUrl(proc.app))).text();
       expect(metrics).toContain('process_cpu_user_seconds_total');
     }
     const txMetrics = await (await fetch(stack.app('transaction-service').url('/metrics'))).text();

@@ -1,4 +1,4 @@
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
+import type { ClientProxy } from '@nestjs/microservices';
 import type { Consumer } from 'kafkajs';
 import { firstValueFrom } from 'rxjs';
 import { RpcPatterns, Topics, type EventEnvelope, type InitializeTransactionResult, type RpcReply, type TransactionStatusChangedData } from '@payments/contracts';
@@ -27,7 +27,7 @@ describe('transactional outbox', () => {
   }, 120_000);
 
   it('publishes committed events after a kill -9 and restart, in order, nothing lost', async () => {
-    const client: ClientProxy = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: stack.rpcPort('transaction-service') } });
+    const client: ClientProxy = stack.rpcClient('transaction-service');
     const reply = await firstValueFrom(
       client.send<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
         ctx: { request_id: 'req_outbox_crash', business_id: 7, mode: 'test', key_type: 'secret' },

@@ -1,4 +1,4 @@
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
+import type { ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom } from 'rxjs';
 import { RpcPatterns, type InitializeTransactionResult, type RpcReply, type TransactionView } from '@payments/contracts';
 import { Stack } from '../support/stack';
@@ -12,7 +12,7 @@ describe('transaction expiry', () => {
 
   beforeAll(async () => {
     stack = await Stack.start(['transaction-service'], { TRANSACTION_EXPIRY: '1s' });
-    client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: stack.rpcPort('transaction-service') } });
+    client = stack.rpcClient('transaction-service');
   }, 120_000);
 
   afterAll(async () => {

@@ -1,6 +1,8 @@
+import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import IORedis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client, Pool } from 'pg';
+import { RpcSigner, SigningSerializer, type RpcScope } from '@payments/platform';
 import { infra, runId } from './infra';
 import { AppProcess, freePort, startApp, type AppName } from './processes';
 
@@ -27,16 +29,18 @@ export interface ApiResponse<T = Record<string, unknown>> {
 export class Stack {
   readonly id = runId();
   readonly adminToken = `adm_${this.id}_0123456789abcdef`;
+  /** INTERNAL_RPC_SECRET of every app of this stack. */
+  readonly rpcSecret = `rpc_${this.id}_${Math.random().toString(36).slice(2)}_0123456789abcdef`;
   readonly infra = infra();
   readonly processes = new Map<AppName, AppProcess>();
-  private readonly ports = new Map<AppName, { http: number; rpc: number }>();
+  private readonly ports = new Map<AppName, { http: number; rpc: number; metrics: number }>();
   private readonly pools = new Map<AppName, Pool>();
 
   private constructor(private readonly baseEnv: Record<string, string>) {}
 
   static async start(apps: AppName[] = ALL_APPS, env: Record<string, string> = {}): Promise<Stack> {
     const stack = new Stack(env);
-    for (const app of ALL_APPS) stack.ports.set(app, { http: await freePort(), rpc: await freePort() });
+    for (const app of ALL_APPS) stack.ports.set(app, { http: await freePort(), rpc: await freePort(), metrics: await freePort() });
     try {
       for (const app of apps) stack.spawn(app);
       await Promise.all(apps.map((a) => stack.processes.get(a)!.waitReady()));
@@ -69,11 +73,13 @@ export class Stack {
       SANDBOX_SETTLE_MS: '300',
       OUTBOX_POLL_INTERVAL_MS: '50',
       SHUTDOWN_TIMEOUT_MS: '20000',
+      INTERNAL_RPC_SECRET: this.rpcSecret,
     };
     const own: Record<string, string> =
       app === 'gateway'
         ? {
             GATEWAY_PORT: String(ports.http),
+            METRICS_PORT: String(ports.metrics),
             ADMIN_API_TOKEN: this.adminToken,
             CHECKOUT_URL: `http://127.0.0.1:${ports.http}/checkout`,
             TRANSACTION_SERVICE_ADDRS: `127.0.0.1:${this.ports.get('transaction-service')!.rpc}`,
@@ -88,6 +94,18 @@ export class Stack {
 
   rpcPort(app: AppName): number {
     return this.ports.get(app)!.rpc;
+  }
+
+  /** Where an app serves Prometheus metrics: the gateway's METRICS_PORT, a service's HTTP_PORT. */
+  metricsUrl(app: AppName): string {
+    const ports = this.ports.get(app)!;
+    return `http://127.0.0.1:${app === 'gateway' ? ports.metrics : ports.http}/metrics`;
+  }
+
+  /** A Nest TCP client of one service, signing like the gateway does (merchant scope unless told). */
+  rpcClient(app: AppName, scope: RpcScope = 'merchant', port = this.rpcPort(app)): ClientProxy {
+    const serializer = new SigningSerializer(new RpcSigner(this.rpcSecret, scope));
+    return ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port, serializer } });
   }
 
   /** Starts (or starts again) one app; resolves when it is ready. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { HealthModule } from '@payments/platform';
+import { PublicHealthModule } from '@payments/platform';
 import { AuthModule } from './auth/auth.module';
 import { AdminController } from './businesses/admin.controller';
 import { CallbacksController } from './callbacks/callbacks.controller';
@@ -12,7 +12,7 @@ import { SplitsModule } from './splits/splits.module';
 import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
-  imports: [HealthModule, RpcModule, AuthModule, SplitsModule],
+  imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule],
   controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController],
   providers: [{ provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
 })

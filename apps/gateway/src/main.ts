@@ -7,7 +7,7 @@ import express from 'express';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@payments/config';
 import { ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck } from '@payments/database';
-import { HealthRegistry, NestPinoLogger, createRootLogger, initMetrics } from '@payments/platform';
+import { HealthRegistry, NestPinoLogger, createRootLogger, initMetrics, startMetricsServer } from '@payments/platform';
 import { REDIS, connectRedis, fatal, onShutdown } from '@payments/service-host';
 import { GatewayModule } from './app.module';
 import { ApiKeyEntity, BusinessEntity } from './businesses/business.entity';
@@ -76,12 +76,14 @@ async function main(): Promise<void> {
     health.register({ name: 'schema', check: schemaReadinessCheck(ds) });
     health.register({ name: 'redis', check: () => redis.ping() });
 
+    const metricsServer = await startMetricsServer(config.METRICS_HOST, config.METRICS_PORT);
     await app.listen(config.GATEWAY_PORT);
-    logger.info({ port: config.GATEWAY_PORT }, 'gateway started');
+    logger.info({ port: config.GATEWAY_PORT, metrics_port: config.METRICS_PORT }, 'gateway started');
 
     onShutdown(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
       health.markShuttingDown();
       await app.close();
+      metricsServer.close();
       redis.disconnect();
       await ds.destroy();
     });

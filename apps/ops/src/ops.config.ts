@@ -1,14 +1,8 @@
 import { IsString, Matches } from 'class-validator';
-import { CommonConfig, HOST_PORT_LIST } from '@payments/config';
+import { CommonConfig, WithKafkaClient } from '@payments/config';
 
 /** Settings of the ops CLI; property name = environment variable name. */
-export class OpsConfig extends CommonConfig {
-  @Matches(HOST_PORT_LIST, { message: '$property must be a comma-separated list of host:port' })
-  KAFKA_BROKERS = '127.0.0.1:59092';
-
-  @IsString()
-  KAFKA_TOPIC_PREFIX = '';
-
+export class OpsConfig extends WithKafkaClient(CommonConfig) {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: '$property must be a postgres:// URL of the database server' })
   DATABASE_URL = 'postgres://payments:payments@127.0.0.1:55432/postgres';
 

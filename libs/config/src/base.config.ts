@@ -1,22 +1,9 @@
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { PORT_RULE } from './common.config';
+import { InternalRpcConfig, WithKafkaClient } from './security.config';
 
-const PORT_RULE = { message: '$property must be an integer between 1 and 65535' };
-const HOST_PORT_LIST = /^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/;
-
-/** Settings every process shares. Property name = environment variable name. */
-export class CommonConfig {
-  @IsIn(['development', 'production', 'test'])
-  NODE_ENV = 'development';
-
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-  LOG_LEVEL = 'info';
-
-  @IsInt() @Min(100) @Max(600_000)
-  SHUTDOWN_TIMEOUT_MS = 10_000;
-}
-
-/** Settings of the services that own a database and talk through Kafka. */
-export class ServiceConfig extends CommonConfig {
+/** Settings of the services that own a database, talk through Kafka and answer the gateway's RPC. */
+export class ServiceConfig extends WithKafkaClient(InternalRpcConfig) {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: '$property must be a postgres:// URL of the database server' })
   DATABASE_URL = 'postgres://payments:payments@127.0.0.1:55432/postgres';
 
@@ -29,26 +16,29 @@ export class ServiceConfig extends CommonConfig {
   @IsBoolean()
   MIGRATE_ON_BOOT = true;
 
-  @Matches(HOST_PORT_LIST, { message: '$property must be a comma-separated list of host:port' })
-  KAFKA_BROKERS = '127.0.0.1:59092';
-
-  @IsString()
-  KAFKA_TOPIC_PREFIX = '';
-
   @IsInt() @Min(1) @Max(1000)
   KAFKA_PARTITIONS = 6;
 
   @IsInt() @Min(1) @Max(10)
   KAFKA_REPLICATION_FACTOR = 1;
 
+  /** false: the topics must already exist (managed Kafka); startup names the missing ones. */
+  @IsBoolean()
+  KAFKA_CREATE_TOPICS = true;
+
   @IsInt() @Min(3000) @Max(300_000)
   KAFKA_SESSION_TIMEOUT_MS = 10_000;
 
+  /** Loopback by default: only the gateway on the same host may call. Manifests set 0.0.0.0. */
   @IsString() @IsNotEmpty()
-  RPC_HOST = '0.0.0.0';
+  RPC_HOST = '127.0.0.1';
 
   @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
   RPC_PORT = 4000;
+
+  /** Health and metrics; loopback by default, manifests set 0.0.0.0 for probes and scraping. */
+  @IsString() @IsNotEmpty()
+  HTTP_HOST = '127.0.0.1';
 
   @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
   HTTP_PORT = 4100;
@@ -67,4 +57,4 @@ export class RedisServiceConfig extends ServiceConfig {
   REDIS_URL = 'redis://127.0.0.1:56379';
 }
 
-export { HOST_PORT_LIST, PORT_RULE };
+export { CommonConfig, HOST_PORT_LIST, PORT_RULE } from './common.config';

@@ -1,2 +1,3 @@
 export * from './load-config';
 export * from './base.config';
+export * from './security.config';

@@ -64,6 +64,11 @@ export class HealthController {
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks });
   }
 
+}
+
+/** Prometheus metrics on a service's internal HTTP port. */
+@Controller()
+export class MetricsController {
   @Get('metrics')
   @Header('Content-Type', metricsRegistry.contentType)
   metrics() {
@@ -71,6 +76,12 @@ export class HealthController {
   }
 }
 
+/** Health and metrics: for services, whose HTTP port is internal. */
+@Global()
+@Module({ controllers: [HealthController, MetricsController], providers: [HealthRegistry], exports: [HealthRegistry] })
+export class HealthModule {}
+
+/** Health only: for the gateway's public port; its metrics are served by startMetricsServer. */
 @Global()
 @Module({ controllers: [HealthController], providers: [HealthRegistry], exports: [HealthRegistry] })
-export class HealthModule {}
+export class PublicHealthModule {}

@@ -7,3 +7,5 @@ export * from './health';
 export * from './rpc-reply.interceptor';
 export * from './ids';
 export * from './ping.controller';
+export * from './rpc-auth';
+export * from './metrics-server';

@@ -40,3 +40,10 @@ export const eventsConsumed = new Counter({
   labelNames: ['group', 'topic', 'outcome'] as const,
   registers: [metricsRegistry],
 });
+
+export const rpcRefused = new Counter({
+  name: 'rpc_requests_refused_total',
+  help: 'RPC requests refused before any handler ran, by reason (missing, malformed, bad_signature, expired, replayed, scope)',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});

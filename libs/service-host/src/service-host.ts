@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Global, Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
 import IORedis, { type Redis } from 'ioredis';
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
@@ -16,6 +16,7 @@ import {
   NestPinoLogger,
   PollingWorker,
   createRootLogger,
+  authenticatedRpcServer,
   initMetrics,
 } from '@payments/platform';
 
@@ -130,9 +131,9 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     const specs = def.consumers?.(app) ?? [];
     await ensureTopics(admin, settings, [...ALL_TOPICS, ...specs.map((s) => deadLetterTopic(s.group))]);
 
-    app.connectMicroservice<MicroserviceOptions>({ transport: Transport.TCP, options: { host: config.RPC_HOST, port: config.RPC_PORT } });
+    app.connectMicroservice<MicroserviceOptions>({ strategy: authenticatedRpcServer(config, logger) });
     await app.startAllMicroservices();
-    await app.listen(config.HTTP_PORT);
+    await app.listen(config.HTTP_PORT, config.HTTP_HOST);
     await waitForCurrentSchema(ds, (pending) => logger!.warn({ pending }, 'waiting for the migration Job: the database schema is behind the code'));
 
     if (config.OUTBOX_RELAY_ENABLED) relayWorker.start();

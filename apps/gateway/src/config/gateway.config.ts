@@ -1,12 +1,19 @@
-import { IsBoolean, IsInt, IsString, Matches, Max, MinLength, Min } from 'class-validator';
-import { CommonConfig, HOST_PORT_LIST, PORT_RULE } from '@payments/config';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, MinLength, Min } from 'class-validator';
+import { HOST_PORT_LIST, InternalRpcConfig, PORT_RULE } from '@payments/config';
 
 const ADDRS = { message: '$property must be a comma-separated list of host:port' };
 
 /** gateway settings; property name = environment variable name. */
-export class GatewayConfig extends CommonConfig {
+export class GatewayConfig extends InternalRpcConfig {
   @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
   GATEWAY_PORT = 3000;
+
+  /** Prometheus /metrics, never on the public GATEWAY_PORT. Manifests set METRICS_HOST=0.0.0.0. */
+  @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
+  METRICS_PORT = 9464;
+
+  @IsString() @IsNotEmpty()
+  METRICS_HOST = '127.0.0.1';
 
   /** Guards /admin/v1: `Authorization: Bearer <token>`. No default: it must be chosen. */
   @IsString() @MinLength(16, { message: '$property must be set to a secret of at least 16 characters' })

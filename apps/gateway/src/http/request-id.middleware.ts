@@ -21,9 +21,10 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
   const started = process.hrtime.bigint();
   res.on('finish', () => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const route = (req.route?.path as string | undefined) ?? (res.statusCode === 404 ? 'unmatched' : req.path);
+    // Only declared routes become label values: any path an outsider invents shares one series.
+    const route = (req.route?.path as string | undefined) ?? 'unmatched';
     httpRequestDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-    if (!req.path.startsWith('/health') && req.path !== '/metrics') {
+    if (!req.path.startsWith('/health')) {
       runWithContext({ request_id: id }, () =>
         rootLogger().info({ method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(seconds * 1000) }, 'request'),
       );

@@ -166,7 +166,6 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
   CallbacksController_recover: { status: 200, description: 'Failed deliveries queued again', schema: ok({ message: str(), requeued: int() }) },
   HealthController_live: { status: 200, description: 'The process is up', schema: obj({ status: str() }) },
   HealthController_ready: { status: 200, description: 'Dependencies reachable (503 otherwise)', schema: obj({ status: str(), checks: { type: 'object', additionalProperties: str() } }) },
-  HealthController_metrics: { status: 200, description: 'Prometheus metrics', contentType: 'text/plain' },
   SplitsController_create: { status: 200, description: 'Split config created', schema: ok({ split_config: splitConfig, message: str() }) },
   SplitsController_list: {
     status: 200,

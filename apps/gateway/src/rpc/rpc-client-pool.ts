@@ -4,6 +4,7 @@ import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microse
 import type { Logger } from 'pino';
 import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
 import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
+import { RPC_REFUSED, SigningSerializer, isAdminPattern, type RpcSigner } from '@payments/platform';
 import { ApiException } from '../http/api-exception';
 
 interface Endpoint {
@@ -33,6 +34,7 @@ export class RpcClientPool {
     private readonly timeoutMs: number,
     private readonly refreshMs: number,
     private readonly logger: Logger,
+    private readonly signer: RpcSigner,
   ) {}
 
   async start(): Promise<void> {
@@ -74,7 +76,10 @@ export class RpcClientPool {
     for (const address of wanted.filter((a) => !keep.some((e) => e.address === a))) {
       const i = address.lastIndexOf(':');
       const host = address.slice(0, i).replace(/^\[|\]$/g, '');
-      const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host, port: Number(address.slice(i + 1)) } });
+      const client = ClientProxyFactory.create({
+        transport: Transport.TCP,
+        options: { host, port: Number(address.slice(i + 1)), serializer: new SigningSerializer(this.signer) },
+      });
       keep.push({ address, client });
     }
     this.endpoints = keep;
@@ -82,6 +87,8 @@ export class RpcClientPool {
 
   /** Sends one request and unwraps the reply: data, or an ApiException carrying the service's error. */
   async call<TBody, TResult>(pattern: string, ctx: RpcContext | { request_id: string }, body: TBody): Promise<TResult> {
+    // Services refuse it anyway; failing here names the bug (an admin call from a merchant path).
+    if (isAdminPattern(pattern) && this.signer.scope !== 'admin') throw new Error(`${pattern} needs the admin RPC client`);
     const tries = Math.max(1, this.endpoints.length);
     let lastError: unknown;
     for (let attempt = 0; attempt < tries; attempt++) {
@@ -110,6 +117,13 @@ export class RpcClientPool {
           this.logger.error({ service: this.service, pattern, address: endpoint.address, err: message }, 'RPC connection broke; outcome unknown');
           throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} stopped answering; check the outcome before trying again`);
         }
+        if ((err as { code?: string })?.code === RPC_REFUSED) {
+          // Nothing ran. Usually INTERNAL_RPC_SECRET differs between the gateway and the service.
+          this.logger.error({ service: this.service, pattern, address: endpoint.address, err: message }, 'service refused the RPC credentials; check INTERNAL_RPC_SECRET');
+          const refused = new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} is unavailable; try again shortly`);
+          refused.notExecuted = true;
+          throw refused;
+        }
         // The service answered with an unexpected error: its log has the details.
         this.logger.error({ service: this.service, pattern, err: message }, 'RPC failed');
         throw err;
@@ -125,3 +139,5 @@ export class RpcClientPool {
 export const TRANSACTION_SERVICE = Symbol('TRANSACTION_SERVICE');
 export const SPLIT_LEDGER_SERVICE = Symbol('SPLIT_LEDGER_SERVICE');
 export const WEBHOOK_DISPATCHER = Symbol('WEBHOOK_DISPATCHER');
+/** split-ledger-service with the admin scope: inject it only in admin controllers (a unit test checks). */
+export const ADMIN_SPLIT_LEDGER_SERVICE = Symbol('ADMIN_SPLIT_LEDGER_SERVICE');

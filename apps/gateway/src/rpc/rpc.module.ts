@@ -1,11 +1,12 @@
 import { Global, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { rootLogger } from '@payments/platform';
+import { RpcSigner, rootLogger, rpcSecrets, type RpcScope } from '@payments/platform';
 import { GatewayConfig } from '../config/gateway.config';
-import { RpcClientPool, SPLIT_LEDGER_SERVICE, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from './rpc-client-pool';
+import { ADMIN_SPLIT_LEDGER_SERVICE, RpcClientPool, SPLIT_LEDGER_SERVICE, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from './rpc-client-pool';
 
-function pool(name: string, pick: (c: GatewayConfig) => string) {
-  return (config: GatewayConfig) => new RpcClientPool(name, pick(config), config.RPC_TIMEOUT_MS, config.RPC_DNS_REFRESH_MS, rootLogger() as Logger);
+function pool(name: string, pick: (c: GatewayConfig) => string, scope: RpcScope = 'merchant') {
+  return (config: GatewayConfig) =>
+    new RpcClientPool(name, pick(config), config.RPC_TIMEOUT_MS, config.RPC_DNS_REFRESH_MS, rootLogger() as Logger, new RpcSigner(rpcSecrets(config).current, scope));
 }
 
 @Global()
@@ -14,8 +15,9 @@ function pool(name: string, pick: (c: GatewayConfig) => string) {
     { provide: TRANSACTION_SERVICE, useFactory: pool('transaction-service', (c) => c.TRANSACTION_SERVICE_ADDRS), inject: [GatewayConfig] },
     { provide: SPLIT_LEDGER_SERVICE, useFactory: pool('split-ledger-service', (c) => c.SPLIT_LEDGER_SERVICE_ADDRS), inject: [GatewayConfig] },
     { provide: WEBHOOK_DISPATCHER, useFactory: pool('webhook-dispatcher', (c) => c.WEBHOOK_DISPATCHER_ADDRS), inject: [GatewayConfig] },
+    { provide: ADMIN_SPLIT_LEDGER_SERVICE, useFactory: pool('split-ledger-service', (c) => c.SPLIT_LEDGER_SERVICE_ADDRS, 'admin'), inject: [GatewayConfig] },
   ],
-  exports: [TRANSACTION_SERVICE, SPLIT_LEDGER_SERVICE, WEBHOOK_DISPATCHER],
+  exports: [TRANSACTION_SERVICE, SPLIT_LEDGER_SERVICE, WEBHOOK_DISPATCHER, ADMIN_SPLIT_LEDGER_SERVICE],
 })
 export class RpcModule implements OnModuleInit, OnApplicationShutdown {
   private readonly pools: RpcClientPool[];
@@ -24,8 +26,9 @@ export class RpcModule implements OnModuleInit, OnApplicationShutdown {
     @Inject(TRANSACTION_SERVICE) tx: RpcClientPool,
     @Inject(SPLIT_LEDGER_SERVICE) ledger: RpcClientPool,
     @Inject(WEBHOOK_DISPATCHER) hooks: RpcClientPool,
+    @Inject(ADMIN_SPLIT_LEDGER_SERVICE) adminLedger: RpcClientPool,
   ) {
-    this.pools = [tx, ledger, hooks];
+    this.pools = [tx, ledger, hooks, adminLedger];
   }
 
   async onModuleInit(): Promise<void> {

@@ -3,14 +3,14 @@ import type { Request } from 'express';
 import { ErrorCodes, INVOICE_REFERENCE_PATTERN, LedgerRpcPatterns, type InvoiceView, type MarkInvoicePaidBody, type RunSettlementResult } from '@payments/contracts';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiException } from '../http/api-exception';
-import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
+import { ADMIN_SPLIT_LEDGER_SERVICE, RpcClientPool } from '../rpc/rpc-client-pool';
 import { presentInvoicePaid, presentSettlementRun } from './splits.presenter';
 
 /** Operators' settlement controls (ADMIN_API_TOKEN). No request body: anything sent is ignored. */
 @Controller('admin/v1')
 @UseGuards(AdminGuard)
 export class SettlementAdminController {
-  constructor(@Inject(SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool) {}
+  constructor(@Inject(ADMIN_SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool) {}
 
   /** Runs a settlement now (as the weekly job does) and answers what it invoiced. */
   @Post('settlements/run')

@@ -1,0 +1,30 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const SRC = join(__dirname, '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return name.endsWith('.ts') && !name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/**
+ * The admin RPC scope must be unreachable from merchant paths: only admin controllers (behind
+ * AdminGuard) may inject the admin client, and the RPC module is the only place that builds one.
+ */
+describe('admin RPC scope', () => {
+  it('is injected only by admin controllers guarded by AdminGuard', () => {
+    const users = sources(SRC).filter((f) => readFileSync(f, 'utf8').includes('ADMIN_SPLIT_LEDGER_SERVICE'));
+    const rel = users.map((f) => relative(SRC, f)).sort();
+    expect(rel).toEqual(['rpc/rpc-client-pool.ts', 'rpc/rpc.module.ts', 'splits/settlement-admin.controller.ts']);
+    expect(readFileSync(join(SRC, 'splits/settlement-admin.controller.ts'), 'utf8')).toMatch(/@UseGuards\(AdminGuard\)/);
+  });
+
+  it("is produced only by the RPC module's admin pool", () => {
+    const withAdminScope = sources(SRC).filter((f) => /,\s*'admin'\)/.test(readFileSync(f, 'utf8')) && /RpcSigner|pool\(/.test(readFileSync(f, 'utf8')));
+    expect(withAdminScope.map((f) => relative(SRC, f))).toEqual(['rpc/rpc.module.ts']);
+  });
+});

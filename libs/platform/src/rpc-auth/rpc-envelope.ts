@@ -1,0 +1,117 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { ADMIN_RPC_PATTERNS } from '@payments/contracts';
+
+/**
+ * The signed envelope of gateway → service RPC. Every request carries
+ * `auth: { v, scope, ts, nonce, sig }` next to Nest's `pattern`, `data` and `id`, where `sig` is
+ * HMAC-SHA256 over version, pattern, scope, timestamp, nonce and the JSON body, keyed by
+ * INTERNAL_RPC_SECRET. Services check it before any handler runs (AuthenticatedTcpServer).
+ */
+export type RpcScope = 'merchant' | 'admin';
+
+export interface RpcAuth {
+  v: 1;
+  scope: RpcScope;
+  ts: number;
+  nonce: string;
+  sig: string;
+}
+
+export type RefusalReason = 'missing' | 'malformed' | 'bad_signature' | 'expired' | 'replayed' | 'scope';
+
+/** Used only when NODE_ENV=development and no secret is set; every other environment must set one. */
+export const DEVELOPMENT_RPC_SECRET = 'development-only-internal-rpc-secret-not-for-production';
+
+const ADMIN_PATTERNS: ReadonlySet<string> = new Set(ADMIN_RPC_PATTERNS);
+const NONCE = /^[A-Za-z0-9-]{16,64}$/;
+
+export function isAdminPattern(pattern: string): boolean {
+  return ADMIN_PATTERNS.has(pattern);
+}
+
+function mac(key: Buffer, pattern: string, scope: string, ts: number, nonce: string, data: unknown): Buffer {
+  // The body is hashed as JSON: what the receiver parsed, serialised again, is byte-identical.
+  const body = data === undefined ? '' : JSON.stringify(data);
+  return createHmac('sha256', key).update(`1\n${pattern}\n${scope}\n${ts}\n${nonce}\n`).update(body).digest();
+}
+
+/** Signs outgoing requests with the current secret under one fixed scope. */
+export class RpcSigner {
+  private readonly key: Buffer;
+
+  constructor(secret: string, readonly scope: RpcScope) {
+    this.key = Buffer.from(secret, 'utf8');
+  }
+
+  sign(pattern: string, data: unknown, now = Date.now()): RpcAuth {
+    const nonce = randomUUID();
+    return { v: 1, scope: this.scope, ts: now, nonce, sig: mac(this.key, pattern, this.scope, now, nonce, data).toString('base64url') };
+  }
+}
+
+export interface VerifierOptions {
+  secrets: string[];
+  /** How far a request's timestamp may be from the receiver's clock, either way. */
+  maxAgeMs: number;
+}
+
+/**
+ * Checks the envelope of an incoming request: a valid signature under any accepted secret
+ * (current or previous, for rotation), a timestamp inside the window, a nonce not seen within
+ * it, and the admin scope for admin-only patterns. Answers why it refuses, or null.
+ */
+export class RpcVerifier {
+  private readonly keys: Buffer[];
+  private readonly seen = new Map<string, number>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly options: VerifierOptions) {
+    this.keys = options.secrets.filter((s) => s !== '').map((s) => Buffer.from(s, 'utf8'));
+    this.sweeper = setInterval(() => this.sweep(Date.now()), options.maxAgeMs);
+    this.sweeper.unref();
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+  }
+
+  verify(packet: { pattern?: unknown; data?: unknown; auth?: unknown }, now = Date.now()): RefusalReason | null {
+    const auth = packet.auth as Partial<RpcAuth> | undefined;
+    if (auth === undefined || auth === null) return 'missing';
+    if (
+      typeof auth !== 'object' ||
+      auth.v !== 1 ||
+      (auth.scope !== 'merchant' && auth.scope !== 'admin') ||
+      typeof auth.ts !== 'number' ||
+      !Number.isSafeInteger(auth.ts) ||
+      typeof auth.nonce !== 'string' ||
+      !NONCE.test(auth.nonce) ||
+      typeof auth.sig !== 'string' ||
+      typeof packet.pattern !== 'string'
+    ) {
+      return 'malformed';
+    }
+    const given = Buffer.from(auth.sig, 'base64url');
+    const valid = this.keys.some((key) => {
+      const expected = mac(key, packet.pattern as string, auth.scope!, auth.ts!, auth.nonce!, packet.data);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+    if (!valid) return 'bad_signature';
+    if (Math.abs(now - auth.ts) > this.options.maxAgeMs) return 'expired';
+    if (this.seen.has(auth.nonce)) return 'replayed';
+    this.seen.set(auth.nonce, auth.ts + this.options.maxAgeMs);
+    if (isAdminPattern(packet.pattern) && auth.scope !== 'admin') return 'scope';
+    return null;
+  }
+
+  private sweep(now: number): void {
+    for (const [nonce, until] of this.seen) if (until < now) this.seen.delete(nonce);
+  }
+}
+
+/** The secrets a process signs and verifies with: the configured ones, or the development key. */
+export function rpcSecrets(config: { NODE_ENV: string; INTERNAL_RPC_SECRET: string; INTERNAL_RPC_SECRET_PREVIOUS: string }): { current: string; accepted: string[] } {
+  const current = config.INTERNAL_RPC_SECRET || (config.NODE_ENV === 'development' ? DEVELOPMENT_RPC_SECRET : '');
+  if (!current) throw new Error('INTERNAL_RPC_SECRET is not set');
+  return { current, accepted: [current, config.INTERNAL_RPC_SECRET_PREVIOUS].filter(Boolean) };
+}
