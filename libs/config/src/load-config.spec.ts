@@ -177,4 +177,37 @@ describe('loadConfig', () => {
       expect(err.problems.map((p) => p.variable).sort()).toEqual(['ADMIN_API_TOKEN', 'GATEWAY_PORT', 'TRANSACTION_SERVICE_ADDRS']);
     });
   });
+
+  describe('trust boundaries', () => {
+    const SECRET = { INTERNAL_RPC_SECRET: 'x'.repeat(32) };
+
+    it('binds RPC and service HTTP to loopback unless told otherwise', () => {
+      const cfg = loadConfig(TransactionServiceConfig, {});
+      expect({ rpc: cfg.RPC_HOST, http: cfg.HTTP_HOST }).toEqual({ rpc: '127.0.0.1', http: '127.0.0.1' });
+      const open = loadConfig(TransactionServiceConfig, { RPC_HOST: '0.0.0.0', HTTP_HOST: '0.0.0.0' });
+      expect({ rpc: open.RPC_HOST, http: open.HTTP_HOST }).toEqual({ rpc: '0.0.0.0', http: '0.0.0.0' });
+    });
+
+    it.each(['production', 'test'])('requires INTERNAL_RPC_SECRET of 32+ characters when NODE_ENV=%s, without echoing it', (env) => {
+      expect(configError(() => loadConfig(TransactionServiceConfig, { NODE_ENV: env })).problems.map((p) => p.variable)).toEqual(['INTERNAL_RPC_SECRET']);
+      const short = configError(() => loadConfig(GatewayConfig, { ...ADMIN, NODE_ENV: env, INTERNAL_RPC_SECRET: 'short-secret-value' }));
+      expect(short.problems.map((p) => p.variable)).toEqual(['INTERNAL_RPC_SECRET']);
+      expect(short.message).not.toContain('short-secret-value');
+      expect(loadConfig(TransactionServiceConfig, { NODE_ENV: env, ...SECRET }).INTERNAL_RPC_SECRET).toBe(SECRET.INTERNAL_RPC_SECRET);
+    });
+
+    it('serves gateway metrics on METRICS_PORT (9464, loopback) by default', () => {
+      const cfg = loadConfig(GatewayConfig, ADMIN);
+      expect({ port: cfg.METRICS_PORT, host: cfg.METRICS_HOST }).toEqual({ port: 9464, host: '127.0.0.1' });
+      expect(configError(() => loadConfig(GatewayConfig, { ...ADMIN, METRICS_PORT: '0' })).problems.map((p) => p.variable)).toEqual(['METRICS_PORT']);
+    });
+
+    it('validates the Kafka security settings', () => {
+      const cfg = loadConfig(TransactionServiceConfig, { KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'svc', KAFKA_SASL_PASSWORD: 'pw', KAFKA_CREATE_TOPICS: 'false' });
+      expect(cfg).toMatchObject({ KAFKA_SSL: true, KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_CREATE_TOPICS: false });
+      const err = configError(() => loadConfig(TransactionServiceConfig, { KAFKA_SASL_MECHANISM: 'scram-sha-256' }));
+      expect(err.problems.map((p) => p.variable).sort()).toEqual(['KAFKA_SASL_PASSWORD', 'KAFKA_SASL_USERNAME']);
+      expect(configError(() => loadConfig(TransactionServiceConfig, { KAFKA_SASL_MECHANISM: 'gssapi' })).problems.map((p) => p.variable)).toContain('KAFKA_SASL_MECHANISM');
+    });
+  });
 });
