@@ -27,7 +27,9 @@ export function dataSourceOptions(opts: DatabaseOptions): DataSourceOptions {
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
-    logging: ['error'],
+    // TypeORM's own logger prints failing queries with their parameters to the console, unredacted.
+    // The error is thrown to the caller anyway, which logs it through the redacting logger.
+    logging: false,
     applicationName: opts.applicationName,
     extra: {
       max: opts.poolSize ?? 10,

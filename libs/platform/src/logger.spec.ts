@@ -1,4 +1,6 @@
-import { redactText } from './logger';
+import { QueryFailedError } from 'typeorm';
+import { Writable } from 'node:stream';
+import { createRootLogger, redactText, redactValue } from './logger';
 
 const SK_TEST = 'sk_test_' + 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z0a7b';
 const SK_LIVE = 'sk_live_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8';
@@ -63,10 +65,63 @@ describe('redactText', () => {
     'sk_test_ is the prefix of a test secret key',
     'sk_test_abc is too short to be a key',
     'Bearer abc',
-    'phone 0771234567 amount 123456789012',
+    'amount 123456789012 at 2026-11-23T02:00:00.000Z',
     'see task_test_results2024 for details', // "sk_test_…" only in the middle of a word
     '',
   ])('leaves ordinary text alone: %p', (text) => {
     expect(redactText(text)).toBe(text);
+  });
+});
+
+describe('redaction of customer data and credentials', () => {
+  it.each([
+    ['mail buyer@example.com now', 'mail b***@example.com now'],
+    ['phone 0771234567 ok', 'phone ***567 ok'],
+    ['intl +263771234567.', 'intl ***567.'],
+    ['postgres://payments:s3cr3t-pw@db:5432/x', 'postgres://payments:[REDACTED]@db:5432/x'],
+    ['https://user:pa55@hooks.example.com/in', 'https://user:[REDACTED]@hooks.example.com/in'],
+  ])('reduces %p', (text, expected) => {
+    expect(redactText(text)).toBe(expected);
+  });
+
+  it('masks a parameter that is only a phone number', () => {
+    expect(redactValue(['0771234567', '+263 77 123 4567', 42])).toEqual(['***567', '***567', 42]);
+  });
+
+  it('cleans structured fields at any depth, masking credential fields whole', () => {
+    const out = redactValue({
+      headers: { authorization: 'Bearer abc', cookie: 'sid=s3ss10n', 'x-request-id': 'req_1' },
+      body: { customer: { email: 'jane.doe@example.com', mobile_money_number: '0779876543' }, url: `https://a:b@x.io/?k=${'sk_live_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3'}` },
+      password: 'hunter2',
+    });
+    expect(out).toEqual({
+      headers: { authorization: '[REDACTED]', cookie: '[REDACTED]', 'x-request-id': 'req_1' },
+      body: { customer: { email: 'j***@example.com', mobile_money_number: '***543' }, url: 'https://a:[REDACTED]@x.io/?k=sk_live_[REDACTED]' },
+      password: '[REDACTED]',
+    });
+  });
+
+  it('writes no secret or customer data of a failed query to the log line', () => {
+    const secrets = ['whsec_' + 'MfKQ9r8GKYqrTwjUPD8ILPZIo2La', 'sk_test_' + 'Ab3dEf6hIj9kLm2nOp5qRs8t', 'buyer.one@example.com', '0771234567', 'pw-in-url-42'];
+    const driverError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021', detail: `Key (email)=(${secrets[2]}) already exists.` });
+    const err = new QueryFailedError(
+      `INSERT INTO callbacks (secret, url, email, phone) VALUES ($1, $2, $3, $4) -- ${secrets[0]}`,
+      [secrets[0], `https://u:${secrets[4]}@hooks.example.com/\u0000`, secrets[2], secrets[3], secrets[1]],
+      driverError,
+    );
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const logger = createRootLogger('test', 'info', sink);
+    logger.error({ err, pattern: 'callbacks.create' }, 'RPC handler failed');
+    logger.error(err);
+    logger.warn({ req: { headers: { cookie: 'session=abcdef', authorization: `Bearer ${secrets[1]}` }, body: { email: secrets[2] } } }, `for ${secrets[2]}`);
+    expect(lines).toHaveLength(3);
+    for (const line of lines) for (const s of secrets) expect(line).not.toContain(s);
+    expect(lines.join('')).not.toContain('session=abcdef');
+    const first = JSON.parse(lines[0]) as { err: { type: string; parameters: string[]; driverError: { code: string } } };
+    expect(first.err.type).toBe('QueryFailedError');
+    expect(first.err.driverError.code).toBe('22021');
+    expect(first.err.parameters).toEqual(['whsec_[REDACTED]', 'https://u:[REDACTED]@hooks.example.com/\u0000', 'b***@example.com', '***567', 'sk_test_[REDACTED]']);
+    expect(JSON.parse(lines[1]).message).toBe('invalid byte sequence for encoding "UTF8": 0x00');
   });
 });

@@ -1,68 +1,36 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import { redactText, redactValue } from './redaction';
 import { currentContext } from './request-context';
 
-/** Key-like strings that must never reach a log line, whatever field they hide in. */
-const SECRET_PATTERN = /(?<![A-Za-z0-9])((?:sk|pk)_(?:test|live)_)[A-Za-z0-9]{6,}|(?<![A-Za-z0-9])(whsec_)[A-Za-z0-9+/=_-]{6,}|\b(Bearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi;
-/** 13–19 digits, optionally grouped by spaces or dashes: candidates for card numbers (PAN). */
-const PAN_CANDIDATE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
-
-/** Luhn checksum: card numbers pass it, most other digit runs (timestamps, ids) do not. */
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-export function redactText(text: string): string {
-  return text
-    .replace(SECRET_PATTERN, (_m, keyPrefix?: string, whsec?: string, bearer?: string) => `${keyPrefix ?? whsec ?? bearer ?? ''}[REDACTED]`)
-    .replace(PAN_CANDIDATE, (m) => (luhnValid(m.replace(/[ -]/g, '')) ? '[REDACTED_PAN]' : m));
-}
-
-const REDACT_PATHS = [
-  'authorization',
-  'headers.authorization',
-  'req.headers.authorization',
-  'req.headers["idempotency-key"]',
-  '*.authorization',
-  'secret',
-  '*.secret',
-  'api_key',
-  '*.api_key',
-  'password',
-  '*.password',
-  'token',
-  '*.token',
-  'mobile_money_number',
-  '*.mobile_money_number',
-];
+export { redactText, redactValue } from './redaction';
 
 let root: Logger | undefined;
 
-export function createRootLogger(service: string, level = 'info'): Logger {
-  root = pino({
+/** The process's logger; `destination` (stdout by default) lets tests read the lines. */
+export function createRootLogger(service: string, level = 'info', destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     messageKey: 'message',
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     mixin: () => ({ ...currentContext() }),
+    // Every field of every line, errors included (they arrive here before any serializer runs).
+    formatters: { level: (label) => ({ level: label }), log: (obj) => redactValue(obj) as Record<string, unknown> },
+    serializers: { err: (err: unknown) => err },
     hooks: {
       logMethod(args, method) {
-        const cleaned = args.map((a) => (typeof a === 'string' ? redactText(a) : a));
+        // Without a message, pino takes the error's message as it is: give it the redacted one.
+        const [first, ...rest] = args as unknown[];
+        const err = first instanceof Error ? first : (first as { err?: unknown } | null)?.err;
+        const fields = first instanceof Error ? { err: first } : first;
+        const normalised = err instanceof Error && rest.length === 0 ? [fields, err.message] : first instanceof Error ? [fields, ...rest] : args;
+        const cleaned = normalised.map((a) => (typeof a === 'string' ? redactText(a) : a));
         return method.apply(this, cleaned as Parameters<typeof method>);
       },
     },
-  });
+  };
+  root = destination ? pino(options, destination) : pino(options);
   return root;
 }
 

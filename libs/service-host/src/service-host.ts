@@ -17,6 +17,7 @@ import {
   PollingWorker,
   createRootLogger,
   authenticatedRpcServer,
+  redactText,
   initMetrics,
 } from '@payments/platform';
 
@@ -55,7 +56,7 @@ export function fatal(logger: Logger | undefined, err: unknown): never {
     err instanceof ConfigError || err instanceof DependencyUnavailableError ? err.message : `startup failed: ${(err as Error)?.stack ?? err}`;
   if (logger) logger.fatal({ err }, message);
   // Also plain on stderr, so a person starting the service by hand reads it at once.
-  process.stderr.write(`error: ${message}\n`);
+  process.stderr.write(`error: ${redactText(message)}\n`);
   process.exit(err instanceof ConfigError ? 2 : 1);
 }
 
