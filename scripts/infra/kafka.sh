@@ -16,8 +16,16 @@
 #     config/data in $LOCAL_DIR/kafka, log in $LOCAL_DIR/logs/kafka.log,
 #     pid file in $LOCAL_DIR/run/kafka.pid.
 #   Topics are NOT auto-created: services create theirs explicitly.
+# - With KAFKA_SASL_SSL_PORT set, the broker also listens for SASL_SSL on
+#   127.0.0.1:$KAFKA_SASL_SSL_PORT (as managed Kafka offerings do): a
+#   self-signed CA and broker certificate are made once in $LOCAL_DIR/kafka/tls
+#   (openssl), and the SCRAM-SHA-256/512 user $KAFKA_SASL_USERNAME with
+#   $KAFKA_SASL_PASSWORD is (re)set after every start. `up` then also prints
+#   KAFKA_SASL_SSL_BROKERS and KAFKA_SASL_SSL_CA_FILE.
 #
-# Settings (env): KAFKA_PORT, KAFKA_CONTROLLER_PORT, KAFKA_HEAP_OPTS
+# Settings (env): KAFKA_PORT, KAFKA_CONTROLLER_PORT, KAFKA_SASL_SSL_PORT (empty:
+#   no SASL_SSL listener), KAFKA_SASL_USERNAME (default payments),
+#   KAFKA_SASL_PASSWORD (default payments-local-only), KAFKA_HEAP_OPTS
 #   (default "-Xms256m -Xmx512m"), KAFKA_START_TIMEOUT (s, default 90),
 #   KAFKA_STOP_TIMEOUT (s, default 30), LOCAL_DIR, CACHE_DIR, KAFKA_BROKERS.
 set -euo pipefail
@@ -31,6 +39,9 @@ KAFKA_VERSION=3.9.1 # must match scripts/infra/kafka/pom.xml
 KAFKA_HOST=127.0.0.1
 KAFKA_PORT="${KAFKA_PORT:-59092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-59093}"
+KAFKA_SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-}"
+KAFKA_SASL_USERNAME="${KAFKA_SASL_USERNAME:-payments}"
+KAFKA_SASL_PASSWORD="${KAFKA_SASL_PASSWORD:-payments-local-only}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 KAFKA_STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-30}"
@@ -44,6 +55,8 @@ KAFKA_PROPS="$KAFKA_DIR/server.properties"
 KAFKA_LOG4J="$KAFKA_DIR/log4j.properties"
 KAFKA_CLUSTER_ID_FILE="$KAFKA_DIR/cluster.id"
 KAFKA_PIDFILE="$RUN_DIR/kafka.pid"
+KAFKA_TLS="$KAFKA_DIR/tls"
+KAFKA_TLS_STOREPASS=local-only-keystore
 FETCH_LOG="$LOG_DIR/kafka-fetch.log"
 
 private_brokers() { printf '%s:%s\n' "$KAFKA_HOST" "${1:-$KAFKA_PORT}"; }
@@ -138,16 +151,24 @@ log4j.logger.state.change.logger=WARN
 log4j.logger.kafka.authorizer.logger=WARN
 EOF
 
+  local listeners="PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT"
+  local advertised="PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT"
+  local protocols="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+  if [[ -n "$KAFKA_SASL_SSL_PORT" ]]; then
+    listeners+=",SASL_SSL://$KAFKA_HOST:$KAFKA_SASL_SSL_PORT"
+    advertised+=",SASL_SSL://$KAFKA_HOST:$KAFKA_SASL_SSL_PORT"
+    protocols+=",SASL_SSL:SASL_SSL"
+  fi
   cat >"$KAFKA_PROPS" <<EOF
 # Rewritten by scripts/infra/kafka.sh at every start. Do not edit.
 # Single-node KRaft: this process is both broker and controller.
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT
+listeners=$listeners
+advertised.listeners=$advertised
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.security.protocol.map=$protocols
 inter.broker.listener.name=PLAINTEXT
 
 log.dirs=$KAFKA_DATA
@@ -170,6 +191,57 @@ transaction.state.log.num.partitions=6
 group.initial.rebalance.delay.ms=0
 group.min.session.timeout.ms=1000
 EOF
+  if [[ -n "$KAFKA_SASL_SSL_PORT" ]]; then
+    cat >>"$KAFKA_PROPS" <<EOF
+
+# SASL_SSL listener (KAFKA_SASL_SSL_PORT): TLS with the local CA, SCRAM or PLAIN.
+sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512,PLAIN
+listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$KAFKA_SASL_USERNAME="$KAFKA_SASL_PASSWORD";
+ssl.keystore.type=PKCS12
+ssl.keystore.location=$KAFKA_TLS/broker.p12
+ssl.keystore.password=$KAFKA_TLS_STOREPASS
+ssl.key.password=$KAFKA_TLS_STOREPASS
+ssl.client.auth=none
+EOF
+  fi
+}
+
+# A CA and a broker certificate for 127.0.0.1/localhost, made once.
+ensure_tls() {
+  [[ -n "$KAFKA_SASL_SSL_PORT" ]] || return 0
+  [[ -s "$KAFKA_TLS/broker.p12" && -s "$KAFKA_TLS/ca.pem" ]] && return 0
+  command -v openssl >/dev/null 2>&1 || die "openssl not found (needed for the SASL_SSL listener)" "apt-get install -y openssl"
+  mkdir -p -- "$KAFKA_TLS"
+  chmod 700 "$KAFKA_TLS"
+  log "making a local CA and broker certificate in $KAFKA_TLS ..."
+  (
+    cd "$KAFKA_TLS"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=payments local Kafka CA" -keyout ca.key -out ca.pem
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout broker.key -out broker.csr
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n' >broker.ext
+    openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 3650 -extfile broker.ext -out broker.pem
+    openssl pkcs12 -export -in broker.pem -inkey broker.key -certfile ca.pem -name broker -passout "pass:$KAFKA_TLS_STOREPASS" -out broker.p12
+  ) >>"$PIECE_LOG" 2>&1 || die "making the broker certificate failed" "See $PIECE_LOG"
+}
+
+# Sets the SCRAM credentials of KAFKA_SASL_USERNAME (idempotent: runs after every start).
+ensure_scram_user() {
+  [[ -n "$KAFKA_SASL_SSL_PORT" ]] || return 0
+  local mech
+  for mech in SCRAM-SHA-256 SCRAM-SHA-512; do
+    kafka_tool kafka.admin.ConfigCommand --bootstrap-server "$KAFKA_HOST:$KAFKA_PORT" --alter \
+      --add-config "$mech=[iterations=4096,password=$KAFKA_SASL_PASSWORD]" \
+      --entity-type users --entity-name "$KAFKA_SASL_USERNAME" >>"$PIECE_LOG" 2>&1 ||
+      die "setting the $mech credentials of $KAFKA_SASL_USERNAME failed" "See $PIECE_LOG"
+  done
+}
+
+print_sasl_exports() {
+  [[ -n "$KAFKA_SASL_SSL_PORT" ]] || return 0
+  print_export KAFKA_SASL_SSL_BROKERS "$KAFKA_HOST:$KAFKA_SASL_SSL_PORT"
+  print_export KAFKA_SASL_SSL_CA_FILE "$KAFKA_TLS/ca.pem"
 }
 
 ensure_formatted() {
@@ -246,11 +318,13 @@ cmd_up() {
     wait_ready "$pid" "$port"
     log "already running (pid $pid) on $KAFKA_HOST:$port"
     print_export KAFKA_BROKERS "$(private_brokers "$port")"
+    print_sasl_exports
     return 0
   fi
 
   ensure_port_free "$KAFKA_HOST" "$KAFKA_PORT" KAFKA_PORT
   ensure_port_free "$KAFKA_HOST" "$KAFKA_CONTROLLER_PORT" KAFKA_CONTROLLER_PORT
+  [[ -z "$KAFKA_SASL_SSL_PORT" ]] || ensure_port_free "$KAFKA_HOST" "$KAFKA_SASL_SSL_PORT" KAFKA_SASL_SSL_PORT
   ensure_java
   ensure_jars
 
@@ -259,6 +333,7 @@ cmd_up() {
   # Fresh log per start (the previous one is kept as kafka.log.1) so that the
   # readiness check only sees this run's "Kafka Server started".
   if [[ -f "$PIECE_LOG" ]]; then mv -f -- "$PIECE_LOG" "$PIECE_LOG.1"; fi
+  ensure_tls
   write_config
   ensure_formatted
 
@@ -280,8 +355,10 @@ cmd_up() {
   # Sanity check that the recorded pid really is the JVM (see comment above).
   pid_cmdline_has "$pid" "kafka.Kafka $KAFKA_PROPS" || pid="$(running_pid)" ||
     die "the broker answers but its pid could not be recorded" "Run: bash scripts/infra/kafka.sh status"
-  log "ready (pid $pid) on $KAFKA_HOST:$KAFKA_PORT in $(elapsed_since "$t0")s"
+  ensure_scram_user
+  log "ready (pid $pid) on $KAFKA_HOST:$KAFKA_PORT${KAFKA_SASL_SSL_PORT:+ (SASL_SSL on $KAFKA_SASL_SSL_PORT)} in $(elapsed_since "$t0")s"
   print_export KAFKA_BROKERS "$(private_brokers)"
+  print_sasl_exports
 }
 
 cmd_down() {

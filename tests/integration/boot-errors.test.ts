@@ -24,6 +24,7 @@ describe('startup errors', () => {
       RPC_PORT: String(await freePort()),
       GATEWAY_PORT: String(port),
       ADMIN_API_TOKEN: 'a-long-enough-admin-token',
+      INTERNAL_RPC_SECRET: `boot-errors-${id}-0123456789abcdefghij`,
       LOG_LEVEL: 'error',
       ...env,
     }, port);
@@ -68,6 +69,12 @@ describe('startup errors', () => {
     expect(code).toBe(2);
     expect(output).toMatch(/- RPC_PORT: RPC_PORT must be an integer between 1 and 65535 \(got "abc"\)/);
     expect(output).toMatch(/- KAFKA_PARTITIONS: /);
+  }, 30_000);
+
+  it.each(['gateway', 'transaction-service'] as AppName[])('refuses to start %s in production without INTERNAL_RPC_SECRET', async (app) => {
+    const { code, output } = await boot(app, { NODE_ENV: 'production', INTERNAL_RPC_SECRET: '' });
+    expect(code).toBe(2);
+    expect(output).toMatch(/- INTERNAL_RPC_SECRET: INTERNAL_RPC_SECRET must be a random secret of at least 32 characters/);
   }, 30_000);
 
   it('refuses to start the gateway without an admin token', async () => {

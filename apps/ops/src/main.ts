@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Kafka, logLevel } from 'kafkajs';
 import { ConfigError, loadConfig } from '@payments/config';
+import { kafkaConnectHint, kafkaSecurityOptions } from '@payments/messaging';
 import { UsageError, parseArgs } from './args';
 import { createBusinessCommand, recoverWebhooksCommand } from './commands/admin-ops';
 import { dlqReplayCommand, lagCommand, replayCommand } from './commands/kafka-ops';
@@ -27,12 +28,12 @@ async function main(): Promise<void> {
   if (first === 'business' && second === 'create') return createBusinessCommand(config, p);
   if (first === 'webhooks' && second === 'recover') return recoverWebhooksCommand(config, p);
 
-  const kafka = new Kafka({ clientId: 'ops-cli', brokers: config.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING, connectionTimeout: 3_000 });
+  const kafka = new Kafka({ clientId: 'ops-cli', brokers: config.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING, connectionTimeout: 3_000, ...kafkaSecurityOptions(config) });
   const admin = kafka.admin();
   try {
     await admin.connect();
   } catch (err) {
-    throw new Error(`Kafka at ${config.KAFKA_BROKERS} is unreachable: ${(err as Error).message}`);
+    throw new Error(`Kafka at ${config.KAFKA_BROKERS} is unreachable: ${(err as Error).message}. ${kafkaConnectHint(err, config)}`);
   }
   try {
     if (first === 'lag') return await lagCommand(admin, config, p);

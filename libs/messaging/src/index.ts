@@ -2,3 +2,4 @@ export * from './entities';
 export * from './kafka';
 export * from './outbox';
 export * from './consumer';
+export * from './kafka-security';

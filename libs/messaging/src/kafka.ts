@@ -1,6 +1,7 @@
 import { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DependencyUnavailableError } from '@payments/database';
+import { kafkaConnectHint, kafkaSecurityOptions, type KafkaSecuritySettings } from './kafka-security';
 
 export interface KafkaSettings {
   brokers: string;
@@ -8,6 +9,9 @@ export interface KafkaSettings {
   topicPrefix: string;
   partitions: number;
   replicationFactor: number;
+  /** false: topics must exist already (managed Kafka without topic-creation rights). */
+  createTopics: boolean;
+  security: KafkaSecuritySettings;
 }
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -22,6 +26,7 @@ export function createKafka(settings: KafkaSettings, logger: Logger): Kafka {
   return new Kafka({
     clientId: settings.clientId,
     brokers: settings.brokers.split(',').map((b) => b.trim()),
+    ...kafkaSecurityOptions(settings.security),
     connectionTimeout: 3_000,
     requestTimeout: 15_000,
     retry: { initialRetryTime: 200, retries: 8, maxRetryTime: 5_000 },
@@ -48,6 +53,17 @@ export async function ensureTopics(admin: Admin, settings: KafkaSettings, names:
   for (let attempt = 1; ; attempt++) {
     try {
       const existing = new Set(await admin.listTopics());
+      if (!settings.createTopics) {
+        const missing = topics.filter((n) => !existing.has(n));
+        if (missing.length > 0) {
+          throw new DependencyUnavailableError(
+            'Kafka',
+            settings.brokers,
+            `topics missing and KAFKA_CREATE_TOPICS=false: ${missing.join(', ')}`,
+            `Create them (${settings.partitions} partitions, replication factor ${settings.replicationFactor}) or set KAFKA_CREATE_TOPICS=true`,
+          );
+        }
+      }
       const wanted: ITopicConfig[] = topics
         .filter((n) => !existing.has(n))
         .map((topic) => ({ topic, numPartitions: settings.partitions, replicationFactor: settings.replicationFactor }));
@@ -57,6 +73,7 @@ export async function ensureTopics(admin: Admin, settings: KafkaSettings, names:
       if (leaderless.length === 0) return;
       throw new Error(`no leader yet for ${leaderless.map((t) => t.name).join(', ')}`);
     } catch (err) {
+      if (err instanceof DependencyUnavailableError) throw err;
       if (Date.now() > deadline) throw new Error(`could not create Kafka topics ${topics.join(', ')}: ${(err as Error).message}`);
       await new Promise((r) => setTimeout(r, Math.min(100 * attempt, 1_000)));
     }
@@ -64,7 +81,7 @@ export async function ensureTopics(admin: Admin, settings: KafkaSettings, names:
 }
 
 /** Connects an admin client once to prove the cluster answers; a clear error names Kafka if not. */
-export async function connectAdmin(kafka: Kafka, brokers: string): Promise<Admin> {
+export async function connectAdmin(kafka: Kafka, brokers: string, security?: KafkaSecuritySettings): Promise<Admin> {
   const admin = kafka.admin();
   try {
     await admin.connect();
@@ -75,7 +92,7 @@ export async function connectAdmin(kafka: Kafka, brokers: string): Promise<Admin
       'Kafka',
       brokers,
       (err as Error).message,
-      'Start it with `npm run infra:up` or point KAFKA_BROKERS at a running broker',
+      security ? kafkaConnectHint(err, security) : 'Start it with `npm run infra:up` or point KAFKA_BROKERS at a running broker',
     );
   }
   return admin;

@@ -85,6 +85,8 @@ export function kafkaSettings(config: ServiceConfig, clientId: string): KafkaSet
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     partitions: config.KAFKA_PARTITIONS,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    createTopics: config.KAFKA_CREATE_TOPICS,
+    security: config,
   };
 }
 
@@ -114,7 +116,7 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     const ds = await openDatabase({ ...dbOptions, migrate: config.MIGRATE_ON_BOOT });
     const settings = kafkaSettings(config, `${def.name}-${process.pid}`);
     const kafka = createKafka(settings, logger);
-    const admin = await connectAdmin(kafka, config.KAFKA_BROKERS);
+    const admin = await connectAdmin(kafka, config.KAFKA_BROKERS, config);
     const redis = def.usesRedis ? await connectRedis((config as unknown as RedisServiceConfig).REDIS_URL, logger) : undefined;
 
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
