@@ -102,7 +102,7 @@ describe('gateway hardening', () => {
 
     it('revokes a rolled key at once on every gateway replica, and honours a grace period', async () => {
       const port = await freePort();
-      replica = startApp('gateway', { ...stack.envFor('gateway'), GATEWAY_PORT: String(port) }, port);
+      replica = startApp('gateway', { ...stack.envFor('gateway'), GATEWAY_PORT: String(port), METRICS_PORT: String(await freePort()) }, port);
       await replica.waitReady();
       const c = await stack.createBusiness('Rolling');
       const viaReplica = (key: string) => fetch(replica.url('/v1/transactions/verify?reference=none'), { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
