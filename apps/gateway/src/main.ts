@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     health.register({ name: 'schema', check: schemaReadinessCheck(ds) });
     health.register({ name: 'redis', check: () => redis.ping() });
 
-    const metricsServer = await startMetricsServer(config.METRICS_HOST, config.METRICS_PORT);
+    const metricsServer = await startMetricsServer(config.HTTP_HOST, config.METRICS_PORT);
     await app.listen(config.GATEWAY_PORT);
     logger.info({ port: config.GATEWAY_PORT, metrics_port: config.METRICS_PORT }, 'gateway started');
 

@@ -198,7 +198,7 @@ describe('loadConfig', () => {
 
     it('serves gateway metrics on METRICS_PORT (9464, loopback) by default', () => {
       const cfg = loadConfig(GatewayConfig, ADMIN);
-      expect({ port: cfg.METRICS_PORT, host: cfg.METRICS_HOST }).toEqual({ port: 9464, host: '127.0.0.1' });
+      expect({ port: cfg.METRICS_PORT, host: cfg.HTTP_HOST }).toEqual({ port: 9464, host: '127.0.0.1' });
       expect(configError(() => loadConfig(GatewayConfig, { ...ADMIN, METRICS_PORT: '0' })).problems.map((p) => p.variable)).toEqual(['METRICS_PORT']);
     });
 

@@ -13,16 +13,7 @@ import { ROOT } from './render';
  * already set, before their config classes are merged. Remove a name once its config class
  * declares it.
  */
-export const ANNOUNCED = [
-  'INTERNAL_RPC_SECRET',
-  'HTTP_HOST',
-  'METRICS_PORT',
-  'KAFKA_SSL',
-  'KAFKA_SASL_MECHANISM',
-  'KAFKA_SASL_USERNAME',
-  'KAFKA_SASL_PASSWORD',
-  'KAFKA_CREATE_TOPICS',
-];
+export const ANNOUNCED: string[] = [];
 
 function walk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];

@@ -8,12 +8,13 @@ export class GatewayConfig extends InternalRpcConfig {
   @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
   GATEWAY_PORT = 3000;
 
-  /** Prometheus /metrics, never on the public GATEWAY_PORT. Manifests set METRICS_HOST=0.0.0.0. */
+  /** Prometheus /metrics, never on the public GATEWAY_PORT. */
   @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
   METRICS_PORT = 9464;
 
+  /** Bind address of the internal listener (METRICS_PORT), as for the services' HTTP_PORT; manifests set 0.0.0.0. */
   @IsString() @IsNotEmpty()
-  METRICS_HOST = '127.0.0.1';
+  HTTP_HOST = '127.0.0.1';
 
   /** Guards /admin/v1: `Authorization: Bearer <token>`. No default: it must be chosen. */
   @IsString() @MinLength(16, { message: '$property must be set to a secret of at least 16 characters' })
