@@ -1,4 +1,4 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ADMIN_RPC_PATTERNS } from '@payments/contracts';
 
 /**
@@ -29,7 +29,7 @@ export function isAdminPattern(pattern: string): boolean {
   return ADMIN_PATTERNS.has(pattern);
 }
 
-function mac(key: Buffer, pattern: string, scope: string, ts: number, nonce: string, data: unknown): Buffer {
+function mac(key: KeyObject, pattern: string, scope: string, ts: number, nonce: string, data: unknown): Buffer {
   // The body is hashed as JSON: what the receiver parsed, serialised again, is byte-identical.
   const body = data === undefined ? '' : JSON.stringify(data);
   return createHmac('sha256', key).update(`1\n${pattern}\n${scope}\n${ts}\n${nonce}\n`).update(body).digest();
@@ -37,10 +37,11 @@ function mac(key: Buffer, pattern: string, scope: string, ts: number, nonce: str
 
 /** Signs outgoing requests with the current secret under one fixed scope. */
 export class RpcSigner {
-  private readonly key: Buffer;
+  // A KeyObject is imported once; a raw Buffer would be imported again by every createHmac.
+  private readonly key: KeyObject;
 
   constructor(secret: string, readonly scope: RpcScope) {
-    this.key = Buffer.from(secret, 'utf8');
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   sign(pattern: string, data: unknown, now = Date.now()): RpcAuth {
@@ -61,12 +62,12 @@ export interface VerifierOptions {
  * it, and the admin scope for admin-only patterns. Answers why it refuses, or null.
  */
 export class RpcVerifier {
-  private readonly keys: Buffer[];
+  private readonly keys: KeyObject[];
   private readonly seen = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly options: VerifierOptions) {
-    this.keys = options.secrets.filter((s) => s !== '').map((s) => Buffer.from(s, 'utf8'));
+    this.keys = options.secrets.filter((s) => s !== '').map((s) => createSecretKey(Buffer.from(s, 'utf8')));
     this.sweeper = setInterval(() => this.sweep(Date.now()), options.maxAgeMs);
     this.sweeper.unref();
   }
