@@ -85,7 +85,7 @@ describe('redaction of customer data and credentials', () => {
   });
 
   it('masks a parameter that is only a phone number', () => {
-    expect(redactValue(['0771234567', '+263 77 123 4567', 42])).toEqual(['***567', '***567', 42]);
+    expect(redactValue(['0771234567', '+263 77 123 4567', 42, '2026-11-23', 'txn_0771234567'])).toEqual(['***567', '***567', 42, '2026-11-23', 'txn_0771234567']);
   });
 
   it('cleans structured fields at any depth, masking credential fields whole', () => {

@@ -12,8 +12,9 @@ const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*):[^\s@/]+@/gi;
 const EMAIL = /(?<![A-Za-z0-9._%+-])([A-Za-z0-9])[A-Za-z0-9._%+-]*@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})/g;
 /** Phone numbers in text: international (+263…) or national with a trunk 0 (0771…). */
 const PHONE_IN_TEXT = /(?<![\w+])(?:\+\d{7,15}|0\d{8,11})(?![\w])/g;
-/** A value that is nothing but a phone-like digit run (e.g. a query parameter). */
+/** A value that is nothing but a phone-like digit run (e.g. a query parameter), not a date. */
 const PHONE_VALUE = /^\s*\+?[\d ()-]{7,20}\s*$/;
+const DATE_VALUE = /^\s*\d{4}-\d{2}-\d{2}\s*$/;
 /** 13–19 digits, optionally grouped by spaces or dashes: candidates for card numbers (PAN). */
 const PAN_CANDIDATE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
 /** Field names whose whole value is a credential. */
@@ -44,7 +45,7 @@ export function phoneHint(value: string): string {
 }
 
 export function redactText(text: string): string {
-  if (PHONE_VALUE.test(text) && /\d{7}/.test(text.replace(/\D/g, ''))) return phoneHint(text);
+  if (PHONE_VALUE.test(text) && !DATE_VALUE.test(text) && /\d{7}/.test(text.replace(/\D/g, ''))) return phoneHint(text);
   return text
     .replace(SECRET_PATTERN, (_m, keyPrefix?: string, whsec?: string, bearer?: string) => `${keyPrefix ?? whsec ?? bearer ?? ''}[REDACTED]`)
     .replace(URL_PASSWORD, '$1:[REDACTED]@')
