@@ -5,20 +5,21 @@ import { Topics } from '@payments/contracts';
 import { ROOT } from '../support/infra';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
 
 const run = promisify(execFile);
 
 /** The on-call CLI against a live stack: lag, a replay of a stopped group, a DLQ replay, admin. */
 describe('ops CLI', () => {
   let stack: Stack;
+  const tls = selfSignedCertificate();
+  const receiver = new WebhookReceiver(tls);
 
   const ops = async (...args: string[]) => {
     const env = {
       PATH: process.env.PATH ?? '',
       KAFKA_BROKERS: stack.infra.KAFKA_BROKERS,
       KAFKA_TOPIC_PREFIX: stack.topicPrefix,
-      DATABASE_URL: stack.infra.DATABASE_URL,
-      WEBHOOKS_DATABASE_NAME: stack.dbName('webhook-dispatcher'),
       GATEWAY_URL: stack.gatewayUrl,
       ADMIN_API_TOKEN: stack.adminToken,
     };
@@ -33,11 +34,13 @@ describe('ops CLI', () => {
   const totalLag = (out: string) => Number(/total lag (\d+)/.exec(out)?.[1]);
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    await receiver.start();
+    stack = await Stack.start(undefined, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CA_FILE: tls.certFile });
   }, 120_000);
 
   afterAll(async () => {
     await stack?.stop();
+    await receiver.stop();
   }, 120_000);
 
   it('creates a business through the admin API', async () => {
@@ -98,7 +101,49 @@ describe('ops CLI', () => {
     }
   }, 90_000);
 
+  it('recovers the deliveries skipped while a callback was disabled, through the admin API, after a dry run', async () => {
+    const keys = await stack.createBusiness('Outage');
+    const key = keys.test.secret;
+    await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url('/ops'), events: ['transaction.success'] } });
+    const [cb] = (await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key })).body.callbacks;
+    await stack.api('PUT', `/v1/callback/${cb.id}`, { key, body: { is_active: false } });
+    const since = new Date(Date.now() - 1000).toISOString();
+    for (const ref of ['ops-hook-1', 'ops-hook-2']) {
+      const paid = await stack.api('POST', '/v1/transactions', {
+        key,
+        body: { amount: 900, email: 'o@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: ref, requested_response: 'success' },
+      });
+      expect(paid.status).toBe(200);
+    }
+    await waitFor('two skipped deliveries', async () => (await stack.api<{ total_count: number }>('GET', `/v1/callback/${cb.id}/deliveries?status=skipped`, { key })).body.total_count === 2, { timeoutMs: 30_000 });
+    await stack.api('PUT', `/v1/callback/${cb.id}`, { key, body: { is_active: true } });
+
+    const dry = await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since, '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('2 failed or skipped deliveries');
+    expect(dry.out.match(/dlv_[0-9a-f]{32} +callback \d+ +transaction\.success +skipped/g)).toHaveLength(2);
+    expect((await stack.api<{ total_count: number }>('GET', `/v1/callback/${cb.id}/deliveries?status=skipped`, { key })).body.total_count).toBe(2);
+    expect(receiver.at('/ops')).toEqual([]);
+
+    const sent = await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since);
+    expect(sent.code).toBe(0);
+    expect(sent.out).toContain('2 deliveries queued again');
+    const hits = await waitFor('both webhooks', () => (receiver.at('/ops').length >= 2 ? receiver.at('/ops') : undefined), { timeoutMs: 30_000 });
+    expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(2);
+    expect((await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since, '--dry-run')).out).toContain('0 failed or skipped deliveries');
+  }, 90_000);
+
   it('explains what is wrong with a command', async () => {
+    const noZone = await ops('webhooks', 'recover', '--business', '1', '--since', '2026-01-01T00:00:00');
+    expect(noZone.code).toBe(2);
+    expect(noZone.out).toContain('--since must be an ISO-8601 timestamp with a zone');
+    const unknown = await ops('webhooks', 'recover', '--business', '1', '--since', '2026-01-01T00:00:00Z', '--force');
+    expect(unknown.code).toBe(2);
+    expect(unknown.out).toContain('unknown option --force');
+    const help = await ops('webhooks', 'recover', '--help');
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('--dry-run');
+
     const { code, out } = await ops('replay', '--group', 'split-ledger-service', '--topic', Topics.TransactionStatusChanged);
     expect(code).toBe(2);
     expect(out).toContain('say where to replay from');

@@ -1,4 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DELIVERY_STATUSES } from '@payments/contracts';
 
 /** Response shapes of the public API, as the presenters build them (docs/api.md). */
 const str = (description?: string): SchemaObject => ({ type: 'string', ...(description ? { description } : {}) });
@@ -155,7 +156,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
       total_count: int(),
       deliveries: arr(
         obj({
-          delivery_id: str(), event_id: str(), event: str(), status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'cancelled'] },
+          delivery_id: str(), event_id: str(), event: str(), status: { type: 'string', enum: [...DELIVERY_STATUSES] },
           attempts: arr(obj({ attempt: int(), status_code: nullable(int()), duration_ms: int(), error: nullable(str()), date_created: str() })),
           next_attempt_at: nullable(str()), date_created: str(),
         }),
@@ -163,7 +164,17 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     }),
   },
   CallbacksController_resend: { status: 200, description: 'Queued again', schema: ok({ message: str(), delivery_id: str(), status: str() }) },
-  CallbacksController_recover: { status: 200, description: 'Failed deliveries queued again', schema: ok({ message: str(), requeued: int() }) },
+  CallbacksController_recover: { status: 200, description: 'Failed and skipped deliveries queued again', schema: ok({ message: str(), requeued: int() }) },
+  WebhooksAdminController_recover: {
+    status: 200,
+    description: 'One page of the failed and skipped deliveries queued again (or, dry run, that would be)',
+    schema: ok({
+      dry_run: bool(),
+      deliveries: arr(obj({ delivery_id: str(), callback_id: int(), event_id: str(), event: str(), status: { type: 'string', enum: ['failed', 'skipped'] }, date_created: str() })),
+      next: nullable(str()),
+      total: nullable(int()),
+    }),
+  },
   HealthController_live: { status: 200, description: 'The process is up', schema: obj({ status: str() }) },
   HealthController_ready: { status: 200, description: 'Dependencies reachable (503 otherwise)', schema: obj({ status: str(), checks: { type: 'object', additionalProperties: str() } }) },
   HealthController_metrics: { status: 200, description: 'Prometheus metrics', contentType: 'text/plain' },
