@@ -6,3 +6,4 @@ export * from './errors';
 export * from './rpc';
 export * from './webhooks';
 export * from './ledger';
+export * from './reconcile';

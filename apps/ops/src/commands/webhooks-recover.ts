@@ -34,8 +34,8 @@ export function parseRecoverArgs(p: Parsed): RecoverArgs {
   if (!ISO_8601_WITH_ZONE.test(since) || Number.isNaN(Date.parse(since))) throw new UsageError('--since must be an ISO-8601 timestamp with a zone, e.g. 2026-01-31T12:00:00Z');
   const mode = p.options.mode ?? 'test';
   if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
-  const dryRun = p.options['dry-run'] ?? false;
-  if (dryRun !== true) throw new UsageError('--dry-run takes no value');
+  const dryRun = p.options['dry-run'];
+  if (dryRun !== undefined && dryRun !== true) throw new UsageError('--dry-run takes no value');
   return { business: Number(raw), since, mode, dryRun: dryRun === true };
 }
 

@@ -1,3 +1,5 @@
+import { refundedShare } from '@payments/money';
+
 /** A split entry of a transaction (amount ≥ 0). */
 export interface EntryToReverse {
   entryId: number;
@@ -27,8 +29,9 @@ export interface PlannedReversal {
 /**
  * The reversals still to write for a transaction of `transactionAmount`, given its split entries,
  * its successful refunds and the reversals already written. Each entry of amount a is reversed by
- * floor(a × R / amount) in all, R being the cumulative refunded amount (capped at the amount). The
- * total depends only on R, never on the order in which refunds completed: a refund completing
+ * `refundedShare(a, R, amount)` = floor(a × min(R, amount) / amount) in all, R being the
+ * cumulative refunded amount. The total depends only on R, never on the order in which refunds
+ * completed: a refund completing
  * after a later-numbered one still brings the entry to the cumulative target, so a fully refunded
  * transaction's reversals cancel its entries exactly and reversals never exceed an entry.
  *
@@ -44,13 +47,10 @@ export function planReversals(
   existing: ExistingReversal[],
 ): PlannedReversal[] {
   if (!Number.isSafeInteger(transactionAmount) || transactionAmount <= 0) throw new Error(`transaction amount must be a positive safe integer, got ${transactionAmount}`);
-  const total = BigInt(transactionAmount);
-  const capped = (refunded: bigint) => (refunded > total ? total : refunded);
   const ordered = [...refunds].sort((a, b) => a.refundId - b.refundId);
   const refunded = ordered.reduce((s, r) => s + BigInt(r.amount), 0n);
   const planned: PlannedReversal[] = [];
   for (const entry of entries) {
-    const amount = BigInt(entry.amount);
     const rows = existing.filter((r) => r.entryId === entry.entryId);
     const withRow = new Set(rows.map((r) => r.refundId));
     const missing = ordered.filter((r) => !withRow.has(r.refundId));
@@ -60,7 +60,7 @@ export function planReversals(
     let running = missing.reduce((s, r) => s - BigInt(r.amount), refunded);
     for (const refund of missing) {
       running += BigInt(refund.amount);
-      const delta = (amount * capped(running)) / total - reversed;
+      const delta = BigInt(refundedShare(entry.amount, Number(running), transactionAmount)) - reversed;
       if (delta > 0n) {
         planned.push({ entryId: entry.entryId, refundId: refund.refundId, amount: -Number(delta) });
         reversed += delta;
