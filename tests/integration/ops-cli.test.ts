@@ -133,7 +133,49 @@ describe('ops CLI', () => {
     expect((await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since, '--dry-run')).out).toContain('0 failed or skipped deliveries');
   }, 90_000);
 
+  it('reconciles: 0 differences when the services agree, and names a reversal the ledger lost', async () => {
+    const shop = await stack.createBusiness('Reconciled');
+    const partner = await stack.createBusiness('Reconciled Partner');
+    const key = shop.test.secret;
+    const config = await stack.api('POST', '/v1/splits/config', { key, body: { partner_business_id: partner.id, split_type: 'percentage', split_value: 330, split_role: 'fee', currency: 'USD' } });
+    expect(config.status).toBe(200);
+    await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url('/reconcile'), events: ['transaction.success', 'refund.success'] } });
+    for (const ref of ['rec-1', 'rec-2']) {
+      const paid = await stack.api('POST', '/v1/transactions', {
+        key,
+        body: { amount: 1_001, email: 'r@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: ref, requested_response: 'success' },
+      });
+      expect(paid.status).toBe(200);
+    }
+    await waitFor('both payments to succeed', async () => {
+      const all = await Promise.all(['rec-1', 'rec-2'].map((r) => stack.api('GET', `/v1/transactions/verify?reference=${r}`, { key })));
+      return all.every((v) => v.body.status === 'success');
+    }, { timeoutMs: 30_000 });
+    for (const amount of [300, 701]) expect((await stack.api('POST', '/v1/transactions/refund', { key, body: { transaction_reference: 'rec-1', amount } })).status).toBe(200);
+
+    const clean = await waitFor('reconcile to find no difference', async () => {
+      const r = await ops('reconcile');
+      return r.code === 0 ? r : undefined;
+    }, { timeoutMs: 60_000, intervalMs: 1_000 });
+    expect(clean.out).toMatch(/^0 differences \(\d+ transactions, \d+ webhook events\)$/m);
+    expect(Number(/\((\d+) transactions/.exec(clean.out)?.[1])).toBeGreaterThanOrEqual(2);
+
+    // Lose the reversals of the fully refunded payment behind the services' backs.
+    const ledger = stack.db('split-ledger-service');
+    const removed = await ledger.query("DELETE FROM ledger_entries WHERE kind = 'reversal' RETURNING id");
+    expect(removed.rowCount).toBeGreaterThan(0);
+    const dirty = await ops('reconcile');
+    expect(dirty.code).toBe(1);
+    expect(dirty.out).toMatch(/transaction \S+ \(success\): split config:\d+ of 33 reversed by 0; 1001 refunded makes it 33/);
+    expect(dirty.out).toContain('1 differences');
+  }, 120_000);
+
   it('explains what is wrong with a command', async () => {
+    const extra = await ops('reconcile', '--fix');
+    expect(extra.code).toBe(2);
+    expect(extra.out).toContain('unknown option --fix');
+    expect((await ops('reconcile', '--help')).out).toContain('exits 1 if there is');
+
     const noZone = await ops('webhooks', 'recover', '--business', '1', '--since', '2026-01-01T00:00:00');
     expect(noZone.code).toBe(2);
     expect(noZone.out).toContain('--since must be an ISO-8601 timestamp with a zone');
@@ -147,5 +189,5 @@ describe('ops CLI', () => {
     const { code, out } = await ops('replay', '--group', 'split-ledger-service', '--topic', Topics.TransactionStatusChanged);
     expect(code).toBe(2);
     expect(out).toContain('say where to replay from');
-  });
+  }, 30_000);
 });
