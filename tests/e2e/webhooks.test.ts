@@ -191,46 +191,31 @@ describe('callbacks and webhook deliveries', () => {
       const cb = await register('/down', ['transaction.success']);
       const since = new Date(Date.now() - 1000).toISOString();
       await paySuccess('hook-down');
-      const disabled = await waitFor('the callback to be disabled', async () => {
-        const c = await fetchCallback(cb.id);
-        return c.is_active === false ? c : undefined;
-      }, { timeoutMs: 40_000 });
+      const disabled = await waitFor('the callback to be disabled', async () => ((c) => (c.is_active === false ? c : undefined))(await fetchCallback(cb.id)), { timeoutMs: 40_000 });
       const failed = receiver.at('/down');
-      // The count alone (2) would have disabled it at the 2nd failure, about 1 s in.
-      expect(disabled.failure_count).toBeGreaterThan(2);
+      expect(disabled.failure_count).toBeGreaterThan(2); // the count alone (2) stops it ~1 s in
       expect(failed).toHaveLength(disabled.failure_count as number);
       expect(failed[failed.length - 1].at - failed[0].at).toBeGreaterThanOrEqual(2_500);
-
       // An event raised while the callback is disabled is recorded as skipped, not dropped.
       await paySuccess('hook-down-2');
       type Log = { deliveries: { status: string; event: string; attempts: unknown[] }[] };
-      const skipped = await waitFor('the skipped delivery in the log', async () => {
-        const l = await stack.api<Log>('GET', `/v1/callback/${cb.id}/deliveries?status=skipped`, { key: keys.test.secret });
-        return l.body.deliveries.length > 0 ? l.body.deliveries : undefined;
-      });
+      const log = async (status = '') => (await stack.api<Log>('GET', `/v1/callback/${cb.id}/deliveries${status ? `?status=${status}` : ''}`, { key: keys.test.secret })).body.deliveries;
+      const skipped = await waitFor('the skipped delivery in the log', async () => ((l) => (l.length > 0 ? l : undefined))(await log('skipped')));
       expect(skipped).toEqual([expect.objectContaining({ event: 'transaction.success', status: 'skipped', attempts: [] })]);
-      const all = await stack.api<Log>('GET', `/v1/callback/${cb.id}/deliveries`, { key: keys.test.secret });
-      expect(all.body.deliveries.map((d) => d.status).sort()).toEqual(['failed', 'skipped']);
+      expect((await log()).map((d) => d.status).sort()).toEqual(['failed', 'skipped']);
       expect(receiver.at('/down')).toHaveLength(failed.length);
-
-      receiver.script('/down', [200]);
-      const blocked = await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } });
-      expect(blocked.status).toBe(400);
+      receiver.script('/down', [200]); // still disabled: recover is refused
+      expect((await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).status).toBe(400);
       await stack.api('PUT', `/v1/callback/${cb.id}`, { key: keys.test.secret, body: { is_active: true } });
       expect(await fetchCallback(cb.id)).toMatchObject({ is_active: true, failure_count: 0 });
-      const recovered = await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } });
-      expect(recovered.body).toMatchObject({ result: 'success', requeued: 2 });
+      expect((await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).body).toMatchObject({ result: 'success', requeued: 2 });
       const hits = await waitFor('both recovered deliveries', () => (receiver.at('/down').length >= failed.length + 2 ? receiver.at('/down') : undefined), { timeoutMs: 30_000 });
-      const secret = await secretOf(cb.id);
-      const events = hits.slice(failed.length).map((h) => new Webhook(secret).verify(h.body, h.headers) as { id: string; data: { transaction_reference: string } });
+      const verifier = new Webhook(await secretOf(cb.id));
+      const events = hits.slice(failed.length).map((h) => verifier.verify(h.body, h.headers) as { id: string; data: { transaction_reference: string } });
       expect(events.map((e) => e.data.transaction_reference).sort()).toEqual(['hook-down', 'hook-down-2']);
       expect(events.find((e) => e.data.transaction_reference === 'hook-down')!.id).toBe(failed[0].headers['webhook-id']);
-      await waitFor('both deliveries to be recorded as succeeded', async () => {
-        const l = await stack.api<Log>('GET', `/v1/callback/${cb.id}/deliveries?status=succeeded`, { key: keys.test.secret });
-        return l.body.deliveries.length === 2;
-      });
-      const again = await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } });
-      expect(again.body).toMatchObject({ requeued: 0 });
+      await waitFor('both deliveries to be recorded as succeeded', async () => (await log('succeeded')).length === 2);
+      expect((await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).body).toMatchObject({ requeued: 0 });
     }, 90_000);
 
     it('disables at once on 410 Gone', async () => {

@@ -118,6 +118,12 @@ describe('ops CLI', () => {
     await waitFor('two skipped deliveries', async () => (await stack.api<{ total_count: number }>('GET', `/v1/callback/${cb.id}/deliveries?status=skipped`, { key })).body.total_count === 2, { timeoutMs: 30_000 });
     await stack.api('PUT', `/v1/callback/${cb.id}`, { key, body: { is_active: true } });
 
+    const admin = { authorization: `Bearer ${stack.adminToken}` };
+    const noZone = await stack.api('POST', '/admin/v1/webhooks/recover', { headers: admin, body: { business_id: keys.id, mode: 'test', since: '2026-01-01T00:00:00' } });
+    expect(noZone.status).toBe(400);
+    expect(noZone.body).toMatchObject({ result: 'error', errors: [expect.objectContaining({ field: 'since' })] });
+    expect((await stack.api('POST', '/admin/v1/webhooks/recover', { key, body: { business_id: keys.id, mode: 'test', since } })).status).toBe(401);
+
     const dry = await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since, '--dry-run');
     expect(dry.code).toBe(0);
     expect(dry.out).toContain('2 failed or skipped deliveries');
