@@ -1,10 +1,11 @@
 /**
- * Three tiers (STYLE.md §7):
+ * Test projects (STYLE.md §7):
  *   unit        — fast, no I/O: *.spec.ts beside the code
  *   deploy      — the deployment files: k8s overlays rendered with kustomize, Dockerfile, compose
  *   integration — real PostgreSQL, Redis and Kafka, real migrations, service processes started by the test
  *   e2e         — the whole stack over HTTP through the gateway
- * `npm test` provisions the infrastructure and runs all three.
+ *   chaos       — the whole stack under load while services crash and the servers restart
+ * `npm test` provisions the infrastructure and runs them all.
  */
 const swc = [
   '@swc/jest',
@@ -31,5 +32,8 @@ module.exports = {
     { ...common, displayName: 'deploy', testMatch: ['<rootDir>/tests/deploy/**/*.spec.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'], slowTestThreshold: 60 },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], slowTestThreshold: 60 },
+    // Restarts the PostgreSQL, Redis and Kafka it runs on (through scripts/infra): only where
+    // nothing else uses them, as in `npm test`.
+    { ...common, displayName: 'chaos', testMatch: ['<rootDir>/tests/chaos/**/*.test.ts'], slowTestThreshold: 300 },
   ],
 };

@@ -23,7 +23,8 @@ describe('callbacks and webhook deliveries', () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_CA_FILE: tls.certFile,
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
-      WEBHOOK_DISABLE_AFTER: '4',
+      WEBHOOK_DISABLE_AFTER: '2',
+      WEBHOOK_DISABLE_MIN_FAILING: '3s',
       WEBHOOK_TIMEOUT_MS: '3000',
     });
     keys = await stack.createBusiness('Hooked Shop');
@@ -185,26 +186,36 @@ describe('callbacks and webhook deliveries', () => {
       expect(log.body.deliveries[0].attempts.map((a) => a.status_code)).toEqual([500, 500, 200]);
     }, 60_000);
 
-    it('disables a callback that keeps failing at WEBHOOK_DISABLE_AFTER, and recover re-sends after re-enabling', async () => {
+    it('disables a callback once its failures reach WEBHOOK_DISABLE_AFTER and last WEBHOOK_DISABLE_MIN_FAILING; events meanwhile are skipped, and recover sends them all', async () => {
       receiver.script('/down', [500]);
       const cb = await register('/down', ['transaction.success']);
       const since = new Date(Date.now() - 1000).toISOString();
       await paySuccess('hook-down');
-      const disabled = await waitFor('the callback to be disabled', async () => {
-        const c = await fetchCallback(cb.id);
-        return c.is_active === false ? c : undefined;
-      }, { timeoutMs: 40_000 });
-      expect(disabled.failure_count).toBe(4);
-      expect(receiver.at('/down')).toHaveLength(4);
-
-      receiver.script('/down', [200]);
-      const blocked = await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } });
-      expect(blocked.status).toBe(400);
+      const disabled = await waitFor('the callback to be disabled', async () => ((c) => (c.is_active === false ? c : undefined))(await fetchCallback(cb.id)), { timeoutMs: 40_000 });
+      const failed = receiver.at('/down');
+      expect(disabled.failure_count).toBeGreaterThan(2); // the count alone (2) stops it ~1 s in
+      expect(failed).toHaveLength(disabled.failure_count as number);
+      expect(failed[failed.length - 1].at - failed[0].at).toBeGreaterThanOrEqual(2_500);
+      // An event raised while the callback is disabled is recorded as skipped, not dropped.
+      await paySuccess('hook-down-2');
+      type Log = { deliveries: { status: string; event: string; attempts: unknown[] }[] };
+      const log = async (status = '') => (await stack.api<Log>('GET', `/v1/callback/${cb.id}/deliveries${status ? `?status=${status}` : ''}`, { key: keys.test.secret })).body.deliveries;
+      const skipped = await waitFor('the skipped delivery in the log', async () => ((l) => (l.length > 0 ? l : undefined))(await log('skipped')));
+      expect(skipped).toEqual([expect.objectContaining({ event: 'transaction.success', status: 'skipped', attempts: [] })]);
+      expect((await log()).map((d) => d.status).sort()).toEqual(['failed', 'skipped']);
+      expect(receiver.at('/down')).toHaveLength(failed.length);
+      receiver.script('/down', [200]); // still disabled: recover is refused
+      expect((await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).status).toBe(400);
       await stack.api('PUT', `/v1/callback/${cb.id}`, { key: keys.test.secret, body: { is_active: true } });
       expect(await fetchCallback(cb.id)).toMatchObject({ is_active: true, failure_count: 0 });
-      const recovered = await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } });
-      expect(recovered.body).toMatchObject({ result: 'success', requeued: 1 });
-      await waitFor('the recovered delivery', () => receiver.at('/down').length === 5, { timeoutMs: 30_000 });
+      expect((await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).body).toMatchObject({ result: 'success', requeued: 2 });
+      const hits = await waitFor('both recovered deliveries', () => (receiver.at('/down').length >= failed.length + 2 ? receiver.at('/down') : undefined), { timeoutMs: 30_000 });
+      const verifier = new Webhook(await secretOf(cb.id));
+      const events = hits.slice(failed.length).map((h) => verifier.verify(h.body, h.headers) as { id: string; data: { transaction_reference: string } });
+      expect(events.map((e) => e.data.transaction_reference).sort()).toEqual(['hook-down', 'hook-down-2']);
+      expect(events.find((e) => e.data.transaction_reference === 'hook-down')!.id).toBe(failed[0].headers['webhook-id']);
+      await waitFor('both deliveries to be recorded as succeeded', async () => (await log('succeeded')).length === 2);
+      expect((await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).body).toMatchObject({ requeued: 0 });
     }, 90_000);
 
     it('disables at once on 410 Gone', async () => {

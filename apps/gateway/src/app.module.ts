@@ -4,6 +4,8 @@ import { PublicHealthModule } from '@payments/platform';
 import { AuthModule } from './auth/auth.module';
 import { AdminController } from './businesses/admin.controller';
 import { CallbacksController } from './callbacks/callbacks.controller';
+import { WebhooksAdminController } from './callbacks/webhooks-admin.controller';
+import { ReconcileAdminController } from './reconcile/reconcile-admin.controller';
 import { CheckoutController } from './checkout/checkout.controller';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
 import { LinksController } from './links/links.controller';
@@ -13,7 +15,7 @@ import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
   imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule],
-  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController],
+  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, WebhooksAdminController, ReconcileAdminController],
   providers: [{ provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
 })
 export class GatewayModule {}

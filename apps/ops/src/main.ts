@@ -3,8 +3,10 @@ import { Kafka, logLevel } from 'kafkajs';
 import { ConfigError, loadConfig } from '@payments/config';
 import { kafkaConnectHint, kafkaSecurityOptions } from '@payments/messaging';
 import { UsageError, parseArgs } from './args';
-import { createBusinessCommand, recoverWebhooksCommand } from './commands/admin-ops';
+import { createBusinessCommand } from './commands/admin-ops';
 import { dlqReplayCommand, lagCommand, replayCommand } from './commands/kafka-ops';
+import { reconcileCommand, RECONCILE_USAGE } from './commands/reconcile';
+import { recoverWebhooksCommand, WEBHOOKS_RECOVER_USAGE } from './commands/webhooks-recover';
 import { OpsConfig } from './ops.config';
 
 const USAGE = `ops — on-call tooling for the payments platform (settings from the environment, see docs/operations.md)
@@ -14,12 +16,15 @@ const USAGE = `ops — on-call tooling for the payments platform (settings from 
                                                       move a STOPPED group back; its consumers apply each event once
   ops dlq replay --group G [--dry-run]                send a group's dead-letter messages back to their topics
   ops business create --name NAME                     create a business and print its four API keys
-  ops webhooks recover --business ID --since ISO [--mode test|live]
-                                                      queue again the business's failed webhook deliveries`;
+  ops webhooks recover --business ID --since ISO [--mode test|live] [--dry-run]
+                                                      send again failed and skipped webhook deliveries
+  ops reconcile                                       check, read-only, that the services agree; exit 1 on differences`;
 
 async function main(): Promise<void> {
   const p = parseArgs(process.argv.slice(2));
   const [first, second] = p.words;
+  if (first === 'webhooks' && second === 'recover' && p.options.help) return console.log(WEBHOOKS_RECOVER_USAGE);
+  if (first === 'reconcile' && p.options.help) return console.log(RECONCILE_USAGE);
   if (!first || p.options.help) {
     console.log(USAGE);
     return;
@@ -27,6 +32,7 @@ async function main(): Promise<void> {
   const config = loadConfig(OpsConfig);
   if (first === 'business' && second === 'create') return createBusinessCommand(config, p);
   if (first === 'webhooks' && second === 'recover') return recoverWebhooksCommand(config, p);
+  if (first === 'reconcile') return reconcileCommand(config, p);
 
   const kafka = new Kafka({ clientId: 'ops-cli', brokers: config.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING, connectionTimeout: 3_000, ...kafkaSecurityOptions(config) });
   const admin = kafka.admin();

@@ -17,7 +17,8 @@ export interface EventEnvelope<TType extends string = string, TData = unknown> {
 }
 
 const MODES = new Set(['test', 'live']);
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+/** A timestamp with its zone (Z or ±hh:mm): what events carry and what operators type. */
+export const ISO_8601_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Validates an envelope read from Kafka; returns a reason when it is not one. */
 export function envelopeProblem(value: unknown): string | null {
@@ -26,7 +27,7 @@ export function envelopeProblem(value: unknown): string | null {
   if (typeof e.id !== 'string' || e.id.length === 0) return 'id must be a non-empty string';
   if (typeof e.type !== 'string' || e.type.length === 0) return 'type must be a non-empty string';
   if (!Number.isInteger(e.version) || (e.version as number) < 1) return 'version must be a positive integer';
-  if (typeof e.occurred_at !== 'string' || !ISO_8601.test(e.occurred_at) || Number.isNaN(Date.parse(e.occurred_at))) return 'occurred_at must be an ISO-8601 timestamp';
+  if (typeof e.occurred_at !== 'string' || !ISO_8601_WITH_ZONE.test(e.occurred_at) || Number.isNaN(Date.parse(e.occurred_at))) return 'occurred_at must be an ISO-8601 timestamp';
   if (typeof e.producer !== 'string') return 'producer must be a string';
   if (typeof e.mode !== 'string' || !MODES.has(e.mode)) return 'mode must be test or live';
   if (!Number.isInteger(e.business_id)) return 'business_id must be an integer';

@@ -6,3 +6,5 @@ export * from './errors';
 export * from './rpc';
 export * from './webhooks';
 export * from './ledger';
+export * from './reconcile';
+export * from './admin-rpc';

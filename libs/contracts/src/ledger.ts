@@ -24,13 +24,6 @@ export const LedgerRpcPatterns = {
 export type LedgerRpcPattern = (typeof LedgerRpcPatterns)[keyof typeof LedgerRpcPatterns];
 
 /**
- * Patterns only the gateway's admin API may call: services refuse them unless the signed RPC
- * envelope carries the admin scope (see docs/security.md).
- */
-export const ADMIN_RPC_PATTERNS = [LedgerRpcPatterns.SettlementRun, LedgerRpcPatterns.InvoiceMarkPaid] as const;
-export type AdminRpcPattern = (typeof ADMIN_RPC_PATTERNS)[number];
-
-/**
  * BullMQ queue of the weekly settlement. Renaming it breaks running jobs: the repeatable job
  * scheduled under the old name keeps firing into a queue nobody works. Add a new name and
  * remove the old scheduler instead.

@@ -16,6 +16,15 @@ export const WebhookRpcPatterns = {
 } as const;
 
 /**
+ * Operator patterns of webhook-dispatcher (gateway admin API only, never a merchant's key): every
+ * name is under `admin.` so the RPC layer can require the admin scope for them.
+ */
+export const WebhookAdminRpcPatterns = {
+  /** Queue again (or, dry run, list) a business's failed and skipped deliveries; paged. */
+  DeliveriesRecover: 'admin.webhooks.deliveries.recover',
+} as const;
+
+/**
  * BullMQ queue names. Renaming one strands the jobs already waiting in Redis under the old name:
  * add a new queue and drain the old one instead.
  */
@@ -62,11 +71,17 @@ export interface CallbackSecretView {
   /** Set after a roll: until then the previous secret also signs every delivery. */
   previous_secret_expires_at: string | null;
 }
+/**
+ * `skipped`: the event was raised while the callback was disabled; nothing was sent, and
+ * `recover` sends it once the callback is active again.
+ */
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled', 'skipped'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export interface ListDeliveriesBody {
   id: number;
   limit: number;
   skip: number;
-  status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  status?: DeliveryStatus;
 }
 export interface DeliveryAttemptView {
   attempt: number;
@@ -79,7 +94,7 @@ export interface DeliveryView {
   delivery_id: string;
   event_id: string;
   event: string;
-  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  status: DeliveryStatus;
   attempts: DeliveryAttemptView[];
   next_attempt_at: string | null;
   date_created: string;
@@ -98,4 +113,31 @@ export interface RecoverDeliveriesBody {
 }
 export interface RecoverDeliveriesResult {
   requeued: number;
+}
+
+export interface AdminRecoverDeliveriesBody {
+  business_id: number;
+  mode: 'test' | 'live';
+  since: string;
+  /** List what would be sent; change nothing. */
+  dry_run: boolean;
+  /** Paging: deliveries after this cursor (from the previous page's `next`). */
+  after: string | null;
+  limit: number;
+}
+export interface RecoverableDeliveryView {
+  delivery_id: string;
+  callback_id: number;
+  event_id: string;
+  event: string;
+  status: 'failed' | 'skipped';
+  date_created: string;
+}
+export interface AdminRecoverDeliveriesResult {
+  /** This page: queued again, or (dry run) what would be. */
+  deliveries: RecoverableDeliveryView[];
+  /** Cursor of the next page; null when this was the last. */
+  next: string | null;
+  /** On the first page (no `after`): how many match in all. */
+  total: number | null;
 }

@@ -90,7 +90,7 @@ export class CallbacksController {
   @HttpCode(200)
   async recover(@Req() req: Request, @Param('id') id: string, @Body() dto: RecoverDto) {
     const r = await this.hooks.call<RecoverDeliveriesBody, RecoverDeliveriesResult>(WebhookRpcPatterns.DeliveriesRecover, rpcContext(req), { id: callbackId(id), since: dto.since });
-    return { result: 'success', message: `${r.requeued} failed deliveries queued again`, requeued: r.requeued };
+    return { result: 'success', message: `${r.requeued} failed or skipped deliveries queued again`, requeued: r.requeued };
   }
 
   @Get(':id')

@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '@payments/contracts';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDateString, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 
 /** GET /v1/callback/list: page size default and maximum (docs/api.md). */
@@ -60,8 +61,8 @@ export class CallbackPageQuery {
 
 export class DeliveriesQuery extends CallbackPageQuery {
   @IsOptional()
-  @IsIn(['pending', 'succeeded', 'failed', 'cancelled'], { message: 'status must be pending, succeeded, failed or cancelled' })
-  status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  @IsIn(DELIVERY_STATUSES, { message: `status must be one of ${DELIVERY_STATUSES.join(', ')}` })
+  status?: DeliveryStatus;
 }
 
 export class RecoverDto {

@@ -1,4 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DELIVERY_STATUSES } from '@payments/contracts';
 
 /** Response shapes of the public API, as the presenters build them (docs/api.md). */
 const str = (description?: string): SchemaObject => ({ type: 'string', ...(description ? { description } : {}) });
@@ -155,7 +156,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
       total_count: int(),
       deliveries: arr(
         obj({
-          delivery_id: str(), event_id: str(), event: str(), status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'cancelled'] },
+          delivery_id: str(), event_id: str(), event: str(), status: { type: 'string', enum: [...DELIVERY_STATUSES] },
           attempts: arr(obj({ attempt: int(), status_code: nullable(int()), duration_ms: int(), error: nullable(str()), date_created: str() })),
           next_attempt_at: nullable(str()), date_created: str(),
         }),
@@ -163,7 +164,51 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     }),
   },
   CallbacksController_resend: { status: 200, description: 'Queued again', schema: ok({ message: str(), delivery_id: str(), status: str() }) },
-  CallbacksController_recover: { status: 200, description: 'Failed deliveries queued again', schema: ok({ message: str(), requeued: int() }) },
+  CallbacksController_recover: { status: 200, description: 'Failed and skipped deliveries queued again', schema: ok({ message: str(), requeued: int() }) },
+  ReconcileAdminController_listTransactions: {
+    status: 200,
+    description: 'One page of transactions with their refunds, as transaction-service recorded them',
+    schema: ok({ transactions: arr(obj({ id: str(), transaction_id: str(), business_id: int(), mode: str(), amount: int(), status: str(), refunds: arr(obj({ id: str(), amount: int(), status: str() })) })), next: nullable(str()) }),
+  },
+  ReconcileAdminController_ledgerOf: {
+    status: 200,
+    description: "The ledger's copy of the given transactions: refunds, split entries with what their reversals undo, and the entries its rules expect",
+    schema: ok({
+      transactions: arr(
+        obj({
+          id: str(), status: str(), amount: int(),
+          refunds: arr(obj({ id: str(), amount: int(), status: str() })),
+          splits: arr(obj({ key: str(), amount: int(), reversed: int() })),
+          expected: arr(obj({ key: str(), amount: int() })),
+        }),
+      ),
+    }),
+  },
+  ReconcileAdminController_webhookTransactions: {
+    status: 200,
+    description: 'The status of the latest transaction.* event webhook-dispatcher recorded per transaction',
+    schema: ok({ transactions: arr(obj({ transaction_id: str(), status: str() })) }),
+  },
+  ReconcileAdminController_webhookEvents: {
+    status: 200,
+    description: 'One page of catalogue events with the callbacks each has a delivery for',
+    schema: ok({ events: arr(obj({ event_id: str(), event_type: str(), business_id: int(), mode: str(), created_at: str(), delivered_to: arr(int()) })), next: nullable(str()) }),
+  },
+  ReconcileAdminController_webhookCallbacks: {
+    status: 200,
+    description: 'One page of callbacks',
+    schema: ok({ callbacks: arr(obj({ id: int(), business_id: int(), mode: str(), events: arr(str()), is_active: bool(), deleted: bool(), created_at: str() })), next: nullable(str()) }),
+  },
+  WebhooksAdminController_recover: {
+    status: 200,
+    description: 'One page of the failed and skipped deliveries queued again (or, dry run, that would be)',
+    schema: ok({
+      dry_run: bool(),
+      deliveries: arr(obj({ delivery_id: str(), callback_id: int(), event_id: str(), event: str(), status: { type: 'string', enum: ['failed', 'skipped'] }, date_created: str() })),
+      next: nullable(str()),
+      total: nullable(int()),
+    }),
+  },
   HealthController_live: { status: 200, description: 'The process is up', schema: obj({ status: str() }) },
   HealthController_ready: { status: 200, description: 'Dependencies reachable (503 otherwise)', schema: obj({ status: str(), checks: { type: 'object', additionalProperties: str() } }) },
   SplitsController_create: { status: 200, description: 'Split config created', schema: ok({ split_config: splitConfig, message: str() }) },

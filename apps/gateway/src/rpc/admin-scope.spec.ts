@@ -17,10 +17,19 @@ function sources(dir: string): string[] {
  */
 describe('admin RPC scope', () => {
   it('is injected only by admin controllers guarded by AdminGuard', () => {
-    const users = sources(SRC).filter((f) => readFileSync(f, 'utf8').includes('ADMIN_SPLIT_LEDGER_SERVICE'));
+    const ADMIN_CLIENT = /ADMIN_(TRANSACTION_SERVICE|SPLIT_LEDGER_SERVICE|WEBHOOK_DISPATCHER)/;
+    const users = sources(SRC).filter((f) => ADMIN_CLIENT.test(readFileSync(f, 'utf8')));
     const rel = users.map((f) => relative(SRC, f)).sort();
-    expect(rel).toEqual(['rpc/rpc-client-pool.ts', 'rpc/rpc.module.ts', 'splits/settlement-admin.controller.ts']);
-    expect(readFileSync(join(SRC, 'splits/settlement-admin.controller.ts'), 'utf8')).toMatch(/@UseGuards\(AdminGuard\)/);
+    expect(rel).toEqual([
+      'callbacks/webhooks-admin.controller.ts',
+      'reconcile/reconcile-admin.controller.ts',
+      'rpc/rpc-client-pool.ts',
+      'rpc/rpc.module.ts',
+      'splits/settlement-admin.controller.ts',
+    ]);
+    for (const controller of rel.filter((f) => f.endsWith('.controller.ts'))) {
+      expect(readFileSync(join(SRC, controller), 'utf8')).toMatch(/@UseGuards\(AdminGuard\)/);
+    }
   });
 
   it("is produced only by the RPC module's admin pool", () => {

@@ -139,5 +139,7 @@ export class RpcClientPool {
 export const TRANSACTION_SERVICE = Symbol('TRANSACTION_SERVICE');
 export const SPLIT_LEDGER_SERVICE = Symbol('SPLIT_LEDGER_SERVICE');
 export const WEBHOOK_DISPATCHER = Symbol('WEBHOOK_DISPATCHER');
-/** split-ledger-service with the admin scope: inject it only in admin controllers (a unit test checks). */
+/** The services with the admin scope: inject them only in admin controllers (a unit test checks). */
+export const ADMIN_TRANSACTION_SERVICE = Symbol('ADMIN_TRANSACTION_SERVICE');
 export const ADMIN_SPLIT_LEDGER_SERVICE = Symbol('ADMIN_SPLIT_LEDGER_SERVICE');
+export const ADMIN_WEBHOOK_DISPATCHER = Symbol('ADMIN_WEBHOOK_DISPATCHER');

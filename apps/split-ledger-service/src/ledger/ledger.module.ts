@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SplitsModule } from '../splits/splits.module';
 import { LedgerStore } from './ledger-store';
 import { LedgerRpcController } from './ledger.rpc-controller';
+import { LedgerReconcileRpcController, ReconcileLedgerUseCase } from './reconcile.rpc-controller';
 import { RefundStatusHandler } from './refund-status.handler';
 import { ApplySplitsUseCase } from './usecases/apply-splits.usecase';
 import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
@@ -10,8 +11,8 @@ import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits
 
 @Module({
   imports: [SplitsModule],
-  controllers: [LedgerRpcController],
-  providers: [LedgerStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase],
+  controllers: [LedgerRpcController, LedgerReconcileRpcController],
+  providers: [LedgerStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase, ReconcileLedgerUseCase],
   exports: [ApplySplitsUseCase, RefundStatusHandler],
 })
 export class LedgerModule {}

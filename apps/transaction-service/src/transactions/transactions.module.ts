@@ -9,13 +9,14 @@ import { PAYMENT_PROVIDERS, ProviderRegistry } from './providers/payment-provide
 import { SandboxProvider } from './sandbox/sandbox-provider';
 import { TransactionScheduler } from './sandbox/transaction-scheduler';
 import { TransactionStore } from './transaction-store';
+import { ReconcileRpcController, ReconcileTransactionsUseCase } from './reconcile.rpc-controller';
 import { TransactionsRpcController } from './transactions.rpc-controller';
 import { InitializeTransactionUseCase } from './usecases/initialize-transaction.usecase';
 import { FetchTransactionUseCase, ListTransactionsUseCase } from './usecases/list-transactions.usecase';
 import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase';
 
 @Module({
-  controllers: [TransactionsRpcController],
+  controllers: [TransactionsRpcController, ReconcileRpcController],
   providers: [
     TransactionStore,
     RefundStore,
@@ -34,6 +35,7 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
     CreateLinkUseCase,
     GetCheckoutUseCase,
     PayCheckoutUseCase,
+    ReconcileTransactionsUseCase,
   ],
 })
 export class TransactionsModule {}

@@ -22,7 +22,7 @@ import { queryRows } from '@payments/database';
 import { DomainException } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
-import type { CallbackRow } from '../delivery/delivery-store';
+import { DeliveryStore, type CallbackRow } from '../delivery/delivery-store';
 import { ForbiddenTargetError, HttpSender } from '../delivery/http-sender';
 import { newWebhookSecret } from '../delivery/signature';
 import { callbackUrlProblem } from '../delivery/ssrf';
@@ -51,6 +51,7 @@ export class CallbacksService {
     private readonly ds: DataSource,
     private readonly sender: HttpSender,
     private readonly queue: DeliveryQueue,
+    private readonly store: DeliveryStore,
     @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
   ) {}
 
@@ -134,6 +135,7 @@ export class CallbacksService {
       `UPDATE callbacks SET url = COALESCE($2, url), events = COALESCE($3, events), description = COALESCE($4, description),
           is_active = COALESCE($5, is_active),
           failure_count = CASE WHEN $6 THEN 0 ELSE failure_count END,
+          failing_since = CASE WHEN $6 THEN NULL ELSE failing_since END,
           disabled_reason = CASE WHEN $6 THEN NULL WHEN $5 = false THEN 'disabled by the merchant' ELSE disabled_reason END,
           updated_at = now()
         WHERE id = $1 RETURNING *`,
@@ -224,16 +226,14 @@ export class CallbacksService {
     return 'pending';
   }
 
-  /** Queues again every failed delivery of the callback created since `since`. */
+  /**
+   * Queues again every failed or skipped delivery of the callback created since `since`: what
+   * failed before it was disabled and what was raised while it was.
+   */
   async recover({ ctx, body }: RpcRequest<RecoverDeliveriesBody>): Promise<RecoverDeliveriesResult> {
     const c = await this.owned(ctx, body.id);
     if (!c.is_active) throw new DomainException(ErrorCodes.ValidationError, 'the callback is disabled; enable it (PUT is_active=true) first');
-    const rows = await queryRows<{ id: string }>(
-      this.ds,
-      `UPDATE deliveries SET status = 'pending', cycle_start = attempts, next_attempt_at = now(), enqueued_at = NULL, last_error = NULL, updated_at = now()
-        WHERE callback_id = $1 AND status = 'failed' AND created_at >= $2 RETURNING id`,
-      [c.id, body.since],
-    );
+    const rows = await this.store.recover({ callbackId: c.id }, body.since, { dryRun: false, after: null, limit: null });
     this.queue.wake();
     return { requeued: rows.length };
   }

@@ -1,5 +1,6 @@
 import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { PORT_RULE, RedisServiceConfig } from '@payments/config';
+import { DURATION_PATTERN } from '../delivery/disable-rule';
 
 /** webhook-dispatcher settings; property name = environment variable name. */
 export class WebhookDispatcherConfig extends RedisServiceConfig {
@@ -22,6 +23,13 @@ export class WebhookDispatcherConfig extends RedisServiceConfig {
   /** Consecutive failed attempts after which a callback is disabled. */
   @IsInt() @Min(1) @Max(100_000)
   WEBHOOK_DISABLE_AFTER = 50;
+
+  /**
+   * And only once its failures have lasted this long (`0`, or e.g. `90s`, `30m`, `12h`, `5d`);
+   * `0` keeps the count-only rule.
+   */
+  @Matches(DURATION_PATTERN, { message: '$property must be 0 or a whole number with a unit ms, s, m, h or d (e.g. 5d)' })
+  WEBHOOK_DISABLE_MIN_FAILING = '5d';
 
   /** Development and tests only: lets callbacks target private and loopback addresses. */
   @IsBoolean()

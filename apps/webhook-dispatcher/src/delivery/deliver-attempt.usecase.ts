@@ -6,6 +6,7 @@ import { ROOT_LOGGER } from '@payments/service-host';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { nextRetry, parseRetryAfter, parseSchedule } from './backoff';
 import { DeliveryStore, type CallbackRow, type DeliveryRow } from './delivery-store';
+import { disableReason, parseDuration, type DisableRule } from './disable-rule';
 import { HttpSender, type SendResult } from './http-sender';
 import { webhookHeaders } from './signature';
 
@@ -31,6 +32,7 @@ export type AttemptOutcome = 'delivered' | 'failed' | 'retry' | 'busy' | 'skippe
 @Injectable()
 export class DeliverAttemptUseCase {
   private readonly schedule: number[];
+  private readonly disableRule: DisableRule;
 
   constructor(
     private readonly ds: DataSource,
@@ -40,6 +42,7 @@ export class DeliverAttemptUseCase {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
     this.schedule = parseSchedule(config.WEBHOOK_RETRY_SCHEDULE);
+    this.disableRule = { after: config.WEBHOOK_DISABLE_AFTER, minFailingMs: parseDuration(config.WEBHOOK_DISABLE_MIN_FAILING) };
   }
 
   async execute(job: DeliveryJob): Promise<AttemptOutcome> {
@@ -50,7 +53,9 @@ export class DeliverAttemptUseCase {
     const { delivery } = claim;
     const [callback] = await queryRows<CallbackRow>(this.ds, 'SELECT * FROM callbacks WHERE id = $1', [delivery.callback_id]);
     if (!callback || callback.deleted_at || !callback.is_active) {
-      await this.finishWithoutSending(delivery, callback?.deleted_at || !callback ? 'cancelled' : 'failed', callback?.deleted_at || !callback ? 'callback deleted' : 'callback disabled');
+      // Disabled: nothing is sent; a first attempt never made is `skipped`, which `recover` picks up.
+      const gone = callback?.deleted_at || !callback;
+      await this.finishWithoutSending(delivery, gone ? 'cancelled' : delivery.attempts === 0 ? 'skipped' : 'failed', gone ? 'callback deleted' : 'callback disabled');
       return 'skipped';
     }
     const [event] = await queryRows<EventRow>(this.ds, 'SELECT id, event_type, mode, payload, created_at FROM webhook_events WHERE id = $1', [delivery.event_id]);
@@ -77,7 +82,7 @@ export class DeliverAttemptUseCase {
     return 'skipped';
   }
 
-  private async finishWithoutSending(delivery: DeliveryRow, status: 'cancelled' | 'failed', reason: string): Promise<void> {
+  private async finishWithoutSending(delivery: DeliveryRow, status: 'cancelled' | 'failed' | 'skipped', reason: string): Promise<void> {
     await this.ds.query(`UPDATE deliveries SET status = $2, last_error = $3, locked_until = NULL, next_attempt_at = NULL, updated_at = now() WHERE id = $1`, [
       delivery.id,
       status,
@@ -109,7 +114,7 @@ export class DeliverAttemptUseCase {
         if (done.length === 0) return this.released(m, delivery.id);
         // A busy callback succeeds many times a second: write its row only when something changes.
         await m.query(
-          `UPDATE callbacks SET failure_count = 0, last_triggered = now()
+          `UPDATE callbacks SET failure_count = 0, failing_since = NULL, last_triggered = now()
             WHERE id = $1 AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
           [callback.id],
         );
@@ -128,27 +133,24 @@ export class DeliverAttemptUseCase {
         [delivery.id, decision.retry ? 'pending' : 'failed', attemptNo, result.error?.slice(0, 500), decision.delayMs / 1000, delivery.attempts],
       );
       if (moved.length === 0) return this.released(m, delivery.id);
-      const [cb] = await queryRows<{ failure_count: number }>(
+      const [cb] = await queryRows<{ failure_count: number; failing_ms: number }>(
         m,
-        'UPDATE callbacks SET failure_count = failure_count + 1, last_triggered = now() WHERE id = $1 RETURNING failure_count',
+        `UPDATE callbacks SET failure_count = failure_count + 1, failing_since = COALESCE(failing_since, now()), last_triggered = now()
+          WHERE id = $1 RETURNING failure_count, (extract(epoch FROM now() - failing_since) * 1000)::float8 AS failing_ms`,
         [callback.id],
       );
-      const disableReason = gone
-        ? 'the endpoint answered 410 Gone'
-        : cb.failure_count >= this.config.WEBHOOK_DISABLE_AFTER
-          ? `${cb.failure_count} consecutive failed deliveries`
-          : null;
-      if (disableReason && callback.is_active) {
-        await m.query('UPDATE callbacks SET is_active = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [callback.id, disableReason]);
+      const disable = disableReason(this.disableRule, { gone, count: cb.failure_count, failingForMs: cb.failing_ms });
+      if (disable && callback.is_active) {
+        await m.query('UPDATE callbacks SET is_active = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [callback.id, disable]);
         // Nothing more goes to a disabled endpoint; `recover` sends these once it is enabled again.
         await m.query(
-          `UPDATE deliveries SET status = 'failed', last_error = 'callback disabled', next_attempt_at = NULL, updated_at = now()
+          `UPDATE deliveries SET status = CASE WHEN attempts = 0 THEN 'skipped' ELSE 'failed' END, last_error = 'callback disabled', next_attempt_at = NULL, updated_at = now()
             WHERE callback_id = $1 AND status = 'pending' AND (locked_until IS NULL OR id = $2)`,
           [callback.id, delivery.id],
         );
-        this.logger.warn({ callback_id: callback.id, reason: disableReason }, 'callback disabled');
+        this.logger.warn({ callback_id: callback.id, reason: disable }, 'callback disabled');
       }
-      return decision.retry && !disableReason ? ('retry' as const) : ('failed' as const);
+      return decision.retry && !disable ? ('retry' as const) : ('failed' as const);
     });
   }
 }

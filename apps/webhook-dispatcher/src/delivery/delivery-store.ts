@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { DeliveryStatus, RecoverableDeliveryView } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+export type { DeliveryStatus };
+
+/** Whose failed and skipped deliveries to recover: one callback, or every callback of a business and mode. */
+export type RecoverScope = { callbackId: number } | { businessId: number; mode: string };
 
 export interface DeliveryRow {
   id: string;
@@ -30,6 +34,7 @@ export interface CallbackRow {
   events: string[];
   is_active: boolean;
   failure_count: number;
+  failing_since: Date | null;
   disabled_reason: string | null;
   last_triggered: Date | null;
   secret: string;
@@ -46,21 +51,53 @@ export class DeliveryStore {
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * One delivery per active callback of the event's business and mode that subscribes to it.
-   * Runs inside the consumer's inbox transaction; the unique (event, callback) pair makes it idempotent.
+   * One delivery per callback of the event's business and mode that subscribes to it: `pending`
+   * for an active callback, `skipped` for a disabled one, so an outage loses no event (`recover`
+   * sends skipped deliveries once the callback is active again). Runs inside the consumer's inbox
+   * transaction; the unique (event, callback) pair makes it idempotent.
    */
   async fanOut(m: EntityManager, eventId: string, businessId: number, mode: string, eventType: string): Promise<number> {
     const rows = await queryRows<{ id: string }>(
       m,
-      `INSERT INTO deliveries (public_id, event_id, callback_id, status, next_attempt_at)
-       SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), $1, c.id, 'pending', now()
+      `INSERT INTO deliveries (public_id, event_id, callback_id, status, next_attempt_at, last_error)
+       SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), $1, c.id,
+              CASE WHEN c.is_active THEN 'pending' ELSE 'skipped' END,
+              CASE WHEN c.is_active THEN now() END,
+              CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END
          FROM callbacks c
-        WHERE c.business_id = $2 AND c.mode = $3 AND c.is_active AND c.deleted_at IS NULL AND $4 = ANY (c.events)
+        WHERE c.business_id = $2 AND c.mode = $3 AND c.deleted_at IS NULL AND $4 = ANY (c.events)
        ON CONFLICT (event_id, callback_id) DO NOTHING
        RETURNING id`,
       [eventId, businessId, mode, eventType],
     );
     return rows.length;
+  }
+
+  /**
+   * Failed and skipped deliveries created since `since` of active callbacks in `scope`, in id
+   * order after the cursor `after`: queued again (a fresh retry cycle), or only listed on a dry run.
+   */
+  async recover(scope: RecoverScope, since: string, opts: { dryRun: boolean; after: string | null; limit: number | null }): Promise<(RecoverableDeliveryView & { id: string })[]> {
+    const byCallback = 'callbackId' in scope;
+    const params: unknown[] = [byCallback ? scope.callbackId : scope.businessId, byCallback ? null : scope.mode, since, opts.after ?? '0', opts.limit];
+    const page = `SELECT d.id FROM deliveries d JOIN callbacks c ON c.id = d.callback_id
+        WHERE ${byCallback ? 'c.id = $1 AND $2::text IS NULL' : 'c.business_id = $1 AND c.mode = $2'} AND c.is_active AND c.deleted_at IS NULL
+          AND d.status IN ('failed', 'skipped') AND d.created_at >= $3 AND d.id > $4::bigint
+        ORDER BY d.id LIMIT $5`;
+    const picked = opts.dryRun
+      ? `SELECT d.id, d.status FROM deliveries d WHERE d.id IN (${page})`
+      : `UPDATE deliveries d SET status = 'pending', cycle_start = d.attempts, next_attempt_at = now(), enqueued_at = NULL, last_error = NULL, updated_at = now()
+           FROM deliveries before WHERE before.id = d.id AND d.id IN (${page}) AND d.status IN ('failed', 'skipped')
+         RETURNING d.id, before.status`;
+    const rows = await queryRows<Omit<RecoverableDeliveryView, 'date_created'> & { id: string; created_at: Date }>(
+      this.ds,
+      `WITH picked AS (${picked})
+       SELECT d.id, d.public_id AS delivery_id, d.callback_id, d.event_id, e.event_type AS event, p.status, d.created_at
+         FROM picked p JOIN deliveries d ON d.id = p.id JOIN webhook_events e ON e.id = d.event_id
+        ORDER BY d.id`,
+      params,
+    );
+    return rows.map(({ created_at, ...r }) => ({ ...r, date_created: created_at.toISOString() }));
   }
 
   /** Deliveries waiting for a queue job; marks them handed over. Called inside a transaction. */

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AdminRecoverUseCase } from '../callbacks/admin-recover.usecase';
+import { WebhookAdminRpcController } from '../callbacks/admin.rpc-controller';
+import { ReconcileWebhooksUseCase } from '../callbacks/reconcile.usecase';
 import { CallbacksRpcController } from '../callbacks/callbacks.rpc-controller';
 import { CallbacksService } from '../callbacks/callbacks.usecases';
 import { DeliverAttemptUseCase } from '../delivery/deliver-attempt.usecase';
@@ -8,8 +11,8 @@ import { HttpSender } from '../delivery/http-sender';
 import { WebhookEventsHandler } from './transaction-events.handler';
 
 @Module({
-  controllers: [CallbacksRpcController],
-  providers: [WebhookEventsHandler, DeliveryStore, HttpSender, DeliverAttemptUseCase, DeliveryQueue, CallbacksService],
+  controllers: [CallbacksRpcController, WebhookAdminRpcController],
+  providers: [WebhookEventsHandler, DeliveryStore, HttpSender, DeliverAttemptUseCase, DeliveryQueue, CallbacksService, AdminRecoverUseCase, ReconcileWebhooksUseCase],
   exports: [WebhookEventsHandler],
 })
 export class WebhookEventsModule {}

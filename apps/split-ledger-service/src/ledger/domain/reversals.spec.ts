@@ -48,6 +48,74 @@ describe('planReversals', () => {
   });
 
   describe('properties', () => {
+    const permutations = <T>(items: T[]): T[][] =>
+      items.length <= 1 ? [items] : items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+
+    it('settling the last two refunds out of order still reverses a fully refunded payment exactly', () => {
+      // 3 × 3 333 + 1: with per-refund rounding in id order the entry of 100 kept 1 cent owed.
+      const refunds = [
+        { refundId: 1, amount: 3_333 },
+        { refundId: 2, amount: 3_333 },
+        { refundId: 3, amount: 3_334 },
+      ];
+      let existing: ExistingReversal[] = [];
+      for (const done of [[refunds[0]], [refunds[0], refunds[2]], refunds]) existing = [...existing, ...planReversals(10_000, [{ entryId: 1, amount: 100 }], done, existing)];
+      expect(existing.reduce((s, r) => s + r.amount, 0)).toBe(-100);
+    });
+
+    const orderScenario = fc
+      .integer({ min: 1, max: 1_000_000 })
+      .chain((amount) =>
+        fc.record({
+          amount: fc.constant(amount),
+          entries: fc.array(fc.integer({ min: 0, max: amount }), { minLength: 1, maxLength: 4 }),
+          refunds: fc.array(fc.integer({ min: 1, max: amount }), { minLength: 1, maxLength: 5 }),
+          full: fc.boolean(),
+        }),
+      )
+      .map(({ amount, entries, refunds, full }) => {
+        // Refund amounts as the service accepts them: never more than what is left to refund.
+        let left = amount;
+        const accepted: number[] = [];
+        for (const r of refunds) {
+          const take = Math.min(r, left);
+          if (take > 0) accepted.push(take);
+          left -= take;
+        }
+        if (full && left > 0) accepted.push(left);
+        return {
+          amount,
+          entries: entries.map((a, i) => ({ entryId: i + 1, amount: a })),
+          refunds: accepted.map((a, i) => ({ refundId: i + 1, amount: a })),
+        };
+      });
+
+    it('gives the same reversal totals for every order in which refunds complete, and fully refunded means fully reversed', () => {
+      fc.assert(
+        fc.property(orderScenario, ({ amount, entries, refunds }) => {
+          for (const order of permutations(refunds)) {
+            let existing: ExistingReversal[] = [];
+            let refunded = 0;
+            for (let i = 0; i < order.length; i++) {
+              existing = [...existing, ...planReversals(amount, entries, order.slice(0, i + 1), existing)];
+              refunded += order[i].amount;
+              for (const e of entries) {
+                const reversed = existing.filter((r) => r.entryId === e.entryId).reduce((s, r) => s - r.amount, 0);
+                // After every completion, whatever the order so far: the cumulative share, rounded down.
+                expect(reversed).toBe(Number((BigInt(e.amount) * BigInt(refunded)) / BigInt(amount)));
+                if (refunded === amount) expect(reversed).toBe(e.amount);
+                expect(reversed).toBeLessThanOrEqual(e.amount);
+              }
+            }
+            expect(existing.every((r) => Number.isSafeInteger(r.amount) && r.amount < 0)).toBe(true);
+            expect(new Set(existing.map((r) => `${r.entryId}:${r.refundId}`)).size).toBe(existing.length);
+            expect(planReversals(amount, entries, order, existing)).toEqual([]);
+          }
+        }),
+        { numRuns: 200 },
+      );
+    });
+
     const scenario = fc
       .integer({ min: 1, max: 10_000_000 })
       .chain((amount) =>

@@ -1,3 +1,5 @@
+import { refundedShare } from '@payments/money';
+
 /** A split entry of a transaction (amount ≥ 0). */
 export interface EntryToReverse {
   entryId: number;
@@ -26,12 +28,17 @@ export interface PlannedReversal {
 
 /**
  * The reversals still to write for a transaction of `transactionAmount`, given its split entries,
- * its successful refunds and the reversals already written. Cumulative rounding: after refunds
- * totalling R (in refund id order), an entry of amount a is reversed by floor(a × R / amount) in
- * all; each refund writes the difference to what earlier refunds reversed. So reversals never
- * exceed the entry, and a fully refunded transaction's reversals cancel its entries exactly.
- * Zero reversals are not planned. Pure and idempotent: planning again with the result added to
- * `existing` plans nothing.
+ * its successful refunds and the reversals already written. Each entry of amount a is reversed by
+ * `refundedShare(a, R, amount)` = floor(a × min(R, amount) / amount) in all, R being the
+ * cumulative refunded amount. The total depends only on R, never on the order in which refunds
+ * completed: a refund completing
+ * after a later-numbered one still brings the entry to the cumulative target, so a fully refunded
+ * transaction's reversals cancel its entries exactly and reversals never exceed an entry.
+ *
+ * A reversal row belongs to one refund (one row per entry and refund), so what is missing goes to
+ * the refunds without a row for that entry, split cumulatively in refund id order. Zero reversals
+ * are not planned. Pure and idempotent: planning again with the result added to `existing` plans
+ * nothing.
  */
 export function planReversals(
   transactionAmount: number,
@@ -40,27 +47,23 @@ export function planReversals(
   existing: ExistingReversal[],
 ): PlannedReversal[] {
   if (!Number.isSafeInteger(transactionAmount) || transactionAmount <= 0) throw new Error(`transaction amount must be a positive safe integer, got ${transactionAmount}`);
-  const written = new Map(existing.map((r) => [`${r.entryId}:${r.refundId}`, -r.amount]));
-  const planned: PlannedReversal[] = [];
-  const total = BigInt(transactionAmount);
-  let refunded = 0n;
   const ordered = [...refunds].sort((a, b) => a.refundId - b.refundId);
-  const reversedSoFar = new Map<number, bigint>();
-  for (const refund of ordered) {
-    refunded += BigInt(refund.amount);
-    const share = refunded > total ? total : refunded;
-    for (const entry of entries) {
-      const before = reversedSoFar.get(entry.entryId) ?? 0n;
-      const already = written.get(`${entry.entryId}:${refund.refundId}`);
-      if (already !== undefined) {
-        reversedSoFar.set(entry.entryId, before + BigInt(already));
-        continue;
-      }
-      const target = (BigInt(entry.amount) * share) / total;
-      const delta = target - before;
+  const refunded = ordered.reduce((s, r) => s + BigInt(r.amount), 0n);
+  const planned: PlannedReversal[] = [];
+  for (const entry of entries) {
+    const rows = existing.filter((r) => r.entryId === entry.entryId);
+    const withRow = new Set(rows.map((r) => r.refundId));
+    const missing = ordered.filter((r) => !withRow.has(r.refundId));
+    let reversed = rows.reduce((s, r) => s - BigInt(r.amount), 0n);
+    // Refunds that already have a row were accounted for when it was written; the missing ones
+    // carry the entry from there to the cumulative target, each up to its own running share.
+    let running = missing.reduce((s, r) => s - BigInt(r.amount), refunded);
+    for (const refund of missing) {
+      running += BigInt(refund.amount);
+      const delta = BigInt(refundedShare(entry.amount, Number(running), transactionAmount)) - reversed;
       if (delta > 0n) {
         planned.push({ entryId: entry.entryId, refundId: refund.refundId, amount: -Number(delta) });
-        reversedSoFar.set(entry.entryId, before + delta);
+        reversed += delta;
       }
     }
   }

@@ -4,9 +4,12 @@ import type { EntityManager } from 'typeorm';
 import type { TransactionSnapshot } from '@payments/contracts';
 import { ROOT_LOGGER } from '@payments/service-host';
 import { SplitConfigStore } from '../../splits/split-config-store';
-import { computeSplitEntries, type SplitRule } from '../domain/split-amounts';
+import { computeSplitEntries, type SplitEntry, type SplitRule } from '../domain/split-amounts';
 import { LedgerStore } from '../ledger-store';
 import { ReverseRefundedSplitsUseCase } from './reverse-refunded-splits.usecase';
+
+/** What split entries are computed from. */
+export type SplitSubject = Pick<TransactionSnapshot, 'transaction_id' | 'business_id' | 'mode' | 'currency' | 'date_created' | 'amount' | 'link_splits'>;
 
 /**
  * Writes the ledger entries of a transaction that reached success: its owner's split configs as
@@ -27,7 +30,12 @@ export class ApplySplitsUseCase {
     this.logger = logger.child({ component: 'apply-splits' });
   }
 
-  async execute(m: EntityManager, t: TransactionSnapshot, correlationId: string | null): Promise<void> {
+  /**
+   * The split entries the rules give for a transaction: its owner's split configs as they stood
+   * when it was created, then its payment link's splits. What `execute` writes and what
+   * reconciliation expects.
+   */
+  async plan(m: EntityManager, t: SplitSubject): Promise<{ entries: SplitEntry[]; versionOf: Map<number, number> }> {
     const versions = await this.configs.versionsInForce(m, t.business_id, t.mode, t.currency, t.date_created);
     const versionOf = new Map(versions.map((v) => [Number(v.split_config_id), v.version]));
     const rules: SplitRule[] = [
@@ -51,9 +59,14 @@ export class ApplySplitsUseCase {
       this.logger.warn({ transaction_id: t.transaction_id, source: r.source }, 'split names the transaction owner as partner; skipped');
       return false;
     });
-    if (rules.length === 0) return;
+    return { entries: rules.length === 0 ? [] : computeSplitEntries(t.amount, rules), versionOf };
+  }
 
-    for (const e of computeSplitEntries(t.amount, rules)) {
+  async execute(m: EntityManager, t: TransactionSnapshot, correlationId: string | null): Promise<void> {
+    const { entries, versionOf } = await this.plan(m, t);
+    if (entries.length === 0) return;
+
+    for (const e of entries) {
       const written = await this.ledger.insert(
         m,
         {

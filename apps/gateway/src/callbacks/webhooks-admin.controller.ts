@@ -1,0 +1,28 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { WebhookAdminRpcPatterns, type AdminRecoverDeliveriesBody, type AdminRecoverDeliveriesResult } from '@payments/contracts';
+import { AdminGuard } from '../auth/admin.guard';
+import { ADMIN_WEBHOOK_DISPATCHER, RpcClientPool } from '../rpc/rpc-client-pool';
+import { AdminRecoverDto } from './webhooks-admin.dto';
+
+/** Operators' webhook controls (ADMIN_API_TOKEN): what `ops webhooks recover` calls. */
+@Controller('admin/v1/webhooks')
+@UseGuards(AdminGuard)
+export class WebhooksAdminController {
+  constructor(@Inject(ADMIN_WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool) {}
+
+  /**
+   * Queues again (dry_run: only lists) a business's failed and skipped deliveries since a time,
+   * for its active callbacks; one page per call, `next` is the cursor of the following page.
+   */
+  @Post('recover')
+  @HttpCode(200)
+  async recover(@Req() req: Request, @Body() dto: AdminRecoverDto) {
+    const r = await this.hooks.call<AdminRecoverDeliveriesBody, AdminRecoverDeliveriesResult>(
+      WebhookAdminRpcPatterns.DeliveriesRecover,
+      { request_id: req.requestId },
+      { business_id: dto.business_id, mode: dto.mode, since: dto.since, dry_run: dto.dry_run ?? false, after: dto.after ?? null, limit: dto.limit ?? 500 },
+    );
+    return { result: 'success', dry_run: dto.dry_run ?? false, ...r };
+  }
+}

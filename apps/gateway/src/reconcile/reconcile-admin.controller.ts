@@ -1,0 +1,68 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  ReconcileAdminRpcPatterns,
+  type ReconcileCallbacksResult,
+  type ReconcileLedgerBody,
+  type ReconcileLedgerResult,
+  type ReconcilePageBody,
+  type ReconcileTransactionsResult,
+  type ReconcileWebhookEventsResult,
+  type ReconcileWebhookTransactionsBody,
+  type ReconcileWebhookTransactionsResult,
+} from '@payments/contracts';
+import { AdminGuard } from '../auth/admin.guard';
+import { ADMIN_SPLIT_LEDGER_SERVICE, ADMIN_TRANSACTION_SERVICE, ADMIN_WEBHOOK_DISPATCHER, RpcClientPool } from '../rpc/rpc-client-pool';
+import { ReconcileIdsDto, ReconcilePageQuery, ReconcileTransactionIdsDto } from './reconcile.dto';
+
+const page = (q: ReconcilePageQuery): ReconcilePageBody => ({ after: q.after ?? null, limit: q.limit ?? 500 });
+
+/**
+ * What each service recorded, for `ops reconcile` (ADMIN_API_TOKEN). Read-only; the lookups by
+ * id are POSTs only because a page of ids does not fit a query string.
+ */
+@Controller('admin/v1/reconcile')
+@UseGuards(AdminGuard)
+export class ReconcileAdminController {
+  constructor(
+    @Inject(ADMIN_TRANSACTION_SERVICE) private readonly transactions: RpcClientPool,
+    @Inject(ADMIN_SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool,
+    @Inject(ADMIN_WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool,
+  ) {}
+
+  @Get('transactions')
+  async listTransactions(@Req() req: Request, @Query() q: ReconcilePageQuery) {
+    const r = await this.transactions.call<ReconcilePageBody, ReconcileTransactionsResult>(ReconcileAdminRpcPatterns.Transactions, { request_id: req.requestId }, page(q));
+    return { result: 'success', ...r };
+  }
+
+  @Post('ledger')
+  @HttpCode(200)
+  async ledgerOf(@Req() req: Request, @Body() dto: ReconcileIdsDto) {
+    const r = await this.ledger.call<ReconcileLedgerBody, ReconcileLedgerResult>(ReconcileAdminRpcPatterns.Ledger, { request_id: req.requestId }, { ids: dto.ids });
+    return { result: 'success', ...r };
+  }
+
+  @Post('webhook-transactions')
+  @HttpCode(200)
+  async webhookTransactions(@Req() req: Request, @Body() dto: ReconcileTransactionIdsDto) {
+    const r = await this.hooks.call<ReconcileWebhookTransactionsBody, ReconcileWebhookTransactionsResult>(
+      ReconcileAdminRpcPatterns.WebhookTransactions,
+      { request_id: req.requestId },
+      { transaction_ids: dto.transaction_ids },
+    );
+    return { result: 'success', ...r };
+  }
+
+  @Get('webhook-events')
+  async webhookEvents(@Req() req: Request, @Query() q: ReconcilePageQuery) {
+    const r = await this.hooks.call<ReconcilePageBody, ReconcileWebhookEventsResult>(ReconcileAdminRpcPatterns.WebhookEvents, { request_id: req.requestId }, page(q));
+    return { result: 'success', ...r };
+  }
+
+  @Get('webhook-callbacks')
+  async webhookCallbacks(@Req() req: Request, @Query() q: ReconcilePageQuery) {
+    const r = await this.hooks.call<ReconcilePageBody, ReconcileCallbacksResult>(ReconcileAdminRpcPatterns.WebhookCallbacks, { request_id: req.requestId }, page(q));
+    return { result: 'success', ...r };
+  }
+}

@@ -1,0 +1,93 @@
+import type { Stack } from '../support/stack';
+
+interface Payment {
+  reference: string;
+  amount: number;
+  success: boolean;
+  acceptedAt: number;
+  refunds: number;
+}
+
+/**
+ * Steady traffic through the public API while the chaos happens: `rate` payment initializations a
+ * second (one in ten asks the sandbox to fail), and refunds of succeeded payments — a third, then
+ * the rest, so payments end fully refunded with two reversals per split entry. Requests that fail
+ * (a service is down: 503, a timeout) are counted, not retried: the checks afterwards only rely on
+ * what the API accepted.
+ */
+export class PaymentLoad {
+  readonly accepted: Payment[] = [];
+  attempts = 0;
+  refundsAccepted = 0;
+  readonly failures = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight = new Set<Promise<void>>();
+  private seq = 0;
+
+  constructor(
+    private readonly stack: Stack,
+    private readonly key: string,
+    private readonly rate: number,
+    private readonly maxInFlight = 60,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), 1000 / this.rate);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.inFlight]);
+  }
+
+  private track(p: Promise<void>): void {
+    const wrapped = p.catch((err: Error) => this.fail(err.name === 'TimeoutError' ? 'timeout' : err.message)).finally(() => this.inFlight.delete(wrapped));
+    this.inFlight.add(wrapped);
+  }
+
+  private fail(why: string): void {
+    this.failures.set(why, (this.failures.get(why) ?? 0) + 1);
+  }
+
+  private tick(): void {
+    if (this.inFlight.size >= this.maxInFlight) return this.fail('skipped: too many requests in flight');
+    this.attempts += 1;
+    this.track(this.pay());
+    // Every third tick, one refund of a payment that has had time to succeed.
+    if (this.attempts % 3 === 0) {
+      const due = this.accepted.find((p) => p.success && p.refunds < 2 && Date.now() - p.acceptedAt > 3_000);
+      if (due) this.track(this.refund(due));
+    }
+  }
+
+  private async pay(): Promise<void> {
+    const n = ++this.seq;
+    const payment = { reference: `chaos-${this.stack.id}-${n}`, amount: 1_000 + ((n * 7_919) % 49_000), success: n % 10 !== 0, acceptedAt: 0, refunds: 0 };
+    const res = await this.stack.api('POST', '/v1/transactions', {
+      key: this.key,
+      body: {
+        amount: payment.amount,
+        email: 'chaos@example.com',
+        currency: 'USD',
+        payment_method_code: 'ecocash',
+        mobile_money_number: '0771234567',
+        transaction_reference: payment.reference,
+        requested_response: payment.success ? 'success' : 'failed',
+      },
+    });
+    if (res.status !== 200) return this.fail(`initialize ${res.status}`);
+    this.accepted.push({ ...payment, acceptedAt: Date.now() });
+  }
+
+  private async refund(p: Payment): Promise<void> {
+    p.refunds += 1; // claimed now so the next tick picks another payment
+    const third = Math.floor(p.amount / 3);
+    const amount = p.refunds === 1 ? third : p.amount - third;
+    const res = await this.stack.api('POST', '/v1/transactions/refund', { key: this.key, body: { transaction_reference: p.reference, amount } });
+    if (res.status === 200) this.refundsAccepted += 1;
+    else {
+      p.refunds -= 1; // not refunded (e.g. not yet successful, or a service down): try again later
+      this.fail(`refund ${res.status}`);
+    }
+  }
+}
