@@ -9,13 +9,14 @@ import { ReconcileAdminController } from './reconcile/reconcile-admin.controller
 import { CheckoutController } from './checkout/checkout.controller';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
 import { LinksController } from './links/links.controller';
+import { SettingsController } from './businesses/settings.controller';
 import { RpcModule } from './rpc/rpc.module';
 import { SplitsModule } from './splits/splits.module';
 import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
   imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule],
-  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, WebhooksAdminController, ReconcileAdminController],
+  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, WebhooksAdminController, ReconcileAdminController, SettingsController],
   providers: [{ provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
 })
 export class GatewayModule {}

@@ -13,6 +13,7 @@ import { GatewayModule } from './app.module';
 import { ApiKeyEntity, BusinessEntity } from './businesses/business.entity';
 import { GatewayConfig } from './config/gateway.config';
 import { AllExceptionsFilter, bodyParserErrorHandler } from './http/all-exceptions.filter';
+import { answerClientErrors, bodyTextGuard, requestTargetGuard, verifyFormBody, verifyJsonBody } from './http/input-guard.middleware';
 import { requestIdMiddleware, securityHeadersMiddleware } from './http/request-id.middleware';
 import { StrictValidationPipe } from './http/validation';
 import { migrations } from './migrations';
@@ -61,10 +62,10 @@ async function main(): Promise<void> {
     });
     app.set('trust proxy', 'loopback, linklocal, uniquelocal');
     app.disable('x-powered-by');
-    app.use(requestIdMiddleware, securityHeadersMiddleware);
-    app.use(express.json({ limit: '64kb', strict: true, type: ['application/json', 'application/*+json'] }));
-    app.use(express.urlencoded({ extended: false, limit: '64kb' }));
-    app.use(bodyParserErrorHandler);
+    app.use(requestIdMiddleware, securityHeadersMiddleware, requestTargetGuard);
+    app.use(express.json({ limit: '64kb', strict: true, type: ['application/json', 'application/*+json'], verify: verifyJsonBody }));
+    app.use(express.urlencoded({ extended: false, limit: '64kb', verify: verifyFormBody }));
+    app.use(bodyParserErrorHandler, bodyTextGuard);
     app.useGlobalPipes(new StrictValidationPipe());
     app.useGlobalFilters(new AllExceptionsFilter());
 
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     health.register({ name: 'redis', check: () => redis.ping() });
 
     const metricsServer = await startMetricsServer(config.HTTP_HOST, config.METRICS_PORT);
+    answerClientErrors(app.getHttpServer());
     await app.listen(config.GATEWAY_PORT);
     logger.info({ port: config.GATEWAY_PORT, metrics_port: config.METRICS_PORT }, 'gateway started');
 

@@ -2,3 +2,4 @@ export * from './dependency-error';
 export * from './data-source';
 export * from './query';
 export * from './schema-status';
+export * from './data-error';

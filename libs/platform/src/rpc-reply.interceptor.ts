@@ -1,6 +1,6 @@
 import { Controller, Injectable, UseInterceptors, applyDecorators, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
-import { isConnectionError } from '@payments/database';
+import { isConnectionError, isDataError } from '@payments/database';
 import { Observable, catchError, map, of, throwError } from 'rxjs';
 import { DomainException } from './domain-exception';
 import { rootLogger } from './logger';
@@ -10,7 +10,7 @@ import { runWithContext } from './request-context';
 /**
  * Wraps every RPC handler: runs it inside the caller's request context (so logs carry the
  * gateway's request id), turns its result into `{ ok: true, data }` and a DomainException into
- * `{ ok: false, error }`. Anything else is a bug: logged here, and the gateway answers 500.
+ * `{ ok: false, error }`, a database data error (SQLSTATE 22xxx) into validation_error. Anything else is a bug: logged here, and the gateway answers 500.
  */
 @Injectable()
 export class RpcReplyInterceptor implements NestInterceptor {
@@ -39,6 +39,14 @@ export class RpcReplyInterceptor implements NestInterceptor {
                 observe('service_unavailable');
                 rootLogger().error({ err, pattern }, 'RPC handler could not reach a store');
                 return of<RpcReply<unknown>>({ ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: 'a data store is unreachable; try again shortly' } });
+              }
+              if (isDataError(err)) {
+                // PostgreSQL refused a value (SQLSTATE 22xxx): the caller's input, not a bug of ours.
+                // The statement failed, so nothing was written. The driver's message may quote the
+                // value, so only its code is logged and none of it is returned.
+                observe(ErrorCodes.ValidationError);
+                rootLogger().warn({ pattern, sqlstate: (err as { code?: string }).code ?? (err as { driverError?: { code?: string } }).driverError?.code }, 'RPC input refused by the database');
+                return of<RpcReply<unknown>>({ ok: false, error: { code: ErrorCodes.ValidationError, message: 'a value in the request is outside what can be stored (out of range, impossible date or invalid text)' } });
               }
               observe('error');
               rootLogger().error({ err, pattern }, 'RPC handler failed');

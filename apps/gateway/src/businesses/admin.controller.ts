@@ -1,16 +1,17 @@
-import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, UseGuards } from '@nestjs/common';
-import { ErrorCodes } from '@payments/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
-import { ApiException } from '../http/api-exception';
+import { serialId } from '../http/path-ids';
 import { BusinessesService } from './businesses.service';
-import { CreateBusinessDto, RollKeyDto } from './dtos';
-
-const idPipe = new ParseIntPipe({ exceptionFactory: () => new ApiException(ErrorCodes.NotFound, 'no such business') });
+import { CreateBusinessDto, RedirectOriginsDto, RollKeyDto } from './dtos';
+import { RedirectOriginsService } from './redirect-origins';
 
 @Controller('admin/v1')
 @UseGuards(AdminGuard)
 export class AdminController {
-  constructor(private readonly businesses: BusinessesService) {}
+  constructor(
+    private readonly businesses: BusinessesService,
+    private readonly origins: RedirectOriginsService,
+  ) {}
 
   @Post('businesses')
   @HttpCode(201)
@@ -21,8 +22,19 @@ export class AdminController {
 
   @Post('businesses/:id/keys/roll')
   @HttpCode(201)
-  async rollKey(@Param('id', idPipe) id: number, @Body() dto: RollKeyDto) {
-    const rolled = await this.businesses.roll(id, dto.mode, dto.type, dto.grace_seconds ?? 0);
+  async rollKey(@Param('id') id: string, @Body() dto: RollKeyDto) {
+    const rolled = await this.businesses.roll(serialId(id, 'business'), dto.mode, dto.type, dto.grace_seconds ?? 0);
     return { result: 'success', mode: dto.mode, type: dto.type, api_key: rolled.key, previous_key_expires_at: rolled.previous_key_expires_at };
+  }
+
+  @Get('businesses/:id/redirect_origins')
+  async getRedirectOrigins(@Param('id') id: string) {
+    return { result: 'success', redirect_origins: await this.origins.get(serialId(id, 'business')) };
+  }
+
+  @Put('businesses/:id/redirect_origins')
+  async setRedirectOrigins(@Param('id') id: string, @Body() dto: RedirectOriginsDto) {
+    const saved = await this.origins.set(serialId(id, 'business'), dto.redirect_origins);
+    return { result: 'success', message: `${saved.length} redirect origin(s) allowed`, redirect_origins: saved };
   }
 }

@@ -18,14 +18,12 @@ import {
 } from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { ApiException } from '../http/api-exception';
+import { serialId } from '../http/path-ids';
 import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { CALLBACK_LIST_DEFAULT, CallbackPageQuery, CreateCallbackDto, DeliveriesQuery, RecoverDto, UpdateCallbackDto } from './callbacks.dto';
 import { presentCallback, presentCallbackListItem } from './callbacks.presenter';
 
-function callbackId(raw: string): number {
-  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw new ApiException(ErrorCodes.NotFound, `no callback ${raw}`);
-  return Number(raw);
-}
+const callbackId = (raw: string): number => serialId(raw, 'callback');
 
 /** Callbacks (webhook endpoints): secret key only — the guard answers 403 to a public key. */
 @Controller('v1/callback')

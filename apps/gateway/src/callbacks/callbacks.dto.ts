@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '@payments/contracts';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDateString, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { DELIVERY_STATUSES, PG_INT_MAX, type DeliveryStatus } from '@payments/contracts';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, Validate } from 'class-validator';
+import { IsTimestamp } from '../http/dates';
 
 /** GET /v1/callback/list: page size default and maximum (docs/api.md). */
 export const CALLBACK_LIST_DEFAULT = 50;
@@ -54,8 +55,9 @@ export class CallbackPageQuery {
 
   @IsOptional()
   @Type(() => Number)
-  @IsInt({ message: 'skip must be a non-negative integer' })
-  @Min(0, { message: 'skip must be a non-negative integer' })
+  @IsInt({ message: `skip must be an integer from 0 to ${PG_INT_MAX}` })
+  @Min(0, { message: `skip must be an integer from 0 to ${PG_INT_MAX}` })
+  @Max(PG_INT_MAX, { message: `skip must be an integer from 0 to ${PG_INT_MAX}` })
   skip?: number;
 }
 
@@ -66,6 +68,6 @@ export class DeliveriesQuery extends CallbackPageQuery {
 }
 
 export class RecoverDto {
-  @IsDateString({ strict: true }, { message: 'since must be an ISO-8601 timestamp' })
+  @Validate(IsTimestamp)
   since: string;
 }

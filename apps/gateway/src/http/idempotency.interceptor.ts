@@ -23,7 +23,7 @@ const RUNNING_MARGIN_MS = 30_000;
 
 /**
  * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
- * response is kept IDEMPOTENCY_TTL_SECONDS per business and mode; the same key and body replay
+ * response is kept IDEMPOTENCY_TTL_SECONDS per business, mode and key type; the same key and body replay
  * that response with `Idempotent-Replayed: true`; the same key with another body → 422
  * idempotency_key_reused; while the first still runs → 409 idempotency_in_progress. The claim is
  * an atomic SET NX in Redis, so it holds across concurrent requests and gateway replicas.
@@ -32,6 +32,18 @@ const RUNNING_MARGIN_MS = 30_000;
  * replayed — a 5xx whose outcome is unknown included (Stripe does the same): running it again
  * could apply it twice, so the caller checks the outcome and uses a new key.
  */
+/**
+ * Keys are kept per business, mode and key type. A public key is published in web pages, so
+ * whoever holds it must not be able to claim keys that the merchant's secret-key calls then
+ * collide with. Secret-key keys keep their original namespace so that keys stored before the
+ * key type became part of it still replay.
+ */
+export function idempotencyScope(req: Request): string {
+  const p = req.principal;
+  if (!p) return 'admin';
+  return p.key_type === 'secret' ? `${p.business_id}:${p.mode}` : `${p.business_id}:${p.mode}:${p.key_type}`;
+}
+
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
@@ -53,7 +65,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw new ApiException(ErrorCodes.ValidationError, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'is malformed' }]);
     }
     const res = context.switchToHttp().getResponse<Response>();
-    const scope = req.principal ? `${req.principal.business_id}:${req.principal.mode}` : 'admin';
+    const scope = idempotencyScope(req);
     const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${scope}:${key}`;
     const fingerprint = createHash('sha256').update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`).digest('hex');
 

@@ -9,7 +9,9 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
     const field = parent ? `${parent}.${e.property}` : e.property;
     // One entry per field: the first rule it breaks (the rest usually follow from it).
     const first = Object.values(e.constraints ?? {})[0];
-    const own = first ? [{ field, message: first.replace(new RegExp(`^${e.property} `), '') }] : [];
+    // The property name is caller input (an unknown field): never turn it into a pattern.
+    const message = first?.startsWith(`${e.property} `) ? first.slice(e.property.length + 1) : first;
+    const own = message ? [{ field, message }] : [];
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }

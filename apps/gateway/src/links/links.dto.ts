@@ -15,6 +15,7 @@ import {
   type ValidationArguments,
   type ValidatorConstraintInterface,
 } from 'class-validator';
+import { PG_INT_MAX } from '@payments/contracts';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 import { OptionalRedirectUrl } from '../http/validation';
 
@@ -33,7 +34,7 @@ export class PercentageInBasisPoints implements ValidatorConstraintInterface {
 export class LinkSplitDto {
   @IsInt({ message: 'business_id must be an integer' })
   @Min(1, { message: 'business_id must be an existing business' })
-  @Max(2_147_483_647, { message: 'business_id must be an existing business' })
+  @Max(PG_INT_MAX, { message: 'business_id must be an existing business' })
   business_id: number;
 
   @IsIn(['percentage', 'fixed'], { message: 'type must be percentage or fixed' })

@@ -4,9 +4,12 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+// The storage class-transformer's @Type() writes to: without it nested DTO arrays (a link's splits) become a dangling `Array` reference.
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { LINKS } from './links';
 import { ErrorBody, RESPONSES } from './schemas';
 
 interface RouteFacts {
@@ -60,7 +63,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const doc = SwaggerModule.createDocument(app, base);
   // Every class with class-validator rules becomes a schema; the config classes are not part of the API.
   const schemas = Object.fromEntries(
-    Object.entries(validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as Record<string, SchemaObject>).filter(([name]) => !name.endsWith('Config')),
+    Object.entries(validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/', classTransformerMetadataStorage: defaultMetadataStorage }) as Record<string, SchemaObject>).filter(([name]) => !name.endsWith('Config')),
   );
   doc.components = { ...doc.components, schemas: { ...schemas, ErrorBody } };
   const facts = routeFacts(app);
@@ -73,8 +76,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       const known = RESPONSES[op.operationId ?? ''];
       const responses: OperationObject['responses'] = {};
       if (known) {
+        const links = LINKS[op.operationId ?? ''];
         responses[String(known.status)] = known.schema
-          ? { description: known.description, content: { 'application/json': { schema: known.schema } } }
+          ? { description: known.description, content: { 'application/json': { schema: known.schema } }, ...(links ? { links } : {}) }
           : { description: known.description, ...(known.contentType ? { content: { [known.contentType]: { schema: { type: 'string' } } } } : {}) };
       } else {
         responses['200'] = { description: 'Success' };
@@ -94,7 +98,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Replays the first response for 24 h (Stripe semantics)' });
       }
       op.parameters = params;
-      if (body || f.query || params.some((p) => p.in === 'path')) responses['400'] = errorResponse('validation_error: malformed JSON, wrong type, missing or unknown field');
+      // The input guard applies to every request: bad UTF-8, control characters, nesting, huge query strings.
+      responses['400'] = errorResponse('validation_error: malformed JSON, wrong type, missing or unknown field, control characters, bad UTF-8, nesting over 32 levels');
       if (guarded) responses['401'] = errorResponse('invalid_api_key');
       if (f.apiKey && !f.publicKeyAllowed) responses['403'] = errorResponse('secret_key_required: a public key was used');
       if (params.some((p) => p.in === 'path') || /verify|fetch|refund|recover|resend/.test(path)) responses['404'] = errorResponse('not_found (also for another business’s or mode’s ids)');
@@ -102,7 +107,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         responses['409'] = errorResponse('idempotency_in_progress, or duplicate_reference for a reused transaction_reference');
         responses['422'] = errorResponse('idempotency_key_reused; refund_exceeds_amount, transaction_not_refundable, payment_method_unavailable where they apply');
       }
-      if (body) responses['413'] = errorResponse('payload_too_large: body over 64 KiB');
+      responses['413'] = errorResponse(body ? 'payload_too_large: body over 64 KiB or query string over 8 KiB' : 'payload_too_large: query string over 8 KiB');
       if (f.apiKey) responses['429'] = errorResponse('rate_limited; see Retry-After and RateLimit-* headers');
       responses['500'] = errorResponse('internal_error: only the request id is revealed');
       responses['503'] = errorResponse('service_unavailable: a downstream service or store is unreachable; nothing was written');

@@ -60,6 +60,10 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     description: 'The new key; the previous one stops working at previous_key_expires_at',
     schema: ok({ mode: str(), type: str(), api_key: str(), previous_key_expires_at: str() }),
   },
+  SettingsController_getRedirectOrigins: { status: 200, description: 'Origins public-key payments may redirect to', schema: ok({ redirect_origins: arr(str()) }) },
+  SettingsController_setRedirectOrigins: { status: 200, description: 'The list, replaced', schema: ok({ message: str(), redirect_origins: arr(str()) }) },
+  AdminController_getRedirectOrigins: { status: 200, description: 'Origins public-key payments may redirect to', schema: ok({ redirect_origins: arr(str()) }) },
+  AdminController_setRedirectOrigins: { status: 200, description: 'The list, replaced', schema: ok({ message: str(), redirect_origins: arr(str()) }) },
   TransactionsController_initialize: {
     status: 200,
     description: 'Transaction initialized',

@@ -15,6 +15,7 @@ import {
   type VerifyTransactionBody,
 } from '@payments/contracts';
 import { ApiKeyGuard, PublicKeyAllowed, rpcContext } from '../auth/api-key.guard';
+import { RedirectOriginsService } from '../businesses/redirect-origins';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
@@ -30,18 +31,42 @@ export class TransactionsController {
   constructor(
     @Inject(TRANSACTION_SERVICE) private readonly transactions: RpcClientPool,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
+    private readonly redirectOrigins: RedirectOriginsService,
   ) {}
 
   @Post()
   @HttpCode(200)
   @PublicKeyAllowed()
   async initialize(@Req() req: Request, @Body() dto: InitializeTransactionDto) {
+    if (req.principal?.key_type === 'public') await this.checkPublicKeyLimits(req.principal.business_id, dto);
     const result = await this.transactions.call<InitializeTransactionBody, InitializeTransactionResult>(
       RpcPatterns.TransactionsInitialize,
       rpcContext(req),
       { ...dto },
     );
     return presentInitialized(result, this.config.CHECKOUT_URL);
+  }
+
+  /**
+   * A public key is visible to anyone who opens the merchant's checkout page, so what it may ask
+   * for is limited: the server picks the reference (a chosen one could squat the merchant's own
+   * references), and the customer is only sent back to origins the merchant allowed (no open
+   * redirect through the hosted checkout).
+   */
+  private async checkPublicKeyLimits(businessId: number, dto: InitializeTransactionDto): Promise<void> {
+    if (dto.transaction_reference !== undefined) {
+      throw new ApiException(ErrorCodes.ValidationError, 'transaction_reference cannot be set with a public key; the server generates it', [
+        { field: 'transaction_reference', message: 'cannot be set with a public key' },
+      ]);
+    }
+    const refused = await this.redirectOrigins.disallowed(businessId, { success_url: dto.success_url, failure_url: dto.failure_url });
+    if (refused.length > 0) {
+      throw new ApiException(
+        ErrorCodes.ValidationError,
+        `${refused[0]} must have an origin from the business's redirect origins (set them with PUT /v1/settings/redirect_origins)`,
+        refused.map((field) => ({ field, message: 'has an origin that is not among the business’s redirect origins' })),
+      );
+    }
   }
 
   @Get('verify')

@@ -1,12 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { PG_INT_MAX } from '@payments/contracts';
 
 /** Largest page of GET /v1/splits/ledger and /v1/splits/invoices (docs/api.md). */
 export const PAGE_LIMIT_MAX = 500;
 export const PAGE_LIMIT_DEFAULT = 100;
 
 const LIMIT = { message: `limit must be an integer from 1 to ${PAGE_LIMIT_MAX}` };
-const SKIP = { message: 'skip must be a non-negative integer' };
+const SKIP = { message: `skip must be an integer from 0 to ${PG_INT_MAX}` };
 
 /** `skip` / `limit` query of the ledger and invoice lists. */
 export class PageQuery {
@@ -14,7 +15,7 @@ export class PageQuery {
   @Type(() => Number)
   @IsInt(SKIP)
   @Min(0, SKIP)
-  @Max(Number.MAX_SAFE_INTEGER, SKIP)
+  @Max(PG_INT_MAX, SKIP)
   skip?: number;
 
   @IsOptional()

@@ -12,7 +12,7 @@ import {
   type ValidationArguments,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { MAX_PERCENTAGE_BPS, SPLIT_DESCRIPTION_MAX, SPLIT_ROLES, SPLIT_TYPES, type SplitRole, type SplitType } from '@payments/contracts';
+import { MAX_PERCENTAGE_BPS, PG_INT_MAX, SPLIT_DESCRIPTION_MAX, SPLIT_ROLES, SPLIT_TYPES, type SplitRole, type SplitType } from '@payments/contracts';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 
 /** A percentage split_value is in basis points: at most 10 000 (100 %). */
@@ -46,7 +46,7 @@ const DESCRIPTION = { message: `description must be a string of at most ${SPLIT_
 export class CreateSplitConfigDto {
   @IsInt({ message: 'partner_business_id must be an integer' })
   @Min(1, { message: 'partner_business_id must be an existing business' })
-  @Max(2_147_483_647, { message: 'partner_business_id must be an existing business' })
+  @Max(PG_INT_MAX, { message: 'partner_business_id must be an existing business' })
   partner_business_id: number;
 
   @IsIn(SPLIT_TYPES, TYPE)

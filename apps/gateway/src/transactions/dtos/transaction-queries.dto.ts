@@ -1,21 +1,10 @@
 import { MAX_AMOUNT } from '@payments/money';
 import { Type } from 'class-transformer';
+import { IsCalendarDate } from '../../http/dates';
 import { IsInt, IsOptional, IsString, Length, Max, Min, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 
 /** Largest page of GET /v1/transactions/list (docs/api.md). */
 export const LIST_LIMIT_MAX = 500;
-
-@ValidatorConstraint({ name: 'isCalendarDate' })
-class IsCalendarDate implements ValidatorConstraintInterface {
-  validate(value: unknown): boolean {
-    if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-    const d = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
-  }
-  defaultMessage(args: ValidationArguments): string {
-    return `${args.property} must be a date in the form YYYY-MM-DD`;
-  }
-}
 
 @ValidatorConstraint({ name: 'notBeforeStart' })
 class NotBeforeStart implements ValidatorConstraintInterface {

@@ -32,7 +32,10 @@ export class InitializeTransactionUseCase {
   ) {}
 
   async execute({ ctx, body }: RpcRequest<InitializeTransactionBody>): Promise<InitializeTransactionResult> {
-    const problems = initializeProblems(body, ctx.mode);
+    // The gateway refuses this too; a public key must never choose the reference (it could squat the merchant's).
+    const problems = ctx.key_type === 'public' && body.transaction_reference !== undefined
+      ? [{ field: 'transaction_reference', message: 'cannot be set with a public key' }]
+      : initializeProblems(body, ctx.mode);
     if (problems.length > 0) {
       throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     }

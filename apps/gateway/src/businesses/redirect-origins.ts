@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ErrorCodes } from '@payments/contracts';
+import { ApiException } from '../http/api-exception';
+
+/** How many redirect origins one business may allow. */
+export const REDIRECT_ORIGINS_MAX = 20;
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The origin `raw` names, normalised (`https://shop.example`), or why it is not acceptable: only
+ * scheme, host and optional port; https, or http for a local development host.
+ */
+export function parseRedirectOrigin(raw: string): { origin: string } | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { problem: 'must be an origin such as https://shop.example or https://shop.example:8443' };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname))) {
+    return { problem: 'must use https (http only for localhost)' };
+  }
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '') || !/^https?:\/\/[^/?#]+\/?$/i.test(raw)) {
+    return { problem: 'must be only scheme, host and optional port (no path, query, fragment or credentials)' };
+  }
+  return { origin: url.origin };
+}
+
+/** The origin of a redirect URL, or null when it cannot be parsed. */
+export function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where a business allows its public-key payments to send the customer after checkout. Kept on
+ * the business row in the gateway's database; set with the secret key or by an admin.
+ */
+@Injectable()
+export class RedirectOriginsService {
+  constructor(private readonly ds: DataSource) {}
+
+  async get(businessId: number): Promise<string[]> {
+    const rows: { redirect_origins: string[] }[] = await this.ds.query('SELECT redirect_origins FROM businesses WHERE id = $1', [businessId]);
+    if (rows.length === 0) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
+    return rows[0].redirect_origins;
+  }
+
+  /** Replaces the list; entries are validated by the DTO, normalised and de-duplicated here. */
+  async set(businessId: number, origins: string[]): Promise<string[]> {
+    const normalised = [
+      ...new Set(
+        origins.map((o) => {
+          const parsed = parseRedirectOrigin(o);
+          return 'origin' in parsed ? parsed.origin : o;
+        }),
+      ),
+    ];
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
+    const [rows]: [{ redirect_origins: string[] }[], number] = await this.ds.query('UPDATE businesses SET redirect_origins = $2 WHERE id = $1 RETURNING redirect_origins', [
+      businessId,
+      normalised,
+    ]);
+    if (rows.length === 0) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
+    return rows[0].redirect_origins;
+  }
+
+  /** The fields among `urls` whose origin the business has not allowed. */
+  async disallowed(businessId: number, urls: Record<string, string | undefined>): Promise<string[]> {
+    const given = Object.entries(urls).filter((e): e is [string, string] => typeof e[1] === 'string');
+    if (given.length === 0) return [];
+    const allowed = new Set(await this.get(businessId));
+    return given.filter(([, url]) => !allowed.has(originOf(url) ?? '')).map(([field]) => field);
+  }
+}

@@ -1,0 +1,46 @@
+import { isISO8601 } from 'class-validator';
+import { ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+
+/**
+ * Years the API accepts in dates and timestamps. PostgreSQL has no year 0 ("0000-01-01" is an
+ * error there, 1 BC in ISO 8601) and four digits is what the formats below allow.
+ */
+const FIRST_YEAR = 1;
+const LAST_YEAR = 9999;
+
+/** A real calendar day `YYYY-MM-DD` (no 2025-02-30, no year 0000). */
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const year = Number(value.slice(0, 4));
+  if (year < FIRST_YEAR || year > LAST_YEAR) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/** An ISO-8601 timestamp naming a real instant within years 0001–9999. */
+export function isTimestamp(value: unknown): value is string {
+  if (typeof value !== 'string' || !isISO8601(value, { strict: true, strictSeparator: true }) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return false;
+  if (!isCalendarDate(value.slice(0, 10))) return false;
+  const t = Date.parse(value);
+  return !Number.isNaN(t) && new Date(t).getUTCFullYear() >= FIRST_YEAR && new Date(t).getUTCFullYear() <= LAST_YEAR;
+}
+
+@ValidatorConstraint({ name: 'isCalendarDate' })
+export class IsCalendarDate implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return isCalendarDate(value);
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be a real date in the form YYYY-MM-DD (years 0001 to 9999)`;
+  }
+}
+
+@ValidatorConstraint({ name: 'isTimestamp' })
+export class IsTimestamp implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return isTimestamp(value);
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be an ISO-8601 timestamp such as 2025-01-31T12:00:00Z (years 0001 to 9999)`;
+  }
+}

@@ -1,0 +1,28 @@
+import type { LinkObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/**
+ * OpenAPI links: which answer supplies the ids another operation needs. Clients and generators
+ * read them, and the fuzz stage's stateful phase follows them (create → read, update, refund…).
+ */
+export const LINKS: Record<string, Record<string, LinkObject>> = {
+  TransactionsController_initialize: {
+    VerifyTransaction: { operationId: 'TransactionsController_verify', parameters: { reference: '$response.body#/transaction_reference' } },
+    FetchTransaction: { operationId: 'TransactionsController_fetch', parameters: { publicId: '$response.body#/transaction_id' } },
+    RefundTransaction: { operationId: 'TransactionsController_refund', requestBody: { transaction_reference: '$response.body#/transaction_reference', amount: 1 } },
+  },
+  TransactionsController_refund: {
+    GetRefund: { operationId: 'TransactionsController_getRefund', parameters: { refund_id: '$response.body#/refund_id' } },
+  },
+  SplitsController_create: {
+    UpdateSplitConfig: { operationId: 'SplitsController_update', parameters: { public_id: '$response.body#/split_config/public_id' } },
+    DeactivateSplitConfig: { operationId: 'SplitsController_deactivate', parameters: { public_id: '$response.body#/split_config/public_id' } },
+  },
+  CallbacksController_list: {
+    GetCallback: { operationId: 'CallbacksController_get', parameters: { id: '$response.body#/callbacks/0/id' } },
+    FetchCallback: { operationId: 'CallbacksController_fetch', parameters: { callback_id: '$response.body#/callbacks/0/id' } },
+    UpdateCallback: { operationId: 'CallbacksController_update', parameters: { id: '$response.body#/callbacks/0/id' } },
+    CallbackDeliveries: { operationId: 'CallbacksController_deliveries', parameters: { id: '$response.body#/callbacks/0/id' } },
+    CallbackSecret: { operationId: 'CallbacksController_secret', parameters: { id: '$response.body#/callbacks/0/id' } },
+    DeleteCallback: { operationId: 'CallbacksController_remove', parameters: { id: '$response.body#/callbacks/0/id' } },
+  },
+};
