@@ -41,7 +41,7 @@ describe('bad input never gives a 500', () => {
     stack = await Stack.start(undefined, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     keys = await stack.createBusiness('Input Ltd');
     admin = { authorization: `Bearer ${stack.adminToken}` };
-    const created = await stack.api('POST', '/v1/callback', { key: keys.test.secret, body: { url: 'http://127.0.0.1:9/hook', events: ['transaction.success'] } });
+    const created = await stack.api('POST', '/v1/callback', { key: keys.test.secret, body: { url: 'https://127.0.0.1:9/hook', events: ['transaction.success'] } });
     expect(created.status).toBe(200);
     const list = await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key: keys.test.secret });
     callbackId = list.body.callbacks[0].id;
