@@ -5,6 +5,7 @@
  *   integration — real PostgreSQL, Redis and Kafka, real migrations, service processes started by the test
  *   e2e         — the whole stack over HTTP through the gateway
  *   chaos       — the whole stack under load while services crash and the servers restart
+ *   fuzz        — schemathesis against the whole stack's OpenAPI document: no input may give a 5xx
  * `npm test` provisions the infrastructure and runs them all.
  */
 const swc = [
@@ -35,5 +36,6 @@ module.exports = {
     // Restarts the PostgreSQL, Redis and Kafka it runs on (through scripts/infra): only where
     // nothing else uses them, as in `npm test`.
     { ...common, displayName: 'chaos', testMatch: ['<rootDir>/tests/chaos/**/*.test.ts'], slowTestThreshold: 300 },
+    { ...common, displayName: 'fuzz', testMatch: ['<rootDir>/tests/fuzz/**/*.test.ts'], slowTestThreshold: 300 },
   ],
 };

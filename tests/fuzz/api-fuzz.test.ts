@@ -1,0 +1,99 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from '../support/infra';
+import { Stack } from '../support/stack';
+
+/**
+ * The fuzz stage: schemathesis (a property-based API fuzzer, pinned in scripts/fuzz/venv.sh)
+ * generates requests for every operation of the gateway's own /docs/openapi.json — valid ones,
+ * invalid ones, and stateful sequences that follow the document's links — and the run fails on
+ * any 5xx answer. Merchant operations run with a secret key, admin operations with the admin
+ * token, so both get past authentication to the code behind it.
+ */
+const EXAMPLES_PER_OPERATION = 50;
+const RUN_TIMEOUT_MS = 240_000;
+const WORK_DIR = join(ROOT, '.local', 'fuzz');
+
+interface FuzzRun {
+  exitCode: number | null;
+  output: string;
+}
+
+function schemathesis(bin: string, args: string[]): Promise<FuzzRun> {
+  return new Promise((resolve, reject) => {
+    // Only what Python needs: the key and token go in arguments, and no other secret leaks into its environment.
+    const child = spawn(bin, args, { cwd: WORK_DIR, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? WORK_DIR, LANG: 'C.UTF-8', NO_COLOR: '1' } });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ exitCode: code, output });
+    });
+  });
+}
+
+/** The lines of a run's report that name a failed check (ST101 is "server error"). */
+const failures = (run: FuzzRun) => run.output.split('\n').filter((l) => /ST\d{3}|Server error|❌/.test(l));
+const selected = (run: FuzzRun) => Number(/Selected:\s+(\d+)\//.exec(run.output)?.[1] ?? NaN);
+
+describe('API fuzzing (schemathesis): no input gives a server error', () => {
+  let stack: Stack;
+  let bin: string;
+  let secretKey: string;
+
+  beforeAll(async () => {
+    mkdirSync(WORK_DIR, { recursive: true });
+    const venv = await promisify(execFile)('bash', [join(ROOT, 'scripts', 'fuzz', 'venv.sh')], { cwd: ROOT, timeout: 300_000 });
+    bin = venv.stdout.trim().split('\n').pop()!;
+    // Thousands of requests in a minute: a rate limit would answer 429 and leave the code behind it untested.
+    stack = await Stack.start(undefined, { RATE_LIMIT_PER_SECOND: '5000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const merchant = await stack.createBusiness('Fuzz Merchant');
+    await stack.createBusiness('Fuzz Partner');
+    secretKey = merchant.test.secret;
+  }, 420_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  }, 120_000);
+
+  const common = () => [
+    'run',
+    `${stack.gatewayUrl}/docs/openapi.json`,
+    '--checks',
+    'not_a_server_error',
+    '--max-examples',
+    String(EXAMPLES_PER_OPERATION),
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
+    '--workers',
+    '2',
+    '--generation-database',
+    'none',
+    '--no-color',
+  ];
+
+  it('answers no 5xx to any generated request, with a secret key, on every merchant operation', async () => {
+    const run = await schemathesis(bin, [...common(), '--header', `Authorization: Bearer ${secretKey}`, '--exclude-path-regex', '^/admin/']);
+    expect({ exitCode: run.exitCode, failures: failures(run) }).toEqual({ exitCode: 0, failures: [] });
+    expect(selected(run)).toBeGreaterThan(25);
+    expect(run.output).toMatch(/Stateful \(in [\d.]+s\)/);
+  }, RUN_TIMEOUT_MS + 10_000);
+
+  it('answers no 5xx to any generated request on the admin operations', async () => {
+    const run = await schemathesis(bin, [...common(), '--header', `Authorization: Bearer ${stack.adminToken}`, '--include-path-regex', '^/admin/']);
+    expect({ exitCode: run.exitCode, failures: failures(run) }).toEqual({ exitCode: 0, failures: [] });
+    expect(selected(run)).toBeGreaterThanOrEqual(5);
+  }, RUN_TIMEOUT_MS + 10_000);
+
+  it('logged no unhandled error in any service meanwhile', () => {
+    for (const [app, proc] of stack.processes) {
+      const unhandled = proc.output.split('\n').filter((l) => /unhandled error|RPC handler failed/.test(l));
+      expect({ app, unhandled }).toEqual({ app, unhandled: [] });
+    }
+  });
+});
