@@ -2,7 +2,9 @@
 # npm test — the whole suite against real infrastructure:
 #   dependencies → PostgreSQL, Redis, Kafka (started if not reachable) → build → Jest:
 #   unit (no I/O), deploy (rendered k8s overlays), integration (real stores, service processes),
-#   e2e (whole stack over HTTP), chaos (crashes and server restarts under load). Node.js is the project's version (.node-version, scripts/lib/node.sh).
+#   e2e (whole stack over HTTP), chaos (crashes and server restarts under load), fuzz
+#   (schemathesis against the whole stack; installs it under .cache/ from PyPI). Node.js is the
+#   project's version (.node-version, scripts/lib/node.sh).
 # Extra arguments go to Jest, e.g. `npm test -- --selectProjects unit`.
 # Writes .local/test-results.json and ends with the line `tests: N passed, N failed`.
 set -euo pipefail
