@@ -35,6 +35,10 @@ describe('OpenAPI document', () => {
       ['get', '/v1/callback/fetch/{callback_id}'],
       ['put', '/v1/callback/{id}'],
       ['delete', '/v1/callback/{id}'],
+      ['get', '/v1/settings/redirect_origins'],
+      ['put', '/v1/settings/redirect_origins'],
+      ['get', '/admin/v1/businesses/{id}/redirect_origins'],
+      ['put', '/admin/v1/businesses/{id}/redirect_origins'],
     ];
     for (const [method, path] of expected) {
       const op = generated.paths[path]?.[method as 'get'];
