@@ -50,3 +50,12 @@ describe('AllExceptionsFilter and unreachable stores', () => {
     expect(res.body).toMatchObject({ result: 'error', code: 'service_unavailable', request_id: 'req_test123' });
   });
 });
+
+describe('AllExceptionsFilter and values the database refuses', () => {
+  it('answers 400 validation_error for a PostgreSQL data error (SQLSTATE 22xxx), without the store’s message', () => {
+    const res = run(Object.assign(new Error('value "3000000000" is out of range for type integer'), { code: '22003' }));
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toMatchObject({ result: 'error', code: 'validation_error', request_id: 'req_test123' });
+    expect(JSON.stringify(res.body)).not.toContain('3000000000');
+  });
+});
