@@ -22,17 +22,6 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 const RUNNING_MARGIN_MS = 30_000;
 
 /**
- * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
- * response is kept IDEMPOTENCY_TTL_SECONDS per business, mode and key type; the same key and body replay
- * that response with `Idempotent-Replayed: true`; the same key with another body → 422
- * idempotency_key_reused; while the first still runs → 409 idempotency_in_progress. The claim is
- * an atomic SET NX in Redis, so it holds across concurrent requests and gateway replicas.
- * Requests refused before they ran (validation, auth, rate limit, a service that could not be
- * reached) are not kept, so they can be retried with the same key. Any other answer is kept and
- * replayed — a 5xx whose outcome is unknown included (Stripe does the same): running it again
- * could apply it twice, so the caller checks the outcome and uses a new key.
- */
-/**
  * Keys are kept per business, mode and key type. A public key is published in web pages, so
  * whoever holds it must not be able to claim keys that the merchant's secret-key calls then
  * collide with. Secret-key keys keep their original namespace so that keys stored before the
@@ -44,6 +33,17 @@ export function idempotencyScope(req: Request): string {
   return p.key_type === 'secret' ? `${p.business_id}:${p.mode}` : `${p.business_id}:${p.mode}:${p.key_type}`;
 }
 
+/**
+ * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
+ * response is kept IDEMPOTENCY_TTL_SECONDS per business, mode and key type; the same key and
+ * body replay that response with `Idempotent-Replayed: true`; the same key with another body → 422
+ * idempotency_key_reused; while the first still runs → 409 idempotency_in_progress. The claim is
+ * an atomic SET NX in Redis, so it holds across concurrent requests and gateway replicas.
+ * Requests refused before they ran (validation, auth, rate limit, a service that could not be
+ * reached) are not kept, so they can be retried with the same key. Any other answer is kept and
+ * replayed — a 5xx whose outcome is unknown included (Stripe does the same): running it again
+ * could apply it twice, so the caller checks the outcome and uses a new key.
+ */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
