@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.local/**', '.cache/**', '.nx/**', 'coverage/**', 'tmp/**', '.venv-fuzz/**', '.schemathesis/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.local/**', '.cache/**', '.nx/**', 'coverage/**', 'tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
-# Creates or updates the project's private Python virtualenv with a pinned schemathesis
-# (the API fuzzer). Idempotent: does nothing when the pinned version is already installed.
-# Prints the path of the schemathesis executable on its last line.
+# Installs the fuzz stage's tooling under .cache/ (git-ignored), once; later runs reuse it:
+#   .cache/fuzz-venv/   schemathesis at the version pinned in requirements.txt
+# Needs Python 3 with venv and PyPI. Prints the path of the schemathesis executable on stdout.
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-VENV="$ROOT/.venv-fuzz"
-SCHEMATHESIS_VERSION=4.32.5
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=scripts/lib/common.sh
+source "$HERE/../lib/common.sh"
+PIECE=fuzz-tools
 
-python=""
-for candidate in python3.13 python3.12 python3.11 python3.10 python3; do
-  # A version manager's shim may exist without a working interpreter behind it: try it.
-  if "$candidate" -c 'import sys, venv; sys.exit(sys.version_info < (3, 10))' >/dev/null 2>&1; then python="$candidate"; break; fi
-done
-[ -n "$python" ] || { echo "python3 (3.10 or newer) is required for the fuzz stage" >&2; exit 1; }
+VENV="$CACHE_DIR/fuzz-venv"
 
-if [ ! -x "$VENV/bin/python" ]; then
-  "$python" -m venv "$VENV" >&2
-fi
-if ! "$VENV/bin/python" -m pip show schemathesis 2>/dev/null | grep -qx "Version: $SCHEMATHESIS_VERSION"; then
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
+# The venv is rebuilt when requirements.txt changes (its copy inside the venv differs).
+if ! cmp -s "$HERE/requirements.txt" "$VENV/requirements.txt" 2>/dev/null; then
+  command -v python3 >/dev/null 2>&1 || die "Python 3 is needed for the fuzz stage" "Install python3 and python3-venv"
+  # Debian's python3 ships venv without ensurepip: that is the python3-venv package.
+  python3 -c 'import ensurepip' >/dev/null 2>&1 || ensure_apt_package python3-venv "python3 -m venv"
+  log "installing schemathesis into ${VENV#"$ROOT"/}"
+  rm -rf -- "$VENV"
+  python3 -m venv "$VENV" >&2 || die "python3 -m venv failed" "Install the python3-venv package"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$HERE/requirements.txt" >&2 ||
+    die "pip install failed" "Check that PyPI is reachable"
+  cp "$HERE/requirements.txt" "$VENV/requirements.txt"
 fi
 echo "$VENV/bin/schemathesis"
