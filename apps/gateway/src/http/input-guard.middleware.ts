@@ -54,7 +54,8 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 413: 'Payload Too 
  */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || (err.code === 'ECONNRESET' && !socket.bytesRead)) return void socket.destroy();
+    // A peer that went away cannot be answered (Node's own handler does the same).
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     const status = tooLarge ? 413 : 400;
     const requestId = `req_${randomBase62(20)}`;
