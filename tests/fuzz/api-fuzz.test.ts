@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from '../support/infra';
@@ -21,7 +21,8 @@ interface FuzzRun {
   output: string;
 }
 
-function schemathesis(bin: string, args: string[]): Promise<FuzzRun> {
+/** Runs schemathesis; its whole report is also kept in .local/fuzz/<name>.log. */
+function schemathesis(name: string, bin: string, args: string[]): Promise<FuzzRun> {
   return new Promise((resolve, reject) => {
     // Only what Python needs: the key and token go in arguments, and no other secret leaks into its environment.
     const child = spawn(bin, args, { cwd: WORK_DIR, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? WORK_DIR, LANG: 'C.UTF-8', NO_COLOR: '1' } });
@@ -32,6 +33,7 @@ function schemathesis(bin: string, args: string[]): Promise<FuzzRun> {
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
+      writeFileSync(join(WORK_DIR, `${name}.log`), output);
       resolve({ exitCode: code, output });
     });
   });
@@ -80,14 +82,14 @@ describe('API fuzzing (schemathesis): no input gives a server error', () => {
   ];
 
   it('answers no 5xx to any generated request, with a secret key, on every merchant operation', async () => {
-    const run = await schemathesis(bin, [...common(), '--header', `Authorization: Bearer ${secretKey}`, '--exclude-path-regex', '^/admin/']);
+    const run = await schemathesis('merchant', bin, [...common(), '--header', `Authorization: Bearer ${secretKey}`, '--exclude-path-regex', '^/admin/']);
     expect(verdict(run)).toEqual({ exitCode: 0, failures: [] });
     expect(selected(run)).toBeGreaterThan(25);
     expect(run.output).toMatch(/Stateful \(in [\d.]+s\)/);
   }, RUN_TIMEOUT_MS + 10_000);
 
   it('answers no 5xx to any generated request on the admin operations', async () => {
-    const run = await schemathesis(bin, [...common(), '--header', `Authorization: Bearer ${stack.adminToken}`, '--include-path-regex', '^/admin/']);
+    const run = await schemathesis('admin', bin, [...common(), '--header', `Authorization: Bearer ${stack.adminToken}`, '--include-path-regex', '^/admin/']);
     expect(verdict(run)).toEqual({ exitCode: 0, failures: [] });
     expect(selected(run)).toBeGreaterThanOrEqual(5);
   }, RUN_TIMEOUT_MS + 10_000);
