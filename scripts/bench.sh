@@ -10,4 +10,4 @@ bash "$HERE/infra/up.sh"
 # shellcheck disable=SC1090
 source "$INFRA_ENV_FILE"
 build_all
-cd "$ROOT" && node scripts/ts-run.js tests/bench/hot-paths.ts
+cd "$ROOT" && node scripts/ts-run.js tests/bench/main.ts

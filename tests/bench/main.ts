@@ -1,0 +1,70 @@
+/**
+ * `npm run bench`: the hot paths side by side with their targets, against a private copy of the
+ * whole system on the real PostgreSQL, Redis and Kafka (see docs/benchmarks.md):
+ *  (a) initialize through the stack vs a minimal Node + pg insert server, at 1 and 32 connections;
+ *  (b) event → webhook at an open-loop 100 and 300 payments/s over 10 callbacks, and a burst of
+ *      1000 payments to one callback;
+ *  (c) replay rate of each idempotent consumer;
+ *  (d) idle and loaded RSS per service.
+ * Prints every figure, writes .local/bench.json and the generated part of docs/benchmarks.md.
+ * Options: BENCH_SECONDS (per load step, default 10), BENCH_REPLAY_EVENTS (default 100000),
+ * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_ONLY (comma list of a,b,c,d).
+ */
+import { Stack } from '../support/stack';
+import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
+import { benchInitialize } from './initialize';
+import { MemorySampler } from './memory';
+import { benchBurst, benchEventToWebhook, merchants } from './pipeline';
+import { benchReplay } from './replay';
+import { Report } from './report';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 100_000);
+const REPLAY_SECONDS = Number(process.env.BENCH_REPLAY_SECONDS ?? 120);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d').split(','));
+// Service settings as deployed (config defaults), not the fast-polling ones the tests use.
+const POOL_SIZE = '10';
+
+async function main(): Promise<void> {
+  const tls = selfSignedCertificate();
+  const receiver = new WebhookReceiver(tls);
+  await receiver.start();
+  const report = new Report();
+  const stack = await Stack.start(undefined, {
+    LOG_LEVEL: 'error',
+    RATE_LIMIT_PER_SECOND: '100000',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_CA_FILE: tls.certFile,
+    DATABASE_POOL_SIZE: POOL_SIZE,
+    OUTBOX_POLL_INTERVAL_MS: '200',
+    KAFKA_PARTITIONS: '6',
+  });
+  const memory = new MemorySampler(stack);
+  try {
+    const keys = await stack.createBusiness('Bench');
+    const shops = await merchants(stack, receiver, 10, 'cb');
+    const burstShop = (await merchants(stack, receiver, 1, 'burst'))[0];
+    await new Promise((r) => setTimeout(r, 3_000));
+    if (ONLY.has('d')) memory.idle(report);
+    memory.start();
+    if (ONLY.has('a')) await benchInitialize(stack, keys.test.secret, report, { seconds: SECONDS, poolSize: POOL_SIZE });
+    if (ONLY.has('b')) {
+      for (const rate of [100, 300]) await benchEventToWebhook(stack, receiver, shops, report, rate, SECONDS);
+      await benchBurst(stack, receiver, burstShop, report, 1000);
+    }
+    if (ONLY.has('d')) memory.stop(report);
+    if (ONLY.has('c')) await benchReplay(stack, report, REPLAY_EVENTS, REPLAY_SECONDS);
+    report.save({ seconds_per_step: SECONDS, replay_events: REPLAY_EVENTS, database_pool_size: Number(POOL_SIZE), only: [...ONLY] });
+  } finally {
+    await stack.stop();
+    await receiver.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { ALL_APPS, type Stack } from '../support/stack';
+import type { Report } from './report';
+
+function rssMb(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** (d) RSS per service: now (idle) and the peak sampled while `start()` … `stop()` runs (loaded). */
+export class MemorySampler {
+  private readonly peak = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly stack: Stack) {}
+
+  idle(report: Report): void {
+    for (const app of ALL_APPS) {
+      report.add({ section: 'memory idle', name: `${app} RSS`, value: rssMb(this.stack.app(app).child.pid), unit: 'MB', target: { op: '<=', value: 120 } });
+    }
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      for (const app of ALL_APPS) this.peak.set(app, Math.max(this.peak.get(app) ?? 0, rssMb(this.stack.app(app).child.pid) || 0));
+    }, 250);
+  }
+
+  stop(report: Report): void {
+    clearInterval(this.timer);
+    for (const app of ALL_APPS) report.add({ section: 'memory loaded', name: `${app} peak RSS`, value: this.peak.get(app) ?? NaN, unit: 'MB' });
+  }
+}
