@@ -8,7 +8,8 @@
  *  (d) idle and loaded RSS per service.
  * Prints every figure, writes .local/bench.json and the generated part of docs/benchmarks.md.
  * Options: BENCH_SECONDS (per load step, default 10), BENCH_REPLAY_EVENTS (default 100000),
- * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_ONLY (comma list of a,b,c,d).
+ * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_ONLY (comma list of a,b,c,d),
+ * BENCH_PROFILE_DIR (every service runs with `node --cpu-prof` and writes its profile there on exit).
  */
 import { Stack } from '../support/stack';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
@@ -24,6 +25,7 @@ const REPLAY_SECONDS = Number(process.env.BENCH_REPLAY_SECONDS ?? 120);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d').split(','));
 // Service settings as deployed (config defaults), not the fast-polling ones the tests use.
 const POOL_SIZE = '10';
+const PROFILE: Record<string, string> = process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` } : {};
 
 async function main(): Promise<void> {
   const tls = selfSignedCertificate();
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
     DATABASE_POOL_SIZE: POOL_SIZE,
     OUTBOX_POLL_INTERVAL_MS: '200',
     KAFKA_PARTITIONS: '6',
+    ...PROFILE,
   });
   const memory = new MemorySampler(stack);
   try {
