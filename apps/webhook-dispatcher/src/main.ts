@@ -3,6 +3,7 @@ import { InboxEntities } from '@payments/messaging';
 import { runService } from '@payments/service-host';
 import { WebhookDispatcherModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook.config';
+import { DeliveryQueue } from './delivery/delivery-queue';
 import { WebhookEventsHandler } from './events/transaction-events.handler';
 import { WebhookEventEntity } from './events/webhook-event.entity';
 import { migrations } from './migrations';
@@ -16,6 +17,7 @@ void runService({
   usesRedis: true,
   consumers: (app) => {
     const events = app.get(WebhookEventsHandler);
+    const queue = app.get(DeliveryQueue);
     return [
       {
         group: ConsumerGroups.WebhookDispatcher,
@@ -24,6 +26,8 @@ void runService({
           [Topics.RefundStatusChanged]: (event, m) => events.onRefund(event, m),
           [Topics.SettlementInvoiceChanged]: (event, m) => events.onInvoice(event, m),
         },
+        // New deliveries go to the queue as soon as their rows are committed, not at the next poll.
+        afterCommit: () => queue.wake(),
       },
     ];
   },

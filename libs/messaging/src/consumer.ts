@@ -1,4 +1,4 @@
-import type { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
 import { deadLetterTopic, envelopeProblem, type EventEnvelope } from '@payments/contracts';
@@ -23,6 +23,16 @@ export interface ConsumerOptions {
   /** Attempts for an event that fails for a reason other than a dependency being down. */
   maxAttempts?: number;
   partitionsConsumedConcurrently?: number;
+  /** Most events applied in one database transaction (default 500). */
+  maxBatch?: number;
+  /** Called after a transaction that applied at least one new event has committed (e.g. to wake the next stage). */
+  afterCommit?: () => void;
+}
+
+interface Decoded {
+  message: KafkaMessage;
+  event?: EventEnvelope;
+  problem?: string;
 }
 
 class StoppingError extends Error {}
@@ -30,8 +40,11 @@ class StoppingError extends Error {}
 /**
  * A Kafka consumer that applies each event exactly once: the event id goes into
  * processed_events in the same DB transaction as the effect, so redelivery, replay and a crash
- * between DB commit and offset commit are all harmless. A poison message goes to the group's
- * dead-letter topic after `maxAttempts`; while the database is down the partition waits instead.
+ * between DB commit and offset commit are all harmless. Events arrive in batches (per partition,
+ * in order) and a batch is applied in one transaction — one inbox statement and one commit for
+ * up to `maxBatch` events. If that transaction fails, the batch is rolled back whole and its
+ * events are applied one at a time: a poison message goes to the group's dead-letter topic after
+ * `maxAttempts`; while the database is down the partition waits instead.
  */
 export class IdempotentConsumer {
   private consumer: Consumer | undefined;
@@ -73,7 +86,8 @@ export class IdempotentConsumer {
       autoCommit: true,
       autoCommitInterval: 1_000,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
-      eachMessage: (payload) => this.onMessage(payload),
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.onBatch(payload),
     });
   }
 
@@ -83,18 +97,49 @@ export class IdempotentConsumer {
     await this.consumer?.disconnect();
   }
 
-  private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
-    const meta: MessageMeta = { topic, partition, offset: message.offset };
-    const base = topic.startsWith(this.options.topicPrefix) ? topic.slice(this.options.topicPrefix.length) : topic;
-    const handler = this.options.handlers[base];
+  private base(topic: string): string {
+    return topic.startsWith(this.options.topicPrefix) ? topic.slice(this.options.topicPrefix.length) : topic;
+  }
+
+  private decode(message: KafkaMessage): Decoded {
     let event: EventEnvelope;
     try {
       event = JSON.parse(message.value?.toString('utf8') ?? 'null');
     } catch {
-      return this.deadLetter(meta, message.value, 'value is not JSON');
+      return { message, problem: 'value is not JSON' };
     }
     const problem = envelopeProblem(event);
-    if (problem || !handler) return this.deadLetter(meta, message.value, problem ?? `no handler for topic ${base}`);
+    return problem ? { message, problem } : { message, event };
+  }
+
+  private async onBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const { topic, partition } = batch;
+    const handler = this.options.handlers[this.base(topic)];
+    const size = this.options.maxBatch ?? 500;
+    for (let i = 0; i < batch.messages.length; i += size) {
+      if (!isRunning() || isStale()) return;
+      if (this.stopping) throw new StoppingError('consumer stopping; the batch will be redelivered');
+      const chunk = batch.messages.slice(i, i + size).map((m) => this.decode(m));
+      const valid = chunk.filter((d) => d.event && handler);
+      let together = false;
+      try {
+        if (valid.length > 0) await this.applyBatch(valid.map((d) => ({ event: d.event!, meta: { topic, partition, offset: d.message.offset } })), handler);
+        together = true;
+      } catch (err) {
+        this.logger.warn({ err, topic, partition, count: valid.length }, 'batch failed; applying its events one at a time');
+      }
+      for (const d of chunk) {
+        const meta: MessageMeta = { topic, partition, offset: d.message.offset };
+        if (!together || !d.event || !handler) await this.onMessage(meta, d, handler, heartbeat);
+        resolveOffset(d.message.offset);
+      }
+      await heartbeat().catch(() => undefined);
+    }
+  }
+
+  private async onMessage(meta: MessageMeta, { message, event, problem }: Decoded, handler: EventHandler | undefined, heartbeat: () => Promise<void>): Promise<void> {
+    const base = this.base(meta.topic);
+    if (!event || !handler) return this.deadLetter(meta, message.value, problem ?? `no handler for topic ${base}`);
 
     await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, async () => {
       const maxAttempts = this.options.maxAttempts ?? 5;
@@ -103,6 +148,7 @@ export class IdempotentConsumer {
         try {
           const applied = await this.applyOnce(event, handler, meta);
           eventsConsumed.inc({ group: this.options.group, topic: base, outcome: applied ? 'applied' : 'duplicate' });
+          if (applied) this.options.afterCommit?.();
           return;
         } catch (err) {
           const transient = isConnectionError(err);
@@ -129,6 +175,31 @@ export class IdempotentConsumer {
       await handler(event, manager, meta);
       return true;
     });
+  }
+
+  /** Applies new events of one partition in order, in one transaction; returns how many were new. */
+  private async applyBatch(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler): Promise<number> {
+    const topic = items[0].meta.topic;
+    const applied = await this.ds.transaction(async (manager) => {
+      const inserted: { event_id: string }[] = await manager.query(
+        'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING RETURNING event_id',
+        [this.options.group, items.map((x) => x.event.id), topic],
+      );
+      const fresh = new Set(inserted.map((r) => r.event_id));
+      let count = 0;
+      for (const { event, meta } of items) {
+        // A redelivered event, or the same id twice in one batch, is applied once.
+        if (!fresh.delete(event.id)) continue;
+        await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, () => handler(event, manager, meta));
+        count++;
+      }
+      return count;
+    });
+    const base = this.base(topic);
+    if (applied > 0) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'applied' }, applied);
+    if (items.length > applied) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'duplicate' }, items.length - applied);
+    if (applied > 0) this.options.afterCommit?.();
+    return applied;
   }
 
   private async deadLetter(meta: MessageMeta, value: Buffer | null, reason: string): Promise<void> {

@@ -15,14 +15,6 @@ export interface DeliveryJob {
   attempt: number;
 }
 
-interface EventRow {
-  id: string;
-  event_type: string;
-  mode: string;
-  payload: unknown;
-  created_at: Date;
-}
-
 export type AttemptOutcome = 'delivered' | 'failed' | 'retry' | 'busy' | 'skipped';
 
 /**
@@ -50,15 +42,13 @@ export class DeliverAttemptUseCase {
     const claim = await this.store.claimAttempt(job.deliveryId, job.attempt, lockSeconds, this.config.WEBHOOK_CALLBACK_CONCURRENCY);
     if (claim === 'busy') return 'busy';
     if (!claim) return 'skipped';
-    const { delivery } = claim;
-    const [callback] = await queryRows<CallbackRow>(this.ds, 'SELECT * FROM callbacks WHERE id = $1', [delivery.callback_id]);
+    const { delivery, callback, event } = claim;
     if (!callback || callback.deleted_at || !callback.is_active) {
       // Disabled: nothing is sent; a first attempt never made is `skipped`, which `recover` picks up.
       const gone = callback?.deleted_at || !callback;
       await this.finishWithoutSending(delivery, gone ? 'cancelled' : delivery.attempts === 0 ? 'skipped' : 'failed', gone ? 'callback deleted' : 'callback disabled');
       return 'skipped';
     }
-    const [event] = await queryRows<EventRow>(this.ds, 'SELECT id, event_type, mode, payload, created_at FROM webhook_events WHERE id = $1', [delivery.event_id]);
     const body = JSON.stringify({ id: event.id, event: event.event_type, created_at: event.created_at.toISOString(), mode: event.mode, data: event.payload });
 
     let result: SendResult;
@@ -90,8 +80,20 @@ export class DeliverAttemptUseCase {
     ]);
   }
 
-  private record(delivery: DeliveryRow, callback: CallbackRow, result: SendResult): Promise<AttemptOutcome> {
-    const ok = result.error === null;
+  private async record(delivery: DeliveryRow, callback: CallbackRow, result: SendResult): Promise<AttemptOutcome> {
+    if (result.error === null) {
+      if (!(await this.store.recordSuccess(delivery.id, delivery.attempts, result.statusCode, result.durationMs))) {
+        return this.released(this.ds.manager, delivery.id);
+      }
+      // A busy callback succeeds many times a second: write its row only when something changes.
+      const lastTriggered = callback.last_triggered?.getTime() ?? 0;
+      if (callback.failure_count !== 0 || Date.now() - lastTriggered > 1_000) await this.store.touchCallback(callback.id);
+      return 'delivered';
+    }
+    return this.recordFailure(delivery, callback, result);
+  }
+
+  private recordFailure(delivery: DeliveryRow, callback: CallbackRow, result: SendResult): Promise<AttemptOutcome> {
     const attemptNo = delivery.attempts + 1;
     return this.ds.transaction(async (m) => {
       // Lock order everywhere (here, callback update and delete): the callback row first, then its
@@ -104,23 +106,6 @@ export class DeliverAttemptUseCase {
         result.durationMs,
         result.error?.slice(0, 500) ?? null,
       ]);
-      if (ok) {
-        const done = await queryRows<{ id: string }>(
-          m,
-          `UPDATE deliveries SET status = 'succeeded', attempts = $2, locked_until = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
-            WHERE id = $1 AND status = 'pending' AND attempts = $3 RETURNING id`,
-          [delivery.id, attemptNo, delivery.attempts],
-        );
-        if (done.length === 0) return this.released(m, delivery.id);
-        // A busy callback succeeds many times a second: write its row only when something changes.
-        await m.query(
-          `UPDATE callbacks SET failure_count = 0, failing_since = NULL, last_triggered = now()
-            WHERE id = $1 AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
-          [callback.id],
-        );
-        return 'delivered' as const;
-      }
-
       const gone = result.statusCode === 410;
       const retryable = result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : null;
       const decision = gone ? { retry: false, delayMs: 0 } : nextRetry(attemptNo - delivery.cycle_start, this.schedule, retryable);

@@ -140,21 +140,28 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes one attempt of a delivery for this worker, in one statement: still pending, still at
-   * that attempt, not held by another worker, and its callback below its concurrency limit. The
-   * limit is counted without locking the callback, so two workers racing for the last slot may
-   * both win: a soft limit, traded for no lock contention on a busy callback.
+   * Takes one attempt of a delivery for this worker, in one statement that also returns its
+   * callback and event: still pending, still at that attempt, not held by another worker, and its
+   * callback below its concurrency limit. The limit is counted without locking the callback, so
+   * two workers racing for the last slot may both win: a soft limit, traded for no lock
+   * contention on a busy callback.
    */
-  async claimAttempt(deliveryId: string, attempt: number, lockSeconds: number, perCallbackLimit: number): Promise<{ delivery: DeliveryRow } | 'busy' | null> {
-    const [delivery] = await queryRows<DeliveryRow>(
+  async claimAttempt(deliveryId: string, attempt: number, lockSeconds: number, perCallbackLimit: number): Promise<ClaimedAttempt | 'busy' | null> {
+    const [claimed] = await queryRows<DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }>(
       this.ds,
       `UPDATE deliveries d SET locked_until = now() + make_interval(secs => $3), updated_at = now()
         WHERE d.id = $1 AND d.status = 'pending' AND d.attempts = $2 AND (d.locked_until IS NULL OR d.locked_until < now())
           AND (SELECT count(*) FROM deliveries x WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()) < $4
-        RETURNING d.*`,
+        RETURNING d.*,
+          (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
+          (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode, 'payload', e.payload, 'created_at', e.created_at)
+             FROM webhook_events e WHERE e.id = d.event_id) AS event_json`,
       [deliveryId, attempt, lockSeconds, perCallbackLimit],
     );
-    if (delivery) return { delivery };
+    if (claimed) {
+      const { callback_json, event_json, ...delivery } = claimed;
+      return { delivery, callback: callback_json ? withDates<CallbackRow>(callback_json, CALLBACK_DATES) : null, event: withDates<WebhookEventRow>(event_json!, ['created_at']) };
+    }
     const waiting = await queryRows<{ id: string }>(
       this.ds,
       `SELECT id FROM deliveries WHERE id = $1 AND status = 'pending' AND attempts = $2 AND (locked_until IS NULL OR locked_until < now())`,
@@ -162,4 +169,58 @@ export class DeliveryStore {
     );
     return waiting.length > 0 ? 'busy' : null;
   }
+
+  /**
+   * Records a successful attempt in one statement: the attempt row, and the delivery succeeded if
+   * it is still this worker's. No callback lock: nothing here writes the callback row (see
+   * touchCallback), so a concurrent DELETE of the callback cannot deadlock with it. False when the
+   * delivery moved on meanwhile.
+   */
+  async recordSuccess(deliveryId: string, previousAttempts: number, statusCode: number | null, durationMs: number): Promise<boolean> {
+    const [row] = await queryRows<{ done: number }>(
+      this.ds,
+      `WITH attempt AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2 + 1, $3, $4, NULL) ON CONFLICT DO NOTHING
+       ), done AS (
+         UPDATE deliveries SET status = 'succeeded', attempts = $2 + 1, locked_until = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
+          WHERE id = $1 AND status = 'pending' AND attempts = $2 RETURNING id
+       )
+       SELECT count(*)::int AS done FROM done`,
+      [deliveryId, previousAttempts, statusCode, durationMs],
+    );
+    return row.done > 0;
+  }
+
+  /** After a success: clears the failure streak and notes the time, at most about once a second per callback. */
+  async touchCallback(callbackId: number): Promise<void> {
+    await this.ds.query(
+      `UPDATE callbacks SET failure_count = 0, failing_since = NULL, last_triggered = now()
+        WHERE id = $1 AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
+      [callbackId],
+    );
+  }
+}
+
+export interface WebhookEventRow {
+  id: string;
+  event_type: string;
+  mode: string;
+  payload: unknown;
+  created_at: Date;
+}
+
+export interface ClaimedAttempt {
+  delivery: DeliveryRow;
+  /** Null when the callback row is gone. */
+  callback: CallbackRow | null;
+  event: WebhookEventRow;
+}
+
+const CALLBACK_DATES = ['last_triggered', 'failing_since', 'previous_secret_expires_at', 'created_at', 'updated_at', 'deleted_at'] as const;
+
+/** Rows that travelled as JSON carry timestamps as strings: back to Dates, as pg gives them. */
+function withDates<T>(json: Record<string, unknown>, fields: readonly string[]): T {
+  const out: Record<string, unknown> = { ...json };
+  for (const f of fields) out[f] = typeof out[f] === 'string' ? new Date(out[f] as string) : (out[f] ?? null);
+  return out as T;
 }
