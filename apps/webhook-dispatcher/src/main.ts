@@ -22,9 +22,14 @@ void runService({
       {
         group: ConsumerGroups.WebhookDispatcher,
         handlers: {
-          [Topics.TransactionStatusChanged]: (event, m) => events.onTransaction(event, m),
-          [Topics.RefundStatusChanged]: (event, m) => events.onRefund(event, m),
-          [Topics.SettlementInvoiceChanged]: (event, m) => events.onInvoice(event, m),
+          [Topics.TransactionStatusChanged]: (event, m) => events.onTransactions([event], m),
+          [Topics.RefundStatusChanged]: (event, m) => events.onRefunds([event], m),
+          [Topics.SettlementInvoiceChanged]: (event, m) => events.onInvoices([event], m),
+        },
+        batchHandlers: {
+          [Topics.TransactionStatusChanged]: (batch, m) => events.onTransactions(batch, m),
+          [Topics.RefundStatusChanged]: (batch, m) => events.onRefunds(batch, m),
+          [Topics.SettlementInvoiceChanged]: (batch, m) => events.onInvoices(batch, m),
         },
         // New deliveries go to the queue as soon as their rows are committed, not at the next poll.
         afterCommit: () => queue.wake(),

@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { ALL_TOPICS, deadLetterTopic } from '@payments/contracts';
 import { ConfigError, loadConfig, type RedisServiceConfig, type ServiceConfig } from '@payments/config';
 import { DependencyUnavailableError, describeTarget, ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck, waitForCurrentSchema } from '@payments/database';
-import { IdempotentConsumer, OutboxRelay, connectAdmin, createKafka, ensureTopics, type EventHandler, type KafkaSettings } from '@payments/messaging';
+import { IdempotentConsumer, OutboxRelay, connectAdmin, createKafka, ensureTopics, type BatchEventHandler, type EventHandler, type KafkaSettings } from '@payments/messaging';
 import {
   HealthModule,
   HealthRegistry,
@@ -29,6 +29,8 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 export interface ConsumerSpec {
   group: string;
   handlers: Record<string, EventHandler>;
+  /** Optional set-based handlers by topic, for a whole consumer batch (see ConsumerOptions). */
+  batchHandlers?: Record<string, BatchEventHandler>;
   /** Runs after a consumer transaction that applied new events commits (wakes the next stage). */
   afterCommit?: () => void;
 }
@@ -144,7 +146,7 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     if (config.OUTBOX_RELAY_ENABLED) relayWorker.start();
     const consumers = specs.map(
       (s) =>
-        new IdempotentConsumer(kafka, ds, producer, { group: s.group, handlers: s.handlers, afterCommit: s.afterCommit, topicPrefix: config.KAFKA_TOPIC_PREFIX, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS }, logger!.child({ component: 'consumer', group: s.group })),
+        new IdempotentConsumer(kafka, ds, producer, { group: s.group, handlers: s.handlers, batchHandlers: s.batchHandlers, afterCommit: s.afterCommit, topicPrefix: config.KAFKA_TOPIC_PREFIX, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS }, logger!.child({ component: 'consumer', group: s.group })),
     );
     await Promise.all(consumers.map((c) => c.start()));
     logger.info({ http_port: config.HTTP_PORT, rpc_port: config.RPC_PORT, database: dbName }, `${def.name} started`);

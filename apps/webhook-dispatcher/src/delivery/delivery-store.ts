@@ -51,24 +51,26 @@ export class DeliveryStore {
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * One delivery per callback of the event's business and mode that subscribes to it: `pending`
+   * One delivery per callback of each event's business and mode that subscribes to it: `pending`
    * for an active callback, `skipped` for a disabled one, so an outage loses no event (`recover`
    * sends skipped deliveries once the callback is active again). Runs inside the consumer's inbox
    * transaction; the unique (event, callback) pair makes it idempotent.
    */
-  async fanOut(m: EntityManager, eventId: string, businessId: number, mode: string, eventType: string): Promise<number> {
+  async fanOut(m: EntityManager, eventIds: string[]): Promise<number> {
     const rows = await queryRows<{ id: string }>(
       m,
       `INSERT INTO deliveries (public_id, event_id, callback_id, status, next_attempt_at, last_error)
-       SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), $1, c.id,
+       SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e.id, c.id,
               CASE WHEN c.is_active THEN 'pending' ELSE 'skipped' END,
               CASE WHEN c.is_active THEN now() END,
               CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END
-         FROM callbacks c
-        WHERE c.business_id = $2 AND c.mode = $3 AND c.deleted_at IS NULL AND $4 = ANY (c.events)
+         FROM webhook_events e
+         JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL AND e.event_type = ANY (c.events)
+        WHERE e.id = ANY ($1::text[])
+        ORDER BY array_position($1::text[], e.id), c.id
        ON CONFLICT (event_id, callback_id) DO NOTHING
        RETURNING id`,
-      [eventId, businessId, mode, eventType],
+      [eventIds],
     );
     return rows.length;
   }

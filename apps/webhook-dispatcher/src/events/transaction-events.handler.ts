@@ -48,36 +48,68 @@ function refundPayload(data: RefundStatusChangedData) {
 /**
  * Turns domain events into catalogue events (webhook_events) and one delivery per subscribed
  * active callback — all inside the consumer's inbox transaction, so exactly once per source event.
+ * Each handler takes a list: a consumer batch is recorded in two statements.
  */
 @Injectable()
 export class WebhookEventsHandler {
   constructor(private readonly deliveries: DeliveryStore) {}
 
-  private async emit(m: EntityManager, source: EventEnvelope, types: CatalogueEvent[], payload: unknown): Promise<void> {
-    for (const type of types) {
-      const id = webhookEventId(source.id, type);
-      const inserted = await m.query(
-        `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
-         VALUES ($1,$2,$3,$4,$5,$6,$7) ON CONFLICT DO NOTHING RETURNING id`,
-        [id, source.id, source.business_id, source.mode, type, JSON.stringify(payload), source.occurred_at],
-      );
-      if (inserted.length > 0) await this.deliveries.fanOut(m, id, source.business_id, source.mode, type);
-    }
+  /**
+   * Records the catalogue events of several source events, and their deliveries, in two
+   * statements whatever the count (a consumer batch). Already recorded ones are left alone.
+   */
+  private async emit(m: EntityManager, items: { source: EventEnvelope; types: CatalogueEvent[]; payload: unknown }[]): Promise<void> {
+    const rows = items.flatMap(({ source, types, payload }) =>
+      types.map((type) => ({
+        id: webhookEventId(source.id, type),
+        source_event_id: source.id,
+        business_id: source.business_id,
+        mode: source.mode,
+        event_type: type,
+        payload,
+        created_at: source.occurred_at,
+      })),
+    );
+    if (rows.length === 0) return;
+    const inserted: { id: string }[] = await m.query(
+      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
+       SELECT r.id, r.source_event_id, r.business_id, r.mode, r.event_type, r.payload, r.created_at
+         FROM jsonb_to_recordset($1::jsonb)
+              AS r(id text, source_event_id text, business_id integer, mode text, event_type text, payload jsonb, created_at timestamptz)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [JSON.stringify(rows)],
+    );
+    if (inserted.length > 0) await this.deliveries.fanOut(m, inserted.map((r) => r.id));
   }
 
-  async onTransaction(event: EventEnvelope, m: EntityManager): Promise<void> {
-    const data = event.data as TransactionStatusChangedData;
-    await this.emit(m, event, catalogueEventsForTransaction(data), transactionPayload(data));
+  async onTransactions(events: EventEnvelope[], m: EntityManager): Promise<void> {
+    await this.emit(
+      m,
+      events.map((source) => {
+        const data = source.data as TransactionStatusChangedData;
+        return { source, types: catalogueEventsForTransaction(data), payload: transactionPayload(data) };
+      }),
+    );
   }
 
-  async onRefund(event: EventEnvelope, m: EntityManager): Promise<void> {
-    const data = event.data as RefundStatusChangedData;
-    await this.emit(m, event, [`refund.${data.status}` as CatalogueEvent], refundPayload(data));
+  async onRefunds(events: EventEnvelope[], m: EntityManager): Promise<void> {
+    await this.emit(
+      m,
+      events.map((source) => {
+        const data = source.data as RefundStatusChangedData;
+        return { source, types: [`refund.${data.status}` as CatalogueEvent], payload: refundPayload(data) };
+      }),
+    );
   }
 
-  async onInvoice(event: EventEnvelope, m: EntityManager): Promise<void> {
-    const data = event.data as SettlementInvoiceChangedData;
-    const type: CatalogueEvent | null = data.status === 'issued' ? 'payout.created' : data.status === 'paid' ? 'payout.completed' : null;
-    if (type) await this.emit(m, event, [type], { ...data.invoice, status: data.status });
+  async onInvoices(events: EventEnvelope[], m: EntityManager): Promise<void> {
+    await this.emit(
+      m,
+      events.map((source) => {
+        const data = source.data as SettlementInvoiceChangedData;
+        const type: CatalogueEvent | null = data.status === 'issued' ? 'payout.created' : data.status === 'paid' ? 'payout.completed' : null;
+        return { source, types: type ? [type] : [], payload: { ...data.invoice, status: data.status } };
+      }),
+    );
   }
 }
