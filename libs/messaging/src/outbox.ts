@@ -32,16 +32,21 @@ export function buildEnvelope<TData>(e: NewEvent<TData>): EventEnvelope<string, 
   };
 }
 
+/** Columns of an outbox insert, in the order of outboxValues(). */
+export const OUTBOX_INSERT_COLUMNS = 'event_id, topic, message_key, payload, headers';
+
+/** Parameters of an outbox insert for `event` (see OUTBOX_INSERT_COLUMNS). */
+export function outboxValues<TData>(event: NewEvent<TData>, envelope: EventEnvelope<string, TData>): [string, string, string, string, string] {
+  return [envelope.id, event.topic, event.key, JSON.stringify(envelope), JSON.stringify({ 'correlation-id': event.correlationId ?? '' })];
+}
+
 /**
  * Appends an event to the outbox inside the caller's transaction: it is published if and only if
  * that transaction commits.
  */
 export async function appendToOutbox<TData>(manager: EntityManager, event: NewEvent<TData>): Promise<EventEnvelope<string, TData>> {
   const envelope = buildEnvelope(event);
-  await manager.query(
-    'INSERT INTO outbox_events (event_id, topic, message_key, payload, headers) VALUES ($1, $2, $3, $4, $5)',
-    [envelope.id, event.topic, event.key, JSON.stringify(envelope), JSON.stringify({ 'correlation-id': event.correlationId ?? '' })],
-  );
+  await manager.query(`INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, outboxValues(event, envelope));
   return envelope;
 }
 

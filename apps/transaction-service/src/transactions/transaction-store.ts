@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Topics, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
 import { queryRows } from '@payments/database';
-import { appendToOutbox } from '@payments/messaging';
+import { OUTBOX_INSERT_COLUMNS, appendToOutbox, buildEnvelope, outboxValues, type NewEvent } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
 
@@ -92,40 +92,87 @@ export interface NewTransaction {
  */
 @Injectable()
 export class TransactionStore {
-  /** Inserts a pending transaction and its creation event (previous_status null). */
+  /**
+   * Inserts a pending transaction and its creation event (previous_status null) in one statement.
+   * The event is built here from the row as it will be; the three values only the insert knows
+   * (id, created_at, updated_at) are set into it by the same statement, formatted as toSnapshot
+   * formats them (ISO-8601 UTC, milliseconds truncated like a JavaScript Date).
+   */
   async create(m: EntityManager, t: NewTransaction, correlationId: string | null): Promise<TransactionRow> {
+    const draft: TransactionRow = {
+      id: '0',
+      public_id: publicId('txn'),
+      business_id: t.businessId,
+      mode: t.mode,
+      reference: t.reference,
+      amount: String(t.amount),
+      charges: String(t.charges),
+      total: String(t.amount + t.charges),
+      currency: t.currency,
+      email: t.email,
+      payment_method_type: t.paymentMethodType,
+      payment_method_code: t.paymentMethodCode,
+      mobile_money_number: t.mobileMoneyNumber,
+      requested_response: t.requestedResponse,
+      status: 'pending',
+      message: t.message,
+      checkout_id: publicId('chk'),
+      success_url: t.successUrl,
+      failure_url: t.failureUrl,
+      payment_link_id: t.paymentLinkId ?? null,
+      link_splits: t.linkSplits ?? [],
+      settle_at: null,
+      expires_at: new Date(0),
+      version: 1,
+      created_at: new Date(0),
+      updated_at: new Date(0),
+    };
+    const event = this.statusEvent(draft, null, correlationId);
+    const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
     const [row] = await queryRows<TransactionRow>(
       m,
-      `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
-         payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
-         checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,'pending',$14,$15,$16,$17,$18,$19, now() + make_interval(secs => $20), $21)
-       RETURNING *`,
+      `WITH t AS (
+         INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
+           payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
+           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23)
+         RETURNING *
+       ), event AS (
+         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
+         SELECT $24, $25, $26,
+                jsonb_set(jsonb_set(jsonb_set($27::jsonb, '{data,transaction,id}', to_jsonb(t.id)),
+                  '{data,transaction,date_created}', ${iso('t.created_at')}), '{data,transaction,date_updated}', ${iso('t.updated_at')}),
+                $28::jsonb
+           FROM t
+       )
+       SELECT * FROM t`,
       [
-        publicId('txn'),
-        t.businessId,
-        t.mode,
-        t.reference,
-        t.amount,
-        t.charges,
-        t.amount + t.charges,
-        t.currency,
-        t.email,
-        t.paymentMethodType,
-        t.paymentMethodCode,
-        t.mobileMoneyNumber,
-        t.requestedResponse,
-        t.message,
-        publicId('chk'),
-        t.successUrl,
-        t.failureUrl,
-        t.paymentLinkId ?? null,
-        JSON.stringify(t.linkSplits ?? []),
+        draft.public_id,
+        draft.business_id,
+        draft.mode,
+        draft.reference,
+        draft.amount,
+        draft.charges,
+        draft.total,
+        draft.currency,
+        draft.email,
+        draft.payment_method_type,
+        draft.payment_method_code,
+        draft.mobile_money_number,
+        draft.requested_response,
+        draft.status,
+        draft.message,
+        draft.checkout_id,
+        draft.success_url,
+        draft.failure_url,
+        draft.payment_link_id,
+        JSON.stringify(draft.link_splits),
         t.expiresInSeconds,
         t.checkoutAttempt ?? null,
+        draft.version,
+        ...outboxValues(event, buildEnvelope(event)),
       ],
     );
-    await this.emit(m, row, null, correlationId);
     return row;
   }
 
@@ -162,8 +209,11 @@ export class TransactionStore {
   }
 
   private async emit(m: EntityManager, row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null) {
-    const data: TransactionStatusChangedData = { transaction: toSnapshot(row), previous_status: previous, status: row.status };
-    await appendToOutbox(m, {
+    await appendToOutbox(m, this.statusEvent(row, previous, correlationId));
+  }
+
+  private statusEvent(row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null): NewEvent<TransactionStatusChangedData> {
+    return {
       topic: Topics.TransactionStatusChanged,
       type: Topics.TransactionStatusChanged,
       key: row.public_id,
@@ -171,7 +221,7 @@ export class TransactionStore {
       mode: row.mode,
       businessId: row.business_id,
       correlationId,
-      data,
-    });
+      data: { transaction: toSnapshot(row), previous_status: previous, status: row.status },
+    };
   }
 }

@@ -1,0 +1,69 @@
+import type { EntityManager } from 'typeorm';
+import type { EventEnvelope, TransactionStatusChangedData } from '@payments/contracts';
+import { TransactionStore, toSnapshot, type TransactionRow } from '../../apps/transaction-service/src/transactions/transaction-store';
+import { Stack } from '../support/stack';
+
+/**
+ * A transaction and its creation event are written by one statement, the event built before the
+ * row exists: what consumers receive must be exactly the snapshot of the row as stored.
+ */
+describe('creation event of a transaction', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start(['transaction-service'], { OUTBOX_RELAY_ENABLED: 'false' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  }, 120_000);
+
+  it('carries the snapshot of the stored row: id, timestamps to the millisecond, every field', async () => {
+    const db = stack.db('transaction-service');
+    const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;
+    const store = new TransactionStore();
+    const created: TransactionRow[] = [];
+    for (let i = 0; i < 150; i++) {
+      created.push(
+        await store.create(
+          manager,
+          {
+            businessId: 10 + (i % 3),
+            mode: i % 2 ? 'live' : 'test',
+            reference: `snap-${i}`,
+            amount: 1 + i * 37,
+            charges: i % 5,
+            currency: i % 2 ? 'USD' : 'ZWG',
+            email: `payer+${i}@example.com`,
+            paymentMethodType: i % 3 ? 'card' : null,
+            paymentMethodCode: i % 4 ? null : 'visa',
+            mobileMoneyNumber: null,
+            requestedResponse: i % 7 ? null : 'failed',
+            message: 'Awaiting payment',
+            successUrl: i % 2 ? `https://shop.example/ok/${i}` : null,
+            failureUrl: null,
+            expiresInSeconds: 3600,
+            paymentLinkId: i % 6 ? null : `lnk_${i}`,
+            linkSplits: i % 6 ? [] : [{ business_id: 99, type: 'percentage', value: 10, description: 'partner' }],
+            checkoutAttempt: i % 6 ? null : `att-${i}`,
+          },
+          `req_${i}`,
+        ),
+      );
+    }
+    const { rows: stored } = await db.query<TransactionRow>('SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id', ['snap-%']);
+    const { rows: events } = await db.query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData>; headers: Record<string, string> }>(
+      'SELECT message_key, payload, headers FROM outbox_events ORDER BY id',
+    );
+    expect(stored).toHaveLength(150);
+    expect(events).toHaveLength(150);
+    stored.forEach((row, i) => {
+      const event = events[i];
+      expect(event.message_key).toBe(row.public_id);
+      expect(event.payload.data).toEqual({ transaction: toSnapshot(row), previous_status: null, status: 'pending' });
+      expect(event.payload.business_id).toBe(row.business_id);
+      expect(event.headers['correlation-id']).toBe(`req_${i}`);
+      expect(toSnapshot(created[i])).toEqual(toSnapshot(row));
+    });
+  }, 60_000);
+});
