@@ -9,8 +9,10 @@
  * Prints every figure, writes .local/bench.json and the generated part of docs/benchmarks.md.
  * Options: BENCH_SECONDS (per load step, default 10), BENCH_REPLAY_EVENTS (default 100000),
  * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_ONLY (comma list of a,b,c,d),
- * BENCH_PROFILE_DIR (every service runs with `node --cpu-prof` and writes its profile there on exit).
+ * BENCH_PROFILE_DIR (every service records a V8 CPU profile, as `node --cpu-prof` does, and writes it
+ * there on exit).
  */
+import { join } from 'node:path';
 import { Stack } from '../support/stack';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
 import { benchInitialize } from './initialize';
@@ -25,7 +27,10 @@ const REPLAY_SECONDS = Number(process.env.BENCH_REPLAY_SECONDS ?? 120);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d').split(','));
 // Service settings as deployed (config defaults), not the fast-polling ones the tests use.
 const POOL_SIZE = '10';
-const PROFILE: Record<string, string> = process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` } : {};
+const DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=4';
+const PROFILE: Record<string, string> = process.env.BENCH_PROFILE_DIR
+  ? { NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.js')}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR }
+  : {};
 
 async function main(): Promise<void> {
   const tls = selfSignedCertificate();
@@ -40,7 +45,9 @@ async function main(): Promise<void> {
     DATABASE_POOL_SIZE: POOL_SIZE,
     OUTBOX_POLL_INTERVAL_MS: '200',
     KAFKA_PARTITIONS: '6',
-    ...PROFILE,
+    // As the image runs them (Dockerfile).
+    NODE_OPTIONS: [DEPLOYED_NODE_OPTIONS, PROFILE.NODE_OPTIONS ?? ''].join(' ').trim(),
+    ...(PROFILE.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: PROFILE.BENCH_PROFILE_DIR } : {}),
   });
   const memory = new MemorySampler(stack);
   try {

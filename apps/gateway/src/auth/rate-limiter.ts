@@ -45,13 +45,16 @@ export class RateLimiter {
     this.prefix = config.REDIS_KEY_PREFIX;
     this.rate = config.RATE_LIMIT_PER_SECOND;
     this.burst = config.RATE_LIMIT_BURST || config.RATE_LIMIT_PER_SECOND * 2;
+    // EVALSHA (the script is sent once per connection, not with every request).
+    if (!(this.redis as Redis & { takeToken?: unknown }).takeToken) this.redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TOKEN_BUCKET });
   }
 
   /** Takes one token for `subject`. If Redis cannot answer, the request passes (and it is logged). */
   async take(subject: string): Promise<RateDecision> {
     let result: [number, string];
     try {
-      result = (await this.redis.eval(TOKEN_BUCKET, 1, `${this.prefix}ratelimit:${subject}`, this.rate, this.burst)) as [number, string];
+      const redis = this.redis as Redis & { takeToken(key: string, rate: number, burst: number): Promise<[number, string]> };
+      result = await redis.takeToken(`${this.prefix}ratelimit:${subject}`, this.rate, this.burst);
     } catch (err) {
       rootLogger().warn({ err: (err as Error).message }, 'rate limiter unavailable; letting the request through');
       return { allowed: true, headers: {} };
