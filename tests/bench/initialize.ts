@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../support/infra';
 import { freePort } from '../support/processes';
-import type { Stack } from '../support/stack';
+import { ALL_APPS, type Stack } from '../support/stack';
+import { cpuMs } from './memory';
 import { closedLoop, HttpClient, stats, type Run } from './load';
 import type { Report } from './report';
 
@@ -25,10 +26,12 @@ async function startInsertServer(stack: Stack, poolSize: string): Promise<{ url:
   return { url: `http://127.0.0.1:${port}/`, child };
 }
 
-async function drive(url: string, headers: Record<string, string>, connections: number, seconds: number, tag: string): Promise<Run> {
+/** One closed-loop step after a one-second warm-up (connections, JIT, plans); `measuring` marks the start of the measured part. */
+async function drive(url: string, headers: Record<string, string>, connections: number, seconds: number, tag: string, measuring = () => {}): Promise<Run> {
   const client = new HttpClient(connections);
   try {
     await closedLoop(connections, 1_000, async (i) => (await client.send(url, 'POST', headers, body(`${tag}-warm`, i))).status === 200);
+    measuring();
     return await closedLoop(connections, seconds * 1000, async (i) => (await client.send(url, 'POST', headers, body(tag, i))).status === 200);
   } finally {
     client.close();
@@ -43,7 +46,9 @@ export async function benchInitialize(stack: Stack, key: string, report: Report,
   try {
     for (const connections of [1, 32]) {
       // Alternate the two, so both see the same background load from the rest of the machine.
-      const own = await drive(api, headers, connections, opts.seconds, `init${connections}`);
+      let cpuBefore: number[] = [];
+      const own = await drive(api, headers, connections, opts.seconds, `init${connections}`, () => (cpuBefore = ALL_APPS.map((app) => cpuMs(stack.app(app).child.pid))));
+      const cpuAfter = ALL_APPS.map((app) => cpuMs(stack.app(app).child.pid));
       const min = await drive(limit.url, { 'content-type': 'application/json' }, connections, opts.seconds, `limit${connections}`);
       const a = stats(own.latencies);
       const b = stats(min.latencies);
@@ -57,6 +62,10 @@ export async function benchInitialize(stack: Stack, key: string, report: Report,
       report.add({ section, name: 'insert server p50', value: b.p50, unit: 'ms' });
       report.add({ section, name: 'insert server p99', value: b.p99, unit: 'ms' });
       report.add({ section, name: 'insert server throughput', value: rate(min), unit: 'req/s', note: min.errors ? `${min.errors} errors` : undefined });
+      // Where the CPU goes: each service's CPU time per initialize, including the
+      // work each payment causes downstream (relay, consumers) while the step runs.
+      const count = own.latencies.length + own.errors;
+      ALL_APPS.forEach((app, i) => report.add({ section, name: `${app} CPU per initialize`, value: (cpuAfter[i] - cpuBefore[i]) / count, unit: 'ms' }));
       report.add({
         section,
         name: 'ratio stack ÷ insert server (throughput)',

@@ -12,6 +12,18 @@ function rssMb(pid: number | undefined): number {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms. */
+export function cpuMs(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** (d) RSS per service: now (idle) and the peak sampled while `start()` … `stop()` runs (loaded). */
 export class MemorySampler {
   private readonly peak = new Map<string, number>();

@@ -59,6 +59,7 @@ export class WebhookDispatcherConfig extends RedisServiceConfig {
   @IsInt() @Min(0) @Max(604_800)
   WEBHOOK_SECRET_ROLL_GRACE_SECONDS = 86_400;
 
+  /** Fallback poll only: new, retried and recovered deliveries wake the enqueuer at once. */
   @IsInt() @Min(10) @Max(60_000)
-  WEBHOOK_ENQUEUE_INTERVAL_MS = 100;
+  WEBHOOK_ENQUEUE_INTERVAL_MS = 1_000;
 }

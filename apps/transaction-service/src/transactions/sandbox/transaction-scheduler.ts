@@ -39,9 +39,15 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
   }
 
   async tick(): Promise<boolean> {
-    const settled = await this.settleSandbox();
-    const expired = await this.expirePending();
-    const refunds = await this.settleRefunds();
+    // Nothing is due on most ticks: one indexed look costs one statement instead of three transactions.
+    const [due]: { settle: boolean; expire: boolean; refunds: boolean }[] = await this.ds.query(
+      `SELECT EXISTS (SELECT 1 FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now()) AS settle,
+              EXISTS (SELECT 1 FROM transactions WHERE status = 'pending' AND expires_at <= now()) AS expire,
+              EXISTS (SELECT 1 FROM refunds WHERE status = 'pending' AND mode = 'test' AND settle_at <= now()) AS refunds`,
+    );
+    const settled = due.settle ? await this.settleSandbox() : 0;
+    const expired = due.expire ? await this.expirePending() : 0;
+    const refunds = due.refunds ? await this.settleRefunds() : 0;
     if (settled + expired + refunds > 0) this.outbox.notify();
     return settled === BATCH || expired === BATCH || refunds === BATCH;
   }
