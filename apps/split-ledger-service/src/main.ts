@@ -36,6 +36,9 @@ void runService({
           [Topics.TransactionStatusChanged]: (event, m) => transactions.handle(event, m),
           [Topics.RefundStatusChanged]: (event, m) => refunds.handle(event, m),
         },
+        batchHandlers: {
+          [Topics.TransactionStatusChanged]: (events, m) => transactions.handleBatch(events, m),
+        },
       },
     ];
   },

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { EventEnvelope, TransactionStatusChangedData } from '@payments/contracts';
+import type { EventEnvelope, TransactionSnapshot, TransactionStatusChangedData } from '@payments/contracts';
 import { lockTransactionLedger } from '../ledger/ledger-store';
 import { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
 
@@ -19,13 +19,57 @@ export class TransactionStatusHandler {
     // Before the copy changes, so a refund of this transaction handled at the same time either
     // sees all of this (entries included) or runs entirely before it.
     if (succeeded) await lockTransactionLedger(m, t.id);
+    await this.saveCopies(m, [t]);
+    if (succeeded) await this.applySplits.execute(m, t, event.correlation_id);
+  }
+
+  /**
+   * The same as handle() on each event in turn, with one statement for each run of events that
+   * apply no splits (everything but success); a success is handled on its own, in its place.
+   */
+  async handleBatch(events: EventEnvelope[], m: EntityManager): Promise<void> {
+    let run: TransactionSnapshot[] = [];
+    for (const event of events) {
+      const { transaction: t } = event.data as TransactionStatusChangedData;
+      if (t.status !== 'success') {
+        run.push(t);
+        continue;
+      }
+      await this.saveCopies(m, run);
+      run = [];
+      await this.handle(event, m);
+    }
+    await this.saveCopies(m, run);
+  }
+
+  /**
+   * Upserts the ledger's copies; a copy only moves to a higher version. Of several snapshots of one
+   * transaction only the newest can change anything (the first of equals, as one at a time would).
+   */
+  private async saveCopies(m: EntityManager, snapshots: TransactionSnapshot[]): Promise<void> {
+    const newest = new Map<number, TransactionSnapshot>();
+    for (const t of snapshots) if (!newest.has(t.id) || newest.get(t.id)!.version < t.version) newest.set(t.id, t);
+    if (newest.size === 0) return;
+    const rows = [...newest.values()].map((t) => ({
+      id: t.id,
+      public_id: t.transaction_id,
+      business_id: t.business_id,
+      mode: t.mode,
+      amount: t.amount,
+      currency: t.currency,
+      status: t.status,
+      version: t.version,
+      link_splits: t.link_splits,
+      transaction_created_at: t.date_created,
+    }));
     await m.query(
       `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version, link_splits, transaction_created_at, updated_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10, now())
+       SELECT r.id, r.public_id, r.business_id, r.mode, r.amount, r.currency, r.status, r.version, COALESCE(r.link_splits, '[]'::jsonb), r.transaction_created_at, now()
+         FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, public_id text, business_id integer, mode text, amount bigint, currency text, status text,
+                                                  version integer, link_splits jsonb, transaction_created_at timestamptz)
        ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
         WHERE ledger_transactions.version < EXCLUDED.version`,
-      [t.id, t.transaction_id, t.business_id, t.mode, t.amount, t.currency, t.status, t.version, JSON.stringify(t.link_splits), t.date_created],
+      [JSON.stringify(rows)],
     );
-    if (succeeded) await this.applySplits.execute(m, t, event.correlation_id);
   }
 }

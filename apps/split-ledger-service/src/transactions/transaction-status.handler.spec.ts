@@ -1,0 +1,58 @@
+import type { EntityManager } from 'typeorm';
+import type { EventEnvelope, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
+import type { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
+import { TransactionStatusHandler } from './transaction-status.handler';
+
+function event(id: number, status: TransactionStatus, version: number, message = status): EventEnvelope {
+  const transaction = { id, transaction_id: `txn_${id}`, business_id: 1, mode: 'test', amount: 1000, currency: 'USD', status, version, link_splits: [], date_created: '2026-01-01T00:00:00.000Z', message } as unknown as TransactionSnapshot;
+  return { id: `e-${id}-${version}-${message}`, type: 'transaction.status_changed', version: 1, occurred_at: '2026-01-01T00:00:00.000Z', producer: 't', mode: 'test', business_id: 1, correlation_id: null, data: { transaction, previous_status: null, status } };
+}
+
+/** What the handler asked the database, in order: upserted copies (id@version) and ledger locks. */
+function recorder() {
+  const log: string[] = [];
+  const m = {
+    query: jest.fn(async (sql: string, params: unknown[]) => {
+      if (sql.includes('pg_advisory_xact_lock')) log.push(`lock ${params[0]}`);
+      else if (sql.includes('INSERT INTO ledger_transactions')) {
+        const rows = JSON.parse(params[0] as string) as { id: number; version: number; status: string }[];
+        log.push(`upsert ${rows.map((r) => `${r.id}@${r.version}:${r.status}`).join(',')}`);
+      }
+      return [];
+    }),
+  } as unknown as EntityManager;
+  const applySplits = { execute: jest.fn(async (_m: EntityManager, t: TransactionSnapshot) => void log.push(`splits ${t.id}`)) };
+  return { log, m, handler: new TransactionStatusHandler(applySplits as unknown as ApplySplitsUseCase) };
+}
+
+describe('TransactionStatusHandler.handleBatch', () => {
+  it('handles a success in its place and the events around it in one statement per run', async () => {
+    const { log, m, handler } = recorder();
+    await handler.handleBatch([event(1, 'pending', 1), event(2, 'pending', 1), event(1, 'processing', 2), event(1, 'success', 3), event(2, 'failed', 2)], m);
+    expect(log).toEqual(['upsert 1@2:processing,2@1:pending', 'lock 1', 'upsert 1@3:success', 'splits 1', 'upsert 2@2:failed']);
+  });
+
+  it('keeps only the newest snapshot of a transaction in a run, the first of equal versions', async () => {
+    const { log, m, handler } = recorder();
+    await handler.handleBatch([event(5, 'processing', 2, 'first'), event(5, 'pending', 1), event(5, 'processing', 2, 'second')], m);
+    expect(log).toEqual(['upsert 5@2:processing']);
+    const sent = JSON.parse((m.query as jest.Mock).mock.calls[0][1][0]);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('writes nothing for an empty batch', async () => {
+    const { log, m, handler } = recorder();
+    await handler.handleBatch([], m);
+    expect(log).toEqual([]);
+  });
+
+  it('gives the same copy as handling the events one at a time', async () => {
+    const events = [event(7, 'pending', 1), event(8, 'pending', 1), event(7, 'failed', 2)];
+    const batch = recorder();
+    await batch.handler.handleBatch(events, batch.m);
+    const single = recorder();
+    for (const e of events) await single.handler.handle(e, single.m);
+    const newest = (log: string[]) => Object.fromEntries(log.flatMap((l) => l.replace('upsert ', '').split(',')).map((x) => [x.split('@')[0], x]));
+    expect(newest(batch.log)).toEqual(newest(single.log));
+  });
+});
