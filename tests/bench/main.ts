@@ -17,7 +17,7 @@ import { Stack } from '../support/stack';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
 import { benchInitialize } from './initialize';
 import { MemorySampler } from './memory';
-import { benchBurst, benchEventToWebhook, merchants } from './pipeline';
+import { benchBurst, benchEventToWebhook, drained, merchants } from './pipeline';
 import { benchReplay } from './replay';
 import { Report } from './report';
 
@@ -59,7 +59,11 @@ async function main(): Promise<void> {
     memory.start();
     if (ONLY.has('a')) await benchInitialize(stack, keys.test.secret, report, { seconds: SECONDS, poolSize: POOL_SIZE });
     if (ONLY.has('b')) {
-      for (const rate of [100, 300]) await benchEventToWebhook(stack, receiver, shops, report, rate, SECONDS);
+      for (const rate of [100, 300]) {
+        await drained(stack);
+        await benchEventToWebhook(stack, receiver, shops, report, rate, SECONDS);
+      }
+      await drained(stack);
       await benchBurst(stack, receiver, burstShop, report, 1000);
     }
     if (ONLY.has('d')) memory.stop(report);

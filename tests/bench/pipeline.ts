@@ -1,3 +1,4 @@
+import type { AppName } from '../support/processes';
 import type { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import type { WebhookReceiver } from '../support/webhook-receiver';
@@ -39,6 +40,25 @@ async function arrivals(receiver: WebhookReceiver, sent: Map<string, number>, ti
   };
   await waitFor('every webhook', scan, { timeoutMs, intervalMs: 50 }).catch(() => undefined);
   return seen;
+}
+
+/**
+ * Waits until both consumers have applied every event the transaction service has written, so a
+ * step does not start behind the previous step's backlog.
+ */
+export async function drained(stack: Stack, timeoutMs = 180_000): Promise<void> {
+  const count = async (app: AppName, sql: string) => Number((await stack.db(app).query(sql)).rows[0].n);
+  await waitFor(
+    'consumers to catch up',
+    async () => {
+      const written = await count('transaction-service', 'SELECT count(*) AS n FROM outbox_events');
+      const applied = await Promise.all(
+        (['split-ledger-service', 'webhook-dispatcher'] as AppName[]).map((app) => count(app, "SELECT count(*) AS n FROM processed_events WHERE topic LIKE '%transaction.status_changed'")),
+      );
+      return applied.every((n) => n >= written);
+    },
+    { timeoutMs, intervalMs: 250 },
+  );
 }
 
 /** (b) open-loop initialize at `rate`/s over the merchants; latency = scheduled send → webhook arrival. */

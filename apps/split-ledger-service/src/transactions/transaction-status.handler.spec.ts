@@ -3,7 +3,7 @@ import type { EventEnvelope, TransactionSnapshot, TransactionStatus } from '@pay
 import type { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
 import { TransactionStatusHandler } from './transaction-status.handler';
 
-function event(id: number, status: TransactionStatus, version: number, message = status): EventEnvelope {
+function event(id: number, status: TransactionStatus, version: number, message: string = status): EventEnvelope {
   const transaction = { id, transaction_id: `txn_${id}`, business_id: 1, mode: 'test', amount: 1000, currency: 'USD', status, version, link_splits: [], date_created: '2026-01-01T00:00:00.000Z', message } as unknown as TransactionSnapshot;
   return { id: `e-${id}-${version}-${message}`, type: 'transaction.status_changed', version: 1, occurred_at: '2026-01-01T00:00:00.000Z', producer: 't', mode: 'test', business_id: 1, correlation_id: null, data: { transaction, previous_status: null, status } };
 }
