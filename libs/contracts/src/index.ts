@@ -8,3 +8,4 @@ export * from './webhooks';
 export * from './ledger';
 export * from './reconcile';
 export * from './admin-rpc';
+export * from './replay';

@@ -1,9 +1,10 @@
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
-import { deadLetterTopic, envelopeProblem, type EventEnvelope } from '@payments/contracts';
+import { DeadLetterHeaders, deadLetterTopic, envelopeProblem, replayTopic, type EventEnvelope, type ReplayOutcome } from '@payments/contracts';
 import { isConnectionError } from '@payments/database';
 import { eventsConsumed, runWithContext } from '@payments/platform';
+import { ownHeaders, replayOrigin, reportReplayOutcome } from './replay';
 
 export interface MessageMeta {
   topic: string;
@@ -87,7 +88,8 @@ export class IdempotentConsumer {
     });
     await this.consumer.connect();
     await this.consumer.subscribe({
-      topics: Object.keys(this.options.handlers).map((t) => `${this.options.topicPrefix}${t}`),
+      // The replay topic delivers records to this group only (ops live and dead-letter replays).
+      topics: [...Object.keys(this.options.handlers), replayTopic(this.options.group)].map((t) => `${this.options.topicPrefix}${t}`),
       // A new group must see events published before it first joined.
       fromBeginning: true,
     });
@@ -121,7 +123,9 @@ export class IdempotentConsumer {
     return problem ? { message, problem } : { message, event };
   }
 
-  private async onBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async onBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    if (batch.topic === `${this.options.topicPrefix}${replayTopic(this.options.group)}`) return this.onReplayBatch(payload);
     const { topic, partition } = batch;
     const handler = this.options.handlers[this.base(topic)];
     const size = this.options.maxBatch ?? 500;
@@ -146,11 +150,28 @@ export class IdempotentConsumer {
     }
   }
 
-  private async onMessage(meta: MessageMeta, { message, event, problem }: Decoded, handler: EventHandler | undefined, heartbeat: () => Promise<void>): Promise<void> {
-    const base = this.base(meta.topic);
-    if (!event || !handler) return this.deadLetter(meta, message.value, problem ?? `no handler for topic ${base}`);
+  /**
+   * Records ops copied into this group's replay topic: each is applied alone as the record it
+   * copies (same handler, same inbox), then its outcome is reported to ops on replay.results.
+   */
+  private async onReplayBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale()) return;
+      if (this.stopping) throw new StoppingError('consumer stopping; the batch will be redelivered');
+      const origin = replayOrigin(batch.topic, message, this.options.topicPrefix, this.options.group)!;
+      const meta: MessageMeta = { topic: origin.topic, partition: origin.partition, offset: origin.offset };
+      const outcome = await this.onMessage(meta, this.decode(message), this.options.handlers[this.base(origin.topic)], heartbeat);
+      await reportReplayOutcome(this.dlqProducer, this.options.topicPrefix, this.options.group, origin, outcome);
+      resolveOffset(message.offset);
+      await heartbeat().catch(() => undefined);
+    }
+  }
 
-    await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, async () => {
+  private async onMessage(meta: MessageMeta, { message, event, problem }: Decoded, handler: EventHandler | undefined, heartbeat: () => Promise<void>): Promise<ReplayOutcome> {
+    const base = this.base(meta.topic);
+    if (!event || !handler) return this.deadLetter(meta, message, problem ?? `no handler for topic ${base}`);
+
+    return runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, async () => {
       const maxAttempts = this.options.maxAttempts ?? 5;
       for (let attempt = 1; ; attempt++) {
         if (this.stopping) throw new StoppingError('consumer stopping; the message will be redelivered');
@@ -158,12 +179,12 @@ export class IdempotentConsumer {
           const applied = await this.applyOnce(event, handler, meta);
           eventsConsumed.inc({ group: this.options.group, topic: base, outcome: applied ? 'applied' : 'duplicate' });
           if (applied) this.options.afterCommit?.();
-          return;
+          return applied ? 'applied' : 'duplicate';
         } catch (err) {
           const transient = isConnectionError(err);
           if (!transient && attempt >= maxAttempts) {
             this.logger.error({ err, ...meta, attempt }, 'event failed after its retries; sending to the dead-letter topic');
-            return this.deadLetter(meta, message.value, (err as Error).message);
+            return this.deadLetter(meta, message, (err as Error).message);
           }
           const delay = Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
           this.logger.warn({ err, ...meta, attempt, transient, delay }, 'event failed; retrying');
@@ -213,24 +234,28 @@ export class IdempotentConsumer {
     return applied;
   }
 
-  private async deadLetter(meta: MessageMeta, value: Buffer | null, reason: string): Promise<void> {
+  /** Keeps the key and the message's own headers so a dead-letter replay delivers it unchanged. */
+  private async deadLetter(meta: MessageMeta, message: KafkaMessage, reason: string): Promise<'dead_lettered'> {
     await this.dlqProducer.send({
       topic: this.deadLetterTopic,
       acks: -1,
       messages: [
         {
-          value,
+          key: message.key,
+          value: message.value,
           headers: {
-            'dlq-reason': reason.slice(0, 1000),
-            'dlq-original-topic': meta.topic,
-            'dlq-original-partition': String(meta.partition),
-            'dlq-original-offset': meta.offset,
-            'dlq-consumer-group': this.options.group,
+            ...ownHeaders(message.headers),
+            [DeadLetterHeaders.Reason]: reason.slice(0, 1000),
+            [DeadLetterHeaders.OriginalTopic]: meta.topic,
+            [DeadLetterHeaders.OriginalPartition]: String(meta.partition),
+            [DeadLetterHeaders.OriginalOffset]: meta.offset,
+            [DeadLetterHeaders.ConsumerGroup]: this.options.group,
           },
         },
       ],
     });
     eventsConsumed.inc({ group: this.options.group, topic: meta.topic, outcome: 'dead_lettered' });
     this.logger.error({ ...meta, reason }, 'message sent to the dead-letter topic');
+    return 'dead_lettered';
   }
 }

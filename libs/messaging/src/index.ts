@@ -3,3 +3,4 @@ export * from './kafka';
 export * from './outbox';
 export * from './consumer';
 export * from './kafka-security';
+export * from './replay';

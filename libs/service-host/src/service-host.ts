@@ -6,7 +6,7 @@ import IORedis, { type Redis } from 'ioredis';
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { ALL_TOPICS, deadLetterTopic } from '@payments/contracts';
+import { ALL_TOPICS, REPLAY_RESULTS_TOPIC, deadLetterTopic, replayTopic } from '@payments/contracts';
 import { ConfigError, loadConfig, type RedisServiceConfig, type ServiceConfig } from '@payments/config';
 import { DependencyUnavailableError, describeTarget, ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck, waitForCurrentSchema } from '@payments/database';
 import { IdempotentConsumer, OutboxRelay, connectAdmin, createKafka, ensureTopics, type BatchEventHandler, type EventHandler, type KafkaSettings } from '@payments/messaging';
@@ -136,7 +136,7 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     if (redis) health.register({ name: 'redis', check: () => redis.ping() });
 
     const specs = def.consumers?.(app) ?? [];
-    await ensureTopics(admin, settings, [...ALL_TOPICS, ...specs.map((s) => deadLetterTopic(s.group))]);
+    await ensureTopics(admin, settings, [...ALL_TOPICS, REPLAY_RESULTS_TOPIC, ...specs.flatMap((s) => [deadLetterTopic(s.group), replayTopic(s.group)])]);
 
     app.connectMicroservice<MicroserviceOptions>({ strategy: authenticatedRpcServer(config, logger) });
     await app.startAllMicroservices();
