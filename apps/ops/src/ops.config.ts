@@ -3,6 +3,9 @@ import { CommonConfig, WithKafkaClient } from '@payments/config';
 
 /** Settings of the ops CLI; property name = environment variable name. */
 export class OpsConfig extends WithKafkaClient(CommonConfig) {
+  /** The CLI prints its own errors; client library warnings (rebalances, retries) would be noise. */
+  override LOG_LEVEL = 'error';
+
   @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http(s) URL' })
   GATEWAY_URL = 'http://127.0.0.1:3000';
 

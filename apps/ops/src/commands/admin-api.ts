@@ -1,9 +1,9 @@
-import { UsageError } from '../args';
+import { BadValueError } from '../cli/errors';
 import type { OpsConfig } from '../ops.config';
 
 /** One call to the gateway's admin API (ADMIN_API_TOKEN); a non-2xx answer is an error naming it. */
 export async function adminApi<T>(config: OpsConfig, method: string, path: string, body?: unknown): Promise<T> {
-  if (!config.ADMIN_API_TOKEN) throw new UsageError('ADMIN_API_TOKEN must be set');
+  if (!config.ADMIN_API_TOKEN) throw new BadValueError('ADMIN_API_TOKEN must be set');
   let res: Response;
   try {
     res = await fetch(`${config.GATEWAY_URL}${path}`, {

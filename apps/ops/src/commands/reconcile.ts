@@ -6,21 +6,11 @@ import type {
   ReconcileWebhookEventsResult,
   ReconcileWebhookTransactionsResult,
 } from '@payments/contracts';
-import { UsageError, type Parsed } from '../args';
+import { ExitCode, OpsError } from '../cli/errors';
+import type { CommandRegistration } from '../cli/program';
 import type { OpsConfig } from '../ops.config';
 import { adminApi } from './admin-api';
 import { deliveryDifferences, transactionDifferences } from './reconcile-checks';
-
-export const RECONCILE_USAGE = `ops reconcile
-
-  Checks, read-only, that the services agree, and prints every difference; exits 1 if there is
-  any. Through the gateway's admin API (GATEWAY_URL, ADMIN_API_TOKEN), a page at a time:
-  - every transaction's status in transaction-service is what split-ledger-service recorded and
-    the status of its latest transaction.* event in webhook-dispatcher;
-  - a successful transaction has exactly one ledger entry per split that applies to it, its
-    successful refunds are the ledger's, and each entry's reversals total its refunded share;
-  - every catalogue event has exactly one delivery per active callback subscribed to it.
-  Run it when the system is quiet: an event still on its way shows as a difference.`;
 
 const PAGE = 500;
 
@@ -69,19 +59,26 @@ export async function reconcile(config: OpsConfig, progress: (line: string) => v
 }
 
 /** `ops reconcile`: prints the differences; exit 1 when there are any. */
-export async function reconcileCommand(config: OpsConfig, p: Parsed): Promise<void> {
-  const unknown = Object.keys(p.options);
-  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.map((o) => `--${o}`).join(', ')}`);
-  if (p.words.length > 1) throw new UsageError(`unexpected argument ${p.words.slice(1).join(' ')}`);
-  const report = await reconcile(config, (line) => process.stderr.write(`\r${line}   `));
-  process.stderr.write('\n');
-  for (const d of report.differences) console.log(d);
-  console.log(`${report.differences.length} differences (${report.transactions} transactions, ${report.events} webhook events)`);
-  if (report.differences.length > 0) throw new ReconcileDifferences(report.differences.length);
-}
-
-export class ReconcileDifferences extends Error {
-  constructor(readonly count: number) {
-    super(`${count} differences found`);
-  }
-}
+export const registerReconcile: CommandRegistration = (program, ctx) => {
+  program
+    .command('reconcile')
+    .description('check, read-only, that the services agree, and print every difference; exits 1 if there is any')
+    .addHelpText(
+      'after',
+      `
+Through the gateway's admin API (GATEWAY_URL, ADMIN_API_TOKEN), a page at a time:
+  - every transaction's status in transaction-service is what split-ledger-service recorded and
+    the status of its latest transaction.* event in webhook-dispatcher;
+  - a successful transaction has exactly one ledger entry per split that applies to it, its
+    successful refunds are the ledger's, and each entry's reversals total its refunded share;
+  - every catalogue event has exactly one delivery per active callback subscribed to it.
+Run it when the system is quiet: an event still on its way shows as a difference.`,
+    )
+    .action(async () => {
+      const report = await reconcile(ctx.config(), (line) => process.stderr.write(`\r${line}   `));
+      process.stderr.write('\n');
+      for (const d of report.differences) console.log(d);
+      console.log(`${report.differences.length} differences (${report.transactions} transactions, ${report.events} webhook events)`);
+      if (report.differences.length > 0) throw new OpsError(`${report.differences.length} differences found`, ExitCode.Failed);
+    });
+};

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { Partitioners, type IHeaders, type Producer } from 'kafkajs';
+import { REPLAY_RESULTS_TOPIC, ReplayHeaders, replayTopic, type ReplayOutcome, type ReplayResult } from '@payments/contracts';
+import { Progress } from '../cli/progress';
+import { readFrom } from './reader';
+import type { KafkaSession } from './session';
+
+/** One record to deliver again, with the coordinates it was first published at. */
+export interface ReplayRecord {
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: IHeaders;
+  sourceTopic: string;
+  sourcePartition: number;
+  sourceOffset: string;
+}
+
+export type OutcomeCounts = Record<ReplayOutcome, number>;
+
+/**
+ * Delivers records to ONE consumer group through its replay topic and collects what its
+ * idempotent consumer did with each (applied, already applied, dead-lettered again).
+ */
+export class Redelivery {
+  readonly run = randomUUID();
+  private producer: Producer | undefined;
+  private resultStarts = new Map<number, number>();
+  sent = 0;
+
+  constructor(
+    private readonly s: KafkaSession,
+    private readonly group: string,
+  ) {}
+
+  /** Notes where this run's results will start before anything is sent, so none is missed. */
+  async open(): Promise<void> {
+    const offsets = await this.s.admin.fetchTopicOffsets(this.s.full(REPLAY_RESULTS_TOPIC));
+    this.resultStarts = new Map(offsets.map((o) => [o.partition, Number(o.high)]));
+    this.producer = this.s.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    await this.producer.connect();
+  }
+
+  async send(records: ReplayRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.producer!.send({
+      topic: this.s.full(replayTopic(this.group)),
+      acks: -1,
+      messages: records.map((r) => ({
+        key: r.key,
+        value: r.value,
+        headers: {
+          ...r.headers,
+          [ReplayHeaders.Run]: this.run,
+          [ReplayHeaders.SourceTopic]: r.sourceTopic,
+          [ReplayHeaders.SourcePartition]: String(r.sourcePartition),
+          [ReplayHeaders.SourceOffset]: r.sourceOffset,
+        },
+      })),
+    });
+    this.sent += records.length;
+  }
+
+  async close(): Promise<void> {
+    await this.producer?.disconnect();
+  }
+
+  /** Waits until the group reported an outcome for every record sent. */
+  async outcomes(timeoutMs: number): Promise<OutcomeCounts> {
+    const counts: OutcomeCounts = { applied: 0, duplicate: 0, dead_lettered: 0 };
+    const total = () => counts.applied + counts.duplicate + counts.dead_lettered;
+    const progress = new Progress(`applying in ${this.group}`, this.sent);
+    const detail = () => `applied ${counts.applied}, already applied ${counts.duplicate}, dead-lettered ${counts.dead_lettered}`;
+    try {
+      await readFrom(
+        this.s,
+        REPLAY_RESULTS_TOPIC,
+        this.resultStarts,
+        async (_partition, messages) => {
+          for (const m of messages) {
+            if (m.key?.toString() !== this.run) continue;
+            const result = JSON.parse(m.value?.toString() ?? '{}') as ReplayResult;
+            if (result.outcome in counts) counts[result.outcome] += 1;
+          }
+          progress.update(total(), detail());
+        },
+        () => total() >= this.sent,
+        timeoutMs,
+        `waiting for ${this.group} to apply the ${this.sent} replayed event(s); are its consumers running?`,
+      );
+    } finally {
+      progress.stop(detail());
+    }
+    return counts;
+  }
+}
