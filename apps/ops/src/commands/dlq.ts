@@ -42,6 +42,8 @@ function printLetter(s: KafkaSession, { partition, message: m }: DeadLetter): vo
   console.log(`- ${partition}/${m.offset} at ${new Date(Number(m.timestamp)).toISOString()} from ${from}`);
   console.log(`    key: ${m.key === null ? '(none)' : m.key.toString('utf8')}`);
   console.log(`    reason: ${header(m, DeadLetterHeaders.Reason) ?? '(none)'}`);
+  const own = Object.entries(ownHeaders(m.headers)).map(([k, v]) => `${k}=${excerpt(Buffer.isBuffer(v) ? v : Buffer.from(String(v)), 60)}`);
+  if (own.length > 0) console.log(`    headers: ${own.join(', ')}`);
   console.log(`    payload: ${excerpt(m.value)}`);
 }
 

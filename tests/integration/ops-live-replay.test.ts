@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { Admin, Producer } from 'kafkajs';
+import { ConsumerGroups, Topics, deadLetterTopic } from '@payments/contracts';
+import { committedOffsets, runOps, stackGroups } from '../support/ops';
+import { Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
+
+const GROUP = ConsumerGroups.SplitLedger;
+const OTHER = ConsumerGroups.WebhookDispatcher;
+const TOPIC = Topics.TransactionStatusChanged;
+
+/**
+ * Replays that reach ONE consumer group while its consumers keep running: a live replay of a
+ * range the group skipped, and dead letters delivered again to their group only and drained.
+ */
+describe('ops CLI: live replay and dead letters', () => {
+  let stack: Stack;
+  let admin: Admin;
+  let producer: Producer;
+  let secret: string;
+  const ops = (...args: string[]) => runOps(stack, args);
+  const totalLag = (out: string) => Number(/total lag (\d+)/.exec(out)?.[1]);
+  const count = async (app: 'split-ledger-service' | 'webhook-dispatcher', sql: string, params: unknown[] = []) =>
+    (await stack.db(app).query(sql, params)).rows[0].n as number;
+  const succeeded = () => count('split-ledger-service', "SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'");
+  const messagesIn = async (topic: string) =>
+    (await admin.fetchTopicOffsets(`${stack.topicPrefix}${topic}`)).reduce((n, p) => n + Number(p.high) - Number(p.low), 0);
+  const caughtUp = (group: string) =>
+    waitFor(`${group} to catch up`, async () => totalLag((await ops('lag', '--group', group)).out) === 0, { timeoutMs: 60_000, intervalMs: 500 });
+  const noReaderGroupLeft = async () => expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([]);
+
+  async function pay(reference: string): Promise<void> {
+    const res = await stack.api('POST', '/v1/transactions', {
+      key: secret,
+      body: { amount: 900, email: 'l@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: reference },
+    });
+    expect(res.status).toBe(200);
+    await waitFor(`${reference} to succeed`, async () => (await stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: secret })).body.status === 'success');
+    await waitFor('the outbox to be relayed', async () => (await stack.db('transaction-service').query('SELECT 1 FROM outbox_events WHERE published_at IS NULL')).rows.length === 0);
+  }
+
+  beforeAll(async () => {
+    stack = await Stack.start();
+    admin = stack.kafka().admin();
+    producer = stack.kafka().producer();
+    await Promise.all([admin.connect(), producer.connect()]);
+    secret = (await stack.createBusiness('Ops Live')).test.secret;
+  }, 120_000);
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await admin?.disconnect();
+    await stack?.stop();
+  }, 120_000);
+
+  it('replays a skipped range while the consumers run: only the missing events are applied, to that group only', async () => {
+    await pay('live-1');
+    await caughtUp(GROUP);
+    // The incident: the group was moved past two payments' events, which it never applied.
+    await stack.app('split-ledger-service').stop();
+    await pay('live-2');
+    await pay('live-3');
+    const skipped = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-offset', '999999', '--allow-skip', '--execute');
+    expect(skipped.code).toBe(0);
+    const skippedEvents = Number(/(\d+) skipped/.exec(skipped.out)?.[1]);
+    expect(skippedEvents).toBeGreaterThan(0);
+    await stack.startApp('split-ledger-service');
+    await caughtUp(GROUP);
+    expect(await succeeded()).toBe(1);
+
+    await caughtUp(OTHER);
+    const otherApplied = await count('webhook-dispatcher', 'SELECT count(*)::int AS n FROM processed_events');
+    const groupId = `${stack.topicPrefix}${GROUP}`;
+    const offsets = await committedOffsets(admin, groupId, `${stack.topicPrefix}${TOPIC}`);
+    const all = await messagesIn(TOPIC);
+
+    const dry = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live');
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain(`live replay for group ${GROUP} (dry run`);
+    expect(dry.out).toContain(`${all} event(s) will be delivered again, 0 skipped`);
+
+    const live = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
+    expect(live.code).toBe(0);
+    expect(live.out).toContain(`${all} event(s) replayed to ${GROUP}: ${skippedEvents} applied, ${all - skippedEvents} already applied, 0 dead-lettered`);
+    expect(live.out).toContain(`applying in ${GROUP} ${all}/${all} (100 %)`);
+
+    expect(await succeeded()).toBe(3);
+    expect(stack.app('split-ledger-service').running).toBe(true);
+    expect(await committedOffsets(admin, groupId, `${stack.topicPrefix}${TOPIC}`)).toEqual(offsets);
+    expect(await count('webhook-dispatcher', 'SELECT count(*)::int AS n FROM processed_events')).toBe(otherApplied);
+    await noReaderGroupLeft();
+  }, 300_000);
+
+  it('lists dead letters and delivers them to their group only, keeping keys and headers and draining the topic', async () => {
+    const dlq = deadLetterTopic(GROUP);
+    const otherDlq = deadLetterTopic(OTHER);
+    // A dead letter whose cause was fixed: a real event under a new id, never applied by anyone.
+    const payload = (await stack.db('transaction-service').query("SELECT payload FROM outbox_events WHERE topic = $1 ORDER BY id LIMIT 1", [TOPIC])).rows[0].payload;
+    const fixedId = randomUUID();
+    await producer.send({
+      topic: `${stack.topicPrefix}${dlq}`,
+      messages: [
+        {
+          key: 'fixed-key',
+          value: JSON.stringify({ ...payload, id: fixedId }),
+          headers: { 'x-trace': 'fixed', 'dlq-reason': 'database was down', 'dlq-original-topic': `${stack.topicPrefix}${TOPIC}`, 'dlq-original-partition': '0', 'dlq-original-offset': '0' },
+        },
+      ],
+    });
+    // A poison message both groups consume and dead-letter.
+    await producer.send({ topic: `${stack.topicPrefix}${TOPIC}`, messages: [{ key: 'poison-key', value: 'not json at all', headers: { 'x-trace': 'poison' } }] });
+    await waitFor('the poison message in both dead-letter topics', async () => (await messagesIn(dlq)) === 2 && (await messagesIn(otherDlq)) === 1);
+
+    const list = await ops('dlq', 'list', '--group', GROUP);
+    expect(list.code).toBe(0);
+    expect(list.out).toContain(`2 message(s) in ${dlq}`);
+    expect(list.out).toMatch(new RegExp(`at \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z from ${TOPIC.replace('.', '\\.')} partition \\d offset \\d+\\n    key: poison-key\\n    reason: value is not JSON\\n    headers: x-trace=poison\\n    payload: not json at all`));
+    expect(list.out).toMatch(/from transaction\.status_changed partition 0 offset 0\n {4}key: fixed-key\n {4}reason: database was down\n {4}headers: x-trace=fixed\n {4}payload: \{"id":"/);
+
+    const dry = await ops('dlq', 'replay', '--group', GROUP);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain(`2 message(s) would be delivered to ${GROUP} only`);
+    expect(await messagesIn(dlq)).toBe(2);
+
+    const replayed = await ops('dlq', 'replay', '--group', GROUP, '--execute');
+    expect(replayed.code).toBe(0);
+    expect(replayed.out).toContain(`2 message(s) removed from ${dlq}`);
+    expect(replayed.out).toContain(`2 event(s) replayed to ${GROUP}: 1 applied, 0 already applied, 1 dead-lettered`);
+    expect(await count('split-ledger-service', 'SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [fixedId])).toBe(1);
+    expect(await count('webhook-dispatcher', 'SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [fixedId])).toBe(0);
+
+    // Drained: only the poison message is back, once, with its key and headers; the other group's DLQ is untouched.
+    await waitFor('the poison message back in the dead-letter topic', async () => (await messagesIn(dlq)) === 1);
+    const after = await ops('dlq', 'list', '--group', GROUP);
+    expect(after.out).toContain(`1 message(s) in ${dlq}`);
+    expect(after.out).toMatch(/key: poison-key\n {4}reason: value is not JSON\n {4}headers: x-trace=poison/);
+    expect(await messagesIn(otherDlq)).toBe(1);
+
+    const again = await ops('dlq', 'replay', '--group', GROUP, '--execute');
+    expect(again.out).toContain(`1 event(s) replayed to ${GROUP}: 0 applied, 0 already applied, 1 dead-lettered`);
+    expect(await messagesIn(dlq)).toBe(1);
+    expect(await messagesIn(otherDlq)).toBe(1);
+    await noReaderGroupLeft();
+  }, 300_000);
+});
