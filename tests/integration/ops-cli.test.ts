@@ -124,6 +124,9 @@ describe('ops CLI: commands, lag and offset replays', () => {
     const topic = `${stack.topicPrefix}${TOPIC}`;
     await stack.app('split-ledger-service').stop();
     const before = await committedOffsets(admin, groupId, topic);
+    const live = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
+    expect(live.code).toBe(3);
+    expect(live.out).toContain(`group ${GROUP} has no running consumers`);
     const consumedBefore = Object.values(before).reduce((n, o) => n + Math.max(0, o), 0);
 
     // Events the stopped group has not seen yet: a target past its committed offset skips them.

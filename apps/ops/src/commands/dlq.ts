@@ -1,11 +1,12 @@
 import type { KafkaMessage } from 'kafkajs';
 import { DeadLetterHeaders, deadLetterTopic } from '@payments/contracts';
 import { ownHeaders } from '@payments/messaging';
+import { redactText } from '@payments/platform';
 import { BadValueError, RefusedError } from '../cli/errors';
 import type { CommandRegistration } from '../cli/program';
 import { Progress } from '../cli/progress';
 import { positiveInt } from '../cli/values';
-import { requireGroup } from '../kafka/groups';
+import { describeGroup, requireGroup } from '../kafka/groups';
 import { outcomeSummary } from '../kafka/live-replay';
 import { readRanges, topicRanges, type PartitionRange } from '../kafka/reader';
 import { Redelivery } from '../kafka/redeliver';
@@ -32,7 +33,8 @@ async function readDeadLetters(s: KafkaSession, group: string): Promise<{ topic:
 
 function excerpt(value: Buffer | null, max = 120): string {
   if (value === null) return '(null)';
-  const text = value.toString('utf8').replace(/\s+/g, ' ');
+  // Secrets and card numbers are masked like in logs; the excerpt is for recognising the message.
+  const text = redactText(value.toString('utf8')).replace(/\s+/g, ' ');
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
@@ -83,6 +85,9 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
           return;
         }
         if (letters.length === 0) return;
+        if ((await describeGroup(s, opts.group)).members.length === 0) {
+          throw new RefusedError(`group ${opts.group} has no running consumers: dead letters are applied by them. Start them first`);
+        }
         const redelivery = new Redelivery(s, opts.group);
         await redelivery.open();
         try {

@@ -72,6 +72,15 @@ async function replay(s: KafkaSession, opts: ReplayOptions, cmd: Command): Promi
       `refused: the target is after the committed offset, so ${skipped} event(s) would never be applied. Check the target; pass --allow-skip only if skipping them is intended`,
     );
   }
+  if (opts.execute && !opts.live && info.members.length > 0) {
+    throw new RefusedError(
+      `group ${group} has ${info.members.length} active member(s) (${info.members.map((m) => m.clientId).join(', ')}): Kafka only moves the offsets of a group without members. ` +
+        `Stop its consumers first, or replay with --live while they run`,
+    );
+  }
+  if (opts.execute && opts.live && info.members.length === 0) {
+    throw new RefusedError(`group ${group} has no running consumers: a live replay is applied by them. Start them, or replay without --live`);
+  }
   if (opts.export) {
     exportOffsets(opts.export, group, rows);
     console.log(`offsets before the change saved to ${opts.export}; restore them with: ops replay --from-file ${opts.export} --execute`);
@@ -82,12 +91,6 @@ async function replay(s: KafkaSession, opts: ReplayOptions, cmd: Command): Promi
     if (again > 0) await liveReplay(s, group, rows, opts.timeout * 1000);
     else console.log('nothing to replay');
     return;
-  }
-  if (info.members.length > 0) {
-    throw new RefusedError(
-      `group ${group} has ${info.members.length} active member(s) (${info.members.map((m) => m.clientId).join(', ')}): Kafka only moves the offsets of a group without members. ` +
-        `Stop its consumers first, or replay with --live while they run`,
-    );
   }
   for (const topic of topics) {
     const partitions = rows.filter((r) => r.topic === topic).map((r) => ({ partition: r.partition, offset: String(r.target) }));
