@@ -55,7 +55,9 @@ export const registerLag: CommandRegistration = (program, ctx) => {
       await ctx.kafka(async (s) => {
         if (opts.group) await requireGroup(s, opts.group);
         if (opts.follow) return follow(s, opts.group!, opts.timeout);
-        for (const group of opts.group ? [opts.group] : await listGroups(s)) {
+        const groups = opts.group ? [opts.group] : await listGroups(s);
+        if (groups.length === 0) console.log('no consumer groups yet: start the services first');
+        for (const group of groups) {
           const info = await describeGroup(s, group);
           printGroup(info, await groupLag(s, group, await groupTopics(s, group, info)));
         }
