@@ -163,6 +163,18 @@ describe('ops CLI: commands, lag and offset replays', () => {
     const after = await committedOffsets(admin, groupId, topic);
     for (const o of saved.offsets) expect(after[o.partition]).toBe(o.offset);
 
+    const past = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-datetime', '2000-01-01T00:00:00Z');
+    expect(past.code).toBe(0);
+    expect(past.out).toContain(`${consumedBefore} event(s) will be delivered again, 0 skipped`);
+    const future = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-datetime', '2999-01-01T00:00:00+01:00');
+    expect(future.code).toBe(3);
+    expect(future.out).toContain(`0 event(s) will be delivered again, ${behind} skipped`);
+    const [partition] = saved.offsets.filter((o) => o.offset > 0).map((o) => o.partition);
+    const shifted = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--shift-by', '-1', '--partition', String(partition));
+    expect(shifted.code).toBe(0);
+    expect(shifted.out.match(new RegExp(`^  ${TOPIC.replace('.', '\\.')} `, 'gm'))).toHaveLength(1);
+    expect(shifted.out).toContain('1 event(s) will be delivered again, 0 skipped');
+
     // Started again, the group catches up on the two payments it had not seen, and --follow ends.
     await stack.startApp('split-ledger-service');
     const follow = await ops('lag', '--group', GROUP, '--follow', '--timeout', '90');
