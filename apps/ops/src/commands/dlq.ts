@@ -17,6 +17,8 @@ interface DeadLetter {
   message: KafkaMessage;
 }
 
+const SEND_BATCH = 200;
+
 const header = (m: KafkaMessage, name: string) => m.headers?.[name]?.toString();
 
 async function readDeadLetters(s: KafkaSession, group: string): Promise<{ topic: string; ranges: PartitionRange[]; letters: DeadLetter[] }> {
@@ -92,17 +94,17 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
         await redelivery.open();
         try {
           const progress = new Progress(`delivering to ${opts.group}`, letters.length);
-          for (const { message: m } of letters) {
-            await redelivery.send([
-              {
+          for (let i = 0; i < letters.length; i += SEND_BATCH) {
+            await redelivery.send(
+              letters.slice(i, i + SEND_BATCH).map(({ message: m }) => ({
                 key: m.key,
                 value: m.value,
                 headers: ownHeaders(m.headers),
                 sourceTopic: header(m, DeadLetterHeaders.OriginalTopic)!,
                 sourcePartition: Number(header(m, DeadLetterHeaders.OriginalPartition) ?? -1),
                 sourceOffset: header(m, DeadLetterHeaders.OriginalOffset) ?? '-1',
-              },
-            ]);
+              })),
+            );
             progress.update(redelivery.sent);
           }
           progress.stop();
