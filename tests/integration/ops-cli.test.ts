@@ -48,7 +48,7 @@ describe('ops CLI: commands, lag and offset replays', () => {
   }, 120_000);
 
   it('has --help on every command and exits 2 with the usage on unknown commands, options and bad values', async () => {
-    for (const command of ['lag', 'replay', 'dlq', 'dlq list', 'dlq replay', 'business', 'business create', 'webhooks', 'webhooks recover']) {
+    for (const command of ['lag', 'replay', 'dlq', 'dlq list', 'dlq replay', 'business', 'business create', 'webhooks', 'webhooks recover', 'reconcile']) {
       const help = await ops(...command.split(' '), '--help');
       expect([command, help.code]).toEqual([command, 0]);
       expect(help.out).toContain(`Usage: ops ${command}`);
@@ -68,7 +68,7 @@ describe('ops CLI: commands, lag and offset replays', () => {
     for (const bad of ['1', '2026-11-22', '2026-11-22T00:00:00', '2026-02-30T00:00:00Z', '2026-11-22T25:00:00Z']) {
       const res = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-datetime', bad);
       expect([bad, res.code]).toEqual([bad, 2]);
-      expect(res.out).toContain('ISO 8601 timestamp with a zone');
+      expect(res.out).toContain('ISO 8601 timestamp with seconds and a zone');
     }
     const noTarget = await ops('replay', '--group', GROUP, '--topic', TOPIC);
     expect(noTarget.code).toBe(2);

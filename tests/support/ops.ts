@@ -18,8 +18,6 @@ export async function runOps(stack: Stack, args: string[], timeoutMs = 120_000):
     PATH: process.env.PATH ?? '',
     KAFKA_BROKERS: stack.infra.KAFKA_BROKERS,
     KAFKA_TOPIC_PREFIX: stack.topicPrefix,
-    DATABASE_URL: stack.infra.DATABASE_URL,
-    WEBHOOKS_DATABASE_NAME: stack.dbName('webhook-dispatcher'),
     GATEWAY_URL: stack.gatewayUrl,
     ADMIN_API_TOKEN: stack.adminToken,
   };

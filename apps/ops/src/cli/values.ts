@@ -1,22 +1,24 @@
 import { InvalidArgumentError } from 'commander';
+import { ISO_8601_WITH_ZONE } from '@payments/contracts';
 
-// A date, a time with at least minutes, and a zone: "2026-11-22T00:00:00Z", "2026-11-22T02:00+02:00".
-const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/;
 
-/** Strict ISO 8601 with a zone; anything else (a bare number, a date without zone, 2026-02-30) is refused. */
+/**
+ * Strict ISO 8601 with seconds and a zone (the admin API's rule, ISO_8601_WITH_ZONE) on a real
+ * calendar date; anything else (a bare number, no zone, 2026-02-30, 25:00) is refused.
+ */
 export function isoTimestamp(value: string): Date {
-  const m = ISO_WITH_ZONE.exec(value);
-  const [, y, mo, d, h, mi, s = '0'] = m ?? [];
+  const [, y, mo, d, h, mi, s] = DATE_TIME.exec(value) ?? [];
   const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
   const valid =
-    m !== null &&
+    ISO_8601_WITH_ZONE.test(value) &&
     day.getUTCMonth() === Number(mo) - 1 &&
     day.getUTCDate() === Number(d) &&
     Number(h) < 24 &&
     Number(mi) < 60 &&
     Number(s) < 60 &&
     !Number.isNaN(Date.parse(value));
-  if (!valid) throw new InvalidArgumentError('expected an ISO 8601 timestamp with a zone, e.g. 2026-11-22T00:00:00Z');
+  if (!valid) throw new InvalidArgumentError('expected an ISO 8601 timestamp with seconds and a zone, e.g. 2026-11-22T00:00:00Z');
   return new Date(Date.parse(value));
 }
 
