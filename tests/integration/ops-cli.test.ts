@@ -60,10 +60,11 @@ describe('ops CLI: commands, lag and offset replays', () => {
     expect(unknownCommand.out).toContain("unknown command 'replay-all'");
     expect(unknownCommand.out).toContain('Usage: ops');
 
-    const unknownOption = await ops('webhooks', 'recover', '--business', '1', '--since', '2026-11-22T00:00:00Z', '--dry-run');
+    // The old flag must not be ignored (the command would run for real).
+    const unknownOption = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--execute', '--dry-run');
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.out).toContain("unknown option '--dry-run'");
-    expect(unknownOption.out).toContain('Usage: ops webhooks recover');
+    expect(unknownOption.out).toContain('Usage: ops replay');
 
     for (const bad of ['1', '2026-11-22', '2026-11-22T00:00:00', '2026-02-30T00:00:00Z', '2026-11-22T25:00:00Z']) {
       const res = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-datetime', bad);
