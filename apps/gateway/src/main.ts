@@ -10,7 +10,6 @@ import { ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck } f
 import { HealthRegistry, NestPinoLogger, createRootLogger, initMetrics, startMetricsServer } from '@payments/platform';
 import { REDIS, connectRedis, fatal, onShutdown } from '@payments/service-host';
 import { GatewayModule } from './app.module';
-import { ApiKeyEntity, BusinessEntity } from './businesses/business.entity';
 import { GatewayConfig } from './config/gateway.config';
 import { AllExceptionsFilter, bodyParserErrorHandler } from './http/all-exceptions.filter';
 import { answerClientErrors, bodyTextGuard, requestTargetGuard, verifyFormBody, verifyJsonBody } from './http/input-guard.middleware';
@@ -27,7 +26,7 @@ async function main(): Promise<void> {
     const config = loadConfig(GatewayConfig);
     logger = createRootLogger(NAME, config.LOG_LEVEL);
     initMetrics(NAME);
-    const dbOptions = { serverUrl: config.DATABASE_URL, database: config.DATABASE_NAME, entities: [BusinessEntity, ApiKeyEntity], migrations, poolSize: config.DATABASE_POOL_SIZE, applicationName: NAME };
+    const dbOptions = { serverUrl: config.DATABASE_URL, database: config.DATABASE_NAME, migrations, poolSize: config.DATABASE_POOL_SIZE, applicationName: NAME };
 
     if (process.argv[2] === 'migrate') {
       await ensureDatabase(config.DATABASE_URL, config.DATABASE_NAME);

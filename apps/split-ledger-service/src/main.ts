@@ -1,28 +1,14 @@
 import { ConsumerGroups, Topics } from '@payments/contracts';
-import { InboxEntities } from '@payments/messaging';
 import { runService } from '@payments/service-host';
 import { SplitLedgerModule } from './app.module';
 import { SplitLedgerConfig } from './config/split-ledger.config';
-import { LedgerEntryEntity, LedgerRefundEntity } from './ledger/ledger-entry.entity';
 import { RefundStatusHandler } from './ledger/refund-status.handler';
 import { migrations } from './migrations';
-import { SettlementInvoiceEntity } from './settlement/invoice.entity';
-import { SplitConfigEntity, SplitConfigVersionEntity } from './splits/split-config.entity';
-import { LedgerTransactionEntity } from './transactions/ledger-transaction.entity';
 import { TransactionStatusHandler } from './transactions/transaction-status.handler';
 
 void runService({
   name: 'split-ledger-service',
   config: SplitLedgerConfig,
-  entities: [
-    LedgerTransactionEntity,
-    SplitConfigEntity,
-    SplitConfigVersionEntity,
-    LedgerEntryEntity,
-    LedgerRefundEntity,
-    SettlementInvoiceEntity,
-    ...InboxEntities,
-  ],
   migrations,
   module: SplitLedgerModule,
   usesRedis: true,

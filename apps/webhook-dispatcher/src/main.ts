@@ -1,17 +1,14 @@
 import { ConsumerGroups, Topics } from '@payments/contracts';
-import { InboxEntities } from '@payments/messaging';
 import { runService } from '@payments/service-host';
 import { WebhookDispatcherModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook.config';
 import { DeliveryQueue } from './delivery/delivery-queue';
 import { WebhookEventsHandler } from './events/transaction-events.handler';
-import { WebhookEventEntity } from './events/webhook-event.entity';
 import { migrations } from './migrations';
 
 void runService({
   name: 'webhook-dispatcher',
   config: WebhookDispatcherConfig,
-  entities: [WebhookEventEntity, ...InboxEntities],
   migrations,
   module: WebhookDispatcherModule,
   usesRedis: true,

@@ -1,11 +1,10 @@
 import { Client } from 'pg';
-import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, type DataSourceOptions, type MixedList } from 'typeorm';
 import { DependencyUnavailableError, describeTarget } from './dependency-error';
 
 export interface DatabaseOptions {
   serverUrl: string;
   database: string;
-  entities: MixedList<Function | string | EntitySchema>;
   migrations: MixedList<Function | string>;
   poolSize?: number;
   applicationName?: string;
@@ -22,7 +21,6 @@ export function dataSourceOptions(opts: DatabaseOptions): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl(opts.serverUrl, opts.database),
-    entities: opts.entities,
     migrations: opts.migrations,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

@@ -1,4 +1,4 @@
-export * from './entities';
+export * from './schema';
 export * from './kafka';
 export * from './outbox';
 export * from './consumer';

@@ -38,7 +38,6 @@ export interface ConsumerSpec {
 export interface ServiceDefinition<C extends ServiceConfig> {
   name: string;
   config: new () => C;
-  entities: Function[];
   migrations: Function[];
   /** The Nest module with the service's controllers (RPC) and use cases. */
   module: Type<unknown>;
@@ -106,7 +105,7 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     const dbName = config.DATABASE_NAME;
     logger = createRootLogger(def.name, config.LOG_LEVEL);
     initMetrics(def.name);
-    const dbOptions = { serverUrl: config.DATABASE_URL, database: dbName, entities: def.entities, migrations: def.migrations, poolSize: config.DATABASE_POOL_SIZE, applicationName: def.name };
+    const dbOptions = { serverUrl: config.DATABASE_URL, database: dbName, migrations: def.migrations, poolSize: config.DATABASE_POOL_SIZE, applicationName: def.name };
 
     if (process.argv[2] === 'migrate') {
       await ensureDatabase(config.DATABASE_URL, dbName);

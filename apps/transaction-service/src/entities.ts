@@ -1,4 +1,0 @@
-import { OutboxEventEntity } from '@payments/messaging';
-import { TransactionEntity } from './transactions/transaction.entity';
-
-export const AppModuleEntities = [TransactionEntity, OutboxEventEntity];
