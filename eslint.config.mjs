@@ -1,5 +1,11 @@
 import js from '@eslint/js';
+import { createProjectGraphAsync } from '@nx/devkit';
+import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+
+// @nx/enforce-module-boundaries reads the cached project graph and silently skips itself when
+// there is none (a fresh clone, CI): build it first so the boundaries are always checked.
+await createProjectGraphAsync({ exitOnError: true });
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.local/**', '.cache/**', '.nx/**', 'coverage/**', 'tmp/**'] },
@@ -12,6 +18,36 @@ export default tseslint.config(
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'Read settings through the config classes (libs/config), never process.env directly.' },
+      ],
+    },
+  },
+  {
+    // Module boundaries (docs/architecture.md): apps depend on libs, never on each other; pure
+    // libs (contracts, money, config) use no infrastructure; only services reach Kafka; the ops
+    // tool sees only the pure libs. Tags are set in each project.json.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          banTransitiveDependencies: false,
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            {
+              sourceTag: 'layer:core',
+              onlyDependOnLibsWithTags: ['layer:core'],
+              bannedExternalImports: ['pg', 'typeorm', 'kafkajs', 'ioredis', 'bullmq', '@nestjs/*', 'express'],
+            },
+            { sourceTag: 'layer:infra', onlyDependOnLibsWithTags: ['layer:core', 'layer:infra'] },
+            { sourceTag: 'layer:host', onlyDependOnLibsWithTags: ['layer:core', 'layer:infra'] },
+            { sourceTag: 'scope:gateway', notDependOnLibsWithTags: ['capability:kafka'], bannedExternalImports: ['kafkajs'] },
+            { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['layer:core'] },
+          ],
+        },
       ],
     },
   },

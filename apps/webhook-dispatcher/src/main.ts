@@ -12,6 +12,8 @@ void runService({
   migrations,
   module: WebhookDispatcherModule,
   usesRedis: true,
+  // Deliveries go to merchants through BullMQ; this service announces nothing on Kafka.
+  publishesEvents: false,
   consumers: (app) => {
     const events = app.get(WebhookEventsHandler);
     const queue = app.get(DeliveryQueue);

@@ -29,14 +29,28 @@ describe('PollingWorker', () => {
     worker = undefined;
   });
 
-  it('keeps calling tick at intervals while it reports no more work', async () => {
-    let calls = 0;
-    worker = new PollingWorker('t', async () => {
-      calls += 1;
-      return false;
-    }, 5, silent());
-    worker.start();
-    await waitFor(() => calls >= 3, 'three ticks');
+  it('waits intervalMs between ticks while tick reports no more work', async () => {
+    // Fake clock: a worker that ignored the interval (or polled with 0) would tick early.
+    jest.useFakeTimers();
+    try {
+      let calls = 0;
+      const w = new PollingWorker('t', async () => {
+        calls += 1;
+        return false;
+      }, 1_000, silent());
+      w.start();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(calls).toBe(1);
+      await jest.advanceTimersByTimeAsync(999);
+      expect(calls).toBe(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(calls).toBe(2);
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(calls).toBe(3);
+      await w.stop();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('calls tick again at once while it returns true (no interval wait)', async () => {

@@ -42,6 +42,8 @@ export interface ServiceDefinition<C extends ServiceConfig> {
   /** The Nest module with the service's controllers (RPC) and use cases. */
   module: Type<unknown>;
   usesRedis?: boolean;
+  /** False for a service that never writes to its outbox: then no relay polls it. */
+  publishesEvents?: boolean;
   /** Kafka consumers, built from the started app so handlers can be Nest providers. */
   consumers?: (app: INestApplication) => ConsumerSpec[];
 }
@@ -142,7 +144,8 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     await app.listen(config.HTTP_PORT, config.HTTP_HOST);
     await waitForCurrentSchema(ds, (pending) => logger!.warn({ pending }, 'waiting for the migration Job: the database schema is behind the code'));
 
-    if (config.OUTBOX_RELAY_ENABLED) relayWorker.start();
+    const relays = config.OUTBOX_RELAY_ENABLED && def.publishesEvents !== false;
+    if (relays) relayWorker.start();
     const consumers = specs.map(
       (s) =>
         new IdempotentConsumer(kafka, ds, producer, { group: s.group, handlers: s.handlers, batchHandlers: s.batchHandlers, afterCommit: s.afterCommit, topicPrefix: config.KAFKA_TOPIC_PREFIX, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS }, logger!.child({ component: 'consumer', group: s.group })),
@@ -155,7 +158,7 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
       await Promise.all(consumers.map((c) => c.stop()));
       await app.close();
       await relayWorker.stop();
-      if (config.OUTBOX_RELAY_ENABLED) await relay.tick().catch(() => undefined);
+      if (relays) await relay.tick().catch(() => undefined);
       await producer.disconnect();
       await admin.disconnect();
       redis?.disconnect();

@@ -197,8 +197,16 @@ export class CallbacksService {
         ORDER BY d.created_at DESC, d.id DESC LIMIT $3 OFFSET $4`,
       [c.id, body.status ?? null, body.limit, body.skip],
     );
+    // Past the last page the window count has no row to ride on: count on its own.
+    let total = rows[0]?.total;
+    if (total === undefined) {
+      [{ total }] = await queryRows<{ total: number }>(this.ds, 'SELECT count(*)::int AS total FROM deliveries WHERE callback_id = $1 AND ($2::text IS NULL OR status = $2)', [
+        c.id,
+        body.status ?? null,
+      ]);
+    }
     return {
-      total_count: rows[0]?.total ?? 0,
+      total_count: total,
       deliveries: rows.map((r) => ({
         delivery_id: r.public_id,
         event_id: r.event_id,
