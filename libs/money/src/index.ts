@@ -1,3 +1,4 @@
+export * from './basis-points';
 export * from './currency';
 export * from './fees';
 export * from './shares';

@@ -1,16 +1,9 @@
 import type { CheckoutView } from '@payments/contracts';
+import { MOBILE_MONEY_NUMBER_INPUT_PATTERN, PAYMENT_METHOD_CODES, PAYMENT_METHODS, codesOfType, isPaymentMethodCode, labelOfCode } from '@payments/domain';
 import { toMajorString } from '@payments/money';
 
 const esc = (v: unknown) =>
   String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-
-export const METHODS = [
-  { code: 'ecocash', label: 'EcoCash', type: 'mobile_money' },
-  { code: 'innbucks', label: 'InnBucks', type: 'mobile_money' },
-  { code: 'zimswitch', label: 'ZimSwitch card', type: 'card' },
-  { code: 'dpo', label: 'Card (DPO)', type: 'card' },
-  { code: 'ozow', label: 'Ozow bank payment', type: 'card' },
-] as const;
 
 export interface CheckoutPageModel {
   view: CheckoutView;
@@ -21,6 +14,8 @@ export interface CheckoutPageModel {
   /** One per rendering of a payment link's page, so a double submit pays once. */
   attemptToken?: string;
 }
+
+const MOBILE_MONEY_LABELS = codesOfType('mobile_money').map(labelOfCode).join(' and ');
 
 const money = (minor: number, currency: string) => `${toMajorString(minor, currency)} ${esc(currency)}`;
 
@@ -60,22 +55,22 @@ function summary(v: CheckoutView, merchant: string): string {
 
 function methodChoice(v: CheckoutView, chosen?: string): string {
   if (v.payment_method_code) {
-    const m = METHODS.find((x) => x.code === v.payment_method_code);
-    return `<p class="fixed-method">Payment method: <strong>${esc(m?.label ?? v.payment_method_code)}</strong></p>`;
+    const label = isPaymentMethodCode(v.payment_method_code) ? labelOfCode(v.payment_method_code) : v.payment_method_code;
+    return `<p class="fixed-method">Payment method: <strong>${esc(label)}</strong></p>`;
   }
   return `<fieldset>
   <legend>Payment method</legend>
-  ${METHODS.map(
-    (m, i) => `<label class="method"><input type="radio" name="payment_method_code" value="${m.code}" ${
-      (chosen ? chosen === m.code : i === 0) ? 'checked' : ''
-    } required> ${esc(m.label)}</label>`,
+  ${PAYMENT_METHOD_CODES.map(
+    (code, i) => `<label class="method"><input type="radio" name="payment_method_code" value="${code}" ${
+      (chosen ? chosen === code : i === 0) ? 'checked' : ''
+    } required> ${esc(labelOfCode(code))}</label>`,
   ).join('\n  ')}
 </fieldset>`;
 }
 
 /** The page for an open link or a pending transaction: the form. */
 export function renderForm({ view: v, merchant, error, form, attemptToken }: CheckoutPageModel): string {
-  const fixed = METHODS.find((m) => m.code === v.payment_method_code);
+  const fixed = isPaymentMethodCode(v.payment_method_code) ? PAYMENT_METHODS[v.payment_method_code] : undefined;
   const needsNumber = !fixed || fixed.type === 'mobile_money';
   const body = `${summary(v, merchant)}
 ${error ? `<p class="error" role="alert" id="form-error">${esc(error)}</p>` : ''}
@@ -91,8 +86,8 @@ ${error ? `<p class="error" role="alert" id="form-error">${esc(error)}</p>` : ''
   ${methodChoice(v, form?.payment_method_code)}
   ${
     needsNumber
-      ? `<label for="mobile_money_number">Mobile money number${fixed ? '' : ' <span class="hint">(EcoCash and InnBucks)</span>'}</label>
-  <input id="mobile_money_number" name="mobile_money_number" type="tel" inputmode="numeric" autocomplete="tel" placeholder="0771234567" pattern="0[0-9 -]{6,20}" value="${esc(form?.mobile_money_number)}" ${fixed ? 'required' : ''}>`
+      ? `<label for="mobile_money_number">Mobile money number${fixed ? '' : ` <span class="hint">(${MOBILE_MONEY_LABELS})</span>`}</label>
+  <input id="mobile_money_number" name="mobile_money_number" type="tel" inputmode="numeric" autocomplete="tel" placeholder="0771234567" pattern="${MOBILE_MONEY_NUMBER_INPUT_PATTERN}" value="${esc(form?.mobile_money_number)}" ${fixed ? 'required' : ''}>`
       : ''
   }
   <div class="actions">

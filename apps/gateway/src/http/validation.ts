@@ -1,7 +1,15 @@
 import { Injectable, applyDecorators, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { IsOptional, IsUrl, validate, type ValidationError } from 'class-validator';
-import { ErrorCodes, type FieldError } from '@payments/contracts';
+import {
+  IsOptional,
+  IsUrl,
+  ValidatorConstraint,
+  validate,
+  type ValidationArguments,
+  type ValidationError,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
+import { ErrorCodes, MAX_PERCENTAGE_BPS, type FieldError } from '@payments/contracts';
 import { ApiException } from './api-exception';
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
@@ -45,4 +53,20 @@ export function OptionalRedirectUrl(field: string): PropertyDecorator {
     IsOptional(),
     IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: `${field} must be a valid http(s) URL` }),
   );
+}
+
+/**
+ * A percentage split's value is in basis points, at most 100 %. Use as
+ * `@Validate(PercentageInBasisPoints, ['split_type'])`: the constraint names the sibling field that
+ * says whether the split is a percentage (`type` on a link's split, `split_type` on a split config).
+ */
+@ValidatorConstraint({ name: 'percentageInBasisPoints' })
+export class PercentageInBasisPoints implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    const typeField = args.constraints[0] as string;
+    return (args.object as Record<string, unknown>)[typeField] !== 'percentage' || typeof value !== 'number' || value <= MAX_PERCENTAGE_BPS;
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be at most ${MAX_PERCENTAGE_BPS} basis points for a percentage split`;
+  }
 }

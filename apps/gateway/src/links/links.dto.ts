@@ -11,25 +11,10 @@ import {
   Min,
   Validate,
   ValidateNested,
-  ValidatorConstraint,
-  type ValidationArguments,
-  type ValidatorConstraintInterface,
 } from 'class-validator';
 import { PG_INT_MAX } from '@payments/contracts';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
-import { OptionalRedirectUrl } from '../http/validation';
-
-/** A percentage split is in basis points: at most 10 000 (100 %). */
-@ValidatorConstraint({ name: 'percentageInBasisPoints' })
-export class PercentageInBasisPoints implements ValidatorConstraintInterface {
-  validate(value: unknown, args: ValidationArguments): boolean {
-    return (args.object as { type?: string }).type !== 'percentage' || typeof value !== 'number' || value <= 10_000;
-  }
-  defaultMessage(): string {
-    return 'value must be at most 10000 basis points for a percentage split';
-  }
-}
-
+import { OptionalRedirectUrl, PercentageInBasisPoints } from '../http/validation';
 
 export class LinkSplitDto {
   @IsInt({ message: 'business_id must be an integer' })
@@ -42,7 +27,7 @@ export class LinkSplitDto {
 
   @IsInt({ message: 'value must be a positive integer' })
   @Min(1, { message: 'value must be a positive integer' })
-  @Validate(PercentageInBasisPoints)
+  @Validate(PercentageInBasisPoints, ['type'])
   value: number;
 
   @IsOptional()

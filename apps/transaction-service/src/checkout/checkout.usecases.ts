@@ -14,7 +14,7 @@ import { queryRows } from '@payments/database';
 import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/service-host';
 import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
-import { PAYMENT_METHOD_CODES, isPaymentMethodCode, typeOfCode } from '../transactions/domain/payment-methods';
+import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber, isPaymentMethodCode, normalizeMobileMoneyNumber, typeOfCode, type PaymentMethodCode } from '@payments/domain';
 import { SandboxProvider } from '../transactions/sandbox/sandbox-provider';
 import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
 
@@ -135,12 +135,12 @@ export class PayCheckoutUseCase {
     return { checkout_id: row.checkout_id, transaction_id: row.public_id, status: row.status };
   }
 
-  private chosenMethod(body: CheckoutPayBody): { code: (typeof PAYMENT_METHOD_CODES)[number]; number: string | null } {
+  private chosenMethod(body: CheckoutPayBody): { code: PaymentMethodCode; number: string | null } {
     const code = body.payment_method_code;
     if (!code || !isPaymentMethodCode(code)) throw invalid([{ field: 'payment_method_code', message: 'choose a payment method' }]);
     if (typeOfCode(code) !== 'mobile_money') return { code, number: null };
-    const number = body.mobile_money_number?.replace(/[\s-]/g, '') ?? '';
-    if (!/^0\d{6,14}$/.test(number)) throw invalid([{ field: 'mobile_money_number', message: 'must start with 0 and contain 7 to 15 digits' }]);
+    const number = normalizeMobileMoneyNumber(body.mobile_money_number ?? '');
+    if (!isMobileMoneyNumber(number)) throw invalid([{ field: 'mobile_money_number', message: MOBILE_MONEY_NUMBER_RULE }]);
     return { code, number };
   }
 

@@ -12,19 +12,9 @@ import {
   type ValidationArguments,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { MAX_PERCENTAGE_BPS, PG_INT_MAX, SPLIT_DESCRIPTION_MAX, SPLIT_ROLES, SPLIT_TYPES, type SplitRole, type SplitType } from '@payments/contracts';
+import { PG_INT_MAX, SPLIT_DESCRIPTION_MAX, SPLIT_ROLES, SPLIT_TYPES, type SplitRole, type SplitType } from '@payments/contracts';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
-
-/** A percentage split_value is in basis points: at most 10 000 (100 %). */
-@ValidatorConstraint({ name: 'splitValueInBasisPoints' })
-export class SplitValueInBasisPoints implements ValidatorConstraintInterface {
-  validate(value: unknown, args: ValidationArguments): boolean {
-    return (args.object as { split_type?: string }).split_type !== 'percentage' || typeof value !== 'number' || value <= MAX_PERCENTAGE_BPS;
-  }
-  defaultMessage(): string {
-    return `split_value must be at most ${MAX_PERCENTAGE_BPS} basis points for a percentage split`;
-  }
-}
+import { PercentageInBasisPoints } from '../../http/validation';
 
 /** A field the PUT refuses by name (rather than as merely unknown). */
 @ValidatorConstraint({ name: 'notUpdatable' })
@@ -55,7 +45,7 @@ export class CreateSplitConfigDto {
   @IsInt(VALUE)
   @Min(1, VALUE)
   @Max(MAX_AMOUNT, { message: `split_value must be at most ${MAX_AMOUNT}` })
-  @Validate(SplitValueInBasisPoints)
+  @Validate(PercentageInBasisPoints, ['split_type'])
   split_value: number;
 
   @IsIn(SPLIT_ROLES, ROLE)
@@ -88,7 +78,7 @@ export class UpdateSplitConfigDto {
   @IsInt(VALUE)
   @Min(1, VALUE)
   @Max(MAX_AMOUNT, { message: `split_value must be at most ${MAX_AMOUNT}` })
-  @Validate(SplitValueInBasisPoints)
+  @Validate(PercentageInBasisPoints, ['split_type'])
   split_value?: number;
 
   @IsOptional()

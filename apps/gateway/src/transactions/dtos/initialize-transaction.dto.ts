@@ -1,4 +1,5 @@
 import { IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { MOBILE_MONEY_NUMBER, MOBILE_MONEY_NUMBER_RULE, PAYMENT_METHOD_CODES, PAYMENT_METHOD_TYPES, type PaymentMethodType } from '@payments/domain';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 import { OptionalRedirectUrl } from '../../http/validation';
 
@@ -17,16 +18,16 @@ export class InitializeTransactionDto {
   currency: string;
 
   @IsOptional()
-  @IsIn(['mobile_money', 'card'], { message: 'payment_method_type must be mobile_money or card' })
-  payment_method_type?: 'mobile_money' | 'card';
+  @IsIn(PAYMENT_METHOD_TYPES, { message: `payment_method_type must be ${PAYMENT_METHOD_TYPES.join(' or ')}` })
+  payment_method_type?: PaymentMethodType;
 
   @IsOptional()
-  @IsIn(['ecocash', 'innbucks', 'zimswitch', 'dpo', 'ozow'], { message: 'payment_method_code must be one of ecocash, innbucks, zimswitch, dpo, ozow' })
+  @IsIn(PAYMENT_METHOD_CODES, { message: `payment_method_code must be one of ${PAYMENT_METHOD_CODES.join(', ')}` })
   payment_method_code?: string;
 
   @ValidateIf((o) => o.mobile_money_number !== undefined || o.payment_method_type === 'mobile_money')
   @IsString({ message: 'mobile_money_number is required for mobile_money payments' })
-  @Matches(/^0\d{6,14}$/, { message: 'mobile_money_number must start with 0 and contain 7 to 15 digits' })
+  @Matches(MOBILE_MONEY_NUMBER, { message: `mobile_money_number ${MOBILE_MONEY_NUMBER_RULE}` })
   mobile_money_number?: string;
 
   @IsOptional()

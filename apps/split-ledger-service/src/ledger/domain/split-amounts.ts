@@ -1,4 +1,5 @@
 import { MAX_PERCENTAGE_BPS, type SplitRole, type SplitType } from '@payments/contracts';
+import { bpsShareFloor } from '@payments/money';
 
 /** Where a split comes from: a split config (by its integer id) or a payment link's split (by position). */
 export type SplitSource = { kind: 'config'; configId: number } | { kind: 'link'; index: number };
@@ -24,8 +25,7 @@ export interface SplitEntry {
 /** The split's own amount: floor(amount × bps / 10 000) for a percentage, the value itself when fixed. */
 export function splitAmount(amount: number, type: SplitType, value: number): number {
   if (type === 'fixed') return value;
-  // BigInt: amount × bps can exceed 2^53 for large amounts.
-  return Number((BigInt(amount) * BigInt(value)) / BigInt(MAX_PERCENTAGE_BPS));
+  return bpsShareFloor(amount, value);
 }
 
 /** What the partner is owed before capping: the split for a fee, the rest for a principal split. */

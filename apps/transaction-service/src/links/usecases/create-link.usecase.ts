@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ErrorCodes, type CreateLinkBody, type LinkSplit, type LinkView, type RpcRequest } from '@payments/contracts';
 import { queryRows } from '@payments/database';
-import { computeCharges, isSupportedCurrency } from '@payments/money';
+import { bpsShareFloor, computeCharges, isSupportedCurrency } from '@payments/money';
 import { DomainException, publicId } from '@payments/platform';
 import { FeeSchedule } from '../../transactions/fee-schedule';
 
 /** What a link's splits take out of `amount`: floor(amount × bps / 10 000) for percentages, value for fixed. */
 export function splitsTotal(amount: number, splits: LinkSplit[]): number {
-  return splits.reduce((sum, s) => sum + (s.type === 'percentage' ? Number((BigInt(amount) * BigInt(s.value)) / 10_000n) : s.value), 0);
+  return splits.reduce((sum, s) => sum + (s.type === 'percentage' ? bpsShareFloor(amount, s.value) : s.value), 0);
 }
 
 /**

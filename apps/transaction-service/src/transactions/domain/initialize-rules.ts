@@ -1,6 +1,6 @@
 import type { FieldError, InitializeTransactionBody, Mode } from '@payments/contracts';
 import { MAX_AMOUNT, isSupportedCurrency } from '@payments/money';
-import { PAYMENT_METHOD_CODES, isPaymentMethodCode, typeOfCode } from './payment-methods';
+import { MOBILE_MONEY_NUMBER_RULE, PAYMENT_METHOD_CODES, isMobileMoneyNumber, isPaymentMethodCode, typeOfCode } from '@payments/domain';
 
 /**
  * Cross-field rules of POST /v1/transactions that the gateway's per-field validation cannot see.
@@ -23,7 +23,7 @@ export function initializeProblems(body: InitializeTransactionBody, mode: Mode):
   const type = body.payment_method_type ?? (body.payment_method_code && isPaymentMethodCode(body.payment_method_code) ? typeOfCode(body.payment_method_code) : undefined);
   if (type === 'mobile_money') {
     if (!body.mobile_money_number) errors.push({ field: 'mobile_money_number', message: 'is required for mobile_money payments' });
-    else if (!/^0\d{6,14}$/.test(body.mobile_money_number)) errors.push({ field: 'mobile_money_number', message: 'must start with 0 and contain 7 to 15 digits' });
+    else if (!isMobileMoneyNumber(body.mobile_money_number)) errors.push({ field: 'mobile_money_number', message: MOBILE_MONEY_NUMBER_RULE });
   }
   if (body.requested_response !== undefined && mode === 'live') {
     errors.push({ field: 'requested_response', message: 'is only allowed in test mode' });

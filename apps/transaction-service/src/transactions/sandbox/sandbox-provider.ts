@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { TransactionServiceConfig } from '../../config/transaction.config';
-import { typeOfCode, isPaymentMethodCode } from '../domain/payment-methods';
+import { typeOfCode, isPaymentMethodCode } from '@payments/domain';
 import { TransactionStore, type TransactionRow } from '../transaction-store';
 
 /**

@@ -11,7 +11,7 @@ import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/service-host';
 import { TransactionServiceConfig, durationMs } from '../../config/transaction.config';
 import { initializeProblems } from '../domain/initialize-rules';
-import { isPaymentMethodCode, settlesWithoutCustomer, typeOfCode } from '../domain/payment-methods';
+import { isPaymentMethodCode, settlesWithoutCustomer, typeOfCode } from '@payments/domain';
 import { FeeSchedule } from '../fee-schedule';
 import { ProviderRegistry } from '../providers/payment-provider';
 import { SandboxProvider } from '../sandbox/sandbox-provider';

@@ -1,0 +1,2 @@
+export * from './payment-methods';
+export * from './mobile-number';
