@@ -1,6 +1,6 @@
 import { Stack } from '../support/stack';
 
-/** One error model (ARCHITECTURE §3) on every kind of refusal, and a refused request stores nothing. */
+/** One error model (docs/contract.md, Errors) on every kind of refusal, and a refused request stores nothing. */
 describe('gateway error model', () => {
   let stack: Stack;
   let keys: Awaited<ReturnType<Stack['createBusiness']>>;

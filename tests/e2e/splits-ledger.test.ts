@@ -276,7 +276,7 @@ describe('split payments and the commission ledger', () => {
       supplier = await stack.createBusiness('Split Supplier');
     });
 
-    it('records a paid transaction’s splits: the partner is owed, the owner owes (ARCHITECTURE §5)', async () => {
+    it('records a paid transaction’s splits: the partner is owed, the owner owes (docs/decisions/0005-ledger.md)', async () => {
       // 2.5 % fee to the platform: floor(10 000 × 250 / 10 000) = 250.
       const feeId = await createConfig(merchant, { partner_business_id: platform.id, split_type: 'percentage', split_value: 250, split_role: 'fee', currency: 'USD' });
       // Principal to the supplier, the merchant keeping 1 500 as commission: 10 000 − 1 500 = 8 500.

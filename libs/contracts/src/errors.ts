@@ -1,4 +1,4 @@
-/** Error codes of the public API (ARCHITECTURE §3), with the HTTP status each maps to. */
+/** Error codes of the public API (docs/contract.md, Errors), with the HTTP status each maps to. */
 export const ErrorCodes = {
   ValidationError: 'validation_error',
   InvalidApiKey: 'invalid_api_key',

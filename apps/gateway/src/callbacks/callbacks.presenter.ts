@@ -15,7 +15,7 @@ export function presentCallback(c: CallbackView) {
   };
 }
 
-/** The list's superset item (ARCHITECTURE §6): both spec shapes at once, id as an integer. */
+/** The list's superset item (docs/contract.md, Quirks): both spec shapes at once, id as an integer. */
 export function presentCallbackListItem(c: CallbackView) {
   return { ...presentCallback(c), id: c.id, dateCreated: c.date_created };
 }

@@ -1,6 +1,6 @@
 import { ERROR_HTTP_STATUS, type ErrorCode, type FieldError } from '@payments/contracts';
 
-/** An error answer of the public API (ARCHITECTURE §3); the filter renders it. */
+/** An error answer of the public API (docs/contract.md, Errors); the filter renders it. */
 export class ApiException extends Error {
   /** True when the request certainly never reached a service (safe to run again as is). */
   notExecuted = false;

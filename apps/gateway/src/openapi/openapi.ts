@@ -49,7 +49,7 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 /**
  * The OpenAPI 3 document of the gateway, generated from the code: paths and bodies from the
  * controllers, request schemas from the class-validator rules of the DTOs, response shapes from
- * ./schemas.ts (the presenters' shapes), errors from the guards and the ARCHITECTURE §3 model.
+ * ./schemas.ts (the presenters' shapes), errors from the guards and the error model of docs/contract.md.
  * `npm run openapi` writes docs/openapi.json; a unit test fails when it drifts from the code.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

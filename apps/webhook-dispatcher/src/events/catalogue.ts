@@ -1,6 +1,6 @@
 import type { TransactionStatusChangedData } from '@payments/contracts';
 
-/** Every event name a callback may subscribe to (ARCHITECTURE §6). */
+/** Every event name a callback may subscribe to (docs/contract.md, Webhooks). */
 export const EVENT_CATALOGUE = [
   'payment.created',
   'payment.updated',

@@ -1,7 +1,7 @@
 import type { TransactionStatus } from '@payments/contracts';
 
 /**
- * The only transitions a transaction may make (ARCHITECTURE §4). success and failed are final.
+ * The only transitions a transaction may make (docs/contract.md, Resources). success and failed are final.
  * pending → failed covers expiry and a customer declining at checkout.
  */
 const ALLOWED: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
