@@ -1,4 +1,5 @@
 import type { EventEnvelope } from './envelope';
+import type { SplitType } from './ledger';
 import { Topics } from './topics';
 
 export const TRANSACTION_STATUSES = ['pending', 'processing', 'success', 'failed'] as const;
@@ -18,7 +19,7 @@ export const EventTypes = {
 /** A split carried by a transaction paid through a payment link. */
 export interface LinkSplit {
   business_id: number;
-  type: 'percentage' | 'fixed';
+  type: SplitType;
   value: number;
   description?: string | null;
 }

@@ -12,7 +12,7 @@ import {
   Validate,
   ValidateNested,
 } from 'class-validator';
-import { PG_INT_MAX } from '@payments/contracts';
+import { PG_INT_MAX, SPLIT_TYPES, type SplitType } from '@payments/contracts';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 import { OptionalRedirectUrl, PercentageInBasisPoints } from '../http/validation';
 
@@ -22,8 +22,8 @@ export class LinkSplitDto {
   @Max(PG_INT_MAX, { message: 'business_id must be an existing business' })
   business_id: number;
 
-  @IsIn(['percentage', 'fixed'], { message: 'type must be percentage or fixed' })
-  type: 'percentage' | 'fixed';
+  @IsIn(SPLIT_TYPES, { message: `type must be ${SPLIT_TYPES.join(' or ')}` })
+  type: SplitType;
 
   @IsInt({ message: 'value must be a positive integer' })
   @Min(1, { message: 'value must be a positive integer' })
