@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { databaseUrl, ensureDatabase, migrateWithLock, openDatabase, pendingMigrations, schemaReadinessCheck, waitForCurrentSchema } from '@payments/database';
 import { migrations } from '../../apps/transaction-service/src/migrations';
-import { AppModuleEntities } from '../../apps/transaction-service/src/entities';
 import { ROOT, infra, runId } from '../support/infra';
 
 /**
@@ -25,7 +24,7 @@ describe('per-app database roles and the schema readiness check', () => {
     return u.toString();
   };
   const open = (role: string) =>
-    openDatabase({ serverUrl: as(role), database: db, entities: AppModuleEntities, migrations, migrate: false, poolSize: 2 });
+    openDatabase({ serverUrl: as(role), database: db, migrations, migrate: false, poolSize: 2 });
 
   // A second app's database and roles, to check the first app's roles cannot reach it.
   const otherDb = `${id}_roles_other`;
@@ -97,7 +96,7 @@ describe('per-app database roles and the schema readiness check', () => {
 
   it('tells a serving pod whose database was never created to run the migration first', async () => {
     await expect(
-      openDatabase({ serverUrl: admin, database: `${id}_never_created`, entities: AppModuleEntities, migrations, migrate: false }),
+      openDatabase({ serverUrl: admin, database: `${id}_never_created`, migrations, migrate: false }),
     ).rejects.toThrow(`database "${id}_never_created" does not exist. Run this app with the \`migrate\` argument first`);
   });
 
