@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { ClientProxyFactory, Transport } from '@nestjs/microservices';
 import { firstValueFrom } from 'rxjs';
 import { RpcPatterns, Topics, type InitializeTransactionResult, type RpcReply } from '@payments/contracts';
 import { Stack } from '../support/stack';
@@ -26,7 +25,7 @@ describe('outbox relay placement', () => {
     const canary = randomUUID();
     await dispatcherDb.query('INSERT INTO outbox_events (event_id, topic, message_key, payload) VALUES ($1, $2, $3, $4)', [canary, Topics.LedgerEntryCreated, 'canary', '{}']);
 
-    const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: stack.rpcPort('transaction-service') } });
+    const client = stack.rpcClient('transaction-service');
     const reply = await firstValueFrom(
       client.send<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
         ctx: { request_id: 'req_relay_scope', business_id: 9, mode: 'test', key_type: 'secret' },
