@@ -9,7 +9,7 @@ import { migrations as webhooks } from '../../apps/webhook-dispatcher/src/migrat
 import { infra, runId } from '../support/infra';
 
 /**
- * The SQL migrations are the only schema source (docs/decisions/0007-schema-source.md). Each
+ * The SQL migrations are the only schema source (docs/decisions/0008-schema-source.md). Each
  * service's migrations run on an empty database and the resulting catalogue is compared with the
  * snapshot committed in tests/integration/schema/: a migration that changes the schema must update
  * the snapshot in the same change, so the difference is reviewed. Regenerate with
