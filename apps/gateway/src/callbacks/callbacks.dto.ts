@@ -1,7 +1,7 @@
-import { Type } from 'class-transformer';
 import { DELIVERY_STATUSES, PG_INT_MAX, type DeliveryStatus } from '@payments/contracts';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, Validate } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength, Validate } from 'class-validator';
 import { IsTimestamp } from '../http/dates';
+import { IntegerInRange } from '../http/validation';
 
 /** GET /v1/callback/list: page size default and maximum (docs/api.md). */
 export const CALLBACK_LIST_DEFAULT = 50;
@@ -47,17 +47,11 @@ export class UpdateCallbackDto {
 
 export class CallbackPageQuery {
   @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: `limit must be an integer from 1 to ${CALLBACK_LIST_MAX}` })
-  @Min(1, { message: `limit must be an integer from 1 to ${CALLBACK_LIST_MAX}` })
-  @Max(CALLBACK_LIST_MAX, { message: `limit must be an integer from 1 to ${CALLBACK_LIST_MAX}` })
+  @IntegerInRange('limit', 1, CALLBACK_LIST_MAX, { fromQuery: true })
   limit?: number;
 
   @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: `skip must be an integer from 0 to ${PG_INT_MAX}` })
-  @Min(0, { message: `skip must be an integer from 0 to ${PG_INT_MAX}` })
-  @Max(PG_INT_MAX, { message: `skip must be an integer from 0 to ${PG_INT_MAX}` })
+  @IntegerInRange('skip', 0, PG_INT_MAX, { fromQuery: true })
   skip?: number;
 }
 

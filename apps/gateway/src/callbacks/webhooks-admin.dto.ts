@@ -1,10 +1,11 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { ISO_8601_WITH_ZONE } from '@payments/contracts';
+import { ISO_8601_WITH_ZONE, PG_INT_MAX } from '@payments/contracts';
+import { IntegerInRange } from '../http/validation';
 
 export class AdminRecoverDto {
   @IsInt({ message: 'business_id must be a business id' })
   @Min(1, { message: 'business_id must be a business id' })
-  @Max(2_147_483_647, { message: 'business_id must be a business id' })
+  @Max(PG_INT_MAX, { message: 'business_id must be a business id' })
   business_id: number;
 
   @IsIn(['test', 'live'], { message: 'mode must be test or live' })
@@ -22,8 +23,6 @@ export class AdminRecoverDto {
   after?: string;
 
   @IsOptional()
-  @IsInt({ message: 'limit must be an integer from 1 to 1000' })
-  @Min(1, { message: 'limit must be an integer from 1 to 1000' })
-  @Max(1000, { message: 'limit must be an integer from 1 to 1000' })
+  @IntegerInRange('limit', 1, 1000)
   limit?: number;
 }

@@ -1,8 +1,11 @@
 import { Injectable, applyDecorators, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
+import { Type, plainToInstance } from 'class-transformer';
 import {
+  IsInt,
   IsOptional,
   IsUrl,
+  Max,
+  Min,
   ValidatorConstraint,
   validate,
   type ValidationArguments,
@@ -11,6 +14,17 @@ import {
 } from 'class-validator';
 import { ErrorCodes, MAX_PERCENTAGE_BPS, type FieldError } from '@payments/contracts';
 import { ApiException } from './api-exception';
+
+/**
+ * An integer in [min, max] with one message for every broken rule, e.g. "limit must be an integer
+ * from 1 to 500". `fromQuery` converts the query string's text first (bodies are never converted).
+ */
+export function IntegerInRange(field: string, min: number, max: number, { fromQuery = false } = {}): PropertyDecorator {
+  const message = { message: `${field} must be an integer from ${min} to ${max}` };
+  // Applied in the order stacked decorators would be (bottom first), so the document says "integer".
+  const rules = [Max(max, message), Min(min, message), IsInt(message)];
+  return applyDecorators(...(fromQuery ? [...rules, Type(() => Number)] : rules));
+}
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((e) => {

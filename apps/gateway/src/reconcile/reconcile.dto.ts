@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, Matches } from 'class-validator';
+import { IntegerInRange } from '../http/validation';
 
 export const RECONCILE_PAGE_MAX = 1_000;
 
@@ -9,10 +9,7 @@ export class ReconcilePageQuery {
   after?: string;
 
   @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: `limit must be an integer from 1 to ${RECONCILE_PAGE_MAX}` })
-  @Min(1, { message: `limit must be an integer from 1 to ${RECONCILE_PAGE_MAX}` })
-  @Max(RECONCILE_PAGE_MAX, { message: `limit must be an integer from 1 to ${RECONCILE_PAGE_MAX}` })
+  @IntegerInRange('limit', 1, RECONCILE_PAGE_MAX, { fromQuery: true })
   limit?: number;
 }
 

@@ -1,7 +1,7 @@
 import { MAX_AMOUNT } from '@payments/money';
-import { Type } from 'class-transformer';
 import { IsCalendarDate } from '../../http/dates';
 import { IsInt, IsOptional, IsString, Length, Max, Min, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+import { IntegerInRange } from '../../http/validation';
 
 /** Largest page of GET /v1/transactions/list (docs/api.md). */
 export const LIST_LIMIT_MAX = 500;
@@ -29,10 +29,7 @@ export class ListTransactionsQuery {
   end_date?: string;
 
   @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: `limit must be an integer from 1 to ${LIST_LIMIT_MAX}` })
-  @Min(1, { message: `limit must be an integer from 1 to ${LIST_LIMIT_MAX}` })
-  @Max(LIST_LIMIT_MAX, { message: `limit must be an integer from 1 to ${LIST_LIMIT_MAX}` })
+  @IntegerInRange('limit', 1, LIST_LIMIT_MAX, { fromQuery: true })
   limit?: number;
 }
 
