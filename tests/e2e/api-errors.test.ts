@@ -61,6 +61,17 @@ describe('gateway error model', () => {
     expect(res.body.errors.map((e) => e.field).sort()).toEqual(['amount', 'colour', 'currency', 'email']);
   });
 
+  it('names the first broken rule: required, then type, then range', async () => {
+    const { amount: _omit, ...withoutAmount } = valid;
+    const missing = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: withoutAmount });
+    expectError(missing, 400, 'validation_error');
+    expect(missing.body.message).toBe('amount is required');
+    const text = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: { ...valid, amount: '1000' } });
+    expect(text.body.message).toMatch(/^amount must be a positive integer/);
+    const huge = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: { ...valid, amount: 10 ** 13 } });
+    expect(huge.body.message).toMatch(/^amount must be at most/);
+  });
+
   it('400 when mobile_money_number is missing or does not start with 0', async () => {
     const { mobile_money_number: _omit, ...withoutNumber } = valid;
     const missing = await stack.api<{ errors: { field: string }[] } & Record<string, unknown>>('POST', '/v1/transactions', { key: keys.test.secret, body: withoutNumber });

@@ -40,6 +40,17 @@ describe('gateway hardening', () => {
       expect(await count('idem-1')).toBe(1);
     });
 
+    it('treats the same parameters with their keys in another order as the same request', async () => {
+      const body = { amount: 1000, email: 'x@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: 'idem-order' };
+      const reordered = Object.fromEntries(Object.entries(body).reverse());
+      const first = await stack.api('POST', '/v1/transactions', { key: a.test.secret, headers: { 'Idempotency-Key': 'key-order' }, body });
+      const again = await stack.api('POST', '/v1/transactions', { key: a.test.secret, headers: { 'Idempotency-Key': 'key-order' }, body: reordered });
+      expect(first.status).toBe(200);
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await count('idem-order')).toBe(1);
+    });
+
     it('422 idempotency_key_reused for the same key with another body', async () => {
       await pay(a.test.secret, 'idem-2', {}, { 'Idempotency-Key': 'key-2' });
       const other = await pay(a.test.secret, 'idem-2', { amount: 2000 }, { 'Idempotency-Key': 'key-2' });

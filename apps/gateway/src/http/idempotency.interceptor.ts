@@ -44,6 +44,21 @@ export function idempotencyScope(req: Request): string {
  * replayed — a 5xx whose outcome is unknown included (Stripe does the same): running it again
  * could apply it twice, so the caller checks the outcome and uses a new key.
  */
+/**
+ * The request's parameters in one spelling: object keys sorted at every depth, so the same body
+ * with its keys in another order is the same request (Stripe compares parameters, not bytes).
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
@@ -67,7 +82,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const res = context.switchToHttp().getResponse<Response>();
     const scope = idempotencyScope(req);
     const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${scope}:${key}`;
-    const fingerprint = createHash('sha256').update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`).digest('hex');
+    const fingerprint = createHash('sha256').update(`${req.method} ${req.originalUrl}\n${canonicalJson(req.body ?? null)}`).digest('hex');
 
     let claimed: string | null;
     try {

@@ -26,11 +26,43 @@ export function IntegerInRange(field: string, min: number, max: number, { fromQu
   return applyDecorators(...(fromQuery ? [...rules, Type(() => Number)] : rules));
 }
 
+/** Which rule a merchant hears about first: required, then type, then format, then range. */
+const RULE_RANK: Record<string, number> = {
+  isDefined: 0,
+  isNotEmpty: 0,
+  isInt: 1,
+  isNumber: 1,
+  isString: 1,
+  isBoolean: 1,
+  isArray: 1,
+  isObject: 1,
+  nestedValidation: 1,
+  min: 3,
+  max: 3,
+  length: 3,
+  minLength: 3,
+  maxLength: 3,
+  arrayMinSize: 3,
+  arrayMaxSize: 3,
+  arrayNotEmpty: 3,
+};
+/** Format rules (patterns, enums, URLs, custom rules) rank between type and range. */
+const FORMAT_RANK = 2;
+
+function firstBrokenRule(e: ValidationError): string | undefined {
+  const broken = Object.entries(e.constraints ?? {});
+  if (broken.length === 0) return undefined;
+  broken.sort(([a], [b]) => (RULE_RANK[a] ?? FORMAT_RANK) - (RULE_RANK[b] ?? FORMAT_RANK));
+  // A missing value breaks every rule of a required field: say it is missing, not out of range.
+  if (e.value === undefined && RULE_RANK[broken[0][0]] !== 0) return `${e.property} is required`;
+  return broken[0][1];
+}
+
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
     // One entry per field: the first rule it breaks (the rest usually follow from it).
-    const first = Object.values(e.constraints ?? {})[0];
+    const first = firstBrokenRule(e);
     // The property name is caller input (an unknown field): never turn it into a pattern.
     const message = first?.startsWith(`${e.property} `) ? first.slice(e.property.length + 1) : first;
     const own = message ? [{ field, message }] : [];

@@ -15,6 +15,15 @@ describe('OpenAPI document', () => {
     expect(generated).toEqual(committed);
   });
 
+  it('declares API keys and the admin token as plain bearer tokens, not JWTs', () => {
+    const schemes = generated.components?.securitySchemes ?? {};
+    expect(Object.keys(schemes).sort()).toEqual(['admin_token', 'api_key']);
+    for (const scheme of Object.values(schemes)) {
+      expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(scheme).not.toHaveProperty('bearerFormat');
+    }
+  });
+
   it('covers every endpoint of the spec, with its request and response shapes and the error model', () => {
     const expected: [string, string][] = [
       ['post', '/v1/transactions'],

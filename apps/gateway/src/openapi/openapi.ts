@@ -57,8 +57,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Payments platform API')
     .setDescription('Transactions, split payments with a commission ledger, and signed webhooks. Amounts are integers in minor units unless stated.')
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: sk_test_…, sk_live_… (pk_… only for POST /v1/transactions)' }, 'api_key')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_API_TOKEN' }, 'admin_token')
+    .addSecurity('api_key', { type: 'http', scheme: 'bearer', description: 'API key, an opaque token: sk_test_…, sk_live_… (pk_… only for POST /v1/transactions)' })
+    .addSecurity('admin_token', { type: 'http', scheme: 'bearer', description: 'ADMIN_API_TOKEN, an opaque token' })
     .build();
   const doc = SwaggerModule.createDocument(app, base);
   // Every class with class-validator rules becomes a schema; the config classes are not part of the API.

@@ -1,4 +1,4 @@
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsDefined, IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { MOBILE_MONEY_NUMBER, MOBILE_MONEY_NUMBER_RULE, PAYMENT_METHOD_CODES, PAYMENT_METHOD_TYPES, type PaymentMethodType } from '@payments/domain';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 import { OptionalRedirectUrl } from '../../http/validation';
@@ -26,7 +26,8 @@ export class InitializeTransactionDto {
   payment_method_code?: string;
 
   @ValidateIf((o) => o.mobile_money_number !== undefined || o.payment_method_type === 'mobile_money')
-  @IsString({ message: 'mobile_money_number is required for mobile_money payments' })
+  @IsDefined({ message: 'mobile_money_number is required for mobile_money payments' })
+  @IsString({ message: 'mobile_money_number must be a string' })
   @Matches(MOBILE_MONEY_NUMBER, { message: `mobile_money_number ${MOBILE_MONEY_NUMBER_RULE}` })
   mobile_money_number?: string;
 
