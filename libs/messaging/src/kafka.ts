@@ -2,6 +2,7 @@ import { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'k
 import type { Logger } from 'pino';
 import { DependencyUnavailableError } from '@payments/database';
 import { kafkaConnectHint, kafkaSecurityOptions, type KafkaSecuritySettings } from './kafka-security';
+import { dropKafkajsNegativeTimerWarning } from './kafkajs-timer-warning';
 
 export interface KafkaSettings {
   brokers: string;
@@ -22,6 +23,7 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 };
 
 export function createKafka(settings: KafkaSettings, logger: Logger): Kafka {
+  dropKafkajsNegativeTimerWarning();
   const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId: settings.clientId,
