@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Topics, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
 import { queryRows } from '@payments/database';
-import { OUTBOX_INSERT_COLUMNS, appendToOutbox, buildEnvelope, outboxValues, type NewEvent } from '@payments/messaging';
+import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxValues, type NewEvent } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
 
@@ -64,6 +64,9 @@ export function toSnapshot(row: TransactionRow): TransactionSnapshot {
 }
 
 export class ConcurrentStatusChange extends Error {}
+
+/** A timestamp column as a JSON string formatted as toSnapshot formats it (ISO-8601 UTC, milliseconds truncated like a Date). */
+const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 export interface NewTransaction {
   businessId: number;
@@ -128,7 +131,6 @@ export class TransactionStore {
       updated_at: new Date(0),
     };
     const event = this.statusEvent(draft, null, correlationId);
-    const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
     const [row] = await queryRows<TransactionRow>(
       m,
       `WITH t AS (
@@ -197,19 +199,26 @@ export class TransactionStore {
     extra: { settleAt?: Date | null } = {},
   ): Promise<TransactionRow> {
     if (!canTransition(row.status, to)) throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
+    // One statement for the change and its event (as create() does): the event is built from the
+    // row as it will be, which the version guard makes exact (every caller holds the row locked or
+    // just wrote it); only date_updated comes from the statement.
+    const settleAt = extra.settleAt === undefined ? row.settle_at : extra.settleAt;
+    const next: TransactionRow = { ...row, status: to, message, settle_at: settleAt, version: row.version + 1 };
+    const event = this.statusEvent(next, row.status, correlationId);
     const rows = await queryRows<TransactionRow>(
       m,
-      `UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
-        WHERE id = $1 AND status = $2 RETURNING *`,
-      [row.id, row.status, to, message, extra.settleAt === undefined ? row.settle_at : extra.settleAt],
+      `WITH t AS (
+         UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
+          WHERE id = $1 AND status = $2 AND version = $6 RETURNING *
+       ), event AS (
+         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
+         SELECT $7, $8, $9, jsonb_set($10::jsonb, '{data,transaction,date_updated}', ${iso('t.updated_at')}), $11::jsonb FROM t
+       )
+       SELECT * FROM t`,
+      [row.id, row.status, to, message, settleAt, row.version, ...outboxValues(event, buildEnvelope(event))],
     );
     if (rows.length === 0) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
-    await this.emit(m, rows[0], row.status, correlationId);
     return rows[0];
-  }
-
-  private async emit(m: EntityManager, row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null) {
-    await appendToOutbox(m, this.statusEvent(row, previous, correlationId));
   }
 
   private statusEvent(row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null): NewEvent<TransactionStatusChangedData> {
