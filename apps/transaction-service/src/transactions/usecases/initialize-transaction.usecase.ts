@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import {
   ErrorCodes,
   type InitializeTransactionBody,
@@ -51,40 +51,41 @@ export class InitializeTransactionUseCase {
     const reference = body.transaction_reference ?? publicId('ref', 20);
     const sandboxSettles = ctx.mode === 'test' && settlesWithoutCustomer(code);
 
-    const row = await this.ds
-      .transaction(async (m) => {
-        let current = await this.store.create(
-          m,
-          {
-            businessId: ctx.business_id,
-            mode: ctx.mode,
-            reference,
-            amount: body.amount,
-            charges,
-            currency: body.currency,
-            email: body.email,
-            paymentMethodType: type,
-            paymentMethodCode: code,
-            mobileMoneyNumber: body.mobile_money_number ?? null,
-            requestedResponse: body.requested_response ?? null,
-            message: sandboxSettles ? 'Payment request sent' : 'Awaiting payment',
-            successUrl: body.success_url ?? null,
-            failureUrl: body.failure_url ?? null,
-            expiresInSeconds: durationMs(this.config.TRANSACTION_EXPIRY) / 1000,
-          },
-          ctx.request_id,
-        );
-        if (sandboxSettles) current = await this.sandbox.start(m, current, ctx.request_id);
-        return current;
-      })
-      .catch((err) => {
-        if ((err as { code?: string }).code === UNIQUE_VIOLATION && /reference/.test((err as { constraint?: string }).constraint ?? '')) {
-          throw new DomainException(ErrorCodes.DuplicateReference, `transaction_reference ${reference} has already been used`, [
-            { field: 'transaction_reference', message: 'has already been used' },
-          ]);
-        }
-        throw err;
-      });
+    // create() is one statement (row and event): a transaction block around it would only add
+    // two round trips. The sandbox's status change must commit with it, so that path has one.
+    const write = <T>(work: (m: EntityManager) => Promise<T>): Promise<T> => (sandboxSettles ? this.ds.transaction(work) : work(this.ds.manager));
+    const row = await write(async (m) => {
+      let current = await this.store.create(
+        m,
+        {
+          businessId: ctx.business_id,
+          mode: ctx.mode,
+          reference,
+          amount: body.amount,
+          charges,
+          currency: body.currency,
+          email: body.email,
+          paymentMethodType: type,
+          paymentMethodCode: code,
+          mobileMoneyNumber: body.mobile_money_number ?? null,
+          requestedResponse: body.requested_response ?? null,
+          message: sandboxSettles ? 'Payment request sent' : 'Awaiting payment',
+          successUrl: body.success_url ?? null,
+          failureUrl: body.failure_url ?? null,
+          expiresInSeconds: durationMs(this.config.TRANSACTION_EXPIRY) / 1000,
+        },
+        ctx.request_id,
+      );
+      if (sandboxSettles) current = await this.sandbox.start(m, current, ctx.request_id);
+      return current;
+    }).catch((err) => {
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION && /reference/.test((err as { constraint?: string }).constraint ?? '')) {
+        throw new DomainException(ErrorCodes.DuplicateReference, `transaction_reference ${reference} has already been used`, [
+          { field: 'transaction_reference', message: 'has already been used' },
+        ]);
+      }
+      throw err;
+    });
     this.outbox.notify();
 
     return {
