@@ -101,4 +101,62 @@ describe('creation event of a transaction', () => {
       expect(toSnapshot(changed[i])).toEqual(toSnapshot(row));
     });
   }, 60_000);
+
+  it('a transaction created straight into its first step gets both events, in order, in the same statement', async () => {
+    const db = stack.db('transaction-service');
+    const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;
+    const store = new TransactionStore();
+    const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
+    const settleAt = new Date(Date.now() + 3_000);
+    for (let i = 0; i < 10; i++) {
+      await store.create(
+        manager,
+        {
+          businessId: 20,
+          mode: 'test',
+          reference: `step-${i}`,
+          amount: 500 + i,
+          charges: 0,
+          currency: 'ZWG',
+          email: 'payer@example.com',
+          paymentMethodType: 'mobile_money',
+          paymentMethodCode: 'ecocash',
+          mobileMoneyNumber: '263771234567',
+          requestedResponse: null,
+          message: 'Payment request sent',
+          successUrl: null,
+          failureUrl: null,
+          expiresInSeconds: 3600,
+          then: { status: 'processing', message: 'Awaiting customer approval on the handset', settleAt },
+        },
+        `step_${i}`,
+      );
+    }
+    // A duplicate reference writes neither the row nor any event.
+    await expect(
+      store.create(manager, { businessId: 20, mode: 'test', reference: 'step-0', amount: 1, charges: 0, currency: 'ZWG', email: 'p@example.com', paymentMethodType: null, paymentMethodCode: null, mobileMoneyNumber: null, requestedResponse: null, message: 'x', successUrl: null, failureUrl: null, expiresInSeconds: 60, then: { status: 'processing', message: 'y', settleAt } }, null),
+    ).rejects.toMatchObject({ code: '23505' });
+
+    const { rows: stored } = await db.query<TransactionRow>('SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id', ['step-%']);
+    const { rows: events } = await db.query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+      'SELECT message_key, payload FROM outbox_events WHERE id > $1 ORDER BY id',
+      [max[0].id],
+    );
+    expect(stored).toHaveLength(10);
+    expect(events).toHaveLength(20);
+    stored.forEach((row, i) => {
+      expect(row.status).toBe('processing');
+      expect(row.version).toBe(2);
+      expect(row.settle_at?.getTime()).toBe(settleAt.getTime());
+      const [created, prompted] = [events[2 * i], events[2 * i + 1]];
+      expect(created.message_key).toBe(row.public_id);
+      expect(created.payload.data).toEqual({
+        transaction: toSnapshot({ ...row, status: 'pending', message: 'Payment request sent', version: 1 }),
+        previous_status: null,
+        status: 'pending',
+      });
+      expect(prompted.payload.data).toEqual({ transaction: toSnapshot(row), previous_status: 'pending', status: 'processing' });
+      expect(prompted.payload.correlation_id).toBe(`step_${i}`);
+    });
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   ErrorCodes,
   type InitializeTransactionBody,
@@ -51,12 +51,11 @@ export class InitializeTransactionUseCase {
     const reference = body.transaction_reference ?? publicId('ref', 20);
     const sandboxSettles = ctx.mode === 'test' && settlesWithoutCustomer(code);
 
-    // create() is one statement (row and event): a transaction block around it would only add
-    // two round trips. The sandbox's status change must commit with it, so that path has one.
-    const write = <T>(work: (m: EntityManager) => Promise<T>): Promise<T> => (sandboxSettles ? this.ds.transaction(work) : work(this.ds.manager));
-    const row = await write(async (m) => {
-      let current = await this.store.create(
-        m,
+    // One statement (row and events, the sandbox's first step included): no transaction block,
+    // which would only add two round trips.
+    const row = await this.store
+      .create(
+        this.ds.manager,
         {
           businessId: ctx.business_id,
           mode: ctx.mode,
@@ -73,19 +72,18 @@ export class InitializeTransactionUseCase {
           successUrl: body.success_url ?? null,
           failureUrl: body.failure_url ?? null,
           expiresInSeconds: durationMs(this.config.TRANSACTION_EXPIRY) / 1000,
+          then: sandboxSettles ? (this.sandbox.firstStep(code) ?? undefined) : undefined,
         },
         ctx.request_id,
-      );
-      if (sandboxSettles) current = await this.sandbox.start(m, current, ctx.request_id);
-      return current;
-    }).catch((err) => {
-      if ((err as { code?: string }).code === UNIQUE_VIOLATION && /reference/.test((err as { constraint?: string }).constraint ?? '')) {
-        throw new DomainException(ErrorCodes.DuplicateReference, `transaction_reference ${reference} has already been used`, [
-          { field: 'transaction_reference', message: 'has already been used' },
-        ]);
-      }
-      throw err;
-    });
+      )
+      .catch((err) => {
+        if ((err as { code?: string }).code === UNIQUE_VIOLATION && /reference/.test((err as { constraint?: string }).constraint ?? '')) {
+          throw new DomainException(ErrorCodes.DuplicateReference, `transaction_reference ${reference} has already been used`, [
+            { field: 'transaction_reference', message: 'has already been used' },
+          ]);
+        }
+        throw err;
+      });
     this.outbox.notify();
 
     return {
