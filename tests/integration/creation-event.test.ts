@@ -1,11 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, TransactionStatusChangedData } from '@payments/contracts';
-import { TransactionStore, toSnapshot, type TransactionRow } from '../../apps/transaction-service/src/transactions/transaction-store';
+import { ConcurrentStatusChange, TransactionStore, toSnapshot, type TransactionRow } from '../../apps/transaction-service/src/transactions/transaction-store';
 import { Stack } from '../support/stack';
 
 /**
  * A transaction and its creation event are written by one statement, the event built before the
- * row exists: what consumers receive must be exactly the snapshot of the row as stored.
+ * row exists: what consumers receive must be exactly the snapshot of the row as stored. A status
+ * change and its event are one statement too, built the same way.
  */
 describe('creation event of a transaction', () => {
   let stack: Stack;
@@ -64,6 +65,98 @@ describe('creation event of a transaction', () => {
       expect(event.payload.business_id).toBe(row.business_id);
       expect(event.headers['correlation-id']).toBe(`req_${i}`);
       expect(toSnapshot(created[i])).toEqual(toSnapshot(row));
+    });
+  }, 60_000);
+
+  it('a status change carries the snapshot of the changed row, and a stale row changes nothing', async () => {
+    const db = stack.db('transaction-service');
+    const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;
+    const store = new TransactionStore();
+    const { rows: before } = await db.query<TransactionRow>('SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id LIMIT 20', ['snap-%']);
+    const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
+    const settleAt = new Date(Date.now() + 60_000);
+    const changed: TransactionRow[] = [];
+    for (const [i, row] of before.entries()) {
+      const processing = await store.changeStatus(manager, row, 'processing', 'Authorising the payment', `chg_${i}`, i % 2 ? { settleAt } : {});
+      changed.push(await store.changeStatus(manager, processing, i % 3 ? 'success' : 'failed', 'Settled', `chg_${i}`, { settleAt: null }));
+    }
+    // The row as first read is two versions behind now: refused, nothing written.
+    await expect(store.changeStatus(manager, before[0], 'processing', 'again', null)).rejects.toBeInstanceOf(ConcurrentStatusChange);
+
+    const { rows: stored } = await db.query<TransactionRow>('SELECT * FROM transactions WHERE id = ANY($1::bigint[]) ORDER BY id', [before.map((r) => r.id)]);
+    const { rows: events } = await db.query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData>; headers: Record<string, string> }>(
+      'SELECT message_key, payload, headers FROM outbox_events WHERE id > $1 ORDER BY id',
+      [max[0].id],
+    );
+    expect(events).toHaveLength(40);
+    stored.forEach((row, i) => {
+      expect(row.version).toBe(3);
+      expect(row.settle_at).toBeNull();
+      const final = events[2 * i + 1];
+      expect(final.message_key).toBe(row.public_id);
+      expect(final.payload.data).toEqual({ transaction: toSnapshot(row), previous_status: 'processing', status: row.status });
+      expect(final.headers['correlation-id']).toBe(`chg_${i}`);
+      expect(events[2 * i].payload.data.transaction.version).toBe(2);
+      expect(events[2 * i].payload.data.status).toBe('processing');
+      expect(toSnapshot(changed[i])).toEqual(toSnapshot(row));
+    });
+  }, 60_000);
+
+  it('a transaction created straight into its first step gets both events, in order, in the same statement', async () => {
+    const db = stack.db('transaction-service');
+    const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;
+    const store = new TransactionStore();
+    const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
+    const settleAt = new Date(Date.now() + 3_000);
+    for (let i = 0; i < 10; i++) {
+      await store.create(
+        manager,
+        {
+          businessId: 20,
+          mode: 'test',
+          reference: `step-${i}`,
+          amount: 500 + i,
+          charges: 0,
+          currency: 'ZWG',
+          email: 'payer@example.com',
+          paymentMethodType: 'mobile_money',
+          paymentMethodCode: 'ecocash',
+          mobileMoneyNumber: '263771234567',
+          requestedResponse: null,
+          message: 'Payment request sent',
+          successUrl: null,
+          failureUrl: null,
+          expiresInSeconds: 3600,
+          then: { status: 'processing', message: 'Awaiting customer approval on the handset', settleAt },
+        },
+        `step_${i}`,
+      );
+    }
+    // A duplicate reference writes neither the row nor any event.
+    await expect(
+      store.create(manager, { businessId: 20, mode: 'test', reference: 'step-0', amount: 1, charges: 0, currency: 'ZWG', email: 'p@example.com', paymentMethodType: null, paymentMethodCode: null, mobileMoneyNumber: null, requestedResponse: null, message: 'x', successUrl: null, failureUrl: null, expiresInSeconds: 60, then: { status: 'processing', message: 'y', settleAt } }, null),
+    ).rejects.toMatchObject({ code: '23505' });
+
+    const { rows: stored } = await db.query<TransactionRow>('SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id', ['step-%']);
+    const { rows: events } = await db.query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+      'SELECT message_key, payload FROM outbox_events WHERE id > $1 ORDER BY id',
+      [max[0].id],
+    );
+    expect(stored).toHaveLength(10);
+    expect(events).toHaveLength(20);
+    stored.forEach((row, i) => {
+      expect(row.status).toBe('processing');
+      expect(row.version).toBe(2);
+      expect(row.settle_at?.getTime()).toBe(settleAt.getTime());
+      const [created, prompted] = [events[2 * i], events[2 * i + 1]];
+      expect(created.message_key).toBe(row.public_id);
+      expect(created.payload.data).toEqual({
+        transaction: toSnapshot({ ...row, status: 'pending', message: 'Payment request sent', version: 1 }),
+        previous_status: null,
+        status: 'pending',
+      });
+      expect(prompted.payload.data).toEqual({ transaction: toSnapshot(row), previous_status: 'pending', status: 'processing' });
+      expect(prompted.payload.correlation_id).toBe(`step_${i}`);
     });
   }, 60_000);
 });

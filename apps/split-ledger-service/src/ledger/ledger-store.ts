@@ -95,6 +95,14 @@ export async function lockTransactionLedger(m: EntityManager, transactionId: num
   await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_transaction'), hashtext($1::text))", [String(transactionId)]);
 }
 
+/** lockTransactionLedger for several transactions in one statement, in id order (no deadlock between two such calls). */
+export async function lockTransactionLedgers(m: EntityManager, transactionIds: number[]): Promise<void> {
+  if (transactionIds.length === 0) return;
+  const ids = [...new Set(transactionIds)].sort((a, b) => a - b).map(String);
+  // unnest yields the array in order and each row takes its lock as it is produced.
+  await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_transaction'), hashtext(x)) FROM unnest($1::text[]) AS x", [ids]);
+}
+
 /** The one place ledger entries are written, each with its `ledger.entry_created` outbox event. */
 @Injectable()
 export class LedgerStore {

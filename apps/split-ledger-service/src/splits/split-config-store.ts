@@ -130,6 +130,25 @@ export class SplitConfigStore {
     );
   }
 
+  /**
+   * Of several (owner, mode, currency, at), the keys of those with any config terms in force:
+   * versionsInForce() non-empty, for a whole batch in one statement.
+   */
+  async withTermsInForce(m: EntityManager, subjects: { key: string; owner: number; mode: Mode; currency: string; at: string }[]): Promise<Set<string>> {
+    if (subjects.length === 0) return new Set();
+    const rows = await queryRows<{ key: string }>(
+      m,
+      `SELECT s.key FROM jsonb_to_recordset($1::jsonb) AS s(key text, owner integer, mode text, currency text, at timestamptz)
+        WHERE EXISTS (
+          SELECT 1 FROM split_configs c JOIN split_config_versions v ON v.split_config_id = c.id
+           WHERE c.owner_business_id = s.owner AND c.mode = s.mode AND c.currency = s.currency
+             AND date_trunc('milliseconds', v.valid_from) <= s.at
+             AND (v.valid_to IS NULL OR date_trunc('milliseconds', v.valid_to) > s.at))`,
+      [JSON.stringify(subjects)],
+    );
+    return new Set(rows.map((r) => r.key));
+  }
+
   // now() is the DB transaction's start: the closing and the opening instant are the same, so
   // [valid_from, valid_to) intervals of one config never overlap and leave no gap.
   private async openVersion(m: EntityManager, row: SplitConfigRow): Promise<void> {

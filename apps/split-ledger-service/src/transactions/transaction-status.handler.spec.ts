@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
 import type { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
+import type { SplitConfigStore } from '../splits/split-config-store';
 import { TransactionStatusHandler } from './transaction-status.handler';
 
 function event(id: number, status: TransactionStatus, version: number, message: string = status): EventEnvelope {
@@ -9,11 +10,11 @@ function event(id: number, status: TransactionStatus, version: number, message: 
 }
 
 /** What the handler asked the database, in order: upserted copies (id@version) and ledger locks. */
-function recorder() {
+function recorder(businessesWithTerms: number[] = [1]) {
   const log: string[] = [];
   const m = {
     query: jest.fn(async (sql: string, params: unknown[]) => {
-      if (sql.includes('pg_advisory_xact_lock')) log.push(`lock ${params[0]}`);
+      if (sql.includes('pg_advisory_xact_lock')) log.push(`lock ${([] as unknown[]).concat(params[0]).join(',')}`);
       else if (sql.includes('INSERT INTO ledger_transactions')) {
         const rows = JSON.parse(params[0] as string) as { id: number; version: number; status: string }[];
         log.push(`upsert ${rows.map((r) => `${r.id}@${r.version}:${r.status}`).join(',')}`);
@@ -22,14 +23,34 @@ function recorder() {
     }),
   } as unknown as EntityManager;
   const applySplits = { execute: jest.fn(async (_m: EntityManager, t: TransactionSnapshot) => void log.push(`splits ${t.id}`)) };
-  return { log, m, handler: new TransactionStatusHandler(applySplits as unknown as ApplySplitsUseCase) };
+  const configs = {
+    withTermsInForce: jest.fn(async (_m: EntityManager, subjects: { key: string; owner: number }[]) => {
+      if (subjects.length > 0) log.push(`terms? ${subjects.map((s) => s.key).join(',')}`);
+      return new Set(subjects.filter((s) => businessesWithTerms.includes(s.owner)).map((s) => s.key));
+    }),
+  };
+  return { log, m, handler: new TransactionStatusHandler(applySplits as unknown as ApplySplitsUseCase, configs as unknown as SplitConfigStore) };
 }
 
 describe('TransactionStatusHandler.handleBatch', () => {
   it('handles a success in its place and the events around it in one statement per run', async () => {
     const { log, m, handler } = recorder();
     await handler.handleBatch([event(1, 'pending', 1), event(2, 'pending', 1), event(1, 'processing', 2), event(1, 'success', 3), event(2, 'failed', 2)], m);
-    expect(log).toEqual(['upsert 1@2:processing,2@1:pending', 'lock 1', 'upsert 1@3:success', 'splits 1', 'upsert 2@2:failed']);
+    expect(log).toEqual(['terms? 3', 'upsert 1@2:processing,2@1:pending', 'lock 1', 'upsert 1@3:success', 'splits 1', 'upsert 2@2:failed']);
+  });
+
+  it('folds a success without split terms into the run, its ledger locked first (in id order), and asks about terms once', async () => {
+    const { log, m, handler } = recorder([]);
+    await handler.handleBatch([event(1, 'pending', 1), event(2, 'success', 2), event(1, 'success', 2), event(3, 'failed', 2)], m);
+    expect(log).toEqual(['terms? 1,2', 'lock 1,2', 'upsert 1@2:success,2@2:success,3@2:failed']);
+  });
+
+  it('handles a success with link splits on its own even when its owner has no split configs', async () => {
+    const { log, m, handler } = recorder([]);
+    const linked = event(4, 'success', 2);
+    (linked.data as { transaction: TransactionSnapshot }).transaction.link_splits = [{ business_id: 9, type: 'percentage', value: 100 }] as TransactionSnapshot['link_splits'];
+    await handler.handleBatch([event(5, 'pending', 1), linked], m);
+    expect(log).toEqual(['upsert 5@1:pending', 'lock 4', 'upsert 4@2:success', 'splits 4']);
   });
 
   it('keeps only the newest snapshot of a transaction in a run, the first of equal versions', async () => {

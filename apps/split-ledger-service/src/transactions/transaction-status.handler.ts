@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, TransactionSnapshot, TransactionStatusChangedData } from '@payments/contracts';
-import { lockTransactionLedger } from '../ledger/ledger-store';
+import { lockTransactionLedger, lockTransactionLedgers } from '../ledger/ledger-store';
 import { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
+import { SplitConfigStore } from '../splits/split-config-store';
 
 /**
  * Keeps the ledger's copy of a transaction current and, when it reaches success, applies its
@@ -11,7 +12,10 @@ import { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
  */
 @Injectable()
 export class TransactionStatusHandler {
-  constructor(private readonly applySplits: ApplySplitsUseCase) {}
+  constructor(
+    private readonly applySplits: ApplySplitsUseCase,
+    private readonly configs: SplitConfigStore,
+  ) {}
 
   async handle(event: EventEnvelope, m: EntityManager): Promise<void> {
     const { transaction: t } = event.data as TransactionStatusChangedData;
@@ -25,21 +29,46 @@ export class TransactionStatusHandler {
 
   /**
    * The same as handle() on each event in turn, with one statement for each run of events that
-   * apply no splits (everything but success); a success is handled on its own, in its place.
+   * write no ledger entries: everything but success, and a success with no split terms (no
+   * config in force, no link splits), whose handling is only the copy under the ledger lock.
+   * Which successes have terms is asked once for the batch; a success with terms is handled on
+   * its own, in its place.
    */
   async handleBatch(events: EventEnvelope[], m: EntityManager): Promise<void> {
+    const snapshots = events.map((e) => (e.data as TransactionStatusChangedData).transaction);
+    const withTerms = await this.successesWithTerms(m, snapshots);
     let run: TransactionSnapshot[] = [];
-    for (const event of events) {
-      const { transaction: t } = event.data as TransactionStatusChangedData;
-      if (t.status !== 'success') {
-        run.push(t);
-        continue;
-      }
+    let locks: number[] = [];
+    const flush = async () => {
+      // The ledger locks before the copies change, as handle() takes them.
+      await lockTransactionLedgers(m, locks);
       await this.saveCopies(m, run);
       run = [];
-      await this.handle(event, m);
+      locks = [];
+    };
+    for (const [i, t] of snapshots.entries()) {
+      if (t.status === 'success' && withTerms.has(i)) {
+        await flush();
+        await this.handle(events[i], m);
+        continue;
+      }
+      run.push(t);
+      if (t.status === 'success') locks.push(t.id);
     }
-    await this.saveCopies(m, run);
+    await flush();
+  }
+
+  /** Indexes of the successes that may write ledger entries. */
+  private async successesWithTerms(m: EntityManager, snapshots: TransactionSnapshot[]): Promise<Set<number>> {
+    const withTerms = new Set<number>();
+    const asked: { key: string; owner: number; mode: TransactionSnapshot['mode']; currency: string; at: string }[] = [];
+    for (const [i, t] of snapshots.entries()) {
+      if (t.status !== 'success') continue;
+      if ((t.link_splits ?? []).length > 0) withTerms.add(i);
+      else asked.push({ key: String(i), owner: t.business_id, mode: t.mode, currency: t.currency, at: t.date_created });
+    }
+    for (const key of await this.configs.withTermsInForce(m, asked)) withTerms.add(Number(key));
+    return withTerms;
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Topics, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
 import { queryRows } from '@payments/database';
-import { OUTBOX_INSERT_COLUMNS, appendToOutbox, buildEnvelope, outboxValues, type NewEvent } from '@payments/messaging';
+import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxValues, type NewEvent } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
 
@@ -65,6 +65,9 @@ export function toSnapshot(row: TransactionRow): TransactionSnapshot {
 
 export class ConcurrentStatusChange extends Error {}
 
+/** A timestamp column as a JSON string formatted as toSnapshot formats it (ISO-8601 UTC, milliseconds truncated like a Date). */
+const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+
 export interface NewTransaction {
   businessId: number;
   mode: 'test' | 'live';
@@ -84,6 +87,12 @@ export interface NewTransaction {
   paymentLinkId?: string | null;
   linkSplits?: TransactionSnapshot['link_splits'];
   checkoutAttempt?: string | null;
+  /**
+   * A status the transaction moves to at once (the sandbox's handset prompt): the row is inserted
+   * in it, after the creation event the event of that change — as if changeStatus had run
+   * right after the insert, in one statement.
+   */
+  then?: { status: TransactionStatus; message: string; settleAt: Date | null };
 }
 
 /**
@@ -127,23 +136,34 @@ export class TransactionStore {
       created_at: new Date(0),
       updated_at: new Date(0),
     };
-    const event = this.statusEvent(draft, null, correlationId);
-    const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
-    const [row] = await queryRows<TransactionRow>(
+    const events = [this.statusEvent(draft, null, correlationId)];
+    let row = draft;
+    if (t.then) {
+      if (!canTransition('pending', t.then.status)) throw new ConcurrentStatusChange(`a new transaction cannot go to ${t.then.status}`);
+      row = { ...draft, status: t.then.status, message: t.then.message, settle_at: t.then.settleAt, version: draft.version + 1 };
+      events.push(this.statusEvent(row, 'pending', correlationId));
+    }
+    // Every event is of this row: the statement sets id and timestamps (the same now() for all).
+    const outbox = events.map((event, n) => {
+      const [event_id, topic, message_key, payload, headers] = outboxValues(event, buildEnvelope(event));
+      return { n, event_id, topic, message_key, payload: JSON.parse(payload) as unknown, headers: JSON.parse(headers) as unknown };
+    });
+    const [stored] = await queryRows<TransactionRow>(
       m,
       `WITH t AS (
          INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
            payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
-           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23)
+           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23, $25)
          RETURNING *
        ), event AS (
          INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
-         SELECT $24, $25, $26,
-                jsonb_set(jsonb_set(jsonb_set($27::jsonb, '{data,transaction,id}', to_jsonb(t.id)),
+         SELECT e.event_id, e.topic, e.message_key,
+                jsonb_set(jsonb_set(jsonb_set(e.payload, '{data,transaction,id}', to_jsonb(t.id)),
                   '{data,transaction,date_created}', ${iso('t.created_at')}), '{data,transaction,date_updated}', ${iso('t.updated_at')}),
-                $28::jsonb
-           FROM t
+                e.headers
+           FROM t, jsonb_to_recordset($24::jsonb) AS e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)
+          ORDER BY e.n
        )
        SELECT * FROM t`,
       [
@@ -160,8 +180,8 @@ export class TransactionStore {
         draft.payment_method_code,
         draft.mobile_money_number,
         draft.requested_response,
-        draft.status,
-        draft.message,
+        row.status,
+        row.message,
         draft.checkout_id,
         draft.success_url,
         draft.failure_url,
@@ -169,11 +189,12 @@ export class TransactionStore {
         JSON.stringify(draft.link_splits),
         t.expiresInSeconds,
         t.checkoutAttempt ?? null,
-        draft.version,
-        ...outboxValues(event, buildEnvelope(event)),
+        row.version,
+        JSON.stringify(outbox),
+        row.settle_at,
       ],
     );
-    return row;
+    return stored;
   }
 
   /** Records the method a customer chose on the checkout page (only while pending). */
@@ -197,19 +218,26 @@ export class TransactionStore {
     extra: { settleAt?: Date | null } = {},
   ): Promise<TransactionRow> {
     if (!canTransition(row.status, to)) throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
+    // One statement for the change and its event (as create() does): the event is built from the
+    // row as it will be, which the version guard makes exact (every caller holds the row locked or
+    // just wrote it); only date_updated comes from the statement.
+    const settleAt = extra.settleAt === undefined ? row.settle_at : extra.settleAt;
+    const next: TransactionRow = { ...row, status: to, message, settle_at: settleAt, version: row.version + 1 };
+    const event = this.statusEvent(next, row.status, correlationId);
     const rows = await queryRows<TransactionRow>(
       m,
-      `UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
-        WHERE id = $1 AND status = $2 RETURNING *`,
-      [row.id, row.status, to, message, extra.settleAt === undefined ? row.settle_at : extra.settleAt],
+      `WITH t AS (
+         UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
+          WHERE id = $1 AND status = $2 AND version = $6 RETURNING *
+       ), event AS (
+         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
+         SELECT $7, $8, $9, jsonb_set($10::jsonb, '{data,transaction,date_updated}', ${iso('t.updated_at')}), $11::jsonb FROM t
+       )
+       SELECT * FROM t`,
+      [row.id, row.status, to, message, settleAt, row.version, ...outboxValues(event, buildEnvelope(event))],
     );
     if (rows.length === 0) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
-    await this.emit(m, rows[0], row.status, correlationId);
     return rows[0];
-  }
-
-  private async emit(m: EntityManager, row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null) {
-    await appendToOutbox(m, this.statusEvent(row, previous, correlationId));
   }
 
   private statusEvent(row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null): NewEvent<TransactionStatusChangedData> {

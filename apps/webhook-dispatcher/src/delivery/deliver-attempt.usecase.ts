@@ -13,6 +13,8 @@ import { webhookHeaders } from './signature';
 export interface DeliveryJob {
   deliveryId: string;
   attempt: number;
+  /** Lets the worker wait for a slot of its callback before claiming (absent in older jobs). */
+  callbackId?: number;
 }
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'retry' | 'busy' | 'skipped';

@@ -7,7 +7,8 @@ import { Queues } from '@payments/contracts';
 import { PollingWorker } from '@payments/platform';
 import { ROOT_LOGGER } from '@payments/service-host';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
-import { DeliverAttemptUseCase, type DeliveryJob } from './deliver-attempt.usecase';
+import { CallbackGate, type Release } from './callback-gate';
+import { DeliverAttemptUseCase, type AttemptOutcome, type DeliveryJob } from './deliver-attempt.usecase';
 import { DeliveryStore } from './delivery-store';
 
 const ENQUEUE_BATCH = 200;
@@ -31,6 +32,7 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
   private readonly enqueuer: PollingWorker;
   private readonly reconciler: PollingWorker;
   private readonly connections: IORedis[] = [];
+  private readonly gate: CallbackGate;
 
   constructor(
     private readonly ds: DataSource,
@@ -41,6 +43,9 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
   ) {
     this.enqueuer = new PollingWorker('delivery-enqueuer', () => this.enqueueDue(), config.WEBHOOK_ENQUEUE_INTERVAL_MS, logger);
     this.reconciler = new PollingWorker('delivery-reconciler', () => this.reconcile(), RECONCILE_EVERY_MS, logger);
+    // As many may wait for a callback as may run for it, so one busy callback holds at most twice
+    // its limit of worker slots and the rest stay free for other callbacks.
+    this.gate = new CallbackGate(config.WEBHOOK_CALLBACK_CONCURRENCY, config.WEBHOOK_CALLBACK_CONCURRENCY);
   }
 
   private connection(): IORedis {
@@ -79,14 +84,27 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async process(job: Job<DeliveryJob>, token?: string): Promise<string> {
-    const outcome = await this.attempt.execute(job.data);
-    if (outcome === 'busy') {
-      // The callback already has its share of attempts in flight: try this one again shortly.
-      await job.moveToDelayed(Date.now() + 250 + Math.floor(Math.random() * 500), token);
-      throw new DelayedError();
+    const { callbackId } = job.data;
+    const slot = callbackId === undefined ? Promise.resolve<Release>(() => undefined) : this.gate.acquire(callbackId);
+    // Full here with others waiting: back off briefly and leave the worker slot to other callbacks.
+    if (slot === null) return this.later(job, token, 50, 150);
+    const release = await slot;
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.attempt.execute(job.data);
+    } finally {
+      release();
     }
+    // The database still counts another replica's attempts (or an older job) at the limit.
+    if (outcome === 'busy') return this.later(job, token, 250, 500);
     if (outcome === 'retry' || outcome === 'failed') this.enqueuer.wake();
     return outcome;
+  }
+
+  /** Runs the job again in `min`…`min + spread` ms. */
+  private async later(job: Job<DeliveryJob>, token: string | undefined, min: number, spread: number): Promise<never> {
+    await job.moveToDelayed(Date.now() + min + Math.floor(Math.random() * spread), token);
+    throw new DelayedError();
   }
 
   private async enqueueDue(): Promise<boolean> {
@@ -97,7 +115,7 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
       await this.queue.addBulk(
         rows.map((r) => ({
           name: 'deliver',
-          data: { deliveryId: r.id, attempt: r.attempts },
+          data: { deliveryId: r.id, attempt: r.attempts, callbackId: Number(r.callback_id) },
           opts: {
             jobId: jobId(r),
             delay: Math.max(0, (r.next_attempt_at?.getTime() ?? now) - now),
