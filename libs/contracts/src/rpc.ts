@@ -15,6 +15,10 @@ export const RpcPatterns = {
   RefundsCreate: 'refunds.create',
   RefundsGet: 'refunds.get',
   LinksCreate: 'links.create',
+  LinksList: 'links.list',
+  LinksGet: 'links.get',
+  LinksDeactivate: 'links.deactivate',
+  RefundsList: 'refunds.list',
   CheckoutGet: 'checkout.get',
   CheckoutPay: 'checkout.pay',
 } as const;
@@ -92,6 +96,8 @@ export interface TransactionView {
   payment_method_type: string | null;
   payment_method_code: string | null;
   payment_link_id: string | null;
+  /** Sum of the successful refunds, minor units. */
+  amount_refunded: number;
   date_created: string;
   date_updated: string;
 }
@@ -115,7 +121,15 @@ export interface FetchTransactionBody {
 // ---- refunds
 export interface CreateRefundBody {
   transaction_reference: string;
-  amount: number;
+  /** Absent: what is left to refund (the amount minus every refund that has not failed). */
+  amount?: number;
+  reason?: string;
+}
+export interface ListRefundsBody {
+  transaction_reference: string;
+}
+export interface ListRefundsResult {
+  refunds: RefundView[];
 }
 export interface GetRefundBody {
   refund_id: string;
@@ -128,6 +142,7 @@ export interface RefundView {
   currency: string;
   status: RefundStatus;
   message: string;
+  reason: string | null;
   date_created: string;
   date_updated: string;
 }
@@ -149,6 +164,26 @@ export interface LinkView {
   currency: string;
   description: string;
   splits: LinkSplit[];
+  active: boolean;
+  success_url: string | null;
+  failure_url: string | null;
+  date_created: string;
+  date_updated: string;
+  date_deactivated: string | null;
+}
+/** A cursor page, newest first: `starting_after` goes to older objects, `ending_before` to newer ones. */
+export interface CursorPageBody {
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+}
+export type ListLinksBody = CursorPageBody;
+export interface ListLinksResult {
+  links: LinkView[];
+  has_more: boolean;
+}
+export interface LinkIdBody {
+  payment_link_id: string;
 }
 
 // ---- checkout
@@ -166,7 +201,8 @@ export interface CheckoutView {
   total: number;
   currency: string;
   description: string | null;
-  status: TransactionStatus | 'open';
+  /** `inactive`: a payment link its merchant deactivated; it can no longer be paid. */
+  status: TransactionStatus | 'open' | 'inactive';
   message: string;
   /** Fixed by the merchant at initialization, or null when the customer chooses. */
   payment_method_code: string | null;

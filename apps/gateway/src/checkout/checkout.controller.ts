@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { RpcPatterns, type CheckoutGetBody, type CheckoutPayBody, type CheckoutPayResult, type CheckoutView } from '@payments/contracts';
+import { ErrorCodes, RpcPatterns, type CheckoutGetBody, type CheckoutPayBody, type CheckoutPayResult, type CheckoutView } from '@payments/contracts';
 import { randomBase62 } from '@payments/platform';
 import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
-import { CHECKOUT_CSS, renderForm, renderNotFound, renderProcessing, renderResult, renderUnavailable, type CheckoutPageModel } from './checkout.view';
+import { CHECKOUT_CSS, renderForm, renderInactive, renderNotFound, renderProcessing, renderResult, renderUnavailable, type CheckoutPageModel } from './checkout.view';
 
 const CHECKOUT_ID = /^(chk|plink)_[0-9A-Za-z]{10,40}$/;
 
@@ -53,6 +53,7 @@ export class CheckoutController {
     if (!view) return;
     const target = view.kind === 'transaction' ? redirectTarget(view) : null;
     if (target) return res.redirect(303, target);
+    if (view.status === 'inactive') return this.send(res, 410, view, renderInactive({ view, merchant: await this.merchantName(view) }));
     const model = { view, merchant: await this.merchantName(view), attemptToken: view.kind === 'link' ? randomBase62(32) : undefined };
     this.send(res, 200, view, view.status === 'processing' ? renderProcessing(model) : view.status === 'success' || view.status === 'failed' ? renderResult(model) : renderForm(model));
   }
@@ -78,6 +79,9 @@ export class CheckoutController {
       );
       res.redirect(303, `/checkout?checkout_id=${encodeURIComponent(result.checkout_id)}`);
     } catch (err) {
+      if (err instanceof ApiException && err.code === ErrorCodes.LinkInactive) {
+        return this.send(res, 410, view, renderInactive({ view, merchant: await this.merchantName(view) }));
+      }
       if (err instanceof ApiException && err.status < 500) {
         const model: CheckoutPageModel = {
           view,

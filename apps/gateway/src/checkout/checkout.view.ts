@@ -124,6 +124,18 @@ export function renderResult({ view: v, merchant }: CheckoutPageModel): string {
   );
 }
 
+/** A payment link its merchant deactivated: nothing to pay, and no form to submit. */
+export function renderInactive({ view: v, merchant }: CheckoutPageModel): string {
+  return layout(
+    'Payment link no longer active',
+    `${summary(v, merchant)}
+<section class="status failed" role="status">
+  <h2>This payment link is no longer active</h2>
+  <p>${esc(merchant)} no longer accepts payments through it. Ask them for a new link.</p>
+</section>`,
+  );
+}
+
 export function renderNotFound(): string {
   return layout('Checkout not found', '<h1>This checkout does not exist</h1><p>Check the link you were given, or ask the merchant for a new one.</p>');
 }

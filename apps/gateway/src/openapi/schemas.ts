@@ -20,7 +20,7 @@ export const ErrorBody = obj({
     enum: [
       'validation_error', 'invalid_api_key', 'secret_key_required', 'not_found', 'duplicate_reference', 'idempotency_in_progress',
       'idempotency_key_reused', 'refund_exceeds_amount', 'transaction_not_refundable', 'payment_method_unavailable',
-      'payload_too_large', 'rate_limited', 'internal_error', 'service_unavailable',
+      'link_inactive', 'payload_too_large', 'rate_limited', 'internal_error', 'service_unavailable',
     ],
   },
   message: str(),

@@ -8,29 +8,15 @@ import {
   type CheckoutRpcRequest,
   type CheckoutView,
   type FieldError,
-  type LinkSplit,
 } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/service-host';
 import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
 import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber, isPaymentMethodCode, normalizeMobileMoneyNumber, typeOfCode, type PaymentMethodCode } from '@payments/domain';
+import { LinkStore } from '../links/link-store';
 import { SandboxProvider } from '../transactions/sandbox/sandbox-provider';
 import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
-
-interface LinkRow {
-  id: string;
-  public_id: string;
-  business_id: number;
-  mode: 'test' | 'live';
-  amount: string;
-  charges: string;
-  currency: string;
-  description: string;
-  splits: LinkSplit[];
-  success_url: string | null;
-  failure_url: string | null;
-}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const notFound = () => new DomainException(ErrorCodes.NotFound, 'this checkout does not exist');
@@ -42,12 +28,15 @@ function invalid(errors: FieldError[]): DomainException {
 /** What the hosted checkout page shows for a transaction (chk_…) or a payment link (plink_…). */
 @Injectable()
 export class GetCheckoutUseCase {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly links: LinkStore,
+  ) {}
 
   async execute({ body }: CheckoutRpcRequest<CheckoutGetBody>): Promise<CheckoutView> {
     const id = body.checkout_id;
     if (id.startsWith('plink_')) {
-      const [link] = await queryRows<LinkRow>(this.ds, 'SELECT * FROM payment_links WHERE public_id = $1', [id]);
+      const link = await this.links.byPublicId(this.ds, id);
       if (!link) throw notFound();
       return {
         kind: 'link',
@@ -59,8 +48,8 @@ export class GetCheckoutUseCase {
         total: Number(link.amount) + Number(link.charges),
         currency: link.currency.trim(),
         description: link.description,
-        status: 'open',
-        message: 'Enter your details to pay',
+        status: link.active ? 'open' : 'inactive',
+        message: link.active ? 'Enter your details to pay' : 'This payment link is no longer active',
         payment_method_code: null,
         email: null,
         transaction_reference: null,
@@ -105,6 +94,7 @@ export class PayCheckoutUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly store: TransactionStore,
+    private readonly links: LinkStore,
     private readonly sandbox: SandboxProvider,
     private readonly outbox: OutboxNotifier,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
@@ -145,7 +135,7 @@ export class PayCheckoutUseCase {
   }
 
   private async createFromLink(m: EntityManager, body: CheckoutPayBody, correlationId: string): Promise<TransactionRow> {
-    const [link] = await queryRows<LinkRow>(m, 'SELECT * FROM payment_links WHERE public_id = $1', [body.checkout_id]);
+    const link = await this.links.byPublicId(m, body.checkout_id);
     if (!link) throw notFound();
     const token = body.attempt_token && /^[A-Za-z0-9_-]{16,64}$/.test(body.attempt_token) ? body.attempt_token : null;
     if (token) {
@@ -157,6 +147,8 @@ export class PayCheckoutUseCase {
       ]);
       if (existing) return existing;
     }
+    // Checked after the replay above: a page submitted before the deactivation still finds its payment.
+    if (!link.active) throw new DomainException(ErrorCodes.LinkInactive, 'this payment link is no longer active');
     const email = body.email?.trim() ?? '';
     if (!EMAIL.test(email) || email.length > 254) throw invalid([{ field: 'email', message: 'must be a valid e-mail address' }]);
     const method = body.action === 'pay' ? this.chosenMethod(body) : null;

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Topics, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { appendToOutbox } from '@payments/messaging';
+import { publicId } from '@payments/platform';
 import { ConcurrentStatusChange, PRODUCER } from '../transactions/transaction-store';
 
 /** A refunds row joined with what it refunds. */
@@ -16,6 +17,7 @@ export interface RefundRow {
   currency: string;
   status: RefundStatus;
   message: string;
+  reason: string | null;
   settle_at: Date | null;
   version: number;
   created_at: Date;
@@ -41,9 +43,20 @@ export function toRefundView(r: RefundRow): RefundView {
     currency: r.currency.trim(),
     status: r.status,
     message: r.message,
+    reason: r.reason,
     date_created: r.created_at.toISOString(),
     date_updated: r.updated_at.toISOString(),
   };
+}
+
+export interface NewRefund {
+  transactionId: string;
+  businessId: number;
+  mode: 'test' | 'live';
+  amount: number;
+  currency: string;
+  reason: string | null;
+  settleInSeconds: number;
 }
 
 function toRefundSnapshot(r: RefundRow): RefundSnapshot {
@@ -69,6 +82,47 @@ export class RefundStore {
   async load(m: EntityManager, id: string): Promise<RefundRow> {
     const rows = await queryRows<RefundRow>(m, `${REFUND_SELECT} WHERE r.id = $1`, [id]);
     return rows[0];
+  }
+
+  /** What is still refundable counts every refund that has not failed: pending ones are promised. */
+  async committed(m: EntityManager, transactionId: string): Promise<number> {
+    const [{ refunded }] = await queryRows<{ refunded: string }>(
+      m,
+      "SELECT COALESCE(sum(amount), 0) AS refunded FROM refunds WHERE transaction_id = $1 AND status <> 'failed'",
+      [transactionId],
+    );
+    return Number(refunded);
+  }
+
+  /** `amount_refunded` of each given transaction: the sum of its successful refunds (absent: 0). */
+  async refundedByTransaction(db: Pick<EntityManager, 'query'>, transactionIds: string[]): Promise<Map<string, number>> {
+    if (transactionIds.length === 0) return new Map();
+    const rows = await queryRows<{ transaction_id: string; refunded: string }>(
+      db,
+      "SELECT transaction_id, sum(amount) AS refunded FROM refunds WHERE transaction_id = ANY($1::bigint[]) AND status = 'success' GROUP BY transaction_id",
+      [transactionIds],
+    );
+    return new Map(rows.map((r) => [String(r.transaction_id), Number(r.refunded)]));
+  }
+
+  async insert(m: EntityManager, r: NewRefund): Promise<RefundRow> {
+    const [inserted] = await queryRows<{ id: string }>(
+      m,
+      `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason, settle_at)
+       VALUES ($1,$2,$3,$4,$5,$6,'pending','Refund is being processed',$7, now() + make_interval(secs => $8)) RETURNING id`,
+      [publicId('rfd'), r.transactionId, r.businessId, r.mode, r.amount, r.currency, r.reason, r.settleInSeconds],
+    );
+    return this.load(m, inserted.id);
+  }
+
+  async byPublicId(db: Pick<EntityManager, 'query'>, businessId: number, mode: string, refundId: string): Promise<RefundRow | undefined> {
+    const [row] = await queryRows<RefundRow>(db, `${REFUND_SELECT} WHERE r.public_id = $1 AND r.business_id = $2 AND r.mode = $3`, [refundId, businessId, mode]);
+    return row;
+  }
+
+  /** Oldest first: the order they were asked for. */
+  async forTransaction(db: Pick<EntityManager, 'query'>, transactionId: string): Promise<RefundRow[]> {
+    return queryRows<RefundRow>(db, `${REFUND_SELECT} WHERE r.transaction_id = $1 ORDER BY r.created_at, r.id`, [transactionId]);
   }
 
   async recordCreated(m: EntityManager, row: RefundRow, correlationId: string | null): Promise<void> {

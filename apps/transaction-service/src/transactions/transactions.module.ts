@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { GetCheckoutUseCase, PayCheckoutUseCase } from '../checkout/checkout.usecases';
+import { LinkStore } from '../links/link-store';
+import { LinksRpcController } from '../links/links.rpc-controller';
 import { CreateLinkUseCase } from '../links/usecases/create-link.usecase';
+import { ManageLinksUseCase } from '../links/usecases/manage-links.usecase';
 import { RefundStore } from '../refunds/refund-store';
 import { CreateRefundUseCase } from '../refunds/usecases/create-refund.usecase';
-import { GetRefundUseCase } from '../refunds/usecases/get-refund.usecase';
+import { GetRefundUseCase, ListRefundsUseCase } from '../refunds/usecases/get-refund.usecase';
 import { FeeSchedule } from './fee-schedule';
 import { PAYMENT_PROVIDERS, ProviderRegistry } from './providers/payment-provider';
 import { SandboxProvider } from './sandbox/sandbox-provider';
@@ -16,10 +19,11 @@ import { FetchTransactionUseCase, ListTransactionsUseCase } from './usecases/lis
 import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase';
 
 @Module({
-  controllers: [TransactionsRpcController, ReconcileRpcController],
+  controllers: [TransactionsRpcController, LinksRpcController, ReconcileRpcController],
   providers: [
     TransactionStore,
     RefundStore,
+    LinkStore,
     FeeSchedule,
     SandboxProvider,
     // Live adapters register here, one per payment_method_code; none ships yet.
@@ -32,7 +36,9 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
     FetchTransactionUseCase,
     CreateRefundUseCase,
     GetRefundUseCase,
+    ListRefundsUseCase,
     CreateLinkUseCase,
+    ManageLinksUseCase,
     GetCheckoutUseCase,
     PayCheckoutUseCase,
     ReconcileTransactionsUseCase,

@@ -8,6 +8,7 @@ import {
   type CreateRefundBody,
   type FetchTransactionBody,
   type GetRefundBody,
+  type ListRefundsBody,
   type InitializeTransactionBody,
   type ListTransactionsBody,
   type RpcRequest,
@@ -17,7 +18,7 @@ import { RpcController } from '@payments/platform';
 import { GetCheckoutUseCase, PayCheckoutUseCase } from '../checkout/checkout.usecases';
 import { CreateLinkUseCase } from '../links/usecases/create-link.usecase';
 import { CreateRefundUseCase } from '../refunds/usecases/create-refund.usecase';
-import { GetRefundUseCase } from '../refunds/usecases/get-refund.usecase';
+import { GetRefundUseCase, ListRefundsUseCase } from '../refunds/usecases/get-refund.usecase';
 import { InitializeTransactionUseCase } from './usecases/initialize-transaction.usecase';
 import { FetchTransactionUseCase, ListTransactionsUseCase } from './usecases/list-transactions.usecase';
 import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase';
@@ -32,6 +33,7 @@ export class TransactionsRpcController {
     private readonly fetch: FetchTransactionUseCase,
     private readonly createRefund: CreateRefundUseCase,
     private readonly getRefund: GetRefundUseCase,
+    private readonly listRefunds: ListRefundsUseCase,
     private readonly createLink: CreateLinkUseCase,
     private readonly getCheckout: GetCheckoutUseCase,
     private readonly payCheckout: PayCheckoutUseCase,
@@ -65,6 +67,11 @@ export class TransactionsRpcController {
   @MessagePattern(RpcPatterns.RefundsGet)
   onGetRefund(@Payload() req: RpcRequest<GetRefundBody>) {
     return this.getRefund.execute(req);
+  }
+
+  @MessagePattern(RpcPatterns.RefundsList)
+  onListRefunds(@Payload() req: RpcRequest<ListRefundsBody>) {
+    return this.listRefunds.execute(req);
   }
 
   @MessagePattern(RpcPatterns.LinksCreate)

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ErrorCodes, type CreateLinkBody, type LinkSplit, type LinkView, type RpcRequest } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { bpsShareFloor, computeCharges, isSupportedCurrency } from '@payments/money';
-import { DomainException, publicId } from '@payments/platform';
+import { DomainException } from '@payments/platform';
 import { FeeSchedule } from '../../transactions/fee-schedule';
+import { LinkStore, toLinkView } from '../link-store';
 
 /** What a link's splits take out of `amount`: floor(amount × bps / 10 000) for percentages, value for fixed. */
 export function splitsTotal(amount: number, splits: LinkSplit[]): number {
@@ -18,7 +17,7 @@ export function splitsTotal(amount: number, splits: LinkSplit[]): number {
 @Injectable()
 export class CreateLinkUseCase {
   constructor(
-    private readonly ds: DataSource,
+    private readonly links: LinkStore,
     private readonly fees: FeeSchedule,
   ) {}
 
@@ -32,12 +31,17 @@ export class CreateLinkUseCase {
       throw new DomainException(ErrorCodes.ValidationError, 'the splits add up to more than the amount', [{ field: 'splits', message: 'must not add up to more than amount' }]);
     }
     const charges = computeCharges(body.amount, this.fees.forCode(null));
-    const [row] = await queryRows<{ public_id: string }>(
-      this.ds,
-      `INSERT INTO payment_links (public_id, business_id, mode, amount, charges, currency, description, splits, success_url, failure_url)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) RETURNING public_id`,
-      [publicId('plink'), ctx.business_id, ctx.mode, body.amount, charges, body.currency, body.description, JSON.stringify(splits), body.success_url ?? null, body.failure_url ?? null],
-    );
-    return { payment_link_id: row.public_id, amount: body.amount, charges, total: body.amount + charges, currency: body.currency, description: body.description, splits };
+    const row = await this.links.create({
+      businessId: ctx.business_id,
+      mode: ctx.mode,
+      amount: body.amount,
+      charges,
+      currency: body.currency,
+      description: body.description,
+      splits,
+      successUrl: body.success_url ?? null,
+      failureUrl: body.failure_url ?? null,
+    });
+    return toLinkView(row);
   }
 }

@@ -2,14 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ErrorCodes, type CreateRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
 import { queryRows } from '@payments/database';
-import { DomainException, publicId } from '@payments/platform';
+import { DomainException } from '@payments/platform';
 import { OutboxNotifier } from '@payments/service-host';
 import { TransactionServiceConfig } from '../../config/transaction.config';
 import type { TransactionRow } from '../../transactions/transaction-store';
 import { RefundStore, toRefundView } from '../refund-store';
 
 /**
- * Refunds a successful transaction, in part or in full. The transaction row is locked while the
+ * Refunds a successful transaction, in part or in full (no amount: all that is left). The transaction row is locked while the
  * refunds already made are summed, so two refunds arriving together can never exceed the amount.
  */
 @Injectable()
@@ -35,26 +35,27 @@ export class CreateRefundUseCase {
       if (ctx.mode === 'live') {
         throw new DomainException(ErrorCodes.PaymentMethodUnavailable, `refunds through ${txn.payment_method_code ?? 'this method'} are not available for live payments yet`);
       }
-      const [{ refunded }] = await queryRows<{ refunded: string }>(
-        m,
-        "SELECT COALESCE(sum(amount), 0) AS refunded FROM refunds WHERE transaction_id = $1 AND status <> 'failed'",
-        [txn.id],
-      );
-      const remaining = Number(txn.amount) - Number(refunded);
-      if (body.amount > remaining) {
+      const remaining = Number(txn.amount) - (await this.store.committed(m, txn.id));
+      if (remaining <= 0) {
+        throw new DomainException(ErrorCodes.RefundExceedsAmount, `nothing is left to refund of ${txn.amount}`, [{ field: 'amount', message: 'nothing is left to refund' }]);
+      }
+      const amount = body.amount ?? remaining;
+      if (amount > remaining) {
         throw new DomainException(
           ErrorCodes.RefundExceedsAmount,
-          `refund of ${body.amount} exceeds what is left to refund (${remaining} of ${txn.amount})`,
+          `refund of ${amount} exceeds what is left to refund (${remaining} of ${txn.amount})`,
           [{ field: 'amount', message: `must be at most ${remaining}` }],
         );
       }
-      const [inserted] = await queryRows<{ id: string }>(
-        m,
-        `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, settle_at)
-         VALUES ($1,$2,$3,$4,$5,$6,'pending','Refund is being processed', now() + make_interval(secs => $7)) RETURNING id`,
-        [publicId('rfd'), txn.id, ctx.business_id, ctx.mode, body.amount, txn.currency, this.config.SANDBOX_SETTLE_MS / 1000],
-      );
-      const row = await this.store.load(m, inserted.id);
+      const row = await this.store.insert(m, {
+        transactionId: txn.id,
+        businessId: ctx.business_id,
+        mode: ctx.mode,
+        amount,
+        currency: txn.currency,
+        reason: body.reason ?? null,
+        settleInSeconds: this.config.SANDBOX_SETTLE_MS / 1000,
+      });
       await this.store.recordCreated(m, row, ctx.request_id);
       return row;
     });

@@ -1,21 +1,36 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ErrorCodes, type GetRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
-import { queryRows } from '@payments/database';
+import { ErrorCodes, type GetRefundBody, type ListRefundsBody, type ListRefundsResult, type RefundView, type RpcRequest } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
-import { REFUND_SELECT, toRefundView, type RefundRow } from '../refund-store';
+import { TransactionStore } from '../../transactions/transaction-store';
+import { RefundStore, toRefundView } from '../refund-store';
 
 @Injectable()
 export class GetRefundUseCase {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: RefundStore,
+  ) {}
 
   async execute({ ctx, body }: RpcRequest<GetRefundBody>): Promise<RefundView> {
-    const [row] = await queryRows<RefundRow>(this.ds, `${REFUND_SELECT} WHERE r.public_id = $1 AND r.business_id = $2 AND r.mode = $3`, [
-      body.refund_id,
-      ctx.business_id,
-      ctx.mode,
-    ]);
+    const row = await this.store.byPublicId(this.ds, ctx.business_id, ctx.mode, body.refund_id);
     if (!row) throw new DomainException(ErrorCodes.NotFound, `no refund ${body.refund_id}`);
     return toRefundView(row);
+  }
+}
+
+/** Every refund of one of the merchant's transactions, oldest first (a transaction has few). */
+@Injectable()
+export class ListRefundsUseCase {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly transactions: TransactionStore,
+    private readonly store: RefundStore,
+  ) {}
+
+  async execute({ ctx, body }: RpcRequest<ListRefundsBody>): Promise<ListRefundsResult> {
+    const txn = await this.transactions.byReference(this.ds, ctx.business_id, ctx.mode, body.transaction_reference);
+    if (!txn) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
+    return { refunds: (await this.store.forTransaction(this.ds, txn.id)).map(toRefundView) };
   }
 }

@@ -4,12 +4,16 @@ import { ErrorCodes, type FetchTransactionBody, type ListTransactionsBody, type 
 import { queryRows } from '@payments/database';
 import { DomainException } from '@payments/platform';
 import type { TransactionRow } from '../transaction-store';
-import { toView } from './verify-transaction.usecase';
+import { RefundStore } from '../../refunds/refund-store';
+import { toViews } from './verify-transaction.usecase';
 
 /** Newest first; start_date and end_date are whole UTC days, both included. */
 @Injectable()
 export class ListTransactionsUseCase {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly refunds: RefundStore,
+  ) {}
 
   async execute({ ctx, body }: RpcRequest<ListTransactionsBody>): Promise<ListTransactionsResult> {
     const rows = await queryRows<TransactionRow>(
@@ -22,13 +26,16 @@ export class ListTransactionsUseCase {
         LIMIT $5`,
       [ctx.business_id, ctx.mode, body.start_date ?? null, body.end_date ?? null, body.limit],
     );
-    return { transactions: rows.map(toView) };
+    return { transactions: await toViews(this.ds, this.refunds, rows) };
   }
 }
 
 @Injectable()
 export class FetchTransactionUseCase {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly refunds: RefundStore,
+  ) {}
 
   async execute({ ctx, body }: RpcRequest<FetchTransactionBody>): Promise<TransactionView> {
     const [row] = await queryRows<TransactionRow>(this.ds, 'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND public_id = $3', [
@@ -37,6 +44,7 @@ export class FetchTransactionUseCase {
       body.public_id,
     ]);
     if (!row) throw new DomainException(ErrorCodes.NotFound, `no transaction ${body.public_id}`);
-    return toView(row);
+    const [view] = await toViews(this.ds, this.refunds, [row]);
+    return view;
   }
 }

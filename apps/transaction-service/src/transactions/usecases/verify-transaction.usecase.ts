@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ErrorCodes, type RpcRequest, type TransactionView, type VerifyTransactionBody } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
+import { RefundStore } from '../../refunds/refund-store';
 import type { TransactionRow } from '../transaction-store';
 
-export function toView(row: TransactionRow): TransactionView {
+export function toView(row: TransactionRow, amountRefunded: number): TransactionView {
   return {
     transaction_id: row.public_id,
     transaction_reference: row.reference,
@@ -21,14 +22,24 @@ export function toView(row: TransactionRow): TransactionView {
     payment_method_type: row.payment_method_type,
     payment_method_code: row.payment_method_code,
     payment_link_id: row.payment_link_id,
+    amount_refunded: amountRefunded,
     date_created: row.created_at.toISOString(),
     date_updated: row.updated_at.toISOString(),
   };
 }
 
+/** Views of transaction rows with their `amount_refunded`, in one query for the whole page. */
+export async function toViews(db: Pick<EntityManager, 'query'>, refunds: RefundStore, rows: TransactionRow[]): Promise<TransactionView[]> {
+  const refunded = await refunds.refundedByTransaction(db, rows.map((r) => String(r.id)));
+  return rows.map((r) => toView(r, refunded.get(String(r.id)) ?? 0));
+}
+
 @Injectable()
 export class VerifyTransactionUseCase {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly refunds: RefundStore,
+  ) {}
 
   async execute({ ctx, body }: RpcRequest<VerifyTransactionBody>): Promise<TransactionView> {
     const rows: TransactionRow[] = await this.ds.query(
@@ -36,6 +47,7 @@ export class VerifyTransactionUseCase {
       [ctx.business_id, ctx.mode, body.reference],
     );
     if (rows.length === 0) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.reference}`);
-    return toView(rows[0]);
+    const [view] = await toViews(this.ds, this.refunds, rows);
+    return view;
   }
 }

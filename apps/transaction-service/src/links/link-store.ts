@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ErrorCodes, type CursorPageBody, type LinkSplit, type LinkView, type Mode } from '@payments/contracts';
+import { queryRows } from '@payments/database';
+import { DomainException, publicId } from '@payments/platform';
+
+export interface LinkRow {
+  id: string;
+  public_id: string;
+  business_id: number;
+  mode: Mode;
+  amount: string;
+  charges: string;
+  currency: string;
+  description: string;
+  splits: LinkSplit[];
+  success_url: string | null;
+  failure_url: string | null;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+  deactivated_at: Date | null;
+}
+
+export interface NewLink {
+  businessId: number;
+  mode: Mode;
+  amount: number;
+  charges: number;
+  currency: string;
+  description: string;
+  splits: LinkSplit[];
+  successUrl: string | null;
+  failureUrl: string | null;
+}
+
+export function toLinkView(l: LinkRow): LinkView {
+  const amount = Number(l.amount);
+  const charges = Number(l.charges);
+  return {
+    payment_link_id: l.public_id,
+    amount,
+    charges,
+    total: amount + charges,
+    currency: l.currency.trim(),
+    description: l.description,
+    splits: l.splits,
+    active: l.active,
+    success_url: l.success_url,
+    failure_url: l.failure_url,
+    date_created: l.created_at.toISOString(),
+    date_updated: l.updated_at.toISOString(),
+    date_deactivated: l.deactivated_at?.toISOString() ?? null,
+  };
+}
+
+type Db = DataSource | EntityManager;
+const linkNotFound = (id: string) => new DomainException(ErrorCodes.NotFound, `no payment link ${id}`);
+
+/** Every statement on payment_links. Reads for a merchant are scoped to its business and mode. */
+@Injectable()
+export class LinkStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async create(l: NewLink): Promise<LinkRow> {
+    const [row] = await queryRows<LinkRow>(
+      this.ds,
+      `INSERT INTO payment_links (public_id, business_id, mode, amount, charges, currency, description, splits, success_url, failure_url)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) RETURNING *`,
+      [publicId('plink'), l.businessId, l.mode, l.amount, l.charges, l.currency, l.description, JSON.stringify(l.splits), l.successUrl, l.failureUrl],
+    );
+    return row;
+  }
+
+  /** By the public id alone: the hosted page, where the id is the capability. */
+  async byPublicId(db: Db, id: string): Promise<LinkRow | undefined> {
+    const [row] = await queryRows<LinkRow>(db, 'SELECT * FROM payment_links WHERE public_id = $1', [id]);
+    return row;
+  }
+
+  async get(businessId: number, mode: Mode, id: string): Promise<LinkRow> {
+    const [row] = await queryRows<LinkRow>(this.ds, 'SELECT * FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3', [id, businessId, mode]);
+    if (!row) throw linkNotFound(id);
+    return row;
+  }
+
+  /** Idempotent: deactivating an inactive link leaves it (and its deactivation date) as it was. */
+  async deactivate(businessId: number, mode: Mode, id: string): Promise<LinkRow> {
+    const [row] = await queryRows<LinkRow>(
+      this.ds,
+      `UPDATE payment_links SET active = false, deactivated_at = COALESCE(deactivated_at, now()), updated_at = CASE WHEN active THEN now() ELSE updated_at END
+        WHERE public_id = $1 AND business_id = $2 AND mode = $3 RETURNING *`,
+      [id, businessId, mode],
+    );
+    if (!row) throw linkNotFound(id);
+    return row;
+  }
+
+  /** Newest first; a cursor naming no link of this business and mode is a validation error. */
+  async list(businessId: number, mode: Mode, page: CursorPageBody): Promise<{ rows: LinkRow[]; hasMore: boolean }> {
+    const field = page.ending_before !== undefined ? 'ending_before' : page.starting_after !== undefined ? 'starting_after' : null;
+    let cursor: { id: string } | undefined;
+    if (field) {
+      const id = page[field] as string;
+      [cursor] = await queryRows<{ id: string }>(
+        this.ds,
+        'SELECT id FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3',
+        [id, businessId, mode],
+      );
+      if (!cursor) throw new DomainException(ErrorCodes.ValidationError, `${field} names no payment link: ${id}`, [{ field, message: 'must be the id of one of your payment links' }]);
+    }
+    const before = field === 'ending_before';
+    const rows = await queryRows<LinkRow>(
+      this.ds,
+      `SELECT * FROM payment_links
+        WHERE business_id = $1 AND mode = $2
+          AND ($3::bigint IS NULL OR (created_at, id) ${before ? '>' : '<'} (SELECT c.created_at, c.id FROM payment_links c WHERE c.id = $3))
+        ORDER BY created_at ${before ? 'ASC' : 'DESC'}, id ${before ? 'ASC' : 'DESC'}
+        LIMIT $4`,
+      // The cursor is compared in SQL: created_at has microseconds a JavaScript Date would drop.
+      [businessId, mode, cursor?.id ?? null, page.limit + 1],
+    );
+    const hasMore = rows.length > page.limit;
+    const pageRows = rows.slice(0, page.limit);
+    return { rows: before ? pageRows.reverse() : pageRows, hasMore };
+  }
+}
