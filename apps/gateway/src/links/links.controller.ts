@@ -1,13 +1,14 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { ErrorCodes, RpcPatterns, type CreateLinkBody, type LinkView } from '@payments/contracts';
+import { ErrorCodes, RpcPatterns, type CreateLinkBody, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult } from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { presentLink } from '../transactions/transaction.presenter';
-import { CreateLinkDto } from './links.dto';
+import { presentLinkObject } from './link.presenter';
+import { CreateLinkDto, LINK_ID, LINKS_PAGE_DEFAULT, ListLinksQuery } from './links.dto';
 
 @Controller('v1/links')
 @UseGuards(ApiKeyGuard)
@@ -41,4 +42,33 @@ export class LinksController {
     });
     return presentLink(link, this.config.CHECKOUT_URL);
   }
+
+  @Get()
+  async list(@Req() req: Request, @Query() query: ListLinksQuery) {
+    const page = await this.transactions.call<ListLinksBody, ListLinksResult>(RpcPatterns.LinksList, rpcContext(req), {
+      limit: query.limit ?? LINKS_PAGE_DEFAULT,
+      starting_after: query.starting_after,
+      ending_before: query.ending_before,
+    });
+    return { result: 'success', links: page.links.map((l) => presentLinkObject(l, this.config.CHECKOUT_URL)), has_more: page.has_more };
+  }
+
+  @Get(':payment_link_id')
+  async get(@Req() req: Request, @Param('payment_link_id') id: string) {
+    const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksGet, rpcContext(req), { payment_link_id: checkedLinkId(id) });
+    return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
+  }
+
+  /** Idempotent: a link already inactive is returned as it is. */
+  @Post(':payment_link_id/deactivate')
+  @HttpCode(200)
+  async deactivate(@Req() req: Request, @Param('payment_link_id') id: string) {
+    const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksDeactivate, rpcContext(req), { payment_link_id: checkedLinkId(id) });
+    return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
+  }
+}
+
+function checkedLinkId(id: string): string {
+  if (!LINK_ID.test(id)) throw new ApiException(ErrorCodes.NotFound, `no payment link ${id}`);
+  return id;
 }

@@ -10,8 +10,13 @@ export const LINKS: Record<string, Record<string, LinkObject>> = {
     FetchTransaction: { operationId: 'TransactionsController_fetch', parameters: { publicId: '$response.body#/transaction_id' } },
     RefundTransaction: { operationId: 'TransactionsController_refund', requestBody: { transaction_reference: '$response.body#/transaction_reference', amount: 1 } },
   },
+  LinksController_create: {
+    GetLink: { operationId: 'LinksController_get', parameters: { payment_link_id: '$response.body#/payment_link_id' } },
+    DeactivateLink: { operationId: 'LinksController_deactivate', parameters: { payment_link_id: '$response.body#/payment_link_id' } },
+  },
   TransactionsController_refund: {
     GetRefund: { operationId: 'TransactionsController_getRefund', parameters: { refund_id: '$response.body#/refund_id' } },
+    ListRefunds: { operationId: 'TransactionsController_listRefunds', parameters: { transaction_reference: '$request.body#/transaction_reference' } },
   },
   SplitsController_create: {
     UpdateSplitConfig: { operationId: 'SplitsController_update', parameters: { public_id: '$response.body#/split_config/public_id' } },

@@ -29,6 +29,20 @@ export const ErrorBody = obj({
 });
 (ErrorBody.required as string[]).splice((ErrorBody.required as string[]).indexOf('errors'), 1);
 
+const refundStatus = { type: 'string', enum: ['pending', 'success', 'failed'] } as SchemaObject;
+const refundFields = {
+  refund_id: str(), status: refundStatus, amount: int(), currency: str(), transaction_id: str(),
+  transaction_reference: str(), message: str(), reason: nullable(str('Free text given when the refund was asked for')), date_created: str(), date_updated: str(),
+};
+const amountRefunded = int('Sum of the successful refunds, minor units');
+
+const paymentLink = obj({
+  payment_link_id: str(), hosted_payment_link: str('Page where customers pay'), amount: int(), charges: int(), total: int(), currency: str(), description: str(),
+  splits: arr(obj({ business_id: int(), type: { type: 'string', enum: ['percentage', 'fixed'] }, value: int('Basis points for percentage, minor units for fixed'), description: nullable(str()) })),
+  success_url: nullable(str()), failure_url: nullable(str()), active: bool(), is_active: bool(), date_created: str(), date_updated: str(),
+  date_deactivated: nullable(str()),
+});
+
 const callbackLong = obj({
   id: str('The spec types the fetched callback id as a string'),
   url: str(), description: str(), events: arr(str()), is_active: bool(), failure_count: int(),
@@ -86,6 +100,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     schema: ok({
       transaction_id: str(), transaction_reference: str(), amount: int(), charges: int(), total: int(), currency: str(), status,
       emailAddress: str(), checkoutId: nullable(str()), successUrl: nullable(str()), failureUrl: nullable(str()), dateCreated: str('ISO 8601'),
+      amount_refunded: amountRefunded,
     }),
   },
   TransactionsController_list: {
@@ -97,7 +112,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
           transaction_id: str(), amount: str('Decimal string in major units'), currency: str(), status, message: str(),
           details: obj({
             transaction_reference: str(), charges: str(), total: str(), email: str(), payment_method_type: nullable(str()),
-            payment_method_code: nullable(str()), payment_link_id: nullable(str()), date_created: str(), date_updated: str(),
+            payment_method_code: nullable(str()), payment_link_id: nullable(str()), amount_refunded: amountRefunded, date_created: str(), date_updated: str(),
           }),
         }),
       ),
@@ -109,25 +124,39 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     schema: ok({
       transactionId: str(), transactionReference: str(), amount: int(), charges: int(), total: int(), currency: str(), emailAddress: str(),
       status, checkoutId: nullable(str()), successUrl: nullable(str()), failureUrl: nullable(str()), dateCreated: str(),
+      amount_refunded: amountRefunded,
     }),
   },
   TransactionsController_refund: {
     status: 200,
     description: 'Refund accepted',
-    schema: ok({ message: str(), refund_id: str(), status: { type: 'string', enum: ['pending'] } }),
+    schema: ok({ message: str(), refund_id: str(), status: { type: 'string', enum: ['pending'] }, amount: int('The amount asked for, or all that was left'), reason: nullable(str()) }),
+  },
+  TransactionsController_listRefunds: {
+    status: 200,
+    description: "The transaction's refunds, oldest first",
+    schema: ok({ refunds: arr(obj(refundFields)) }),
   },
   TransactionsController_getRefund: {
     status: 200,
     description: 'The refund',
-    schema: ok({
-      refund_id: str(), status: { type: 'string', enum: ['pending', 'success', 'failed'] }, amount: int(), currency: str(), transaction_id: str(),
-      transaction_reference: str(), message: str(), date_created: str(), date_updated: str(),
-    }),
+    schema: ok(refundFields),
   },
   LinksController_create: {
     status: 200,
     description: 'Payment link created',
     schema: ok({ payment_link_id: str(), hosted_payment_link: str(), message: str('States amount, charges and total') }),
+  },
+  LinksController_list: {
+    status: 200,
+    description: 'Newest first; has_more says whether another page follows in the direction asked',
+    schema: ok({ links: arr(paymentLink), has_more: bool() }),
+  },
+  LinksController_get: { status: 200, description: 'The payment link', schema: ok(paymentLink.properties as Record<string, SchemaObject>) },
+  LinksController_deactivate: {
+    status: 200,
+    description: 'The link, now inactive (idempotent); its page says it is no longer active and refuses payments',
+    schema: ok(paymentLink.properties as Record<string, SchemaObject>),
   },
   CheckoutController_css: { status: 200, description: 'Stylesheet of the hosted checkout page', contentType: 'text/css' },
   CheckoutController_show: { status: 200, description: 'The hosted checkout page (HTML); 303 to the merchant once the payment ended', contentType: 'text/html' },

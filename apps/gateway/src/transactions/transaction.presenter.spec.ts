@@ -80,6 +80,7 @@ describe('presentVerified', () => {
     payment_method_type: 'mobile_money',
     payment_method_code: 'ecocash',
     payment_link_id: null,
+    amount_refunded: 250,
     date_created: '2024-05-01T12:34:56.789Z',
     date_updated: '2024-05-01T12:35:00.000Z',
   };
@@ -99,6 +100,7 @@ describe('presentVerified', () => {
       successUrl: 'https://shop.example.com/ok',
       failureUrl: null,
       dateCreated: '2024-05-01T12:34:56.789Z',
+      amount_refunded: 250,
     });
   });
 

@@ -35,6 +35,7 @@ export function presentVerified(t: TransactionView) {
     successUrl: t.success_url,
     failureUrl: t.failure_url,
     dateCreated: t.date_created,
+    amount_refunded: t.amount_refunded,
   };
 }
 
@@ -54,6 +55,7 @@ export function presentListItem(t: TransactionView) {
       payment_method_type: t.payment_method_type,
       payment_method_code: t.payment_method_code,
       payment_link_id: t.payment_link_id,
+      amount_refunded: t.amount_refunded,
       date_created: t.date_created,
       date_updated: t.date_updated,
     },
@@ -76,6 +78,7 @@ export function presentTransactionModel(t: TransactionView) {
     successUrl: t.success_url,
     failureUrl: t.failure_url,
     dateCreated: t.date_created,
+    amount_refunded: t.amount_refunded,
   };
 }
 
@@ -85,12 +88,14 @@ export function presentRefundCreated(r: RefundView) {
     message: `Refund of ${toMajorString(r.amount, r.currency)} ${r.currency} for ${r.transaction_reference} is being processed`,
     refund_id: r.refund_id,
     status: r.status,
+    amount: r.amount,
+    reason: r.reason,
   };
 }
 
-export function presentRefund(r: RefundView) {
+/** A refund in GET /v1/transactions/refunds: the single refund's fields, without the envelope. */
+export function presentRefundItem(r: RefundView) {
   return {
-    result: 'success',
     refund_id: r.refund_id,
     status: r.status,
     amount: r.amount,
@@ -98,9 +103,14 @@ export function presentRefund(r: RefundView) {
     transaction_id: r.transaction_id,
     transaction_reference: r.transaction_reference,
     message: r.message,
+    reason: r.reason,
     date_created: r.date_created,
     date_updated: r.date_updated,
   };
+}
+
+export function presentRefund(r: RefundView) {
+  return { result: 'success', ...presentRefundItem(r) };
 }
 
 export function presentLink(l: LinkView, checkoutBaseUrl: string) {

@@ -10,6 +10,8 @@ import {
   type InitializeTransactionResult,
   type ListTransactionsBody,
   type ListTransactionsResult,
+  type ListRefundsBody,
+  type ListRefundsResult,
   type RefundView,
   type TransactionView,
   type VerifyTransactionBody,
@@ -20,8 +22,8 @@ import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { InitializeTransactionDto, VerifyTransactionQuery } from './dtos/initialize-transaction.dto';
-import { FetchTransactionQuery, ListTransactionsQuery, REFUND_ID, RefundDto } from './dtos/transaction-queries.dto';
-import { presentInitialized, presentListItem, presentRefund, presentRefundCreated, presentTransactionModel, presentVerified } from './transaction.presenter';
+import { FetchTransactionQuery, ListRefundsQuery, ListTransactionsQuery, REFUND_ID, RefundDto } from './dtos/transaction-queries.dto';
+import { presentInitialized, presentListItem, presentRefund, presentRefundCreated, presentRefundItem, presentTransactionModel, presentVerified } from './transaction.presenter';
 
 const DEFAULT_LIST_LIMIT = 100;
 
@@ -100,6 +102,14 @@ export class TransactionsController {
   async refund(@Req() req: Request, @Body() dto: RefundDto) {
     const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), { ...dto });
     return presentRefundCreated(refund);
+  }
+
+  @Get('refunds')
+  async listRefunds(@Req() req: Request, @Query() query: ListRefundsQuery) {
+    const result = await this.transactions.call<ListRefundsBody, ListRefundsResult>(RpcPatterns.RefundsList, rpcContext(req), {
+      transaction_reference: query.transaction_reference,
+    });
+    return { result: 'success', refunds: result.refunds.map(presentRefundItem) };
   }
 
   @Get('refunds/:refund_id')

@@ -46,10 +46,25 @@ export class RefundDto {
   @Length(1, 100, { message: 'transaction_reference must be 1 to 100 characters' })
   transaction_reference: string;
 
+  /** Absent: everything that is left to refund. */
+  @IsOptional()
   @IsInt({ message: 'amount must be a positive integer in minor units' })
   @Min(1, { message: 'amount must be a positive integer in minor units' })
   @Max(MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT}` })
-  amount: number;
+  amount?: number;
+
+  /** Free text for the merchant's records, returned on every read of the refund. */
+  @IsOptional()
+  @IsString({ message: 'reason must be a string' })
+  @Length(1, 500, { message: 'reason must be 1 to 500 characters' })
+  reason?: string;
+}
+
+/** GET /v1/transactions/refunds query. */
+export class ListRefundsQuery {
+  @IsString({ message: 'transaction_reference is required' })
+  @Length(1, 100, { message: 'transaction_reference must be 1 to 100 characters' })
+  transaction_reference: string;
 }
 
 /** Path parameter of GET /v1/transactions/refunds/{refund_id}. */
