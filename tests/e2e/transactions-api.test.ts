@@ -102,6 +102,7 @@ describe('transactions API', () => {
         successUrl: null,
         failureUrl: null,
         dateCreated: verified.dateCreated,
+        amount_refunded: 0,
       });
     });
 
@@ -119,7 +120,7 @@ describe('transactions API', () => {
       await settled('refund-1');
       const first = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'refund-1', amount: 3000 } });
       expect(first.status).toBe(200);
-      expect(first.body).toEqual({ result: 'success', message: expect.any(String), refund_id: expect.stringMatching(/^rfd_/), status: 'pending' });
+      expect(first.body).toEqual({ result: 'success', message: expect.any(String), refund_id: expect.stringMatching(/^rfd_/), status: 'pending', amount: 3000, reason: null });
 
       const refundId = first.body.refund_id as string;
       const done = await waitFor('the sandbox to settle the refund', async () => {
