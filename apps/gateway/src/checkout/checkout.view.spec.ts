@@ -1,5 +1,5 @@
 import type { CheckoutView } from '@payments/contracts';
-import { renderForm } from './checkout.view';
+import { renderForm, renderInactive } from './checkout.view';
 
 const view: CheckoutView = {
   kind: 'transaction',
@@ -42,5 +42,15 @@ describe('checkout form', () => {
     const mobile = renderForm({ view: { ...view, payment_method_code: 'innbucks' }, merchant: 'Acme' });
     expect(mobile).toContain('Payment method: <strong>InnBucks</strong>');
     expect(mobile).toMatch(/id="mobile_money_number"[^>]* required>/);
+  });
+});
+
+describe('inactive payment link page', () => {
+  it('says the link is no longer active, escapes the merchant and offers nothing to submit', () => {
+    const html = renderInactive({ view: { ...view, kind: 'link', checkout_id: 'plink_1', status: 'inactive', description: 'Ticket' }, merchant: '<Acme>' });
+    expect(html).toContain('This payment link is no longer active');
+    expect(html).toContain('&lt;Acme&gt; no longer accepts payments');
+    expect(html).not.toContain('<form');
+    expect(html).not.toContain('<button');
   });
 });
