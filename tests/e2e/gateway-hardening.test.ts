@@ -143,12 +143,16 @@ describe('gateway hardening', () => {
       expect(created.status).toBe(200);
       const cbs = await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key: b.test.secret });
       const cbId = cbs.body.callbacks[0].id;
+      const link = await stack.api('POST', '/v1/links', { key: b.test.secret, body: { amount: 500, currency: 'USD', description: 'B only' } });
 
       const probes: [string, string, unknown?][] = [
         ['GET', '/v1/transactions/verify?reference=b-private'],
         ['GET', `/v1/transactions/fetch?publicId=${own.body.transaction_id}`],
         ['POST', '/v1/transactions/refund', { transaction_reference: 'b-private', amount: 1 }],
         ['GET', `/v1/transactions/refunds/${refund.body.refund_id}`],
+        ['GET', '/v1/transactions/refunds?transaction_reference=b-private'],
+        ['GET', `/v1/links/${link.body.payment_link_id}`],
+        ['POST', `/v1/links/${link.body.payment_link_id}/deactivate`],
         ['GET', `/v1/callback/${cbId}`],
         ['GET', `/v1/callback/fetch/${cbId}`],
         ['PUT', `/v1/callback/${cbId}`, { is_active: false }],
@@ -169,6 +173,8 @@ describe('gateway hardening', () => {
       const mine = await stack.api<{ callback: { is_active: boolean } }>('GET', `/v1/callback/${cbId}`, { key: b.test.secret });
       expect(mine.status).toBe(200);
       expect(mine.body.callback.is_active).toBe(true);
+      // And B's payment link is still active.
+      expect((await stack.api('GET', `/v1/links/${link.body.payment_link_id}`, { key: b.test.secret })).body.active).toBe(true);
     }, 60_000);
   });
 

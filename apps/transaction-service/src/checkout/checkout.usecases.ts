@@ -135,7 +135,7 @@ export class PayCheckoutUseCase {
   }
 
   private async createFromLink(m: EntityManager, body: CheckoutPayBody, correlationId: string): Promise<TransactionRow> {
-    const link = await this.links.byPublicId(m, body.checkout_id);
+    const link = await this.links.byPublicId(m, body.checkout_id, { forPayment: true });
     if (!link) throw notFound();
     const token = body.attempt_token && /^[A-Za-z0-9_-]{16,64}$/.test(body.attempt_token) ? body.attempt_token : null;
     if (token) {

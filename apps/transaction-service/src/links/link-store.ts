@@ -72,9 +72,13 @@ export class LinkStore {
     return row;
   }
 
-  /** By the public id alone: the hosted page, where the id is the capability. */
-  async byPublicId(db: Db, id: string): Promise<LinkRow | undefined> {
-    const [row] = await queryRows<LinkRow>(db, 'SELECT * FROM payment_links WHERE public_id = $1', [id]);
+  /**
+   * By the public id alone: the hosted page, where the id is the capability. `forPayment` share-locks
+   * the row until the payment's transaction commits, so a deactivation either waits for a payment
+   * already under way or is seen by it: none is created through a link after it was deactivated.
+   */
+  async byPublicId(db: Db, id: string, { forPayment = false } = {}): Promise<LinkRow | undefined> {
+    const [row] = await queryRows<LinkRow>(db, `SELECT * FROM payment_links WHERE public_id = $1${forPayment ? ' FOR SHARE' : ''}`, [id]);
     return row;
   }
 
