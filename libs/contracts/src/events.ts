@@ -66,6 +66,8 @@ export interface RefundSnapshot {
   currency: string;
   status: RefundStatus;
   message: string;
+  /** The merchant's free-text reason; absent in events written before refunds had one. */
+  reason?: string | null;
   transaction: { id: number; transaction_id: string; transaction_reference: string; amount: number };
   version: number;
   date_created: string;

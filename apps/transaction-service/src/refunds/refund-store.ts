@@ -69,6 +69,7 @@ function toRefundSnapshot(r: RefundRow): RefundSnapshot {
     currency: r.currency.trim(),
     status: r.status,
     message: r.message,
+    reason: r.reason,
     transaction: { id: Number(r.transaction_id), transaction_id: r.txn_public_id, transaction_reference: r.txn_reference, amount: Number(r.txn_amount) },
     version: r.version,
     date_created: r.created_at.toISOString(),
