@@ -4,6 +4,7 @@ import { PublicHealthModule } from '@payments/platform';
 import { AuthModule } from './auth/auth.module';
 import { AdminController } from './businesses/admin.controller';
 import { CallbacksController } from './callbacks/callbacks.controller';
+import { EventsController } from './events/events.controller';
 import { WebhooksAdminController } from './callbacks/webhooks-admin.controller';
 import { ReconcileAdminController } from './reconcile/reconcile-admin.controller';
 import { CheckoutController } from './checkout/checkout.controller';
@@ -16,7 +17,7 @@ import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
   imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule],
-  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, WebhooksAdminController, ReconcileAdminController, SettingsController],
+  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController],
   providers: [{ provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
 })
 export class GatewayModule {}

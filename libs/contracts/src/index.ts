@@ -9,3 +9,4 @@ export * from './ledger';
 export * from './reconcile';
 export * from './admin-rpc';
 export * from './replay';
+export * from './webhook-events';

@@ -13,6 +13,9 @@ export const WebhookRpcPatterns = {
   DeliveriesList: 'deliveries.list',
   DeliveriesResend: 'deliveries.resend',
   DeliveriesRecover: 'deliveries.recover',
+  CallbacksTest: 'callbacks.test',
+  EventsList: 'events.list',
+  EventsGet: 'events.get',
 } as const;
 
 /**

@@ -14,6 +14,7 @@ import {
   type RecoverDeliveriesBody,
   type RecoverDeliveriesResult,
   type ResendDeliveryBody,
+  type TestCallbackResult,
   type UpdateCallbackBody,
 } from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
@@ -89,6 +90,14 @@ export class CallbacksController {
   async recover(@Req() req: Request, @Param('id') id: string, @Body() dto: RecoverDto) {
     const r = await this.hooks.call<RecoverDeliveriesBody, RecoverDeliveriesResult>(WebhookRpcPatterns.DeliveriesRecover, rpcContext(req), { id: callbackId(id), since: dto.since });
     return { result: 'success', message: `${r.requeued} failed or skipped deliveries queued again`, requeued: r.requeued };
+  }
+
+  /** Sends a signed `ping` now and answers how the endpoint responded (status_code null: unreachable). */
+  @Post(':id/test')
+  @HttpCode(200)
+  async test(@Req() req: Request, @Param('id') id: string) {
+    const r = await this.hooks.call<CallbackIdBody, TestCallbackResult>(WebhookRpcPatterns.CallbacksTest, rpcContext(req), { id: callbackId(id) });
+    return { result: 'success', message: r.error === null ? 'Test webhook delivered' : `Test webhook failed: ${r.error}`, ...r };
   }
 
   @Get(':id')

@@ -13,6 +13,15 @@ const success = { type: 'string', enum: ['success'] } as SchemaObject;
 const ok = (properties: Record<string, SchemaObject>) => obj({ result: success, ...properties });
 const status = { type: 'string', enum: ['pending', 'processing', 'success', 'failed'] } as SchemaObject;
 
+/** An event: exactly the body of its webhook deliveries. */
+const event = obj({
+  id: str('evt_…, the webhook-id header of its deliveries'),
+  event: str('The event type'),
+  created_at: str(),
+  mode: { type: 'string', enum: ['test', 'live'] },
+  data: { type: 'object', description: 'The payload of this event type (docs/api.md, Webhooks)' },
+});
+
 export const ErrorBody = obj({
   result: { type: 'string', enum: ['error'] },
   code: {
@@ -198,6 +207,13 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
   },
   CallbacksController_resend: { status: 200, description: 'Queued again', schema: ok({ message: str(), delivery_id: str(), status: str() }) },
   CallbacksController_recover: { status: 200, description: 'Failed and skipped deliveries queued again', schema: ok({ message: str(), requeued: int() }) },
+  CallbacksController_test: {
+    status: 200,
+    description: 'A signed ping was sent now; status_code is null (and error set) when the endpoint could not be reached',
+    schema: ok({ message: str(), event_id: str(), delivery_id: str(), status_code: nullable(int()), duration_ms: int(), error: nullable(str()) }),
+  },
+  EventsController_list: { status: 200, description: 'One page of events, newest first', schema: ok({ events: arr(event), has_more: bool() }) },
+  EventsController_get: { status: 200, description: 'The event', schema: ok({ event }) },
   ReconcileAdminController_listTransactions: {
     status: 200,
     description: 'One page of transactions with their refunds, as transaction-service recorded them',

@@ -72,7 +72,7 @@ export class CallbacksService {
     if (unknown.length > 0) throw invalid('events', `has unknown event types ${unknown.join(', ')}; valid ones are ${EVENT_CATALOGUE.join(', ')}`);
   }
 
-  private async owned(ctx: RpcContext, id: number): Promise<CallbackRow> {
+  async owned(ctx: RpcContext, id: number): Promise<CallbackRow> {
     const [row] = await queryRows<CallbackRow>(this.ds, 'SELECT * FROM callbacks WHERE id = $1 AND business_id = $2 AND mode = $3 AND deleted_at IS NULL', [
       id,
       ctx.business_id,

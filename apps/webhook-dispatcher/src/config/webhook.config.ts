@@ -62,4 +62,19 @@ export class WebhookDispatcherConfig extends RedisServiceConfig {
   /** Fallback poll only: new, retried and recovered deliveries wake the enqueuer at once. */
   @IsInt() @Min(10) @Max(60_000)
   WEBHOOK_ENQUEUE_INTERVAL_MS = 1_000;
+
+  /**
+   * A test webhook (POST /v1/callback/{id}/test) answers within this time, the smaller of it and
+   * WEBHOOK_TIMEOUT_MS; keep it below the gateway's RPC_TIMEOUT_MS so the merchant hears the outcome.
+   */
+  @IsInt() @Min(100) @Max(60_000)
+  WEBHOOK_TEST_TIMEOUT_MS = 8_000;
+
+  /** How long catalogue events stay readable through the events API (`30d`, `12h`, …); older ones are pruned. */
+  @Matches(/^[1-9]\d{0,8}(s|m|h|d)$/, { message: '$property must be a whole number with a unit s, m, h or d (e.g. 30d)' })
+  EVENT_RETENTION = '30d';
+
+  /** How often the pruning job deletes events older than EVENT_RETENTION. */
+  @IsInt() @Min(1_000) @Max(86_400_000)
+  EVENT_PRUNE_INTERVAL_MS = 3_600_000;
 }

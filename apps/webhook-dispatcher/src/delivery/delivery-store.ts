@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { DeliveryStatus, RecoverableDeliveryView } from '@payments/contracts';
+import { PING_EVENT, type DeliveryStatus, type RecoverableDeliveryView } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 
 export type { DeliveryStatus };
@@ -78,6 +78,7 @@ export class DeliveryStore {
   /**
    * Failed and skipped deliveries created since `since` of active callbacks in `scope`, in id
    * order after the cursor `after`: queued again (a fresh retry cycle), or only listed on a dry run.
+   * Test pings are never recovered: each was a one-off check.
    */
   async recover(scope: RecoverScope, since: string, opts: { dryRun: boolean; after: string | null; limit: number | null }): Promise<(RecoverableDeliveryView & { id: string })[]> {
     const byCallback = 'callbackId' in scope;
@@ -85,6 +86,7 @@ export class DeliveryStore {
     const page = `SELECT d.id FROM deliveries d JOIN callbacks c ON c.id = d.callback_id
         WHERE ${byCallback ? 'c.id = $1 AND $2::text IS NULL' : 'c.business_id = $1 AND c.mode = $2'} AND c.is_active AND c.deleted_at IS NULL
           AND d.status IN ('failed', 'skipped') AND d.created_at >= $3 AND d.id > $4::bigint
+          AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.id = d.event_id AND p.event_type = '${PING_EVENT}')
         ORDER BY d.id LIMIT $5`;
     const picked = opts.dryRun
       ? `SELECT d.id, d.status FROM deliveries d WHERE d.id IN (${page})`

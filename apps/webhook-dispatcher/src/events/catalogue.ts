@@ -1,21 +1,6 @@
-import type { TransactionStatusChangedData } from '@payments/contracts';
+import { EVENT_CATALOGUE, type CatalogueEvent, type TransactionStatusChangedData } from '@payments/contracts';
 
-/** Every event name a callback may subscribe to (docs/contract.md, Webhooks). */
-export const EVENT_CATALOGUE = [
-  'payment.created',
-  'payment.updated',
-  'payment.completed',
-  'transaction.pending',
-  'transaction.processing',
-  'transaction.success',
-  'transaction.failed',
-  'refund.pending',
-  'refund.success',
-  'refund.failed',
-  'payout.created',
-  'payout.completed',
-] as const;
-export type CatalogueEvent = (typeof EVENT_CATALOGUE)[number];
+export { EVENT_CATALOGUE, type CatalogueEvent };
 
 /**
  * The catalogue events one transaction status change stands for: `transaction.<status>` always;

@@ -8,11 +8,15 @@ import { DeliverAttemptUseCase } from '../delivery/deliver-attempt.usecase';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { DeliveryStore } from '../delivery/delivery-store';
 import { HttpSender } from '../delivery/http-sender';
+import { TestPingUseCase } from '../callbacks/test-ping.usecase';
+import { EventPruner } from './event-pruner';
+import { EventsRpcController } from './events.rpc-controller';
+import { EventsStore } from './events-store';
 import { WebhookEventsHandler } from './transaction-events.handler';
 
 @Module({
-  controllers: [CallbacksRpcController, WebhookAdminRpcController],
-  providers: [WebhookEventsHandler, DeliveryStore, HttpSender, DeliverAttemptUseCase, DeliveryQueue, CallbacksService, AdminRecoverUseCase, ReconcileWebhooksUseCase],
+  controllers: [CallbacksRpcController, WebhookAdminRpcController, EventsRpcController],
+  providers: [WebhookEventsHandler, DeliveryStore, HttpSender, DeliverAttemptUseCase, DeliveryQueue, CallbacksService, AdminRecoverUseCase, ReconcileWebhooksUseCase, EventsStore, EventPruner, TestPingUseCase],
   exports: [WebhookEventsHandler],
 })
 export class WebhookEventsModule {}

@@ -2,5 +2,6 @@ import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { CallbacksAndDeliveries1763900000000 } from './1763900000000-callbacks-and-deliveries';
 import { InFlightIndex1764100000000 } from './1764100000000-in-flight-index';
 import { SkippedDeliveries1764300000000 } from './1764300000000-skipped-deliveries';
+import { EventsApi1764500000000 } from './1764500000000-events-api';
 
-export const migrations = [InitialSchema1763800000000, CallbacksAndDeliveries1763900000000, InFlightIndex1764100000000, SkippedDeliveries1764300000000];
+export const migrations = [InitialSchema1763800000000, CallbacksAndDeliveries1763900000000, InFlightIndex1764100000000, SkippedDeliveries1764300000000, EventsApi1764500000000];

@@ -1,0 +1,40 @@
+import { Controller, Get, Inject, Param, Query, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { ErrorCodes, WebhookRpcPatterns, type EventIdBody, type EventView, type ListEventsBody, type ListEventsResult } from '@payments/contracts';
+import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
+import { ApiException } from '../http/api-exception';
+import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
+import { createdRange, EVENTS_LIST_DEFAULT, isEventId, ListEventsQuery } from './events.dto';
+
+/**
+ * The events API: the catalogue events raised for the caller's business and mode, the same ids
+ * and objects its webhooks carry, kept for EVENT_RETENTION. Secret key only.
+ */
+@Controller('v1/events')
+@UseGuards(ApiKeyGuard)
+export class EventsController {
+  constructor(@Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool) {}
+
+  @Get()
+  async list(@Req() req: Request, @Query() q: ListEventsQuery) {
+    if (q.starting_after && q.ending_before) {
+      const message = 'give starting_after or ending_before, not both';
+      throw new ApiException(ErrorCodes.ValidationError, `ending_before ${message}`, [{ field: 'ending_before', message }]);
+    }
+    const r = await this.hooks.call<ListEventsBody, ListEventsResult>(WebhookRpcPatterns.EventsList, rpcContext(req), {
+      type: q.type,
+      created: createdRange(q),
+      limit: q.limit ?? EVENTS_LIST_DEFAULT,
+      starting_after: q.starting_after,
+      ending_before: q.ending_before,
+    });
+    return { result: 'success', events: r.events, has_more: r.has_more };
+  }
+
+  @Get(':id')
+  async get(@Req() req: Request, @Param('id') id: string) {
+    if (!isEventId(id)) throw new ApiException(ErrorCodes.NotFound, `no event ${id}`);
+    const event = await this.hooks.call<EventIdBody, EventView>(WebhookRpcPatterns.EventsGet, rpcContext(req), { id });
+    return { result: 'success', event };
+  }
+}

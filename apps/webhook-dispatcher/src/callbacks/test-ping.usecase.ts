@@ -1,0 +1,74 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { PING_EVENT, type CallbackIdBody, type RpcRequest, type TestCallbackResult } from '@payments/contracts';
+import { queryRows } from '@payments/database';
+import { WebhookDispatcherConfig } from '../config/webhook.config';
+import type { CallbackRow } from '../delivery/delivery-store';
+import { HttpSender, type SendResult } from '../delivery/http-sender';
+import { webhookHeaders } from '../delivery/signature';
+import { CallbacksService } from './callbacks.usecases';
+
+/** The secrets an attempt is signed with: the current one, and during a roll's grace the previous one too. */
+export function signingSecrets(c: Pick<CallbackRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now = new Date()): string[] {
+  const live = c.previous_secret && c.previous_secret_expires_at && c.previous_secret_expires_at > now;
+  return live ? [c.secret, c.previous_secret!] : [c.secret];
+}
+
+/**
+ * POST /v1/callback/{id}/test: one signed `ping` sent now, through the same SSRF-guarded sender
+ * and signer as real deliveries, and its outcome answered. It is recorded in the callback's
+ * delivery log (a delivery with one attempt) but is never retried and never counts towards
+ * disabling the callback: it is the merchant checking their endpoint.
+ */
+@Injectable()
+export class TestPingUseCase {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly callbacks: CallbacksService,
+    private readonly sender: HttpSender,
+    @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
+  ) {}
+
+  /** The sender's outcome, or a timeout once WEBHOOK_TEST_TIMEOUT_MS has passed (the request itself is left to finish). */
+  private async sendWithin(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const limitMs = Math.min(this.config.WEBHOOK_TEST_TIMEOUT_MS, this.config.WEBHOOK_TIMEOUT_MS);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<SendResult>((resolve) => {
+      timer = setTimeout(() => resolve({ statusCode: null, error: `no response within ${limitMs} ms`, durationMs: limitMs, retryAfter: undefined }), limitMs);
+    });
+    try {
+      return await Promise.race([this.sender.send(url, headers, body), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async execute({ ctx, body }: RpcRequest<CallbackIdBody>): Promise<TestCallbackResult> {
+    const callback = await this.callbacks.owned(ctx, body.id);
+    const id = `evt_${randomBytes(18).toString('base64url')}`;
+    const createdAt = new Date();
+    const data = { callback_id: callback.id, message: 'Test webhook: your endpoint is reachable and can verify our signature.' };
+    const payload = JSON.stringify({ id, event: PING_EVENT, created_at: createdAt.toISOString(), mode: callback.mode, data });
+    const result = await this.sendWithin(callback.url, webhookHeaders(signingSecrets(callback), id, Math.floor(createdAt.getTime() / 1000), payload), payload);
+    const deliveryId = `dlv_${randomUUID().replace(/-/g, '')}`;
+    await this.ds.transaction(async (m) => {
+      await m.query(
+        'INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [id, `ping:${id}`, callback.business_id, callback.mode, PING_EVENT, JSON.stringify(data), createdAt],
+      );
+      const [delivery] = await queryRows<{ id: string }>(
+        m,
+        'INSERT INTO deliveries (public_id, event_id, callback_id, status, attempts, last_error) VALUES ($1, $2, $3, $4, 1, $5) RETURNING id',
+        [deliveryId, id, callback.id, result.error === null ? 'succeeded' : 'failed', result.error?.slice(0, 500) ?? null],
+      );
+      await m.query('INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, 1, $2, $3, $4)', [
+        delivery.id,
+        result.statusCode,
+        result.durationMs,
+        result.error?.slice(0, 500) ?? null,
+      ]);
+    });
+    return { event_id: id, delivery_id: deliveryId, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error };
+  }
+}

@@ -1,0 +1,28 @@
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { WebhookRpcPatterns, type CallbackIdBody, type EventIdBody, type ListEventsBody, type RpcRequest } from '@payments/contracts';
+import { RpcController } from '@payments/platform';
+import { TestPingUseCase } from '../callbacks/test-ping.usecase';
+import { EventsStore } from './events-store';
+
+@RpcController()
+export class EventsRpcController {
+  constructor(
+    private readonly events: EventsStore,
+    private readonly ping: TestPingUseCase,
+  ) {}
+
+  @MessagePattern(WebhookRpcPatterns.EventsList)
+  list(@Payload() req: RpcRequest<ListEventsBody>) {
+    return this.events.list(req.ctx, req.body);
+  }
+
+  @MessagePattern(WebhookRpcPatterns.EventsGet)
+  get(@Payload() req: RpcRequest<EventIdBody>) {
+    return this.events.get(req.ctx, req.body.id);
+  }
+
+  @MessagePattern(WebhookRpcPatterns.CallbacksTest)
+  test(@Payload() req: RpcRequest<CallbackIdBody>) {
+    return this.ping.execute(req);
+  }
+}

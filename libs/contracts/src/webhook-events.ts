@@ -1,0 +1,67 @@
+/**
+ * Events API and test webhooks: RPC payloads between the gateway and webhook-dispatcher. An event
+ * is the same object a callback receives as its request body.
+ */
+
+/** Every event name a callback may subscribe to and the events API lists (docs/api.md, Webhooks). */
+export const EVENT_CATALOGUE = [
+  'payment.created',
+  'payment.updated',
+  'payment.completed',
+  'transaction.pending',
+  'transaction.processing',
+  'transaction.success',
+  'transaction.failed',
+  'refund.pending',
+  'refund.success',
+  'refund.failed',
+  'payout.created',
+  'payout.completed',
+] as const;
+export type CatalogueEvent = (typeof EVENT_CATALOGUE)[number];
+
+/** The event a test webhook sends; never stored as a catalogue event, never subscribable. */
+export const PING_EVENT = 'ping';
+
+/** `created[...]` bounds of an event list, as ISO-8601 timestamps. */
+export interface CreatedRange {
+  gte?: string;
+  gt?: string;
+  lte?: string;
+  lt?: string;
+}
+
+export interface ListEventsBody {
+  type?: string;
+  created: CreatedRange;
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+}
+
+/** One event: exactly the JSON body its webhook deliveries carry. */
+export interface EventView {
+  id: string;
+  event: string;
+  created_at: string;
+  mode: string;
+  data: unknown;
+}
+
+export interface ListEventsResult {
+  events: EventView[];
+  has_more: boolean;
+}
+
+export interface EventIdBody {
+  id: string;
+}
+
+/** The outcome of one synchronous test attempt; status_code is null when nothing answered. */
+export interface TestCallbackResult {
+  event_id: string;
+  delivery_id: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
