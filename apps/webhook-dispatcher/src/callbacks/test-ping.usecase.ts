@@ -4,16 +4,9 @@ import { DataSource } from 'typeorm';
 import { PING_EVENT, type CallbackIdBody, type RpcRequest, type TestCallbackResult } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
-import type { CallbackRow } from '../delivery/delivery-store';
 import { HttpSender, type SendResult } from '../delivery/http-sender';
-import { webhookHeaders } from '../delivery/signature';
+import { signingSecrets, webhookHeaders } from '../delivery/signature';
 import { CallbacksService } from './callbacks.usecases';
-
-/** The secrets an attempt is signed with: the current one, and during a roll's grace the previous one too. */
-export function signingSecrets(c: Pick<CallbackRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now = new Date()): string[] {
-  const live = c.previous_secret && c.previous_secret_expires_at && c.previous_secret_expires_at > now;
-  return live ? [c.secret, c.previous_secret!] : [c.secret];
-}
 
 /**
  * POST /v1/callback/{id}/test: one signed `ping` sent now, through the same SSRF-guarded sender

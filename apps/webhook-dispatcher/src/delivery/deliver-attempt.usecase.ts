@@ -8,7 +8,7 @@ import { nextRetry, parseRetryAfter, parseSchedule } from './backoff';
 import { DeliveryStore, type CallbackRow, type DeliveryRow } from './delivery-store';
 import { disableReason, parseDuration, type DisableRule } from './disable-rule';
 import { HttpSender, type SendResult } from './http-sender';
-import { webhookHeaders } from './signature';
+import { signingSecrets, webhookHeaders } from './signature';
 
 export interface DeliveryJob {
   deliveryId: string;
@@ -57,9 +57,7 @@ export class DeliverAttemptUseCase {
     if (Buffer.byteLength(body) > this.config.WEBHOOK_MAX_PAYLOAD_BYTES) {
       result = { statusCode: null, error: `payload of ${Buffer.byteLength(body)} bytes exceeds the ${this.config.WEBHOOK_MAX_PAYLOAD_BYTES}-byte limit`, durationMs: 0, retryAfter: undefined };
     } else {
-      const secrets = [callback.secret];
-      if (callback.previous_secret && callback.previous_secret_expires_at && callback.previous_secret_expires_at > new Date()) secrets.push(callback.previous_secret);
-      const headers = webhookHeaders(secrets, event.id, Math.floor(Date.now() / 1000), body);
+      const headers = webhookHeaders(signingSecrets(callback), event.id, Math.floor(Date.now() / 1000), body);
       result = await this.sender.send(callback.url, headers, body);
     }
     return this.record(delivery, callback, result);

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { CallbackRow } from './delivery-store';
 
 /** A new callback signing secret, Standard Webhooks style: `whsec_` + base64 of 24 random bytes. */
 export function newWebhookSecret(): string {
@@ -21,4 +22,10 @@ export function webhookHeaders(secrets: string[], id: string, timestampSeconds: 
     'webhook-timestamp': String(timestampSeconds),
     'webhook-signature': secrets.map((s) => signPayload(s, id, timestampSeconds, body)).join(' '),
   };
+}
+
+/** The secrets an attempt is signed with: the current one, and during a roll's grace the previous one too. */
+export function signingSecrets(c: Pick<CallbackRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now = new Date()): string[] {
+  const live = c.previous_secret && c.previous_secret_expires_at && c.previous_secret_expires_at > now;
+  return live ? [c.secret, c.previous_secret!] : [c.secret];
 }

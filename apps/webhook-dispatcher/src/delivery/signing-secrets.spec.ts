@@ -1,4 +1,4 @@
-import { signingSecrets } from './test-ping.usecase';
+import { signingSecrets } from './signature';
 
 describe('signingSecrets', () => {
   const now = new Date('2026-01-01T00:00:00Z');
