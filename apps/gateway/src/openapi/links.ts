@@ -29,5 +29,10 @@ export const LINKS: Record<string, Record<string, LinkObject>> = {
     CallbackDeliveries: { operationId: 'CallbacksController_deliveries', parameters: { id: '$response.body#/callbacks/0/id' } },
     CallbackSecret: { operationId: 'CallbacksController_secret', parameters: { id: '$response.body#/callbacks/0/id' } },
     DeleteCallback: { operationId: 'CallbacksController_remove', parameters: { id: '$response.body#/callbacks/0/id' } },
+    TestCallback: { operationId: 'CallbacksController_test', parameters: { id: '$response.body#/callbacks/0/id' } },
+  },
+  EventsController_list: {
+    GetEvent: { operationId: 'EventsController_get', parameters: { id: '$response.body#/events/0/id' } },
+    NextEvents: { operationId: 'EventsController_list', parameters: { starting_after: '$response.body#/events/0/id' } },
   },
 };
