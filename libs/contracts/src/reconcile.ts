@@ -33,6 +33,8 @@ export interface ReconcileTransaction {
   amount: number;
   status: TransactionStatus;
   refunds: { id: string; amount: number; status: RefundStatus }[];
+  /** When it last changed (ISO-8601): its events may since have been pruned by webhook-dispatcher. */
+  updated_at: string;
 }
 export interface ReconcileTransactionsResult {
   transactions: ReconcileTransaction[];
@@ -63,6 +65,8 @@ export interface ReconcileWebhookTransactionsBody {
 }
 export interface ReconcileWebhookTransactionsResult {
   transactions: { transaction_id: string; status: TransactionStatus }[];
+  /** Events older than this (ISO-8601) may have been pruned (EVENT_RETENTION). */
+  retained_since: string;
 }
 
 export interface ReconcileWebhookEvent {

@@ -217,7 +217,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
   ReconcileAdminController_listTransactions: {
     status: 200,
     description: 'One page of transactions with their refunds, as transaction-service recorded them',
-    schema: ok({ transactions: arr(obj({ id: str(), transaction_id: str(), business_id: int(), mode: str(), amount: int(), status: str(), refunds: arr(obj({ id: str(), amount: int(), status: str() })) })), next: nullable(str()) }),
+    schema: ok({ transactions: arr(obj({ id: str(), transaction_id: str(), business_id: int(), mode: str(), amount: int(), status: str(), refunds: arr(obj({ id: str(), amount: int(), status: str() })), updated_at: str() })), next: nullable(str()) }),
   },
   ReconcileAdminController_ledgerOf: {
     status: 200,
@@ -236,7 +236,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
   ReconcileAdminController_webhookTransactions: {
     status: 200,
     description: 'The status of the latest transaction.* event webhook-dispatcher recorded per transaction',
-    schema: ok({ transactions: arr(obj({ transaction_id: str(), status: str() })) }),
+    schema: ok({ transactions: arr(obj({ transaction_id: str(), status: str() })), retained_since: str('Events older than this may have been pruned (EVENT_RETENTION)') }),
   },
   ReconcileAdminController_webhookEvents: {
     status: 200,

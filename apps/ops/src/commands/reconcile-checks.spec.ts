@@ -14,6 +14,7 @@ describe('transactionDifferences', () => {
       { id: '2', amount: 300, status: 'success' },
       { id: '3', amount: 50, status: 'failed' },
     ],
+    updated_at: '2026-03-10T12:00:00.000Z',
   };
   // Entry 33 of 1 001 with 600 refunded: floor(33 × 600 / 1 001) = 19.
   const ledger: ReconcileLedgerTransaction = {
@@ -30,6 +31,13 @@ describe('transactionDifferences', () => {
 
   it('finds nothing when every service agrees', () => {
     expect(transactionDifferences(txn, ledger, 'success')).toEqual([]);
+  });
+
+  it('does not miss events webhook-dispatcher pruned after EVENT_RETENTION, and still checks the ledger', () => {
+    expect(transactionDifferences(txn, ledger, undefined, '2026-03-10T12:00:00.001Z')).toEqual([]);
+    expect(transactionDifferences(txn, ledger, 'processing', '2026-04-01T00:00:00.000Z')).toEqual([]);
+    expect(transactionDifferences(txn, undefined, undefined, '2026-04-01T00:00:00.000Z')).toEqual(['transaction txn_7 (success): split-ledger-service has no record of it']);
+    expect(transactionDifferences(txn, ledger, undefined, '2026-03-10T12:00:00.000Z')).toEqual(['transaction txn_7 (success): webhook-dispatcher recorded no transaction event']);
   });
 
   it('names a status the ledger or the dispatcher has wrong or missing', () => {

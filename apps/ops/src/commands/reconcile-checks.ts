@@ -10,11 +10,18 @@ const successfulRefunds = (refunds: { id: string; amount: number; status: string
  * rules' amount), the ledger's successful refunds, and each entry's reversals totalling its
  * refunded share.
  */
-export function transactionDifferences(t: ReconcileTransaction, ledger: ReconcileLedgerTransaction | undefined, webhookStatus: TransactionStatus | undefined): string[] {
+export function transactionDifferences(
+  t: ReconcileTransaction,
+  ledger: ReconcileLedgerTransaction | undefined,
+  webhookStatus: TransactionStatus | undefined,
+  eventsRetainedSince?: string,
+): string[] {
   const name = `transaction ${t.transaction_id} (${t.status})`;
   const out: string[] = [];
-  if (webhookStatus === undefined) out.push(`${name}: webhook-dispatcher recorded no transaction event`);
-  else if (webhookStatus !== t.status) out.push(`${name}: webhook-dispatcher's latest event is transaction.${webhookStatus}`);
+  // Its last event is past webhook-dispatcher's EVENT_RETENTION: pruned, nothing to compare.
+  const pruned = eventsRetainedSince !== undefined && Date.parse(t.updated_at) < Date.parse(eventsRetainedSince);
+  if (!pruned && webhookStatus === undefined) out.push(`${name}: webhook-dispatcher recorded no transaction event`);
+  else if (!pruned && webhookStatus !== t.status) out.push(`${name}: webhook-dispatcher's latest event is transaction.${webhookStatus}`);
   if (!ledger) return [...out, `${name}: split-ledger-service has no record of it`];
   if (ledger.status !== t.status) out.push(`${name}: split-ledger-service recorded ${ledger.status}`);
   if (t.status !== 'success') {

@@ -33,7 +33,7 @@ export async function reconcile(config: OpsConfig, progress: (line: string) => v
       });
       const ledgerById = new Map(ledger.transactions.map((l) => [l.id, l]));
       const statusOf = new Map(hooks.transactions.map((h) => [h.transaction_id, h.status]));
-      for (const t of page.transactions) report.differences.push(...transactionDifferences(t, ledgerById.get(t.id), statusOf.get(t.transaction_id)));
+      for (const t of page.transactions) report.differences.push(...transactionDifferences(t, ledgerById.get(t.id), statusOf.get(t.transaction_id), hooks.retained_since));
     }
     report.transactions += page.transactions.length;
     progress(`${report.transactions} transactions checked`);

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type {
   ReconcileCallback,
@@ -11,18 +11,24 @@ import type {
   TransactionStatus,
 } from '@payments/contracts';
 import { queryRows } from '@payments/database';
+import { WebhookDispatcherConfig } from '../config/webhook.config';
+import { parseDuration } from '../delivery/disable-rule';
 
 const pageSize = (limit: number) => Math.min(Math.max(1, Math.trunc(limit) || 1), 1_000);
 
 /** What webhook-dispatcher recorded, for `ops reconcile`: read-only pages. */
 @Injectable()
 export class ReconcileWebhooksUseCase {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
+  ) {}
 
   /** The status of the latest transaction.* event of each given transaction (by public id). */
   async transactions(body: ReconcileWebhookTransactionsBody): Promise<ReconcileWebhookTransactionsResult> {
     const ids = body.transaction_ids.slice(0, 1_000);
-    if (ids.length === 0) return { transactions: [] };
+    const retained_since = new Date(Date.now() - parseDuration(this.config.EVENT_RETENTION)).toISOString();
+    if (ids.length === 0) return { transactions: [], retained_since };
     // Events of one transaction can share a timestamp; the status order breaks the tie.
     const rows = await queryRows<{ transaction_id: string; status: TransactionStatus }>(
       this.ds,
@@ -33,7 +39,7 @@ export class ReconcileWebhooksUseCase {
                  CASE split_part(event_type, '.', 2) WHEN 'pending' THEN 0 WHEN 'processing' THEN 1 ELSE 2 END DESC`,
       [ids],
     );
-    return { transactions: rows };
+    return { transactions: rows, retained_since };
   }
 
   /** Catalogue events in id order, each with the callbacks it has a delivery for. */
