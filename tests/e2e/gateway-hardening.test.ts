@@ -144,6 +144,7 @@ describe('gateway hardening', () => {
       const cbs = await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key: b.test.secret });
       const cbId = cbs.body.callbacks[0].id;
       const link = await stack.api('POST', '/v1/links', { key: b.test.secret, body: { amount: 500, currency: 'USD', description: 'B only' } });
+      const event = await waitFor('B’s first event', async () => (await stack.api<{ events: { id: string }[] }>('GET', '/v1/events?limit=1', { key: b.test.secret })).body.events[0]);
 
       const probes: [string, string, unknown?][] = [
         ['GET', '/v1/transactions/verify?reference=b-private'],
@@ -159,6 +160,8 @@ describe('gateway hardening', () => {
         ['GET', `/v1/callback/${cbId}/secret`],
         ['POST', `/v1/callback/${cbId}/secret/roll`],
         ['GET', `/v1/callback/${cbId}/deliveries`],
+        ['POST', `/v1/callback/${cbId}/test`],
+        ['GET', `/v1/events/${event.id}`],
         ['DELETE', `/v1/callback/${cbId}`],
       ];
       for (const key of [a.test.secret, b.live.secret]) {
