@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { freePort } from '../support/processes';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
@@ -16,15 +16,6 @@ interface Event {
 interface EventPage {
   events: Event[];
   has_more: boolean;
-}
-
-/** A port nothing listens on: bound and released again. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** GET /v1/events and /v1/events/{id}, retention pruning, and POST /v1/callback/{id}/test, against the real stack. */
@@ -214,7 +205,7 @@ describe('events API and test webhooks', () => {
       const failing = await register('/ping-500', ['transaction.success']);
       const res = await stack.api('POST', `/v1/callback/${failing.id}/test`, { key: keys.test.secret });
       expect(res.body).toMatchObject({ result: 'success', status_code: 500, error: 'HTTP 500', duration_ms: expect.any(Number) });
-      const down = await register('/x', ['transaction.success'], keys.test.secret, `https://127.0.0.1:${await closedPort()}/hook`);
+      const down = await register('/x', ['transaction.success'], keys.test.secret, `https://127.0.0.1:${await freePort()}/hook`);
       const unreachable = await stack.api('POST', `/v1/callback/${down.id}/test`, { key: keys.test.secret });
       expect(unreachable.status).toBe(200);
       expect(unreachable.body).toMatchObject({ result: 'success', status_code: null, error: expect.stringMatching(/ECONNREFUSED/), duration_ms: expect.any(Number) });
