@@ -23,8 +23,9 @@ export default tseslint.config(
   },
   {
     // Module boundaries (docs/architecture.md): apps depend on libs, never on each other; pure
-    // libs (contracts, money, config) use no infrastructure; the gateway never reaches Kafka; the
-    // ops tool never boots a service (no service-host). Tags are set in each project.json.
+    // libs (contracts, money, config) use no infrastructure; no lib uses the bootstrap lib
+    // (service-host); the gateway never reaches Kafka nor boots a Kafka service; the ops tool never
+    // boots a service. Tags are set in each project.json.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
@@ -44,10 +45,23 @@ export default tseslint.config(
             },
             { sourceTag: 'layer:infra', onlyDependOnLibsWithTags: ['layer:core', 'layer:infra'] },
             { sourceTag: 'layer:host', onlyDependOnLibsWithTags: ['layer:core', 'layer:infra'] },
-            { sourceTag: 'scope:gateway', notDependOnLibsWithTags: ['capability:kafka'], bannedExternalImports: ['kafkajs'] },
+            { sourceTag: 'scope:gateway', notDependOnLibsWithTags: ['capability:kafka', 'layer:host'], bannedExternalImports: ['kafkajs'] },
             { sourceTag: 'scope:tool', notDependOnLibsWithTags: ['layer:host'] },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Inside a service only its composition root boots it: use cases, domain code, controllers and
+    // workers get their connections (DataSource, OutboxNotifier, ROOT_LOGGER, REDIS) from the lib
+    // that owns each concept, injected by Nest. Nx tags are per project, so this is per file.
+    files: ['apps/**/*.ts'],
+    ignores: ['apps/*/src/main.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@payments/service-host', message: 'Only apps/<service>/src/main.ts boots a service; import tokens from the lib that owns them (messaging, platform, redis, database).' }] },
       ],
     },
   },

@@ -4,3 +4,5 @@ export * from './outbox';
 export * from './consumer';
 export * from './kafka-security';
 export * from './replay';
+export * from './outbox-notifier';
+export * from './service-messaging';

@@ -9,3 +9,5 @@ export * from './ids';
 export * from './ping.controller';
 export * from './rpc-auth';
 export * from './metrics-server';
+export * from './tokens';
+export * from './lifecycle';

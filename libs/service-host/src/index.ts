@@ -1,1 +1,2 @@
-export * from './service-host';
+export * from './run-service';
+export * from './runtime-module';

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import type { KeyType, Mode } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
-import { REDIS } from '@payments/service-host';
+import { REDIS } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 import { hashApiKey, parseApiKey } from './api-key-format';
 

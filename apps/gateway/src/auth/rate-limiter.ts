@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { rootLogger } from '@payments/platform';
-import { REDIS } from '@payments/service-host';
+import { REDIS } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 
 /**

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { Observable, from, lastValueFrom } from 'rxjs';
 import { ErrorCodes } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
-import { REDIS } from '@payments/service-host';
+import { REDIS } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from './api-exception';
 

@@ -3,7 +3,7 @@ import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { REDIS } from '@payments/service-host';
+import { REDIS } from '@payments/redis';
 import { GatewayModule } from '../app.module';
 import { GatewayConfig } from '../config/gateway.config';
 import { buildOpenApiDocument } from './openapi';

@@ -3,7 +3,8 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { SETTLEMENT_QUEUE, prefixed, type SettlementJobData } from '@payments/contracts';
-import { REDIS, ROOT_LOGGER } from '@payments/service-host';
+import { REDIS } from '@payments/redis';
+import { ROOT_LOGGER } from '@payments/platform';
 import { SplitLedgerConfig } from '../config/split-ledger.config';
 import { RunSettlementUseCase } from './usecases/run-settlement.usecase';
 

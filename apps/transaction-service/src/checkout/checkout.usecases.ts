@@ -11,7 +11,7 @@ import {
 } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { DomainException, publicId } from '@payments/platform';
-import { OutboxNotifier } from '@payments/service-host';
+import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
 import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber, isPaymentMethodCode, normalizeMobileMoneyNumber, typeOfCode, type PaymentMethodCode } from '@payments/domain';
 import { LinkStore } from '../links/link-store';

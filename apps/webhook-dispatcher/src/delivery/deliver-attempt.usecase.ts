@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
 import { queryRows } from '@payments/database';
-import { ROOT_LOGGER } from '@payments/service-host';
+import { ROOT_LOGGER } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { nextRetry, parseRetryAfter, parseSchedule } from './backoff';
 import { DeliveryStore, type CallbackRow, type DeliveryRow } from './delivery-store';

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { queryRows } from '@payments/database';
-import { ROOT_LOGGER } from '@payments/service-host';
+import { ROOT_LOGGER } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { parseDuration } from '../delivery/disable-rule';
 

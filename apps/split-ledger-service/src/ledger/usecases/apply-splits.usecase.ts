@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { EntityManager } from 'typeorm';
 import type { TransactionSnapshot } from '@payments/contracts';
-import { ROOT_LOGGER } from '@payments/service-host';
+import { ROOT_LOGGER } from '@payments/platform';
 import { SplitConfigStore } from '../../splits/split-config-store';
 import { computeSplitEntries, type SplitEntry, type SplitRule } from '../domain/split-amounts';
 import { LedgerStore } from '../ledger-store';

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ErrorCodes, INVOICE_REFERENCE_PATTERN, type InvoiceView, type MarkInvoicePaidBody } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { DomainException } from '@payments/platform';
-import { OutboxNotifier } from '@payments/service-host';
+import { OutboxNotifier } from '@payments/messaging';
 import { InvoiceStore, toInvoiceView, type InvoiceRow } from '../invoice-store';
 
 /**

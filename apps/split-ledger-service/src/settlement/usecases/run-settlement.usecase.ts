@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { Mode, RunSettlementResult } from '@payments/contracts';
 import { queryRows } from '@payments/database';
-import { OutboxNotifier, ROOT_LOGGER } from '@payments/service-host';
+import { OutboxNotifier } from '@payments/messaging';
+import { ROOT_LOGGER } from '@payments/platform';
 import { invoiceReference, invoiceReferencePrefix, netEntries } from '../domain/netting';
 import { InvoiceStore, toInvoiceView, type InvoiceRow } from '../invoice-store';
 

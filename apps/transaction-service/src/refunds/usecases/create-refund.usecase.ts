@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ErrorCodes, type CreateRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { DomainException } from '@payments/platform';
-import { OutboxNotifier } from '@payments/service-host';
+import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
 import type { TransactionRow } from '../../transactions/transaction-store';
 import { RefundStore, toRefundView } from '../refund-store';

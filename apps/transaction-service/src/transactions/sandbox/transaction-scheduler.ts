@@ -1,8 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PollingWorker } from '@payments/platform';
-import { OutboxNotifier, ROOT_LOGGER } from '@payments/service-host';
+import { PollingWorker, ROOT_LOGGER } from '@payments/platform';
+import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
 import { REFUND_SELECT, RefundStore, type RefundRow } from '../../refunds/refund-store';
 import { TransactionStore, type TransactionRow } from '../transaction-store';

@@ -8,7 +8,7 @@ import {
 } from '@payments/contracts';
 import { computeCharges } from '@payments/money';
 import { DomainException, publicId } from '@payments/platform';
-import { OutboxNotifier } from '@payments/service-host';
+import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig, durationMs } from '../../config/transaction.config';
 import { initializeProblems } from '../domain/initialize-rules';
 import { isPaymentMethodCode, settlesWithoutCustomer, typeOfCode } from '@payments/domain';
