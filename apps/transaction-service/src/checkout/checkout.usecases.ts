@@ -9,13 +9,13 @@ import {
   type CheckoutView,
   type FieldError,
 } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
 import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber, isPaymentMethodCode, normalizeMobileMoneyNumber, typeOfCode, type PaymentMethodCode } from '@payments/domain';
 import { LinkStore } from '../links/link-store';
 import { SandboxProvider } from '../transactions/sandbox/sandbox-provider';
+import { TransactionQueries } from '../transactions/transaction-queries';
 import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -30,6 +30,7 @@ function invalid(errors: FieldError[]): DomainException {
 export class GetCheckoutUseCase {
   constructor(
     private readonly ds: DataSource,
+    private readonly transactions: TransactionQueries,
     private readonly links: LinkStore,
   ) {}
 
@@ -57,12 +58,10 @@ export class GetCheckoutUseCase {
         failure_url: link.failure_url,
       };
     }
-    const [t] = await queryRows<TransactionRow & { description: string | null }>(
-      this.ds,
-      'SELECT t.*, l.description FROM transactions t LEFT JOIN payment_links l ON l.public_id = t.payment_link_id WHERE t.checkout_id = $1',
-      [id],
-    );
+    const t = await this.transactions.byCheckoutId(this.ds, id);
     if (!t) throw notFound();
+    // A payment made through a link shows the link's description.
+    const paidLink = t.payment_link_id ? await this.links.byPublicId(this.ds, t.payment_link_id) : undefined;
     return {
       kind: 'transaction',
       checkout_id: t.checkout_id,
@@ -72,7 +71,7 @@ export class GetCheckoutUseCase {
       charges: Number(t.charges),
       total: Number(t.total),
       currency: t.currency.trim(),
-      description: t.description,
+      description: paidLink?.description ?? null,
       status: t.status,
       message: t.message,
       payment_method_code: t.payment_method_code,
@@ -94,6 +93,7 @@ export class PayCheckoutUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly store: TransactionStore,
+    private readonly transactions: TransactionQueries,
     private readonly links: LinkStore,
     private readonly sandbox: SandboxProvider,
     private readonly outbox: OutboxNotifier,
@@ -106,7 +106,7 @@ export class PayCheckoutUseCase {
       if (body.checkout_id.startsWith('plink_')) {
         txn = await this.createFromLink(m, body, ctx.request_id);
       } else {
-        [txn] = await queryRows<TransactionRow>(m, 'SELECT * FROM transactions WHERE checkout_id = $1 FOR UPDATE', [body.checkout_id]);
+        txn = await this.transactions.byCheckoutId(m, body.checkout_id, true);
         if (!txn) throw notFound();
       }
       if (txn.status !== 'pending') return txn;
@@ -141,10 +141,7 @@ export class PayCheckoutUseCase {
     if (token) {
       // Two submits of the same page wait for each other here; the second finds the first's transaction.
       await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${link.public_id}:${token}`]);
-      const [existing] = await queryRows<TransactionRow>(m, 'SELECT * FROM transactions WHERE payment_link_id = $1 AND checkout_attempt = $2 FOR UPDATE', [
-        link.public_id,
-        token,
-      ]);
+      const existing = await this.transactions.byLinkAttempt(m, link.public_id, token);
       if (existing) return existing;
     }
     // Checked after the replay above: a page submitted before the deactivation still finds its payment.

@@ -27,8 +27,11 @@ export interface RefundRow {
   txn_amount: string;
 }
 
-/** Selects refunds with their transaction's public fields; append a WHERE clause. */
-export const REFUND_SELECT = `
+/**
+ * Selects refunds with their transaction's public fields (the refund's own read model: a refund is
+ * shown and published with the transaction it refunds); append a WHERE clause. Reads only.
+ */
+const REFUND_SELECT = `
   SELECT r.*, t.public_id AS txn_public_id, t.reference AS txn_reference, t.amount AS txn_amount
     FROM refunds r JOIN transactions t ON t.id = r.transaction_id`;
 
@@ -104,6 +107,39 @@ export class RefundStore {
       [transactionIds],
     );
     return new Map(rows.map((r) => [String(r.transaction_id), Number(r.refunded)]));
+  }
+
+  /** The refunds of each given transaction, oldest first, as `ops reconcile` compares them. */
+  async forReconcile(db: Pick<EntityManager, 'query'>, transactionIds: string[]): Promise<Map<string, { id: string; amount: number; status: RefundStatus }[]>> {
+    const byTransaction = new Map<string, { id: string; amount: number; status: RefundStatus }[]>();
+    if (transactionIds.length === 0) return byTransaction;
+    const rows = await queryRows<{ transaction_id: string; id: string; amount: string; status: RefundStatus }>(
+      db,
+      'SELECT transaction_id::text AS transaction_id, id::text AS id, amount::text AS amount, status FROM refunds WHERE transaction_id = ANY($1::bigint[]) ORDER BY id',
+      [transactionIds],
+    );
+    for (const r of rows) {
+      const list = byTransaction.get(r.transaction_id) ?? [];
+      list.push({ id: r.id, amount: Number(r.amount), status: r.status });
+      byTransaction.set(r.transaction_id, list);
+    }
+    return byTransaction;
+  }
+
+  /** Whether a test-mode refund's settlement is due (the scheduler's cheap idle check). */
+  async due(db: Pick<EntityManager, 'query'>): Promise<boolean> {
+    const [row] = await queryRows<{ due: boolean }>(db, "SELECT EXISTS (SELECT 1 FROM refunds WHERE status = 'pending' AND mode = 'test' AND settle_at <= now()) AS due");
+    return row.due;
+  }
+
+  /** Test-mode refunds whose settlement is due, locked; rows another replica holds are skipped. */
+  claimDueSandbox(m: EntityManager, batch: number): Promise<RefundRow[]> {
+    return queryRows<RefundRow>(
+      m,
+      `${REFUND_SELECT} WHERE r.status = 'pending' AND r.mode = 'test' AND r.settle_at <= now()
+        ORDER BY r.settle_at LIMIT $1 FOR UPDATE OF r SKIP LOCKED`,
+      [batch],
+    );
   }
 
   async insert(m: EntityManager, r: NewRefund): Promise<RefundRow> {

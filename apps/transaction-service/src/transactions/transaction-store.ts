@@ -240,12 +240,6 @@ export class TransactionStore {
     return rows[0];
   }
 
-  /** A merchant's transaction by its reference (unique per business and mode). */
-  async byReference(db: Pick<EntityManager, 'query'>, businessId: number, mode: string, reference: string): Promise<TransactionRow | undefined> {
-    const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND reference = $3', [businessId, mode, reference]);
-    return row;
-  }
-
   private statusEvent(row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null): NewEvent<TransactionStatusChangedData> {
     return {
       topic: Topics.TransactionStatusChanged,

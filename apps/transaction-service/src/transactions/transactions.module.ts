@@ -11,6 +11,7 @@ import { FeeSchedule } from './fee-schedule';
 import { PAYMENT_PROVIDERS, ProviderRegistry } from './providers/payment-provider';
 import { SandboxProvider } from './sandbox/sandbox-provider';
 import { TransactionScheduler } from './sandbox/transaction-scheduler';
+import { TransactionQueries } from './transaction-queries';
 import { TransactionStore } from './transaction-store';
 import { ReconcileRpcController, ReconcileTransactionsUseCase } from './reconcile.rpc-controller';
 import { TransactionsRpcController } from './transactions.rpc-controller';
@@ -22,6 +23,7 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
   controllers: [TransactionsRpcController, LinksRpcController, ReconcileRpcController],
   providers: [
     TransactionStore,
+    TransactionQueries,
     RefundStore,
     LinkStore,
     FeeSchedule,

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ErrorCodes, type CreateRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { DomainException } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
-import type { TransactionRow } from '../../transactions/transaction-store';
+import { TransactionQueries } from '../../transactions/transaction-queries';
 import { RefundStore, toRefundView } from '../refund-store';
 
 /**
@@ -16,6 +15,7 @@ import { RefundStore, toRefundView } from '../refund-store';
 export class CreateRefundUseCase {
   constructor(
     private readonly ds: DataSource,
+    private readonly transactions: TransactionQueries,
     private readonly store: RefundStore,
     private readonly outbox: OutboxNotifier,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
@@ -23,11 +23,7 @@ export class CreateRefundUseCase {
 
   async execute({ ctx, body }: RpcRequest<CreateRefundBody>): Promise<RefundView> {
     const refund = await this.ds.transaction(async (m) => {
-      const [txn] = await queryRows<TransactionRow>(
-        m,
-        'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND reference = $3 FOR UPDATE',
-        [ctx.business_id, ctx.mode, body.transaction_reference],
-      );
+      const txn = await this.transactions.byReference(m, ctx.business_id, ctx.mode, body.transaction_reference, true);
       if (!txn) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
       if (txn.status !== 'success') {
         throw new DomainException(ErrorCodes.TransactionNotRefundable, `only successful transactions can be refunded; this one is ${txn.status}`);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ErrorCodes, type GetRefundBody, type ListRefundsBody, type ListRefundsResult, type RefundView, type RpcRequest } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
-import { TransactionStore } from '../../transactions/transaction-store';
+import { TransactionQueries } from '../../transactions/transaction-queries';
 import { RefundStore, toRefundView } from '../refund-store';
 
 @Injectable()
@@ -24,7 +24,7 @@ export class GetRefundUseCase {
 export class ListRefundsUseCase {
   constructor(
     private readonly ds: DataSource,
-    private readonly transactions: TransactionStore,
+    private readonly transactions: TransactionQueries,
     private readonly store: RefundStore,
   ) {}
 

@@ -4,8 +4,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { PollingWorker, ROOT_LOGGER } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
-import { REFUND_SELECT, RefundStore, type RefundRow } from '../../refunds/refund-store';
-import { TransactionStore, type TransactionRow } from '../transaction-store';
+import { RefundStore } from '../../refunds/refund-store';
+import { TransactionQueries } from '../transaction-queries';
+import { TransactionStore } from '../transaction-store';
 
 const BATCH = 100;
 
@@ -22,6 +23,7 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
   constructor(
     private readonly ds: DataSource,
     private readonly store: TransactionStore,
+    private readonly queries: TransactionQueries,
     private readonly outbox: OutboxNotifier,
     private readonly refunds: RefundStore,
     @Inject(TransactionServiceConfig) config: TransactionServiceConfig,
@@ -39,23 +41,18 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
   }
 
   async tick(): Promise<boolean> {
-    // Nothing is due on most ticks: one indexed look costs one statement instead of three transactions.
-    const [due]: { settle: boolean; expire: boolean; refunds: boolean }[] = await this.ds.query(
-      `SELECT EXISTS (SELECT 1 FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now()) AS settle,
-              EXISTS (SELECT 1 FROM transactions WHERE status = 'pending' AND expires_at <= now()) AS expire,
-              EXISTS (SELECT 1 FROM refunds WHERE status = 'pending' AND mode = 'test' AND settle_at <= now()) AS refunds`,
-    );
+    // Nothing is due on most ticks: two indexed looks instead of three transactions.
+    const [due, refundsDue] = await Promise.all([this.queries.due(this.ds), this.refunds.due(this.ds)]);
     const settled = due.settle ? await this.settleSandbox() : 0;
     const expired = due.expire ? await this.expirePending() : 0;
-    const refunds = due.refunds ? await this.settleRefunds() : 0;
+    const refunds = refundsDue ? await this.settleRefunds() : 0;
     if (settled + expired + refunds > 0) this.outbox.notify();
     return settled === BATCH || expired === BATCH || refunds === BATCH;
   }
 
   private settleSandbox(): Promise<number> {
     return this.claim(
-      `SELECT * FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now()
-        ORDER BY settle_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      (m) => this.queries.claimDueSandbox(m, BATCH),
       (m, row) =>
         row.requested_response === 'failed'
           ? this.store.changeStatus(m, row, 'failed', 'Payment declined by the customer', null, { settleAt: null })
@@ -65,27 +62,22 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
 
   private expirePending(): Promise<number> {
     return this.claim(
-      `SELECT * FROM transactions WHERE status = 'pending' AND expires_at <= now()
-        ORDER BY expires_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      (m) => this.queries.claimExpired(m, BATCH),
       (m, row) => this.store.changeStatus(m, row, 'failed', 'Transaction expired before payment', null),
     );
   }
 
   /** Test-mode refunds succeed once their settle_at passes. */
   private settleRefunds(): Promise<number> {
-    return this.ds.transaction(async (m) => {
-      const rows: RefundRow[] = await m.query(
-        `${REFUND_SELECT} WHERE r.status = 'pending' AND r.mode = 'test' AND r.settle_at <= now()
-          ORDER BY r.settle_at LIMIT ${BATCH} FOR UPDATE OF r SKIP LOCKED`,
-      );
-      for (const row of rows) await this.refunds.changeStatus(m, row, 'success', 'Refund completed', null);
-      return rows.length;
-    });
+    return this.claim(
+      (m) => this.refunds.claimDueSandbox(m, BATCH),
+      (m, row) => this.refunds.changeStatus(m, row, 'success', 'Refund completed', null),
+    );
   }
 
-  private claim(sql: string, apply: (m: EntityManager, row: TransactionRow) => Promise<unknown>): Promise<number> {
+  private claim<R>(take: (m: EntityManager) => Promise<R[]>, apply: (m: EntityManager, row: R) => Promise<unknown>): Promise<number> {
     return this.ds.transaction(async (m) => {
-      const rows: TransactionRow[] = await m.query(sql);
+      const rows = await take(m);
       for (const row of rows) await apply(m, row);
       return rows.length;
     });

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ErrorCodes, type FetchTransactionBody, type ListTransactionsBody, type ListTransactionsResult, type RpcRequest, type TransactionView } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { DomainException } from '@payments/platform';
-import type { TransactionRow } from '../transaction-store';
 import { RefundStore } from '../../refunds/refund-store';
+import { TransactionQueries } from '../transaction-queries';
 import { toViews } from './verify-transaction.usecase';
 
 /** Newest first; start_date and end_date are whole UTC days, both included. */
@@ -12,20 +11,18 @@ import { toViews } from './verify-transaction.usecase';
 export class ListTransactionsUseCase {
   constructor(
     private readonly ds: DataSource,
+    private readonly queries: TransactionQueries,
     private readonly refunds: RefundStore,
   ) {}
 
   async execute({ ctx, body }: RpcRequest<ListTransactionsBody>): Promise<ListTransactionsResult> {
-    const rows = await queryRows<TransactionRow>(
-      this.ds,
-      `SELECT * FROM transactions
-        WHERE business_id = $1 AND mode = $2
-          AND ($3::date IS NULL OR created_at >= $3::date::timestamp AT TIME ZONE 'UTC')
-          AND ($4::date IS NULL OR created_at < ($4::date + 1)::timestamp AT TIME ZONE 'UTC')
-        ORDER BY created_at DESC, id DESC
-        LIMIT $5`,
-      [ctx.business_id, ctx.mode, body.start_date ?? null, body.end_date ?? null, body.limit],
-    );
+    const rows = await this.queries.list(this.ds, {
+      businessId: ctx.business_id,
+      mode: ctx.mode,
+      startDate: body.start_date ?? null,
+      endDate: body.end_date ?? null,
+      limit: body.limit,
+    });
     return { transactions: await toViews(this.ds, this.refunds, rows) };
   }
 }
@@ -34,15 +31,12 @@ export class ListTransactionsUseCase {
 export class FetchTransactionUseCase {
   constructor(
     private readonly ds: DataSource,
+    private readonly queries: TransactionQueries,
     private readonly refunds: RefundStore,
   ) {}
 
   async execute({ ctx, body }: RpcRequest<FetchTransactionBody>): Promise<TransactionView> {
-    const [row] = await queryRows<TransactionRow>(this.ds, 'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND public_id = $3', [
-      ctx.business_id,
-      ctx.mode,
-      body.public_id,
-    ]);
+    const row = await this.queries.byPublicId(this.ds, ctx.business_id, ctx.mode, body.public_id);
     if (!row) throw new DomainException(ErrorCodes.NotFound, `no transaction ${body.public_id}`);
     const [view] = await toViews(this.ds, this.refunds, [row]);
     return view;

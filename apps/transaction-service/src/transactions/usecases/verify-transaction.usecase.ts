@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ErrorCodes, type RpcRequest, type TransactionView, type VerifyTransactionBody } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
 import { RefundStore } from '../../refunds/refund-store';
+import { TransactionQueries } from '../transaction-queries';
 import type { TransactionRow } from '../transaction-store';
 
 export function toView(row: TransactionRow, amountRefunded: number): TransactionView {
@@ -38,16 +39,14 @@ export async function toViews(db: Pick<EntityManager, 'query'>, refunds: RefundS
 export class VerifyTransactionUseCase {
   constructor(
     private readonly ds: DataSource,
+    private readonly queries: TransactionQueries,
     private readonly refunds: RefundStore,
   ) {}
 
   async execute({ ctx, body }: RpcRequest<VerifyTransactionBody>): Promise<TransactionView> {
-    const rows: TransactionRow[] = await this.ds.query(
-      'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND reference = $3',
-      [ctx.business_id, ctx.mode, body.reference],
-    );
-    if (rows.length === 0) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.reference}`);
-    const [view] = await toViews(this.ds, this.refunds, rows);
+    const row = await this.queries.byReference(this.ds, ctx.business_id, ctx.mode, body.reference);
+    if (!row) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.reference}`);
+    const [view] = await toViews(this.ds, this.refunds, [row]);
     return view;
   }
 }

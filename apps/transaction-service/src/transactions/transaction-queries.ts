@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { queryRows } from '@payments/database';
+import type { TransactionRow } from './transaction-store';
+
+type Db = Pick<EntityManager, 'query'>;
+
+export interface TransactionListFilter {
+  businessId: number;
+  mode: string;
+  /** Whole UTC days (YYYY-MM-DD), both included. */
+  startDate: string | null;
+  endDate: string | null;
+  limit: number;
+}
+
+/** A transaction as `ops reconcile` compares it (ids and amounts as text: bigint). */
+export interface ReconcileTransactionRow {
+  id: string;
+  transaction_id: string;
+  business_id: number;
+  mode: 'test' | 'live';
+  amount: string;
+  status: string;
+  updated_at: Date;
+}
+
+/**
+ * Every read of the `transactions` table; its writes are in TransactionStore. Reads that lock
+ * (FOR UPDATE) take the caller's EntityManager, so the lock lives in the caller's DB transaction.
+ */
+@Injectable()
+export class TransactionQueries {
+  /** A merchant's transaction by its reference (unique per business and mode). */
+  async byReference(db: Db, businessId: number, mode: string, reference: string, lock = false): Promise<TransactionRow | undefined> {
+    const [row] = await queryRows<TransactionRow>(
+      db,
+      `SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND reference = $3${lock ? ' FOR UPDATE' : ''}`,
+      [businessId, mode, reference],
+    );
+    return row;
+  }
+
+  async byPublicId(db: Db, businessId: number, mode: string, publicId: string): Promise<TransactionRow | undefined> {
+    const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND public_id = $3', [businessId, mode, publicId]);
+    return row;
+  }
+
+  /** The hosted checkout page's transaction (chk_…); not scoped to a business: the id is the customer's capability. */
+  async byCheckoutId(db: Db, checkoutId: string, lock = false): Promise<TransactionRow | undefined> {
+    const [row] = await queryRows<TransactionRow>(db, `SELECT * FROM transactions WHERE checkout_id = $1${lock ? ' FOR UPDATE' : ''}`, [checkoutId]);
+    return row;
+  }
+
+  /** The transaction an earlier submit of the same payment-link page created, locked. */
+  async byLinkAttempt(m: EntityManager, paymentLinkId: string, attempt: string): Promise<TransactionRow | undefined> {
+    const [row] = await queryRows<TransactionRow>(m, 'SELECT * FROM transactions WHERE payment_link_id = $1 AND checkout_attempt = $2 FOR UPDATE', [
+      paymentLinkId,
+      attempt,
+    ]);
+    return row;
+  }
+
+  /** Newest first. */
+  list(db: Db, f: TransactionListFilter): Promise<TransactionRow[]> {
+    return queryRows<TransactionRow>(
+      db,
+      `SELECT * FROM transactions
+        WHERE business_id = $1 AND mode = $2
+          AND ($3::date IS NULL OR created_at >= $3::date::timestamp AT TIME ZONE 'UTC')
+          AND ($4::date IS NULL OR created_at < ($4::date + 1)::timestamp AT TIME ZONE 'UTC')
+        ORDER BY created_at DESC, id DESC
+        LIMIT $5`,
+      [f.businessId, f.mode, f.startDate, f.endDate, f.limit],
+    );
+  }
+
+  /** Whether the scheduler has work: one indexed look, so an idle tick costs one statement. */
+  async due(db: Db): Promise<{ settle: boolean; expire: boolean }> {
+    const [due] = await queryRows<{ settle: boolean; expire: boolean }>(
+      db,
+      `SELECT EXISTS (SELECT 1 FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now()) AS settle,
+              EXISTS (SELECT 1 FROM transactions WHERE status = 'pending' AND expires_at <= now()) AS expire`,
+    );
+    return due;
+  }
+
+  /** Test-mode payments whose sandbox settlement is due, locked; rows another replica holds are skipped. */
+  claimDueSandbox(m: EntityManager, batch: number): Promise<TransactionRow[]> {
+    return queryRows<TransactionRow>(
+      m,
+      `SELECT * FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now()
+        ORDER BY settle_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [batch],
+    );
+  }
+
+  /** Pending payments past their expiry, locked; rows another replica holds are skipped. */
+  claimExpired(m: EntityManager, batch: number): Promise<TransactionRow[]> {
+    return queryRows<TransactionRow>(
+      m,
+      `SELECT * FROM transactions WHERE status = 'pending' AND expires_at <= now()
+        ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [batch],
+    );
+  }
+
+  /** One page of every transaction by internal id, for `ops reconcile`. */
+  reconcilePage(db: Db, after: string, limit: number): Promise<ReconcileTransactionRow[]> {
+    return queryRows<ReconcileTransactionRow>(
+      db,
+      `SELECT id::text AS id, public_id AS transaction_id, business_id, mode, amount::text AS amount, status, updated_at
+         FROM transactions WHERE id > $1::bigint ORDER BY id LIMIT $2`,
+      [after, limit],
+    );
+  }
+}
