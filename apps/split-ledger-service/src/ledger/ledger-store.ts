@@ -46,6 +46,16 @@ export type NewLedgerEntry = Omit<LedgerEntryRow, 'id' | 'public_id' | 'status' 
   reverses_entry_id: number | null;
 };
 
+/** A pending entry as a settlement run nets it. */
+export interface PendingEntryRow {
+  id: string;
+  mode: Mode;
+  debtor_business_id: number;
+  creditor_business_id: number;
+  currency: string;
+  amount: string;
+}
+
 const nullableNumber = (v: string | null) => (v === null ? null : Number(v));
 
 export function toLedgerEntryView(r: LedgerEntryRow): LedgerEntryView {
@@ -153,5 +163,31 @@ export class LedgerStore {
 
   async entriesOfTransaction(m: EntityManager, transactionId: number): Promise<LedgerEntryRow[]> {
     return queryRows<LedgerEntryRow>(m, 'SELECT * FROM ledger_entries WHERE transaction_id = $1 ORDER BY id', [transactionId]);
+  }
+
+  /** Every pending entry created up to periodEnd, locked for the settlement run. */
+  pendingUpTo(m: EntityManager, periodEnd: Date): Promise<PendingEntryRow[]> {
+    return queryRows<PendingEntryRow>(
+      m,
+      `SELECT id, mode, debtor_business_id, creditor_business_id, currency, amount FROM ledger_entries
+        WHERE status = 'pending' AND created_at <= $1 ORDER BY id FOR UPDATE`,
+      [periodEnd],
+    );
+  }
+
+  /** Moves the given entries that are still pending onto an invoice; answers how many moved. */
+  async invoice(m: EntityManager, entryIds: number[], status: 'invoiced' | 'settled', invoiceReference: string): Promise<number> {
+    const moved = await queryRows<{ id: string }>(
+      m,
+      `UPDATE ledger_entries SET status = $2, invoice_reference = $3, settlement_date = now()
+        WHERE id = ANY($1::bigint[]) AND status = 'pending' RETURNING id`,
+      [entryIds, status, invoiceReference],
+    );
+    return moved.length;
+  }
+
+  /** An invoice was paid: its invoiced entries are settled. */
+  async settleInvoiced(m: EntityManager, invoiceReference: string): Promise<void> {
+    await m.query("UPDATE ledger_entries SET status = 'settled' WHERE invoice_reference = $1 AND status = 'invoiced'", [invoiceReference]);
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SplitsModule } from '../splits/splits.module';
+import { LedgerQueries } from './ledger-queries';
 import { LedgerStore } from './ledger-store';
 import { LedgerRpcController } from './ledger.rpc-controller';
 import { LedgerReconcileRpcController, ReconcileLedgerUseCase } from './reconcile.rpc-controller';
@@ -7,12 +8,13 @@ import { RefundStatusHandler } from './refund-status.handler';
 import { ApplySplitsUseCase } from './usecases/apply-splits.usecase';
 import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
 import { ListLedgerEntriesUseCase } from './usecases/list-ledger-entries.usecase';
+import { TransactionCopyStore } from './transaction-copy-store';
 import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits.usecase';
 
 @Module({
   imports: [SplitsModule],
   controllers: [LedgerRpcController, LedgerReconcileRpcController],
-  providers: [LedgerStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase, ReconcileLedgerUseCase],
-  exports: [ApplySplitsUseCase, RefundStatusHandler],
+  providers: [LedgerStore, LedgerQueries, TransactionCopyStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase, ReconcileLedgerUseCase],
+  exports: [ApplySplitsUseCase, RefundStatusHandler, LedgerStore, TransactionCopyStore],
 })
 export class LedgerModule {}

@@ -3,17 +3,14 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { DataSource } from 'typeorm';
 import {
   ReconcileAdminRpcPatterns,
-  type LinkSplit,
-  type Mode,
   type ReconcileLedgerBody,
   type ReconcileLedgerResult,
   type ReconcileLedgerTransaction,
-  type RefundStatus,
-  type TransactionStatus,
 } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { RpcController } from '@payments/platform';
 import type { SplitEntry } from './domain/split-amounts';
+import { LedgerQueries } from './ledger-queries';
+import { TransactionCopyStore } from './transaction-copy-store';
 import { ApplySplitsUseCase } from './usecases/apply-splits.usecase';
 
 const MAX_IDS = 1_000;
@@ -21,18 +18,6 @@ const MAX_IDS = 1_000;
 const keyOf = (e: { split_config_id: string | null; link_split_index: number | null }) =>
   e.split_config_id !== null ? `config:${e.split_config_id}` : `link:${e.link_split_index}`;
 const keyOfPlanned = (e: SplitEntry) => (e.source.kind === 'config' ? `config:${e.source.configId}` : `link:${e.source.index}`);
-
-interface TxnRow {
-  id: string;
-  public_id: string;
-  business_id: number;
-  mode: Mode;
-  amount: string;
-  currency: string;
-  status: TransactionStatus;
-  link_splits: LinkSplit[];
-  transaction_created_at: Date;
-}
 
 /**
  * What the ledger recorded for the given transactions, for `ops reconcile`: its copy of each
@@ -43,6 +28,8 @@ interface TxnRow {
 export class ReconcileLedgerUseCase {
   constructor(
     private readonly ds: DataSource,
+    private readonly copies: TransactionCopyStore,
+    private readonly entries: LedgerQueries,
     private readonly splits: ApplySplitsUseCase,
   ) {}
 
@@ -50,18 +37,9 @@ export class ReconcileLedgerUseCase {
     const ids = body.ids.filter((id) => /^\d{1,18}$/.test(id)).slice(0, MAX_IDS);
     if (ids.length === 0) return { transactions: [] };
     return this.ds.transaction('REPEATABLE READ', async (m) => {
-      const txns = await queryRows<TxnRow>(m, 'SELECT * FROM ledger_transactions WHERE id = ANY($1::bigint[]) ORDER BY id', [ids]);
-      const refunds = await queryRows<{ id: string; transaction_id: string; amount: string; status: RefundStatus }>(
-        m,
-        'SELECT id::text, transaction_id::text, amount::text, status FROM ledger_refunds WHERE transaction_id = ANY($1::bigint[]) ORDER BY id',
-        [ids],
-      );
-      const entries = await queryRows<{ id: string; kind: string; transaction_id: string; split_config_id: string | null; link_split_index: number | null; reverses_entry_id: string | null; amount: string }>(
-        m,
-        `SELECT id::text, kind, transaction_id::text, split_config_id::text, link_split_index, reverses_entry_id::text, amount::text
-           FROM ledger_entries WHERE transaction_id = ANY($1::bigint[]) ORDER BY id`,
-        [ids],
-      );
+      const txns = await this.copies.transactions(m, ids);
+      const refunds = await this.copies.refunds(m, ids);
+      const entries = await this.entries.forReconcile(m, ids);
       const reversedOf = new Map<string, number>();
       for (const e of entries) if (e.kind === 'reversal' && e.reverses_entry_id) reversedOf.set(e.reverses_entry_id, (reversedOf.get(e.reverses_entry_id) ?? 0) - Number(e.amount));
       const out: ReconcileLedgerTransaction[] = [];

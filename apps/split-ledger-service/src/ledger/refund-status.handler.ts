@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, RefundStatusChangedData } from '@payments/contracts';
 import { lockTransactionLedger } from './ledger-store';
+import { TransactionCopyStore } from './transaction-copy-store';
 import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits.usecase';
 
 /**
@@ -11,18 +12,15 @@ import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits
  */
 @Injectable()
 export class RefundStatusHandler {
-  constructor(private readonly reversals: ReverseRefundedSplitsUseCase) {}
+  constructor(
+    private readonly copies: TransactionCopyStore,
+    private readonly reversals: ReverseRefundedSplitsUseCase,
+  ) {}
 
   async handle(event: EventEnvelope, m: EntityManager): Promise<void> {
     const { refund: r } = event.data as RefundStatusChangedData;
     await lockTransactionLedger(m, r.transaction.id);
-    await m.query(
-      `INSERT INTO ledger_refunds (id, public_id, transaction_id, amount, status, version, updated_at)
-       VALUES ($1,$2,$3,$4,$5,$6, now())
-       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
-        WHERE ledger_refunds.version < EXCLUDED.version`,
-      [r.id, r.refund_id, r.transaction.id, r.amount, r.status, r.version],
-    );
+    await this.copies.saveRefund(m, r);
     if (r.status === 'success') await this.reversals.execute(m, r.transaction.id, event.correlation_id);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Topics, type InvoiceStatus, type InvoiceView, type Mode, type SettlementInvoiceChangedData } from '@payments/contracts';
+import { queryRows } from '@payments/database';
 import { appendToOutbox } from '@payments/messaging';
 import { PRODUCER } from '../ledger/ledger-store';
 
@@ -36,8 +37,62 @@ export function toInvoiceView(r: InvoiceRow): InvoiceView {
   };
 }
 
+export interface NewInvoice {
+  reference: string;
+  mode: Mode;
+  debtorBusinessId: number;
+  creditorBusinessId: number;
+  currency: string;
+  amount: number;
+  status: InvoiceStatus;
+  entryCount: number;
+  periodEnd: Date;
+}
+
+const OF_BUSINESS = '(debtor_business_id = $1 OR creditor_business_id = $1) AND mode = $2';
+
+/** Every read and write of `settlement_invoices`, and the announcements of their changes. */
 @Injectable()
 export class InvoiceStore {
+  async byReference(m: EntityManager, reference: string, lock = false): Promise<InvoiceRow | undefined> {
+    const [row] = await queryRows<InvoiceRow>(m, `SELECT * FROM settlement_invoices WHERE invoice_reference = $1${lock ? ' FOR UPDATE' : ''}`, [reference]);
+    return row;
+  }
+
+  async markPaid(m: EntityManager, id: string): Promise<InvoiceRow> {
+    const [paid] = await queryRows<InvoiceRow>(m, "UPDATE settlement_invoices SET status = 'paid', paid_at = now() WHERE id = $1 RETURNING *", [id]);
+    return paid;
+  }
+
+  /** How many invoices have a reference starting with the prefix (the next one's sequence number is this + 1). */
+  async countWithPrefix(m: EntityManager, prefix: string): Promise<number> {
+    const [{ n }] = await queryRows<{ n: number }>(m, "SELECT count(*)::int AS n FROM settlement_invoices WHERE invoice_reference LIKE $1 || '%'", [prefix]);
+    return n;
+  }
+
+  /** A paid invoice (of 0) is closed at once: its paid_at is now. */
+  async insert(m: EntityManager, i: NewInvoice): Promise<InvoiceRow> {
+    const [invoice] = await queryRows<InvoiceRow>(
+      m,
+      `INSERT INTO settlement_invoices (invoice_reference, mode, debtor_business_id, creditor_business_id, currency, amount, status, entry_count, period_end, paid_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9, CASE WHEN $7 = 'paid' THEN now() END) RETURNING *`,
+      [i.reference, i.mode, i.debtorBusinessId, i.creditorBusinessId, i.currency, i.amount, i.status, i.entryCount, i.periodEnd],
+    );
+    return invoice;
+  }
+
+  /** One page of a business's invoices (as debtor or creditor), newest first, and how many it has in all. */
+  async page(m: EntityManager, businessId: number, mode: Mode, skip: number, limit: number): Promise<{ rows: InvoiceRow[]; count: number }> {
+    const rows = await queryRows<InvoiceRow>(m, `SELECT * FROM settlement_invoices WHERE ${OF_BUSINESS} ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`, [
+      businessId,
+      mode,
+      skip,
+      limit,
+    ]);
+    const [{ n }] = await queryRows<{ n: number }>(m, `SELECT count(*)::int AS n FROM settlement_invoices WHERE ${OF_BUSINESS}`, [businessId, mode]);
+    return { rows, count: n };
+  }
+
   /**
    * Announces an invoice change to its creditor (`settlement.invoice_changed`, which the webhook
    * dispatcher turns into payout.created / payout.completed), in the caller's DB transaction.

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger/ledger.module';
 import { InvoiceStore } from './invoice-store';
 import { SettlementRpcController } from './settlement.rpc-controller';
 import { SettlementScheduler } from './settlement.scheduler';
@@ -7,6 +8,7 @@ import { MarkInvoicePaidUseCase } from './usecases/mark-invoice-paid.usecase';
 import { RunSettlementUseCase } from './usecases/run-settlement.usecase';
 
 @Module({
+  imports: [LedgerModule],
   controllers: [SettlementRpcController],
   providers: [InvoiceStore, RunSettlementUseCase, MarkInvoicePaidUseCase, ListInvoicesUseCase, SettlementScheduler],
 })

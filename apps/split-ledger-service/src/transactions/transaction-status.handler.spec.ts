@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
 import type { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
 import type { SplitConfigStore } from '../splits/split-config-store';
+import { TransactionCopyStore } from '../ledger/transaction-copy-store';
 import { TransactionStatusHandler } from './transaction-status.handler';
 
 function event(id: number, status: TransactionStatus, version: number, message: string = status): EventEnvelope {
@@ -29,7 +30,7 @@ function recorder(businessesWithTerms: number[] = [1]) {
       return new Set(subjects.filter((s) => businessesWithTerms.includes(s.owner)).map((s) => s.key));
     }),
   };
-  return { log, m, handler: new TransactionStatusHandler(applySplits as unknown as ApplySplitsUseCase, configs as unknown as SplitConfigStore) };
+  return { log, m, handler: new TransactionStatusHandler(applySplits as unknown as ApplySplitsUseCase, configs as unknown as SplitConfigStore, new TransactionCopyStore()) };
 }
 
 describe('TransactionStatusHandler.handleBatch', () => {

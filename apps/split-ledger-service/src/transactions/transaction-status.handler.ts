@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, TransactionSnapshot, TransactionStatusChangedData } from '@payments/contracts';
 import { lockTransactionLedger, lockTransactionLedgers } from '../ledger/ledger-store';
+import { TransactionCopyStore } from '../ledger/transaction-copy-store';
 import { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
 import { SplitConfigStore } from '../splits/split-config-store';
 
@@ -15,6 +16,7 @@ export class TransactionStatusHandler {
   constructor(
     private readonly applySplits: ApplySplitsUseCase,
     private readonly configs: SplitConfigStore,
+    private readonly copies: TransactionCopyStore,
   ) {}
 
   async handle(event: EventEnvelope, m: EntityManager): Promise<void> {
@@ -78,27 +80,6 @@ export class TransactionStatusHandler {
   private async saveCopies(m: EntityManager, snapshots: TransactionSnapshot[]): Promise<void> {
     const newest = new Map<number, TransactionSnapshot>();
     for (const t of snapshots) if (!newest.has(t.id) || newest.get(t.id)!.version < t.version) newest.set(t.id, t);
-    if (newest.size === 0) return;
-    const rows = [...newest.values()].map((t) => ({
-      id: t.id,
-      public_id: t.transaction_id,
-      business_id: t.business_id,
-      mode: t.mode,
-      amount: t.amount,
-      currency: t.currency,
-      status: t.status,
-      version: t.version,
-      link_splits: t.link_splits,
-      transaction_created_at: t.date_created,
-    }));
-    await m.query(
-      `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version, link_splits, transaction_created_at, updated_at)
-       SELECT r.id, r.public_id, r.business_id, r.mode, r.amount, r.currency, r.status, r.version, COALESCE(r.link_splits, '[]'::jsonb), r.transaction_created_at, now()
-         FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, public_id text, business_id integer, mode text, amount bigint, currency text, status text,
-                                                  version integer, link_splits jsonb, transaction_created_at timestamptz)
-       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
-        WHERE ledger_transactions.version < EXCLUDED.version`,
-      [JSON.stringify(rows)],
-    );
+    await this.copies.saveTransactions(m, [...newest.values()]);
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { queryRows } from '@payments/database';
 import { planReversals } from '../domain/reversals';
 import { LedgerStore } from '../ledger-store';
+import { TransactionCopyStore } from '../transaction-copy-store';
 
 /**
  * Brings a transaction's reversals up to date with its successful refunds: writes what
@@ -12,17 +12,18 @@ import { LedgerStore } from '../ledger-store';
  */
 @Injectable()
 export class ReverseRefundedSplitsUseCase {
-  constructor(private readonly ledger: LedgerStore) {}
+  constructor(
+    private readonly ledger: LedgerStore,
+    private readonly copies: TransactionCopyStore,
+  ) {}
 
   async execute(m: EntityManager, transactionId: number, correlationId: string | null): Promise<number> {
-    const [txn] = await queryRows<{ amount: string; status: string }>(m, 'SELECT amount, status FROM ledger_transactions WHERE id = $1', [transactionId]);
+    const txn = await this.copies.transaction(m, transactionId);
     if (!txn || txn.status !== 'success') return 0;
     const entries = await this.ledger.entriesOfTransaction(m, transactionId);
     const splits = entries.filter((e) => e.kind === 'split');
     if (splits.length === 0) return 0;
-    const refunds = await queryRows<{ id: string; amount: string }>(m, "SELECT id, amount FROM ledger_refunds WHERE transaction_id = $1 AND status = 'success'", [
-      transactionId,
-    ]);
+    const refunds = await this.copies.refunds(m, [transactionId], true);
     const plan = planReversals(
       Number(txn.amount),
       splits.map((e) => ({ entryId: Number(e.id), amount: Number(e.amount) })),

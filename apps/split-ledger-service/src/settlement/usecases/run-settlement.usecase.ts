@@ -1,21 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import type { Mode, RunSettlementResult } from '@payments/contracts';
+import type { RunSettlementResult } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { OutboxNotifier } from '@payments/messaging';
 import { ROOT_LOGGER } from '@payments/platform';
 import { invoiceReference, invoiceReferencePrefix, netEntries } from '../domain/netting';
+import { LedgerStore } from '../../ledger/ledger-store';
 import { InvoiceStore, toInvoiceView, type InvoiceRow } from '../invoice-store';
-
-interface PendingRow {
-  id: string;
-  mode: Mode;
-  debtor_business_id: number;
-  creditor_business_id: number;
-  currency: string;
-  amount: string;
-}
 
 /**
  * A settlement run: nets every pending entry created up to the run's start into one invoice per
@@ -32,6 +24,7 @@ export class RunSettlementUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly invoices: InvoiceStore,
+    private readonly ledger: LedgerStore,
     private readonly outbox: OutboxNotifier,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
@@ -42,12 +35,7 @@ export class RunSettlementUseCase {
     const result = await this.ds.transaction(async (m) => {
       await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_settlement'))");
       const [{ period_end }] = await queryRows<{ period_end: Date }>(m, 'SELECT now() AS period_end');
-      const pending = await queryRows<PendingRow>(
-        m,
-        `SELECT id, mode, debtor_business_id, creditor_business_id, currency, amount FROM ledger_entries
-          WHERE status = 'pending' AND created_at <= $1 ORDER BY id FOR UPDATE`,
-        [period_end],
-      );
+      const pending = await this.ledger.pendingUpTo(m, period_end);
       const plans = netEntries(
         pending.map((r) => ({
           id: Number(r.id),
@@ -60,25 +48,23 @@ export class RunSettlementUseCase {
       );
       const issued: InvoiceRow[] = [];
       for (const plan of plans) {
-        const [{ n }] = await queryRows<{ n: number }>(m, "SELECT count(*)::int AS n FROM settlement_invoices WHERE invoice_reference LIKE $1 || '%'", [
-          invoiceReferencePrefix(period_end, plan),
-        ]);
+        const n = await this.invoices.countWithPrefix(m, invoiceReferencePrefix(period_end, plan));
         const reference = invoiceReference(period_end, plan, n + 1);
         const zero = plan.amount === 0;
-        const [invoice] = await queryRows<InvoiceRow>(
-          m,
-          `INSERT INTO settlement_invoices (invoice_reference, mode, debtor_business_id, creditor_business_id, currency, amount, status, entry_count, period_end, paid_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9, CASE WHEN $7 = 'paid' THEN now() END) RETURNING *`,
-          [reference, plan.mode, plan.debtorBusinessId, plan.creditorBusinessId, plan.currency, plan.amount, zero ? 'paid' : 'issued', plan.entryIds.length, period_end],
-        );
-        const moved = await queryRows<{ id: string }>(
-          m,
-          `UPDATE ledger_entries SET status = $2, invoice_reference = $3, settlement_date = now()
-            WHERE id = ANY($1::bigint[]) AND status = 'pending' RETURNING id`,
-          [plan.entryIds, zero ? 'settled' : 'invoiced', reference],
-        );
+        const invoice = await this.invoices.insert(m, {
+          reference,
+          mode: plan.mode,
+          debtorBusinessId: plan.debtorBusinessId,
+          creditorBusinessId: plan.creditorBusinessId,
+          currency: plan.currency,
+          amount: plan.amount,
+          status: zero ? 'paid' : 'issued',
+          entryCount: plan.entryIds.length,
+          periodEnd: period_end,
+        });
+        const moved = await this.ledger.invoice(m, plan.entryIds, zero ? 'settled' : 'invoiced', reference);
         // Cannot happen while the rows are locked; if it did, committing would misstate the invoice.
-        if (moved.length !== plan.entryIds.length) throw new Error(`invoice ${reference}: ${moved.length} of ${plan.entryIds.length} entries were still pending`);
+        if (moved !== plan.entryIds.length) throw new Error(`invoice ${reference}: ${moved} of ${plan.entryIds.length} entries were still pending`);
         if (!zero) await this.invoices.announce(m, invoice, null, correlationId);
         issued.push(invoice);
       }

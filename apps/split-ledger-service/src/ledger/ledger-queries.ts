@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Mode } from '@payments/contracts';
+import { queryRows } from '@payments/database';
+import type { LedgerEntryRow } from './ledger-store';
+
+type Db = Pick<EntityManager, 'query'>;
+
+const OF_BUSINESS = '(creditor_business_id = $1 OR debtor_business_id = $1) AND mode = $2';
+
+/** The ledger entries' fields `ops reconcile` compares (ids and amounts as text: bigint). */
+export interface ReconcileEntryRow {
+  id: string;
+  kind: string;
+  transaction_id: string;
+  split_config_id: string | null;
+  link_split_index: number | null;
+  reverses_entry_id: string | null;
+  amount: string;
+}
+
+/** Every read of `ledger_entries` but the ones LedgerStore makes while writing. */
+@Injectable()
+export class LedgerQueries {
+  /** Sums per (creditor, debtor, currency) over a business's unsettled entries in a mode. */
+  unsettledSums(db: Db, businessId: number, mode: Mode): Promise<{ creditor_business_id: number; debtor_business_id: number; currency: string; amount: string }[]> {
+    return queryRows(
+      db,
+      `SELECT creditor_business_id, debtor_business_id, currency, sum(amount)::text AS amount
+         FROM ledger_entries
+        WHERE ${OF_BUSINESS} AND status IN ('pending', 'invoiced')
+        GROUP BY creditor_business_id, debtor_business_id, currency`,
+      [businessId, mode],
+    );
+  }
+
+  /** One page of a business's entries (as creditor or debtor), newest first, and how many it has in all. */
+  async page(m: EntityManager, businessId: number, mode: Mode, skip: number, limit: number): Promise<{ rows: LedgerEntryRow[]; count: number }> {
+    const rows = await queryRows<LedgerEntryRow>(m, `SELECT * FROM ledger_entries WHERE ${OF_BUSINESS} ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`, [
+      businessId,
+      mode,
+      skip,
+      limit,
+    ]);
+    const [{ n }] = await queryRows<{ n: number }>(m, `SELECT count(*)::int AS n FROM ledger_entries WHERE ${OF_BUSINESS}`, [businessId, mode]);
+    return { rows, count: n };
+  }
+
+  forReconcile(m: EntityManager, transactionIds: string[]): Promise<ReconcileEntryRow[]> {
+    return queryRows<ReconcileEntryRow>(
+      m,
+      `SELECT id::text, kind, transaction_id::text, split_config_id::text, link_split_index, reverses_entry_id::text, amount::text
+         FROM ledger_entries WHERE transaction_id = ANY($1::bigint[]) ORDER BY id`,
+      [transactionIds],
+    );
+  }
+}
