@@ -18,15 +18,15 @@ import {
   type RpcRequest,
   type UpdateCallbackBody,
 } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { DomainException } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
-import { DeliveryStore, type CallbackRow } from '../delivery/delivery-store';
+import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
 import { ForbiddenTargetError, HttpSender } from '../delivery/http-sender';
 import { newWebhookSecret } from '../delivery/signature';
 import { callbackUrlProblem } from '../delivery/ssrf';
 import { EVENT_CATALOGUE } from '../events/catalogue';
+import { CallbackStore, type CallbackRow } from './callback-store';
 
 function toView(c: CallbackRow): CallbackView {
   return {
@@ -51,7 +51,8 @@ export class CallbacksService {
     private readonly ds: DataSource,
     private readonly sender: HttpSender,
     private readonly queue: DeliveryQueue,
-    private readonly store: DeliveryStore,
+    private readonly store: CallbackStore,
+    private readonly deliveryLog: DeliveryAdminStore,
     @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
   ) {}
 
@@ -73,11 +74,7 @@ export class CallbacksService {
   }
 
   async owned(ctx: RpcContext, id: number): Promise<CallbackRow> {
-    const [row] = await queryRows<CallbackRow>(this.ds, 'SELECT * FROM callbacks WHERE id = $1 AND business_id = $2 AND mode = $3 AND deleted_at IS NULL', [
-      id,
-      ctx.business_id,
-      ctx.mode,
-    ]);
+    const row = await this.store.owned(ctx.business_id, ctx.mode, id);
     if (!row) throw new DomainException(ErrorCodes.NotFound, `no callback ${id}`);
     return row;
   }
@@ -88,36 +85,24 @@ export class CallbacksService {
     return this.ds.transaction(async (m) => {
       // Serialise creations per business and mode so the maximum holds under concurrency.
       await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`callbacks:${ctx.business_id}:${ctx.mode}`]);
-      const [{ n }] = await queryRows<{ n: number }>(m, 'SELECT count(*)::int AS n FROM callbacks WHERE business_id = $1 AND mode = $2 AND deleted_at IS NULL', [
-        ctx.business_id,
-        ctx.mode,
-      ]);
+      const n = await this.store.countLive(m, ctx.business_id, ctx.mode);
       if (n >= this.config.WEBHOOK_MAX_CALLBACKS) {
         throw new DomainException(ErrorCodes.ValidationError, `a business may register at most ${this.config.WEBHOOK_MAX_CALLBACKS} callbacks per mode`);
       }
-      const [row] = await queryRows<CallbackRow>(
-        m,
-        'INSERT INTO callbacks (business_id, mode, url, description, events, secret) VALUES ($1,$2,$3,$4,$5,$6) RETURNING *',
-        [ctx.business_id, ctx.mode, body.url, body.description ?? '', [...new Set(body.events)], newWebhookSecret()],
-      );
+      const row = await this.store.insert(m, {
+        businessId: ctx.business_id,
+        mode: ctx.mode,
+        url: body.url,
+        description: body.description ?? '',
+        events: [...new Set(body.events)],
+        secret: newWebhookSecret(),
+      });
       return toView(row);
     });
   }
 
   async list({ ctx, body }: RpcRequest<ListCallbacksBody>): Promise<ListCallbacksResult> {
-    const rows = await queryRows<CallbackRow & { total: number }>(
-      this.ds,
-      `SELECT *, count(*) OVER ()::int AS total FROM callbacks WHERE business_id = $1 AND mode = $2 AND deleted_at IS NULL
-        ORDER BY id DESC LIMIT $3 OFFSET $4`,
-      [ctx.business_id, ctx.mode, body.limit, body.skip],
-    );
-    let total = rows[0]?.total;
-    if (total === undefined) {
-      [{ total }] = await queryRows<{ total: number }>(this.ds, 'SELECT count(*)::int AS total FROM callbacks WHERE business_id = $1 AND mode = $2 AND deleted_at IS NULL', [
-        ctx.business_id,
-        ctx.mode,
-      ]);
-    }
+    const { rows, total } = await this.store.page(ctx.business_id, ctx.mode, body.limit, body.skip);
     return { callbacks: rows.map(toView), total_count: total };
   }
 
@@ -130,17 +115,13 @@ export class CallbacksService {
     if (body.events) this.validateEvents(body.events);
     if (body.url !== undefined) await this.validateTarget(body.url);
     const reenabled = body.is_active === true && !current.is_active;
-    const [row] = await queryRows<CallbackRow>(
-      this.ds,
-      `UPDATE callbacks SET url = COALESCE($2, url), events = COALESCE($3, events), description = COALESCE($4, description),
-          is_active = COALESCE($5, is_active),
-          failure_count = CASE WHEN $6 THEN 0 ELSE failure_count END,
-          failing_since = CASE WHEN $6 THEN NULL ELSE failing_since END,
-          disabled_reason = CASE WHEN $6 THEN NULL WHEN $5 = false THEN 'disabled by the merchant' ELSE disabled_reason END,
-          updated_at = now()
-        WHERE id = $1 RETURNING *`,
-      [current.id, body.url ?? null, body.events ? [...new Set(body.events)] : null, body.description ?? null, body.is_active ?? null, reenabled],
-    );
+    const row = await this.store.update(current.id, {
+      url: body.url ?? null,
+      events: body.events ? [...new Set(body.events)] : null,
+      description: body.description ?? null,
+      isActive: body.is_active ?? null,
+      reenabled,
+    });
     return toView(row);
   }
 
@@ -149,11 +130,8 @@ export class CallbacksService {
     const current = await this.owned(ctx, body.id);
     await this.ds.transaction(async (m) => {
       // The callback row first, then its deliveries: the same lock order as recording an attempt.
-      await m.query('UPDATE callbacks SET deleted_at = now(), is_active = false, updated_at = now() WHERE id = $1', [current.id]);
-      await m.query(
-        "UPDATE deliveries SET status = 'cancelled', last_error = 'callback deleted', next_attempt_at = NULL, updated_at = now() WHERE callback_id = $1 AND status = 'pending'",
-        [current.id],
-      );
+      await this.store.softDelete(m, current.id);
+      await this.deliveryLog.cancelPendingOf(m, current.id);
     });
   }
 
@@ -166,45 +144,13 @@ export class CallbacksService {
   /** A new signing secret; the old one keeps signing beside it for the grace period. */
   async rollSecret({ ctx, body }: RpcRequest<CallbackIdBody>): Promise<CallbackSecretView> {
     const c = await this.owned(ctx, body.id);
-    const [row] = await queryRows<CallbackRow>(
-      this.ds,
-      `UPDATE callbacks SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(secs => $3), secret = $2, updated_at = now()
-        WHERE id = $1 RETURNING *`,
-      [c.id, newWebhookSecret(), this.config.WEBHOOK_SECRET_ROLL_GRACE_SECONDS],
-    );
+    const row = await this.store.rollSecret(c.id, newWebhookSecret(), this.config.WEBHOOK_SECRET_ROLL_GRACE_SECONDS);
     return { secret: row.secret, previous_secret_expires_at: row.previous_secret_expires_at?.toISOString() ?? null };
   }
 
   async deliveries({ ctx, body }: RpcRequest<ListDeliveriesBody>): Promise<ListDeliveriesResult> {
     const c = await this.owned(ctx, body.id);
-    const rows = await queryRows<{
-      public_id: string;
-      event_id: string;
-      event_type: string;
-      status: DeliveryView['status'];
-      next_attempt_at: Date | null;
-      created_at: Date;
-      attempts: DeliveryView['attempts'] | null;
-      total: number;
-    }>(
-      this.ds,
-      `SELECT d.public_id, d.event_id, e.event_type, d.status, d.next_attempt_at, d.created_at, count(*) OVER ()::int AS total,
-              (SELECT json_agg(json_build_object('attempt', a.attempt, 'status_code', a.status_code, 'duration_ms', a.duration_ms,
-                                                 'error', a.error, 'date_created', a.created_at) ORDER BY a.attempt)
-                 FROM delivery_attempts a WHERE a.delivery_id = d.id) AS attempts
-         FROM deliveries d JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.callback_id = $1 AND ($2::text IS NULL OR d.status = $2)
-        ORDER BY d.created_at DESC, d.id DESC LIMIT $3 OFFSET $4`,
-      [c.id, body.status ?? null, body.limit, body.skip],
-    );
-    // Past the last page the window count has no row to ride on: count on its own.
-    let total = rows[0]?.total;
-    if (total === undefined) {
-      [{ total }] = await queryRows<{ total: number }>(this.ds, 'SELECT count(*)::int AS total FROM deliveries WHERE callback_id = $1 AND ($2::text IS NULL OR status = $2)', [
-        c.id,
-        body.status ?? null,
-      ]);
-    }
+    const { rows, total } = await this.deliveryLog.page(c.id, body.status ?? null, body.limit, body.skip);
     return {
       total_count: total,
       deliveries: rows.map((r) => ({
@@ -223,13 +169,8 @@ export class CallbacksService {
   async resend({ ctx, body }: RpcRequest<ResendDeliveryBody>): Promise<DeliveryView['status']> {
     const c = await this.owned(ctx, body.id);
     if (!c.is_active) throw new DomainException(ErrorCodes.ValidationError, 'the callback is disabled; enable it (PUT is_active=true) first');
-    const rows = await queryRows<{ status: DeliveryView['status'] }>(
-      this.ds,
-      `UPDATE deliveries SET status = 'pending', cycle_start = attempts, next_attempt_at = now(), enqueued_at = NULL, last_error = NULL, updated_at = now()
-        WHERE callback_id = $1 AND public_id = $2 AND (locked_until IS NULL OR locked_until < now()) RETURNING status`,
-      [c.id, body.delivery_id],
-    );
-    if (rows.length === 0) throw new DomainException(ErrorCodes.NotFound, `no delivery ${body.delivery_id} that can be sent again now`);
+    const resent = await this.deliveryLog.resend(c.id, body.delivery_id);
+    if (!resent) throw new DomainException(ErrorCodes.NotFound, `no delivery ${body.delivery_id} that can be sent again now`);
     this.queue.wake();
     return 'pending';
   }
@@ -241,7 +182,7 @@ export class CallbacksService {
   async recover({ ctx, body }: RpcRequest<RecoverDeliveriesBody>): Promise<RecoverDeliveriesResult> {
     const c = await this.owned(ctx, body.id);
     if (!c.is_active) throw new DomainException(ErrorCodes.ValidationError, 'the callback is disabled; enable it (PUT is_active=true) first');
-    const rows = await this.store.recover({ callbackId: c.id }, body.since, { dryRun: false, after: null, limit: null });
+    const rows = await this.deliveryLog.recover({ callbackId: c.id }, body.since, { dryRun: false, after: null, limit: null });
     this.queue.wake();
     return { requeued: rows.length };
   }

@@ -1,18 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type {
-  ReconcileCallback,
   ReconcileCallbacksResult,
   ReconcilePageBody,
   ReconcileWebhookEvent,
   ReconcileWebhookEventsResult,
   ReconcileWebhookTransactionsBody,
   ReconcileWebhookTransactionsResult,
-  TransactionStatus,
 } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
+import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
 import { parseDuration } from '../delivery/disable-rule';
+import { EventsStore } from '../events/events-store';
+import { CallbackStore } from './callback-store';
 
 const pageSize = (limit: number) => Math.min(Math.max(1, Math.trunc(limit) || 1), 1_000);
 
@@ -21,6 +21,9 @@ const pageSize = (limit: number) => Math.min(Math.max(1, Math.trunc(limit) || 1)
 export class ReconcileWebhooksUseCase {
   constructor(
     private readonly ds: DataSource,
+    private readonly eventStore: EventsStore,
+    private readonly deliveries: DeliveryAdminStore,
+    private readonly callbackStore: CallbackStore,
     @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
   ) {}
 
@@ -29,29 +32,19 @@ export class ReconcileWebhooksUseCase {
     const ids = body.transaction_ids.slice(0, 1_000);
     const retained_since = new Date(Date.now() - parseDuration(this.config.EVENT_RETENTION)).toISOString();
     if (ids.length === 0) return { transactions: [], retained_since };
-    // Events of one transaction can share a timestamp; the status order breaks the tie.
-    const rows = await queryRows<{ transaction_id: string; status: TransactionStatus }>(
-      this.ds,
-      `SELECT DISTINCT ON (payload->>'transaction_id') payload->>'transaction_id' AS transaction_id, split_part(event_type, '.', 2) AS status
-         FROM webhook_events
-        WHERE event_type LIKE 'transaction.%' AND payload->>'transaction_id' = ANY($1::text[])
-        ORDER BY payload->>'transaction_id', created_at DESC,
-                 CASE split_part(event_type, '.', 2) WHEN 'pending' THEN 0 WHEN 'processing' THEN 1 ELSE 2 END DESC`,
-      [ids],
-    );
+    const rows = await this.eventStore.latestTransactionStatuses(ids);
     return { transactions: rows, retained_since };
   }
 
   /** Catalogue events in id order, each with the callbacks it has a delivery for. */
   async events(body: ReconcilePageBody): Promise<ReconcileWebhookEventsResult> {
     const limit = pageSize(body.limit);
-    const rows = await queryRows<Omit<ReconcileWebhookEvent, 'created_at'> & { created_at: Date }>(
-      this.ds,
-      `SELECT e.id AS event_id, e.event_type, e.business_id, e.mode, e.created_at,
-              COALESCE((SELECT array_agg(d.callback_id ORDER BY d.callback_id) FROM deliveries d WHERE d.event_id = e.id), '{}') AS delivered_to
-         FROM webhook_events e WHERE e.id > $1 ORDER BY e.id LIMIT $2`,
-      [body.after ?? '', limit],
-    );
+    // Both reads in one snapshot, so an event is seen with exactly the deliveries it had.
+    const rows = await this.ds.transaction('REPEATABLE READ', async (m) => {
+      const events = await this.eventStore.reconcilePage(m, body.after ?? '', limit);
+      const deliveredTo = await this.deliveries.deliveredTo(m, events.map((e) => e.event_id));
+      return events.map((e) => ({ ...e, mode: e.mode as ReconcileWebhookEvent['mode'], delivered_to: deliveredTo.get(e.event_id) ?? [] }));
+    });
     return {
       events: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
       next: rows.length === limit ? rows[rows.length - 1].event_id : null,
@@ -61,12 +54,7 @@ export class ReconcileWebhooksUseCase {
   async callbacks(body: ReconcilePageBody): Promise<ReconcileCallbacksResult> {
     const limit = pageSize(body.limit);
     const after = body.after !== null && /^\d{1,10}$/.test(body.after) ? Number(body.after) : 0;
-    const rows = await queryRows<Omit<ReconcileCallback, 'created_at'> & { created_at: Date }>(
-      this.ds,
-      `SELECT id, business_id, mode, events, is_active, deleted_at IS NOT NULL AS deleted, created_at
-         FROM callbacks WHERE id > $1 ORDER BY id LIMIT $2`,
-      [after, limit],
-    );
+    const rows = await this.callbackStore.reconcilePage(after, limit);
     return {
       callbacks: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
       next: rows.length === limit ? String(rows[rows.length - 1].id) : null,

@@ -2,10 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PING_EVENT, type CallbackIdBody, type RpcRequest, type TestCallbackResult } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { HttpSender, type SendResult } from '../delivery/http-sender';
 import { signingSecrets, webhookHeaders } from '../delivery/signature';
+import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
+import { EventsStore } from '../events/events-store';
 import { CallbacksService } from './callbacks.usecases';
 
 /**
@@ -19,6 +20,8 @@ export class TestPingUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly callbacks: CallbacksService,
+    private readonly events: EventsStore,
+    private readonly deliveries: DeliveryAdminStore,
     private readonly sender: HttpSender,
     @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
   ) {}
@@ -46,21 +49,23 @@ export class TestPingUseCase {
     const result = await this.sendWithin(callback.url, webhookHeaders(signingSecrets(callback), id, Math.floor(createdAt.getTime() / 1000), payload), payload);
     const deliveryId = `dlv_${randomUUID().replace(/-/g, '')}`;
     await this.ds.transaction(async (m) => {
-      await m.query(
-        'INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-        [id, `ping:${id}`, callback.business_id, callback.mode, PING_EVENT, JSON.stringify(data), createdAt],
-      );
-      const [delivery] = await queryRows<{ id: string }>(
-        m,
-        'INSERT INTO deliveries (public_id, event_id, callback_id, status, attempts, last_error) VALUES ($1, $2, $3, $4, 1, $5) RETURNING id',
-        [deliveryId, id, callback.id, result.error === null ? 'succeeded' : 'failed', result.error?.slice(0, 500) ?? null],
-      );
-      await m.query('INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, 1, $2, $3, $4)', [
-        delivery.id,
-        result.statusCode,
-        result.durationMs,
-        result.error?.slice(0, 500) ?? null,
-      ]);
+      await this.events.insertPing(m, {
+        id,
+        source_event_id: `ping:${id}`,
+        business_id: callback.business_id,
+        mode: callback.mode,
+        event_type: PING_EVENT,
+        payload: data,
+        created_at: createdAt,
+      });
+      await this.deliveries.recordPing(m, {
+        publicId: deliveryId,
+        eventId: id,
+        callbackId: callback.id,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error?.slice(0, 500) ?? null,
+      });
     });
     return { event_id: id, delivery_id: deliveryId, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error };
   }

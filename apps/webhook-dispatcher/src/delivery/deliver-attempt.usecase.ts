@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
-import { queryRows } from '@payments/database';
 import { ROOT_LOGGER } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { nextRetry, parseRetryAfter, parseSchedule } from './backoff';
-import { DeliveryStore, type CallbackRow, type DeliveryRow } from './delivery-store';
+import { CallbackStore, type CallbackRow } from '../callbacks/callback-store';
+import { DeliveryStore, type DeliveryRow } from './delivery-store';
 import { disableReason, parseDuration, type DisableRule } from './disable-rule';
 import { HttpSender, type SendResult } from './http-sender';
 import { signingSecrets, webhookHeaders } from './signature';
@@ -31,6 +31,7 @@ export class DeliverAttemptUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly store: DeliveryStore,
+    private readonly callbacks: CallbackStore,
     private readonly sender: HttpSender,
     @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
@@ -48,7 +49,7 @@ export class DeliverAttemptUseCase {
     if (!callback || callback.deleted_at || !callback.is_active) {
       // Disabled: nothing is sent; a first attempt never made is `skipped`, which `recover` picks up.
       const gone = callback?.deleted_at || !callback;
-      await this.finishWithoutSending(delivery, gone ? 'cancelled' : delivery.attempts === 0 ? 'skipped' : 'failed', gone ? 'callback deleted' : 'callback disabled');
+      await this.store.finishUnsent(delivery.id, gone ? 'cancelled' : delivery.attempts === 0 ? 'skipped' : 'failed', gone ? 'callback deleted' : 'callback disabled');
       return 'skipped';
     }
     const body = JSON.stringify({ id: event.id, event: event.event_type, created_at: event.created_at.toISOString(), mode: event.mode, data: event.payload });
@@ -68,16 +69,8 @@ export class DeliverAttemptUseCase {
    * after this one's lock expired): record nothing more, just let go of it.
    */
   private async released(m: EntityManager, deliveryId: string): Promise<AttemptOutcome> {
-    await m.query("UPDATE deliveries SET locked_until = NULL WHERE id = $1 AND status <> 'pending'", [deliveryId]);
+    await this.store.unlock(m, deliveryId);
     return 'skipped';
-  }
-
-  private async finishWithoutSending(delivery: DeliveryRow, status: 'cancelled' | 'failed' | 'skipped', reason: string): Promise<void> {
-    await this.ds.query(`UPDATE deliveries SET status = $2, last_error = $3, locked_until = NULL, next_attempt_at = NULL, updated_at = now() WHERE id = $1`, [
-      delivery.id,
-      status,
-      reason,
-    ]);
   }
 
   private async record(delivery: DeliveryRow, callback: CallbackRow, result: SendResult): Promise<AttemptOutcome> {
@@ -87,7 +80,7 @@ export class DeliverAttemptUseCase {
       }
       // A busy callback succeeds many times a second: write its row only when something changes.
       const lastTriggered = callback.last_triggered?.getTime() ?? 0;
-      if (callback.failure_count !== 0 || Date.now() - lastTriggered > 1_000) await this.store.touchCallback(callback.id);
+      if (callback.failure_count !== 0 || Date.now() - lastTriggered > 1_000) await this.callbacks.recordSuccess(callback.id);
       return 'delivered';
     }
     return this.recordFailure(delivery, callback, result);
@@ -98,41 +91,25 @@ export class DeliverAttemptUseCase {
     return this.ds.transaction(async (m) => {
       // Lock order everywhere (here, callback update and delete): the callback row first, then its
       // deliveries — the other order against a concurrent DELETE deadlocks.
-      await m.query('SELECT id FROM callbacks WHERE id = $1 FOR UPDATE', [callback.id]);
-      await m.query('INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING', [
-        delivery.id,
-        attemptNo,
-        result.statusCode,
-        result.durationMs,
-        result.error?.slice(0, 500) ?? null,
-      ]);
+      await this.callbacks.lock(m, callback.id);
       const gone = result.statusCode === 410;
       const retryable = result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : null;
       const decision = gone ? { retry: false, delayMs: 0 } : nextRetry(attemptNo - delivery.cycle_start, this.schedule, retryable);
-      const moved = await queryRows<{ id: string }>(
-        m,
-        `UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL, last_error = $4, updated_at = now(),
-           next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $5) ELSE NULL END,
-           enqueued_at = NULL
-         WHERE id = $1 AND status = 'pending' AND attempts = $6 RETURNING id`,
-        [delivery.id, decision.retry ? 'pending' : 'failed', attemptNo, result.error?.slice(0, 500), decision.delayMs / 1000, delivery.attempts],
-      );
-      if (moved.length === 0) return this.released(m, delivery.id);
-      const [cb] = await queryRows<{ failure_count: number; failing_ms: number }>(
-        m,
-        `UPDATE callbacks SET failure_count = failure_count + 1, failing_since = COALESCE(failing_since, now()), last_triggered = now()
-          WHERE id = $1 RETURNING failure_count, (extract(epoch FROM now() - failing_since) * 1000)::float8 AS failing_ms`,
-        [callback.id],
-      );
+      const moved = await this.store.recordFailure(m, {
+        deliveryId: delivery.id,
+        previousAttempts: delivery.attempts,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error?.slice(0, 500) ?? null,
+        retryInSeconds: decision.retry ? decision.delayMs / 1000 : null,
+      });
+      if (!moved) return this.released(m, delivery.id);
+      const cb = await this.callbacks.recordFailure(m, callback.id);
       const disable = disableReason(this.disableRule, { gone, count: cb.failure_count, failingForMs: cb.failing_ms });
       if (disable && callback.is_active) {
-        await m.query('UPDATE callbacks SET is_active = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [callback.id, disable]);
+        await this.callbacks.disable(m, callback.id, disable);
         // Nothing more goes to a disabled endpoint; `recover` sends these once it is enabled again.
-        await m.query(
-          `UPDATE deliveries SET status = CASE WHEN attempts = 0 THEN 'skipped' ELSE 'failed' END, last_error = 'callback disabled', next_attempt_at = NULL, updated_at = now()
-            WHERE callback_id = $1 AND status = 'pending' AND (locked_until IS NULL OR id = $2)`,
-          [callback.id, delivery.id],
-        );
+        await this.store.parkPendingOf(m, callback.id, delivery.id);
         this.logger.warn({ callback_id: callback.id, reason: disable }, 'callback disabled');
       }
       return decision.retry && !disable ? ('retry' as const) : ('failed' as const);

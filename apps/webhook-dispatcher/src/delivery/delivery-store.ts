@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PING_EVENT, type DeliveryStatus, type RecoverableDeliveryView } from '@payments/contracts';
+import type { DeliveryStatus } from '@payments/contracts';
 import { queryRows } from '@payments/database';
+import type { CallbackRow } from '../callbacks/callback-store';
 
 export type { DeliveryStatus };
-
-/** Whose failed and skipped deliveries to recover: one callback, or every callback of a business and mode. */
-export type RecoverScope = { callbackId: number } | { businessId: number; mode: string };
 
 export interface DeliveryRow {
   id: string;
@@ -25,27 +23,12 @@ export interface DeliveryRow {
   updated_at: Date;
 }
 
-export interface CallbackRow {
-  id: number;
-  business_id: number;
-  mode: 'test' | 'live';
-  url: string;
-  description: string;
-  events: string[];
-  is_active: boolean;
-  failure_count: number;
-  failing_since: Date | null;
-  disabled_reason: string | null;
-  last_triggered: Date | null;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
 
-/** Database side of deliveries: fan-out, queue hand-off, claims and state changes. */
+/**
+ * The worker's side of `deliveries` and `delivery_attempts`: fan-out, queue hand-off, claims and
+ * the outcome of each attempt (what merchants and operators do to them is in DeliveryAdminStore).
+ * It reads `callbacks` and `webhook_events` only to know whom to deliver what.
+ */
 @Injectable()
 export class DeliveryStore {
   constructor(private readonly ds: DataSource) {}
@@ -73,35 +56,6 @@ export class DeliveryStore {
       [eventIds],
     );
     return rows.length;
-  }
-
-  /**
-   * Failed and skipped deliveries created since `since` of active callbacks in `scope`, in id
-   * order after the cursor `after`: queued again (a fresh retry cycle), or only listed on a dry run.
-   * Test pings are never recovered: each was a one-off check.
-   */
-  async recover(scope: RecoverScope, since: string, opts: { dryRun: boolean; after: string | null; limit: number | null }): Promise<(RecoverableDeliveryView & { id: string })[]> {
-    const byCallback = 'callbackId' in scope;
-    const params: unknown[] = [byCallback ? scope.callbackId : scope.businessId, byCallback ? null : scope.mode, since, opts.after ?? '0', opts.limit];
-    const page = `SELECT d.id FROM deliveries d JOIN callbacks c ON c.id = d.callback_id
-        WHERE ${byCallback ? 'c.id = $1 AND $2::text IS NULL' : 'c.business_id = $1 AND c.mode = $2'} AND c.is_active AND c.deleted_at IS NULL
-          AND d.status IN ('failed', 'skipped') AND d.created_at >= $3 AND d.id > $4::bigint
-          AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.id = d.event_id AND p.event_type = '${PING_EVENT}')
-        ORDER BY d.id LIMIT $5`;
-    const picked = opts.dryRun
-      ? `SELECT d.id, d.status FROM deliveries d WHERE d.id IN (${page})`
-      : `UPDATE deliveries d SET status = 'pending', cycle_start = d.attempts, next_attempt_at = now(), enqueued_at = NULL, last_error = NULL, updated_at = now()
-           FROM deliveries before WHERE before.id = d.id AND d.id IN (${page}) AND d.status IN ('failed', 'skipped')
-         RETURNING d.id, before.status`;
-    const rows = await queryRows<Omit<RecoverableDeliveryView, 'date_created'> & { id: string; created_at: Date }>(
-      this.ds,
-      `WITH picked AS (${picked})
-       SELECT d.id, d.public_id AS delivery_id, d.callback_id, d.event_id, e.event_type AS event, p.status, d.created_at
-         FROM picked p JOIN deliveries d ON d.id = p.id JOIN webhook_events e ON e.id = d.event_id
-        ORDER BY d.id`,
-      params,
-    );
-    return rows.map(({ created_at, ...r }) => ({ ...r, date_created: created_at.toISOString() }));
   }
 
   /** Deliveries waiting for a queue job; marks them handed over. Called inside a transaction. */
@@ -177,7 +131,7 @@ export class DeliveryStore {
   /**
    * Records a successful attempt in one statement: the attempt row, and the delivery succeeded if
    * it is still this worker's. No callback lock: nothing here writes the callback row (see
-   * touchCallback), so a concurrent DELETE of the callback cannot deadlock with it. False when the
+   * CallbackStore.recordSuccess), so a concurrent DELETE of the callback cannot deadlock with it. False when the
    * delivery moved on meanwhile.
    */
   async recordSuccess(deliveryId: string, previousAttempts: number, statusCode: number | null, durationMs: number): Promise<boolean> {
@@ -195,12 +149,53 @@ export class DeliveryStore {
     return row.done > 0;
   }
 
-  /** After a success: clears the failure streak and notes the time, at most about once a second per callback. */
-  async touchCallback(callbackId: number): Promise<void> {
-    await this.ds.query(
-      `UPDATE callbacks SET failure_count = 0, failing_since = NULL, last_triggered = now()
-        WHERE id = $1 AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
-      [callbackId],
+  /**
+   * Records a failed attempt: the attempt row, and the delivery moved to its next state if it is
+   * still this worker's (pending again at retryInSeconds, or failed). False when it moved on meanwhile.
+   */
+  async recordFailure(m: EntityManager, f: FailedAttempt): Promise<boolean> {
+    await m.query('INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING', [
+      f.deliveryId,
+      f.previousAttempts + 1,
+      f.statusCode,
+      f.durationMs,
+      f.error,
+    ]);
+    const moved = await queryRows<{ id: string }>(
+      m,
+      `UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL, last_error = $4, updated_at = now(),
+         next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $5) ELSE NULL END,
+         enqueued_at = NULL
+       WHERE id = $1 AND status = 'pending' AND attempts = $6 RETURNING id`,
+      [f.deliveryId, f.retryInSeconds === null ? 'failed' : 'pending', f.previousAttempts + 1, f.error, f.retryInSeconds ?? 0, f.previousAttempts],
+    );
+    return moved.length > 0;
+  }
+
+  /** Lets go of a delivery that moved on while this worker held it. */
+  async unlock(m: Pick<EntityManager, 'query'>, deliveryId: string): Promise<void> {
+    await m.query("UPDATE deliveries SET locked_until = NULL WHERE id = $1 AND status <> 'pending'", [deliveryId]);
+  }
+
+  /** Ends a delivery without sending it (its callback is gone or disabled). */
+  async finishUnsent(deliveryId: string, status: 'cancelled' | 'failed' | 'skipped', reason: string): Promise<void> {
+    await this.ds.query('UPDATE deliveries SET status = $2, last_error = $3, locked_until = NULL, next_attempt_at = NULL, updated_at = now() WHERE id = $1', [
+      deliveryId,
+      status,
+      reason,
+    ]);
+  }
+
+  /**
+   * The callback was just disabled: nothing more goes to it. Its pending deliveries (not held by
+   * another worker, but this one's own) become skipped, or failed when already tried; `recover`
+   * sends them once it is enabled again. Call with the callback row locked.
+   */
+  async parkPendingOf(m: EntityManager, callbackId: number, ownDeliveryId: string): Promise<void> {
+    await m.query(
+      `UPDATE deliveries SET status = CASE WHEN attempts = 0 THEN 'skipped' ELSE 'failed' END, last_error = 'callback disabled', next_attempt_at = NULL, updated_at = now()
+        WHERE callback_id = $1 AND status = 'pending' AND (locked_until IS NULL OR id = $2)`,
+      [callbackId, ownDeliveryId],
     );
   }
 }
@@ -211,6 +206,17 @@ export interface WebhookEventRow {
   mode: string;
   payload: unknown;
   created_at: Date;
+}
+
+export interface FailedAttempt {
+  deliveryId: string;
+  /** Attempts made before this one. */
+  previousAttempts: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** Null: give up (the delivery fails). */
+  retryInSeconds: number | null;
 }
 
 export interface ClaimedAttempt {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { CallbackRow } from './delivery-store';
+import type { CallbackRow } from '../callbacks/callback-store';
 
 /** A new callback signing secret, Standard Webhooks style: `whsec_` + base64 of 24 random bytes. */
 export function newWebhookSecret(): string {

@@ -1,10 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { queryRows } from '@payments/database';
 import { ROOT_LOGGER } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
+import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
 import { parseDuration } from '../delivery/disable-rule';
+import { EventsStore } from './events-store';
 
 const BATCH = 1_000;
 
@@ -21,6 +22,8 @@ export class EventPruner implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     private readonly ds: DataSource,
+    private readonly events: EventsStore,
+    private readonly deliveries: DeliveryAdminStore,
     @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
@@ -54,22 +57,13 @@ export class EventPruner implements OnApplicationBootstrap, OnApplicationShutdow
     let total = 0;
     for (;;) {
       const batch = await this.ds.transaction(async (m) => {
-        const ids = await queryRows<{ id: string }>(
-          m,
-          `SELECT e.id FROM webhook_events e
-            WHERE e.created_at < now() - make_interval(secs => $1)
-              AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
-            ORDER BY e.created_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-          [this.retentionMs / 1000, BATCH],
-        );
+        const ids = await this.events.prunable(m, this.retentionMs / 1000, BATCH);
         if (ids.length === 0) return { deleted: 0, more: false };
         // Lock the deliveries and look again: a resend may have made one pending since the scan.
-        const locked = await queryRows<{ event_id: string; status: string }>(m, 'SELECT event_id, status FROM deliveries WHERE event_id = ANY ($1::text[]) FOR UPDATE', [ids.map((r) => r.id)]);
-        const busy = new Set(locked.filter((d) => d.status === 'pending').map((d) => d.event_id));
-        const doomed = ids.map((r) => r.id).filter((id) => !busy.has(id));
-        await m.query('DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_id = ANY ($1::text[]))', [doomed]);
-        await m.query('DELETE FROM deliveries WHERE event_id = ANY ($1::text[])', [doomed]);
-        await m.query('DELETE FROM webhook_events WHERE id = ANY ($1::text[])', [doomed]);
+        const busy = await this.deliveries.lockPendingEvents(m, ids);
+        const doomed = ids.filter((id) => !busy.has(id));
+        await this.deliveries.deleteOfEvents(m, doomed);
+        await this.events.delete(m, doomed);
         return { deleted: doomed.length, more: ids.length === BATCH && doomed.length > 0 };
       });
       total += batch.deleted;

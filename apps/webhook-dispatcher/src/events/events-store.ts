@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { ErrorCodes, PING_EVENT, type EventView, type ListEventsBody, type ListEventsResult, type RpcContext } from '@payments/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ErrorCodes, PING_EVENT, type EventView, type ListEventsBody, type ListEventsResult, type RpcContext, type TransactionStatus } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { DomainException } from '@payments/platform';
 
@@ -19,9 +19,21 @@ export function eventView(e: EventRow): EventView {
 
 const COLUMNS = 'id, event_type, mode, payload, created_at';
 
+/** A catalogue event to record, with the source event it came from. */
+export interface NewWebhookEvent {
+  id: string;
+  source_event_id: string;
+  business_id: number;
+  mode: string;
+  event_type: string;
+  payload: unknown;
+  created_at: string | Date;
+}
+
 /**
- * Reads of a business's events, newest first, paged by a (created_at, id) cursor. Test pings are
- * readable by id (the delivery log names them) but never listed.
+ * Every read and write of `webhook_events`. A business's events list newest first, paged by a
+ * (created_at, id) cursor. Test pings are readable by id (the delivery log names them) but never
+ * listed.
  */
 @Injectable()
 export class EventsStore {
@@ -72,5 +84,73 @@ export class EventsStore {
     const page = rows.slice(0, body.limit);
     if (backwards) page.reverse();
     return { events: page.map(eventView), has_more };
+  }
+
+  /** Records the events not recorded yet (by id); answers the ids it inserted. */
+  async insertNew(m: EntityManager, rows: NewWebhookEvent[]): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const inserted = await queryRows<{ id: string }>(
+      m,
+      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
+       SELECT r.id, r.source_event_id, r.business_id, r.mode, r.event_type, r.payload, r.created_at
+         FROM jsonb_to_recordset($1::jsonb)
+              AS r(id text, source_event_id text, business_id integer, mode text, event_type text, payload jsonb, created_at timestamptz)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [JSON.stringify(rows)],
+    );
+    return inserted.map((r) => r.id);
+  }
+
+  /** A test ping's event (its payload is the ping's data). */
+  async insertPing(m: EntityManager, e: NewWebhookEvent): Promise<void> {
+    await m.query('INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      e.id,
+      e.source_event_id,
+      e.business_id,
+      e.mode,
+      e.event_type,
+      JSON.stringify(e.payload),
+      e.created_at,
+    ]);
+  }
+
+  /**
+   * Events older than retentionSeconds with no delivery still pending, oldest first, locked;
+   * rows another dispatcher holds are skipped. Reads `deliveries` so that an event waiting for
+   * its deliveries never blocks the batch.
+   */
+  async prunable(m: EntityManager, retentionSeconds: number, limit: number): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      m,
+      `SELECT e.id FROM webhook_events e
+        WHERE e.created_at < now() - make_interval(secs => $1)
+          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+        ORDER BY e.created_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [retentionSeconds, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async delete(m: EntityManager, ids: string[]): Promise<void> {
+    await m.query('DELETE FROM webhook_events WHERE id = ANY ($1::text[])', [ids]);
+  }
+
+  /** The status of the latest transaction.* event of each given transaction (by public id). */
+  latestTransactionStatuses(transactionIds: string[]): Promise<{ transaction_id: string; status: TransactionStatus }[]> {
+    // Events of one transaction can share a timestamp; the status order breaks the tie.
+    return queryRows(
+      this.ds,
+      `SELECT DISTINCT ON (payload->>'transaction_id') payload->>'transaction_id' AS transaction_id, split_part(event_type, '.', 2) AS status
+         FROM webhook_events
+        WHERE event_type LIKE 'transaction.%' AND payload->>'transaction_id' = ANY($1::text[])
+        ORDER BY payload->>'transaction_id', created_at DESC,
+                 CASE split_part(event_type, '.', 2) WHEN 'pending' THEN 0 WHEN 'processing' THEN 1 ELSE 2 END DESC`,
+      [transactionIds],
+    );
+  }
+
+  /** Every event in id order after `after`, for `ops reconcile`. */
+  reconcilePage(db: Pick<EntityManager, 'query'>, after: string, limit: number): Promise<{ event_id: string; event_type: string; business_id: number; mode: string; created_at: Date }[]> {
+    return queryRows(db, 'SELECT id AS event_id, event_type, business_id, mode, created_at FROM webhook_events WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]);
   }
 }

@@ -3,9 +3,11 @@ import { AdminRecoverUseCase } from '../callbacks/admin-recover.usecase';
 import { WebhookAdminRpcController } from '../callbacks/admin.rpc-controller';
 import { ReconcileWebhooksUseCase } from '../callbacks/reconcile.usecase';
 import { CallbacksRpcController } from '../callbacks/callbacks.rpc-controller';
+import { CallbackStore } from '../callbacks/callback-store';
 import { CallbacksService } from '../callbacks/callbacks.usecases';
 import { DeliverAttemptUseCase } from '../delivery/deliver-attempt.usecase';
 import { DeliveryQueue } from '../delivery/delivery-queue';
+import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
 import { DeliveryStore } from '../delivery/delivery-store';
 import { HttpSender } from '../delivery/http-sender';
 import { TestPingUseCase } from '../callbacks/test-ping.usecase';
@@ -16,7 +18,7 @@ import { WebhookEventsHandler } from './transaction-events.handler';
 
 @Module({
   controllers: [CallbacksRpcController, WebhookAdminRpcController, EventsRpcController],
-  providers: [WebhookEventsHandler, DeliveryStore, HttpSender, DeliverAttemptUseCase, DeliveryQueue, CallbacksService, AdminRecoverUseCase, ReconcileWebhooksUseCase, EventsStore, EventPruner, TestPingUseCase],
+  providers: [WebhookEventsHandler, DeliveryStore, DeliveryAdminStore, CallbackStore, HttpSender, DeliverAttemptUseCase, DeliveryQueue, CallbacksService, AdminRecoverUseCase, ReconcileWebhooksUseCase, EventsStore, EventPruner, TestPingUseCase],
   exports: [WebhookEventsHandler],
 })
 export class WebhookEventsModule {}

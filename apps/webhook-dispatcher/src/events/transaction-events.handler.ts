@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, RefundStatusChangedData, SettlementInvoiceChangedData, TransactionStatusChangedData } from '@payments/contracts';
 import { DeliveryStore } from '../delivery/delivery-store';
+import { EventsStore } from './events-store';
 import { catalogueEventsForTransaction, type CatalogueEvent } from './catalogue';
 
 /** Deterministic webhook event id: the same source event and name always give the same evt_ id. */
@@ -52,7 +53,10 @@ function refundPayload(data: RefundStatusChangedData) {
  */
 @Injectable()
 export class WebhookEventsHandler {
-  constructor(private readonly deliveries: DeliveryStore) {}
+  constructor(
+    private readonly events: EventsStore,
+    private readonly deliveries: DeliveryStore,
+  ) {}
 
   /**
    * Records the catalogue events of several source events, and their deliveries, in two
@@ -70,16 +74,8 @@ export class WebhookEventsHandler {
         created_at: source.occurred_at,
       })),
     );
-    if (rows.length === 0) return;
-    const inserted: { id: string }[] = await m.query(
-      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
-       SELECT r.id, r.source_event_id, r.business_id, r.mode, r.event_type, r.payload, r.created_at
-         FROM jsonb_to_recordset($1::jsonb)
-              AS r(id text, source_event_id text, business_id integer, mode text, event_type text, payload jsonb, created_at timestamptz)
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [JSON.stringify(rows)],
-    );
-    if (inserted.length > 0) await this.deliveries.fanOut(m, inserted.map((r) => r.id));
+    const inserted = await this.events.insertNew(m, rows);
+    if (inserted.length > 0) await this.deliveries.fanOut(m, inserted);
   }
 
   async onTransactions(events: EventEnvelope[], m: EntityManager): Promise<void> {

@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Mode } from '@payments/contracts';
+import { queryRows } from '@payments/database';
+
+type Db = Pick<EntityManager, 'query'>;
+
+export interface CallbackRow {
+  id: number;
+  business_id: number;
+  mode: 'test' | 'live';
+  url: string;
+  description: string;
+  events: string[];
+  is_active: boolean;
+  failure_count: number;
+  failing_since: Date | null;
+  disabled_reason: string | null;
+  last_triggered: Date | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface NewCallback {
+  businessId: number;
+  mode: Mode;
+  url: string;
+  description: string;
+  events: string[];
+  secret: string;
+}
+
+/** What an update may change; null leaves a field as it is. */
+export interface CallbackChanges {
+  url: string | null;
+  events: string[] | null;
+  description: string | null;
+  isActive: boolean | null;
+  /** Enabled again: the failure streak and the reason it was disabled are cleared. */
+  reenabled: boolean;
+}
+
+const LIVE = 'business_id = $1 AND mode = $2 AND deleted_at IS NULL';
+
+/**
+ * Every read and write of `callbacks`. Lock order everywhere: the callback row first, then its
+ * deliveries — the other order against a concurrent delete deadlocks.
+ */
+@Injectable()
+export class CallbackStore {
+  constructor(private readonly ds: DataSource) {}
+
+  /** A live (not deleted) callback of the business and mode. */
+  async owned(businessId: number, mode: string, id: number): Promise<CallbackRow | undefined> {
+    const [row] = await queryRows<CallbackRow>(this.ds, `SELECT * FROM callbacks WHERE id = $3 AND ${LIVE}`, [businessId, mode, id]);
+    return row;
+  }
+
+  async countLive(db: Db, businessId: number, mode: string): Promise<number> {
+    const [{ n }] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM callbacks WHERE ${LIVE}`, [businessId, mode]);
+    return n;
+  }
+
+  async insert(m: EntityManager, c: NewCallback): Promise<CallbackRow> {
+    const [row] = await queryRows<CallbackRow>(
+      m,
+      'INSERT INTO callbacks (business_id, mode, url, description, events, secret) VALUES ($1,$2,$3,$4,$5,$6) RETURNING *',
+      [c.businessId, c.mode, c.url, c.description, c.events, c.secret],
+    );
+    return row;
+  }
+
+  /** Newest first, by offset, with the number of live callbacks in all. */
+  async page(businessId: number, mode: string, limit: number, skip: number): Promise<{ rows: CallbackRow[]; total: number }> {
+    const rows = await queryRows<CallbackRow & { total: number }>(
+      this.ds,
+      `SELECT *, count(*) OVER ()::int AS total FROM callbacks WHERE ${LIVE} ORDER BY id DESC LIMIT $3 OFFSET $4`,
+      [businessId, mode, limit, skip],
+    );
+    // Past the last page the window count has no row to ride on: count on its own.
+    const total = rows[0]?.total ?? (await this.countLive(this.ds, businessId, mode));
+    return { rows, total };
+  }
+
+  async update(id: number, c: CallbackChanges): Promise<CallbackRow> {
+    const [row] = await queryRows<CallbackRow>(
+      this.ds,
+      `UPDATE callbacks SET url = COALESCE($2, url), events = COALESCE($3, events), description = COALESCE($4, description),
+          is_active = COALESCE($5, is_active),
+          failure_count = CASE WHEN $6 THEN 0 ELSE failure_count END,
+          failing_since = CASE WHEN $6 THEN NULL ELSE failing_since END,
+          disabled_reason = CASE WHEN $6 THEN NULL WHEN $5 = false THEN 'disabled by the merchant' ELSE disabled_reason END,
+          updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [id, c.url, c.events, c.description, c.isActive, c.reenabled],
+    );
+    return row;
+  }
+
+  /** Takes it out of every read; the caller cancels its pending deliveries in the same DB transaction. */
+  async softDelete(m: EntityManager, id: number): Promise<void> {
+    await m.query('UPDATE callbacks SET deleted_at = now(), is_active = false, updated_at = now() WHERE id = $1', [id]);
+  }
+
+  /** A new signing secret; the old one keeps signing beside it for graceSeconds. */
+  async rollSecret(id: number, secret: string, graceSeconds: number): Promise<CallbackRow> {
+    const [row] = await queryRows<CallbackRow>(
+      this.ds,
+      `UPDATE callbacks SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(secs => $3), secret = $2, updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [id, secret, graceSeconds],
+    );
+    return row;
+  }
+
+  /** Locks the row for the caller's DB transaction (before any of its deliveries). */
+  async lock(m: EntityManager, id: number): Promise<void> {
+    await m.query('SELECT id FROM callbacks WHERE id = $1 FOR UPDATE', [id]);
+  }
+
+  /** One more failed attempt in the streak: the new count and how long the streak has lasted. */
+  async recordFailure(m: EntityManager, id: number): Promise<{ failure_count: number; failing_ms: number }> {
+    const [cb] = await queryRows<{ failure_count: number; failing_ms: number }>(
+      m,
+      `UPDATE callbacks SET failure_count = failure_count + 1, failing_since = COALESCE(failing_since, now()), last_triggered = now()
+        WHERE id = $1 RETURNING failure_count, (extract(epoch FROM now() - failing_since) * 1000)::float8 AS failing_ms`,
+      [id],
+    );
+    return cb;
+  }
+
+  async disable(m: EntityManager, id: number, reason: string): Promise<void> {
+    await m.query('UPDATE callbacks SET is_active = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [id, reason]);
+  }
+
+  /** After a success: clears the failure streak and notes the time, at most about once a second per callback. */
+  async recordSuccess(id: number): Promise<void> {
+    await this.ds.query(
+      `UPDATE callbacks SET failure_count = 0, failing_since = NULL, last_triggered = now()
+        WHERE id = $1 AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
+      [id],
+    );
+  }
+
+  /** Every callback, deleted ones too, in id order, for `ops reconcile`. */
+  reconcilePage(after: number, limit: number): Promise<{ id: number; business_id: number; mode: Mode; events: string[]; is_active: boolean; deleted: boolean; created_at: Date }[]> {
+    return queryRows(
+      this.ds,
+      `SELECT id, business_id, mode, events, is_active, deleted_at IS NOT NULL AS deleted, created_at
+         FROM callbacks WHERE id > $1 ORDER BY id LIMIT $2`,
+      [after, limit],
+    );
+  }
+}
