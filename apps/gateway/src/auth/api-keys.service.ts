@@ -1,11 +1,11 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { DataSource } from 'typeorm';
 import type { KeyType, Mode } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
 import { REDIS } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 import { hashApiKey, parseApiKey } from './api-key-format';
+import { ApiKeyStore } from './api-key-store';
 
 export interface Principal {
   business_id: number;
@@ -38,7 +38,7 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   private subscriber: Redis | undefined;
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly store: ApiKeyStore,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
@@ -68,19 +68,15 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     if (hit && now - hit.cachedAt < this.config.API_KEY_CACHE_TTL_MS) {
       return hit.expiresAt === null || hit.expiresAt > now ? hit.principal : null;
     }
-    const rows: (Principal & { expires_at: Date | null })[] = await this.ds.query(
-      `SELECT business_id, mode, key_type, expires_at FROM api_keys
-        WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-      [hash],
-    );
-    if (rows.length === 0) {
+    const row = await this.store.valid(hash);
+    if (!row) {
       this.cache.delete(hash);
       if (this.misses.size >= MAX_ENTRIES) this.misses.clear();
       this.misses.set(hash, now);
       return null;
     }
     this.misses.delete(hash);
-    const { expires_at, ...principal } = rows[0];
+    const { expires_at, ...principal } = row;
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(hash, { principal, expiresAt: expires_at ? expires_at.getTime() : null, cachedAt: now });
     return principal;

@@ -3,7 +3,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ErrorCodes, MODES, type KeyType, type Mode } from '@payments/contracts';
 import { ApiException } from '../http/api-exception';
 import { displayPrefix, hashApiKey, newApiKey } from '../auth/api-key-format';
+import { ApiKeyStore } from '../auth/api-key-store';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { BusinessStore } from './business-store';
 
 export interface CreatedBusiness {
   business: { id: number; name: string };
@@ -16,11 +18,13 @@ export class BusinessesService {
   constructor(
     private readonly ds: DataSource,
     private readonly keys: ApiKeysService,
+    private readonly businesses: BusinessStore,
+    private readonly keyStore: ApiKeyStore,
   ) {}
 
   async create(name: string): Promise<CreatedBusiness> {
     return this.ds.transaction(async (m) => {
-      const [business]: { id: number; name: string }[] = await m.query('INSERT INTO businesses (name) VALUES ($1) RETURNING id, name', [name]);
+      const business = await this.businesses.insert(m, name);
       const keys = {} as CreatedBusiness['api_keys'];
       for (const mode of MODES) {
         keys[mode] = { secret: await this.issue(m, business.id, mode, 'secret'), public: await this.issue(m, business.id, mode, 'public') };
@@ -32,14 +36,10 @@ export class BusinessesService {
   /** Issues a new key; the current one(s) of that mode and type stop working after `graceSeconds`. */
   async roll(businessId: number, mode: Mode, type: KeyType, graceSeconds: number): Promise<{ key: string; previous_key_expires_at: string }> {
     const rolled = await this.ds.transaction(async (m) => {
-      const found = await m.query('SELECT id FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
-      if (found.length === 0) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
-      const [{ expires }] = await m.query('SELECT now() + make_interval(secs => $1) AS expires', [graceSeconds]);
-      await m.query(
-        `UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, $4), $4)
-          WHERE business_id = $1 AND mode = $2 AND key_type = $3 AND revoked_at IS NULL`,
-        [businessId, mode, type, expires],
-      );
+      if (!(await this.businesses.lock(m, businessId))) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
+      // The database's clock, as every expiry check compares with now() there.
+      const [{ expires }]: { expires: Date }[] = await m.query('SELECT now() + make_interval(secs => $1) AS expires', [graceSeconds]);
+      await this.keyStore.expireCurrent(m, businessId, mode, type, expires);
       const key = await this.issue(m, businessId, mode, type);
       return { key, previous_key_expires_at: new Date(expires).toISOString() };
     });
@@ -50,25 +50,17 @@ export class BusinessesService {
   /** The ids among `ids` that are not businesses. */
   async missing(ids: number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows: { id: number }[] = await this.ds.query('SELECT id FROM businesses WHERE id = ANY($1::int[])', [ids]);
-    const found = new Set(rows.map((r) => r.id));
+    const found = await this.businesses.existing(ids);
     return [...new Set(ids.filter((id) => !found.has(id)))];
   }
 
   async name(businessId: number): Promise<string | null> {
-    const rows: { name: string }[] = await this.ds.query('SELECT name FROM businesses WHERE id = $1', [businessId]);
-    return rows[0]?.name ?? null;
+    return this.businesses.name(businessId);
   }
 
   private async issue(m: EntityManager, businessId: number, mode: Mode, type: KeyType): Promise<string> {
     const key = newApiKey(type, mode);
-    await m.query('INSERT INTO api_keys (business_id, mode, key_type, key_hash, prefix) VALUES ($1,$2,$3,$4,$5)', [
-      businessId,
-      mode,
-      type,
-      hashApiKey(key),
-      displayPrefix(key),
-    ]);
+    await this.keyStore.insert(m, { businessId, mode, type, hash: hashApiKey(key), prefix: displayPrefix(key) });
     return key;
   }
 }

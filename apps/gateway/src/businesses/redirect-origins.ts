@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { BusinessStore } from './business-store';
 import { ErrorCodes } from '@payments/contracts';
 import { ApiException } from '../http/api-exception';
 
@@ -43,12 +43,12 @@ export function originOf(url: string): string | null {
  */
 @Injectable()
 export class RedirectOriginsService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly businesses: BusinessStore) {}
 
   async get(businessId: number): Promise<string[]> {
-    const rows: { redirect_origins: string[] }[] = await this.ds.query('SELECT redirect_origins FROM businesses WHERE id = $1', [businessId]);
-    if (rows.length === 0) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
-    return rows[0].redirect_origins;
+    const origins = await this.businesses.redirectOrigins(businessId);
+    if (origins === null) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
+    return origins;
   }
 
   /** Replaces the list; entries are validated by the DTO, normalised and de-duplicated here. */
@@ -61,13 +61,9 @@ export class RedirectOriginsService {
         }),
       ),
     ];
-    // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
-    const [rows]: [{ redirect_origins: string[] }[], number] = await this.ds.query('UPDATE businesses SET redirect_origins = $2 WHERE id = $1 RETURNING redirect_origins', [
-      businessId,
-      normalised,
-    ]);
-    if (rows.length === 0) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
-    return rows[0].redirect_origins;
+    const saved = await this.businesses.setRedirectOrigins(businessId, normalised);
+    if (saved === null) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
+    return saved;
   }
 
   /** The fields among `urls` whose origin the business has not allowed. */

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { KeyType, Mode } from '@payments/contracts';
+import { queryRows } from '@payments/database';
+
+/** What a valid key stands for. */
+export interface ApiKeyRow {
+  business_id: number;
+  mode: Mode;
+  key_type: KeyType;
+  expires_at: Date | null;
+}
+
+/** Every read and write of `api_keys`; only SHA-256 hashes of keys are stored. */
+@Injectable()
+export class ApiKeyStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async insert(m: EntityManager, k: { businessId: number; mode: Mode; type: KeyType; hash: string; prefix: string }): Promise<void> {
+    await m.query('INSERT INTO api_keys (business_id, mode, key_type, key_hash, prefix) VALUES ($1,$2,$3,$4,$5)', [k.businessId, k.mode, k.type, k.hash, k.prefix]);
+  }
+
+  /** The current keys of that mode and type stop working at `expires` (or sooner, if they already would). */
+  async expireCurrent(m: EntityManager, businessId: number, mode: Mode, type: KeyType, expires: Date): Promise<void> {
+    await m.query(
+      `UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, $4), $4)
+        WHERE business_id = $1 AND mode = $2 AND key_type = $3 AND revoked_at IS NULL`,
+      [businessId, mode, type, expires],
+    );
+  }
+
+  /** The key with this hash, if it is neither revoked nor expired. */
+  async valid(hash: string): Promise<ApiKeyRow | undefined> {
+    const [row] = await queryRows<ApiKeyRow>(
+      this.ds,
+      `SELECT business_id, mode, key_type, expires_at FROM api_keys
+        WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+      [hash],
+    );
+    return row;
+  }
+}
