@@ -1,0 +1,126 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * One owner per table: each table's SQL lives in its store (docs/architecture.md, "Who owns each
+ * table"). A few stores also read a table they do not own, where that read is their aggregate's
+ * own read model; those reads are listed one by one with the reason. Everything else — another
+ * file touching a table, a write outside the owner, a table no store owns — fails here.
+ */
+const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string> }> = {
+  // gateway
+  businesses: { owners: ['apps/gateway/src/businesses/business-store.ts'] },
+  api_keys: { owners: ['apps/gateway/src/auth/api-key-store.ts'] },
+  // transaction-service
+  transactions: {
+    owners: ['apps/transaction-service/src/transactions/transaction-store.ts', 'apps/transaction-service/src/transactions/transaction-queries.ts'],
+    readers: { 'apps/transaction-service/src/refunds/refund-store.ts': 'a refund is shown and published with the reference and amount of the transaction it refunds' },
+  },
+  refunds: { owners: ['apps/transaction-service/src/refunds/refund-store.ts'] },
+  payment_links: { owners: ['apps/transaction-service/src/links/link-store.ts'] },
+  // split-ledger-service
+  ledger_entries: { owners: ['apps/split-ledger-service/src/ledger/ledger-store.ts', 'apps/split-ledger-service/src/ledger/ledger-queries.ts'] },
+  ledger_transactions: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
+  ledger_refunds: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
+  settlement_invoices: { owners: ['apps/split-ledger-service/src/settlement/invoice-store.ts'] },
+  split_configs: { owners: ['apps/split-ledger-service/src/splits/split-config-store.ts'] },
+  split_config_versions: { owners: ['apps/split-ledger-service/src/splits/split-config-store.ts'] },
+  // webhook-dispatcher
+  callbacks: {
+    owners: ['apps/webhook-dispatcher/src/callbacks/callback-store.ts'],
+    readers: {
+      'apps/webhook-dispatcher/src/delivery/delivery-store.ts': 'fan-out and claims need the subscriptions and the endpoint of each delivery',
+      'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts': 'recovery is scoped to the active callbacks of a business',
+    },
+  },
+  deliveries: {
+    owners: ['apps/webhook-dispatcher/src/delivery/delivery-store.ts', 'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts'],
+    readers: { 'apps/webhook-dispatcher/src/events/events-store.ts': 'retention skips an event while one of its deliveries is pending' },
+  },
+  delivery_attempts: { owners: ['apps/webhook-dispatcher/src/delivery/delivery-store.ts', 'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts'] },
+  webhook_events: {
+    owners: ['apps/webhook-dispatcher/src/events/events-store.ts'],
+    readers: {
+      'apps/webhook-dispatcher/src/delivery/delivery-store.ts': 'fan-out and claims need the event each delivery sends',
+      'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts': 'the delivery log names the event type; test pings are never recovered',
+    },
+  },
+  // every service's messaging tables, written by libs/messaging only
+  outbox_events: {
+    // A transaction and its event are written in one statement (a CTE), through the outbox's own column list.
+    owners: ['libs/messaging/src/outbox.ts', 'apps/transaction-service/src/transactions/transaction-store.ts'],
+  },
+  processed_events: { owners: ['libs/messaging/src/consumer.ts'] },
+};
+
+/** Names after FROM/JOIN that are not tables: CTEs, set-returning functions, catalogs. */
+const NOT_TABLES = new Set(['t', 'picked', 'done', 'now', 'unnest', 'jsonb_to_recordset', 'pg_database']);
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'migrations' || e.name === 'node_modules' ? [] : sources(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+interface Use {
+  file: string;
+  table: string;
+  write: boolean;
+  line: number;
+}
+
+/** Every SQL use of a name after FROM, JOIN, INTO or UPDATE in a file (SQL keywords are written in capitals here). */
+function tableUses(file: string, text: string): Use[] {
+  const uses: Use[] = [];
+  for (const m of text.matchAll(/\b(DELETE\s+FROM|FROM|JOIN|INTO|UPDATE)\s+"?([a-z_][a-z0-9_]*)\b/g)) {
+    const keyword = m[1].replace(/\s+/g, ' ');
+    uses.push({ file, table: m[2], write: keyword !== 'FROM' && keyword !== 'JOIN', line: text.slice(0, m.index).split('\n').length });
+  }
+  return uses;
+}
+
+const files = [...sources('apps'), ...sources('libs')];
+const uses = files.flatMap((f) => tableUses(relative(ROOT, join(ROOT, f)), readFileSync(join(ROOT, f), 'utf8')));
+
+describe('one owner per table', () => {
+  it('every table the migrations create has an owner', () => {
+    const created = new Set<string>();
+    const migrationDirs = readdirSync(join(ROOT, 'apps')).map((app) => join('apps', app, 'src', 'migrations'));
+    for (const dir of [...migrationDirs, 'libs/messaging/src']) {
+      let names: string[];
+      try {
+        names = readdirSync(join(ROOT, dir));
+      } catch {
+        continue;
+      }
+      for (const n of names.filter((x) => x.endsWith('.ts'))) {
+        for (const m of readFileSync(join(ROOT, dir, n), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)/g)) created.add(m[1]);
+      }
+    }
+    expect(created.size).toBeGreaterThan(10);
+    expect([...created].filter((t) => !OWNERS[t]).sort()).toEqual([]);
+  });
+
+  it('a table is read and written only by its store (and read only by the listed read models)', () => {
+    const outside = uses
+      .filter((u) => !NOT_TABLES.has(u.table))
+      .filter((u) => {
+        const rule = OWNERS[u.table];
+        if (!rule) return true;
+        if (rule.owners.includes(u.file)) return false;
+        return u.write || !rule.readers?.[u.file];
+      })
+      .map((u) => `${u.file}:${u.line} ${u.write ? 'writes' : 'reads'} ${u.table}`);
+    expect(outside).toEqual([]);
+  });
+
+  it('finds SQL where it is (the scan itself works)', () => {
+    const sample = "await m.query('SELECT * FROM transactions t JOIN refunds r ON r.id = 1'); await m.query('DELETE FROM deliveries'); `UPDATE callbacks SET x = 1`; 'INSERT INTO \"api_keys\" (a)'";
+    expect(tableUses('x.ts', sample).map((u) => `${u.write ? 'w' : 'r'}:${u.table}`)).toEqual(['r:transactions', 'r:refunds', 'w:deliveries', 'w:callbacks', 'w:api_keys']);
+    expect(uses.some((u) => u.file === 'apps/transaction-service/src/transactions/transaction-queries.ts' && u.table === 'transactions')).toBe(true);
+  });
+});
