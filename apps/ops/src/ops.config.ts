@@ -11,4 +11,8 @@ export class OpsConfig extends WithKafkaClient(CommonConfig) {
 
   @IsString()
   ADMIN_API_TOKEN = '';
+
+  /** A merchant's secret key, for `ops webhooks listen` (or its --api-key). */
+  @IsString()
+  PAYMENTS_API_KEY = '';
 }

@@ -10,3 +10,4 @@ export * from './reconcile';
 export * from './admin-rpc';
 export * from './replay';
 export * from './webhook-events';
+export * from './webhook-signature';

@@ -57,7 +57,7 @@ async function recoverWebhooks(config: OpsConfig, args: RecoverArgs): Promise<vo
 export const registerWebhooks: CommandRegistration = (program, ctx) => {
   program
     .command('webhooks')
-    .description('webhook deliveries (through the admin API)')
+    .description('webhook deliveries (through the admin API) and local forwarding of events')
     .command('recover')
     .description("send again the failed deliveries of a business's active callbacks, and those skipped while a callback was disabled")
     .requiredOption('--business <id>', 'the business', positiveInt)

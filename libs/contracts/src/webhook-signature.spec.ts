@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { newWebhookSecret, signPayload, webhookHeaders } from './signature';
+import { newWebhookSecret, signPayload, webhookHeaders } from './webhook-signature';
 
 describe('webhook signatures (checked with the standardwebhooks package)', () => {
   const body = JSON.stringify({ id: 'evt_1', event: 'transaction.success', data: { amount: 100 } });
