@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LedgerRpcPatterns, RpcPatterns, WebhookRpcPatterns } from '@payments/contracts';
 import { RpcSigner, type RpcScope } from '@payments/platform';
-import { databaseSnapshot, rawRpc, type RawReply } from '../support/raw-rpc';
+import { databaseSnapshot, rawRpc, rawRpcSession, type RawFrame, type RawReply } from '../support/raw-rpc';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import type { AppName } from '../support/processes';
@@ -10,18 +10,20 @@ type Service = Exclude<AppName, 'gateway'>;
 const SERVICES: Service[] = ['transaction-service', 'split-ledger-service', 'webhook-dispatcher'];
 
 /**
- * The internal RPC ports seen from an attacker on the network: a raw TCP client speaking Nest's
- * framing, with no credentials, a wrong secret, an old message, a captured message replayed and a
- * merchant-scoped call of an admin pattern. Every one is refused before any handler runs.
+ * The internal RPC ports seen from an attacker on the network: a raw TCP client writing the framed
+ * wire format, with no credentials, a wrong secret, an old message, a captured message replayed, a
+ * merchant-scoped call of an admin pattern and an oversize frame. Every one is refused before any
+ * handler runs.
  */
 describe('internal RPC trust boundary', () => {
   let stack: Stack;
   let keys: Awaited<ReturnType<Stack['createBusiness']>>;
   let victimRef: string;
 
-  const frame = (pattern: string, data: unknown, auth?: unknown) => ({ pattern, data, id: randomUUID(), ...(auth ? { auth } : {}) });
+  const frame = (pattern: string, data: unknown, auth?: unknown): RawFrame => ({ header: { pattern, id: randomUUID(), ...(auth ? { auth } : {}) }, body: JSON.stringify(data) });
+  const event = (pattern: string, data: unknown): RawFrame => ({ header: { pattern }, body: JSON.stringify(data) });
   const signed = (pattern: string, data: unknown, opts: { secret?: string; scope?: RpcScope; at?: number } = {}) =>
-    frame(pattern, data, new RpcSigner(opts.secret ?? stack.rpcSecret, opts.scope ?? 'merchant').sign(pattern, data, opts.at));
+    frame(pattern, data, new RpcSigner(opts.secret ?? stack.rpcSecret, opts.scope ?? 'merchant').sign(pattern, JSON.stringify(data), opts.at));
   const ctx = () => ({ request_id: `req_attack_${randomUUID().slice(0, 8)}`, business_id: keys.id, mode: 'test', key_type: 'secret' });
 
   /** What an attacker would run on each service: reads of secrets and writes of money. */
@@ -84,7 +86,7 @@ describe('internal RPC trust boundary', () => {
       expectRefused(await rawRpc(port, [signed(pattern, data, { secret: 'not-the-secret-0123456789abcdefghijkl', scope: 'admin' })]), 'bad_signature');
       expectRefused(await rawRpc(port, [signed(pattern, data, { scope: pattern === LedgerRpcPatterns.SettlementRun ? 'admin' : 'merchant', at: Date.now() - 5 * 60_000 })]), 'expired');
       // An event (no id) gets no answer either way; the next request on the connection proves it was read.
-      const [afterEvent] = await rawRpc(port, [{ pattern, data }, frame(pattern, data)]);
+      const [afterEvent] = await rawRpc(port, [event(pattern, data), frame(pattern, data)]);
       expectRefused([afterEvent], 'missing');
     }
     // An unknown pattern is refused like any other, not answered with "no handler".
@@ -109,6 +111,20 @@ describe('internal RPC trust boundary', () => {
     expectRefused([again], 'replayed');
     const { rows } = await stack.db('transaction-service').query(`SELECT count(*)::int AS n FROM refunds`);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('drops a connection announcing an oversize frame without reading it, and keeps serving', async () => {
+    for (const app of SERVICES) {
+      // Claims 2 GiB: refused on its 4-byte length, so the service never buffers the rest.
+      const prefix = Buffer.alloc(4);
+      prefix.writeUInt32BE(0x7fffffff);
+      const session = await rawRpcSession(stack.rpcPort(app), [Buffer.concat([prefix, Buffer.alloc(64 * 1024, 0x61)])]);
+      expect(session).toEqual({ replies: [], closedByPeer: true });
+      const metrics = await (await fetch(stack.metricsUrl(app))).text();
+      expect(metrics).toMatch(/rpc_requests_refused_total\{[^}]*reason="oversize"[^}]*\} [1-9]/);
+    }
+    const verify = await stack.api('GET', `/v1/transactions/verify?reference=${victimRef}`, { key: keys.test.secret });
+    expect(verify.status).toBe(200);
   });
 
   it('logs each refusal with the peer address and counts it by reason', async () => {

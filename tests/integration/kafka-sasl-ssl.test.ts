@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ClientProxy } from '@nestjs/microservices';
-import { firstValueFrom } from 'rxjs';
 import { RpcPatterns, type InitializeTransactionResult, type RpcReply } from '@payments/contracts';
+import type { FramedRpcClient } from '@payments/platform';
 import { ROOT } from '../support/infra';
 import { freePort, startApp } from '../support/processes';
 import { Stack } from '../support/stack';
@@ -25,7 +24,7 @@ describe('Kafka over SASL_SSL (SCRAM)', () => {
   let brokerEnv: Record<string, string>;
   let saslEnv: Record<string, string>;
   let stack: Stack;
-  let client: ClientProxy | undefined;
+  let client: FramedRpcClient | undefined;
 
   const broker = async (command: 'up' | 'down') => {
     const env: Record<string, string | undefined> = { ...process.env, ...brokerEnv };
@@ -57,7 +56,7 @@ describe('Kafka over SASL_SSL (SCRAM)', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await client?.close();
+    client?.close();
     await stack?.stop().catch(() => undefined);
     await broker('down').catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -65,12 +64,10 @@ describe('Kafka over SASL_SSL (SCRAM)', () => {
 
   it('produces and consumes through the SASL_SSL listener', async () => {
     client = stack.rpcClient('transaction-service');
-    const reply = await firstValueFrom(
-      client.send<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
+    const reply = await client.request<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
         ctx: { request_id: 'req_sasl', business_id: 3, mode: 'test', key_type: 'secret' },
         body: { amount: 1500, email: 'sasl@example.com', currency: 'USD', payment_method_type: 'mobile_money', payment_method_code: 'ecocash', mobile_money_number: '0771000001', requested_response: 'success' },
-      }),
-    );
+    });
     if (!reply.ok) throw new Error(JSON.stringify(reply.error));
     // The ledger only learns of the transaction from Kafka: its inbox proves the round trip.
     await waitFor(

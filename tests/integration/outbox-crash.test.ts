@@ -1,6 +1,5 @@
-import type { ClientProxy } from '@nestjs/microservices';
+import type { FramedRpcClient } from '@payments/platform';
 import type { Consumer } from 'kafkajs';
-import { firstValueFrom } from 'rxjs';
 import { RpcPatterns, Topics, type EventEnvelope, type InitializeTransactionResult, type RpcReply, type TransactionStatusChangedData } from '@payments/contracts';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -27,14 +26,12 @@ describe('transactional outbox', () => {
   }, 120_000);
 
   it('publishes committed events after a kill -9 and restart, in order, nothing lost', async () => {
-    const client: ClientProxy = stack.rpcClient('transaction-service');
-    const reply = await firstValueFrom(
-      client.send<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
+    const client: FramedRpcClient = stack.rpcClient('transaction-service');
+    const reply = await client.request<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
         ctx: { request_id: 'req_outbox_crash', business_id: 7, mode: 'test', key_type: 'secret' },
         body: { amount: 2500, email: 'crash@example.com', currency: 'USD', payment_method_type: 'mobile_money', payment_method_code: 'ecocash', mobile_money_number: '0771000000', requested_response: 'success' },
-      }),
-    );
-    await client.close();
+    });
+    client.close();
     if (!reply.ok) throw new Error(JSON.stringify(reply.error));
     const txId = reply.data.transaction_id;
 

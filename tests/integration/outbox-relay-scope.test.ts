@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { firstValueFrom } from 'rxjs';
 import { RpcPatterns, Topics, type InitializeTransactionResult, type RpcReply } from '@payments/contracts';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -26,13 +25,11 @@ describe('outbox relay placement', () => {
     await dispatcherDb.query('INSERT INTO outbox_events (event_id, topic, message_key, payload) VALUES ($1, $2, $3, $4)', [canary, Topics.LedgerEntryCreated, 'canary', '{}']);
 
     const client = stack.rpcClient('transaction-service');
-    const reply = await firstValueFrom(
-      client.send<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
+    const reply = await client.request<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
         ctx: { request_id: 'req_relay_scope', business_id: 9, mode: 'test', key_type: 'secret' },
         body: { amount: 1200, email: 'scope@example.com', currency: 'USD', payment_method_type: 'mobile_money', payment_method_code: 'ecocash', mobile_money_number: '0771000000', requested_response: 'success' },
-      }),
-    );
-    await client.close();
+    });
+    client.close();
     if (!reply.ok) throw new Error(JSON.stringify(reply.error));
 
     // The dispatcher consuming the payment's events (relayed by transaction-service) is the barrier:

@@ -1,5 +1,4 @@
-import type { ClientProxy } from '@nestjs/microservices';
-import { firstValueFrom } from 'rxjs';
+import type { FramedRpcClient } from '@payments/platform';
 import { RpcPatterns, type InitializeTransactionResult, type RpcReply, type TransactionView } from '@payments/contracts';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -7,7 +6,7 @@ import { waitFor } from '../support/wait';
 /** A pending payment nobody completes fails once TRANSACTION_EXPIRY has passed, with one event. */
 describe('transaction expiry', () => {
   let stack: Stack;
-  let client: ClientProxy;
+  let client: FramedRpcClient;
   const ctx = { request_id: 'req_expiry', business_id: 11, mode: 'test', key_type: 'secret' };
 
   beforeAll(async () => {
@@ -16,12 +15,12 @@ describe('transaction expiry', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await client?.close();
+    client?.close();
     await stack?.stop();
   }, 120_000);
 
   const rpc = async <T>(pattern: string, body: unknown): Promise<T> => {
-    const reply = await firstValueFrom(client.send<RpcReply<T>>(pattern, { ctx, body }));
+    const reply = await client.request<RpcReply<T>>(pattern, { ctx, body });
     if (!reply.ok) throw new Error(JSON.stringify(reply.error));
     return reply.data;
   };

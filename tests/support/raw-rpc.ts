@@ -1,58 +1,65 @@
 import { connect } from 'node:net';
 import type { Pool } from 'pg';
+import { FrameDecoder, decodeFrame, encodeFrame, parseBody } from '@payments/platform';
 
 export interface RawReply {
-  id: string;
+  id: string | number;
   err?: { code?: string; message?: string };
   response?: unknown;
 }
 
+/** One request as an outsider builds it: the frame header and the body text, signed or not. */
+export interface RawFrame {
+  header: { id?: string | number; pattern?: unknown; auth?: unknown };
+  body: string;
+}
+
 /**
- * An outsider's RPC client: speaks Nest's TCP framing (`<length>#<json>`) directly, so it can send
- * anything — no credentials, forged ones, a captured message again. Sends every frame on one
- * connection and resolves with the replies to the frames that carry an `id`, in order.
+ * An outsider's RPC client: writes the length-prefixed frames of the internal RPC wire format
+ * directly, so it can send anything — no credentials, forged ones, a captured message again, or
+ * raw bytes. Sends everything on one connection and resolves with the replies to the frames that
+ * carry an `id`, in order. With no `id` at all, it waits for the service to close the connection.
  */
-export function rawRpc(port: number, frames: object[], timeoutMs = 10_000): Promise<RawReply[]> {
-  const expected = frames.filter((f) => 'id' in f).length;
+export function rawRpc(port: number, frames: (RawFrame | Buffer)[], timeoutMs = 10_000): Promise<RawReply[]> {
+  return rawRpcSession(port, frames, timeoutMs).then((r) => r.replies);
+}
+
+export function rawRpcSession(port: number, frames: (RawFrame | Buffer)[], timeoutMs = 10_000): Promise<{ replies: RawReply[]; closedByPeer: boolean }> {
+  const expected = frames.filter((f) => !Buffer.isBuffer(f) && f.header.id !== undefined).length;
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const replies: RawReply[] = [];
-    let buffer = '';
+    let done = false;
+    const finish = (closedByPeer: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.end();
+      resolve({ replies, closedByPeer });
+    };
     const timer = setTimeout(() => {
+      done = true;
       socket.destroy();
       reject(new Error(`only ${replies.length} of ${expected} RPC replies within ${timeoutMs} ms`));
     }, timeoutMs);
-    socket.setEncoding('utf8');
+    const decoder = new FrameDecoder(64 * 1024 * 1024, (frame) => {
+      const { header, body } = decodeFrame(frame);
+      replies.push({ ...(header as { id: string | number; err?: RawReply['err'] }), response: parseBody(body) });
+    });
     socket.on('error', (err) => {
+      if (done) return;
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || (err as NodeJS.ErrnoException).code === 'EPIPE') return finish(true);
       clearTimeout(timer);
+      done = true;
       reject(err);
     });
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
-      for (;;) {
-        const hash = buffer.indexOf('#');
-        if (hash < 0) break;
-        const length = Number(buffer.slice(0, hash));
-        if (buffer.length < hash + 1 + length) break;
-        replies.push(JSON.parse(buffer.slice(hash + 1, hash + 1 + length)) as RawReply);
-        buffer = buffer.slice(hash + 1 + length);
-      }
-      if (replies.length >= expected) {
-        clearTimeout(timer);
-        socket.end();
-        resolve(replies);
-      }
+    socket.on('close', () => finish(true));
+    socket.on('data', (chunk: Buffer) => {
+      decoder.push(chunk);
+      if (expected > 0 && replies.length >= expected) finish(false);
     });
     socket.on('connect', () => {
-      for (const frame of frames) {
-        const json = JSON.stringify(frame);
-        socket.write(`${json.length}#${json}`);
-      }
-      if (expected === 0) {
-        clearTimeout(timer);
-        socket.end();
-        resolve([]);
-      }
+      for (const frame of frames) socket.write(Buffer.isBuffer(frame) ? frame : encodeFrame(frame.header, frame.body));
     });
   });
 }

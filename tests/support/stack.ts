@@ -1,8 +1,7 @@
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import IORedis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client, Pool } from 'pg';
-import { RpcSigner, SigningSerializer, type RpcScope } from '@payments/platform';
+import { FramedRpcClient, RpcSigner, type RpcScope } from '@payments/platform';
 import { infra, runId } from './infra';
 import { AppProcess, freePort, startApp, type AppName } from './processes';
 
@@ -102,10 +101,9 @@ export class Stack {
     return `http://127.0.0.1:${app === 'gateway' ? ports.metrics : ports.http}/metrics`;
   }
 
-  /** A Nest TCP client of one service, signing like the gateway does (merchant scope unless told). */
-  rpcClient(app: AppName, scope: RpcScope = 'merchant', port = this.rpcPort(app)): ClientProxy {
-    const serializer = new SigningSerializer(new RpcSigner(this.rpcSecret, scope));
-    return ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port, serializer } });
+  /** An RPC client of one service, signing like the gateway does (merchant scope unless told). */
+  rpcClient(app: AppName, scope: RpcScope = 'merchant', port = this.rpcPort(app)): FramedRpcClient {
+    return new FramedRpcClient({ host: '127.0.0.1', port, signer: new RpcSigner(this.rpcSecret, scope), timeoutMs: 30_000, maxFrameBytes: 16 * 1024 * 1024 });
   }
 
   /** Starts (or starts again) one app; resolves when it is ready. */

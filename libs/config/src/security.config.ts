@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsNotEmpty, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { CommonConfig, HOST_PORT_LIST } from './common.config';
 
 // Mixins need `any[]` constructor arguments (TypeScript's rule for mixin classes).
@@ -21,6 +21,10 @@ export class InternalRpcConfig extends CommonConfig {
   @ValidateIf((o: InternalRpcConfig) => o.INTERNAL_RPC_SECRET_PREVIOUS !== '')
   @IsString() @MinLength(32, SECRET_RULE)
   INTERNAL_RPC_SECRET_PREVIOUS = '';
+
+  /** Largest RPC frame read from a peer; a longer one drops the connection before it is buffered. */
+  @IsInt() @Min(65_536) @Max(268_435_456)
+  RPC_MAX_FRAME_BYTES = 16_777_216;
 }
 
 export const KAFKA_SASL_MECHANISMS = ['', 'plain', 'scram-sha-256', 'scram-sha-512'] as const;

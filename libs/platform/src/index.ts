@@ -8,6 +8,7 @@ export * from './rpc-reply.interceptor';
 export * from './ids';
 export * from './ping.controller';
 export * from './rpc-auth';
+export * from './rpc-transport';
 export * from './metrics-server';
 export * from './tokens';
 export * from './lifecycle';

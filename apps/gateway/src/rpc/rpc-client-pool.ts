@@ -1,27 +1,30 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import type { Logger } from 'pino';
-import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
 import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
-import { RPC_REFUSED, SigningSerializer, isAdminPattern, type RpcSigner } from '@payments/platform';
+import {
+  FramedRpcClient,
+  RPC_REFUSED,
+  RpcConnectionLostError,
+  RpcNotSentError,
+  RpcRemoteError,
+  RpcTimeoutError,
+  isAdminPattern,
+  type RpcSigner,
+} from '@payments/platform';
 import { ApiException } from '../http/api-exception';
 
 interface Endpoint {
   address: string;
-  client: ClientProxy;
+  client: FramedRpcClient;
 }
 
-/** The request could not even be sent: trying another address is safe. */
-const NOT_SENT = /ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN/;
-/** The connection broke after the request may have been sent: the outcome is unknown. */
-const BROKEN = /ECONNRESET|EPIPE|closed|Connection/i;
-
 /**
- * TCP RPC clients for one service, balanced round-robin over every address. Host names are
- * re-resolved every `refreshMs`, so a Kubernetes headless Service's pods all get traffic. A request
- * that cannot connect moves on to the next address (nothing was sent); a request without an answer
- * within `timeoutMs` fails with 503 rather than hang.
+ * RPC clients for one service, one persistent multiplexed connection per address (FramedRpcClient),
+ * balanced round-robin over every address. Host names are re-resolved every `refreshMs`, so a
+ * Kubernetes headless Service's pods all get traffic. A request that cannot connect moves on to the
+ * next address (nothing was sent); a request without an answer within `timeoutMs` fails with 503
+ * rather than hang.
  */
 export class RpcClientPool {
   private endpoints: Endpoint[] = [];
@@ -35,6 +38,7 @@ export class RpcClientPool {
     private readonly refreshMs: number,
     private readonly logger: Logger,
     private readonly signer: RpcSigner,
+    private readonly maxFrameBytes: number,
   ) {}
 
   async start(): Promise<void> {
@@ -45,7 +49,7 @@ export class RpcClientPool {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await Promise.all(this.endpoints.map((e) => e.client.close()));
+    for (const e of this.endpoints) e.client.close();
     this.endpoints = [];
   }
 
@@ -72,14 +76,11 @@ export class RpcClientPool {
       }
     }
     const keep = this.endpoints.filter((e) => wanted.includes(e.address));
-    for (const gone of this.endpoints.filter((e) => !wanted.includes(e.address))) await gone.client.close();
+    for (const gone of this.endpoints.filter((e) => !wanted.includes(e.address))) gone.client.close();
     for (const address of wanted.filter((a) => !keep.some((e) => e.address === a))) {
       const i = address.lastIndexOf(':');
       const host = address.slice(0, i).replace(/^\[|\]$/g, '');
-      const client = ClientProxyFactory.create({
-        transport: Transport.TCP,
-        options: { host, port: Number(address.slice(i + 1)), serializer: new SigningSerializer(this.signer) },
-      });
+      const client = new FramedRpcClient({ host, port: Number(address.slice(i + 1)), signer: this.signer, timeoutMs: this.timeoutMs, maxFrameBytes: this.maxFrameBytes });
       keep.push({ address, client });
     }
     this.endpoints = keep;
@@ -95,37 +96,34 @@ export class RpcClientPool {
       const endpoint = this.endpoints[this.next++ % this.endpoints.length];
       if (!endpoint) break;
       try {
-        const reply = await firstValueFrom(endpoint.client.send<RpcReply<TResult>>(pattern, { ctx, body }).pipe(timeout(this.timeoutMs)));
+        const reply = await endpoint.client.request<RpcReply<TResult>>(pattern, { ctx, body });
         if (reply.ok) return reply.data;
         throw new ApiException(reply.error.code, reply.error.message, reply.error.errors);
       } catch (err) {
         if (err instanceof ApiException) throw err;
-        if (err instanceof TimeoutError) {
+        if (err instanceof RpcTimeoutError) {
           this.logger.error({ service: this.service, pattern, address: endpoint.address }, 'RPC timed out');
           throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} did not answer in time; try again`);
         }
-        const message = String((err as Error)?.message ?? (err as { err?: unknown })?.err ?? err);
-        if (NOT_SENT.test(message) || NOT_SENT.test(String((err as { code?: string })?.code))) {
+        if (err instanceof RpcNotSentError) {
           lastError = err;
-          this.logger.warn({ service: this.service, address: endpoint.address, err: message }, 'RPC connection failed; trying the next address');
-          await endpoint.client.close();
+          this.logger.warn({ service: this.service, address: endpoint.address, err: err.message }, 'RPC connection failed; trying the next address');
           continue;
         }
-        if (BROKEN.test(message)) {
+        if (err instanceof RpcConnectionLostError) {
           // Never re-sent elsewhere: the first instance may already have acted on it.
-          await endpoint.client.close();
-          this.logger.error({ service: this.service, pattern, address: endpoint.address, err: message }, 'RPC connection broke; outcome unknown');
+          this.logger.error({ service: this.service, pattern, address: endpoint.address, err: err.message }, 'RPC connection broke; outcome unknown');
           throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} stopped answering; check the outcome before trying again`);
         }
-        if ((err as { code?: string })?.code === RPC_REFUSED) {
+        if (err instanceof RpcRemoteError && err.code === RPC_REFUSED) {
           // Nothing ran. Usually INTERNAL_RPC_SECRET differs between the gateway and the service.
-          this.logger.error({ service: this.service, pattern, address: endpoint.address, err: message }, 'service refused the RPC credentials; check INTERNAL_RPC_SECRET');
+          this.logger.error({ service: this.service, pattern, address: endpoint.address, err: err.message }, 'service refused the RPC credentials; check INTERNAL_RPC_SECRET');
           const refused = new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} is unavailable; try again shortly`);
           refused.notExecuted = true;
           throw refused;
         }
         // The service answered with an unexpected error: its log has the details.
-        this.logger.error({ service: this.service, pattern, err: message }, 'RPC failed');
+        this.logger.error({ service: this.service, pattern, err: String((err as Error)?.message ?? err) }, 'RPC failed');
         throw err;
       }
     }

@@ -1,3 +1,2 @@
 export * from './rpc-envelope';
-export * from './authenticated-tcp-server';
-export * from './signing-serializer';
+export * from './authenticated-rpc-server';

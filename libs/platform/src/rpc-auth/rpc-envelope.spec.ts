@@ -12,8 +12,8 @@ describe('signed RPC envelope', () => {
 
   const packet = (signer: RpcSigner, pattern: string, data: unknown = body, now = Date.now()) => ({
     pattern,
-    data: JSON.parse(JSON.stringify(data)),
-    auth: signer.sign(pattern, data, now),
+    body: JSON.stringify(data),
+    auth: signer.sign(pattern, JSON.stringify(data), now),
   });
 
   it('accepts a fresh request signed with the current or the previous secret', () => {
@@ -22,7 +22,7 @@ describe('signed RPC envelope', () => {
   });
 
   it('refuses a request without credentials or with malformed ones', () => {
-    expect(verifier.verify({ pattern: RpcPatterns.TransactionsVerify, data: body })).toBe('missing');
+    expect(verifier.verify({ pattern: RpcPatterns.TransactionsVerify, body: JSON.stringify(body) })).toBe('missing');
     const p = packet(new RpcSigner(SECRET, 'merchant'), RpcPatterns.TransactionsVerify);
     expect(verifier.verify({ ...p, auth: { ...p.auth, scope: 'root' } })).toBe('malformed');
     expect(verifier.verify({ ...p, auth: 'x' })).toBe('malformed');
@@ -31,7 +31,10 @@ describe('signed RPC envelope', () => {
   it('refuses another secret, and any change of body, pattern or scope', () => {
     expect(verifier.verify(packet(new RpcSigner('wrong-secret-0123456789-abcdefghijk', 'merchant'), RpcPatterns.RefundsCreate))).toBe('bad_signature');
     const p = packet(new RpcSigner(SECRET, 'merchant'), RpcPatterns.TransactionsVerify);
-    expect(verifier.verify({ ...p, data: { ...p.data, ctx: { ...p.data.ctx, business_id: 8 } } })).toBe('bad_signature');
+    expect(verifier.verify({ ...p, body: JSON.stringify({ ...body, ctx: { ...body.ctx, business_id: 8 } }) })).toBe('bad_signature');
+    // The bytes are what is signed: the same value serialised differently is refused too.
+    expect(verifier.verify({ ...p, body: JSON.stringify(body, null, 1) })).toBe('bad_signature');
+    expect(verifier.verify({ ...p, body: Buffer.from(p.body) })).toBeNull();
     expect(verifier.verify({ ...p, pattern: RpcPatterns.RefundsCreate })).toBe('bad_signature');
     expect(verifier.verify({ ...p, pattern: LedgerRpcPatterns.SettlementRun, auth: { ...p.auth, scope: 'admin' } })).toBe('bad_signature');
   });

@@ -2,10 +2,10 @@ import { createHmac, createSecretKey, randomUUID, timingSafeEqual, type KeyObjec
 import { ADMIN_RPC_PATTERNS } from '@payments/contracts';
 
 /**
- * The signed envelope of gateway → service RPC. Every request carries
- * `auth: { v, scope, ts, nonce, sig }` next to Nest's `pattern`, `data` and `id`, where `sig` is
- * HMAC-SHA256 over version, pattern, scope, timestamp, nonce and the JSON body, keyed by
- * INTERNAL_RPC_SECRET. Services check it before any handler runs (AuthenticatedTcpServer).
+ * The signed envelope of gateway → service RPC. Every request frame's header carries
+ * `auth: { v, scope, ts, nonce, sig }` next to `pattern` and `id`, where `sig` is HMAC-SHA256 over
+ * version, pattern, scope, timestamp, nonce and the JSON body bytes of the frame, keyed by
+ * INTERNAL_RPC_SECRET. Services check it before any handler runs (FramedRpcServer).
  */
 export type RpcScope = 'merchant' | 'admin';
 
@@ -17,7 +17,8 @@ export interface RpcAuth {
   sig: string;
 }
 
-export type RefusalReason = 'missing' | 'malformed' | 'bad_signature' | 'expired' | 'replayed' | 'scope';
+/** `oversize`: a frame longer than RPC_MAX_FRAME_BYTES, refused before it is read. */
+export type RefusalReason = 'missing' | 'malformed' | 'bad_signature' | 'expired' | 'replayed' | 'scope' | 'oversize';
 
 /** Used only when NODE_ENV=development and no secret is set; every other environment must set one. */
 export const DEVELOPMENT_RPC_SECRET = 'development-only-internal-rpc-secret-not-for-production';
@@ -29,9 +30,10 @@ export function isAdminPattern(pattern: string): boolean {
   return ADMIN_PATTERNS.has(pattern);
 }
 
-function mac(key: KeyObject, pattern: string, scope: string, ts: number, nonce: string, data: unknown): Buffer {
-  // The body is hashed as JSON: what the receiver parsed, serialised again, is byte-identical.
-  const body = data === undefined ? '' : JSON.stringify(data);
+/** The body is the JSON text as sent (empty for no payload): signed once, verified without parsing. */
+export type RpcBody = string | Buffer;
+
+function mac(key: KeyObject, pattern: string, scope: string, ts: number, nonce: string, body: RpcBody): Buffer {
   return createHmac('sha256', key).update(`1\n${pattern}\n${scope}\n${ts}\n${nonce}\n`).update(body).digest();
 }
 
@@ -44,9 +46,9 @@ export class RpcSigner {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  sign(pattern: string, data: unknown, now = Date.now()): RpcAuth {
+  sign(pattern: string, body: RpcBody, now = Date.now()): RpcAuth {
     const nonce = randomUUID();
-    return { v: 1, scope: this.scope, ts: now, nonce, sig: mac(this.key, pattern, this.scope, now, nonce, data).toString('base64url') };
+    return { v: 1, scope: this.scope, ts: now, nonce, sig: mac(this.key, pattern, this.scope, now, nonce, body).toString('base64url') };
   }
 }
 
@@ -76,7 +78,7 @@ export class RpcVerifier {
     clearInterval(this.sweeper);
   }
 
-  verify(packet: { pattern?: unknown; data?: unknown; auth?: unknown }, now = Date.now()): RefusalReason | null {
+  verify(packet: { pattern?: unknown; body: RpcBody; auth?: unknown }, now = Date.now()): RefusalReason | null {
     const auth = packet.auth as Partial<RpcAuth> | undefined;
     if (auth === undefined || auth === null) return 'missing';
     if (
@@ -94,7 +96,7 @@ export class RpcVerifier {
     }
     const given = Buffer.from(auth.sig, 'base64url');
     const valid = this.keys.some((key) => {
-      const expected = mac(key, packet.pattern as string, auth.scope!, auth.ts!, auth.nonce!, packet.data);
+      const expected = mac(key, packet.pattern as string, auth.scope!, auth.ts!, auth.nonce!, packet.body);
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
     if (!valid) return 'bad_signature';

@@ -1,0 +1,108 @@
+/**
+ * The wire format of internal RPC, both directions: a 4-byte big-endian length of the rest, then a
+ * 4-byte big-endian length of a JSON header, the header, and the body bytes (JSON, or empty).
+ *
+ * Request header `{ id?, pattern, auth? }`, body the JSON payload. Reply header `{ id, err? }`,
+ * body the JSON response. The body travels as its own bytes so the envelope's HMAC covers exactly
+ * what was sent, and a refused request is never parsed beyond its header.
+ */
+export const LENGTH_BYTES = 4;
+
+/** Why a byte stream cannot be read any further; the connection must be dropped. */
+export class FrameError extends Error {
+  constructor(
+    readonly reason: 'oversize' | 'malformed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function encodeFrame(header: object, body: string | Buffer = ''): Buffer {
+  const head = JSON.stringify(header);
+  const headBytes = Buffer.byteLength(head);
+  const bodyBytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const out = Buffer.allocUnsafe(2 * LENGTH_BYTES + headBytes + bodyBytes);
+  out.writeUInt32BE(LENGTH_BYTES + headBytes + bodyBytes, 0);
+  out.writeUInt32BE(headBytes, LENGTH_BYTES);
+  out.write(head, 2 * LENGTH_BYTES, 'utf8');
+  if (typeof body === 'string') out.write(body, 2 * LENGTH_BYTES + headBytes, 'utf8');
+  else body.copy(out, 2 * LENGTH_BYTES + headBytes);
+  return out;
+}
+
+/** Splits one frame (without its length prefix) into its parsed header and its raw body. */
+export function decodeFrame(frame: Buffer): { header: Record<string, unknown>; body: Buffer } {
+  if (frame.length < LENGTH_BYTES) throw new FrameError('malformed', 'frame shorter than its header length');
+  const headBytes = frame.readUInt32BE(0);
+  if (headBytes > frame.length - LENGTH_BYTES) throw new FrameError('malformed', 'header longer than the frame');
+  let header: unknown;
+  try {
+    header = JSON.parse(frame.toString('utf8', LENGTH_BYTES, LENGTH_BYTES + headBytes));
+  } catch {
+    throw new FrameError('malformed', 'header is not JSON');
+  }
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new FrameError('malformed', 'header is not an object');
+  return { header: header as Record<string, unknown>, body: frame.subarray(LENGTH_BYTES + headBytes) };
+}
+
+/** Parses a JSON body; an empty body is `undefined`. */
+export function parseBody(body: Buffer): unknown {
+  return body.length === 0 ? undefined : JSON.parse(body.toString('utf8'));
+}
+
+/**
+ * Cuts a TCP byte stream into frames. A length above `maxBytes` throws as soon as its 4 bytes
+ * arrive, before any of the frame is buffered, so a peer cannot make the process hold more than
+ * one maximum-size frame per connection.
+ */
+export class FrameDecoder {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private need = -1;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onFrame: (frame: Buffer) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    for (;;) {
+      if (this.need < 0) {
+        if (this.buffered < LENGTH_BYTES) return;
+        const length = this.take(LENGTH_BYTES).readUInt32BE(0);
+        if (length > this.maxBytes) throw new FrameError('oversize', `frame of ${length} bytes exceeds the limit of ${this.maxBytes}`);
+        if (length < LENGTH_BYTES) throw new FrameError('malformed', `frame of ${length} bytes cannot hold a header`);
+        this.need = length;
+      }
+      if (this.buffered < this.need) return;
+      const frame = this.take(this.need);
+      this.need = -1;
+      this.onFrame(frame);
+    }
+  }
+
+  /** The next `n` buffered bytes; a view into the chunk when it holds them all (the usual case). */
+  private take(n: number): Buffer {
+    this.buffered -= n;
+    const first = this.chunks[0];
+    if (first.length >= n) {
+      if (first.length === n) this.chunks.shift();
+      else this.chunks[0] = first.subarray(n);
+      return first.subarray(0, n);
+    }
+    const out = Buffer.allocUnsafe(n);
+    let filled = 0;
+    while (filled < n) {
+      const chunk = this.chunks[0];
+      const used = Math.min(chunk.length, n - filled);
+      chunk.copy(out, filled, 0, used);
+      filled += used;
+      if (used === chunk.length) this.chunks.shift();
+      else this.chunks[0] = chunk.subarray(used);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,156 @@
+import { connect, type Socket } from 'node:net';
+import type { RpcSigner } from '../rpc-auth/rpc-envelope';
+import { FrameDecoder, decodeFrame, encodeFrame, parseBody } from './frame-codec';
+
+/** The request was never written: no connection could be made. Another instance may be tried. */
+export class RpcNotSentError extends Error {}
+/** The connection broke after the request was written: the service may or may not have acted on it. */
+export class RpcConnectionLostError extends Error {}
+/** No reply within the deadline: the outcome is unknown. */
+export class RpcTimeoutError extends Error {}
+/** The service answered with an error instead of a response (`code` rpc_refused: nothing ran). */
+export class RpcRemoteError extends Error {
+  constructor(
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface FramedRpcClientOptions {
+  host: string;
+  port: number;
+  /** Signs every request; without it requests carry no credentials (only tests want that). */
+  signer: RpcSigner;
+  /** Default deadline of a call, and of connecting. */
+  timeoutMs: number;
+  maxFrameBytes: number;
+  /** After a failed connect, calls fail at once (RpcNotSentError) for this long, doubling up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One persistent connection to one service instance, carrying many calls at once: each request
+ * has an id and its reply is matched by it, in whatever order replies come. Connects on first use
+ * and again after the connection drops; after a failed connect it backs off (exponentially, up to
+ * a cap) so a down instance is not dialled by every request.
+ */
+export class FramedRpcClient {
+  private socket: Socket | undefined;
+  private connecting: Promise<Socket> | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failures = 0;
+  private retryAt = 0;
+  private closed = false;
+
+  constructor(private readonly options: FramedRpcClientOptions) {}
+
+  /** Sends one request; resolves with the response, or rejects with one of the errors above. */
+  async request<T>(pattern: string, data: unknown, timeoutMs = this.options.timeoutMs): Promise<T> {
+    const socket = this.socket ?? (await this.connect());
+    const body = data === undefined ? '' : JSON.stringify(data);
+    const id = this.nextId++;
+    const frame = encodeFrame({ id, pattern, auth: this.options.signer.sign(pattern, body) }, body);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new RpcTimeoutError(`no reply to ${pattern} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      socket.write(frame);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket?.destroy();
+    this.socket = undefined;
+  }
+
+  private connect(): Promise<Socket> {
+    if (this.closed) return Promise.reject(new RpcNotSentError('client closed'));
+    if (Date.now() < this.retryAt) return Promise.reject(new RpcNotSentError(`connect to ${this.address} failed recently; retrying after backoff`));
+    this.connecting ??= new Promise<Socket>((resolve, reject) => {
+      const socket = connect({ host: this.options.host, port: this.options.port, noDelay: true, keepAlive: true });
+      socket.setTimeout(this.options.timeoutMs);
+      const fail = (err: Error) => {
+        socket.destroy();
+        this.connecting = undefined;
+        this.failures++;
+        const backoff = Math.min(this.options.maxBackoffMs ?? 1_000, (this.options.backoffMs ?? 50) * 2 ** (this.failures - 1));
+        this.retryAt = Date.now() + backoff;
+        reject(new RpcNotSentError(`cannot connect to ${this.address}: ${err.message}`));
+      };
+      const onTimeout = () => fail(new Error('connect timed out'));
+      socket.once('error', fail);
+      socket.once('timeout', onTimeout);
+      socket.once('connect', () => {
+        socket.off('error', fail);
+        socket.off('timeout', onTimeout);
+        socket.setTimeout(0);
+        this.connecting = undefined;
+        this.failures = 0;
+        if (this.closed) {
+          socket.destroy();
+          reject(new RpcNotSentError('client closed'));
+          return;
+        }
+        this.attach(socket);
+        resolve(socket);
+      });
+    });
+    return this.connecting;
+  }
+
+  private attach(socket: Socket): void {
+    this.socket = socket;
+    const decoder = new FrameDecoder(this.options.maxFrameBytes, (frame) => this.onReply(frame));
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        decoder.push(chunk);
+      } catch (err) {
+        socket.destroy(err as Error);
+      }
+    });
+    socket.on('error', () => undefined); // 'close' follows and fails what is pending
+    socket.on('close', () => {
+      if (this.socket === socket) this.socket = undefined;
+      for (const [id, call] of this.pending) {
+        clearTimeout(call.timer);
+        call.reject(new RpcConnectionLostError(`connection to ${this.address} closed before the reply`));
+        this.pending.delete(id);
+      }
+    });
+  }
+
+  private onReply(frame: Buffer): void {
+    const { header, body } = decodeFrame(frame);
+    const call = typeof header.id === 'number' ? this.pending.get(header.id) : undefined;
+    if (!call) return; // timed out already
+    this.pending.delete(header.id as number);
+    clearTimeout(call.timer);
+    const err = header.err as { code?: string; message?: string } | undefined;
+    if (err) {
+      call.reject(new RpcRemoteError(err.code, String(err.message ?? 'error')));
+      return;
+    }
+    try {
+      call.resolve(parseBody(body));
+    } catch {
+      call.reject(new RpcRemoteError(undefined, 'reply body is not JSON'));
+    }
+  }
+
+  private get address(): string {
+    return `${this.options.host}:${this.options.port}`;
+  }
+}

@@ -1,0 +1,169 @@
+import { createServer, type Server as NetServer, type Socket } from 'node:net';
+import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
+import type { Logger } from 'pino';
+import { isObservable, lastValueFrom } from 'rxjs';
+import { rpcRefused } from '../metrics';
+import type { RefusalReason, RpcVerifier } from '../rpc-auth/rpc-envelope';
+import { FrameDecoder, FrameError, decodeFrame, encodeFrame, parseBody } from './frame-codec';
+
+/** Error code of a refused call, so the gateway can tell it from a handler's failure. */
+export const RPC_REFUSED = 'rpc_refused';
+
+/** How long a closing server waits for the replies of requests already running. */
+const DRAIN_MS = 5_000;
+
+/** What a handler sees as its RPC context: the connection and the pattern (RpcReplyInterceptor reads it). */
+export class FramedRpcContext extends BaseRpcContext<[Socket, string]> {
+  getSocket(): Socket {
+    return this.args[0];
+  }
+
+  getPattern(): string {
+    return this.args[1];
+  }
+}
+
+export interface FramedRpcServerOptions {
+  host: string;
+  port: number;
+  maxFrameBytes: number;
+}
+
+/**
+ * The services' RPC server (a Nest transport strategy, so `@MessagePattern` controllers and their
+ * interceptors run unchanged). Reads length-prefixed frames (frame-codec.ts) on persistent
+ * connections, answers each request by id as soon as its handler finishes (many in flight per
+ * connection), and checks the signed envelope first: a request without valid, fresh, unseen
+ * credentials of the right scope never reaches a handler, nor the "no handler" answer, so unknown
+ * patterns cannot be probed. A refusal is logged with the peer address and counted.
+ */
+export class FramedRpcServer extends Server implements CustomTransportStrategy {
+  private server: NetServer | undefined;
+  private readonly sockets = new Set<Socket>();
+  private inFlight = 0;
+  private drained: (() => void) | undefined;
+
+  constructor(
+    private readonly options: FramedRpcServerOptions,
+    private readonly verifier: RpcVerifier,
+    private readonly log: Logger,
+  ) {
+    super();
+  }
+
+  listen(callback: (err?: unknown) => void): void {
+    const server = createServer((socket) => this.accept(socket));
+    this.server = server;
+    server.once('error', callback);
+    server.listen(this.options.port, this.options.host, () => {
+      server.off('error', callback);
+      server.on('error', (err) => this.log.error({ err }, 'RPC server error'));
+      callback();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.verifier.close();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, DRAIN_MS);
+        this.drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  on(): never {
+    throw new Error('FramedRpcServer has no events to listen to');
+  }
+
+  unwrap<T>(): T {
+    return this.server as T;
+  }
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.setNoDelay(true);
+    const decoder = new FrameDecoder(this.options.maxFrameBytes, (frame) => this.onFrame(socket, frame));
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        decoder.push(chunk);
+      } catch (err) {
+        const reason: RefusalReason = err instanceof FrameError ? err.reason : 'malformed';
+        this.refuse(socket, reason, undefined);
+        socket.destroy();
+      }
+    });
+    socket.on('error', (err) => this.log.debug({ err: err.message }, 'RPC connection error'));
+    socket.on('close', () => this.sockets.delete(socket));
+  }
+
+  private onFrame(socket: Socket, frame: Buffer): void {
+    const { header, body } = decodeFrame(frame);
+    const { id, pattern, auth } = header;
+    const replyTo = typeof id === 'number' || typeof id === 'string' ? id : undefined;
+    const reason = this.verifier.verify({ pattern, body, auth });
+    if (reason !== null) {
+      this.refuse(socket, reason, pattern);
+      if (replyTo !== undefined) this.write(socket, encodeFrame({ id: replyTo, err: { code: RPC_REFUSED, message: `request refused: ${reason}` } }));
+      return;
+    }
+    const name = pattern as string;
+    let data: unknown;
+    try {
+      data = parseBody(body);
+    } catch {
+      // Signed, so from a holder of the secret: a bug of the caller, not an attack.
+      this.log.error({ pattern: name }, 'RPC request body is not JSON');
+      if (replyTo !== undefined) this.write(socket, encodeFrame({ id: replyTo, err: { message: 'request body is not JSON' } }));
+      return;
+    }
+    const ctx = new FramedRpcContext([socket, name]);
+    if (replyTo === undefined) {
+      this.handleEvent(name, { pattern: name, data }, ctx).catch((err: unknown) => this.log.error({ err, pattern: name }, 'RPC event handler failed'));
+      return;
+    }
+    const handler = this.getHandlerByPattern(name);
+    if (!handler) {
+      this.write(socket, encodeFrame({ id: replyTo, err: { message: `no handler for ${name.slice(0, 80)}` } }));
+      return;
+    }
+    this.inFlight++;
+    void this.run(handler, data, ctx)
+      .then(
+        (response) => this.write(socket, encodeFrame({ id: replyTo }, response === undefined ? '' : JSON.stringify(response))),
+        (err: unknown) => this.write(socket, encodeFrame({ id: replyTo, err: errorBody(err) })),
+      )
+      .finally(() => {
+        if (--this.inFlight === 0) this.drained?.();
+      });
+  }
+
+  /** Runs Nest's handler (guards, interceptors, filters included) and takes its last value. */
+  private async run(handler: MessageHandler, data: unknown, ctx: FramedRpcContext): Promise<unknown> {
+    const out: unknown = await handler(data, ctx);
+    return isObservable(out) ? lastValueFrom(out, { defaultValue: undefined }) : out;
+  }
+
+  private write(socket: Socket, frame: Buffer): void {
+    if (!socket.destroyed) socket.write(frame);
+  }
+
+  private refuse(socket: Socket, reason: RefusalReason, pattern: unknown): void {
+    rpcRefused.inc({ reason });
+    this.log.warn(
+      { peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, reason, pattern: typeof pattern === 'string' ? pattern.slice(0, 80) : typeof pattern },
+      'RPC request refused',
+    );
+  }
+}
+
+/** What the caller learns of a failed handler: only a message an exception filter chose to expose. */
+function errorBody(err: unknown): { message: string } {
+  const message = (err as { message?: unknown } | null)?.message;
+  return { message: typeof message === 'string' && message !== '' ? message.slice(0, 500) : 'internal error' };
+}

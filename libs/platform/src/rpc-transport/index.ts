@@ -1,0 +1,3 @@
+export * from './frame-codec';
+export * from './framed-rpc-client';
+export * from './framed-rpc-server';
