@@ -64,7 +64,10 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
 
   async close(): Promise<void> {
     this.verifier.close();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    // Stops accepting; its callback waits for every connection, so it is awaited only after the drain.
+    const closed = new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    // Nothing new is read while the running requests finish and send their replies.
+    for (const socket of this.sockets) socket.pause();
     if (this.inFlight > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, DRAIN_MS);
@@ -75,6 +78,7 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
       });
     }
     for (const socket of this.sockets) socket.destroy();
+    await closed;
   }
 
   on(): never {
