@@ -3,7 +3,8 @@
  * 4-byte big-endian length of a JSON header, the header, and the body bytes (JSON, or empty).
  *
  * Request header `{ id?, pattern, auth? }`, body the JSON payload. Reply header `{ id, err? }`,
- * body the JSON response. The body travels as its own bytes so the envelope's HMAC covers exactly
+ * body the JSON response; `{ goaway: true }` from a closing server means "send nothing more here".
+ * The body travels as its own bytes so the envelope's HMAC covers exactly
  * what was sent, and a refused request is never parsed beyond its header.
  */
 export const LENGTH_BYTES = 4;

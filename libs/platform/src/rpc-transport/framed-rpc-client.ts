@@ -113,7 +113,7 @@ export class FramedRpcClient {
 
   private attach(socket: Socket): void {
     this.socket = socket;
-    const decoder = new FrameDecoder(this.options.maxFrameBytes, (frame) => this.onReply(frame));
+    const decoder = new FrameDecoder(this.options.maxFrameBytes, (frame) => this.onReply(socket, frame));
     socket.on('data', (chunk: Buffer) => {
       try {
         decoder.push(chunk);
@@ -132,8 +132,14 @@ export class FramedRpcClient {
     });
   }
 
-  private onReply(frame: Buffer): void {
+  private onReply(socket: Socket, frame: Buffer): void {
     const { header, body } = decodeFrame(frame);
+    if (header.goaway === true) {
+      // The server is shutting down: calls already sent get their replies on this connection,
+      // new ones go to a new connection.
+      if (this.socket === socket) this.socket = undefined;
+      return;
+    }
     const call = typeof header.id === 'number' ? this.pending.get(header.id) : undefined;
     if (!call) return; // timed out already
     this.pending.delete(header.id as number);

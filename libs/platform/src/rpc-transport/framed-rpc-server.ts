@@ -66,8 +66,12 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     this.verifier.close();
     // Stops accepting; its callback waits for every connection, so it is awaited only after the drain.
     const closed = new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    // Nothing new is read while the running requests finish and send their replies.
-    for (const socket of this.sockets) socket.pause();
+    // Nothing new is read while the running requests finish and send their replies; `goaway`
+    // tells the client to send nothing more on this connection (it reconnects or moves on).
+    for (const socket of this.sockets) {
+      socket.pause();
+      this.write(socket, encodeFrame({ goaway: true }));
+    }
     if (this.inFlight > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, DRAIN_MS);
