@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+
 /**
  * The wire format of internal RPC, both directions: a 4-byte big-endian length of the rest, then a
  * 4-byte big-endian length of a JSON header, the header, and the body bytes (JSON, or empty).
@@ -106,4 +108,23 @@ export class FrameDecoder {
     }
     return out;
   }
+}
+
+const corked = new WeakSet<Socket>();
+
+/**
+ * Writes a frame, coalescing every frame written to the socket in the same tick into one send:
+ * under load many calls or replies are ready at once, and a system call each costs more than
+ * the framing itself.
+ */
+export function writeFrame(socket: Socket, frame: Buffer): void {
+  if (!corked.has(socket)) {
+    corked.add(socket);
+    socket.cork();
+    process.nextTick(() => {
+      corked.delete(socket);
+      socket.uncork();
+    });
+  }
+  socket.write(frame);
 }

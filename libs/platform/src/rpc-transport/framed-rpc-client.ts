@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { RpcSigner } from '../rpc-auth/rpc-envelope';
-import { FrameDecoder, decodeFrame, encodeFrame, parseBody } from './frame-codec';
+import { FrameDecoder, decodeFrame, encodeFrame, parseBody, writeFrame } from './frame-codec';
 
 /** The request was never written: no connection could be made. Another instance may be tried. */
 export class RpcNotSentError extends Error {}
@@ -66,7 +66,7 @@ export class FramedRpcClient {
         reject(new RpcTimeoutError(`no reply to ${pattern} within ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-      socket.write(frame);
+      writeFrame(socket, frame);
     });
   }
 
