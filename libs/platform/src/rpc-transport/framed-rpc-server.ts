@@ -81,8 +81,14 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
         };
       });
     }
-    for (const socket of this.sockets) socket.destroy();
+    // end() sends what is still queued (the last replies) before closing; a peer that does not
+    // close its side within a second is cut off.
+    for (const socket of this.sockets) socket.end();
+    const cutOff = setTimeout(() => {
+      for (const socket of this.sockets) socket.destroy();
+    }, 1_000);
     await closed;
+    clearTimeout(cutOff);
   }
 
   on(): never {
