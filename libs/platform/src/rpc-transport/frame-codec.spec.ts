@@ -54,6 +54,9 @@ describe('RPC frame codec', () => {
     lying.writeUInt32BE(100, 4);
     expect(() => collect().decoder.push(lying)).toThrow(/header longer/);
     expect(() => decodeFrame(Buffer.concat([Buffer.from([0, 0, 0, 3]), Buffer.from('[1]')]))).toThrow(/not an object/);
+    const hugeHeader = Buffer.alloc(4 + 20_000, 0x20);
+    hugeHeader.writeUInt32BE(20_000, 0);
+    expect(() => decodeFrame(hugeHeader)).toThrow(/exceeds/);
     expect(() => decodeFrame(Buffer.concat([Buffer.from([0, 0, 0, 2]), Buffer.from('{x')]))).toThrow(/not JSON/);
   });
 });

@@ -10,6 +10,8 @@ import type { Socket } from 'node:net';
  * what was sent, and a refused request is never parsed beyond its header.
  */
 export const LENGTH_BYTES = 4;
+/** Headers carry an id, a pattern and the envelope: anything longer is not ours, and is refused unparsed. */
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 /** Why a byte stream cannot be read any further; the connection must be dropped. */
 export class FrameError extends Error {
@@ -39,6 +41,7 @@ export function decodeFrame(frame: Buffer): { header: Record<string, unknown>; b
   if (frame.length < LENGTH_BYTES) throw new FrameError('malformed', 'frame shorter than its header length');
   const headBytes = frame.readUInt32BE(0);
   if (headBytes > frame.length - LENGTH_BYTES) throw new FrameError('malformed', 'header longer than the frame');
+  if (headBytes > MAX_HEADER_BYTES) throw new FrameError('malformed', `header of ${headBytes} bytes exceeds ${MAX_HEADER_BYTES}`);
   let header: unknown;
   try {
     header = JSON.parse(frame.toString('utf8', LENGTH_BYTES, LENGTH_BYTES + headBytes));
