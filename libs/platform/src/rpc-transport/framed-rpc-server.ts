@@ -41,6 +41,7 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
   private server: NetServer | undefined;
   private readonly sockets = new Set<Socket>();
   private inFlight = 0;
+  private closing = false;
   private drained: (() => void) | undefined;
 
   constructor(
@@ -64,6 +65,7 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
 
   async close(): Promise<void> {
     this.verifier.close();
+    this.closing = true;
     // Stops accepting; its callback waits for every connection, so it is awaited only after the drain.
     const closed = new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     // Nothing new is read while the running requests finish and send their replies; `goaway`
@@ -81,9 +83,12 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
         };
       });
     }
-    // end() sends what is still queued (the last replies) before closing; a peer that does not
-    // close its side within a second is cut off.
-    for (const socket of this.sockets) socket.end();
+    // end() sends what is still queued (the last replies) before closing; reading resumes (and
+    // discards) so the peer's own end is seen. A peer that does not close within a second is cut off.
+    for (const socket of this.sockets) {
+      socket.resume();
+      socket.end();
+    }
     const cutOff = setTimeout(() => {
       for (const socket of this.sockets) socket.destroy();
     }, 1_000);
@@ -104,6 +109,7 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     socket.setNoDelay(true);
     const decoder = new FrameDecoder(this.options.maxFrameBytes, (frame) => this.onFrame(socket, frame));
     socket.on('data', (chunk: Buffer) => {
+      if (this.closing) return; // sent after the goaway: never run, the client sees the connection close
       try {
         decoder.push(chunk);
       } catch (err) {
