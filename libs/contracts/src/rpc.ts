@@ -1,6 +1,7 @@
 import type { KeyType, Mode } from './common';
 import type { ErrorPayload } from './errors';
 import type { LinkSplit, RefundStatus, TransactionStatus } from './events';
+import type { CreatedRange } from './webhook-events';
 
 /**
  * Request/response message patterns between the gateway and the services (TCP RPC).
@@ -103,14 +104,21 @@ export interface TransactionView {
 }
 
 // ---- transactions.list
-export interface ListTransactionsBody {
+export interface ListTransactionsBody extends CursorPageBody {
   /** Inclusive UTC days, YYYY-MM-DD. */
   start_date?: string;
   end_date?: string;
-  limit: number;
+  status?: TransactionStatus;
+  reference?: string;
+  /** Matched without regard to case. */
+  email?: string;
+  payment_link_id?: string;
+  /** ISO-8601 bounds on the creation time. */
+  created?: CreatedRange;
 }
 export interface ListTransactionsResult {
   transactions: TransactionView[];
+  has_more: boolean;
 }
 
 // ---- transactions.fetch

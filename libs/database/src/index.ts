@@ -3,3 +3,4 @@ export * from './data-source';
 export * from './query';
 export * from './schema-status';
 export * from './data-error';
+export * from './keyset-page';

@@ -4,7 +4,8 @@ import { ErrorCodes, WebhookRpcPatterns, type EventIdBody, type EventView, type 
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
-import { createdRange, EVENTS_LIST_DEFAULT, isEventId, ListEventsQuery } from './events.dto';
+import { createdRange } from '../http/dates';
+import { EVENTS_LIST_DEFAULT, isEventId, ListEventsQuery } from './events.dto';
 
 /**
  * The events API: the catalogue events raised for the caller's business and mode, the same ids

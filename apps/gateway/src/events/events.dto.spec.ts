@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { createdRange, IsTimestampOrUnixSeconds, ListEventsQuery } from './events.dto';
+import { createdRange, IsTimestampOrUnixSeconds } from '../http/dates';
+import { ListEventsQuery } from './events.dto';
 
 describe('events list query', () => {
   const accepts = new IsTimestampOrUnixSeconds();

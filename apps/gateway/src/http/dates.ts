@@ -1,5 +1,6 @@
 import { isISO8601 } from 'class-validator';
 import { ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+import type { CreatedRange } from '@payments/contracts';
 
 /**
  * Years the API accepts in dates and timestamps. PostgreSQL has no year 0 ("0000-01-01" is an
@@ -43,4 +44,33 @@ export class IsTimestamp implements ValidatorConstraintInterface {
   defaultMessage(args: ValidationArguments): string {
     return `${args.property} must be an ISO-8601 timestamp such as 2025-01-31T12:00:00Z (years 0001 to 9999)`;
   }
+}
+
+/** Latest instant the API accepts, 9999-12-31T23:59:59Z, in Unix seconds. */
+const LAST_UNIX_SECOND = 253_402_300_799;
+
+/** An ISO-8601 timestamp, or Unix seconds as Stripe sends them. */
+@ValidatorConstraint({ name: 'isTimestampOrUnixSeconds' })
+export class IsTimestampOrUnixSeconds implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return isTimestamp(value) || (typeof value === 'string' && /^\d{1,12}$/.test(value) && Number(value) <= LAST_UNIX_SECOND);
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be an ISO-8601 timestamp such as 2025-01-31T12:00:00Z or Unix seconds`;
+  }
+}
+
+/** A validated bound as the ISO timestamp the dispatcher compares with. */
+export function toIso(value: string): string {
+  return /^\d+$/.test(value) ? new Date(Number(value) * 1000).toISOString() : new Date(value).toISOString();
+}
+
+/** The `created[gte|gt|lte|lt]` bounds of a list query (parsed flat: each is a field of its own), as ISO timestamps. */
+export function createdRange(q: Partial<Record<'created[gte]' | 'created[gt]' | 'created[lte]' | 'created[lt]', string>>): CreatedRange {
+  const range: CreatedRange = {};
+  for (const op of ['gte', 'gt', 'lte', 'lt'] as const) {
+    const v = q[`created[${op}]`];
+    if (v !== undefined) range[op] = toIso(v);
+  }
+  return range;
 }

@@ -20,6 +20,8 @@ import { ApiKeyGuard, PublicKeyAllowed, rpcContext } from '../auth/api-key.guard
 import { RedirectOriginsService } from '../businesses/redirect-origins';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from '../http/api-exception';
+import { cursorPage } from '../http/cursor-query';
+import { createdRange } from '../http/dates';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { InitializeTransactionDto, VerifyTransactionQuery } from './dtos/initialize-transaction.dto';
 import { FetchTransactionQuery, ListRefundsQuery, ListTransactionsQuery, REFUND_ID, RefundDto } from './dtos/transaction-queries.dto';
@@ -82,11 +84,16 @@ export class TransactionsController {
   @Get('list')
   async list(@Req() req: Request, @Query() query: ListTransactionsQuery) {
     const result = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), {
+      ...cursorPage(query, DEFAULT_LIST_LIMIT),
       start_date: query.start_date,
       end_date: query.end_date,
-      limit: query.limit ?? DEFAULT_LIST_LIMIT,
+      status: query.status,
+      reference: query.reference,
+      email: query.email,
+      payment_link_id: query.payment_link_id,
+      created: createdRange(query),
     });
-    return { result: 'success', transactions: result.transactions.map(presentListItem) };
+    return { result: 'success', transactions: result.transactions.map(presentListItem), has_more: result.has_more };
   }
 
   @Get('fetch')

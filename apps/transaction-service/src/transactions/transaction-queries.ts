@@ -1,18 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { queryRows } from '@payments/database';
+import { ErrorCodes, type ListTransactionsBody } from '@payments/contracts';
+import { keysetPage, queryRows, type Filter } from '@payments/database';
+import { DomainException } from '@payments/platform';
 import type { TransactionRow } from './transaction-store';
 
 type Db = Pick<EntityManager, 'query'>;
 
-export interface TransactionListFilter {
-  businessId: number;
-  mode: string;
-  /** Whole UTC days (YYYY-MM-DD), both included. */
-  startDate: string | null;
-  endDate: string | null;
-  limit: number;
-}
+const CREATED_OPS = { gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
 
 /** A transaction as `ops reconcile` compares it (ids and amounts as text: bigint). */
 export interface ReconcileTransactionRow {
@@ -61,18 +56,35 @@ export class TransactionQueries {
     return row;
   }
 
-  /** Newest first. */
-  list(db: Db, f: TransactionListFilter): Promise<TransactionRow[]> {
-    return queryRows<TransactionRow>(
-      db,
-      `SELECT * FROM transactions
-        WHERE business_id = $1 AND mode = $2
-          AND ($3::date IS NULL OR created_at >= $3::date::timestamp AT TIME ZONE 'UTC')
-          AND ($4::date IS NULL OR created_at < ($4::date + 1)::timestamp AT TIME ZONE 'UTC')
-        ORDER BY created_at DESC, id DESC
-        LIMIT $5`,
-      [f.businessId, f.mode, f.startDate, f.endDate, f.limit],
-    );
+  /**
+   * A merchant's transactions, newest first, one cursor page: filtered by the given fields (start
+   * and end dates are whole UTC days, both included). A cursor names one of the merchant's
+   * transactions in this mode, whatever the filters.
+   */
+  list(db: Db, businessId: number, mode: string, body: ListTransactionsBody): Promise<{ rows: TransactionRow[]; hasMore: boolean }> {
+    const filters: Filter[] = [];
+    const add = (condition: (n: string) => string, value: unknown) => filters.push([condition, value]);
+    if (body.start_date) add((n) => `created_at >= ${n}::date::timestamp AT TIME ZONE 'UTC'`, body.start_date);
+    if (body.end_date) add((n) => `created_at < (${n}::date + 1)::timestamp AT TIME ZONE 'UTC'`, body.end_date);
+    if (body.status) add((n) => `status = ${n}`, body.status);
+    if (body.reference) add((n) => `reference = ${n}`, body.reference);
+    if (body.email) add((n) => `lower(email) = lower(${n})`, body.email);
+    if (body.payment_link_id) add((n) => `payment_link_id = ${n}`, body.payment_link_id);
+    for (const [op, sql] of Object.entries(CREATED_OPS)) {
+      const bound = body.created?.[op as keyof typeof CREATED_OPS];
+      // Compared at the millisecond the API shows: `created[gt]` of an object's own date_created excludes it.
+      if (bound) add((n) => `date_trunc('milliseconds', created_at) ${sql} ${n}::timestamptz`, bound);
+    }
+    return keysetPage<TransactionRow>(db, {
+      table: 'transactions',
+      scope: ['business_id = $1', 'mode = $2'],
+      params: [businessId, mode],
+      filters,
+      cursorColumn: 'public_id',
+      page: body,
+      unknownCursor: (field, id) =>
+        new DomainException(ErrorCodes.ValidationError, `${field} names no transaction: ${id}`, [{ field, message: 'must be the id of one of your transactions' }]),
+    });
   }
 
   /** Whether the scheduler has work: one indexed look, so an idle tick costs one statement. */

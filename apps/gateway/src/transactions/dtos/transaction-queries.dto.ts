@@ -1,6 +1,9 @@
 import { MAX_AMOUNT } from '@payments/money';
-import { IsCalendarDate } from '../../http/dates';
-import { IsInt, IsOptional, IsString, Length, Max, Min, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+import { TRANSACTION_STATUSES, type TransactionStatus } from '@payments/contracts';
+import { CursorQuery } from '../../http/cursor-query';
+import { IsCalendarDate, IsTimestampOrUnixSeconds } from '../../http/dates';
+import { LINK_ID } from '../../links/links.dto';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 import { IntegerInRange } from '../../http/validation';
 
 /** Largest page of GET /v1/transactions/list (docs/api.md). */
@@ -17,8 +20,10 @@ class NotBeforeStart implements ValidatorConstraintInterface {
   }
 }
 
-/** GET /v1/transactions/list query. */
-export class ListTransactionsQuery {
+/** GET /v1/transactions/list query: the filters are ANDed; `created[…]` are parsed flat, each a field of its own. */
+export class ListTransactionsQuery extends CursorQuery {
+  static override cursorIds = { pattern: /^txn_[0-9A-Za-z]{1,64}$/, noun: 'a transaction id (txn_…)' };
+
   @IsOptional()
   @Validate(IsCalendarDate)
   start_date?: string;
@@ -31,6 +36,38 @@ export class ListTransactionsQuery {
   @IsOptional()
   @IntegerInRange('limit', 1, LIST_LIMIT_MAX, { fromQuery: true })
   limit?: number;
+
+  @IsOptional()
+  @IsString({ message: 'status must be one transaction status' })
+  @IsIn(TRANSACTION_STATUSES, { message: `status must be one of ${TRANSACTION_STATUSES.join(', ')}` })
+  status?: TransactionStatus;
+
+  @IsOptional()
+  @IsString({ message: 'reference must be a string' })
+  @Length(1, 100, { message: 'reference must be 1 to 100 characters' })
+  reference?: string;
+
+  @IsOptional()
+  @IsString({ message: 'email must be a string' })
+  @Length(1, 254, { message: 'email must be 1 to 254 characters' })
+  email?: string;
+
+  @IsOptional()
+  @IsString({ message: 'payment_link_id must be a string' })
+  @Matches(LINK_ID, { message: 'payment_link_id must be a payment link id (plink_…)' })
+  payment_link_id?: string;
+
+  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
+  'created[gte]'?: string;
+
+  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
+  'created[gt]'?: string;
+
+  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
+  'created[lte]'?: string;
+
+  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
+  'created[lt]'?: string;
 }
 
 /** GET /v1/transactions/fetch query. */

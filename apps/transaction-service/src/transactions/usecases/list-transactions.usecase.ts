@@ -6,7 +6,7 @@ import { RefundStore } from '../../refunds/refund-store';
 import { TransactionQueries } from '../transaction-queries';
 import { toViews } from './verify-transaction.usecase';
 
-/** Newest first; start_date and end_date are whole UTC days, both included. */
+/** Newest first, one cursor page, filtered (TransactionQueries.list). */
 @Injectable()
 export class ListTransactionsUseCase {
   constructor(
@@ -16,14 +16,8 @@ export class ListTransactionsUseCase {
   ) {}
 
   async execute({ ctx, body }: RpcRequest<ListTransactionsBody>): Promise<ListTransactionsResult> {
-    const rows = await this.queries.list(this.ds, {
-      businessId: ctx.business_id,
-      mode: ctx.mode,
-      startDate: body.start_date ?? null,
-      endDate: body.end_date ?? null,
-      limit: body.limit,
-    });
-    return { transactions: await toViews(this.ds, this.refunds, rows) };
+    const { rows, hasMore } = await this.queries.list(this.ds, ctx.business_id, ctx.mode, body);
+    return { transactions: await toViews(this.ds, this.refunds, rows), has_more: hasMore };
   }
 }
 
