@@ -103,11 +103,15 @@ export interface LedgerEntryView {
 export interface ListLedgerBody {
   skip: number;
   limit: number;
+  /** Cursor paging (see CursorPageBody); `skip` then counts from the cursor. */
+  starting_after?: string;
+  ending_before?: string;
 }
 export interface ListLedgerResult {
   ledger_entries: LedgerEntryView[];
   /** Every entry matching (business as creditor or debtor, in the key's mode), not the page size. */
   count: number;
+  has_more: boolean;
 }
 export interface CurrencyTotal {
   currency: string;
@@ -124,10 +128,14 @@ export type InvoiceView = SettlementInvoiceSnapshot & { mode: Mode };
 export interface ListInvoicesBody {
   skip: number;
   limit: number;
+  /** Cursor paging (see CursorPageBody); `skip` then counts from the cursor. */
+  starting_after?: string;
+  ending_before?: string;
 }
 export interface ListInvoicesResult {
   invoices: InvoiceView[];
   count: number;
+  has_more: boolean;
 }
 export interface RunSettlementResult {
   /** Entries created up to this instant were settled. */

@@ -43,6 +43,9 @@ export interface CreateCallbackBody {
 export interface ListCallbacksBody {
   limit: number;
   skip: number;
+  /** Cursor paging (see CursorPageBody); `skip` then counts from the cursor. */
+  starting_after?: string;
+  ending_before?: string;
 }
 export interface CallbackIdBody {
   id: number;
@@ -68,6 +71,7 @@ export interface CallbackView {
 export interface ListCallbacksResult {
   callbacks: CallbackView[];
   total_count: number;
+  has_more: boolean;
 }
 export interface CallbackSecretView {
   secret: string;
@@ -85,6 +89,9 @@ export interface ListDeliveriesBody {
   limit: number;
   skip: number;
   status?: DeliveryStatus;
+  /** Cursor paging (see CursorPageBody); `skip` then counts from the cursor. */
+  starting_after?: string;
+  ending_before?: string;
 }
 export interface DeliveryAttemptView {
   attempt: number;
@@ -105,6 +112,7 @@ export interface DeliveryView {
 export interface ListDeliveriesResult {
   deliveries: DeliveryView[];
   total_count: number;
+  has_more: boolean;
 }
 export interface ResendDeliveryBody {
   id: number;

@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorPayload, FieldError } from '@payments/contracts';
+import { ErrorCodes, type ErrorCode, type ErrorPayload, type FieldError } from '@payments/contracts';
 
 /**
  * A refusal the caller can act on (validation, not found, conflict…). Use cases throw it; the RPC
@@ -17,4 +17,12 @@ export class DomainException extends Error {
   toPayload(): ErrorPayload {
     return this.errors ? { code: this.code, message: this.message, errors: this.errors } : { code: this.code, message: this.message };
   }
+}
+
+/**
+ * The error of a list cursor that names none of the caller's objects (unknown, or another
+ * business's or mode's): a 400 on the field, which never tells whether the id exists elsewhere.
+ */
+export function unknownCursor(noun: string): (field: 'starting_after' | 'ending_before', value: string) => DomainException {
+  return (field, value) => new DomainException(ErrorCodes.ValidationError, `${field} names no ${noun}: ${value}`, [{ field, message: `must be the id of one of your ${noun}s` }]);
 }

@@ -20,6 +20,7 @@ import {
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { ApiException } from '../http/api-exception';
 import { serialId } from '../http/path-ids';
+import { cursorPage } from '../http/cursor-query';
 import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { CALLBACK_LIST_DEFAULT, CallbackPageQuery, CreateCallbackDto, DeliveriesQuery, RecoverDto, UpdateCallbackDto } from './callbacks.dto';
 import { presentCallback, presentCallbackListItem } from './callbacks.presenter';
@@ -42,10 +43,16 @@ export class CallbacksController {
   @Get('list')
   async list(@Req() req: Request, @Query() q: CallbackPageQuery) {
     const r = await this.hooks.call<ListCallbacksBody, ListCallbacksResult>(WebhookRpcPatterns.CallbacksList, rpcContext(req), {
-      limit: q.limit ?? CALLBACK_LIST_DEFAULT,
+      ...cursorPage(q, CALLBACK_LIST_DEFAULT),
       skip: q.skip ?? 0,
     });
-    return { result: 'success', message: `${r.total_count} callback(s)`, callbacks: r.callbacks.map(presentCallbackListItem), total_count: r.total_count };
+    return {
+      result: 'success',
+      message: `${r.total_count} callback(s)`,
+      callbacks: r.callbacks.map(presentCallbackListItem),
+      total_count: r.total_count,
+      has_more: r.has_more,
+    };
   }
 
   @Get('fetch/:callback_id')
@@ -70,11 +77,11 @@ export class CallbacksController {
   async deliveries(@Req() req: Request, @Param('id') id: string, @Query() q: DeliveriesQuery) {
     const r = await this.hooks.call<ListDeliveriesBody, ListDeliveriesResult>(WebhookRpcPatterns.DeliveriesList, rpcContext(req), {
       id: callbackId(id),
-      limit: q.limit ?? CALLBACK_LIST_DEFAULT,
+      ...cursorPage(q, CALLBACK_LIST_DEFAULT),
       skip: q.skip ?? 0,
       status: q.status,
     });
-    return { result: 'success', deliveries: r.deliveries, total_count: r.total_count };
+    return { result: 'success', deliveries: r.deliveries, total_count: r.total_count, has_more: r.has_more };
   }
 
   @Post(':id/deliveries/:delivery_id/resend')

@@ -1,3 +1,4 @@
+import { CursorQuery } from '../http/cursor-query';
 import { DELIVERY_STATUSES, PG_INT_MAX, type DeliveryStatus } from '@payments/contracts';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength, Validate } from 'class-validator';
 import { IsTimestamp } from '../http/dates';
@@ -45,7 +46,10 @@ export class UpdateCallbackDto {
   description?: string;
 }
 
-export class CallbackPageQuery {
+/** GET /v1/callback/list: newest first by offset (`skip`) and/or cursor (a callback id). */
+export class CallbackPageQuery extends CursorQuery {
+  static override cursorIds = { pattern: /^[1-9]\d{0,8}$/, noun: 'a callback id' };
+
   @IsOptional()
   @IntegerInRange('limit', 1, CALLBACK_LIST_MAX, { fromQuery: true })
   limit?: number;
@@ -55,7 +59,10 @@ export class CallbackPageQuery {
   skip?: number;
 }
 
+/** GET /v1/callback/{id}/deliveries: newest first by offset and/or cursor (a delivery id). */
 export class DeliveriesQuery extends CallbackPageQuery {
+  static override cursorIds = { pattern: /^dlv_[0-9a-f]{32}$/, noun: 'a delivery id (dlv_…)' };
+
   @IsOptional()
   @IsIn(DELIVERY_STATUSES, { message: `status must be one of ${DELIVERY_STATUSES.join(', ')}` })
   status?: DeliveryStatus;

@@ -114,8 +114,9 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
   },
   TransactionsController_list: {
     status: 200,
-    description: 'Newest first',
+    description: 'Newest first, one page (cursor: starting_after / ending_before)',
     schema: ok({
+      has_more: bool(), 
       transactions: arr(
         obj({
           transaction_id: str(), amount: str('Decimal string in major units'), currency: str(), status, message: str(),
@@ -177,6 +178,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     schema: ok({
       message: str(),
       total_count: int(),
+      has_more: bool(), 
       callbacks: arr(
         obj({
           id: int(), url: str(), description: str(), events: arr(str()), is_active: bool(), failure_count: int(), last_triggered: nullable(str()),
@@ -196,6 +198,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     description: 'Delivery log, newest first',
     schema: ok({
       total_count: int(),
+      has_more: bool(), 
       deliveries: arr(
         obj({
           delivery_id: str(), event_id: str(), event: str(), status: { type: 'string', enum: [...DELIVERY_STATUSES] },
@@ -268,13 +271,13 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
   },
   SplitsController_update: { status: 200, description: 'Split config updated', schema: ok({ split_config: splitConfig, message: str() }) },
   SplitsController_deactivate: { status: 200, description: 'Deactivated (repeatable)', schema: ok({ public_id: str(), message: str() }) },
-  SplitsController_entries: { status: 200, description: 'Ledger entries, newest first', schema: ok({ ledger_entries: arr(ledgerEntry), count: int() }) },
+  SplitsController_entries: { status: 200, description: 'Ledger entries, newest first', schema: ok({ ledger_entries: arr(ledgerEntry), count: int(), has_more: bool() }) },
   SplitsController_summary: {
     status: 200,
     description: 'Unsettled totals per currency',
     schema: ok({ summary: obj({ owed_to_you: arr(obj({ currency: str(), total: int() })), you_owe: arr(obj({ currency: str(), total: int() })) }) }),
   },
-  SplitsController_invoices: { status: 200, description: 'Settlement invoices of the business', schema: { type: 'object', properties: { result: success } } },
+  SplitsController_invoices: { status: 200, description: 'Settlement invoices of the business', schema: { type: 'object', properties: { result: success, has_more: bool() } } },
   SettlementAdminController_run: { status: 200, description: 'Invoices issued by this run', schema: { type: 'object', properties: { result: success } } },
   SettlementAdminController_paid: { status: 200, description: 'Invoice marked paid; entries settled', schema: { type: 'object', properties: { result: success } } },
 };

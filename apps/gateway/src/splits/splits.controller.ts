@@ -19,7 +19,8 @@ import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
-import { PAGE_LIMIT_DEFAULT, PageQuery } from './dtos/page-query.dto';
+import { cursorPage } from '../http/cursor-query';
+import { InvoicePageQuery, LedgerPageQuery, PAGE_LIMIT_DEFAULT } from './dtos/page-query.dto';
 import { CreateSplitConfigDto, UpdateSplitConfigDto } from './dtos/split-config.dto';
 import {
   presentInvoices,
@@ -93,12 +94,12 @@ export class SplitsController {
   }
 
   @Get('ledger')
-  async entries(@Req() req: Request, @Query() query: PageQuery) {
+  async entries(@Req() req: Request, @Query() query: LedgerPageQuery) {
     const result = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), {
+      ...cursorPage(query, PAGE_LIMIT_DEFAULT),
       skip: query.skip ?? 0,
-      limit: query.limit ?? PAGE_LIMIT_DEFAULT,
     });
-    return presentLedger(result.ledger_entries, result.count);
+    return presentLedger(result.ledger_entries, result.count, result.has_more);
   }
 
   @Get('ledger/summary')
@@ -108,12 +109,12 @@ export class SplitsController {
   }
 
   @Get('invoices')
-  async invoices(@Req() req: Request, @Query() query: PageQuery) {
+  async invoices(@Req() req: Request, @Query() query: InvoicePageQuery) {
     const result = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), {
+      ...cursorPage(query, PAGE_LIMIT_DEFAULT),
       skip: query.skip ?? 0,
-      limit: query.limit ?? PAGE_LIMIT_DEFAULT,
     });
-    return presentInvoices(result.invoices, result.count);
+    return presentInvoices(result.invoices, result.count, result.has_more);
   }
 
   /** A path id that is not a UUID names no config: 404 without asking the service. */

@@ -70,10 +70,11 @@ describe('ledger shape', () => {
       settlement_date: null,
       date_created: '2026-01-05T09:08:07.000Z',
     };
-    const body = presentLedger([entry], 12);
+    const body = presentLedger([entry], 12, true);
     expect(body).toEqual({
       result: 'success',
       count: 12,
+      has_more: true,
       ledger_entries: [
         {
           public_id: entry.public_id,

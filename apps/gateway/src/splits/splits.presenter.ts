@@ -63,8 +63,8 @@ export function presentLedgerEntry(e: LedgerEntryView) {
   };
 }
 
-export function presentLedger(entries: LedgerEntryView[], count: number) {
-  return { result: 'success', ledger_entries: entries.map(presentLedgerEntry), count };
+export function presentLedger(entries: LedgerEntryView[], count: number, hasMore: boolean) {
+  return { result: 'success', ledger_entries: entries.map(presentLedgerEntry), count, has_more: hasMore };
 }
 
 export function presentSummary(s: LedgerSummaryResult) {
@@ -87,8 +87,8 @@ export function presentInvoice(i: InvoiceView) {
   };
 }
 
-export function presentInvoices(invoices: InvoiceView[], count: number) {
-  return { result: 'success', invoices: invoices.map(presentInvoice), count };
+export function presentInvoices(invoices: InvoiceView[], count: number, hasMore: boolean) {
+  return { result: 'success', invoices: invoices.map(presentInvoice), count, has_more: hasMore };
 }
 
 /** Admin answers name the mode too: one run settles both. */

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Mode } from '@payments/contracts';
-import { queryRows } from '@payments/database';
+import { keysetPage, queryRows, type PageRequest } from '@payments/database';
+import { unknownCursor } from '@payments/platform';
 import type { LedgerEntryRow } from './ledger-store';
 
 type Db = Pick<EntityManager, 'query'>;
@@ -34,16 +35,18 @@ export class LedgerQueries {
     );
   }
 
-  /** One page of a business's entries (as creditor or debtor), newest first, and how many it has in all. */
-  async page(m: EntityManager, businessId: number, mode: Mode, skip: number, limit: number): Promise<{ rows: LedgerEntryRow[]; count: number }> {
-    const rows = await queryRows<LedgerEntryRow>(m, `SELECT * FROM ledger_entries WHERE ${OF_BUSINESS} ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`, [
-      businessId,
-      mode,
-      skip,
-      limit,
-    ]);
+  /** One page of a business's entries (as creditor or debtor), newest first (by cursor and/or offset), and how many it has in all. */
+  async page(m: EntityManager, businessId: number, mode: Mode, page: PageRequest): Promise<{ rows: LedgerEntryRow[]; hasMore: boolean; count: number }> {
+    const { rows, hasMore } = await keysetPage<LedgerEntryRow>(m, {
+      table: 'ledger_entries',
+      scope: [OF_BUSINESS],
+      params: [businessId, mode],
+      cursorColumn: 'public_id',
+      page,
+      unknownCursor: unknownCursor('ledger entry'),
+    });
     const [{ n }] = await queryRows<{ n: number }>(m, `SELECT count(*)::int AS n FROM ledger_entries WHERE ${OF_BUSINESS}`, [businessId, mode]);
-    return { rows, count: n };
+    return { rows, hasMore, count: n };
   }
 
   forReconcile(m: EntityManager, transactionIds: string[]): Promise<ReconcileEntryRow[]> {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Topics, type InvoiceStatus, type InvoiceView, type Mode, type SettlementInvoiceChangedData } from '@payments/contracts';
-import { queryRows } from '@payments/database';
+import { keysetPage, queryRows, type PageRequest } from '@payments/database';
+import { unknownCursor } from '@payments/platform';
 import { appendToOutbox } from '@payments/messaging';
 import { PRODUCER } from '../ledger/ledger-store';
 
@@ -82,15 +83,17 @@ export class InvoiceStore {
   }
 
   /** One page of a business's invoices (as debtor or creditor), newest first, and how many it has in all. */
-  async page(m: EntityManager, businessId: number, mode: Mode, skip: number, limit: number): Promise<{ rows: InvoiceRow[]; count: number }> {
-    const rows = await queryRows<InvoiceRow>(m, `SELECT * FROM settlement_invoices WHERE ${OF_BUSINESS} ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`, [
-      businessId,
-      mode,
-      skip,
-      limit,
-    ]);
+  async page(m: EntityManager, businessId: number, mode: Mode, page: PageRequest): Promise<{ rows: InvoiceRow[]; hasMore: boolean; count: number }> {
+    const { rows, hasMore } = await keysetPage<InvoiceRow>(m, {
+      table: 'settlement_invoices',
+      scope: [OF_BUSINESS],
+      params: [businessId, mode],
+      cursorColumn: 'invoice_reference',
+      page,
+      unknownCursor: unknownCursor('invoice'),
+    });
     const [{ n }] = await queryRows<{ n: number }>(m, `SELECT count(*)::int AS n FROM settlement_invoices WHERE ${OF_BUSINESS}`, [businessId, mode]);
-    return { rows, count: n };
+    return { rows, hasMore, count: n };
   }
 
   /**

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ErrorCodes, type ListTransactionsBody } from '@payments/contracts';
+import type { ListTransactionsBody } from '@payments/contracts';
 import { keysetPage, queryRows, type Filter } from '@payments/database';
-import { DomainException } from '@payments/platform';
+import { unknownCursor } from '@payments/platform';
 import type { TransactionRow } from './transaction-store';
 
 type Db = Pick<EntityManager, 'query'>;
@@ -82,8 +82,7 @@ export class TransactionQueries {
       filters,
       cursorColumn: 'public_id',
       page: body,
-      unknownCursor: (field, id) =>
-        new DomainException(ErrorCodes.ValidationError, `${field} names no transaction: ${id}`, [{ field, message: 'must be the id of one of your transactions' }]),
+      unknownCursor: unknownCursor('transaction'),
     });
   }
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Mode } from '@payments/contracts';
-import { queryRows } from '@payments/database';
+import { keysetPage, queryRows, type PageRequest } from '@payments/database';
+import { unknownCursor } from '@payments/platform';
 
 type Db = Pick<EntityManager, 'query'>;
 
@@ -74,16 +75,18 @@ export class CallbackStore {
     return row;
   }
 
-  /** Newest first, by offset, with the number of live callbacks in all. */
-  async page(businessId: number, mode: string, limit: number, skip: number): Promise<{ rows: CallbackRow[]; total: number }> {
-    const rows = await queryRows<CallbackRow & { total: number }>(
-      this.ds,
-      `SELECT *, count(*) OVER ()::int AS total FROM callbacks WHERE ${LIVE} ORDER BY id DESC LIMIT $3 OFFSET $4`,
-      [businessId, mode, limit, skip],
-    );
-    // Past the last page the window count has no row to ride on: count on its own.
-    const total = rows[0]?.total ?? (await this.countLive(this.ds, businessId, mode));
-    return { rows, total };
+  /** Newest first (by cursor and/or offset), with the number of live callbacks in all. */
+  async page(businessId: number, mode: string, page: PageRequest): Promise<{ rows: CallbackRow[]; hasMore: boolean; total: number }> {
+    const { rows, hasMore } = await keysetPage<CallbackRow>(this.ds, {
+      table: 'callbacks',
+      scope: [LIVE],
+      params: [businessId, mode],
+      cursorColumn: 'id',
+      orderBy: ['id'],
+      page,
+      unknownCursor: unknownCursor('callback'),
+    });
+    return { rows, hasMore, total: await this.countLive(this.ds, businessId, mode) };
   }
 
   async update(id: number, c: CallbackChanges): Promise<CallbackRow> {

@@ -102,8 +102,8 @@ export class CallbacksService {
   }
 
   async list({ ctx, body }: RpcRequest<ListCallbacksBody>): Promise<ListCallbacksResult> {
-    const { rows, total } = await this.store.page(ctx.business_id, ctx.mode, body.limit, body.skip);
-    return { callbacks: rows.map(toView), total_count: total };
+    const { rows, hasMore, total } = await this.store.page(ctx.business_id, ctx.mode, body);
+    return { callbacks: rows.map(toView), total_count: total, has_more: hasMore };
   }
 
   async get({ ctx, body }: RpcRequest<CallbackIdBody>): Promise<CallbackView> {
@@ -150,9 +150,10 @@ export class CallbacksService {
 
   async deliveries({ ctx, body }: RpcRequest<ListDeliveriesBody>): Promise<ListDeliveriesResult> {
     const c = await this.owned(ctx, body.id);
-    const { rows, total } = await this.deliveryLog.page(c.id, body.status ?? null, body.limit, body.skip);
+    const { rows, hasMore, total } = await this.deliveryLog.page(c.id, body.status ?? null, body);
     return {
       total_count: total,
+      has_more: hasMore,
       deliveries: rows.map((r) => ({
         delivery_id: r.public_id,
         event_id: r.event_id,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PING_EVENT, type DeliveryView, type RecoverableDeliveryView } from '@payments/contracts';
-import { queryRows } from '@payments/database';
+import { keysetPage, queryRows, type Filter, type PageRequest } from '@payments/database';
+import { unknownCursor } from '@payments/platform';
 
 /** Whose failed and skipped deliveries to recover: one callback, or every callback of a business and mode. */
 export type RecoverScope = { callbackId: number } | { businessId: number; mode: string };
@@ -34,28 +35,33 @@ export interface PingDelivery {
 export class DeliveryAdminStore {
   constructor(private readonly ds: DataSource) {}
 
-  /** Newest first, by offset, with how many match in all. */
-  async page(callbackId: number, status: string | null, limit: number, skip: number): Promise<{ rows: DeliveryLogRow[]; total: number }> {
-    const rows = await queryRows<DeliveryLogRow & { total: number }>(
+  /** Newest first (by cursor and/or offset), each with its event type and attempts, and how many match in all. */
+  async page(callbackId: number, status: string | null, page: PageRequest): Promise<{ rows: DeliveryLogRow[]; hasMore: boolean; total: number }> {
+    const filters: Filter[] = status ? [[(n) => `status = ${n}`, status]] : [];
+    const { rows, hasMore } = await keysetPage<{ id: string; public_id: string; event_id: string; status: DeliveryView['status']; next_attempt_at: Date | null; created_at: Date }>(
       this.ds,
-      `SELECT d.public_id, d.event_id, e.event_type, d.status, d.next_attempt_at, d.created_at, count(*) OVER ()::int AS total,
+      { table: 'deliveries', scope: ['callback_id = $1'], params: [callbackId], filters, cursorColumn: 'public_id', page, unknownCursor: unknownCursor('delivery of this callback') },
+    );
+    const details = await queryRows<{ id: string; event_type: string; attempts: DeliveryView['attempts'] | null }>(
+      this.ds,
+      `SELECT d.id::text AS id, e.event_type,
               (SELECT json_agg(json_build_object('attempt', a.attempt, 'status_code', a.status_code, 'duration_ms', a.duration_ms,
                                                  'error', a.error, 'date_created', a.created_at) ORDER BY a.attempt)
                  FROM delivery_attempts a WHERE a.delivery_id = d.id) AS attempts
          FROM deliveries d JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.callback_id = $1 AND ($2::text IS NULL OR d.status = $2)
-        ORDER BY d.created_at DESC, d.id DESC LIMIT $3 OFFSET $4`,
-      [callbackId, status, limit, skip],
+        WHERE d.id = ANY($1::bigint[])`,
+      [rows.map((r) => String(r.id))],
     );
-    // Past the last page the window count has no row to ride on: count on its own.
-    let total = rows[0]?.total;
-    if (total === undefined) {
-      [{ total }] = await queryRows<{ total: number }>(this.ds, 'SELECT count(*)::int AS total FROM deliveries WHERE callback_id = $1 AND ($2::text IS NULL OR status = $2)', [
-        callbackId,
-        status,
-      ]);
-    }
-    return { rows, total };
+    const byId = new Map(details.map((d) => [d.id, d]));
+    const [{ total }] = await queryRows<{ total: number }>(this.ds, 'SELECT count(*)::int AS total FROM deliveries WHERE callback_id = $1 AND ($2::text IS NULL OR status = $2)', [
+      callbackId,
+      status,
+    ]);
+    return {
+      rows: rows.map((r) => ({ ...r, event_type: byId.get(String(r.id))?.event_type ?? '', attempts: byId.get(String(r.id))?.attempts ?? null })),
+      hasMore,
+      total,
+    };
   }
 
   /** Queues one delivery again (a fresh retry cycle) unless a worker holds it; false when there is none such. */

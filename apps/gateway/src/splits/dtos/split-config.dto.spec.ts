@@ -1,11 +1,11 @@
 import { StrictValidationPipe } from '../../http/validation';
 import { ApiException } from '../../http/api-exception';
-import { PageQuery } from './page-query.dto';
+import { LedgerPageQuery } from './page-query.dto';
 import { CreateSplitConfigDto, UpdateSplitConfigDto } from './split-config.dto';
 
 const pipe = new StrictValidationPipe();
 const body = (metatype: Function, value: unknown) => pipe.transform(value, { type: 'body', metatype: metatype as never });
-const query = (value: unknown) => pipe.transform(value, { type: 'query', metatype: PageQuery });
+const query = (value: unknown) => pipe.transform(value, { type: 'query', metatype: LedgerPageQuery });
 
 async function fieldsOf(promise: Promise<unknown>): Promise<Record<string, string>> {
   try {
@@ -64,7 +64,7 @@ describe('UpdateSplitConfigDto', () => {
   });
 });
 
-describe('PageQuery', () => {
+describe('LedgerPageQuery', () => {
   it('reads skip and limit from the query string', async () => {
     await expect(query({ skip: '10', limit: '500' })).resolves.toMatchObject({ skip: 10, limit: 500 });
     await expect(query({})).resolves.toMatchObject({});

@@ -17,8 +17,8 @@ export class ListLedgerEntriesUseCase {
 
   async execute({ ctx, body }: RpcRequest<ListLedgerBody>): Promise<ListLedgerResult> {
     return this.ds.transaction('REPEATABLE READ', async (m) => {
-      const { rows, count } = await this.queries.page(m, ctx.business_id, ctx.mode, body.skip, body.limit);
-      return { ledger_entries: rows.map(toLedgerEntryView), count };
+      const { rows, hasMore, count } = await this.queries.page(m, ctx.business_id, ctx.mode, body);
+      return { ledger_entries: rows.map(toLedgerEntryView), count, has_more: hasMore };
     });
   }
 }

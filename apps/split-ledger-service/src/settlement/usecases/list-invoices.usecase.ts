@@ -13,8 +13,8 @@ export class ListInvoicesUseCase {
 
   async execute({ ctx, body }: RpcRequest<ListInvoicesBody>): Promise<ListInvoicesResult> {
     return this.ds.transaction('REPEATABLE READ', async (m) => {
-      const { rows, count } = await this.invoices.page(m, ctx.business_id, ctx.mode, body.skip, body.limit);
-      return { invoices: rows.map(toInvoiceView), count };
+      const { rows, hasMore, count } = await this.invoices.page(m, ctx.business_id, ctx.mode, body);
+      return { invoices: rows.map(toInvoiceView), count, has_more: hasMore };
     });
   }
 }
