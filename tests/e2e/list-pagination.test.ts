@@ -1,4 +1,5 @@
 import { Stack } from '../support/stack';
+import { splitsApi } from '../support/splits';
 import { waitFor } from '../support/wait';
 
 type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
@@ -28,7 +29,7 @@ describe('cursor pagination and filters', () => {
 
   beforeAll(async () => {
     // The walks below make many requests in a row: well within a merchant's rate limit is not the point here.
-    stack = await Stack.start(undefined, { RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000' });
+    stack = await Stack.start(undefined, { RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     [keys, other] = [await stack.createBusiness('Pager'), await stack.createBusiness('Neighbour')];
     const mobile = { payment_method_code: 'ecocash', mobile_money_number: '0771234567' };
     await pay('pg-pending-1', { email: 'first@example.com' });
@@ -177,5 +178,115 @@ describe('cursor pagination and filters', () => {
     const res = await list(query());
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ result: 'error', code: 'validation_error', errors: expect.arrayContaining([expect.objectContaining({ field })]), request_id: expect.any(String) });
+  });
+
+  /**
+   * Walks a list forward (starting_after) and backward (ending_before from its oldest object) with
+   * small limits: each walk sees every object once, in the order of the whole list, and has_more
+   * is true exactly until the last page.
+   */
+  const walk = async (path: string, key: string, field: string, idOf: (o: Body) => string, expected: string[]) => {
+    const page = async (query: string) => {
+      const res = await stack.api<Body>('GET', `${path}${path.includes('?') ? '&' : '?'}${query}`, { key });
+      expect({ query, status: res.status }).toEqual({ query, status: 200 });
+      return { items: (res.body[field] as Body[]).map(idOf), hasMore: res.body.has_more as boolean };
+    };
+    const whole = await page('limit=100');
+    expect(whole).toEqual({ items: expected, hasMore: false });
+    for (const limit of [1, 2]) {
+      const forward: string[] = [];
+      for (let cursor: string | null = null, n = 0; n < 20; n++) {
+        const p = await page(`limit=${limit}${cursor ? `&starting_after=${cursor}` : ''}`);
+        forward.push(...p.items);
+        expect(p.hasMore).toBe(forward.length < expected.length);
+        if (!p.hasMore) break;
+        cursor = forward[forward.length - 1];
+      }
+      expect(forward).toEqual(expected);
+      const backward: string[] = [];
+      for (let cursor = expected[expected.length - 1], n = 0; n < 20; n++) {
+        const p = await page(`limit=${limit}&ending_before=${cursor}`);
+        backward.unshift(...p.items);
+        expect(p.hasMore).toBe(backward.length < expected.length - 1);
+        if (!p.hasMore) break;
+        cursor = p.items[0];
+      }
+      expect(backward).toEqual(expected.slice(0, -1));
+    }
+  };
+
+  /** A cursor of the neighbour's (or an unknown one) is a 400 on the caller's list, never its data. */
+  const refusesForeignCursor = async (path: string, key: string, foreign: string) => {
+    for (const field of ['starting_after', 'ending_before']) {
+      const res = await stack.api('GET', `${path}${path.includes('?') ? '&' : '?'}${field}=${foreign}`, { key });
+      expect({ field, status: res.status, code: res.body.code, errors: res.body.errors }).toEqual({ field, status: 400, code: 'validation_error', errors: [expect.objectContaining({ field })] });
+    }
+  };
+
+  describe('callbacks and their delivery log', () => {
+    const register = async (key: string, n: number) => {
+      const res = await stack.api('POST', '/v1/callback', { key, body: { url: `https://127.0.0.1:1/hook-${n}`, events: ['transaction.success'] } });
+      expect(res.status).toBe(200);
+    };
+
+    it('pages GET /v1/callback/list and GET /v1/callback/{id}/deliveries both ways; other businesses’ ids are refused', async () => {
+      for (let n = 0; n < 4; n++) await register(keys.test.secret, n);
+      await register(other.test.secret, 9);
+      const callbacks = (await stack.api<{ callbacks: { id: number }[]; total_count: number }>('GET', '/v1/callback/list?limit=100', { key: keys.test.secret })).body;
+      expect(callbacks.total_count).toBe(4);
+      const ids = callbacks.callbacks.map((c) => String(c.id));
+      expect(ids).toEqual([...ids].sort((a, b) => Number(b) - Number(a)));
+      await walk('/v1/callback/list', keys.test.secret, 'callbacks', (c) => String(c.id), ids);
+      const legacy = await stack.api('GET', '/v1/callback/list?limit=2&skip=2', { key: keys.test.secret });
+      expect(legacy.body).toMatchObject({ total_count: 4, has_more: false });
+      expect((legacy.body.callbacks as { id: number }[]).map((c) => String(c.id))).toEqual(ids.slice(2));
+
+      // Test pings to a closed port: each leaves a failed delivery in the log.
+      const target = ids[0];
+      for (let n = 0; n < 4; n++) expect((await stack.api('POST', `/v1/callback/${target}/test`, { key: keys.test.secret })).status).toBe(200);
+      const log = (await stack.api<{ deliveries: { delivery_id: string }[]; total_count: number }>('GET', `/v1/callback/${target}/deliveries?limit=100`, { key: keys.test.secret })).body;
+      expect(log.total_count).toBe(4);
+      const deliveries = log.deliveries.map((d) => d.delivery_id);
+      await walk(`/v1/callback/${target}/deliveries`, keys.test.secret, 'deliveries', (d) => d.delivery_id as string, deliveries);
+      await walk(`/v1/callback/${target}/deliveries?status=failed`, keys.test.secret, 'deliveries', (d) => d.delivery_id as string, deliveries);
+
+      const foreign = (await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key: other.test.secret })).body.callbacks[0].id;
+      await refusesForeignCursor('/v1/callback/list', keys.test.secret, String(foreign));
+      await refusesForeignCursor('/v1/callback/list', keys.live.secret, ids[0]);
+      // A delivery of another callback (even the caller's own) does not page this callback's log.
+      await stack.api('POST', `/v1/callback/${ids[1]}/test`, { key: keys.test.secret });
+      const elsewhere = (await stack.api<{ deliveries: { delivery_id: string }[] }>('GET', `/v1/callback/${ids[1]}/deliveries`, { key: keys.test.secret })).body.deliveries[0].delivery_id;
+      await refusesForeignCursor(`/v1/callback/${target}/deliveries`, keys.test.secret, elsewhere);
+      expect((await stack.api('GET', '/v1/callback/list?starting_after=abc', { key: keys.test.secret })).status).toBe(400);
+      expect((await stack.api('GET', `/v1/callback/${target}/deliveries?starting_after=${deliveries[0]}&ending_before=${deliveries[1]}`, { key: keys.test.secret })).status).toBe(400);
+    });
+  });
+
+  describe('ledger entries and invoices', () => {
+    it('pages GET /v1/splits/ledger and GET /v1/splits/invoices both ways; other businesses’ ids are refused', async () => {
+      const { createConfig, pay, admin } = splitsApi(() => stack);
+      const merchant = await stack.createBusiness('Split Merchant');
+      const partners = [await stack.createBusiness('Partner A'), await stack.createBusiness('Partner B'), await stack.createBusiness('Partner C')];
+      for (const p of partners) await createConfig(merchant, { partner_business_id: p.id, split_type: 'percentage', split_value: 1000, split_role: 'fee', currency: 'USD' });
+      await pay(merchant, 1000);
+      await pay(merchant, 2000);
+      await waitFor('six ledger entries', async () => ((await stack.api<{ count: number }>('GET', '/v1/splits/ledger', { key: merchant.test.secret })).body.count === 6 ? true : undefined));
+      const entries = (await stack.api<{ ledger_entries: { public_id: string }[] }>('GET', '/v1/splits/ledger?limit=100', { key: merchant.test.secret })).body.ledger_entries.map((e) => e.public_id);
+      await walk('/v1/splits/ledger', merchant.test.secret, 'ledger_entries', (e) => e.public_id as string, entries);
+
+      expect((await admin('POST', '/admin/v1/settlements/run')).status).toBe(200);
+      const invoices = (await stack.api<{ invoices: { invoice_reference: string }[]; count: number }>('GET', '/v1/splits/invoices?limit=100', { key: merchant.test.secret })).body;
+      expect(invoices.count).toBe(3);
+      const refs = invoices.invoices.map((i) => i.invoice_reference);
+      await walk('/v1/splits/invoices', merchant.test.secret, 'invoices', (i) => i.invoice_reference as string, refs);
+
+      // The partner sees its own entry of each payment; the merchant's other entries are not cursors for it.
+      const partnerEntries = (await stack.api<{ ledger_entries: { public_id: string }[] }>('GET', '/v1/splits/ledger', { key: partners[0].test.secret })).body.ledger_entries.map((e) => e.public_id);
+      const notTheirs = entries.find((e) => !partnerEntries.includes(e))!;
+      await refusesForeignCursor('/v1/splits/ledger', partners[0].test.secret, notTheirs);
+      await refusesForeignCursor('/v1/splits/ledger', keys.test.secret, entries[0]);
+      await refusesForeignCursor('/v1/splits/invoices', keys.test.secret, refs[0]);
+      expect((await stack.api('GET', '/v1/splits/ledger?limit=2&skip=2', { key: merchant.test.secret })).body).toMatchObject({ count: 6, has_more: true });
+    });
   });
 });
