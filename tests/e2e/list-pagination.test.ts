@@ -262,12 +262,16 @@ describe('cursor pagination and filters', () => {
     });
   });
 
-  describe('ledger entries and invoices', () => {
-    it('pages GET /v1/splits/ledger and GET /v1/splits/invoices both ways; other businesses’ ids are refused', async () => {
+  describe('split configs, ledger entries and invoices', () => {
+    it('pages GET /v1/splits/config, /v1/splits/ledger and /v1/splits/invoices both ways; other businesses’ ids are refused', async () => {
       const { createConfig, pay, admin } = splitsApi(() => stack);
       const merchant = await stack.createBusiness('Split Merchant');
       const partners = [await stack.createBusiness('Partner A'), await stack.createBusiness('Partner B'), await stack.createBusiness('Partner C')];
       for (const p of partners) await createConfig(merchant, { partner_business_id: p.id, split_type: 'percentage', split_value: 1000, split_role: 'fee', currency: 'USD' });
+      const configs = (await stack.api<{ split_configs: { public_id: string }[]; count: number; has_more: boolean }>('GET', '/v1/splits/config', { key: merchant.test.secret })).body;
+      expect(configs).toMatchObject({ count: 3, has_more: false });
+      await walk('/v1/splits/config', merchant.test.secret, 'split_configs', (c) => c.public_id as string, configs.split_configs.map((c) => c.public_id));
+      await refusesForeignCursor('/v1/splits/config', keys.test.secret, configs.split_configs[0].public_id);
       await pay(merchant, 1000);
       await pay(merchant, 2000);
       await waitFor('six ledger entries', async () => ((await stack.api<{ count: number }>('GET', '/v1/splits/ledger', { key: merchant.test.secret })).body.count === 6 ? true : undefined));

@@ -80,8 +80,17 @@ export interface SplitConfigView {
   date_created: string;
   date_updated: string;
 }
+/** Without a limit: every config (as before cursors existed). */
+export interface ListSplitConfigsBody {
+  limit?: number;
+  starting_after?: string;
+  ending_before?: string;
+}
 export interface ListSplitConfigsResult {
   split_configs: SplitConfigView[];
+  /** Every config of the business and mode, not the page size. */
+  count: number;
+  has_more: boolean;
 }
 
 // ---- ledger

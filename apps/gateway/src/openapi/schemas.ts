@@ -266,8 +266,8 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
   SplitsController_create: { status: 200, description: 'Split config created', schema: ok({ split_config: splitConfig, message: str() }) },
   SplitsController_list: {
     status: 200,
-    description: 'The business’s split configs',
-    schema: ok({ split_configs: arr({ ...splitConfig, properties: { ...splitConfig.properties, date_created: str('YYYY-MM-DD HH:MM:SS') } }), count: int() }),
+    description: 'The business’s split configs, newest first: all of them, or one page when a limit is given',
+    schema: ok({ split_configs: arr({ ...splitConfig, properties: { ...splitConfig.properties, date_created: str('YYYY-MM-DD HH:MM:SS') } }), count: int(), has_more: bool() }),
   },
   SplitsController_update: { status: 200, description: 'Split config updated', schema: ok({ split_config: splitConfig, message: str() }) },
   SplitsController_deactivate: { status: 200, description: 'Deactivated (repeatable)', schema: ok({ public_id: str(), message: str() }) },

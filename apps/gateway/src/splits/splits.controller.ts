@@ -10,6 +10,7 @@ import {
   type ListInvoicesResult,
   type ListLedgerBody,
   type ListLedgerResult,
+  type ListSplitConfigsBody,
   type ListSplitConfigsResult,
   type SplitConfigRefBody,
   type SplitConfigView,
@@ -20,7 +21,7 @@ import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
 import { cursorPage } from '../http/cursor-query';
-import { InvoicePageQuery, LedgerPageQuery, PAGE_LIMIT_DEFAULT } from './dtos/page-query.dto';
+import { InvoicePageQuery, LedgerPageQuery, PAGE_LIMIT_DEFAULT, SplitConfigPageQuery } from './dtos/page-query.dto';
 import { CreateSplitConfigDto, UpdateSplitConfigDto } from './dtos/split-config.dto';
 import {
   presentInvoices,
@@ -68,9 +69,13 @@ export class SplitsController {
   }
 
   @Get('config')
-  async list(@Req() req: Request) {
-    const result = await this.ledger.call<Record<string, never>, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), {});
-    return presentSplitConfigList(result.split_configs);
+  async list(@Req() req: Request, @Query() query: SplitConfigPageQuery) {
+    const result = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), {
+      limit: query.limit,
+      starting_after: query.starting_after,
+      ending_before: query.ending_before,
+    });
+    return presentSplitConfigList(result);
   }
 
   @Put('config/:public_id')

@@ -46,9 +46,10 @@ describe('split config shapes', () => {
     });
   });
 
-  it('GET adds date_created and the count', () => {
-    const list = presentSplitConfigList([config]);
-    expect(list.count).toBe(1);
+  it('GET adds date_created, the count of every config and has_more', () => {
+    const list = presentSplitConfigList({ split_configs: [config], count: 3, has_more: true });
+    expect(list.count).toBe(3);
+    expect(list.has_more).toBe(true);
     expect(list.split_configs[0]).toMatchObject({ public_id: config.public_id, date_created: '2026-01-05 09:08:07' });
     expect(Object.keys(list.split_configs[0])).not.toContain('date_updated');
   });

@@ -1,4 +1,4 @@
-import type { InvoiceView, LedgerEntryView, LedgerSummaryResult, SplitConfigView } from '@payments/contracts';
+import type { InvoiceView, LedgerEntryView, LedgerSummaryResult, ListSplitConfigsResult, SplitConfigView } from '@payments/contracts';
 
 /** The spec's "YYYY-MM-DD HH:MM:SS" (UTC) from an ISO 8601 timestamp. */
 export function specDateTime(iso: string): string;
@@ -34,11 +34,12 @@ export function presentSplitConfigUpdated(c: SplitConfigView) {
 }
 
 /** The list adds date_created to each config. */
-export function presentSplitConfigList(configs: SplitConfigView[]) {
+export function presentSplitConfigList(page: ListSplitConfigsResult) {
   return {
     result: 'success',
-    split_configs: configs.map((c) => ({ ...splitConfig(c), date_created: specDateTime(c.date_created) })),
-    count: configs.length,
+    split_configs: page.split_configs.map((c) => ({ ...splitConfig(c), date_created: specDateTime(c.date_created) })),
+    count: page.count,
+    has_more: page.has_more,
   };
 }
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ErrorCodes, UUID_PATTERN, type Mode, type SplitConfigView, type SplitRole, type SplitType } from '@payments/contracts';
-import { queryRows } from '@payments/database';
-import { DomainException } from '@payments/platform';
+import { keysetPage, queryRows, type PageRequest } from '@payments/database';
+import { DomainException, unknownCursor } from '@payments/platform';
 
 /** A split_configs row as PostgreSQL returns it (bigint columns arrive as strings). */
 export interface SplitConfigRow {
@@ -89,8 +89,19 @@ export class SplitConfigStore {
     return rows[0];
   }
 
-  async listOwned(m: Pick<EntityManager, 'query'>, owner: number, mode: Mode): Promise<SplitConfigRow[]> {
-    return queryRows<SplitConfigRow>(m, 'SELECT * FROM split_configs WHERE owner_business_id = $1 AND mode = $2 ORDER BY id DESC', [owner, mode]);
+  /** Newest first; with a limit, one cursor page (cursors are public ids). */
+  async pageOwned(m: Pick<EntityManager, 'query'>, owner: number, mode: Mode, page: Omit<PageRequest, 'limit'> & { limit?: number }): Promise<{ rows: SplitConfigRow[]; hasMore: boolean; count: number }> {
+    const [{ n }] = await queryRows<{ n: number }>(m, 'SELECT count(*)::int AS n FROM split_configs WHERE owner_business_id = $1 AND mode = $2', [owner, mode]);
+    const { rows, hasMore } = await keysetPage<SplitConfigRow>(m, {
+      table: 'split_configs',
+      scope: ['owner_business_id = $1', 'mode = $2'],
+      params: [owner, mode],
+      cursorColumn: 'public_id',
+      orderBy: ['id'],
+      page: { ...page, limit: page.limit ?? Math.max(n, 1) },
+      unknownCursor: unknownCursor('split config'),
+    });
+    return { rows, hasMore, count: n };
   }
 
   async update(m: EntityManager, current: SplitConfigRow, terms: SplitTerms): Promise<SplitConfigRow> {

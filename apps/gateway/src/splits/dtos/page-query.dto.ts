@@ -6,6 +6,8 @@ import { IntegerInRange } from '../../http/validation';
 /** Largest page of GET /v1/splits/ledger and /v1/splits/invoices (docs/api.md). */
 export const PAGE_LIMIT_MAX = 500;
 export const PAGE_LIMIT_DEFAULT = 100;
+/** Largest page of GET /v1/splits/config when a limit is given. */
+export const SPLIT_CONFIG_PAGE_MAX = 100;
 
 /** `skip` and cursor query of the ledger and invoice lists (each declares its `limit`). */
 abstract class PageQuery extends CursorQuery {
@@ -31,5 +33,14 @@ export class InvoicePageQuery extends PageQuery {
   // Declared here, not on PageQuery: the OpenAPI generator lists only classes with fields of their own.
   @IsOptional()
   @IntegerInRange('limit', 1, PAGE_LIMIT_MAX, { fromQuery: true })
+  limit?: number;
+}
+
+/** GET /v1/splits/config: every config without a limit (as before cursors); cursors are config public_ids. */
+export class SplitConfigPageQuery extends CursorQuery {
+  static override cursorIds = { pattern: UUID_PATTERN, noun: 'a split config public_id (a UUID)' };
+
+  @IsOptional()
+  @IntegerInRange('limit', 1, SPLIT_CONFIG_PAGE_MAX, { fromQuery: true })
   limit?: number;
 }

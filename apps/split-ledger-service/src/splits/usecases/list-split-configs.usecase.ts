@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { ListSplitConfigsResult, RpcRequest } from '@payments/contracts';
+import type { ListSplitConfigsBody, ListSplitConfigsResult, RpcRequest } from '@payments/contracts';
 import { SplitConfigStore, toSplitConfigView } from '../split-config-store';
 
-/** Every split config of the caller's business in the caller's mode, newest first, active or not. */
+/** The split configs of the caller's business in the caller's mode, newest first, active or not: all, or one cursor page. */
 @Injectable()
 export class ListSplitConfigsUseCase {
   constructor(
@@ -11,8 +11,10 @@ export class ListSplitConfigsUseCase {
     private readonly store: SplitConfigStore,
   ) {}
 
-  async execute({ ctx }: RpcRequest<unknown>): Promise<ListSplitConfigsResult> {
-    const rows = await this.store.listOwned(this.ds, ctx.business_id, ctx.mode);
-    return { split_configs: rows.map(toSplitConfigView) };
+  async execute({ ctx, body }: RpcRequest<ListSplitConfigsBody>): Promise<ListSplitConfigsResult> {
+    return this.ds.transaction('REPEATABLE READ', async (m) => {
+      const { rows, hasMore, count } = await this.store.pageOwned(m, ctx.business_id, ctx.mode, body ?? {});
+      return { split_configs: rows.map(toSplitConfigView), count, has_more: hasMore };
+    });
   }
 }
