@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ErrorCodes, type CursorPageBody, type LinkSplit, type LinkView, type Mode } from '@payments/contracts';
-import { queryRows } from '@payments/database';
-import { DomainException, publicId } from '@payments/platform';
+import { keysetPage, queryRows } from '@payments/database';
+import { DomainException, publicId, unknownCursor } from '@payments/platform';
 
 export interface LinkRow {
   id: string;
@@ -101,31 +101,14 @@ export class LinkStore {
   }
 
   /** Newest first; a cursor naming no link of this business and mode is a validation error. */
-  async list(businessId: number, mode: Mode, page: CursorPageBody): Promise<{ rows: LinkRow[]; hasMore: boolean }> {
-    const field = page.ending_before !== undefined ? 'ending_before' : page.starting_after !== undefined ? 'starting_after' : null;
-    let cursor: { id: string } | undefined;
-    if (field) {
-      const id = page[field] as string;
-      [cursor] = await queryRows<{ id: string }>(
-        this.ds,
-        'SELECT id FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3',
-        [id, businessId, mode],
-      );
-      if (!cursor) throw new DomainException(ErrorCodes.ValidationError, `${field} names no payment link: ${id}`, [{ field, message: 'must be the id of one of your payment links' }]);
-    }
-    const before = field === 'ending_before';
-    const rows = await queryRows<LinkRow>(
-      this.ds,
-      `SELECT * FROM payment_links
-        WHERE business_id = $1 AND mode = $2
-          AND ($3::bigint IS NULL OR (created_at, id) ${before ? '>' : '<'} (SELECT c.created_at, c.id FROM payment_links c WHERE c.id = $3))
-        ORDER BY created_at ${before ? 'ASC' : 'DESC'}, id ${before ? 'ASC' : 'DESC'}
-        LIMIT $4`,
-      // The cursor is compared in SQL: created_at has microseconds a JavaScript Date would drop.
-      [businessId, mode, cursor?.id ?? null, page.limit + 1],
-    );
-    const hasMore = rows.length > page.limit;
-    const pageRows = rows.slice(0, page.limit);
-    return { rows: before ? pageRows.reverse() : pageRows, hasMore };
+  list(businessId: number, mode: Mode, page: CursorPageBody): Promise<{ rows: LinkRow[]; hasMore: boolean }> {
+    return keysetPage<LinkRow>(this.ds, {
+      table: 'payment_links',
+      scope: ['business_id = $1', 'mode = $2'],
+      params: [businessId, mode],
+      cursorColumn: 'public_id',
+      page,
+      unknownCursor: unknownCursor('payment link'),
+    });
   }
 }
