@@ -58,7 +58,7 @@ describe('split configs', () => {
     it('lists the business’s configs with date_created and a count', async () => {
       const res = await api<{ split_configs: Body[]; count: number }>('GET', '/v1/splits/config', owner.test.secret);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ result: 'success', split_configs: expect.any(Array), count: 1 });
+      expect(res.body).toEqual({ result: 'success', split_configs: expect.any(Array), count: 1, has_more: false });
       expect(res.body.split_configs[0]).toEqual({
         public_id: expect.stringMatching(UUID),
         owner_business_id: owner.id,

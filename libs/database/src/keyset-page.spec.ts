@@ -1,15 +1,16 @@
+import type { EntityManager } from 'typeorm';
 import { keysetPage, type KeysetQuery } from './keyset-page';
 
 /** A fake database that answers the cursor lookup and the page from canned rows, and records what it was asked. */
 function fakeDb(opts: { cursorFound: boolean; rows: { id: number }[] }) {
   const calls: { sql: string; params: unknown[] }[] = [];
   const db = {
-    query: jest.fn(async (sql: string, params: unknown[]) => {
+    query: jest.fn(async (sql: string, params: unknown[]): Promise<unknown[]> => {
       calls.push({ sql, params });
       if (sql.startsWith('SELECT id::text AS id')) return opts.cursorFound ? [{ id: '42' }] : [];
       return opts.rows;
     }),
-  };
+  } as unknown as Pick<EntityManager, 'query'>;
   return { db, calls };
 }
 
