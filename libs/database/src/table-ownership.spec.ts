@@ -80,6 +80,10 @@ function tableUses(file: string, text: string): Use[] {
     const keyword = m[1].replace(/\s+/g, ' ');
     uses.push({ file, table: m[2], write: keyword !== 'FROM' && keyword !== 'JOIN', line: text.slice(0, m.index).split('\n').length });
   }
+  // Queries a helper builds from a table name (keysetPage): the file naming the table reads it.
+  for (const m of text.matchAll(/\btable:\s*'([a-z_][a-z0-9_]*)'/g)) {
+    uses.push({ file, table: m[1], write: false, line: text.slice(0, m.index).split('\n').length });
+  }
   return uses;
 }
 
@@ -119,8 +123,8 @@ describe('one owner per table', () => {
   });
 
   it('finds SQL where it is (the scan itself works)', () => {
-    const sample = "await m.query('SELECT * FROM transactions t JOIN refunds r ON r.id = 1'); await m.query('DELETE FROM deliveries'); `UPDATE callbacks SET x = 1`; 'INSERT INTO \"api_keys\" (a)'";
-    expect(tableUses('x.ts', sample).map((u) => `${u.write ? 'w' : 'r'}:${u.table}`)).toEqual(['r:transactions', 'r:refunds', 'w:deliveries', 'w:callbacks', 'w:api_keys']);
+    const sample = "await m.query('SELECT * FROM transactions t JOIN refunds r ON r.id = 1'); await m.query('DELETE FROM deliveries'); `UPDATE callbacks SET x = 1`; 'INSERT INTO \"api_keys\" (a)'; keysetPage(db, { table: 'payment_links' })";
+    expect(tableUses('x.ts', sample).map((u) => `${u.write ? 'w' : 'r'}:${u.table}`)).toEqual(['r:transactions', 'r:refunds', 'w:deliveries', 'w:callbacks', 'w:api_keys', 'r:payment_links']);
     expect(uses.some((u) => u.file === 'apps/transaction-service/src/transactions/transaction-queries.ts' && u.table === 'transactions')).toBe(true);
   });
 });
