@@ -43,7 +43,7 @@ export class LedgerQueries {
       params: [businessId, mode],
       cursorColumn: 'public_id',
       page,
-      unknownCursor: unknownCursor('ledger entry'),
+      unknownCursor: unknownCursor('ledger entry', 'ledger entries'),
     });
     const [{ n }] = await queryRows<{ n: number }>(m, `SELECT count(*)::int AS n FROM ledger_entries WHERE ${OF_BUSINESS}`, [businessId, mode]);
     return { rows, hasMore, count: n };

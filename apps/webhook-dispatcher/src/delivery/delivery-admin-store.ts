@@ -40,7 +40,7 @@ export class DeliveryAdminStore {
     const filters: Filter[] = status ? [[(n) => `status = ${n}`, status]] : [];
     const { rows, hasMore } = await keysetPage<{ id: string; public_id: string; event_id: string; status: DeliveryView['status']; next_attempt_at: Date | null; created_at: Date }>(
       this.ds,
-      { table: 'deliveries', scope: ['callback_id = $1'], params: [callbackId], filters, cursorColumn: 'public_id', page, unknownCursor: unknownCursor('delivery of this callback') },
+      { table: 'deliveries', scope: ['callback_id = $1'], params: [callbackId], filters, cursorColumn: 'public_id', page, unknownCursor: unknownCursor('delivery of this callback', 'deliveries to this callback') },
     );
     const details = await queryRows<{ id: string; event_type: string; attempts: DeliveryView['attempts'] | null }>(
       this.ds,
