@@ -199,7 +199,7 @@ describe('payment links management and refunds', () => {
       expect(unknown.status).toBe(404);
       expect((await pay('rf-3', 100)).status).toBe(200);
       const noRefunds = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-3', { key: keys.test.secret });
-      expect(noRefunds.body).toEqual({ result: 'success', refunds: [] });
+      expect(noRefunds.body).toEqual({ result: 'success', refunds: [], has_more: false });
       for (const key of [other.test.secret, keys.live.secret]) {
         expect((await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key })).status).toBe(404);
       }

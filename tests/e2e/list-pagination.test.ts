@@ -223,6 +223,28 @@ describe('cursor pagination and filters', () => {
     }
   };
 
+  describe('refunds of a transaction', () => {
+    it('pages GET /v1/transactions/refunds oldest first both ways; without a limit lists them all; another transaction’s refund is refused', async () => {
+      const refund = async (reference: string, amount: number) => {
+        const res = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: reference, amount } });
+        expect(res.status).toBe(200);
+        return res.body.refund_id as string;
+      };
+      const made: string[] = [];
+      for (let n = 0; n < 4; n++) made.push(await refund('pg-success-1', 100 + n));
+      const path = '/v1/transactions/refunds?transaction_reference=pg-success-1';
+      const whole = await stack.api<{ refunds: { refund_id: string }[]; has_more: boolean }>('GET', path, { key: keys.test.secret });
+      expect(whole.body).toEqual({ result: 'success', refunds: expect.any(Array), has_more: false });
+      expect(whole.body.refunds.map((r) => r.refund_id)).toEqual(made);
+      await walk(path, keys.test.secret, 'refunds', (r) => r.refund_id as string, made);
+
+      await pay('pg-refund-other', { email: 'other@example.com', payment_method_code: 'ecocash', mobile_money_number: '0771234567' });
+      await waitFor('the second payment to settle', async () => ((await status('pg-refund-other')) === 'success' ? true : undefined));
+      const elsewhere = await refund('pg-refund-other', 50);
+      await refusesForeignCursor(path, keys.test.secret, elsewhere);
+    });
+  });
+
   describe('callbacks and their delivery log', () => {
     const register = async (key: string, n: number) => {
       const res = await stack.api('POST', '/v1/callback', { key, body: { url: `https://127.0.0.1:1/hook-${n}`, events: ['transaction.success'] } });

@@ -133,11 +133,16 @@ export interface CreateRefundBody {
   amount?: number;
   reason?: string;
 }
+/** Oldest first; without a limit every refund (a transaction has few), with one a cursor page in that order. */
 export interface ListRefundsBody {
   transaction_reference: string;
+  limit?: number;
+  starting_after?: string;
+  ending_before?: string;
 }
 export interface ListRefundsResult {
   refunds: RefundView[];
+  has_more: boolean;
 }
 export interface GetRefundBody {
   refund_id: string;

@@ -29,15 +29,17 @@ export interface KeysetQuery {
   cursorColumn: string;
   /** The order, newest first; the last column must be unique. Default: created_at, id. Every table paged has a unique `id`. */
   orderBy?: string[];
+  /** A list kept oldest first: `starting_after` then goes to newer objects, `ending_before` to older ones. */
+  oldestFirst?: boolean;
   page: PageRequest;
   /** The error for a cursor that names no row in scope (never another tenant's row). */
   unknownCursor: (field: 'starting_after' | 'ending_before', value: string) => Error;
 }
 
 /**
- * One page of a list by keyset: rows strictly after (older than) `starting_after`, or strictly
- * before (newer than) `ending_before`, newest first either way, and whether more rows lie beyond
- * the page in the direction of travel. The cursor row's position is compared in SQL, so
+ * One page of a list by keyset: rows strictly after `starting_after` in the list's order, or
+ * strictly before `ending_before`, in the list's order either way (newest first unless
+ * `oldestFirst`), and whether more rows lie beyond the page in the direction of travel. The cursor row's position is compared in SQL, so
  * timestamps keep their microseconds.
  */
 export async function keysetPage<T>(db: Pick<EntityManager, 'query'>, q: KeysetQuery): Promise<{ rows: T[]; hasMore: boolean }> {
@@ -46,6 +48,8 @@ export async function keysetPage<T>(db: Pick<EntityManager, 'query'>, q: KeysetQ
   const where = [...q.scope];
   const field = q.page.ending_before !== undefined ? 'ending_before' : q.page.starting_after !== undefined ? 'starting_after' : null;
   const backwards = field === 'ending_before';
+  // Whether this page reads towards newer rows (ascending), and so compares with > and turns round if it is a backwards page.
+  const ascending = backwards !== (q.oldestFirst ?? false);
   if (field) {
     const value = q.page[field] as string;
     const [cursor] = await queryRows<{ id: string }>(
@@ -55,14 +59,14 @@ export async function keysetPage<T>(db: Pick<EntityManager, 'query'>, q: KeysetQ
     );
     if (!cursor) throw q.unknownCursor(field, value);
     params.push(cursor.id);
-    where.push(`(${order.join(', ')}) ${backwards ? '>' : '<'} (SELECT ${order.map((c) => `c.${c}`).join(', ')} FROM ${q.table} c WHERE c.id = $${params.length})`);
+    where.push(`(${order.join(', ')}) ${ascending ? '>' : '<'} (SELECT ${order.map((c) => `c.${c}`).join(', ')} FROM ${q.table} c WHERE c.id = $${params.length})`);
   }
   for (const [condition, value] of q.filters ?? []) {
     params.push(value);
     where.push(condition(`$${params.length}`));
   }
   params.push(q.page.skip ?? 0, q.page.limit + 1);
-  const direction = backwards ? 'ASC' : 'DESC';
+  const direction = ascending ? 'ASC' : 'DESC';
   const rows = await queryRows<T>(
     db,
     `SELECT * FROM ${q.table} WHERE ${where.join(' AND ')}

@@ -144,8 +144,8 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
   },
   TransactionsController_listRefunds: {
     status: 200,
-    description: "The transaction's refunds, oldest first",
-    schema: ok({ refunds: arr(obj(refundFields)) }),
+    description: "The transaction's refunds, oldest first: all of them, or one page when a limit or cursor is given",
+    schema: ok({ refunds: arr(obj(refundFields)), has_more: bool() }),
   },
   TransactionsController_getRefund: {
     status: 200,

@@ -115,8 +115,11 @@ export class TransactionsController {
   async listRefunds(@Req() req: Request, @Query() query: ListRefundsQuery) {
     const result = await this.transactions.call<ListRefundsBody, ListRefundsResult>(RpcPatterns.RefundsList, rpcContext(req), {
       transaction_reference: query.transaction_reference,
+      limit: query.limit,
+      starting_after: query.starting_after,
+      ending_before: query.ending_before,
     });
-    return { result: 'success', refunds: result.refunds.map(presentRefundItem) };
+    return { result: 'success', refunds: result.refunds.map(presentRefundItem), has_more: result.has_more };
   }
 
   @Get('refunds/:refund_id')

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Topics, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView } from '@payments/contracts';
-import { queryRows } from '@payments/database';
+import { keysetPage, queryRows } from '@payments/database';
 import { appendToOutbox } from '@payments/messaging';
-import { publicId } from '@payments/platform';
+import { publicId, unknownCursor } from '@payments/platform';
 import { ConcurrentStatusChange, PRODUCER } from '../transactions/transaction-store';
 
 /** A refunds row joined with what it refunds. */
@@ -157,9 +157,26 @@ export class RefundStore {
     return row;
   }
 
-  /** Oldest first: the order they were asked for. */
-  async forTransaction(db: Pick<EntityManager, 'query'>, transactionId: string): Promise<RefundRow[]> {
-    return queryRows<RefundRow>(db, `${REFUND_SELECT} WHERE r.transaction_id = $1 ORDER BY r.created_at, r.id`, [transactionId]);
+  /** Oldest first: the order they were asked for; with a limit, one cursor page in that order (cursors are refund ids). */
+  async forTransaction(
+    db: Pick<EntityManager, 'query'>,
+    txn: { id: string; public_id: string; reference: string; amount: string },
+    page: { limit?: number; starting_after?: string; ending_before?: string },
+  ): Promise<{ rows: RefundRow[]; hasMore: boolean }> {
+    if (page.limit === undefined && !page.starting_after && !page.ending_before) {
+      return { rows: await queryRows<RefundRow>(db, `${REFUND_SELECT} WHERE r.transaction_id = $1 ORDER BY r.created_at, r.id`, [txn.id]), hasMore: false };
+    }
+    const { rows, hasMore } = await keysetPage<Omit<RefundRow, 'txn_public_id' | 'txn_reference' | 'txn_amount'>>(db, {
+      table: 'refunds',
+      scope: ['transaction_id = $1'],
+      params: [txn.id],
+      cursorColumn: 'public_id',
+      oldestFirst: true,
+      page: { ...page, limit: page.limit ?? 100 },
+      unknownCursor: unknownCursor('refund of this transaction', 'refunds of this transaction'),
+    });
+    // Every refund of the page refunds the same transaction, which the caller already holds.
+    return { rows: rows.map((r) => ({ ...r, txn_public_id: txn.public_id, txn_reference: txn.reference, txn_amount: txn.amount })), hasMore };
   }
 
   async recordCreated(m: EntityManager, row: RefundRow, correlationId: string | null): Promise<void> {

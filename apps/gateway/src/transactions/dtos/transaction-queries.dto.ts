@@ -97,13 +97,22 @@ export class RefundDto {
   reason?: string;
 }
 
-/** GET /v1/transactions/refunds query. */
-export class ListRefundsQuery {
+/** Path parameter of GET /v1/transactions/refunds/{refund_id}. */
+export const REFUND_ID = /^rfd_[0-9A-Za-z]{10,40}$/;
+
+/** Largest page of GET /v1/transactions/refunds when a limit is given. */
+export const REFUNDS_PAGE_MAX = 100;
+
+/** GET /v1/transactions/refunds query: every refund, oldest first, or one cursor page in that order. */
+export class ListRefundsQuery extends CursorQuery {
+  static override cursorIds = { pattern: REFUND_ID, noun: 'a refund id (rfd_…)' };
+
   @IsString({ message: 'transaction_reference is required' })
   @Length(1, 100, { message: 'transaction_reference must be 1 to 100 characters' })
   transaction_reference: string;
-}
 
-/** Path parameter of GET /v1/transactions/refunds/{refund_id}. */
-export const REFUND_ID = /^rfd_[0-9A-Za-z]{10,40}$/;
+  @IsOptional()
+  @IntegerInRange('limit', 1, REFUNDS_PAGE_MAX, { fromQuery: true })
+  limit?: number;
+}
 

@@ -19,7 +19,7 @@ export class GetRefundUseCase {
   }
 }
 
-/** Every refund of one of the merchant's transactions, oldest first (a transaction has few). */
+/** The refunds of one of the merchant's transactions, oldest first: all (a transaction has few), or one cursor page. */
 @Injectable()
 export class ListRefundsUseCase {
   constructor(
@@ -31,6 +31,7 @@ export class ListRefundsUseCase {
   async execute({ ctx, body }: RpcRequest<ListRefundsBody>): Promise<ListRefundsResult> {
     const txn = await this.transactions.byReference(this.ds, ctx.business_id, ctx.mode, body.transaction_reference);
     if (!txn) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
-    return { refunds: (await this.store.forTransaction(this.ds, txn.id)).map(toRefundView) };
+    const { rows, hasMore } = await this.store.forTransaction(this.ds, txn, body);
+    return { refunds: rows.map(toRefundView), has_more: hasMore };
   }
 }
