@@ -37,25 +37,35 @@ export class DeliveryStore {
    * One delivery per callback of each event's business and mode that subscribes to it: `pending`
    * for an active callback, `skipped` for a disabled one, so an outage loses no event (`recover`
    * sends skipped deliveries once the callback is active again). Runs inside the consumer's inbox
-   * transaction; the unique (event, callback) pair makes it idempotent.
+   * transaction; the unique (event, callback) pair makes it idempotent. With `handOver`, the
+   * pending ones are written already handed over (`enqueued_at` set, as the enqueuer would), for
+   * the caller to attempt in-process once the transaction commits: the enqueuer leaves them alone,
+   * and the reconciler queues any that this process never got to (a crash).
    */
-  async fanOut(m: EntityManager, eventIds: string[]): Promise<number> {
-    const rows = await queryRows<{ id: string }>(
+  async fanOut(m: EntityManager, eventIds: string[], handOver = false): Promise<FannedOut[]> {
+    return queryRows<FannedOut>(
       m,
-      `INSERT INTO deliveries (public_id, event_id, callback_id, status, next_attempt_at, last_error)
+      `INSERT INTO deliveries (public_id, event_id, callback_id, status, next_attempt_at, last_error, enqueued_at, enqueue_count)
        SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e.id, c.id,
               CASE WHEN c.is_active THEN 'pending' ELSE 'skipped' END,
               CASE WHEN c.is_active THEN now() END,
-              CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END
+              CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END,
+              CASE WHEN c.is_active AND $2 THEN now() END,
+              CASE WHEN c.is_active AND $2 THEN 1 ELSE 0 END
          FROM webhook_events e
          JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL AND e.event_type = ANY (c.events)
         WHERE e.id = ANY ($1::text[])
         ORDER BY array_position($1::text[], e.id), c.id
        ON CONFLICT (event_id, callback_id) DO NOTHING
-       RETURNING id`,
-      [eventIds],
+       RETURNING id, callback_id, status, enqueue_count`,
+      [eventIds, handOver],
     );
-    return rows.length;
+  }
+
+  /** Hands deliveries taken for an in-process attempt, and never attempted, back to the enqueuer. */
+  async releaseMany(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ds.query(`UPDATE deliveries SET enqueued_at = NULL WHERE id = ANY($1::bigint[]) AND status = 'pending' AND attempts = 0 AND enqueue_count = 1 AND locked_until IS NULL`, [ids]);
   }
 
   /** Deliveries waiting for a queue job; marks them handed over. Called inside a transaction. */
@@ -198,6 +208,14 @@ export class DeliveryStore {
       [callbackId, ownDeliveryId],
     );
   }
+}
+
+/** A delivery written by fanOut. */
+export interface FannedOut {
+  id: string;
+  callback_id: number;
+  status: DeliveryStatus;
+  enqueue_count: number;
 }
 
 export interface WebhookEventRow {
