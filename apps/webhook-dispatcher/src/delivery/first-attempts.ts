@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { ROOT_LOGGER } from '@payments/service-host';
+import { ROOT_LOGGER } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { CallbackGate } from './callback-gate';
 import { DeliverAttemptUseCase } from './deliver-attempt.usecase';
