@@ -161,9 +161,9 @@ export class DeliveryStore {
   /**
    * Records a successful attempt: the attempt row, and the delivery succeeded if it is still this
    * worker's. No callback lock: nothing here writes the callback row (see
-   * CallbackStore.recordSuccess), so a
-   * concurrent DELETE of the callback cannot deadlock with it. False when the delivery moved on
-   * meanwhile. Successes that arrive together are written together (GroupCommit).
+   * CallbackStore.recordSuccess), so a concurrent DELETE of the callback cannot deadlock with it.
+   * False when the delivery moved on meanwhile. Successes that arrive together are written
+   * together (GroupCommit).
    */
   recordSuccess(deliveryId: string, previousAttempts: number, statusCode: number | null, durationMs: number): Promise<boolean> {
     return this.successes.submit({ deliveryId, previousAttempts, statusCode, durationMs });
