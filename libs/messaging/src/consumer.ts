@@ -212,7 +212,7 @@ export class IdempotentConsumer {
       then = (await handler(event, manager, meta)) ?? undefined;
       return true;
     });
-    then?.();
+    if (then) this.afterCommit(then);
     return applied;
   }
 
@@ -244,9 +244,18 @@ export class IdempotentConsumer {
     const base = this.base(topic);
     if (applied > 0) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'applied' }, applied);
     if (items.length > applied) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'duplicate' }, items.length - applied);
-    for (const then of thens) then();
+    for (const then of thens) this.afterCommit(then);
     if (applied > 0) this.options.afterCommit?.();
     return applied;
+  }
+
+  /** The events are committed whatever happens here: a failing follow-up must not fail their batch. */
+  private afterCommit(then: AfterCommit): void {
+    try {
+      then();
+    } catch (err) {
+      this.logger.error({ err }, 'after-commit action failed');
+    }
   }
 
   /** Keeps the key and the message's own headers so a dead-letter replay delivers it unchanged. */
