@@ -2,6 +2,7 @@ import type { AppName } from '../support/processes';
 import type { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import type { WebhookReceiver } from '../support/webhook-receiver';
+import { reportHops } from './hops';
 import { HttpClient, openLoop, stats } from './load';
 import type { Report } from './report';
 
@@ -93,6 +94,7 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
     target: rate === 300 ? { op: '<=', value: 1000 } : undefined,
     note: `${sent.size} payments over ${shops.length} callbacks in ${seconds} s, generator lag ${run.lagMs.toFixed(0)} ms${rejected ? `, ${rejected} rejected` : ''}${seen.size < sent.size ? `, ${sent.size - seen.size} webhooks MISSING` : ''}`,
   });
+  await reportHops(stack, report, section, sent, seen);
 }
 
 /** (b) a burst of `count` payments to one callback: first request → last webhook arrival. */

@@ -2,7 +2,6 @@ import { ConsumerGroups, Topics } from '@payments/contracts';
 import { runService } from '@payments/service-host';
 import { WebhookDispatcherModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook.config';
-import { DeliveryQueue } from './delivery/delivery-queue';
 import { WebhookEventsHandler } from './events/transaction-events.handler';
 import { migrations } from './migrations';
 
@@ -16,7 +15,6 @@ void runService({
   publishesEvents: false,
   consumers: (app) => {
     const events = app.get(WebhookEventsHandler);
-    const queue = app.get(DeliveryQueue);
     return [
       {
         group: ConsumerGroups.WebhookDispatcher,
@@ -30,8 +28,6 @@ void runService({
           [Topics.RefundStatusChanged]: (batch, m) => events.onRefunds(batch, m),
           [Topics.SettlementInvoiceChanged]: (batch, m) => events.onInvoices(batch, m),
         },
-        // New deliveries go to the queue as soon as their rows are committed, not at the next poll.
-        afterCommit: () => queue.wake(),
       },
     ];
   },

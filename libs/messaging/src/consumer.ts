@@ -12,15 +12,21 @@ export interface MessageMeta {
   offset: string;
 }
 
+/**
+ * What a handler wants done once its transaction has committed (e.g. hand the rows it wrote to an
+ * in-process worker): never run when the transaction rolls back.
+ */
+export type AfterCommit = () => void;
+
 /** Applies one event inside the transaction that also records it in the inbox. */
-export type EventHandler = (event: EventEnvelope, manager: EntityManager, meta: MessageMeta) => Promise<void>;
+export type EventHandler = (event: EventEnvelope, manager: EntityManager, meta: MessageMeta) => Promise<void | AfterCommit>;
 
 /**
  * Applies several new events of one partition, in order, inside one transaction: must have the
  * same effect as the topic's EventHandler called on each in turn (set-based SQL instead of a
  * statement per event).
  */
-export type BatchEventHandler = (events: EventEnvelope[], manager: EntityManager) => Promise<void>;
+export type BatchEventHandler = (events: EventEnvelope[], manager: EntityManager) => Promise<void | AfterCommit>;
 
 export interface ConsumerOptions {
   group: string;
@@ -196,21 +202,26 @@ export class IdempotentConsumer {
   }
 
   private async applyOnce(event: EventEnvelope, handler: EventHandler, meta: MessageMeta): Promise<boolean> {
-    return this.ds.transaction(async (manager) => {
+    let then: AfterCommit | undefined;
+    const applied = await this.ds.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         'INSERT INTO processed_events (consumer_group, event_id, topic) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id',
         [this.options.group, event.id, meta.topic],
       );
       if (inserted.length === 0) return false;
-      await handler(event, manager, meta);
+      then = (await handler(event, manager, meta)) ?? undefined;
       return true;
     });
+    if (then) this.afterCommit(then);
+    return applied;
   }
 
   /** Applies new events of one partition in order, in one transaction; returns how many were new. */
   private async applyBatch(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler): Promise<number> {
     const topic = items[0].meta.topic;
+    const thens: AfterCommit[] = [];
     const applied = await this.ds.transaction(async (manager) => {
+      thens.length = 0;
       const inserted: { event_id: string }[] = await manager.query(
         'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING RETURNING event_id',
         [this.options.group, items.map((x) => x.event.id), topic],
@@ -219,10 +230,13 @@ export class IdempotentConsumer {
       // A redelivered event, or the same id twice in one batch, is applied once.
       const todo = items.filter(({ event }) => fresh.delete(event.id));
       const many = this.options.batchHandlers?.[this.base(topic)];
-      if (many && todo.length > 0) await many(todo.map((x) => x.event), manager);
+      const keep = (then: void | AfterCommit) => {
+        if (then) thens.push(then);
+      };
+      if (many && todo.length > 0) keep(await many(todo.map((x) => x.event), manager));
       else {
         for (const { event, meta } of todo) {
-          await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, () => handler(event, manager, meta));
+          keep(await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, () => handler(event, manager, meta)));
         }
       }
       return todo.length;
@@ -230,8 +244,18 @@ export class IdempotentConsumer {
     const base = this.base(topic);
     if (applied > 0) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'applied' }, applied);
     if (items.length > applied) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'duplicate' }, items.length - applied);
+    for (const then of thens) this.afterCommit(then);
     if (applied > 0) this.options.afterCommit?.();
     return applied;
+  }
+
+  /** The events are committed whatever happens here: a failing follow-up must not fail their batch. */
+  private afterCommit(then: AfterCommit): void {
+    try {
+      then();
+    } catch (err) {
+      this.logger.error({ err }, 'after-commit action failed');
+    }
   }
 
   /** Keeps the key and the message's own headers so a dead-letter replay delivers it unchanged. */

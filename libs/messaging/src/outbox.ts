@@ -81,11 +81,13 @@ export class OutboxRelay {
   /** One pass; true when a full batch went out, i.e. there may be more. */
   async tick(): Promise<boolean> {
     const sent = await this.ds.transaction(async (m) => {
-      const [{ locked }] = await m.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', ['outbox_relay']);
-      if (!locked) return 0;
+      // The relay lock and the batch in one round trip: the CTE takes the lock once, and without
+      // it no row comes back.
       const rows: OutboxRow[] = await m.query(
-        'SELECT id, event_id, topic, message_key, payload, headers FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT $1',
-        [this.batchSize],
+        `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked)
+         SELECT o.id, o.event_id, o.topic, o.message_key, o.payload, o.headers FROM relay, outbox_events o
+          WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT $2`,
+        ['outbox_relay', this.batchSize],
       );
       if (rows.length === 0) return 0;
       await this.publish(rows);

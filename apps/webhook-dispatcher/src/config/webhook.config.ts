@@ -41,11 +41,11 @@ export class WebhookDispatcherConfig extends RedisServiceConfig {
 
   /** Attempts in flight at once for one callback, so a slow endpoint cannot starve the others. */
   @IsInt() @Min(1) @Max(100)
-  WEBHOOK_CALLBACK_CONCURRENCY = 8;
+  WEBHOOK_CALLBACK_CONCURRENCY = 32;
 
   /** Attempts in flight at once in one dispatcher process. */
   @IsInt() @Min(1) @Max(500)
-  WEBHOOK_WORKER_CONCURRENCY = 20;
+  WEBHOOK_WORKER_CONCURRENCY = 100;
 
   /** Callbacks one business may register per mode. */
   @IsInt() @Min(1) @Max(1000)

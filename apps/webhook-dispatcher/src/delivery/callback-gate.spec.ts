@@ -34,4 +34,16 @@ describe('CallbackGate', () => {
     expect(gate.usage(2)).toEqual({ active: 1, waiting: 0 });
     two();
   });
+
+  it('queues a caller that asks to wait even beyond maxWaiting', async () => {
+    const gate = new CallbackGate(1, 0);
+    const one = await gate.acquire(1)!;
+    expect(gate.acquire(1)).toBeNull();
+    const waiting = gate.acquire(1, { queue: true });
+    expect(waiting).not.toBeNull();
+    expect(gate.usage(1)).toEqual({ active: 1, waiting: 1 });
+    one();
+    (await waiting!)();
+    expect(gate.usage(1)).toEqual({ active: 0, waiting: 0 });
+  });
 });

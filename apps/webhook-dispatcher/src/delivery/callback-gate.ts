@@ -26,9 +26,10 @@ export class CallbackGate {
   /**
    * A slot for `callbackId`: at once when one is free, after the attempts ahead of it when the
    * callback is full, or null when `maxWaiting` are already waiting (the caller backs off instead,
-   * leaving its worker slot to other callbacks).
+   * leaving its worker slot to other callbacks). `queue: true` always waits: for callers that hold
+   * no shared worker slot while they wait (the in-process first attempts).
    */
-  acquire(callbackId: number): Promise<Release> | null {
+  acquire(callbackId: number, opts: { queue?: boolean } = {}): Promise<Release> | null {
     let s = this.slots.get(callbackId);
     if (!s) {
       s = { active: 0, waiting: [] };
@@ -38,7 +39,7 @@ export class CallbackGate {
       s.active += 1;
       return Promise.resolve(this.releaser(callbackId, s));
     }
-    if (s.waiting.length >= this.maxWaiting) return null;
+    if (s.waiting.length >= this.maxWaiting && !opts.queue) return null;
     const slots = s;
     return new Promise<Release>((resolve) => slots.waiting.push(resolve));
   }

@@ -9,6 +9,7 @@ import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { CallbackGate, type Release } from './callback-gate';
 import { DeliverAttemptUseCase, type AttemptOutcome, type DeliveryJob } from './deliver-attempt.usecase';
 import { DeliveryStore } from './delivery-store';
+import { FirstAttempts } from './first-attempts';
 
 const ENQUEUE_BATCH = 200;
 
@@ -18,7 +19,8 @@ const OVERDUE_GRACE_SECONDS = 5;
 const RECONCILE_EVERY_MS = 5_000;
 
 /**
- * Deliveries travel through a BullMQ queue, one job per attempt (a delayed job for a retry). The
+ * Deliveries travel through a BullMQ queue, one job per attempt (a delayed job for a retry),
+ * except a new delivery's first attempt, which normally runs in-process (FirstAttempts). The
  * database row stays the source of truth: the enqueuer hands every pending row without a job to
  * the queue (an outbox in front of Redis), and the reconciler hands back rows whose job was lost
  * (a crash, a Redis restart), so no delivery depends on Redis alone. A job for a row that moved
@@ -31,20 +33,19 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
   private readonly enqueuer: PollingWorker;
   private readonly reconciler: PollingWorker;
   private readonly connections: IORedis[] = [];
-  private readonly gate: CallbackGate;
 
   constructor(
     private readonly ds: DataSource,
     private readonly store: DeliveryStore,
     private readonly attempt: DeliverAttemptUseCase,
+    private readonly gate: CallbackGate,
+    private readonly first: FirstAttempts,
     @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
     this.enqueuer = new PollingWorker('delivery-enqueuer', () => this.enqueueDue(), config.WEBHOOK_ENQUEUE_INTERVAL_MS, logger);
     this.reconciler = new PollingWorker('delivery-reconciler', () => this.reconcile(), RECONCILE_EVERY_MS, logger);
-    // As many may wait for a callback as may run for it, so one busy callback holds at most twice
-    // its limit of worker slots and the rest stay free for other callbacks.
-    this.gate = new CallbackGate(config.WEBHOOK_CALLBACK_CONCURRENCY, config.WEBHOOK_CALLBACK_CONCURRENCY);
+    first.wakeQueue = () => this.enqueuer.wake();
   }
 
   private connection(): IORedis {
@@ -131,6 +132,8 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
   private async reconcile(): Promise<boolean> {
     let released = 0;
     for (const row of await this.store.overdue(OVERDUE_GRACE_SECONDS, 1_000)) {
+      // Waiting in this process for its first attempt (a long burst to one callback).
+      if (this.first.holds(row.id)) continue;
       // A job still waiting, delayed (e.g. its callback is busy) or running is not lost.
       const job = await this.queue.getJob(jobId(row));
       const state = job ? await job.getState() : 'missing';

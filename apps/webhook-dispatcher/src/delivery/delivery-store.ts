@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { DeliveryStatus } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';
+import { GroupCommit } from './group-commit';
 
 export type { DeliveryStatus };
 
@@ -31,31 +32,44 @@ export interface DeliveryRow {
  */
 @Injectable()
 export class DeliveryStore {
+  private readonly claims = new GroupCommit<Claim, ClaimedAttempt | null>((items) => this.claimMany(items));
+  private readonly successes = new GroupCommit<Success, boolean>((items) => this.recordSuccesses(items));
+
   constructor(private readonly ds: DataSource) {}
 
   /**
    * One delivery per callback of each event's business and mode that subscribes to it: `pending`
    * for an active callback, `skipped` for a disabled one, so an outage loses no event (`recover`
    * sends skipped deliveries once the callback is active again). Runs inside the consumer's inbox
-   * transaction; the unique (event, callback) pair makes it idempotent.
+   * transaction; the unique (event, callback) pair makes it idempotent. With `handOver`, the
+   * pending ones are written already handed over (`enqueued_at` set, as the enqueuer would), for
+   * the caller to attempt in-process once the transaction commits: the enqueuer leaves them alone,
+   * and the reconciler queues any that this process never got to (a crash).
    */
-  async fanOut(m: EntityManager, eventIds: string[]): Promise<number> {
-    const rows = await queryRows<{ id: string }>(
+  async fanOut(m: EntityManager, eventIds: string[], handOver = false): Promise<FannedOut[]> {
+    return queryRows<FannedOut>(
       m,
-      `INSERT INTO deliveries (public_id, event_id, callback_id, status, next_attempt_at, last_error)
+      `INSERT INTO deliveries (public_id, event_id, callback_id, status, next_attempt_at, last_error, enqueued_at, enqueue_count)
        SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e.id, c.id,
               CASE WHEN c.is_active THEN 'pending' ELSE 'skipped' END,
               CASE WHEN c.is_active THEN now() END,
-              CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END
+              CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END,
+              CASE WHEN c.is_active AND $2 THEN now() END,
+              CASE WHEN c.is_active AND $2 THEN 1 ELSE 0 END
          FROM webhook_events e
          JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL AND e.event_type = ANY (c.events)
         WHERE e.id = ANY ($1::text[])
         ORDER BY array_position($1::text[], e.id), c.id
        ON CONFLICT (event_id, callback_id) DO NOTHING
-       RETURNING id`,
-      [eventIds],
+       RETURNING id, callback_id, status, enqueue_count`,
+      [eventIds, handOver],
     );
-    return rows.length;
+  }
+
+  /** Hands deliveries taken for an in-process attempt, and never attempted, back to the enqueuer. */
+  async releaseMany(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ds.query(`UPDATE deliveries SET enqueued_at = NULL WHERE id = ANY($1::bigint[]) AND status = 'pending' AND attempts = 0 AND enqueue_count = 1 AND locked_until IS NULL`, [ids]);
   }
 
   /** Deliveries waiting for a queue job; marks them handed over. Called inside a transaction. */
@@ -102,24 +116,13 @@ export class DeliveryStore {
    * callback and event: still pending, still at that attempt, not held by another worker, and its
    * callback below its concurrency limit. The limit is counted without locking the callback, so
    * two workers racing for the last slot may both win: a soft limit, traded for no lock
-   * contention on a busy callback.
+   * contention on a busy callback. Claims that arrive together go out in one statement
+   * (GroupCommit); each counts the callback's attempts as they were before that statement, and
+   * the in-process CallbackGate keeps one process's own claims within the limit.
    */
   async claimAttempt(deliveryId: string, attempt: number, lockSeconds: number, perCallbackLimit: number): Promise<ClaimedAttempt | 'busy' | null> {
-    const [claimed] = await queryRows<DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }>(
-      this.ds,
-      `UPDATE deliveries d SET locked_until = now() + make_interval(secs => $3), updated_at = now()
-        WHERE d.id = $1 AND d.status = 'pending' AND d.attempts = $2 AND (d.locked_until IS NULL OR d.locked_until < now())
-          AND (SELECT count(*) FROM deliveries x WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()) < $4
-        RETURNING d.*,
-          (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
-          (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode, 'payload', e.payload, 'created_at', e.created_at)
-             FROM webhook_events e WHERE e.id = d.event_id) AS event_json`,
-      [deliveryId, attempt, lockSeconds, perCallbackLimit],
-    );
-    if (claimed) {
-      const { callback_json, event_json, ...delivery } = claimed;
-      return { delivery, callback: callback_json ? withDates<CallbackRow>(callback_json, CALLBACK_DATES) : null, event: withDates<WebhookEventRow>(event_json!, ['created_at']) };
-    }
+    const claimed = await this.claims.submit({ deliveryId, attempt, lockSeconds, perCallbackLimit });
+    if (claimed) return claimed;
     const waiting = await queryRows<{ id: string }>(
       this.ds,
       `SELECT id FROM deliveries WHERE id = $1 AND status = 'pending' AND attempts = $2 AND (locked_until IS NULL OR locked_until < now())`,
@@ -128,25 +131,61 @@ export class DeliveryStore {
     return waiting.length > 0 ? 'busy' : null;
   }
 
-  /**
-   * Records a successful attempt in one statement: the attempt row, and the delivery succeeded if
-   * it is still this worker's. No callback lock: nothing here writes the callback row (see
-   * CallbackStore.recordSuccess), so a concurrent DELETE of the callback cannot deadlock with it. False when the
-   * delivery moved on meanwhile.
-   */
-  async recordSuccess(deliveryId: string, previousAttempts: number, statusCode: number | null, durationMs: number): Promise<boolean> {
-    const [row] = await queryRows<{ done: number }>(
+  private async claimMany(items: Claim[]): Promise<(ClaimedAttempt | null)[]> {
+    const rows = await queryRows<DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }>(
       this.ds,
-      `WITH attempt AS (
-         INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2 + 1, $3, $4, NULL) ON CONFLICT DO NOTHING
-       ), done AS (
-         UPDATE deliveries SET status = 'succeeded', attempts = $2 + 1, locked_until = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
-          WHERE id = $1 AND status = 'pending' AND attempts = $2 RETURNING id
+      `WITH input AS (
+         SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[]) AS t(id, attempt, lock_seconds, max_in_flight)
        )
-       SELECT count(*)::int AS done FROM done`,
-      [deliveryId, previousAttempts, statusCode, durationMs],
+       UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds), updated_at = now()
+         FROM input i
+        WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.attempt AND (d.locked_until IS NULL OR d.locked_until < now())
+          AND (SELECT count(*) FROM deliveries x WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()) < i.max_in_flight
+        RETURNING d.*,
+          (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
+          (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode, 'payload', e.payload, 'created_at', e.created_at)
+             FROM webhook_events e WHERE e.id = d.event_id) AS event_json`,
+      [items.map((i) => i.deliveryId), items.map((i) => i.attempt), items.map((i) => i.lockSeconds), items.map((i) => i.perCallbackLimit)],
     );
-    return row.done > 0;
+    const byId = new Map<string, ClaimedAttempt>();
+    for (const { callback_json, event_json, ...delivery } of rows) {
+      byId.set(String(delivery.id), {
+        delivery,
+        callback: callback_json ? withDates<CallbackRow>(callback_json, CALLBACK_DATES) : null,
+        event: withDates<WebhookEventRow>(event_json!, ['created_at']),
+      });
+    }
+    return items.map((i) => byId.get(i.deliveryId) ?? null);
+  }
+
+  /**
+   * Records a successful attempt: the attempt row, and the delivery succeeded if it is still this
+   * worker's. No callback lock: nothing here writes the callback row (see
+   * CallbackStore.recordSuccess), so a concurrent DELETE of the callback cannot deadlock with it.
+   * False when the delivery moved on meanwhile. Successes that arrive together are written
+   * together (GroupCommit).
+   */
+  recordSuccess(deliveryId: string, previousAttempts: number, statusCode: number | null, durationMs: number): Promise<boolean> {
+    return this.successes.submit({ deliveryId, previousAttempts, statusCode, durationMs });
+  }
+
+  /** Several successes in one statement; true for each delivery that was still this worker's. */
+  private async recordSuccesses(items: Success[]): Promise<boolean[]> {
+    const done = await queryRows<{ id: string }>(
+      this.ds,
+      `WITH input AS (
+         SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[]) AS t(id, previous, status_code, duration_ms)
+       ), attempt AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
+         SELECT id, previous + 1, status_code, duration_ms, NULL FROM input ON CONFLICT DO NOTHING
+       )
+       UPDATE deliveries d SET status = 'succeeded', attempts = i.previous + 1, locked_until = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
+         FROM input i WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.previous
+       RETURNING d.id`,
+      [items.map((i) => i.deliveryId), items.map((i) => i.previousAttempts), items.map((i) => i.statusCode), items.map((i) => i.durationMs)],
+    );
+    const moved = new Set(done.map((r) => String(r.id)));
+    return items.map((i) => moved.has(i.deliveryId));
   }
 
   /**
@@ -198,6 +237,28 @@ export class DeliveryStore {
       [callbackId, ownDeliveryId],
     );
   }
+}
+
+interface Claim {
+  deliveryId: string;
+  attempt: number;
+  lockSeconds: number;
+  perCallbackLimit: number;
+}
+
+interface Success {
+  deliveryId: string;
+  previousAttempts: number;
+  statusCode: number | null;
+  durationMs: number;
+}
+
+/** A delivery written by fanOut. */
+export interface FannedOut {
+  id: string;
+  callback_id: number;
+  status: DeliveryStatus;
+  enqueue_count: number;
 }
 
 export interface WebhookEventRow {

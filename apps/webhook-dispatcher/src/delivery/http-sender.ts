@@ -30,7 +30,7 @@ export class HttpSender implements OnApplicationShutdown {
     const ca = config.WEBHOOK_CA_FILE ? [...rootCertificates, readFileSync(config.WEBHOOK_CA_FILE, 'utf8')] : undefined;
     // Keep-alive: consecutive deliveries to one endpoint reuse the TLS connection. A reused
     // connection goes to an address that was checked when it was opened.
-    this.agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000, ca });
+    this.agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64, timeout: 30_000, ca });
   }
 
   onApplicationShutdown(): void {

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, RefundStatusChangedData, SettlementInvoiceChangedData, TransactionStatusChangedData } from '@payments/contracts';
+import type { AfterCommit } from '@payments/messaging';
 import { DeliveryStore } from '../delivery/delivery-store';
+import { FirstAttempts } from '../delivery/first-attempts';
 import { EventsStore } from './events-store';
 import { catalogueEventsForTransaction, type CatalogueEvent } from './catalogue';
 
@@ -56,13 +58,16 @@ export class WebhookEventsHandler {
   constructor(
     private readonly events: EventsStore,
     private readonly deliveries: DeliveryStore,
+    private readonly first: FirstAttempts,
   ) {}
 
   /**
    * Records the catalogue events of several source events, and their deliveries, in two
-   * statements whatever the count (a consumer batch). Already recorded ones are left alone.
+   * statements whatever the count (a consumer batch). Already recorded ones are left alone. Once
+   * the transaction commits, the new deliveries' first attempts start in this process (or, when it
+   * holds too many already, the queue's enqueuer is woken for them).
    */
-  private async emit(m: EntityManager, items: { source: EventEnvelope; types: CatalogueEvent[]; payload: unknown }[]): Promise<void> {
+  private async emit(m: EntityManager, items: { source: EventEnvelope; types: CatalogueEvent[]; payload: unknown }[]): Promise<AfterCommit | undefined> {
     const rows = items.flatMap(({ source, types, payload }) =>
       types.map((type) => ({
         id: webhookEventId(source.id, type),
@@ -75,11 +80,15 @@ export class WebhookEventsHandler {
       })),
     );
     const inserted = await this.events.insertNew(m, rows);
-    if (inserted.length > 0) await this.deliveries.fanOut(m, inserted);
+    if (inserted.length === 0) return undefined;
+    const handOver = this.first.accepting();
+    const deliveries = await this.deliveries.fanOut(m, inserted, handOver);
+    if (!deliveries.some((d) => d.status === 'pending')) return undefined;
+    return handOver ? () => this.first.dispatch(deliveries) : () => this.first.wakeQueue();
   }
 
-  async onTransactions(events: EventEnvelope[], m: EntityManager): Promise<void> {
-    await this.emit(
+  async onTransactions(events: EventEnvelope[], m: EntityManager): Promise<AfterCommit | undefined> {
+    return this.emit(
       m,
       events.map((source) => {
         const data = source.data as TransactionStatusChangedData;
@@ -88,8 +97,8 @@ export class WebhookEventsHandler {
     );
   }
 
-  async onRefunds(events: EventEnvelope[], m: EntityManager): Promise<void> {
-    await this.emit(
+  async onRefunds(events: EventEnvelope[], m: EntityManager): Promise<AfterCommit | undefined> {
+    return this.emit(
       m,
       events.map((source) => {
         const data = source.data as RefundStatusChangedData;
@@ -98,8 +107,8 @@ export class WebhookEventsHandler {
     );
   }
 
-  async onInvoices(events: EventEnvelope[], m: EntityManager): Promise<void> {
-    await this.emit(
+  async onInvoices(events: EventEnvelope[], m: EntityManager): Promise<AfterCommit | undefined> {
+    return this.emit(
       m,
       events.map((source) => {
         const data = source.data as SettlementInvoiceChangedData;
