@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import express from 'express';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@payments/config';
 import { ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck } from '@payments/database';
@@ -11,9 +9,8 @@ import { HealthRegistry, NestPinoLogger, createRootLogger, fatal, initMetrics, o
 import { REDIS, connectRedis } from '@payments/redis';
 import { GatewayModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
-import { AllExceptionsFilter, bodyParserErrorHandler } from './http/all-exceptions.filter';
-import { answerClientErrors, bodyTextGuard, requestTargetGuard, verifyFormBody, verifyJsonBody } from './http/input-guard.middleware';
-import { requestIdMiddleware, securityHeadersMiddleware } from './http/request-id.middleware';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { createHttpAdapter, type GatewayHttpApp } from './http/http-server';
 import { StrictValidationPipe } from './http/validation';
 import { migrations } from './migrations';
 import { buildOpenApiDocument } from './openapi/openapi';
@@ -54,17 +51,11 @@ async function main(): Promise<void> {
     @Module({ imports: [GatewayRuntimeModule, GatewayModule] })
     class GatewayRootModule {}
 
-    const app = await NestFactory.create<NestExpressApplication>(GatewayRootModule, {
+    const app = await NestFactory.create<GatewayHttpApp>(GatewayRootModule, createHttpAdapter(), {
       logger: new NestPinoLogger(logger),
       bodyParser: false,
       abortOnError: false,
     });
-    app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-    app.disable('x-powered-by');
-    app.use(requestIdMiddleware, securityHeadersMiddleware, requestTargetGuard);
-    app.use(express.json({ limit: '64kb', strict: true, type: ['application/json', 'application/*+json'], verify: verifyJsonBody }));
-    app.use(express.urlencoded({ extended: false, limit: '64kb', verify: verifyFormBody }));
-    app.use(bodyParserErrorHandler, bodyTextGuard);
     app.useGlobalPipes(new StrictValidationPipe());
     app.useGlobalFilters(new AllExceptionsFilter());
 
@@ -77,8 +68,8 @@ async function main(): Promise<void> {
     health.register({ name: 'redis', check: () => redis.ping() });
 
     const metricsServer = await startMetricsServer(config.HTTP_HOST, config.METRICS_PORT);
-    answerClientErrors(app.getHttpServer());
-    await app.listen(config.GATEWAY_PORT);
+    // Every interface, as Node's listen() without a host (Fastify's default would be localhost only).
+    await app.listen(config.GATEWAY_PORT, '::');
     logger.info({ port: config.GATEWAY_PORT, metrics_port: config.METRICS_PORT }, 'gateway started');
 
     onShutdown(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {

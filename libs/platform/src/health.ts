@@ -1,5 +1,4 @@
 import { Controller, Get, Global, Header, Injectable, Module, Res } from '@nestjs/common';
-import type { Response } from 'express';
 import { metricsRegistry } from './metrics';
 
 export interface HealthCheck {
@@ -59,9 +58,12 @@ export class HealthController {
   }
 
   @Get('health/ready')
-  async ready(@Res() res: Response) {
+  // Only the status is set on the response (both Express and Fastify name it `status`): the
+  // gateway runs on Fastify, the services' internal ports on Express.
+  async ready(@Res({ passthrough: true }) res: { status(code: number): unknown }) {
     const { ok, checks } = await this.registry.run();
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks });
+    res.status(ok ? 200 : 503);
+    return { status: ok ? 'ok' : 'unavailable', checks };
   }
 
 }

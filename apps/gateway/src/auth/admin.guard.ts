@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
 import { ErrorCodes } from '@payments/contracts';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from '../http/api-exception';
+import { header, type ApiRequest } from '../http/http-types';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -17,8 +17,8 @@ export class AdminGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<Request>();
-    const match = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '');
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const match = /^Bearer\s+(\S+)$/i.exec(header(req, 'authorization') ?? '');
     if (!match || !timingSafeEqual(digest(match[1]), this.expected)) {
       throw new ApiException(ErrorCodes.InvalidApiKey, 'admin endpoints need Authorization: Bearer <ADMIN_API_TOKEN>');
     }

@@ -1,20 +1,14 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
 import { ErrorCodes, type RpcContext } from '@payments/contracts';
 import { ApiException } from '../http/api-exception';
-import { ApiKeysService, type Principal } from './api-keys.service';
+import { header as requestHeader, type ApiReply, type ApiRequest } from '../http/http-types';
+import { ApiKeysService } from './api-keys.service';
 import { RateLimiter } from './rate-limiter';
 
 const PUBLIC_KEY_ALLOWED = 'public-key-allowed';
 /** Marks the few routes a public key may call (only POST /v1/transactions). */
 export const PublicKeyAllowed = () => SetMetadata(PUBLIC_KEY_ALLOWED, true);
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    principal?: Principal;
-  }
-}
 
 /** Authenticates `Authorization: Bearer <api key>` on every /v1 route; secret key unless marked. */
 @Injectable()
@@ -26,8 +20,8 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<Request>();
-    const header = req.header('authorization') ?? '';
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const header = requestHeader(req, 'authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new ApiException(ErrorCodes.InvalidApiKey, 'missing Authorization header; send Authorization: Bearer <API key>');
     const principal = await this.keys.authenticate(match[1]);
@@ -38,8 +32,7 @@ export class ApiKeyGuard implements CanActivate {
     }
     // Rate limits are per key, shared by every replica (Redis).
     const limit = await this.limiter.take(`${principal.business_id}:${principal.mode}:${principal.key_type}`);
-    const res = context.switchToHttp().getResponse<Response>();
-    for (const [k, v] of Object.entries(limit.headers)) res.setHeader(k, v);
+    context.switchToHttp().getResponse<ApiReply>().headers(limit.headers);
     if (!limit.allowed) {
       throw new ApiException(ErrorCodes.RateLimited, `too many requests; retry after ${limit.headers['Retry-After']} s`, undefined, limit.headers);
     }
@@ -49,7 +42,7 @@ export class ApiKeyGuard implements CanActivate {
 }
 
 /** The RPC context for the authenticated request. */
-export function rpcContext(req: Request): RpcContext {
+export function rpcContext(req: ApiRequest): RpcContext {
   const p = req.principal;
   if (!p) throw new Error('rpcContext called on an unauthenticated request');
   return { request_id: req.requestId, business_id: p.business_id, mode: p.mode, key_type: p.key_type };

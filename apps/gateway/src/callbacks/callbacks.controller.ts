@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/http-types';
 import {
   ErrorCodes,
   WebhookRpcPatterns,
@@ -35,13 +35,13 @@ export class CallbacksController {
 
   @Post()
   @HttpCode(200)
-  async create(@Req() req: Request, @Body() dto: CreateCallbackDto) {
+  async create(@Req() req: ApiRequest, @Body() dto: CreateCallbackDto) {
     await this.hooks.call<CreateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksCreate, rpcContext(req), { ...dto });
     return { result: 'success', message: 'Callback created' };
   }
 
   @Get('list')
-  async list(@Req() req: Request, @Query() q: CallbackPageQuery) {
+  async list(@Req() req: ApiRequest, @Query() q: CallbackPageQuery) {
     const r = await this.hooks.call<ListCallbacksBody, ListCallbacksResult>(WebhookRpcPatterns.CallbacksList, rpcContext(req), {
       ...cursorPage(q, CALLBACK_LIST_DEFAULT),
       skip: q.skip ?? 0,
@@ -56,25 +56,25 @@ export class CallbacksController {
   }
 
   @Get('fetch/:callback_id')
-  fetch(@Req() req: Request, @Param('callback_id') id: string) {
+  fetch(@Req() req: ApiRequest, @Param('callback_id') id: string) {
     return this.one(req, id);
   }
 
   @Get(':id/secret')
-  async secret(@Req() req: Request, @Param('id') id: string) {
+  async secret(@Req() req: ApiRequest, @Param('id') id: string) {
     const s = await this.hooks.call<CallbackIdBody, CallbackSecretView>(WebhookRpcPatterns.CallbacksSecret, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', secret: s.secret, previous_secret_expires_at: s.previous_secret_expires_at };
   }
 
   @Post(':id/secret/roll')
   @HttpCode(200)
-  async roll(@Req() req: Request, @Param('id') id: string) {
+  async roll(@Req() req: ApiRequest, @Param('id') id: string) {
     const s = await this.hooks.call<CallbackIdBody, CallbackSecretView>(WebhookRpcPatterns.CallbacksRollSecret, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', message: 'Secret rolled; the previous secret keeps signing until previous_secret_expires_at', secret: s.secret, previous_secret_expires_at: s.previous_secret_expires_at };
   }
 
   @Get(':id/deliveries')
-  async deliveries(@Req() req: Request, @Param('id') id: string, @Query() q: DeliveriesQuery) {
+  async deliveries(@Req() req: ApiRequest, @Param('id') id: string, @Query() q: DeliveriesQuery) {
     const r = await this.hooks.call<ListDeliveriesBody, ListDeliveriesResult>(WebhookRpcPatterns.DeliveriesList, rpcContext(req), {
       id: callbackId(id),
       ...cursorPage(q, CALLBACK_LIST_DEFAULT),
@@ -86,7 +86,7 @@ export class CallbacksController {
 
   @Post(':id/deliveries/:delivery_id/resend')
   @HttpCode(200)
-  async resend(@Req() req: Request, @Param('id') id: string, @Param('delivery_id') deliveryId: string) {
+  async resend(@Req() req: ApiRequest, @Param('id') id: string, @Param('delivery_id') deliveryId: string) {
     if (!/^dlv_[0-9a-f]{32}$/.test(deliveryId)) throw new ApiException(ErrorCodes.NotFound, `no delivery ${deliveryId}`);
     await this.hooks.call<ResendDeliveryBody, unknown>(WebhookRpcPatterns.DeliveriesResend, rpcContext(req), { id: callbackId(id), delivery_id: deliveryId });
     return { result: 'success', message: 'Delivery queued again', delivery_id: deliveryId, status: 'pending' };
@@ -94,7 +94,7 @@ export class CallbacksController {
 
   @Post(':id/recover')
   @HttpCode(200)
-  async recover(@Req() req: Request, @Param('id') id: string, @Body() dto: RecoverDto) {
+  async recover(@Req() req: ApiRequest, @Param('id') id: string, @Body() dto: RecoverDto) {
     const r = await this.hooks.call<RecoverDeliveriesBody, RecoverDeliveriesResult>(WebhookRpcPatterns.DeliveriesRecover, rpcContext(req), { id: callbackId(id), since: dto.since });
     return { result: 'success', message: `${r.requeued} failed or skipped deliveries queued again`, requeued: r.requeued };
   }
@@ -102,29 +102,29 @@ export class CallbacksController {
   /** Sends a signed `ping` now and answers how the endpoint responded (status_code null: unreachable). */
   @Post(':id/test')
   @HttpCode(200)
-  async test(@Req() req: Request, @Param('id') id: string) {
+  async test(@Req() req: ApiRequest, @Param('id') id: string) {
     const r = await this.hooks.call<CallbackIdBody, TestCallbackResult>(WebhookRpcPatterns.CallbacksTest, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', message: r.error === null ? 'Test webhook delivered' : `Test webhook failed: ${r.error}`, ...r };
   }
 
   @Get(':id')
-  get(@Req() req: Request, @Param('id') id: string) {
+  get(@Req() req: ApiRequest, @Param('id') id: string) {
     return this.one(req, id);
   }
 
   @Put(':id')
-  async update(@Req() req: Request, @Param('id') id: string, @Body() dto: UpdateCallbackDto) {
+  async update(@Req() req: ApiRequest, @Param('id') id: string, @Body() dto: UpdateCallbackDto) {
     await this.hooks.call<UpdateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksUpdate, rpcContext(req), { id: callbackId(id), ...dto });
     return { result: 'success', message: 'Callback updated' };
   }
 
   @Delete(':id')
-  async remove(@Req() req: Request, @Param('id') id: string) {
+  async remove(@Req() req: ApiRequest, @Param('id') id: string) {
     await this.hooks.call<CallbackIdBody, unknown>(WebhookRpcPatterns.CallbacksDelete, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', message: 'Callback deleted' };
   }
 
-  private async one(req: Request, id: string) {
+  private async one(req: ApiRequest, id: string) {
     const c = await this.hooks.call<CallbackIdBody, CallbackView>(WebhookRpcPatterns.CallbacksGet, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', callback: presentCallback(c) };
   }

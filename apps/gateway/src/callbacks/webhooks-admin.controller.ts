@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/http-types';
 import { WebhookAdminRpcPatterns, type AdminRecoverDeliveriesBody, type AdminRecoverDeliveriesResult } from '@payments/contracts';
 import { AdminGuard } from '../auth/admin.guard';
 import { ADMIN_WEBHOOK_DISPATCHER, RpcClientPool } from '../rpc/rpc-client-pool';
@@ -17,7 +17,7 @@ export class WebhooksAdminController {
    */
   @Post('recover')
   @HttpCode(200)
-  async recover(@Req() req: Request, @Body() dto: AdminRecoverDto) {
+  async recover(@Req() req: ApiRequest, @Body() dto: AdminRecoverDto) {
     const r = await this.hooks.call<AdminRecoverDeliveriesBody, AdminRecoverDeliveriesResult>(
       WebhookAdminRpcPatterns.DeliveriesRecover,
       { request_id: req.requestId },

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { ErrorCodes, RpcPatterns, type CheckoutGetBody, type CheckoutPayBody, type CheckoutPayResult, type CheckoutView } from '@payments/contracts';
 import { randomBase62 } from '@payments/platform';
 import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
+import type { ApiReply, ApiRequest } from '../http/http-types';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { CHECKOUT_CSS, renderForm, renderInactive, renderNotFound, renderProcessing, renderResult, renderUnavailable, type CheckoutPageModel } from './checkout.view';
 
@@ -48,18 +48,18 @@ export class CheckoutController {
   }
 
   @Get()
-  async show(@Req() req: Request, @Res() res: Response, @Query('checkout_id') checkoutId: unknown) {
+  async show(@Req() req: ApiRequest, @Res() res: ApiReply, @Query('checkout_id') checkoutId: unknown) {
     const view = await this.load(req, res, checkoutId);
     if (!view) return;
     const target = view.kind === 'transaction' ? redirectTarget(view) : null;
-    if (target) return res.redirect(303, target);
+    if (target) return res.redirect(target, 303);
     if (view.status === 'inactive') return this.send(res, 410, view, renderInactive({ view, merchant: await this.merchantName(view) }));
     const model = { view, merchant: await this.merchantName(view), attemptToken: view.kind === 'link' ? randomBase62(32) : undefined };
     this.send(res, 200, view, view.status === 'processing' ? renderProcessing(model) : view.status === 'success' || view.status === 'failed' ? renderResult(model) : renderForm(model));
   }
 
   @Post('pay')
-  async pay(@Req() req: Request, @Res() res: Response, @Body() form: Record<string, unknown>) {
+  async pay(@Req() req: ApiRequest, @Res() res: ApiReply, @Body() form: Record<string, unknown>) {
     const str = (k: string) => (typeof form?.[k] === 'string' ? (form[k] as string).slice(0, 300) : undefined);
     const view = await this.load(req, res, str('checkout_id'));
     if (!view) return;
@@ -77,7 +77,7 @@ export class CheckoutController {
           attempt_token: str('attempt_token'),
         },
       );
-      res.redirect(303, `/checkout?checkout_id=${encodeURIComponent(result.checkout_id)}`);
+      res.redirect(`/checkout?checkout_id=${encodeURIComponent(result.checkout_id)}`, 303);
     } catch (err) {
       if (err instanceof ApiException && err.code === ErrorCodes.LinkInactive) {
         return this.send(res, 410, view, renderInactive({ view, merchant: await this.merchantName(view) }));
@@ -96,7 +96,7 @@ export class CheckoutController {
     }
   }
 
-  private async load(req: Request, res: Response, checkoutId: unknown): Promise<CheckoutView | null> {
+  private async load(req: ApiRequest, res: ApiReply, checkoutId: unknown): Promise<CheckoutView | null> {
     if (typeof checkoutId !== 'string' || !CHECKOUT_ID.test(checkoutId)) {
       this.send(res, 404, null, renderNotFound());
       return null;
@@ -115,13 +115,13 @@ export class CheckoutController {
   }
 
   /** HTML with a CSP that allows only our stylesheet, and form posts to us and the merchant's return URLs. */
-  private send(res: Response, status: number, view: CheckoutView | null, html: string): void {
+  private send(res: ApiReply, status: number, view: CheckoutView | null, html: string): void {
     const formTargets = ["'self'", origin(view?.success_url ?? null), origin(view?.failure_url ?? null)].filter(Boolean);
-    res.setHeader(
-      'Content-Security-Policy',
-      `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${[...new Set(formTargets)].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
-    );
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(status).type('html').send(html);
+    res
+      .header('Content-Security-Policy', `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${[...new Set(formTargets)].join(' ')}; frame-ancestors 'none'; base-uri 'none'`)
+      .header('Cache-Control', 'no-store')
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(html);
   }
 }

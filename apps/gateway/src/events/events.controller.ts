@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Param, Query, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/http-types';
 import { ErrorCodes, WebhookRpcPatterns, type EventIdBody, type EventView, type ListEventsBody, type ListEventsResult } from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { ApiException } from '../http/api-exception';
@@ -17,7 +17,7 @@ export class EventsController {
   constructor(@Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool) {}
 
   @Get()
-  async list(@Req() req: Request, @Query() q: ListEventsQuery) {
+  async list(@Req() req: ApiRequest, @Query() q: ListEventsQuery) {
     if (q.starting_after && q.ending_before) {
       const message = 'give starting_after or ending_before, not both';
       throw new ApiException(ErrorCodes.ValidationError, `ending_before ${message}`, [{ field: 'ending_before', message }]);
@@ -33,7 +33,7 @@ export class EventsController {
   }
 
   @Get(':id')
-  async get(@Req() req: Request, @Param('id') id: string) {
+  async get(@Req() req: ApiRequest, @Param('id') id: string) {
     if (!isEventId(id)) throw new ApiException(ErrorCodes.NotFound, `no event ${id}`);
     const event = await this.hooks.call<EventIdBody, EventView>(WebhookRpcPatterns.EventsGet, rpcContext(req), { id });
     return { result: 'success', event };

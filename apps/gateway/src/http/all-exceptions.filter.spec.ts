@@ -2,21 +2,30 @@ import type { ArgumentsHost } from '@nestjs/common';
 import { NotFoundException } from '@nestjs/common';
 import { ApiException } from './api-exception';
 import { AllExceptionsFilter } from './all-exceptions.filter';
+import { BodyUnreadable } from './body-parsers';
 
 function run(exception: unknown) {
   const res = { statusCode: 0, body: undefined as unknown, headers: {} as Record<string, string> };
-  const response = {
-    setHeader: (k: string, v: string) => (res.headers[k] = v),
-    status(code: number) {
+  // The part of Fastify's reply the filter uses.
+  const reply = {
+    headers(h: Record<string, string>) {
+      Object.assign(res.headers, h);
+      return this;
+    },
+    code(code: number) {
       res.statusCode = code;
       return this;
     },
-    json(body: unknown) {
-      res.body = body;
+    type(t: string) {
+      res.headers['content-type'] = t;
+      return this;
+    },
+    send(payload: string) {
+      res.body = JSON.parse(payload);
     },
   };
-  const request = { requestId: 'req_test123', method: 'GET', path: '/v1/x' };
-  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }) } as unknown as ArgumentsHost;
+  const request = { requestId: 'req_test123', method: 'GET', url: '/v1/x?a=1' };
+  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ArgumentsHost;
   new AllExceptionsFilter().catch(exception, host);
   return res;
 }
@@ -57,5 +66,18 @@ describe('AllExceptionsFilter and values the database refuses', () => {
     expect(res.statusCode).toBe(400);
     expect(res.body).toMatchObject({ result: 'error', code: 'validation_error', request_id: 'req_test123' });
     expect(JSON.stringify(res.body)).not.toContain('3000000000');
+  });
+});
+
+describe('AllExceptionsFilter and bodies that cannot be read', () => {
+  it('answers 413 payload_too_large for a body over the limit (Fastify refuses it by Content-Length)', () => {
+    const res = run(Object.assign(new Error('Request body is too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }));
+    expect(res.statusCode).toBe(413);
+    expect(res.body).toEqual({ result: 'error', code: 'payload_too_large', message: 'request body is larger than 64 KiB', request_id: 'req_test123' });
+  });
+
+  it('answers 400 validation_error for malformed JSON, and names the path without its query in a 404', () => {
+    expect(run(new BodyUnreadable()).body).toEqual({ result: 'error', code: 'validation_error', message: 'request body is not valid JSON', request_id: 'req_test123' });
+    expect(run(new NotFoundException()).body).toMatchObject({ message: 'no route GET /v1/x' });
   });
 });

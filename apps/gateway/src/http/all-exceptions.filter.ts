@@ -1,11 +1,12 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { ErrorCodes, type ErrorCode } from '@payments/contracts';
 import { isConnectionError, isDataError } from '@payments/database';
 import { rootLogger } from '@payments/platform';
 import { ApiException } from './api-exception';
+import { BodyUnreadable } from './body-parsers';
 import { sendError } from './error-body';
-import { InputRejected, sendInputProblem } from './input-guard.middleware';
+import { requestPath, type ApiReply, type ApiRequest } from './http-types';
+import { InputRejected, sendInputProblem } from './input-rejection';
 
 const BY_STATUS: Record<number, ErrorCode> = {
   [HttpStatus.BAD_REQUEST]: ErrorCodes.ValidationError,
@@ -22,9 +23,14 @@ const BY_STATUS: Record<number, ErrorCode> = {
 export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = http.getRequest<Request>();
-    const res = http.getResponse<Response>();
-    const requestId = req.requestId ?? 'unknown';
+    const req = http.getRequest<ApiRequest>();
+    const res = http.getResponse<ApiReply>();
+    const requestId = req.requestId || 'unknown';
+    const path = requestPath(req);
+
+    if (exception instanceof InputRejected) return sendInputProblem(req, res, exception.problem);
+    const bodyProblem = bodyParserError(exception);
+    if (bodyProblem) return sendError(res, bodyProblem.status, { ...bodyProblem, request_id: requestId });
 
     if (exception instanceof ApiException) {
       return sendError(res, exception.status, { code: exception.code, message: exception.message, errors: exception.errors, request_id: requestId }, exception.headers);
@@ -33,32 +39,34 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const code = BY_STATUS[status];
       if (code) {
-        const message = status === 404 ? `no route ${req.method} ${req.path}` : exception.message;
+        const message = status === 404 ? `no route ${req.method} ${path}` : exception.message;
         return sendError(res, status, { code, message, request_id: requestId });
       }
     }
     if (isConnectionError(exception)) {
-      rootLogger().error({ err: exception, request_id: requestId, path: req.path }, 'a store is unreachable');
+      rootLogger().error({ err: exception, request_id: requestId, path }, 'a store is unreachable');
       return sendError(res, 503, { code: ErrorCodes.ServiceUnavailable, message: 'a data store is unreachable; try again shortly', request_id: requestId });
     }
     if (isDataError(exception)) {
       // PostgreSQL refused a value validation let through: the statement failed, nothing changed.
-      rootLogger().warn({ request_id: requestId, path: req.path, sqlstate: (exception as { code?: string }).code }, 'input refused by the database');
+      rootLogger().warn({ request_id: requestId, path, sqlstate: (exception as { code?: string }).code }, 'input refused by the database');
       return sendError(res, 400, { code: ErrorCodes.ValidationError, message: 'a value in the request is outside what can be stored (out of range, impossible date or invalid text)', request_id: requestId });
     }
-    rootLogger().error({ err: exception, request_id: requestId, path: req.path }, 'unhandled error');
+    rootLogger().error({ err: exception, request_id: requestId, path }, 'unhandled error');
     sendError(res, 500, { code: ErrorCodes.InternalError, message: `internal error; quote request id ${requestId} to support`, request_id: requestId });
   }
 }
 
-/** Express-level errors raised before Nest routing (body parser): too large, malformed JSON. */
-export function bodyParserErrorHandler(err: { type?: string; status?: number; message?: string }, req: Request, res: Response, next: (e?: unknown) => void): void {
-  if (err instanceof InputRejected) return sendInputProblem(req, res, err.problem);
-  if (err?.type === 'entity.too.large') {
-    return sendError(res, 413, { code: ErrorCodes.PayloadTooLarge, message: 'request body is larger than 64 KiB', request_id: req.requestId });
+const FASTIFY_BODY_ERRORS = new Set(['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 'FST_ERR_CTP_EMPTY_JSON_BODY', 'FST_ERR_CTP_INVALID_MEDIA_TYPE']);
+
+/** Errors raised while the body is read, before Nest routing: too large, malformed, unreadable. */
+function bodyParserError(err: unknown): { status: number; code: ErrorCode; message: string } | undefined {
+  const fastifyCode = (err as { code?: unknown } | null)?.code;
+  if ((err instanceof BodyUnreadable && err.tooLarge) || fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, code: ErrorCodes.PayloadTooLarge, message: 'request body is larger than 64 KiB' };
   }
-  if (err?.type === 'entity.parse.failed' || err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') {
-    return sendError(res, 400, { code: ErrorCodes.ValidationError, message: 'request body is not valid JSON', request_id: req.requestId });
+  if (err instanceof BodyUnreadable || (typeof fastifyCode === 'string' && FASTIFY_BODY_ERRORS.has(fastifyCode))) {
+    return { status: 400, code: ErrorCodes.ValidationError, message: 'request body is not valid JSON' };
   }
-  next(err);
+  return undefined;
 }

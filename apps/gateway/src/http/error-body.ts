@@ -1,5 +1,5 @@
-import type { Response } from 'express';
 import type { ErrorCode, FieldError } from '@payments/contracts';
+import type { ApiReply } from './http-types';
 
 export interface ErrorBody {
   result: 'error';
@@ -9,9 +9,8 @@ export interface ErrorBody {
   request_id: string;
 }
 
-export function sendError(res: Response, status: number, body: Omit<ErrorBody, 'result'>, headers: Record<string, string> = {}): void {
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+export function sendError(reply: ApiReply, status: number, body: Omit<ErrorBody, 'result'>, headers: Record<string, string> = {}): void {
   const out: ErrorBody = { result: 'error', code: body.code, message: body.message, request_id: body.request_id };
   if (body.errors && body.errors.length > 0) out.errors = body.errors;
-  res.status(status).json(out);
+  reply.headers(headers).code(status).type('application/json; charset=utf-8').send(JSON.stringify(out));
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
-import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { Observable, from, lastValueFrom } from 'rxjs';
 import { ErrorCodes } from '@payments/contracts';
@@ -9,6 +8,7 @@ import { rootLogger } from '@payments/platform';
 import { REDIS } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from './api-exception';
+import { header as requestHeader, requestPath, type ApiReply, type ApiRequest } from './http-types';
 
 interface Stored {
   state: 'running' | 'done';
@@ -27,7 +27,7 @@ const RUNNING_MARGIN_MS = 30_000;
  * collide with. Secret-key keys keep their original namespace so that keys stored before the
  * key type became part of it still replay.
  */
-export function idempotencyScope(req: Request): string {
+export function idempotencyScope(req: Pick<ApiRequest, 'principal'>): string {
   const p = req.principal;
   if (!p) return 'admin';
   return p.key_type === 'secret' ? `${p.business_id}:${p.mode}` : `${p.business_id}:${p.mode}:${p.key_type}`;
@@ -67,19 +67,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<Request>();
-    const header = req.header('idempotency-key');
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const header = requestHeader(req, 'idempotency-key');
     // Merchant (API key) and admin requests only; the checkout page's form posts carry no key.
-    const scoped = req.principal !== undefined || req.path.startsWith('/admin/');
+    const scoped = req.principal !== undefined || requestPath(req).startsWith('/admin/');
     if (req.method !== 'POST' || header === undefined || !scoped) return next.handle();
     return from(this.run(context, req, header, next));
   }
 
-  private async run(context: ExecutionContext, req: Request, key: string, next: CallHandler): Promise<unknown> {
+  private async run(context: ExecutionContext, req: ApiRequest, key: string, next: CallHandler): Promise<unknown> {
     if (!KEY_FORMAT.test(key)) {
       throw new ApiException(ErrorCodes.ValidationError, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'is malformed' }]);
     }
-    const res = context.switchToHttp().getResponse<Response>();
+    const res = context.switchToHttp().getResponse<ApiReply>();
     const scope = idempotencyScope(req);
     const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${scope}:${key}`;
     const fingerprint = createHash('sha256').update(`${req.method} ${req.originalUrl}\n${canonicalJson(req.body ?? null)}`).digest('hex');
@@ -118,7 +118,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .catch((err) => rootLogger().error({ err }, 'could not store an idempotent response'));
   }
 
-  private async replay(res: Response, redisKey: string, fingerprint: string): Promise<unknown> {
+  private async replay(res: ApiReply, redisKey: string, fingerprint: string): Promise<unknown> {
     const raw = await this.redis.get(redisKey);
     if (!raw) throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key has just finished; retry');
     const stored = JSON.parse(raw) as Stored;
@@ -126,7 +126,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw new ApiException(ErrorCodes.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request; use a new key');
     }
     if (stored.state === 'running') throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key is still in progress');
-    res.setHeader('Idempotent-Replayed', 'true');
+    res.header('Idempotent-Replayed', 'true');
     res.status(stored.status ?? 200);
     return stored.body;
   }

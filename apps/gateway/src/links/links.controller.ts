@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/http-types';
 import { ErrorCodes, RpcPatterns, type CreateLinkBody, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult } from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
@@ -21,7 +21,7 @@ export class LinksController {
 
   @Post()
   @HttpCode(200)
-  async create(@Req() req: Request, @Body() dto: CreateLinkDto) {
+  async create(@Req() req: ApiRequest, @Body() dto: CreateLinkDto) {
     // Businesses live in the gateway's database: the partner check happens here, before the RPC.
     const splits = dto.splits ?? [];
     const missing = await this.businesses.missing(splits.map((s) => s.business_id));
@@ -44,7 +44,7 @@ export class LinksController {
   }
 
   @Get()
-  async list(@Req() req: Request, @Query() query: ListLinksQuery) {
+  async list(@Req() req: ApiRequest, @Query() query: ListLinksQuery) {
     const page = await this.transactions.call<ListLinksBody, ListLinksResult>(RpcPatterns.LinksList, rpcContext(req), {
       limit: query.limit ?? LINKS_PAGE_DEFAULT,
       starting_after: query.starting_after,
@@ -54,7 +54,7 @@ export class LinksController {
   }
 
   @Get(':payment_link_id')
-  async get(@Req() req: Request, @Param('payment_link_id') id: string) {
+  async get(@Req() req: ApiRequest, @Param('payment_link_id') id: string) {
     const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksGet, rpcContext(req), { payment_link_id: checkedLinkId(id) });
     return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
   }
@@ -62,7 +62,7 @@ export class LinksController {
   /** Idempotent: a link already inactive is returned as it is. */
   @Post(':payment_link_id/deactivate')
   @HttpCode(200)
-  async deactivate(@Req() req: Request, @Param('payment_link_id') id: string) {
+  async deactivate(@Req() req: ApiRequest, @Param('payment_link_id') id: string) {
     const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksDeactivate, rpcContext(req), { payment_link_id: checkedLinkId(id) });
     return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
   }

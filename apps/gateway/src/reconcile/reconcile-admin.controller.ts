@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/http-types';
 import {
   ReconcileAdminRpcPatterns,
   type ReconcileCallbacksResult,
@@ -31,21 +31,21 @@ export class ReconcileAdminController {
   ) {}
 
   @Get('transactions')
-  async listTransactions(@Req() req: Request, @Query() q: ReconcilePageQuery) {
+  async listTransactions(@Req() req: ApiRequest, @Query() q: ReconcilePageQuery) {
     const r = await this.transactions.call<ReconcilePageBody, ReconcileTransactionsResult>(ReconcileAdminRpcPatterns.Transactions, { request_id: req.requestId }, page(q));
     return { result: 'success', ...r };
   }
 
   @Post('ledger')
   @HttpCode(200)
-  async ledgerOf(@Req() req: Request, @Body() dto: ReconcileIdsDto) {
+  async ledgerOf(@Req() req: ApiRequest, @Body() dto: ReconcileIdsDto) {
     const r = await this.ledger.call<ReconcileLedgerBody, ReconcileLedgerResult>(ReconcileAdminRpcPatterns.Ledger, { request_id: req.requestId }, { ids: dto.ids });
     return { result: 'success', ...r };
   }
 
   @Post('webhook-transactions')
   @HttpCode(200)
-  async webhookTransactions(@Req() req: Request, @Body() dto: ReconcileTransactionIdsDto) {
+  async webhookTransactions(@Req() req: ApiRequest, @Body() dto: ReconcileTransactionIdsDto) {
     const r = await this.hooks.call<ReconcileWebhookTransactionsBody, ReconcileWebhookTransactionsResult>(
       ReconcileAdminRpcPatterns.WebhookTransactions,
       { request_id: req.requestId },
@@ -55,13 +55,13 @@ export class ReconcileAdminController {
   }
 
   @Get('webhook-events')
-  async webhookEvents(@Req() req: Request, @Query() q: ReconcilePageQuery) {
+  async webhookEvents(@Req() req: ApiRequest, @Query() q: ReconcilePageQuery) {
     const r = await this.hooks.call<ReconcilePageBody, ReconcileWebhookEventsResult>(ReconcileAdminRpcPatterns.WebhookEvents, { request_id: req.requestId }, page(q));
     return { result: 'success', ...r };
   }
 
   @Get('webhook-callbacks')
-  async webhookCallbacks(@Req() req: Request, @Query() q: ReconcilePageQuery) {
+  async webhookCallbacks(@Req() req: ApiRequest, @Query() q: ReconcilePageQuery) {
     const r = await this.hooks.call<ReconcilePageBody, ReconcileCallbacksResult>(ReconcileAdminRpcPatterns.WebhookCallbacks, { request_id: req.requestId }, page(q));
     return { result: 'success', ...r };
   }

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/http-types';
 import { ErrorCodes, INVOICE_REFERENCE_PATTERN, LedgerRpcPatterns, type InvoiceView, type MarkInvoicePaidBody, type RunSettlementResult } from '@payments/contracts';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiException } from '../http/api-exception';
@@ -15,7 +15,7 @@ export class SettlementAdminController {
   /** Runs a settlement now (as the weekly job does) and answers what it invoiced. */
   @Post('settlements/run')
   @HttpCode(200)
-  async run(@Req() req: Request) {
+  async run(@Req() req: ApiRequest) {
     const result = await this.ledger.call<Record<string, never>, RunSettlementResult>(LedgerRpcPatterns.SettlementRun, { request_id: req.requestId }, {});
     return presentSettlementRun(result);
   }
@@ -23,7 +23,7 @@ export class SettlementAdminController {
   /** Marks an invoice paid (its entries become settled); repeating it answers the same. */
   @Post('invoices/:invoice_reference/paid')
   @HttpCode(200)
-  async paid(@Req() req: Request, @Param('invoice_reference') reference: string) {
+  async paid(@Req() req: ApiRequest, @Param('invoice_reference') reference: string) {
     if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
     const invoice = await this.ledger.call<MarkInvoicePaidBody, InvoiceView>(LedgerRpcPatterns.InvoiceMarkPaid, { request_id: req.requestId }, {
       invoice_reference: reference,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/http-types';
 import {
   ErrorCodes,
   LedgerRpcPatterns,
@@ -44,7 +44,7 @@ export class SplitsController {
 
   @Post('config')
   @HttpCode(200)
-  async create(@Req() req: Request, @Body() dto: CreateSplitConfigDto) {
+  async create(@Req() req: ApiRequest, @Body() dto: CreateSplitConfigDto) {
     const ctx = rpcContext(req);
     // Businesses live in the gateway's database: the partner check happens here, before the RPC.
     if (dto.partner_business_id === ctx.business_id) {
@@ -69,7 +69,7 @@ export class SplitsController {
   }
 
   @Get('config')
-  async list(@Req() req: Request, @Query() query: SplitConfigPageQuery) {
+  async list(@Req() req: ApiRequest, @Query() query: SplitConfigPageQuery) {
     const result = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), {
       limit: query.limit,
       starting_after: query.starting_after,
@@ -79,7 +79,7 @@ export class SplitsController {
   }
 
   @Put('config/:public_id')
-  async update(@Req() req: Request, @Param('public_id') publicId: string, @Body() dto: UpdateSplitConfigDto) {
+  async update(@Req() req: ApiRequest, @Param('public_id') publicId: string, @Body() dto: UpdateSplitConfigDto) {
     const config = await this.ledger.call<UpdateSplitConfigBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsUpdate, rpcContext(req), {
       public_id: this.configId(publicId),
       split_type: dto.split_type,
@@ -91,7 +91,7 @@ export class SplitsController {
   }
 
   @Delete('config/:public_id')
-  async deactivate(@Req() req: Request, @Param('public_id') publicId: string) {
+  async deactivate(@Req() req: ApiRequest, @Param('public_id') publicId: string) {
     const config = await this.ledger.call<SplitConfigRefBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsDeactivate, rpcContext(req), {
       public_id: this.configId(publicId),
     });
@@ -99,7 +99,7 @@ export class SplitsController {
   }
 
   @Get('ledger')
-  async entries(@Req() req: Request, @Query() query: LedgerPageQuery) {
+  async entries(@Req() req: ApiRequest, @Query() query: LedgerPageQuery) {
     const result = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), {
       ...cursorPage(query, PAGE_LIMIT_DEFAULT),
       skip: query.skip ?? 0,
@@ -108,13 +108,13 @@ export class SplitsController {
   }
 
   @Get('ledger/summary')
-  async summary(@Req() req: Request) {
+  async summary(@Req() req: ApiRequest) {
     const result = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(LedgerRpcPatterns.LedgerSummary, rpcContext(req), {});
     return presentSummary(result);
   }
 
   @Get('invoices')
-  async invoices(@Req() req: Request, @Query() query: InvoicePageQuery) {
+  async invoices(@Req() req: ApiRequest, @Query() query: InvoicePageQuery) {
     const result = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), {
       ...cursorPage(query, PAGE_LIMIT_DEFAULT),
       skip: query.skip ?? 0,

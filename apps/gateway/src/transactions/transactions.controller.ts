@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/http-types';
 import {
   ErrorCodes,
   RpcPatterns,
@@ -41,7 +41,7 @@ export class TransactionsController {
   @Post()
   @HttpCode(200)
   @PublicKeyAllowed()
-  async initialize(@Req() req: Request, @Body() dto: InitializeTransactionDto) {
+  async initialize(@Req() req: ApiRequest, @Body() dto: InitializeTransactionDto) {
     if (req.principal?.key_type === 'public') await this.checkPublicKeyLimits(req.principal.business_id, dto);
     const result = await this.transactions.call<InitializeTransactionBody, InitializeTransactionResult>(
       RpcPatterns.TransactionsInitialize,
@@ -74,7 +74,7 @@ export class TransactionsController {
   }
 
   @Get('verify')
-  async verify(@Req() req: Request, @Query() query: VerifyTransactionQuery) {
+  async verify(@Req() req: ApiRequest, @Query() query: VerifyTransactionQuery) {
     const view = await this.transactions.call<VerifyTransactionBody, TransactionView>(RpcPatterns.TransactionsVerify, rpcContext(req), {
       reference: query.reference,
     });
@@ -82,7 +82,7 @@ export class TransactionsController {
   }
 
   @Get('list')
-  async list(@Req() req: Request, @Query() query: ListTransactionsQuery) {
+  async list(@Req() req: ApiRequest, @Query() query: ListTransactionsQuery) {
     const result = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), {
       ...cursorPage(query, DEFAULT_LIST_LIMIT),
       start_date: query.start_date,
@@ -97,7 +97,7 @@ export class TransactionsController {
   }
 
   @Get('fetch')
-  async fetch(@Req() req: Request, @Query() query: FetchTransactionQuery) {
+  async fetch(@Req() req: ApiRequest, @Query() query: FetchTransactionQuery) {
     const view = await this.transactions.call<FetchTransactionBody, TransactionView>(RpcPatterns.TransactionsFetch, rpcContext(req), {
       public_id: query.publicId,
     });
@@ -106,13 +106,13 @@ export class TransactionsController {
 
   @Post('refund')
   @HttpCode(200)
-  async refund(@Req() req: Request, @Body() dto: RefundDto) {
+  async refund(@Req() req: ApiRequest, @Body() dto: RefundDto) {
     const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), { ...dto });
     return presentRefundCreated(refund);
   }
 
   @Get('refunds')
-  async listRefunds(@Req() req: Request, @Query() query: ListRefundsQuery) {
+  async listRefunds(@Req() req: ApiRequest, @Query() query: ListRefundsQuery) {
     const result = await this.transactions.call<ListRefundsBody, ListRefundsResult>(RpcPatterns.RefundsList, rpcContext(req), {
       transaction_reference: query.transaction_reference,
       limit: query.limit,
@@ -123,7 +123,7 @@ export class TransactionsController {
   }
 
   @Get('refunds/:refund_id')
-  async getRefund(@Req() req: Request, @Param('refund_id') refundId: string) {
+  async getRefund(@Req() req: ApiRequest, @Param('refund_id') refundId: string) {
     if (!REFUND_ID.test(refundId)) throw new ApiException(ErrorCodes.NotFound, `no refund ${refundId}`);
     const refund = await this.transactions.call<GetRefundBody, RefundView>(RpcPatterns.RefundsGet, rpcContext(req), { refund_id: refundId });
     return presentRefund(refund);

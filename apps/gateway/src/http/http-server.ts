@@ -1,0 +1,53 @@
+import { parse as parseQuery } from 'node:querystring';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ErrorCodes } from '@payments/contracts';
+import { BODY_LIMIT, registerBodyParsers } from './body-parsers';
+import { sendError } from './error-body';
+import type { ApiReply, ApiRequest } from './http-types';
+import { answerClientError, sendInputProblem } from './input-rejection';
+import { registerRequestHooks, stampRequest } from './request-hooks';
+
+/** Node's own defaults, which the gateway served with before it moved to Fastify (Fastify's differ). */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const REQUEST_TIMEOUT_MS = 300_000;
+
+/** A URL the router cannot decode: answered like any other bad request target. */
+function answerFrameworkError(_err: Error, req: ApiRequest, reply: ApiReply): void {
+  const problem = stampRequest(req, reply);
+  if (problem) return sendInputProblem(req, reply, problem);
+  sendError(reply, 400, { code: ErrorCodes.ValidationError, message: 'the URL path is not valid percent-encoded UTF-8', request_id: req.requestId });
+}
+
+/**
+ * The gateway's HTTP server: Fastify, set up to answer exactly as the API always has (flat query
+ * strings, case-insensitive paths with an optional trailing slash, Node's keep-alive timeout, the
+ * API's error body for requests refused before routing).
+ */
+export function createHttpAdapter(): FastifyAdapter {
+  const adapter = new FastifyAdapter({
+    logger: false,
+    // Addresses of private networks are proxies (the load balancer); the client is before them.
+    trustProxy: 'loopback, linklocal, uniquelocal',
+    bodyLimit: BODY_LIMIT,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // During shutdown, requests on open connections are still answered (they are drained).
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+    routerOptions: {
+      // `created[gte]=…` stays one flat key: the DTOs name the bracketed keys.
+      querystringParser: (s: string) => parseQuery(s),
+      ignoreTrailingSlash: true,
+      caseSensitive: false,
+      // Ids in paths are validated by the handlers (a long one is a 404, not a router error).
+      maxParamLength: 8 * 1024,
+    },
+  });
+  const fastify = adapter.getInstance();
+  registerRequestHooks(fastify);
+  registerBodyParsers(fastify);
+  return adapter;
+}
+
+export type GatewayHttpApp = NestFastifyApplication;

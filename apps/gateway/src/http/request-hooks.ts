@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import { httpRequestDuration, randomBase62, rootLogger, runWithContext } from '@payments/platform';
+import { header, requestPath, type ApiReply, type ApiRequest } from './http-types';
+import { sendInputProblem } from './input-rejection';
+import { checkRequestTarget, type InputProblem } from './input-guard';
+
+const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,100}$/;
+
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+// /docs serves Swagger UI (its own scripts and styles).
+const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
+
+/**
+ * Every request gets an id (a caller's well-formed X-Request-Id is kept), echoed in X-Request-Id,
+ * the standard security headers, and its path and query string checked before any body is read.
+ * The rest of the request (body parsing, guards, handler) runs in a log context carrying the id.
+ * Once answered, it is timed into the request-duration histogram and logged at info.
+ */
+export function registerRequestHooks(fastify: FastifyInstance): void {
+  fastify.decorateRequest('requestId', '');
+  fastify.decorateRequest('principal', undefined);
+
+  fastify.addHook('onRequest', (req, reply, done) => {
+    const problem = stampRequest(req, reply);
+    if (problem) return sendInputProblem(req, reply, problem);
+    runWithContext({ request_id: req.requestId }, done);
+  });
+
+  fastify.addHook('onResponse', (req, reply, done) => {
+    const seconds = reply.elapsedTime / 1000;
+    // Only declared routes become label values: any path an outsider invents shares one series.
+    const route = req.is404 ? 'unmatched' : (req.routeOptions.url ?? 'unmatched');
+    httpRequestDuration.observe({ method: req.method, route, status: String(reply.statusCode) }, seconds);
+    const path = requestPath(req);
+    const logger = rootLogger();
+    if (!path.startsWith('/health') && logger.isLevelEnabled('info')) {
+      runWithContext({ request_id: req.requestId }, () =>
+        logger.info({ method: req.method, path, status: reply.statusCode, duration_ms: Math.round(seconds * 1000) }, 'request'),
+      );
+    }
+    done();
+  });
+}
+
+/**
+ * Gives the request its id and the security headers, and checks its path and query string.
+ * Also used for URLs the router refuses before any hook runs (Fastify's frameworkErrors).
+ */
+export function stampRequest(req: ApiRequest, reply: ApiReply): InputProblem | undefined {
+  const incoming = header(req, 'x-request-id');
+  const id = incoming !== undefined && INCOMING_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
+  req.requestId = id;
+  const path = requestPath(req);
+  reply.headers({
+    'x-request-id': id,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    'cross-origin-opener-policy': 'same-origin',
+    'content-security-policy': path === '/docs' || path.startsWith('/docs/') ? DOCS_CSP : API_CSP,
+  });
+  return checkRequestTarget(req.url);
+}
