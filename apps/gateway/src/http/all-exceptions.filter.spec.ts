@@ -1,5 +1,5 @@
 import type { ArgumentsHost } from '@nestjs/common';
-import { NotFoundException } from '@nestjs/common';
+import { HttpException, NotFoundException } from '@nestjs/common';
 import { ApiException } from './api-exception';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { BodyUnreadable } from './body-parsers';
@@ -70,8 +70,8 @@ describe('AllExceptionsFilter and values the database refuses', () => {
 });
 
 describe('AllExceptionsFilter and bodies that cannot be read', () => {
-  it('answers 413 payload_too_large for a body over the limit (Fastify refuses it by Content-Length)', () => {
-    const res = run(Object.assign(new Error('Request body is too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }));
+  it('answers 413 payload_too_large for a body over the limit (Fastify refuses it, Nest maps that to an HttpException)', () => {
+    const res = run(new HttpException('Request body is too large', 413));
     expect(res.statusCode).toBe(413);
     expect(res.body).toEqual({ result: 'error', code: 'payload_too_large', message: 'request body is larger than 64 KiB', request_id: 'req_test123' });
   });

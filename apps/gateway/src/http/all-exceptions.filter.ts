@@ -57,16 +57,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-const FASTIFY_BODY_ERRORS = new Set(['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 'FST_ERR_CTP_EMPTY_JSON_BODY', 'FST_ERR_CTP_INVALID_MEDIA_TYPE']);
-
-/** Errors raised while the body is read, before Nest routing: too large, malformed, unreadable. */
+/**
+ * Errors raised while the body is read, before Nest routing. Nest turns Fastify's own errors into
+ * HttpExceptions with their status; the only 413 among them is a body over BODY_LIMIT.
+ */
 function bodyParserError(err: unknown): { status: number; code: ErrorCode; message: string } | undefined {
-  const fastifyCode = (err as { code?: unknown } | null)?.code;
-  if ((err instanceof BodyUnreadable && err.tooLarge) || fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+  if ((err instanceof BodyUnreadable && err.tooLarge) || (err instanceof HttpException && err.getStatus() === 413)) {
     return { status: 413, code: ErrorCodes.PayloadTooLarge, message: 'request body is larger than 64 KiB' };
   }
-  if (err instanceof BodyUnreadable || (typeof fastifyCode === 'string' && FASTIFY_BODY_ERRORS.has(fastifyCode))) {
-    return { status: 400, code: ErrorCodes.ValidationError, message: 'request body is not valid JSON' };
-  }
+  if (err instanceof BodyUnreadable) return { status: 400, code: ErrorCodes.ValidationError, message: 'request body is not valid JSON' };
   return undefined;
 }
