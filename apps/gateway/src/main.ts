@@ -60,7 +60,8 @@ async function main(): Promise<void> {
     app.useGlobalFilters(new AllExceptionsFilter());
 
     // OpenAPI 3 generated from the code: Swagger UI at /docs, the document at /docs/openapi.json.
-    SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+    // Built on the first request for it, not at boot: an idle gateway does not hold it.
+    SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
 
     const health = app.get(HealthRegistry);
     health.register({ name: 'database', check: () => ds.query('SELECT 1') });

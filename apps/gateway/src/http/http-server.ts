@@ -11,6 +11,15 @@ import { registerRequestHooks, stampRequest } from './request-hooks';
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 const REQUEST_TIMEOUT_MS = 300_000;
 
+/**
+ * The gateway gives Fastify no route schemas (Nest's pipes validate), so Fastify's Ajv validator
+ * and fast-json-stringify serializer compilers are never used. Supplying these keeps Fastify from
+ * loading them at boot (≈ 1 MB of code fewer in an idle gateway).
+ */
+const NO_ROUTE_SCHEMAS = (): never => {
+  throw new Error('the gateway declares no Fastify route schemas');
+};
+
 /** A URL the router cannot decode: answered like any other bad request target. */
 function answerFrameworkError(_err: Error, req: ApiRequest, reply: ApiReply): void {
   const problem = stampRequest(req, reply);
@@ -34,6 +43,7 @@ export function createHttpAdapter(): FastifyAdapter {
     // During shutdown, requests on open connections are still answered (they are drained).
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: { buildValidator: () => NO_ROUTE_SCHEMAS, buildSerializer: () => NO_ROUTE_SCHEMAS } },
     frameworkErrors: answerFrameworkError,
     routerOptions: {
       // `created[gte]=…` stays one flat key: the DTOs name the bracketed keys.
