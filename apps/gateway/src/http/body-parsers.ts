@@ -44,7 +44,8 @@ function charsetOf(req: ApiRequest): string | undefined {
 /** JSON is decoded as UTF-8 unless another Unicode charset is named; anything else is refused. */
 function jsonText(req: ApiRequest, buf: Buffer): string {
   const charset = charsetOf(req) ?? 'utf-8';
-  if (charset === 'utf-8' || charset === 'utf8') return buf.toString('utf8');
+  // A leading byte order mark is dropped, as the decoder of the earlier parser did.
+  if (charset === 'utf-8' || charset === 'utf8') return buf.toString('utf8').replace(/^\uFEFF/, '');
   if (!charset.startsWith('utf-')) throw new BodyUnreadable();
   try {
     return new TextDecoder(charset).decode(buf);
@@ -60,7 +61,8 @@ export function parseJsonBody(req: ApiRequest, raw: Buffer): unknown {
   if (problem) throw new InputRejected(problem);
   const text = jsonText(req, buf);
   if (text.length === 0) return {};
-  const first = /^[\x20\x09\x0a\x0d]*(.)/.exec(text)?.[1];
+  // JSON's whitespace is exactly space, tab, LF and CR (trimStart would also skip other spaces).
+  const first = /^[ \t\n\r]*(.)/.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw new BodyUnreadable();
   try {
     return JSON.parse(text) as unknown;
