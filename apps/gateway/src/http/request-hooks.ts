@@ -26,6 +26,12 @@ export function registerRequestHooks(fastify: FastifyInstance): void {
     runWithContext({ request_id: req.requestId }, done);
   });
 
+  // Swagger UI's page is sent as bare `text/html`; the API has always named the charset.
+  fastify.addHook('onSend', (_req, reply, payload, done) => {
+    if (reply.getHeader('content-type') === 'text/html') reply.header('content-type', 'text/html; charset=utf-8');
+    done(null, payload);
+  });
+
   fastify.addHook('onResponse', (req, reply, done) => {
     const seconds = reply.elapsedTime / 1000;
     // Only declared routes become label values: any path an outsider invents shares one series.
