@@ -10,7 +10,7 @@ import { REDIS, connectRedis } from '@payments/redis';
 import { GatewayModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
-import { createHttpAdapter, type GatewayHttpApp } from './http/http-server';
+import { anyAddress, createHttpAdapter, type GatewayHttpApp } from './http/http-server';
 import { StrictValidationPipe } from './http/validation';
 import { migrations } from './migrations';
 import { buildOpenApiDocument } from './openapi/openapi';
@@ -69,8 +69,7 @@ async function main(): Promise<void> {
     health.register({ name: 'redis', check: () => redis.ping() });
 
     const metricsServer = await startMetricsServer(config.HTTP_HOST, config.METRICS_PORT);
-    // Every interface, as Node's listen() without a host (Fastify's default would be localhost only).
-    await app.listen(config.GATEWAY_PORT, '::');
+    await app.listen(config.GATEWAY_PORT, anyAddress());
     logger.info({ port: config.GATEWAY_PORT, metrics_port: config.METRICS_PORT }, 'gateway started');
 
     onShutdown(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { parse as parseQuery } from 'node:querystring';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ErrorCodes } from '@payments/contracts';
@@ -61,3 +62,12 @@ export function createHttpAdapter(): FastifyAdapter {
 }
 
 export type GatewayHttpApp = NestFastifyApplication;
+
+/**
+ * Every interface, as Node's listen() without a host did (Fastify's default is localhost only):
+ * `::` (which takes IPv4 too) where the host has IPv6, else 0.0.0.0.
+ */
+export function anyAddress(): string {
+  const ipv6 = Object.values(networkInterfaces()).some((list) => list?.some((a) => a.family === 'IPv6'));
+  return ipv6 ? '::' : '0.0.0.0';
+}
