@@ -15,7 +15,7 @@ const REQUEST_TIMEOUT_MS = 300_000;
 /**
  * The gateway gives Fastify no route schemas (Nest's pipes validate), so Fastify's Ajv validator
  * and fast-json-stringify serializer compilers are never used. Supplying these keeps Fastify from
- * loading them at boot (≈ 1 MB of code fewer in an idle gateway).
+ * loading them at boot (≈ 1 MB less code in an idle gateway).
  */
 const NO_ROUTE_SCHEMAS = (): never => {
   throw new Error('the gateway declares no Fastify route schemas');
