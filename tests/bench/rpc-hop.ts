@@ -48,7 +48,7 @@ async function run(client: FramedRpcClient, inFlight: number, calls: number): Pr
 
 async function main(): Promise<void> {
   const port = await freePort();
-  const server = new FramedRpcServer({ host: '127.0.0.1', port, maxFrameBytes: 16 * 1024 * 1024 }, new RpcVerifier({ secrets: [SECRET], maxAgeMs: 30_000 }), pino({ level: 'silent' }));
+  const server = new FramedRpcServer({ host: '127.0.0.1', port, maxFrameBytes: 16 * 1024 * 1024, maxConnections: 256, frameTimeoutMs: 10_000 }, new RpcVerifier({ secrets: [SECRET], maxAgeMs: 30_000 }), pino({ level: 'silent' }));
   server.addHandler('transactions.initialize', async () => reply, false);
   await new Promise<void>((resolve, reject) => server.listen((err?: unknown) => (err ? reject(err as Error) : resolve())));
   const client = new FramedRpcClient({ host: '127.0.0.1', port, signer: new RpcSigner(SECRET, 'merchant'), timeoutMs: 10_000, maxFrameBytes: 16 * 1024 * 1024 });

@@ -27,7 +27,7 @@ describe('framed RPC transport', () => {
   const release: (() => void)[] = [];
 
   const start = async (maxFrameBytes = 1024 * 1024) => {
-    const s = new FramedRpcServer({ host: '127.0.0.1', port, maxFrameBytes }, new RpcVerifier({ secrets: [SECRET], maxAgeMs: 30_000 }), pino({ level: 'silent' }));
+    const s = new FramedRpcServer({ host: '127.0.0.1', port, maxFrameBytes, maxConnections: 64, frameTimeoutMs: 10_000 }, new RpcVerifier({ secrets: [SECRET], maxAgeMs: 30_000 }), pino({ level: 'silent' }));
     s.addHandler('echo.delayed', async (data: { value: number; delayMs: number }) => {
       await new Promise((r) => setTimeout(r, data.delayMs));
       return { value: data.value };

@@ -25,6 +25,14 @@ export class InternalRpcConfig extends CommonConfig {
   /** Largest RPC frame read from a peer; a longer one drops the connection before it is buffered. */
   @IsInt() @Min(65_536) @Max(268_435_456)
   RPC_MAX_FRAME_BYTES = 16_777_216;
+
+  /** Connections a service's RPC server keeps open at once (the gateway needs two per instance). */
+  @IsInt() @Min(8) @Max(65_536)
+  RPC_MAX_CONNECTIONS = 256;
+
+  /** A service closes a connection with no valid request, or with a frame unfinished, after this long. */
+  @IsInt() @Min(100) @Max(600_000)
+  RPC_FRAME_TIMEOUT_MS = 10_000;
 }
 
 export const KAFKA_SASL_MECHANISMS = ['', 'plain', 'scram-sha-256', 'scram-sha-512'] as const;

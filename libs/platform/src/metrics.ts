@@ -43,7 +43,7 @@ export const eventsConsumed = new Counter({
 
 export const rpcRefused = new Counter({
   name: 'rpc_requests_refused_total',
-  help: 'RPC requests refused before any handler ran, by reason (missing, malformed, bad_signature, expired, replayed, scope, oversize)',
+  help: 'RPC requests refused before any handler ran, by reason (missing, malformed, bad_signature, expired, replayed, scope, oversize, timeout)',
   labelNames: ['reason'] as const,
   registers: [metricsRegistry],
 });

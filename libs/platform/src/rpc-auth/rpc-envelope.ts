@@ -17,8 +17,11 @@ export interface RpcAuth {
   sig: string;
 }
 
-/** `oversize`: a frame longer than RPC_MAX_FRAME_BYTES, refused before it is read. */
-export type RefusalReason = 'missing' | 'malformed' | 'bad_signature' | 'expired' | 'replayed' | 'scope' | 'oversize';
+/**
+ * `oversize`: a frame longer than the connection's limit, refused before it is read. `timeout`: a
+ * connection without a valid request, or with a frame left unfinished, for RPC_FRAME_TIMEOUT_MS.
+ */
+export type RefusalReason = 'missing' | 'malformed' | 'bad_signature' | 'expired' | 'replayed' | 'scope' | 'oversize' | 'timeout';
 
 /** Used only when NODE_ENV=development and no secret is set; every other environment must set one. */
 export const DEVELOPMENT_RPC_SECRET = 'development-only-internal-rpc-secret-not-for-production';

@@ -59,4 +59,20 @@ describe('RPC frame codec', () => {
     expect(() => decodeFrame(hugeHeader)).toThrow(/exceeds/);
     expect(() => decodeFrame(Buffer.concat([Buffer.from([0, 0, 0, 2]), Buffer.from('{x')]))).toThrow(/not JSON/);
   });
+
+  it('tells whether part of a frame is buffered, and applies a limit raised between pushes', () => {
+    const { frames, decoder } = collect(64);
+    const big = encodeFrame({ id: 1 }, JSON.stringify('x'.repeat(100)));
+    expect(decoder.partial).toBe(false);
+    decoder.push(big.subarray(0, 2));
+    expect(decoder.partial).toBe(true);
+    decoder.maxBytes = 1024;
+    decoder.push(big.subarray(2, big.length - 1));
+    expect(decoder.partial).toBe(true);
+    decoder.push(big.subarray(big.length - 1));
+    expect(decoder.partial).toBe(false);
+    expect(frames).toHaveLength(1);
+    decoder.maxBytes = 64;
+    expect(() => decoder.push(big)).toThrow(FrameError);
+  });
 });

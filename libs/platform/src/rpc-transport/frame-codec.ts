@@ -67,10 +67,16 @@ export class FrameDecoder {
   private buffered = 0;
   private need = -1;
 
+  /** `maxBytes` may be changed between pushes (a server raises it once a peer has proved the secret). */
   constructor(
-    private readonly maxBytes: number,
+    public maxBytes: number,
     private readonly onFrame: (frame: Buffer) => void,
   ) {}
+
+  /** True while part of a frame (even of its length) is buffered. */
+  get partial(): boolean {
+    return this.buffered > 0 || this.need >= 0;
+  }
 
   push(chunk: Buffer): void {
     this.chunks.push(chunk);

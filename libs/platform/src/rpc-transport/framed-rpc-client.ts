@@ -57,6 +57,9 @@ export class FramedRpcClient {
   /** Sends one request; resolves with the response, or rejects with one of the errors above. */
   async request<T>(pattern: string, data: unknown, timeoutMs = this.options.timeoutMs): Promise<T> {
     const socket = this.socket ?? (await this.connect());
+    // A service that stopped reading: queueing more would only grow this process and run the
+    // calls long after their callers gave up. Not sent, so another instance may take it.
+    if (socket.writableLength >= this.options.maxFrameBytes) throw new RpcNotSentError(`${this.address} is not reading its requests`);
     const body = data === undefined ? '' : JSON.stringify(data);
     const id = this.nextId++;
     const frame = encodeFrame({ id, pattern, auth: this.options.signer.sign(pattern, body) }, body);

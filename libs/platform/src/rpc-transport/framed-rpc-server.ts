@@ -4,13 +4,17 @@ import type { Logger } from 'pino';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { rpcRefused } from '../metrics';
 import type { RefusalReason, RpcVerifier } from '../rpc-auth/rpc-envelope';
-import { FrameDecoder, FrameError, decodeFrame, encodeFrame, parseBody, writeFrame } from './frame-codec';
+import { ConnectionGuard } from './connection-guard';
+import { FrameError, decodeFrame, encodeFrame, parseBody, writeFrame } from './frame-codec';
 
 /** Error code of a refused call, so the gateway can tell it from a handler's failure. */
 export const RPC_REFUSED = 'rpc_refused';
 
 /** How long a closing server waits for the replies of requests already running. */
 const DRAIN_MS = 5_000;
+
+/** At most one refusal log line per interval (the rest are counted in it and in the metric), so a flood cannot flood the logs. */
+const REFUSAL_LOG_INTERVAL_MS = 1_000;
 
 /** What a handler sees as its RPC context: the connection and the pattern (RpcReplyInterceptor reads it). */
 export class FramedRpcContext extends BaseRpcContext<[Socket, string]> {
@@ -27,6 +31,10 @@ export interface FramedRpcServerOptions {
   host: string;
   port: number;
   maxFrameBytes: number;
+  /** Connections open at once; more are closed as soon as they are accepted. */
+  maxConnections: number;
+  /** See ConnectionGuard: life of a connection without a valid request, and time to finish a frame. */
+  frameTimeoutMs: number;
 }
 
 /**
@@ -40,6 +48,9 @@ export interface FramedRpcServerOptions {
 export class FramedRpcServer extends Server implements CustomTransportStrategy {
   private server: NetServer | undefined;
   private readonly sockets = new Set<Socket>();
+  private readonly guards = new WeakMap<Socket, ConnectionGuard>();
+  private lastRefusalLog = 0;
+  private unloggedRefusals = 0;
   private inFlight = 0;
   private closing = false;
   private drained: (() => void) | undefined;
@@ -54,6 +65,7 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
 
   listen(callback: (err?: unknown) => void): void {
     const server = createServer((socket) => this.accept(socket));
+    server.maxConnections = this.options.maxConnections;
     this.server = server;
     server.once('error', callback);
     server.listen(this.options.port, this.options.host, () => {
@@ -107,11 +119,20 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
   private accept(socket: Socket): void {
     this.sockets.add(socket);
     socket.setNoDelay(true);
-    const decoder = new FrameDecoder(this.options.maxFrameBytes, (frame) => this.onFrame(socket, frame));
+    const guard = new ConnectionGuard(
+      socket,
+      { maxFrameBytes: this.options.maxFrameBytes, timeoutMs: this.options.frameTimeoutMs },
+      (frame) => this.onFrame(socket, frame),
+      () => {
+        this.refuse(socket, 'timeout', undefined);
+        socket.destroy();
+      },
+    );
+    this.guards.set(socket, guard);
     socket.on('data', (chunk: Buffer) => {
       if (this.closing) return; // sent after the goaway: never run, the client sees the connection close
       try {
-        decoder.push(chunk);
+        guard.push(chunk);
       } catch (err) {
         const reason: RefusalReason = err instanceof FrameError ? err.reason : 'malformed';
         this.refuse(socket, reason, undefined);
@@ -119,7 +140,10 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
       }
     });
     socket.on('error', (err) => this.log.debug({ err: err.message }, 'RPC connection error'));
-    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('close', () => {
+      guard.close();
+      this.sockets.delete(socket);
+    });
   }
 
   private onFrame(socket: Socket, frame: Buffer): void {
@@ -132,6 +156,7 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
       if (replyTo !== undefined) this.write(socket, encodeFrame({ id: replyTo, err: { code: RPC_REFUSED, message: `request refused: ${reason}` } }));
       return;
     }
+    this.guards.get(socket)?.verifiedOnce();
     const name = pattern as string;
     let data: unknown;
     try {
@@ -172,13 +197,23 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
   }
 
   private write(socket: Socket, frame: Buffer): void {
-    if (!socket.destroyed) writeFrame(socket, frame);
+    if (socket.destroyed) return;
+    writeFrame(socket, frame);
+    this.guards.get(socket)?.wrote();
   }
 
   private refuse(socket: Socket, reason: RefusalReason, pattern: unknown): void {
     rpcRefused.inc({ reason });
+    const now = Date.now();
+    if (now - this.lastRefusalLog < REFUSAL_LOG_INTERVAL_MS) {
+      this.unloggedRefusals++;
+      return;
+    }
+    this.lastRefusalLog = now;
+    const suppressed = this.unloggedRefusals;
+    this.unloggedRefusals = 0;
     this.log.warn(
-      { peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, reason, pattern: typeof pattern === 'string' ? pattern.slice(0, 80) : typeof pattern },
+      { peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, reason, pattern: typeof pattern === 'string' ? pattern.slice(0, 80) : typeof pattern, suppressed },
       'RPC request refused',
     );
   }

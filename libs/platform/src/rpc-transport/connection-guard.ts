@@ -1,0 +1,95 @@
+import type { Socket } from 'node:net';
+import { FrameDecoder } from './frame-codec';
+
+/**
+ * Largest frame a connection may announce before one of its requests has passed the envelope
+ * check. The gateway's requests are far smaller (its HTTP bodies are capped well below), so only a
+ * peer without the secret meets it; it bounds what such peers can make a service buffer to
+ * RPC_MAX_CONNECTIONS × 1 MiB instead of × RPC_MAX_FRAME_BYTES.
+ */
+export const UNVERIFIED_FRAME_BYTES = 1024 * 1024;
+
+/** Replies queued for a peer that does not read them, beyond which its requests are no longer read. */
+export const REPLY_BACKLOG_BYTES = 1024 * 1024;
+
+export interface ConnectionGuardOptions {
+  maxFrameBytes: number;
+  /** Life of a connection that has not yet sent a valid request, and time to finish a started frame. */
+  timeoutMs: number;
+}
+
+/**
+ * What a service's RPC server allows one connection, so that peers without the secret cannot
+ * hold its memory or its connections:
+ * - until a request on it verifies: frames of at most UNVERIFIED_FRAME_BYTES, and `timeoutMs` to live
+ *   (a slow, idle or refused-only peer is cut off however it trickles bytes);
+ * - afterwards: frames up to RPC_MAX_FRAME_BYTES, each complete within `timeoutMs` of its first
+ *   byte; staying idle between frames is fine (the gateway keeps its connections open);
+ * - always: reading stops while more than REPLY_BACKLOG_BYTES of replies wait to be sent, so a
+ *   peer that writes requests but never reads cannot grow the server's send buffer.
+ */
+export class ConnectionGuard {
+  readonly decoder: FrameDecoder;
+  private verified = false;
+  private timer: NodeJS.Timeout | undefined;
+  private throttled = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly options: ConnectionGuardOptions,
+    onFrame: (frame: Buffer) => void,
+    private readonly onTimeout: () => void,
+  ) {
+    this.decoder = new FrameDecoder(Math.min(options.maxFrameBytes, UNVERIFIED_FRAME_BYTES), (frame) => {
+      if (this.verified) this.disarm();
+      onFrame(frame);
+    });
+    this.arm();
+  }
+
+  /** A request on this connection passed the envelope check: the peer holds the secret. */
+  verifiedOnce(): void {
+    if (this.verified) return;
+    this.verified = true;
+    this.decoder.maxBytes = this.options.maxFrameBytes;
+    this.disarm();
+  }
+
+  push(chunk: Buffer): void {
+    this.decoder.push(chunk);
+    if (this.verified && this.decoder.partial) this.arm();
+  }
+
+  /** Called after each reply is queued. */
+  wrote(): void {
+    if (this.throttled || this.socket.writableLength < REPLY_BACKLOG_BYTES) return;
+    this.throttled = true;
+    this.socket.pause();
+    this.socket.once('drain', () => {
+      this.throttled = false;
+      this.socket.resume();
+    });
+  }
+
+  get paused(): boolean {
+    return this.throttled;
+  }
+
+  close(): void {
+    this.disarm();
+  }
+
+  private arm(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.onTimeout();
+    }, this.options.timeoutMs);
+    this.timer.unref();
+  }
+
+  private disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
