@@ -16,6 +16,11 @@ export const EventTypes = {
   SettlementInvoiceChanged: Topics.SettlementInvoiceChanged,
 } as const;
 
+/** Merchant key-value data on transactions, links and refunds; its rules are in @payments/domain (metadata.ts). */
+export type Metadata = Record<string, string>;
+/** Metadata as a request sends it: `null` or `""` means none (on an update: remove all), a key set to `""` is removed. */
+export type MetadataInput = Record<string, unknown> | null | '';
+
 /** A split carried by a transaction paid through a payment link. */
 export interface LinkSplit {
   business_id: number;
@@ -43,6 +48,9 @@ export interface TransactionSnapshot {
   checkout_id: string | null;
   payment_link_id: string | null;
   link_splits: LinkSplit[];
+  /** Absent in events written before transactions had metadata (read as `{}` and null). */
+  metadata?: Metadata;
+  description?: string | null;
   /** Increases by one on every status change; consumers use it to ignore stale updates. */
   version: number;
   date_created: string;
@@ -68,6 +76,9 @@ export interface RefundSnapshot {
   message: string;
   /** The merchant's free-text reason; absent in events written before refunds had one. */
   reason?: string | null;
+  /** Absent in events written before refunds had metadata (read as `{}` and null). */
+  metadata?: Metadata;
+  description?: string | null;
   transaction: { id: number; transaction_id: string; transaction_reference: string; amount: number };
   version: number;
   date_created: string;

@@ -1,6 +1,6 @@
 import type { KeyType, Mode } from './common';
 import type { ErrorPayload } from './errors';
-import type { LinkSplit, RefundStatus, TransactionStatus } from './events';
+import type { LinkSplit, Metadata, MetadataInput, RefundStatus, TransactionStatus } from './events';
 import type { CreatedRange } from './webhook-events';
 
 /**
@@ -19,6 +19,7 @@ export const RpcPatterns = {
   LinksList: 'links.list',
   LinksGet: 'links.get',
   LinksDeactivate: 'links.deactivate',
+  LinksUpdate: 'links.update',
   RefundsList: 'refunds.list',
   CheckoutGet: 'checkout.get',
   CheckoutPay: 'checkout.pay',
@@ -63,6 +64,8 @@ export interface InitializeTransactionBody {
   success_url?: string;
   failure_url?: string;
   requested_response?: 'success' | 'failed';
+  metadata?: MetadataInput;
+  description?: string | null;
 }
 export interface InitializeTransactionResult {
   transaction_id: string;
@@ -75,6 +78,8 @@ export interface InitializeTransactionResult {
   message: string;
   /** Set when the customer has to act on the hosted checkout page. */
   checkout_id: string | null;
+  metadata: Metadata;
+  description: string | null;
 }
 
 // ---- transactions.verify
@@ -99,6 +104,9 @@ export interface TransactionView {
   payment_link_id: string | null;
   /** Sum of the successful refunds, minor units. */
   amount_refunded: number;
+  /** `{}` when none was set. */
+  metadata: Metadata;
+  description: string | null;
   date_created: string;
   date_updated: string;
 }
@@ -132,6 +140,8 @@ export interface CreateRefundBody {
   /** Absent: what is left to refund (the amount minus every refund that has not failed). */
   amount?: number;
   reason?: string;
+  metadata?: MetadataInput;
+  description?: string | null;
 }
 /** Oldest first; without a limit every refund (a transaction has few), with one a cursor page in that order. */
 export interface ListRefundsBody {
@@ -156,6 +166,8 @@ export interface RefundView {
   status: RefundStatus;
   message: string;
   reason: string | null;
+  metadata: Metadata;
+  description: string | null;
   date_created: string;
   date_updated: string;
 }
@@ -168,6 +180,7 @@ export interface CreateLinkBody {
   splits?: LinkSplit[];
   success_url?: string;
   failure_url?: string;
+  metadata?: MetadataInput;
 }
 export interface LinkView {
   payment_link_id: string;
@@ -176,6 +189,7 @@ export interface LinkView {
   total: number;
   currency: string;
   description: string;
+  metadata: Metadata;
   splits: LinkSplit[];
   active: boolean;
   success_url: string | null;
@@ -197,6 +211,11 @@ export interface ListLinksResult {
 }
 export interface LinkIdBody {
   payment_link_id: string;
+}
+/** links.update: absent fields stay; metadata merges with Stripe's semantics (see @payments/domain mergeMetadata). */
+export interface UpdateLinkBody extends LinkIdBody {
+  description?: string;
+  metadata?: MetadataInput;
 }
 
 // ---- checkout

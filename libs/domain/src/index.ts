@@ -1,2 +1,3 @@
 export * from './payment-methods';
 export * from './mobile-number';
+export * from './metadata';

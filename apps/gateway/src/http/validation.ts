@@ -6,6 +6,7 @@ import {
   IsUrl,
   Max,
   Min,
+  Validate,
   ValidatorConstraint,
   validate,
   type ValidationArguments,
@@ -13,6 +14,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { ErrorCodes, MAX_PERCENTAGE_BPS, type FieldError } from '@payments/contracts';
+import { descriptionProblem, metadataProblems } from '@payments/domain';
 import { ApiException } from './api-exception';
 
 /**
@@ -61,6 +63,8 @@ function firstBrokenRule(e: ValidationError): string | undefined {
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
+    // Metadata names the key at fault (`metadata.<key>`): its rules report per sub-field themselves.
+    if (e.constraints?.[METADATA_CONSTRAINT]) return metadataProblems(e.value, field);
     // One entry per field: the first rule it breaks (the rest usually follow from it).
     const first = firstBrokenRule(e);
     // The property name is caller input (an unknown field): never turn it into a pattern.
@@ -115,4 +119,40 @@ export class PercentageInBasisPoints implements ValidatorConstraintInterface {
   defaultMessage(args: ValidationArguments): string {
     return `${args.property} must be at most ${MAX_PERCENTAGE_BPS} basis points for a percentage split`;
   }
+}
+
+const METADATA_CONSTRAINT = 'metadata';
+
+@ValidatorConstraint({ name: METADATA_CONSTRAINT })
+class MetadataRules implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return metadataProblems(value).length === 0;
+  }
+  defaultMessage(args: ValidationArguments): string {
+    const [first] = metadataProblems(args.value, args.property);
+    return `${first.field} ${first.message}`;
+  }
+}
+
+/**
+ * An optional `metadata` field: the shared rules of @payments/domain (Stripe's limits), each
+ * broken rule reported against `metadata` or `metadata.<key>`.
+ */
+export function OptionalMetadata(): PropertyDecorator {
+  return applyDecorators(IsOptional(), Validate(MetadataRules));
+}
+
+@ValidatorConstraint({ name: 'description' })
+class DescriptionRules implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return descriptionProblem(value, args.property) === null;
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} ${descriptionProblem(args.value, args.property)?.message ?? 'is invalid'}`;
+  }
+}
+
+/** An optional `description`: a string of at most DESCRIPTION_MAX_LENGTH characters, or null. */
+export function OptionalDescription(): PropertyDecorator {
+  return applyDecorators(IsOptional(), Validate(DescriptionRules));
 }

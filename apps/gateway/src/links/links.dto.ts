@@ -11,6 +11,7 @@ import {
   Max,
   Min,
   Validate,
+  ValidateIf,
   ValidateNested,
   ValidatorConstraint,
   type ValidationArguments,
@@ -18,7 +19,8 @@ import {
 } from 'class-validator';
 import { PG_INT_MAX, SPLIT_TYPES, type SplitType } from '@payments/contracts';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
-import { IntegerInRange, OptionalRedirectUrl, PercentageInBasisPoints } from '../http/validation';
+import { DESCRIPTION_MAX_LENGTH, type MetadataInput } from '@payments/domain';
+import { IntegerInRange, OptionalDescription, OptionalMetadata, OptionalRedirectUrl, PercentageInBasisPoints } from '../http/validation';
 
 export class LinkSplitDto {
   @IsInt({ message: 'business_id must be an integer' })
@@ -51,8 +53,11 @@ export class CreateLinkDto {
   currency: string;
 
   @IsString({ message: 'description is required' })
-  @Length(1, 500, { message: 'description must be 1 to 500 characters' })
+  @Length(1, DESCRIPTION_MAX_LENGTH, { message: `description must be 1 to ${DESCRIPTION_MAX_LENGTH} characters` })
   description: string;
+
+  @OptionalMetadata()
+  metadata?: MetadataInput;
 
   @IsOptional()
   @IsArray({ message: 'splits must be an array' })
@@ -66,6 +71,21 @@ export class CreateLinkDto {
 
   @OptionalRedirectUrl('failure_url')
   failure_url?: string;
+}
+
+/**
+ * POST /v1/links/{id} body: Stripe-style update. Absent fields stay as they are; a metadata key
+ * set to "" is removed, `metadata: null` or `""` removes them all. A link's description is required,
+ * so it can be changed but not removed.
+ */
+export class UpdateLinkDto {
+  @ValidateIf((o: UpdateLinkDto) => o.description !== undefined)
+  @IsString({ message: 'description must be a string' })
+  @Length(1, DESCRIPTION_MAX_LENGTH, { message: `description must be 1 to ${DESCRIPTION_MAX_LENGTH} characters` })
+  description?: string;
+
+  @OptionalMetadata()
+  metadata?: MetadataInput;
 }
 
 /** A payment link id as the API hands it out; anything else cannot name a link (404 without an RPC). */

@@ -1,8 +1,8 @@
 import { IsDefined, IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { MOBILE_MONEY_NUMBER, MOBILE_MONEY_NUMBER_RULE, PAYMENT_METHOD_CODES, PAYMENT_METHOD_TYPES, type PaymentMethodType } from '@payments/domain';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
-import { OptionalRedirectUrl } from '../../http/validation';
-
+import { type MetadataInput } from '@payments/domain';
+import { OptionalDescription, OptionalMetadata, OptionalRedirectUrl } from '../../http/validation';
 
 /** POST /v1/transactions body (spec: initialize transaction). */
 export class InitializeTransactionDto {
@@ -46,6 +46,12 @@ export class InitializeTransactionDto {
   @IsOptional()
   @IsIn(['success', 'failed'], { message: 'requested_response must be success or failed' })
   requested_response?: 'success' | 'failed';
+
+  @OptionalMetadata()
+  metadata?: MetadataInput;
+
+  @OptionalDescription()
+  description?: string | null;
 }
 
 /** GET /v1/transactions/verify query. */

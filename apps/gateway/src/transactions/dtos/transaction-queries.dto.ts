@@ -4,7 +4,8 @@ import { CursorQuery } from '../../http/cursor-query';
 import { IsCalendarDate, IsTimestampOrUnixSeconds } from '../../http/dates';
 import { LINK_ID } from '../../links/links.dto';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
-import { IntegerInRange } from '../../http/validation';
+import { type MetadataInput } from '@payments/domain';
+import { IntegerInRange, OptionalDescription, OptionalMetadata } from '../../http/validation';
 
 /** Largest page of GET /v1/transactions/list (docs/api.md). */
 export const LIST_LIMIT_MAX = 500;
@@ -95,6 +96,12 @@ export class RefundDto {
   @IsString({ message: 'reason must be a string' })
   @Length(1, 500, { message: 'reason must be 1 to 500 characters' })
   reason?: string;
+
+  @OptionalMetadata()
+  metadata?: MetadataInput;
+
+  @OptionalDescription()
+  description?: string | null;
 }
 
 /** Path parameter of GET /v1/transactions/refunds/{refund_id}. */
