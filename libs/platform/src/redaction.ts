@@ -19,6 +19,10 @@ const DATE_VALUE = /^\s*\d{4}-\d{2}-\d{2}\s*$/;
 const PAN_CANDIDATE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
 /** Field names whose whole value is a credential. */
 const SECRET_KEY = /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|credential/i;
+/** Field names whose whole value is the merchant's free-form data about its customers. */
+const CUSTOMER_DATA_KEY = /^(metadata|description)$/i;
+/** Field names of a database error's statement parameters. */
+const PARAMETERS_KEY = 'parameters';
 /** Field names whose value is a phone number. */
 const PHONE_KEY = /phone|mobile|msisdn/i;
 
@@ -68,8 +72,24 @@ function redactError(err: Error, depth: number, seen: WeakSet<object>): Record<s
 function redactField(key: string, value: unknown, depth: number, seen: WeakSet<object>): unknown {
   if (value === null || value === undefined) return value;
   // Whatever sits under a credential's name goes whole (a Cookie header is all secret).
-  if (SECRET_KEY.test(key)) return '[REDACTED]';
+  if (SECRET_KEY.test(key) || CUSTOMER_DATA_KEY.test(key)) return '[REDACTED]';
+  if (key === PARAMETERS_KEY && Array.isArray(value)) return value.map((v) => redactParameter(v, depth + 1, seen));
   if (PHONE_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) return phoneHint(String(value));
+  return redactValue(value, depth, seen);
+}
+
+/**
+ * A statement parameter that is a JSON object or array (outbox payloads, metadata) is redacted as
+ * the object it holds, so its fields are recognised by name; anything else as any other value.
+ */
+function redactParameter(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+  if (typeof value === 'string' && /^\s*[[{]/.test(value)) {
+    try {
+      return JSON.stringify(redactValue(JSON.parse(value) as unknown, depth, seen));
+    } catch {
+      // Not JSON after all: cleaned as text below.
+    }
+  }
   return redactValue(value, depth, seen);
 }
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { ApiRequest } from '../http/http-types';
-import { ErrorCodes, RpcPatterns, type CreateLinkBody, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult } from '@payments/contracts';
+import { ErrorCodes, RpcPatterns, type CreateLinkBody, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type UpdateLinkBody } from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { GatewayConfig } from '../config/gateway.config';
@@ -8,7 +8,7 @@ import { ApiException } from '../http/api-exception';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { presentLink } from '../transactions/transaction.presenter';
 import { presentLinkObject } from './link.presenter';
-import { CreateLinkDto, LINK_ID, LINKS_PAGE_DEFAULT, ListLinksQuery } from './links.dto';
+import { CreateLinkDto, LINK_ID, LINKS_PAGE_DEFAULT, ListLinksQuery, UpdateLinkDto } from './links.dto';
 
 @Controller('v1/links')
 @UseGuards(ApiKeyGuard)
@@ -39,6 +39,7 @@ export class LinksController {
       splits: splits.map((s) => ({ business_id: s.business_id, type: s.type, value: s.value, description: s.description ?? null })),
       success_url: dto.success_url,
       failure_url: dto.failure_url,
+      metadata: dto.metadata,
     });
     return presentLink(link, this.config.CHECKOUT_URL);
   }
@@ -56,6 +57,18 @@ export class LinksController {
   @Get(':payment_link_id')
   async get(@Req() req: ApiRequest, @Param('payment_link_id') id: string) {
     const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksGet, rpcContext(req), { payment_link_id: checkedLinkId(id) });
+    return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
+  }
+
+  /** Stripe-style update of description and metadata; an inactive link can still be annotated. */
+  @Post(':payment_link_id')
+  @HttpCode(200)
+  async update(@Req() req: ApiRequest, @Param('payment_link_id') id: string, @Body() dto: UpdateLinkDto) {
+    const link = await this.transactions.call<UpdateLinkBody, LinkView>(RpcPatterns.LinksUpdate, rpcContext(req), {
+      payment_link_id: checkedLinkId(id),
+      description: dto.description,
+      metadata: dto.metadata,
+    });
     return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
   }
 

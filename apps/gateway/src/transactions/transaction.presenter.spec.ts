@@ -14,6 +14,8 @@ function result(over: Partial<InitializeTransactionResult> = {}): InitializeTran
     status: 'pending',
     message: 'Transaction initialized',
     checkout_id: null,
+    metadata: {},
+    description: null,
     ...over,
   };
 }
@@ -26,6 +28,8 @@ describe('presentInitialized', () => {
       transaction_reference: 'ref_123',
       message: 'Transaction initialized',
       total: 10.15,
+      metadata: {},
+      description: null,
     });
   });
 
@@ -81,6 +85,8 @@ describe('presentVerified', () => {
     payment_method_code: 'ecocash',
     payment_link_id: null,
     amount_refunded: 250,
+    metadata: { order_id: 'A-17' },
+    description: '2 shirts',
     date_created: '2024-05-01T12:34:56.789Z',
     date_updated: '2024-05-01T12:35:00.000Z',
   };
@@ -101,6 +107,8 @@ describe('presentVerified', () => {
       failureUrl: null,
       dateCreated: '2024-05-01T12:34:56.789Z',
       amount_refunded: 250,
+      metadata: { order_id: 'A-17' },
+      description: '2 shirts',
     });
   });
 

@@ -6,6 +6,11 @@ export function checkoutUrl(base: string, checkoutId: string): string {
   return `${base}?checkout_id=${encodeURIComponent(checkoutId)}`;
 }
 
+/** The merchant's own data on an object: metadata reads as `{}` and description as null when none was set. */
+export function annotations(o: { metadata?: Record<string, string>; description?: string | null }) {
+  return { metadata: o.metadata ?? {}, description: o.description ?? null };
+}
+
 /** The spec's public shapes for transactions; every transaction response is built here. */
 export function presentInitialized(r: InitializeTransactionResult, checkoutBaseUrl: string) {
   const body: Record<string, unknown> = {
@@ -14,6 +19,7 @@ export function presentInitialized(r: InitializeTransactionResult, checkoutBaseU
     transaction_reference: r.transaction_reference,
     message: r.message,
     total: toMajorNumber(r.total, r.currency),
+    ...annotations(r),
   };
   if (r.checkout_id) body.checkout_url = checkoutUrl(checkoutBaseUrl, r.checkout_id);
   return body;
@@ -36,6 +42,7 @@ export function presentVerified(t: TransactionView) {
     failureUrl: t.failure_url,
     dateCreated: t.date_created,
     amount_refunded: t.amount_refunded,
+    ...annotations(t),
   };
 }
 
@@ -47,6 +54,7 @@ export function presentListItem(t: TransactionView) {
     currency: t.currency,
     status: t.status,
     message: t.message,
+    ...annotations(t),
     details: {
       transaction_reference: t.transaction_reference,
       charges: toMajorString(t.charges, t.currency),
@@ -79,6 +87,7 @@ export function presentTransactionModel(t: TransactionView) {
     failureUrl: t.failure_url,
     dateCreated: t.date_created,
     amount_refunded: t.amount_refunded,
+    ...annotations(t),
   };
 }
 
@@ -90,6 +99,7 @@ export function presentRefundCreated(r: RefundView) {
     status: r.status,
     amount: r.amount,
     reason: r.reason,
+    ...annotations(r),
   };
 }
 
@@ -104,6 +114,7 @@ export function presentRefundItem(r: RefundView) {
     transaction_reference: r.transaction_reference,
     message: r.message,
     reason: r.reason,
+    ...annotations(r),
     date_created: r.date_created,
     date_updated: r.date_updated,
   };
@@ -120,5 +131,7 @@ export function presentLink(l: LinkView, checkoutBaseUrl: string) {
     payment_link_id: l.payment_link_id,
     hosted_payment_link: checkoutUrl(checkoutBaseUrl, l.payment_link_id),
     message: `Payment link created: amount ${money(l.amount)}, charges ${money(l.charges)}, total ${money(l.total)}`,
+    description: l.description,
+    metadata: l.metadata ?? {},
   };
 }

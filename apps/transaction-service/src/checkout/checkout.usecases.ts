@@ -71,7 +71,8 @@ export class GetCheckoutUseCase {
       charges: Number(t.charges),
       total: Number(t.total),
       currency: t.currency.trim(),
-      description: paidLink?.description ?? null,
+      // The transaction's own description (shown to the customer, as Stripe's is), else its link's.
+      description: t.description ?? paidLink?.description ?? null,
       status: t.status,
       message: t.message,
       payment_method_code: t.payment_method_code,

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ErrorCodes, type CursorPageBody, type LinkSplit, type LinkView, type Mode } from '@payments/contracts';
+import { ErrorCodes, type CursorPageBody, type LinkSplit, type LinkView, type Metadata, type Mode } from '@payments/contracts';
 import { keysetPage, queryRows } from '@payments/database';
 import { DomainException, publicId, unknownCursor } from '@payments/platform';
+import { annotationsParam } from '../transactions/transaction-store';
 
 export interface LinkRow {
   id: string;
@@ -13,6 +14,7 @@ export interface LinkRow {
   charges: string;
   currency: string;
   description: string;
+  metadata: Metadata;
   splits: LinkSplit[];
   success_url: string | null;
   failure_url: string | null;
@@ -29,6 +31,7 @@ export interface NewLink {
   charges: number;
   currency: string;
   description: string;
+  metadata: Metadata;
   splits: LinkSplit[];
   successUrl: string | null;
   failureUrl: string | null;
@@ -44,6 +47,7 @@ export function toLinkView(l: LinkRow): LinkView {
     total: amount + charges,
     currency: l.currency.trim(),
     description: l.description,
+    metadata: l.metadata ?? {},
     splits: l.splits,
     active: l.active,
     success_url: l.success_url,
@@ -65,9 +69,9 @@ export class LinkStore {
   async create(l: NewLink): Promise<LinkRow> {
     const [row] = await queryRows<LinkRow>(
       this.ds,
-      `INSERT INTO payment_links (public_id, business_id, mode, amount, charges, currency, description, splits, success_url, failure_url)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) RETURNING *`,
-      [publicId('plink'), l.businessId, l.mode, l.amount, l.charges, l.currency, l.description, JSON.stringify(l.splits), l.successUrl, l.failureUrl],
+      `INSERT INTO payment_links (public_id, business_id, mode, amount, charges, currency, description, splits, success_url, failure_url, metadata)
+       VALUES ($1,$2,$3,$4,$5,$6,($10::jsonb)->>'description',$7,$8,$9,($10::jsonb)->'metadata') RETURNING *`,
+      [publicId('plink'), l.businessId, l.mode, l.amount, l.charges, l.currency, JSON.stringify(l.splits), l.successUrl, l.failureUrl, annotationsParam(l.metadata, l.description)],
     );
     return row;
   }
@@ -86,6 +90,25 @@ export class LinkStore {
     const [row] = await queryRows<LinkRow>(this.ds, 'SELECT * FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3', [id, businessId, mode]);
     if (!row) throw linkNotFound(id);
     return row;
+  }
+
+  /**
+   * A merchant's update of description and metadata. The row is locked while the new metadata is
+   * worked out from the current one, so two updates of different keys both take effect.
+   * `change` returns the new values, or throws to refuse them (nothing is written).
+   */
+  async update(businessId: number, mode: Mode, id: string, change: (current: LinkRow) => { description: string; metadata: Metadata }): Promise<LinkRow> {
+    return this.ds.transaction(async (m) => {
+      const [current] = await queryRows<LinkRow>(m, 'SELECT * FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3 FOR UPDATE', [id, businessId, mode]);
+      if (!current) throw linkNotFound(id);
+      const next = change(current);
+      const [row] = await queryRows<LinkRow>(
+        m,
+        `UPDATE payment_links SET description = ($2::jsonb)->>'description', metadata = ($2::jsonb)->'metadata', updated_at = now() WHERE id = $1 RETURNING *`,
+        [current.id, annotationsParam(next.metadata, next.description)],
+      );
+      return row;
+    });
   }
 
   /** Idempotent: deactivating an inactive link leaves it (and its deactivation date) as it was. */

@@ -1,5 +1,5 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { RpcPatterns, type LinkIdBody, type ListLinksBody, type RpcRequest } from '@payments/contracts';
+import { RpcPatterns, type LinkIdBody, type ListLinksBody, type RpcRequest, type UpdateLinkBody } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { ManageLinksUseCase } from './usecases/manage-links.usecase';
 
@@ -16,6 +16,11 @@ export class LinksRpcController {
   @MessagePattern(RpcPatterns.LinksGet)
   onGet(@Payload() req: RpcRequest<LinkIdBody>) {
     return this.links.get(req);
+  }
+
+  @MessagePattern(RpcPatterns.LinksUpdate)
+  onUpdate(@Payload() req: RpcRequest<UpdateLinkBody>) {
+    return this.links.update(req);
   }
 
   @MessagePattern(RpcPatterns.LinksDeactivate)

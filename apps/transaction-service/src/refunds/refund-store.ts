@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Topics, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView } from '@payments/contracts';
+import { Topics, type Metadata, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView } from '@payments/contracts';
 import { keysetPage, queryRows } from '@payments/database';
 import { appendToOutbox } from '@payments/messaging';
 import { publicId, unknownCursor } from '@payments/platform';
-import { ConcurrentStatusChange, PRODUCER } from '../transactions/transaction-store';
+import { ConcurrentStatusChange, PRODUCER, annotationsParam } from '../transactions/transaction-store';
 
 /** A refunds row joined with what it refunds. */
 export interface RefundRow {
@@ -18,6 +18,8 @@ export interface RefundRow {
   status: RefundStatus;
   message: string;
   reason: string | null;
+  metadata: Metadata;
+  description: string | null;
   settle_at: Date | null;
   version: number;
   created_at: Date;
@@ -47,6 +49,8 @@ export function toRefundView(r: RefundRow): RefundView {
     status: r.status,
     message: r.message,
     reason: r.reason,
+    metadata: r.metadata ?? {},
+    description: r.description ?? null,
     date_created: r.created_at.toISOString(),
     date_updated: r.updated_at.toISOString(),
   };
@@ -59,6 +63,8 @@ export interface NewRefund {
   amount: number;
   currency: string;
   reason: string | null;
+  metadata: Metadata;
+  description: string | null;
   settleInSeconds: number;
 }
 
@@ -73,6 +79,8 @@ function toRefundSnapshot(r: RefundRow): RefundSnapshot {
     status: r.status,
     message: r.message,
     reason: r.reason,
+    metadata: r.metadata ?? {},
+    description: r.description ?? null,
     transaction: { id: Number(r.transaction_id), transaction_id: r.txn_public_id, transaction_reference: r.txn_reference, amount: Number(r.txn_amount) },
     version: r.version,
     date_created: r.created_at.toISOString(),
@@ -145,9 +153,9 @@ export class RefundStore {
   async insert(m: EntityManager, r: NewRefund): Promise<RefundRow> {
     const [inserted] = await queryRows<{ id: string }>(
       m,
-      `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason, settle_at)
-       VALUES ($1,$2,$3,$4,$5,$6,'pending','Refund is being processed',$7, now() + make_interval(secs => $8)) RETURNING id`,
-      [publicId('rfd'), r.transactionId, r.businessId, r.mode, r.amount, r.currency, r.reason, r.settleInSeconds],
+      `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason, settle_at, metadata, description)
+       VALUES ($1,$2,$3,$4,$5,$6,'pending','Refund is being processed',$7, now() + make_interval(secs => $8), ($9::jsonb)->'metadata', ($9::jsonb)->>'description') RETURNING id`,
+      [publicId('rfd'), r.transactionId, r.businessId, r.mode, r.amount, r.currency, r.reason, r.settleInSeconds, annotationsParam(r.metadata, r.description)],
     );
     return this.load(m, inserted.id);
   }

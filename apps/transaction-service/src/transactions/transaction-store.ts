@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Topics, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
+import { Topics, type Metadata, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxValues, type NewEvent } from '@payments/messaging';
 import { publicId } from '@payments/platform';
@@ -29,6 +29,8 @@ export interface TransactionRow {
   failure_url: string | null;
   payment_link_id: string | null;
   link_splits: TransactionSnapshot['link_splits'];
+  metadata: Metadata;
+  description: string | null;
   settle_at: Date | null;
   expires_at: Date;
   version: number;
@@ -37,6 +39,15 @@ export interface TransactionRow {
 }
 
 export const PRODUCER = 'transaction-service';
+
+/**
+ * Metadata and description travel to SQL as one JSON parameter, read there with
+ * `($n::jsonb)->'metadata'` and `($n::jsonb)->>'description'`: a logged database error's
+ * parameters then name them, and log redaction removes them by name.
+ */
+export function annotationsParam(metadata: Metadata, description: string | null): string {
+  return JSON.stringify({ metadata, description });
+}
 
 export function toSnapshot(row: TransactionRow): TransactionSnapshot {
   return {
@@ -57,6 +68,8 @@ export function toSnapshot(row: TransactionRow): TransactionSnapshot {
     checkout_id: row.checkout_id,
     payment_link_id: row.payment_link_id,
     link_splits: row.link_splits ?? [],
+    metadata: row.metadata ?? {},
+    description: row.description ?? null,
     version: row.version,
     date_created: row.created_at.toISOString(),
     date_updated: row.updated_at.toISOString(),
@@ -86,6 +99,8 @@ export interface NewTransaction {
   expiresInSeconds: number;
   paymentLinkId?: string | null;
   linkSplits?: TransactionSnapshot['link_splits'];
+  metadata?: Metadata;
+  description?: string | null;
   checkoutAttempt?: string | null;
   /**
    * A status the transaction moves to at once (the sandbox's handset prompt): the row is inserted
@@ -130,6 +145,8 @@ export class TransactionStore {
       failure_url: t.failureUrl,
       payment_link_id: t.paymentLinkId ?? null,
       link_splits: t.linkSplits ?? [],
+      metadata: t.metadata ?? {},
+      description: t.description ?? null,
       settle_at: null,
       expires_at: new Date(0),
       version: 1,
@@ -153,8 +170,9 @@ export class TransactionStore {
       `WITH t AS (
          INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
            payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
-           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23, $25)
+           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at,
+           metadata, description)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23, $25, ($26::jsonb)->'metadata', ($26::jsonb)->>'description')
          RETURNING *
        ), event AS (
          INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
@@ -192,6 +210,7 @@ export class TransactionStore {
         row.version,
         JSON.stringify(outbox),
         row.settle_at,
+        annotationsParam(draft.metadata, draft.description),
       ],
     );
     return stored;

@@ -30,7 +30,13 @@ function transactionPayload(data: TransactionStatusChangedData) {
     payment_method_type: t.payment_method_type,
     payment_method_code: t.payment_method_code,
     dateCreated: t.date_created,
+    ...annotations(t),
   };
+}
+
+/** The merchant's metadata and description; events from before they existed read as `{}` and null, as the API does. */
+function annotations(o: { metadata?: Record<string, string>; description?: string | null }) {
+  return { metadata: o.metadata ?? {}, description: o.description ?? null };
 }
 
 function refundPayload(data: RefundStatusChangedData) {
@@ -44,6 +50,8 @@ function refundPayload(data: RefundStatusChangedData) {
     status: r.status,
     previous_status: data.previous_status,
     message: r.message,
+    reason: r.reason ?? null,
+    ...annotations(r),
     date_created: r.date_created,
   };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCodes, type CreateLinkBody, type LinkSplit, type LinkView, type RpcRequest } from '@payments/contracts';
 import { bpsShareFloor, computeCharges, isSupportedCurrency } from '@payments/money';
+import { metadataProblems, metadataToStore } from '@payments/domain';
 import { DomainException } from '@payments/platform';
 import { FeeSchedule } from '../../transactions/fee-schedule';
 import { LinkStore, toLinkView } from '../link-store';
@@ -23,6 +24,8 @@ export class CreateLinkUseCase {
 
   async execute({ ctx, body }: RpcRequest<CreateLinkBody>): Promise<LinkView> {
     if (!isSupportedCurrency(body.currency)) throw new DomainException(ErrorCodes.ValidationError, 'currency is not supported', [{ field: 'currency', message: 'is not supported' }]);
+    const problems = metadataProblems(body.metadata);
+    if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     const splits = body.splits ?? [];
     if (splits.some((s) => s.business_id === ctx.business_id)) {
       throw new DomainException(ErrorCodes.ValidationError, 'a split cannot pay the link owner itself', [{ field: 'splits', message: 'business_id must be another business' }]);
@@ -38,6 +41,7 @@ export class CreateLinkUseCase {
       charges,
       currency: body.currency,
       description: body.description,
+      metadata: metadataToStore(body.metadata),
       splits,
       successUrl: body.success_url ?? null,
       failureUrl: body.failure_url ?? null,

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { LinkIdBody, LinkView, ListLinksBody, ListLinksResult, RpcRequest } from '@payments/contracts';
+import { ErrorCodes, type FieldError, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type RpcRequest, type UpdateLinkBody } from '@payments/contracts';
+import { DESCRIPTION_MAX_LENGTH, METADATA_MAX_KEYS, descriptionProblem, mergeMetadata, metadataProblems } from '@payments/domain';
+import { DomainException } from '@payments/platform';
 import { LinkStore, toLinkView } from '../link-store';
 
 /** A merchant's own payment links: list, fetch, deactivate (another business's or mode's id is not found). */
@@ -14,6 +16,26 @@ export class ManageLinksUseCase {
 
   async get({ ctx, body }: RpcRequest<LinkIdBody>): Promise<LinkView> {
     return toLinkView(await this.links.get(ctx.business_id, ctx.mode, body.payment_link_id));
+  }
+
+  /**
+   * Description and metadata, Stripe's way: absent fields stay, metadata keys merge (a key set to
+   * "" is removed, `null`/"" removes all). No event: links have none, and nothing else reads them.
+   */
+  async update({ ctx, body }: RpcRequest<UpdateLinkBody>): Promise<LinkView> {
+    const refuse = (problems: FieldError[]) => {
+      if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
+    };
+    // A link's description is required: it can be replaced, never removed.
+    const description = body.description === undefined ? null : (descriptionProblem(body.description ?? 0) ?? (body.description === '' ? { field: 'description', message: `must be 1 to ${DESCRIPTION_MAX_LENGTH} characters` } : null));
+    refuse([...metadataProblems(body.metadata), ...(description ? [description] : [])]);
+    const row = await this.links.update(ctx.business_id, ctx.mode, body.payment_link_id, (current) => {
+      const metadata = mergeMetadata(current.metadata ?? {}, body.metadata);
+      const keys = Object.keys(metadata).length;
+      refuse(keys > METADATA_MAX_KEYS ? [{ field: 'metadata', message: `may have at most ${METADATA_MAX_KEYS} keys (the update would leave ${keys})` }] : []);
+      return { description: body.description ?? current.description, metadata };
+    });
+    return toLinkView(row);
   }
 
   /** Transactions already started through the link go on; only new payments are refused. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ErrorCodes, type CreateRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
+import { descriptionProblem, descriptionToStore, metadataProblems, metadataToStore } from '@payments/domain';
 import { DomainException } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
@@ -22,6 +23,9 @@ export class CreateRefundUseCase {
   ) {}
 
   async execute({ ctx, body }: RpcRequest<CreateRefundBody>): Promise<RefundView> {
+    const description = descriptionProblem(body.description);
+    const problems = [...metadataProblems(body.metadata), ...(description ? [description] : [])];
+    if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     const refund = await this.ds.transaction(async (m) => {
       const txn = await this.transactions.byReference(m, ctx.business_id, ctx.mode, body.transaction_reference, true);
       if (!txn) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
@@ -50,6 +54,8 @@ export class CreateRefundUseCase {
         amount,
         currency: txn.currency,
         reason: body.reason ?? null,
+        metadata: metadataToStore(body.metadata),
+        description: descriptionToStore(body.description),
         settleInSeconds: this.config.SANDBOX_SETTLE_MS / 1000,
       });
       await this.store.recordCreated(m, row, ctx.request_id);

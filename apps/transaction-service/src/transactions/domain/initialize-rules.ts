@@ -1,6 +1,6 @@
 import type { FieldError, InitializeTransactionBody, Mode } from '@payments/contracts';
 import { MAX_AMOUNT, isSupportedCurrency } from '@payments/money';
-import { MOBILE_MONEY_NUMBER_RULE, PAYMENT_METHOD_CODES, isMobileMoneyNumber, isPaymentMethodCode, typeOfCode } from '@payments/domain';
+import { descriptionProblem, metadataProblems, MOBILE_MONEY_NUMBER_RULE, PAYMENT_METHOD_CODES, isMobileMoneyNumber, isPaymentMethodCode, typeOfCode } from '@payments/domain';
 
 /**
  * Cross-field rules of POST /v1/transactions that the gateway's per-field validation cannot see.
@@ -28,5 +28,8 @@ export function initializeProblems(body: InitializeTransactionBody, mode: Mode):
   if (body.requested_response !== undefined && mode === 'live') {
     errors.push({ field: 'requested_response', message: 'is only allowed in test mode' });
   }
+  errors.push(...metadataProblems(body.metadata));
+  const description = descriptionProblem(body.description);
+  if (description) errors.push(description);
   return errors;
 }

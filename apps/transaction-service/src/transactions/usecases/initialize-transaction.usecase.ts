@@ -11,7 +11,7 @@ import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig, durationMs } from '../../config/transaction.config';
 import { initializeProblems } from '../domain/initialize-rules';
-import { isPaymentMethodCode, settlesWithoutCustomer, typeOfCode } from '@payments/domain';
+import { descriptionToStore, isPaymentMethodCode, metadataToStore, settlesWithoutCustomer, typeOfCode } from '@payments/domain';
 import { FeeSchedule } from '../fee-schedule';
 import { ProviderRegistry } from '../providers/payment-provider';
 import { SandboxProvider } from '../sandbox/sandbox-provider';
@@ -72,6 +72,8 @@ export class InitializeTransactionUseCase {
             message: sandboxSettles ? 'Payment request sent' : 'Awaiting payment',
             successUrl: body.success_url ?? null,
             failureUrl: body.failure_url ?? null,
+            metadata: metadataToStore(body.metadata),
+            description: descriptionToStore(body.description),
             expiresInSeconds: durationMs(this.config.TRANSACTION_EXPIRY) / 1000,
             then: sandboxSettles ? (this.sandbox.firstStep(code) ?? undefined) : undefined,
           },
@@ -98,6 +100,8 @@ export class InitializeTransactionUseCase {
       status: row.status,
       message: sandboxSettles ? 'Payment request sent to the customer' : 'Transaction initialized; the customer completes it on the checkout page',
       checkout_id: sandboxSettles ? null : row.checkout_id,
+      metadata: row.metadata,
+      description: row.description,
     };
   }
 }

@@ -24,6 +24,8 @@ export function toView(row: TransactionRow, amountRefunded: number): Transaction
     payment_method_code: row.payment_method_code,
     payment_link_id: row.payment_link_id,
     amount_refunded: amountRefunded,
+    metadata: row.metadata ?? {},
+    description: row.description ?? null,
     date_created: row.created_at.toISOString(),
     date_updated: row.updated_at.toISOString(),
   };
