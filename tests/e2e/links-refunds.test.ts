@@ -52,6 +52,7 @@ describe('payment links management and refunds', () => {
         total: expect.any(Number),
         currency: 'USD',
         description: 'Link 4',
+        metadata: {},
         splits: [],
         success_url: null,
         failure_url: null,

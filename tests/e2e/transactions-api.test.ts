@@ -46,6 +46,8 @@ describe('transactions API', () => {
         currency: 'USD',
         status: 'success',
         message: 'Payment successful',
+        metadata: {},
+        description: null,
         details: expect.objectContaining({ transaction_reference: 'list-3', charges: '0.19', total: '12.53', payment_method_code: 'ecocash' }),
       });
     });
@@ -103,6 +105,8 @@ describe('transactions API', () => {
         failureUrl: null,
         dateCreated: verified.dateCreated,
         amount_refunded: 0,
+        metadata: {},
+        description: null,
       });
     });
 
@@ -120,7 +124,7 @@ describe('transactions API', () => {
       await settled('refund-1');
       const first = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'refund-1', amount: 3000 } });
       expect(first.status).toBe(200);
-      expect(first.body).toEqual({ result: 'success', message: expect.any(String), refund_id: expect.stringMatching(/^rfd_/), status: 'pending', amount: 3000, reason: null });
+      expect(first.body).toEqual({ result: 'success', message: expect.any(String), refund_id: expect.stringMatching(/^rfd_/), status: 'pending', amount: 3000, reason: null, metadata: {}, description: null });
 
       const refundId = first.body.refund_id as string;
       const done = await waitFor('the sandbox to settle the refund', async () => {
@@ -189,13 +193,15 @@ describe('transactions API', () => {
         payment_link_id: expect.stringMatching(/^plink_/),
         hosted_payment_link: `${stack.gatewayUrl}/checkout?checkout_id=${res.body.payment_link_id}`,
         message: 'Payment link created: amount 100.00 USD, charges 2.50 USD, total 102.50 USD',
+        description: expect.any(String),
+        metadata: {},
       });
     });
 
     it('creates a link without splits', async () => {
       const res = await stack.api('POST', '/v1/links', { key: keys.test.secret, body: { amount: 500, currency: 'ZAR', description: 'Coffee' } });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['hosted_payment_link', 'message', 'payment_link_id', 'result']);
+      expect(Object.keys(res.body).sort()).toEqual(['description', 'hosted_payment_link', 'message', 'metadata', 'payment_link_id', 'result']);
     });
 
     it.each([

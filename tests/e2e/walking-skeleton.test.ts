@@ -46,6 +46,8 @@ describe('walking skeleton', () => {
       transaction_reference: 'order-1001',
       message: expect.any(String),
       total: 10.15, // 1000 minor units + 1.5 % ecocash fee = 1015 → 10.15 USD
+      metadata: {},
+      description: null,
     });
     expect(init.headers.get('x-request-id')).toMatch(/^req_/);
 

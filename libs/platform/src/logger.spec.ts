@@ -124,4 +124,23 @@ describe('redaction of customer data and credentials', () => {
     expect(first.err.parameters).toEqual(['whsec_[REDACTED]', 'https://u:[REDACTED]@hooks.example.com/\u0000', 'b***@example.com', '***567', 'sk_test_[REDACTED]']);
     expect(JSON.parse(lines[1]).message).toBe('invalid byte sequence for encoding "UTF8": 0x00');
   });
+
+  it('drops metadata and descriptions whole: in request bodies and in JSON statement parameters', () => {
+    const note = 'deliver to flat 4, gate code 7781';
+    const annotations = JSON.stringify({ metadata: { note }, description: note });
+    const outbox = JSON.stringify([{ payload: { data: { transaction: { email: 'buyer.two@example.com', metadata: { note }, description: note, amount: 10 } } } }]);
+    const err = new QueryFailedError('INSERT INTO transactions …', ['ref-1', annotations, outbox, '{not json'], new Error('check violation'));
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const logger = createRootLogger('test', 'info', sink);
+    logger.error({ err }, 'RPC handler failed');
+    logger.warn({ body: { amount: 10, metadata: { note }, description: note } }, 'rejected');
+    for (const line of lines) expect(line).not.toContain(note);
+    const params = (JSON.parse(lines[0]) as { err: { parameters: string[] } }).err.parameters;
+    expect(params[0]).toBe('ref-1');
+    expect(JSON.parse(params[1])).toEqual({ metadata: '[REDACTED]', description: '[REDACTED]' });
+    expect(JSON.parse(params[2])).toEqual([{ payload: { data: { transaction: { email: 'b***@example.com', metadata: '[REDACTED]', description: '[REDACTED]', amount: 10 } } } }]);
+    expect(params[3]).toBe('{not json');
+    expect(JSON.parse(lines[1]).body).toEqual({ amount: 10, metadata: '[REDACTED]', description: '[REDACTED]' });
+  });
 });

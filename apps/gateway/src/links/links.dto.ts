@@ -20,7 +20,7 @@ import {
 import { PG_INT_MAX, SPLIT_TYPES, type SplitType } from '@payments/contracts';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 import { DESCRIPTION_MAX_LENGTH, type MetadataInput } from '@payments/domain';
-import { IntegerInRange, OptionalDescription, OptionalMetadata, OptionalRedirectUrl, PercentageInBasisPoints } from '../http/validation';
+import { IntegerInRange, OptionalMetadata, OptionalRedirectUrl, PercentageInBasisPoints } from '../http/validation';
 
 export class LinkSplitDto {
   @IsInt({ message: 'business_id must be an integer' })
