@@ -14,7 +14,8 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { ErrorCodes, MAX_PERCENTAGE_BPS, type FieldError } from '@payments/contracts';
-import { descriptionProblem, metadataProblems } from '@payments/domain';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { DESCRIPTION_MAX_LENGTH, METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH, descriptionProblem, metadataProblems } from '@payments/domain';
 import { ApiException } from './api-exception';
 
 /**
@@ -139,7 +140,20 @@ class MetadataRules implements ValidatorConstraintInterface {
  * broken rule reported against `metadata` or `metadata.<key>`.
  */
 export function OptionalMetadata(): PropertyDecorator {
-  return applyDecorators(IsOptional(), Validate(MetadataRules));
+  return applyDecorators(
+    IsOptional(),
+    Validate(MetadataRules),
+    JSONSchema({
+      type: 'object',
+      nullable: true,
+      maxProperties: METADATA_MAX_KEYS,
+      additionalProperties: { type: 'string', maxLength: METADATA_VALUE_MAX_LENGTH },
+      description:
+        `Your key-value pairs (Stripe's rules): at most ${METADATA_MAX_KEYS} keys of 1 to ${METADATA_KEY_MAX_LENGTH} characters without [ or ], ` +
+        `string values of at most ${METADATA_VALUE_MAX_LENGTH} characters, nothing nested. A key set to "" is not kept (on an update: removed); ` +
+        'null or "" means none (on an update: remove all). Returned as {} when none.',
+    }),
+  );
 }
 
 @ValidatorConstraint({ name: 'description' })
@@ -154,5 +168,9 @@ class DescriptionRules implements ValidatorConstraintInterface {
 
 /** An optional `description`: a string of at most DESCRIPTION_MAX_LENGTH characters, or null. */
 export function OptionalDescription(): PropertyDecorator {
-  return applyDecorators(IsOptional(), Validate(DescriptionRules));
+  return applyDecorators(
+    IsOptional(),
+    Validate(DescriptionRules),
+    JSONSchema({ type: 'string', nullable: true, maxLength: DESCRIPTION_MAX_LENGTH, description: 'Free text, shown to the customer on the hosted checkout page; "" or null means none (returned as null)' }),
+  );
 }

@@ -38,15 +38,20 @@ export const ErrorBody = obj({
 });
 (ErrorBody.required as string[]).splice((ErrorBody.required as string[]).indexOf('errors'), 1);
 
+/** The merchant's own data on transactions, links and refunds (docs/api.md, Metadata and description). */
+const metadata: SchemaObject = { type: 'object', additionalProperties: { type: 'string' }, description: 'Your key-value pairs; {} when none were set' };
+const description = nullable(str('Your free text; null when none was set'));
+const annotations = { metadata, description };
+
 const refundStatus = { type: 'string', enum: ['pending', 'success', 'failed'] } as SchemaObject;
 const refundFields = {
   refund_id: str(), status: refundStatus, amount: int(), currency: str(), transaction_id: str(),
-  transaction_reference: str(), message: str(), reason: nullable(str('Free text given when the refund was asked for')), date_created: str(), date_updated: str(),
+  transaction_reference: str(), message: str(), reason: nullable(str('Free text given when the refund was asked for')), ...annotations, date_created: str(), date_updated: str(),
 };
 const amountRefunded = int('Sum of the successful refunds, minor units');
 
 const paymentLink = obj({
-  payment_link_id: str(), hosted_payment_link: str('Page where customers pay'), amount: int(), charges: int(), total: int(), currency: str(), description: str(),
+  payment_link_id: str(), hosted_payment_link: str('Page where customers pay'), amount: int(), charges: int(), total: int(), currency: str(), description: str(), metadata,
   splits: arr(obj({ business_id: int(), type: { type: 'string', enum: ['percentage', 'fixed'] }, value: int('Basis points for percentage, minor units for fixed'), description: nullable(str()) })),
   success_url: nullable(str()), failure_url: nullable(str()), active: bool(), is_active: bool(), date_created: str(), date_updated: str(),
   date_deactivated: nullable(str()),
@@ -92,7 +97,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     description: 'Transaction initialized',
     schema: {
       type: 'object',
-      required: ['result', 'transaction_id', 'transaction_reference', 'message', 'total'],
+      required: ['result', 'transaction_id', 'transaction_reference', 'message', 'total', 'metadata', 'description'],
       properties: {
         result: success,
         transaction_id: str(),
@@ -100,6 +105,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
         message: str(),
         total: num('Amount plus charges in MAJOR units'),
         checkout_url: str('Present when the customer completes the payment on the hosted page'),
+        ...annotations,
       },
     },
   },
@@ -109,7 +115,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     schema: ok({
       transaction_id: str(), transaction_reference: str(), amount: int(), charges: int(), total: int(), currency: str(), status,
       emailAddress: str(), checkoutId: nullable(str()), successUrl: nullable(str()), failureUrl: nullable(str()), dateCreated: str('ISO 8601'),
-      amount_refunded: amountRefunded,
+      amount_refunded: amountRefunded, ...annotations,
     }),
   },
   TransactionsController_list: {
@@ -119,7 +125,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
       has_more: bool(), 
       transactions: arr(
         obj({
-          transaction_id: str(), amount: str('Decimal string in major units'), currency: str(), status, message: str(),
+          transaction_id: str(), amount: str('Decimal string in major units'), currency: str(), status, message: str(), ...annotations,
           details: obj({
             transaction_reference: str(), charges: str(), total: str(), email: str(), payment_method_type: nullable(str()),
             payment_method_code: nullable(str()), payment_link_id: nullable(str()), amount_refunded: amountRefunded, date_created: str(), date_updated: str(),
@@ -134,13 +140,13 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     schema: ok({
       transactionId: str(), transactionReference: str(), amount: int(), charges: int(), total: int(), currency: str(), emailAddress: str(),
       status, checkoutId: nullable(str()), successUrl: nullable(str()), failureUrl: nullable(str()), dateCreated: str(),
-      amount_refunded: amountRefunded,
+      amount_refunded: amountRefunded, ...annotations,
     }),
   },
   TransactionsController_refund: {
     status: 200,
     description: 'Refund accepted',
-    schema: ok({ message: str(), refund_id: str(), status: { type: 'string', enum: ['pending'] }, amount: int('The amount asked for, or all that was left'), reason: nullable(str()) }),
+    schema: ok({ message: str(), refund_id: str(), status: { type: 'string', enum: ['pending'] }, amount: int('The amount asked for, or all that was left'), reason: nullable(str()), ...annotations }),
   },
   TransactionsController_listRefunds: {
     status: 200,
@@ -155,7 +161,7 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
   LinksController_create: {
     status: 200,
     description: 'Payment link created',
-    schema: ok({ payment_link_id: str(), hosted_payment_link: str(), message: str('States amount, charges and total') }),
+    schema: ok({ payment_link_id: str(), hosted_payment_link: str(), message: str('States amount, charges and total'), description: str(), metadata }),
   },
   LinksController_list: {
     status: 200,
@@ -163,6 +169,11 @@ export const RESPONSES: Record<string, { status: number; schema?: SchemaObject; 
     schema: ok({ links: arr(paymentLink), has_more: bool() }),
   },
   LinksController_get: { status: 200, description: 'The payment link', schema: ok(paymentLink.properties as Record<string, SchemaObject>) },
+  LinksController_update: {
+    status: 200,
+    description: 'The link with its new description and metadata (a metadata key set to "" removed; null or "" removes all)',
+    schema: ok(paymentLink.properties as Record<string, SchemaObject>),
+  },
   LinksController_deactivate: {
     status: 200,
     description: 'The link, now inactive (idempotent); its page says it is no longer active and refuses payments',
