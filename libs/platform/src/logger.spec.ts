@@ -129,7 +129,8 @@ describe('redaction of customer data and credentials', () => {
     const note = 'deliver to flat 4, gate code 7781';
     const annotations = JSON.stringify({ metadata: { note }, description: note });
     const outbox = JSON.stringify([{ payload: { data: { transaction: { email: 'buyer.two@example.com', metadata: { note }, description: note, amount: 10 } } } }]);
-    const err = new QueryFailedError('INSERT INTO transactions …', ['ref-1', annotations, outbox, '{not json'], new Error('check violation'));
+    const driverError = Object.assign(new Error('new row violates check constraint'), { code: '23514', detail: `Failing row contains (1, ref-1, {"note": "${note}"}, ${note}).` });
+    const err = new QueryFailedError('INSERT INTO transactions …', ['ref-1', annotations, outbox, '{not json'], driverError);
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
     const logger = createRootLogger('test', 'info', sink);
@@ -141,6 +142,7 @@ describe('redaction of customer data and credentials', () => {
     expect(JSON.parse(params[1])).toEqual({ metadata: '[REDACTED]', description: '[REDACTED]' });
     expect(JSON.parse(params[2])).toEqual([{ payload: { data: { transaction: { email: 'b***@example.com', metadata: '[REDACTED]', description: '[REDACTED]', amount: 10 } } } }]);
     expect(params[3]).toBe('{not json');
+    expect((JSON.parse(lines[0]) as { err: { driverError: { detail: string } } }).err.driverError.detail).toBe('Failing row contains ([REDACTED]).');
     expect(JSON.parse(lines[1]).body).toEqual({ amount: 10, metadata: '[REDACTED]', description: '[REDACTED]' });
   });
 });

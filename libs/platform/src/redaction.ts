@@ -23,6 +23,11 @@ const SECRET_KEY = /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|cr
 const CUSTOMER_DATA_KEY = /^(metadata|description)$/i;
 /** Field names of a database error's statement parameters. */
 const PARAMETERS_KEY = 'parameters';
+/**
+ * PostgreSQL's detail of a CHECK or NOT NULL violation lists every column of the row it refused:
+ * free-form customer data (metadata, descriptions) that no pattern can recognise. The row goes.
+ */
+const FAILING_ROW = /^(Failing row contains )\(.*\)(\.?)$/s;
 /** Field names whose value is a phone number. */
 const PHONE_KEY = /phone|mobile|msisdn/i;
 
@@ -74,6 +79,7 @@ function redactField(key: string, value: unknown, depth: number, seen: WeakSet<o
   // Whatever sits under a credential's name goes whole (a Cookie header is all secret).
   if (SECRET_KEY.test(key) || CUSTOMER_DATA_KEY.test(key)) return '[REDACTED]';
   if (key === PARAMETERS_KEY && Array.isArray(value)) return value.map((v) => redactParameter(v, depth + 1, seen));
+  if (typeof value === 'string' && FAILING_ROW.test(value)) return value.replace(FAILING_ROW, '$1([REDACTED])$2');
   if (PHONE_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) return phoneHint(String(value));
   return redactValue(value, depth, seen);
 }
