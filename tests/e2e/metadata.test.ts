@@ -141,6 +141,25 @@ describe('metadata and description', () => {
       expect(listed.body.events.find((e) => e.data.transaction_reference === 'meta-rt-1')?.data).toMatchObject({ metadata, description });
     });
 
+    it('shows a transaction’s description, never its metadata, on the hosted checkout page', async () => {
+      const init = await stack.api('POST', '/v1/transactions', {
+        key: keys.test.secret,
+        body: { amount: 900, email: 'page@example.com', currency: 'USD', description: 'Blue <mug> x2', metadata: { internal_note: 'vip-customer-77' } },
+      });
+      const page = await fetch(init.body.checkout_url as string);
+      const html = await page.text();
+      expect(page.status).toBe(200);
+      expect(html).toContain('Blue &lt;mug&gt; x2');
+      expect(html).not.toContain('vip-customer-77');
+    });
+
+    it('keeps keys that are special to JavaScript as plain keys', async () => {
+      const raw = '{"amount":900,"email":"k@example.com","currency":"USD","transaction_reference":"meta-proto","metadata":{"__proto__":"p","constructor":"c"}}';
+      const init = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, rawBody: raw });
+      expect(init.status).toBe(200);
+      expect((await verify('meta-proto')).body.metadata).toEqual(JSON.parse('{"__proto__":"p","constructor":"c"}'));
+    });
+
     it('a transaction without them reads {} and null everywhere', async () => {
       const init = await initialize('meta-rt-none');
       expect(init.body).toMatchObject({ metadata: {}, description: null });

@@ -50,5 +50,8 @@ describe('storing and updating', () => {
     expect(mergeMetadata(current, null)).toEqual({});
     expect(mergeMetadata(current, '')).toEqual({});
     expect(current).toEqual({ a: '1', b: '2' });
+    const proto = JSON.parse('{"__proto__": "x"}') as Record<string, string>;
+    expect(Object.keys(mergeMetadata(current, proto))).toEqual(['a', 'b', '__proto__']);
+    expect(Object.keys(metadataToStore(proto))).toEqual(['__proto__']);
   });
 });

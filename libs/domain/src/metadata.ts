@@ -64,12 +64,13 @@ export function metadataToStore(input: MetadataInput | undefined): Metadata {
 export function mergeMetadata(current: Metadata, update: MetadataInput | undefined): Metadata {
   if (update === undefined) return current;
   if (update === null || update === '') return {};
-  const next: Metadata = { ...current };
+  // A Map, not an object: a merchant's key may be "__proto__".
+  const next = new Map(Object.entries(current));
   for (const [k, v] of Object.entries(update)) {
-    if (v === '') delete next[k];
-    else next[k] = v as string;
+    if (v === '') next.delete(k);
+    else next.set(k, v as string);
   }
-  return next;
+  return Object.fromEntries(next);
 }
 
 /** A description as stored: `""` and `null` mean none. */

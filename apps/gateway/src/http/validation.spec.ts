@@ -1,6 +1,6 @@
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { ApiException } from './api-exception';
-import { StrictValidationPipe } from './validation';
+import { OptionalMetadata, StrictValidationPipe } from './validation';
 
 class Body {
   @IsInt({ message: 'amount must be an integer' })
@@ -39,5 +39,31 @@ describe('StrictValidationPipe: the first broken rule, in the order required, ty
   it('type before format, whatever order the decorators are written in', async () => {
     expect(await messageFor({ amount: 1, code: 5 })).toBe('code must be a string');
     expect(await messageFor({ amount: 1, code: 'ABC' })).toBe('code must be lower-case letters');
+  });
+});
+
+class Annotated {
+  @IsInt()
+  amount: number;
+
+  @OptionalMetadata()
+  metadata?: Record<string, unknown>;
+}
+
+describe('StrictValidationPipe: metadata', () => {
+  const pipe = new StrictValidationPipe();
+  const run = (json: string) => pipe.transform(JSON.parse(json), { type: 'body', metatype: Annotated }) as Promise<Annotated>;
+
+  it('keeps the caller’s keys as they are, "constructor" and "__proto__" included', async () => {
+    const dto = await run('{"amount":1,"metadata":{"constructor":"c","__proto__":"p","a":"1"}}');
+    expect(dto).toBeInstanceOf(Annotated);
+    expect(Object.keys(dto.metadata!)).toEqual(['constructor', '__proto__', 'a']);
+    expect(JSON.stringify(dto.metadata)).toBe('{"constructor":"c","__proto__":"p","a":"1"}');
+  });
+
+  it('names the key at fault, first by rule order', async () => {
+    const err = (await run('{"amount":1,"metadata":{"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk":"x","n":2}}').catch((e: unknown) => e)) as ApiException;
+    expect(err.message).toBe('metadata.n must be a string (not number)');
+    expect(err.errors?.map((e) => e.field)).toEqual(['metadata.n', `metadata.${'k'.repeat(41)}`]);
   });
 });

@@ -76,6 +76,22 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
 }
 
 /**
+ * DTO properties whose value is the caller's own key-value data (metadata), per DTO prototype.
+ * class-transformer must not walk them: it treats a nested plain object's `constructor` key as
+ * its class (a key named "constructor" crashed it) and drops a key named "__proto__".
+ */
+const FREE_FORM = new WeakMap<object, Set<string | symbol>>();
+
+function toInstance(type: new () => object, value: Record<string, unknown>): object {
+  const freeForm = [...(FREE_FORM.get(type.prototype as object) ?? [])].filter((k): k is string => typeof k === 'string' && Object.hasOwn(value, k));
+  if (freeForm.length === 0) return plainToInstance(type, value);
+  const rest = Object.fromEntries(Object.entries(value).filter(([k]) => !freeForm.includes(k)));
+  const instance = plainToInstance(type, rest) as Record<string, unknown>;
+  for (const k of freeForm) instance[k] = value[k];
+  return instance;
+}
+
+/**
  * Validates bodies and queries against their DTO class: wrong types, missing or unknown fields
  * give 400 validation_error with one entry per field problem. No implicit type conversion:
  * "100" is not an integer.
@@ -88,7 +104,7 @@ export class StrictValidationPipe implements PipeTransform {
     if (meta.type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
       throw new ApiException(ErrorCodes.ValidationError, 'request body must be a JSON object');
     }
-    const instance = plainToInstance(type, value ?? {});
+    const instance = toInstance(type as new () => object, (value ?? {}) as Record<string, unknown>);
     const errors = await validate(instance as object, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
     if (errors.length > 0) {
       const fields = flatten(errors).map((f) => (/should not exist/.test(f.message) ? { field: f.field, message: 'is not a recognised field' } : f));
@@ -143,6 +159,9 @@ export function OptionalMetadata(): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
     Validate(MetadataRules),
+    (target: object, key: string | symbol) => {
+      FREE_FORM.set(target, new Set([...(FREE_FORM.get(target) ?? []), key]));
+    },
     JSONSchema({
       type: 'object',
       nullable: true,
