@@ -26,9 +26,13 @@ export class ManageLinksUseCase {
     const refuse = (problems: FieldError[]) => {
       if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     };
+    const problems = metadataProblems(body.metadata);
     // A link's description is required: it can be replaced, never removed.
-    const description = body.description === undefined ? null : (descriptionProblem(body.description ?? 0) ?? (body.description === '' ? { field: 'description', message: `must be 1 to ${DESCRIPTION_MAX_LENGTH} characters` } : null));
-    refuse([...metadataProblems(body.metadata), ...(description ? [description] : [])]);
+    const d = body.description as unknown;
+    if (d !== undefined && (typeof d !== 'string' || d.length === 0 || descriptionProblem(d) !== null)) {
+      problems.push({ field: 'description', message: `must be a string of 1 to ${DESCRIPTION_MAX_LENGTH} characters` });
+    }
+    refuse(problems);
     const row = await this.links.update(ctx.business_id, ctx.mode, body.payment_link_id, (current) => {
       const metadata = mergeMetadata(current.metadata ?? {}, body.metadata);
       const keys = Object.keys(metadata).length;
