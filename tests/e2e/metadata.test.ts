@@ -160,6 +160,12 @@ describe('metadata and description', () => {
       expect((await verify('meta-proto')).body.metadata).toEqual(JSON.parse('{"__proto__":"p","constructor":"c"}'));
     });
 
+    it('a public key may set them too', async () => {
+      const init = await stack.api('POST', '/v1/transactions', { key: keys.test.public, body: { amount: 900, email: 'pk@example.com', currency: 'USD', metadata: { cart: 'c-1' }, description: 'From the web page' } });
+      expect(init.status).toBe(200);
+      expect((await verify(init.body.transaction_reference as string)).body).toMatchObject({ metadata: { cart: 'c-1' }, description: 'From the web page' });
+    });
+
     it('a transaction without them reads {} and null everywhere', async () => {
       const init = await initialize('meta-rt-none');
       expect(init.body).toMatchObject({ metadata: {}, description: null });
