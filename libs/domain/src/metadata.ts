@@ -77,3 +77,8 @@ export function mergeMetadata(current: Metadata, update: MetadataInput | undefin
 export function descriptionToStore(input: string | null | undefined): string | null {
   return input === undefined || input === null || input === '' ? null : input;
 }
+
+/** Metadata and description as every read shows them: `{}` and null when none was set (Stripe's behaviour). */
+export function annotationsOf(o: { metadata?: Metadata | null; description?: string | null }): { metadata: Metadata; description: string | null } {
+  return { metadata: o.metadata ?? {}, description: o.description ?? null };
+}

@@ -1,4 +1,5 @@
 import type { LinkView } from '@payments/contracts';
+import { annotationsOf } from '@payments/domain';
 import { checkoutUrl } from '../transactions/transaction.presenter';
 
 /**
@@ -15,7 +16,7 @@ export function presentLinkObject(l: LinkView, checkoutBaseUrl: string) {
     total: l.total,
     currency: l.currency,
     description: l.description,
-    metadata: l.metadata ?? {},
+    metadata: annotationsOf(l).metadata,
     splits: l.splits.map((s) => ({ business_id: s.business_id, type: s.type, value: s.value, description: s.description ?? null })),
     success_url: l.success_url,
     failure_url: l.failure_url,

@@ -1,14 +1,10 @@
 import type { InitializeTransactionResult, LinkView, RefundView, TransactionView } from '@payments/contracts';
+import { annotationsOf } from '@payments/domain';
 import { toMajorNumber, toMajorString } from '@payments/money';
 
 /** `{CHECKOUT_URL}?checkout_id=…`: the hosted page of a transaction or a payment link. */
 export function checkoutUrl(base: string, checkoutId: string): string {
   return `${base}?checkout_id=${encodeURIComponent(checkoutId)}`;
-}
-
-/** The merchant's own data on an object: metadata reads as `{}` and description as null when none was set. */
-export function annotations(o: { metadata?: Record<string, string>; description?: string | null }) {
-  return { metadata: o.metadata ?? {}, description: o.description ?? null };
 }
 
 /** The spec's public shapes for transactions; every transaction response is built here. */
@@ -19,7 +15,7 @@ export function presentInitialized(r: InitializeTransactionResult, checkoutBaseU
     transaction_reference: r.transaction_reference,
     message: r.message,
     total: toMajorNumber(r.total, r.currency),
-    ...annotations(r),
+    ...annotationsOf(r),
   };
   if (r.checkout_id) body.checkout_url = checkoutUrl(checkoutBaseUrl, r.checkout_id);
   return body;
@@ -42,7 +38,7 @@ export function presentVerified(t: TransactionView) {
     failureUrl: t.failure_url,
     dateCreated: t.date_created,
     amount_refunded: t.amount_refunded,
-    ...annotations(t),
+    ...annotationsOf(t),
   };
 }
 
@@ -54,7 +50,7 @@ export function presentListItem(t: TransactionView) {
     currency: t.currency,
     status: t.status,
     message: t.message,
-    ...annotations(t),
+    ...annotationsOf(t),
     details: {
       transaction_reference: t.transaction_reference,
       charges: toMajorString(t.charges, t.currency),
@@ -87,7 +83,7 @@ export function presentTransactionModel(t: TransactionView) {
     failureUrl: t.failure_url,
     dateCreated: t.date_created,
     amount_refunded: t.amount_refunded,
-    ...annotations(t),
+    ...annotationsOf(t),
   };
 }
 
@@ -99,7 +95,7 @@ export function presentRefundCreated(r: RefundView) {
     status: r.status,
     amount: r.amount,
     reason: r.reason,
-    ...annotations(r),
+    ...annotationsOf(r),
   };
 }
 
@@ -114,7 +110,7 @@ export function presentRefundItem(r: RefundView) {
     transaction_reference: r.transaction_reference,
     message: r.message,
     reason: r.reason,
-    ...annotations(r),
+    ...annotationsOf(r),
     date_created: r.date_created,
     date_updated: r.date_updated,
   };

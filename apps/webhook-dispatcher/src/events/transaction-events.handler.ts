@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, RefundStatusChangedData, SettlementInvoiceChangedData, TransactionStatusChangedData } from '@payments/contracts';
+import { annotationsOf } from '@payments/domain';
 import type { AfterCommit } from '@payments/messaging';
 import { DeliveryStore } from '../delivery/delivery-store';
 import { FirstAttempts } from '../delivery/first-attempts';
@@ -30,13 +31,8 @@ function transactionPayload(data: TransactionStatusChangedData) {
     payment_method_type: t.payment_method_type,
     payment_method_code: t.payment_method_code,
     dateCreated: t.date_created,
-    ...annotations(t),
+    ...annotationsOf(t),
   };
-}
-
-/** The merchant's metadata and description; events from before they existed read as `{}` and null, as the API does. */
-function annotations(o: { metadata?: Record<string, string>; description?: string | null }) {
-  return { metadata: o.metadata ?? {}, description: o.description ?? null };
 }
 
 function refundPayload(data: RefundStatusChangedData) {
@@ -51,7 +47,7 @@ function refundPayload(data: RefundStatusChangedData) {
     previous_status: data.previous_status,
     message: r.message,
     reason: r.reason ?? null,
-    ...annotations(r),
+    ...annotationsOf(r),
     date_created: r.date_created,
   };
 }
