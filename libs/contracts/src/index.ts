@@ -11,3 +11,5 @@ export * from './admin-rpc';
 export * from './replay';
 export * from './webhook-events';
 export * from './webhook-signature';
+export * from './schema-kit';
+export * from './webhook-payloads';

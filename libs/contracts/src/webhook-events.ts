@@ -1,3 +1,5 @@
+import type { WebhookEventBody } from './webhook-payloads';
+
 /**
  * Events API and test webhooks: RPC payloads between the gateway and webhook-dispatcher. An event
  * is the same object a callback receives as its request body.
@@ -39,14 +41,8 @@ export interface ListEventsBody {
   ending_before?: string;
 }
 
-/** One event: exactly the JSON body its webhook deliveries carry. */
-export interface EventView {
-  id: string;
-  event: string;
-  created_at: string;
-  mode: string;
-  data: unknown;
-}
+/** One event: exactly the JSON body its webhook deliveries carry (schema in ./webhook-payloads). */
+export type EventView = WebhookEventBody;
 
 export interface ListEventsResult {
   events: EventView[];

@@ -1,5 +1,10 @@
 import { Controller, Get, Global, Header, Injectable, Module, Res } from '@nestjs/common';
+import { Closed, Str, Type, type Static } from '@payments/contracts';
+import { ApiResponds } from './api-response';
 import { metricsRegistry } from './metrics';
+
+const HealthLive = Closed({ status: Str() });
+const HealthReady = Closed({ status: Str('ok, or unavailable (with status 503)'), checks: Type.Record(Type.String(), Type.String(), { description: 'up, or why not, per dependency' }) });
 
 export interface HealthCheck {
   name: string;
@@ -53,14 +58,16 @@ export class HealthController {
   constructor(private readonly registry: HealthRegistry) {}
 
   @Get('health/live')
-  live() {
+  @ApiResponds(200, 'The process is up', HealthLive)
+  live(): Static<typeof HealthLive> {
     return { status: 'ok' };
   }
 
   @Get('health/ready')
   // Only the status is set on the response (both Express and Fastify name it `status`): the
   // gateway runs on Fastify, the services' internal ports on Express.
-  async ready(@Res({ passthrough: true }) res: { status(code: number): unknown }) {
+  @ApiResponds(200, 'Dependencies reachable (503 otherwise)', HealthReady)
+  async ready(@Res({ passthrough: true }) res: { status(code: number): unknown }): Promise<Static<typeof HealthReady>> {
     const { ok, checks } = await this.registry.run();
     res.status(ok ? 200 : 503);
     return { status: ok ? 'ok' : 'unavailable', checks };

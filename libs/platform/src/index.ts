@@ -4,6 +4,7 @@ export * from './domain-exception';
 export * from './metrics';
 export * from './polling-worker';
 export * from './health';
+export * from './api-response';
 export * from './rpc-reply.interceptor';
 export * from './ids';
 export * from './ping.controller';

@@ -1,13 +1,14 @@
 import type { LinkView } from '@payments/contracts';
 import { annotationsOf } from '@payments/domain';
 import { checkoutUrl } from '../transactions/transaction.presenter';
+import type { LinkObject } from '../transactions/transaction.responses';
 
 /**
  * A payment link as GET /v1/links and GET /v1/links/{id} show it: the create response's names
  * (payment_link_id, hosted_payment_link) plus what the link holds. Amounts in minor units.
  * `is_active` repeats `active` for integrations that use the spec's boolean naming.
  */
-export function presentLinkObject(l: LinkView, checkoutBaseUrl: string) {
+export function presentLinkObject(l: LinkView, checkoutBaseUrl: string): LinkObject {
   return {
     payment_link_id: l.payment_link_id,
     hosted_payment_link: checkoutUrl(checkoutBaseUrl, l.payment_link_id),

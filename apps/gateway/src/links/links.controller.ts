@@ -9,6 +9,8 @@ import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { presentLink } from '../transactions/transaction.presenter';
 import { presentLinkObject } from './link.presenter';
 import { CreateLinkDto, LINK_ID, LINKS_PAGE_DEFAULT, ListLinksQuery, UpdateLinkDto } from './links.dto';
+import { ApiResponds } from '@payments/platform';
+import * as R from '../transactions/transaction.responses';
 
 @Controller('v1/links')
 @UseGuards(ApiKeyGuard)
@@ -21,7 +23,8 @@ export class LinksController {
 
   @Post()
   @HttpCode(200)
-  async create(@Req() req: ApiRequest, @Body() dto: CreateLinkDto) {
+  @ApiResponds(200, 'Payment link created', R.LinkCreated)
+  async create(@Req() req: ApiRequest, @Body() dto: CreateLinkDto): Promise<R.LinkCreated> {
     // Businesses live in the gateway's database: the partner check happens here, before the RPC.
     const splits = dto.splits ?? [];
     const missing = await this.businesses.missing(splits.map((s) => s.business_id));
@@ -45,7 +48,8 @@ export class LinksController {
   }
 
   @Get()
-  async list(@Req() req: ApiRequest, @Query() query: ListLinksQuery) {
+  @ApiResponds(200, 'Newest first; has_more says whether another page follows in the direction asked', R.LinkList)
+  async list(@Req() req: ApiRequest, @Query() query: ListLinksQuery): Promise<R.LinkList> {
     const page = await this.transactions.call<ListLinksBody, ListLinksResult>(RpcPatterns.LinksList, rpcContext(req), {
       limit: query.limit ?? LINKS_PAGE_DEFAULT,
       starting_after: query.starting_after,
@@ -55,7 +59,8 @@ export class LinksController {
   }
 
   @Get(':payment_link_id')
-  async get(@Req() req: ApiRequest, @Param('payment_link_id') id: string) {
+  @ApiResponds(200, 'The payment link', R.LinkAnswer)
+  async get(@Req() req: ApiRequest, @Param('payment_link_id') id: string): Promise<R.LinkAnswer> {
     const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksGet, rpcContext(req), { payment_link_id: checkedLinkId(id) });
     return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
   }
@@ -75,7 +80,8 @@ export class LinksController {
   /** Idempotent: a link already inactive is returned as it is. */
   @Post(':payment_link_id/deactivate')
   @HttpCode(200)
-  async deactivate(@Req() req: ApiRequest, @Param('payment_link_id') id: string) {
+  @ApiResponds(200, 'The link, now inactive (idempotent); its page says it is no longer active and refuses payments', R.LinkAnswer)
+  async deactivate(@Req() req: ApiRequest, @Param('payment_link_id') id: string): Promise<R.LinkAnswer> {
     const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksDeactivate, rpcContext(req), { payment_link_id: checkedLinkId(id) });
     return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
   }

@@ -1,6 +1,16 @@
 import type { InitializeTransactionResult, LinkView, RefundView, TransactionView } from '@payments/contracts';
 import { annotationsOf } from '@payments/domain';
 import { toMajorNumber, toMajorString } from '@payments/money';
+import type {
+  InitializedTransaction,
+  LinkCreated,
+  RefundAnswer,
+  RefundCreated,
+  RefundItem,
+  TransactionListItem,
+  TransactionModel,
+  VerifiedTransaction,
+} from './transaction.responses';
 
 /** `{CHECKOUT_URL}?checkout_id=…`: the hosted page of a transaction or a payment link. */
 export function checkoutUrl(base: string, checkoutId: string): string {
@@ -8,8 +18,8 @@ export function checkoutUrl(base: string, checkoutId: string): string {
 }
 
 /** The spec's public shapes for transactions; every transaction response is built here. */
-export function presentInitialized(r: InitializeTransactionResult, checkoutBaseUrl: string) {
-  const body: Record<string, unknown> = {
+export function presentInitialized(r: InitializeTransactionResult, checkoutBaseUrl: string): InitializedTransaction {
+  const body: InitializedTransaction = {
     result: 'success',
     transaction_id: r.transaction_id,
     transaction_reference: r.transaction_reference,
@@ -22,7 +32,7 @@ export function presentInitialized(r: InitializeTransactionResult, checkoutBaseU
 }
 
 /** verify: the Transaction model with snake-case ids, integer amounts, ISO-8601 dateCreated. */
-export function presentVerified(t: TransactionView) {
+export function presentVerified(t: TransactionView): VerifiedTransaction {
   return {
     result: 'success',
     transaction_id: t.transaction_id,
@@ -43,7 +53,7 @@ export function presentVerified(t: TransactionView) {
 }
 
 /** list item: amount as an exact decimal string in major units; `details` holds the rest (docs/api.md). */
-export function presentListItem(t: TransactionView) {
+export function presentListItem(t: TransactionView): TransactionListItem {
   return {
     transaction_id: t.transaction_id,
     amount: toMajorString(t.amount, t.currency),
@@ -67,7 +77,7 @@ export function presentListItem(t: TransactionView) {
 }
 
 /** fetch: the spec's Transaction model, field for field. */
-export function presentTransactionModel(t: TransactionView) {
+export function presentTransactionModel(t: TransactionView): TransactionModel {
   return {
     result: 'success',
     transactionId: t.transaction_id,
@@ -87,7 +97,7 @@ export function presentTransactionModel(t: TransactionView) {
   };
 }
 
-export function presentRefundCreated(r: RefundView) {
+export function presentRefundCreated(r: RefundView): RefundCreated {
   return {
     result: 'success',
     message: `Refund of ${toMajorString(r.amount, r.currency)} ${r.currency} for ${r.transaction_reference} is being processed`,
@@ -100,7 +110,7 @@ export function presentRefundCreated(r: RefundView) {
 }
 
 /** A refund in GET /v1/transactions/refunds: the single refund's fields, without the envelope. */
-export function presentRefundItem(r: RefundView) {
+export function presentRefundItem(r: RefundView): RefundItem {
   return {
     refund_id: r.refund_id,
     status: r.status,
@@ -116,11 +126,11 @@ export function presentRefundItem(r: RefundView) {
   };
 }
 
-export function presentRefund(r: RefundView) {
+export function presentRefund(r: RefundView): RefundAnswer {
   return { result: 'success', ...presentRefundItem(r) };
 }
 
-export function presentLink(l: LinkView, checkoutBaseUrl: string) {
+export function presentLink(l: LinkView, checkoutBaseUrl: string): LinkCreated {
   const money = (v: number) => `${toMajorString(v, l.currency)} ${l.currency}`;
   return {
     result: 'success',

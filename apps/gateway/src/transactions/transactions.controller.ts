@@ -26,6 +26,8 @@ import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { InitializeTransactionDto, VerifyTransactionQuery } from './dtos/initialize-transaction.dto';
 import { FetchTransactionQuery, ListRefundsQuery, ListTransactionsQuery, REFUND_ID, RefundDto } from './dtos/transaction-queries.dto';
 import { presentInitialized, presentListItem, presentRefund, presentRefundCreated, presentRefundItem, presentTransactionModel, presentVerified } from './transaction.presenter';
+import { ApiResponds } from '@payments/platform';
+import * as R from './transaction.responses';
 
 const DEFAULT_LIST_LIMIT = 100;
 
@@ -41,7 +43,8 @@ export class TransactionsController {
   @Post()
   @HttpCode(200)
   @PublicKeyAllowed()
-  async initialize(@Req() req: ApiRequest, @Body() dto: InitializeTransactionDto) {
+  @ApiResponds(200, 'Transaction initialized', R.InitializedTransaction)
+  async initialize(@Req() req: ApiRequest, @Body() dto: InitializeTransactionDto): Promise<R.InitializedTransaction> {
     if (req.principal?.key_type === 'public') await this.checkPublicKeyLimits(req.principal.business_id, dto);
     const result = await this.transactions.call<InitializeTransactionBody, InitializeTransactionResult>(
       RpcPatterns.TransactionsInitialize,
@@ -74,7 +77,8 @@ export class TransactionsController {
   }
 
   @Get('verify')
-  async verify(@Req() req: ApiRequest, @Query() query: VerifyTransactionQuery) {
+  @ApiResponds(200, 'The transaction', R.VerifiedTransaction)
+  async verify(@Req() req: ApiRequest, @Query() query: VerifyTransactionQuery): Promise<R.VerifiedTransaction> {
     const view = await this.transactions.call<VerifyTransactionBody, TransactionView>(RpcPatterns.TransactionsVerify, rpcContext(req), {
       reference: query.reference,
     });
@@ -82,7 +86,8 @@ export class TransactionsController {
   }
 
   @Get('list')
-  async list(@Req() req: ApiRequest, @Query() query: ListTransactionsQuery) {
+  @ApiResponds(200, 'Newest first', R.TransactionList)
+  async list(@Req() req: ApiRequest, @Query() query: ListTransactionsQuery): Promise<R.TransactionList> {
     const result = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), {
       ...cursorPage(query, DEFAULT_LIST_LIMIT),
       start_date: query.start_date,
@@ -97,7 +102,8 @@ export class TransactionsController {
   }
 
   @Get('fetch')
-  async fetch(@Req() req: ApiRequest, @Query() query: FetchTransactionQuery) {
+  @ApiResponds(200, 'The Transaction model', R.TransactionModel)
+  async fetch(@Req() req: ApiRequest, @Query() query: FetchTransactionQuery): Promise<R.TransactionModel> {
     const view = await this.transactions.call<FetchTransactionBody, TransactionView>(RpcPatterns.TransactionsFetch, rpcContext(req), {
       public_id: query.publicId,
     });
@@ -106,13 +112,15 @@ export class TransactionsController {
 
   @Post('refund')
   @HttpCode(200)
-  async refund(@Req() req: ApiRequest, @Body() dto: RefundDto) {
+  @ApiResponds(200, 'Refund accepted', R.RefundCreated)
+  async refund(@Req() req: ApiRequest, @Body() dto: RefundDto): Promise<R.RefundCreated> {
     const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), { ...dto });
     return presentRefundCreated(refund);
   }
 
   @Get('refunds')
-  async listRefunds(@Req() req: ApiRequest, @Query() query: ListRefundsQuery) {
+  @ApiResponds(200, "The transaction's refunds, oldest first", R.RefundList)
+  async listRefunds(@Req() req: ApiRequest, @Query() query: ListRefundsQuery): Promise<R.RefundList> {
     const result = await this.transactions.call<ListRefundsBody, ListRefundsResult>(RpcPatterns.RefundsList, rpcContext(req), {
       transaction_reference: query.transaction_reference,
       limit: query.limit,
@@ -123,7 +131,8 @@ export class TransactionsController {
   }
 
   @Get('refunds/:refund_id')
-  async getRefund(@Req() req: ApiRequest, @Param('refund_id') refundId: string) {
+  @ApiResponds(200, 'The refund', R.RefundAnswer)
+  async getRefund(@Req() req: ApiRequest, @Param('refund_id') refundId: string): Promise<R.RefundAnswer> {
     if (!REFUND_ID.test(refundId)) throw new ApiException(ErrorCodes.NotFound, `no refund ${refundId}`);
     const refund = await this.transactions.call<GetRefundBody, RefundView>(RpcPatterns.RefundsGet, rpcContext(req), { refund_id: refundId });
     return presentRefund(refund);

@@ -7,6 +7,7 @@ import { HttpSender, type SendResult } from '../delivery/http-sender';
 import { signingSecrets, webhookHeaders } from '../delivery/signature';
 import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
 import { EventsStore } from '../events/events-store';
+import { pingPayload } from '../events/webhook-payloads';
 import { CallbacksService } from './callbacks.usecases';
 
 /**
@@ -44,7 +45,7 @@ export class TestPingUseCase {
     const callback = await this.callbacks.owned(ctx, body.id);
     const id = `evt_${randomBytes(18).toString('base64url')}`;
     const createdAt = new Date();
-    const data = { callback_id: callback.id, message: 'Test webhook: your endpoint is reachable and can verify our signature.' };
+    const data = pingPayload(callback.id);
     const payload = JSON.stringify({ id, event: PING_EVENT, created_at: createdAt.toISOString(), mode: callback.mode, data });
     const result = await this.sendWithin(callback.url, webhookHeaders(signingSecrets(callback), id, Math.floor(createdAt.getTime() / 1000), payload), payload);
     const deliveryId = `dlv_${randomUUID().replace(/-/g, '')}`;

@@ -14,7 +14,8 @@ interface EventRow {
 
 /** The body a webhook delivery of this event carries; the events API answers the same object. */
 export function eventView(e: EventRow): EventView {
-  return { id: e.id, event: e.event_type, created_at: e.created_at.toISOString(), mode: e.mode, data: e.payload };
+  // The row holds what the typed payload builders (./webhook-payloads) wrote for that event type.
+  return { id: e.id, event: e.event_type, created_at: e.created_at.toISOString(), mode: e.mode, data: e.payload } as EventView;
 }
 
 const COLUMNS = 'id, event_type, mode, payload, created_at';

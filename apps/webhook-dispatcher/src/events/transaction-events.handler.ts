@@ -8,48 +8,11 @@ import { DeliveryStore } from '../delivery/delivery-store';
 import { FirstAttempts } from '../delivery/first-attempts';
 import { EventsStore } from './events-store';
 import { catalogueEventsForTransaction, type CatalogueEvent } from './catalogue';
+import { payoutPayload, refundPayload, transactionPayload } from './webhook-payloads';
 
 /** Deterministic webhook event id: the same source event and name always give the same evt_ id. */
 export function webhookEventId(sourceEventId: string, eventType: string): string {
   return `evt_${createHash('sha256').update(`${sourceEventId}:${eventType}`).digest('base64url').slice(0, 24)}`;
-}
-
-/** The public payload of a transaction webhook: verify-shaped, plus previous_status. */
-function transactionPayload(data: TransactionStatusChangedData) {
-  const t = data.transaction;
-  return {
-    transaction_id: t.transaction_id,
-    transaction_reference: t.transaction_reference,
-    amount: t.amount,
-    charges: t.charges,
-    total: t.total,
-    currency: t.currency,
-    status: t.status,
-    previous_status: data.previous_status,
-    message: t.message,
-    emailAddress: t.email,
-    payment_method_type: t.payment_method_type,
-    payment_method_code: t.payment_method_code,
-    dateCreated: t.date_created,
-    ...annotationsOf(t),
-  };
-}
-
-function refundPayload(data: RefundStatusChangedData) {
-  const r = data.refund;
-  return {
-    refund_id: r.refund_id,
-    transaction_id: r.transaction.transaction_id,
-    transaction_reference: r.transaction.transaction_reference,
-    amount: r.amount,
-    currency: r.currency,
-    status: r.status,
-    previous_status: data.previous_status,
-    message: r.message,
-    reason: r.reason ?? null,
-    ...annotationsOf(r),
-    date_created: r.date_created,
-  };
 }
 
 /**
@@ -117,7 +80,7 @@ export class WebhookEventsHandler {
       events.map((source) => {
         const data = source.data as SettlementInvoiceChangedData;
         const type: CatalogueEvent | null = data.status === 'issued' ? 'payout.created' : data.status === 'paid' ? 'payout.completed' : null;
-        return { source, types: type ? [type] : [], payload: { ...data.invoice, status: data.status } };
+        return { source, types: type ? [type] : [], payload: payoutPayload(data) };
       }),
     );
   }
