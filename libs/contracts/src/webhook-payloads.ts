@@ -1,3 +1,4 @@
+import { MODES } from './common';
 import { REFUND_STATUSES, TRANSACTION_STATUSES } from './events';
 import { Closed, Int, Nullable, Str, StringEnum, Type, type Static, type TSchema } from './schema-kit';
 import { EVENT_CATALOGUE, PING_EVENT, type CatalogueEvent } from './webhook-events';
@@ -97,7 +98,7 @@ export const webhookEventSchema = (type: WebhookEventType) =>
     id: Str('evt_…, also the webhook-id header of its deliveries'),
     event: Type.Literal(type),
     created_at: Str('ISO 8601'),
-    mode: StringEnum(['test', 'live'] as const),
+    mode: StringEnum(MODES),
     data: WEBHOOK_EVENT_DATA[type],
   });
 

@@ -4,6 +4,8 @@ import { serialId } from '../http/path-ids';
 import { BusinessesService } from './businesses.service';
 import { CreateBusinessDto, RedirectOriginsDto, RollKeyDto } from './dtos';
 import { RedirectOriginsService } from './redirect-origins';
+import { ApiResponds } from '@payments/platform';
+import * as R from './business.responses';
 
 @Controller('admin/v1')
 @UseGuards(AdminGuard)
@@ -15,25 +17,29 @@ export class AdminController {
 
   @Post('businesses')
   @HttpCode(201)
-  async createBusiness(@Body() dto: CreateBusinessDto) {
+  @ApiResponds(201, "The business and its four API keys, shown only this once", R.BusinessCreated)
+  async createBusiness(@Body() dto: CreateBusinessDto): Promise<R.BusinessCreated> {
     const created = await this.businesses.create(dto.name);
     return { result: 'success', ...created };
   }
 
   @Post('businesses/:id/keys/roll')
   @HttpCode(201)
-  async rollKey(@Param('id') id: string, @Body() dto: RollKeyDto) {
+  @ApiResponds(201, "The new key; the previous one stops working at previous_key_expires_at", R.KeyRolled)
+  async rollKey(@Param('id') id: string, @Body() dto: RollKeyDto): Promise<R.KeyRolled> {
     const rolled = await this.businesses.roll(serialId(id, 'business'), dto.mode, dto.type, dto.grace_seconds ?? 0);
     return { result: 'success', mode: dto.mode, type: dto.type, api_key: rolled.key, previous_key_expires_at: rolled.previous_key_expires_at };
   }
 
   @Get('businesses/:id/redirect_origins')
-  async getRedirectOrigins(@Param('id') id: string) {
+  @ApiResponds(200, "Origins public-key payments may redirect to", R.RedirectOrigins)
+  async getRedirectOrigins(@Param('id') id: string): Promise<R.RedirectOrigins> {
     return { result: 'success', redirect_origins: await this.origins.get(serialId(id, 'business')) };
   }
 
   @Put('businesses/:id/redirect_origins')
-  async setRedirectOrigins(@Param('id') id: string, @Body() dto: RedirectOriginsDto) {
+  @ApiResponds(200, "The list, replaced", R.RedirectOriginsSet)
+  async setRedirectOrigins(@Param('id') id: string, @Body() dto: RedirectOriginsDto): Promise<R.RedirectOriginsSet> {
     const saved = await this.origins.set(serialId(id, 'business'), dto.redirect_origins);
     return { result: 'success', message: `${saved.length} redirect origin(s) allowed`, redirect_origins: saved };
   }

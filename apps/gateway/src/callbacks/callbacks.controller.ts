@@ -24,6 +24,8 @@ import { cursorPage } from '../http/cursor-query';
 import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { CALLBACK_LIST_DEFAULT, CallbackPageQuery, CreateCallbackDto, DeliveriesQuery, RecoverDto, UpdateCallbackDto } from './callbacks.dto';
 import { presentCallback, presentCallbackListItem } from './callbacks.presenter';
+import { ApiResponds } from '@payments/platform';
+import * as R from './callback.responses';
 
 const callbackId = (raw: string): number => serialId(raw, 'callback');
 
@@ -35,13 +37,15 @@ export class CallbacksController {
 
   @Post()
   @HttpCode(200)
-  async create(@Req() req: ApiRequest, @Body() dto: CreateCallbackDto) {
+  @ApiResponds(200, "Callback created (no id, as the spec says)", R.CallbackMessage)
+  async create(@Req() req: ApiRequest, @Body() dto: CreateCallbackDto): Promise<R.CallbackMessage> {
     await this.hooks.call<CreateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksCreate, rpcContext(req), { ...dto });
     return { result: 'success', message: 'Callback created' };
   }
 
   @Get('list')
-  async list(@Req() req: ApiRequest, @Query() q: CallbackPageQuery) {
+  @ApiResponds(200, "Superset item shape", R.CallbackList)
+  async list(@Req() req: ApiRequest, @Query() q: CallbackPageQuery): Promise<R.CallbackList> {
     const r = await this.hooks.call<ListCallbacksBody, ListCallbacksResult>(WebhookRpcPatterns.CallbacksList, rpcContext(req), {
       ...cursorPage(q, CALLBACK_LIST_DEFAULT),
       skip: q.skip ?? 0,
@@ -56,25 +60,29 @@ export class CallbacksController {
   }
 
   @Get('fetch/:callback_id')
-  fetch(@Req() req: ApiRequest, @Param('callback_id') id: string) {
+  @ApiResponds(200, "The callback", R.CallbackAnswer)
+  fetch(@Req() req: ApiRequest, @Param('callback_id') id: string): Promise<R.CallbackAnswer> {
     return this.one(req, id);
   }
 
   @Get(':id/secret')
-  async secret(@Req() req: ApiRequest, @Param('id') id: string) {
+  @ApiResponds(200, "The signing secret", R.CallbackSecret)
+  async secret(@Req() req: ApiRequest, @Param('id') id: string): Promise<R.CallbackSecret> {
     const s = await this.hooks.call<CallbackIdBody, CallbackSecretView>(WebhookRpcPatterns.CallbacksSecret, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', secret: s.secret, previous_secret_expires_at: s.previous_secret_expires_at };
   }
 
   @Post(':id/secret/roll')
   @HttpCode(200)
-  async roll(@Req() req: ApiRequest, @Param('id') id: string) {
+  @ApiResponds(200, "A new signing secret", R.CallbackSecretRolled)
+  async roll(@Req() req: ApiRequest, @Param('id') id: string): Promise<R.CallbackSecretRolled> {
     const s = await this.hooks.call<CallbackIdBody, CallbackSecretView>(WebhookRpcPatterns.CallbacksRollSecret, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', message: 'Secret rolled; the previous secret keeps signing until previous_secret_expires_at', secret: s.secret, previous_secret_expires_at: s.previous_secret_expires_at };
   }
 
   @Get(':id/deliveries')
-  async deliveries(@Req() req: ApiRequest, @Param('id') id: string, @Query() q: DeliveriesQuery) {
+  @ApiResponds(200, "Delivery log, newest first", R.DeliveryList)
+  async deliveries(@Req() req: ApiRequest, @Param('id') id: string, @Query() q: DeliveriesQuery): Promise<R.DeliveryList> {
     const r = await this.hooks.call<ListDeliveriesBody, ListDeliveriesResult>(WebhookRpcPatterns.DeliveriesList, rpcContext(req), {
       id: callbackId(id),
       ...cursorPage(q, CALLBACK_LIST_DEFAULT),
@@ -86,7 +94,8 @@ export class CallbacksController {
 
   @Post(':id/deliveries/:delivery_id/resend')
   @HttpCode(200)
-  async resend(@Req() req: ApiRequest, @Param('id') id: string, @Param('delivery_id') deliveryId: string) {
+  @ApiResponds(200, "Queued again", R.DeliveryResent)
+  async resend(@Req() req: ApiRequest, @Param('id') id: string, @Param('delivery_id') deliveryId: string): Promise<R.DeliveryResent> {
     if (!/^dlv_[0-9a-f]{32}$/.test(deliveryId)) throw new ApiException(ErrorCodes.NotFound, `no delivery ${deliveryId}`);
     await this.hooks.call<ResendDeliveryBody, unknown>(WebhookRpcPatterns.DeliveriesResend, rpcContext(req), { id: callbackId(id), delivery_id: deliveryId });
     return { result: 'success', message: 'Delivery queued again', delivery_id: deliveryId, status: 'pending' };
@@ -94,7 +103,8 @@ export class CallbacksController {
 
   @Post(':id/recover')
   @HttpCode(200)
-  async recover(@Req() req: ApiRequest, @Param('id') id: string, @Body() dto: RecoverDto) {
+  @ApiResponds(200, "Failed and skipped deliveries queued again", R.DeliveriesRecovered)
+  async recover(@Req() req: ApiRequest, @Param('id') id: string, @Body() dto: RecoverDto): Promise<R.DeliveriesRecovered> {
     const r = await this.hooks.call<RecoverDeliveriesBody, RecoverDeliveriesResult>(WebhookRpcPatterns.DeliveriesRecover, rpcContext(req), { id: callbackId(id), since: dto.since });
     return { result: 'success', message: `${r.requeued} failed or skipped deliveries queued again`, requeued: r.requeued };
   }
@@ -102,29 +112,33 @@ export class CallbacksController {
   /** Sends a signed `ping` now and answers how the endpoint responded (status_code null: unreachable). */
   @Post(':id/test')
   @HttpCode(200)
-  async test(@Req() req: ApiRequest, @Param('id') id: string) {
+  @ApiResponds(200, "A signed ping was sent now; status_code is null (and error set) when the endpoint could not be reached", R.TestWebhookSent)
+  async test(@Req() req: ApiRequest, @Param('id') id: string): Promise<R.TestWebhookSent> {
     const r = await this.hooks.call<CallbackIdBody, TestCallbackResult>(WebhookRpcPatterns.CallbacksTest, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', message: r.error === null ? 'Test webhook delivered' : `Test webhook failed: ${r.error}`, ...r };
   }
 
   @Get(':id')
-  get(@Req() req: ApiRequest, @Param('id') id: string) {
+  @ApiResponds(200, "The callback", R.CallbackAnswer)
+  get(@Req() req: ApiRequest, @Param('id') id: string): Promise<R.CallbackAnswer> {
     return this.one(req, id);
   }
 
   @Put(':id')
-  async update(@Req() req: ApiRequest, @Param('id') id: string, @Body() dto: UpdateCallbackDto) {
+  @ApiResponds(200, "Updated", R.CallbackMessage)
+  async update(@Req() req: ApiRequest, @Param('id') id: string, @Body() dto: UpdateCallbackDto): Promise<R.CallbackMessage> {
     await this.hooks.call<UpdateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksUpdate, rpcContext(req), { id: callbackId(id), ...dto });
     return { result: 'success', message: 'Callback updated' };
   }
 
   @Delete(':id')
-  async remove(@Req() req: ApiRequest, @Param('id') id: string) {
+  @ApiResponds(200, "Deleted; pending deliveries cancelled", R.CallbackMessage)
+  async remove(@Req() req: ApiRequest, @Param('id') id: string): Promise<R.CallbackMessage> {
     await this.hooks.call<CallbackIdBody, unknown>(WebhookRpcPatterns.CallbacksDelete, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', message: 'Callback deleted' };
   }
 
-  private async one(req: ApiRequest, id: string) {
+  private async one(req: ApiRequest, id: string): Promise<R.CallbackAnswer> {
     const c = await this.hooks.call<CallbackIdBody, CallbackView>(WebhookRpcPatterns.CallbacksGet, rpcContext(req), { id: callbackId(id) });
     return { result: 'success', callback: presentCallback(c) };
   }

@@ -1,7 +1,8 @@
 import type { CallbackView } from '@payments/contracts';
+import type { CallbackListItem, CallbackLong } from './callback.responses';
 
 /** The fetch shape: the spec's longer form, whose id is a string. */
-export function presentCallback(c: CallbackView) {
+export function presentCallback(c: CallbackView): CallbackLong {
   return {
     id: String(c.id),
     url: c.url,
@@ -16,6 +17,6 @@ export function presentCallback(c: CallbackView) {
 }
 
 /** The list's superset item (docs/contract.md, Quirks): both spec shapes at once, id as an integer. */
-export function presentCallbackListItem(c: CallbackView) {
+export function presentCallbackListItem(c: CallbackView): CallbackListItem {
   return { ...presentCallback(c), id: c.id, dateCreated: c.date_created };
 }

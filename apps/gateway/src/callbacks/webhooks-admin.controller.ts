@@ -4,6 +4,8 @@ import { WebhookAdminRpcPatterns, type AdminRecoverDeliveriesBody, type AdminRec
 import { AdminGuard } from '../auth/admin.guard';
 import { ADMIN_WEBHOOK_DISPATCHER, RpcClientPool } from '../rpc/rpc-client-pool';
 import { AdminRecoverDto } from './webhooks-admin.dto';
+import { ApiResponds } from '@payments/platform';
+import * as R from './callback.responses';
 
 /** Operators' webhook controls (ADMIN_API_TOKEN): what `ops webhooks recover` calls. */
 @Controller('admin/v1/webhooks')
@@ -17,7 +19,8 @@ export class WebhooksAdminController {
    */
   @Post('recover')
   @HttpCode(200)
-  async recover(@Req() req: ApiRequest, @Body() dto: AdminRecoverDto) {
+  @ApiResponds(200, "One page of the failed and skipped deliveries queued again (or, dry run, that would be)", R.AdminDeliveriesRecovered)
+  async recover(@Req() req: ApiRequest, @Body() dto: AdminRecoverDto): Promise<R.AdminDeliveriesRecovered> {
     const r = await this.hooks.call<AdminRecoverDeliveriesBody, AdminRecoverDeliveriesResult>(
       WebhookAdminRpcPatterns.DeliveriesRecover,
       { request_id: req.requestId },

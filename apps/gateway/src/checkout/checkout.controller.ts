@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ErrorCodes, RpcPatterns, type CheckoutGetBody, type CheckoutPayBody, type CheckoutPayResult, type CheckoutView } from '@payments/contracts';
-import { randomBase62 } from '@payments/platform';
+import { ApiRespondsRaw, randomBase62 } from '@payments/platform';
 import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
@@ -43,11 +43,13 @@ export class CheckoutController {
   @Get('checkout.css')
   @Header('Content-Type', 'text/css; charset=utf-8')
   @Header('Cache-Control', 'public, max-age=3600')
-  css() {
+  @ApiRespondsRaw({ status: 200, description: 'Stylesheet of the hosted checkout page', contentType: 'text/css' })
+  css(): string {
     return CHECKOUT_CSS;
   }
 
   @Get()
+  @ApiRespondsRaw({ status: 200, description: 'The hosted checkout page (HTML); 303 to the merchant once the payment ended', contentType: 'text/html' })
   async show(@Req() req: ApiRequest, @Res() res: ApiReply, @Query('checkout_id') checkoutId: unknown) {
     const view = await this.load(req, res, checkoutId);
     if (!view) return;
@@ -59,6 +61,7 @@ export class CheckoutController {
   }
 
   @Post('pay')
+  @ApiRespondsRaw({ status: 303, description: 'Redirect to the checkout page of the transaction' })
   async pay(@Req() req: ApiRequest, @Res() res: ApiReply, @Body() form: Record<string, unknown>) {
     const str = (k: string) => (typeof form?.[k] === 'string' ? (form[k] as string).slice(0, 300) : undefined);
     const view = await this.load(req, res, str('checkout_id'));

@@ -6,6 +6,8 @@ import { ApiException } from '../http/api-exception';
 import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { createdRange } from '../http/dates';
 import { EVENTS_LIST_DEFAULT, isEventId, ListEventsQuery } from './events.dto';
+import { ApiResponds } from '@payments/platform';
+import * as R from './event.responses';
 
 /**
  * The events API: the catalogue events raised for the caller's business and mode, the same ids
@@ -17,7 +19,8 @@ export class EventsController {
   constructor(@Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool) {}
 
   @Get()
-  async list(@Req() req: ApiRequest, @Query() q: ListEventsQuery) {
+  @ApiResponds(200, "One page of events, newest first (test pings are not listed)", R.EventList)
+  async list(@Req() req: ApiRequest, @Query() q: ListEventsQuery): Promise<R.EventList> {
     if (q.starting_after && q.ending_before) {
       const message = 'give starting_after or ending_before, not both';
       throw new ApiException(ErrorCodes.ValidationError, `ending_before ${message}`, [{ field: 'ending_before', message }]);
@@ -33,7 +36,8 @@ export class EventsController {
   }
 
   @Get(':id')
-  async get(@Req() req: ApiRequest, @Param('id') id: string) {
+  @ApiResponds(200, "The event", R.EventAnswer)
+  async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<R.EventAnswer> {
     if (!isEventId(id)) throw new ApiException(ErrorCodes.NotFound, `no event ${id}`);
     const event = await this.hooks.call<EventIdBody, EventView>(WebhookRpcPatterns.EventsGet, rpcContext(req), { id });
     return { result: 'success', event };

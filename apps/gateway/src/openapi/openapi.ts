@@ -7,16 +7,20 @@ import type { OperationObject, ParameterObject, SchemaObject } from '@nestjs/swa
 // The storage class-transformer's @Type() writes to: without it nested DTO arrays (a link's splits) become a dangling `Array` reference.
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { apiResponseOf, type ApiResponseSpec } from '@payments/platform';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ErrorBody } from '../http/error-body';
 import { LINKS } from './links';
-import { ErrorBody, RESPONSES } from './schemas';
+import { schemaRefs } from './schema-refs';
+import { WEBHOOK_DATA_COMPONENTS, webhooksSection } from './webhooks';
 
 interface RouteFacts {
   query?: Function;
   apiKey: boolean;
   admin: boolean;
   publicKeyAllowed: boolean;
+  response?: ApiResponseSpec;
 }
 
 /** What the controllers' decorators say about each handler: its query DTO and its guards. */
@@ -37,6 +41,7 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
           apiKey: guards.includes(ApiKeyGuard),
           admin: guards.includes(AdminGuard),
           publicKeyAllowed: Reflect.getMetadata('public-key-allowed', ctrl.prototype[key]) === true,
+          response: apiResponseOf(ctrl.prototype[key]),
         });
       }
     }
@@ -47,10 +52,12 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
 
 /**
- * The OpenAPI 3 document of the gateway, generated from the code: paths and bodies from the
- * controllers, request schemas from the class-validator rules of the DTOs, response shapes from
- * ./schemas.ts (the presenters' shapes), errors from the guards and the error model of docs/contract.md.
+ * The OpenAPI 3.1 document of the gateway, generated from the code: paths and bodies from the
+ * controllers, request schemas from the class-validator rules of the DTOs, success answers from
+ * each handler's @ApiResponds schema (the type its presenter returns), webhooks from the payload
+ * schemas of libs/contracts, errors from the guards and the error model (ErrorBody).
  * `npm run openapi` writes docs/openapi.json; a unit test fails when it drifts from the code.
+ * Built once (at boot or by `npm run openapi`), never per request.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const base = new DocumentBuilder()
@@ -65,24 +72,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const schemas = Object.fromEntries(
     Object.entries(validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/', classTransformerMetadataStorage: defaultMetadataStorage }) as Record<string, SchemaObject>).filter(([name]) => !name.endsWith('Config')),
   );
-  doc.components = { ...doc.components, schemas: { ...schemas, ErrorBody } };
+  const { ref, components } = schemaRefs({ ErrorBody, ...WEBHOOK_DATA_COMPONENTS });
+  doc.openapi = '3.1.0';
+  doc.components = { ...doc.components, schemas: { ...schemas, ...components } };
+  doc.webhooks = webhooksSection(ref);
   const facts = routeFacts(app);
 
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of ['get', 'post', 'put', 'delete'] as const) {
       const op = item[method] as OperationObject | undefined;
       if (!op) continue;
-      const f = facts.get(op.operationId ?? '') ?? { apiKey: false, admin: false, publicKeyAllowed: false };
-      const known = RESPONSES[op.operationId ?? ''];
+      const f = facts.get(op.operationId ?? '');
+      const known = f?.response;
+      if (!f || !known) throw new Error(`${method.toUpperCase()} ${path} (${op.operationId}) declares no success answer: add @ApiResponds to its handler`);
       const responses: OperationObject['responses'] = {};
-      if (known) {
-        const links = LINKS[op.operationId ?? ''];
-        responses[String(known.status)] = known.schema
-          ? { description: known.description, content: { 'application/json': { schema: known.schema } }, ...(links ? { links } : {}) }
-          : { description: known.description, ...(known.contentType ? { content: { [known.contentType]: { schema: { type: 'string' } } } } : {}) };
-      } else {
-        responses['200'] = { description: 'Success' };
-      }
+      const links = LINKS[op.operationId ?? ''];
+      responses[String(known.status)] = known.schema
+        ? { description: known.description, content: { 'application/json': { schema: ref(known.schema) } }, ...(links ? { links } : {}) }
+        : { description: known.description, ...(known.contentType ? { content: { [known.contentType]: { schema: { type: 'string' } } } } : {}) };
       const params: ParameterObject[] = (op.parameters as ParameterObject[] | undefined)?.filter((p) => p.in !== 'query') ?? [];
       if (f.query) {
         const schema = schemas[f.query.name];

@@ -14,6 +14,8 @@ import {
 import { AdminGuard } from '../auth/admin.guard';
 import { ADMIN_SPLIT_LEDGER_SERVICE, ADMIN_TRANSACTION_SERVICE, ADMIN_WEBHOOK_DISPATCHER, RpcClientPool } from '../rpc/rpc-client-pool';
 import { ReconcileIdsDto, ReconcilePageQuery, ReconcileTransactionIdsDto } from './reconcile.dto';
+import { ApiResponds } from '@payments/platform';
+import * as R from './reconcile.responses';
 
 const page = (q: ReconcilePageQuery): ReconcilePageBody => ({ after: q.after ?? null, limit: q.limit ?? 500 });
 
@@ -31,21 +33,24 @@ export class ReconcileAdminController {
   ) {}
 
   @Get('transactions')
-  async listTransactions(@Req() req: ApiRequest, @Query() q: ReconcilePageQuery) {
+  @ApiResponds(200, "One page of transactions with their refunds, as transaction-service recorded them", R.ReconcileTransactions)
+  async listTransactions(@Req() req: ApiRequest, @Query() q: ReconcilePageQuery): Promise<R.ReconcileTransactions> {
     const r = await this.transactions.call<ReconcilePageBody, ReconcileTransactionsResult>(ReconcileAdminRpcPatterns.Transactions, { request_id: req.requestId }, page(q));
     return { result: 'success', ...r };
   }
 
   @Post('ledger')
   @HttpCode(200)
-  async ledgerOf(@Req() req: ApiRequest, @Body() dto: ReconcileIdsDto) {
+  @ApiResponds(200, "The ledger's copy of the given transactions: refunds, split entries with what their reversals undo, and the entries its rules expect", R.ReconcileLedger)
+  async ledgerOf(@Req() req: ApiRequest, @Body() dto: ReconcileIdsDto): Promise<R.ReconcileLedger> {
     const r = await this.ledger.call<ReconcileLedgerBody, ReconcileLedgerResult>(ReconcileAdminRpcPatterns.Ledger, { request_id: req.requestId }, { ids: dto.ids });
     return { result: 'success', ...r };
   }
 
   @Post('webhook-transactions')
   @HttpCode(200)
-  async webhookTransactions(@Req() req: ApiRequest, @Body() dto: ReconcileTransactionIdsDto) {
+  @ApiResponds(200, "The status of the latest transaction.* event webhook-dispatcher recorded per transaction", R.ReconcileWebhookTransactions)
+  async webhookTransactions(@Req() req: ApiRequest, @Body() dto: ReconcileTransactionIdsDto): Promise<R.ReconcileWebhookTransactions> {
     const r = await this.hooks.call<ReconcileWebhookTransactionsBody, ReconcileWebhookTransactionsResult>(
       ReconcileAdminRpcPatterns.WebhookTransactions,
       { request_id: req.requestId },
@@ -55,13 +60,15 @@ export class ReconcileAdminController {
   }
 
   @Get('webhook-events')
-  async webhookEvents(@Req() req: ApiRequest, @Query() q: ReconcilePageQuery) {
+  @ApiResponds(200, "One page of catalogue events with the callbacks each has a delivery for", R.ReconcileWebhookEvents)
+  async webhookEvents(@Req() req: ApiRequest, @Query() q: ReconcilePageQuery): Promise<R.ReconcileWebhookEvents> {
     const r = await this.hooks.call<ReconcilePageBody, ReconcileWebhookEventsResult>(ReconcileAdminRpcPatterns.WebhookEvents, { request_id: req.requestId }, page(q));
     return { result: 'success', ...r };
   }
 
   @Get('webhook-callbacks')
-  async webhookCallbacks(@Req() req: ApiRequest, @Query() q: ReconcilePageQuery) {
+  @ApiResponds(200, "One page of callbacks", R.ReconcileCallbacks)
+  async webhookCallbacks(@Req() req: ApiRequest, @Query() q: ReconcilePageQuery): Promise<R.ReconcileCallbacks> {
     const r = await this.hooks.call<ReconcilePageBody, ReconcileCallbacksResult>(ReconcileAdminRpcPatterns.WebhookCallbacks, { request_id: req.requestId }, page(q));
     return { result: 'success', ...r };
   }

@@ -5,6 +5,8 @@ import { AdminGuard } from '../auth/admin.guard';
 import { ApiException } from '../http/api-exception';
 import { ADMIN_SPLIT_LEDGER_SERVICE, RpcClientPool } from '../rpc/rpc-client-pool';
 import { presentInvoicePaid, presentSettlementRun } from './splits.presenter';
+import { ApiResponds } from '@payments/platform';
+import * as R from './splits.responses';
 
 /** Operators' settlement controls (ADMIN_API_TOKEN). No request body: anything sent is ignored. */
 @Controller('admin/v1')
@@ -15,7 +17,8 @@ export class SettlementAdminController {
   /** Runs a settlement now (as the weekly job does) and answers what it invoiced. */
   @Post('settlements/run')
   @HttpCode(200)
-  async run(@Req() req: ApiRequest) {
+  @ApiResponds(200, "Invoices issued by this run", R.SettlementRun)
+  async run(@Req() req: ApiRequest): Promise<R.SettlementRun> {
     const result = await this.ledger.call<Record<string, never>, RunSettlementResult>(LedgerRpcPatterns.SettlementRun, { request_id: req.requestId }, {});
     return presentSettlementRun(result);
   }
@@ -23,7 +26,8 @@ export class SettlementAdminController {
   /** Marks an invoice paid (its entries become settled); repeating it answers the same. */
   @Post('invoices/:invoice_reference/paid')
   @HttpCode(200)
-  async paid(@Req() req: ApiRequest, @Param('invoice_reference') reference: string) {
+  @ApiResponds(200, "Invoice marked paid; entries settled", R.InvoicePaid)
+  async paid(@Req() req: ApiRequest, @Param('invoice_reference') reference: string): Promise<R.InvoicePaid> {
     if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
     const invoice = await this.ledger.call<MarkInvoicePaidBody, InvoiceView>(LedgerRpcPatterns.InvoiceMarkPaid, { request_id: req.requestId }, {
       invoice_reference: reference,

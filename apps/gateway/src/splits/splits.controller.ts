@@ -32,6 +32,8 @@ import {
   presentSplitConfigUpdated,
   presentSummary,
 } from './splits.presenter';
+import { ApiResponds } from '@payments/platform';
+import * as R from './splits.responses';
 
 /** Split configs, the ledger and invoices of the key's business in the key's mode (secret key only). */
 @Controller('v1/splits')
@@ -44,7 +46,8 @@ export class SplitsController {
 
   @Post('config')
   @HttpCode(200)
-  async create(@Req() req: ApiRequest, @Body() dto: CreateSplitConfigDto) {
+  @ApiResponds(200, "Split config created", R.SplitConfigSaved)
+  async create(@Req() req: ApiRequest, @Body() dto: CreateSplitConfigDto): Promise<R.SplitConfigSaved> {
     const ctx = rpcContext(req);
     // Businesses live in the gateway's database: the partner check happens here, before the RPC.
     if (dto.partner_business_id === ctx.business_id) {
@@ -69,7 +72,8 @@ export class SplitsController {
   }
 
   @Get('config')
-  async list(@Req() req: ApiRequest, @Query() query: SplitConfigPageQuery) {
+  @ApiResponds(200, 'The business’s split configs, newest first: all of them, or one page when a limit is given', R.SplitConfigList)
+  async list(@Req() req: ApiRequest, @Query() query: SplitConfigPageQuery): Promise<R.SplitConfigList> {
     const result = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), {
       limit: query.limit,
       starting_after: query.starting_after,
@@ -79,7 +83,8 @@ export class SplitsController {
   }
 
   @Put('config/:public_id')
-  async update(@Req() req: ApiRequest, @Param('public_id') publicId: string, @Body() dto: UpdateSplitConfigDto) {
+  @ApiResponds(200, "Split config updated", R.SplitConfigSaved)
+  async update(@Req() req: ApiRequest, @Param('public_id') publicId: string, @Body() dto: UpdateSplitConfigDto): Promise<R.SplitConfigSaved> {
     const config = await this.ledger.call<UpdateSplitConfigBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsUpdate, rpcContext(req), {
       public_id: this.configId(publicId),
       split_type: dto.split_type,
@@ -91,7 +96,8 @@ export class SplitsController {
   }
 
   @Delete('config/:public_id')
-  async deactivate(@Req() req: ApiRequest, @Param('public_id') publicId: string) {
+  @ApiResponds(200, "Deactivated (repeatable)", R.SplitConfigDeactivated)
+  async deactivate(@Req() req: ApiRequest, @Param('public_id') publicId: string): Promise<R.SplitConfigDeactivated> {
     const config = await this.ledger.call<SplitConfigRefBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsDeactivate, rpcContext(req), {
       public_id: this.configId(publicId),
     });
@@ -99,7 +105,8 @@ export class SplitsController {
   }
 
   @Get('ledger')
-  async entries(@Req() req: ApiRequest, @Query() query: LedgerPageQuery) {
+  @ApiResponds(200, 'Ledger entries, newest first', R.Ledger)
+  async entries(@Req() req: ApiRequest, @Query() query: LedgerPageQuery): Promise<R.Ledger> {
     const result = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), {
       ...cursorPage(query, PAGE_LIMIT_DEFAULT),
       skip: query.skip ?? 0,
@@ -108,13 +115,15 @@ export class SplitsController {
   }
 
   @Get('ledger/summary')
-  async summary(@Req() req: ApiRequest) {
+  @ApiResponds(200, "Unsettled totals per currency", R.LedgerSummary)
+  async summary(@Req() req: ApiRequest): Promise<R.LedgerSummary> {
     const result = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(LedgerRpcPatterns.LedgerSummary, rpcContext(req), {});
     return presentSummary(result);
   }
 
   @Get('invoices')
-  async invoices(@Req() req: ApiRequest, @Query() query: InvoicePageQuery) {
+  @ApiResponds(200, 'Settlement invoices of the business', R.InvoiceList)
+  async invoices(@Req() req: ApiRequest, @Query() query: InvoicePageQuery): Promise<R.InvoiceList> {
     const result = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), {
       ...cursorPage(query, PAGE_LIMIT_DEFAULT),
       skip: query.skip ?? 0,

@@ -1,4 +1,5 @@
 import type { InvoiceView, LedgerEntryView, LedgerSummaryResult, ListSplitConfigsResult, SplitConfigView } from '@payments/contracts';
+import type * as R from './splits.responses';
 
 /** The spec's "YYYY-MM-DD HH:MM:SS" (UTC) from an ISO 8601 timestamp. */
 export function specDateTime(iso: string): string;
@@ -11,7 +12,7 @@ export function specDateTime(iso: string | null): string | null {
 }
 
 /** The spec's split_config object (POST and PUT answers). */
-function splitConfig(c: SplitConfigView) {
+function splitConfig(c: SplitConfigView): R.SplitConfig {
   return {
     public_id: c.public_id,
     owner_business_id: c.owner_business_id,
@@ -25,16 +26,16 @@ function splitConfig(c: SplitConfigView) {
   };
 }
 
-export function presentSplitConfigCreated(c: SplitConfigView) {
+export function presentSplitConfigCreated(c: SplitConfigView): R.SplitConfigSaved {
   return { result: 'success', split_config: splitConfig(c), message: 'Split config created' };
 }
 
-export function presentSplitConfigUpdated(c: SplitConfigView) {
+export function presentSplitConfigUpdated(c: SplitConfigView): R.SplitConfigSaved {
   return { result: 'success', split_config: splitConfig(c), message: 'Split config updated' };
 }
 
 /** The list adds date_created to each config. */
-export function presentSplitConfigList(page: ListSplitConfigsResult) {
+export function presentSplitConfigList(page: ListSplitConfigsResult): R.SplitConfigList {
   return {
     result: 'success',
     split_configs: page.split_configs.map((c) => ({ ...splitConfig(c), date_created: specDateTime(c.date_created) })),
@@ -43,12 +44,12 @@ export function presentSplitConfigList(page: ListSplitConfigsResult) {
   };
 }
 
-export function presentSplitConfigDeactivated(c: SplitConfigView) {
+export function presentSplitConfigDeactivated(c: SplitConfigView): R.SplitConfigDeactivated {
   return { result: 'success', public_id: c.public_id, message: 'Split config deactivated' };
 }
 
 /** The spec's Ledger entry, field for field (a reversal is an entry with a negative amount). */
-export function presentLedgerEntry(e: LedgerEntryView) {
+export function presentLedgerEntry(e: LedgerEntryView): R.LedgerEntry {
   return {
     public_id: e.public_id,
     transaction_id: e.transaction_id,
@@ -64,16 +65,16 @@ export function presentLedgerEntry(e: LedgerEntryView) {
   };
 }
 
-export function presentLedger(entries: LedgerEntryView[], count: number, hasMore: boolean) {
+export function presentLedger(entries: LedgerEntryView[], count: number, hasMore: boolean): R.Ledger {
   return { result: 'success', ledger_entries: entries.map(presentLedgerEntry), count, has_more: hasMore };
 }
 
-export function presentSummary(s: LedgerSummaryResult) {
+export function presentSummary(s: LedgerSummaryResult): R.LedgerSummary {
   return { result: 'success', summary: { owed_to_you: s.owed_to_you, you_owe: s.you_owe } };
 }
 
 /** An invoice of the weekly settlement (beyond the spec; dates in the spec's ledger format). */
-export function presentInvoice(i: InvoiceView) {
+export function presentInvoice(i: InvoiceView): R.Invoice {
   return {
     invoice_reference: i.invoice_reference,
     debtor_business_id: i.debtor_business_id,
@@ -88,16 +89,16 @@ export function presentInvoice(i: InvoiceView) {
   };
 }
 
-export function presentInvoices(invoices: InvoiceView[], count: number, hasMore: boolean) {
+export function presentInvoices(invoices: InvoiceView[], count: number, hasMore: boolean): R.InvoiceList {
   return { result: 'success', invoices: invoices.map(presentInvoice), count, has_more: hasMore };
 }
 
 /** Admin answers name the mode too: one run settles both. */
-function adminInvoice(i: InvoiceView) {
+function adminInvoice(i: InvoiceView): R.AdminInvoice {
   return { ...presentInvoice(i), mode: i.mode };
 }
 
-export function presentSettlementRun(r: { period_end: string; invoices: InvoiceView[]; entries_invoiced: number }) {
+export function presentSettlementRun(r: { period_end: string; invoices: InvoiceView[]; entries_invoiced: number }): R.SettlementRun {
   return {
     result: 'success',
     message: `Settlement run invoiced ${r.entries_invoiced} ledger entries into ${r.invoices.length} invoices`,
@@ -108,6 +109,6 @@ export function presentSettlementRun(r: { period_end: string; invoices: InvoiceV
   };
 }
 
-export function presentInvoicePaid(i: InvoiceView) {
+export function presentInvoicePaid(i: InvoiceView): R.InvoicePaid {
   return { result: 'success', message: `Invoice ${i.invoice_reference} is paid`, invoice: adminInvoice(i) };
 }
