@@ -13,3 +13,4 @@ export * from './webhook-events';
 export * from './webhook-signature';
 export * from './schema-kit';
 export * from './webhook-payloads';
+export * from './webhook-payload-builders';

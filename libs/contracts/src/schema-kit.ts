@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Kind, Type, TypeRegistry, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /**
  * Building blocks of the schemas that are both the TypeScript types of what the platform sends
@@ -15,9 +15,12 @@ export const Closed = <P extends TProperties>(properties: P, description?: strin
 export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
 
+// Lets TypeBox's own checker (Value.Check) validate the `enum` schemas below.
+if (!TypeRegistry.Has('StringEnum')) TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => schema.enum.includes(value as string));
+
 /** One of a fixed list of strings, typed as their union and documented as `enum`. */
 export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+  Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
 export const Str = (description?: string) => Type.String(description ? { description } : {});
 export const Int = (description?: string) => Type.Integer(description ? { description } : {});

@@ -24,6 +24,16 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('is OpenAPI 3.1 and documents each webhook event type with its Standard Webhooks headers', () => {
+    expect(generated.openapi).toBe('3.1.0');
+    const webhooks = (generated as { webhooks?: Record<string, { post: { parameters: { name: string }[]; requestBody: unknown } }> }).webhooks ?? {};
+    expect(Object.keys(webhooks)).toEqual(expect.arrayContaining(['payment.created', 'transaction.success', 'refund.success', 'payout.completed', 'ping']));
+    for (const hook of Object.values(webhooks)) {
+      expect(hook.post.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(hook.post.requestBody).toBeDefined();
+    }
+  });
+
   it('covers every endpoint of the spec, with its request and response shapes and the error model', () => {
     const expected: [string, string][] = [
       ['post', '/v1/transactions'],

@@ -1,13 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PING_EVENT, type CallbackIdBody, type RpcRequest, type TestCallbackResult } from '@payments/contracts';
+import { PING_EVENT, pingPayload, type CallbackIdBody, type RpcRequest, type TestCallbackResult } from '@payments/contracts';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { HttpSender, type SendResult } from '../delivery/http-sender';
 import { signingSecrets, webhookHeaders } from '../delivery/signature';
 import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
 import { EventsStore } from '../events/events-store';
-import { pingPayload } from '../events/webhook-payloads';
 import { CallbacksService } from './callbacks.usecases';
 
 /**

@@ -1,14 +1,20 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { EventEnvelope, RefundStatusChangedData, SettlementInvoiceChangedData, TransactionStatusChangedData } from '@payments/contracts';
-import { annotationsOf } from '@payments/domain';
+import {
+  payoutPayload,
+  refundPayload,
+  transactionPayload,
+  type EventEnvelope,
+  type RefundStatusChangedData,
+  type SettlementInvoiceChangedData,
+  type TransactionStatusChangedData,
+} from '@payments/contracts';
 import type { AfterCommit } from '@payments/messaging';
 import { DeliveryStore } from '../delivery/delivery-store';
 import { FirstAttempts } from '../delivery/first-attempts';
 import { EventsStore } from './events-store';
 import { catalogueEventsForTransaction, type CatalogueEvent } from './catalogue';
-import { payoutPayload, refundPayload, transactionPayload } from './webhook-payloads';
 
 /** Deterministic webhook event id: the same source event and name always give the same evt_ id. */
 export function webhookEventId(sourceEventId: string, eventType: string): string {

@@ -1,16 +1,10 @@
-import type {
-  PayoutEventData,
-  PingEventData,
-  RefundEventData,
-  RefundStatusChangedData,
-  SettlementInvoiceChangedData,
-  TransactionEventData,
-  TransactionStatusChangedData,
-} from '@payments/contracts';
+import type { RefundStatusChangedData, TransactionStatusChangedData } from './events';
+import type { SettlementInvoiceChangedData } from './ledger';
+import type { PayoutEventData, PingEventData, RefundEventData, TransactionEventData } from './webhook-payloads';
 
 /**
  * The `data` of each webhook event type, built from the domain events. The return types are the
- * schemas of the OpenAPI document's `webhooks` (libs/contracts webhook-payloads): a field added
+ * schemas of the OpenAPI document's `webhooks` (./webhook-payloads): a field added
  * or renamed here without the schema fails the compiler.
  */
 export function transactionPayload(data: TransactionStatusChangedData): TransactionEventData {

@@ -1,0 +1,102 @@
+import { Value } from '@sinclair/typebox/value';
+import type { EntityManager } from 'typeorm';
+import {
+  payoutPayload,
+  refundPayload,
+  transactionPayload,
+  webhookEventSchema,
+  type EventEnvelope,
+  type RefundStatusChangedData,
+  type SettlementInvoiceChangedData,
+  type TransactionStatusChangedData,
+  type WebhookEventType,
+} from '@payments/contracts';
+import type { DeliveryStore } from '../delivery/delivery-store';
+import { eventView } from './events-store';
+import { WebhookEventsHandler } from './transaction-events.handler';
+
+/**
+ * What the handler records per domain event (the rows deliveries send and the events API
+ * answers): the catalogue event types, each with the typed builder's payload, a body valid
+ * against its event type's schema (the one the OpenAPI document's webhooks publish).
+ */
+const at = '2026-01-31T12:00:00.000Z';
+const envelope = <T>(id: string, type: string, data: T): EventEnvelope =>
+  ({ id, type, business_id: 1, mode: 'test', occurred_at: at, data }) as unknown as EventEnvelope;
+
+const transactionEvent = (status: 'pending' | 'success', previous: 'pending' | null): TransactionStatusChangedData => ({
+  status,
+  previous_status: previous,
+  transaction: {
+    id: 3, transaction_id: 'txn_1', transaction_reference: 'ref_1', business_id: 1, mode: 'test', amount: 1000, charges: 15, total: 1015,
+    currency: 'USD', status, message: 'ok', email: 'a@example.com', payment_method_type: 'card', payment_method_code: null, checkout_id: 'chk_1',
+    payment_link_id: null, link_splits: [], version: 1, date_created: at, date_updated: at,
+  },
+});
+const refundEvent = (status: 'pending' | 'failed'): RefundStatusChangedData => ({
+  status,
+  previous_status: status === 'pending' ? null : 'pending',
+  refund: {
+    id: 4, refund_id: 'rfd_1', business_id: 1, mode: 'test', amount: 500, currency: 'USD', status, message: 'Refund', reason: 'duplicate',
+    transaction: { id: 3, transaction_id: 'txn_1', transaction_reference: 'ref_1', amount: 1000 }, version: 1, date_created: at, date_updated: at,
+  },
+});
+const invoiceEvent = (status: 'issued' | 'paid'): SettlementInvoiceChangedData => ({
+  status,
+  previous_status: status === 'paid' ? 'issued' : null,
+  invoice: {
+    invoice_reference: 'INV-20260131-1-2-USD-TEST-1', debtor_business_id: 1, creditor_business_id: 2, currency: 'USD', amount: 25, status,
+    entry_count: 1, period_end: at, date_created: at, date_paid: status === 'paid' ? at : null,
+  },
+});
+
+interface Row {
+  id: string;
+  event_type: string;
+  mode: string;
+  payload: unknown;
+  created_at: string;
+}
+
+/** Runs the handler against a fake transaction that keeps the webhook_events rows it inserts. */
+async function recorded(run: (h: WebhookEventsHandler, m: EntityManager) => Promise<void>): Promise<Row[]> {
+  const rows: Row[] = [];
+  const m = {
+    query: async (_sql: string, [json]: [string]) => {
+      const inserted = JSON.parse(json) as Row[];
+      rows.push(...inserted);
+      return inserted.map((r) => ({ id: r.id }));
+    },
+  } as unknown as EntityManager;
+  await run(new WebhookEventsHandler({ fanOut: async () => undefined } as unknown as DeliveryStore), m);
+  return rows;
+}
+
+const body = (r: Row) => eventView({ ...r, created_at: new Date(r.created_at) });
+
+describe('WebhookEventsHandler records typed webhook bodies', () => {
+  it('records payment.*, transaction.*, refund.* and payout.* events whose bodies match their schema', async () => {
+    const tx1 = transactionEvent('pending', null);
+    const tx2 = transactionEvent('success', 'pending');
+    const rows = await recorded(async (h, m) => {
+      await h.onTransactions([envelope('e1', 'tx', tx1), envelope('e2', 'tx', tx2)], m);
+      await h.onRefunds([envelope('e3', 'rf', refundEvent('pending')), envelope('e4', 'rf', refundEvent('failed'))], m);
+      await h.onInvoices([envelope('e5', 'inv', invoiceEvent('issued')), envelope('e6', 'inv', invoiceEvent('paid'))], m);
+    });
+    expect(rows.map((r) => [r.event_type, r.payload])).toEqual([
+      ['transaction.pending', transactionPayload(tx1)],
+      ['payment.created', transactionPayload(tx1)],
+      ['transaction.success', transactionPayload(tx2)],
+      ['payment.updated', transactionPayload(tx2)],
+      ['payment.completed', transactionPayload(tx2)],
+      ['refund.pending', refundPayload(refundEvent('pending'))],
+      ['refund.failed', refundPayload(refundEvent('failed'))],
+      ['payout.created', payoutPayload(invoiceEvent('issued'))],
+      ['payout.completed', payoutPayload(invoiceEvent('paid'))],
+    ]);
+    for (const row of rows) {
+      const errors = [...Value.Errors(webhookEventSchema(row.event_type as WebhookEventType), body(row))].map((e) => `${e.path} ${e.message}`);
+      expect({ type: row.event_type, errors }).toEqual({ type: row.event_type, errors: [] });
+    }
+  });
+});
