@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import type { Static, TSchema } from '@sinclair/typebox';
 
 /** What a handler answers on success, as the OpenAPI document states it. */

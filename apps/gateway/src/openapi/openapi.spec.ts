@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { buildOpenApiDocument } from './openapi';
 import { previewOpenApiDocument } from './preview';
 
 /** CI fails when the committed OpenAPI document no longer matches the code. */
@@ -76,5 +79,23 @@ describe('OpenAPI document', () => {
     expect(list.parameters!.map((p) => (p as { name: string }).name)).toEqual(expect.arrayContaining(['start_date', 'end_date', 'limit']));
     expect(generated.paths['/v1/callback/list'].get!.responses['403']).toBeDefined();
     expect(generated.paths['/v1/transactions'].post!.responses['403']).toBeUndefined(); // a public key may initialize
+  });
+
+  it('refuses to build when a route declares no success answer (@ApiResponds)', async () => {
+    @Controller('v1/undeclared')
+    class UndeclaredController {
+      @Get()
+      list() {
+        return { result: 'success' };
+      }
+    }
+    @Module({ controllers: [UndeclaredController] })
+    class UndeclaredModule {}
+    const app = await NestFactory.create(UndeclaredModule, { preview: true, logger: false });
+    try {
+      expect(() => buildOpenApiDocument(app)).toThrow('GET /v1/undeclared (UndeclaredController_list) declares no success answer');
+    } finally {
+      await app.close();
+    }
   });
 });
