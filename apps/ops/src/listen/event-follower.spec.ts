@@ -21,7 +21,9 @@ function fakeApi(table: EventView[]): { fetch: FetchEventsPage; calls: Record<st
 }
 
 let n = 0;
-const at = (ms: number, event = 'transaction.success'): EventView => ({ id: `evt_${String(++n).padStart(6, '0')}`, event, created_at: new Date(1_700_000_000_000 + ms).toISOString(), mode: 'test', data: {} });
+// The follower pages and orders events; it never reads their data, so an empty one stands in.
+const at = (ms: number, event = 'transaction.success'): EventView =>
+  ({ id: `evt_${String(++n).padStart(6, '0')}`, event, created_at: new Date(1_700_000_000_000 + ms).toISOString(), mode: 'test', data: {} }) as EventView;
 const ids = (events: EventView[]) => events.map((e) => e.id);
 
 describe('EventFollower', () => {

@@ -1,5 +1,5 @@
 import { Value } from '@sinclair/typebox/value';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
   payoutPayload,
   refundPayload,
@@ -12,7 +12,7 @@ import {
   type WebhookEventType,
 } from '@payments/contracts';
 import type { DeliveryStore } from '../delivery/delivery-store';
-import { eventView } from './events-store';
+import { EventsStore, eventView } from './events-store';
 import { WebhookEventsHandler } from './transaction-events.handler';
 
 /**
@@ -68,7 +68,7 @@ async function recorded(run: (h: WebhookEventsHandler, m: EntityManager) => Prom
       return inserted.map((r) => ({ id: r.id }));
     },
   } as unknown as EntityManager;
-  await run(new WebhookEventsHandler({ fanOut: async () => undefined } as unknown as DeliveryStore), m);
+  await run(new WebhookEventsHandler(new EventsStore({} as DataSource), { fanOut: async () => 0 } as unknown as DeliveryStore), m);
   return rows;
 }
 
