@@ -24,7 +24,7 @@ export type CallbackListItem = Static<typeof CallbackListItem>;
 export const CallbackMessage = Ok({ message: Str() });
 export type CallbackMessage = Static<typeof CallbackMessage>;
 
-export const CallbackList = Ok({ message: Str(), callbacks: List(CallbackListItem), total_count: Int() });
+export const CallbackList = Ok({ message: Str(), callbacks: List(CallbackListItem), total_count: Int(), has_more: Bool('Whether another page follows in the direction paged') });
 export type CallbackList = Static<typeof CallbackList>;
 
 export const CallbackAnswer = Ok({ callback: CallbackLong });
@@ -45,7 +45,7 @@ const Delivery = Closed({
   next_attempt_at: Nullable(Str()),
   date_created: Str(),
 });
-export const DeliveryList = Ok({ deliveries: List(Delivery), total_count: Int() });
+export const DeliveryList = Ok({ deliveries: List(Delivery), total_count: Int(), has_more: Bool('Whether another page follows in the direction paged') });
 export type DeliveryList = Static<typeof DeliveryList>;
 
 export const DeliveryResent = Ok({ message: Str(), delivery_id: Str(), status: StringEnum(['pending'] as const) });

@@ -52,7 +52,7 @@ export const TransactionListItem = Closed({
 });
 export type TransactionListItem = Static<typeof TransactionListItem>;
 
-export const TransactionList = Ok({ transactions: List(TransactionListItem) });
+export const TransactionList = Ok({ transactions: List(TransactionListItem), has_more: Bool('Whether another page follows in the direction paged') });
 export type TransactionList = Static<typeof TransactionList>;
 
 export const TransactionModel = Ok({
@@ -97,7 +97,7 @@ export const RefundItem = Closed(refundFields);
 export type RefundItem = Static<typeof RefundItem>;
 export const RefundAnswer = Ok(refundFields);
 export type RefundAnswer = Static<typeof RefundAnswer>;
-export const RefundList = Ok({ refunds: List(RefundItem) });
+export const RefundList = Ok({ refunds: List(RefundItem), has_more: Bool('Whether another page follows in the direction paged') });
 export type RefundList = Static<typeof RefundList>;
 
 export const LinkCreated = Ok({ payment_link_id: Str(), hosted_payment_link: Str(), message: Str('States amount, charges and total') });

@@ -86,7 +86,7 @@ export class TransactionsController {
   }
 
   @Get('list')
-  @ApiResponds(200, 'Newest first', R.TransactionList)
+  @ApiResponds(200, 'Newest first, one page (cursor: starting_after / ending_before)', R.TransactionList)
   async list(@Req() req: ApiRequest, @Query() query: ListTransactionsQuery): Promise<R.TransactionList> {
     const result = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), {
       ...cursorPage(query, DEFAULT_LIST_LIMIT),
@@ -119,7 +119,7 @@ export class TransactionsController {
   }
 
   @Get('refunds')
-  @ApiResponds(200, "The transaction's refunds, oldest first", R.RefundList)
+  @ApiResponds(200, "The transaction's refunds, oldest first: all of them, or one page when a limit or cursor is given", R.RefundList)
   async listRefunds(@Req() req: ApiRequest, @Query() query: ListRefundsQuery): Promise<R.RefundList> {
     const result = await this.transactions.call<ListRefundsBody, ListRefundsResult>(RpcPatterns.RefundsList, rpcContext(req), {
       transaction_reference: query.transaction_reference,

@@ -12,6 +12,7 @@ import {
   type WebhookEventType,
 } from '@payments/contracts';
 import type { DeliveryStore } from '../delivery/delivery-store';
+import type { FirstAttempts } from '../delivery/first-attempts';
 import { EventsStore, eventView } from './events-store';
 import { WebhookEventsHandler } from './transaction-events.handler';
 
@@ -68,7 +69,10 @@ async function recorded(run: (h: WebhookEventsHandler, m: EntityManager) => Prom
       return inserted.map((r) => ({ id: r.id }));
     },
   } as unknown as EntityManager;
-  await run(new WebhookEventsHandler(new EventsStore({} as DataSource), { fanOut: async () => 0 } as unknown as DeliveryStore), m);
+  // No callback subscribes: nothing fans out, so no first attempt is started.
+  const deliveries = { fanOut: async () => [] } as unknown as DeliveryStore;
+  const first = { accepting: () => false } as unknown as FirstAttempts;
+  await run(new WebhookEventsHandler(new EventsStore({} as DataSource), deliveries, first), m);
   return rows;
 }
 
