@@ -57,7 +57,7 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
  * each handler's @ApiResponds schema (the type its presenter returns), webhooks from the payload
  * schemas of libs/contracts, errors from the guards and the error model (ErrorBody).
  * `npm run openapi` writes docs/openapi.json; a unit test fails when it drifts from the code.
- * Built once (at boot or by `npm run openapi`), never per request.
+ * Built once (on the first request for /docs, or by `npm run openapi`), never per request.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const base = new DocumentBuilder()
