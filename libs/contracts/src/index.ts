@@ -14,3 +14,4 @@ export * from './webhook-signature';
 export * from './schema-kit';
 export * from './webhook-payloads';
 export * from './webhook-payload-builders';
+export * from './annotations';

@@ -1,3 +1,4 @@
+import { annotationsOf } from './annotations';
 import type { RefundStatusChangedData, TransactionStatusChangedData } from './events';
 import type { SettlementInvoiceChangedData } from './ledger';
 import type { PayoutEventData, PingEventData, RefundEventData, TransactionEventData } from './webhook-payloads';
@@ -23,6 +24,7 @@ export function transactionPayload(data: TransactionStatusChangedData): Transact
     payment_method_type: t.payment_method_type,
     payment_method_code: t.payment_method_code,
     dateCreated: t.date_created,
+    ...annotationsOf(t),
   };
 }
 
@@ -37,6 +39,8 @@ export function refundPayload(data: RefundStatusChangedData): RefundEventData {
     status: r.status,
     previous_status: data.previous_status,
     message: r.message,
+    reason: r.reason ?? null,
+    ...annotationsOf(r),
     date_created: r.date_created,
   };
 }

@@ -1,3 +1,4 @@
+import { AnnotationFields } from './annotations';
 import { MODES } from './common';
 import { REFUND_STATUSES, TRANSACTION_STATUSES } from './events';
 import { Closed, Int, Nullable, Str, StringEnum, Type, type Static, type TSchema } from './schema-kit';
@@ -27,6 +28,7 @@ export const TransactionEventData = Closed(
     payment_method_type: Nullable(Str()),
     payment_method_code: Nullable(Str()),
     dateCreated: Str('ISO 8601'),
+    ...AnnotationFields,
   },
   'A transaction after a status change (payment.* and transaction.* events)',
 );
@@ -42,6 +44,8 @@ export const RefundEventData = Closed(
     status: RefundStatusSchema,
     previous_status: Nullable(RefundStatusSchema, 'null on the event that created the refund'),
     message: Str(),
+    reason: Nullable(Str('Free text given when the refund was asked for')),
+    ...AnnotationFields,
     date_created: Str('ISO 8601'),
   },
   'A refund after a status change (refund.* events)',

@@ -78,7 +78,5 @@ export function descriptionToStore(input: string | null | undefined): string | n
   return input === undefined || input === null || input === '' ? null : input;
 }
 
-/** Metadata and description as every read shows them: `{}` and null when none was set (Stripe's behaviour). */
-export function annotationsOf(o: { metadata?: Metadata | null; description?: string | null }): { metadata: Metadata; description: string | null } {
-  return { metadata: o.metadata ?? {}, description: o.description ?? null };
-}
+/** Defined beside the response and webhook schemas (contracts), whose payload builders use it too. */
+export { annotationsOf } from '@payments/contracts';

@@ -68,7 +68,8 @@ export class LinksController {
   /** Stripe-style update of description and metadata; an inactive link can still be annotated. */
   @Post(':payment_link_id')
   @HttpCode(200)
-  async update(@Req() req: ApiRequest, @Param('payment_link_id') id: string, @Body() dto: UpdateLinkDto) {
+  @ApiResponds(200, 'The link with its new description and metadata (a metadata key set to "" removed; null or "" removes all)', R.LinkAnswer)
+  async update(@Req() req: ApiRequest, @Param('payment_link_id') id: string, @Body() dto: UpdateLinkDto): Promise<R.LinkAnswer> {
     const link = await this.transactions.call<UpdateLinkBody, LinkView>(RpcPatterns.LinksUpdate, rpcContext(req), {
       payment_link_id: checkedLinkId(id),
       description: dto.description,

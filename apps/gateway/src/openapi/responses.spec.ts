@@ -17,15 +17,16 @@ const at = '2026-01-31T12:00:00.000Z';
 const transaction = (over: Partial<TransactionView> = {}): TransactionView => ({
   transaction_id: 'txn_1', transaction_reference: 'ref_1', amount: 1000, charges: 15, total: 1015, currency: 'USD', status: 'pending',
   message: 'Transaction initialized', email: 'a@example.com', checkout_id: 'chk_1', success_url: null, failure_url: 'https://shop.example/fail',
-  payment_method_type: null, payment_method_code: null, payment_link_id: null, amount_refunded: 0, date_created: at, date_updated: at, ...over,
+  payment_method_type: null, payment_method_code: null, payment_link_id: null, amount_refunded: 0, metadata: { order_id: '42' }, description: null,
+  date_created: at, date_updated: at, ...over,
 });
 const refund: RefundView = {
   refund_id: 'rfd_1', transaction_id: 'txn_1', transaction_reference: 'ref_1', amount: 500, currency: 'USD', status: 'pending',
-  message: 'Refund pending', reason: null, date_created: at, date_updated: at,
+  message: 'Refund pending', reason: null, metadata: {}, description: 'damaged', date_created: at, date_updated: at,
 };
 const link = (over: Partial<LinkView> = {}): LinkView => ({
   payment_link_id: 'lnk_1', amount: 1000, charges: 15, total: 1015, currency: 'USD', description: 'Tickets', active: true,
-  splits: [{ business_id: 2, type: 'percentage', value: 1000 }], success_url: null, failure_url: null, date_created: at, date_updated: at, date_deactivated: null, ...over,
+  splits: [{ business_id: 2, type: 'percentage', value: 1000 }], metadata: { campaign: 'spring' }, success_url: null, failure_url: null, date_created: at, date_updated: at, date_deactivated: null, ...over,
 });
 const callback: CallbackView = {
   id: 7, url: 'https://shop.example/hook', description: '', events: ['payment.completed'], is_active: true, failure_count: 0, last_triggered: null,

@@ -1,4 +1,4 @@
-import { Bool, Closed, Int, List, Nullable, Num, REFUND_STATUSES, Str, StringEnum, TRANSACTION_STATUSES, Type, SPLIT_TYPES, type Static } from '@payments/contracts';
+import { AnnotationFields, MetadataSchema, Bool, Closed, Int, List, Nullable, Num, REFUND_STATUSES, Str, StringEnum, TRANSACTION_STATUSES, Type, SPLIT_TYPES, type Static } from '@payments/contracts';
 import { Ok } from '../http/responses';
 
 /** Answers of /v1/transactions and /v1/links: the presenters' return types and the OpenAPI schemas. */
@@ -11,6 +11,7 @@ export const InitializedTransaction = Ok({
   message: Str(),
   total: Num('Amount plus charges in MAJOR units'),
   checkout_url: Type.Optional(Str('Present when the customer completes the payment on the hosted page')),
+  ...AnnotationFields,
 });
 export type InitializedTransaction = Static<typeof InitializedTransaction>;
 
@@ -28,6 +29,7 @@ export const VerifiedTransaction = Ok({
   failureUrl: Nullable(Str()),
   dateCreated: Str('ISO 8601'),
   amount_refunded: AmountRefunded,
+  ...AnnotationFields,
 });
 export type VerifiedTransaction = Static<typeof VerifiedTransaction>;
 
@@ -37,6 +39,7 @@ export const TransactionListItem = Closed({
   currency: Str(),
   status: Status,
   message: Str(),
+  ...AnnotationFields,
   details: Closed({
     transaction_reference: Str(),
     charges: Str(),
@@ -69,6 +72,7 @@ export const TransactionModel = Ok({
   failureUrl: Nullable(Str()),
   dateCreated: Str(),
   amount_refunded: AmountRefunded,
+  ...AnnotationFields,
 });
 export type TransactionModel = Static<typeof TransactionModel>;
 
@@ -78,6 +82,7 @@ export const RefundCreated = Ok({
   status: StringEnum(REFUND_STATUSES, 'pending: a refund completes asynchronously (refund.* webhooks)'),
   amount: Int('The amount asked for, or all that was left'),
   reason: Nullable(Str()),
+  ...AnnotationFields,
 });
 export type RefundCreated = Static<typeof RefundCreated>;
 
@@ -90,6 +95,7 @@ const refundFields = {
   transaction_reference: Str(),
   message: Str(),
   reason: Nullable(Str('Free text given when the refund was asked for')),
+  ...AnnotationFields,
   date_created: Str(),
   date_updated: Str(),
 };
@@ -100,7 +106,7 @@ export type RefundAnswer = Static<typeof RefundAnswer>;
 export const RefundList = Ok({ refunds: List(RefundItem), has_more: Bool('Whether another page follows in the direction paged') });
 export type RefundList = Static<typeof RefundList>;
 
-export const LinkCreated = Ok({ payment_link_id: Str(), hosted_payment_link: Str(), message: Str('States amount, charges and total') });
+export const LinkCreated = Ok({ payment_link_id: Str(), hosted_payment_link: Str(), message: Str('States amount, charges and total'), description: Str(), metadata: MetadataSchema });
 export type LinkCreated = Static<typeof LinkCreated>;
 
 const linkFields = {
@@ -111,6 +117,7 @@ const linkFields = {
   total: Int(),
   currency: Str(),
   description: Str(),
+  metadata: MetadataSchema,
   splits: List(
     Closed({ business_id: Int(), type: StringEnum(SPLIT_TYPES), value: Int('Basis points for percentage, minor units for fixed'), description: Nullable(Str()) }),
   ),
