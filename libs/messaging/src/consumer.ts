@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { DeadLetterHeaders, deadLetterTopic, envelopeProblem, replayTopic, type EventEnvelope, type ReplayOutcome } from '@payments/contracts';
 import { isConnectionError } from '@payments/database';
 import { eventsConsumed, runWithContext } from '@payments/platform';
+import { FetchCommit } from './fetch-commit';
 import { ownHeaders, replayOrigin, reportReplayOutcome } from './replay';
 
 export interface MessageMeta {
@@ -38,6 +39,7 @@ export interface ConsumerOptions {
   sessionTimeoutMs: number;
   /** Attempts for an event that fails for a reason other than a dependency being down. */
   maxAttempts?: number;
+  /** Partitions of a fetch applied at once (default 3); all of them lets one transaction take the whole fetch. */
   partitionsConsumedConcurrently?: number;
   /** Most events applied in one database transaction (default 500). */
   maxBatch?: number;
@@ -57,14 +59,16 @@ class StoppingError extends Error {}
  * A Kafka consumer that applies each event exactly once: the event id goes into
  * processed_events in the same DB transaction as the effect, so redelivery, replay and a crash
  * between DB commit and offset commit are all harmless. Events arrive in batches (per partition,
- * in order) and a batch is applied in one transaction — one inbox statement and one commit for
- * up to `maxBatch` events. If that transaction fails, the batch is rolled back whole and its
+ * in order) and a batch is applied in one transaction, shared with the batches of the fetch's other
+ * partitions (FetchCommit) — one inbox statement and one commit for up to `maxBatch` events of
+ * each partition. If that transaction fails, the batch is rolled back whole and its
  * events are applied one at a time: a poison message goes to the group's dead-letter topic after
  * `maxAttempts`; while the database is down the partition waits instead.
  */
 export class IdempotentConsumer {
   private consumer: Consumer | undefined;
   private stopping = false;
+  private readonly fetchCommit: FetchCommit;
 
   constructor(
     private readonly kafka: Kafka,
@@ -72,7 +76,15 @@ export class IdempotentConsumer {
     private readonly dlqProducer: Producer,
     private readonly options: ConsumerOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.fetchCommit = new FetchCommit(ds, async (manager, ids, topics) => {
+      const inserted: { event_id: string }[] = await manager.query(
+        'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
+        [options.group, ids, topics],
+      );
+      return new Set(inserted.map((r) => r.event_id));
+    });
+  }
 
   get groupId(): string {
     return `${this.options.topicPrefix}${this.options.group}`;
@@ -216,32 +228,11 @@ export class IdempotentConsumer {
     return applied;
   }
 
-  /** Applies new events of one partition in order, in one transaction; returns how many were new. */
+  /** Applies new events of one partition in order, in the fetch's shared transaction; returns how many were new. */
   private async applyBatch(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler): Promise<number> {
     const topic = items[0].meta.topic;
-    const thens: AfterCommit[] = [];
-    const applied = await this.ds.transaction(async (manager) => {
-      thens.length = 0;
-      const inserted: { event_id: string }[] = await manager.query(
-        'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING RETURNING event_id',
-        [this.options.group, items.map((x) => x.event.id), topic],
-      );
-      const fresh = new Set(inserted.map((r) => r.event_id));
-      // A redelivered event, or the same id twice in one batch, is applied once.
-      const todo = items.filter(({ event }) => fresh.delete(event.id));
-      const many = this.options.batchHandlers?.[this.base(topic)];
-      const keep = (then: void | AfterCommit) => {
-        if (then) thens.push(then);
-      };
-      if (many && todo.length > 0) keep(await many(todo.map((x) => x.event), manager));
-      else {
-        for (const { event, meta } of todo) {
-          keep(await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, () => handler(event, manager, meta)));
-        }
-      }
-      return todo.length;
-    });
     const base = this.base(topic);
+    const { applied, thens } = await this.fetchCommit.submit({ topic, items, handler, batchHandler: this.options.batchHandlers?.[base] });
     if (applied > 0) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'applied' }, applied);
     if (items.length > applied) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'duplicate' }, items.length - applied);
     for (const then of thens) this.afterCommit(then);

@@ -1,0 +1,88 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { EventEnvelope } from '@payments/contracts';
+import type { EventHandler } from './consumer';
+import { FetchCommit, type PartitionChunk, type RecordInbox } from './fetch-commit';
+
+/** An inbox in memory: rows inserted by a transaction become visible only if it commits. */
+function fakeInbox() {
+  const committed = new Set<string>();
+  const transactions: string[][] = [];
+  const ds = {
+    transaction: async <T>(work: (m: EntityManager) => Promise<T>): Promise<T> => {
+      const mine = new Set<string>();
+      const ids: string[] = [];
+      transactions.push(ids);
+      const result = await work({ ids, mine } as unknown as EntityManager);
+      mine.forEach((id) => committed.add(id));
+      return result;
+    },
+  } as unknown as DataSource;
+  const record: RecordInbox = async (manager, eventIds) => {
+    const { ids, mine } = manager as unknown as { ids: string[]; mine: Set<string> };
+    ids.push(...eventIds);
+    return new Set(eventIds.filter((id) => !committed.has(id) && !mine.has(id) && (mine.add(id), true)));
+  };
+  return { ds, committed, transactions, record };
+}
+
+function chunk(topic: string, partition: number, ids: string[], handler: EventHandler): PartitionChunk {
+  return {
+    topic,
+    handler,
+    items: ids.map((id, i) => ({ event: { id } as EventEnvelope, meta: { topic, partition, offset: String(i) } })),
+  };
+}
+
+describe('FetchCommit', () => {
+  it('applies the chunks of partitions submitted together in one transaction, each event once', async () => {
+    const { ds, transactions, record } = fakeInbox();
+    const applied: string[] = [];
+    const handler: EventHandler = async (event) => {
+      applied.push(event.id);
+    };
+    const commit = new FetchCommit(ds, record);
+    const outcomes = await Promise.all([
+      commit.submit(chunk('t', 0, ['a', 'b'], handler)),
+      commit.submit(chunk('t', 1, ['c', 'a'], handler)),
+      commit.submit(chunk('u', 0, ['d'], handler)),
+    ]);
+    expect(transactions).toHaveLength(1);
+    expect(applied).toEqual(['a', 'b', 'c', 'd']);
+    expect(outcomes.map((o) => o.applied)).toEqual([2, 1, 1]);
+  });
+
+  it('tries each chunk alone when the shared transaction fails, so one poison event holds back only its partition', async () => {
+    const { ds, committed, transactions, record } = fakeInbox();
+    const handler: EventHandler = async (event) => {
+      if (event.id === 'poison') throw new Error('bad event');
+    };
+    const commit = new FetchCommit(ds, record);
+    const results = await Promise.allSettled([commit.submit(chunk('t', 0, ['a', 'poison'], handler)), commit.submit(chunk('t', 1, ['b'], handler))]);
+    expect(results[0].status).toBe('rejected');
+    expect(results[1]).toEqual({ status: 'fulfilled', value: { applied: 1, thens: [] } });
+    expect(transactions).toHaveLength(3);
+    expect([...committed]).toEqual(['b']);
+  });
+
+  it('returns the after-commit actions of each chunk to that chunk only', async () => {
+    const { ds, record } = fakeInbox();
+    const commit = new FetchCommit(ds, record);
+    const first = () => undefined;
+    const second = () => undefined;
+    const [one, two] = await Promise.all([commit.submit(chunk('t', 0, ['a'], async () => first)), commit.submit(chunk('t', 1, ['b'], async () => second))]);
+    expect(one.thens).toEqual([first]);
+    expect(two.thens).toEqual([second]);
+  });
+
+  it('puts what arrives while a transaction runs into the next one', async () => {
+    const { ds, transactions, record } = fakeInbox();
+    const commit = new FetchCommit(ds, record);
+    let later: Promise<unknown> | undefined;
+    const handler: EventHandler = async (event) => {
+      if (event.id === 'a') later = Promise.all([commit.submit(chunk('t', 1, ['b'], async () => undefined)), commit.submit(chunk('t', 2, ['c'], async () => undefined))]);
+    };
+    await commit.submit(chunk('t', 0, ['a'], handler));
+    await later;
+    expect(transactions).toEqual([['a'], ['b', 'c']]);
+  });
+});

@@ -1,0 +1,121 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { EventEnvelope } from '@payments/contracts';
+import { runWithContext } from '@payments/platform';
+import type { AfterCommit, BatchEventHandler, EventHandler, MessageMeta } from './consumer';
+
+/** New-or-not events of one partition, in offset order, with the handlers of their topic. */
+export interface PartitionChunk {
+  topic: string;
+  items: { event: EventEnvelope; meta: MessageMeta }[];
+  handler: EventHandler;
+  batchHandler?: BatchEventHandler;
+}
+
+/** What one chunk's share of a committed transaction was. */
+export interface ChunkOutcome {
+  applied: number;
+  thens: AfterCommit[];
+}
+
+/** Records events in the inbox; returns the ids that were not there yet. */
+export type RecordInbox = (manager: EntityManager, ids: string[], topics: string[]) => Promise<Set<string>>;
+
+interface Pending {
+  chunk: PartitionChunk;
+  resolve: (outcome: ChunkOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * One inbox transaction for the chunks of every partition a fetch delivered, instead of one per
+ * partition: kafkajs hands the partitions of a fetch to `eachBatch` calls that start in the same
+ * turn of the event loop, so chunks submitted before the next turn — and any that arrive while a
+ * transaction runs — share the next transaction. No timer: a lone chunk waits for nothing.
+ * Each partition still submits one chunk at a time, so its events stay in order. If a shared
+ * transaction fails, each chunk is tried again in a transaction of its own, so one partition's
+ * poison event cannot hold back the others' (the caller falls back to one event at a time).
+ */
+export class FetchCommit {
+  private queue: Pending[] = [];
+  private running = false;
+  private scheduled = false;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly recordInbox: RecordInbox,
+  ) {}
+
+  submit(chunk: PartitionChunk): Promise<ChunkOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ chunk, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.running || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running || this.queue.length === 0) return;
+    this.running = true;
+    const taken = this.queue;
+    this.queue = [];
+    try {
+      const outcomes = await this.apply(taken.map((p) => p.chunk));
+      taken.forEach((p, i) => p.resolve(outcomes[i]));
+    } catch (err) {
+      if (taken.length === 1) taken[0].reject(err);
+      else {
+        for (const p of taken) {
+          await this.apply([p.chunk]).then(
+            ([outcome]) => p.resolve(outcome),
+            (e: unknown) => p.reject(e),
+          );
+        }
+      }
+    } finally {
+      this.running = false;
+      this.schedule();
+    }
+  }
+
+  /** Applies the new events of every chunk in one transaction; the outcomes are in chunk order. */
+  private async apply(chunks: PartitionChunk[]): Promise<ChunkOutcome[]> {
+    return this.ds.transaction(async (manager) => {
+      const all = chunks.flatMap((c) => c.items);
+      const fresh = await this.recordInbox(
+        manager,
+        all.map((x) => x.event.id),
+        all.map((x) => x.meta.topic),
+      );
+      const outcomes: ChunkOutcome[] = [];
+      for (const chunk of chunks) {
+        // A redelivered event, or the same id twice in one transaction, is applied once.
+        const todo = chunk.items.filter(({ event }) => fresh.delete(event.id));
+        outcomes.push({ applied: todo.length, thens: await applyChunk(chunk, todo, manager) });
+      }
+      return outcomes;
+    });
+  }
+}
+
+async function applyChunk(chunk: PartitionChunk, todo: PartitionChunk['items'], manager: EntityManager): Promise<AfterCommit[]> {
+  const thens: AfterCommit[] = [];
+  const keep = (then: void | AfterCommit) => {
+    if (then) thens.push(then);
+  };
+  if (todo.length === 0) return thens;
+  if (chunk.batchHandler) keep(await chunk.batchHandler(todo.map((x) => x.event), manager));
+  else {
+    for (const { event, meta } of todo) {
+      keep(await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, () => chunk.handler(event, manager, meta)));
+    }
+  }
+  return thens;
+}
