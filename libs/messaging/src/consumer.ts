@@ -41,7 +41,7 @@ export interface ConsumerOptions {
   maxAttempts?: number;
   /** Partitions of a fetch applied at once (default 3); all of them lets one transaction take the whole fetch. */
   partitionsConsumedConcurrently?: number;
-  /** Most events applied in one database transaction (default 500). */
+  /** Most events of one partition applied in one database transaction (default 500). */
   maxBatch?: number;
   /** Called after a transaction that applied at least one new event has committed (e.g. to wake the next stage). */
   afterCommit?: () => void;
