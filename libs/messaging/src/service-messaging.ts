@@ -81,7 +81,7 @@ export class ServiceMessaging {
           this.kafka,
           this.ds,
           this.producer,
-          { group: s.group, handlers: s.handlers, batchHandlers: s.batchHandlers, afterCommit: s.afterCommit, partitionsConsumedConcurrently: this.settings.partitions, topicPrefix: this.config.KAFKA_TOPIC_PREFIX, sessionTimeoutMs: this.config.KAFKA_SESSION_TIMEOUT_MS },
+          { group: s.group, handlers: s.handlers, batchHandlers: s.batchHandlers, afterCommit: s.afterCommit, topicPrefix: this.config.KAFKA_TOPIC_PREFIX, sessionTimeoutMs: this.config.KAFKA_SESSION_TIMEOUT_MS },
           this.logger.child({ component: 'consumer', group: s.group }),
         ),
     );
