@@ -21,6 +21,7 @@ const swc = [
 ];
 
 const moduleNameMapper = {
+  '^@payments/contracts/fixtures$': '<rootDir>/libs/contracts/src/fixtures.ts',
   '^@payments/(.*)$': '<rootDir>/libs/$1/src/index.ts',
 };
 

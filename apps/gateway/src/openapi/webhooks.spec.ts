@@ -5,10 +5,8 @@ import {
   pingPayload,
   refundPayload,
   transactionPayload,
-  type RefundStatusChangedData,
-  type SettlementInvoiceChangedData,
-  type TransactionStatusChangedData,
 } from '@payments/contracts';
+import { at, invoiceEvent, refundEvent, transactionEvent } from '@payments/contracts/fixtures';
 import { documentValidator } from './__tests__/document-validator';
 
 /**
@@ -16,32 +14,6 @@ import { documentValidator } from './__tests__/document-validator';
  * fixtures, bodies valid against the committed document's `webhooks` entry of their event type;
  * the schemas are closed, so a field the document lacks fails.
  */
-const at = '2026-01-31T12:00:00.000Z';
-const transactionEvent = (status: 'pending' | 'success', previous: 'pending' | null): TransactionStatusChangedData => ({
-  status,
-  previous_status: previous,
-  transaction: {
-    id: 3, transaction_id: 'txn_1', transaction_reference: 'ref_1', business_id: 1, mode: 'test', amount: 1000, charges: 15, total: 1015,
-    currency: 'USD', status, message: 'ok', email: 'a@example.com', payment_method_type: 'card', payment_method_code: null, checkout_id: 'chk_1',
-    payment_link_id: null, link_splits: [], version: 1, date_created: at, date_updated: at,
-  },
-});
-const refundEvent = (status: 'pending' | 'failed'): RefundStatusChangedData => ({
-  status,
-  previous_status: status === 'pending' ? null : 'pending',
-  refund: {
-    id: 4, refund_id: 'rfd_1', business_id: 1, mode: 'test', amount: 500, currency: 'USD', status, message: 'Refund', reason: 'duplicate',
-    transaction: { id: 3, transaction_id: 'txn_1', transaction_reference: 'ref_1', amount: 1000 }, version: 1, date_created: at, date_updated: at,
-  },
-});
-const invoiceEvent = (status: 'issued' | 'paid'): SettlementInvoiceChangedData => ({
-  status,
-  previous_status: status === 'paid' ? 'issued' : null,
-  invoice: {
-    invoice_reference: 'INV-20260131-1-2-USD-TEST-1', debtor_business_id: 1, creditor_business_id: 2, currency: 'USD', amount: 25, status,
-    entry_count: 1, period_end: at, date_created: at, date_paid: status === 'paid' ? at : null,
-  },
-});
 
 const event = (type: string, data: unknown) => ({ id: 'evt_AbCdEfGhIjKlMnOpQrStUvWx', event: type, created_at: at, mode: 'test', data });
 

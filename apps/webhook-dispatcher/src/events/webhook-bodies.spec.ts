@@ -6,11 +6,9 @@ import {
   transactionPayload,
   webhookEventSchema,
   type EventEnvelope,
-  type RefundStatusChangedData,
-  type SettlementInvoiceChangedData,
-  type TransactionStatusChangedData,
   type WebhookEventType,
 } from '@payments/contracts';
+import { at, invoiceEvent, refundEvent, transactionEvent } from '@payments/contracts/fixtures';
 import type { DeliveryStore } from '../delivery/delivery-store';
 import type { FirstAttempts } from '../delivery/first-attempts';
 import { EventsStore, eventView } from './events-store';
@@ -21,35 +19,8 @@ import { WebhookEventsHandler } from './transaction-events.handler';
  * answers): the catalogue event types, each with the typed builder's payload, a body valid
  * against its event type's schema (the one the OpenAPI document's webhooks publish).
  */
-const at = '2026-01-31T12:00:00.000Z';
 const envelope = <T>(id: string, type: string, data: T): EventEnvelope =>
   ({ id, type, business_id: 1, mode: 'test', occurred_at: at, data }) as unknown as EventEnvelope;
-
-const transactionEvent = (status: 'pending' | 'success', previous: 'pending' | null): TransactionStatusChangedData => ({
-  status,
-  previous_status: previous,
-  transaction: {
-    id: 3, transaction_id: 'txn_1', transaction_reference: 'ref_1', business_id: 1, mode: 'test', amount: 1000, charges: 15, total: 1015,
-    currency: 'USD', status, message: 'ok', email: 'a@example.com', payment_method_type: 'card', payment_method_code: null, checkout_id: 'chk_1',
-    payment_link_id: null, link_splits: [], version: 1, date_created: at, date_updated: at,
-  },
-});
-const refundEvent = (status: 'pending' | 'failed'): RefundStatusChangedData => ({
-  status,
-  previous_status: status === 'pending' ? null : 'pending',
-  refund: {
-    id: 4, refund_id: 'rfd_1', business_id: 1, mode: 'test', amount: 500, currency: 'USD', status, message: 'Refund', reason: 'duplicate',
-    transaction: { id: 3, transaction_id: 'txn_1', transaction_reference: 'ref_1', amount: 1000 }, version: 1, date_created: at, date_updated: at,
-  },
-});
-const invoiceEvent = (status: 'issued' | 'paid'): SettlementInvoiceChangedData => ({
-  status,
-  previous_status: status === 'paid' ? 'issued' : null,
-  invoice: {
-    invoice_reference: 'INV-20260131-1-2-USD-TEST-1', debtor_business_id: 1, creditor_business_id: 2, currency: 'USD', amount: 25, status,
-    entry_count: 1, period_end: at, date_created: at, date_paid: status === 'paid' ? at : null,
-  },
-});
 
 interface Row {
   id: string;
