@@ -1,6 +1,7 @@
 import { Stack } from '../support/stack';
 import { splitsApi } from '../support/splits';
 import { waitFor } from '../support/wait';
+import { refusesCursor, walkList } from '../support/pagination';
 
 type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
 type Body = Record<string, unknown>;
@@ -180,48 +181,9 @@ describe('cursor pagination and filters', () => {
     expect(res.body).toMatchObject({ result: 'error', code: 'validation_error', errors: expect.arrayContaining([expect.objectContaining({ field })]), request_id: expect.any(String) });
   });
 
-  /**
-   * Walks a list forward (starting_after) and backward (ending_before from its oldest object) with
-   * small limits: each walk sees every object once, in the order of the whole list, and has_more
-   * is true exactly until the last page.
-   */
-  const walk = async (path: string, key: string, field: string, idOf: (o: Body) => string, expected: string[]) => {
-    const page = async (query: string) => {
-      const res = await stack.api<Body>('GET', `${path}${path.includes('?') ? '&' : '?'}${query}`, { key });
-      expect({ query, status: res.status }).toEqual({ query, status: 200 });
-      return { items: (res.body[field] as Body[]).map(idOf), hasMore: res.body.has_more as boolean };
-    };
-    const whole = await page('limit=100');
-    expect(whole).toEqual({ items: expected, hasMore: false });
-    for (const limit of [1, 2]) {
-      const forward: string[] = [];
-      for (let cursor: string | null = null, n = 0; n < 20; n++) {
-        const p = await page(`limit=${limit}${cursor ? `&starting_after=${cursor}` : ''}`);
-        forward.push(...p.items);
-        expect(p.hasMore).toBe(forward.length < expected.length);
-        if (!p.hasMore) break;
-        cursor = forward[forward.length - 1];
-      }
-      expect(forward).toEqual(expected);
-      const backward: string[] = [];
-      for (let cursor = expected[expected.length - 1], n = 0; n < 20; n++) {
-        const p = await page(`limit=${limit}&ending_before=${cursor}`);
-        backward.unshift(...p.items);
-        expect(p.hasMore).toBe(backward.length < expected.length - 1);
-        if (!p.hasMore) break;
-        cursor = p.items[0];
-      }
-      expect(backward).toEqual(expected.slice(0, -1));
-    }
-  };
-
-  /** A cursor of the neighbour's (or an unknown one) is a 400 on the caller's list, never its data. */
-  const refusesForeignCursor = async (path: string, key: string, foreign: string) => {
-    for (const field of ['starting_after', 'ending_before']) {
-      const res = await stack.api('GET', `${path}${path.includes('?') ? '&' : '?'}${field}=${foreign}`, { key });
-      expect({ field, status: res.status, code: res.body.code, errors: res.body.errors }).toEqual({ field, status: 400, code: 'validation_error', errors: [expect.objectContaining({ field })] });
-    }
-  };
+  const walk = (path: string, key: string, field: string, idOf: (o: Body) => string, expected: string[]) =>
+    walkList(stack, { path, key, field, idOf }, expected);
+  const refusesForeignCursor = (path: string, key: string, foreign: string) => refusesCursor(stack, path, key, foreign);
 
   describe('refunds of a transaction', () => {
     it('pages GET /v1/transactions/refunds oldest first both ways; without a limit lists them all; another transaction’s refund is refused', async () => {
