@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from '@payments/database';
 import type { EventEnvelope, TransactionStatusChangedData } from '@payments/contracts';
 import { ConcurrentStatusChange, TransactionStore, toSnapshot, type TransactionRow } from '../../apps/transaction-service/src/transactions/transaction-store';
 import { Stack } from '../support/stack';

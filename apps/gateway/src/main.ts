@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { loadConfig } from '@payments/config';
 import { ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck } from '@payments/database';
 import { HealthRegistry, NestPinoLogger, createRootLogger, fatal, initMetrics, onShutdown, startMetricsServer } from '@payments/platform';

@@ -1,11 +1,13 @@
 import { Client } from 'pg';
-import { DataSource, type DataSourceOptions, type MixedList } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { DependencyUnavailableError, describeTarget } from './dependency-error';
+import { DataSource, type PoolSettings } from './pg-data-source';
 
 export interface DatabaseOptions {
   serverUrl: string;
   database: string;
-  migrations: MixedList<Function | string>;
+  /** The app's TypeORM migration classes, in order. */
+  migrations: Function[];
   poolSize?: number;
   applicationName?: string;
 }
@@ -17,24 +19,39 @@ export function databaseUrl(serverUrl: string, database: string): string {
   return u.toString();
 }
 
-export function dataSourceOptions(opts: DatabaseOptions): DataSourceOptions {
+/** The table where TypeORM records applied migrations; the readiness check reads it too. */
+export const MIGRATIONS_TABLE = 'schema_migrations';
+
+export function poolSettings(opts: DatabaseOptions): PoolSettings {
+  return {
+    url: databaseUrl(opts.serverUrl, opts.database),
+    max: opts.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // A statement that runs this long is a bug or a lock pile-up: fail it rather than hang a request.
+    statementTimeoutMillis: 15_000,
+    applicationName: opts.applicationName,
+  };
+}
+
+/** The options of the TypeORM DataSource that runs migrations (only on the migrate path). */
+export function migrationRunnerOptions(settings: PoolSettings, migrations: Function[]): DataSourceOptions {
   return {
     type: 'postgres',
-    url: databaseUrl(opts.serverUrl, opts.database),
-    migrations: opts.migrations,
-    migrationsTableName: 'schema_migrations',
+    url: settings.url,
+    migrations,
+    migrationsTableName: MIGRATIONS_TABLE,
     migrationsTransactionMode: 'each',
     synchronize: false,
     // TypeORM's own logger prints failing queries with their parameters to the console, unredacted.
     // The error is thrown to the caller anyway, which logs it through the redacting logger.
     logging: false,
-    applicationName: opts.applicationName,
+    applicationName: settings.applicationName,
     extra: {
-      max: opts.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      // A statement that runs this long is a bug or a lock pile-up: fail it rather than hang a request.
-      statement_timeout: 15_000,
+      max: 2,
+      connectionTimeoutMillis: settings.connectionTimeoutMillis,
+      idleTimeoutMillis: settings.idleTimeoutMillis,
+      statement_timeout: settings.statementTimeoutMillis,
     },
   };
 }
@@ -78,7 +95,7 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
  */
 export async function openDatabase(opts: DatabaseOptions & { migrate: boolean }): Promise<DataSource> {
   if (opts.migrate) await ensureDatabase(opts.serverUrl, opts.database);
-  const ds = new DataSource(dataSourceOptions(opts));
+  const ds = new DataSource(poolSettings(opts), opts.migrations);
   try {
     await ds.initialize();
   } catch (err) {
@@ -97,15 +114,24 @@ export async function openDatabase(opts: DatabaseOptions & { migrate: boolean })
   return ds;
 }
 
-/** Runs pending migrations while holding an advisory lock, so replicas booting together take turns. */
+/**
+ * Runs pending migrations while holding an advisory lock, so replicas booting together take turns.
+ * TypeORM is loaded here and only here: a serving process that does not migrate never loads it.
+ */
 export async function migrateWithLock(ds: DataSource): Promise<void> {
-  const runner = ds.createQueryRunner();
-  await runner.connect();
+  const { DataSource: TypeormDataSource } = await import('typeorm');
+  const runner = new TypeormDataSource(migrationRunnerOptions(ds.settings, ds.migrations));
+  await runner.initialize();
   try {
-    await runner.query('SELECT pg_advisory_lock(hashtext($1))', ['schema_migrations']);
-    await ds.runMigrations({ transaction: 'each' });
+    await ds.withConnection(async (lock) => {
+      await lock.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATIONS_TABLE]);
+      try {
+        await runner.runMigrations({ transaction: 'each' });
+      } finally {
+        await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [MIGRATIONS_TABLE]).catch(() => undefined);
+      }
+    });
   } finally {
-    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', ['schema_migrations']).catch(() => undefined);
-    await runner.release();
+    await runner.destroy();
   }
 }

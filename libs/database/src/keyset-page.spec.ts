@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from './pg-data-source';
 import { keysetPage, type KeysetQuery } from './keyset-page';
 
 /** A fake database that answers the cursor lookup and the page from canned rows, and records what it was asked. */

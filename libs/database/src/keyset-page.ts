@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from './pg-data-source';
 import { queryRows } from './query';
 
 /** A cursor page request, newest first: `starting_after` goes to older objects, `ending_before` to newer ones. */

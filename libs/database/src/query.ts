@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from './pg-data-source';
 
 /**
  * Runs SQL and returns its rows. TypeORM's postgres driver answers UPDATE/DELETE … RETURNING

@@ -1,9 +1,14 @@
-import type { DataSource } from 'typeorm';
+import { MIGRATIONS_TABLE } from './data-source';
+import { migrationNames } from './migration-names';
+import type { DataSource } from './pg-data-source';
 
-/** The app's migrations that the database has not applied yet (names, in the app's order). */
+/**
+ * The app's migrations that the database has not applied yet (names, in the app's order). Plain
+ * SQL on the table TypeORM keeps, so a serving process checks its schema without loading TypeORM.
+ */
 export async function pendingMigrations(ds: DataSource): Promise<string[]> {
-  const table = ds.options.migrationsTableName ?? 'migrations';
-  const known = ds.migrations.map((m) => m.name ?? m.constructor.name);
+  const table = MIGRATIONS_TABLE;
+  const known = migrationNames(ds.migrations);
   // to_regclass is NULL before the first migration created the table: then everything is pending.
   const [{ present }] = (await ds.query('SELECT to_regclass($1) IS NOT NULL AS present', [table])) as { present: boolean }[];
   if (!present) return known;

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
 import type { EventHandler } from './consumer';
 import { FetchCommit, type PartitionChunk, type RecordInbox } from './fetch-commit';

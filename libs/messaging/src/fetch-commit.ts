@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
 import { runWithContext } from '@payments/platform';
 import type { AfterCommit, BatchEventHandler, EventHandler, MessageMeta } from './consumer';

@@ -1,6 +1,6 @@
 import { Partitioners, type Admin, type Kafka, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { DataSource } from 'typeorm';
+import type { DataSource } from '@payments/database';
 import type { ServiceConfig } from '@payments/config';
 import { ALL_TOPICS, REPLAY_RESULTS_TOPIC, deadLetterTopic, replayTopic } from '@payments/contracts';
 import { PollingWorker } from '@payments/platform';

@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError } from '@payments/database';
 import { Writable } from 'node:stream';
 import { createRootLogger, redactText, redactValue } from './logger';
 

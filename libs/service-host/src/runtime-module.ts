@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { Redis } from 'ioredis';
 import type { Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import type { ServiceConfig } from '@payments/config';
 import { KAFKA_PRODUCER, OutboxNotifier } from '@payments/messaging';
 import { HealthModule, NestPinoLogger, ROOT_LOGGER } from '@payments/platform';

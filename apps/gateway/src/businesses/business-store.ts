@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from '@payments/database';
 import { queryRows } from '@payments/database';
 
 /** Every read and write of the gateway's `businesses` table. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from '@payments/database';
 import { ErrorCodes, MODES, type KeyType, type Mode } from '@payments/contracts';
 import { ApiException } from '../http/api-exception';
 import { displayPrefix, hashApiKey, newApiKey } from '../auth/api-key-format';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { REDIS } from '@payments/redis';
 import { GatewayModule } from '../app.module';
 import { GatewayConfig } from '../config/gateway.config';

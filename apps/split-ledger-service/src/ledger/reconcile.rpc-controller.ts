@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import {
   ReconcileAdminRpcPatterns,
   type ReconcileLedgerBody,

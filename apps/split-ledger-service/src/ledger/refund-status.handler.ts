@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from '@payments/database';
 import type { EventEnvelope, RefundStatusChangedData } from '@payments/contracts';
 import { lockTransactionLedger } from './ledger-store';
 import { TransactionCopyStore } from './transaction-copy-store';

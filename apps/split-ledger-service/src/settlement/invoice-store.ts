@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from '@payments/database';
 import { Topics, type InvoiceStatus, type InvoiceView, type Mode, type SettlementInvoiceChangedData } from '@payments/contracts';
 import { keysetPage, queryRows, type PageRequest } from '@payments/database';
 import { unknownCursor } from '@payments/platform';

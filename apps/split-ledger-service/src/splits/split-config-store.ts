@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from '@payments/database';
 import { ErrorCodes, UUID_PATTERN, type Mode, type SplitConfigView, type SplitRole, type SplitType } from '@payments/contracts';
 import { keysetPage, queryRows, type PageRequest } from '@payments/database';
 import { DomainException, unknownCursor } from '@payments/platform';

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from '@payments/database';
 import type { EventEnvelope, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
 import type { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
 import type { SplitConfigStore } from '../splits/split-config-store';

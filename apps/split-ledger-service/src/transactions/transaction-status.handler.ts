@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from '@payments/database';
 import type { EventEnvelope, TransactionSnapshot, TransactionStatusChangedData } from '@payments/contracts';
 import { lockTransactionLedger, lockTransactionLedgers } from '../ledger/ledger-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from '@payments/database';
 import { Topics, type Metadata, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView } from '@payments/contracts';
 import { keysetPage, queryRows } from '@payments/database';
 import { appendToOutbox } from '@payments/messaging';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { ReconcileAdminRpcPatterns, type ReconcilePageBody, type ReconcileTransaction, type ReconcileTransactionsResult } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { RefundStore } from '../refunds/refund-store';

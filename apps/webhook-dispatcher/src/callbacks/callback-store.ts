@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from '@payments/database';
 import type { Mode } from '@payments/contracts';
 import { keysetPage, queryRows, type PageRequest } from '@payments/database';
 import { unknownCursor } from '@payments/platform';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import {
   ErrorCodes,
   type CallbackIdBody,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { PING_EVENT, pingPayload, type CallbackIdBody, type RpcRequest, type TestCallbackResult } from '@payments/contracts';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { HttpSender, type SendResult } from '../delivery/http-sender';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from '@payments/database';
 import { PING_EVENT, type DeliveryView, type RecoverableDeliveryView } from '@payments/contracts';
 import { keysetPage, queryRows, type Filter, type PageRequest } from '@payments/database';
 import { unknownCursor } from '@payments/platform';

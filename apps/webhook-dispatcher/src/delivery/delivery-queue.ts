@@ -2,7 +2,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import IORedis from 'ioredis';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { Queues } from '@payments/contracts';
 import { PollingWorker, ROOT_LOGGER } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from '@payments/database';
 import type { DeliveryStatus } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from '@payments/database';
 import { ErrorCodes, PING_EVENT, type EventView, type ListEventsBody, type ListEventsResult, type RpcContext, type TransactionStatus } from '@payments/contracts';
 import { keysetPage, queryRows, type Filter } from '@payments/database';
 import { DomainException, unknownCursor } from '@payments/platform';

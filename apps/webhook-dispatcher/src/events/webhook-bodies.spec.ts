@@ -1,5 +1,5 @@
 import { Value } from '@sinclair/typebox/value';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from '@payments/database';
 import {
   payoutPayload,
   refundPayload,

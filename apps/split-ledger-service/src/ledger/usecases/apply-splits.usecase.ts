@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from '@payments/database';
 import type { TransactionSnapshot } from '@payments/contracts';
 import { ROOT_LOGGER } from '@payments/platform';
 import { SplitConfigStore } from '../../splits/split-config-store';

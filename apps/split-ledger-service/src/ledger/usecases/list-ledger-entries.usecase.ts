@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import type { ListLedgerBody, ListLedgerResult, RpcRequest } from '@payments/contracts';
 import { LedgerQueries } from '../ledger-queries';
 import { toLedgerEntryView } from '../ledger-store';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import type { ListInvoicesBody, ListInvoicesResult, RpcRequest } from '@payments/contracts';
 import { InvoiceStore, toInvoiceView } from '../invoice-store';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { ErrorCodes, INVOICE_REFERENCE_PATTERN, type InvoiceView, type MarkInvoicePaidBody } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import type { RunSettlementResult } from '@payments/contracts';
 import { queryRows } from '@payments/database';
 import { OutboxNotifier } from '@payments/messaging';

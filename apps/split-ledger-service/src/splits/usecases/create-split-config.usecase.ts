@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { ErrorCodes, type CreateSplitConfigBody, type RpcRequest, type SplitConfigView } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
 import { splitConfigProblems } from '../domain/split-config-rules';

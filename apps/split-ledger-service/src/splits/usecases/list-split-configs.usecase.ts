@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import type { ListSplitConfigsBody, ListSplitConfigsResult, RpcRequest } from '@payments/contracts';
 import { SplitConfigStore, toSplitConfigView } from '../split-config-store';
 

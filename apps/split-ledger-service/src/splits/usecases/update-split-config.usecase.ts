@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { ErrorCodes, type RpcRequest, type SplitConfigView, type UpdateSplitConfigBody } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
 import { splitConfigProblems } from '../domain/split-config-rules';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { ErrorCodes, type CreateRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
 import { descriptionProblem, descriptionToStore, metadataProblems, metadataToStore } from '@payments/domain';
 import { DomainException } from '@payments/platform';

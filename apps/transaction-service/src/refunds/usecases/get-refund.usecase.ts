@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { ErrorCodes, type GetRefundBody, type ListRefundsBody, type ListRefundsResult, type RefundView, type RpcRequest } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
 import { TransactionQueries } from '../../transactions/transaction-queries';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager } from '@payments/database';
 import { TransactionServiceConfig } from '../../config/transaction.config';
 import { typeOfCode, isPaymentMethodCode } from '@payments/domain';
 import { TransactionStore, type NewTransaction, type TransactionRow } from '../transaction-store';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource } from '@payments/database';
 import { ErrorCodes, type FetchTransactionBody, type ListTransactionsBody, type ListTransactionsResult, type RpcRequest, type TransactionView } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
 import { RefundStore } from '../../refunds/refund-store';
