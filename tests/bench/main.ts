@@ -48,7 +48,8 @@ async function main(): Promise<void> {
     // As the image runs them (Dockerfile).
     NODE_OPTIONS: [DEPLOYED_NODE_OPTIONS, PROFILE.NODE_OPTIONS ?? ''].join(' ').trim(),
     ...(PROFILE.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: PROFILE.BENCH_PROFILE_DIR } : {}),
-  });
+    // As deployed: migration Jobs first, then serving processes that do not migrate (nor load TypeORM).
+  }, { migrationJobs: true });
   const memory = new MemorySampler(stack);
   try {
     const keys = await stack.createBusiness('Bench');

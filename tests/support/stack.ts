@@ -37,10 +37,15 @@ export class Stack {
 
   private constructor(private readonly baseEnv: Record<string, string>) {}
 
-  static async start(apps: AppName[] = ALL_APPS, env: Record<string, string> = {}): Promise<Stack> {
-    const stack = new Stack(env);
+  /**
+   * Starts the apps, each migrating its database on boot; with `migrationJobs`, as a deployment
+   * runs them instead: `main.js migrate` per app first, then serving processes that do not migrate.
+   */
+  static async start(apps: AppName[] = ALL_APPS, env: Record<string, string> = {}, opts: { migrationJobs?: boolean } = {}): Promise<Stack> {
+    const stack = new Stack(opts.migrationJobs ? { ...env, MIGRATE_ON_BOOT: 'false' } : env);
     for (const app of ALL_APPS) stack.ports.set(app, { http: await freePort(), rpc: await freePort(), metrics: await freePort() });
     try {
+      if (opts.migrationJobs) await Promise.all(apps.map((a) => stack.migrate(a)));
       for (const app of apps) stack.spawn(app);
       await Promise.all(apps.map((a) => stack.processes.get(a)!.waitReady()));
     } catch (err) {
@@ -111,6 +116,14 @@ export class Stack {
     const proc = this.spawn(app, extra);
     await proc.waitReady();
     return proc;
+  }
+
+  /** Runs an app's migration Job (`main.js migrate`); resolves with its output once it succeeded. */
+  async migrate(app: AppName, extra: Record<string, string> = {}): Promise<string> {
+    const job = startApp(app, this.envFor(app, extra), this.ports.get(app)!.http, ['migrate']);
+    const code = await job.waitExit(120_000);
+    if (code !== 0) throw new Error(`${app} migrate exited with ${code}:\n${job.output.slice(-3000)}`);
+    return job.output;
   }
 
   private spawn(app: AppName, extra: Record<string, string> = {}): AppProcess {

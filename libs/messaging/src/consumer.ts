@@ -1,8 +1,7 @@
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { DataSource, EntityManager } from '@payments/database';
+import { type DataSource, type EntityManager, isConnectionError } from '@payments/database';
 import { DeadLetterHeaders, deadLetterTopic, envelopeProblem, replayTopic, type EventEnvelope, type ReplayOutcome } from '@payments/contracts';
-import { isConnectionError } from '@payments/database';
 import { eventsConsumed, runWithContext } from '@payments/platform';
 import { FetchCommit } from './fetch-commit';
 import { ownHeaders, replayOrigin, reportReplayOutcome } from './replay';

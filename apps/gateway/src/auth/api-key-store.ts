@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type EntityManager, queryRows } from '@payments/database';
 import type { KeyType, Mode } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 
 /** What a valid key stands for. */
 export interface ApiKeyRow {

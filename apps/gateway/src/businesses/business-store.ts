@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from '@payments/database';
-import { queryRows } from '@payments/database';
+import { DataSource, type EntityManager, queryRows } from '@payments/database';
 
 /** Every read and write of the gateway's `businesses` table. */
 @Injectable()

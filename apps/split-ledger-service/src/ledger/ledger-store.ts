@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import { type EntityManager, queryRows } from '@payments/database';
 import {
   Topics,
   type LedgerEntryCreatedData,
@@ -9,7 +9,6 @@ import {
   type LedgerEntryView,
   type Mode,
 } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { appendToOutbox } from '@payments/messaging';
 
 export const PRODUCER = 'split-ledger-service';

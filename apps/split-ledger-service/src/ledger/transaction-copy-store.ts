@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import { type EntityManager, queryRows } from '@payments/database';
 import type { LinkSplit, Mode, RefundSnapshot, RefundStatus, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 
 /** A ledger_transactions row: the ledger's copy of a transaction, as its events described it. */
 export interface TransactionCopyRow {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import { type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
 import { Topics, type InvoiceStatus, type InvoiceView, type Mode, type SettlementInvoiceChangedData } from '@payments/contracts';
-import { keysetPage, queryRows, type PageRequest } from '@payments/database';
 import { unknownCursor } from '@payments/platform';
 import { appendToOutbox } from '@payments/messaging';
 import { PRODUCER } from '../ledger/ledger-store';

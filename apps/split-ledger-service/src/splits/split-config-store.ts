@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import { type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
 import { ErrorCodes, UUID_PATTERN, type Mode, type SplitConfigView, type SplitRole, type SplitType } from '@payments/contracts';
-import { keysetPage, queryRows, type PageRequest } from '@payments/database';
 import { DomainException, unknownCursor } from '@payments/platform';
 
 /** A split_configs row as PostgreSQL returns it (bigint columns arrive as strings). */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type EntityManager, keysetPage, queryRows } from '@payments/database';
 import { ErrorCodes, type CursorPageBody, type LinkSplit, type LinkView, type Metadata, type Mode } from '@payments/contracts';
-import { keysetPage, queryRows } from '@payments/database';
 import { DomainException, publicId, unknownCursor } from '@payments/platform';
 import { annotationsParam } from '../transactions/transaction-store';
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import { type EntityManager, keysetPage, queryRows } from '@payments/database';
 import { Topics, type Metadata, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView } from '@payments/contracts';
-import { keysetPage, queryRows } from '@payments/database';
 import { appendToOutbox } from '@payments/messaging';
 import { publicId, unknownCursor } from '@payments/platform';
 import { ConcurrentStatusChange, PRODUCER, annotationsParam } from '../transactions/transaction-store';

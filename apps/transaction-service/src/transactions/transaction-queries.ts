@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import { type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
 import type { ListTransactionsBody } from '@payments/contracts';
-import { keysetPage, queryRows, type Filter } from '@payments/database';
 import { unknownCursor } from '@payments/platform';
 import type { TransactionRow } from './transaction-store';
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import { type EntityManager, queryRows } from '@payments/database';
 import { Topics, type Metadata, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxValues, type NewEvent } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';

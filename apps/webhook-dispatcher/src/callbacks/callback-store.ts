@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
 import type { Mode } from '@payments/contracts';
-import { keysetPage, queryRows, type PageRequest } from '@payments/database';
 import { unknownCursor } from '@payments/platform';
 
 type Db = Pick<EntityManager, 'query'>;

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type EntityManager, keysetPage, queryRows, type Filter, type PageRequest } from '@payments/database';
 import { PING_EVENT, type DeliveryView, type RecoverableDeliveryView } from '@payments/contracts';
-import { keysetPage, queryRows, type Filter, type PageRequest } from '@payments/database';
 import { unknownCursor } from '@payments/platform';
 
 /** Whose failed and skipped deliveries to recover: one callback, or every callback of a business and mode. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type EntityManager, queryRows } from '@payments/database';
 import type { DeliveryStatus } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';
 import { GroupCommit } from './group-commit';
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
 import { ErrorCodes, PING_EVENT, type EventView, type ListEventsBody, type ListEventsResult, type RpcContext, type TransactionStatus } from '@payments/contracts';
-import { keysetPage, queryRows, type Filter } from '@payments/database';
 import { DomainException, unknownCursor } from '@payments/platform';
 
 interface EventRow {

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource } from '@payments/database';
+import { DataSource, queryRows } from '@payments/database';
 import type { RunSettlementResult } from '@payments/contracts';
-import { queryRows } from '@payments/database';
 import { OutboxNotifier } from '@payments/messaging';
 import { ROOT_LOGGER } from '@payments/platform';
 import { invoiceReference, invoiceReferencePrefix, netEntries } from '../domain/netting';
