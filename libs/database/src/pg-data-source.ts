@@ -49,7 +49,7 @@ export class QueryFailedError extends Error {
   }
 }
 
-/** TypeORM's postgres `query()` answers UPDATE and DELETE with [rows, rowCount], anything else with rows. */
+/** TypeORM's postgres `query()` gives [rows, rowCount] for two commands (UPDATE, DELETE) and rows for any other. */
 function toTypeormResult(raw: QueryResult | QueryResult[] | undefined): unknown {
   if (!raw || Array.isArray(raw)) return undefined;
   return raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows;
