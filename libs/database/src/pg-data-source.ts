@@ -116,8 +116,8 @@ export class DataSource implements EntityManager {
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see EntityManager
-  query<T = any>(sql: string, parameters?: unknown[]): Promise<T> {
-    return run(this.connected(), sql, parameters) as Promise<T>;
+  async query<T = any>(sql: string, parameters?: unknown[]): Promise<T> {
+    return (await run(this.connected(), sql, parameters)) as T;
   }
 
   /** Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
