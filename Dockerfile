@@ -68,9 +68,10 @@ EXPOSE 3000 4001 4002 4003 4101 4102 4103
 # runAsUser: 1000 explicitly because runAsNonRoot cannot verify a user *name*.
 USER node
 
-# A young generation of at most 3 × 4 MiB (V8 lets it grow to 3 × 16 MiB): idle RSS about
-# 105 MB instead of 130 MB per service, for slightly more frequent minor GCs (docs/benchmarks.md).
-ENV NODE_OPTIONS=--max-semi-space-size=4
+# A young generation of at most 3 × 2 MiB (V8 lets it grow to 3 × 16 MiB): idle RSS 107–115 MB
+# per service instead of 109–120 MB at 4 MiB and ≈ 130 MB at the default, for slightly more
+# frequent minor GCs (2–10 % gateway CPU per request at 32 connections; docs/benchmarks.md).
+ENV NODE_OPTIONS=--max-semi-space-size=2
 
 # `exec` makes node PID 1 so it receives SIGTERM directly; the apps handle it
 # (readiness goes red, in-flight work drains within SHUTDOWN_TIMEOUT_MS).

@@ -27,7 +27,7 @@ const REPLAY_SECONDS = Number(process.env.BENCH_REPLAY_SECONDS ?? 120);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d').split(','));
 // Service settings as deployed (config defaults), not the fast-polling ones the tests use.
 const POOL_SIZE = '10';
-const DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=4';
+const DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=2';
 const PROFILE: Record<string, string> = process.env.BENCH_PROFILE_DIR
   ? { NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.js')}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR }
   : {};
