@@ -67,8 +67,10 @@ describe('gateway error model', () => {
     expectError(missing, 400, 'validation_error');
     expect(missing.body.message).toBe('amount is required');
     const text = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: { ...valid, amount: '1000' } });
+    expectError(text, 400, 'validation_error');
     expect(text.body.message).toMatch(/^amount must be a positive integer/);
     const huge = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: { ...valid, amount: 10 ** 13 } });
+    expectError(huge, 400, 'validation_error');
     expect(huge.body.message).toMatch(/^amount must be at most/);
   });
 

@@ -175,7 +175,7 @@ export class IdempotentConsumer {
     for (const message of batch.messages) {
       if (!isRunning() || isStale()) return;
       if (this.stopping) throw new StoppingError('consumer stopping; the batch will be redelivered');
-      const origin = replayOrigin(batch.topic, message, this.options.topicPrefix, this.options.group)!;
+      const origin = replayOrigin(batch.topic, message);
       const meta: MessageMeta = { topic: origin.topic, partition: origin.partition, offset: origin.offset };
       const outcome = await this.onMessage(meta, this.decode(message), this.options.handlers[this.base(origin.topic)], heartbeat);
       await reportReplayOutcome(this.dlqProducer, this.options.topicPrefix, this.options.group, origin, outcome);

@@ -1,5 +1,5 @@
 import type { IHeaders, KafkaMessage, Producer } from 'kafkajs';
-import { DeadLetterHeaders, REPLAY_RESULTS_TOPIC, ReplayHeaders, replayTopic, type ReplayOutcome, type ReplayResult } from '@payments/contracts';
+import { DeadLetterHeaders, REPLAY_RESULTS_TOPIC, ReplayHeaders, type ReplayOutcome, type ReplayResult } from '@payments/contracts';
 
 export interface ReplayOrigin {
   run: string;
@@ -10,9 +10,8 @@ export interface ReplayOrigin {
 
 const header = (headers: IHeaders | undefined, name: string): string | undefined => headers?.[name]?.toString();
 
-/** The record a message of the group's replay topic copies, or undefined for any other message. */
-export function replayOrigin(topic: string, message: KafkaMessage, topicPrefix: string, group: string): ReplayOrigin | undefined {
-  if (topic !== `${topicPrefix}${replayTopic(group)}`) return undefined;
+/** The record a message of the group's replay topic copies (`topic` is that replay topic). */
+export function replayOrigin(topic: string, message: KafkaMessage): ReplayOrigin {
   const h = message.headers;
   return {
     run: header(h, ReplayHeaders.Run) ?? 'unknown',

@@ -3,7 +3,7 @@ import type { INestApplication, Type } from '@nestjs/common';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Logger } from 'pino';
 import { loadConfig, type RedisServiceConfig, type ServiceConfig } from '@payments/config';
-import { ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck, waitForCurrentSchema } from '@payments/database';
+import { openDatabase, schemaReadinessCheck, waitForCurrentSchema } from '@payments/database';
 import { ServiceMessaging, type ConsumerSpec } from '@payments/messaging';
 import { HealthRegistry, authenticatedRpcServer, createRootLogger, fatal, initMetrics, onShutdown } from '@payments/platform';
 import { connectRedis } from '@payments/redis';
@@ -37,9 +37,7 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     const dbOptions = { serverUrl: config.DATABASE_URL, database: dbName, migrations: def.migrations, poolSize: config.DATABASE_POOL_SIZE, applicationName: def.name };
 
     if (process.argv[2] === 'migrate') {
-      await ensureDatabase(config.DATABASE_URL, dbName);
-      const ds = await openDatabase({ ...dbOptions, migrate: false });
-      await migrateWithLock(ds);
+      const ds = await openDatabase({ ...dbOptions, migrate: true });
       logger.info({ database: dbName }, 'migrations applied');
       await ds.destroy();
       process.exit(0);

@@ -5,6 +5,7 @@ import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { createdRange } from '../http/dates';
+import { cursorPage } from '../http/cursor-query';
 import { EVENTS_LIST_DEFAULT, isEventId, ListEventsQuery } from './events.dto';
 import { ApiResponds } from '@payments/platform';
 import * as R from './event.responses';
@@ -21,16 +22,10 @@ export class EventsController {
   @Get()
   @ApiResponds(200, "One page of events, newest first (test pings are not listed)", R.EventList)
   async list(@Req() req: ApiRequest, @Query() q: ListEventsQuery): Promise<R.EventList> {
-    if (q.starting_after && q.ending_before) {
-      const message = 'give starting_after or ending_before, not both';
-      throw new ApiException(ErrorCodes.ValidationError, `ending_before ${message}`, [{ field: 'ending_before', message }]);
-    }
     const r = await this.hooks.call<ListEventsBody, ListEventsResult>(WebhookRpcPatterns.EventsList, rpcContext(req), {
       type: q.type,
       created: createdRange(q),
-      limit: q.limit ?? EVENTS_LIST_DEFAULT,
-      starting_after: q.starting_after,
-      ending_before: q.ending_before,
+      ...cursorPage(q, EVENTS_LIST_DEFAULT),
     });
     return { result: 'success', events: r.events, has_more: r.has_more };
   }

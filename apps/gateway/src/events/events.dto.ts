@@ -1,16 +1,17 @@
-import { IsIn, IsOptional, IsString, Matches, Validate } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { EVENT_CATALOGUE } from '@payments/contracts';
-import { IsTimestampOrUnixSeconds } from '../http/dates';
+import { CreatedRangeCursorQuery } from '../http/cursor-query';
 import { IntegerInRange } from '../http/validation';
 
 export const EVENTS_LIST_DEFAULT = 10;
 export const EVENTS_LIST_MAX = 100;
 
 const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,64}$/;
-const cursor = (field: string) => Matches(EVENT_ID, { message: `${field} must be an event id (evt_…)` });
 
 /** GET /v1/events. The query string is parsed flat, so `created[gte]` is a field of its own. */
-export class ListEventsQuery {
+export class ListEventsQuery extends CreatedRangeCursorQuery {
+  static override cursorIds = { pattern: EVENT_ID, noun: 'an event id (evt_…)' };
+
   @IsOptional()
   @IntegerInRange('limit', 1, EVENTS_LIST_MAX, { fromQuery: true })
   limit?: number;
@@ -19,24 +20,6 @@ export class ListEventsQuery {
   @IsString({ message: 'type must be one event type' })
   @IsIn(EVENT_CATALOGUE, { message: `type must be one of ${EVENT_CATALOGUE.join(', ')}` })
   type?: string;
-
-  @IsOptional() @IsString() @cursor('starting_after')
-  starting_after?: string;
-
-  @IsOptional() @IsString() @cursor('ending_before')
-  ending_before?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[gte]'?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[gt]'?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[lte]'?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[lt]'?: string;
 }
 
 /** Path ids that cannot be an event name nothing: 404 without asking the dispatcher. */

@@ -1,5 +1,6 @@
 import { IsOptional, IsString, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 import type { CursorPageBody } from '@payments/contracts';
+import { IsTimestampOrUnixSeconds } from './dates';
 
 /** What a list's cursors name: ids of this form (anything else is a 400 before any RPC). */
 export interface CursorIds {
@@ -52,6 +53,21 @@ export abstract class CursorQuery {
   @Validate(IsCursorId)
   @Validate(OneCursor)
   ending_before?: string;
+}
+
+/** A cursor list that also filters on creation time; the query string is parsed flat, so each bound is a field. */
+export abstract class CreatedRangeCursorQuery extends CursorQuery {
+  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
+  'created[gte]'?: string;
+
+  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
+  'created[gt]'?: string;
+
+  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
+  'created[lte]'?: string;
+
+  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
+  'created[lt]'?: string;
 }
 
 /** The page a list query asks for, as the services take it. */

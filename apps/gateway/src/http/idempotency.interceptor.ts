@@ -34,17 +34,6 @@ export function idempotencyScope(req: Pick<ApiRequest, 'principal'>): string {
 }
 
 /**
- * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
- * response is kept IDEMPOTENCY_TTL_SECONDS per business, mode and key type; the same key and
- * body replay that response with `Idempotent-Replayed: true`; the same key with another body → 422
- * idempotency_key_reused; while the first still runs → 409 idempotency_in_progress. The claim is
- * an atomic SET NX in Redis, so it holds across concurrent requests and gateway replicas.
- * Requests refused before they ran (validation, auth, rate limit, a service that could not be
- * reached) are not kept, so they can be retried with the same key. Any other answer is kept and
- * replayed — a 5xx whose outcome is unknown included (Stripe does the same): running it again
- * could apply it twice, so the caller checks the outcome and uses a new key.
- */
-/**
  * The request's parameters in one spelling: object keys sorted at every depth, so the same body
  * with its keys in another order is the same request (Stripe compares parameters, not bytes).
  */
@@ -59,6 +48,17 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
+ * response is kept IDEMPOTENCY_TTL_SECONDS per business, mode and key type; the same key and
+ * body replay that response with `Idempotent-Replayed: true`; the same key with another body → 422
+ * idempotency_key_reused; while the first still runs → 409 idempotency_in_progress. The claim is
+ * an atomic SET NX in Redis, so it holds across concurrent requests and gateway replicas.
+ * Requests refused before they ran (validation, auth, rate limit, a service that could not be
+ * reached) are not kept, so they can be retried with the same key. Any other answer is kept and
+ * replayed — a 5xx whose outcome is unknown included (Stripe does the same): running it again
+ * could apply it twice, so the caller checks the outcome and uses a new key.
+ */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(

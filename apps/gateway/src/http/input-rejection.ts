@@ -7,7 +7,6 @@ import type { InputProblem } from './input-guard';
 
 /** Thrown by the body parsers (body-parsers.ts); the exception filter renders it. */
 export class InputRejected extends Error {
-  readonly type = 'input.rejected';
   constructor(readonly problem: InputProblem) {
     super(problem.message);
   }

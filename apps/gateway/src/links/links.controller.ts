@@ -8,6 +8,7 @@ import { ApiException } from '../http/api-exception';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { presentLink } from '../transactions/transaction.presenter';
 import { presentLinkObject } from './link.presenter';
+import { cursorPage } from '../http/cursor-query';
 import { CreateLinkDto, LINK_ID, LINKS_PAGE_DEFAULT, ListLinksQuery, UpdateLinkDto } from './links.dto';
 import { ApiResponds } from '@payments/platform';
 import * as R from '../transactions/transaction.responses';
@@ -51,9 +52,7 @@ export class LinksController {
   @ApiResponds(200, 'Newest first; has_more says whether another page follows in the direction asked', R.LinkList)
   async list(@Req() req: ApiRequest, @Query() query: ListLinksQuery): Promise<R.LinkList> {
     const page = await this.transactions.call<ListLinksBody, ListLinksResult>(RpcPatterns.LinksList, rpcContext(req), {
-      limit: query.limit ?? LINKS_PAGE_DEFAULT,
-      starting_after: query.starting_after,
-      ending_before: query.ending_before,
+      ...cursorPage(query, LINKS_PAGE_DEFAULT),
     });
     return { result: 'success', links: page.links.map((l) => presentLinkObject(l, this.config.CHECKOUT_URL)), has_more: page.has_more };
   }

@@ -7,19 +7,16 @@ import {
   IsOptional,
   IsString,
   Length,
-  Matches,
   Max,
   Min,
   Validate,
   ValidateIf,
   ValidateNested,
-  ValidatorConstraint,
-  type ValidationArguments,
-  type ValidatorConstraintInterface,
 } from 'class-validator';
 import { PG_INT_MAX, SPLIT_TYPES, type SplitType } from '@payments/contracts';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
 import { DESCRIPTION_MAX_LENGTH, type MetadataInput } from '@payments/domain';
+import { CursorQuery } from '../http/cursor-query';
 import { IntegerInRange, OptionalMetadata, OptionalRedirectUrl, PercentageInBasisPoints } from '../http/validation';
 
 export class LinkSplitDto {
@@ -95,29 +92,11 @@ export const LINK_ID = /^plink_[0-9A-Za-z]{10,40}$/;
 export const LINKS_PAGE_DEFAULT = 10;
 export const LINKS_PAGE_MAX = 100;
 
-@ValidatorConstraint({ name: 'oneCursor' })
-class OneCursor implements ValidatorConstraintInterface {
-  validate(_value: unknown, args: ValidationArguments): boolean {
-    const q = args.object as ListLinksQuery;
-    return q.starting_after === undefined || q.ending_before === undefined;
-  }
-  defaultMessage(): string {
-    return 'ending_before cannot be combined with starting_after';
-  }
-}
-
 /** GET /v1/links query: newest first; `starting_after` pages to older links, `ending_before` to newer ones. */
-export class ListLinksQuery {
+export class ListLinksQuery extends CursorQuery {
+  static override cursorIds = { pattern: LINK_ID, noun: 'a payment link id (plink_…)' };
+
   @IsOptional()
   @IntegerInRange('limit', 1, LINKS_PAGE_MAX, { fromQuery: true })
   limit?: number;
-
-  @IsOptional()
-  @Matches(LINK_ID, { message: 'starting_after must be a payment link id (plink_…)' })
-  starting_after?: string;
-
-  @IsOptional()
-  @Matches(LINK_ID, { message: 'ending_before must be a payment link id (plink_…)' })
-  @Validate(OneCursor)
-  ending_before?: string;
 }

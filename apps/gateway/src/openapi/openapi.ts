@@ -1,3 +1,4 @@
+import type { CursorQuery } from '../http/cursor-query';
 import type { INestApplication } from '@nestjs/common';
 import { GUARDS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
@@ -94,8 +95,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (f.query) {
         const schema = schemas[f.query.name];
         const required = new Set(schema?.required ?? []);
+        // A cursor list's ids are checked by one custom validator, which no schema converter reads: its pattern is on the class.
+        const cursorIds = (f.query as Partial<typeof CursorQuery>).cursorIds;
         for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
-          params.push({ name, in: 'query', required: required.has(name), schema: prop as SchemaObject });
+          const cursor = cursorIds && (name === 'starting_after' || name === 'ending_before');
+          params.push({ name, in: 'query', required: required.has(name), schema: (cursor ? { ...prop, pattern: cursorIds.pattern.source } : prop) as SchemaObject });
         }
       }
       if (path === '/checkout') params.push({ name: 'checkout_id', in: 'query', required: true, schema: { type: 'string' } });

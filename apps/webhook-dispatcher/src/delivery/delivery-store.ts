@@ -135,11 +135,15 @@ export class DeliveryStore {
       this.ds,
       `WITH input AS (
          SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[]) AS t(id, attempt, lock_seconds, max_in_flight)
+       ),
+       ranked AS ( -- the count below predates this statement: ranked, one callback's claims stay within its limit
+         SELECT t.*, row_number() OVER (PARTITION BY x.callback_id ORDER BY t.id) AS rank
+           FROM input t JOIN deliveries x ON x.id = t.id
        )
        UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds), updated_at = now()
-         FROM input i
+         FROM ranked i
         WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.attempt AND (d.locked_until IS NULL OR d.locked_until < now())
-          AND (SELECT count(*) FROM deliveries x WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()) < i.max_in_flight
+          AND (SELECT count(*) FROM deliveries x WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()) + i.rank <= i.max_in_flight
         RETURNING d.*,
           (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
           (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode, 'payload', e.payload, 'created_at', e.created_at)

@@ -7,6 +7,14 @@ import type { WebhookDispatcherConfig } from '../config/webhook.config';
 
 const row = (id: string, callback = 1, extra: Partial<FannedOut> = {}): FannedOut => ({ id, callback_id: callback, status: 'pending', enqueue_count: 1, ...extra });
 const tick = () => new Promise((r) => setImmediate(r));
+/** Lets the promise chains run until `done` holds, with a deadline rather than a guessed number of ticks. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await tick();
+  }
+}
 
 function setup(outcomes: Record<string, AttemptOutcome> = {}, limits = { callback: 2, worker: 10 }) {
   const calls: DeliveryJob[] = [];
@@ -37,8 +45,7 @@ describe('FirstAttempts', () => {
     expect(calls.every((c) => c.attempt === 0)).toBe(true);
     expect(first.holds('3')).toBe(true);
     finish.get('1')!();
-    await tick();
-    await tick();
+    await until(() => calls.length === 4, 'the queued delivery of callback 1 to start');
     expect(calls.map((c) => c.deliveryId)).toEqual(['1', '2', '4', '3']);
     expect(first.holds('1')).toBe(false);
   });
@@ -49,7 +56,7 @@ describe('FirstAttempts', () => {
     await tick();
     finish.get('a')!();
     finish.get('b')!();
-    for (let i = 0; i < 5; i++) await tick();
+    await until(() => released.length === 1 && woken() === 2, 'the hand-back and both wake-ups');
     expect(released).toEqual([['a']]);
     expect(woken()).toBe(2);
   });
@@ -70,5 +77,7 @@ describe('FirstAttempts', () => {
     finish.get('x')!();
     await closed;
     expect(calls.map((c) => c.deliveryId)).toEqual(['x']);
+    // y, queued at x's callback gate, is handed back again once it gets there: never attempted.
+    expect(released).toEqual([['y'], ['y']]);
   });
 });

@@ -85,7 +85,8 @@ export class FirstAttempts implements BeforeApplicationShutdown {
     try {
       await this.slot();
       try {
-        if (this.closing) return;
+        // Committed after shutdown began: hand it back now rather than leave it to another replica's reconciler.
+        if (this.closing) return await this.handBack(row, 'shutdown');
         this.attempting.add(row.id);
         const outcome = await this.attempt.execute({ deliveryId: row.id, attempt: 0, callbackId: row.callback_id });
         // Busy: another replica's attempts fill the callback; the queue retries it shortly.

@@ -1,7 +1,7 @@
 import { MAX_AMOUNT } from '@payments/money';
 import { TRANSACTION_STATUSES, type TransactionStatus } from '@payments/contracts';
-import { CursorQuery } from '../../http/cursor-query';
-import { IsCalendarDate, IsTimestampOrUnixSeconds } from '../../http/dates';
+import { CreatedRangeCursorQuery, CursorQuery } from '../../http/cursor-query';
+import { IsCalendarDate } from '../../http/dates';
 import { LINK_ID } from '../../links/links.dto';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 import { type MetadataInput } from '@payments/domain';
@@ -22,7 +22,7 @@ class NotBeforeStart implements ValidatorConstraintInterface {
 }
 
 /** GET /v1/transactions/list query: the filters are ANDed; `created[…]` are parsed flat, each a field of its own. */
-export class ListTransactionsQuery extends CursorQuery {
+export class ListTransactionsQuery extends CreatedRangeCursorQuery {
   static override cursorIds = { pattern: /^txn_[0-9A-Za-z]{1,64}$/, noun: 'a transaction id (txn_…)' };
 
   @IsOptional()
@@ -57,18 +57,6 @@ export class ListTransactionsQuery extends CursorQuery {
   @IsString({ message: 'payment_link_id must be a string' })
   @Matches(LINK_ID, { message: 'payment_link_id must be a payment link id (plink_…)' })
   payment_link_id?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[gte]'?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[gt]'?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[lte]'?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[lt]'?: string;
 }
 
 /** GET /v1/transactions/fetch query. */
