@@ -48,6 +48,28 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** The fingerprint a record is stored with: method, URL as sent and the body's parameters. */
+export function requestFingerprint(method: string, url: string, body: unknown): string {
+  return sha256(`${method} ${url}\n${canonicalJson(body ?? null)}`);
+}
+
+/**
+ * The fingerprint records were stored with before it was canonical (the body's keys in the order
+ * they were sent). A retry of such a request within IDEMPOTENCY_TTL_SECONDS of the deploy that
+ * introduced canonical fingerprints must still replay, so a stored fingerprint matches either
+ * spelling. Remove this fallback in any release deployed once that TTL (24 h by default) has
+ * passed since the canonical release ran on every gateway replica: no record stored the old way
+ * can be alive then. A body already in canonical order has the same fingerprint both ways, and
+ * two different bodies never share either one, so the fallback cannot make a reuse pass.
+ */
+export function legacyRequestFingerprint(method: string, url: string, body: unknown): string {
+  return sha256(`${method} ${url}\n${JSON.stringify(body ?? null)}`);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
 /**
  * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
  * response is kept IDEMPOTENCY_TTL_SECONDS per business, mode and key type; the same key and
@@ -82,7 +104,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const res = context.switchToHttp().getResponse<ApiReply>();
     const scope = idempotencyScope(req);
     const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${scope}:${key}`;
-    const fingerprint = createHash('sha256').update(`${req.method} ${req.originalUrl}\n${canonicalJson(req.body ?? null)}`).digest('hex');
+    const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
 
     let claimed: string | null;
     try {
@@ -90,7 +112,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     } catch {
       throw new ApiException(ErrorCodes.ServiceUnavailable, 'idempotency keys are unavailable right now; retry shortly');
     }
-    if (claimed !== 'OK') return this.replay(res, redisKey, fingerprint);
+    if (claimed !== 'OK') return this.replay(req, res, redisKey, fingerprint);
 
     const statusOk = (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ?? 201;
     try {
@@ -118,11 +140,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .catch((err) => rootLogger().error({ err }, 'could not store an idempotent response'));
   }
 
-  private async replay(res: ApiReply, redisKey: string, fingerprint: string): Promise<unknown> {
+  private async replay(req: ApiRequest, res: ApiReply, redisKey: string, fingerprint: string): Promise<unknown> {
     const raw = await this.redis.get(redisKey);
     if (!raw) throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key has just finished; retry');
     const stored = JSON.parse(raw) as Stored;
-    if (stored.fingerprint !== fingerprint) {
+    const sameRequest = stored.fingerprint === fingerprint || stored.fingerprint === legacyRequestFingerprint(req.method, req.originalUrl, req.body);
+    if (!sameRequest) {
       throw new ApiException(ErrorCodes.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request; use a new key');
     }
     if (stored.state === 'running') throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key is still in progress');
