@@ -43,6 +43,12 @@ describe('parseJsonBody', () => {
     expect(() => json('{"a":1}', { 'content-type': 'application/json; charset=latin1' })).toThrow(BodyUnreadable);
     expect(json('{"a":1}', { 'content-type': 'application/json; charset=UTF-8' })).toEqual({ a: 1 });
   });
+
+  it('reads JSON as UTF-8 only: a UTF-16 label is refused like any other charset', () => {
+    const utf16 = Buffer.from('{"a":1}', 'utf16le');
+    expect(() => json(utf16, { 'content-type': 'application/json; charset=utf-16le' })).toThrow(BodyUnreadable);
+    expect(() => json(utf16)).toThrow(BodyUnreadable);
+  });
 });
 
 describe('parseFormBody', () => {
@@ -55,5 +61,26 @@ describe('parseFormBody', () => {
 
   it('refuses bad percent-encoding', () => {
     expect(() => form('checkout_id=%ZZ')).toThrow(InputRejected);
+  });
+
+  it('accepts UTF-8 and ISO-8859-1 labels, refuses other charsets; Latin-1 escapes are not UTF-8', () => {
+    const labelled = (charset: string, body: string) => parseFormBody(req({ 'content-type': `application/x-www-form-urlencoded; charset=${charset}` }), Buffer.from(body));
+    expect(labelled('UTF-8', 'name=J%C3%A9r%C3%B4me')).toEqual({ name: 'Jérôme' });
+    expect(labelled('iso-8859-1', 'email=a%40b.co')).toEqual({ email: 'a@b.co' });
+    expect(() => labelled('iso-8859-1', 'name=J%E9r%F4me')).toThrow(InputRejected);
+    expect(() => labelled('windows-1252', 'email=a%40b.co')).toThrow(BodyUnreadable);
+  });
+
+  it('keeps every one of 1000 parameters and refuses 1001 as too large', () => {
+    const params = (n: number) => Array.from({ length: n }, (_, i) => `k${i}=${i}`).join('&');
+    expect(Object.keys(form(params(1000)) as object)).toHaveLength(1000);
+    let err: unknown;
+    try {
+      form(params(1001));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(BodyUnreadable);
+    expect((err as BodyUnreadable).tooLarge).toBe(true);
   });
 });

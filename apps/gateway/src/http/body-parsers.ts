@@ -36,30 +36,32 @@ function decoded(req: ApiRequest, raw: Buffer): Buffer {
   }
 }
 
-function charsetOf(req: ApiRequest): string | undefined {
-  const m = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(header(req, 'content-type') ?? '');
-  return m?.[1].toLowerCase();
+/** Most parameters a form may carry; more is refused as too large rather than cut short. */
+const MAX_FORM_PARAMS = 1000;
+
+/**
+ * Every body must be well-formed UTF-8 (input-guard checks the bytes and the percent-escapes
+ * before decoding), so UTF-8 is the only decoding there is. A charset parameter that names
+ * another encoding is refused; `accepted` lists the labels that, for UTF-8 text, mean the same.
+ */
+function requireUtf8(req: ApiRequest, accepted: readonly string[]): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(header(req, 'content-type') ?? '')?.[1].toLowerCase();
+  if (charset !== undefined && !accepted.includes(charset)) throw new BodyUnreadable();
 }
 
-/** JSON is decoded as UTF-8 unless another Unicode charset is named; anything else is refused. */
-function jsonText(req: ApiRequest, buf: Buffer): string {
-  const charset = charsetOf(req) ?? 'utf-8';
-  // A leading byte order mark is dropped, as the decoder of the earlier parser did.
-  if (charset === 'utf-8' || charset === 'utf8') return buf.toString('utf8').replace(/^\uFEFF/, '');
-  if (!charset.startsWith('utf-')) throw new BodyUnreadable();
-  try {
-    return new TextDecoder(charset).decode(buf);
-  } catch {
-    throw new BodyUnreadable();
-  }
-}
+const UTF8_LABELS = ['utf-8', 'utf8'];
+// Forms labelled ISO-8859-1 have always been accepted, as the earlier Express parser did. Such a
+// body passes the UTF-8 checks only as ASCII (identical in both) or as mislabelled UTF-8.
+const FORM_LABELS = [...UTF8_LABELS, 'iso-8859-1'];
 
 /** Strict JSON (an object or an array at the top), as the API has always parsed it; empty → {}. */
 export function parseJsonBody(req: ApiRequest, raw: Buffer): unknown {
   const buf = decoded(req, raw);
   const problem = checkJsonBytes(buf);
   if (problem) throw new InputRejected(problem);
-  const text = jsonText(req, buf);
+  requireUtf8(req, UTF8_LABELS);
+  // A leading byte order mark is dropped, as the decoder of the earlier parser did.
+  const text = buf.toString('utf8').replace(/^\uFEFF/, '');
   if (text.length === 0) return {};
   // JSON's whitespace is exactly space, tab, LF and CR (trimStart would also skip other spaces).
   const first = /^[ \t\n\r]*(.)/.exec(text)?.[1];
@@ -71,18 +73,18 @@ export function parseJsonBody(req: ApiRequest, raw: Buffer): unknown {
   }
 }
 
-/** The checkout page's form posts: flat keys (no nesting), at most 1000 parameters. */
+/** The checkout page's form posts: flat keys (no nesting), at most MAX_FORM_PARAMS parameters. */
 export function parseFormBody(req: ApiRequest, raw: Buffer): unknown {
   const buf = decoded(req, raw);
-  const problem = checkUtf8(buf) ?? checkUrlEncoded(buf.toString('utf8'), 'request body');
+  const text = buf.toString('utf8');
+  const problem = checkUtf8(buf) ?? checkUrlEncoded(text, 'request body');
   if (problem) throw new InputRejected(problem);
-  const charset = charsetOf(req) ?? 'utf-8';
-  if (charset !== 'utf-8' && charset !== 'utf8' && charset !== 'iso-8859-1') throw new BodyUnreadable();
-  const text = buf.toString(charset === 'iso-8859-1' ? 'latin1' : 'utf8');
+  requireUtf8(req, FORM_LABELS);
   if (text.length === 0) return {};
   const params = text.split('&').length;
-  if (params > 1000) throw new BodyUnreadable(true);
-  return parseForm(text, { allowPrototypes: true, arrayLimit: params, depth: 0, parameterLimit: 1000, strictDepth: true, charset: charset === 'iso-8859-1' ? 'iso-8859-1' : 'utf-8' });
+  if (params > MAX_FORM_PARAMS) throw new BodyUnreadable(true);
+  // The count is checked above, so qs is told not to drop parameters silently.
+  return parseForm(text, { allowPrototypes: true, arrayLimit: params, depth: 0, parameterLimit: Infinity, strictDepth: true });
 }
 
 /**
