@@ -31,6 +31,15 @@ describe('descriptionProblem', () => {
     expect(descriptionProblem('d'.repeat(1001))).toEqual({ field: 'description', message: 'must be at most 1000 characters' });
     expect(descriptionProblem(5)).toEqual({ field: 'description', message: 'must be a string' });
   });
+
+  it('a required one (a payment link’s) is a string of 1 to 1000 characters', () => {
+    const required = { required: true };
+    expect(descriptionProblem('d', 'description', required)).toBeNull();
+    expect(descriptionProblem('😀'.repeat(1000), 'description', required)).toBeNull();
+    expect(descriptionProblem(undefined, 'description', required)).toEqual({ field: 'description', message: 'is required' });
+    expect(descriptionProblem(null, 'description', required)).toEqual({ field: 'description', message: 'must be a string' });
+    for (const bad of ['', 'd'.repeat(1001)]) expect(descriptionProblem(bad, 'description', required)).toEqual({ field: 'description', message: 'must be 1 to 1000 characters' });
+  });
 });
 
 describe('storing and updating', () => {

@@ -43,11 +43,20 @@ export function metadataProblems(value: unknown, field = 'metadata'): FieldError
   return problems.sort((a, b) => a.rank - b.rank).map((p) => p.error);
 }
 
-/** The broken rule of a description, or null: a string of at most DESCRIPTION_MAX_LENGTH characters (null allowed). */
-export function descriptionProblem(value: unknown, field = 'description'): FieldError | null {
-  if (value === undefined || value === null) return null;
+/**
+ * The broken rule of a description, or null: a string of at most DESCRIPTION_MAX_LENGTH
+ * characters. An optional one may be null or "" (none); a required one (a payment link's) must
+ * be a string of at least one character.
+ */
+export function descriptionProblem(value: unknown, field = 'description', { required = false } = {}): FieldError | null {
+  if (value === undefined || value === null) {
+    if (!required) return null;
+    return { field, message: value === undefined ? 'is required' : 'must be a string' };
+  }
   if (typeof value !== 'string') return { field, message: 'must be a string' };
-  if (length(value) > DESCRIPTION_MAX_LENGTH) return { field, message: `must be at most ${DESCRIPTION_MAX_LENGTH} characters` };
+  const n = length(value);
+  if (required && (n === 0 || n > DESCRIPTION_MAX_LENGTH)) return { field, message: `must be 1 to ${DESCRIPTION_MAX_LENGTH} characters` };
+  if (n > DESCRIPTION_MAX_LENGTH) return { field, message: `must be at most ${DESCRIPTION_MAX_LENGTH} characters` };
   return null;
 }
 

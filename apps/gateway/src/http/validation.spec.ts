@@ -1,4 +1,5 @@
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { CreateLinkDto, UpdateLinkDto } from '../links/links.dto';
 import { ApiException } from './api-exception';
 import { OptionalMetadata, StrictValidationPipe } from './validation';
 
@@ -65,5 +66,35 @@ describe('StrictValidationPipe: metadata', () => {
     const err = (await run('{"amount":1,"metadata":{"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk":"x","n":2}}').catch((e: unknown) => e)) as ApiException;
     expect(err.message).toBe('metadata.n must be a string (not number)');
     expect(err.errors?.map((e) => e.field)).toEqual(['metadata.n', `metadata.${'k'.repeat(41)}`]);
+  });
+});
+
+describe('StrictValidationPipe: a payment link description follows the one description rule', () => {
+  const pipe = new StrictValidationPipe();
+  const errorsOf = async (metatype: new () => object, body: Record<string, unknown>) => {
+    try {
+      await pipe.transform(body, { type: 'body', metatype });
+    } catch (err) {
+      return { message: (err as ApiException).message, errors: (err as ApiException).errors };
+    }
+    return undefined;
+  };
+  const link = { amount: 1000, currency: 'USD' };
+  const range = { message: 'description must be 1 to 1000 characters', errors: [{ field: 'description', message: 'must be 1 to 1000 characters' }] };
+
+  it('counts characters (code points) as transactions and refunds do', async () => {
+    // 600 hearts with a variation selector: 1200 characters, though validator.js's length says 600.
+    expect(await errorsOf(CreateLinkDto, { ...link, description: '\u2764\uFE0F'.repeat(600) })).toEqual(range);
+    expect(await errorsOf(UpdateLinkDto, { description: '\u2764\uFE0F'.repeat(600) })).toEqual(range);
+    expect(await errorsOf(CreateLinkDto, { ...link, description: '😀'.repeat(1000) })).toBeUndefined();
+  });
+
+  it('is required on create, may be left out but not removed on update', async () => {
+    expect(await errorsOf(CreateLinkDto, link)).toEqual({ message: 'description is required', errors: [{ field: 'description', message: 'is required' }] });
+    expect(await errorsOf(CreateLinkDto, { ...link, description: '' })).toEqual(range);
+    expect(await errorsOf(CreateLinkDto, { ...link, description: 'd'.repeat(1001) })).toEqual(range);
+    expect(await errorsOf(UpdateLinkDto, {})).toBeUndefined();
+    expect(await errorsOf(UpdateLinkDto, { description: '' })).toEqual(range);
+    expect(await errorsOf(UpdateLinkDto, { description: null })).toEqual({ message: 'description must be a string', errors: [{ field: 'description', message: 'must be a string' }] });
   });
 });

@@ -7,6 +7,7 @@ import {
   Max,
   Min,
   Validate,
+  ValidateIf,
   ValidatorConstraint,
   validate,
   type ValidationArguments,
@@ -178,10 +179,10 @@ export function OptionalMetadata(): PropertyDecorator {
 @ValidatorConstraint({ name: 'description' })
 class DescriptionRules implements ValidatorConstraintInterface {
   validate(value: unknown, args: ValidationArguments): boolean {
-    return descriptionProblem(value, args.property) === null;
+    return descriptionProblem(value, args.property, args.constraints[0] as { required: boolean }) === null;
   }
   defaultMessage(args: ValidationArguments): string {
-    return `${args.property} ${descriptionProblem(args.value, args.property)?.message ?? 'is invalid'}`;
+    return `${args.property} ${descriptionProblem(args.value, args.property, args.constraints[0] as { required: boolean })?.message ?? 'is invalid'}`;
   }
 }
 
@@ -189,7 +190,20 @@ class DescriptionRules implements ValidatorConstraintInterface {
 export function OptionalDescription(): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
-    Validate(DescriptionRules),
+    Validate(DescriptionRules, [{ required: false }]),
     JSONSchema({ type: 'string', nullable: true, maxLength: DESCRIPTION_MAX_LENGTH, description: 'Free text, shown to the customer on the hosted checkout page; "" or null means none (returned as null)' }),
+  );
+}
+
+/**
+ * A required `description` (a payment link's): 1 to DESCRIPTION_MAX_LENGTH characters, counted
+ * as OptionalDescription counts them. `omittable` is for updates: absent leaves it as it is, but it
+ * can never be removed (null or "").
+ */
+export function RequiredDescription({ omittable = false } = {}): PropertyDecorator {
+  return applyDecorators(
+    ...(omittable ? [ValidateIf((_o: object, value: unknown) => value !== undefined)] : []),
+    Validate(DescriptionRules, [{ required: true }]),
+    JSONSchema({ type: 'string', minLength: 1, maxLength: DESCRIPTION_MAX_LENGTH }),
   );
 }

@@ -10,14 +10,13 @@ import {
   Max,
   Min,
   Validate,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { PG_INT_MAX, SPLIT_TYPES, type SplitType } from '@payments/contracts';
 import { SUPPORTED_CURRENCIES, MAX_AMOUNT } from '@payments/money';
-import { DESCRIPTION_MAX_LENGTH, type MetadataInput } from '@payments/domain';
+import type { MetadataInput } from '@payments/domain';
 import { CursorQuery } from '../http/cursor-query';
-import { IntegerInRange, OptionalMetadata, OptionalRedirectUrl, PercentageInBasisPoints } from '../http/validation';
+import { IntegerInRange, OptionalMetadata, OptionalRedirectUrl, PercentageInBasisPoints, RequiredDescription } from '../http/validation';
 
 export class LinkSplitDto {
   @IsInt({ message: 'business_id must be an integer' })
@@ -49,8 +48,7 @@ export class CreateLinkDto {
   @IsIn(SUPPORTED_CURRENCIES, { message: `currency must be one of ${SUPPORTED_CURRENCIES.join(', ')}` })
   currency: string;
 
-  @IsString({ message: 'description is required' })
-  @Length(1, DESCRIPTION_MAX_LENGTH, { message: `description must be 1 to ${DESCRIPTION_MAX_LENGTH} characters` })
+  @RequiredDescription()
   description: string;
 
   @OptionalMetadata()
@@ -76,9 +74,7 @@ export class CreateLinkDto {
  * so it can be changed but not removed.
  */
 export class UpdateLinkDto {
-  @ValidateIf((o: UpdateLinkDto) => o.description !== undefined)
-  @IsString({ message: 'description must be a string' })
-  @Length(1, DESCRIPTION_MAX_LENGTH, { message: `description must be 1 to ${DESCRIPTION_MAX_LENGTH} characters` })
+  @RequiredDescription({ omittable: true })
   description?: string;
 
   @OptionalMetadata()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCodes, type CreateLinkBody, type LinkSplit, type LinkView, type RpcRequest } from '@payments/contracts';
 import { bpsShareFloor, computeCharges, isSupportedCurrency } from '@payments/money';
-import { metadataProblems, metadataToStore } from '@payments/domain';
+import { descriptionProblem, metadataProblems, metadataToStore } from '@payments/domain';
 import { DomainException } from '@payments/platform';
 import { FeeSchedule } from '../../transactions/fee-schedule';
 import { LinkStore, toLinkView } from '../link-store';
@@ -24,7 +24,8 @@ export class CreateLinkUseCase {
 
   async execute({ ctx, body }: RpcRequest<CreateLinkBody>): Promise<LinkView> {
     if (!isSupportedCurrency(body.currency)) throw new DomainException(ErrorCodes.ValidationError, 'currency is not supported', [{ field: 'currency', message: 'is not supported' }]);
-    const problems = metadataProblems(body.metadata);
+    const description = descriptionProblem(body.description, 'description', { required: true });
+    const problems = [...(description ? [description] : []), ...metadataProblems(body.metadata)];
     if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     const splits = body.splits ?? [];
     if (splits.some((s) => s.business_id === ctx.business_id)) {

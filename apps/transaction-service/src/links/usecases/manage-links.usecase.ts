@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCodes, type FieldError, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type RpcRequest, type UpdateLinkBody } from '@payments/contracts';
-import { DESCRIPTION_MAX_LENGTH, METADATA_MAX_KEYS, descriptionProblem, mergeMetadata, metadataProblems } from '@payments/domain';
+import { METADATA_MAX_KEYS, descriptionProblem, mergeMetadata, metadataProblems } from '@payments/domain';
 import { DomainException } from '@payments/platform';
 import { LinkStore, toLinkView } from '../link-store';
 
@@ -28,10 +28,8 @@ export class ManageLinksUseCase {
     };
     const problems = metadataProblems(body.metadata);
     // A link's description is required: it can be replaced, never removed.
-    const d = body.description as unknown;
-    if (d !== undefined && (typeof d !== 'string' || d.length === 0 || descriptionProblem(d) !== null)) {
-      problems.push({ field: 'description', message: `must be a string of 1 to ${DESCRIPTION_MAX_LENGTH} characters` });
-    }
+    const description = body.description === undefined ? null : descriptionProblem(body.description, 'description', { required: true });
+    if (description) problems.push(description);
     refuse(problems);
     const row = await this.links.update(ctx.business_id, ctx.mode, body.payment_link_id, (current) => {
       const metadata = mergeMetadata(current.metadata ?? {}, body.metadata);
