@@ -55,8 +55,10 @@ async function main(): Promise<void> {
     const keys = await stack.createBusiness('Bench');
     const shops = await merchants(stack, receiver, 10, 'cb');
     const burstShop = (await merchants(stack, receiver, 1, 'burst'))[0];
-    await new Promise((r) => setTimeout(r, 3_000));
-    if (ONLY.has('d')) memory.idle(report);
+    if (ONLY.has('d')) {
+      await memory.settle();
+      memory.idle(report);
+    }
     memory.start();
     if (ONLY.has('a')) await benchInitialize(stack, keys.test.secret, report, { seconds: SECONDS, poolSize: POOL_SIZE });
     if (ONLY.has('b')) {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ALL_APPS, type Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
 import type { Report } from './report';
 
 function rssMb(pid: number | undefined): number {
@@ -24,12 +25,31 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
+const STABLE_SAMPLES = 4;
+const STABLE_INTERVAL_MS = 500;
+const STABLE_MB = 1;
+
 /** (d) RSS per service: now (idle) and the peak sampled while `start()` … `stop()` runs (loaded). */
 export class MemorySampler {
   private readonly peak = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly stack: Stack) {}
+
+  /**
+   * Resolves once every service's RSS has held within STABLE_MB over STABLE_SAMPLES samples
+   * STABLE_INTERVAL_MS apart (start-up allocations done), or after 60 s with a warning.
+   */
+  async settle(): Promise<void> {
+    const history = new Map<string, number[]>();
+    const stable = () =>
+      ALL_APPS.every((app) => {
+        const h = [...(history.get(app) ?? []), rssMb(this.stack.app(app).child.pid)].slice(-STABLE_SAMPLES);
+        history.set(app, h);
+        return h.length === STABLE_SAMPLES && Math.max(...h) - Math.min(...h) <= STABLE_MB;
+      });
+    await waitFor('idle RSS to settle', stable, { timeoutMs: 60_000, intervalMs: STABLE_INTERVAL_MS }).catch((err: Error) => console.warn(`${err.message}; sampling idle RSS anyway`));
+  }
 
   idle(report: Report): void {
     for (const app of ALL_APPS) {

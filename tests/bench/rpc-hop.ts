@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { FramedRpcClient, FramedRpcServer, RpcSigner, RpcVerifier } from '@payments/platform';
 import { freePort } from '../support/processes';
+import { stats } from './load';
 
 const SECRET = 'rpc-hop-bench-secret-0123456789-abcdefgh';
 const CALLS = Number(process.argv[2] ?? 10_000);
@@ -37,12 +38,12 @@ async function run(client: FramedRpcClient, inFlight: number, calls: number): Pr
   );
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  latencies.sort((a, b) => a - b);
+  const { p50, p99 } = stats(latencies);
   return {
     perSecond: Math.round((calls / wall) * 1000),
     cpuUsPerCall: Math.round(((cpu.user + cpu.system) / calls) * 10) / 10,
-    p50Ms: Math.round(latencies[Math.floor(calls * 0.5)] * 1000) / 1000,
-    p99Ms: Math.round(latencies[Math.floor(calls * 0.99)] * 1000) / 1000,
+    p50Ms: Math.round(p50 * 1000) / 1000,
+    p99Ms: Math.round(p99 * 1000) / 1000,
   };
 }
 

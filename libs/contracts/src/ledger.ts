@@ -1,4 +1,3 @@
-import { BPS_WHOLE } from '@payments/money';
 import type { Mode } from './common';
 import type { EventEnvelope } from './envelope';
 import { Topics } from './topics';
@@ -35,8 +34,6 @@ export const SPLIT_TYPES = ['percentage', 'fixed'] as const;
 export type SplitType = (typeof SPLIT_TYPES)[number];
 export const SPLIT_ROLES = ['fee', 'principal'] as const;
 export type SplitRole = (typeof SPLIT_ROLES)[number];
-/** A percentage split is in basis points: at most 10 000 (100 %). */
-export const MAX_PERCENTAGE_BPS = BPS_WHOLE;
 export const SPLIT_DESCRIPTION_MAX = 500;
 
 export const LEDGER_ENTRY_STATUSES = ['pending', 'invoiced', 'settled'] as const;

@@ -86,6 +86,3 @@ export function mergeMetadata(current: Metadata, update: MetadataInput | undefin
 export function descriptionToStore(input: string | null | undefined): string | null {
   return input === undefined || input === null || input === '' ? null : input;
 }
-
-/** Defined beside the response and webhook schemas (contracts), whose payload builders use it too. */
-export { annotationsOf } from '@payments/contracts';

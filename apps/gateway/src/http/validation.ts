@@ -14,7 +14,8 @@ import {
   type ValidationError,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { ErrorCodes, MAX_PERCENTAGE_BPS, type FieldError } from '@payments/contracts';
+import { ErrorCodes, type FieldError } from '@payments/contracts';
+import { BPS_WHOLE } from '@payments/money';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { DESCRIPTION_MAX_LENGTH, METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH, descriptionProblem, metadataProblems } from '@payments/domain';
 import { ApiException } from './api-exception';
@@ -132,10 +133,10 @@ export function OptionalRedirectUrl(field: string): PropertyDecorator {
 export class PercentageInBasisPoints implements ValidatorConstraintInterface {
   validate(value: unknown, args: ValidationArguments): boolean {
     const typeField = args.constraints[0] as string;
-    return (args.object as Record<string, unknown>)[typeField] !== 'percentage' || typeof value !== 'number' || value <= MAX_PERCENTAGE_BPS;
+    return (args.object as Record<string, unknown>)[typeField] !== 'percentage' || typeof value !== 'number' || value <= BPS_WHOLE;
   }
   defaultMessage(args: ValidationArguments): string {
-    return `${args.property} must be at most ${MAX_PERCENTAGE_BPS} basis points for a percentage split`;
+    return `${args.property} must be at most ${BPS_WHOLE} basis points for a percentage split`;
   }
 }
 

@@ -1,5 +1,4 @@
-import type { LinkView } from '@payments/contracts';
-import { annotationsOf } from '@payments/domain';
+import { annotationsOf, type LinkView } from '@payments/contracts';
 import { checkoutUrl } from '../transactions/transaction.presenter';
 import type { LinkObject } from '../transactions/transaction.responses';
 

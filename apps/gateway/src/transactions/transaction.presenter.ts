@@ -1,5 +1,4 @@
-import type { InitializeTransactionResult, LinkView, RefundView, TransactionView } from '@payments/contracts';
-import { annotationsOf } from '@payments/domain';
+import { annotationsOf, type InitializeTransactionResult, type LinkView, type RefundView, type TransactionView } from '@payments/contracts';
 import { toMajorNumber, toMajorString } from '@payments/money';
 import type {
   InitializedTransaction,

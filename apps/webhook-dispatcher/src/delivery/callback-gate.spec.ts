@@ -1,5 +1,13 @@
 import { CallbackGate, type Release } from './callback-gate';
 
+/** A promise's state after pending microtasks ran: whether the slot was handed over yet. */
+async function settled(p: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void p.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
 describe('CallbackGate', () => {
   it('runs up to the limit at once, queues up to maxWaiting more in order, and refuses the rest', async () => {
     const gate = new CallbackGate(2, 2);
@@ -9,18 +17,19 @@ describe('CallbackGate', () => {
     const c = gate.acquire(1)!.then((r) => (started.push('c'), r));
     const d = gate.acquire(1)!.then((r) => (started.push('d'), r));
     expect(gate.acquire(1)).toBeNull();
-    expect(gate.usage(1)).toEqual({ active: 2, waiting: 2 });
+    expect(await settled(c)).toBe(false);
 
     a();
     const rc: Release = await c;
     expect(started).toEqual(['c']);
-    expect(gate.usage(1)).toEqual({ active: 2, waiting: 1 });
     b();
     const rd = await d;
     expect(started).toEqual(['c', 'd']);
     rc();
     rd();
-    expect(gate.usage(1)).toEqual({ active: 0, waiting: 0 });
+    // Everything released: the full limit is free again and the line is empty.
+    const again = [gate.acquire(1)!, gate.acquire(1)!];
+    expect(await Promise.all(again.map(settled))).toEqual([true, true]);
   });
 
   it('keeps callbacks apart, and a second release of the same slot changes nothing', async () => {
@@ -30,8 +39,11 @@ describe('CallbackGate', () => {
     const two = await gate.acquire(2)!;
     one();
     one();
-    expect(gate.usage(1)).toEqual({ active: 0, waiting: 0 });
-    expect(gate.usage(2)).toEqual({ active: 1, waiting: 0 });
+    const three = await gate.acquire(1)!;
+    // Had the second release freed another slot, this would not be refused.
+    expect(gate.acquire(1)).toBeNull();
+    expect(gate.acquire(2)).toBeNull();
+    three();
     two();
   });
 
@@ -41,9 +53,9 @@ describe('CallbackGate', () => {
     expect(gate.acquire(1)).toBeNull();
     const waiting = gate.acquire(1, { queue: true });
     expect(waiting).not.toBeNull();
-    expect(gate.usage(1)).toEqual({ active: 1, waiting: 1 });
+    expect(await settled(waiting!)).toBe(false);
     one();
     (await waiting!)();
-    expect(gate.usage(1)).toEqual({ active: 0, waiting: 0 });
+    expect(await settled(gate.acquire(1)!)).toBe(true);
   });
 });

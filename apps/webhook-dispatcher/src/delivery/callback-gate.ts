@@ -44,12 +44,6 @@ export class CallbackGate {
     return new Promise<Release>((resolve) => slots.waiting.push(resolve));
   }
 
-  /** Attempts running and waiting for a callback (for tests and metrics). */
-  usage(callbackId: number): { active: number; waiting: number } {
-    const s = this.slots.get(callbackId);
-    return { active: s?.active ?? 0, waiting: s?.waiting.length ?? 0 };
-  }
-
   private releaser(callbackId: number, s: Slots): Release {
     let released = false;
     return () => {

@@ -1,5 +1,5 @@
-import { MAX_PERCENTAGE_BPS, type SplitRole, type SplitType } from '@payments/contracts';
-import { bpsShareFloor } from '@payments/money';
+import { type SplitRole, type SplitType } from '@payments/contracts';
+import { BPS_WHOLE, bpsShareFloor } from '@payments/money';
 
 /** Where a split comes from: a split config (by its integer id) or a payment link's split (by position). */
 export type SplitSource = { kind: 'config'; configId: number } | { kind: 'link'; index: number };
@@ -42,7 +42,7 @@ export function compareSources(a: SplitSource, b: SplitSource): number {
 
 function assertRule(r: SplitRule): void {
   if (!Number.isSafeInteger(r.value) || r.value <= 0) throw new Error(`split value must be a positive integer, got ${r.value}`);
-  if (r.type === 'percentage' && r.value > MAX_PERCENTAGE_BPS) throw new Error(`percentage split of ${r.value} bps exceeds ${MAX_PERCENTAGE_BPS}`);
+  if (r.type === 'percentage' && r.value > BPS_WHOLE) throw new Error(`percentage split of ${r.value} bps exceeds ${BPS_WHOLE}`);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { MAX_PERCENTAGE_BPS, SPLIT_DESCRIPTION_MAX, SPLIT_ROLES, SPLIT_TYPES, type FieldError } from '@payments/contracts';
-import { isSupportedCurrency } from '@payments/money';
+import { SPLIT_DESCRIPTION_MAX, SPLIT_ROLES, SPLIT_TYPES, type FieldError } from '@payments/contracts';
+import { BPS_WHOLE, isSupportedCurrency } from '@payments/money';
 
 /** A split config's terms as they would be after a create or an update. */
 export interface SplitConfigTerms {
@@ -27,8 +27,8 @@ export function splitConfigProblems(t: SplitConfigTerms): FieldError[] {
   if (!SPLIT_TYPES.includes(t.type as never)) problems.push({ field: 'split_type', message: `must be one of ${SPLIT_TYPES.join(', ')}` });
   if (!Number.isSafeInteger(t.value) || (t.value as number) < 1) {
     problems.push({ field: 'split_value', message: 'must be a positive integer' });
-  } else if (t.type === 'percentage' && (t.value as number) > MAX_PERCENTAGE_BPS) {
-    problems.push({ field: 'split_value', message: `must be at most ${MAX_PERCENTAGE_BPS} basis points for a percentage split` });
+  } else if (t.type === 'percentage' && (t.value as number) > BPS_WHOLE) {
+    problems.push({ field: 'split_value', message: `must be at most ${BPS_WHOLE} basis points for a percentage split` });
   }
   if (!SPLIT_ROLES.includes(t.role as never)) problems.push({ field: 'split_role', message: `must be one of ${SPLIT_ROLES.join(', ')}` });
   if (!isSupportedCurrency(t.currency)) problems.push({ field: 'currency', message: 'must be a supported ISO 4217 currency code' });
