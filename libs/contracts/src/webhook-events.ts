@@ -33,7 +33,16 @@ export interface CreatedRange {
   lt?: string;
 }
 
+/**
+ * How the events list is ordered, newest first either way: `created` by the events' own time;
+ * `recorded` by when the dispatcher recorded them, listing only events no still-running write can
+ * be ordered before, so a follower paging towards newer events (ending_before) misses none.
+ */
+export const EVENT_LIST_ORDERS = ['created', 'recorded'] as const;
+export type EventListOrder = (typeof EVENT_LIST_ORDERS)[number];
+
 export interface ListEventsBody {
+  order?: EventListOrder;
   type?: string;
   created: CreatedRange;
   limit: number;

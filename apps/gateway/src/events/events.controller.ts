@@ -20,9 +20,10 @@ export class EventsController {
   constructor(@Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool) {}
 
   @Get()
-  @ApiResponds(200, "One page of events, newest first (test pings are not listed)", R.EventList)
+  @ApiResponds(200, "One page of events, newest first by time or, with order=recorded, by when they were recorded (test pings are not listed)", R.EventList)
   async list(@Req() req: ApiRequest, @Query() q: ListEventsQuery): Promise<R.EventList> {
     const r = await this.hooks.call<ListEventsBody, ListEventsResult>(WebhookRpcPatterns.EventsList, rpcContext(req), {
+      order: q.order,
       type: q.type,
       created: createdRange(q),
       ...cursorPage(q, EVENTS_LIST_DEFAULT),

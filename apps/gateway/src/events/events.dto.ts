@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { EVENT_CATALOGUE } from '@payments/contracts';
+import { EVENT_CATALOGUE, EVENT_LIST_ORDERS, type EventListOrder } from '@payments/contracts';
 import { CreatedRangeCursorQuery } from '../http/cursor-query';
 import { IntegerInRange } from '../http/validation';
 
@@ -15,6 +15,14 @@ export class ListEventsQuery extends CreatedRangeCursorQuery {
   @IsOptional()
   @IntegerInRange('limit', 1, EVENTS_LIST_MAX, { fromQuery: true })
   limit?: number;
+
+  /**
+   * `recorded` orders by when the events were recorded rather than by their time, so a follower
+   * paging to newer events with ending_before sees every event once, however late it was recorded.
+   */
+  @IsOptional()
+  @IsIn(EVENT_LIST_ORDERS, { message: `order must be one of ${EVENT_LIST_ORDERS.join(', ')}` })
+  order?: EventListOrder;
 
   @IsOptional()
   @IsString({ message: 'type must be one event type' })

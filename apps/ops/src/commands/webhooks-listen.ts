@@ -6,8 +6,6 @@ import { listen } from '../listen/listen';
 import { localSigningSecret } from '../listen/forwarder';
 
 const SECRET_KEY = /^sk_(test|live)_[A-Za-z0-9]{32,64}$/;
-/** Seconds a late-committing event may trail one already seen and still be forwarded. */
-const OVERLAP_MS = 10_000;
 
 function httpUrl(value: string): string {
   let url: URL;
@@ -71,7 +69,7 @@ export const registerWebhooksListen: CommandRegistration = (program, ctx) => {
       process.once('SIGTERM', quit);
       try {
         await listen(
-          { gatewayUrl: config.GATEWAY_URL, apiKey, forwardTo: opts.forwardTo, events: opts.events ?? [], since: opts.since, pollIntervalMs: opts.pollInterval, forwardTimeoutMs: opts.forwardTimeout, overlapMs: OVERLAP_MS },
+          { gatewayUrl: config.GATEWAY_URL, apiKey, forwardTo: opts.forwardTo, events: opts.events ?? [], since: opts.since, pollIntervalMs: opts.pollInterval, forwardTimeoutMs: opts.forwardTimeout },
           stop.signal,
         );
       } finally {

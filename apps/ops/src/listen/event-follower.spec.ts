@@ -1,21 +1,28 @@
 import type { EventView } from '@payments/contracts';
 import { EventFollower, type FetchEventsPage } from './event-follower';
 
-/** The events API over an in-memory table: newest first, created[gte], type, starting_after, limit. */
+/**
+ * The events API with order=recorded over an in-memory table whose array order is the order the
+ * events were recorded in: newest first, type, created[gte], starting_after (older),
+ * ending_before (the page right after the cursor, still newest first), limit.
+ */
 function fakeApi(table: EventView[]): { fetch: FetchEventsPage; calls: Record<string, string>[] } {
   const calls: Record<string, string>[] = [];
   const fetch: FetchEventsPage = async (q) => {
     calls.push(q);
-    const key = (e: EventView) => `${e.created_at}|${e.id}`;
-    let rows = [...table].sort((a, b) => (key(a) < key(b) ? 1 : -1));
-    if (q.type) rows = rows.filter((e) => e.event === q.type);
-    if (q['created[gte]']) rows = rows.filter((e) => e.created_at >= q['created[gte]']);
-    if (q.starting_after) {
-      const cursor = table.find((e) => e.id === q.starting_after)!;
-      rows = rows.filter((e) => key(e) < key(cursor));
-    }
+    expect(q.order).toBe('recorded');
+    const position = (id: string) => table.findIndex((e) => e.id === id);
+    let rows = table.map((e, i) => ({ e, i }));
+    if (q.type) rows = rows.filter(({ e }) => e.event === q.type);
+    if (q['created[gte]']) rows = rows.filter(({ e }) => e.created_at >= q['created[gte]']);
     const limit = Number(q.limit);
-    return { events: rows.slice(0, limit), has_more: rows.length > limit };
+    if (q.ending_before) {
+      const newer = rows.filter(({ i }) => i > position(q.ending_before));
+      return { events: newer.slice(0, limit).map(({ e }) => e).reverse(), has_more: newer.length > limit };
+    }
+    let older = rows.reverse();
+    if (q.starting_after) older = older.filter(({ i }) => i < position(q.starting_after));
+    return { events: older.slice(0, limit).map(({ e }) => e), has_more: older.length > limit };
   };
   return { fetch, calls };
 }
@@ -27,52 +34,66 @@ const at = (ms: number, event = 'transaction.success'): EventView =>
 const ids = (events: EventView[]) => events.map((e) => e.id);
 
 describe('EventFollower', () => {
-  it('skips what exists at start, then returns each new event once, oldest first', async () => {
+  it('skips what exists at start, then returns each new event once, in the order recorded', async () => {
     const table = [at(0), at(1_000)];
-    const { fetch } = fakeApi(table);
-    const follower = new EventFollower(fetch, 10_000);
+    const follower = new EventFollower(fakeApi(table).fetch);
     await follower.skipExisting();
     expect(await follower.poll()).toEqual([]);
 
-    const [a, b] = [at(2_000), at(3_000)];
-    table.push(b, a);
+    const [a, b] = [at(3_000), at(2_000)];
+    table.push(a, b);
     expect(ids(await follower.poll())).toEqual([a.id, b.id]);
     expect(await follower.poll()).toEqual([]);
   });
 
-  it('still returns an event that commits after a later one was seen, within the overlap', async () => {
-    const table: EventView[] = [];
-    const follower = new EventFollower(fakeApi(table).fetch, 10_000);
+  it('returns an event recorded after the last poll however old its own time is', async () => {
+    const table = [at(0)];
+    const follower = new EventFollower(fakeApi(table).fetch);
     await follower.skipExisting();
-    const early = at(5_000);
-    const late = at(6_000);
+    const recent = at(600_000);
+    table.push(recent);
+    expect(ids(await follower.poll())).toEqual([recent.id]);
+    // A dispatcher catching up records an event ten minutes after it happened.
+    const late = at(1_000);
     table.push(late);
     expect(ids(await follower.poll())).toEqual([late.id]);
-    table.push(early);
-    expect(ids(await follower.poll())).toEqual([early.id]);
     expect(await follower.poll()).toEqual([]);
   });
 
-  it('pages through more new events than one page holds', async () => {
+  it('with nothing at start, the first poll returns everything recorded since', async () => {
     const table: EventView[] = [];
+    const follower = new EventFollower(fakeApi(table).fetch);
+    await follower.skipExisting();
+    const first = [at(5_000), at(4_000)];
+    table.push(...first);
+    expect(ids(await follower.poll())).toEqual(ids(first));
+  });
+
+  it('pages through more new events than one page holds', async () => {
+    const table = [at(0)];
     const { fetch, calls } = fakeApi(table);
-    const follower = new EventFollower(fetch, 10_000);
+    const follower = new EventFollower(fetch);
     await follower.skipExisting();
     const burst = Array.from({ length: 250 }, (_, i) => at(20_000 + i));
     table.push(...burst);
     calls.length = 0;
     expect(ids(await follower.poll())).toEqual(ids(burst));
     expect(calls.length).toBe(3);
+    expect(await follower.poll()).toEqual([]);
   });
 
   it('from --since returns the events created since then, and asks for one type when given one', async () => {
     const old = at(-60_000);
     const recent = at(-1_000);
     const other = at(-500, 'payment.created');
-    const { fetch, calls } = fakeApi([old, recent, other]);
-    const follower = new EventFollower(fetch, 10_000, 'transaction.success');
+    const table = [old, recent, other];
+    const { fetch, calls } = fakeApi(table);
+    const follower = new EventFollower(fetch, 'transaction.success');
     follower.startAt(new Date(1_700_000_000_000 - 30_000));
     expect(ids(await follower.poll())).toEqual([recent.id]);
+    const next = at(-2_000);
+    table.push(at(-40_000), next);
+    expect(ids(await follower.poll())).toEqual([next.id]);
     expect(calls.every((q) => q.type === 'transaction.success')).toBe(true);
   });
 });

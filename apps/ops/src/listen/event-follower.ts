@@ -11,67 +11,70 @@ export type FetchEventsPage = (query: Record<string, string>) => Promise<EventsP
 const PAGE_SIZE = 100;
 
 /**
- * Follows a business's new events through the events API (newest first, cursor-paged). Each poll
- * re-reads a window of `overlapMs` before the newest event it has seen and skips the ids it has
- * already returned: an event whose transaction committed a little after a later one (so it is
- * listed behind an event already seen) is still returned, and none is returned twice.
+ * Follows a business's new events through the events API in the order they were recorded
+ * (`order=recorded`: newest first, and listing only events no write still running can come
+ * before). Each poll pages towards newer events with `ending_before` the newest event it has
+ * returned, so an event is returned once, however long after its own time it was recorded (a
+ * dispatcher catching up on a backlog records events minutes after they happened).
  */
 export class EventFollower {
-  private since: number | undefined;
-  private readonly seen = new Map<string, number>();
+  /** The newest event returned (or skipped at start); undefined until there is one. */
+  private cursor: string | undefined;
+  private since: Date | undefined;
 
   constructor(
     private readonly fetchPage: FetchEventsPage,
-    private readonly overlapMs: number,
     private readonly type?: string,
   ) {}
 
-  /** Default start: everything that exists now counts as seen, only later events are returned. */
+  /** Default start: everything recorded now counts as seen, only later events are returned. */
   async skipExisting(): Promise<void> {
-    const [latest] = (await this.fetchPage(this.query({ limit: '1' }))).events;
-    if (!latest) return;
-    this.since = Date.parse(latest.created_at) - this.overlapMs;
-    for (const e of await this.scan()) this.remember(e);
+    this.cursor = (await this.fetchPage(this.query({ limit: '1' }))).events[0]?.id;
   }
 
-  /** Start at an instant instead: events created at or after it are returned too. */
+  /** Start with the events created at or after an instant instead (recorded before now or later). */
   startAt(since: Date): void {
-    this.since = since.getTime();
+    this.since = since;
   }
 
-  /** The events not returned before, oldest first. */
+  /** The events recorded since the last poll, oldest first. */
   async poll(): Promise<EventView[]> {
-    const fresh = (await this.scan()).filter((e) => !this.seen.has(e.id)).reverse();
-    for (const e of fresh) this.remember(e);
-    if (this.seen.size > 0) {
-      const newest = Math.max(...this.seen.values());
-      this.since = Math.max(this.since ?? -Infinity, newest - this.overlapMs);
-      // Older than the window: never listed again, so no need to remember them.
-      for (const [id, created] of this.seen) if (created < this.since) this.seen.delete(id);
-    }
+    const fresh = this.cursor === undefined ? await this.everything() : await this.newerThan(this.cursor);
+    if (fresh.length > 0) this.cursor = fresh[fresh.length - 1].id;
     return fresh;
   }
 
-  /** Every event of the window, newest first. */
-  private async scan(): Promise<EventView[]> {
+  /** Pages towards newer events from the cursor: each page holds the events right after it. */
+  private async newerThan(cursor: string): Promise<EventView[]> {
+    const all: EventView[] = [];
+    let before = cursor;
+    for (;;) {
+      const page = await this.fetchPage(this.query({ limit: String(PAGE_SIZE), ending_before: before }));
+      const forward = [...page.events].reverse();
+      all.push(...forward);
+      if (!page.has_more || forward.length === 0) return all;
+      before = forward[forward.length - 1].id;
+    }
+  }
+
+  /** No cursor yet: every listed event, paged from the newest to the oldest, then turned round. */
+  private async everything(): Promise<EventView[]> {
     const all: EventView[] = [];
     let after: string | undefined;
     for (;;) {
-      const extra: Record<string, string> = { limit: String(PAGE_SIZE) };
-      if (this.since !== undefined) extra['created[gte]'] = new Date(this.since).toISOString();
-      if (after) extra.starting_after = after;
-      const page = await this.fetchPage(this.query(extra));
+      const page = await this.fetchPage(this.query({ limit: String(PAGE_SIZE), ...(after ? { starting_after: after } : {}) }));
       all.push(...page.events);
-      if (!page.has_more || page.events.length === 0) return all;
+      if (!page.has_more || page.events.length === 0) return all.reverse();
       after = page.events[page.events.length - 1].id;
     }
   }
 
   private query(extra: Record<string, string>): Record<string, string> {
-    return this.type ? { ...extra, type: this.type } : extra;
-  }
-
-  private remember(e: EventView): void {
-    this.seen.set(e.id, Date.parse(e.created_at));
+    return {
+      ...extra,
+      order: 'recorded',
+      ...(this.since ? { 'created[gte]': this.since.toISOString() } : {}),
+      ...(this.type ? { type: this.type } : {}),
+    };
   }
 }

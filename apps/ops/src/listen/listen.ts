@@ -13,8 +13,6 @@ export interface ListenArgs {
   since?: Date;
   pollIntervalMs: number;
   forwardTimeoutMs: number;
-  /** How far back each poll looks again for events that committed late. */
-  overlapMs: number;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -50,7 +48,7 @@ function pause(ms: number, stop: AbortSignal): Promise<void> {
 export async function listen(args: ListenArgs, stop: AbortSignal): Promise<void> {
   const secret = localSigningSecret(args.apiKey);
   const wanted = new Set(args.events);
-  const follower = new EventFollower(eventsApi(args.gatewayUrl, args.apiKey, stop), args.overlapMs, args.events.length === 1 ? args.events[0] : undefined);
+  const follower = new EventFollower(eventsApi(args.gatewayUrl, args.apiKey, stop), args.events.length === 1 ? args.events[0] : undefined);
   let failures = 0;
   let ready = false;
 

@@ -31,9 +31,17 @@ export interface NewWebhookEvent {
 }
 
 /**
+ * In recorded order, only rows whose inserting transaction is older than every transaction still
+ * running: a row written later, or by a transaction still open, then has a larger id than every
+ * row listed, so paging towards newer rows from the newest one seen misses nothing. A transaction
+ * held open anywhere in the cluster delays the newest rows; it never hides them for good.
+ */
+const RECORDED_HORIZON = 'recorded_xid < pg_snapshot_xmin(pg_current_snapshot())';
+
+/**
  * Every read and write of `webhook_events`. A business's events list newest first, paged by a
- * (created_at, id) cursor. Test pings are readable by id (the delivery log names them) but never
- * listed.
+ * (created_at, id) cursor, or by (recorded_xid, id) in recorded order. Test pings are readable by
+ * id (the delivery log names them) but never listed.
  */
 @Injectable()
 export class EventsStore {
@@ -53,13 +61,15 @@ export class EventsStore {
       const bound = body.created[key as keyof typeof ops];
       if (bound) filters.push([(n) => `created_at ${op} ${n}::timestamptz`, bound]);
     }
+    const recorded = body.order === 'recorded';
     const { rows, hasMore } = await keysetPage<EventRow>(this.ds, {
       table: 'webhook_events',
       // A cursor must be one of the caller's listable events: test pings are not.
-      scope: ['business_id = $1', 'mode = $2', 'event_type <> $3'],
+      scope: ['business_id = $1', 'mode = $2', 'event_type <> $3', ...(recorded ? [RECORDED_HORIZON] : [])],
       params: [ctx.business_id, ctx.mode, PING_EVENT],
       filters,
       cursorColumn: 'id',
+      ...(recorded ? { orderBy: ['recorded_xid', 'id'] } : {}),
       page: body,
       unknownCursor: unknownCursor('event'),
     });
