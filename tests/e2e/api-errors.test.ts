@@ -1,4 +1,5 @@
 import { Stack } from '../support/stack';
+import { expectError } from '../support/errors';
 
 /** One error model (docs/contract.md, Errors) on every kind of refusal, and a refused request stores nothing. */
 describe('gateway error model', () => {
@@ -25,12 +26,6 @@ describe('gateway error model', () => {
   afterAll(async () => {
     await stack?.stop();
   }, 120_000);
-
-  function expectError(res: { status: number; body: Record<string, unknown>; headers: Headers }, status: number, code: string) {
-    expect(res.status).toBe(status);
-    expect(res.body).toMatchObject({ result: 'error', code, message: expect.any(String), request_id: expect.stringMatching(/^req_/) });
-    expect(res.headers.get('x-request-id')).toBe(res.body.request_id);
-  }
 
   it('401 without a key, with a malformed key and with an unknown key', async () => {
     expectError(await stack.api('POST', '/v1/transactions', { body: valid }), 401, 'invalid_api_key');

@@ -1,4 +1,5 @@
 import { Stack } from '../support/stack';
+import { expectError } from '../support/errors';
 
 type Body = Record<string, unknown> & { errors?: { field: string; message: string }[] };
 type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
@@ -16,23 +17,8 @@ describe('bad input never gives a 500', () => {
 
   const link = { amount: 1000, currency: 'USD', description: 'Invoice 17' };
 
-  function expectError(res: { status: number; body: unknown; headers: Headers }, status: number, code: string) {
-    expect({ status: res.status, body: res.body }).toMatchObject({
-      status,
-      body: { result: 'error', code, message: expect.any(String), request_id: expect.stringMatching(/^req_/) },
-    });
-  }
-
-  /** A request with exact bytes (fetch would re-encode a string body as UTF-8). */
-  async function raw(method: string, path: string, body?: Uint8Array) {
-    const res = await fetch(`${stack.gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${keys.test.secret}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body,
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json()) as Body, headers: res.headers };
-  }
+  /** A request with exact bytes (a string body would be sent re-encoded as UTF-8). */
+  const raw = (method: string, path: string, body?: Uint8Array) => stack.api<Body>(method, path, { key: keys.test.secret, rawBody: body });
 
   const count = async (app: 'transaction-service' | 'gateway', table: string) => (await stack.db(app).query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
 

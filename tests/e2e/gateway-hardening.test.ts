@@ -1,6 +1,7 @@
 import { freePort, startApp, type AppProcess } from '../support/processes';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { settled } from '../support/payments';
 
 type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
 
@@ -137,7 +138,7 @@ describe('gateway hardening', () => {
   describe('tenant isolation', () => {
     it('lets business A read or change nothing of business B, and a test key nothing of live mode', async () => {
       const own = await pay(b.test.secret, 'b-private');
-      await waitFor('B’s payment to settle', async () => (await stack.api('GET', '/v1/transactions/verify?reference=b-private', { key: b.test.secret })).body.status === 'success');
+      await settled(stack, b.test.secret, 'b-private');
       const refund = await stack.api('POST', '/v1/transactions/refund', { key: b.test.secret, body: { transaction_reference: 'b-private', amount: 100 } });
       const created = await stack.api('POST', '/v1/callback', { key: b.test.secret, body: { url: 'https://127.0.0.1:9/b', events: ['transaction.success'] } });
       expect(created.status).toBe(200);

@@ -1,5 +1,7 @@
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { payAndSettle, startPayment } from '../support/payments';
+import { refusesCursor, walkList } from '../support/pagination';
 
 type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
 type Body = Record<string, unknown>;
@@ -18,14 +20,7 @@ describe('payment links management and refunds', () => {
     return res.body.payment_link_id as string;
   };
 
-  const pay = (reference: string, amount: number) =>
-    stack.api('POST', '/v1/transactions', {
-      key: keys.test.secret,
-      body: { amount, email: 'buyer@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: reference },
-    });
-
   const verify = (reference: string) => stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.test.secret });
-  const settled = (reference: string) => waitFor(`${reference} to succeed`, async () => ((await verify(reference)).body.status === 'success' ? true : undefined));
 
   beforeAll(async () => {
     stack = await Stack.start();
@@ -65,29 +60,13 @@ describe('payment links management and refunds', () => {
     });
 
     it('pages with limit, starting_after and ending_before', async () => {
-      const first = await stack.api<LinkPage>('GET', '/v1/links?limit=2', { key: keys.test.secret });
-      expect(first.body.links.map((l) => l.payment_link_id)).toEqual([links[4], links[3]]);
-      expect(first.body.has_more).toBe(true);
-      const second = await stack.api<LinkPage>('GET', `/v1/links?limit=2&starting_after=${links[3]}`, { key: keys.test.secret });
-      expect(second.body.links.map((l) => l.payment_link_id)).toEqual([links[2], links[1]]);
-      expect(second.body.has_more).toBe(true);
-      const last = await stack.api<LinkPage>('GET', `/v1/links?limit=2&starting_after=${links[1]}`, { key: keys.test.secret });
-      expect(last.body.links.map((l) => l.payment_link_id)).toEqual([links[0]]);
-      expect(last.body.has_more).toBe(false);
-      const back = await stack.api<LinkPage>('GET', `/v1/links?limit=2&ending_before=${links[1]}`, { key: keys.test.secret });
-      expect(back.body.links.map((l) => l.payment_link_id)).toEqual([links[3], links[2]]);
-      expect(back.body.has_more).toBe(true);
-      const top = await stack.api<LinkPage>('GET', `/v1/links?ending_before=${links[3]}`, { key: keys.test.secret });
-      expect(top.body.links.map((l) => l.payment_link_id)).toEqual([links[4]]);
-      expect(top.body.has_more).toBe(false);
+      await walkList(stack, { path: '/v1/links', key: keys.test.secret, field: 'links', idOf: (l) => l.payment_link_id as string }, [...links].reverse());
     });
 
     it('shows nothing of another business or of live mode, and refuses their ids as cursors', async () => {
       expect((await stack.api<LinkPage>('GET', '/v1/links', { key: other.test.secret })).body.links).toEqual([]);
       expect((await stack.api<LinkPage>('GET', '/v1/links', { key: keys.live.secret })).body.links).toEqual([]);
-      const foreign = await stack.api('GET', `/v1/links?starting_after=${links[2]}`, { key: other.test.secret });
-      expect(foreign.status).toBe(400);
-      expect(foreign.body).toMatchObject({ code: 'validation_error', errors: [{ field: 'starting_after' }] });
+      await refusesCursor(stack, '/v1/links', other.test.secret, links[2]);
     });
 
     it.each([['limit=0'], ['limit=101'], ['limit=x'], ['starting_after=txn_123'], ['starting_after=plink_aaaaaaaaaa&ending_before=plink_bbbbbbbbbb'], ['colour=blue']])(
@@ -154,8 +133,7 @@ describe('payment links management and refunds', () => {
 
   describe('refunds', () => {
     it('defaults the amount to what is left, stores the reason, lists refunds and shows amount_refunded', async () => {
-      expect((await pay('rf-1', 5000)).status).toBe(200);
-      await settled('rf-1');
+      await payAndSettle(stack, keys.test.secret, 'rf-1', { amount: 5000 });
       const part = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'rf-1', amount: 1500, reason: 'damaged item' } });
       expect(part.status).toBe(200);
       expect(part.body).toMatchObject({ refund_id: expect.stringMatching(/^rfd_/), status: 'pending', amount: 1500, reason: 'damaged item' });
@@ -187,8 +165,7 @@ describe('payment links management and refunds', () => {
     });
 
     it('counts only successful refunds in amount_refunded', async () => {
-      expect((await pay('rf-2', 2000)).status).toBe(200);
-      await settled('rf-2');
+      await payAndSettle(stack, keys.test.secret, 'rf-2', { amount: 2000 });
       expect((await verify('rf-2')).body.amount_refunded).toBe(0);
       const res = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'rf-2', amount: 700 } });
       expect(res.status).toBe(200);
@@ -198,7 +175,7 @@ describe('payment links management and refunds', () => {
     it('lists an empty page for a transaction without refunds; 404 for another business’s or mode’s reference; 400s', async () => {
       const unknown = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-2-none', { key: keys.test.secret });
       expect(unknown.status).toBe(404);
-      expect((await pay('rf-3', 100)).status).toBe(200);
+      await startPayment(stack, keys.test.secret, 'rf-3', { amount: 100 });
       const noRefunds = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-3', { key: keys.test.secret });
       expect(noRefunds.body).toEqual({ result: 'success', refunds: [], has_more: false });
       for (const key of [other.test.secret, keys.live.secret]) {

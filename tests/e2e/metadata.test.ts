@@ -1,6 +1,7 @@
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
+import { sandboxPayment, settled as settledPayment } from '../support/payments';
 
 type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
 type Body = Record<string, unknown>;
@@ -43,10 +44,10 @@ describe('metadata and description', () => {
     stack.api<Body & ErrorBody>('POST', '/v1/transactions', {
       key: keys.test.secret,
       headers,
-      body: { amount: 2000, email: 'meta@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0770000000', requested_response: 'success', transaction_reference: reference, ...extra },
+      body: sandboxPayment(reference, { amount: 2000, email: 'meta@example.com', ...extra }),
     });
   const verify = (reference: string) => stack.api<Body>('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.test.secret });
-  const settled = (reference: string) => waitFor(`${reference} to succeed`, async () => ((r) => (r.body.status === 'success' ? r.body : undefined))(await verify(reference)), { timeoutMs: 30_000 });
+  const settled = (reference: string) => settledPayment(stack, keys.test.secret, reference);
   const webhook = (event: string, match: (data: Body) => boolean) =>
     waitFor(`the ${event} webhook`, () => receiver.at('/hooks').map((r) => JSON.parse(r.body) as Event).find((e) => e.event === event && match(e.data)), { timeoutMs: 30_000 });
   const event = async (id: string) => (await stack.api<{ event: Event }>('GET', `/v1/events/${id}`, { key: keys.test.secret })).body.event;

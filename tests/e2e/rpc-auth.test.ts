@@ -5,6 +5,7 @@ import { databaseSnapshot, rawRpc, rawRpcSession, type RawFrame, type RawReply }
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import type { AppName } from '../support/processes';
+import { payAndSettle } from '../support/payments';
 
 type Service = Exclude<AppName, 'gateway'>;
 const SERVICES: Service[] = ['transaction-service', 'split-ledger-service', 'webhook-dispatcher'];
@@ -63,15 +64,7 @@ describe('internal RPC trust boundary', () => {
     stack = await Stack.start();
     keys = await stack.createBusiness('Victim Shop');
     victimRef = `victim-${randomUUID().slice(0, 8)}`;
-    const res = await stack.api('POST', '/v1/transactions', {
-      key: keys.test.secret,
-      body: { amount: 5000, email: 'buyer@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: victimRef },
-    });
-    expect(res.status).toBe(200);
-    await waitFor('the victim transaction to succeed', async () => {
-      const v = await stack.api('GET', `/v1/transactions/verify?reference=${victimRef}`, { key: keys.test.secret });
-      return v.body.status === 'success';
-    });
+    await payAndSettle(stack, keys.test.secret, victimRef, { amount: 5000 });
   }, 180_000);
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { sandboxPayment, settled as settledPayment } from '../support/payments';
 
 type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
 type Body = Record<string, unknown>;
@@ -10,17 +11,8 @@ describe('transactions API', () => {
   let keys: Keys;
   let partner: Keys;
 
-  const pay = (reference: string, amount = 1000, extra: Body = {}) =>
-    stack.api('POST', '/v1/transactions', {
-      key: keys.test.secret,
-      body: { amount, email: 'buyer@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: reference, ...extra },
-    });
-
-  const settled = (reference: string, status = 'success') =>
-    waitFor(`${reference} to be ${status}`, async () => {
-      const res = await stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.test.secret });
-      return res.body.status === status ? res.body : undefined;
-    });
+  const pay = (reference: string, amount = 1000, extra: Body = {}) => stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: sandboxPayment(reference, { amount, ...extra }) });
+  const settled = (reference: string, status = 'success') => settledPayment(stack, keys.test.secret, reference, { status });
 
   beforeAll(async () => {
     stack = await Stack.start();

@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
+import { settled, startPayment } from '../support/payments';
 
 type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
 type Body = Record<string, unknown>;
@@ -47,11 +48,7 @@ describe('callbacks and webhook deliveries', () => {
   const secretOf = async (id: number, key = keys.test.secret) =>
     (await stack.api('GET', `/v1/callback/${id}/secret`, { key })).body.secret as string;
 
-  const paySuccess = (reference: string, key = keys.test.secret) =>
-    stack.api('POST', '/v1/transactions', {
-      key,
-      body: { amount: 1500, email: 'hook@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0770000000', requested_response: 'success', transaction_reference: reference },
-    });
+  const paySuccess = (reference: string, key = keys.test.secret) => startPayment(stack, key, reference, { amount: 1500, email: 'hook@example.com' });
 
   const fetchCallback = async (id: number) => (await stack.api<{ callback: Body }>('GET', `/v1/callback/${id}`, { key: keys.test.secret })).body.callback;
 
@@ -261,7 +258,7 @@ describe('callbacks and webhook deliveries', () => {
       });
       expect(config.status).toBe(200);
       await paySuccess('hook-refund');
-      await waitFor('the payment to succeed', async () => (await stack.api('GET', '/v1/transactions/verify?reference=hook-refund', { key: keys.test.secret })).body.status === 'success');
+      await settled(stack, keys.test.secret, 'hook-refund');
       const refund = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'hook-refund', amount: 500 } });
       expect(refund.status).toBe(200);
       const refundHooks = await waitFor('refund.pending and refund.success', () => (receiver.at('/refunds').length >= 2 ? receiver.at('/refunds') : undefined), { timeoutMs: 30_000 });

@@ -1,6 +1,7 @@
 import { ConsumerGroups, Topics } from '@payments/contracts';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { settled, startPayment } from '../support/payments';
 
 /** Sum of one outcome of kafka_events_consumed_total for a group and topic on an app's /metrics. */
 async function consumed(url: string, group: string, topic: string, outcome: string): Promise<number> {
@@ -45,16 +46,10 @@ describe('ledger under a replay from the beginning', () => {
     const references: string[] = [];
     for (const amount of [10_000, 2_500]) {
       const reference = `replay-${amount}`;
-      const init = await stack.api('POST', '/v1/transactions', {
-        key: owner.test.secret,
-        body: { amount, currency: 'USD', email: 'b@example.com', payment_method_type: 'mobile_money', payment_method_code: 'ecocash', mobile_money_number: '0771234567', requested_response: 'success', transaction_reference: reference },
-      });
-      expect(init.status).toBe(200);
+      await startPayment(stack, owner.test.secret, reference, { amount, payment_method_type: 'mobile_money' });
       references.push(reference);
     }
-    for (const reference of references) {
-      await waitFor(`${reference} to succeed`, async () => (await stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: owner.test.secret })).body.status === 'success');
-    }
+    for (const reference of references) await settled(stack, owner.test.secret, reference);
     const refund = await stack.api('POST', '/v1/transactions/refund', { key: owner.test.secret, body: { transaction_reference: references[0], amount: 5_000 } });
     expect(refund.status).toBe(200);
 

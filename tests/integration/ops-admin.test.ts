@@ -2,6 +2,7 @@ import { runOps } from '../support/ops';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
+import { settled, startPayment } from '../support/payments';
 
 /** ops commands that work through the gateway's admin API: webhook recovery and reconciliation. */
 describe('ops CLI: admin API commands', () => {
@@ -27,13 +28,7 @@ describe('ops CLI: admin API commands', () => {
     const [cb] = (await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key })).body.callbacks;
     await stack.api('PUT', `/v1/callback/${cb.id}`, { key, body: { is_active: false } });
     const since = new Date(Date.now() - 1000).toISOString();
-    for (const ref of ['ops-hook-1', 'ops-hook-2']) {
-      const paid = await stack.api('POST', '/v1/transactions', {
-        key,
-        body: { amount: 900, email: 'o@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: ref, requested_response: 'success' },
-      });
-      expect(paid.status).toBe(200);
-    }
+    for (const ref of ['ops-hook-1', 'ops-hook-2']) await startPayment(stack, key, ref, { amount: 900 });
     await waitFor('two skipped deliveries', async () => (await stack.api<{ total_count: number }>('GET', `/v1/callback/${cb.id}/deliveries?status=skipped`, { key })).body.total_count === 2, { timeoutMs: 30_000 });
     await stack.api('PUT', `/v1/callback/${cb.id}`, { key, body: { is_active: true } });
 
@@ -65,17 +60,8 @@ describe('ops CLI: admin API commands', () => {
     const config = await stack.api('POST', '/v1/splits/config', { key, body: { partner_business_id: partner.id, split_type: 'percentage', split_value: 330, split_role: 'fee', currency: 'USD' } });
     expect(config.status).toBe(200);
     await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url('/reconcile'), events: ['transaction.success', 'refund.success'] } });
-    for (const ref of ['rec-1', 'rec-2']) {
-      const paid = await stack.api('POST', '/v1/transactions', {
-        key,
-        body: { amount: 1_001, email: 'r@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: ref, requested_response: 'success' },
-      });
-      expect(paid.status).toBe(200);
-    }
-    await waitFor('both payments to succeed', async () => {
-      const all = await Promise.all(['rec-1', 'rec-2'].map((r) => stack.api('GET', `/v1/transactions/verify?reference=${r}`, { key })));
-      return all.every((v) => v.body.status === 'success');
-    }, { timeoutMs: 30_000 });
+    for (const ref of ['rec-1', 'rec-2']) await startPayment(stack, key, ref, { amount: 1_001 });
+    for (const ref of ['rec-1', 'rec-2']) await settled(stack, key, ref);
     for (const amount of [300, 701]) expect((await stack.api('POST', '/v1/transactions/refund', { key, body: { transaction_reference: 'rec-1', amount } })).status).toBe(200);
 
     const clean = await waitFor('reconcile to find no difference', async () => {

@@ -6,6 +6,7 @@ import { ConsumerGroups, Topics } from '@payments/contracts';
 import { committedOffsets, runOps, stackGroups } from '../support/ops';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { payAndSettle } from '../support/payments';
 
 const GROUP = ConsumerGroups.SplitLedger;
 const TOPIC = Topics.TransactionStatusChanged;
@@ -23,12 +24,7 @@ describe('ops CLI: commands, lag and offset replays', () => {
   const ledger = () => stack.db('split-ledger-service');
 
   async function pay(reference: string): Promise<void> {
-    const res = await stack.api('POST', '/v1/transactions', {
-      key: secret,
-      body: { amount: 700, email: 'o@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: reference },
-    });
-    expect(res.status).toBe(200);
-    await waitFor(`${reference} to succeed`, async () => (await stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: secret })).body.status === 'success');
+    await payAndSettle(stack, secret, reference, { amount: 700 });
   }
 
   /** Every event of the transaction service is in Kafka. */

@@ -4,6 +4,7 @@ import { ConsumerGroups, Topics, deadLetterTopic } from '@payments/contracts';
 import { committedOffsets, runOps, stackGroups } from '../support/ops';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { payAndSettle } from '../support/payments';
 
 const GROUP = ConsumerGroups.SplitLedger;
 const OTHER = ConsumerGroups.WebhookDispatcher;
@@ -30,12 +31,7 @@ describe('ops CLI: live replay and dead letters', () => {
   const noReaderGroupLeft = async () => expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([]);
 
   async function pay(reference: string): Promise<void> {
-    const res = await stack.api('POST', '/v1/transactions', {
-      key: secret,
-      body: { amount: 900, email: 'l@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: reference },
-    });
-    expect(res.status).toBe(200);
-    await waitFor(`${reference} to succeed`, async () => (await stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: secret })).body.status === 'success');
+    await payAndSettle(stack, secret, reference, { amount: 900 });
     await waitFor('the outbox to be relayed', async () => (await stack.db('transaction-service').query('SELECT 1 FROM outbox_events WHERE published_at IS NULL')).rows.length === 0);
   }
 

@@ -8,6 +8,7 @@ import { runOps } from '../support/ops';
 import { freePort } from '../support/processes';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { startPayment } from '../support/payments';
 
 interface Received {
   path: string;
@@ -94,13 +95,7 @@ describe('ops webhooks listen', () => {
     return l;
   };
 
-  const pay = async (reference: string) => {
-    const res = await stack.api('POST', '/v1/transactions', {
-      key: secretKey,
-      body: { amount: 1200, email: 'listen@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0770000000', requested_response: 'success', transaction_reference: reference },
-    });
-    expect(res.status).toBe(200);
-  };
+  const pay = (reference: string) => startPayment(stack, secretKey, reference, { amount: 1200, email: 'listen@example.com' });
 
   /** The ids of a payment's events in the events API, once its last one (payment.completed) exists. */
   const eventIdsOf = (reference: string) =>

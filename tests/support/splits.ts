@@ -1,5 +1,6 @@
 import type { ApiResponse, Stack } from './stack';
 import { waitFor } from './wait';
+import { payAndSettle, settled } from './payments';
 
 /** Shapes and helpers shared by the split-config and ledger end-to-end tests. */
 export type Business = Awaited<ReturnType<Stack['createBusiness']>>;
@@ -58,19 +59,8 @@ export function splitsApi(current: () => Stack) {
   /** A mobile-money payment the sandbox settles to success on its own. */
   const pay = async (owner: Business, amount: number, currency = 'USD') => {
     const reference = `split-${++refs}-${Date.now()}`;
-    const init = await api('POST', '/v1/transactions', owner.test.secret, {
-      amount,
-      currency,
-      email: 'buyer@example.com',
-      payment_method_type: 'mobile_money',
-      payment_method_code: 'ecocash',
-      mobile_money_number: '0771234567',
-      requested_response: 'success',
-      transaction_reference: reference,
-    });
-    expect(init.status).toBe(200);
-    await waitFor(`payment ${reference} to succeed`, async () => (await api('GET', `/v1/transactions/verify?reference=${reference}`, owner.test.secret)).body.status === 'success');
-    return { reference, transactionId: init.body.transaction_id as string };
+    const init = await payAndSettle(current(), owner.test.secret, reference, { amount, currency, payment_method_type: 'mobile_money' });
+    return { reference, transactionId: init.transaction_id as string };
   };
 
   /** A card payment: pending until the customer pays on the hosted page (see `checkoutPay`). */
@@ -87,7 +77,7 @@ export function splitsApi(current: () => Stack) {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(res.status).toBeLessThan(400);
-    await waitFor(`payment ${payment.reference} to succeed`, async () => (await api('GET', `/v1/transactions/verify?reference=${payment.reference}`, owner.test.secret)).body.status === 'success');
+    await settled(current(), owner.test.secret, payment.reference);
   };
 
   const summary = async (b: Business, key = b.test.secret): Promise<Summary> => {

@@ -159,11 +159,12 @@ export class Stack {
   async api<T = Record<string, unknown>>(
     method: string,
     path: string,
-    opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+    /** `rawBody` is sent as it is (bytes exactly; a string as UTF-8), `body` as JSON. */
+    opts: { key?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
