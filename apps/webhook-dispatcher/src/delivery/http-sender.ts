@@ -49,17 +49,21 @@ export class HttpSender implements OnApplicationShutdown {
     return found[0];
   }
 
-  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  /**
+   * `timeoutMs` (default WEBHOOK_TIMEOUT_MS, never longer) is one deadline for the name lookup and
+   * the request together; past it the request is destroyed and the result is a failure.
+   */
+  async send(url: string, headers: Record<string, string>, body: string, timeoutMs?: number): Promise<SendResult> {
     const started = Date.now();
+    const limitMs = Math.min(timeoutMs ?? this.config.WEBHOOK_TIMEOUT_MS, this.config.WEBHOOK_TIMEOUT_MS);
     const target = new URL(url);
     let pinned: { address: string; family: number };
     let lookupTimer: NodeJS.Timeout | undefined;
     try {
-      // The name lookup counts against the same deadline as the request itself.
       pinned = await Promise.race([
         this.resolveTarget(target.hostname),
         new Promise<never>((_, reject) => {
-          lookupTimer = setTimeout(() => reject(new Error(`name lookup took longer than ${this.config.WEBHOOK_TIMEOUT_MS} ms`)), this.config.WEBHOOK_TIMEOUT_MS);
+          lookupTimer = setTimeout(() => reject(new Error(`name lookup took longer than ${limitMs} ms`)), limitMs);
         }),
       ]);
     } catch (err) {
@@ -67,7 +71,7 @@ export class HttpSender implements OnApplicationShutdown {
     } finally {
       clearTimeout(lookupTimer);
     }
-    const remainingMs = Math.max(1, this.config.WEBHOOK_TIMEOUT_MS - (Date.now() - started));
+    const remainingMs = Math.max(1, limitMs - (Date.now() - started));
     const pinnedLookup = ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
       if (opts?.all) cb(null, [pinned]);
       else cb(null, pinned.address, pinned.family);
@@ -98,7 +102,7 @@ export class HttpSender implements OnApplicationShutdown {
         },
       );
       const timer = setTimeout(() => {
-        req.destroy(new Error(`no response within ${this.config.WEBHOOK_TIMEOUT_MS} ms`));
+        req.destroy(new Error(`no response within ${limitMs} ms`));
       }, remainingMs);
       req.on('error', (err) => finish({ statusCode: null, error: err.message, retryAfter: undefined }));
       req.end(body);
