@@ -10,7 +10,8 @@
  * Options: BENCH_SECONDS (per load step, default 10), BENCH_REPLAY_EVENTS (default 100000),
  * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_ONLY (comma list of a,b,c,d),
  * BENCH_PROFILE_DIR (every service records a V8 CPU profile, as `node --cpu-prof` does, and writes it
- * there on exit).
+ * there on exit), BENCH_LOOP_DIR (event-loop delay and GC pauses per service), BENCH_ALLOC_DIR
+ * (sampling heap profile of all allocations per service).
  */
 import { join } from 'node:path';
 import { Stack } from '../support/stack';
@@ -28,9 +29,14 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d').split(','));
 // Service settings as deployed (config defaults), not the fast-polling ones the tests use.
 const POOL_SIZE = '10';
 const DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=2';
-const PROFILE: Record<string, string> = process.env.BENCH_PROFILE_DIR
-  ? { NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.js')}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR }
-  : {};
+// Each set directory preloads its recorder into every service (cpu-profile.js, loop-stats.js, alloc-profile.js).
+const RECORDERS = [
+  ['BENCH_PROFILE_DIR', 'cpu-profile.js'],
+  ['BENCH_LOOP_DIR', 'loop-stats.js'],
+  ['BENCH_ALLOC_DIR', 'alloc-profile.js'],
+].filter(([env]) => process.env[env]);
+const RECORDER_ENV: Record<string, string> = Object.fromEntries(RECORDERS.map(([env]) => [env, process.env[env]!]));
+const RECORDER_OPTIONS = RECORDERS.map(([, file]) => `--require ${join(__dirname, file)}`).join(' ');
 
 async function main(): Promise<void> {
   const tls = selfSignedCertificate();
@@ -46,8 +52,8 @@ async function main(): Promise<void> {
     OUTBOX_POLL_INTERVAL_MS: '200',
     KAFKA_PARTITIONS: '6',
     // As the image runs them (Dockerfile).
-    NODE_OPTIONS: [DEPLOYED_NODE_OPTIONS, PROFILE.NODE_OPTIONS ?? ''].join(' ').trim(),
-    ...(PROFILE.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: PROFILE.BENCH_PROFILE_DIR } : {}),
+    NODE_OPTIONS: [DEPLOYED_NODE_OPTIONS, RECORDER_OPTIONS].join(' ').trim(),
+    ...RECORDER_ENV,
     // As deployed: migration Jobs first, then serving processes that do not migrate (nor load TypeORM).
   }, { migrationJobs: true });
   const memory = new MemorySampler(stack);
