@@ -1,9 +1,10 @@
 import type { AppName } from '../support/processes';
-import type { Stack } from '../support/stack';
+import { ALL_APPS, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import type { WebhookReceiver } from '../support/webhook-receiver';
 import { reportHops } from './hops';
 import { HttpClient, openLoop, stats } from './load';
+import { cpuMs } from './memory';
 import type { Report } from './report';
 
 interface Merchant {
@@ -68,6 +69,8 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
   const sent = new Map<string, number>();
   let rejected = 0;
   const url = `${stack.gatewayUrl}/v1/transactions`;
+  const cpu = () => ALL_APPS.map((app) => cpuMs(stack.app(app).child.pid));
+  const cpuBefore = cpu();
   const run = await openLoop(rate, seconds * 1000, async (i, due) => {
     const shop = shops[i % shops.length];
     const res = await client.send(url, 'POST', { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` }, payment(`e2w${rate}-${i}`));
@@ -76,6 +79,7 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
   });
   const lastDue = epoch(performance.now());
   const seen = await arrivals(receiver, sent, 120_000);
+  const cpuAfter = cpu();
   client.close();
   const latencies = [...seen].map(([id, at]) => at - sent.get(id)!);
   const s = stats(latencies);
@@ -95,6 +99,9 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
     target: rate === 300 ? { op: '<=', value: 1000 } : undefined,
     note: `${sent.size} payments over ${shops.length} callbacks in ${seconds} s, generator lag ${run.lagMs.toFixed(0)} ms${rejected ? `, ${rejected} rejected` : ''}${seen.size < sent.size ? `, ${sent.size - seen.size} webhooks MISSING` : ''}`,
   });
+  // CPU each service spent per payment, from the first request to the last webhook's arrival:
+  // unlike the latencies, it hardly depends on what else the machine is running.
+  ALL_APPS.forEach((app, i) => report.add({ section, name: `${app} CPU per payment`, value: (cpuAfter[i] - cpuBefore[i]) / Math.max(1, sent.size), unit: 'ms' }));
   await reportHops(stack, report, section, sent, seen);
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { DataSource, EntityManager } from '@payments/database';
+import { queryRows, type DataSource, type EntityManager } from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
 import { outboxRelayed } from '@payments/platform';
 
@@ -55,7 +55,8 @@ interface OutboxRow {
   event_id: string;
   topic: string;
   message_key: string;
-  payload: unknown;
+  /** The envelope as stored (jsonb as text): published as is, never parsed here. */
+  payload: string;
   headers: Record<string, string>;
 }
 
@@ -81,17 +82,22 @@ export class OutboxRelay {
   /** One pass; true when a full batch went out, i.e. there may be more. */
   async tick(): Promise<boolean> {
     const sent = await this.ds.transaction(async (m) => {
-      // The relay lock and the batch in one round trip: the CTE takes the lock once, and without
-      // it no row comes back.
-      const rows: OutboxRow[] = await m.query(
-        `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked)
-         SELECT o.id, o.event_id, o.topic, o.message_key, o.payload, o.headers FROM relay, outbox_events o
-          WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT $2`,
+      // The relay lock, the batch and its marking in one round trip: the CTE takes the lock once,
+      // and without it no row comes back. The mark is undone if the send fails (the transaction
+      // rolls back), and rows are locked until the commit, so a row is marked exactly when sent.
+      const rows = await queryRows<OutboxRow>(
+        m,
+        `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked),
+              batch AS (SELECT o.id FROM relay, outbox_events o
+                         WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT $2)
+         UPDATE outbox_events o SET published_at = now() FROM batch WHERE o.id = batch.id
+         RETURNING o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers`,
         ['outbox_relay', this.batchSize],
       );
       if (rows.length === 0) return 0;
+      // RETURNING has no order: publish in id (commit) order, which keeps each key's events in order.
+      rows.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       await this.publish(rows);
-      await m.query('UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       return rows.length;
     });
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();
@@ -100,14 +106,18 @@ export class OutboxRelay {
 
   private async publish(rows: OutboxRow[]): Promise<void> {
     const byTopic = new Map<string, OutboxRow[]>();
-    for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
+    for (const row of rows) {
+      const list = byTopic.get(row.topic);
+      if (list) list.push(row);
+      else byTopic.set(row.topic, [row]);
+    }
     await this.producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic.entries()].map(([topic, list]) => ({
         topic: `${this.topicPrefix}${topic}`,
         messages: list.map((r) => ({
           key: r.message_key,
-          value: JSON.stringify(r.payload),
+          value: r.payload,
           headers: { ...r.headers, 'event-id': r.event_id },
         })),
       })),
