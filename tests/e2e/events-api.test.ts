@@ -36,6 +36,8 @@ describe('events API and test webhooks', () => {
       // A failed delivery stays pending (a retry to come) for the whole file.
       WEBHOOK_RETRY_SCHEDULE: '600',
       WEBHOOK_TIMEOUT_MS: '3000',
+      // Shorter than a delivery's: a test ping gives up first.
+      WEBHOOK_TEST_TIMEOUT_MS: '2000',
       EVENT_PRUNE_INTERVAL_MS: '1000',
       // walkList reads the list a page of one event at a time.
       RATE_LIMIT_PER_SECOND: '1000',
@@ -228,6 +230,14 @@ describe('events API and test webhooks', () => {
       const unreachable = await stack.api('POST', `/v1/callback/${down.id}/test`, { key: keys.test.secret });
       expect(unreachable.status).toBe(200);
       expect(unreachable.body).toMatchObject({ result: 'success', status_code: null, error: expect.stringMatching(/ECONNREFUSED/), duration_ms: expect.any(Number) });
+      // An endpoint slower than WEBHOOK_TEST_TIMEOUT_MS (though within WEBHOOK_TIMEOUT_MS): the ping
+      // answers the timeout once that shorter limit has passed.
+      receiver.script('/ping-slow', [200], 2_800);
+      const slow = await register('/ping-slow', ['transaction.success']);
+      const late = await stack.api<{ duration_ms: number }>('POST', `/v1/callback/${slow.id}/test`, { key: keys.test.secret });
+      expect(late.body).toMatchObject({ result: 'success', status_code: null, error: 'no response within 2000 ms' });
+      expect(late.body.duration_ms).toBeGreaterThanOrEqual(1_990);
+      expect(late.body.duration_ms).toBeLessThan(2_800);
       // A ping never counts towards disabling the callback.
       const after = await stack.api<{ callback: Body }>('GET', `/v1/callback/${down.id}`, { key: keys.test.secret });
       expect(after.body.callback).toMatchObject({ is_active: true, failure_count: 0 });
