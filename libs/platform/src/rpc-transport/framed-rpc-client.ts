@@ -74,7 +74,8 @@ export class FramedRpcClient {
         reject(new RpcTimeoutError(`no reply to ${pattern} within ${timeoutMs} ms`));
       }, deadline - Date.now());
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-      writeFrame(socket, frame);
+      // Requests of every HTTP request handled in this turn of the event loop leave in one write.
+      writeFrame(socket, frame, setImmediate);
     });
   }
 
