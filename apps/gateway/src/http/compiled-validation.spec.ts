@@ -11,7 +11,8 @@ import { InvoicePageQuery, LedgerPageQuery, SplitConfigPageQuery } from '../spli
 import { CreateSplitConfigDto, UpdateSplitConfigDto } from '../splits/dtos/split-config.dto';
 import { InitializeTransactionDto, VerifyTransactionQuery } from '../transactions/dtos/initialize-transaction.dto';
 import { FetchTransactionQuery, ListRefundsQuery, ListTransactionsQuery, RefundDto } from '../transactions/dtos/transaction-queries.dto';
-import { VALIDATOR_OPTIONS, certainlyValid } from './compiled-validation';
+import { VALIDATOR_OPTIONS, certainlyValid, plainInstance } from './compiled-validation';
+import { toInstance, transformed } from './validation';
 
 const DTOS: (new () => object)[] = [
   InitializeTransactionDto,
@@ -123,6 +124,29 @@ describe('certainlyValid (the validation pipe’s fast path)', () => {
     }
     // The starting points are valid, so the fast path must have taken some (it would be no faster otherwise).
     if (VALID.has(type)) expect(accepted).toBeGreaterThanOrEqual(VALID.get(type)!.length);
+  });
+
+  it.each(DTOS.map((type) => [type.name, type] as const))('builds the same %s instance as class-transformer, key order included', (_name, type) => {
+    const next = rng(0xc0ffee ^ type.name.length);
+    for (const input of inputs(type, 400, next)) {
+      const direct = toInstance(type, input);
+      const viaTransformer = transformed(type, input);
+      expect(direct.constructor).toBe(viaTransformer.constructor);
+      expect(Object.keys(direct)).toEqual(Object.keys(viaTransformer));
+      expect(JSON.stringify(direct)).toBe(JSON.stringify(viaTransformer));
+      expect(direct).toStrictEqual(viaTransformer);
+    }
+  });
+
+  it('copies initialize bodies directly (no class-transformer walk), and leaves converted query fields to class-transformer', () => {
+    for (const body of VALID.get(InitializeTransactionDto)!) {
+      const { metadata, ...rest } = body;
+      const made = plainInstance(InitializeTransactionDto, metadata === undefined ? rest : body, metadata === undefined ? undefined : new Set(['metadata']));
+      expect(made).toBeInstanceOf(InitializeTransactionDto);
+    }
+    // `limit` is converted from the query string's text by @Type(() => Number).
+    expect(plainInstance(ListTransactionsQuery, { limit: '5' }, undefined)).toBeUndefined();
+    expect(toInstance(ListTransactionsQuery, { limit: '5' })).toMatchObject({ limit: 5 });
   });
 
   it('leaves an object without validation metadata to class-validator (forbidUnknownValues refuses it)', async () => {

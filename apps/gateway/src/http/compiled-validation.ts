@@ -1,3 +1,5 @@
+import { TransformationType } from 'class-transformer';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { ValidationTypes, getMetadataStorage, type ValidationArguments } from 'class-validator';
 
 type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
@@ -14,6 +16,8 @@ interface Check {
 
 interface Compiled {
   properties: Map<string, Check>;
+  /** No class-transformer decorator (@Type, @Transform, @Expose, @Exclude) applies to the class. */
+  plainCopy: boolean;
 }
 
 /** Metadata kinds the compiled check covers; a DTO with any other (nested, promise) always takes the full path. */
@@ -47,7 +51,43 @@ function compile(type: Function): Compiled | null {
     check.rules = [...defined, ...check.rules];
     properties.set(property, check);
   }
-  return { properties };
+  const transformer = defaultMetadataStorage;
+  const plainCopy =
+    transformer.getExposedMetadatas(type).length === 0 &&
+    transformer.getExcludedMetadatas(type).length === 0 &&
+    [...properties.keys()].every((p) => !transformer.findTypeMetadata(type, p) && transformer.findTransformMetadatas(type, p, TransformationType.PLAIN_TO_CLASS).length === 0);
+  return { properties, plainCopy };
+}
+
+function planOf(type: Function): Compiled | null {
+  let plan = compiled.get(type);
+  if (plan === undefined) {
+    plan = compile(type);
+    compiled.set(type, plan);
+  }
+  return plan;
+}
+
+/**
+ * The instance plainToInstance would make of `value`, made directly when that is a plain copy:
+ * a class without class-transformer decorators, every key a validated property, every value a
+ * string, number, boolean or null (or caller key-value data in a `freeForm` property, which the
+ * pipe copies as it is either way, after the rest). Undefined otherwise: the caller transforms.
+ */
+export function plainInstance(type: new () => object, value: Record<string, unknown>, freeForm: ReadonlySet<string | symbol> | undefined): object | undefined {
+  const plan = planOf(type);
+  if (!plan?.plainCopy) return undefined;
+  const keys = Object.keys(value);
+  for (const key of keys) {
+    if (!plan.properties.has(key)) return undefined;
+    const v = value[key];
+    const primitive = v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+    if (!primitive && !(typeof v === 'object' && freeForm?.has(key))) return undefined;
+  }
+  const instance = new type() as Record<string, unknown>;
+  for (const key of keys) if (!freeForm?.has(key)) instance[key] = value[key];
+  for (const key of keys) if (freeForm?.has(key)) instance[key] = value[key];
+  return instance;
 }
 
 /** A rule's answer that class-validator counts as passed: truthy, and not a promise (an async rule not declared so). */
@@ -63,11 +103,7 @@ function passed(ok: unknown): boolean {
  */
 export function certainlyValid(instance: object): boolean {
   const type = instance.constructor;
-  let plan = compiled.get(type);
-  if (plan === undefined) {
-    plan = compile(type);
-    compiled.set(type, plan);
-  }
+  const plan = planOf(type);
   if (plan === null) return false;
   // whitelist + forbidNonWhitelisted: every own key must be a validated property.
   for (const key of Object.keys(instance)) if (!plan.properties.has(key)) return false;
