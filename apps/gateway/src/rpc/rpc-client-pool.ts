@@ -96,7 +96,8 @@ export class RpcClientPool {
     let lastError: unknown;
     for (let attempt = 0; attempt < tries; attempt++) {
       const endpoint = this.endpoints[this.next++ % this.endpoints.length];
-      const left = deadline - Date.now();
+      // The first attempt gets the whole timeout as it is (see FramedRpcClient.request on timer durations).
+      const left = attempt === 0 ? this.timeoutMs : deadline - Date.now();
       if (!endpoint || left <= 0) break;
       try {
         const reply = await endpoint.client.request<RpcReply<TResult>>(pattern, { ctx, body }, left);

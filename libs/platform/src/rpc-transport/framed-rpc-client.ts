@@ -60,8 +60,15 @@ export class FramedRpcClient {
    * reply, never more.
    */
   async request<T>(pattern: string, data: unknown, timeoutMs = this.options.timeoutMs): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    const socket = this.socket ?? (await this.connectBy(deadline, timeoutMs));
+    let socket = this.socket;
+    // The reply timer's duration stays the call's own on a connected client: Node keeps one timer
+    // list per duration, and a duration that differs by a millisecond each call costs a list each.
+    let replyMs = timeoutMs;
+    if (!socket) {
+      const deadline = Date.now() + timeoutMs;
+      socket = await this.connectBy(deadline, timeoutMs);
+      replyMs = deadline - Date.now();
+    }
     // A service that stopped reading: queueing more would only grow this process and run the
     // calls long after their callers gave up. Not sent, so another instance may take it.
     if (socket.writableLength >= this.options.maxFrameBytes) throw new RpcNotSentError(`${this.address} is not reading its requests`);
@@ -72,7 +79,7 @@ export class FramedRpcClient {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new RpcTimeoutError(`no reply to ${pattern} within ${timeoutMs} ms`));
-      }, deadline - Date.now());
+      }, replyMs);
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
       // Requests of every HTTP request handled in this turn of the event loop leave in one write.
       writeFrame(socket, frame, setImmediate);
