@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     }
 
     const ds = await openDatabase({ ...dbOptions, migrate: config.MIGRATE_ON_BOOT });
-    const redis = await connectRedis(config.REDIS_URL, logger, { enableAutoPipelining: true });
+    const redis = await connectRedis(config.REDIS_URL, logger);
 
     @Global()
     @Module({

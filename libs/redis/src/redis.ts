@@ -1,16 +1,12 @@
-import IORedis, { type Redis, type RedisOptions } from 'ioredis';
+import IORedis, { type Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DependencyUnavailableError, describeTarget } from '@payments/database';
 
 /** Nest injection token of the process's shared Redis connection (null when the service uses none). */
 export const REDIS = Symbol('REDIS');
 
-/**
- * `enableAutoPipelining`: commands issued in the same event-loop turn go out in one write (a busy
- * gateway sends a rate-limit command per request; one system call each costs more than the command).
- */
-export async function connectRedis(url: string, logger: Logger, options: Pick<RedisOptions, 'enableAutoPipelining'> = {}): Promise<Redis> {
-  const redis = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: null, enableReadyCheck: true, connectTimeout: 3_000, ...options });
+export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: null, enableReadyCheck: true, connectTimeout: 3_000 });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   try {
     await redis.connect();

@@ -48,8 +48,7 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    // A subscriber sends nothing else, so it has nothing to pipeline.
-    this.subscriber = this.redis.duplicate({ enableAutoPipelining: false });
+    this.subscriber = this.redis.duplicate();
     this.subscriber.on('error', (err) => rootLogger().warn({ err: err.message }, 'api key invalidation channel error'));
     this.subscriber.on('message', (_channel, businessId) => this.forgetLocally(Number(businessId)));
     await this.subscriber.subscribe(this.channel).catch((err) => rootLogger().warn({ err: err.message }, 'cannot subscribe to key invalidations'));
