@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { BusinessStore } from './business-store';
 import { ErrorCodes } from '@payments/contracts';
+import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from '../http/api-exception';
 
 /** How many redirect origins one business may allow. */
 export const REDIRECT_ORIGINS_MAX = 20;
+/** Businesses whose lists are cached at most; the oldest entry makes room. */
+const CACHE_MAX_ENTRIES = 50_000;
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -39,11 +42,20 @@ export function originOf(url: string): string | null {
 
 /**
  * Where a business allows its public-key payments to send the customer after checkout. Kept on
- * the business row in the gateway's database; set with the secret key or by an admin.
+ * the business row in the gateway's database; set with the secret key or by an admin. The lists
+ * that public-key initializes check are cached for REDIRECT_ORIGINS_CACHE_TTL_MS: a change takes
+ * effect at once on the replica that made it, and on the others once their entry expires.
  */
 @Injectable()
 export class RedirectOriginsService {
-  constructor(private readonly businesses: BusinessStore) {}
+  private readonly cache = new Map<number, { origins: ReadonlySet<string>; cachedAt: number }>();
+  /** Bumped by every change: a read that started before one must not cache what it read. */
+  private changes = 0;
+
+  constructor(
+    private readonly businesses: BusinessStore,
+    @Inject(GatewayConfig) private readonly config: GatewayConfig,
+  ) {}
 
   async get(businessId: number): Promise<string[]> {
     const origins = await this.businesses.redirectOrigins(businessId);
@@ -61,7 +73,12 @@ export class RedirectOriginsService {
         }),
       ),
     ];
+    this.changes++;
+    this.cache.delete(businessId);
     const saved = await this.businesses.setRedirectOrigins(businessId, normalised);
+    // Again after the write: a read that began before it may have cached the old list meanwhile.
+    this.changes++;
+    this.cache.delete(businessId);
     if (saved === null) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
     return saved;
   }
@@ -70,7 +87,20 @@ export class RedirectOriginsService {
   async disallowed(businessId: number, urls: Record<string, string | undefined>): Promise<string[]> {
     const given = Object.entries(urls).filter((e): e is [string, string] => typeof e[1] === 'string');
     if (given.length === 0) return [];
-    const allowed = new Set(await this.get(businessId));
+    const allowed = await this.allowed(businessId);
     return given.filter(([, url]) => !allowed.has(originOf(url) ?? '')).map(([field]) => field);
+  }
+
+  private async allowed(businessId: number): Promise<ReadonlySet<string>> {
+    const now = Date.now();
+    const hit = this.cache.get(businessId);
+    if (hit && now - hit.cachedAt < this.config.REDIRECT_ORIGINS_CACHE_TTL_MS) return hit.origins;
+    const changesBefore = this.changes;
+    const origins = new Set(await this.get(businessId));
+    if (this.changes === changesBefore && this.config.REDIRECT_ORIGINS_CACHE_TTL_MS > 0) {
+      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as number);
+      this.cache.set(businessId, { origins, cachedAt: now });
+    }
+    return origins;
   }
 }

@@ -59,6 +59,13 @@ export class GatewayConfig extends InternalRpcConfig {
   @IsInt() @Min(0) @Max(3_600_000)
   API_KEY_CACHE_TTL_MS = 60_000;
 
+  /**
+   * How long a business's redirect origins are cached for public-key initializes. A change applies
+   * at once on the replica that made it; other replicas see it within this time. 0: not cached.
+   */
+  @IsInt() @Min(0) @Max(60_000)
+  REDIRECT_ORIGINS_CACHE_TTL_MS = 5_000;
+
   @Matches(HOST_PORT_LIST, ADDRS)
   TRANSACTION_SERVICE_ADDRS = '127.0.0.1:4001';
 

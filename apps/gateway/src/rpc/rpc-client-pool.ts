@@ -23,8 +23,8 @@ interface Endpoint {
  * RPC clients for one service, one persistent multiplexed connection per address (FramedRpcClient),
  * balanced round-robin over every address. Host names are re-resolved every `refreshMs`, so a
  * Kubernetes headless Service's pods all get traffic. A request that cannot connect moves on to the
- * next address (nothing was sent); a request without an answer within `timeoutMs` fails with 503
- * rather than hang.
+ * next address (nothing was sent); a request without an answer within `timeoutMs` (connecting and
+ * trying other addresses included) fails with 503 rather than hang.
  */
 export class RpcClientPool {
   private endpoints: Endpoint[] = [];
@@ -91,12 +91,16 @@ export class RpcClientPool {
     // Services refuse it anyway; failing here names the bug (an admin call from a merchant path).
     if (isAdminPattern(pattern) && this.signer.scope !== 'admin') throw new Error(`${pattern} needs the admin RPC client`);
     const tries = Math.max(1, this.endpoints.length);
+    // One deadline for the call, however many addresses it has to try.
+    const deadline = Date.now() + this.timeoutMs;
     let lastError: unknown;
     for (let attempt = 0; attempt < tries; attempt++) {
       const endpoint = this.endpoints[this.next++ % this.endpoints.length];
-      if (!endpoint) break;
+      // The first attempt gets the whole timeout as it is (see FramedRpcClient.request on timer durations).
+      const left = attempt === 0 ? this.timeoutMs : deadline - Date.now();
+      if (!endpoint || left <= 0) break;
       try {
-        const reply = await endpoint.client.request<RpcReply<TResult>>(pattern, { ctx, body });
+        const reply = await endpoint.client.request<RpcReply<TResult>>(pattern, { ctx, body }, left);
         if (reply.ok) return reply.data;
         throw new ApiException(reply.error.code, reply.error.message, reply.error.errors);
       } catch (err) {

@@ -122,15 +122,16 @@ export class FrameDecoder {
 const corked = new WeakSet<Socket>();
 
 /**
- * Writes a frame, coalescing every frame written to the socket in the same tick into one send:
- * under load many calls or replies are ready at once, and a system call each costs more than
- * the framing itself.
+ * Writes a frame, coalescing every frame written to the socket before `flushOn` fires into one
+ * send: under load many calls or replies are ready at once, and a system call each costs more
+ * than the framing itself. The default flushes at the end of the current tick; setImmediate also
+ * gathers what the rest of this turn of the event loop writes (other connections' requests).
  */
-export function writeFrame(socket: Socket, frame: Buffer): void {
+export function writeFrame(socket: Socket, frame: Buffer, flushOn: (flush: () => void) => void = process.nextTick): void {
   if (!corked.has(socket)) {
     corked.add(socket);
     socket.cork();
-    process.nextTick(() => {
+    flushOn(() => {
       corked.delete(socket);
       socket.uncork();
     });

@@ -54,9 +54,21 @@ export class FramedRpcClient {
 
   constructor(private readonly options: FramedRpcClientOptions) {}
 
-  /** Sends one request; resolves with the response, or rejects with one of the errors above. */
+  /**
+   * Sends one request; resolves with the response, or rejects with one of the errors above. The
+   * deadline covers the whole call, connecting included: a slow connect leaves less time for the
+   * reply, never more.
+   */
   async request<T>(pattern: string, data: unknown, timeoutMs = this.options.timeoutMs): Promise<T> {
-    const socket = this.socket ?? (await this.connect());
+    let socket = this.socket;
+    // The reply timer's duration stays the call's own on a connected client: Node keeps one timer
+    // list per duration, and a duration that differs by a millisecond each call costs a list each.
+    let replyMs = timeoutMs;
+    if (!socket) {
+      const deadline = Date.now() + timeoutMs;
+      socket = await this.connectBy(deadline, timeoutMs);
+      replyMs = deadline - Date.now();
+    }
     // A service that stopped reading: queueing more would only grow this process and run the
     // calls long after their callers gave up. Not sent, so another instance may take it.
     if (socket.writableLength >= this.options.maxFrameBytes) throw new RpcNotSentError(`${this.address} is not reading its requests`);
@@ -67,10 +79,26 @@ export class FramedRpcClient {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new RpcTimeoutError(`no reply to ${pattern} within ${timeoutMs} ms`));
-      }, timeoutMs);
+      }, replyMs);
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-      writeFrame(socket, frame);
+      // Requests of every HTTP request handled in this turn of the event loop leave in one write.
+      writeFrame(socket, frame, setImmediate);
     });
+  }
+
+  /**
+   * The connection, once made, if that happens before `deadline`. A connect shared by several
+   * calls runs on (up to the client's own timeout) for the others when one caller's time is up.
+   */
+  private connectBy(deadline: number, timeoutMs: number): Promise<Socket> {
+    const connecting = this.connect();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RpcNotSentError(`cannot connect to ${this.address} within the call's ${timeoutMs} ms`)), deadline - Date.now());
+    });
+    // The caller that gave up must not leave the shared connect's failure unhandled.
+    connecting.catch(() => undefined);
+    return Promise.race([connecting, late]).finally(() => clearTimeout(timer));
   }
 
   close(): void {

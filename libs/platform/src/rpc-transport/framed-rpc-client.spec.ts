@@ -1,0 +1,83 @@
+import { EventEmitter } from 'node:events';
+import { RpcSigner } from '../rpc-auth/rpc-envelope';
+import { FramedRpcClient, RpcNotSentError, RpcTimeoutError } from './framed-rpc-client';
+
+/** A socket whose connect completes when the test says so, and which never replies. */
+class SlowSocket extends EventEmitter {
+  readonly written: Buffer[] = [];
+  writableLength = 0;
+  setTimeout(): this {
+    return this;
+  }
+  cork(): void {}
+  uncork(): void {}
+  write(frame: Buffer): boolean {
+    this.written.push(frame);
+    return true;
+  }
+  destroy(): this {
+    this.emit('close');
+    return this;
+  }
+}
+
+const sockets: SlowSocket[] = [];
+let connectAfterMs = 0;
+
+jest.mock('node:net', () => ({
+  connect: () => {
+    const socket = new SlowSocket();
+    sockets.push(socket);
+    setTimeout(() => socket.emit('connect'), connectAfterMs);
+    return socket;
+  },
+}));
+
+/** How a call ended, or 'pending'; read after the fake clock moved. */
+function track(call: Promise<unknown>): () => unknown {
+  let outcome: unknown = 'pending';
+  call.then(
+    () => (outcome = 'answered'),
+    (err: unknown) => (outcome = err),
+  );
+  return () => outcome;
+}
+
+/** Moves the fake clock, then lets every promise chain that the timers started settle. */
+async function advance(ms: number): Promise<void> {
+  await jest.advanceTimersByTimeAsync(ms);
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
+const client = () => new FramedRpcClient({ host: '10.0.0.1', port: 4000, signer: new RpcSigner('unit-test-secret-0123456789-abcdefghij', 'merchant'), timeoutMs: 200, maxFrameBytes: 64 * 1024 });
+
+describe('FramedRpcClient deadline', () => {
+  beforeEach(() => {
+    jest.useFakeTimers();
+    sockets.length = 0;
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('counts the time spent connecting: a call whose connect took 150 of its 200 ms times out 200 ms after it began', async () => {
+    connectAfterMs = 150;
+    const c = client();
+    const outcome = track(c.request('echo', { value: 1 }));
+    await advance(150);
+    expect(sockets[0].written).toHaveLength(1);
+    await advance(49);
+    expect(outcome()).toBe('pending');
+    await advance(1);
+    expect(outcome()).toBeInstanceOf(RpcTimeoutError);
+    c.close();
+  });
+
+  it('gives up at the deadline while still connecting, with nothing sent', async () => {
+    connectAfterMs = 10_000;
+    const c = client();
+    const outcome = track(c.request('echo', { value: 1 }, 100));
+    await advance(100);
+    expect(outcome()).toBeInstanceOf(RpcNotSentError);
+    expect(sockets[0].written).toHaveLength(0);
+    c.close();
+  });
+});
