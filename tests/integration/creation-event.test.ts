@@ -102,6 +102,30 @@ describe('creation event of a transaction', () => {
     });
   }, 60_000);
 
+  it('a method chosen on the checkout page bumps the version: a status change from the row read before it is refused', async () => {
+    const db = stack.db('transaction-service');
+    const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;
+    const store = new TransactionStore();
+    const pending = await store.create(
+      manager,
+      { businessId: 30, mode: 'test', reference: 'method-1', amount: 700, charges: 0, currency: 'ZWG', email: 'payer@example.com', paymentMethodType: null, paymentMethodCode: null, mobileMoneyNumber: null, requestedResponse: null, message: 'Awaiting payment', successUrl: null, failureUrl: null, expiresInSeconds: 3600 },
+      null,
+    );
+    const chosen = await store.setMethod(manager, pending, 'mobile_money', 'ecocash', '263771234567');
+    expect(chosen.version).toBe(pending.version + 1);
+    expect(chosen.payment_method_code).toBe('ecocash');
+    // A caller that skipped the row lock and still holds the row without the method: its event would say no method was chosen.
+    await expect(store.changeStatus(manager, pending, 'processing', 'Authorising', null)).rejects.toBeInstanceOf(ConcurrentStatusChange);
+    const { rows: events } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>('SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id', [pending.public_id]);
+    expect(events.map((e) => e.payload.data.status)).toEqual(['pending']);
+
+    const processing = await store.changeStatus(manager, chosen, 'processing', 'Authorising', null);
+    const { rows: after } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>('SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id', [pending.public_id]);
+    expect(after).toHaveLength(2);
+    expect(after[1].payload.data.transaction).toEqual(toSnapshot(processing));
+    expect(after[1].payload.data.transaction).toMatchObject({ payment_method_code: 'ecocash', version: 3 });
+  }, 60_000);
+
   it('a transaction created straight into its first step gets both events, in order, in the same statement', async () => {
     const db = stack.db('transaction-service');
     const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;

@@ -215,11 +215,16 @@ export class TransactionStore {
     return stored;
   }
 
-  /** Records the method a customer chose on the checkout page (only while pending). */
+  /**
+   * Records the method a customer chose on the checkout page (only while pending). It bumps the
+   * version like every change of the row: a status change built from a row read before it then
+   * fails its version guard instead of publishing a snapshot without the method.
+   */
   async setMethod(m: EntityManager, row: TransactionRow, type: string, code: string, mobileNumber: string | null): Promise<TransactionRow> {
     const [updated] = await queryRows<TransactionRow>(
       m,
-      `UPDATE transactions SET payment_method_type = $2, payment_method_code = $3, mobile_money_number = COALESCE($4, mobile_money_number), updated_at = now()
+      `UPDATE transactions SET payment_method_type = $2, payment_method_code = $3, mobile_money_number = COALESCE($4, mobile_money_number),
+              version = version + 1, updated_at = now()
         WHERE id = $1 AND status = 'pending' RETURNING *`,
       [row.id, type, code, mobileNumber],
     );
