@@ -12,10 +12,26 @@ export type IsolationLevel = 'READ UNCOMMITTED' | 'READ COMMITTED' | 'REPEATABLE
 
 const ISOLATION_LEVELS: readonly IsolationLevel[] = ['READ UNCOMMITTED', 'READ COMMITTED', 'REPEATABLE READ', 'SERIALIZABLE'];
 
+/**
+ * A hot statement run as a named prepared statement: each pooled connection parses and plans it
+ * once, then only binds parameters (no Parse message, no parse/plan on the server). Its result
+ * columns must be listed, not `*`: a prepared statement whose result type changes (a migration
+ * adding a column while this process serves) fails with "cached plan must not change result type".
+ * One name per text in the process (pg refuses a name reused for different text).
+ */
+export interface PreparedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+export type Sql = string | PreparedStatement;
+
+export const sqlText = (sql: Sql): string => (typeof sql === 'string' ? sql : sql.text);
+
 /** What runs SQL: the pool (one statement, any connection) or one transaction's connection. */
 export interface EntityManager {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the caller names the row shape, as with TypeORM
-  query<T = any>(sql: string, parameters?: unknown[]): Promise<T>;
+  query<T = any>(sql: Sql, parameters?: unknown[]): Promise<T>;
 }
 
 export interface PoolSettings {
@@ -55,11 +71,12 @@ function toTypeormResult(raw: QueryResult | QueryResult[] | undefined): unknown 
   return raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows;
 }
 
-async function run(target: Pool | PoolClient, sql: string, parameters: unknown[] | undefined): Promise<unknown> {
+async function run(target: Pool | PoolClient, sql: Sql, parameters: unknown[] | undefined): Promise<unknown> {
   try {
-    return toTypeormResult((await target.query(sql, parameters)) as QueryResult | undefined);
+    const result = typeof sql === 'string' ? target.query(sql, parameters) : target.query({ name: sql.name, text: sql.text, values: parameters });
+    return toTypeormResult((await result) as QueryResult | undefined);
   } catch (err) {
-    throw new QueryFailedError(sql, parameters, err);
+    throw new QueryFailedError(sqlText(sql), parameters, err);
   }
 }
 
@@ -116,7 +133,7 @@ export class DataSource implements EntityManager {
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see EntityManager
-  async query<T = any>(sql: string, parameters?: unknown[]): Promise<T> {
+  async query<T = any>(sql: Sql, parameters?: unknown[]): Promise<T> {
     return (await run(this.connected(), sql, parameters)) as T;
   }
 

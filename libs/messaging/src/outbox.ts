@@ -35,9 +35,15 @@ export function buildEnvelope<TData>(e: NewEvent<TData>): EventEnvelope<string, 
 /** Columns of an outbox insert, in the order of outboxValues(). */
 export const OUTBOX_INSERT_COLUMNS = 'event_id, topic, message_key, payload, headers';
 
+/** An outbox row of `event` as one object (for a statement that inserts several from one JSON parameter). */
+export function outboxRecord<TData>(event: NewEvent<TData>, envelope: EventEnvelope<string, TData>) {
+  return { event_id: envelope.id, topic: event.topic, message_key: event.key, payload: envelope, headers: { 'correlation-id': event.correlationId ?? '' } };
+}
+
 /** Parameters of an outbox insert for `event` (see OUTBOX_INSERT_COLUMNS). */
 export function outboxValues<TData>(event: NewEvent<TData>, envelope: EventEnvelope<string, TData>): [string, string, string, string, string] {
-  return [envelope.id, event.topic, event.key, JSON.stringify(envelope), JSON.stringify({ 'correlation-id': event.correlationId ?? '' })];
+  const r = outboxRecord(event, envelope);
+  return [r.event_id, r.topic, r.message_key, JSON.stringify(r.payload), JSON.stringify(r.headers)];
 }
 
 /**

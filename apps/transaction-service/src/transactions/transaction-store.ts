@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, queryRows } from '@payments/database';
+import { type EntityManager, type PreparedStatement, queryRows } from '@payments/database';
 import { Topics, type Metadata, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
-import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxValues, type NewEvent } from '@payments/messaging';
+import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues, type NewEvent } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
 
@@ -36,6 +36,15 @@ export interface TransactionRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** Every column of TransactionRow, for statements that must list them (prepared statements: see PreparedStatement). */
+const ROW_KEYS = {
+  id: 1, public_id: 1, business_id: 1, mode: 1, reference: 1, amount: 1, charges: 1, total: 1, currency: 1, email: 1,
+  payment_method_type: 1, payment_method_code: 1, mobile_money_number: 1, requested_response: 1, status: 1, message: 1,
+  checkout_id: 1, success_url: 1, failure_url: 1, payment_link_id: 1, link_splits: 1, metadata: 1, description: 1,
+  settle_at: 1, expires_at: 1, version: 1, created_at: 1, updated_at: 1,
+} satisfies Record<keyof TransactionRow, 1>;
+const ROW_COLUMNS = Object.keys(ROW_KEYS).join(', ');
 
 export const PRODUCER = 'transaction-service';
 
@@ -79,6 +88,31 @@ export class ConcurrentStatusChange extends Error {}
 
 /** A timestamp column as a JSON string formatted as toSnapshot formats it (ISO-8601 UTC, milliseconds truncated like a Date). */
 const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+
+/**
+ * A transaction and its events in one statement, so atomic without a transaction block (one round
+ * trip when run on the pool). Prepared: it is the service's hottest statement.
+ */
+const CREATE_STATEMENT: PreparedStatement = {
+  name: 'transactions_create',
+  text: `WITH t AS (
+         INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
+           payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
+           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at,
+           metadata, description)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23, $25, ($26::jsonb)->'metadata', ($26::jsonb)->>'description')
+         RETURNING ${ROW_COLUMNS}
+       ), event AS (
+         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
+         SELECT e.event_id, e.topic, e.message_key,
+                jsonb_set(jsonb_set(jsonb_set(e.payload, '{data,transaction,id}', to_jsonb(t.id)),
+                  '{data,transaction,date_created}', ${iso('t.created_at')}), '{data,transaction,date_updated}', ${iso('t.updated_at')}),
+                e.headers
+           FROM t, jsonb_to_recordset($24::jsonb) AS e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)
+          ORDER BY e.n
+       )
+       SELECT * FROM t`,
+};
 
 export interface NewTransaction {
   businessId: number;
@@ -160,29 +194,10 @@ export class TransactionStore {
       events.push(this.statusEvent(row, 'pending', correlationId));
     }
     // Every event is of this row: the statement sets id and timestamps (the same now() for all).
-    const outbox = events.map((event, n) => {
-      const [event_id, topic, message_key, payload, headers] = outboxValues(event, buildEnvelope(event));
-      return { n, event_id, topic, message_key, payload: JSON.parse(payload) as unknown, headers: JSON.parse(headers) as unknown };
-    });
+    const outbox = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
     const [stored] = await queryRows<TransactionRow>(
       m,
-      `WITH t AS (
-         INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
-           payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
-           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at,
-           metadata, description)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23, $25, ($26::jsonb)->'metadata', ($26::jsonb)->>'description')
-         RETURNING *
-       ), event AS (
-         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
-         SELECT e.event_id, e.topic, e.message_key,
-                jsonb_set(jsonb_set(jsonb_set(e.payload, '{data,transaction,id}', to_jsonb(t.id)),
-                  '{data,transaction,date_created}', ${iso('t.created_at')}), '{data,transaction,date_updated}', ${iso('t.updated_at')}),
-                e.headers
-           FROM t, jsonb_to_recordset($24::jsonb) AS e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)
-          ORDER BY e.n
-       )
-       SELECT * FROM t`,
+      CREATE_STATEMENT,
       [
         draft.public_id,
         draft.business_id,

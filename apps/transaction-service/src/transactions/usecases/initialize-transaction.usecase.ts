@@ -51,34 +51,33 @@ export class InitializeTransactionUseCase {
     const reference = body.transaction_reference ?? publicId('ref', 20);
     const sandboxSettles = ctx.mode === 'test' && settlesWithoutCustomer(code);
 
-    // One statement (row and events, the sandbox's first step included). Measured: running it
-    // outside a transaction block through typeorm was slower at every concurrency, so it keeps one.
-    const row = await this.ds
-      .transaction((m) =>
-        this.store.create(
-          m,
-          {
-            businessId: ctx.business_id,
-            mode: ctx.mode,
-            reference,
-            amount: body.amount,
-            charges,
-            currency: body.currency,
-            email: body.email,
-            paymentMethodType: type,
-            paymentMethodCode: code,
-            mobileMoneyNumber: body.mobile_money_number ?? null,
-            requestedResponse: body.requested_response ?? null,
-            message: sandboxSettles ? 'Payment request sent' : 'Awaiting payment',
-            successUrl: body.success_url ?? null,
-            failureUrl: body.failure_url ?? null,
-            metadata: metadataToStore(body.metadata),
-            description: descriptionToStore(body.description),
-            expiresInSeconds: durationMs(this.config.TRANSACTION_EXPIRY) / 1000,
-            then: sandboxSettles ? (this.sandbox.firstStep(code) ?? undefined) : undefined,
-          },
-          ctx.request_id,
-        ),
+    // One statement (row and events, the sandbox's first step included), run on the pool without a
+    // transaction block: a single statement is its own transaction, committed before its reply
+    // arrives, so the row and its events are written together or not at all, in one round trip.
+    const row = await this.store
+      .create(
+        this.ds,
+        {
+          businessId: ctx.business_id,
+          mode: ctx.mode,
+          reference,
+          amount: body.amount,
+          charges,
+          currency: body.currency,
+          email: body.email,
+          paymentMethodType: type,
+          paymentMethodCode: code,
+          mobileMoneyNumber: body.mobile_money_number ?? null,
+          requestedResponse: body.requested_response ?? null,
+          message: sandboxSettles ? 'Payment request sent' : 'Awaiting payment',
+          successUrl: body.success_url ?? null,
+          failureUrl: body.failure_url ?? null,
+          metadata: metadataToStore(body.metadata),
+          description: descriptionToStore(body.description),
+          expiresInSeconds: durationMs(this.config.TRANSACTION_EXPIRY) / 1000,
+          then: sandboxSettles ? (this.sandbox.firstStep(code) ?? undefined) : undefined,
+        },
+        ctx.request_id,
       )
       .catch((err) => {
         if ((err as { code?: string }).code === UNIQUE_VIOLATION && /reference/.test((err as { constraint?: string }).constraint ?? '')) {
