@@ -5,7 +5,7 @@ export * from './metrics';
 export * from './polling-worker';
 export * from './health';
 export * from './api-response';
-export * from './rpc-reply.interceptor';
+export * from './rpc-reply';
 export * from './ids';
 export * from './ping.controller';
 export * from './rpc-auth';

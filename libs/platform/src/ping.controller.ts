@@ -1,7 +1,7 @@
 import { MessagePattern } from '@nestjs/microservices';
 import { hostname } from 'node:os';
 import { RpcPatterns, type PingReply } from '@payments/contracts';
-import { RpcController } from './rpc-reply.interceptor';
+import { RpcController } from './rpc-reply';
 
 /** Answers the gateway's RPC ping; the instance id lets tests see load balancing at work. */
 export function pingController(service: string) {

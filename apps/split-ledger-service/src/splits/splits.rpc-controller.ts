@@ -6,7 +6,7 @@ import { DeactivateSplitConfigUseCase } from './usecases/deactivate-split-config
 import { ListSplitConfigsUseCase } from './usecases/list-split-configs.usecase';
 import { UpdateSplitConfigUseCase } from './usecases/update-split-config.usecase';
 
-/** Thin RPC handlers: decode, call the use case; RpcReplyInterceptor maps results and refusals. */
+/** Thin RPC handlers: decode, call the use case; RpcController (rpcReply) maps results and refusals. */
 @RpcController()
 export class SplitsRpcController {
   constructor(

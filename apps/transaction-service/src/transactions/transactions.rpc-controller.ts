@@ -23,7 +23,7 @@ import { InitializeTransactionUseCase } from './usecases/initialize-transaction.
 import { FetchTransactionUseCase, ListTransactionsUseCase } from './usecases/list-transactions.usecase';
 import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase';
 
-/** Thin RPC handlers: decode, call the use case; RpcReplyInterceptor maps results and refusals. */
+/** Thin RPC handlers: decode, call the use case; RpcController (rpcReply) maps results and refusals. */
 @RpcController()
 export class TransactionsRpcController {
   constructor(

@@ -16,7 +16,7 @@ const DRAIN_MS = 5_000;
 /** At most one refusal log line per interval (the rest are counted in it and in the metric), so a flood cannot flood the logs. */
 const REFUSAL_LOG_INTERVAL_MS = 1_000;
 
-/** What a handler sees as its RPC context: the connection and the pattern (RpcReplyInterceptor reads it). */
+/** What a handler sees as its RPC context: the connection and the pattern (handlers may read it with @Ctx()). */
 export class FramedRpcContext extends BaseRpcContext<[Socket, string]> {
   getSocket(): Socket {
     return this.args[0];

@@ -1,0 +1,83 @@
+import { Controller } from '@nestjs/common';
+import { PATTERN_METADATA } from '@nestjs/microservices/constants';
+import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
+import { isConnectionError, isDataError } from '@payments/database';
+import { DomainException } from './domain-exception';
+import { rootLogger } from './logger';
+import { rpcRequestDuration } from './metrics';
+import { runWithContext } from './request-context';
+
+/** What the caller gets for a failure that is a bug of ours: Nest's RPC exception filter turns it into its generic error. */
+const INTERNAL = { message: 'internal error' };
+
+/**
+ * Runs one RPC handler inside the caller's request context (so logs carry the gateway's request
+ * id), turns its result into `{ ok: true, data }` and a DomainException into `{ ok: false, error }`,
+ * a database data error (SQLSTATE 22xxx) into validation_error, an unreachable store into
+ * service_unavailable. Anything else is a bug: logged here, and the gateway answers 500.
+ */
+export function rpcReply(pattern: string, payload: unknown, handle: () => unknown): Promise<RpcReply<unknown>> {
+  const started = process.hrtime.bigint();
+  const observe = (outcome: string) => rpcRequestDuration.observe({ pattern, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+  const requestId = (payload as { ctx?: RpcContext } | undefined)?.ctx?.request_id;
+  return runWithContext({ request_id: requestId }, async (): Promise<RpcReply<unknown>> => {
+    try {
+      const data = await handle();
+      observe('ok');
+      return { ok: true, data };
+    } catch (err) {
+      return refusal(pattern, err, observe);
+    }
+  });
+}
+
+function refusal(pattern: string, err: unknown, observe: (outcome: string) => void): RpcReply<unknown> {
+  if (err instanceof DomainException) {
+    observe(err.code);
+    return { ok: false, error: err.toPayload() };
+  }
+  if (isConnectionError(err)) {
+    // A store is unreachable: its transaction rolled back, nothing was written.
+    observe('service_unavailable');
+    rootLogger().error({ err, pattern }, 'RPC handler could not reach a store');
+    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: 'a data store is unreachable; try again shortly' } };
+  }
+  if (isDataError(err)) {
+    // PostgreSQL refused a value (SQLSTATE 22xxx): the caller's input, not a bug of ours.
+    // The statement failed, so nothing was written. The driver's message may quote the
+    // value, so only its code is logged and none of it is returned.
+    observe(ErrorCodes.ValidationError);
+    rootLogger().warn({ pattern, sqlstate: (err as { code?: string }).code ?? (err as { driverError?: { code?: string } }).driverError?.code }, 'RPC input refused by the database');
+    return { ok: false, error: { code: ErrorCodes.ValidationError, message: 'a value in the request is outside what can be stored (out of range, impossible date or invalid text)' } };
+  }
+  observe('error');
+  rootLogger().error({ err, pattern }, 'RPC handler failed');
+  throw INTERNAL;
+}
+
+/**
+ * A controller of RPC message handlers, each wrapped by rpcReply. The wrapping replaces each
+ * `@MessagePattern` method on the prototype (keeping its metadata) rather than adding a Nest
+ * interceptor: an interceptor runs every call through a chain of rxjs Observables, which was
+ * ≈ 10 % of the transaction-service's CPU at 32 concurrent initializes. The handler's first
+ * argument is its payload (`@Payload()`), where the caller's request id is.
+ */
+export function RpcController(): ClassDecorator {
+  return (target) => {
+    Controller()(target);
+    const proto = target.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const method = proto[name];
+      if (name === 'constructor' || typeof method !== 'function') continue;
+      const patterns = Reflect.getMetadata(PATTERN_METADATA, method) as unknown[] | undefined;
+      if (!patterns) continue;
+      const pattern = typeof patterns[0] === 'string' ? patterns[0] : name;
+      const wrapped = function (this: unknown, ...args: unknown[]) {
+        return rpcReply(pattern, args[0], () => (method as (...a: unknown[]) => unknown).apply(this, args));
+      };
+      for (const key of Reflect.getMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), wrapped);
+      Object.defineProperty(wrapped, 'name', { value: method.name });
+      Object.defineProperty(proto, name, { ...Object.getOwnPropertyDescriptor(proto, name), value: wrapped });
+    }
+  };
+}
