@@ -9,6 +9,7 @@
  * Prints every figure, writes .local/bench.json and the generated part of docs/benchmarks.md.
  * Options: BENCH_SECONDS (per load step, default 10), BENCH_REPLAY_EVENTS (default 100000),
  * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_ONLY (comma list of a,b,c,d),
+ * BENCH_POOL_SIZE (DATABASE_POOL_SIZE of the services and the insert server, default 10, as deployed),
  * BENCH_PROFILE_DIR (every service records a V8 CPU profile, as `node --cpu-prof` does, and writes it
  * there on exit), BENCH_LOOP_DIR (event-loop delay and GC pauses per service), BENCH_ALLOC_DIR
  * (sampling heap profile of all allocations per service).
@@ -27,7 +28,7 @@ const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 100_000);
 const REPLAY_SECONDS = Number(process.env.BENCH_REPLAY_SECONDS ?? 120);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d').split(','));
 // Service settings as deployed (config defaults), not the fast-polling ones the tests use.
-const POOL_SIZE = '10';
+const POOL_SIZE = process.env.BENCH_POOL_SIZE ?? '10';
 const DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=2';
 // Each set directory preloads its recorder into every service (cpu-profile.js, loop-stats.js, alloc-profile.js).
 const RECORDERS = [
