@@ -5,6 +5,10 @@ import { appendToOutbox } from '@payments/messaging';
 import { publicId, unknownCursor } from '@payments/platform';
 import { ConcurrentStatusChange, PRODUCER, annotationsParam } from '../transactions/transaction-store';
 
+
+/** Whether a test-mode refund's settlement is due: an indexed look, one of the scheduler's idle checks. */
+export const REFUND_SETTLEMENT_DUE = "EXISTS (SELECT 1 FROM refunds WHERE status = 'pending' AND mode = 'test' AND settle_at <= now())";
+
 /** A refunds row joined with what it refunds. */
 export interface RefundRow {
   id: string;
@@ -131,12 +135,6 @@ export class RefundStore {
       byTransaction.set(r.transaction_id, list);
     }
     return byTransaction;
-  }
-
-  /** Whether a test-mode refund's settlement is due (the scheduler's cheap idle check). */
-  async due(db: Pick<EntityManager, 'query'>): Promise<boolean> {
-    const [row] = await queryRows<{ due: boolean }>(db, "SELECT EXISTS (SELECT 1 FROM refunds WHERE status = 'pending' AND mode = 'test' AND settle_at <= now()) AS due");
-    return row.due;
   }
 
   /** Test-mode refunds whose settlement is due, locked; rows another replica holds are skipped. */

@@ -8,6 +8,12 @@ type Db = Pick<EntityManager, 'query'>;
 
 const CREATED_OPS = { gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
 
+
+/** Whether a sandbox settlement is due: an indexed look, one of the scheduler's idle checks (TransactionScheduler runs them in one statement). */
+export const SANDBOX_SETTLEMENT_DUE = "EXISTS (SELECT 1 FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now())";
+/** Whether a pending payment has expired: an indexed look, another of the scheduler's idle checks. */
+export const EXPIRY_DUE = "EXISTS (SELECT 1 FROM transactions WHERE status = 'pending' AND expires_at <= now())";
+
 /** A transaction as `ops reconcile` compares it (ids and amounts as text: bigint). */
 export interface ReconcileTransactionRow {
   id: string;
@@ -83,16 +89,6 @@ export class TransactionQueries {
       page: body,
       unknownCursor: unknownCursor('transaction'),
     });
-  }
-
-  /** Whether the scheduler has work: one indexed look, so an idle tick costs one statement. */
-  async due(db: Db): Promise<{ settle: boolean; expire: boolean }> {
-    const [due] = await queryRows<{ settle: boolean; expire: boolean }>(
-      db,
-      `SELECT EXISTS (SELECT 1 FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now()) AS settle,
-              EXISTS (SELECT 1 FROM transactions WHERE status = 'pending' AND expires_at <= now()) AS expire`,
-    );
-    return due;
   }
 
   /** Test-mode payments whose sandbox settlement is due, locked; rows another replica holds are skipped. */
