@@ -4,18 +4,22 @@ import { DataSource, QueryFailedError } from './pg-data-source';
 function withFakePool(results: (sql: string) => unknown) {
   const ds = new DataSource({ url: 'postgres://localhost/x', max: 1, connectionTimeoutMillis: 1, idleTimeoutMillis: 1, statementTimeoutMillis: 1 });
   const sent: string[] = [];
+  const prepared: unknown[] = [];
   const released: unknown[] = [];
   const client = {
-    query: async (sql: string) => {
-      sent.push(sql);
-      return results(sql);
+    query: async (sql: string | { name: string; text: string; values?: unknown[] }, values?: unknown[]) => {
+      const text = typeof sql === 'string' ? sql : sql.text;
+      sent.push(text);
+      if (typeof sql !== 'string') prepared.push(sql);
+      else if (values !== undefined) prepared.push({ text, values });
+      return results(text);
     },
     on: () => undefined,
     removeListener: () => undefined,
     release: (err?: unknown) => released.push(err),
   };
   (ds as unknown as { pool: unknown }).pool = { query: client.query, connect: async () => client };
-  return { ds, sent, released };
+  return { ds, sent, prepared, released };
 }
 
 describe('DataSource (pg pool)', () => {
@@ -37,6 +41,18 @@ describe('DataSource (pg pool)', () => {
     expect(err.name).toBe('QueryFailedError');
     expect(err.message).toBe('new row violates check constraint "c"');
     expect(err).toMatchObject({ query: 'INSERT INTO t VALUES ($1)', parameters: ['secret'], driverError: pgError, code: '23514', detail: 'Failing row contains (x).' });
+  });
+
+  it('runs a PreparedStatement by its name with its parameters, and names its text when it fails', async () => {
+    const statement = { name: 'things_create', text: 'INSERT INTO things (a) VALUES ($1) RETURNING id, a' };
+    const { ds, prepared } = withFakePool((sql) => {
+      if (sql.includes('fail')) throw Object.assign(new Error('boom'), { code: '23505' });
+      return { command: 'INSERT', rows: [{ id: 1, a: 'x' }], rowCount: 1 };
+    });
+    await expect(ds.query(statement, ['x'])).resolves.toEqual([{ id: 1, a: 'x' }]);
+    expect(prepared).toEqual([{ name: 'things_create', text: statement.text, values: ['x'] }]);
+    const failing = { name: 'things_fail', text: 'INSERT fail' };
+    await expect(ds.query(failing, ['y'])).rejects.toMatchObject({ name: 'QueryFailedError', query: 'INSERT fail', parameters: ['y'], code: '23505' });
   });
 
   it('commits a transaction on one connection, with the isolation level asked for', async () => {
