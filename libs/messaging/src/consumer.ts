@@ -54,6 +54,12 @@ interface Decoded {
 
 class StoppingError extends Error {}
 
+const DEFAULT_PARTITIONS_AT_ONCE = 3;
+const DEFAULT_MAX_BATCH = 500;
+
+/** Wait before trying again after the attempt-th failure in a row. */
+const backoff = (attempt: number): number => Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
+
 /**
  * A Kafka consumer that applies each event exactly once: the event id goes into
  * processed_events in the same DB transaction as the effect, so redelivery, replay and a crash
@@ -62,7 +68,8 @@ class StoppingError extends Error {}
  * partitions (FetchCommit) — one inbox statement and one commit for up to `maxBatch` events of
  * each partition. If that transaction fails, the batch is rolled back whole and its
  * events are applied one at a time: a poison message goes to the group's dead-letter topic after
- * `maxAttempts`; while the database is down the partition waits instead.
+ * `maxAttempts`. While the database is unreachable the batch is not split: the partition backs off
+ * and tries it whole again.
  */
 export class IdempotentConsumer {
   private consumer: Consumer | undefined;
@@ -82,7 +89,7 @@ export class IdempotentConsumer {
         [options.group, ids, topics],
       );
       return new Set(inserted.map((r) => r.event_id));
-    });
+    }, { concurrency: options.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS_AT_ONCE, fullAt: options.maxBatch ?? DEFAULT_MAX_BATCH });
   }
 
   get groupId(): string {
@@ -113,7 +120,7 @@ export class IdempotentConsumer {
     await this.consumer.run({
       autoCommit: true,
       autoCommitInterval: 1_000,
-      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS_AT_ONCE,
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.onBatch(payload),
     });
@@ -145,18 +152,31 @@ export class IdempotentConsumer {
     if (batch.topic === `${this.options.topicPrefix}${replayTopic(this.options.group)}`) return this.onReplayBatch(payload);
     const { topic, partition } = batch;
     const handler = this.options.handlers[this.base(topic)];
-    const size = this.options.maxBatch ?? 500;
+    const size = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
     for (let i = 0; i < batch.messages.length; i += size) {
       if (!isRunning() || isStale()) return;
       if (this.stopping) throw new StoppingError('consumer stopping; the batch will be redelivered');
       const chunk = batch.messages.slice(i, i + size).map((m) => this.decode(m));
       const valid = chunk.filter((d) => d.event && handler);
       let together = false;
-      try {
-        if (valid.length > 0) await this.applyBatch(valid.map((d) => ({ event: d.event!, meta: { topic, partition, offset: d.message.offset } })), handler);
-        together = true;
-      } catch (err) {
-        this.logger.warn({ err, topic, partition, count: valid.length }, 'batch failed; applying its events one at a time');
+      for (let attempt = 1; !together; attempt++) {
+        try {
+          if (valid.length > 0) await this.applyBatch(valid.map((d) => ({ event: d.event!, meta: { topic, partition, offset: d.message.offset } })), handler);
+          together = true;
+        } catch (err) {
+          // While the database is unreachable the batch waits whole: one at a time would only multiply the waiting.
+          if (isConnectionError(err)) {
+            const delay = backoff(attempt);
+            this.logger.warn({ err, topic, partition, count: valid.length, attempt, delay }, 'database unreachable; retrying the batch');
+            await new Promise((r) => setTimeout(r, delay));
+            await heartbeat().catch(() => undefined);
+            if (!isRunning() || isStale()) return;
+            if (this.stopping) throw new StoppingError('consumer stopping; the batch will be redelivered');
+            continue;
+          }
+          this.logger.warn({ err, topic, partition, count: valid.length }, 'batch failed; applying its events one at a time');
+          break;
+        }
       }
       for (const d of chunk) {
         const meta: MessageMeta = { topic, partition, offset: d.message.offset };
@@ -203,7 +223,7 @@ export class IdempotentConsumer {
             this.logger.error({ err, ...meta, attempt }, 'event failed after its retries; sending to the dead-letter topic');
             return this.deadLetter(meta, message, (err as Error).message);
           }
-          const delay = Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
+          const delay = backoff(attempt);
           this.logger.warn({ err, ...meta, attempt, transient, delay }, 'event failed; retrying');
           await new Promise((r) => setTimeout(r, delay));
           await heartbeat().catch(() => undefined);

@@ -85,4 +85,41 @@ describe('FetchCommit', () => {
     await later;
     expect(transactions).toEqual([['a'], ['b', 'c']]);
   });
+
+  it('fails every chunk at once when the database is unreachable, without trying each alone', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    let transactions = 0;
+    const ds = {
+      transaction: async () => {
+        transactions++;
+        throw refused;
+      },
+    } as unknown as DataSource;
+    const commit = new FetchCommit(ds, async () => new Set());
+    const handler: EventHandler = async () => undefined;
+    const results = await Promise.allSettled([0, 1, 2].map((p) => commit.submit(chunk('t', p, [`e${p}`], handler))));
+    expect(results).toEqual([0, 1, 2].map(() => ({ status: 'rejected', reason: refused })));
+    expect(transactions).toBe(1);
+  });
+
+  it('runs full chunks of a backlog side by side, up to the limit, and still merges small ones', async () => {
+    const { ds, transactions, record } = fakeInbox();
+    let open = 0;
+    let most = 0;
+    const handler: EventHandler = async () => {
+      most = Math.max(most, ++open);
+      await new Promise((r) => setTimeout(r, 20));
+      open--;
+    };
+    const ids = (p: number, n: number) => Array.from({ length: n }, (_, i) => `${p}-${i}`);
+    const commit = new FetchCommit(ds, record, { concurrency: 2, fullAt: 3 });
+    const full = await Promise.all([0, 1, 2].map((p) => commit.submit(chunk('t', p, ids(p, 3), handler))));
+    expect(full.map((o) => o.applied)).toEqual([3, 3, 3]);
+    expect(transactions).toEqual([ids(0, 3), ids(1, 3), ids(2, 3)]);
+    expect(most).toBe(2);
+
+    transactions.length = 0;
+    await Promise.all([3, 4].map((p) => commit.submit(chunk('t', p, ids(p, 1), handler))));
+    expect(transactions).toEqual([[...ids(3, 1), ...ids(4, 1)]]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from '@payments/database';
+import { type DataSource, type EntityManager, isConnectionError } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
 import { runWithContext } from '@payments/platform';
 import type { AfterCommit, BatchEventHandler, EventHandler, MessageMeta } from './consumer';
@@ -26,23 +26,39 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** How many transactions may run at once, and how many queued events make a transaction worth starting beside a running one. */
+export interface FetchCommitLimits {
+  concurrency: number;
+  fullAt: number;
+}
+
 /**
  * One inbox transaction for the chunks of every partition a fetch delivered, instead of one per
  * partition: kafkajs hands the partitions of a fetch to `eachBatch` calls that start in the same
  * turn of the event loop, so chunks submitted before the next turn — and any that arrive while a
  * transaction runs — share the next transaction. No timer: a lone chunk waits for nothing.
- * Each partition still submits one chunk at a time, so its events stay in order. If a shared
- * transaction fails, each chunk is tried again in a transaction of its own, so one partition's
- * poison event cannot hold back the others' (the caller falls back to one event at a time).
+ * Each partition still submits one chunk at a time, so its events stay in order.
+ *
+ * A backlog (replay, catching up) is different: its chunks are full, and one transaction at a time
+ * would leave the database working on one connection while the others idle (replay measured
+ * 2.3–2.9× slower that way). So once `fullAt` events are queued, a transaction of about that many
+ * starts beside the running ones, up to `concurrency` at once; below it, chunks wait for the
+ * running transaction and share the next one as before.
+ *
+ * If a shared transaction fails, each chunk is tried again in a transaction of its own, so one
+ * partition's poison event cannot hold back the others' (the caller falls back to one event at a
+ * time) — unless the database is unreachable: then every chunk fails at once with that error, and
+ * the callers back off, instead of each waiting for a connection in turn.
  */
 export class FetchCommit {
   private queue: Pending[] = [];
-  private running = false;
+  private running = 0;
   private scheduled = false;
 
   constructor(
     private readonly ds: DataSource,
     private readonly recordInbox: RecordInbox,
+    private readonly limits: FetchCommitLimits = { concurrency: 1, fullAt: Infinity },
   ) {}
 
   submit(chunk: PartitionChunk): Promise<ChunkOutcome> {
@@ -53,24 +69,38 @@ export class FetchCommit {
   }
 
   private schedule(): void {
-    if (this.running || this.scheduled) return;
+    if (this.scheduled || !this.canStart()) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      void this.drain();
+      while (this.canStart()) void this.run(this.take());
     });
   }
 
-  private async drain(): Promise<void> {
-    if (this.running || this.queue.length === 0) return;
-    this.running = true;
-    const taken = this.queue;
-    this.queue = [];
+  private canStart(): boolean {
+    if (this.queue.length === 0 || this.running >= this.limits.concurrency) return false;
+    return this.running === 0 || this.queued() >= this.limits.fullAt;
+  }
+
+  private queued(): number {
+    return this.queue.reduce((n, p) => n + p.chunk.items.length, 0);
+  }
+
+  /** The oldest chunks, up to `fullAt` events (at least one chunk). */
+  private take(): Pending[] {
+    let events = 0;
+    let n = 0;
+    while (n < this.queue.length && (n === 0 || events + this.queue[n].chunk.items.length <= this.limits.fullAt)) events += this.queue[n++].chunk.items.length;
+    return this.queue.splice(0, n);
+  }
+
+  private async run(taken: Pending[]): Promise<void> {
+    this.running++;
     try {
       const outcomes = await this.apply(taken.map((p) => p.chunk));
       taken.forEach((p, i) => p.resolve(outcomes[i]));
     } catch (err) {
-      if (taken.length === 1) taken[0].reject(err);
+      if (taken.length === 1 || isConnectionError(err)) taken.forEach((p) => p.reject(err));
       else {
         for (const p of taken) {
           await this.apply([p.chunk]).then(
@@ -80,7 +110,7 @@ export class FetchCommit {
         }
       }
     } finally {
-      this.running = false;
+      this.running--;
       this.schedule();
     }
   }
