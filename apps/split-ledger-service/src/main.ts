@@ -15,6 +15,7 @@ void runService({
   consumers: (app) => {
     const transactions = app.get(TransactionStatusHandler);
     const refunds = app.get(RefundStatusHandler);
+    const config = app.get(SplitLedgerConfig);
     return [
       {
         group: ConsumerGroups.SplitLedger,
@@ -25,6 +26,7 @@ void runService({
         batchHandlers: {
           [Topics.TransactionStatusChanged]: (events, m) => transactions.handleBatch(events, m),
         },
+        fetch: { minBytes: config.LEDGER_FETCH_MIN_BYTES, maxWaitMs: config.LEDGER_FETCH_MAX_WAIT_MS },
       },
     ];
   },

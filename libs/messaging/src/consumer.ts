@@ -1,50 +1,11 @@
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import { type DataSource, type EntityManager, isConnectionError } from '@payments/database';
+import { type DataSource, isConnectionError } from '@payments/database';
 import { DeadLetterHeaders, deadLetterTopic, envelopeProblem, replayTopic, type EventEnvelope, type ReplayOutcome } from '@payments/contracts';
 import { eventsConsumed, runWithContext } from '@payments/platform';
+import type { AfterCommit, ConsumerOptions, EventHandler, MessageMeta } from './consumer-options';
 import { FetchCommit } from './fetch-commit';
 import { ownHeaders, replayOrigin, reportReplayOutcome } from './replay';
-
-export interface MessageMeta {
-  topic: string;
-  partition: number;
-  offset: string;
-}
-
-/**
- * What a handler wants done once its transaction has committed (e.g. hand the rows it wrote to an
- * in-process worker): never run when the transaction rolls back.
- */
-export type AfterCommit = () => void;
-
-/** Applies one event inside the transaction that also records it in the inbox. */
-export type EventHandler = (event: EventEnvelope, manager: EntityManager, meta: MessageMeta) => Promise<void | AfterCommit>;
-
-/**
- * Applies several new events of one partition, in order, inside one transaction: must have the
- * same effect as the topic's EventHandler called on each in turn (set-based SQL instead of a
- * statement per event).
- */
-export type BatchEventHandler = (events: EventEnvelope[], manager: EntityManager) => Promise<void | AfterCommit>;
-
-export interface ConsumerOptions {
-  group: string;
-  /** Handlers by topic base name (without the deployment prefix). */
-  handlers: Record<string, EventHandler>;
-  /** Optional set-based handlers by topic base name, used for batches; `handlers` still serves single events. */
-  batchHandlers?: Record<string, BatchEventHandler>;
-  topicPrefix: string;
-  sessionTimeoutMs: number;
-  /** Attempts for an event that fails for a reason other than a dependency being down. */
-  maxAttempts?: number;
-  /** Partitions of a fetch applied at once (default 3); all of them lets one transaction take the whole fetch. */
-  partitionsConsumedConcurrently?: number;
-  /** Most events of one partition applied in one database transaction (default 500). */
-  maxBatch?: number;
-  /** Called after a transaction that applied at least one new event has committed (e.g. to wake the next stage). */
-  afterCommit?: () => void;
-}
 
 interface Decoded {
   message: KafkaMessage;
@@ -109,6 +70,7 @@ export class IdempotentConsumer {
       rebalanceTimeout: Math.max(session, 10_000),
       allowAutoTopicCreation: false,
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5_000 },
+      ...(this.options.fetch ? { minBytes: this.options.fetch.minBytes, maxWaitTimeInMs: this.options.fetch.maxWaitMs } : {}),
     });
     await this.consumer.connect();
     await this.consumer.subscribe({

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
-import type { EventHandler } from './consumer';
+import type { EventHandler } from './consumer-options';
 import { FetchCommit, type PartitionChunk, type RecordInbox } from './fetch-commit';
 
 /** An inbox in memory: rows inserted by a transaction become visible only if it commits. */

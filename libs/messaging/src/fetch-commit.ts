@@ -1,7 +1,7 @@
 import { type DataSource, type EntityManager, isConnectionError } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
 import { runWithContext } from '@payments/platform';
-import type { AfterCommit, BatchEventHandler, EventHandler, MessageMeta } from './consumer';
+import type { AfterCommit, BatchEventHandler, EventHandler, MessageMeta } from './consumer-options';
 
 /** New-or-not events of one partition, in offset order, with the handlers of their topic. */
 export interface PartitionChunk {

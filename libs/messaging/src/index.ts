@@ -2,6 +2,7 @@ export * from './schema';
 export * from './kafka';
 export * from './outbox';
 export * from './consumer';
+export * from './consumer-options';
 export * from './kafka-security';
 export * from './replay';
 export * from './outbox-notifier';

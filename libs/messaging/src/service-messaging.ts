@@ -4,7 +4,8 @@ import type { DataSource } from '@payments/database';
 import type { ServiceConfig } from '@payments/config';
 import { ALL_TOPICS, REPLAY_RESULTS_TOPIC, deadLetterTopic, replayTopic } from '@payments/contracts';
 import { PollingWorker } from '@payments/platform';
-import { IdempotentConsumer, type BatchEventHandler, type EventHandler } from './consumer';
+import { IdempotentConsumer } from './consumer';
+import type { BatchEventHandler, ConsumerFetch, EventHandler } from './consumer-options';
 import { connectAdmin, createKafka, ensureTopics, type KafkaSettings } from './kafka';
 import { OutboxNotifier } from './outbox-notifier';
 import { OutboxRelay } from './outbox';
@@ -16,6 +17,8 @@ export interface ConsumerSpec {
   batchHandlers?: Record<string, BatchEventHandler>;
   /** Runs after a consumer transaction that applied new events commits (wakes the next stage). */
   afterCommit?: () => void;
+  /** Fetch batching (ConsumerOptions.fetch): only for a consumer whose latency does not matter. */
+  fetch?: ConsumerFetch;
 }
 
 export function kafkaSettings(config: ServiceConfig, clientId: string): KafkaSettings {
@@ -81,7 +84,7 @@ export class ServiceMessaging {
           this.kafka,
           this.ds,
           this.producer,
-          { group: s.group, handlers: s.handlers, batchHandlers: s.batchHandlers, afterCommit: s.afterCommit, topicPrefix: this.config.KAFKA_TOPIC_PREFIX, sessionTimeoutMs: this.config.KAFKA_SESSION_TIMEOUT_MS },
+          { group: s.group, handlers: s.handlers, batchHandlers: s.batchHandlers, afterCommit: s.afterCommit, fetch: s.fetch, topicPrefix: this.config.KAFKA_TOPIC_PREFIX, sessionTimeoutMs: this.config.KAFKA_SESSION_TIMEOUT_MS },
           this.logger.child({ component: 'consumer', group: s.group }),
         ),
     );

@@ -31,4 +31,14 @@ describe('SplitLedgerConfig', () => {
     expect(() => loadConfig(SplitLedgerConfig, { SETTLEMENT_CRON: '99 * * * *' })).toThrow(ConfigError);
     expect(() => loadConfig(SplitLedgerConfig, { SETTLEMENT_CRON: 'weekly' })).toThrow(/SETTLEMENT_CRON: .*5-field cron/);
   });
+
+  it('batches consumer fetches by default, and takes the limits from the environment', () => {
+    expect(loadConfig(SplitLedgerConfig, {})).toMatchObject({ LEDGER_FETCH_MIN_BYTES: 16_384, LEDGER_FETCH_MAX_WAIT_MS: 200 });
+    expect(loadConfig(SplitLedgerConfig, { LEDGER_FETCH_MIN_BYTES: '1', LEDGER_FETCH_MAX_WAIT_MS: '50' })).toMatchObject({ LEDGER_FETCH_MIN_BYTES: 1, LEDGER_FETCH_MAX_WAIT_MS: 50 });
+  });
+
+  it('refuses fetch limits out of range at boot, naming them', () => {
+    expect(() => loadConfig(SplitLedgerConfig, { LEDGER_FETCH_MIN_BYTES: '0' })).toThrow(/LEDGER_FETCH_MIN_BYTES/);
+    expect(() => loadConfig(SplitLedgerConfig, { LEDGER_FETCH_MAX_WAIT_MS: '60000' })).toThrow(/LEDGER_FETCH_MAX_WAIT_MS/);
+  });
 });

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@payments/database';
+import type { EventEnvelope } from '@payments/contracts';
+
+export interface MessageMeta {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+/**
+ * What a handler wants done once its transaction has committed (e.g. hand the rows it wrote to an
+ * in-process worker): never run when the transaction rolls back.
+ */
+export type AfterCommit = () => void;
+
+/** Applies one event inside the transaction that also records it in the inbox. */
+export type EventHandler = (event: EventEnvelope, manager: EntityManager, meta: MessageMeta) => Promise<void | AfterCommit>;
+
+/**
+ * Applies several new events of one partition, in order, inside one transaction: must have the
+ * same effect as the topic's EventHandler called on each in turn (set-based SQL instead of a
+ * statement per event).
+ */
+export type BatchEventHandler = (events: EventEnvelope[], manager: EntityManager) => Promise<void | AfterCommit>;
+
+export interface ConsumerOptions {
+  group: string;
+  /** Handlers by topic base name (without the deployment prefix). */
+  handlers: Record<string, EventHandler>;
+  /** Optional set-based handlers by topic base name, used for batches; `handlers` still serves single events. */
+  batchHandlers?: Record<string, BatchEventHandler>;
+  topicPrefix: string;
+  sessionTimeoutMs: number;
+  /** Attempts for an event that fails for a reason other than a dependency being down. */
+  maxAttempts?: number;
+  /** Partitions of a fetch applied at once (default 3); all of them lets one transaction take the whole fetch. */
+  partitionsConsumedConcurrently?: number;
+  /** Most events of one partition applied in one database transaction (default 500). */
+  maxBatch?: number;
+  /** Called after a transaction that applied at least one new event has committed (e.g. to wake the next stage). */
+  afterCommit?: () => void;
+  /** How long a fetch may wait for data (see ConsumerFetch); kafkajs' defaults (1 byte, 5 s) when absent. */
+  fetch?: ConsumerFetch;
+}
+
+/**
+ * Kafka fetch settings: the broker answers a fetch once `minBytes` are there or `maxWaitMs` have
+ * passed. Above 1 byte, events at a low rate arrive in fewer, larger batches — fewer transactions
+ * and less CPU per event — at the cost of up to `maxWaitMs` more latency.
+ */
+export interface ConsumerFetch {
+  minBytes: number;
+  maxWaitMs: number;
+}
