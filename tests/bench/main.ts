@@ -8,7 +8,8 @@
  *  (d) idle and loaded RSS per service.
  * Prints every figure, writes .local/bench.json and the generated part of docs/benchmarks.md.
  * Options: BENCH_SECONDS (per load step, default 10), BENCH_REPLAY_EVENTS (default 100000),
- * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_ONLY (comma list of a,b,c,d),
+ * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_REPLAY_TRACE (print each consumer's inbox count
+ * every 200 ms of the replay, to see stalls), BENCH_ONLY (comma list of a,b,c,d),
  * BENCH_POOL_SIZE (DATABASE_POOL_SIZE of the services and the insert server, default 10, as deployed),
  * BENCH_PROFILE_DIR (every service records a V8 CPU profile, as `node --cpu-prof` does, and writes it
  * there on exit), BENCH_LOOP_DIR (event-loop delay and GC pauses per service), BENCH_ALLOC_DIR

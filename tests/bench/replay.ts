@@ -57,6 +57,7 @@ export async function benchReplay(stack: Stack, report: Report, count: number, m
     while (Date.now() < deadline) {
       const [{ n }] = (await db.query('SELECT count(*)::int - $1 AS n FROM processed_events', [before])).rows;
       last = { at: Date.now(), n };
+      if (process.env.BENCH_REPLAY_TRACE) process.stderr.write(`trace ${app} ${last.at} ${n}\n`);
       if (!first && n > 0) first = last;
       if (n >= count) break;
       await new Promise((r) => setTimeout(r, 200));

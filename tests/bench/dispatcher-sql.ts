@@ -1,0 +1,127 @@
+/**
+ * The dispatcher's replay work without Kafka: the real inbox statement and WebhookEventsHandler on a
+ * migrated dispatcher database, applied in transactions of BATCH events, one at a time or PARALLEL
+ * at once; variants interleaved so the machine's load hits them alike.
+ */
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from '@payments/database';
+import { Topics, type EventEnvelope } from '@payments/contracts';
+import { DeliveryStore } from '../../apps/webhook-dispatcher/src/delivery/delivery-store';
+import type { FirstAttempts } from '../../apps/webhook-dispatcher/src/delivery/first-attempts';
+import { EventsStore } from '../../apps/webhook-dispatcher/src/events/events-store';
+import { WebhookEventsHandler } from '../../apps/webhook-dispatcher/src/events/transaction-events.handler';
+import { Stack } from '../support/stack';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 30_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+
+function history(count: number, distinct: boolean): EventEnvelope[] {
+  const base = Date.now() - count;
+  return Array.from({ length: count }, (_, i) => {
+    const at = new Date(distinct ? base + i : base).toISOString();
+    const n = Math.floor(i / 2);
+    const status = i % 2 === 0 ? 'pending' : 'success';
+    const transaction_id = `txn_replay${String(n).padStart(14, '0')}`;
+    return {
+      id: randomUUID(), type: Topics.TransactionStatusChanged, version: 1, occurred_at: at, producer: 'bench', mode: 'test', business_id: 999_999, correlation_id: null,
+      data: {
+        transaction: {
+          id: 900_000_000 + n, transaction_id, transaction_reference: `replay-${n}`, business_id: 999_999, mode: 'test', amount: 1000, charges: 15, total: 1015,
+          currency: 'USD', status, message: 'replayed', email: 'replay@example.com', payment_method_type: 'card', payment_method_code: null, checkout_id: null,
+          payment_link_id: null, link_splits: [], version: status === 'pending' ? 1 : 2, date_created: at, date_updated: at,
+        },
+        previous_status: status === 'pending' ? null : 'pending',
+        status,
+      },
+    } as EventEnvelope;
+  });
+}
+
+async function main(): Promise<void> {
+  const stack = await Stack.start(['webhook-dispatcher'], { LOG_LEVEL: 'error' }, { migrationJobs: true });
+  await stack.app('webhook-dispatcher').stop();
+  const url = new URL(stack.infra.DATABASE_URL);
+  url.pathname = `/${stack.dbName('webhook-dispatcher')}`;
+  const ds = await new DataSource({ url: url.toString(), max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 10000, statementTimeoutMillis: 60000 }).initialize();
+  const first = { accepting: () => false, dispatch: () => undefined, wakeQueue: () => undefined } as unknown as FirstAttempts;
+  const handler = new WebhookEventsHandler(new EventsStore(ds), new DeliveryStore(ds), first);
+  const group = 'webhook-dispatcher';
+  const topic = `${stack.topicPrefix}${Topics.TransactionStatusChanged}`;
+
+  const spent = new Map<string, number>();
+  const timed = (m: EntityManager): EntityManager => ({
+    query: async (sql: string, params?: unknown[]) => {
+      const t = performance.now();
+      try {
+        return await m.query(sql, params);
+      } finally {
+        const key = sql.replace(/\s+/g, ' ').slice(0, 40);
+        spent.set(key, (spent.get(key) ?? 0) + performance.now() - t);
+      }
+    },
+  });
+  const apply = async (events: EventEnvelope[]) =>
+    ds.transaction(async (raw: EntityManager) => {
+      const m = timed(raw);
+      const inserted: { event_id: string }[] = await m.query(
+        'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
+        [group, events.map((e) => e.id), events.map(() => topic)],
+      );
+      const fresh = new Set(inserted.map((r) => r.event_id));
+      await handler.onTransactions(events.filter((e) => fresh.has(e.id)), m);
+    });
+
+  const run = async (batch: number, parallel: number, distinct: boolean): Promise<number> => {
+    await ds.query('TRUNCATE processed_events, webhook_events, deliveries CASCADE');
+    await ds.query('VACUUM ANALYZE webhook_events');
+    const events = history(EVENTS, distinct);
+    const chunks: EventEnvelope[][] = [];
+    for (let i = 0; i < events.length; i += batch) chunks.push(events.slice(i, i + batch));
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        for (let c = chunks.shift(); c; c = chunks.shift()) await apply(c);
+      }),
+    );
+    return EVENTS / ((performance.now() - t0) / 1000);
+  };
+
+  const variants: [string, number, number][] = (process.env.BENCH_VARIANTS ?? '1500x1,500x3,500x1')
+    .split(',')
+    .map((v) => {
+      const [b, p] = v.split('x').map(Number);
+      return [v, b, p];
+    });
+  const indexes = process.env.BENCH_INDEXES === 'both' ? ['now', 'old'] : ['now'];
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const ix of indexes) {
+      if (ix === 'old') {
+        await ds.query('DROP INDEX IF EXISTS webhook_events_page');
+        await ds.query('DROP INDEX IF EXISTS webhook_events_created');
+        await ds.query('CREATE INDEX IF NOT EXISTS webhook_events_business ON webhook_events (business_id, mode, created_at DESC)');
+      } else {
+        await ds.query('DROP INDEX IF EXISTS webhook_events_business');
+        await ds.query('CREATE INDEX IF NOT EXISTS webhook_events_page ON webhook_events (business_id, mode, created_at DESC, id DESC)');
+        await ds.query('CREATE INDEX IF NOT EXISTS webhook_events_created ON webhook_events (created_at)');
+      }
+      for (const times of (process.env.BENCH_TIMES ?? 'same').split(',')) {
+        for (const [name, batch, parallel] of variants) {
+          const rate = await run(batch, parallel, times === 'distinct');
+          console.log(`round ${r} indexes=${ix} times=${times} ${name}: ${rate.toFixed(0)} events/s`);
+          if (process.env.BENCH_STATEMENTS) console.log([...spent].map(([k, v]) => `  ${(v / EVENTS * 1000).toFixed(1)} µs/event  ${k}`).join('\n'));
+          spent.clear();
+        }
+      }
+    }
+  }
+  await ds.destroy();
+  await stack.stop();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
