@@ -3,7 +3,9 @@
  * cost per fetch), for split-ledger-service and webhook-dispatcher: an open loop of initializes at
  * BENCH_RATE/s (default 50) for BENCH_SECONDS (default 20) over 10 businesses with a callback each;
  * CPU from /proc from the first request until both consumers have applied every event and the
- * sandbox's success events too, minus the idle CPU of the same length measured first.
+ * sandbox's success events too; also the idle CPU per second, measured first. SVC_<NAME>=value
+ * sets <NAME> for every service (e.g. SVC_LEDGER_FETCH_MIN_BYTES=1).
+ * `source .local/infra.env && node scripts/ts-run.js tests/bench/consumer-cpu.ts`
  */
 import { join } from 'node:path';
 import type { AppName } from '../support/processes';
