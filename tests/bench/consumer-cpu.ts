@@ -2,8 +2,9 @@
  * CPU and database transactions per consumed event at a low, steady rate (the consumers' fixed
  * cost per fetch), for split-ledger-service and webhook-dispatcher: an open loop of initializes at
  * BENCH_RATE/s (default 50) for BENCH_SECONDS (default 20) over 10 businesses with a callback each;
- * CPU from /proc from the first request until both consumers have applied every event and the
- * sandbox's success events too; also the idle CPU per second, measured first. SVC_<NAME>=value
+ * CPU from /proc from the first request until both consumers have applied every event the
+ * transaction service wrote (database commits too, which include the services' pollers); also the
+ * idle CPU per second, measured first. SVC_<NAME>=value
  * sets <NAME> for every service (e.g. SVC_LEDGER_FETCH_MIN_BYTES=1).
  * `source .local/infra.env && node scripts/ts-run.js tests/bench/consumer-cpu.ts`
  */
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
       if (res.status === 200) ok++;
     });
     client.close();
-    // The sandbox settles each payment SANDBOX_SETTLE_MS (3 s) later: its success event too.
+    // Anything the sandbox settles SANDBOX_SETTLE_MS (3 s) later counts too.
     await new Promise((r) => setTimeout(r, 4_000));
     await drained(stack);
     await new Promise((r) => setTimeout(r, 1_500));
