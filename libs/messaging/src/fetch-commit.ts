@@ -40,8 +40,9 @@ export interface FetchCommitLimits {
  * Each partition still submits one chunk at a time, so its events stay in order.
  *
  * A backlog (replay, catching up) is different: its chunks are full, and one transaction at a time
- * would leave the database working on one connection while the others idle (replay measured
- * 2.3–2.9× slower that way). So once `fullAt` events are queued, a transaction of about that many
+ * would leave the database working on one connection while the others idle (the dispatcher's
+ * replay statements ran a median 1.7× slower that way; docs/benchmarks.md, fourth round). So once
+ * `fullAt` events are queued, a transaction of about that many
  * starts beside the running ones, up to `concurrency` at once; below it, chunks wait for the
  * running transaction and share the next one as before.
  *
