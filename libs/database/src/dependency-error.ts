@@ -32,6 +32,16 @@ const CONNECTION_CODES = new Set([
   '53300', // too_many_connections
 ]);
 
+/** What a caller is told when a store could not be reached and nothing was sent to it. */
+export const STORE_UNREACHABLE_MESSAGE = 'a data store is unreachable; try again shortly';
+
+/**
+ * What a caller is told when the connection broke while a write was in flight (see
+ * OutcomeUnknownError): it may have been applied, so a blind retry could apply it twice.
+ */
+export const STORE_OUTCOME_UNKNOWN_MESSAGE =
+  'the connection to a data store broke while the request was being applied; it may have taken effect: check the outcome (for a payment, fetch it by transaction_reference) before trying again';
+
 /** True for errors that mean "the store is not there right now" rather than "the query is wrong". */
 export function isConnectionError(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;

@@ -1,7 +1,8 @@
-import { DataSource, QueryFailedError } from './pg-data-source';
+import { isConnectionError } from './dependency-error';
+import { DataSource, OutcomeUnknownError, QueryFailedError, isOutcomeUnknown } from './pg-data-source';
 
 /** The pool is faked: what is checked is the TypeORM-compatible surface the stores rely on. */
-function withFakePool(results: (sql: string) => unknown) {
+function withFakePool(results: (sql: string) => unknown, connect?: () => Promise<never>) {
   const ds = new DataSource({ url: 'postgres://localhost/x', max: 1, connectionTimeoutMillis: 1, idleTimeoutMillis: 1, statementTimeoutMillis: 1 });
   const sent: string[] = [];
   const prepared: unknown[] = [];
@@ -18,7 +19,7 @@ function withFakePool(results: (sql: string) => unknown) {
     removeListener: () => undefined,
     release: (err?: unknown) => released.push(err),
   };
-  (ds as unknown as { pool: unknown }).pool = { query: client.query, connect: async () => client };
+  (ds as unknown as { pool: unknown }).pool = { query: client.query, connect: connect ?? (async () => client) };
   return { ds, sent, prepared, released };
 }
 
@@ -88,5 +89,52 @@ describe('DataSource (pg pool)', () => {
     const ds = new DataSource({ url: 'postgres://localhost/x', max: 1, connectionTimeoutMillis: 1, idleTimeoutMillis: 1, statementTimeoutMillis: 1 });
     expect(ds.isInitialized).toBe(false);
     await expect(ds.query('SELECT 1')).rejects.toThrow('not initialized');
+  });
+
+  describe('a connection lost while a write may have committed', () => {
+    const terminated = () => {
+      throw new Error('Connection terminated unexpectedly');
+    };
+
+    it('is outcome unknown for a statement run on the pool (autocommit), and the connection is not pooled again', async () => {
+      const { ds, released } = withFakePool(terminated);
+      const err = await ds.query('WITH t AS (INSERT …) INSERT INTO outbox …', ['x']).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OutcomeUnknownError);
+      expect(isOutcomeUnknown(err)).toBe(true);
+      expect(isConnectionError(err)).toBe(true);
+      expect(released).toEqual([expect.objectContaining({ message: 'Connection terminated unexpectedly' })]);
+    });
+
+    it('is only "unreachable" when no connection could be had: nothing was sent', async () => {
+      for (const connectError of [
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' }),
+        new Error('timeout exceeded when trying to connect'),
+      ]) {
+        const { ds, sent } = withFakePool(terminated, () => Promise.reject(connectError));
+        const err = await ds.query('INSERT …').catch((e: unknown) => e);
+        expect(isConnectionError(err)).toBe(true);
+        expect(isOutcomeUnknown(err)).toBe(false);
+        expect(sent).toEqual([]);
+        const inTransaction = await ds.transaction(async (m) => m.query('INSERT …')).catch((e: unknown) => e);
+        expect([isConnectionError(inTransaction), isOutcomeUnknown(inTransaction)]).toEqual([true, false]);
+      }
+    });
+
+    it('is outcome unknown when COMMIT loses its reply, but not for a statement before it (the server rolls back)', async () => {
+      const commitLost = withFakePool((sql) => (sql === 'COMMIT' ? terminated() : { command: 'INSERT', rows: [], rowCount: 1 }));
+      const lostAtCommit = await commitLost.ds.transaction(async (m) => m.query('INSERT …')).catch((e: unknown) => e);
+      expect(isOutcomeUnknown(lostAtCommit)).toBe(true);
+
+      const insertLost = withFakePool((sql) => (sql.startsWith('INSERT') ? terminated() : { command: 'SELECT', rows: [], rowCount: 0 }));
+      const lostBefore = await insertLost.ds.transaction(async (m) => m.query('INSERT …')).catch((e: unknown) => e);
+      expect(isConnectionError(lostBefore)).toBe(true);
+      expect(isOutcomeUnknown(lostBefore)).toBe(false);
+      expect(insertLost.sent).not.toContain('COMMIT');
+    });
+
+    it('is outcome unknown for a statement on a dedicated connection (no transaction block)', async () => {
+      const { ds } = withFakePool(terminated);
+      await expect(ds.withConnection(async (m) => m.query('UPDATE …'))).rejects.toBeInstanceOf(OutcomeUnknownError);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { Pool, type PoolClient, type QueryResult } from 'pg';
+import { isConnectionError } from './dependency-error';
 
 /**
  * The database handle the services use: a pg Pool with just the query and transaction surface they
@@ -65,18 +66,67 @@ export class QueryFailedError extends Error {
   }
 }
 
+/**
+ * The connection broke after a statement that may write was sent and before its reply came back
+ * (an autocommit statement, or a COMMIT): the server may have committed it or not. Unlike a
+ * connect failure (nothing sent, nothing written), the caller must not be told to simply retry:
+ * a retry could apply the change twice. It still matches `isConnectionError` (the store is gone).
+ */
+export class OutcomeUnknownError extends QueryFailedError {
+  readonly outcomeUnknown = true;
+}
+
+/** True when a write may or may not have been committed (see OutcomeUnknownError). */
+export function isOutcomeUnknown(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  if ((err as { outcomeUnknown?: unknown }).outcomeUnknown === true) return true;
+  const cause = (err as { cause?: unknown }).cause;
+  return Boolean(cause && cause !== err && isOutcomeUnknown(cause));
+}
+
 /** TypeORM's postgres `query()` gives [rows, rowCount] for two commands (UPDATE, DELETE) and rows for any other. */
 function toTypeormResult(raw: QueryResult | QueryResult[] | undefined): unknown {
   if (!raw || Array.isArray(raw)) return undefined;
   return raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows;
 }
 
-async function run(target: Pool | PoolClient, sql: Sql, parameters: unknown[] | undefined): Promise<unknown> {
+/**
+ * Runs one statement on a checked-out connection. `commits` says whether the statement's success
+ * means something was committed (autocommit, or COMMIT): if the connection breaks while such a
+ * statement is in flight its outcome is unknown. Inside BEGIN … COMMIT a broken connection means
+ * the server rolls the transaction back, so nothing was written.
+ */
+async function run(target: PoolClient, sql: Sql, parameters: unknown[] | undefined, commits: boolean): Promise<unknown> {
   try {
     const result = typeof sql === 'string' ? target.query(sql, parameters) : target.query({ name: sql.name, text: sql.text, values: parameters });
     return toTypeormResult((await result) as QueryResult | undefined);
   } catch (err) {
+    if (commits && isConnectionError(err)) throw new OutcomeUnknownError(sqlText(sql), parameters, err);
     throw new QueryFailedError(sqlText(sql), parameters, err);
+  }
+}
+
+/**
+ * pool.query, with the connect step apart: a failure to get a connection (refused, pool timeout,
+ * server not accepting) is raised as is — nothing was sent — while a connection lost during the
+ * statement is an OutcomeUnknownError. Like pool.query, a connection whose statement failed is
+ * closed rather than pooled.
+ */
+async function runOnPool(pool: Pool, sql: Sql, parameters: unknown[] | undefined): Promise<unknown> {
+  const client = await pool.connect();
+  // A socket error while the statement is in flight also rejects the statement; this listener only
+  // keeps the event from crashing the process and marks the connection as not reusable.
+  let broken: Error | undefined;
+  const onError = (err: Error): void => void (broken = err);
+  client.on('error', onError);
+  try {
+    return await run(client, sql, parameters, true);
+  } catch (err) {
+    broken ??= err as Error;
+    throw err;
+  } finally {
+    client.removeListener('error', onError);
+    client.release(broken);
   }
 }
 
@@ -134,7 +184,7 @@ export class DataSource implements EntityManager {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see EntityManager
   async query<T = any>(sql: Sql, parameters?: unknown[]): Promise<T> {
-    return (await run(this.connected(), sql, parameters)) as T;
+    return (await runOnPool(this.connected(), sql, parameters)) as T;
   }
 
   /** Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
@@ -148,11 +198,11 @@ export class DataSource implements EntityManager {
     let broken: Error | undefined;
     const onError = (err: Error): void => void (broken = err);
     client.on('error', onError);
-    const manager: EntityManager = { query: (sql, parameters) => run(client, sql, parameters) as Promise<never> };
+    const manager: EntityManager = { query: (sql, parameters) => run(client, sql, parameters, false) as Promise<never> };
     try {
-      await run(client, begin, undefined);
+      await run(client, begin, undefined, false);
       const result = await fn(manager);
-      await run(client, 'COMMIT', undefined);
+      await run(client, 'COMMIT', undefined, true);
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch((rollbackErr: Error) => void (broken ??= rollbackErr));
@@ -167,7 +217,8 @@ export class DataSource implements EntityManager {
   async withConnection<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
     const client = await this.connected().connect();
     try {
-      return await fn({ query: (sql, parameters) => run(client, sql, parameters) as Promise<never> });
+      // Each statement here is its own transaction (no BEGIN), so each one's outcome is unknown if the connection breaks.
+      return await fn({ query: (sql, parameters) => run(client, sql, parameters, true) as Promise<never> });
     } finally {
       // Closed rather than pooled: whatever session state is left (a lock an unlock failed to free) ends with it.
       client.release(true);

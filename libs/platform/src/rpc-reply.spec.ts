@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
+import { OutcomeUnknownError } from '@payments/database';
 import { DomainException } from './domain-exception';
 import { RpcController, rpcReply } from './rpc-reply';
 import { currentContext } from './request-context';
@@ -29,6 +30,15 @@ describe('rpcReply', () => {
     expect(reply).toEqual({ ok: false, error: { code: 'validation_error', message: expect.any(String) } });
     // The store's message quotes the value: it is not passed on.
     expect(JSON.stringify(reply)).not.toContain('3000000000');
+  });
+
+  it('tells the caller to check the outcome when a write lost its connection, and to retry when nothing was sent', async () => {
+    const lost = new OutcomeUnknownError('INSERT …', [], new Error('Connection terminated unexpectedly'));
+    const unknown = await rpcReply('transactions.initialize', payload, failingWith(lost));
+    expect(unknown).toEqual({ ok: false, error: { code: 'service_unavailable', message: expect.stringContaining('check the outcome') } });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const unreachable = await rpcReply('transactions.initialize', payload, failingWith(refused));
+    expect(unreachable).toEqual({ ok: false, error: { code: 'service_unavailable', message: 'a data store is unreachable; try again shortly' } });
   });
 
   it('still treats any other failure as an internal error', async () => {

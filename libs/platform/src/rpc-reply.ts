@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
-import { isConnectionError, isDataError } from '@payments/database';
+import { STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isOutcomeUnknown } from '@payments/database';
 import { DomainException } from './domain-exception';
 import { rootLogger } from './logger';
 import { rpcRequestDuration } from './metrics';
@@ -14,7 +14,7 @@ const INTERNAL = { message: 'internal error' };
  * Runs one RPC handler inside the caller's request context (so logs carry the gateway's request
  * id), turns its result into `{ ok: true, data }` and a DomainException into `{ ok: false, error }`,
  * a database data error (SQLSTATE 22xxx) into validation_error, an unreachable store into
- * service_unavailable. Anything else is a bug: logged here, and the gateway answers 500.
+ * service_unavailable (with a message that says whether a retry is safe). Anything else is a bug: logged here, and the gateway answers 500.
  */
 export function rpcReply(pattern: string, payload: unknown, handle: () => unknown): Promise<RpcReply<unknown>> {
   const started = process.hrtime.bigint();
@@ -36,11 +36,20 @@ function refusal(pattern: string, err: unknown, observe: (outcome: string) => vo
     observe(err.code);
     return { ok: false, error: err.toPayload() };
   }
+  if (isOutcomeUnknown(err)) {
+    // The connection broke while an autocommit statement or a COMMIT was in flight: the server may
+    // have committed it. Answered like a broken RPC connection at the gateway (whose idempotency
+    // layer keeps this answer): check the outcome, do not blindly retry.
+    observe('outcome_unknown');
+    rootLogger().error({ err, pattern }, 'RPC handler lost its store connection mid-write; outcome unknown');
+    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: STORE_OUTCOME_UNKNOWN_MESSAGE } };
+  }
   if (isConnectionError(err)) {
-    // A store is unreachable: its transaction rolled back, nothing was written.
+    // No connection was had, or it broke inside BEGIN … COMMIT before the COMMIT was sent (the
+    // server rolls that transaction back): nothing was written, a retry is safe.
     observe('service_unavailable');
     rootLogger().error({ err, pattern }, 'RPC handler could not reach a store');
-    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: 'a data store is unreachable; try again shortly' } };
+    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: STORE_UNREACHABLE_MESSAGE } };
   }
   if (isDataError(err)) {
     // PostgreSQL refused a value (SQLSTATE 22xxx): the caller's input, not a bug of ours.

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter } from '@nestjs/common';
 import { ErrorCodes, type ErrorCode } from '@payments/contracts';
-import { isConnectionError, isDataError } from '@payments/database';
+import { STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isOutcomeUnknown } from '@payments/database';
 import { rootLogger } from '@payments/platform';
 import { ApiException } from './api-exception';
 import { BodyUnreadable } from './body-parsers';
@@ -44,8 +44,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       }
     }
     if (isConnectionError(exception)) {
-      rootLogger().error({ err: exception, request_id: requestId, path }, 'a store is unreachable');
-      return sendError(res, 503, { code: ErrorCodes.ServiceUnavailable, message: 'a data store is unreachable; try again shortly', request_id: requestId });
+      const unknown = isOutcomeUnknown(exception);
+      rootLogger().error({ err: exception, request_id: requestId, path }, unknown ? 'store connection lost mid-write; outcome unknown' : 'a store is unreachable');
+      return sendError(res, 503, { code: ErrorCodes.ServiceUnavailable, message: unknown ? STORE_OUTCOME_UNKNOWN_MESSAGE : STORE_UNREACHABLE_MESSAGE, request_id: requestId });
     }
     if (isDataError(exception)) {
       // PostgreSQL refused a value validation let through: the statement failed, nothing changed.
