@@ -79,6 +79,13 @@ export class GatewayConfig extends InternalRpcConfig {
   @IsInt() @Min(100) @Max(120_000)
   RPC_TIMEOUT_MS = 10_000;
 
+  /**
+   * Longest connecting to one service address may take (capped at a quarter of RPC_TIMEOUT_MS),
+   * so an address that drops packets fails over to the next one within the call's deadline.
+   */
+  @IsInt() @Min(10) @Max(60_000)
+  RPC_CONNECT_TIMEOUT_MS = 1_000;
+
   /** How often host names in *_ADDRS are resolved again (a headless Service's pods change). */
   @IsInt() @Min(500) @Max(600_000)
   RPC_DNS_REFRESH_MS = 10_000;

@@ -24,7 +24,8 @@ interface Endpoint {
  * balanced round-robin over every address. Host names are re-resolved every `refreshMs`, so a
  * Kubernetes headless Service's pods all get traffic. A request that cannot connect moves on to the
  * next address (nothing was sent); a request without an answer within `timeoutMs` (connecting and
- * trying other addresses included) fails with 503 rather than hang.
+ * trying other addresses included) fails with 503 rather than hang. Connecting to one address is
+ * capped at `connectTimeoutMs`, so an address that drops packets leaves time for the next one.
  */
 export class RpcClientPool {
   private endpoints: Endpoint[] = [];
@@ -35,6 +36,7 @@ export class RpcClientPool {
     readonly service: string,
     private readonly addrs: string,
     private readonly timeoutMs: number,
+    private readonly connectTimeoutMs: number,
     private readonly refreshMs: number,
     private readonly logger: Logger,
     private readonly signer: RpcSigner,
@@ -80,7 +82,7 @@ export class RpcClientPool {
     for (const address of wanted.filter((a) => !keep.some((e) => e.address === a))) {
       const i = address.lastIndexOf(':');
       const host = address.slice(0, i).replace(/^\[|\]$/g, '');
-      const client = new FramedRpcClient({ host, port: Number(address.slice(i + 1)), signer: this.signer, timeoutMs: this.timeoutMs, maxFrameBytes: this.maxFrameBytes });
+      const client = new FramedRpcClient({ host, port: Number(address.slice(i + 1)), signer: this.signer, timeoutMs: this.timeoutMs, connectTimeoutMs: this.connectTimeoutMs, maxFrameBytes: this.maxFrameBytes });
       keep.push({ address, client });
     }
     this.endpoints = keep;
@@ -96,7 +98,8 @@ export class RpcClientPool {
     let lastError: unknown;
     for (let attempt = 0; attempt < tries; attempt++) {
       const endpoint = this.endpoints[this.next++ % this.endpoints.length];
-      // The first attempt gets the whole timeout as it is (see FramedRpcClient.request on timer durations).
+      // The first attempt gets the whole timeout as it is (see FramedRpcClient.request on timer
+      // durations); its connect is capped by the client, so a dead address leaves time for the next.
       const left = attempt === 0 ? this.timeoutMs : deadline - Date.now();
       if (!endpoint || left <= 0) break;
       try {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { RpcSigner } from '../rpc-auth/rpc-envelope';
-import { FramedRpcClient, RpcNotSentError, RpcTimeoutError } from './framed-rpc-client';
+import { FramedRpcClient, MIN_REPLY_MS, RpcNotSentError, RpcTimeoutError } from './framed-rpc-client';
 
 /** A socket whose connect completes when the test says so, and which never replies. */
 class SlowSocket extends EventEmitter {
@@ -49,7 +49,8 @@ async function advance(ms: number): Promise<void> {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 }
 
-const client = () => new FramedRpcClient({ host: '10.0.0.1', port: 4000, signer: new RpcSigner('unit-test-secret-0123456789-abcdefghij', 'merchant'), timeoutMs: 200, maxFrameBytes: 64 * 1024 });
+const client = (connectTimeoutMs?: number, timeoutMs = 200) =>
+  new FramedRpcClient({ host: '10.0.0.1', port: 4000, signer: new RpcSigner('unit-test-secret-0123456789-abcdefghij', 'merchant'), timeoutMs, connectTimeoutMs, maxFrameBytes: 64 * 1024 });
 
 describe('FramedRpcClient deadline', () => {
   beforeEach(() => {
@@ -60,7 +61,7 @@ describe('FramedRpcClient deadline', () => {
 
   it('counts the time spent connecting: a call whose connect took 150 of its 200 ms times out 200 ms after it began', async () => {
     connectAfterMs = 150;
-    const c = client();
+    const c = client(160);
     const outcome = track(c.request('echo', { value: 1 }));
     await advance(150);
     expect(sockets[0].written).toHaveLength(1);
@@ -78,6 +79,41 @@ describe('FramedRpcClient deadline', () => {
     await advance(100);
     expect(outcome()).toBeInstanceOf(RpcNotSentError);
     expect(sockets[0].written).toHaveLength(0);
+    c.close();
+  });
+
+  it('caps connecting at a quarter of the deadline (at most 1 s) by default, so a blackholed address leaves time for another', async () => {
+    connectAfterMs = 60_000;
+    const c = client(undefined, 10_000);
+    const outcome = track(c.request('echo', { value: 1 }));
+    await advance(999);
+    expect(outcome()).toBe('pending');
+    await advance(1);
+    expect(outcome()).toBeInstanceOf(RpcNotSentError);
+    expect(sockets[0].written).toHaveLength(0);
+    c.close();
+
+    const short = client(undefined, 200);
+    const shortOutcome = track(short.request('echo', { value: 1 }));
+    await advance(50);
+    expect(shortOutcome()).toBeInstanceOf(RpcNotSentError);
+    short.close();
+  });
+
+  it('does not send a call whose connect left less than the minimum reply time', async () => {
+    connectAfterMs = 200 - MIN_REPLY_MS + 1;
+    const c = client(200);
+    const outcome = track(c.request('echo', { value: 1 }));
+    await advance(connectAfterMs);
+    expect(outcome()).toBeInstanceOf(RpcNotSentError);
+    expect(sockets[0].written).toHaveLength(0);
+    // The connection is kept: the next call is sent on it at once, with its whole deadline.
+    const next = track(c.request('echo', { value: 2 }));
+    await advance(0);
+    expect(sockets).toHaveLength(1);
+    expect(sockets[0].written).toHaveLength(1);
+    await advance(199);
+    expect(next()).toBe('pending');
     c.close();
   });
 });

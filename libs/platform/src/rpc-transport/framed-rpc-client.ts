@@ -23,13 +23,26 @@ export interface FramedRpcClientOptions {
   port: number;
   /** Signs every request; without it requests carry no credentials (only tests want that). */
   signer: RpcSigner;
-  /** Default deadline of a call, and of connecting. */
+  /** Default deadline of a call, connecting included. */
   timeoutMs: number;
+  /**
+   * Longest a connect may take, inside the call's deadline (default: 1 s or a quarter of
+   * `timeoutMs`, whichever is less). An address that drops SYNs (no RST) then fails in this time
+   * rather than using the whole deadline, so the caller still has time to try another address.
+   */
+  connectTimeoutMs?: number;
   maxFrameBytes: number;
   /** After a failed connect, calls fail at once (RpcNotSentError) for this long, doubling up to `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
 }
+
+/**
+ * A call whose connect left less than this before its deadline is not sent: a reply timer of a few
+ * milliseconds would almost surely fire, turning a request the service may well run into an
+ * outcome-unknown timeout instead of a clean "not sent".
+ */
+export const MIN_REPLY_MS = 50;
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -68,6 +81,7 @@ export class FramedRpcClient {
       const deadline = Date.now() + timeoutMs;
       socket = await this.connectBy(deadline, timeoutMs);
       replyMs = deadline - Date.now();
+      if (replyMs < MIN_REPLY_MS) throw new RpcNotSentError(`connected to ${this.address} with only ${replyMs} ms of the call's ${timeoutMs} ms left`);
     }
     // A service that stopped reading: queueing more would only grow this process and run the
     // calls long after their callers gave up. Not sent, so another instance may take it.
@@ -87,14 +101,15 @@ export class FramedRpcClient {
   }
 
   /**
-   * The connection, once made, if that happens before `deadline`. A connect shared by several
-   * calls runs on (up to the client's own timeout) for the others when one caller's time is up.
+   * The connection, once made, if that happens before `deadline` and within the connect cap. A
+   * connect shared by several calls runs on (up to the cap) for the others when one caller's time is up.
    */
   private connectBy(deadline: number, timeoutMs: number): Promise<Socket> {
     const connecting = this.connect();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RpcNotSentError(`cannot connect to ${this.address} within the call's ${timeoutMs} ms`)), deadline - Date.now());
+      const wait = Math.min(deadline - Date.now(), this.connectTimeoutMs);
+      timer = setTimeout(() => reject(new RpcNotSentError(`cannot connect to ${this.address} within ${wait} ms (call deadline ${timeoutMs} ms)`)), wait);
     });
     // The caller that gave up must not leave the shared connect's failure unhandled.
     connecting.catch(() => undefined);
@@ -112,7 +127,7 @@ export class FramedRpcClient {
     if (Date.now() < this.retryAt) return Promise.reject(new RpcNotSentError(`connect to ${this.address} failed recently; retrying after backoff`));
     this.connecting ??= new Promise<Socket>((resolve, reject) => {
       const socket = connect({ host: this.options.host, port: this.options.port, noDelay: true, keepAlive: true });
-      socket.setTimeout(this.options.timeoutMs);
+      socket.setTimeout(this.connectTimeoutMs);
       const fail = (err: Error) => {
         socket.destroy();
         this.connecting = undefined;
@@ -185,6 +200,10 @@ export class FramedRpcClient {
     } catch {
       call.reject(new RpcRemoteError(undefined, 'reply body is not JSON'));
     }
+  }
+
+  private get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? Math.min(1_000, Math.ceil(this.options.timeoutMs / 4));
   }
 
   private get address(): string {

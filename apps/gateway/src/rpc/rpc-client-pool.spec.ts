@@ -1,0 +1,58 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import { RpcSigner, decodeFrame, encodeFrame } from '@payments/platform';
+import { RpcClientPool } from './rpc-client-pool';
+
+/** 10.0.0.1 drops packets (its connect never completes); 10.0.0.2 answers every request with `{ ok: true, data: 'pong' }`. */
+class FakeSocket extends EventEmitter {
+  writableLength = 0;
+  constructor(readonly host: string) {
+    super();
+  }
+  setTimeout(): this {
+    return this;
+  }
+  cork(): void {}
+  uncork(): void {}
+  write(frame: Buffer): boolean {
+    const { header } = decodeFrame(frame.subarray(4));
+    setImmediate(() => this.emit('data', encodeFrame({ id: header.id }, JSON.stringify({ ok: true, data: 'pong' }))));
+    return true;
+  }
+  destroy(): this {
+    this.emit('close');
+    return this;
+  }
+}
+
+jest.mock('node:net', () => ({
+  ...jest.requireActual<object>('node:net'),
+  connect: ({ host }: { host: string }) => {
+    const socket = new FakeSocket(host);
+    if (host !== '10.0.0.1') setTimeout(() => socket.emit('connect'), 1);
+    return socket;
+  },
+}));
+
+const logger = { warn: () => undefined, error: () => undefined } as unknown as Logger;
+const signer = new RpcSigner('unit-test-secret-0123456789-abcdefghij', 'merchant');
+
+describe('RpcClientPool failover', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('moves on from an address that drops packets after the connect cap, well within the call deadline', async () => {
+    const pool = new RpcClientPool('transaction-service', '10.0.0.1:4001,10.0.0.2:4001', 10_000, 1_000, 60_000, logger, signer, 64 * 1024);
+    await pool.start();
+    let outcome: unknown = 'pending';
+    pool.call('transactions.get', { request_id: 'req_1' }, {}).then(
+      (v) => (outcome = v),
+      (err: unknown) => (outcome = err),
+    );
+    await jest.advanceTimersByTimeAsync(999);
+    expect(outcome).toBe('pending');
+    await jest.advanceTimersByTimeAsync(20);
+    expect(outcome).toBe('pong');
+    await pool.close();
+  });
+});
