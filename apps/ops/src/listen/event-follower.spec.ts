@@ -1,5 +1,5 @@
 import type { EventView } from '@payments/contracts';
-import { EventFollower, type FetchEventsPage } from './event-follower';
+import { CursorGoneError, EventFollower, type FetchEventsPage } from './event-follower';
 
 /**
  * The events API with order=recorded over an in-memory table whose array order is the order the
@@ -17,6 +17,7 @@ function fakeApi(table: EventView[]): { fetch: FetchEventsPage; calls: Record<st
     if (q['created[gte]']) rows = rows.filter(({ e }) => e.created_at >= q['created[gte]']);
     const limit = Number(q.limit);
     if (q.ending_before) {
+      if (position(q.ending_before) < 0) throw new CursorGoneError(`ending_before names no event: ${q.ending_before}`);
       const newer = rows.filter(({ i }) => i > position(q.ending_before));
       return { events: newer.slice(0, limit).map(({ e }) => e).reverse(), has_more: newer.length > limit };
     }
@@ -95,5 +96,44 @@ describe('EventFollower', () => {
     table.push(at(-40_000), next);
     expect(ids(await follower.poll())).toEqual([next.id]);
     expect(calls.every((q) => q.type === 'transaction.success')).toBe(true);
+  });
+
+  describe('when retention prunes the cursor', () => {
+    /** Deletes events from the fake table, as the dispatcher's pruning job does. */
+    const prune = (table: EventView[], ...gone: EventView[]) => gone.forEach((e) => table.splice(table.indexOf(e), 1));
+
+    it('falls back to an earlier event it returned, and returns nothing twice', async () => {
+      const table: EventView[] = [];
+      const follower = new EventFollower(fakeApi(table).fetch);
+      await follower.skipExisting();
+      const [a, b, lateOld] = [at(10_000), at(11_000), at(-40 * 86_400_000)];
+      table.push(a, b, lateOld);
+      expect(ids(await follower.poll())).toEqual([a.id, b.id, lateOld.id]);
+      // The late-recorded event is old: pruned while it is the cursor.
+      prune(table, lateOld);
+      const next = at(12_000);
+      table.push(next);
+      expect(ids(await follower.poll())).toEqual([next.id]);
+      expect(await follower.poll()).toEqual([]);
+    });
+
+    it('when every kept event is gone, skips to the newest with a warning naming the gap', async () => {
+      const table = [at(0)];
+      const warnings: string[] = [];
+      const follower = new EventFollower(fakeApi(table).fetch, undefined, (m) => warnings.push(m));
+      await follower.skipExisting();
+      const seen = [at(1_000), at(2_000)];
+      table.push(...seen);
+      expect(ids(await follower.poll())).toEqual(ids(seen));
+      const missed = at(3_000);
+      table.push(missed);
+      prune(table, table[0], ...seen);
+      expect(await follower.poll()).toEqual([]);
+      expect(warnings).toEqual([expect.stringContaining(`up to ${seen[1].id}`)]);
+      expect(warnings[0]).toContain(missed.id);
+      const after = at(4_000);
+      table.push(after);
+      expect(ids(await follower.poll())).toEqual([after.id]);
+    });
   });
 });

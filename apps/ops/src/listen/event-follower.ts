@@ -8,7 +8,12 @@ export interface EventsPage {
 /** One GET /v1/events with these query parameters. */
 export type FetchEventsPage = (query: Record<string, string>) => Promise<EventsPage>;
 
+/** The API no longer knows the `ending_before` event (pruned by retention, or deleted). */
+export class CursorGoneError extends Error {}
+
 const PAGE_SIZE = 100;
+/** Earlier cursors kept to fall back to when the newest one is pruned. */
+const ANCHORS = 10;
 
 /**
  * Follows a business's new events through the events API in the order they were recorded
@@ -16,20 +21,27 @@ const PAGE_SIZE = 100;
  * before). Each poll pages towards newer events with `ending_before` the newest event it has
  * returned, so an event is returned once, however long after its own time it was recorded (a
  * dispatcher catching up on a backlog records events minutes after they happened).
+ *
+ * Retention prunes events by their own time, so a late-recorded event can disappear while it is the
+ * cursor. The follower keeps the last few events it returned and falls back to the newest one still
+ * listed, dropping what it returned already; if all of them are gone it starts again from the
+ * newest event and warns of the gap (events recorded in between are not returned).
  */
 export class EventFollower {
-  /** The newest event returned (or skipped at start); undefined until there is one. */
-  private cursor: string | undefined;
+  /** The last events returned (or skipped at start), oldest first; the last is the cursor. */
+  private anchors: string[] = [];
   private since: Date | undefined;
 
   constructor(
     private readonly fetchPage: FetchEventsPage,
     private readonly type?: string,
+    private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
   /** Default start: everything recorded now counts as seen, only later events are returned. */
   async skipExisting(): Promise<void> {
-    this.cursor = (await this.fetchPage(this.query({ limit: '1' }))).events[0]?.id;
+    const newest = (await this.fetchPage(this.query({ limit: '1' }))).events[0]?.id;
+    this.anchors = newest ? [newest] : [];
   }
 
   /** Start with the events created at or after an instant instead (recorded before now or later). */
@@ -39,9 +51,32 @@ export class EventFollower {
 
   /** The events recorded since the last poll, oldest first. */
   async poll(): Promise<EventView[]> {
-    const fresh = this.cursor === undefined ? await this.everything() : await this.newerThan(this.cursor);
-    if (fresh.length > 0) this.cursor = fresh[fresh.length - 1].id;
+    const fresh = this.anchors.length === 0 ? await this.everything() : await this.fromAnchors();
+    this.anchors = [...this.anchors, ...fresh.map((e) => e.id)].slice(-ANCHORS);
     return fresh;
+  }
+
+  /**
+   * The events after the newest anchor still listed. Recorded order never puts a new event before
+   * one already listed, so what follows an older anchor and was returned before is exactly the
+   * anchors after it.
+   */
+  private async fromAnchors(): Promise<EventView[]> {
+    for (let i = this.anchors.length - 1; i >= 0; i--) {
+      try {
+        const after = await this.newerThan(this.anchors[i]);
+        const returned = new Set(this.anchors.slice(i + 1));
+        return after.filter((e) => !returned.has(e.id));
+      } catch (err) {
+        if (!(err instanceof CursorGoneError)) throw err;
+      }
+    }
+    const lost = this.anchors[this.anchors.length - 1];
+    await this.skipExisting();
+    this.warn(
+      `the last events returned (up to ${lost}) are no longer listed (pruned by retention); continuing after the newest event ${this.anchors[0] ?? '(none)'}: events recorded between them were not forwarded`,
+    );
+    return [];
   }
 
   /** Pages towards newer events from the cursor: each page holds the events right after it. */

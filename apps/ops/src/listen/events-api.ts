@@ -1,5 +1,5 @@
 import { BadValueError } from '../cli/errors';
-import type { EventsPage, FetchEventsPage } from './event-follower';
+import { CursorGoneError, type EventsPage, type FetchEventsPage } from './event-follower';
 
 /** The gateway did not answer usefully (down, overloaded, 5xx, 429): worth retrying. */
 export class GatewayUnavailableError extends Error {}
@@ -23,9 +23,22 @@ export function eventsApi(gatewayUrl: string, apiKey: string, stop: AbortSignal)
     if (res.status === 401 || res.status === 403) {
       throw new BadValueError(`the gateway refused the API key (${res.status}): ${errorMessage(text)}`);
     }
+    if (res.status === 400 && query.ending_before !== undefined && namesField(text, 'ending_before')) {
+      throw new CursorGoneError(`event ${query.ending_before} is no longer listed: ${errorMessage(text)}`);
+    }
     if (!res.ok) throw new GatewayUnavailableError(`GET /v1/events answered ${res.status}: ${errorMessage(text)}`);
     return JSON.parse(text) as EventsPage;
   };
+}
+
+/** Whether an error body blames this query parameter. */
+function namesField(text: string, field: string): boolean {
+  try {
+    const errors = (JSON.parse(text) as { errors?: { field?: unknown }[] }).errors;
+    return Array.isArray(errors) && errors.some((e) => e?.field === field);
+  } catch {
+    return false;
+  }
 }
 
 function errorMessage(text: string): string {

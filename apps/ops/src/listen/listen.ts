@@ -48,7 +48,9 @@ function pause(ms: number, stop: AbortSignal): Promise<void> {
 export async function listen(args: ListenArgs, stop: AbortSignal): Promise<void> {
   const secret = localSigningSecret(args.apiKey);
   const wanted = new Set(args.events);
-  const follower = new EventFollower(eventsApi(args.gatewayUrl, args.apiKey, stop), args.events.length === 1 ? args.events[0] : undefined);
+  const follower = new EventFollower(eventsApi(args.gatewayUrl, args.apiKey, stop), args.events.length === 1 ? args.events[0] : undefined, (message) =>
+    console.error(`${clock()}  warning: ${message}`),
+  );
   let failures = 0;
   let ready = false;
 
