@@ -5,9 +5,11 @@ import { appendToOutbox } from '@payments/messaging';
 import { publicId, unknownCursor } from '@payments/platform';
 import { ConcurrentStatusChange, PRODUCER, annotationsParam } from '../transactions/transaction-store';
 
+/** Shared by the claim and the scheduler's check, so they cannot drift; `r` is the refunds row. */
+const REFUND_SETTLEMENT_DUE_WHERE = "r.status = 'pending' AND r.mode = 'test' AND r.settle_at <= now()";
 
 /** Whether a test-mode refund's settlement is due: an indexed look, one of the scheduler's idle checks. */
-export const REFUND_SETTLEMENT_DUE = "EXISTS (SELECT 1 FROM refunds WHERE status = 'pending' AND mode = 'test' AND settle_at <= now())";
+export const REFUND_SETTLEMENT_DUE = `EXISTS (SELECT 1 FROM refunds r WHERE ${REFUND_SETTLEMENT_DUE_WHERE})`;
 
 /** A refunds row joined with what it refunds. */
 export interface RefundRow {
@@ -141,7 +143,7 @@ export class RefundStore {
   claimDueSandbox(m: EntityManager, batch: number): Promise<RefundRow[]> {
     return queryRows<RefundRow>(
       m,
-      `${REFUND_SELECT} WHERE r.status = 'pending' AND r.mode = 'test' AND r.settle_at <= now()
+      `${REFUND_SELECT} WHERE ${REFUND_SETTLEMENT_DUE_WHERE}
         ORDER BY r.settle_at LIMIT $1 FOR UPDATE OF r SKIP LOCKED`,
       [batch],
     );

@@ -8,11 +8,15 @@ type Db = Pick<EntityManager, 'query'>;
 
 const CREATED_OPS = { gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
 
+// Each condition is shared by a claim query and the scheduler's "is anything due" check, so the
+// check can never say "nothing due" while the claim would find rows (or the reverse).
+const SANDBOX_SETTLEMENT_DUE_WHERE = "status = 'processing' AND mode = 'test' AND settle_at <= now()";
+const EXPIRY_DUE_WHERE = "status = 'pending' AND expires_at <= now()";
 
 /** Whether a sandbox settlement is due: an indexed look, one of the scheduler's idle checks (TransactionScheduler runs them in one statement). */
-export const SANDBOX_SETTLEMENT_DUE = "EXISTS (SELECT 1 FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now())";
+export const SANDBOX_SETTLEMENT_DUE = `EXISTS (SELECT 1 FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE})`;
 /** Whether a pending payment has expired: an indexed look, another of the scheduler's idle checks. */
-export const EXPIRY_DUE = "EXISTS (SELECT 1 FROM transactions WHERE status = 'pending' AND expires_at <= now())";
+export const EXPIRY_DUE = `EXISTS (SELECT 1 FROM transactions WHERE ${EXPIRY_DUE_WHERE})`;
 
 /** A transaction as `ops reconcile` compares it (ids and amounts as text: bigint). */
 export interface ReconcileTransactionRow {
@@ -95,7 +99,7 @@ export class TransactionQueries {
   claimDueSandbox(m: EntityManager, batch: number): Promise<TransactionRow[]> {
     return queryRows<TransactionRow>(
       m,
-      `SELECT * FROM transactions WHERE status = 'processing' AND mode = 'test' AND settle_at <= now()
+      `SELECT * FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE}
         ORDER BY settle_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [batch],
     );
@@ -105,7 +109,7 @@ export class TransactionQueries {
   claimExpired(m: EntityManager, batch: number): Promise<TransactionRow[]> {
     return queryRows<TransactionRow>(
       m,
-      `SELECT * FROM transactions WHERE status = 'pending' AND expires_at <= now()
+      `SELECT * FROM transactions WHERE ${EXPIRY_DUE_WHERE}
         ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [batch],
     );
