@@ -76,6 +76,31 @@ export class EventsStore {
     return { events: rows.map(eventView), has_more: hasMore };
   }
 
+  /**
+   * The newest recorded_xid when it is ahead of this cluster's transaction ids (the table was
+   * copied from another cluster: dump/restore, logical replication), else undefined. A loose
+   * index scan: two index probes per business and mode, never the whole table.
+   */
+  async recordedOrderAhead(): Promise<{ newest: string; next: string } | undefined> {
+    const [row] = await queryRows<{ newest: string; next: string }>(
+      this.ds,
+      `WITH RECURSIVE scopes AS (
+         (SELECT business_id, mode FROM webhook_events ORDER BY business_id, mode LIMIT 1)
+         UNION ALL
+         SELECT n.business_id, n.mode FROM scopes s CROSS JOIN LATERAL (
+           SELECT e.business_id, e.mode FROM webhook_events e
+            WHERE (e.business_id, e.mode) > (s.business_id, s.mode) ORDER BY e.business_id, e.mode LIMIT 1) n
+       )
+       SELECT x.newest::text AS newest, pg_snapshot_xmax(pg_current_snapshot())::text AS next
+         FROM scopes s CROSS JOIN LATERAL (
+           SELECT e.recorded_xid AS newest FROM webhook_events e
+            WHERE e.business_id = s.business_id AND e.mode = s.mode ORDER BY e.recorded_xid DESC LIMIT 1) x
+        WHERE x.newest >= pg_snapshot_xmax(pg_current_snapshot())
+        ORDER BY x.newest DESC LIMIT 1`,
+    );
+    return row;
+  }
+
   /** Records the events not recorded yet (by id); answers the ids it inserted. */
   async insertNew(m: EntityManager, rows: NewWebhookEvent[]): Promise<string[]> {
     if (rows.length === 0) return [];

@@ -17,6 +17,7 @@ import { TestPingUseCase } from '../callbacks/test-ping.usecase';
 import { EventPruner } from './event-pruner';
 import { EventsRpcController } from './events.rpc-controller';
 import { EventsStore } from './events-store';
+import { RecordedOrderGuard } from './recorded-order-guard';
 import { WebhookEventsHandler } from './transaction-events.handler';
 
 @Module({
@@ -39,6 +40,7 @@ import { WebhookEventsHandler } from './transaction-events.handler';
     ReconcileWebhooksUseCase,
     EventsStore,
     EventPruner,
+    RecordedOrderGuard,
     TestPingUseCase,
   ],
   exports: [WebhookEventsHandler],

@@ -4,5 +4,6 @@ import { InFlightIndex1764100000000 } from './1764100000000-in-flight-index';
 import { SkippedDeliveries1764300000000 } from './1764300000000-skipped-deliveries';
 import { EventsApi1764500000000 } from './1764500000000-events-api';
 import { EventsRecordedOrder1764700000000 } from './1764700000000-events-recorded-order';
+import { EventsRecordedIndex1764800000000 } from './1764800000000-events-recorded-index';
 
-export const migrations = [InitialSchema1763800000000, CallbacksAndDeliveries1763900000000, InFlightIndex1764100000000, SkippedDeliveries1764300000000, EventsApi1764500000000, EventsRecordedOrder1764700000000];
+export const migrations = [InitialSchema1763800000000, CallbacksAndDeliveries1763900000000, InFlightIndex1764100000000, SkippedDeliveries1764300000000, EventsApi1764500000000, EventsRecordedOrder1764700000000, EventsRecordedIndex1764800000000];

@@ -1,0 +1,45 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { ROOT_LOGGER } from '@payments/platform';
+import { EventsStore } from './events-store';
+
+/**
+ * `webhook_events.recorded_xid` holds transaction ids, which only mean something in the cluster
+ * that assigned them. After a dump/restore or a logical-replication switchover the new cluster's
+ * counter is usually lower, and `GET /v1/events?order=recorded` hides every copied event (and
+ * orders new ones before them) until the counter catches up. Checked once at boot, in the
+ * background; found, it is logged as an error naming the fix.
+ *
+ * It does not fix the rows itself: the fix rewrites every copied row of a hot table, and moves
+ * them in the recorded order that running `ops webhooks listen` followers page through; an
+ * operator runs it at a chosen moment (docs/operations.md, "Moving the webhook database").
+ */
+@Injectable()
+export class RecordedOrderGuard implements OnApplicationBootstrap {
+  constructor(
+    private readonly events: EventsStore,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.check();
+  }
+
+  /** Whether the recorded order is consistent with this cluster; logs the fix when it is not. */
+  async check(): Promise<boolean> {
+    try {
+      const ahead = await this.events.recordedOrderAhead();
+      if (!ahead) return true;
+      this.logger.error(
+        { newest_recorded_xid: ahead.newest, next_xid: ahead.next },
+        'webhook_events.recorded_xid is ahead of this database cluster\'s transaction ids (restored or switched over from another cluster?): ' +
+          'GET /v1/events?order=recorded hides those events until the counter catches up. Fix: ' +
+          "UPDATE webhook_events SET recorded_xid = pg_current_xact_id() WHERE recorded_xid > pg_current_xact_id(); (see docs/operations.md, 'Moving the webhook database')",
+      );
+      return false;
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'could not check webhook_events.recorded_xid against this cluster');
+      return true;
+    }
+  }
+}
