@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { databaseUrl, openDatabase, type DataSource } from '@payments/database';
 import type { RpcContext } from '@payments/contracts';
 import { migrations } from '../../apps/webhook-dispatcher/src/migrations';
-import { EventsStore } from '../../apps/webhook-dispatcher/src/events/events-store';
+import { EventsStore, RECORDED_ORDER_FIX_SQL } from '../../apps/webhook-dispatcher/src/events/events-store';
 import { RecordedOrderGuard } from '../../apps/webhook-dispatcher/src/events/recorded-order-guard';
 import { infra, runId } from '../support/infra';
 
@@ -55,9 +57,11 @@ describe('recorded order after a move to another cluster', () => {
     await insert('evt_copied', String(BigInt(next) + 1_000_000n));
     expect(await listed(store)).toEqual(['evt_here']);
     expect(await guard.check()).toBe(false);
-    expect(errors).toEqual([expect.stringContaining('UPDATE webhook_events SET recorded_xid = pg_current_xact_id() WHERE recorded_xid > pg_current_xact_id()')]);
+    expect(errors).toEqual([expect.stringContaining(RECORDED_ORDER_FIX_SQL)]);
 
-    await ds.query('UPDATE webhook_events SET recorded_xid = pg_current_xact_id() WHERE recorded_xid > pg_current_xact_id()');
+    // The runbook's step (docs/operations.md, "Moving the webhook database").
+    expect(readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8')).toContain(`${RECORDED_ORDER_FIX_SQL};`);
+    await ds.query(RECORDED_ORDER_FIX_SQL);
     expect(await guard.check()).toBe(true);
     expect(await listed(store)).toEqual(['evt_copied', 'evt_here']);
   });

@@ -39,6 +39,12 @@ export interface NewWebhookEvent {
 const RECORDED_HORIZON = 'recorded_xid < pg_snapshot_xmin(pg_current_snapshot())';
 
 /**
+ * The runbook's fix for copied rows whose recorded_xid is ahead of this cluster (see
+ * recordedOrderAhead): they take the fixing transaction's id, so every later event follows them.
+ */
+export const RECORDED_ORDER_FIX_SQL = 'UPDATE webhook_events SET recorded_xid = pg_current_xact_id() WHERE recorded_xid > pg_current_xact_id()';
+
+/**
  * Every read and write of `webhook_events`. A business's events list newest first, paged by a
  * (created_at, id) cursor, or by (recorded_xid, id) in recorded order. Test pings are readable by
  * id (the delivery log names them) but never listed.

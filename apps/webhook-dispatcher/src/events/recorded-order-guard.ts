@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '@payments/platform';
-import { EventsStore } from './events-store';
+import { EventsStore, RECORDED_ORDER_FIX_SQL } from './events-store';
 
 /**
  * `webhook_events.recorded_xid` holds transaction ids, which only mean something in the cluster
@@ -25,7 +25,7 @@ export class RecordedOrderGuard implements OnApplicationBootstrap {
     void this.check();
   }
 
-  /** Whether the recorded order is consistent with this cluster; logs the fix when it is not. */
+  /** False when copied rows are ahead of this cluster (the fix is logged); true otherwise, or when the check itself failed (logged as a warning). */
   async check(): Promise<boolean> {
     try {
       const ahead = await this.events.recordedOrderAhead();
@@ -34,7 +34,7 @@ export class RecordedOrderGuard implements OnApplicationBootstrap {
         { newest_recorded_xid: ahead.newest, next_xid: ahead.next },
         'webhook_events.recorded_xid is ahead of this database cluster\'s transaction ids (restored or switched over from another cluster?): ' +
           'GET /v1/events?order=recorded hides those events until the counter catches up. Fix: ' +
-          "UPDATE webhook_events SET recorded_xid = pg_current_xact_id() WHERE recorded_xid > pg_current_xact_id(); (see docs/operations.md, 'Moving the webhook database')",
+          `${RECORDED_ORDER_FIX_SQL}; (see docs/operations.md, 'Moving the webhook database')`,
       );
       return false;
     } catch (err) {
