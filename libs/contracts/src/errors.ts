@@ -46,6 +46,11 @@ export interface ErrorPayload {
   code: ErrorCode;
   message: string;
   errors?: FieldError[];
+  /**
+   * Internal (service → gateway only, never in a public body): the request certainly changed
+   * nothing, so the gateway's idempotency layer releases the key instead of keeping this answer.
+   */
+  not_executed?: boolean;
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

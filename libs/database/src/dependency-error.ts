@@ -35,6 +35,9 @@ const CONNECTION_CODES = new Set([
 /** What a caller is told when a store could not be reached and nothing was sent to it. */
 export const STORE_UNREACHABLE_MESSAGE = 'a data store is unreachable; try again shortly';
 
+/** What a caller is told when PostgreSQL refused a value validation let through (SQLSTATE 22xxx): the statement failed, nothing changed. */
+export const STORE_DATA_REFUSED_MESSAGE = 'a value in the request is outside what can be stored (out of range, impossible date or invalid text)';
+
 /**
  * What a caller is told when the connection broke while a write was in flight (see
  * OutcomeUnknownError): it may have been applied, so a blind retry could apply it twice.

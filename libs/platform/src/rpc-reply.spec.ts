@@ -38,7 +38,7 @@ describe('rpcReply', () => {
     expect(unknown).toEqual({ ok: false, error: { code: 'service_unavailable', message: expect.stringContaining('check the outcome') } });
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const unreachable = await rpcReply('transactions.initialize', payload, failingWith(refused));
-    expect(unreachable).toEqual({ ok: false, error: { code: 'service_unavailable', message: 'a data store is unreachable; try again shortly' } });
+    expect(unreachable).toEqual({ ok: false, error: { code: 'service_unavailable', message: 'a data store is unreachable; try again shortly', not_executed: true } });
   });
 
   it('still treats any other failure as an internal error', async () => {

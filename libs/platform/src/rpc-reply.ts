@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
-import { STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isOutcomeUnknown } from '@payments/database';
+import { STORE_DATA_REFUSED_MESSAGE, STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isOutcomeUnknown } from '@payments/database';
 import { DomainException } from './domain-exception';
 import { rootLogger } from './logger';
 import { rpcRequestDuration } from './metrics';
@@ -46,10 +46,11 @@ function refusal(pattern: string, err: unknown, observe: (outcome: string) => vo
   }
   if (isConnectionError(err)) {
     // No connection was had, or it broke inside BEGIN … COMMIT before the COMMIT was sent (the
-    // server rolls that transaction back): nothing was written, a retry is safe.
+    // server rolls that transaction back): nothing was written, a retry is safe — so the gateway
+    // releases the Idempotency-Key rather than keeping this answer for the key's lifetime.
     observe('service_unavailable');
     rootLogger().error({ err, pattern }, 'RPC handler could not reach a store');
-    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: STORE_UNREACHABLE_MESSAGE } };
+    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: STORE_UNREACHABLE_MESSAGE, not_executed: true } };
   }
   if (isDataError(err)) {
     // PostgreSQL refused a value (SQLSTATE 22xxx): the caller's input, not a bug of ours.
@@ -57,7 +58,7 @@ function refusal(pattern: string, err: unknown, observe: (outcome: string) => vo
     // value, so only its code is logged and none of it is returned.
     observe(ErrorCodes.ValidationError);
     rootLogger().warn({ pattern, sqlstate: (err as { code?: string }).code ?? (err as { driverError?: { code?: string } }).driverError?.code }, 'RPC input refused by the database');
-    return { ok: false, error: { code: ErrorCodes.ValidationError, message: 'a value in the request is outside what can be stored (out of range, impossible date or invalid text)' } };
+    return { ok: false, error: { code: ErrorCodes.ValidationError, message: STORE_DATA_REFUSED_MESSAGE } };
   }
   observe('error');
   rootLogger().error({ err, pattern }, 'RPC handler failed');

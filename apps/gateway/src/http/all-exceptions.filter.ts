@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter } from '@nestjs/common';
 import { ErrorCodes, type ErrorCode } from '@payments/contracts';
-import { STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isOutcomeUnknown } from '@payments/database';
+import { isDataError, isOutcomeUnknown } from '@payments/database';
 import { rootLogger } from '@payments/platform';
-import { ApiException } from './api-exception';
+import { ApiException, storeErrorAnswer } from './api-exception';
 import { BodyUnreadable } from './body-parsers';
 import { sendError } from './error-body';
 import { requestPath, type ApiReply, type ApiRequest } from './http-types';
@@ -43,15 +43,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return sendError(res, status, { code, message, request_id: requestId });
       }
     }
-    if (isConnectionError(exception)) {
-      const unknown = isOutcomeUnknown(exception);
-      rootLogger().error({ err: exception, request_id: requestId, path }, unknown ? 'store connection lost mid-write; outcome unknown' : 'a store is unreachable');
-      return sendError(res, 503, { code: ErrorCodes.ServiceUnavailable, message: unknown ? STORE_OUTCOME_UNKNOWN_MESSAGE : STORE_UNREACHABLE_MESSAGE, request_id: requestId });
-    }
-    if (isDataError(exception)) {
-      // PostgreSQL refused a value validation let through: the statement failed, nothing changed.
-      rootLogger().warn({ request_id: requestId, path, sqlstate: (exception as { code?: string }).code }, 'input refused by the database');
-      return sendError(res, 400, { code: ErrorCodes.ValidationError, message: 'a value in the request is outside what can be stored (out of range, impossible date or invalid text)', request_id: requestId });
+    const storeAnswer = storeErrorAnswer(exception);
+    if (storeAnswer) {
+      if (isDataError(exception)) {
+        // PostgreSQL refused a value validation let through: the statement failed, nothing changed.
+        rootLogger().warn({ request_id: requestId, path, sqlstate: (exception as { code?: string }).code }, 'input refused by the database');
+      } else {
+        rootLogger().error({ err: exception, request_id: requestId, path }, isOutcomeUnknown(exception) ? 'store connection lost mid-write; outcome unknown' : 'a store is unreachable');
+      }
+      return sendError(res, storeAnswer.status, { code: storeAnswer.code, message: storeAnswer.message, request_id: requestId });
     }
     rootLogger().error({ err: exception, request_id: requestId, path }, 'unhandled error');
     sendError(res, 500, { code: ErrorCodes.InternalError, message: `internal error; quote request id ${requestId} to support`, request_id: requestId });

@@ -1,4 +1,5 @@
-import { ERROR_HTTP_STATUS, type ErrorCode, type FieldError } from '@payments/contracts';
+import { ERROR_HTTP_STATUS, ErrorCodes, type ErrorCode, type FieldError } from '@payments/contracts';
+import { STORE_DATA_REFUSED_MESSAGE, STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isOutcomeUnknown } from '@payments/database';
 
 /** An error answer of the public API (docs/contract.md, Errors); the filter renders it. */
 export class ApiException extends Error {
@@ -18,4 +19,21 @@ export class ApiException extends Error {
   get status(): number {
     return ERROR_HTTP_STATUS[this.code];
   }
+}
+
+/**
+ * The answer to an error of one of the gateway's own stores (PostgreSQL, Redis), the same for the
+ * exceptions filter and the idempotency layer: unreachable → 503 that changed nothing, connection
+ * lost mid-write → 503 whose outcome is unknown, a value PostgreSQL refused → 400. Anything else
+ * is not a store error (undefined).
+ */
+export function storeErrorAnswer(err: unknown): ApiException | undefined {
+  if (isOutcomeUnknown(err)) return new ApiException(ErrorCodes.ServiceUnavailable, STORE_OUTCOME_UNKNOWN_MESSAGE);
+  if (isConnectionError(err)) {
+    const unreachable = new ApiException(ErrorCodes.ServiceUnavailable, STORE_UNREACHABLE_MESSAGE);
+    unreachable.notExecuted = true;
+    return unreachable;
+  }
+  if (isDataError(err)) return new ApiException(ErrorCodes.ValidationError, STORE_DATA_REFUSED_MESSAGE);
+  return undefined;
 }

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { lastValueFrom, of } from 'rxjs';
+import { lastValueFrom, of, throwError, type Observable } from 'rxjs';
+import { ErrorCodes } from '@payments/contracts';
+import { OutcomeUnknownError } from '@payments/database';
+import { ApiException } from './api-exception';
 import type { GatewayConfig } from '../config/gateway.config';
 import { IdempotencyInterceptor, canonicalJson, requestFingerprint } from './idempotency.interceptor';
 
@@ -66,5 +69,59 @@ describe('IdempotencyInterceptor: records stored before fingerprints were canoni
   it('a record stored the canonical way replays too', async () => {
     const { call } = setUp(requestFingerprint('POST', url, body));
     await expect(call({ ...body })).resolves.toMatchObject({ out: storedBody });
+  });
+});
+
+describe('IdempotencyInterceptor: what a failure leaves under the key', () => {
+  const url = '/transaction/initialize';
+  const body = { email: 'a@example.com', amount: 5000 };
+
+  function setUp() {
+    const store = new Map<string, string>();
+    const redis = {
+      set: async (k: string, v: string, ...opts: unknown[]) => (opts.includes('NX') && store.has(k) ? null : (store.set(k, v), 'OK')),
+      get: async (k: string) => store.get(k) ?? null,
+      del: async (k: string) => Number(store.delete(k)),
+    };
+    const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 86_400, RPC_TIMEOUT_MS: 10_000 };
+    const interceptor = new IdempotencyInterceptor(redis as unknown as Redis, config as GatewayConfig);
+    const reply = { statusCode: 200, header: () => undefined, status: (s: number) => (reply.statusCode = s) };
+    const call = async (handle: () => Observable<unknown>) => {
+      const req = { method: 'POST', url, originalUrl: url, body, headers: { 'idempotency-key': 'key-1' }, requestId: 'req_1', principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' } };
+      const context = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => reply }), getHandler: () => () => undefined } as unknown as ExecutionContext;
+      return lastValueFrom(interceptor.intercept(context, { handle }));
+    };
+    const kept = () => [...store.values()].map((v) => JSON.parse(v) as { state: string; status?: number; body?: { code?: string } });
+    return { call, kept };
+  }
+
+  it('a service that could not reach its store (not_executed) releases the key, so a retry runs', async () => {
+    const { call, kept } = setUp();
+    const refused = new ApiException(ErrorCodes.ServiceUnavailable, 'a data store is unreachable; try again shortly');
+    refused.notExecuted = true;
+    await expect(call(() => throwError(() => refused))).rejects.toBe(refused);
+    expect(kept()).toEqual([]);
+    await expect(call(() => of({ fresh: true }))).resolves.toEqual({ fresh: true });
+  });
+
+  it("the gateway's own unreachable store releases the key too", async () => {
+    const { call, kept } = setUp();
+    const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    await expect(call(() => throwError(() => down))).rejects.toBe(down);
+    expect(kept()).toEqual([]);
+  });
+
+  it("a store connection lost mid-write is kept as the filter's 503 (outcome unknown), never as a 500", async () => {
+    const { call, kept } = setUp();
+    const lost = new OutcomeUnknownError('INSERT INTO transactions …', [], new Error('Connection terminated unexpectedly'));
+    await expect(call(() => throwError(() => lost))).rejects.toBe(lost);
+    expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 503, body: expect.objectContaining({ code: 'service_unavailable' }) })]);
+  });
+
+  it('a refusal the service may have acted on is kept', async () => {
+    const { call, kept } = setUp();
+    const timedOut = new ApiException(ErrorCodes.ServiceUnavailable, 'transaction-service did not answer in time; try again');
+    await expect(call(() => throwError(() => timedOut))).rejects.toBe(timedOut);
+    expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 503 })]);
   });
 });

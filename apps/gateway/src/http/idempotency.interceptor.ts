@@ -7,7 +7,7 @@ import { ErrorCodes } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
 import { REDIS } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
-import { ApiException } from './api-exception';
+import { ApiException, storeErrorAnswer } from './api-exception';
 import { header as requestHeader, requestPath, type ApiReply, type ApiRequest } from './http-types';
 
 interface Stored {
@@ -120,15 +120,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
       await this.keep(redisKey, { state: 'done', fingerprint, status: statusOk, body });
       return body;
     } catch (err) {
-      const refusedBeforeRunning = err instanceof ApiException ? err.notExecuted || [400, 401, 403, 413, 429].includes(err.status) : false;
+      // Kept as the exceptions filter answers it (a store error of the gateway's own included).
+      const answer = err instanceof ApiException ? err : storeErrorAnswer(err);
+      const refusedBeforeRunning = answer ? answer.notExecuted || [400, 401, 403, 413, 429].includes(answer.status) : false;
       if (refusedBeforeRunning) {
         await this.redis.del(redisKey).catch(() => undefined);
       } else {
-        const body =
-          err instanceof ApiException
-            ? { result: 'error', code: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}), request_id: req.requestId }
-            : { result: 'error', code: ErrorCodes.InternalError, message: `internal error; quote request id ${req.requestId} to support`, request_id: req.requestId };
-        await this.keep(redisKey, { state: 'done', fingerprint, status: err instanceof ApiException ? err.status : 500, body });
+        const body = answer
+          ? { result: 'error', code: answer.code, message: answer.message, ...(answer.errors ? { errors: answer.errors } : {}), request_id: req.requestId }
+          : { result: 'error', code: ErrorCodes.InternalError, message: `internal error; quote request id ${req.requestId} to support`, request_id: req.requestId };
+        await this.keep(redisKey, { state: 'done', fingerprint, status: answer ? answer.status : 500, body });
       }
       throw err;
     }

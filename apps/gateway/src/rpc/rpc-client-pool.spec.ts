@@ -1,9 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { RpcSigner, decodeFrame, encodeFrame } from '@payments/platform';
+import { ApiException } from '../http/api-exception';
 import { RpcClientPool } from './rpc-client-pool';
 
-/** 10.0.0.1 drops packets (its connect never completes); 10.0.0.2 answers every request with `{ ok: true, data: 'pong' }`. */
+/**
+ * 10.0.0.1 drops packets (its connect never completes); 10.0.0.2 answers every request with
+ * `{ ok: true, data: 'pong' }`; 10.0.0.3 answers with the refusal of a service that could not reach its store.
+ */
 class FakeSocket extends EventEmitter {
   writableLength = 0;
   constructor(readonly host: string) {
@@ -16,7 +20,8 @@ class FakeSocket extends EventEmitter {
   uncork(): void {}
   write(frame: Buffer): boolean {
     const { header } = decodeFrame(frame.subarray(4));
-    setImmediate(() => this.emit('data', encodeFrame({ id: header.id }, JSON.stringify({ ok: true, data: 'pong' }))));
+    const reply = this.host === '10.0.0.3' ? STORE_DOWN : { ok: true, data: 'pong' };
+    setImmediate(() => this.emit('data', encodeFrame({ id: header.id }, JSON.stringify(reply))));
     return true;
   }
   destroy(): this {
@@ -34,6 +39,7 @@ jest.mock('node:net', () => ({
   },
 }));
 
+const STORE_DOWN = { ok: false, error: { code: 'service_unavailable', message: 'a data store is unreachable; try again shortly', not_executed: true } };
 const logger = { warn: () => undefined, error: () => undefined } as unknown as Logger;
 const signer = new RpcSigner('unit-test-secret-0123456789-abcdefghij', 'merchant');
 
@@ -53,6 +59,17 @@ describe('RpcClientPool failover', () => {
     expect(outcome).toBe('pending');
     await jest.advanceTimersByTimeAsync(20);
     expect(outcome).toBe('pong');
+    await pool.close();
+  });
+});
+
+describe('RpcClientPool refusals', () => {
+  it('a refusal the service marks not_executed reaches the idempotency layer as notExecuted, and never the public body', async () => {
+    const pool = new RpcClientPool('transaction-service', '10.0.0.3:4001', 10_000, 1_000, 60_000, logger, signer, 64 * 1024);
+    await pool.start();
+    const err = await pool.call('transactions.initialize', { request_id: 'req_1' }, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiException);
+    expect(err).toMatchObject({ code: 'service_unavailable', status: 503, notExecuted: true, errors: undefined });
     await pool.close();
   });
 });

@@ -105,7 +105,9 @@ export class RpcClientPool {
       try {
         const reply = await endpoint.client.request<RpcReply<TResult>>(pattern, { ctx, body }, left);
         if (reply.ok) return reply.data;
-        throw new ApiException(reply.error.code, reply.error.message, reply.error.errors);
+        const refused = new ApiException(reply.error.code, reply.error.message, reply.error.errors);
+        refused.notExecuted = reply.error.not_executed === true;
+        throw refused;
       } catch (err) {
         if (err instanceof ApiException) throw err;
         if (err instanceof RpcTimeoutError) {
