@@ -5,6 +5,7 @@ import { DeadLetterHeaders, deadLetterTopic, envelopeProblem, replayTopic, type 
 import { eventsConsumed, runWithContext } from '@payments/platform';
 import type { AfterCommit, ConsumerOptions, EventHandler, MessageMeta } from './consumer-options';
 import { FetchCommit } from './fetch-commit';
+import { OffsetCommitter } from './offset-committer';
 import { ownHeaders, replayOrigin, reportReplayOutcome } from './replay';
 
 interface Decoded {
@@ -17,6 +18,8 @@ class StoppingError extends Error {}
 
 const DEFAULT_PARTITIONS_AT_ONCE = 3;
 const DEFAULT_MAX_BATCH = 500;
+/** How long a resolved offset may stay uncommitted (what a restart or rebalance redelivers, at most). */
+const OFFSET_COMMIT_INTERVAL_MS = 1_000;
 
 /** Wait before trying again after the attempt-th failure in a row. */
 const backoff = (attempt: number): number => Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
@@ -36,6 +39,7 @@ export class IdempotentConsumer {
   private consumer: Consumer | undefined;
   private stopping = false;
   private readonly fetchCommit: FetchCommit;
+  private readonly offsets: OffsetCommitter;
 
   constructor(
     private readonly kafka: Kafka,
@@ -44,6 +48,7 @@ export class IdempotentConsumer {
     private readonly options: ConsumerOptions,
     private readonly logger: Logger,
   ) {
+    this.offsets = new OffsetCommitter(OFFSET_COMMIT_INTERVAL_MS, logger);
     this.fetchCommit = new FetchCommit(ds, async (manager, ids, topics) => {
       const inserted: { event_id: string }[] = await manager.query(
         'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
@@ -80,18 +85,28 @@ export class IdempotentConsumer {
       fromBeginning: true,
     });
     await this.consumer.run({
-      autoCommit: true,
-      autoCommitInterval: 1_000,
+      // Offsets are committed by OffsetCommitter on its interval, not by kafkajs after every batch.
+      autoCommit: false,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS_AT_ONCE,
       eachBatchAutoResolve: false,
-      eachBatch: (payload) => this.onBatch(payload),
+      eachBatch: async (payload) => {
+        try {
+          await this.onBatch(payload);
+        } finally {
+          // While stopping, the batch in flight commits before kafkajs leaves the group.
+          if (this.stopping) await this.offsets.flush();
+          else this.offsets.resolved(payload);
+        }
+      },
     });
   }
 
   /** Stops fetching, lets the message in flight finish, commits offsets and leaves the group. */
   async stop(): Promise<void> {
     this.stopping = true;
+    await this.offsets.flush();
     await this.consumer?.disconnect();
+    this.offsets.close();
   }
 
   private base(topic: string): string {

@@ -1,0 +1,59 @@
+import type { EachBatchPayload } from 'kafkajs';
+import type { Logger } from 'pino';
+
+/** The part of a kafkajs batch payload that commits the group's resolved offsets. */
+export type OffsetSource = Pick<EachBatchPayload, 'commitOffsetsIfNecessary' | 'uncommittedOffsets'>;
+
+/**
+ * Commits a consumer's resolved offsets at most once per interval, and at once when asked (stop).
+ * kafkajs's `autoCommit` commits after every batch whatever `autoCommitInterval` says: a broker
+ * round trip, and a write to `__consumer_offsets`, between each batch and the next fetch — on the
+ * path of every event at low rates, and one commit per batch per group at any rate. Offsets only
+ * say where a restarted or rebalanced group resumes: the inbox makes the events of an uncommitted
+ * interval harmless when they come again, so committing them later loses nothing.
+ */
+export class OffsetCommitter {
+  private timer: NodeJS.Timeout | undefined;
+  private source: OffsetSource | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** After a batch: its resolved offsets are committed within the interval, also if no batch follows. */
+  resolved(source: OffsetSource): void {
+    if (this.closed) return;
+    this.source = source;
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Commits what is resolved and not committed yet; a failure is logged (the next commit covers it). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const source = this.source;
+    if (!source) return;
+    const offsets = source.uncommittedOffsets();
+    if (offsets.topics.length === 0) return;
+    try {
+      await source.commitOffsetsIfNecessary(offsets);
+    } catch (err) {
+      this.logger.warn({ err }, 'offset commit failed; events since the last commit will be redelivered and skipped by the inbox');
+    }
+  }
+
+  /** After the consumer has left its group: nothing is committed any more. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.source = undefined;
+  }
+}
