@@ -70,6 +70,36 @@ describe('DataSource (pg pool)', () => {
     expect(released).toEqual([undefined]);
   });
 
+  it('transactionFrom sends BEGIN and the first statement in one message and hands over its rows', async () => {
+    const { ds, sent, released } = withFakePool((sql) =>
+      sql.startsWith('BEGIN;') ? [{ command: 'BEGIN', rows: [], rowCount: null }, { command: 'UPDATE', rows: [{ id: '7' }], rowCount: 1 }] : { command: sql, rows: [], rowCount: 0 },
+    );
+    const seen = await ds.transactionFrom<{ id: string }, string[]>('UPDATE t SET x = 1 RETURNING id', async (rows, m) => {
+      await m.query('SELECT 2');
+      return rows.map((r) => r.id);
+    });
+    expect(seen).toEqual(['7']);
+    expect(sent).toEqual(['BEGIN; UPDATE t SET x = 1 RETURNING id', 'SELECT 2', 'COMMIT']);
+    expect(released).toEqual([undefined]);
+  });
+
+  it('transactionFrom rolls back when the work after the first statement throws', async () => {
+    const { ds, sent } = withFakePool((sql) => (sql.startsWith('BEGIN;') ? [{ command: 'BEGIN', rows: [] }, { command: 'UPDATE', rows: [{ id: '7' }] }] : { command: sql, rows: [] }));
+    await expect(ds.transactionFrom('UPDATE t SET x = 1 RETURNING id', async () => Promise.reject(new Error('send failed')))).rejects.toThrow('send failed');
+    expect(sent).toEqual(['BEGIN; UPDATE t SET x = 1 RETURNING id', 'ROLLBACK']);
+  });
+
+  it('transactionFrom reports a failing first statement as QueryFailedError and rolls back', async () => {
+    const { ds, sent } = withFakePool((sql) => {
+      if (sql.startsWith('BEGIN;')) throw Object.assign(new Error('relation "t" does not exist'), { code: '42P01' });
+      return { command: sql, rows: [] };
+    });
+    const err = (await ds.transactionFrom('UPDATE t SET x = 1', async () => 'never').catch((e: unknown) => e)) as QueryFailedError;
+    expect(err).toBeInstanceOf(QueryFailedError);
+    expect(err).toMatchObject({ code: '42P01', query: 'BEGIN; UPDATE t SET x = 1' });
+    expect(sent).toEqual(['BEGIN; UPDATE t SET x = 1', 'ROLLBACK']);
+  });
+
   it('does not return a connection whose rollback failed to the pool', async () => {
     const { ds, released } = withFakePool((sql) => {
       if (sql === 'ROLLBACK') throw new Error('connection terminated');

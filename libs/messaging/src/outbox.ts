@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import { queryRows, type DataSource, type EntityManager } from '@payments/database';
+import type { DataSource, EntityManager } from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
 import { outboxRelayed } from '@payments/platform';
 
@@ -67,6 +67,8 @@ interface OutboxRow {
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** The advisory lock's name: one relay per database works at a time. */
+const RELAY_LOCK = 'outbox_relay';
 
 /**
  * Publishes committed outbox rows to Kafka in id order. Only one relay works at a time (advisory
@@ -75,6 +77,7 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  */
 export class OutboxRelay {
   private lastPrune = Date.now();
+  private readonly takeBatch: string;
 
   constructor(
     private readonly ds: DataSource,
@@ -83,23 +86,22 @@ export class OutboxRelay {
     private readonly logger: Logger,
     private readonly batchSize = 500,
     private readonly retentionDays = 7,
-  ) {}
+  ) {
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`outbox relay batch size must be a positive integer, got ${batchSize}`);
+    this.takeBatch = `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS locked),
+              batch AS (SELECT o.id FROM relay, outbox_events o
+                         WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT ${batchSize})
+         UPDATE outbox_events o SET published_at = now() FROM batch WHERE o.id = batch.id
+         RETURNING o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers`;
+  }
 
   /** One pass; true when a full batch went out, i.e. there may be more. */
   async tick(): Promise<boolean> {
-    const sent = await this.ds.transaction(async (m) => {
-      // The relay lock, the batch and its marking in one round trip: the CTE takes the lock once,
-      // and without it no row comes back. The mark is undone if the send fails (the transaction
-      // rolls back), and rows are locked until the commit, so a row is marked exactly when sent.
-      const rows = await queryRows<OutboxRow>(
-        m,
-        `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked),
-              batch AS (SELECT o.id FROM relay, outbox_events o
-                         WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT $2)
-         UPDATE outbox_events o SET published_at = now() FROM batch WHERE o.id = batch.id
-         RETURNING o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers`,
-        ['outbox_relay', this.batchSize],
-      );
+    // The relay lock, the batch and its marking in one statement, sent with the transaction's BEGIN
+    // (one round trip): the CTE takes the lock once, and without it no row comes back. The mark is
+    // undone if the send fails (the transaction rolls back), and rows are locked until the commit,
+    // so a row is marked exactly when sent. Constants only: BEGIN travels in the same message.
+    const sent = await this.ds.transactionFrom<OutboxRow, number>(this.takeBatch, async (rows) => {
       if (rows.length === 0) return 0;
       // RETURNING has no order: publish in id (commit) order, which keeps each key's events in order.
       rows.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
