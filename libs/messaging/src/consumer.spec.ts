@@ -37,6 +37,8 @@ async function consumerOn(ds: DataSource) {
       heartbeat: async () => undefined,
       isRunning: () => true,
       isStale: () => false,
+      uncommittedOffsets: () => ({ topics: [] }),
+      commitOffsetsIfNecessary: async () => undefined,
     } as unknown as EachBatchPayload);
   return { deliver, applied, resolved };
 }

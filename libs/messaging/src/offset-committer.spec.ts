@@ -68,6 +68,19 @@ describe('OffsetCommitter', () => {
     expect(commits).toEqual([resolvedAt('5').topics]);
   });
 
+  it('a payload that cannot list its offsets is logged from the timer, not thrown', async () => {
+    const warn = jest.fn();
+    const committer = new OffsetCommitter(1_000, { warn } as unknown as pino.Logger);
+    committer.resolved({
+      uncommittedOffsets: () => {
+        throw new Error('consumer group gone');
+      },
+      commitOffsetsIfNecessary: async () => undefined,
+    });
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
   it('commits nothing after close', async () => {
     const commits: Topics[] = [];
     const committer = new OffsetCommitter(1_000, pino({ level: 'silent' }));

@@ -40,10 +40,10 @@ export class OffsetCommitter {
     this.timer = undefined;
     const source = this.source;
     if (!source) return;
-    const offsets = source.uncommittedOffsets();
-    if (offsets.topics.length === 0) return;
+    // Runs from a timer too: nothing may escape as an unhandled rejection.
     try {
-      await source.commitOffsetsIfNecessary(offsets);
+      const offsets = source.uncommittedOffsets();
+      if (offsets.topics.length > 0) await source.commitOffsetsIfNecessary(offsets);
     } catch (err) {
       this.logger.warn({ err }, 'offset commit failed; events since the last commit will be redelivered and skipped by the inbox');
     }
