@@ -1,6 +1,6 @@
 /**
  * The outbox relay's database side alone: each tick finds one new outbox row (written just before,
- * as a use case would), takes and marks it, "sends" it to a producer that answers at once, and
+ * as a use case would), takes it, "sends" it to a producer that answers at once, marks it and
  * commits. Compares the relay's tick (BEGIN sent with its statement: `DataSource.transactionFrom`)
  * with the same statement after a separate BEGIN (`DataSource.transaction`), alternating in rounds,
  * and prints each one's tick latency and this process's CPU per tick. Needs PostgreSQL only

@@ -88,24 +88,27 @@ export class OutboxRelay {
     private readonly retentionDays = 7,
   ) {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`outbox relay batch size must be a positive integer, got ${batchSize}`);
-    this.takeBatch = `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS locked),
-              batch AS (SELECT o.id FROM relay, outbox_events o
-                         WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT ${batchSize})
-         UPDATE outbox_events o SET published_at = now() FROM batch WHERE o.id = batch.id
-         RETURNING o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers`;
+    // A plain SELECT: no transaction id is assigned and no row is locked while the batch is sent
+    // (a transaction id held across the send would hold back every horizon PostgreSQL keeps by
+    // the oldest running writer: vacuum's, and the events API's recorded order).
+    this.takeBatch = `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS locked)
+         SELECT o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers
+           FROM relay, outbox_events o
+          WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT ${batchSize}`;
   }
 
   /** One pass; true when a full batch went out, i.e. there may be more. */
   async tick(): Promise<boolean> {
-    // The relay lock, the batch and its marking in one statement, sent with the transaction's BEGIN
-    // (one round trip): the CTE takes the lock once, and without it no row comes back. The mark is
-    // undone if the send fails (the transaction rolls back), and rows are locked until the commit,
-    // so a row is marked exactly when sent. Constants only: BEGIN travels in the same message.
-    const sent = await this.ds.transactionFrom<OutboxRow, number>(this.takeBatch, async (rows) => {
+    // The relay lock and the batch in one statement, sent with the transaction's BEGIN (one round
+    // trip; constants only): without the lock no row comes back, and the lock is held until the
+    // commit, so no other relay sends these rows meanwhile. The rows are marked after the send, in
+    // the same transaction; if the send fails nothing is marked. Rare overlap: a relay whose
+    // statement started just before another relay's commit may send that relay's batch again —
+    // consumers dedupe by event id, as they do for a crash between the send and the commit.
+    const sent = await this.ds.transactionFrom<OutboxRow, number>(this.takeBatch, async (rows, m) => {
       if (rows.length === 0) return 0;
-      // RETURNING has no order: publish in id (commit) order, which keeps each key's events in order.
-      rows.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       await this.publish(rows);
+      await m.query('UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       return rows.length;
     });
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();
