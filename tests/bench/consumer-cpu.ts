@@ -13,7 +13,7 @@ import type { AppName } from '../support/processes';
 import type { Stack as StackT } from '../support/stack';
 import { Stack } from '../support/stack';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
-import { HttpClient, openLoop } from './load';
+import { HttpClient, openLoop, runMain } from './load';
 import { cpuMs } from './memory';
 import { drained, merchants } from './pipeline';
 
@@ -90,10 +90,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

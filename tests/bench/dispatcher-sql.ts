@@ -8,7 +8,6 @@
  * (database time per event of each statement).
  * `source .local/infra.env && node scripts/ts-run.js tests/bench/dispatcher-sql.ts`
  */
-import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from '@payments/database';
 import { Topics, type EventEnvelope } from '@payments/contracts';
 import { DeliveryStore } from '../../apps/webhook-dispatcher/src/delivery/delivery-store';
@@ -16,30 +15,15 @@ import type { FirstAttempts } from '../../apps/webhook-dispatcher/src/delivery/f
 import { EventsStore } from '../../apps/webhook-dispatcher/src/events/events-store';
 import { WebhookEventsHandler } from '../../apps/webhook-dispatcher/src/events/transaction-events.handler';
 import { Stack } from '../support/stack';
+import { runMain } from './load';
+import { replayEnvelope } from './replay';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 30_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 function history(count: number, distinct: boolean): EventEnvelope[] {
   const base = Date.now() - count;
-  return Array.from({ length: count }, (_, i) => {
-    const at = new Date(distinct ? base + i : base).toISOString();
-    const n = Math.floor(i / 2);
-    const status = i % 2 === 0 ? 'pending' : 'success';
-    const transaction_id = `txn_replay${String(n).padStart(14, '0')}`;
-    return {
-      id: randomUUID(), type: Topics.TransactionStatusChanged, version: 1, occurred_at: at, producer: 'bench', mode: 'test', business_id: 999_999, correlation_id: null,
-      data: {
-        transaction: {
-          id: 900_000_000 + n, transaction_id, transaction_reference: `replay-${n}`, business_id: 999_999, mode: 'test', amount: 1000, charges: 15, total: 1015,
-          currency: 'USD', status, message: 'replayed', email: 'replay@example.com', payment_method_type: 'card', payment_method_code: null, checkout_id: null,
-          payment_link_id: null, link_splits: [], version: status === 'pending' ? 1 : 2, date_created: at, date_updated: at,
-        },
-        previous_status: status === 'pending' ? null : 'pending',
-        status,
-      },
-    } as EventEnvelope;
-  });
+  return Array.from({ length: count }, (_, i) => replayEnvelope(i, new Date(distinct ? base + i : base).toISOString()));
 }
 
 async function main(): Promise<void> {
@@ -123,10 +107,4 @@ async function main(): Promise<void> {
   await stack.stop();
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

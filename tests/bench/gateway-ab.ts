@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { AppProcess, freePort } from '../support/processes';
 import { Stack } from '../support/stack';
 import { cpuMs } from './memory';
-import { HttpClient, closedLoop, stats } from './load';
+import { HttpClient, closedLoop, stats, runMain } from './load';
 
 const OTHER_DIST = process.env.GATEWAY_AB_DIST;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -81,10 +81,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { Partitioners, type Consumer } from 'kafkajs';
 import { createKafka, ensureTopics, type KafkaSettings } from '../../libs/messaging/src/kafka';
-import { stats } from './load';
+import { stats, runMain } from './load';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const RATE = Number(process.argv[3] ?? 100);
@@ -116,10 +116,4 @@ async function main(): Promise<void> {
   for (const mode of order) console.log(JSON.stringify(await runMode(mode)));
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

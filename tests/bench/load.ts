@@ -88,3 +88,14 @@ export function stats(samples: number[]): { n: number; p50: number; p95: number;
   const at = (q: number) => (s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]);
   return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s.length ? s[s.length - 1] : NaN };
 }
+
+/** Runs a bench script's main: exit 0 when it resolves, print the error and exit 1 when it rejects. */
+export function runMain(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

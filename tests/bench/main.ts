@@ -23,6 +23,7 @@ import { MemorySampler } from './memory';
 import { benchBurst, benchEventToWebhook, drained, merchants } from './pipeline';
 import { benchReplay } from './replay';
 import { Report } from './report';
+import { runMain } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 100_000);
@@ -86,10 +87,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -14,7 +14,7 @@ import type { Producer } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource, queryRows } from '../../libs/database/src';
 import { OutboxRelay } from '../../libs/messaging/src/outbox';
-import { stats } from './load';
+import { stats, runMain } from './load';
 
 const TICKS = Number(process.argv[2] ?? 2_000);
 const ROUNDS = Number(process.argv[3] ?? 4);
@@ -74,10 +74,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

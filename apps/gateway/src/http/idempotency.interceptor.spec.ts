@@ -23,30 +23,40 @@ describe('canonicalJson: the Idempotency-Key fingerprint compares parameters, no
   });
 });
 
+const URL_PATH = '/transaction/initialize';
+
+/** The interceptor over an in-memory Redis (`store`), called as one business's request with Idempotency-Key key-1. */
+function harness(store = new Map<string, string>()) {
+  const redis = {
+    set: async (k: string, v: string, ...opts: unknown[]) => (opts.includes('NX') && store.has(k) ? null : (store.set(k, v), 'OK')),
+    get: async (k: string) => store.get(k) ?? null,
+    del: async (k: string) => Number(store.delete(k)),
+  };
+  const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 86_400, RPC_TIMEOUT_MS: 10_000 };
+  const interceptor = new IdempotencyInterceptor(redis as unknown as Redis, config as GatewayConfig);
+  const headers: Record<string, string> = {};
+  const reply = { statusCode: 200, header: (k: string, v: string) => (headers[k] = v), status: (s: number) => (reply.statusCode = s) };
+  const call = async (sent: unknown, handle: () => Observable<unknown>) => {
+    const req = { method: 'POST', url: URL_PATH, originalUrl: URL_PATH, body: sent, headers: { 'idempotency-key': 'key-1' }, requestId: 'req_1', principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' } };
+    const context = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => reply }), getHandler: () => () => undefined } as unknown as ExecutionContext;
+    return lastValueFrom(interceptor.intercept(context, { handle }));
+  };
+  return { call, headers, reply, store };
+}
+
 describe('IdempotencyInterceptor: records stored before fingerprints were canonical', () => {
-  const url = '/transaction/initialize';
+  const url = URL_PATH;
   const body = { email: 'a@example.com', amount: 5000, metadata: { order: '7', cart: 'x' } };
   // How the gateway fingerprinted a request before canonicalJson: the body's keys in the order sent.
   const oldFingerprint = createHash('sha256').update(`POST ${url}\n${JSON.stringify(body)}`).digest('hex');
   const storedBody = { status: true, message: 'Authorization URL created', data: { reference: 'ref_1' } };
 
   function setUp(fingerprint: string) {
-    const redisKey = 'idempotency:biz_1:test:key-1';
-    const store = new Map([[redisKey, JSON.stringify({ state: 'done', fingerprint, status: 201, body: storedBody })]]);
-    const redis = {
-      set: async (k: string, v: string, ...opts: unknown[]) => (opts.includes('NX') && store.has(k) ? null : (store.set(k, v), 'OK')),
-      get: async (k: string) => store.get(k) ?? null,
-      del: async (k: string) => Number(store.delete(k)),
-    };
-    const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 86_400, RPC_TIMEOUT_MS: 10_000 };
-    const interceptor = new IdempotencyInterceptor(redis as unknown as Redis, config as GatewayConfig);
-    const headers: Record<string, string> = {};
-    const reply = { statusCode: 200, header: (k: string, v: string) => (headers[k] = v), status: (s: number) => (reply.statusCode = s) };
+    const store = new Map([['idempotency:biz_1:test:key-1', JSON.stringify({ state: 'done', fingerprint, status: 201, body: storedBody })]]);
+    const { call: send, headers, reply } = harness(store);
     const call = async (sent: unknown) => {
-      const req = { method: 'POST', url, originalUrl: url, body: sent, headers: { 'idempotency-key': 'key-1' }, requestId: 'req_1', principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' } };
-      const context = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => reply }), getHandler: () => () => undefined } as unknown as ExecutionContext;
       const ran = jest.fn(() => of({ fresh: true }));
-      const out = await lastValueFrom(interceptor.intercept(context, { handle: ran }));
+      const out = await send(sent, ran);
       return { out, ran };
     };
     return { call, headers, reply };
@@ -73,24 +83,11 @@ describe('IdempotencyInterceptor: records stored before fingerprints were canoni
 });
 
 describe('IdempotencyInterceptor: what a failure leaves under the key', () => {
-  const url = '/transaction/initialize';
   const body = { email: 'a@example.com', amount: 5000 };
 
   function setUp() {
-    const store = new Map<string, string>();
-    const redis = {
-      set: async (k: string, v: string, ...opts: unknown[]) => (opts.includes('NX') && store.has(k) ? null : (store.set(k, v), 'OK')),
-      get: async (k: string) => store.get(k) ?? null,
-      del: async (k: string) => Number(store.delete(k)),
-    };
-    const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 86_400, RPC_TIMEOUT_MS: 10_000 };
-    const interceptor = new IdempotencyInterceptor(redis as unknown as Redis, config as GatewayConfig);
-    const reply = { statusCode: 200, header: () => undefined, status: (s: number) => (reply.statusCode = s) };
-    const call = async (handle: () => Observable<unknown>) => {
-      const req = { method: 'POST', url, originalUrl: url, body, headers: { 'idempotency-key': 'key-1' }, requestId: 'req_1', principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' } };
-      const context = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => reply }), getHandler: () => () => undefined } as unknown as ExecutionContext;
-      return lastValueFrom(interceptor.intercept(context, { handle }));
-    };
+    const { call: send, store } = harness();
+    const call = (handle: () => Observable<unknown>) => send(body, handle);
     const kept = () => [...store.values()].map((v) => JSON.parse(v) as { state: string; status?: number; body?: { code?: string } });
     return { call, kept };
   }
