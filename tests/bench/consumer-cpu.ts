@@ -41,8 +41,7 @@ async function main(): Promise<void> {
     {
       LOG_LEVEL: 'error',
       RATE_LIMIT_PER_SECOND: '100000',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_CA_FILE: tls.certFile,
+      ...receiver.dispatcherEnv(),
       DATABASE_POOL_SIZE: '10',
       OUTBOX_POLL_INTERVAL_MS: '200',
       KAFKA_PARTITIONS: '6',

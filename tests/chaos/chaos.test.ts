@@ -29,8 +29,7 @@ describe('chaos: crashes and restarts under load', () => {
   beforeAll(async () => {
     await receiver.start();
     stack = await Stack.start(undefined, {
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_CA_FILE: tls.certFile,
+      ...receiver.dispatcherEnv(),
       // Retries close together, so deliveries failed during an outage are through within the test.
       WEBHOOK_RETRY_SCHEDULE: '1,1,2,2,3,3,5,5,5,5,5,5',
       WEBHOOK_TIMEOUT_MS: '5000',

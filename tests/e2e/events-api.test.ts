@@ -31,8 +31,7 @@ describe('events API and test webhooks', () => {
   beforeAll(async () => {
     await receiver.start();
     stack = await Stack.start(undefined, {
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_CA_FILE: tls.certFile,
+      ...receiver.dispatcherEnv(),
       // A failed delivery stays pending (a retry to come) for the whole file.
       WEBHOOK_RETRY_SCHEDULE: '600',
       WEBHOOK_TIMEOUT_MS: '3000',

@@ -29,7 +29,7 @@ describe('metadata and description', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    stack = await Stack.start(undefined, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CA_FILE: tls.certFile, WEBHOOK_TIMEOUT_MS: '3000' });
+    stack = await Stack.start(undefined, { ...receiver.dispatcherEnv(), WEBHOOK_TIMEOUT_MS: '3000' });
     [keys, other] = [await stack.createBusiness('Meta Shop'), await stack.createBusiness('Other Shop')];
     const hook = await stack.api('POST', '/v1/callback', { key: keys.test.secret, body: { url: receiver.url('/hooks'), events: ['payment.completed', 'refund.success'] } });
     expect(hook.status).toBe(200);

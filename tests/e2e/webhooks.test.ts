@@ -21,8 +21,7 @@ describe('callbacks and webhook deliveries', () => {
   beforeAll(async () => {
     await receiver.start();
     stack = await Stack.start(undefined, {
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_CA_FILE: tls.certFile,
+      ...receiver.dispatcherEnv(),
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
       WEBHOOK_DISABLE_AFTER: '2',
       WEBHOOK_DISABLE_MIN_FAILING: '3s',

@@ -13,7 +13,7 @@ describe('ops CLI: admin API commands', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    stack = await Stack.start(undefined, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CA_FILE: tls.certFile });
+    stack = await Stack.start(undefined, { ...receiver.dispatcherEnv() });
   }, 120_000);
 
   afterAll(async () => {

@@ -16,8 +16,7 @@ describe('webhook dispatcher crash and restart', () => {
   beforeAll(async () => {
     await receiver.start();
     stack = await Stack.start(undefined, {
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_CA_FILE: tls.certFile,
+      ...receiver.dispatcherEnv(),
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1',
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_CALLBACK_CONCURRENCY: '2',

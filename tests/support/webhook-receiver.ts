@@ -37,6 +37,11 @@ export class WebhookReceiver {
 
   constructor(private readonly tls: { certFile: string; keyFile: string }) {}
 
+  /** What a stack's dispatcher needs to deliver here: private targets allowed, this certificate trusted. */
+  dispatcherEnv(): { WEBHOOK_ALLOW_PRIVATE_TARGETS: string; WEBHOOK_CA_FILE: string } {
+    return { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CA_FILE: this.tls.certFile };
+  }
+
   async start(): Promise<void> {
     this.server = createServer({ cert: readFileSync(this.tls.certFile), key: readFileSync(this.tls.keyFile) }, (req, res) => {
       const chunks: Buffer[] = [];
