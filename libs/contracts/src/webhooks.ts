@@ -1,3 +1,5 @@
+import type { CursorPageBody } from './rpc';
+
 /**
  * Callbacks (webhook endpoints) and deliveries: RPC patterns between the gateway and
  * webhook-dispatcher, their payload types, and the BullMQ queue names.
@@ -40,12 +42,9 @@ export interface CreateCallbackBody {
   events: string[];
   description?: string;
 }
-export interface ListCallbacksBody {
-  limit: number;
+/** Cursor paging; `skip` then counts from the cursor. */
+export interface ListCallbacksBody extends CursorPageBody {
   skip: number;
-  /** Cursor paging (see CursorPageBody); `skip` then counts from the cursor. */
-  starting_after?: string;
-  ending_before?: string;
 }
 export interface CallbackIdBody {
   id: number;
@@ -84,14 +83,11 @@ export interface CallbackSecretView {
  */
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-export interface ListDeliveriesBody {
+/** Cursor paging; `skip` then counts from the cursor. */
+export interface ListDeliveriesBody extends CursorPageBody {
   id: number;
-  limit: number;
   skip: number;
   status?: DeliveryStatus;
-  /** Cursor paging (see CursorPageBody); `skip` then counts from the cursor. */
-  starting_after?: string;
-  ending_before?: string;
 }
 export interface DeliveryAttemptView {
   attempt: number;

@@ -224,16 +224,14 @@ export class IdempotentConsumer {
     return applied;
   }
 
-  /** Applies new events of one partition in order, in the fetch's shared transaction; returns how many were new. */
-  private async applyBatch(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler): Promise<number> {
-    const topic = items[0].meta.topic;
-    const base = this.base(topic);
-    const { applied, thens } = await this.fetchCommit.submit({ topic, items, handler, batchHandler: this.options.batchHandlers?.[base] });
+  /** Applies new events of one partition in order, in the fetch's shared transaction. */
+  private async applyBatch(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler): Promise<void> {
+    const base = this.base(items[0].meta.topic);
+    const { applied, thens } = await this.fetchCommit.submit({ items, handler, batchHandler: this.options.batchHandlers?.[base] });
     if (applied > 0) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'applied' }, applied);
     if (items.length > applied) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'duplicate' }, items.length - applied);
     for (const then of thens) this.afterCommit(then);
     if (applied > 0) this.options.afterCommit?.();
-    return applied;
   }
 
   /** The events are committed whatever happens here: a failing follow-up must not fail their batch. */

@@ -27,7 +27,6 @@ function fakeInbox() {
 
 function chunk(topic: string, partition: number, ids: string[], handler: EventHandler): PartitionChunk {
   return {
-    topic,
     handler,
     items: ids.map((id, i) => ({ event: { id } as EventEnvelope, meta: { topic, partition, offset: String(i) } })),
   };
@@ -106,14 +105,21 @@ describe('FetchCommit', () => {
     const { ds, transactions, record } = fakeInbox();
     let open = 0;
     let most = 0;
+    // Handlers hold until the test lets them go, so transactions overlap without relying on timing.
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
     const handler: EventHandler = async () => {
       most = Math.max(most, ++open);
-      await new Promise((r) => setTimeout(r, 20));
+      await gate;
       open--;
     };
     const ids = (p: number, n: number) => Array.from({ length: n }, (_, i) => `${p}-${i}`);
     const commit = new FetchCommit(ds, record, { concurrency: 2, fullAt: 3 });
-    const full = await Promise.all([0, 1, 2].map((p) => commit.submit(chunk('t', p, ids(p, 3), handler))));
+    const submitted = Promise.all([0, 1, 2].map((p) => commit.submit(chunk('t', p, ids(p, 3), handler))));
+    // Enough turns of the event loop for every chunk that may start to start (a third would push `most` to 3).
+    for (let turn = 0; turn < 50 && open < 3; turn++) await new Promise((r) => setImmediate(r));
+    letGo();
+    const full = await submitted;
     expect(full.map((o) => o.applied)).toEqual([3, 3, 3]);
     expect(transactions).toEqual([ids(0, 3), ids(1, 3), ids(2, 3)]);
     expect(most).toBe(2);

@@ -5,7 +5,6 @@ import type { AfterCommit, BatchEventHandler, EventHandler, MessageMeta } from '
 
 /** New-or-not events of one partition, in offset order, with the handlers of their topic. */
 export interface PartitionChunk {
-  topic: string;
   items: { event: EventEnvelope; meta: MessageMeta }[];
   handler: EventHandler;
   batchHandler?: BatchEventHandler;

@@ -1,6 +1,5 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter } from '@nestjs/common';
 import { ErrorCodes, type ErrorCode } from '@payments/contracts';
-import { isDataError, isOutcomeUnknown } from '@payments/database';
 import { rootLogger } from '@payments/platform';
 import { ApiException, storeErrorAnswer } from './api-exception';
 import { BodyUnreadable } from './body-parsers';
@@ -45,11 +44,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const storeAnswer = storeErrorAnswer(exception);
     if (storeAnswer) {
-      if (isDataError(exception)) {
+      if (storeAnswer.status === 400) {
         // PostgreSQL refused a value validation let through: the statement failed, nothing changed.
         rootLogger().warn({ request_id: requestId, path, sqlstate: (exception as { code?: string }).code }, 'input refused by the database');
       } else {
-        rootLogger().error({ err: exception, request_id: requestId, path }, isOutcomeUnknown(exception) ? 'store connection lost mid-write; outcome unknown' : 'a store is unreachable');
+        rootLogger().error({ err: exception, request_id: requestId, path }, storeAnswer.notExecuted ? 'a store is unreachable' : 'store connection lost mid-write; outcome unknown');
       }
       return sendError(res, storeAnswer.status, { code: storeAnswer.code, message: storeAnswer.message, request_id: requestId });
     }

@@ -6,7 +6,7 @@ import { ADMIN_SPLIT_LEDGER_SERVICE, ADMIN_TRANSACTION_SERVICE, ADMIN_WEBHOOK_DI
 
 function pool(name: string, pick: (c: GatewayConfig) => string, scope: RpcScope = 'merchant') {
   return (config: GatewayConfig) =>
-    new RpcClientPool(name, pick(config), config.RPC_TIMEOUT_MS, Math.min(config.RPC_CONNECT_TIMEOUT_MS, Math.ceil(config.RPC_TIMEOUT_MS / 4)), config.RPC_DNS_REFRESH_MS, rootLogger() as Logger, new RpcSigner(rpcSecrets(config).current, scope), config.RPC_MAX_FRAME_BYTES);
+    new RpcClientPool(name, pick(config), config.RPC_TIMEOUT_MS, config.RPC_CONNECT_TIMEOUT_MS, config.RPC_DNS_REFRESH_MS, rootLogger() as Logger, new RpcSigner(rpcSecrets(config).current, scope), config.RPC_MAX_FRAME_BYTES);
 }
 
 @Global()

@@ -41,23 +41,25 @@ export class DeliveryAdminStore {
       this.ds,
       { table: 'deliveries', scope: ['callback_id = $1'], params: [callbackId], filters, cursorColumn: 'public_id', page, unknownCursor: unknownCursor('delivery of this callback', 'deliveries to this callback') },
     );
-    const details = await queryRows<{ id: string; event_type: string; attempts: DeliveryView['attempts'] | null }>(
-      this.ds,
-      `SELECT d.id::text AS id, e.event_type,
-              (SELECT json_agg(json_build_object('attempt', a.attempt, 'status_code', a.status_code, 'duration_ms', a.duration_ms,
-                                                 'error', a.error, 'date_created', a.created_at) ORDER BY a.attempt)
-                 FROM delivery_attempts a WHERE a.delivery_id = d.id) AS attempts
-         FROM deliveries d JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.id = ANY($1::bigint[])`,
-      [rows.map((r) => String(r.id))],
-    );
-    const byId = new Map(details.map((d) => [d.id, d]));
-    const [{ total }] = await queryRows<{ total: number }>(this.ds, 'SELECT count(*)::int AS total FROM deliveries WHERE callback_id = $1 AND ($2::text IS NULL OR status = $2)', [
-      callbackId,
-      status,
+    const [details, [{ total }]] = await Promise.all([
+      queryRows<{ id: string; event_type: string; attempts: DeliveryView['attempts'] | null }>(
+        this.ds,
+        `SELECT d.id::text AS id, e.event_type,
+                (SELECT json_agg(json_build_object('attempt', a.attempt, 'status_code', a.status_code, 'duration_ms', a.duration_ms,
+                                                   'error', a.error, 'date_created', a.created_at) ORDER BY a.attempt)
+                   FROM delivery_attempts a WHERE a.delivery_id = d.id) AS attempts
+           FROM deliveries d JOIN webhook_events e ON e.id = d.event_id
+          WHERE d.id = ANY($1::bigint[])`,
+        [rows.map((r) => String(r.id))],
+      ),
+      queryRows<{ total: number }>(this.ds, 'SELECT count(*)::int AS total FROM deliveries WHERE callback_id = $1 AND ($2::text IS NULL OR status = $2)', [callbackId, status]),
     ]);
+    const byId = new Map(details.map((d) => [d.id, d]));
     return {
-      rows: rows.map((r) => ({ ...r, event_type: byId.get(String(r.id))?.event_type ?? '', attempts: byId.get(String(r.id))?.attempts ?? null })),
+      rows: rows.map((r) => {
+        const detail = byId.get(String(r.id));
+        return { ...r, event_type: detail?.event_type ?? '', attempts: detail?.attempts ?? null };
+      }),
       hasMore,
       total,
     };

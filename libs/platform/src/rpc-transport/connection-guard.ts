@@ -71,10 +71,6 @@ export class ConnectionGuard {
     });
   }
 
-  get paused(): boolean {
-    return this.throttled;
-  }
-
   close(): void {
     this.disarm();
   }

@@ -26,8 +26,8 @@ export interface FramedRpcClientOptions {
   /** Default deadline of a call, connecting included. */
   timeoutMs: number;
   /**
-   * Longest a connect may take, inside the call's deadline (default: 1 s or a quarter of
-   * `timeoutMs`, whichever is less). An address that drops SYNs (no RST) then fails in this time
+   * Longest a connect may take, inside the call's deadline (default 1 s; never more than a quarter
+   * of `timeoutMs`). An address that drops SYNs (no RST) then fails in this time
    * rather than using the whole deadline, so the caller still has time to try another address.
    */
   connectTimeoutMs?: number;
@@ -203,7 +203,7 @@ export class FramedRpcClient {
   }
 
   private get connectTimeoutMs(): number {
-    return this.options.connectTimeoutMs ?? Math.min(1_000, Math.ceil(this.options.timeoutMs / 4));
+    return Math.min(this.options.connectTimeoutMs ?? 1_000, Math.ceil(this.options.timeoutMs / 4));
   }
 
   private get address(): string {
