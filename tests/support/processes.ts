@@ -8,14 +8,22 @@ import { waitFor } from './wait';
 export type AppName = 'gateway' | 'transaction-service' | 'split-ledger-service' | 'webhook-dispatcher';
 
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  // Below Linux's ephemeral range (32768–60999): a port the kernel handed out with listen(0) is
+  // also one it may give an outgoing connection (a Kafka or database client of another test)
+  // between this check and the app's own bind, which then fails with EADDRINUSE.
+  for (let tries = 0; tries < 500; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canBind(port)) return port;
+  }
+  throw new Error('no free port in 20000–31999');
+}
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
 
