@@ -39,8 +39,9 @@ export interface KeysetQuery {
 /**
  * One page of a list by keyset: rows strictly after `starting_after` in the list's order, or
  * strictly before `ending_before`, in the list's order either way (newest first unless
- * `oldestFirst`), and whether more rows lie beyond the page in the direction of travel. The cursor row's position is compared in SQL, so
- * timestamps keep their microseconds.
+ * `oldestFirst`), and whether more rows lie beyond the page in the direction of travel. The cursor
+ * row is looked up in the same statement as the page (one round trip), and its position is compared
+ * in SQL, so timestamps keep their microseconds.
  */
 export async function keysetPage<T>(db: Pick<EntityManager, 'query'>, q: KeysetQuery): Promise<{ rows: T[]; hasMore: boolean }> {
   const order = q.orderBy ?? ['created_at', 'id'];
@@ -51,15 +52,8 @@ export async function keysetPage<T>(db: Pick<EntityManager, 'query'>, q: KeysetQ
   // Whether this page reads towards newer rows (ascending), and so compares with > and turns round if it is a backwards page.
   const ascending = backwards !== (q.oldestFirst ?? false);
   if (field) {
-    const value = q.page[field] as string;
-    const [cursor] = await queryRows<{ id: string }>(
-      db,
-      `SELECT id::text AS id FROM ${q.table} WHERE ${q.cursorColumn} = $${params.length + 1} AND ${q.scope.join(' AND ')}`,
-      [...params, value],
-    );
-    if (!cursor) throw q.unknownCursor(field, value);
-    params.push(cursor.id);
-    where.push(`(${order.join(', ')}) ${ascending ? '>' : '<'} (SELECT ${order.map((c) => `c.${c}`).join(', ')} FROM ${q.table} c WHERE c.id = $${params.length})`);
+    params.push(q.page[field]);
+    where.push(`(${order.join(', ')}) ${ascending ? '>' : '<'} (${order.map((_, i) => `cursor_row.k${i}`).join(', ')})`);
   }
   for (const [condition, value] of q.filters ?? []) {
     params.push(value);
@@ -67,13 +61,24 @@ export async function keysetPage<T>(db: Pick<EntityManager, 'query'>, q: KeysetQ
   }
   params.push(q.page.skip ?? 0, q.page.limit + 1);
   const direction = ascending ? 'ASC' : 'DESC';
-  const rows = await queryRows<T>(
+  const orderBy = (alias: string) => order.map((c) => `${alias}${c} ${direction}`).join(', ');
+  const page = `SELECT * FROM ${q.table} WHERE ${where.join(' AND ')}
+      ORDER BY ${orderBy('')} OFFSET $${params.length - 1} LIMIT $${params.length}`;
+  if (!field) return pageOf(await queryRows<T>(db, page, params), q.page.limit, false);
+  // The cursor row joined to its page: no row at all when the cursor names no row in scope, one
+  // row of nulls (no id) when it does but its page is empty.
+  const rows = await queryRows<T & { id: unknown }>(
     db,
-    `SELECT * FROM ${q.table} WHERE ${where.join(' AND ')}
-      ORDER BY ${order.map((c) => `${c} ${direction}`).join(', ')} OFFSET $${params.length - 1} LIMIT $${params.length}`,
+    `WITH cursor_row AS (SELECT ${order.map((c, i) => `${c} AS k${i}`).join(', ')} FROM ${q.table} WHERE ${q.cursorColumn} = $${q.params.length + 1} AND ${q.scope.join(' AND ')})
+     SELECT p.* FROM cursor_row LEFT JOIN LATERAL (${page}) p ON true ORDER BY ${orderBy('p.')}`,
     params,
   );
-  const hasMore = rows.length > q.page.limit;
-  const page = rows.slice(0, q.page.limit);
-  return { rows: backwards ? page.reverse() : page, hasMore };
+  if (rows.length === 0) throw q.unknownCursor(field, q.page[field] as string);
+  return pageOf(rows[0].id === null ? [] : rows, q.page.limit, backwards);
+}
+
+/** The page from its rows read one beyond the limit, in the list's order. */
+function pageOf<T>(rows: T[], limit: number, backwards: boolean): { rows: T[]; hasMore: boolean } {
+  const page = rows.slice(0, limit);
+  return { rows: backwards ? page.reverse() : page, hasMore: rows.length > limit };
 }

@@ -54,7 +54,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
 };
 
 /** Names after FROM/JOIN that are not tables: CTEs, set-returning functions, catalogs. */
-const NOT_TABLES = new Set(['t', 'picked', 'done', 'input', 'relay', 'ranked', 'scopes', 'batch', 'now', 'unnest', 'jsonb_to_recordset', 'pg_database']);
+const NOT_TABLES = new Set(['t', 'cursor_row', 'picked', 'done', 'input', 'relay', 'ranked', 'scopes', 'batch', 'now', 'unnest', 'jsonb_to_recordset', 'pg_database']);
 
 const ROOT = join(__dirname, '..', '..', '..');
 
