@@ -1,0 +1,48 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * Runs in a plain Node process (Jest's sandbox has its own `process` and timers): arms kafkajs'
+ * pending-request timer unthrottled, then throttled by a broker, and prints the delays it set.
+ */
+function run(fix: boolean): { stderr: string; delays: number[]; fixed: boolean | null } {
+  const script = `
+    const fixed = ${fix ? `require(${JSON.stringify(join(__dirname, 'kafkajs-timer.ts'))}).fixKafkajsNegativeTimer()` : 'null'};
+    const RequestQueue = require('kafkajs/src/network/requestQueue');
+    const noop = () => undefined;
+    const logger = { debug: noop, info: noop, warn: noop, error: noop };
+    const delays = [];
+    const queue = () => new RequestQueue({ instrumentationEmitter: { emit: noop }, maxInFlightRequests: 1, requestTimeout: 1000,
+      enforceRequestTimeout: false, clientId: 'spec', broker: 'b', logger: { ...logger, namespace: () => logger } });
+    const arm = (q) => { q.scheduleCheckPendingRequests(); delays.push(q.throttleCheckTimeoutId._idleTimeout); clearTimeout(q.throttleCheckTimeoutId); };
+    const idle = queue();
+    arm(idle); // nothing throttled, nothing pending
+    const waiting = queue();
+    waiting.pending.push({});
+    arm(waiting); // nothing throttled, a request pending
+    const throttled = queue();
+    throttled.throttledUntil = Date.now() + 5000;
+    arm(throttled);
+    console.log(JSON.stringify({ delays, fixed }));
+  `;
+  const child = spawnSync(process.execPath, ['-e', script], { cwd: join(__dirname, '..', '..', '..'), encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(child.stderr);
+  return { stderr: child.stderr, ...JSON.parse(child.stdout) };
+}
+
+describe('fixKafkajsNegativeTimer', () => {
+  it('without it, kafkajs makes Node warn about a negative timer', () => {
+    expect(run(false).stderr).toMatch(/TimeoutNegativeWarning: -\d+ is a negative number/);
+  });
+
+  it('kafkajs arms no negative timer, and its queue waits as long as before', () => {
+    const before = run(false);
+    const after = run(true);
+    expect(after.fixed).toBe(true);
+    expect(after.stderr).toBe('');
+    expect(after.delays).toEqual(before.delays);
+    expect(after.delays[0]).toBe(1);
+    expect(after.delays[1]).toBe(10);
+    expect(after.delays[2]).toBeGreaterThan(4000);
+  });
+});
