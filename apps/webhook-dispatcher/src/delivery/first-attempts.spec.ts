@@ -77,7 +77,20 @@ describe('FirstAttempts', () => {
     finish.get('x')!();
     await closed;
     expect(calls.map((c) => c.deliveryId)).toEqual(['x']);
-    // y, queued at x's callback gate, is handed back again once it gets there: never attempted.
-    expect(released).toEqual([['y'], ['y']]);
+    // y, queued at x's callback gate, was handed back once and is not handed back again when it gets there: never attempted.
+    expect(released).toEqual([['y']]);
+  });
+
+  it('on shutdown hands back a delivery committed after shutdown began when it reaches its slot', async () => {
+    const { first, calls, finish, released } = setup({}, { callback: 1, worker: 10 });
+    first.dispatch([row('x')]);
+    await tick();
+    const closed = first.beforeApplicationShutdown();
+    await tick();
+    first.dispatch([row('z')]);
+    finish.get('x')!();
+    await closed;
+    expect(calls.map((c) => c.deliveryId)).toEqual(['x']);
+    expect(released).toEqual([[], ['z']]);
   });
 });

@@ -25,6 +25,8 @@ export class FirstAttempts implements BeforeApplicationShutdown {
   private readonly held = new Set<string>();
   /** Those of `held` whose attempt has begun. */
   private readonly attempting = new Set<string>();
+  /** Those of `held` handed back to the queue at shutdown, before their attempt began. */
+  private readonly handedBack = new Set<string>();
   private readonly running = new Set<Promise<void>>();
   private readonly slots: Array<() => void> = [];
   private active = 0;
@@ -57,6 +59,7 @@ export class FirstAttempts implements BeforeApplicationShutdown {
       const run = this.run(row).finally(() => {
         this.held.delete(row.id);
         this.attempting.delete(row.id);
+        this.handedBack.delete(row.id);
         this.running.delete(run);
       });
       this.running.add(run);
@@ -70,7 +73,10 @@ export class FirstAttempts implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     const waiting = [...this.held].filter((id) => !this.attempting.has(id));
-    await this.store.releaseMany(waiting).catch((err) => this.logger.warn({ err }, 'could not hand deliveries back; the reconciler will'));
+    await this.store.releaseMany(waiting).then(
+      () => waiting.forEach((id) => this.handedBack.add(id)),
+      (err) => this.logger.warn({ err }, 'could not hand deliveries back; the reconciler will'),
+    );
     for (const wake of this.slots.splice(0)) {
       this.active += 1;
       wake();
@@ -85,8 +91,9 @@ export class FirstAttempts implements BeforeApplicationShutdown {
     try {
       await this.slot();
       try {
-        // Committed after shutdown began: hand it back now rather than leave it to another replica's reconciler.
-        if (this.closing) return await this.handBack(row, 'shutdown');
+        // Shutting down: handed back already if it was waiting then; if committed since, hand it
+        // back now rather than leave it to another replica's reconciler.
+        if (this.closing) return this.handedBack.has(row.id) ? undefined : await this.handBack(row, 'shutdown');
         this.attempting.add(row.id);
         const outcome = await this.attempt.execute({ deliveryId: row.id, attempt: 0, callbackId: row.callback_id });
         // Busy: another replica's attempts fill the callback; the queue retries it shortly.
