@@ -132,7 +132,7 @@ export class IdempotentConsumer {
     const size = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
     for (let i = 0; i < batch.messages.length; i += size) {
       if (!isRunning() || isStale()) return;
-      if (this.stopping) throw new StoppingError('consumer stopping; the batch will be redelivered');
+      this.throwIfStopping('batch');
       const chunk = batch.messages.slice(i, i + size).map((m) => this.decode(m));
       const valid = chunk.filter((d) => d.event && handler);
       let together = false;
@@ -143,12 +143,9 @@ export class IdempotentConsumer {
         } catch (err) {
           // While the database is unreachable the batch waits whole: one at a time would only multiply the waiting.
           if (isConnectionError(err)) {
-            const delay = backoff(attempt);
-            this.logger.warn({ err, topic, partition, count: valid.length, attempt, delay }, 'database unreachable; retrying the batch');
-            await new Promise((r) => setTimeout(r, delay));
-            await heartbeat().catch(() => undefined);
+            await this.backOff(attempt, heartbeat, (delay) => this.logger.warn({ err, topic, partition, count: valid.length, attempt, delay }, 'database unreachable; retrying the batch'));
             if (!isRunning() || isStale()) return;
-            if (this.stopping) throw new StoppingError('consumer stopping; the batch will be redelivered');
+            this.throwIfStopping('batch');
             continue;
           }
           this.logger.warn({ err, topic, partition, count: valid.length }, 'batch failed; applying its events one at a time');
@@ -171,7 +168,7 @@ export class IdempotentConsumer {
   private async onReplayBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     for (const message of batch.messages) {
       if (!isRunning() || isStale()) return;
-      if (this.stopping) throw new StoppingError('consumer stopping; the batch will be redelivered');
+      this.throwIfStopping('batch');
       const origin = replayOrigin(batch.topic, message);
       const meta: MessageMeta = { topic: origin.topic, partition: origin.partition, offset: origin.offset };
       const outcome = await this.onMessage(meta, this.decode(message), this.options.handlers[this.base(origin.topic)], heartbeat);
@@ -188,7 +185,7 @@ export class IdempotentConsumer {
     return runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, async () => {
       const maxAttempts = this.options.maxAttempts ?? 5;
       for (let attempt = 1; ; attempt++) {
-        if (this.stopping) throw new StoppingError('consumer stopping; the message will be redelivered');
+        this.throwIfStopping('message');
         try {
           const applied = await this.applyOnce(event, handler, meta);
           eventsConsumed.inc({ group: this.options.group, topic: base, outcome: applied ? 'applied' : 'duplicate' });
@@ -200,13 +197,26 @@ export class IdempotentConsumer {
             this.logger.error({ err, ...meta, attempt }, 'event failed after its retries; sending to the dead-letter topic');
             return this.deadLetter(meta, message, (err as Error).message);
           }
-          const delay = backoff(attempt);
-          this.logger.warn({ err, ...meta, attempt, transient, delay }, 'event failed; retrying');
-          await new Promise((r) => setTimeout(r, delay));
-          await heartbeat().catch(() => undefined);
+          await this.backOff(attempt, heartbeat, (delay) => this.logger.warn({ err, ...meta, attempt, transient, delay }, 'event failed; retrying'));
         }
       }
     });
+  }
+
+  /**
+   * Waits before trying again after the attempt-th failure in a row (said by `log`, given the
+   * wait), then heartbeats so the group keeps the partition while the batch or message waits.
+   */
+  private async backOff(attempt: number, heartbeat: () => Promise<void>, log: (delay: number) => void): Promise<void> {
+    const delay = backoff(attempt);
+    log(delay);
+    await new Promise((r) => setTimeout(r, delay));
+    await heartbeat().catch(() => undefined);
+  }
+
+  /** Once stopping, what is in flight is abandoned unresolved: Kafka redelivers it to the next owner. */
+  private throwIfStopping(what: 'batch' | 'message'): void {
+    if (this.stopping) throw new StoppingError(`consumer stopping; the ${what} will be redelivered`);
   }
 
   private async applyOnce(event: EventEnvelope, handler: EventHandler, meta: MessageMeta): Promise<boolean> {
