@@ -254,6 +254,12 @@ describe('cursor pagination and filters', () => {
       for (const p of partners) await createConfig(merchant, { partner_business_id: p.id, split_type: 'percentage', split_value: 1000, split_role: 'fee', currency: 'USD' });
       const configs = (await stack.api<{ split_configs: { public_id: string }[]; count: number; has_more: boolean }>('GET', '/v1/splits/config', { key: merchant.test.secret })).body;
       expect(configs).toMatchObject({ count: 3, has_more: false });
+      // count is every config of the business, whatever the page holds.
+      const ids = configs.split_configs.map((c) => c.public_id);
+      for (const query of ['?limit=1', '?limit=10', `?starting_after=${ids[0]}`, `?limit=1&ending_before=${ids[2]}`]) {
+        const page = (await stack.api<{ split_configs: unknown[]; count: number }>('GET', `/v1/splits/config${query}`, { key: merchant.test.secret })).body;
+        expect({ query, count: page.count }).toEqual({ query, count: 3 });
+      }
       await walk('/v1/splits/config', merchant.test.secret, 'split_configs', (c) => c.public_id as string, configs.split_configs.map((c) => c.public_id));
       await refusesForeignCursor('/v1/splits/config', keys.test.secret, configs.split_configs[0].public_id);
       await pay(merchant, 1000);

@@ -3,6 +3,9 @@ import { type EntityManager, keysetPage, queryRows, type PageRequest } from '@pa
 import { ErrorCodes, UUID_PATTERN, type Mode, type SplitConfigView, type SplitRole, type SplitType } from '@payments/contracts';
 import { DomainException, unknownCursor } from '@payments/platform';
 
+/** The page size when no limit is asked: the whole list (keysetPage reads one row more, still an exact integer). */
+const NO_LIMIT = Number.MAX_SAFE_INTEGER - 1;
+
 /** A split_configs row as PostgreSQL returns it (bigint columns arrive as strings). */
 export interface SplitConfigRow {
   id: string;
@@ -88,18 +91,23 @@ export class SplitConfigStore {
     return rows[0];
   }
 
-  /** Newest first; with a limit, one cursor page (cursors are public ids). */
+  /**
+   * Newest first; with a limit, one cursor page (cursors are public ids). `count` is every config
+   * of the business and mode, whatever the page: counted only when the page is not the whole list.
+   */
   async pageOwned(m: Pick<EntityManager, 'query'>, owner: number, mode: Mode, page: Omit<PageRequest, 'limit'> & { limit?: number }): Promise<{ rows: SplitConfigRow[]; hasMore: boolean; count: number }> {
-    const [{ n }] = await queryRows<{ n: number }>(m, 'SELECT count(*)::int AS n FROM split_configs WHERE owner_business_id = $1 AND mode = $2', [owner, mode]);
     const { rows, hasMore } = await keysetPage<SplitConfigRow>(m, {
       table: 'split_configs',
       scope: ['owner_business_id = $1', 'mode = $2'],
       params: [owner, mode],
       cursorColumn: 'public_id',
       orderBy: ['id'],
-      page: { ...page, limit: page.limit ?? Math.max(n, 1) },
+      page: { ...page, limit: page.limit ?? NO_LIMIT },
       unknownCursor: unknownCursor('split config'),
     });
+    const whole = !hasMore && page.starting_after === undefined && page.ending_before === undefined && !page.skip;
+    if (whole) return { rows, hasMore, count: rows.length };
+    const [{ n }] = await queryRows<{ n: number }>(m, 'SELECT count(*)::int AS n FROM split_configs WHERE owner_business_id = $1 AND mode = $2', [owner, mode]);
     return { rows, hasMore, count: n };
   }
 
