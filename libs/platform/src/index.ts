@@ -13,3 +13,4 @@ export * from './rpc-transport';
 export * from './metrics-server';
 export * from './tokens';
 export * from './lifecycle';
+export * from './ttl-cache';

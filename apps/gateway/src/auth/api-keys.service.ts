@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { KeyType, Mode } from '@payments/contracts';
-import { rootLogger } from '@payments/platform';
+import { rootLogger, TtlCache } from '@payments/platform';
 import { REDIS } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 import { hashApiKey, parseApiKey } from './api-key-format';
@@ -16,7 +16,6 @@ export interface Principal {
 interface CachedKey {
   principal: Principal;
   expiresAt: number | null;
-  cachedAt: number;
 }
 
 /** Channel on which a replica that rolls or revokes keys tells the others to forget them. */
@@ -33,15 +32,17 @@ const MISS_TTL_MS = 5_000;
  */
 @Injectable()
 export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
-  private readonly cache = new Map<string, CachedKey>();
-  private readonly misses = new Map<string, number>();
+  private readonly cache: TtlCache<string, CachedKey>;
+  private readonly misses = new TtlCache<string, true>(MISS_TTL_MS, MAX_ENTRIES);
   private subscriber: Redis | undefined;
 
   constructor(
     private readonly store: ApiKeyStore,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
-  ) {}
+  ) {
+    this.cache = new TtlCache(config.API_KEY_CACHE_TTL_MS, MAX_ENTRIES);
+  }
 
   private get channel(): string {
     return `${this.config.REDIS_KEY_PREFIX}${INVALIDATE_CHANNEL}`;
@@ -62,23 +63,18 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     if (!parseApiKey(key)) return null;
     const hash = hashApiKey(key);
     const now = Date.now();
-    const missedAt = this.misses.get(hash);
-    if (missedAt !== undefined && now - missedAt < MISS_TTL_MS) return null;
-    const hit = this.cache.get(hash);
-    if (hit && now - hit.cachedAt < this.config.API_KEY_CACHE_TTL_MS) {
-      return hit.expiresAt === null || hit.expiresAt > now ? hit.principal : null;
-    }
+    if (this.misses.get(hash, now)) return null;
+    const hit = this.cache.get(hash, now);
+    if (hit) return hit.expiresAt === null || hit.expiresAt > now ? hit.principal : null;
     const row = await this.store.valid(hash);
     if (!row) {
       this.cache.delete(hash);
-      if (this.misses.size >= MAX_ENTRIES) this.misses.clear();
-      this.misses.set(hash, now);
+      this.misses.set(hash, true, now);
       return null;
     }
     this.misses.delete(hash);
     const { expires_at, ...principal } = row;
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(hash, { principal, expiresAt: expires_at ? expires_at.getTime() : null, cachedAt: now });
+    this.cache.set(hash, { principal, expiresAt: expires_at ? expires_at.getTime() : null }, now);
     return principal;
   }
 
@@ -89,6 +85,6 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private forgetLocally(businessId: number): void {
-    for (const [hash, entry] of this.cache) if (entry.principal.business_id === businessId) this.cache.delete(hash);
+    this.cache.deleteWhere((entry) => entry.principal.business_id === businessId);
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BusinessStore } from './business-store';
 import { ErrorCodes } from '@payments/contracts';
+import { TtlCache } from '@payments/platform';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from '../http/api-exception';
 
@@ -48,14 +49,16 @@ export function originOf(url: string): string | null {
  */
 @Injectable()
 export class RedirectOriginsService {
-  private readonly cache = new Map<number, { origins: ReadonlySet<string>; cachedAt: number }>();
+  private readonly cache: TtlCache<number, ReadonlySet<string>>;
   /** Bumped by every change: a read that started before one must not cache what it read. */
   private changes = 0;
 
   constructor(
     private readonly businesses: BusinessStore,
-    @Inject(GatewayConfig) private readonly config: GatewayConfig,
-  ) {}
+    @Inject(GatewayConfig) config: GatewayConfig,
+  ) {
+    this.cache = new TtlCache(config.REDIRECT_ORIGINS_CACHE_TTL_MS, CACHE_MAX_ENTRIES);
+  }
 
   async get(businessId: number): Promise<string[]> {
     const origins = await this.businesses.redirectOrigins(businessId);
@@ -93,14 +96,11 @@ export class RedirectOriginsService {
 
   private async allowed(businessId: number): Promise<ReadonlySet<string>> {
     const now = Date.now();
-    const hit = this.cache.get(businessId);
-    if (hit && now - hit.cachedAt < this.config.REDIRECT_ORIGINS_CACHE_TTL_MS) return hit.origins;
+    const hit = this.cache.get(businessId, now);
+    if (hit) return hit;
     const changesBefore = this.changes;
     const origins = new Set(await this.get(businessId));
-    if (this.changes === changesBefore && this.config.REDIRECT_ORIGINS_CACHE_TTL_MS > 0) {
-      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as number);
-      this.cache.set(businessId, { origins, cachedAt: now });
-    }
+    if (this.changes === changesBefore) this.cache.set(businessId, origins, now);
     return origins;
   }
 }
