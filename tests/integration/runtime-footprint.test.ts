@@ -4,7 +4,9 @@ import { ALL_APPS, Stack } from '../support/stack';
 
 /**
  * TypeORM only runs migrations: the migration Job loads it, a serving process (which does not
- * migrate) must not, since loading it costs every process ~11 MB. Checked on the built apps.
+ * migrate) must not, since loading it costs every process ~11 MB. TypeBox and the response and
+ * webhook schemas built with it serve the gateway's OpenAPI document only: the other services
+ * never load them. Checked on the built apps.
  */
 describe('what a serving process loads', () => {
   const probe = { NODE_OPTIONS: `--require ${join(ROOT, 'tests', 'support', 'loaded-modules.js')}` };
@@ -29,6 +31,8 @@ describe('what a serving process loads', () => {
       const proc = stack.app(app);
       expect(await proc.stop()).toBe(0);
       expect(proc.output).toContain('[loaded-modules] typeorm=false');
+      // The gateway builds its OpenAPI document (and so its schemas) at start-up.
+      expect(proc.output).toContain(`[loaded-modules] typebox=${app === 'gateway'}`);
     }
   }, 120_000);
 });

@@ -11,7 +11,7 @@ export * from './admin-rpc';
 export * from './replay';
 export * from './webhook-events';
 export * from './webhook-signature';
-export * from './schema-kit';
-export * from './webhook-payloads';
+// Types only: the schema values load TypeBox and live behind `@payments/contracts/schemas`.
+export type { PayoutEventData, PingEventData, RefundEventData, TransactionEventData, WebhookEventBody, WebhookEventType } from './webhook-payloads';
 export * from './webhook-payload-builders';
 export * from './annotations';

@@ -1,4 +1,4 @@
-import { AnnotationFields } from './annotations';
+import { AnnotationFields } from './annotation-schemas';
 import { MODES } from './common';
 import { REFUND_STATUSES, TRANSACTION_STATUSES } from './events';
 import { Closed, Int, Nullable, Str, StringEnum, Type, type Static, type TSchema } from './schema-kit';

@@ -1,4 +1,4 @@
-import { Closed, Int, Str } from '@payments/contracts';
+import { Closed, Int, Str } from '@payments/contracts/schemas';
 import { ApiResponds, ApiRespondsRaw, apiResponseOf } from './api-response';
 
 const Answer = Closed({ result: Str(), count: Int() });

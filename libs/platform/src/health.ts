@@ -1,10 +1,8 @@
 import { Controller, Get, Global, Header, Injectable, Module, Res } from '@nestjs/common';
-import { Closed, Str, Type, type Static } from '@payments/contracts';
+// Types only: the schema values load TypeBox, which only the gateway (whose document they are in) loads.
+import type { HealthLive, HealthReady, Static } from '@payments/contracts/schemas';
 import { ApiResponds } from './api-response';
 import { metricsRegistry } from './metrics';
-
-const HealthLive = Closed({ status: Str() });
-const HealthReady = Closed({ status: Str('ok, or unavailable (with status 503)'), checks: Type.Record(Type.String(), Type.String(), { description: 'up, or why not, per dependency' }) });
 
 export interface HealthCheck {
   name: string;
@@ -58,7 +56,6 @@ export class HealthController {
   constructor(private readonly registry: HealthRegistry) {}
 
   @Get('health/live')
-  @ApiResponds(200, 'The process is up', HealthLive)
   live(): Static<typeof HealthLive> {
     return { status: 'ok' };
   }
@@ -66,13 +63,22 @@ export class HealthController {
   @Get('health/ready')
   // Only the status is set on the response (both Express and Fastify name it `status`): the
   // gateway runs on Fastify, the services' internal ports on Express.
-  @ApiResponds(200, 'Dependencies reachable (503 otherwise)', HealthReady)
   async ready(@Res({ passthrough: true }) res: { status(code: number): unknown }): Promise<Static<typeof HealthReady>> {
     const { ok, checks } = await this.registry.run();
     res.status(ok ? 200 : 503);
     return { status: ok ? 'ok' : 'unavailable', checks };
   }
 
+}
+
+/**
+ * Declares the health answers for the gateway's OpenAPI document (the services' internal ports
+ * have none). The gateway passes the schemas in, so no other process loads them.
+ */
+export function documentHealthAnswers(schemas: { live: typeof HealthLive; ready: typeof HealthReady }): void {
+  const controller = HealthController.prototype;
+  ApiResponds(200, 'The process is up', schemas.live)(controller, 'live', { value: controller.live });
+  ApiResponds(200, 'Dependencies reachable (503 otherwise)', schemas.ready)(controller, 'ready', { value: controller.ready });
 }
 
 /** Prometheus metrics on a service's internal HTTP port. */

@@ -1,4 +1,5 @@
-import { Closed, Int, List, MODES, Str, StringEnum, type KeyType, type Static } from '@payments/contracts';
+import { MODES, type KeyType } from '@payments/contracts';
+import { Closed, Int, List, Str, StringEnum, type Static } from '@payments/contracts/schemas';
 import { Ok } from '../http/responses';
 
 /** Answers of the business admin and settings APIs: the handlers' return types and the OpenAPI schemas. */

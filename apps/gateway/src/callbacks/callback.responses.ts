@@ -1,4 +1,5 @@
-import { Bool, Closed, DELIVERY_STATUSES, Int, List, Nullable, Str, StringEnum, type Static } from '@payments/contracts';
+import { DELIVERY_STATUSES } from '@payments/contracts';
+import { Bool, Closed, Int, List, Nullable, Str, StringEnum, type Static } from '@payments/contracts/schemas';
 import { Ok } from '../http/responses';
 
 /** Answers of /v1/callback and the webhook admin API: the handlers' return types and the OpenAPI schemas. */

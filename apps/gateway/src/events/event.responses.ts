@@ -1,4 +1,4 @@
-import { Bool, List, WebhookEventSchema, type Static } from '@payments/contracts';
+import { Bool, List, WebhookEventSchema, type Static } from '@payments/contracts/schemas';
 import { Ok } from '../http/responses';
 
 /** Answers of /v1/events: the same objects as the webhook bodies (schemas in libs/contracts). */

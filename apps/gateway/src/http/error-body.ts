@@ -1,4 +1,5 @@
-import { Closed, ErrorCodes, List, Str, StringEnum, Type, type Static } from '@payments/contracts';
+import { ErrorCodes } from '@payments/contracts';
+import { Closed, List, Str, StringEnum, Type, type Static } from '@payments/contracts/schemas';
 import type { ApiReply } from './http-types';
 
 /** The error model of every failure (docs/api.md, Errors): the type sendError writes and the document's ErrorBody. */

@@ -1,4 +1,4 @@
-import { Closed, Type, type TProperties } from '@payments/contracts';
+import { Closed, Type, type TProperties } from '@payments/contracts/schemas';
 
 /** `result: "success"`, first field of every JSON answer of the public API. */
 export const Success = Type.Literal('success');

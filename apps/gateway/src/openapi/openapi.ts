@@ -8,7 +8,8 @@ import type { OperationObject, ParameterObject, SchemaObject } from '@nestjs/swa
 // The storage class-transformer's @Type() writes to: without it nested DTO arrays (a link's splits) become a dangling `Array` reference.
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import { apiResponseOf, type ApiResponseSpec } from '@payments/platform';
+import { HealthLive, HealthReady } from '@payments/contracts/schemas';
+import { apiResponseOf, documentHealthAnswers, type ApiResponseSpec } from '@payments/platform';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorBody } from '../http/error-body';
@@ -61,6 +62,7 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
  * Built once (on the first request for /docs, or by `npm run openapi`), never per request.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  documentHealthAnswers({ live: HealthLive, ready: HealthReady });
   const base = new DocumentBuilder()
     .setTitle('Payments platform API')
     .setDescription('Transactions, split payments with a commission ledger, and signed webhooks. Amounts are integers in minor units unless stated.')

@@ -1,5 +1,6 @@
 import type { PathItemObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { PayoutEventData, PingEventData, RefundEventData, TransactionEventData, WEBHOOK_EVENT_TYPES, webhookEventSchema, type WebhookEventType } from '@payments/contracts';
+import type { WebhookEventType } from '@payments/contracts';
+import { PayoutEventData, PingEventData, RefundEventData, TransactionEventData, WEBHOOK_EVENT_TYPES, webhookEventSchema } from '@payments/contracts/schemas';
 
 /** When each event type is sent; the compiler requires an entry per type the dispatcher sends. */
 const WHEN: Record<WebhookEventType, string> = {

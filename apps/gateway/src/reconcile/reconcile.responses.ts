@@ -1,4 +1,5 @@
-import { Bool, Closed, Int, List, MODES, Nullable, REFUND_STATUSES, Str, StringEnum, TRANSACTION_STATUSES, type Static } from '@payments/contracts';
+import { MODES, REFUND_STATUSES, TRANSACTION_STATUSES } from '@payments/contracts';
+import { Bool, Closed, Int, List, Nullable, Str, StringEnum, type Static } from '@payments/contracts/schemas';
 import { Ok } from '../http/responses';
 
 /** Answers of the reconcile admin API (`ops reconcile`): the handlers' return types and the OpenAPI schemas. */

@@ -1,4 +1,5 @@
-import { Bool, Closed, Int, MODES, LEDGER_ENTRY_STATUSES, List, Nullable, SPLIT_ROLES, SPLIT_TYPES, Str, StringEnum, type Static } from '@payments/contracts';
+import { MODES, LEDGER_ENTRY_STATUSES, SPLIT_ROLES, SPLIT_TYPES } from '@payments/contracts';
+import { Bool, Closed, Int, List, Nullable, Str, StringEnum, type Static } from '@payments/contracts/schemas';
 import { Ok } from '../http/responses';
 
 /** Answers of /v1/splits and the settlement admin API: the presenters' return types and the OpenAPI schemas. */

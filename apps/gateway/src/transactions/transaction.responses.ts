@@ -1,4 +1,5 @@
-import { AnnotationFields, MetadataSchema, Bool, Closed, Int, List, Nullable, Num, REFUND_STATUSES, Str, StringEnum, TRANSACTION_STATUSES, Type, SPLIT_TYPES, type Static } from '@payments/contracts';
+import { REFUND_STATUSES, TRANSACTION_STATUSES, SPLIT_TYPES } from '@payments/contracts';
+import { AnnotationFields, MetadataSchema, Bool, Closed, Int, List, Nullable, Num, Str, StringEnum, Type, type Static } from '@payments/contracts/schemas';
 import { Ok } from '../http/responses';
 
 /** Answers of /v1/transactions and /v1/links: the presenters' return types and the OpenAPI schemas. */

@@ -1,13 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import type { DataSource, EntityManager } from '@payments/database';
-import {
-  payoutPayload,
-  refundPayload,
-  transactionPayload,
-  webhookEventSchema,
-  type EventEnvelope,
-  type WebhookEventType,
-} from '@payments/contracts';
+import { payoutPayload, refundPayload, transactionPayload, type EventEnvelope, type WebhookEventType } from '@payments/contracts';
+import { webhookEventSchema } from '@payments/contracts/schemas';
 import { at, invoiceEvent, refundEvent, transactionEvent } from '@payments/contracts/fixtures';
 import type { DeliveryStore } from '../delivery/delivery-store';
 import type { FirstAttempts } from '../delivery/first-attempts';
