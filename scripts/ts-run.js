@@ -10,8 +10,9 @@ const { transformSync } = require('@swc/core');
 const root = path.resolve(__dirname, '..');
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
-  const m = /^@payments\/([a-z-]+)$/.exec(request);
-  if (m) return path.join(root, 'libs', m[1], 'src', 'index.ts');
+  // A subpath (@payments/contracts/schemas) is the lib's file of that name.
+  const m = /^@payments\/([a-z-]+)(?:\/([a-z-]+))?$/.exec(request);
+  if (m) return path.join(root, 'libs', m[1], 'src', `${m[2] ?? 'index'}.ts`);
   return resolve.call(this, request, ...rest);
 };
 require.extensions['.ts'] = (module, filename) => {
