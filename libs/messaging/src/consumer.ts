@@ -22,7 +22,7 @@ const DEFAULT_MAX_BATCH = 500;
 const OFFSET_COMMIT_INTERVAL_MS = 1_000;
 
 /** Wait before trying again after the attempt-th failure in a row. */
-const backoff = (attempt: number): number => Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
+const backoffMs = (attempt: number): number => Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
 
 /**
  * A Kafka consumer that applies each event exactly once: the event id goes into
@@ -208,7 +208,7 @@ export class IdempotentConsumer {
    * wait), then heartbeats so the group keeps the partition while the batch or message waits.
    */
   private async backOff(attempt: number, heartbeat: () => Promise<void>, log: (delay: number) => void): Promise<void> {
-    const delay = backoff(attempt);
+    const delay = backoffMs(attempt);
     log(delay);
     await new Promise((r) => setTimeout(r, delay));
     await heartbeat().catch(() => undefined);
