@@ -82,17 +82,20 @@ export class GroupCommit<I, O> {
       out = await this.write(group.map((w) => w.item));
       if (out.length !== group.length) throw new Error(`group write answered ${out.length} results for ${group.length} items`);
     } catch (err) {
-      if (group.length > 1 && this.options.alone && this.isolate(err)) await Promise.all(group.map((w) => this.runAlone(w)));
+      if (group.length > 1 && this.options.alone && this.isolate(err)) await this.runEachAlone(group);
       else for (const w of group) w.reject(err);
       return;
     }
-    const alone: Promise<void>[] = [];
     group.forEach((w, i) => {
       const result = out[i];
       if (result !== RUN_ALONE) w.resolve(result);
-      else alone.push(this.runAlone(w));
     });
-    await Promise.all(alone);
+    await this.runEachAlone(group.filter((_, i) => out[i] === RUN_ALONE));
+  }
+
+  /** One after the other, in arrival order: of two items that compete (one unique key), the first wins, as it would have alone. */
+  private async runEachAlone(items: Waiting<I, O>[]): Promise<void> {
+    for (const w of items) await this.runAlone(w);
   }
 
   private async runAlone(w: Waiting<I, O>): Promise<void> {
