@@ -108,6 +108,29 @@ describe('GroupCommit', () => {
     await expect(rest[2]).resolves.toBe(200);
   });
 
+  it('runs the items of a failed group alone one after the other, in arrival order', async () => {
+    const started: number[] = [];
+    let running = 0;
+    let most = 0;
+    const w = heldWrite<number, number>((items) => (items.length > 1 ? new Error('unique violation') : items));
+    const gc = new GroupCommit<number, number>(w.write, {
+      alone: async (item) => {
+        started.push(item);
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((r) => setImmediate(r));
+        running -= 1;
+        return item;
+      },
+    });
+    const all = [0, 1, 2, 3, 4].map((i) => gc.submit(i));
+    await w.finishNext();
+    await w.finishNext();
+    expect(await Promise.all(all)).toEqual([0, 1, 2, 3, 4]);
+    expect(started).toEqual([1, 2, 3, 4]);
+    expect(most).toBe(1);
+  });
+
   it('gives every caller of a group the connection error and retries none of them (the outcome is unknown)', async () => {
     const alone = jest.fn(async (i: number) => i);
     const w = heldWrite<number, number>((items) => (items.length > 1 ? connectionLost() : items));
