@@ -6,3 +6,4 @@ export * from './query';
 export * from './schema-status';
 export * from './data-error';
 export * from './keyset-page';
+export * from './group-commit';

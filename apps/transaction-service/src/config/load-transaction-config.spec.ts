@@ -65,6 +65,14 @@ describe('loadConfig', () => {
       expect(cfg.DATABASE_NAME).toBe('tx_db');
     });
 
+    it('reads the group-commit bounds of initialize and refuses values outside their range', () => {
+      expect(loadConfig(TransactionServiceConfig, {})).toMatchObject({ INITIALIZE_INSERTS_IN_FLIGHT: 2, INITIALIZE_BATCH_MAX: 100 });
+      expect(loadConfig(TransactionServiceConfig, { INITIALIZE_INSERTS_IN_FLIGHT: '4' }).INITIALIZE_INSERTS_IN_FLIGHT).toBe(4);
+      for (const env of [{ INITIALIZE_INSERTS_IN_FLIGHT: '0' }, { INITIALIZE_INSERTS_IN_FLIGHT: '65' }, { INITIALIZE_BATCH_MAX: '0' }, { INITIALIZE_BATCH_MAX: '2.5' }]) {
+        expect(configError(() => loadConfig(TransactionServiceConfig, env)).message).toContain(Object.keys(env)[0]);
+      }
+    });
+
     it('ignores environment variables the class does not declare', () => {
       const cfg = loadConfig(TransactionServiceConfig, { SOMETHING_ELSE: 'x', PATH: '/bin' }) as unknown as Record<string, unknown>;
       expect(cfg.SOMETHING_ELSE).toBeUndefined();

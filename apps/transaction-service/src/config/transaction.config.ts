@@ -27,6 +27,18 @@ export class TransactionServiceConfig extends ServiceConfig {
 
   @IsInt() @Min(10) @Max(60_000)
   SCHEDULER_POLL_INTERVAL_MS = 100;
+
+  /**
+   * Initialize inserts in flight at once before new ones wait and go together in one statement
+   * (group commit; docs/decisions/0013-group-commit-of-initialize.md). Below DATABASE_POOL_SIZE, so
+   * the relay and reads keep connections.
+   */
+  @IsInt() @Min(1) @Max(64)
+  INITIALIZE_INSERTS_IN_FLIGHT = 2;
+
+  /** Most transactions in one grouped insert statement. */
+  @IsInt() @Min(1) @Max(1000)
+  INITIALIZE_BATCH_MAX = 100;
 }
 
 export function durationMs(text: string): number {

@@ -1,93 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, type PreparedStatement, queryRows } from '@payments/database';
-import { Topics, type Metadata, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
-import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues, type NewEvent } from '@payments/messaging';
+import type { Metadata, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
+import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
+import { ConcurrentStatusChange, ROW_COLUMNS, annotationsParam, iso, statusEvent, type TransactionRow } from './transaction-row';
 
-/** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
-export interface TransactionRow {
-  id: string;
-  public_id: string;
-  business_id: number;
-  mode: 'test' | 'live';
-  reference: string;
-  amount: string;
-  charges: string;
-  total: string;
-  currency: string;
-  email: string;
-  payment_method_type: string | null;
-  payment_method_code: string | null;
-  mobile_money_number: string | null;
-  requested_response: string | null;
-  status: TransactionStatus;
-  message: string;
-  checkout_id: string;
-  success_url: string | null;
-  failure_url: string | null;
-  payment_link_id: string | null;
-  link_splits: TransactionSnapshot['link_splits'];
-  metadata: Metadata;
-  description: string | null;
-  settle_at: Date | null;
-  expires_at: Date;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** Every column of TransactionRow, for statements that must list them (prepared statements: see PreparedStatement). */
-const ROW_KEYS = {
-  id: 1, public_id: 1, business_id: 1, mode: 1, reference: 1, amount: 1, charges: 1, total: 1, currency: 1, email: 1,
-  payment_method_type: 1, payment_method_code: 1, mobile_money_number: 1, requested_response: 1, status: 1, message: 1,
-  checkout_id: 1, success_url: 1, failure_url: 1, payment_link_id: 1, link_splits: 1, metadata: 1, description: 1,
-  settle_at: 1, expires_at: 1, version: 1, created_at: 1, updated_at: 1,
-} satisfies Record<keyof TransactionRow, 1>;
-const ROW_COLUMNS = Object.keys(ROW_KEYS).join(', ');
-
-export const PRODUCER = 'transaction-service';
-
-/**
- * Metadata and description travel to SQL as one JSON parameter, read there with
- * `($n::jsonb)->'metadata'` and `($n::jsonb)->>'description'`: a logged database error's
- * parameters then name them, and log redaction removes them by name.
- */
-export function annotationsParam(metadata: Metadata, description: string | null): string {
-  return JSON.stringify({ metadata, description });
-}
-
-export function toSnapshot(row: TransactionRow): TransactionSnapshot {
-  return {
-    id: Number(row.id),
-    transaction_id: row.public_id,
-    transaction_reference: row.reference,
-    business_id: row.business_id,
-    mode: row.mode,
-    amount: Number(row.amount),
-    charges: Number(row.charges),
-    total: Number(row.total),
-    currency: row.currency.trim(),
-    status: row.status,
-    message: row.message,
-    email: row.email,
-    payment_method_type: row.payment_method_type,
-    payment_method_code: row.payment_method_code,
-    checkout_id: row.checkout_id,
-    payment_link_id: row.payment_link_id,
-    link_splits: row.link_splits ?? [],
-    metadata: row.metadata ?? {},
-    description: row.description ?? null,
-    version: row.version,
-    date_created: row.created_at.toISOString(),
-    date_updated: row.updated_at.toISOString(),
-  };
-}
-
-export class ConcurrentStatusChange extends Error {}
-
-/** A timestamp column as a JSON string formatted as toSnapshot formats it (ISO-8601 UTC, milliseconds truncated like a Date). */
-const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+export * from './transaction-row';
 
 /**
  * A transaction and its events in one statement, so atomic without a transaction block (one round
@@ -143,6 +62,16 @@ export interface NewTransaction {
   then?: { status: TransactionStatus; message: string; settleAt: Date | null };
 }
 
+/** A transaction ready to insert: `draft` as created (its creation event), `row` as stored (after `then`). */
+export interface PreparedInsert {
+  draft: TransactionRow;
+  row: TransactionRow;
+  /** Its outbox rows in order (`n`); the insert sets id and timestamps into their payloads. */
+  outbox: ({ n: number } & ReturnType<typeof outboxRecord>)[];
+  expiresInSeconds: number;
+  checkoutAttempt: string | null;
+}
+
 /**
  * The one place a transaction's status changes: a conditional UPDATE (so two concurrent changes
  * cannot both win) and its outbox event, in the caller's DB transaction.
@@ -156,6 +85,11 @@ export class TransactionStore {
    * formats them (ISO-8601 UTC, milliseconds truncated like a JavaScript Date).
    */
   async create(m: EntityManager, t: NewTransaction, correlationId: string | null): Promise<TransactionRow> {
+    return this.insert(m, this.prepare(t, correlationId));
+  }
+
+  /** The row as the insert will store it and its events; no I/O (a batch prepares many, see TransactionInsertBatch). */
+  prepare(t: NewTransaction, correlationId: string | null): PreparedInsert {
     const draft: TransactionRow = {
       id: '0',
       public_id: publicId('txn'),
@@ -186,15 +120,20 @@ export class TransactionStore {
       created_at: new Date(0),
       updated_at: new Date(0),
     };
-    const events = [this.statusEvent(draft, null, correlationId)];
+    const events = [statusEvent(draft, null, correlationId)];
     let row = draft;
     if (t.then) {
       if (!canTransition('pending', t.then.status)) throw new ConcurrentStatusChange(`a new transaction cannot go to ${t.then.status}`);
       row = { ...draft, status: t.then.status, message: t.then.message, settle_at: t.then.settleAt, version: draft.version + 1 };
-      events.push(this.statusEvent(row, 'pending', correlationId));
+      events.push(statusEvent(row, 'pending', correlationId));
     }
     // Every event is of this row: the statement sets id and timestamps (the same now() for all).
     const outbox = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
+    return { draft, row, outbox, expiresInSeconds: t.expiresInSeconds, checkoutAttempt: t.checkoutAttempt ?? null };
+  }
+
+  /** Inserts one prepared transaction and its events in one statement (CREATE_STATEMENT). */
+  async insert(m: EntityManager, { draft, row, outbox, expiresInSeconds, checkoutAttempt }: PreparedInsert): Promise<TransactionRow> {
     const [stored] = await queryRows<TransactionRow>(
       m,
       CREATE_STATEMENT,
@@ -219,8 +158,8 @@ export class TransactionStore {
         draft.failure_url,
         draft.payment_link_id,
         JSON.stringify(draft.link_splits),
-        t.expiresInSeconds,
-        t.checkoutAttempt ?? null,
+        expiresInSeconds,
+        checkoutAttempt,
         row.version,
         JSON.stringify(outbox),
         row.settle_at,
@@ -261,7 +200,7 @@ export class TransactionStore {
     // just wrote it); only date_updated comes from the statement.
     const settleAt = extra.settleAt === undefined ? row.settle_at : extra.settleAt;
     const next: TransactionRow = { ...row, status: to, message, settle_at: settleAt, version: row.version + 1 };
-    const event = this.statusEvent(next, row.status, correlationId);
+    const event = statusEvent(next, row.status, correlationId);
     const rows = await queryRows<TransactionRow>(
       m,
       `WITH t AS (
@@ -276,18 +215,5 @@ export class TransactionStore {
     );
     if (rows.length === 0) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
     return rows[0];
-  }
-
-  private statusEvent(row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null): NewEvent<TransactionStatusChangedData> {
-    return {
-      topic: Topics.TransactionStatusChanged,
-      type: Topics.TransactionStatusChanged,
-      key: row.public_id,
-      producer: PRODUCER,
-      mode: row.mode,
-      businessId: row.business_id,
-      correlationId,
-      data: { transaction: toSnapshot(row), previous_status: previous, status: row.status },
-    };
   }
 }

@@ -12,6 +12,7 @@ import { PAYMENT_PROVIDERS, ProviderRegistry } from './providers/payment-provide
 import { SandboxProvider } from './sandbox/sandbox-provider';
 import { TransactionScheduler } from './sandbox/transaction-scheduler';
 import { TransactionQueries } from './transaction-queries';
+import { TransactionInsertBatch } from './transaction-insert-batch';
 import { TransactionStore } from './transaction-store';
 import { ReconcileRpcController, ReconcileTransactionsUseCase } from './reconcile.rpc-controller';
 import { TransactionsRpcController } from './transactions.rpc-controller';
@@ -23,6 +24,7 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
   controllers: [TransactionsRpcController, LinksRpcController, ReconcileRpcController],
   providers: [
     TransactionStore,
+    TransactionInsertBatch,
     TransactionQueries,
     RefundStore,
     LinkStore,

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, queryRows } from '@payments/database';
+import { DataSource, type EntityManager, GroupCommit, queryRows } from '@payments/database';
 import type { DeliveryStatus } from '@payments/contracts';
 import type { CallbackRow } from '../callbacks/callback-store';
-import { GroupCommit } from './group-commit';
 
 export type { DeliveryStatus };
 

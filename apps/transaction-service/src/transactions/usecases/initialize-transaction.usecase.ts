@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from '@payments/database';
 import {
   ErrorCodes,
   type InitializeTransactionBody,
@@ -15,15 +14,14 @@ import { descriptionToStore, isPaymentMethodCode, metadataToStore, settlesWithou
 import { FeeSchedule } from '../fee-schedule';
 import { ProviderRegistry } from '../providers/payment-provider';
 import { SandboxProvider } from '../sandbox/sandbox-provider';
-import { TransactionStore } from '../transaction-store';
+import { TransactionInsertBatch } from '../transaction-insert-batch';
 
 const UNIQUE_VIOLATION = '23505';
 
 @Injectable()
 export class InitializeTransactionUseCase {
   constructor(
-    private readonly ds: DataSource,
-    private readonly store: TransactionStore,
+    private readonly inserts: TransactionInsertBatch,
     private readonly outbox: OutboxNotifier,
     private readonly fees: FeeSchedule,
     private readonly sandbox: SandboxProvider,
@@ -53,10 +51,10 @@ export class InitializeTransactionUseCase {
 
     // One statement (row and events, the sandbox's first step included), run on the pool without a
     // transaction block: a single statement is its own transaction, committed before its reply
-    // arrives, so the row and its events are written together or not at all, in one round trip.
-    const row = await this.store
+    // arrives, so the row and its events are written together or not at all. Under load it carries
+    // other initializes' rows too (group commit, TransactionInsertBatch), each answered as if alone.
+    const row = await this.inserts
       .create(
-        this.ds,
         {
           businessId: ctx.business_id,
           mode: ctx.mode,

@@ -1,0 +1,100 @@
+import { Topics, type Metadata, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
+import type { NewEvent } from '@payments/messaging';
+
+/** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
+export interface TransactionRow {
+  id: string;
+  public_id: string;
+  business_id: number;
+  mode: 'test' | 'live';
+  reference: string;
+  amount: string;
+  charges: string;
+  total: string;
+  currency: string;
+  email: string;
+  payment_method_type: string | null;
+  payment_method_code: string | null;
+  mobile_money_number: string | null;
+  requested_response: string | null;
+  status: TransactionStatus;
+  message: string;
+  checkout_id: string;
+  success_url: string | null;
+  failure_url: string | null;
+  payment_link_id: string | null;
+  link_splits: TransactionSnapshot['link_splits'];
+  metadata: Metadata;
+  description: string | null;
+  settle_at: Date | null;
+  expires_at: Date;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Every column of TransactionRow, for statements that must list them (prepared statements: see PreparedStatement). */
+const ROW_KEYS = {
+  id: 1, public_id: 1, business_id: 1, mode: 1, reference: 1, amount: 1, charges: 1, total: 1, currency: 1, email: 1,
+  payment_method_type: 1, payment_method_code: 1, mobile_money_number: 1, requested_response: 1, status: 1, message: 1,
+  checkout_id: 1, success_url: 1, failure_url: 1, payment_link_id: 1, link_splits: 1, metadata: 1, description: 1,
+  settle_at: 1, expires_at: 1, version: 1, created_at: 1, updated_at: 1,
+} satisfies Record<keyof TransactionRow, 1>;
+export const ROW_COLUMNS = Object.keys(ROW_KEYS).join(', ');
+
+export const PRODUCER = 'transaction-service';
+
+/**
+ * Metadata and description travel to SQL as one JSON parameter, read there with
+ * `($n::jsonb)->'metadata'` and `($n::jsonb)->>'description'`: a logged database error's
+ * parameters then name them, and log redaction removes them by name.
+ */
+export function annotationsParam(metadata: Metadata, description: string | null): string {
+  return JSON.stringify({ metadata, description });
+}
+
+export function toSnapshot(row: TransactionRow): TransactionSnapshot {
+  return {
+    id: Number(row.id),
+    transaction_id: row.public_id,
+    transaction_reference: row.reference,
+    business_id: row.business_id,
+    mode: row.mode,
+    amount: Number(row.amount),
+    charges: Number(row.charges),
+    total: Number(row.total),
+    currency: row.currency.trim(),
+    status: row.status,
+    message: row.message,
+    email: row.email,
+    payment_method_type: row.payment_method_type,
+    payment_method_code: row.payment_method_code,
+    checkout_id: row.checkout_id,
+    payment_link_id: row.payment_link_id,
+    link_splits: row.link_splits ?? [],
+    metadata: row.metadata ?? {},
+    description: row.description ?? null,
+    version: row.version,
+    date_created: row.created_at.toISOString(),
+    date_updated: row.updated_at.toISOString(),
+  };
+}
+
+export class ConcurrentStatusChange extends Error {}
+
+/** A timestamp column as a JSON string formatted as toSnapshot formats it (ISO-8601 UTC, milliseconds truncated like a Date). */
+export const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+
+/** The event of a row's status change (`previous` null for its creation), built from the row as it will be. */
+export function statusEvent(row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null): NewEvent<TransactionStatusChangedData> {
+  return {
+    topic: Topics.TransactionStatusChanged,
+    type: Topics.TransactionStatusChanged,
+    key: row.public_id,
+    producer: PRODUCER,
+    mode: row.mode,
+    businessId: row.business_id,
+    correlationId,
+    data: { transaction: toSnapshot(row), previous_status: previous, status: row.status },
+  };
+}

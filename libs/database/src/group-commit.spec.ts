@@ -1,0 +1,159 @@
+import { GroupCommit, RUN_ALONE } from './group-commit';
+
+/** A write whose statements stay in flight until the test lets them finish, one by one. */
+function heldWrite<I, O>(answer: (items: I[]) => (O | typeof RUN_ALONE)[] | Error) {
+  const groups: I[][] = [];
+  const release: (() => void)[] = [];
+  const write = async (items: I[]) => {
+    groups.push(items);
+    await new Promise<void>((r) => release.push(r));
+    const out = answer(items);
+    if (out instanceof Error) throw out;
+    return out;
+  };
+  const finishNext = async () => {
+    await until(() => release.length > 0);
+    release.shift()!();
+  };
+  return { groups, write, finishNext };
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !cond(); i += 1) await new Promise((r) => setImmediate(r));
+  if (!cond()) throw new Error('condition not reached');
+}
+
+const connectionLost = () => Object.assign(new Error('Connection terminated unexpectedly'), { outcomeUnknown: true });
+
+describe('GroupCommit', () => {
+  it('writes the first item at once and what queued meanwhile together, each caller getting its own result', async () => {
+    const groups: number[][] = [];
+    let finishFirst!: () => void;
+    const gc = new GroupCommit<number, number>(
+      async (items) => {
+        groups.push(items);
+        if (groups.length === 1) await new Promise<void>((r) => (finishFirst = r));
+        return items.map((i) => i * 10);
+      },
+      { max: 2 },
+    );
+    const results = [gc.submit(1), gc.submit(2), gc.submit(3), gc.submit(4)];
+    expect(groups).toEqual([[1]]);
+    finishFirst();
+    expect(await Promise.all(results)).toEqual([10, 20, 30, 40]);
+    expect(groups).toEqual([[1], [2, 3], [4]]);
+  });
+
+  it('fails only the callers of the statement that failed, and keeps going', async () => {
+    let calls = 0;
+    const gc = new GroupCommit<string, string>(async (items) => {
+      calls += 1;
+      if (calls === 1) throw new Error('database down');
+      return items;
+    });
+    const first = gc.submit('a');
+    const second = gc.submit('b');
+    await expect(first).rejects.toThrow('database down');
+    await expect(second).resolves.toBe('b');
+  });
+
+  it('keeps up to inFlight statements running; a group forms only once they all are', async () => {
+    const w = heldWrite<number, number>((items) => items);
+    const gc = new GroupCommit<number, number>(w.write, { inFlight: 3 });
+    const results = [1, 2, 3, 4, 5, 6].map((i) => gc.submit(i));
+    // Three lone callers went out at once; the others wait for a free slot and then go together.
+    expect(w.groups).toEqual([[1], [2], [3]]);
+    await w.finishNext();
+    await until(() => w.groups.length === 4);
+    expect(w.groups[3]).toEqual([4, 5, 6]);
+    for (let i = 0; i < 3; i += 1) await w.finishNext();
+    expect(await Promise.all(results)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('runs alone each item the group statement left unsettled, in the order answered', async () => {
+    const alone: string[] = [];
+    const w = heldWrite<string, string>((items) => items.map((i) => (i.startsWith('dup') ? RUN_ALONE : `ok:${i}`)));
+    const gc = new GroupCommit<string, string>(w.write, {
+      alone: async (item) => {
+        alone.push(item);
+        throw new Error(`duplicate ${item}`);
+      },
+    });
+    const first = gc.submit('a');
+    const rest = [gc.submit('b'), gc.submit('dup-1'), gc.submit('c')];
+    await w.finishNext();
+    await expect(first).resolves.toBe('ok:a');
+    await w.finishNext();
+    await expect(rest[0]).resolves.toBe('ok:b');
+    await expect(rest[1]).rejects.toThrow('duplicate dup-1');
+    await expect(rest[2]).resolves.toBe('ok:c');
+    expect(alone).toEqual(['dup-1']);
+  });
+
+  it('after a failed group runs every item alone, so one bad item fails only its own caller', async () => {
+    const w = heldWrite<number, number>((items) => (items.includes(-1) && items.length > 1 ? new Error('violates check constraint') : items));
+    const gc = new GroupCommit<number, number>(w.write, {
+      alone: async (item) => {
+        if (item < 0) throw new Error(`check constraint on ${item}`);
+        return item * 100;
+      },
+    });
+    const first = gc.submit(0);
+    const rest = [gc.submit(1), gc.submit(-1), gc.submit(2)];
+    await w.finishNext();
+    await w.finishNext();
+    await expect(first).resolves.toBe(0);
+    await expect(rest[0]).resolves.toBe(100);
+    await expect(rest[1]).rejects.toThrow('check constraint on -1');
+    await expect(rest[2]).resolves.toBe(200);
+  });
+
+  it('runs the items of a failed group alone one after the other, in arrival order', async () => {
+    const started: number[] = [];
+    let running = 0;
+    let most = 0;
+    const w = heldWrite<number, number>((items) => (items.length > 1 ? new Error('unique violation') : items));
+    const gc = new GroupCommit<number, number>(w.write, {
+      alone: async (item) => {
+        started.push(item);
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((r) => setImmediate(r));
+        running -= 1;
+        return item;
+      },
+    });
+    const all = [0, 1, 2, 3, 4].map((i) => gc.submit(i));
+    await w.finishNext();
+    await w.finishNext();
+    expect(await Promise.all(all)).toEqual([0, 1, 2, 3, 4]);
+    expect(started).toEqual([1, 2, 3, 4]);
+    expect(most).toBe(1);
+  });
+
+  it('gives every caller of a group the connection error and retries none of them (the outcome is unknown)', async () => {
+    const alone = jest.fn(async (i: number) => i);
+    const w = heldWrite<number, number>((items) => (items.length > 1 ? connectionLost() : items));
+    const gc = new GroupCommit<number, number>(w.write, { alone });
+    const first = gc.submit(0);
+    const rest = [gc.submit(1), gc.submit(2)];
+    await w.finishNext();
+    await w.finishNext();
+    await expect(first).resolves.toBe(0);
+    for (const r of rest) await expect(r).rejects.toMatchObject({ outcomeUnknown: true });
+    expect(alone).not.toHaveBeenCalled();
+  });
+
+  it('fails every item of a group whose write answered the wrong number of results', async () => {
+    const gc = new GroupCommit<number, number>(async () => [1]);
+    const w = [gc.submit(1), gc.submit(2)];
+    await expect(w[0]).resolves.toBe(1);
+    await expect(w[1]).resolves.toBe(1);
+    const g = new GroupCommit<number, number>(async (items) => items.slice(1));
+    await expect(g.submit(5)).rejects.toThrow('answered 0 results for 1 items');
+  });
+
+  it('refuses a bound below one', () => {
+    expect(() => new GroupCommit<number, number>(async (i) => i, { inFlight: 0 })).toThrow('at least 1');
+  });
+});

@@ -1,0 +1,109 @@
+import { isConnectionError } from './dependency-error';
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (out: O) => void;
+  reject: (err: unknown) => void;
+}
+
+/** A group statement's answer for an item it did not settle (a row skipped by ON CONFLICT DO NOTHING): that item runs alone. */
+export const RUN_ALONE: unique symbol = Symbol('run alone');
+
+export interface GroupCommitOptions<I, O> {
+  /** Most items in one statement. */
+  max?: number;
+  /**
+   * Most statements in flight at once. With 1 a statement carries everything that queued while the
+   * previous one ran; with a few, a lone caller never waits behind a running statement, and groups
+   * still form once that many are running.
+   */
+  inFlight?: number;
+  /**
+   * Runs one item in a statement of its own, so it gets exactly the answer it would have had
+   * without grouping: for each item the group statement answered RUN_ALONE, and for every item of
+   * a group whose statement failed with an error `isolate` accepts.
+   */
+  alone?: (item: I) => Promise<O>;
+  /**
+   * Whether a failed group is retried item by item. The default accepts any error but a
+   * connection error: one item's bad value (a constraint, a data error) rolls the whole statement
+   * back, and must not fail the others; a connection that broke while the statement was in flight
+   * leaves its outcome unknown, and a retry could apply it twice.
+   */
+  isolate?: (err: unknown) => boolean;
+}
+
+/**
+ * Group commit: many callers' writes in one statement without a timer. The first write goes out
+ * at once; writes that arrive while `inFlight` statements are running wait and then go out
+ * together in the next one (at most `max` per statement). So one caller alone pays no extra
+ * latency, and under load a statement carries everything that queued meanwhile. Each caller gets
+ * its own result, or its own error.
+ */
+export class GroupCommit<I, O> {
+  private queue: Waiting<I, O>[] = [];
+  private running = 0;
+  private readonly max: number;
+  private readonly inFlight: number;
+  private readonly isolate: (err: unknown) => boolean;
+
+  constructor(
+    /** Writes the items; answers one result (or RUN_ALONE) per item, in the same order. */
+    private readonly write: (items: I[]) => Promise<(O | typeof RUN_ALONE)[]>,
+    private readonly options: GroupCommitOptions<I, O> = {},
+  ) {
+    this.max = options.max ?? 200;
+    this.inFlight = options.inFlight ?? 1;
+    if (!(this.max >= 1) || !(this.inFlight >= 1)) throw new Error('GroupCommit needs max and inFlight of at least 1');
+    this.isolate = options.isolate ?? ((err) => !isConnectionError(err));
+  }
+
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.inFlight && this.queue.length > 0) {
+      const group = this.queue.splice(0, this.max);
+      this.running += 1;
+      void this.flush(group).finally(() => {
+        this.running -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(group: Waiting<I, O>[]): Promise<void> {
+    let out: (O | typeof RUN_ALONE)[];
+    try {
+      out = await this.write(group.map((w) => w.item));
+      if (out.length !== group.length) throw new Error(`group write answered ${out.length} results for ${group.length} items`);
+    } catch (err) {
+      if (group.length > 1 && this.options.alone && this.isolate(err)) await this.runEachAlone(group);
+      else for (const w of group) w.reject(err);
+      return;
+    }
+    group.forEach((w, i) => {
+      const result = out[i];
+      if (result !== RUN_ALONE) w.resolve(result);
+    });
+    await this.runEachAlone(group.filter((_, i) => out[i] === RUN_ALONE));
+  }
+
+  /** One after the other, in arrival order: of two items that compete (one unique key), the first wins, as it would have alone. */
+  private async runEachAlone(items: Waiting<I, O>[]): Promise<void> {
+    for (const w of items) await this.runAlone(w);
+  }
+
+  private async runAlone(w: Waiting<I, O>): Promise<void> {
+    try {
+      if (!this.options.alone) throw new Error('the group write left an item unsettled and there is no `alone` to run it');
+      w.resolve(await this.options.alone(w.item));
+    } catch (err) {
+      w.reject(err);
+    }
+  }
+}
