@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ErrorCodes, type RpcContext } from '@payments/contracts';
 import { ApiException } from '../http/api-exception';
 import { header as requestHeader, type ApiReply, type ApiRequest } from '../http/http-types';
+import { Idempotency } from '../http/idempotency';
 import { ApiKeysService } from './api-keys.service';
 import { RateLimiter } from './rate-limiter';
 
@@ -10,13 +11,17 @@ const PUBLIC_KEY_ALLOWED = 'public-key-allowed';
 /** Marks the few routes a public key may call (only POST /v1/transactions). */
 export const PublicKeyAllowed = () => SetMetadata(PUBLIC_KEY_ALLOWED, true);
 
-/** Authenticates `Authorization: Bearer <api key>` on every /v1 route; secret key unless marked. */
+/**
+ * Authenticates `Authorization: Bearer <api key>` on every /v1 route (secret key unless marked),
+ * takes a rate-limit token, then claims the request's Idempotency-Key if it has one.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly reflector: Reflector,
     private readonly limiter: RateLimiter,
+    private readonly idempotency: Idempotency,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -37,6 +42,9 @@ export class ApiKeyGuard implements CanActivate {
       throw new ApiException(ErrorCodes.RateLimited, `too many requests; retry after ${limit.headers['Retry-After']} s`, undefined, limit.headers);
     }
     req.principal = principal;
+    // Last: a key is claimed only by a request that may run (authenticated, within its limit).
+    const claiming = this.idempotency.claim(req);
+    if (claiming) await claiming;
     return true;
   }
 }
