@@ -51,10 +51,10 @@ interface Waiting {
 }
 
 /**
- * Takes one token per request. The takes of all requests that reach the limiter in one turn of
- * the event loop go to Redis as one script call at the end of that turn (setImmediate): one
- * command write and one round trip instead of one per request. A lone request waits for nothing
- * but the end of the turn it arrived in (no timer, no other request).
+ * Takes one token per request. A request is sent to Redis at once when no call is in flight (a
+ * lone request waits for nothing); the requests that arrive while one is in flight are sent
+ * together, as one script call, as soon as its answer is back: one command write and one round
+ * trip for all of them instead of one each (group commit).
  */
 @Injectable()
 export class RateLimiter {
@@ -65,6 +65,7 @@ export class RateLimiter {
   private readonly limitHeader: string;
   private readonly policyHeader: string;
   private waiting: Waiting[] = [];
+  private inFlight = false;
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(GatewayConfig) config: GatewayConfig) {
     this.redis = redis as TokenRedis;
@@ -80,27 +81,42 @@ export class RateLimiter {
   /** Takes one token for `subject`. If Redis cannot answer, the request passes (and it is logged). */
   take(subject: string): Promise<RateDecision> {
     return new Promise<RateDecision>((resolve) => {
-      if (this.waiting.length === 0) setImmediate(this.flush);
       this.waiting.push({ key: this.prefix + subject, resolve });
+      if (!this.inFlight) this.send();
     });
   }
 
-  private readonly flush = (): void => {
+  private send(): void {
     const batch = this.waiting;
     this.waiting = [];
+    this.inFlight = true;
     const args: (string | number)[] = [batch.length];
-    for (const w of batch) args.push(w.key);
+    for (let i = 0; i < batch.length; i++) args.push(batch[i].key);
     args.push(this.rate, this.burst);
-    this.redis.takeTokens(...args).then(
+    let call: Promise<(number | string)[]>;
+    try {
+      call = this.redis.takeTokens(...args);
+    } catch (err) {
+      call = Promise.reject(err as Error);
+    }
+    call.then(
       (result) => {
         for (let i = 0; i < batch.length; i++) batch[i].resolve(this.decision(result[2 * i] === 1, Number(result[2 * i + 1])));
+        this.sent();
       },
       (err: Error) => {
         rootLogger().warn({ err: err.message, requests: batch.length }, 'rate limiter unavailable; letting the requests through');
         for (const w of batch) w.resolve(UNLIMITED);
+        this.sent();
       },
     );
-  };
+  }
+
+  /** The call in flight is answered: the requests that came meanwhile go now, together. */
+  private sent(): void {
+    this.inFlight = false;
+    if (this.waiting.length > 0) this.send();
+  }
 
   private decision(allowed: boolean, tokens: number): RateDecision {
     const resetSeconds = Math.max(0, Math.ceil((allowed ? this.burst - tokens : 1 - tokens) / this.rate));
