@@ -77,6 +77,32 @@ describe('gateway hardening', () => {
       expect(fixed.headers.get('idempotent-replayed')).toBeNull();
     });
 
+    it('checks in order: the API key, then the Idempotency-Key, then the body', async () => {
+      const noKey = await pay('sk_test_not_a_key', 'idem-order-1', { amount: -1 }, { 'Idempotency-Key': 'bad key' });
+      expect({ status: noKey.status, code: noKey.body.code }).toEqual({ status: 401, code: 'invalid_api_key' });
+      const badHeader = await pay(a.test.secret, 'idem-order-1', { amount: -1 }, { 'Idempotency-Key': 'bad key' });
+      expect(badHeader.status).toBe(400);
+      expect(badHeader.body.errors).toEqual([{ field: 'Idempotency-Key', message: 'is malformed' }]);
+      // A key already used is refused as reused before the new body is validated.
+      await pay(a.test.secret, 'idem-order-2', {}, { 'Idempotency-Key': 'key-order-2' });
+      const reused = await pay(a.test.secret, 'idem-order-2', { amount: -1 }, { 'Idempotency-Key': 'key-order-2' });
+      expect({ status: reused.status, code: reused.body.code }).toEqual({ status: 422, code: 'idempotency_key_reused' });
+    });
+
+    it('replays the first answer byte for byte, with only its own request id and rate-limit headers', async () => {
+      const send = () => stack.api('POST', '/v1/transactions', { key: a.test.secret, headers: { 'Idempotency-Key': 'key-bytes' }, body: { amount: 'x' } as never });
+      // A refusal by validation is not kept: the same key then runs a valid request.
+      expect((await send()).status).toBe(400);
+      const body = { amount: 1000, email: 'x@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: 'idem-bytes' };
+      const once = () => fetch(`${stack.gatewayUrl}/v1/transactions`, { method: 'POST', headers: { authorization: `Bearer ${a.test.secret}`, 'content-type': 'application/json', 'idempotency-key': 'key-bytes' }, body: JSON.stringify(body) });
+      const [first, again] = [await once(), await once()];
+      const headers = (r: Response) => [...r.headers].filter(([k]) => !['x-request-id', 'date', 'ratelimit-remaining', 'ratelimit-reset', 'idempotent-replayed'].includes(k));
+      expect(again.status).toBe(first.status);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(headers(again)).toEqual(headers(first));
+      expect(await again.text()).toBe(await first.text());
+    });
+
     it('replays a conflict the first request ran into', async () => {
       await pay(a.test.secret, 'idem-dup');
       const first = await pay(a.test.secret, 'idem-dup', {}, { 'Idempotency-Key': 'key-dup' });

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { PublicHealthModule } from '@payments/platform';
 import { AuthModule } from './auth/auth.module';
 import { AdminController } from './businesses/admin.controller';
@@ -8,7 +7,6 @@ import { EventsController } from './events/events.controller';
 import { WebhooksAdminController } from './callbacks/webhooks-admin.controller';
 import { ReconcileAdminController } from './reconcile/reconcile-admin.controller';
 import { CheckoutController } from './checkout/checkout.controller';
-import { IdempotencyInterceptor } from './http/idempotency.interceptor';
 import { LinksController } from './links/links.controller';
 import { SettingsController } from './businesses/settings.controller';
 import { RpcModule } from './rpc/rpc.module';
@@ -18,6 +16,5 @@ import { TransactionsController } from './transactions/transactions.controller';
 @Module({
   imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule],
   controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController],
-  providers: [{ provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
 })
 export class GatewayModule {}

@@ -4,6 +4,7 @@ import { rootLogger } from '@payments/platform';
 import { ApiException, storeErrorAnswer } from './api-exception';
 import { BodyUnreadable } from './body-parsers';
 import { sendError } from './error-body';
+import { IdempotentReplay } from './idempotency';
 import { requestPath, type ApiReply, type ApiRequest } from './http-types';
 import { InputRejected, sendInputProblem } from './input-rejection';
 
@@ -31,7 +32,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const bodyProblem = bodyParserError(exception);
     if (bodyProblem) return sendError(res, bodyProblem.status, { ...bodyProblem, request_id: requestId });
 
+    if (exception instanceof IdempotentReplay) {
+      res.header('Idempotent-Replayed', 'true').code(exception.status).send(exception.body);
+      return;
+    }
     if (exception instanceof ApiException) {
+      // The idempotency layer releases the key of a request that certainly never ran.
+      if (exception.notExecuted) req.notExecuted = true;
       return sendError(res, exception.status, { code: exception.code, message: exception.message, errors: exception.errors, request_id: requestId }, exception.headers);
     }
     if (exception instanceof HttpException) {
@@ -44,6 +51,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const storeAnswer = storeErrorAnswer(exception);
     if (storeAnswer) {
+      if (storeAnswer.notExecuted) req.notExecuted = true;
       if (storeAnswer.status === 400) {
         // PostgreSQL refused a value validation let through: the statement failed, nothing changed.
         rootLogger().warn({ request_id: requestId, path, sqlstate: (exception as { code?: string }).code }, 'input refused by the database');

@@ -8,6 +8,7 @@ type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>['getT
 export const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
 
 interface Check {
+  property: string;
   /** ValidateIf / IsOptional conditions: when one is false the property is not validated. */
   conditions: ((object: object, value: unknown) => boolean)[];
   /** IsDefined first, then the other rules, as class-validator runs them. */
@@ -16,6 +17,8 @@ interface Check {
 
 interface Compiled {
   properties: Map<string, Check>;
+  /** The same checks as an array: walked on every call without an iterator or entry arrays. */
+  checks: Check[];
   /** No class-transformer decorator (@Type, @Transform, @Expose, @Exclude) applies to the class. */
   plainCopy: boolean;
 }
@@ -33,7 +36,7 @@ function compile(type: Function): Compiled | null {
   if (metadatas.length === 0) return null;
   const properties = new Map<string, Check>();
   for (const [property, list] of Object.entries(storage.groupByPropertyName(metadatas))) {
-    const check: Check = { conditions: [], rules: [] };
+    const check: Check = { property, conditions: [], rules: [] };
     const defined: Check['rules'] = [];
     for (const m of list) {
       if (!COVERED.has(m.type)) return null;
@@ -56,7 +59,7 @@ function compile(type: Function): Compiled | null {
     transformer.getExposedMetadatas(type).length === 0 &&
     transformer.getExcludedMetadatas(type).length === 0 &&
     [...properties.keys()].every((p) => !transformer.findTypeMetadata(type, p) && transformer.findTransformMetadatas(type, p, TransformationType.PLAIN_TO_CLASS).length === 0);
-  return { properties, plainCopy };
+  return { properties, checks: [...properties.values()], plainCopy };
 }
 
 function planOf(type: Function): Compiled | null {
@@ -106,19 +109,26 @@ export function certainlyValid(instance: object): boolean {
   const plan = planOf(type);
   if (plan === null) return false;
   // whitelist + forbidNonWhitelisted: every own key must be a validated property.
-  for (const key of Object.keys(instance)) if (!plan.properties.has(key)) return false;
-  for (const [property, check] of plan.properties) {
-    const value = (instance as Record<string, unknown>)[property];
+  const keys = Object.keys(instance);
+  for (let k = 0; k < keys.length; k++) if (!plan.properties.has(keys[k])) return false;
+  const checks = plan.checks;
+  for (let c = 0; c < checks.length; c++) {
+    const check = checks[c];
+    const value = (instance as Record<string, unknown>)[check.property];
     // class-validator evaluates every condition (no short cut), so this does too.
     let applies = true;
-    for (const condition of check.conditions) applies = condition(instance, value) && applies;
+    for (let i = 0; i < check.conditions.length; i++) applies = check.conditions[i](instance, value) && applies;
     if (!applies) continue;
-    for (const { validate, metadata } of check.rules) {
-      const args: ValidationArguments = { targetName: type.name, property: metadata.propertyName, object: instance, value, constraints: metadata.constraints };
+    // One arguments object per property; each (synchronous) rule sees its own constraints.
+    let args: ValidationArguments | undefined;
+    for (let r = 0; r < check.rules.length; r++) {
+      const { validate, metadata } = check.rules[r];
+      if (args === undefined) args = { targetName: type.name, property: metadata.propertyName, object: instance, value, constraints: metadata.constraints };
+      else args.constraints = metadata.constraints;
       if (metadata.each && (Array.isArray(value) || value instanceof Set || value instanceof Map)) {
         // `each` rules apply to every item (Sets and Maps, which JSON never gives, are left to class-validator).
         if (!Array.isArray(value)) return false;
-        for (const item of value) if (!passed(validate(item, args))) return false;
+        for (let i = 0; i < value.length; i++) if (!passed(validate(value[i], args))) return false;
       } else if (!passed(validate(value, args))) {
         return false;
       }

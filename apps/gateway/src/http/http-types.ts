@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-keys.service';
+import type { IdempotencyClaim } from './idempotency';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -7,6 +8,10 @@ declare module 'fastify' {
     requestId: string;
     /** Set by ApiKeyGuard once the API key is authenticated. */
     principal?: Principal;
+    /** Set by the guards when the request claimed its Idempotency-Key (idempotency.ts). */
+    idempotencyClaim?: IdempotencyClaim;
+    /** Set by the exceptions filter when the answer says the request certainly never ran. */
+    notExecuted: boolean;
   }
 }
 

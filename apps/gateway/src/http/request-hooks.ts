@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { httpRequestDuration, randomBase62, rootLogger, runWithContext } from '@payments/platform';
 import { header, requestPath, type ApiReply, type ApiRequest } from './http-types';
+import { settleIdempotency } from './idempotency';
 import { sendInputProblem } from './input-rejection';
 import { checkRequestTarget, type InputProblem } from './input-guard';
 
@@ -19,6 +20,8 @@ const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'un
 export function registerRequestHooks(fastify: FastifyInstance): void {
   fastify.decorateRequest('requestId', '');
   fastify.decorateRequest('principal', undefined);
+  fastify.decorateRequest('idempotencyClaim', undefined);
+  fastify.decorateRequest('notExecuted', false);
 
   fastify.addHook('onRequest', (req, reply, done) => {
     const problem = stampRequest(req, reply);
@@ -26,10 +29,11 @@ export function registerRequestHooks(fastify: FastifyInstance): void {
     runWithContext({ request_id: req.requestId }, done);
   });
 
-  // Swagger UI's page is sent as bare `text/html`; the API has always named the charset.
-  fastify.addHook('onSend', (_req, reply, payload, done) => {
+  // Swagger UI's page is sent as bare `text/html`; the API has always named the charset. An
+  // answer to a request holding an Idempotency-Key is kept before it leaves.
+  fastify.addHook('onSend', (req, reply, payload, done) => {
     if (reply.getHeader('content-type') === 'text/html') reply.header('content-type', 'text/html; charset=utf-8');
-    done(null, payload);
+    settleIdempotency(req, reply, payload, done);
   });
 
   fastify.addHook('onResponse', (req, reply, done) => {

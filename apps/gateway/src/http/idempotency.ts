@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { Observable, from, lastValueFrom } from 'rxjs';
 import { ErrorCodes } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
 import { REDIS } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
-import { ApiException, storeErrorAnswer } from './api-exception';
+import { ApiException } from './api-exception';
 import { header as requestHeader, requestPath, type ApiReply, type ApiRequest } from './http-types';
 
 interface Stored {
@@ -16,6 +14,16 @@ interface Stored {
   status?: number;
   body?: unknown;
 }
+
+/** The key a request holds from its claim until its answer is kept (or released). */
+export interface IdempotencyClaim {
+  owner: Idempotency;
+  redisKey: string;
+  fingerprint: string;
+}
+
+/** Statuses of requests refused before they ran: the key is released so the caller can retry with it. */
+const REFUSED_BEFORE_RUNNING = new Set([400, 401, 403, 413, 429]);
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 /** A request still running holds its key at most this much longer than its RPC deadline. */
@@ -71,6 +79,20 @@ function sha256(text: string): string {
 }
 
 /**
+ * A replay of a kept answer, thrown by the claim so that nothing after the guard runs; the
+ * exceptions filter sends it with `Idempotent-Replayed: true`.
+ */
+export class IdempotentReplay extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super('idempotent replay');
+    this.name = 'IdempotentReplay';
+  }
+}
+
+/**
  * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
  * response is kept IDEMPOTENCY_TTL_SECONDS per business, mode and key type; the same key and
  * body replay that response with `Idempotent-Replayed: true`; the same key with another body → 422
@@ -80,68 +102,50 @@ function sha256(text: string): string {
  * reached) are not kept, so they can be retried with the same key. Any other answer is kept and
  * replayed — a 5xx whose outcome is unknown included (Stripe does the same): running it again
  * could apply it twice, so the caller checks the outcome and uses a new key.
+ *
+ * The claim runs at the end of the API-key and admin guards (after authentication and the rate
+ * limit, before the validation pipe), and the answer is kept by the onSend hook
+ * (settleIdempotency) as the bytes that are sent, whatever produced them (the handler or the
+ * exceptions filter). A request without the header costs a header lookup: it goes through no
+ * interceptor chain.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class Idempotency {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<ApiRequest>();
-    const header = requestHeader(req, 'idempotency-key');
+  /**
+   * Claims the request's Idempotency-Key, or throws the answer to give instead (a malformed key,
+   * a replay, a reused or still running key). Undefined (nothing to wait for) when the request
+   * carries no key or is not a merchant's or admin's POST.
+   */
+  claim(req: ApiRequest): Promise<void> | undefined {
+    if (req.method !== 'POST') return undefined;
+    const key = requestHeader(req, 'idempotency-key');
     // Merchant (API key) and admin requests only; the checkout page's form posts carry no key.
-    const scoped = req.principal !== undefined || requestPath(req).startsWith('/admin/');
-    if (req.method !== 'POST' || header === undefined || !scoped) return next.handle();
-    return from(this.run(context, req, header, next));
+    if (key === undefined || (req.principal === undefined && !requestPath(req).startsWith('/admin/'))) return undefined;
+    return this.claimKey(req, key);
   }
 
-  private async run(context: ExecutionContext, req: ApiRequest, key: string, next: CallHandler): Promise<unknown> {
+  private async claimKey(req: ApiRequest, key: string): Promise<void> {
     if (!KEY_FORMAT.test(key)) {
       throw new ApiException(ErrorCodes.ValidationError, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'is malformed' }]);
     }
-    const res = context.switchToHttp().getResponse<ApiReply>();
-    const scope = idempotencyScope(req);
-    const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${scope}:${key}`;
+    const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${idempotencyScope(req)}:${key}`;
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
-
     let claimed: string | null;
     try {
       claimed = await this.redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint } satisfies Stored), 'PX', this.config.RPC_TIMEOUT_MS + RUNNING_MARGIN_MS, 'NX');
     } catch {
       throw new ApiException(ErrorCodes.ServiceUnavailable, 'idempotency keys are unavailable right now; retry shortly');
     }
-    if (claimed !== 'OK') return this.replay(req, res, redisKey, fingerprint);
-
-    const statusOk = (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ?? 201;
-    try {
-      const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.keep(redisKey, { state: 'done', fingerprint, status: statusOk, body });
-      return body;
-    } catch (err) {
-      // Kept as the exceptions filter answers it (a store error of the gateway's own included).
-      const answer = err instanceof ApiException ? err : storeErrorAnswer(err);
-      const refusedBeforeRunning = answer ? answer.notExecuted || [400, 401, 403, 413, 429].includes(answer.status) : false;
-      if (refusedBeforeRunning) {
-        await this.redis.del(redisKey).catch(() => undefined);
-      } else {
-        const body = answer
-          ? { result: 'error', code: answer.code, message: answer.message, ...(answer.errors ? { errors: answer.errors } : {}), request_id: req.requestId }
-          : { result: 'error', code: ErrorCodes.InternalError, message: `internal error; quote request id ${req.requestId} to support`, request_id: req.requestId };
-        await this.keep(redisKey, { state: 'done', fingerprint, status: answer ? answer.status : 500, body });
-      }
-      throw err;
-    }
+    if (claimed !== 'OK') return this.replay(req, redisKey, fingerprint);
+    req.idempotencyClaim = { owner: this, redisKey, fingerprint };
   }
 
-  private async keep(redisKey: string, value: Stored): Promise<void> {
-    await this.redis
-      .set(redisKey, JSON.stringify(value), 'EX', this.config.IDEMPOTENCY_TTL_SECONDS)
-      .catch((err) => rootLogger().error({ err }, 'could not store an idempotent response'));
-  }
-
-  private async replay(req: ApiRequest, res: ApiReply, redisKey: string, fingerprint: string): Promise<unknown> {
+  private async replay(req: ApiRequest, redisKey: string, fingerprint: string): Promise<never> {
     const raw = await this.redis.get(redisKey);
     if (!raw) throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key has just finished; retry');
     const stored = JSON.parse(raw) as Stored;
@@ -150,8 +154,33 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw new ApiException(ErrorCodes.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request; use a new key');
     }
     if (stored.state === 'running') throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key is still in progress');
-    res.header('Idempotent-Replayed', 'true');
-    res.status(stored.status ?? 200);
-    return stored.body;
+    throw new IdempotentReplay(stored.status ?? 200, stored.body);
   }
+
+  /**
+   * Keeps the answer about to be sent under the claimed key, or releases the key when the request
+   * was refused before it ran (its status, or `notExecuted` from the exceptions filter).
+   */
+  async settle(req: ApiRequest, claim: IdempotencyClaim, status: number, contentType: unknown, payload: unknown): Promise<void> {
+    if (req.notExecuted || REFUSED_BEFORE_RUNNING.has(status)) {
+      await this.redis.del(claim.redisKey).catch(() => undefined);
+      return;
+    }
+    // The payload is the JSON text that is sent: kept as it is, not parsed and serialised again.
+    const isJson = typeof contentType === 'string' && contentType.startsWith('application/json');
+    const body = typeof payload !== 'string' ? undefined : isJson ? payload : JSON.stringify(payload);
+    const stored = `{"state":"done","fingerprint":${JSON.stringify(claim.fingerprint)},"status":${status}${body === undefined ? '' : `,"body":${body}`}}`;
+    await this.redis
+      .set(claim.redisKey, stored, 'EX', this.config.IDEMPOTENCY_TTL_SECONDS)
+      .then(() => undefined)
+      .catch((err) => rootLogger().error({ err }, 'could not store an idempotent response'));
+  }
+}
+
+/** Fastify onSend hook: a request holding a claim has its answer kept before it is sent. */
+export function settleIdempotency(req: ApiRequest, reply: ApiReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  const claim = req.idempotencyClaim;
+  if (claim === undefined) return done(null, payload);
+  req.idempotencyClaim = undefined;
+  void claim.owner.settle(req, claim, reply.statusCode, reply.getHeader('content-type'), payload).then(() => done(null, payload));
 }
