@@ -1,5 +1,5 @@
 import { Topics, type Metadata, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
-import type { NewEvent } from '@payments/messaging';
+import type { NewEvent, outboxRecord } from '@payments/messaging';
 
 /** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
 export interface TransactionRow {
@@ -96,5 +96,49 @@ export function statusEvent(row: TransactionRow, previous: TransactionStatus | n
     businessId: row.business_id,
     correlationId,
     data: { transaction: toSnapshot(row), previous_status: previous, status: row.status },
+  };
+}
+
+/** A transaction ready to insert: `draft` as created (its creation event), `row` as stored (after `then`). */
+export interface PreparedInsert {
+  draft: TransactionRow;
+  row: TransactionRow;
+  /** Its outbox rows in order (`n`); the insert sets id and timestamps into their payloads. */
+  outbox: ({ n: number } & ReturnType<typeof outboxRecord>)[];
+  expiresInSeconds: number;
+  checkoutAttempt: string | null;
+}
+
+/** One row of TransactionStore.insertMany's document; field names as the columns, so log redaction recognises them (metadata, description, mobile number). */
+export function insertRecord({ draft, row, outbox, expiresInSeconds, checkoutAttempt }: PreparedInsert, i: number) {
+  return {
+    i,
+    public_id: draft.public_id,
+    business_id: draft.business_id,
+    mode: draft.mode,
+    reference: draft.reference,
+    amount: draft.amount,
+    charges: draft.charges,
+    total: draft.total,
+    currency: draft.currency,
+    email: draft.email,
+    payment_method_type: draft.payment_method_type,
+    payment_method_code: draft.payment_method_code,
+    mobile_money_number: draft.mobile_money_number,
+    requested_response: draft.requested_response,
+    status: row.status,
+    message: row.message,
+    checkout_id: draft.checkout_id,
+    success_url: draft.success_url,
+    failure_url: draft.failure_url,
+    payment_link_id: draft.payment_link_id,
+    link_splits: draft.link_splits,
+    expires_in: expiresInSeconds,
+    checkout_attempt: checkoutAttempt,
+    version: row.version,
+    settle_at: row.settle_at,
+    metadata: draft.metadata,
+    description: draft.description,
+    events: outbox,
   };
 }

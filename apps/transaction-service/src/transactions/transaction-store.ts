@@ -4,7 +4,7 @@ import type { Metadata, TransactionSnapshot, TransactionStatus } from '@payments
 import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
-import { ConcurrentStatusChange, ROW_COLUMNS, annotationsParam, iso, statusEvent, type TransactionRow } from './transaction-row';
+import { ConcurrentStatusChange, ROW_COLUMNS, annotationsParam, insertRecord, iso, statusEvent, type PreparedInsert, type TransactionRow } from './transaction-row';
 
 export * from './transaction-row';
 
@@ -29,6 +29,46 @@ const CREATE_STATEMENT: PreparedStatement = {
                 e.headers
            FROM t, jsonb_to_recordset($24::jsonb) AS e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)
           ORDER BY e.n
+       )
+       SELECT * FROM t`,
+};
+
+/**
+ * Many transactions and their events in one statement: CREATE_STATEMENT for a set of rows, passed
+ * as one JSON document so the text (and its plan) does not depend on how many. A row that meets a
+ * unique constraint is skipped (ON CONFLICT DO NOTHING), not an error for the others: it is not
+ * returned, and its caller's insert runs alone to get the answer it would have had
+ * (TransactionInsertBatch). Rows go in the order given, so of two with one reference the first wins.
+ */
+const INSERT_MANY: PreparedStatement = {
+  name: 'transactions_create_many',
+  text: `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(i integer, public_id text, business_id integer, mode text, reference text,
+           amount bigint, charges bigint, total bigint, currency text, email text, payment_method_type text, payment_method_code text,
+           mobile_money_number text, requested_response text, status text, message text, checkout_id text, success_url text,
+           failure_url text, payment_link_id text, link_splits jsonb, expires_in double precision, checkout_attempt text,
+           version integer, settle_at timestamptz, metadata jsonb, description text, events jsonb)
+       ), t AS (
+         INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
+           payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
+           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at,
+           metadata, description)
+         SELECT public_id, business_id, mode, reference, amount, charges, total, currency, email,
+           payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
+           checkout_id, success_url, failure_url, payment_link_id, link_splits, now() + make_interval(secs => expires_in), checkout_attempt,
+           version, settle_at, metadata, description
+           FROM input ORDER BY i
+         ON CONFLICT DO NOTHING
+         RETURNING ${ROW_COLUMNS}
+       ), event AS (
+         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
+         SELECT e.event_id, e.topic, e.message_key,
+                jsonb_set(jsonb_set(jsonb_set(e.payload, '{data,transaction,id}', to_jsonb(t.id)),
+                  '{data,transaction,date_created}', ${iso('t.created_at')}), '{data,transaction,date_updated}', ${iso('t.updated_at')}),
+                e.headers
+           FROM t JOIN input r ON r.public_id = t.public_id,
+                jsonb_to_recordset(r.events) AS e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)
+          ORDER BY r.i, e.n
        )
        SELECT * FROM t`,
 };
@@ -60,16 +100,6 @@ export interface NewTransaction {
    * right after the insert, in one statement.
    */
   then?: { status: TransactionStatus; message: string; settleAt: Date | null };
-}
-
-/** A transaction ready to insert: `draft` as created (its creation event), `row` as stored (after `then`). */
-export interface PreparedInsert {
-  draft: TransactionRow;
-  row: TransactionRow;
-  /** Its outbox rows in order (`n`); the insert sets id and timestamps into their payloads. */
-  outbox: ({ n: number } & ReturnType<typeof outboxRecord>)[];
-  expiresInSeconds: number;
-  checkoutAttempt: string | null;
 }
 
 /**
@@ -130,6 +160,11 @@ export class TransactionStore {
     // Every event is of this row: the statement sets id and timestamps (the same now() for all).
     const outbox = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
     return { draft, row, outbox, expiresInSeconds: t.expiresInSeconds, checkoutAttempt: t.checkoutAttempt ?? null };
+  }
+
+  /** Inserts prepared transactions and their events in one statement (INSERT_MANY); returns the rows inserted, without those a unique constraint skipped. */
+  insertMany(m: EntityManager, items: PreparedInsert[]): Promise<TransactionRow[]> {
+    return queryRows<TransactionRow>(m, INSERT_MANY, [JSON.stringify(items.map(insertRecord))]);
   }
 
   /** Inserts one prepared transaction and its events in one statement (CREATE_STATEMENT). */
