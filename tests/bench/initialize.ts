@@ -5,6 +5,7 @@ import { freePort } from '../support/processes';
 import { ALL_APPS, type Stack } from '../support/stack';
 import { cpuMs } from './memory';
 import { closedLoop, HttpClient, stats, type Run } from './load';
+import { PgStatements } from './pg-statements';
 import type { Report } from './report';
 
 const body = (tag: string, i: number) =>
@@ -27,11 +28,11 @@ async function startInsertServer(stack: Stack, poolSize: string): Promise<{ url:
 }
 
 /** One closed-loop step after a one-second warm-up (connections, JIT, plans); `measuring` marks the start of the measured part. */
-async function drive(url: string, headers: Record<string, string>, connections: number, seconds: number, tag: string, measuring = () => {}): Promise<Run> {
+async function drive(url: string, headers: Record<string, string>, connections: number, seconds: number, tag: string, measuring: () => unknown = () => {}): Promise<Run> {
   const client = new HttpClient(connections);
   try {
     await closedLoop(connections, 1_000, async (i) => (await client.send(url, 'POST', headers, body(`${tag}-warm`, i))).status === 200);
-    measuring();
+    await measuring();
     return await closedLoop(connections, seconds * 1000, async (i) => (await client.send(url, 'POST', headers, body(tag, i))).status === 200);
   } finally {
     client.close();
@@ -39,17 +40,23 @@ async function drive(url: string, headers: Record<string, string>, connections: 
 }
 
 /** (a) initialize through the stack and through the insert server, at 1 and 32 connections. */
-export async function benchInitialize(stack: Stack, key: string, report: Report, opts: { seconds: number; poolSize: string }): Promise<void> {
+export async function benchInitialize(stack: Stack, key: string, report: Report, opts: { seconds: number; poolSize: string; pgStatementsDir?: string }): Promise<void> {
   const limit = await startInsertServer(stack, opts.poolSize);
+  const statements = await PgStatements.open(stack.infra.DATABASE_URL, opts.pgStatementsDir);
   const api = `${stack.gatewayUrl}/v1/transactions`;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
   try {
     for (const connections of [1, 32]) {
       // Alternate the two, so both see the same background load from the rest of the machine.
       let cpuBefore: number[] = [];
-      const own = await drive(api, headers, connections, opts.seconds, `init${connections}`, () => (cpuBefore = ALL_APPS.map((app) => cpuMs(stack.app(app).child.pid))));
+      const own = await drive(api, headers, connections, opts.seconds, `init${connections}`, async () => {
+        await statements?.reset();
+        cpuBefore = ALL_APPS.map((app) => cpuMs(stack.app(app).child.pid));
+      });
       const cpuAfter = ALL_APPS.map((app) => cpuMs(stack.app(app).child.pid));
-      const min = await drive(limit.url, { 'content-type': 'application/json' }, connections, opts.seconds, `limit${connections}`);
+      await statements?.save(`stack-x${connections}`, own.latencies.length + own.errors);
+      const min = await drive(limit.url, { 'content-type': 'application/json' }, connections, opts.seconds, `limit${connections}`, () => statements?.reset());
+      await statements?.save(`insert-server-x${connections}`, min.latencies.length + min.errors);
       const a = stats(own.latencies);
       const b = stats(min.latencies);
       const rate = (r: Run) => r.latencies.length / r.seconds;
@@ -76,5 +83,6 @@ export async function benchInitialize(stack: Stack, key: string, report: Report,
     }
   } finally {
     limit.child.kill('SIGTERM');
+    await statements?.close();
   }
 }

@@ -13,7 +13,8 @@
  * BENCH_POOL_SIZE (DATABASE_POOL_SIZE of the services and the insert server, default 10, as deployed),
  * BENCH_PROFILE_DIR (every service records a V8 CPU profile, as `node --cpu-prof` does, and writes it
  * there on exit), BENCH_LOOP_DIR (event-loop delay and GC pauses per service), BENCH_ALLOC_DIR
- * (sampling heap profile of all allocations per service).
+ * (sampling heap profile of all allocations per service), BENCH_PG_STATEMENTS (a directory: part (a)
+ * saves pg_stat_statements per step there; the server must preload it).
  */
 import { join } from 'node:path';
 import { Stack } from '../support/stack';
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
       memory.idle(report);
     }
     memory.start();
-    if (ONLY.has('a')) await benchInitialize(stack, keys.test.secret, report, { seconds: SECONDS, poolSize: POOL_SIZE });
+    if (ONLY.has('a')) await benchInitialize(stack, keys.test.secret, report, { seconds: SECONDS, poolSize: POOL_SIZE, pgStatementsDir: process.env.BENCH_PG_STATEMENTS });
     if (ONLY.has('b')) {
       for (const rate of [100, 300]) {
         await drained(stack);
