@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { cpuMs } from './memory';
 
-/** CPU ms of the local server's processes by database (backends) or 'background', from /proc. */
-function serverCpu(postmaster: number): Record<string, number> {
-  const out: Record<string, number> = {};
+/** CPU ms of each process of the local server, with its database (backends) or 'background', from /proc. */
+function serverCpu(postmaster: number): Map<number, { key: string; ms: number }> {
+  const out = new Map<number, { key: string; ms: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -13,7 +13,7 @@ function serverCpu(postmaster: number): Record<string, number> {
       if (Number(entry) !== postmaster && ppid !== postmaster) continue;
       const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
       const key = /^postgres: \S+ (\S+) \d/.exec(cmd)?.[1] ?? 'background';
-      out[key] = (out[key] ?? 0) + cpuMs(Number(entry));
+      out.set(Number(entry), { key, ms: cpuMs(Number(entry)) });
     } catch {
       // The process ended between the listing and the read.
     }
@@ -30,7 +30,7 @@ function serverCpu(postmaster: number): Record<string, number> {
  * a figure of this bench only on a server nothing else uses.
  */
 export class PgStatements {
-  private cpuBefore: Record<string, number> = {};
+  private cpuBefore = new Map<number, { key: string; ms: number }>();
 
   private constructor(
     private readonly client: Client,
@@ -55,13 +55,17 @@ export class PgStatements {
 
   async reset(): Promise<void> {
     await this.client.query('SELECT pg_stat_statements_reset()');
-    this.cpuBefore = this.postmaster ? serverCpu(this.postmaster) : {};
+    this.cpuBefore = this.postmaster ? serverCpu(this.postmaster) : new Map();
   }
 
   /** Writes what ran since reset(), per database; `requests` is what the step's figures divide by. */
   async save(step: string, requests: number): Promise<void> {
-    const after = this.postmaster ? serverCpu(this.postmaster) : {};
-    const cpuMsByDatabase = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (this.cpuBefore[k] ?? 0)]));
+    // Per process, so a connection closed meanwhile (a pool's idle timeout) does not subtract its
+    // earlier CPU; what a process that ended during the step used is lost (pools keep theirs open).
+    const cpuMsByDatabase: Record<string, number> = {};
+    for (const [pid, { key, ms }] of this.postmaster ? serverCpu(this.postmaster) : new Map<number, { key: string; ms: number }>()) {
+      cpuMsByDatabase[key] = (cpuMsByDatabase[key] ?? 0) + ms - (this.cpuBefore.get(pid)?.ms ?? 0);
+    }
     const { rows } = await this.client.query(
       `SELECT d.datname AS db, s.query, s.calls::int AS calls, s.rows::int AS rows, s.total_exec_time AS total_ms,
               s.mean_exec_time AS mean_ms, s.wal_bytes::bigint AS wal_bytes
