@@ -17,9 +17,10 @@ export type AfterCommit = () => void;
 export type EventHandler = (event: EventEnvelope, manager: EntityManager, meta: MessageMeta) => Promise<void | AfterCommit>;
 
 /**
- * Applies several new events of one partition, in order, inside one transaction: must have the
- * same effect as the topic's EventHandler called on each in turn (set-based SQL instead of a
- * statement per event).
+ * Applies several new events of one topic inside one transaction: must have the same effect as the
+ * topic's EventHandler called on each in turn (set-based SQL instead of a statement per event).
+ * The events may come from several partitions of a fetch, one partition after the other, each in
+ * offset order (an aggregate's events share a partition, so they stay in order).
  */
 export type BatchEventHandler = (events: EventEnvelope[], manager: EntityManager) => Promise<void | AfterCommit>;
 

@@ -73,6 +73,32 @@ describe('FetchCommit', () => {
     expect(two.thens).toEqual([second]);
   });
 
+  it('gives the chunks of one batch handler to it in one call, each partition in order, and its after-commit action to the first chunk', async () => {
+    const { ds, transactions, record } = fakeInbox();
+    const calls: string[][] = [];
+    const then = () => undefined;
+    const batchHandler = async (events: EventEnvelope[]) => {
+      calls.push(events.map((e) => e.id));
+      return then;
+    };
+    const single: EventHandler = async () => {
+      throw new Error('the batch handler serves these chunks');
+    };
+    const commit = new FetchCommit(ds, record);
+    const outcomes = await Promise.all([
+      commit.submit({ ...chunk('t', 0, ['a', 'b'], single), batchHandler }),
+      commit.submit({ ...chunk('t', 1, ['c', 'a'], single), batchHandler }),
+      commit.submit({ ...chunk('t', 2, ['d'], single), batchHandler }),
+    ]);
+    expect(transactions).toHaveLength(1);
+    expect(calls).toEqual([['a', 'b', 'c', 'd']]);
+    expect(outcomes).toEqual([
+      { applied: 2, thens: [then] },
+      { applied: 1, thens: [] },
+      { applied: 1, thens: [] },
+    ]);
+  });
+
   it('puts what arrives while a transaction runs into the next one', async () => {
     const { ds, transactions, record } = fakeInbox();
     const commit = new FetchCommit(ds, record);

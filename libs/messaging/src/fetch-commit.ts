@@ -115,7 +115,12 @@ export class FetchCommit {
     }
   }
 
-  /** Applies the new events of every chunk in one transaction; the outcomes are in chunk order. */
+  /**
+   * Applies the new events of every chunk in one transaction; the outcomes are in chunk order.
+   * Chunks of one batch handler (one topic, several partitions) go to it in one call — one set of
+   * statements per transaction instead of one per partition; each partition's events stay in order
+   * and an aggregate's events share a partition. That call's after-commit action is its first chunk's.
+   */
   private async apply(chunks: PartitionChunk[]): Promise<ChunkOutcome[]> {
     return this.ds.transaction(async (manager) => {
       const all = chunks.flatMap((c) => c.items);
@@ -124,28 +129,30 @@ export class FetchCommit {
         all.map((x) => x.event.id),
         all.map((x) => x.meta.topic),
       );
-      const outcomes: ChunkOutcome[] = [];
-      for (const chunk of chunks) {
-        // A redelivered event, or the same id twice in one transaction, is applied once.
-        const todo = chunk.items.filter(({ event }) => fresh.delete(event.id));
-        outcomes.push({ applied: todo.length, thens: await applyChunk(chunk, todo, manager) });
+      // A redelivered event, or the same id twice in one transaction, is applied once.
+      const todos = chunks.map((chunk) => chunk.items.filter(({ event }) => fresh.delete(event.id)));
+      const outcomes: ChunkOutcome[] = todos.map((todo) => ({ applied: todo.length, thens: [] }));
+      const batched = new Map<BatchEventHandler, number[]>();
+      for (let i = 0; i < chunks.length; i++) {
+        const handler = chunks[i].batchHandler;
+        if (todos[i].length === 0) continue;
+        if (!handler) outcomes[i].thens = await applyEach(todos[i], chunks[i].handler, manager);
+        else batched.set(handler, [...(batched.get(handler) ?? []), i]);
+      }
+      for (const [handler, indexes] of batched) {
+        const then = await handler(indexes.flatMap((i) => todos[i].map((x) => x.event)), manager);
+        if (then) outcomes[indexes[0]].thens.push(then);
       }
       return outcomes;
     });
   }
 }
 
-async function applyChunk(chunk: PartitionChunk, todo: PartitionChunk['items'], manager: EntityManager): Promise<AfterCommit[]> {
+async function applyEach(todo: PartitionChunk['items'], handler: EventHandler, manager: EntityManager): Promise<AfterCommit[]> {
   const thens: AfterCommit[] = [];
-  const keep = (then: void | AfterCommit) => {
+  for (const { event, meta } of todo) {
+    const then = await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, () => handler(event, manager, meta));
     if (then) thens.push(then);
-  };
-  if (todo.length === 0) return thens;
-  if (chunk.batchHandler) keep(await chunk.batchHandler(todo.map((x) => x.event), manager));
-  else {
-    for (const { event, meta } of todo) {
-      keep(await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, () => chunk.handler(event, manager, meta)));
-    }
   }
   return thens;
 }
