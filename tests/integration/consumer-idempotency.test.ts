@@ -98,6 +98,25 @@ describe('idempotent consumers', () => {
     expect(types.map((r) => r.event_type)).toEqual(['payment.created', 'transaction.pending']);
   });
 
+  it('records a catalogue event once even when its inbox row is gone (pruned, or copied from elsewhere)', async () => {
+    // Without the inbox row the dispatcher applies the event again: the catalogue rows' ids are
+    // derived from the source event, so the primary key alone must keep them (and their
+    // deliveries) from being written twice.
+    const created = statusChanged('pending', null, 1);
+    await publish(created);
+    const hooks = stack.db('webhook-dispatcher');
+    const hooksMetrics = stack.app('webhook-dispatcher').url('/metrics');
+    const rows = async () => (await hooks.query('SELECT id, event_type FROM webhook_events WHERE source_event_id = $1 ORDER BY event_type', [created.id])).rows;
+    await waitFor('the catalogue events', async () => (await rows()).length === 2);
+    const first = await rows();
+    const applied = await counter(hooksMetrics, 'webhook-dispatcher', 'applied');
+    await hooks.query('DELETE FROM processed_events WHERE event_id = $1', [created.id]);
+
+    await publish(created);
+    await waitFor('the event to be applied again', async () => (await counter(hooksMetrics, 'webhook-dispatcher', 'applied')) === applied + 1);
+    expect(await rows()).toEqual(first);
+  });
+
   it('ignores an older status arriving after a newer one', async () => {
     const success = statusChanged('success', 'processing', 3);
     await publish(success);
