@@ -64,6 +64,13 @@ describe('ops CLI: admin API commands', () => {
     for (const ref of ['rec-1', 'rec-2']) await settled(stack, key, ref);
     for (const amount of [300, 701]) expect((await stack.api('POST', '/v1/transactions/refund', { key, body: { transaction_reference: 'rec-1', amount } })).status).toBe(200);
 
+    // The ledger applies refunds from Kafka, after their API answers: wait until it has, so the
+    // clean run compares the refunded state (reconcile does not see a refund the ledger has not consumed yet).
+    const ledger = stack.db('split-ledger-service');
+    await waitFor('the ledger to write the reversals', async () => {
+      const { rows } = await ledger.query("SELECT count(*)::int AS n FROM ledger_entries WHERE kind = 'reversal'");
+      return rows[0].n >= 2 ? true : undefined; // one per refund (one split)
+    }, { timeoutMs: 30_000 });
     const clean = await waitFor('reconcile to find no difference', async () => {
       const r = await ops('reconcile');
       return r.code === 0 ? r : undefined;
@@ -72,7 +79,6 @@ describe('ops CLI: admin API commands', () => {
     expect(Number(/\((\d+) transactions/.exec(clean.out)?.[1])).toBeGreaterThanOrEqual(2);
 
     // Lose the reversals of the fully refunded payment behind the services' backs.
-    const ledger = stack.db('split-ledger-service');
     const removed = await ledger.query("DELETE FROM ledger_entries WHERE kind = 'reversal' RETURNING id");
     expect(removed.rowCount).toBeGreaterThan(0);
     const dirty = await ops('reconcile');
