@@ -1,4 +1,4 @@
-import { isDataError } from './data-error';
+import { isDataError, isRowError } from './data-error';
 
 describe('isDataError', () => {
   it('recognises SQLSTATE class 22 on the error, its driver error or its cause', () => {
@@ -12,5 +12,17 @@ describe('isDataError', () => {
     expect(isDataError(new Error('boom'))).toBe(false);
     expect(isDataError(null)).toBe(false);
     expect(isDataError('22003')).toBe(false);
+  });
+});
+
+describe('isRowError', () => {
+  it('recognises data exceptions and integrity constraint violations, also wrapped', () => {
+    for (const code of ['22003', '22P05', '23505', '23514', '23502', '23503']) expect(isRowError({ code })).toBe(true);
+    expect(isRowError({ message: 'query failed', driverError: { code: '23505' } })).toBe(true);
+  });
+
+  it('leaves errors of the statement or the connection alone', () => {
+    for (const code of ['57014', '40P01', '55P03', '40001', '08006', '57P01', 'ECONNRESET', '23']) expect(isRowError({ code })).toBe(false);
+    expect(isRowError(new Error('Connection terminated unexpectedly'))).toBe(false);
   });
 });

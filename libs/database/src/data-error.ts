@@ -1,3 +1,12 @@
+/** True when the error, or the driver error or cause it wraps, carries a SQLSTATE of one of these two-character classes. */
+function hasSqlStateClass(err: unknown, classes: readonly string[]): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; driverError?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && classes.includes(e.code.slice(0, 2))) return true;
+  if (e.driverError && e.driverError !== err && hasSqlStateClass(e.driverError, classes)) return true;
+  return Boolean(e.cause && e.cause !== err && hasSqlStateClass(e.cause, classes));
+}
+
 /**
  * True for PostgreSQL "data exception" errors (SQLSTATE class 22: a value out of range, an
  * impossible date, a null byte or bad encoding in text…). The caller sent a value the store cannot
@@ -5,9 +14,15 @@
  * get here, so this is the safety net for what validation missed.
  */
 export function isDataError(err: unknown): boolean {
-  if (!err || typeof err !== 'object') return false;
-  const e = err as { code?: unknown; driverError?: unknown; cause?: unknown };
-  if (typeof e.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) return true;
-  if (e.driverError && e.driverError !== err && isDataError(e.driverError)) return true;
-  return Boolean(e.cause && e.cause !== err && isDataError(e.cause));
+  return hasSqlStateClass(err, ['22']);
+}
+
+/**
+ * True for errors one row's values cause: a data exception (class 22) or an integrity constraint
+ * violation (class 23: unique, check, foreign key, not null). Such an error in a many-row statement
+ * says nothing about the other rows, which would have succeeded alone; any other error (a
+ * cancelled statement, a deadlock, a lock not available, a broken connection) is the statement's.
+ */
+export function isRowError(err: unknown): boolean {
+  return hasSqlStateClass(err, ['22', '23']);
 }

@@ -23,6 +23,9 @@ async function until(cond: () => boolean): Promise<void> {
   if (!cond()) throw new Error('condition not reached');
 }
 
+/** An error as pg raises it, with its SQLSTATE. */
+const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
 const connectionLost = () => Object.assign(new Error('Connection terminated unexpectedly'), { outcomeUnknown: true });
 
 describe('GroupCommit', () => {
@@ -91,7 +94,9 @@ describe('GroupCommit', () => {
   });
 
   it('after a failed group runs every item alone, so one bad item fails only its own caller', async () => {
-    const w = heldWrite<number, number>((items) => (items.includes(-1) && items.length > 1 ? new Error('violates check constraint') : items));
+    const w = heldWrite<number, number>((items) =>
+      items.includes(-1) && items.length > 1 ? pgError('23514', 'violates check constraint') : items,
+    );
     const gc = new GroupCommit<number, number>(w.write, {
       alone: async (item) => {
         if (item < 0) throw new Error(`check constraint on ${item}`);
@@ -108,27 +113,50 @@ describe('GroupCommit', () => {
     await expect(rest[2]).resolves.toBe(200);
   });
 
-  it('runs the items of a failed group alone one after the other, in arrival order', async () => {
+  it.each([
+    ['a data exception', '22003'],
+    ['a unique violation', '23505'],
+  ])('runs the items of a group that failed with %s alone, side by side, after freeing the slot', async (_, code) => {
     const started: number[] = [];
-    let running = 0;
-    let most = 0;
-    const w = heldWrite<number, number>((items) => (items.length > 1 ? new Error('unique violation') : items));
+    const finishAlone: (() => void)[] = [];
+    const w = heldWrite<number, number>((items) => (items.length > 1 ? pgError(code, 'row error') : items));
     const gc = new GroupCommit<number, number>(w.write, {
       alone: async (item) => {
         started.push(item);
-        running += 1;
-        most = Math.max(most, running);
-        await new Promise((r) => setImmediate(r));
-        running -= 1;
+        await new Promise<void>((r) => finishAlone.push(r));
         return item;
       },
     });
-    const all = [0, 1, 2, 3, 4].map((i) => gc.submit(i));
+    const all = [0, 1, 2, 3].map((i) => gc.submit(i));
     await w.finishNext();
     await w.finishNext();
-    expect(await Promise.all(all)).toEqual([0, 1, 2, 3, 4]);
-    expect(started).toEqual([1, 2, 3, 4]);
-    expect(most).toBe(1);
+    // All three started before any finished, and the slot is free for the next caller meanwhile.
+    await until(() => started.length === 3);
+    expect(started).toEqual([1, 2, 3]);
+    const next = gc.submit(4);
+    expect(w.groups).toEqual([[0], [1, 2, 3], [4]]);
+    await w.finishNext();
+    await expect(next).resolves.toBe(4);
+    for (const f of finishAlone) f();
+    expect(await Promise.all(all)).toEqual([0, 1, 2, 3]);
+  });
+
+  it.each([
+    ['cancelled by statement_timeout', '57014'],
+    ['a deadlock', '40P01'],
+    ['lock not available', '55P03'],
+    ['no SQLSTATE', undefined],
+  ])('gives every caller of a group that failed with %s that error and runs none alone', async (_, code) => {
+    const alone = jest.fn(async (i: number) => i);
+    const w = heldWrite<number, number>((items) => (items.length > 1 ? Object.assign(new Error('statement failed'), { code }) : items));
+    const gc = new GroupCommit<number, number>(w.write, { alone });
+    const first = gc.submit(0);
+    const rest = [gc.submit(1), gc.submit(2), gc.submit(3)];
+    await w.finishNext();
+    await w.finishNext();
+    await expect(first).resolves.toBe(0);
+    for (const r of rest) await expect(r).rejects.toMatchObject({ message: 'statement failed', code });
+    expect(alone).not.toHaveBeenCalled();
   });
 
   it('gives every caller of a group the connection error and retries none of them (the outcome is unknown)', async () => {
@@ -144,13 +172,18 @@ describe('GroupCommit', () => {
     expect(alone).not.toHaveBeenCalled();
   });
 
-  it('fails every item of a group whose write answered the wrong number of results', async () => {
-    const gc = new GroupCommit<number, number>(async () => [1]);
-    const w = [gc.submit(1), gc.submit(2)];
-    await expect(w[0]).resolves.toBe(1);
-    await expect(w[1]).resolves.toBe(1);
-    const g = new GroupCommit<number, number>(async (items) => items.slice(1));
-    await expect(g.submit(5)).rejects.toThrow('answered 0 results for 1 items');
+  it('fails every item of a group whose write answered the wrong number of results, and runs none alone (it committed)', async () => {
+    const alone = jest.fn(async (i: number) => i);
+    const w = heldWrite<number, number>((items) => (items.length > 1 ? items.slice(1) : items));
+    const gc = new GroupCommit<number, number>(w.write, { alone });
+    const first = gc.submit(1);
+    const rest = [gc.submit(2), gc.submit(3)];
+    await w.finishNext();
+    await expect(first).resolves.toBe(1);
+    await w.finishNext();
+    expect(w.groups).toEqual([[1], [2, 3]]);
+    for (const r of rest) await expect(r).rejects.toThrow('group write answered 1 results for 2 items');
+    expect(alone).not.toHaveBeenCalled();
   });
 
   it('refuses a bound below one', () => {

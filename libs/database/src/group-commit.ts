@@ -1,4 +1,4 @@
-import { isConnectionError } from './dependency-error';
+import { isRowError } from './data-error';
 
 interface Waiting<I, O> {
   item: I;
@@ -21,14 +21,17 @@ export interface GroupCommitOptions<I, O> {
   /**
    * Runs one item in a statement of its own, so it gets exactly the answer it would have had
    * without grouping: for each item the group statement answered RUN_ALONE, and for every item of
-   * a group whose statement failed with an error `isolate` accepts.
+   * a group whose statement failed with an error `isolate` accepts. Those items run side by side
+   * (the pool queues them), after the group's in-flight slot was freed.
    */
   alone?: (item: I) => Promise<O>;
   /**
-   * Whether a failed group is retried item by item. The default accepts any error but a
-   * connection error: one item's bad value (a constraint, a data error) rolls the whole statement
-   * back, and must not fail the others; a connection that broke while the statement was in flight
-   * leaves its outcome unknown, and a retry could apply it twice.
+   * Whether a failed group is retried item by item. The default accepts only errors one row's
+   * values cause (isRowError: SQLSTATE class 22 or 23): such a row rolls the whole statement back
+   * and must not fail the others. Any other error is the statement's (cancelled by
+   * statement_timeout, a deadlock, a lock not available, a broken connection) and every item gets
+   * it, as a lone insert would have: re-running each alone could cost the group's size times that
+   * error's time, and after a broken connection the outcome is unknown, so a retry could apply it twice.
    */
   isolate?: (err: unknown) => boolean;
 }
@@ -55,7 +58,7 @@ export class GroupCommit<I, O> {
     this.max = options.max ?? 200;
     this.inFlight = options.inFlight ?? 1;
     if (!(this.max >= 1) || !(this.inFlight >= 1)) throw new Error('GroupCommit needs max and inFlight of at least 1');
-    this.isolate = options.isolate ?? ((err) => !isConnectionError(err));
+    this.isolate = options.isolate ?? isRowError;
   }
 
   submit(item: I): Promise<O> {
@@ -69,35 +72,41 @@ export class GroupCommit<I, O> {
     while (this.running < this.inFlight && this.queue.length > 0) {
       const group = this.queue.splice(0, this.max);
       this.running += 1;
-      void this.flush(group).finally(() => {
+      void this.flush(group).then((left) => {
+        // The slot is the group statement's only: items left to run alone do not hold it.
         this.running -= 1;
+        for (const w of left) void this.runAlone(w);
         this.pump();
       });
     }
   }
 
-  private async flush(group: Waiting<I, O>[]): Promise<void> {
+  /** Writes a group and settles what its statement answered; returns the items left to run alone. Never throws. */
+  private async flush(group: Waiting<I, O>[]): Promise<Waiting<I, O>[]> {
     let out: (O | typeof RUN_ALONE)[];
     try {
       out = await this.write(group.map((w) => w.item));
-      if (out.length !== group.length) throw new Error(`group write answered ${out.length} results for ${group.length} items`);
     } catch (err) {
-      if (group.length > 1 && this.options.alone && this.isolate(err)) await this.runEachAlone(group);
-      else for (const w of group) w.reject(err);
-      return;
+      if (group.length > 1 && this.options.alone && this.isolate(err)) return group;
+      for (const w of group) w.reject(err);
+      return [];
     }
+    // The statement committed: whatever is wrong from here on, no item may run again.
+    if (!Array.isArray(out) || out.length !== group.length) {
+      const err = new Error(`group write answered ${Array.isArray(out) ? out.length : 'no array of'} results for ${group.length} items`);
+      for (const w of group) w.reject(err);
+      return [];
+    }
+    const left: Waiting<I, O>[] = [];
     group.forEach((w, i) => {
       const result = out[i];
-      if (result !== RUN_ALONE) w.resolve(result);
+      if (result === RUN_ALONE) left.push(w);
+      else w.resolve(result);
     });
-    await this.runEachAlone(group.filter((_, i) => out[i] === RUN_ALONE));
+    return left;
   }
 
-  /** One after the other, in arrival order: of two items that compete (one unique key), the first wins, as it would have alone. */
-  private async runEachAlone(items: Waiting<I, O>[]): Promise<void> {
-    for (const w of items) await this.runAlone(w);
-  }
-
+  /** Never throws: the item's caller gets the answer or the error. */
   private async runAlone(w: Waiting<I, O>): Promise<void> {
     try {
       if (!this.options.alone) throw new Error('the group write left an item unsettled and there is no `alone` to run it');
