@@ -11,9 +11,11 @@ import { TransactionStore, type NewTransaction, type PreparedInsert } from './tr
  * TransactionStore.insertMany. Still one statement, so one atomic autocommit transaction: every caller is answered
  * only after the statement that carries its row committed. Each caller gets the answer it would
  * have had alone: a row skipped by a unique constraint, and every row of a statement that failed
- * for any reason but the connection (one row's CHECK or data error rolls the statement back), runs
- * again alone; a connection lost in flight gives every caller of that statement the same
- * OutcomeUnknownError, and a pool that cannot connect the same connect error, as one insert would.
+ * with one row's error (SQLSTATE class 22 or 23: its CHECK or data error rolls the statement back),
+ * runs again alone, side by side with the others; any other error (statement_timeout, a deadlock,
+ * a lock not available) reaches every caller of that statement, as one insert's would; a connection
+ * lost in flight gives each the same OutcomeUnknownError, and a pool that cannot connect the same
+ * connect error.
  *
  * Only for inserts run on the pool: one inside a caller's transaction (a checkout attempt) must see
  * that transaction, and uses TransactionStore.create.

@@ -38,7 +38,8 @@ const CREATE_STATEMENT: PreparedStatement = {
  * as one JSON document so the text (and its plan) does not depend on how many. A row that meets a
  * unique constraint is skipped (ON CONFLICT DO NOTHING), not an error for the others: it is not
  * returned, and its caller's insert runs alone to get the answer it would have had
- * (TransactionInsertBatch). Rows go in the order given, so of two with one reference the first wins.
+ * (TransactionInsertBatch). Rows go in the order given, so of two with one reference in one group the first is
+ * inserted; a skipped one then runs alone, where it gets the unique violation.
  */
 const INSERT_MANY: PreparedStatement = {
   name: 'transactions_create_many',
