@@ -115,12 +115,46 @@ describe('group commit of initialize inserts', () => {
     const items = [tx('ck-lead'), tx('ck-1'), tx('ck-bad', { amount: 0 }), tx('ck-2'), tx('ck-2'), tx('ck-3')];
     const answers = await Promise.all(fire(items));
     expect(answers[2]).toMatchObject({ error: { code: '23514' } });
-    expect(answers[4]).toMatchObject({ error: { code: '23505', constraint: 'transactions_reference_unique' } });
-    for (const i of [0, 1, 3, 5]) expect(answers[i]).toMatchObject({ row: { reference: items[i].reference } });
+    // The group rolled back and its rows ran alone side by side: the twins raced as two concurrent requests do.
+    const twins = [answers[3], answers[4]];
+    expect(twins.filter((a) => 'row' in a)).toMatchObject([{ row: { reference: 'ck-2' } }]);
+    expect(twins.filter((a) => 'error' in a)).toMatchObject([{ error: { code: '23505', constraint: 'transactions_reference_unique' } }]);
+    for (const i of [0, 1, 5]) expect(answers[i]).toMatchObject({ row: { reference: items[i].reference } });
     const { rows } = await stack.db('transaction-service').query<TransactionRow>("SELECT * FROM transactions WHERE reference LIKE 'ck-%'");
     expect(rows.map((r) => r.reference).sort()).toEqual(['ck-1', 'ck-2', 'ck-3', 'ck-lead']);
     const events = await eventsOf(rows.map((r) => r.public_id));
     expect(events.map((e) => e.message_key).sort()).toEqual(rows.map((r) => r.public_id).sort());
+  }, 60_000);
+
+  it('a grouped statement cancelled by statement_timeout gives each of its callers that error, and runs none alone', async () => {
+    const db = stack.db('transaction-service');
+    const url = new URL(stack.infra.DATABASE_URL);
+    url.pathname = `/${stack.dbName('transaction-service')}`;
+    const quick = await new DataSource({ url: url.toString(), max: 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 10_000, statementTimeoutMillis: 1_000 }).initialize();
+    const holder = await db.connect();
+    try {
+      const config = loadConfig(TransactionServiceConfig, { INITIALIZE_INSERTS_IN_FLIGHT: '1', INITIALIZE_BATCH_MAX: '100' });
+      const quickBatch = new TransactionInsertBatch(quick, new TransactionStore(), config);
+      // An uncommitted row with a reference the group also inserts: the group waits on it until cancelled.
+      await holder.query('BEGIN');
+      await holder.query(
+        `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email, status, message, checkout_id, expires_at)
+         VALUES ('txn_timeout_holder', 7, 'test', 'slow-held', 1, 0, 1, 'USD', 'h@example.com', 'pending', 'held', 'chk_timeout_holder', now())`,
+      );
+      const items = [tx('slow-lead'), tx('slow-1'), tx('slow-held'), tx('slow-2')];
+      const answers = await Promise.all(
+        items.map((t, i) => quickBatch.create(t, `req_${t.reference}_${i}`).then((row) => ({ row }), (error: unknown) => ({ error }))),
+      );
+      expect(answers[0]).toMatchObject({ row: { reference: 'slow-lead' } });
+      for (const a of answers.slice(1)) expect(a).toMatchObject({ error: { code: '57014' } });
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+      await quick.destroy();
+    }
+    // Rows that would have gone in alone were not retried: only the lead is stored.
+    const { rows } = await db.query("SELECT reference FROM transactions WHERE reference LIKE 'slow-%'");
+    expect(rows.map((r: { reference: string }) => r.reference)).toEqual(['slow-lead']);
   }, 60_000);
 
   it('a connection lost while a grouped statement is in flight tells each of its callers the outcome is unknown, and retries none', async () => {
