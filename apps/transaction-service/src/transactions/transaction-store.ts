@@ -9,6 +9,17 @@ import { ConcurrentStatusChange, ROW_COLUMNS, annotationsParam, insertRecord, is
 export * from './transaction-row';
 
 /**
+ * The outbox row of an event `e` of the inserted row `t`: its payload gets the three values only the
+ * insert knows (id, created_at, updated_at), formatted as toSnapshot formats them.
+ */
+const EVENT_FROM_ROW = `SELECT e.event_id, e.topic, e.message_key,
+                jsonb_set(jsonb_set(jsonb_set(e.payload, '{data,transaction,id}', to_jsonb(t.id)),
+                  '{data,transaction,date_created}', ${iso('t.created_at')}), '{data,transaction,date_updated}', ${iso('t.updated_at')}),
+                e.headers`;
+/** The shape of a prepared insert's outbox records (PreparedInsert.outbox) read back from JSON. */
+const EVENT_RECORD = 'e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)';
+
+/**
  * A transaction and its events in one statement, so atomic without a transaction block (one round
  * trip when run on the pool). Prepared: it is the service's hottest statement.
  */
@@ -23,11 +34,8 @@ const CREATE_STATEMENT: PreparedStatement = {
          RETURNING ${ROW_COLUMNS}
        ), event AS (
          INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
-         SELECT e.event_id, e.topic, e.message_key,
-                jsonb_set(jsonb_set(jsonb_set(e.payload, '{data,transaction,id}', to_jsonb(t.id)),
-                  '{data,transaction,date_created}', ${iso('t.created_at')}), '{data,transaction,date_updated}', ${iso('t.updated_at')}),
-                e.headers
-           FROM t, jsonb_to_recordset($24::jsonb) AS e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)
+         ${EVENT_FROM_ROW}
+           FROM t, jsonb_to_recordset($24::jsonb) AS ${EVENT_RECORD}
           ORDER BY e.n
        )
        SELECT * FROM t`,
@@ -63,12 +71,9 @@ const INSERT_MANY: PreparedStatement = {
          RETURNING ${ROW_COLUMNS}
        ), event AS (
          INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
-         SELECT e.event_id, e.topic, e.message_key,
-                jsonb_set(jsonb_set(jsonb_set(e.payload, '{data,transaction,id}', to_jsonb(t.id)),
-                  '{data,transaction,date_created}', ${iso('t.created_at')}), '{data,transaction,date_updated}', ${iso('t.updated_at')}),
-                e.headers
+         ${EVENT_FROM_ROW}
            FROM t JOIN input r ON r.public_id = t.public_id,
-                jsonb_to_recordset(r.events) AS e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)
+                jsonb_to_recordset(r.events) AS ${EVENT_RECORD}
           ORDER BY r.i, e.n
        )
        SELECT * FROM t`,
