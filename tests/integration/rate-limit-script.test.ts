@@ -25,7 +25,7 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
 
   it('allows exactly the burst of one key, in order, when the requests go in one call', async () => {
     const limiter = new RateLimiter(redis, config);
-    // The first is sent at once; the seven others while it is in flight, so together.
+    // The first two are sent at once (two calls in flight); the six others while both are, so together.
     const decisions = await Promise.all(Array.from({ length: 8 }, () => limiter.take('busy')));
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false, false]);
     expect(decisions.map((d) => d.headers['RateLimit-Remaining'])).toEqual(['4', '3', '2', '1', '0', '0', '0', '0']);
