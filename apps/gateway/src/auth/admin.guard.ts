@@ -27,7 +27,7 @@ export class AdminGuard implements CanActivate {
       throw new ApiException(ErrorCodes.InvalidApiKey, 'admin endpoints need Authorization: Bearer <ADMIN_API_TOKEN>');
     }
     // Then the request's Idempotency-Key, if it has one (idempotency.ts).
-    const claiming = this.idempotency.claim(req);
+    const claiming = this.idempotency.claim(req, { admin: true });
     return claiming ? claiming.then(() => true) : true;
   }
 }

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { createRootLogger } from '@payments/platform';
 import type { GatewayConfig } from '../config/gateway.config';
-import { RateLimiter } from './rate-limiter';
+import { MAX_CALLS_IN_FLIGHT, MAX_KEYS_PER_CALL, RateLimiter } from './rate-limiter';
 
 type Tokens = [number, string];
 
@@ -11,6 +11,18 @@ type Tokens = [number, string];
  * every call in order, `answer(i)` answers call i from `buckets` (key → [allowed, tokens left]),
  * `fail(i)` rejects it as a lost connection would.
  */
+function logLines(): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  createRootLogger('gateway', 'info', sink);
+  return lines;
+}
+
 function fakeRedis(buckets: Record<string, Tokens>) {
   const calls: string[][] = [];
   const pending: { resolve: (v: (number | string)[]) => void; reject: (e: Error) => void }[] = [];
@@ -26,30 +38,36 @@ function fakeRedis(buckets: Record<string, Tokens>) {
   };
   const answer = (i: number) => pending[i].resolve(calls[i].flatMap((k) => buckets[k]));
   const fail = (i: number) => pending[i].reject(new Error('Connection is closed.'));
-  return { redis: redis as unknown as Redis, calls, answer, fail };
+  const reply = (i: number, value: unknown) => pending[i].resolve(value as (number | string)[]);
+  return { redis: redis as unknown as Redis, calls, answer, fail, reply };
 }
 
-const config = { REDIS_KEY_PREFIX: 'p:', RATE_LIMIT_PER_SECOND: 10, RATE_LIMIT_BURST: 20 } as GatewayConfig;
+const config = { REDIS_KEY_PREFIX: 'p:', RATE_LIMIT_PER_SECOND: 10, RATE_LIMIT_BURST: 20, RATE_LIMIT_TIMEOUT_MS: 300 } as GatewayConfig;
 const buckets: Record<string, Tokens> = { 'p:ratelimit:a': [1, '12.5'], 'p:ratelimit:b': [0, '0.25'], 'p:ratelimit:c': [1, '19'] };
 
-describe('RateLimiter: one Redis call for the requests that arrive while one is in flight', () => {
+describe('RateLimiter: one Redis call for the requests that arrive while every slot is in flight', () => {
   it('sends a lone request at once', () => {
     const { redis, calls } = fakeRedis(buckets);
     void new RateLimiter(redis, config).take('a');
     expect(calls).toEqual([['p:ratelimit:a']]);
   });
 
-  it('sends the requests that came during a call together when it is answered, and answers each with its own bucket', async () => {
+  it('sends two calls at once, groups the requests that came while both were in flight, and answers each with its own bucket', async () => {
     const { redis, calls, answer } = fakeRedis(buckets);
     const limiter = new RateLimiter(redis, config);
     const first = limiter.take('a');
+    const second = limiter.take('c');
+    // The second request does not wait for the first's round trip.
+    expect(calls).toEqual([['p:ratelimit:a'], ['p:ratelimit:c']]);
     const rest = [limiter.take('b'), limiter.take('c'), limiter.take('a')];
-    expect(calls).toHaveLength(1);
+    expect(calls).toHaveLength(2);
     answer(0);
     expect((await first).allowed).toBe(true);
     // A key named twice takes two tokens (the script takes them in order).
-    expect(calls).toEqual([['p:ratelimit:a'], ['p:ratelimit:b', 'p:ratelimit:c', 'p:ratelimit:a']]);
+    expect(calls[2]).toEqual(['p:ratelimit:b', 'p:ratelimit:c', 'p:ratelimit:a']);
     answer(1);
+    answer(2);
+    await second;
     const [b, c, a] = await Promise.all(rest);
     expect(a).toEqual({
       allowed: true,
@@ -62,33 +80,91 @@ describe('RateLimiter: one Redis call for the requests that arrive while one is 
     expect(c.headers['RateLimit-Remaining']).toBe('19');
     // Nothing in flight again: the next request goes at once.
     void limiter.take('c');
-    expect(calls).toHaveLength(3);
+    expect(calls).toHaveLength(4);
   });
 
   it('when Redis cannot answer, every request of the call passes without headers, it is logged once, and the next call is tried', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
-    createRootLogger('gateway', 'info', sink);
+    const lines = logLines();
     const { redis, calls, answer, fail } = fakeRedis(buckets);
     const limiter = new RateLimiter(redis, config);
-    const first = limiter.take('a');
+    const busy = [limiter.take('a'), limiter.take('a')];
     const during = [limiter.take('b'), limiter.take('c')];
     answer(0);
-    await first;
-    fail(1);
+    answer(1);
+    await Promise.all(busy);
+    fail(2);
     expect(await Promise.all(during)).toEqual([
       { allowed: true, headers: {} },
       { allowed: true, headers: {} },
     ]);
     expect(lines).toEqual([expect.objectContaining({ level: 'warn', err: 'Connection is closed.', requests: 2, message: expect.stringContaining('rate limiter unavailable') })]);
     const next = limiter.take('b');
+    expect(calls).toHaveLength(4);
+    answer(3);
+    expect((await next).allowed).toBe(false);
+  });
+
+  it.each([null, 'OK', [1]])('a reply that is not one per request (%p) lets the call through, is logged, and frees its slot', async (bad) => {
+    const lines = logLines();
+    const { redis, calls, answer, reply } = fakeRedis(buckets);
+    const limiter = new RateLimiter(redis, config);
+    const first = limiter.take('a');
+    const second = limiter.take('b');
+    reply(0, bad);
+    expect(await first).toEqual({ allowed: true, headers: {} });
+    expect(lines).toEqual([expect.objectContaining({ level: 'warn', err: 'unexpected reply', requests: 1 })]);
+    answer(1);
+    expect((await second).allowed).toBe(false);
+    // Both slots are free again: later requests are sent, not left waiting.
+    const later = limiter.take('c');
     expect(calls).toHaveLength(3);
     answer(2);
-    expect((await next).allowed).toBe(false);
+    expect((await later).allowed).toBe(true);
+  });
+
+  it('a bucket the script could not read (-1) lets only its own request through', async () => {
+    const lines = logLines();
+    const { redis, reply } = fakeRedis(buckets);
+    const limiter = new RateLimiter(redis, config);
+    const [stray, limited] = [limiter.take('x'), limiter.take('b')];
+    reply(0, [-1, '0']);
+    reply(1, [0, '0.25']);
+    expect(await stray).toEqual({ allowed: true, headers: {} });
+    expect((await limited).allowed).toBe(false);
+    expect(lines).toEqual([expect.objectContaining({ level: 'warn', requests: 1, message: expect.stringContaining('unreadable') })]);
+  });
+
+  describe('when Redis holds calls without answering (reconnecting)', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('lets the requests of a call through after RATE_LIMIT_TIMEOUT_MS and sends the waiting ones, at most MAX_KEYS_PER_CALL keys per call', async () => {
+      const lines = logLines();
+      const { redis, calls, answer } = fakeRedis(buckets);
+      const limiter = new RateLimiter(redis, config);
+      const held = [limiter.take('a'), limiter.take('a')];
+      const queued = Array.from({ length: MAX_KEYS_PER_CALL + 50 }, () => limiter.take('c'));
+      expect(calls).toHaveLength(MAX_CALLS_IN_FLIGHT);
+      jest.advanceTimersByTime(299);
+      expect(calls).toHaveLength(2);
+      jest.advanceTimersByTime(1);
+      expect(await Promise.all(held)).toEqual([
+        { allowed: true, headers: {} },
+        { allowed: true, headers: {} },
+      ]);
+      expect(lines).toEqual([
+        expect.objectContaining({ err: 'no answer within 300 ms', requests: 1 }),
+        expect.objectContaining({ err: 'no answer within 300 ms', requests: 1 }),
+      ]);
+      // The freed slots take the queue in calls of at most MAX_KEYS_PER_CALL keys.
+      expect(calls.slice(2).map((keys) => keys.length)).toEqual([MAX_KEYS_PER_CALL, 50]);
+      // A late answer to a call already given up on changes nothing.
+      answer(0);
+      answer(2);
+      answer(3);
+      const decisions = await Promise.all(queued);
+      expect(decisions.every((d) => d.headers['RateLimit-Remaining'] === '19')).toBe(true);
+      expect(calls).toHaveLength(4);
+    });
   });
 });

@@ -8,7 +8,9 @@ import { GatewayConfig } from '../config/gateway.config';
  * Token bucket per API key, kept in Redis so every gateway replica shares it; the clock is
  * Redis's own (TIME), so replicas with skewed clocks agree. Takes one token from each key in
  * KEYS, in order (a key named twice gives two tokens, the second seeing the first's take), and
- * returns [allowed, tokens left] for each, flattened.
+ * returns [allowed, tokens left] for each, flattened. A key that cannot be read as a bucket (a
+ * stray key of another type: WRONGTYPE) answers allowed = -1 instead of failing the whole call,
+ * so one bad key lets only its own request through.
  */
 const TOKEN_BUCKETS = `
 local rate = tonumber(ARGV[1])
@@ -18,19 +20,25 @@ local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 local out = {}
 for i, key in ipairs(KEYS) do
-  local data = redis.call('HMGET', key, 'tokens', 'ts')
-  local tokens = tonumber(data[1]) or burst
-  local ts = tonumber(data[2]) or now
-  tokens = math.min(burst, tokens + (now - ts) * rate / 1000)
-  local allowed = 0
-  if tokens >= 1 then
-    tokens = tokens - 1
-    allowed = 1
+  local data = redis.pcall('HMGET', key, 'tokens', 'ts')
+  if data.err then
+    -- A key that is not a hash (a stray key): its request is not limited, the others still are.
+    out[2 * i - 1] = -1
+    out[2 * i] = '0'
+  else
+    local tokens = tonumber(data[1]) or burst
+    local ts = tonumber(data[2]) or now
+    tokens = math.min(burst, tokens + (now - ts) * rate / 1000)
+    local allowed = 0
+    if tokens >= 1 then
+      tokens = tokens - 1
+      allowed = 1
+    end
+    redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now))
+    redis.call('PEXPIRE', key, ttl)
+    out[2 * i - 1] = allowed
+    out[2 * i] = tostring(tokens)
   end
-  redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now))
-  redis.call('PEXPIRE', key, ttl)
-  out[2 * i - 1] = allowed
-  out[2 * i] = tostring(tokens)
 end
 return out
 `;
@@ -51,27 +59,40 @@ interface Waiting {
 }
 
 /**
- * Takes one token per request. A request is sent to Redis at once when no call is in flight (a
- * lone request waits for nothing); the requests that arrive while one is in flight are sent
- * together, as one script call, as soon as its answer is back: one command write and one round
- * trip for all of them instead of one each (group commit).
+ * At most this many keys per script call: a larger call would block Redis (single-threaded, also
+ * serving BullMQ and idempotency keys) for as long as the script runs. More waiting → another call.
+ */
+export const MAX_KEYS_PER_CALL = 200;
+/** Calls in flight at once (as GroupCommit): a request waits for a free slot, not for a whole round trip. */
+export const MAX_CALLS_IN_FLIGHT = 2;
+
+/**
+ * Takes one token per request. A request is sent to Redis at once while fewer than
+ * MAX_CALLS_IN_FLIGHT calls are in flight (a lone request waits for nothing); the requests that
+ * arrive while every slot is busy are sent together, up to MAX_KEYS_PER_CALL per script call, as
+ * soon as a slot frees: one command write and one round trip for all of them instead of one each
+ * (group commit). A call that Redis does not answer within RATE_LIMIT_TIMEOUT_MS (a reconnect
+ * holds commands without failing them), fails, or answers something that is not a reply to it
+ * lets its requests through (logged) and frees its slot, so requests never queue behind Redis.
  */
 @Injectable()
 export class RateLimiter {
   private readonly rate: number;
   private readonly burst: number;
   private readonly prefix: string;
+  private readonly timeoutMs: number;
   private readonly redis: TokenRedis;
   private readonly limitHeader: string;
   private readonly policyHeader: string;
   private waiting: Waiting[] = [];
-  private inFlight = false;
+  private inFlight = 0;
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(GatewayConfig) config: GatewayConfig) {
     this.redis = redis as TokenRedis;
     this.prefix = `${config.REDIS_KEY_PREFIX}ratelimit:`;
     this.rate = config.RATE_LIMIT_PER_SECOND;
     this.burst = config.RATE_LIMIT_BURST || config.RATE_LIMIT_PER_SECOND * 2;
+    this.timeoutMs = config.RATE_LIMIT_TIMEOUT_MS;
     this.limitHeader = String(this.burst);
     this.policyHeader = `${this.burst};w=${Math.ceil(this.burst / this.rate)}`;
     // EVALSHA (the script is sent once per connection, not with every call); no fixed key count.
@@ -82,42 +103,68 @@ export class RateLimiter {
   take(subject: string): Promise<RateDecision> {
     return new Promise<RateDecision>((resolve) => {
       this.waiting.push({ key: this.prefix + subject, resolve });
-      if (!this.inFlight) this.send();
+      if (this.inFlight < MAX_CALLS_IN_FLIGHT) this.send();
     });
   }
 
   private send(): void {
-    const batch = this.waiting;
-    this.waiting = [];
-    this.inFlight = true;
+    const batch = this.waiting.length <= MAX_KEYS_PER_CALL ? this.waiting : this.waiting.slice(0, MAX_KEYS_PER_CALL);
+    this.waiting = batch === this.waiting ? [] : this.waiting.slice(MAX_KEYS_PER_CALL);
+    this.inFlight++;
     const args: (string | number)[] = [batch.length];
     for (let i = 0; i < batch.length; i++) args.push(batch[i].key);
     args.push(this.rate, this.burst);
-    let call: Promise<(number | string)[]>;
+    let settled = false;
+    const settle = (result: unknown, err?: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      try {
+        this.answer(batch, result, err);
+      } finally {
+        this.sent();
+      }
+    };
+    const timer = setTimeout(() => settle(undefined, `no answer within ${this.timeoutMs} ms`), this.timeoutMs);
+    let call: Promise<unknown>;
     try {
       call = this.redis.takeTokens(...args);
     } catch (err) {
       call = Promise.reject(err as Error);
     }
     call.then(
-      (result) => {
-        for (let i = 0; i < batch.length; i++) batch[i].resolve(this.decision(result[2 * i] === 1, Number(result[2 * i + 1])));
-        this.sent();
-      },
-      (err: Error) => {
-        rootLogger().warn({ err: err.message, requests: batch.length }, 'rate limiter unavailable; letting the requests through');
-        for (const w of batch) w.resolve(UNLIMITED);
-        this.sent();
-      },
+      (result) => settle(result),
+      (err: Error) => settle(undefined, err.message),
     );
   }
 
-  /** The call in flight is answered: the requests that came meanwhile go now, together. */
-  private sent(): void {
-    this.inFlight = false;
-    if (this.waiting.length > 0) this.send();
+  /** Answers each request of a call from its reply; a failed call or a reply of another shape lets them all through. */
+  private answer(batch: Waiting[], result: unknown, err: string | undefined): void {
+    const problem = err ?? (Array.isArray(result) && result.length === 2 * batch.length ? undefined : 'unexpected reply');
+    if (problem !== undefined) {
+      rootLogger().warn({ err: problem, requests: batch.length }, 'rate limiter unavailable; letting the requests through');
+      for (const w of batch) w.resolve(UNLIMITED);
+      return;
+    }
+    const reply = result as unknown[];
+    let unreadable = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const allowed = reply[2 * i];
+      if (allowed === 0 || allowed === 1) {
+        batch[i].resolve(this.decision(allowed === 1, Number(reply[2 * i + 1])));
+      } else {
+        unreadable++;
+        batch[i].resolve(UNLIMITED);
+      }
+    }
+    if (unreadable > 0) rootLogger().warn({ requests: unreadable }, 'rate-limit bucket unreadable (not a hash?); letting its requests through');
   }
 
+  /** A call is answered (or given up on): the requests that came meanwhile go now, together. */
+  private sent(): void {
+    this.inFlight--;
+    while (this.waiting.length > 0 && this.inFlight < MAX_CALLS_IN_FLIGHT) this.send();
+  }
   private decision(allowed: boolean, tokens: number): RateDecision {
     const resetSeconds = Math.max(0, Math.ceil((allowed ? this.burst - tokens : 1 - tokens) / this.rate));
     const headers: Record<string, string> = {

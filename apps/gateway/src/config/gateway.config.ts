@@ -47,6 +47,13 @@ export class GatewayConfig extends InternalRpcConfig {
   @IsInt() @Min(0) @Max(1_000_000)
   RATE_LIMIT_BURST = 0;
 
+  /**
+   * How long a rate-limit call may wait for Redis (ms) before its requests pass unlimited: while
+   * Redis reconnects, commands are held rather than failed, and requests must not wait for it.
+   */
+  @IsInt() @Min(10) @Max(10_000)
+  RATE_LIMIT_TIMEOUT_MS = 250;
+
   /** Namespace for this deployment's Redis keys and channels (rate limits, idempotency, key cache). */
   @Matches(/^[A-Za-z0-9:._-]{0,64}$/, { message: '$property may contain letters, digits and : . _ - only' })
   REDIS_KEY_PREFIX = '';

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { Writable } from 'node:stream';
 import type { ArgumentsHost } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { ErrorCodes } from '@payments/contracts';
 import { OutcomeUnknownError } from '@payments/database';
+import { createRootLogger } from '@payments/platform';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { ApiException } from './api-exception';
 import type { GatewayConfig } from '../config/gateway.config';
@@ -84,6 +86,8 @@ function harness(store = new Map<string, string>()) {
     set: async (k: string, v: string, ...opts: unknown[]) => (opts.includes('NX') && store.has(k) ? null : (store.set(k, v), 'OK')),
     get: async (k: string) => store.get(k) ?? null,
     del: async (k: string) => Number(store.delete(k)),
+    // The take-over script: replaces the record only if it is still the one that was read.
+    eval: async (_script: string, _keys: number, k: string, was: string, now: string) => (store.get(k) === was ? (store.set(k, now), 'OK') : null),
   };
   const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 86_400, RPC_TIMEOUT_MS: 10_000 };
   const idempotency = new Idempotency(redis as unknown as Redis, config as GatewayConfig);
@@ -174,6 +178,41 @@ describe('Idempotency: what is kept is what was sent', () => {
     expect(idempotency.claim({ method: 'GET', headers: { 'idempotency-key': 'k' }, principal: {} } as unknown as ApiRequest)).toBeUndefined();
     // Neither a merchant's nor an admin's request (the checkout page's form posts).
     expect(idempotency.claim({ method: 'POST', url: '/checkout/pay', headers: { 'idempotency-key': 'k' } } as unknown as ApiRequest)).toBeUndefined();
+  });
+
+  it("an admin request is claimed because the admin guard says so, whatever its path's case", async () => {
+    const { store, idempotency } = harness();
+    const req = { method: 'POST', url: '/Admin/v1/businesses', originalUrl: '/Admin/v1/businesses', headers: { 'idempotency-key': 'k' }, body: {} } as unknown as ApiRequest;
+    await idempotency.claim(req, { admin: true });
+    expect(req.idempotencyClaim).toBeDefined();
+    expect([...store.keys()]).toEqual(['idempotency:admin:k']);
+  });
+
+  it.each([
+    ['a body that was not JSON', '{"state":"done","fingerprint":"f","status":200,"body":not json}'],
+    ['a record of another shape', '{"status":200}'],
+  ])('an unreadable record (%s) counts as absent: the request runs and its answer is kept, logged, never a 500', async (_what, raw) => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    createRootLogger('gateway', 'info', sink);
+    const store = new Map([['idempotency:biz_1:test:key-1', raw]]);
+    const { call } = harness(store);
+    const ran = jest.fn(async () => ({ fresh: true }));
+    const out = await call(body, ran);
+    expect(out.status).toBe(200);
+    expect(out.payload).toBe('{"fresh":true}');
+    expect(ran).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(store.get('idempotency:biz_1:test:key-1') ?? '')).toMatchObject({ state: 'done', status: 200, body: { fresh: true } });
+    expect(lines).toEqual([expect.objectContaining({ level: 'error', message: expect.stringContaining('unreadable idempotency record') })]);
+    // The retry replays the kept answer.
+    const again = await call(body, ran);
+    expect(again.payload).toBe('{"fresh":true}');
+    expect(ran).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -6,13 +6,27 @@ import { rootLogger } from '@payments/platform';
 import { REDIS } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from './api-exception';
-import { header as requestHeader, requestPath, type ApiReply, type ApiRequest } from './http-types';
+import { header as requestHeader, type ApiReply, type ApiRequest } from './http-types';
 
 interface Stored {
   state: 'running' | 'done';
   fingerprint: string;
   status?: number;
   body?: unknown;
+}
+
+/** Replaces the record in KEYS[1] by ARGV[2] (for ARGV[3] ms) only if it is still ARGV[1]. */
+const TAKE_OVER = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end return false`;
+
+/** A stored record, or undefined when it is not one (not JSON, or not of this shape). */
+function parseStored(raw: string): Stored | undefined {
+  try {
+    const stored = JSON.parse(raw) as Partial<Stored> | null;
+    const valid = stored !== null && typeof stored === 'object' && typeof stored.fingerprint === 'string' && (stored.state === 'running' || stored.state === 'done');
+    return valid ? (stored as Stored) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The key a request holds from its claim until its answer is kept (or released). */
@@ -119,13 +133,14 @@ export class Idempotency {
   /**
    * Claims the request's Idempotency-Key, or throws the answer to give instead (a malformed key,
    * a replay, a reused or still running key). Undefined (nothing to wait for) when the request
-   * carries no key or is not a merchant's or admin's POST.
+   * carries no key or is not a merchant's or admin's POST. The admin guard says so with
+   * `{ admin: true }`: the guard that authenticated the request knows, whatever the path's case.
    */
-  claim(req: ApiRequest): Promise<void> | undefined {
+  claim(req: ApiRequest, by: { admin?: boolean } = {}): Promise<void> | undefined {
     if (req.method !== 'POST') return undefined;
     const key = requestHeader(req, 'idempotency-key');
     // Merchant (API key) and admin requests only; the checkout page's form posts carry no key.
-    if (key === undefined || (req.principal === undefined && !requestPath(req).startsWith('/admin/'))) return undefined;
+    if (key === undefined || (req.principal === undefined && by.admin !== true)) return undefined;
     return this.claimKey(req, key);
   }
 
@@ -135,20 +150,32 @@ export class Idempotency {
     }
     const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${idempotencyScope(req)}:${key}`;
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
-    let claimed: string | null;
+    const running = JSON.stringify({ state: 'running', fingerprint } satisfies Stored);
+    const holdMs = this.config.RPC_TIMEOUT_MS + RUNNING_MARGIN_MS;
+    let claimed: unknown;
+    let raw: string | null = null;
     try {
-      claimed = await this.redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint } satisfies Stored), 'PX', this.config.RPC_TIMEOUT_MS + RUNNING_MARGIN_MS, 'NX');
+      claimed = await this.redis.set(redisKey, running, 'PX', holdMs, 'NX');
+      if (claimed !== 'OK') raw = await this.redis.get(redisKey);
+      const stored = raw === null ? undefined : parseStored(raw);
+      if (raw !== null && stored === undefined) {
+        // An unreadable record (e.g. a body that was not JSON) would fail every retry for the
+        // TTL: it counts as absent. Taken over only if it is still that record, so two retries
+        // cannot both claim the key.
+        rootLogger().error({ scope: idempotencyScope(req) }, 'unreadable idempotency record; claiming the key again');
+        claimed = await this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs);
+        raw = null;
+      }
     } catch {
       throw new ApiException(ErrorCodes.ServiceUnavailable, 'idempotency keys are unavailable right now; retry shortly');
     }
-    if (claimed !== 'OK') return this.replay(req, redisKey, fingerprint);
+    if (claimed !== 'OK') return this.replay(req, raw, fingerprint);
     req.idempotencyClaim = { owner: this, redisKey, fingerprint };
   }
 
-  private async replay(req: ApiRequest, redisKey: string, fingerprint: string): Promise<never> {
-    const raw = await this.redis.get(redisKey);
-    if (!raw) throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key has just finished; retry');
-    const stored = JSON.parse(raw) as Stored;
+  private replay(req: ApiRequest, raw: string | null, fingerprint: string): never {
+    const stored = raw === null ? undefined : parseStored(raw);
+    if (!stored) throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key has just finished; retry');
     const sameRequest = stored.fingerprint === fingerprint || stored.fingerprint === legacyRequestFingerprint(req.method, req.originalUrl, req.body);
     if (!sameRequest) {
       throw new ApiException(ErrorCodes.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request; use a new key');
