@@ -61,14 +61,16 @@ describe('ops CLI: admin API commands', () => {
     expect(config.status).toBe(200);
     await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url('/reconcile'), events: ['transaction.success', 'refund.success'] } });
     for (const ref of ['rec-1', 'rec-2']) await startPayment(stack, key, ref, { amount: 1_001 });
-    for (const ref of ['rec-1', 'rec-2']) await settled(stack, key, ref);
+    const [refunded] = await Promise.all(['rec-1', 'rec-2'].map((ref) => settled(stack, key, ref)));
     for (const amount of [300, 701]) expect((await stack.api('POST', '/v1/transactions/refund', { key, body: { transaction_reference: 'rec-1', amount } })).status).toBe(200);
 
     // The ledger applies refunds from Kafka, after their API answers: wait until it has, so the
     // clean run compares the refunded state (reconcile does not see a refund the ledger has not consumed yet).
     const ledger = stack.db('split-ledger-service');
     await waitFor('the ledger to write the reversals', async () => {
-      const { rows } = await ledger.query("SELECT count(*)::int AS n FROM ledger_entries WHERE kind = 'reversal'");
+      const { rows } = await ledger.query("SELECT count(*)::int AS n FROM ledger_entries WHERE kind = 'reversal' AND transaction_public_id = $1", [
+        refunded.transaction_id,
+      ]);
       return rows[0].n >= 2 ? true : undefined; // one per refund (one split)
     }, { timeoutMs: 30_000 });
     const clean = await waitFor('reconcile to find no difference', async () => {

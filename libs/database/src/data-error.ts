@@ -26,3 +26,12 @@ export function isDataError(err: unknown): boolean {
 export function isRowError(err: unknown): boolean {
   return hasSqlStateClass(err, ['22', '23']);
 }
+
+/**
+ * True for a statement the database rolled back because of other transactions (class 40: a
+ * deadlock, a serialization failure). Nothing of it was written; a many-row statement can meet one
+ * where its rows alone would not (two groups taking the same rows in opposite order).
+ */
+export function isRolledBackByConcurrency(err: unknown): boolean {
+  return hasSqlStateClass(err, ['40']);
+}

@@ -116,6 +116,8 @@ describe('GroupCommit', () => {
   it.each([
     ['a data exception', '22003'],
     ['a unique violation', '23505'],
+    ['a deadlock (rolled back; the rows alone would not have met it)', '40P01'],
+    ['a serialization failure', '40001'],
   ])('runs the items of a group that failed with %s alone, side by side, after freeing the slot', async (_, code) => {
     const started: number[] = [];
     const finishAlone: (() => void)[] = [];
@@ -143,7 +145,6 @@ describe('GroupCommit', () => {
 
   it.each([
     ['cancelled by statement_timeout', '57014'],
-    ['a deadlock', '40P01'],
     ['lock not available', '55P03'],
     ['no SQLSTATE', undefined],
   ])('gives every caller of a group that failed with %s that error and runs none alone', async (_, code) => {
@@ -157,6 +158,28 @@ describe('GroupCommit', () => {
     await expect(first).resolves.toBe(0);
     for (const r of rest) await expect(r).rejects.toMatchObject({ message: 'statement failed', code });
     expect(alone).not.toHaveBeenCalled();
+  });
+
+  it('treats an isolate that throws as "do not isolate": every caller gets the error, none hangs', async () => {
+    const alone = jest.fn(async (i: number) => i);
+    const w = heldWrite<number, number>((items) => (items.length > 1 ? pgError('23505', 'duplicate') : items));
+    const gc = new GroupCommit<number, number>(w.write, {
+      alone,
+      isolate: () => {
+        throw new Error('isolate broke');
+      },
+    });
+    const first = gc.submit(0);
+    const rest = [gc.submit(1), gc.submit(2)];
+    await w.finishNext();
+    await w.finishNext();
+    await expect(first).resolves.toBe(0);
+    for (const r of rest) await expect(r).rejects.toMatchObject({ code: '23505' });
+    expect(alone).not.toHaveBeenCalled();
+    // The slot was freed: the next caller's write goes out.
+    const next = gc.submit(3);
+    await w.finishNext();
+    await expect(next).resolves.toBe(3);
   });
 
   it('gives every caller of a group the connection error and retries none of them (the outcome is unknown)', async () => {

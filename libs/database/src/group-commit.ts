@@ -1,4 +1,4 @@
-import { isRowError } from './data-error';
+import { isRolledBackByConcurrency, isRowError } from './data-error';
 
 interface Waiting<I, O> {
   item: I;
@@ -26,12 +26,14 @@ export interface GroupCommitOptions<I, O> {
    */
   alone?: (item: I) => Promise<O>;
   /**
-   * Whether a failed group is retried item by item. The default accepts only errors one row's
-   * values cause (isRowError: SQLSTATE class 22 or 23): such a row rolls the whole statement back
-   * and must not fail the others. Any other error is the statement's (cancelled by
-   * statement_timeout, a deadlock, a lock not available, a broken connection) and every item gets
-   * it, as a lone insert would have: re-running each alone could cost the group's size times that
-   * error's time, and after a broken connection the outcome is unknown, so a retry could apply it twice.
+   * Whether a failed group is retried item by item. The default accepts errors one row's values
+   * cause (isRowError: SQLSTATE class 22 or 23: such a row rolls the whole statement back and must
+   * not fail the others) and a rollback forced by other transactions (class 40: a deadlock or
+   * serialization failure a group can meet where its rows alone would not). Any other error is the
+   * statement's (cancelled by statement_timeout, a lock not available, a broken connection) and
+   * every item gets it: re-running each alone could cost the group's size times that error's time,
+   * and after a broken connection the outcome is unknown, so a retry could apply it twice. (A group
+   * waiting on one row's lock until statement_timeout therefore fails all its callers.)
    */
   isolate?: (err: unknown) => boolean;
 }
@@ -58,7 +60,7 @@ export class GroupCommit<I, O> {
     this.max = options.max ?? 200;
     this.inFlight = options.inFlight ?? 1;
     if (!(this.max >= 1) || !(this.inFlight >= 1)) throw new Error('GroupCommit needs max and inFlight of at least 1');
-    this.isolate = options.isolate ?? isRowError;
+    this.isolate = options.isolate ?? ((err) => isRowError(err) || isRolledBackByConcurrency(err));
   }
 
   submit(item: I): Promise<O> {
@@ -81,13 +83,22 @@ export class GroupCommit<I, O> {
     }
   }
 
+  /** Whether a failed group's items run again alone; a throwing `isolate` counts as no (flush must never throw). */
+  private isolates(err: unknown): boolean {
+    try {
+      return this.isolate(err);
+    } catch {
+      return false;
+    }
+  }
+
   /** Writes a group and settles what its statement answered; returns the items left to run alone. Never throws. */
   private async flush(group: Waiting<I, O>[]): Promise<Waiting<I, O>[]> {
     let out: (O | typeof RUN_ALONE)[];
     try {
       out = await this.write(group.map((w) => w.item));
     } catch (err) {
-      if (group.length > 1 && this.options.alone && this.isolate(err)) return group;
+      if (group.length > 1 && this.options.alone && this.isolates(err)) return group;
       for (const w of group) w.reject(err);
       return [];
     }

@@ -138,7 +138,7 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
     beforeEach(() => jest.useFakeTimers());
     afterEach(() => jest.useRealTimers());
 
-    it('lets the requests of a call through after RATE_LIMIT_TIMEOUT_MS and sends the waiting ones, at most MAX_KEYS_PER_CALL keys per call', async () => {
+    it('lets the requests of a call, and every request queued behind it, through after RATE_LIMIT_TIMEOUT_MS; a late answer changes nothing', async () => {
       const lines = logLines();
       const { redis, calls, answer } = fakeRedis(buckets);
       const limiter = new RateLimiter(redis, config);
@@ -152,19 +152,36 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
         { allowed: true, headers: {} },
         { allowed: true, headers: {} },
       ]);
+      // The queue does not wait another timeout per call: it passes with the call it waited behind.
+      expect((await Promise.all(queued)).every((d) => d.allowed && Object.keys(d.headers).length === 0)).toBe(true);
       expect(lines).toEqual([
-        expect.objectContaining({ err: 'no answer within 300 ms', requests: 1 }),
+        expect.objectContaining({ err: 'no answer within 300 ms', requests: 1 + MAX_KEYS_PER_CALL + 50 }),
         expect.objectContaining({ err: 'no answer within 300 ms', requests: 1 }),
       ]);
-      // The freed slots take the queue in calls of at most MAX_KEYS_PER_CALL keys.
-      expect(calls.slice(2).map((keys) => keys.length)).toEqual([MAX_KEYS_PER_CALL, 50]);
-      // A late answer to a call already given up on changes nothing.
       answer(0);
+      answer(1);
+      expect(calls).toHaveLength(2);
+      // Once Redis answers again, requests are limited again.
+      const next = limiter.take('b');
+      expect(calls).toHaveLength(3);
       answer(2);
-      answer(3);
-      const decisions = await Promise.all(queued);
-      expect(decisions.every((d) => d.headers['RateLimit-Remaining'] === '19')).toBe(true);
-      expect(calls).toHaveLength(4);
+      expect((await next).allowed).toBe(false);
     });
+  });
+
+  it('sends nothing while the connection is not ready (ioredis would run it later): the request passes at once, logged once a second', async () => {
+    const lines = logLines();
+    const { redis, calls } = fakeRedis(buckets);
+    (redis as unknown as { status: string }).status = 'reconnecting';
+    const limiter = new RateLimiter(redis, config);
+    expect(await Promise.all([limiter.take('b'), limiter.take('b')])).toEqual([
+      { allowed: true, headers: {} },
+      { allowed: true, headers: {} },
+    ]);
+    expect(calls).toEqual([]);
+    expect(lines).toEqual([expect.objectContaining({ level: 'warn', err: 'connection reconnecting' })]);
+    (redis as unknown as { status: string }).status = 'ready';
+    void limiter.take('b');
+    expect(calls).toEqual([['p:ratelimit:b']]);
   });
 });

@@ -73,7 +73,9 @@ export const MAX_CALLS_IN_FLIGHT = 2;
  * soon as a slot frees: one command write and one round trip for all of them instead of one each
  * (group commit). A call that Redis does not answer within RATE_LIMIT_TIMEOUT_MS (a reconnect
  * holds commands without failing them), fails, or answers something that is not a reply to it
- * lets its requests through (logged) and frees its slot, so requests never queue behind Redis.
+ * lets its requests through (logged) and frees its slot; a call given up on also lets through
+ * every request queued behind it, and while the connection is not ready nothing is sent and every
+ * request passes at once: no request waits on Redis longer than RATE_LIMIT_TIMEOUT_MS.
  */
 @Injectable()
 export class RateLimiter {
@@ -86,6 +88,7 @@ export class RateLimiter {
   private readonly policyHeader: string;
   private waiting: Waiting[] = [];
   private inFlight = 0;
+  private lastWarnAt = 0;
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(GatewayConfig) config: GatewayConfig) {
     this.redis = redis as TokenRedis;
@@ -101,6 +104,12 @@ export class RateLimiter {
 
   /** Takes one token for `subject`. If Redis cannot answer, the request passes (and it is logged). */
   take(subject: string): Promise<RateDecision> {
+    // A connection that is not ready (connecting, reconnecting) would hold the call in ioredis'
+    // offline queue and run it later, taking tokens for requests that already passed: send nothing.
+    if (this.redis.status !== undefined && this.redis.status !== 'ready') {
+      this.warnUnavailable(`connection ${this.redis.status}`, 1);
+      return Promise.resolve(UNLIMITED);
+    }
     return new Promise<RateDecision>((resolve) => {
       this.waiting.push({ key: this.prefix + subject, resolve });
       if (this.inFlight < MAX_CALLS_IN_FLIGHT) this.send();
@@ -115,17 +124,24 @@ export class RateLimiter {
     for (let i = 0; i < batch.length; i++) args.push(batch[i].key);
     args.push(this.rate, this.burst);
     let settled = false;
-    const settle = (result: unknown, err?: string): void => {
+    const settle = (result: unknown, err?: string, alsoPassed = 0): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       try {
-        this.answer(batch, result, err);
+        this.answer(batch, result, err, alsoPassed);
       } finally {
         this.sent();
       }
     };
-    const timer = setTimeout(() => settle(undefined, `no answer within ${this.timeoutMs} ms`), this.timeoutMs);
+    const timer = setTimeout(() => {
+      // Redis is slow: the requests queued behind this call would wait as long again, so they pass too.
+      const queued = this.waiting;
+      this.waiting = [];
+      for (const w of queued) w.resolve(UNLIMITED);
+      settle(undefined, `no answer within ${this.timeoutMs} ms`, queued.length);
+    }, this.timeoutMs);
+    timer.unref();
     let call: Promise<unknown>;
     try {
       call = this.redis.takeTokens(...args);
@@ -139,10 +155,10 @@ export class RateLimiter {
   }
 
   /** Answers each request of a call from its reply; a failed call or a reply of another shape lets them all through. */
-  private answer(batch: Waiting[], result: unknown, err: string | undefined): void {
+  private answer(batch: Waiting[], result: unknown, err: string | undefined, alsoPassed: number): void {
     const problem = err ?? (Array.isArray(result) && result.length === 2 * batch.length ? undefined : 'unexpected reply');
     if (problem !== undefined) {
-      rootLogger().warn({ err: problem, requests: batch.length }, 'rate limiter unavailable; letting the requests through');
+      rootLogger().warn({ err: problem, requests: batch.length + alsoPassed }, 'rate limiter unavailable; letting the requests through');
       for (const w of batch) w.resolve(UNLIMITED);
       return;
     }
@@ -158,6 +174,14 @@ export class RateLimiter {
       }
     }
     if (unreadable > 0) rootLogger().warn({ requests: unreadable }, 'rate-limit bucket unreadable (not a hash?); letting its requests through');
+  }
+
+  /** At most one warning a second while the connection is down (one per request would flood the log). */
+  private warnUnavailable(reason: string, requests: number): void {
+    const now = Date.now();
+    if (now - this.lastWarnAt < 1_000) return;
+    this.lastWarnAt = now;
+    rootLogger().warn({ err: reason, requests }, 'rate limiter unavailable; letting the requests through');
   }
 
   /** A call is answered (or given up on): the requests that came meanwhile go now, together. */

@@ -216,6 +216,30 @@ describe('Idempotency: what is kept is what was sent', () => {
   });
 });
 
+describe('Idempotency: an answer that says JSON but is not', () => {
+  it('is kept as a readable record (its text as a string), so a retry replays it instead of running again', async () => {
+    const body = { email: 'a@example.com', amount: 5000 };
+    const { call, store, idempotency } = harness();
+    const req = {
+      method: 'POST',
+      url: URL_PATH,
+      originalUrl: URL_PATH,
+      body,
+      headers: { 'idempotency-key': 'key-1' },
+      requestId: 'req_1',
+      notExecuted: false,
+      principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' },
+    } as unknown as ApiRequest;
+    await idempotency.claim(req);
+    await idempotency.settle(req, req.idempotencyClaim!, 200, 'application/json; charset=utf-8', 'not json');
+    expect(JSON.parse(store.get('idempotency:biz_1:test:key-1') ?? '')).toMatchObject({ state: 'done', status: 200, body: 'not json' });
+    const ran = jest.fn(async () => ({ fresh: true }));
+    const again = await call(body, ran);
+    expect(ran).not.toHaveBeenCalled();
+    expect(again.status).toBe(200);
+  });
+});
+
 describe('Idempotency: what a failure leaves under the key', () => {
   const body = { email: 'a@example.com', amount: 5000 };
 

@@ -193,14 +193,24 @@ export class Idempotency {
       await this.redis.del(claim.redisKey).catch(() => undefined);
       return;
     }
-    // The payload is the JSON text that is sent: kept as it is, not parsed and serialised again.
-    const isJson = typeof contentType === 'string' && contentType.startsWith('application/json');
+    // The payload is the JSON text that is sent: kept as it is, not serialised again. A payload that
+    // says JSON but is not is kept as a string: an unreadable record would let a retry run again.
+    const isJson = typeof contentType === 'string' && contentType.startsWith('application/json') && typeof payload === 'string' && isJsonText(payload);
     const body = typeof payload !== 'string' ? undefined : isJson ? payload : JSON.stringify(payload);
     const stored = `{"state":"done","fingerprint":${JSON.stringify(claim.fingerprint)},"status":${status}${body === undefined ? '' : `,"body":${body}`}}`;
     await this.redis
       .set(claim.redisKey, stored, 'EX', this.config.IDEMPOTENCY_TTL_SECONDS)
       .then(() => undefined)
       .catch((err) => rootLogger().error({ err }, 'could not store an idempotent response'));
+  }
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

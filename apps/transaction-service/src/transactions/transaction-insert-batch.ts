@@ -9,11 +9,11 @@ import { TransactionStore, type NewTransaction, type PreparedInsert } from './tr
  * insert that finds fewer than INITIALIZE_INSERTS_IN_FLIGHT statements running goes out at once
  * as the single-row statement; those that arrive while that many run go out together in one
  * TransactionStore.insertMany. Still one statement, so one atomic autocommit transaction: every caller is answered
- * only after the statement that carries its row committed. Each caller gets the answer it would
- * have had alone: a row skipped by a unique constraint, and every row of a statement that failed
- * with one row's error (SQLSTATE class 22 or 23: its CHECK or data error rolls the statement back),
- * runs again alone, side by side with the others; any other error (statement_timeout, a deadlock,
- * a lock not available) reaches every caller of that statement, as one insert's would; a connection
+ * only after the statement that carries its row committed. A row skipped by a unique constraint,
+ * and every row of a statement that failed with one row's error (SQLSTATE class 22 or 23: its CHECK
+ * or data error rolls the statement back) or was rolled back by other transactions (class 40),
+ * runs again alone, side by side with the others, to get the answer it would have had alone; any
+ * other error (statement_timeout, a lock not available) reaches every caller of that statement; a connection
  * lost in flight gives each the same OutcomeUnknownError, and a pool that cannot connect the same
  * connect error.
  *
