@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import type { Redis } from 'ioredis';
 import type { KeyType, Mode } from '@payments/contracts';
 import { rootLogger, TtlCache } from '@payments/platform';
-import { REDIS } from '@payments/redis';
+import { REDIS, withinDeadline } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 import { hashApiKey, parseApiKey } from './api-key-format';
 import { ApiKeyStore } from './api-key-store';
@@ -81,7 +81,10 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   /** Called after a business's keys change: every replica drops what it cached for that business. */
   async forget(businessId: number): Promise<void> {
     this.forgetLocally(businessId);
-    await this.redis.publish(this.channel, String(businessId)).catch((err) => rootLogger().error({ err }, 'cannot publish key invalidation'));
+    // Not waited for longer than REDIS_TIMEOUT_MS: the key change is committed, and a Redis that is
+    // down must not hang the admin's request (other replicas' caches expire within API_KEY_CACHE_TTL_MS).
+    const notice = this.redis.publish(this.channel, String(businessId));
+    await withinDeadline(notice, this.config.REDIS_TIMEOUT_MS, 'key invalidation').catch((err: Error) => rootLogger().error({ err: err.message }, 'cannot publish key invalidation'));
   }
 
   private forgetLocally(businessId: number): void {

@@ -1,6 +1,5 @@
-import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
-import { createRootLogger } from '@payments/platform';
+import { logLines } from '../__tests__/log-lines';
 import type { GatewayConfig } from '../config/gateway.config';
 import { MAX_CALLS_IN_FLIGHT, MAX_KEYS_PER_CALL, RateLimiter } from './rate-limiter';
 
@@ -11,18 +10,6 @@ type Tokens = [number, string];
  * every call in order, `answer(i)` answers call i from `buckets` (key → [allowed, tokens left]),
  * `fail(i)` rejects it as a lost connection would.
  */
-function logLines(): Record<string, unknown>[] {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  createRootLogger('gateway', 'info', sink);
-  return lines;
-}
-
 function fakeRedis(buckets: Record<string, Tokens>) {
   const calls: string[][] = [];
   const pending: { resolve: (v: (number | string)[]) => void; reject: (e: Error) => void }[] = [];

@@ -54,6 +54,14 @@ export class GatewayConfig extends InternalRpcConfig {
   @IsInt() @Min(10) @Max(10_000)
   RATE_LIMIT_TIMEOUT_MS = 250;
 
+  /**
+   * How long an Idempotency-Key claim, the keeping of its answer, or a key-roll notice may wait
+   * for Redis (ms). Past it a claim answers 503 (the request did not run) and an answer is sent
+   * without waiting to be kept: a request never hangs on a Redis that is down.
+   */
+  @IsInt() @Min(10) @Max(10_000)
+  REDIS_TIMEOUT_MS = 1_000;
+
   /** Namespace for this deployment's Redis keys and channels (rate limits, idempotency, key cache). */
   @Matches(/^[A-Za-z0-9:._-]{0,64}$/, { message: '$property may contain letters, digits and : . _ - only' })
   REDIS_KEY_PREFIX = '';

@@ -1,15 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
-import type { ArgumentsHost } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { ErrorCodes } from '@payments/contracts';
-import { OutcomeUnknownError } from '@payments/database';
-import { createRootLogger } from '@payments/platform';
-import { AllExceptionsFilter } from './all-exceptions.filter';
+import { logLines } from '../__tests__/log-lines';
 import { ApiException } from './api-exception';
-import type { GatewayConfig } from '../config/gateway.config';
-import type { ApiReply, ApiRequest } from './http-types';
-import { Idempotency, canonicalJson, requestFingerprint, settleIdempotency } from './idempotency';
+import type { ApiRequest } from './http-types';
+import { canonicalJson, requestFingerprint } from './idempotency';
+import { harness, keyedRequest, URL_PATH } from './__tests__/idempotency-harness';
 
 describe('canonicalJson: the Idempotency-Key fingerprint compares parameters, not bytes', () => {
   it('the same parameters with keys in another order spell the same', () => {
@@ -25,96 +20,6 @@ describe('canonicalJson: the Idempotency-Key fingerprint compares parameters, no
     expect(canonicalJson(null)).toBe('null');
   });
 });
-
-const URL_PATH = '/transaction/initialize';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  payload: string;
-}
-
-/**
- * The part of Fastify's reply the handler's answer, the exceptions filter and the onSend hook
- * use; `sent` resolves with what went out once the hook let it go.
- */
-function fakeReply(req: ApiRequest) {
-  const answer: Answer = { status: 200, headers: {}, payload: '' };
-  let release: (a: Answer) => void = () => undefined;
-  const sent = new Promise<Answer>((resolve) => (release = resolve));
-  const reply = {
-    get statusCode() {
-      return answer.status;
-    },
-    header(k: string, v: string) {
-      answer.headers[k.toLowerCase()] = v;
-      return reply;
-    },
-    headers(h: Record<string, string>) {
-      for (const [k, v] of Object.entries(h)) reply.header(k, v);
-      return reply;
-    },
-    code(s: number) {
-      answer.status = s;
-      return reply;
-    },
-    type(t: string) {
-      return reply.header('content-type', t);
-    },
-    getHeader: (k: string) => answer.headers[k.toLowerCase()],
-    // Fastify serialises an object as JSON, then runs the onSend hooks before writing.
-    send(body: unknown) {
-      let payload = body;
-      if (typeof body === 'object' && body !== null) {
-        answer.headers['content-type'] ??= 'application/json; charset=utf-8';
-        payload = JSON.stringify(body);
-      }
-      settleIdempotency(req, reply as unknown as ApiReply, payload, (_err, out) => release({ ...answer, payload: String(out) }));
-      return reply;
-    },
-  };
-  return { reply, sent };
-}
-
-/**
- * The claim, the handler and the exceptions filter over an in-memory Redis (`store`), as one
- * business's POST with Idempotency-Key key-1: the guard claims, the handler's answer is sent with
- * the route's status (200) or its error goes through the filter, and the onSend hook keeps it.
- */
-function harness(store = new Map<string, string>()) {
-  const redis = {
-    set: async (k: string, v: string, ...opts: unknown[]) => (opts.includes('NX') && store.has(k) ? null : (store.set(k, v), 'OK')),
-    get: async (k: string) => store.get(k) ?? null,
-    del: async (k: string) => Number(store.delete(k)),
-    // The take-over script: replaces the record only if it is still the one that was read.
-    eval: async (_script: string, _keys: number, k: string, was: string, now: string) => (store.get(k) === was ? (store.set(k, now), 'OK') : null),
-  };
-  const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 86_400, RPC_TIMEOUT_MS: 10_000 };
-  const idempotency = new Idempotency(redis as unknown as Redis, config as GatewayConfig);
-  const call = async (sent: unknown, handle: () => Promise<unknown>, headers: Record<string, string> = { 'idempotency-key': 'key-1' }): Promise<Answer> => {
-    const req = {
-      method: 'POST',
-      url: URL_PATH,
-      originalUrl: URL_PATH,
-      body: sent,
-      headers,
-      requestId: 'req_1',
-      notExecuted: false,
-      principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' },
-    } as unknown as ApiRequest;
-    const { reply, sent: answer } = fakeReply(req);
-    try {
-      await idempotency.claim(req);
-      const body = await handle();
-      reply.code(200).send(body);
-    } catch (err) {
-      const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => reply }) } as unknown as ArgumentsHost;
-      new AllExceptionsFilter().catch(err, host);
-    }
-    return answer;
-  };
-  return { call, store, idempotency };
-}
 
 describe('Idempotency: records stored before fingerprints were canonical', () => {
   const url = URL_PATH;
@@ -192,14 +97,7 @@ describe('Idempotency: what is kept is what was sent', () => {
     ['a body that was not JSON', '{"state":"done","fingerprint":"f","status":200,"body":not json}'],
     ['a record of another shape', '{"status":200}'],
   ])('an unreadable record (%s) counts as absent: the request runs and its answer is kept, logged, never a 500', async (_what, raw) => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
-    createRootLogger('gateway', 'info', sink);
+    const lines = logLines();
     const store = new Map([['idempotency:biz_1:test:key-1', raw]]);
     const { call } = harness(store);
     const ran = jest.fn(async () => ({ fresh: true }));
@@ -220,16 +118,7 @@ describe('Idempotency: an answer that says JSON but is not', () => {
   it('is kept as a readable record (its text as a string), so a retry replays it instead of running again', async () => {
     const body = { email: 'a@example.com', amount: 5000 };
     const { call, store, idempotency } = harness();
-    const req = {
-      method: 'POST',
-      url: URL_PATH,
-      originalUrl: URL_PATH,
-      body,
-      headers: { 'idempotency-key': 'key-1' },
-      requestId: 'req_1',
-      notExecuted: false,
-      principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' },
-    } as unknown as ApiRequest;
+    const req = keyedRequest(body);
     await idempotency.claim(req);
     await idempotency.settle(req, req.idempotencyClaim!, 200, 'application/json; charset=utf-8', 'not json');
     expect(JSON.parse(store.get('idempotency:biz_1:test:key-1') ?? '')).toMatchObject({ state: 'done', status: 200, body: 'not json' });
@@ -237,53 +126,5 @@ describe('Idempotency: an answer that says JSON but is not', () => {
     const again = await call(body, ran);
     expect(ran).not.toHaveBeenCalled();
     expect(again.status).toBe(200);
-  });
-});
-
-describe('Idempotency: what a failure leaves under the key', () => {
-  const body = { email: 'a@example.com', amount: 5000 };
-
-  function setUp() {
-    const { call: send, store } = harness();
-    const call = (handle: () => Promise<unknown>) => send(body, handle);
-    const kept = () => [...store.values()].map((v) => JSON.parse(v) as { state: string; status?: number; body?: { code?: string } });
-    return { call, kept };
-  }
-
-  it('a service that could not reach its store (not_executed) releases the key, so a retry runs', async () => {
-    const { call, kept } = setUp();
-    const refused = new ApiException(ErrorCodes.ServiceUnavailable, 'a data store is unreachable; try again shortly');
-    refused.notExecuted = true;
-    expect((await call(() => Promise.reject(refused))).status).toBe(503);
-    expect(kept()).toEqual([]);
-    expect((await call(async () => ({ fresh: true }))).payload).toBe('{"fresh":true}');
-  });
-
-  it("the gateway's own unreachable store releases the key too", async () => {
-    const { call, kept } = setUp();
-    const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    expect((await call(() => Promise.reject(down))).status).toBe(503);
-    expect(kept()).toEqual([]);
-  });
-
-  it('a request refused by validation releases the key', async () => {
-    const { call, kept } = setUp();
-    const invalid = new ApiException(ErrorCodes.ValidationError, 'request body failed validation', [{ field: 'amount', message: 'must be positive' }]);
-    expect((await call(() => Promise.reject(invalid))).status).toBe(400);
-    expect(kept()).toEqual([]);
-  });
-
-  it("a store connection lost mid-write is kept as the filter's 503 (outcome unknown), never as a 500", async () => {
-    const { call, kept } = setUp();
-    const lost = new OutcomeUnknownError('INSERT INTO transactions …', [], new Error('Connection terminated unexpectedly'));
-    expect((await call(() => Promise.reject(lost))).status).toBe(503);
-    expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 503, body: expect.objectContaining({ code: 'service_unavailable' }) })]);
-  });
-
-  it('a refusal the service may have acted on is kept', async () => {
-    const { call, kept } = setUp();
-    const timedOut = new ApiException(ErrorCodes.ServiceUnavailable, 'transaction-service did not answer in time; try again');
-    expect((await call(() => Promise.reject(timedOut))).status).toBe(503);
-    expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 503 })]);
   });
 });

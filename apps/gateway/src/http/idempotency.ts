@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { ErrorCodes } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
-import { REDIS } from '@payments/redis';
+import { REDIS, redisReady, withinDeadline } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from './api-exception';
 import { header as requestHeader, type ApiReply, type ApiRequest } from './http-types';
@@ -11,12 +11,25 @@ import { header as requestHeader, type ApiReply, type ApiRequest } from './http-
 interface Stored {
   state: 'running' | 'done';
   fingerprint: string;
+  /** A running record's claim: which request holds the key (its answer is kept only if it still does). */
+  claim?: string;
   status?: number;
   body?: unknown;
 }
 
 /** Replaces the record in KEYS[1] by ARGV[2] (for ARGV[3] ms) only if it is still ARGV[1]. */
-const TAKE_OVER = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end return false`;
+export const TAKE_OVER = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end return false`;
+
+/**
+ * Settles a claim: if KEYS[1] still holds the claim's running record ARGV[1] (or nothing: the
+ * claim expired and nobody took the key), keeps ARGV[2] for ARGV[3] seconds, or deletes the key
+ * when ARGV[2] is empty. A key claimed again by another request after this claim expired is left
+ * to that request. 1 when settled, 0 when the key was no longer this claim's.
+ */
+export const SETTLE = `local v = redis.call('GET', KEYS[1])
+if v ~= ARGV[1] and v ~= false then return 0 end
+if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) end
+return 1`;
 
 /** A stored record, or undefined when it is not one (not JSON, or not of this shape). */
 function parseStored(raw: string): Stored | undefined {
@@ -34,6 +47,8 @@ export interface IdempotencyClaim {
   owner: Idempotency;
   redisKey: string;
   fingerprint: string;
+  /** The running record this request stored: settling compares it, so only its own claim is replaced. */
+  running: string;
 }
 
 /** Statuses of requests refused before they ran: the key is released so the caller can retry with it. */
@@ -125,6 +140,8 @@ export class IdempotentReplay extends Error {
  */
 @Injectable()
 export class Idempotency {
+  private lastWarnAt = 0;
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
@@ -150,27 +167,35 @@ export class Idempotency {
     }
     const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${idempotencyScope(req)}:${key}`;
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
-    const running = JSON.stringify({ state: 'running', fingerprint } satisfies Stored);
+    const running = JSON.stringify({ state: 'running', fingerprint, claim: randomUUID() } satisfies Stored);
     const holdMs = this.config.RPC_TIMEOUT_MS + RUNNING_MARGIN_MS;
+    // A connection that is down would hold the claim until Redis is back: the request is refused
+    // at once instead (it has not run), and a claim that gets no answer in time is refused too.
+    if (!redisReady(this.redis)) this.unavailable(req, `connection ${this.redis.status}`);
     let claimed: unknown;
     let raw: string | null = null;
     try {
-      claimed = await this.redis.set(redisKey, running, 'PX', holdMs, 'NX');
-      if (claimed !== 'OK') raw = await this.redis.get(redisKey);
+      const ms = this.config.REDIS_TIMEOUT_MS;
+      claimed = await withinDeadline(this.redis.set(redisKey, running, 'PX', holdMs, 'NX'), ms, 'idempotency claim');
+      if (claimed !== 'OK') raw = await withinDeadline(this.redis.get(redisKey), ms, 'idempotency record');
       const stored = raw === null ? undefined : parseStored(raw);
       if (raw !== null && stored === undefined) {
         // An unreadable record (e.g. a body that was not JSON) would fail every retry for the
         // TTL: it counts as absent. Taken over only if it is still that record, so two retries
         // cannot both claim the key.
         rootLogger().error({ scope: idempotencyScope(req) }, 'unreadable idempotency record; claiming the key again');
-        claimed = await this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs);
+        claimed = await withinDeadline(this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs), ms, 'idempotency take-over');
         raw = null;
       }
-    } catch {
-      throw new ApiException(ErrorCodes.ServiceUnavailable, 'idempotency keys are unavailable right now; retry shortly');
+    } catch (err) {
+      // A claim sent but not answered may still be applied when Redis answers (ioredis resends it
+      // after a reconnect): its release is queued behind it on the same connection, so the key is
+      // not left running for the caller's retry. The release removes this claim's record only.
+      this.release(redisKey, running);
+      this.unavailable(req, (err as Error).message);
     }
     if (claimed !== 'OK') return this.replay(req, raw, fingerprint);
-    req.idempotencyClaim = { owner: this, redisKey, fingerprint };
+    req.idempotencyClaim = { owner: this, redisKey, fingerprint, running };
   }
 
   private replay(req: ApiRequest, raw: string | null, fingerprint: string): never {
@@ -186,22 +211,46 @@ export class Idempotency {
 
   /**
    * Keeps the answer about to be sent under the claimed key, or releases the key when the request
-   * was refused before it ran (its status, or `notExecuted` from the exceptions filter).
+   * was refused before it ran (its status, or `notExecuted` from the exceptions filter). Either
+   * only while the key still holds this request's claim: one compare-and-set script.
    */
   async settle(req: ApiRequest, claim: IdempotencyClaim, status: number, contentType: unknown, payload: unknown): Promise<void> {
-    if (req.notExecuted || REFUSED_BEFORE_RUNNING.has(status)) {
-      await this.redis.del(claim.redisKey).catch(() => undefined);
-      return;
+    let stored = '';
+    if (!req.notExecuted && !REFUSED_BEFORE_RUNNING.has(status)) {
+      // The payload is the JSON text that is sent: kept as it is, not serialised again. A payload that
+      // says JSON but is not is kept as a string: an unreadable record would let a retry run again.
+      const isJson = typeof contentType === 'string' && contentType.startsWith('application/json') && typeof payload === 'string' && isJsonText(payload);
+      const body = typeof payload !== 'string' ? undefined : isJson ? payload : JSON.stringify(payload);
+      stored = `{"state":"done","fingerprint":${JSON.stringify(claim.fingerprint)},"status":${status}${body === undefined ? '' : `,"body":${body}`}}`;
     }
-    // The payload is the JSON text that is sent: kept as it is, not serialised again. A payload that
-    // says JSON but is not is kept as a string: an unreadable record would let a retry run again.
-    const isJson = typeof contentType === 'string' && contentType.startsWith('application/json') && typeof payload === 'string' && isJsonText(payload);
-    const body = typeof payload !== 'string' ? undefined : isJson ? payload : JSON.stringify(payload);
-    const stored = `{"state":"done","fingerprint":${JSON.stringify(claim.fingerprint)},"status":${status}${body === undefined ? '' : `,"body":${body}`}}`;
-    await this.redis
-      .set(claim.redisKey, stored, 'EX', this.config.IDEMPOTENCY_TTL_SECONDS)
-      .then(() => undefined)
-      .catch((err) => rootLogger().error({ err }, 'could not store an idempotent response'));
+    try {
+      // Past the deadline the answer is sent anyway: the script stays queued in ioredis and keeps
+      // it once Redis answers, as long as the key still holds this claim.
+      const call = this.redis.eval(SETTLE, 1, claim.redisKey, claim.running, stored, this.config.IDEMPOTENCY_TTL_SECONDS);
+      const settled = await withinDeadline(call, this.config.REDIS_TIMEOUT_MS, 'idempotency settle');
+      if (settled !== 1) {
+        // This request outlived its claim (RPC deadline + margin) and a retry claimed the key:
+        // the retry's answer is the one kept, so this one is not written over it.
+        rootLogger().warn({ scope: idempotencyScope(req), status }, 'idempotency claim expired and another request holds the key now; left to it');
+      }
+    } catch (err) {
+      rootLogger().error({ err: (err as Error).message, scope: idempotencyScope(req), status }, stored === '' ? 'could not release an idempotency key yet' : 'could not store an idempotent response yet');
+    }
+  }
+
+  /** Refuses the request before it ran (503), logging at most once a second while Redis is unavailable. */
+  private unavailable(req: ApiRequest, why: string): never {
+    const now = Date.now();
+    if (now - this.lastWarnAt >= 1_000) {
+      this.lastWarnAt = now;
+      rootLogger().warn({ err: why, scope: idempotencyScope(req) }, 'idempotency keys unavailable; request refused before it ran');
+    }
+    throw new ApiException(ErrorCodes.ServiceUnavailable, 'idempotency keys are unavailable right now; retry shortly');
+  }
+
+  /** Removes `running` from `redisKey` if it is still there, without waiting for the answer. */
+  private release(redisKey: string, running: string): void {
+    this.redis.eval(SETTLE, 1, redisKey, running, '', 1).catch(() => undefined);
   }
 }
 

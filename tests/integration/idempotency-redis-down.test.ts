@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import IORedis, { type Redis } from 'ioredis';
+import { createRootLogger } from '@payments/platform';
+import { connectRedis } from '@payments/redis';
+import type { GatewayConfig } from '../../apps/gateway/src/config/gateway.config';
+import type { ApiRequest } from '../../apps/gateway/src/http/http-types';
+import { Idempotency } from '../../apps/gateway/src/http/idempotency';
+import { freePort } from '../support/processes';
+import { waitFor } from '../support/wait';
+
+/**
+ * Idempotency-Key requests while their Redis is down, stopped or back, on a private redis-server
+ * (the gateway's own connection settings): a request is refused at once (503, it did not run)
+ * instead of waiting for Redis, an answer is sent without waiting and kept once Redis is back,
+ * and a claim Redis applies late is released behind it.
+ */
+describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', () => {
+  let port: number;
+  let server: ChildProcess | undefined;
+  let redis: Redis;
+  let idempotency: Idempotency;
+  const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 600, RPC_TIMEOUT_MS: 10_000, REDIS_TIMEOUT_MS: 300 } as GatewayConfig;
+  const logger = createRootLogger('gateway', 'fatal');
+  let n = 0;
+  const request = (key: string): ApiRequest =>
+    ({
+      method: 'POST',
+      url: '/transaction/initialize',
+      originalUrl: '/transaction/initialize',
+      body: { email: 'a@example.com', amount: 5000 },
+      headers: { 'idempotency-key': key },
+      requestId: `req_${++n}`,
+      notExecuted: false,
+      principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' },
+    }) as unknown as ApiRequest;
+
+  async function startServer(): Promise<void> {
+    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await waitFor('redis-server to answer', async () => {
+      const probe = new IORedis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        return (await probe.ping()) === 'PONG';
+      } finally {
+        probe.disconnect();
+      }
+    });
+  }
+
+  function killServer(signal: NodeJS.Signals = 'SIGKILL'): void {
+    server?.kill(signal);
+    if (signal === 'SIGKILL') server = undefined;
+  }
+
+  /** What the key holds, read on a connection of its own. */
+  async function stored(key: string): Promise<Record<string, unknown> | null> {
+    const reader = new IORedis(port, '127.0.0.1');
+    try {
+      return JSON.parse((await reader.get(`idempotency:biz_1:test:${key}`)) ?? 'null') as Record<string, unknown> | null;
+    } finally {
+      reader.disconnect();
+    }
+  }
+
+  /** Settles within a generous bound, or says it is still waiting (a hang). */
+  function outcome(call: Promise<unknown>): Promise<string> {
+    return Promise.race([
+      call.then(
+        () => 'done',
+        (err: { status?: number; getStatus?: () => number }) => `refused ${err.getStatus?.() ?? err.status}`,
+      ),
+      new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 5_000).unref()),
+    ]);
+  }
+
+  beforeAll(async () => {
+    port = await freePort();
+    await startServer();
+    redis = await connectRedis(`redis://127.0.0.1:${port}`, logger);
+    idempotency = new Idempotency(redis, config);
+  });
+
+  afterAll(() => {
+    redis?.disconnect();
+    if (server?.pid) process.kill(server.pid, 'SIGCONT');
+    killServer();
+  });
+
+  it('a keyed request is refused with 503 at once while Redis is down, and its answer is kept once Redis is back', async () => {
+    const running = request('kept-later');
+    await idempotency.claim(running);
+    killServer();
+    await waitFor('the connection to notice', () => redis.status !== 'ready');
+
+    expect(await outcome(idempotency.claim(request('while-down'))!)).toBe('refused 503');
+    // The request that was running when Redis went away: its answer goes out without waiting.
+    expect(await outcome(idempotency.settle(running, running.idempotencyClaim!, 200, 'application/json', '{"status":true}'))).toBe('done');
+
+    await startServer();
+    await waitFor('the connection to come back', () => redis.status === 'ready');
+    const kept = await waitFor('the answer to be kept', async () => (await stored('kept-later')) ?? undefined);
+    expect(kept).toMatchObject({ state: 'done', status: 200, body: { status: true } });
+    await expect(idempotency.claim(request('kept-later'))).rejects.toMatchObject({ name: 'IdempotentReplay', status: 200 });
+  });
+
+  it('a claim Redis does not answer in time is refused with 503, and released when Redis applies it late', async () => {
+    server!.kill('SIGSTOP'); // Redis accepts nothing and answers nothing, the connection stays up
+    try {
+      expect(await outcome(idempotency.claim(request('stalled'))!)).toBe('refused 503');
+    } finally {
+      server!.kill('SIGCONT');
+    }
+    // The late claim and its release run in order on the connection; a PING sent after them answers last.
+    await redis.ping();
+    expect(await stored('stalled')).toBeNull();
+    // So the caller's retry runs instead of getting 409 idempotency_in_progress.
+    const retry = request('stalled');
+    await idempotency.claim(retry);
+    expect(retry.idempotencyClaim).toBeDefined();
+  });
+});
