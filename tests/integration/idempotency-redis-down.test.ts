@@ -1,17 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import IORedis, { type Redis } from 'ioredis';
 import { createRootLogger } from '@payments/platform';
-import { connectRedis } from '@payments/redis';
+import { connectRedis, quitRedis } from '@payments/redis';
 import type { GatewayConfig } from '../../apps/gateway/src/config/gateway.config';
 import type { ApiRequest } from '../../apps/gateway/src/http/http-types';
 import { Idempotency } from '../../apps/gateway/src/http/idempotency';
 import { freePort } from '../support/processes';
+import { startTcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait';
 
 /**
  * Idempotency-Key requests while their Redis is down, stopped or back, on a private redis-server
  * (the gateway's own connection settings): a request is refused at once (503, it did not run)
- * instead of waiting for Redis, an answer is sent without waiting and kept once Redis is back,
+ * instead of waiting for Redis, an answer is sent without waiting and kept once Redis answers,
  * and a claim Redis applies late is released behind it.
  */
 describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', () => {
@@ -20,6 +21,8 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
   let redis: Redis;
   let idempotency: Idempotency;
   const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 600, RPC_TIMEOUT_MS: 10_000, REDIS_TIMEOUT_MS: 300 } as GatewayConfig;
+  // A deadline longer than outcome()'s bound: only the not-ready path can refuse within it.
+  const patient = { ...config, REDIS_TIMEOUT_MS: 10_000 } as GatewayConfig;
   const logger = createRootLogger('gateway', 'fatal');
   let n = 0;
   const request = (key: string): ApiRequest =>
@@ -93,11 +96,11 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
     killServer();
     await waitFor('the connection to notice', () => redis.status !== 'ready');
 
-    expect(await outcome(idempotency.claim(request('while-down'))!)).toBe('refused 503');
+    expect(await outcome(new Idempotency(redis, patient).claim(request('while-down'))!)).toBe('refused 503');
     // The request that was running when Redis went away: its answer goes out without waiting.
     expect(await outcome(idempotency.settle(running, running.idempotencyClaim!, 200, 'application/json', '{"status":true}'))).toBe('done');
 
-    await startServer();
+    await startServer(); // empty: the answer is kept because nobody holds the key
     await waitFor('the connection to come back', () => redis.status === 'ready');
     const kept = await waitFor('the answer to be kept', async () => (await stored('kept-later')) ?? undefined);
     expect(kept).toMatchObject({ state: 'done', status: 200, body: { status: true } });
@@ -118,5 +121,75 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
     const retry = request('stalled');
     await idempotency.claim(retry);
     expect(retry.idempotencyClaim).toBeDefined();
+  });
+
+  it('an answer Redis does not take in time is sent, and kept when Redis answers while the key still holds its claim', async () => {
+    const running = request('stalled-settle');
+    await idempotency.claim(running);
+    server!.kill('SIGSTOP');
+    try {
+      expect(await outcome(idempotency.settle(running, running.idempotencyClaim!, 201, 'application/json', '{"late":true}'))).toBe('done');
+    } finally {
+      server!.kill('SIGCONT');
+    }
+    await redis.ping();
+    expect(await stored('stalled-settle')).toMatchObject({ state: 'done', status: 201, body: { late: true } });
+  });
+
+  it('a claim lost with its connection is resent after the reconnect and released right behind it', async () => {
+    const proxy = await startTcpProxy('127.0.0.1', port);
+    const viaProxy = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger);
+    const direct = new IORedis(port, '127.0.0.1');
+    const monitor = await direct.monitor();
+    const seen: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.includes('idempotency:biz_1:test:resent')) seen.push(args[0].toLowerCase());
+    });
+    try {
+      proxy.dropRequests(true); // the claim never reaches Redis on this connection
+      const claim = new Idempotency(viaProxy, config).claim(request('resent'))!;
+      proxy.refuse(true);
+      proxy.cut(); // ioredis keeps the unanswered claim to resend it; Redis is unreachable meanwhile
+      // The deadline passes while it reconnects: 503, and the release is queued behind the claim.
+      expect(await outcome(claim)).toBe('refused 503');
+      proxy.dropRequests(false);
+      proxy.refuse(false);
+      await waitFor('the connection to come back', () => viaProxy.status === 'ready');
+      await viaProxy.ping(); // the resent claim and its release have run before this answers
+      // The claim, then the release script, whose GET finds the claim and deletes it.
+      expect(seen).toEqual(['set', 'eval', 'get', 'del']);
+      expect(await stored('resent')).toBeNull();
+    } finally {
+      monitor.disconnect();
+      direct.disconnect();
+      viaProxy.disconnect();
+      await proxy.close();
+    }
+  });
+
+  it('a gateway stopping keeps the answers Redis takes before its deadline, and does not wait past it', async () => {
+    const stopping = await connectRedis(`redis://127.0.0.1:${port}`, logger);
+    const running = request('at-shutdown');
+    await new Idempotency(stopping, config).claim(running);
+    server!.kill('SIGSTOP');
+    try {
+      await new Idempotency(stopping, config).settle(running, running.idempotencyClaim!, 200, 'application/json', '{"kept":true}');
+      const quit = quitRedis(stopping, 5_000, logger); // QUIT goes behind the queued answer
+      server!.kill('SIGCONT');
+      expect(await outcome(quit)).toBe('done');
+    } finally {
+      server!.kill('SIGCONT');
+    }
+    expect(await stored('at-shutdown')).toMatchObject({ state: 'done', body: { kept: true } });
+
+    const stuck = await connectRedis(`redis://127.0.0.1:${port}`, logger);
+    server!.kill('SIGSTOP');
+    try {
+      void stuck.set('at-shutdown-lost', '1').catch(() => undefined);
+      expect(await outcome(quitRedis(stuck, 300, logger))).toBe('done'); // gives up after 300 ms
+    } finally {
+      server!.kill('SIGCONT');
+    }
+    await waitFor('the connection to be closed', () => stuck.status === 'end');
   });
 });

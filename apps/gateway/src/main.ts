@@ -5,7 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { DataSource, ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck } from '@payments/database';
 import { loadConfig } from '@payments/config';
 import { HealthRegistry, NestPinoLogger, createRootLogger, fatal, initMetrics, onShutdown, startMetricsServer } from '@payments/platform';
-import { REDIS, connectRedis } from '@payments/redis';
+import { REDIS, REDIS_WITHOUT_REPLAY, connectRedis, connectRedisWithoutReplay, quitRedis } from '@payments/redis';
 import { GatewayModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   let logger: ReturnType<typeof createRootLogger> | undefined;
   try {
     const config = loadConfig(GatewayConfig);
-    logger = createRootLogger(NAME, config.LOG_LEVEL);
+    const log = createRootLogger(NAME, config.LOG_LEVEL);
+    logger = log;
     initMetrics(NAME);
     const dbOptions = { serverUrl: config.DATABASE_URL, database: config.DATABASE_NAME, migrations, poolSize: config.DATABASE_POOL_SIZE, applicationName: NAME };
 
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
 
     const ds = await openDatabase({ ...dbOptions, migrate: config.MIGRATE_ON_BOOT });
     const redis = await connectRedis(config.REDIS_URL, logger);
+    // The rate limiter's: a token-bucket call the limiter gave up on must not take tokens later.
+    const limiterRedis = await connectRedisWithoutReplay(redis, logger);
 
     @Global()
     @Module({
@@ -42,8 +45,9 @@ async function main(): Promise<void> {
         { provide: GatewayConfig, useValue: config },
         { provide: DataSource, useValue: ds },
         { provide: REDIS, useValue: redis },
+        { provide: REDIS_WITHOUT_REPLAY, useValue: limiterRedis },
       ],
-      exports: [GatewayConfig, DataSource, REDIS],
+      exports: [GatewayConfig, DataSource, REDIS, REDIS_WITHOUT_REPLAY],
     })
     class GatewayRuntimeModule {}
 
@@ -72,10 +76,14 @@ async function main(): Promise<void> {
     logger.info({ port: config.GATEWAY_PORT, metrics_port: config.METRICS_PORT }, 'gateway started');
 
     onShutdown(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
+      const started = Date.now();
       health.markShuttingDown();
       await app.close();
       metricsServer.close();
-      redis.disconnect();
+      limiterRedis.disconnect();
+      // Idempotent answers sent while Redis did not answer are still queued on this connection:
+      // they are kept if Redis answers before the shutdown deadline (1 s kept for what follows).
+      await quitRedis(redis, config.SHUTDOWN_TIMEOUT_MS - (Date.now() - started) - 1_000, log);
       await ds.destroy();
     });
   } catch (err) {

@@ -1,9 +1,17 @@
 import IORedis, { type Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DependencyUnavailableError, describeTarget } from '@payments/database';
+import { withinDeadline } from './deadline';
 
 /** Nest injection token of the process's shared Redis connection (null when the service uses none). */
 export const REDIS = Symbol('REDIS');
+
+/**
+ * Nest injection token of a connection whose calls never outlive the connection they were sent
+ * on (connectRedisWithoutReplay): for calls that are worthless, or harmful, once their caller
+ * has moved on.
+ */
+export const REDIS_WITHOUT_REPLAY = Symbol('REDIS_WITHOUT_REPLAY');
 
 export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: null, enableReadyCheck: true, connectTimeout: 3_000 });
@@ -21,4 +29,32 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
     );
   }
   return redis;
+}
+
+/**
+ * A second connection to `shared`'s server whose calls are never replayed. The shared connection
+ * holds a call made while Redis is down and resends a call that was in flight when the connection
+ * dropped, once it is back (`maxRetriesPerRequest: null`): right for writes that must land, wrong
+ * for a call whose caller gave up on it. On this one a call made while it is not connected fails
+ * at once, and the calls in flight when it drops fail then and are not sent again.
+ */
+export async function connectRedisWithoutReplay(shared: Redis, logger: Logger): Promise<Redis> {
+  const redis = shared.duplicate({ lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  await redis.connect();
+  return redis;
+}
+
+/**
+ * Closes a connection after the calls it still holds: QUIT goes behind them (including calls held
+ * while Redis was unreachable), so they land if Redis answers within `ms`. Past `ms` the
+ * connection is dropped and what it still held is lost (logged).
+ */
+export async function quitRedis(redis: Redis, ms: number, logger: Logger): Promise<void> {
+  try {
+    await withinDeadline(redis.quit(), Math.max(ms, 0), 'closing');
+  } catch (err) {
+    logger.error({ err: (err as Error).message }, 'redis did not take the calls still queued before shutdown; they are lost');
+  }
+  redis.disconnect();
 }

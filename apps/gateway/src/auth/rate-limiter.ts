@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { rootLogger } from '@payments/platform';
-import { REDIS } from '@payments/redis';
+import { REDIS_WITHOUT_REPLAY } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 
 /**
@@ -71,11 +71,13 @@ export const MAX_CALLS_IN_FLIGHT = 2;
  * MAX_CALLS_IN_FLIGHT calls are in flight (a lone request waits for nothing); the requests that
  * arrive while every slot is busy are sent together, up to MAX_KEYS_PER_CALL per script call, as
  * soon as a slot frees: one command write and one round trip for all of them instead of one each
- * (group commit). A call that Redis does not answer within RATE_LIMIT_TIMEOUT_MS (a reconnect
- * holds commands without failing them), fails, or answers something that is not a reply to it
- * lets its requests through (logged) and frees its slot; a call given up on also lets through
- * every request queued behind it, and while the connection is not ready nothing is sent and every
- * request passes at once: no request waits on Redis longer than RATE_LIMIT_TIMEOUT_MS.
+ * (group commit). A call that Redis does not answer within RATE_LIMIT_TIMEOUT_MS, fails, or
+ * answers something that is not a reply to it lets its requests through (logged) and frees its
+ * slot; a call given up on also lets through every request queued behind it, and while the
+ * connection is not ready nothing is sent and every request passes at once: no request waits on
+ * Redis longer than RATE_LIMIT_TIMEOUT_MS. The connection is the gateway's REDIS_WITHOUT_REPLAY:
+ * calls in flight when it drops fail then and are never resent, so a call given up on cannot take
+ * tokens later for requests that already passed.
  */
 @Injectable()
 export class RateLimiter {
@@ -90,7 +92,7 @@ export class RateLimiter {
   private inFlight = 0;
   private lastWarnAt = 0;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(GatewayConfig) config: GatewayConfig) {
+  constructor(@Inject(REDIS_WITHOUT_REPLAY) redis: Redis, @Inject(GatewayConfig) config: GatewayConfig) {
     this.redis = redis as TokenRedis;
     this.prefix = `${config.REDIS_KEY_PREFIX}ratelimit:`;
     this.rate = config.RATE_LIMIT_PER_SECOND;
@@ -104,8 +106,7 @@ export class RateLimiter {
 
   /** Takes one token for `subject`. If Redis cannot answer, the request passes (and it is logged). */
   take(subject: string): Promise<RateDecision> {
-    // A connection that is not ready (connecting, reconnecting) would hold the call in ioredis'
-    // offline queue and run it later, taking tokens for requests that already passed: send nothing.
+    // A connection that is not ready (connecting, reconnecting) cannot take the call: send nothing.
     if (this.redis.status !== undefined && this.redis.status !== 'ready') {
       this.warnUnavailable(`connection ${this.redis.status}`, 1);
       return Promise.resolve(UNLIMITED);

@@ -175,22 +175,26 @@ export class Idempotency {
     let claimed: unknown;
     let raw: string | null = null;
     try {
-      const ms = this.config.REDIS_TIMEOUT_MS;
-      claimed = await withinDeadline(this.redis.set(redisKey, running, 'PX', holdMs, 'NX'), ms, 'idempotency claim');
-      if (claimed !== 'OK') raw = await withinDeadline(this.redis.get(redisKey), ms, 'idempotency record');
+      // One deadline for the whole claim, however many calls it takes.
+      const deadline = Date.now() + this.config.REDIS_TIMEOUT_MS;
+      const ms = () => Math.max(deadline - Date.now(), 1);
+      claimed = await withinDeadline(this.redis.set(redisKey, running, 'PX', holdMs, 'NX'), ms(), 'idempotency claim');
+      if (claimed !== 'OK') raw = await withinDeadline(this.redis.get(redisKey), ms(), 'idempotency record');
       const stored = raw === null ? undefined : parseStored(raw);
       if (raw !== null && stored === undefined) {
         // An unreadable record (e.g. a body that was not JSON) would fail every retry for the
         // TTL: it counts as absent. Taken over only if it is still that record, so two retries
         // cannot both claim the key.
         rootLogger().error({ scope: idempotencyScope(req) }, 'unreadable idempotency record; claiming the key again');
-        claimed = await withinDeadline(this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs), ms, 'idempotency take-over');
+        claimed = await withinDeadline(this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs), ms(), 'idempotency take-over');
         raw = null;
       }
     } catch (err) {
       // A claim sent but not answered may still be applied when Redis answers (ioredis resends it
-      // after a reconnect): its release is queued behind it on the same connection, so the key is
-      // not left running for the caller's retry. The release removes this claim's record only.
+      // after a reconnect, before what was queued while it was down): its release goes behind it
+      // on the same connection and removes this claim's record only. Until this connection gets
+      // through again (a link that hangs rather than drops: up to the claim's hold), a retry on
+      // another replica may get 409 idempotency_in_progress; it never runs twice.
       this.release(redisKey, running);
       this.unavailable(req, (err as Error).message);
     }

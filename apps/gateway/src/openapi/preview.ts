@@ -3,7 +3,7 @@ import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DataSource } from '@payments/database';
-import { REDIS } from '@payments/redis';
+import { REDIS, REDIS_WITHOUT_REPLAY } from '@payments/redis';
 import { GatewayModule } from '../app.module';
 import { GatewayConfig } from '../config/gateway.config';
 import { buildOpenApiDocument } from './openapi';
@@ -15,8 +15,9 @@ import { buildOpenApiDocument } from './openapi';
     { provide: GatewayConfig, useValue: new GatewayConfig() },
     { provide: DataSource, useValue: {} },
     { provide: REDIS, useValue: {} },
+    { provide: REDIS_WITHOUT_REPLAY, useValue: {} },
   ],
-  exports: [GatewayConfig, DataSource, REDIS],
+  exports: [GatewayConfig, DataSource, REDIS, REDIS_WITHOUT_REPLAY],
 })
 class PreviewRuntimeModule {}
 
