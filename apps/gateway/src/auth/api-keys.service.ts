@@ -52,6 +52,17 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     this.subscriber = this.redis.duplicate();
     this.subscriber.on('error', (err) => rootLogger().warn({ err: err.message }, 'api key invalidation channel error'));
     this.subscriber.on('message', (_channel, businessId) => this.forgetLocally(Number(businessId)));
+    // Notices published while the subscriber was disconnected are lost: once it is back (ioredis
+    // subscribes again right after 'ready'), every cached key is resolved anew rather than trusted
+    // for up to API_KEY_CACHE_TTL_MS.
+    let connectedBefore = false;
+    this.subscriber.on('ready', () => {
+      if (connectedBefore && this.cache.size > 0) {
+        rootLogger().warn({ keys: this.cache.size }, 'api key invalidation channel reconnected; forgetting every cached key');
+        this.cache.deleteWhere(() => true);
+      }
+      connectedBefore = true;
+    });
     await this.subscriber.subscribe(this.channel).catch((err) => rootLogger().warn({ err: err.message }, 'cannot subscribe to key invalidations'));
   }
 
