@@ -1,7 +1,7 @@
 import IORedis, { type Redis } from 'ioredis';
 import type { GatewayConfig } from '../../apps/gateway/src/config/gateway.config';
+import { keyedRequest } from '../../apps/gateway/src/http/__tests__/idempotency-harness';
 import { Idempotency } from '../../apps/gateway/src/http/idempotency';
-import type { ApiRequest } from '../../apps/gateway/src/http/http-types';
 import { infra, runId } from '../support/infra';
 
 /**
@@ -12,18 +12,7 @@ describe('Idempotency-Key on Redis: a claim is settled only by the request that 
   let redis: Redis;
   const prefix = `${runId()}:`;
   const config = { REDIS_KEY_PREFIX: prefix, IDEMPOTENCY_TTL_SECONDS: 600, RPC_TIMEOUT_MS: 10_000, REDIS_TIMEOUT_MS: 1_000 } as GatewayConfig;
-  let n = 0;
-  const request = (key: string): ApiRequest =>
-    ({
-      method: 'POST',
-      url: '/transaction/initialize',
-      originalUrl: '/transaction/initialize',
-      body: { email: 'a@example.com', amount: 5000 },
-      headers: { 'idempotency-key': key },
-      requestId: `req_${++n}`,
-      notExecuted: false,
-      principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' },
-    }) as unknown as ApiRequest;
+  const request = (key: string) => keyedRequest({ email: 'a@example.com', amount: 5000 }, key);
   const redisKey = (key: string) => `${prefix}idempotency:biz_1:test:${key}`;
   const record = async (key: string) => JSON.parse((await redis.get(redisKey(key))) ?? 'null') as Record<string, unknown> | null;
 

@@ -3,7 +3,7 @@ import IORedis, { type Redis } from 'ioredis';
 import { createRootLogger } from '@payments/platform';
 import { connectRedis, quitRedis } from '@payments/redis';
 import type { GatewayConfig } from '../../apps/gateway/src/config/gateway.config';
-import type { ApiRequest } from '../../apps/gateway/src/http/http-types';
+import { keyedRequest } from '../../apps/gateway/src/http/__tests__/idempotency-harness';
 import { Idempotency } from '../../apps/gateway/src/http/idempotency';
 import { freePort } from '../support/processes';
 import { startTcpProxy } from '../support/tcp-proxy';
@@ -24,18 +24,7 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
   // A deadline longer than outcome()'s bound: only the not-ready path can refuse within it.
   const patient = { ...config, REDIS_TIMEOUT_MS: 10_000 } as GatewayConfig;
   const logger = createRootLogger('gateway', 'fatal');
-  let n = 0;
-  const request = (key: string): ApiRequest =>
-    ({
-      method: 'POST',
-      url: '/transaction/initialize',
-      originalUrl: '/transaction/initialize',
-      body: { email: 'a@example.com', amount: 5000 },
-      headers: { 'idempotency-key': key },
-      requestId: `req_${++n}`,
-      notExecuted: false,
-      principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' },
-    }) as unknown as ApiRequest;
+  const request = (key: string) => keyedRequest({ email: 'a@example.com', amount: 5000 }, key);
 
   async function startServer(): Promise<void> {
     server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });

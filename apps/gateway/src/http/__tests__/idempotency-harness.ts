@@ -95,14 +95,14 @@ export function harness(store = new Map<string, string>()) {
   return { call, store, idempotency };
 }
 
-/** One business's POST with Idempotency-Key key-1, as the API-key guard passes it to the claim. */
-export function keyedRequest(body: unknown): ApiRequest {
+/** One business's POST with Idempotency-Key `key` (key-1), as the API-key guard passes it to the claim. */
+export function keyedRequest(body: unknown, key = 'key-1'): ApiRequest {
   return {
     method: 'POST',
     url: URL_PATH,
     originalUrl: URL_PATH,
     body,
-    headers: { 'idempotency-key': 'key-1' },
+    headers: { 'idempotency-key': key },
     requestId: 'req_1',
     notExecuted: false,
     principal: { business_id: 'biz_1', mode: 'test', key_type: 'secret' },
