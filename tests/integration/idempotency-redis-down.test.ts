@@ -145,12 +145,34 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
       proxy.refuse(false);
       await waitFor('the connection to come back', () => viaProxy.status === 'ready');
       await viaProxy.ping(); // the resent claim and its release have run before this answers
-      // The claim, then the release script, whose GET finds the claim and deletes it.
+      // The claim, then the release script, whose GET finds the claim and deletes it (MONITOR's
+      // lines come on a connection of their own, so they may arrive after the PING's answer).
+      await waitFor('the monitor to see the release', () => seen.length >= 4);
       expect(seen).toEqual(['set', 'eval', 'get', 'del']);
       expect(await stored('resent')).toBeNull();
     } finally {
       monitor.disconnect();
       direct.disconnect();
+      viaProxy.disconnect();
+      await proxy.close();
+    }
+  });
+
+  it('a claim Redis applied but whose answer was lost is resent after the reconnect and still holds: the request runs', async () => {
+    const proxy = await startTcpProxy('127.0.0.1', port);
+    const viaProxy = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger);
+    try {
+      proxy.dropReplies(true); // the claim is applied, its answer never comes back
+      const running = request('answer-lost');
+      const claim = new Idempotency(viaProxy, patient).claim(running)!;
+      await waitFor('Redis to apply the claim', async () => (await stored('answer-lost'))?.state === 'running');
+      proxy.dropReplies(false);
+      proxy.cut(); // ioredis resends the claim on the new connection; Redis answers that the key is taken
+      expect(await outcome(claim)).toBe('done');
+      expect(running.idempotencyClaim).toBeDefined();
+      await new Idempotency(viaProxy, patient).settle(running, running.idempotencyClaim!, 201, 'application/json', '{"ran":true}');
+      expect(await stored('answer-lost')).toMatchObject({ state: 'done', status: 201, body: { ran: true } });
+    } finally {
       viaProxy.disconnect();
       await proxy.close();
     }
@@ -180,5 +202,27 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
       server!.kill('SIGCONT');
     }
     await waitFor('the connection to be closed', () => stuck.status === 'end');
+  });
+
+  it('a gateway stopping while its connection is down keeps the answers that were in flight when it dropped', async () => {
+    const proxy = await startTcpProxy('127.0.0.1', port);
+    const viaProxy = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger);
+    try {
+      const running = request('in-flight-at-shutdown');
+      await new Idempotency(viaProxy, config).claim(running);
+      proxy.dropRequests(true); // the answer is sent but never reaches Redis on this connection
+      await new Idempotency(viaProxy, config).settle(running, running.idempotencyClaim!, 201, 'application/json', '{"kept":true}');
+      proxy.refuse(true);
+      proxy.cut(); // ioredis keeps the unanswered script to resend it once it is back
+      await waitFor('the connection to notice', () => viaProxy.status !== 'ready');
+      const quit = quitRedis(viaProxy, 5_000, logger);
+      proxy.dropRequests(false);
+      proxy.refuse(false);
+      expect(await outcome(quit)).toBe('done');
+      expect(await stored('in-flight-at-shutdown')).toMatchObject({ state: 'done', status: 201, body: { kept: true } });
+    } finally {
+      viaProxy.disconnect();
+      await proxy.close();
+    }
   });
 });

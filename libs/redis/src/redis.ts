@@ -51,10 +51,29 @@ export async function connectRedisWithoutReplay(shared: Redis, logger: Logger): 
  * connection is dropped and what it still held is lost (logged).
  */
 export async function quitRedis(redis: Redis, ms: number, logger: Logger): Promise<void> {
+  const deadline = Date.now() + Math.max(ms, 0);
   try {
-    await withinDeadline(redis.quit(), Math.max(ms, 0), 'closing');
+    // QUIT on a connection that is reconnecting, with nothing queued while it was down, closes it
+    // at once: the calls in flight when it dropped (which ioredis resends once it is back) would
+    // be dropped unsent. So the connection is let back first.
+    if (RECONNECTING.has(redis.status)) await withinDeadline(whenReady(redis), Math.max(deadline - Date.now(), 1), 'reconnecting');
+    await withinDeadline(redis.quit(), Math.max(deadline - Date.now(), 1), 'closing');
   } catch (err) {
     logger.error({ err: (err as Error).message }, 'redis did not take the calls still queued before shutdown; they are lost');
   }
   redis.disconnect();
+}
+
+const RECONNECTING = new Set(['connecting', 'connect', 'reconnecting', 'close']);
+
+function whenReady(redis: Redis): Promise<void> {
+  return new Promise((resolve) => {
+    const ready = () => {
+      redis.off('end', ready);
+      redis.off('ready', ready);
+      resolve();
+    };
+    redis.once('ready', ready);
+    redis.once('end', ready);
+  });
 }

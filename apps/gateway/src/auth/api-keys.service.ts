@@ -28,13 +28,19 @@ const MISS_TTL_MS = 5_000;
  * Resolves an API key to (business, mode, key type). The key is looked up by its SHA-256, so the
  * secret itself is never compared byte by byte and never stored. Hits are cached in memory for
  * API_KEY_CACHE_TTL_MS; an entry also remembers the key's expiry (a rolled key's grace period),
- * and a roll on any replica evicts that business's keys everywhere through Redis pub/sub.
+ * and a roll on any replica evicts that business's keys everywhere through Redis pub/sub. While
+ * this replica's subscriber is disconnected (it would miss those notices) the cache is not used:
+ * every request reads the database, and the cache starts empty once the subscriber is back.
  */
 @Injectable()
 export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   private readonly cache: TtlCache<string, CachedKey>;
   private readonly misses = new TtlCache<string, true>(MISS_TTL_MS, MAX_ENTRIES);
   private subscriber: Redis | undefined;
+  /** True while invalidation notices reach this replica (subscribed, connection up). */
+  private listening = false;
+  /** Bumped by every invalidation: a lookup that read the database before one does not cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly store: ApiKeyStore,
@@ -52,18 +58,37 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     this.subscriber = this.redis.duplicate();
     this.subscriber.on('error', (err) => rootLogger().warn({ err: err.message }, 'api key invalidation channel error'));
     this.subscriber.on('message', (_channel, businessId) => this.forgetLocally(Number(businessId)));
-    // Notices published while the subscriber was disconnected are lost: once it is back (ioredis
-    // subscribes again right after 'ready'), every cached key is resolved anew rather than trusted
-    // for up to API_KEY_CACHE_TTL_MS.
+    // Notices published while the subscriber is disconnected are lost: what is cached is dropped
+    // then, and nothing is cached until it listens again.
+    this.subscriber.on('close', () => {
+      if (this.listening) rootLogger().warn({ keys: this.cache.size }, 'api key invalidation channel lost; reading keys from the database until it is back');
+      this.listening = false;
+      this.generation++;
+      this.cache.deleteWhere(() => true);
+    });
     let connectedBefore = false;
     this.subscriber.on('ready', () => {
-      if (connectedBefore && this.cache.size > 0) {
-        rootLogger().warn({ keys: this.cache.size }, 'api key invalidation channel reconnected; forgetting every cached key');
-        this.cache.deleteWhere(() => true);
-      }
+      if (connectedBefore) void this.resubscribed();
       connectedBefore = true;
     });
-    await this.subscriber.subscribe(this.channel).catch((err) => rootLogger().warn({ err: err.message }, 'cannot subscribe to key invalidations'));
+    await this.subscriber
+      .subscribe(this.channel)
+      .then(() => (this.listening = true))
+      .catch((err) => rootLogger().warn({ err: err.message }, 'cannot subscribe to key invalidations'));
+  }
+
+  /**
+   * ioredis subscribes again just before it emits 'ready'; this SUBSCRIBE is answered after that
+   * one, so from then on no notice is missed and keys can be cached again.
+   */
+  private async resubscribed(): Promise<void> {
+    try {
+      await this.subscriber?.subscribe(this.channel);
+    } catch (err) {
+      return void rootLogger().warn({ err: (err as Error).message }, 'cannot subscribe to key invalidations');
+    }
+    this.generation++; // a lookup that read the database while notices were lost is not cached
+    this.listening = true;
   }
 
   onApplicationShutdown(): void {
@@ -77,6 +102,7 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     if (this.misses.get(hash, now)) return null;
     const hit = this.cache.get(hash, now);
     if (hit) return hit.expiresAt === null || hit.expiresAt > now ? hit.principal : null;
+    const generation = this.generation;
     const row = await this.store.valid(hash);
     if (!row) {
       this.cache.delete(hash);
@@ -85,7 +111,9 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     }
     this.misses.delete(hash);
     const { expires_at, ...principal } = row;
-    this.cache.set(hash, { principal, expiresAt: expires_at ? expires_at.getTime() : null }, now);
+    // Not cached while notices cannot reach this replica, nor when a key may have changed while
+    // it was read (a notice came in meanwhile, or notices were lost).
+    if (this.listening && generation === this.generation) this.cache.set(hash, { principal, expiresAt: expires_at ? expires_at.getTime() : null }, now);
     return principal;
   }
 
@@ -99,6 +127,7 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private forgetLocally(businessId: number): void {
+    this.generation++;
     this.cache.deleteWhere((entry) => entry.principal.business_id === businessId);
   }
 }

@@ -178,17 +178,21 @@ export class Idempotency {
       // One deadline for the whole claim, however many calls it takes.
       const deadline = Date.now() + this.config.REDIS_TIMEOUT_MS;
       const ms = () => Math.max(deadline - Date.now(), 1);
+      const read = () => withinDeadline(this.redis.get(redisKey), ms(), 'idempotency record');
       claimed = await withinDeadline(this.redis.set(redisKey, running, 'PX', holdMs, 'NX'), ms(), 'idempotency claim');
-      if (claimed !== 'OK') raw = await withinDeadline(this.redis.get(redisKey), ms(), 'idempotency record');
-      const stored = raw === null ? undefined : parseStored(raw);
-      if (raw !== null && stored === undefined) {
+      if (claimed !== 'OK') raw = await read();
+      if (raw !== null && raw !== running && parseStored(raw) === undefined) {
         // An unreadable record (e.g. a body that was not JSON) would fail every retry for the
         // TTL: it counts as absent. Taken over only if it is still that record, so two retries
         // cannot both claim the key.
         rootLogger().error({ scope: idempotencyScope(req) }, 'unreadable idempotency record; claiming the key again');
         claimed = await withinDeadline(this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs), ms(), 'idempotency take-over');
-        raw = null;
+        if (claimed !== 'OK') raw = await read();
       }
+      // The key holds this request's own claim (its token is this request's alone): Redis applied
+      // the call, its answer was lost with the connection, and ioredis sent it again after the
+      // reconnect, where it answered as if another request held the key.
+      if (raw === running) claimed = 'OK';
     } catch (err) {
       // A claim sent but not answered may still be applied when Redis answers (ioredis resends it
       // after a reconnect, before what was queued while it was down): its release goes behind it
