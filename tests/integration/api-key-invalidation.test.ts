@@ -51,8 +51,7 @@ describe('API-key cache: roll notices across a lost invalidation channel', () =>
   });
 
   it('a connected replica caches a key and forgets it on a roll notice', async () => {
-    await lookupsFor();
-    expect(await lookupsFor()).toBe(0);
+    await waitFor('the channel to listen (a key is then cached)', async () => (await lookupsFor()) === 0);
     await direct.publish(channel, '7');
     await waitFor('the notice to evict the key', async () => (await lookupsFor()) === 1);
     expect(await lookupsFor()).toBe(0);

@@ -225,4 +225,19 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
       await proxy.close();
     }
   });
+
+  it('a gateway stopping while Redis is unreachable, with nothing in flight, closes at once instead of waiting out its deadline', async () => {
+    const proxy = await startTcpProxy('127.0.0.1', port);
+    const viaProxy = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger);
+    try {
+      proxy.refuse(true);
+      proxy.cut();
+      await waitFor('the connection to notice', () => viaProxy.status !== 'ready');
+      expect(await outcome(quitRedis(viaProxy, 60_000, logger))).toBe('done');
+      expect(viaProxy.listenerCount('ready')).toBe(0);
+    } finally {
+      viaProxy.disconnect();
+      await proxy.close();
+    }
+  });
 });

@@ -52,28 +52,40 @@ export async function connectRedisWithoutReplay(shared: Redis, logger: Logger): 
  */
 export async function quitRedis(redis: Redis, ms: number, logger: Logger): Promise<void> {
   const deadline = Date.now() + Math.max(ms, 0);
+  const reconnected = waitingToResend(redis) ? whenReady(redis) : undefined;
   try {
     // QUIT on a connection that is reconnecting, with nothing queued while it was down, closes it
     // at once: the calls in flight when it dropped (which ioredis resends once it is back) would
-    // be dropped unsent. So the connection is let back first.
-    if (RECONNECTING.has(redis.status)) await withinDeadline(whenReady(redis), Math.max(deadline - Date.now(), 1), 'reconnecting');
+    // be dropped unsent. So the connection is let back first, when it holds such calls.
+    if (reconnected) await withinDeadline(reconnected.promise, Math.max(deadline - Date.now(), 1), 'reconnecting');
     await withinDeadline(redis.quit(), Math.max(deadline - Date.now(), 1), 'closing');
   } catch (err) {
     logger.error({ err: (err as Error).message }, 'redis did not take the calls still queued before shutdown; they are lost');
+  } finally {
+    reconnected?.cancel();
   }
   redis.disconnect();
 }
 
-const RECONNECTING = new Set(['connecting', 'connect', 'reconnecting', 'close']);
+/** Calls in flight when the connection dropped, held by ioredis to resend once it is back. */
+function waitingToResend(redis: Redis): boolean {
+  const held = (redis as unknown as { prevCommandQueue?: { length: number } | null }).prevCommandQueue;
+  return redis.status !== 'ready' && redis.status !== 'end' && (held?.length ?? 0) > 0;
+}
 
-function whenReady(redis: Redis): Promise<void> {
-  return new Promise((resolve) => {
-    const ready = () => {
-      redis.off('end', ready);
-      redis.off('ready', ready);
+function whenReady(redis: Redis): { promise: Promise<void>; cancel: () => void } {
+  let cancel = () => undefined as void;
+  const promise = new Promise<void>((resolve) => {
+    const done = () => {
+      cancel();
       resolve();
     };
-    redis.once('ready', ready);
-    redis.once('end', ready);
+    cancel = () => {
+      redis.off('end', done);
+      redis.off('ready', done);
+    };
+    redis.once('ready', done);
+    redis.once('end', done);
   });
+  return { promise, cancel };
 }

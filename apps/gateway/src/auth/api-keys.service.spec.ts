@@ -7,14 +7,18 @@ import type { ApiKeyStore } from './api-key-store';
 import { ApiKeysService } from './api-keys.service';
 
 /**
- * The service over a store that counts lookups (`read` holds the next one until released) and a
- * Redis whose subscriber the test drives (`subscribed` answers its next SUBSCRIBE).
+ * The service over a store that counts lookups (`hold` holds its answers until released) and a
+ * Redis whose subscriber the test drives (`subscribed` answers its next SUBSCRIBE, or refuses it).
  */
 async function setUp() {
-  const pendingSubscribes: Array<() => void> = [];
+  const pendingSubscribes: Array<(refusal?: Error) => void> = [];
   const subscriber = Object.assign(new EventEmitter(), {
-    subscribe: () => new Promise<number>((resolve) => pendingSubscribes.push(() => resolve(1))),
-    disconnect: () => undefined,
+    status: 'ready',
+    subscribe: () => new Promise<number>((resolve, reject) => pendingSubscribes.push((refusal) => (refusal ? reject(refusal) : resolve(1)))),
+    disconnect: () => {
+      subscriber.status = 'end';
+      subscriber.emit('close');
+    },
   });
   const redis = { duplicate: () => subscriber, publish: async () => 1 };
   const row = { business_id: 7, mode: 'test', key_type: 'secret', expires_at: null };
@@ -22,9 +26,9 @@ async function setUp() {
   const store = { valid: jest.fn(async () => (await held, row)) };
   const config = { API_KEY_CACHE_TTL_MS: 60_000, REDIS_KEY_PREFIX: '', REDIS_TIMEOUT_MS: 1_000 } as GatewayConfig;
   const keys = new ApiKeysService(store as unknown as ApiKeyStore, redis as unknown as Redis, config);
-  const subscribed = async () => {
+  const subscribed = async (refusal?: Error) => {
     await waitForSubscribe(pendingSubscribes);
-    pendingSubscribes.shift()!();
+    pendingSubscribes.shift()!(refusal);
     await new Promise(setImmediate); // what runs once the answer is in
   };
   /** Holds the database's next answers until the returned function is called. */
@@ -33,30 +37,37 @@ async function setUp() {
     held = new Promise((resolve) => (release = resolve));
     return () => ((held = undefined), release());
   };
-  const init = keys.onModuleInit();
+  keys.onModuleInit();
   subscriber.emit('ready');
-  await subscribed();
-  await init;
   return { keys, store, subscriber, subscribed, hold };
 }
 
+/** Polls (with a deadline) until the service has sent a SUBSCRIBE: a retry comes after a back-off. */
 async function waitForSubscribe(pending: unknown[]): Promise<void> {
-  for (let i = 0; i < 10 && pending.length === 0; i++) await new Promise(setImmediate);
+  const deadline = Date.now() + 5_000;
+  while (pending.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   if (pending.length === 0) throw new Error('no SUBSCRIBE was sent');
+}
+
+/** A service whose channel listens (its first SUBSCRIBE answered). */
+async function listening() {
+  const set = await setUp();
+  await set.subscribed();
+  return set;
 }
 
 describe('ApiKeysService: the invalidation channel', () => {
   const key = newApiKey('secret', 'test');
 
   it('a key is resolved once, then served from the cache while the channel stays connected', async () => {
-    const { keys, store } = await setUp();
+    const { keys, store } = await listening();
     await keys.authenticate(key);
     await keys.authenticate(key);
     expect(store.valid).toHaveBeenCalledTimes(1);
   });
 
   it('a roll notice from another replica evicts that business', async () => {
-    const { keys, store, subscriber } = await setUp();
+    const { keys, store, subscriber } = await listening();
     await keys.authenticate(key);
     subscriber.emit('message', 'apikeys:invalidate', '7');
     await keys.authenticate(key);
@@ -64,7 +75,7 @@ describe('ApiKeysService: the invalidation channel', () => {
   });
 
   it('a lookup that read the database before a roll notice came in does not cache what it read', async () => {
-    const { keys, store, subscriber, hold } = await setUp();
+    const { keys, store, subscriber, hold } = await listening();
     const release = hold();
     const inFlight = keys.authenticate(key);
     subscriber.emit('message', 'apikeys:invalidate', '7');
@@ -76,7 +87,7 @@ describe('ApiKeysService: the invalidation channel', () => {
 
   it('while the channel is down every request reads the database; once it listens again the cache starts empty', async () => {
     const lines = logLines();
-    const { keys, store, subscriber, subscribed } = await setUp();
+    const { keys, store, subscriber, subscribed } = await listening();
     await keys.authenticate(key); // cached
     subscriber.emit('close');
     await keys.authenticate(key);
@@ -95,7 +106,7 @@ describe('ApiKeysService: the invalidation channel', () => {
 
   it('a lookup that read the database before the channel dropped does not cache what it read once it is back', async () => {
     const lines = logLines();
-    const { keys, store, subscriber, subscribed, hold } = await setUp();
+    const { keys, store, subscriber, subscribed, hold } = await listening();
     const release = hold();
     const inFlight = keys.authenticate(key); // read before the drop, answered after the reconnect
     subscriber.emit('close');
@@ -106,5 +117,27 @@ describe('ApiKeysService: the invalidation channel', () => {
     await keys.authenticate(key);
     expect(store.valid).toHaveBeenCalledTimes(2);
     expect(lines.map((l) => l.level)).toEqual(['warn']);
+  });
+
+  it('a refused SUBSCRIBE is tried again; keys are read from the database until it is answered', async () => {
+    const lines = logLines();
+    const { keys, store, subscribed } = await setUp();
+    await subscribed(new Error('NOPERM this user has no permissions to access the channel'));
+    await keys.authenticate(key);
+    await keys.authenticate(key);
+    expect(store.valid).toHaveBeenCalledTimes(2);
+    await subscribed(); // the retry, after a back-off
+    await keys.authenticate(key);
+    await keys.authenticate(key);
+    expect(store.valid).toHaveBeenCalledTimes(3);
+    expect(lines).toEqual([expect.objectContaining({ level: 'error', message: expect.stringContaining('cannot subscribe to key invalidations') })]);
+  });
+
+  it('a gateway stopping does not report its channel as lost', async () => {
+    const lines = logLines();
+    const { keys } = await listening();
+    await keys.authenticate(key);
+    keys.onApplicationShutdown();
+    expect(lines).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ const INVALIDATE_CHANNEL = 'apikeys:invalidate';
 const MAX_ENTRIES = 50_000;
 /** Unknown keys are remembered briefly, so guessing keys cannot turn into a database load. */
 const MISS_TTL_MS = 5_000;
+const SUBSCRIBE_RETRY_MAX_MS = 5_000;
 
 /**
  * Resolves an API key to (business, mode, key type). The key is looked up by its SHA-256, so the
@@ -41,6 +42,8 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   private listening = false;
   /** Bumped by every invalidation: a lookup that read the database before one does not cache what it read. */
   private generation = 0;
+  /** The latest call to listen(): an earlier one that is still retrying gives way to it. */
+  private listenAttempt = 0;
 
   constructor(
     private readonly store: ApiKeyStore,
@@ -54,44 +57,56 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     return `${this.config.REDIS_KEY_PREFIX}${INVALIDATE_CHANNEL}`;
   }
 
-  async onModuleInit(): Promise<void> {
-    this.subscriber = this.redis.duplicate();
-    this.subscriber.on('error', (err) => rootLogger().warn({ err: err.message }, 'api key invalidation channel error'));
-    this.subscriber.on('message', (_channel, businessId) => this.forgetLocally(Number(businessId)));
+  onModuleInit(): void {
+    const subscriber = this.redis.duplicate();
+    this.subscriber = subscriber;
+    subscriber.on('error', (err) => rootLogger().warn({ err: err.message }, 'api key invalidation channel error'));
+    subscriber.on('message', (_channel, businessId) => this.forgetLocally(Number(businessId)));
     // Notices published while the subscriber is disconnected are lost: what is cached is dropped
     // then, and nothing is cached until it listens again.
-    this.subscriber.on('close', () => {
-      if (this.listening) rootLogger().warn({ keys: this.cache.size }, 'api key invalidation channel lost; reading keys from the database until it is back');
+    subscriber.on('close', () => {
+      if (this.listening && subscriber.status !== 'end') rootLogger().warn({ keys: this.cache.size }, 'api key invalidation channel lost; reading keys from the database until it is back');
       this.listening = false;
       this.generation++;
       this.cache.deleteWhere(() => true);
     });
     let connectedBefore = false;
-    this.subscriber.on('ready', () => {
-      if (connectedBefore) void this.resubscribed();
+    subscriber.on('ready', () => {
+      if (connectedBefore) void this.listen();
       connectedBefore = true;
     });
-    await this.subscriber
-      .subscribe(this.channel)
-      .then(() => (this.listening = true))
-      .catch((err) => rootLogger().warn({ err: err.message }, 'cannot subscribe to key invalidations'));
+    // Not waited for: until it is answered keys are read from the database, and a SUBSCRIBE that
+    // is refused must not hold the gateway's start.
+    void this.listen();
   }
 
   /**
-   * ioredis subscribes again just before it emits 'ready'; this SUBSCRIBE is answered after that
-   * one, so from then on no notice is missed and keys can be cached again.
+   * Subscribes to the invalidation channel; keys are cached once it is answered. ioredis
+   * subscribes again just before it emits 'ready' after a reconnect; this SUBSCRIBE is answered
+   * after that one, so from then on no notice is missed. A SUBSCRIBE refused while the connection
+   * stays up (e.g. an ACL without the channel) is tried again, and keys are read from the
+   * database meanwhile.
    */
-  private async resubscribed(): Promise<void> {
-    try {
-      await this.subscriber?.subscribe(this.channel);
-    } catch (err) {
-      return void rootLogger().warn({ err: (err as Error).message }, 'cannot subscribe to key invalidations');
+  private async listen(): Promise<void> {
+    const attempt = ++this.listenAttempt;
+    for (let failures = 0; ; failures++) {
+      try {
+        await this.subscriber?.subscribe(this.channel);
+        break;
+      } catch (err) {
+        if (attempt !== this.listenAttempt || this.subscriber?.status === 'end') return;
+        if (failures % 10 === 0) rootLogger().error({ err: (err as Error).message }, 'cannot subscribe to key invalidations; reading keys from the database until it can');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** failures, SUBSCRIBE_RETRY_MAX_MS)).unref());
+        if (attempt !== this.listenAttempt) return;
+      }
     }
+    if (attempt !== this.listenAttempt) return;
     this.generation++; // a lookup that read the database while notices were lost is not cached
     this.listening = true;
   }
 
   onApplicationShutdown(): void {
+    this.listenAttempt++;
     this.subscriber?.disconnect();
   }
 
