@@ -6,7 +6,7 @@ import type { GatewayConfig } from '../../apps/gateway/src/config/gateway.config
 import { keyedRequest } from '../../apps/gateway/src/http/__tests__/idempotency-harness';
 import { Idempotency } from '../../apps/gateway/src/http/idempotency';
 import { freePort } from '../support/processes';
-import { startTcpProxy } from '../support/tcp-proxy';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait';
 
 /**
@@ -64,6 +64,18 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
       ),
       new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 5_000).unref()),
     ]);
+  }
+
+  /** Runs `test` with a connection to the private server through a proxy that can lose traffic. */
+  async function throughProxy(test: (proxy: TcpProxy, viaProxy: Redis) => Promise<void>): Promise<void> {
+    const proxy = await startTcpProxy('127.0.0.1', port);
+    const viaProxy = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger);
+    try {
+      await test(proxy, viaProxy);
+    } finally {
+      viaProxy.disconnect();
+      await proxy.close();
+    }
   }
 
   beforeAll(async () => {
@@ -125,43 +137,38 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
     expect(await stored('stalled-settle')).toMatchObject({ state: 'done', status: 201, body: { late: true } });
   });
 
-  it('a claim lost with its connection is resent after the reconnect and released right behind it', async () => {
-    const proxy = await startTcpProxy('127.0.0.1', port);
-    const viaProxy = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger);
-    const direct = new IORedis(port, '127.0.0.1');
-    const monitor = await direct.monitor();
-    const seen: string[] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => {
-      if (args.includes('idempotency:biz_1:test:resent')) seen.push(args[0].toLowerCase());
-    });
-    try {
-      proxy.dropRequests(true); // the claim never reaches Redis on this connection
-      const claim = new Idempotency(viaProxy, config).claim(request('resent'))!;
-      proxy.refuse(true);
-      proxy.cut(); // ioredis keeps the unanswered claim to resend it; Redis is unreachable meanwhile
-      // The deadline passes while it reconnects: 503, and the release is queued behind the claim.
-      expect(await outcome(claim)).toBe('refused 503');
-      proxy.dropRequests(false);
-      proxy.refuse(false);
-      await waitFor('the connection to come back', () => viaProxy.status === 'ready');
-      await viaProxy.ping(); // the resent claim and its release have run before this answers
-      // The claim, then the release script, whose GET finds the claim and deletes it (MONITOR's
-      // lines come on a connection of their own, so they may arrive after the PING's answer).
-      await waitFor('the monitor to see the release', () => seen.length >= 4);
-      expect(seen).toEqual(['set', 'eval', 'get', 'del']);
-      expect(await stored('resent')).toBeNull();
-    } finally {
-      monitor.disconnect();
-      direct.disconnect();
-      viaProxy.disconnect();
-      await proxy.close();
-    }
-  });
+  it('a claim lost with its connection is resent after the reconnect and released right behind it', () =>
+    throughProxy(async (proxy, viaProxy) => {
+      const direct = new IORedis(port, '127.0.0.1');
+      const monitor = await direct.monitor();
+      const seen: string[] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (args.includes('idempotency:biz_1:test:resent')) seen.push(args[0].toLowerCase());
+      });
+      try {
+        proxy.dropRequests(true); // the claim never reaches Redis on this connection
+        const claim = new Idempotency(viaProxy, config).claim(request('resent'))!;
+        proxy.refuse(true);
+        proxy.cut(); // ioredis keeps the unanswered claim to resend it; Redis is unreachable meanwhile
+        // The deadline passes while it reconnects: 503, and the release is queued behind the claim.
+        expect(await outcome(claim)).toBe('refused 503');
+        proxy.dropRequests(false);
+        proxy.refuse(false);
+        await waitFor('the connection to come back', () => viaProxy.status === 'ready');
+        await viaProxy.ping(); // the resent claim and its release have run before this answers
+        // The claim, then the release script, whose GET finds the claim and deletes it (MONITOR's
+        // lines come on a connection of their own, so they may arrive after the PING's answer).
+        await waitFor('the monitor to see the release', () => seen.length >= 4);
+        expect(seen).toEqual(['set', 'eval', 'get', 'del']);
+        expect(await stored('resent')).toBeNull();
+      } finally {
+        monitor.disconnect();
+        direct.disconnect();
+      }
+    }));
 
-  it('a claim Redis applied but whose answer was lost is resent after the reconnect and still holds: the request runs', async () => {
-    const proxy = await startTcpProxy('127.0.0.1', port);
-    const viaProxy = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger);
-    try {
+  it('a claim Redis applied but whose answer was lost is resent after the reconnect and still holds: the request runs', () =>
+    throughProxy(async (proxy, viaProxy) => {
       proxy.dropReplies(true); // the claim is applied, its answer never comes back
       const running = request('answer-lost');
       const claim = new Idempotency(viaProxy, patient).claim(running)!;
@@ -172,11 +179,7 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
       expect(running.idempotencyClaim).toBeDefined();
       await new Idempotency(viaProxy, patient).settle(running, running.idempotencyClaim!, 201, 'application/json', '{"ran":true}');
       expect(await stored('answer-lost')).toMatchObject({ state: 'done', status: 201, body: { ran: true } });
-    } finally {
-      viaProxy.disconnect();
-      await proxy.close();
-    }
-  });
+    }));
 
   it('a gateway stopping keeps the answers Redis takes before its deadline, and does not wait past it', async () => {
     const stopping = await connectRedis(`redis://127.0.0.1:${port}`, logger);
@@ -204,40 +207,40 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
     await waitFor('the connection to be closed', () => stuck.status === 'end');
   });
 
-  it('a gateway stopping while its connection is down keeps the answers that were in flight when it dropped', async () => {
-    const proxy = await startTcpProxy('127.0.0.1', port);
-    const viaProxy = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger);
-    try {
-      const running = request('in-flight-at-shutdown');
-      await new Idempotency(viaProxy, config).claim(running);
-      proxy.dropRequests(true); // the answer is sent but never reaches Redis on this connection
-      await new Idempotency(viaProxy, config).settle(running, running.idempotencyClaim!, 201, 'application/json', '{"kept":true}');
-      proxy.refuse(true);
-      proxy.cut(); // ioredis keeps the unanswered script to resend it once it is back
-      await waitFor('the connection to notice', () => viaProxy.status !== 'ready');
+  /** An answer sent on `viaProxy` that never reaches Redis, and the connection then cut with Redis unreachable. */
+  async function answerInFlightWhenCut(proxy: TcpProxy, viaProxy: Redis, key: string): Promise<void> {
+    const running = request(key);
+    await new Idempotency(viaProxy, config).claim(running);
+    proxy.dropRequests(true); // the answer is sent but never reaches Redis on this connection
+    await new Idempotency(viaProxy, config).settle(running, running.idempotencyClaim!, 201, 'application/json', '{"kept":true}');
+    proxy.refuse(true);
+    proxy.cut(); // ioredis keeps the unanswered script to resend it once it is back
+    await waitFor('the connection to notice', () => viaProxy.status !== 'ready');
+  }
+
+  it('a gateway stopping while its connection is down keeps the answers that were in flight when it dropped', () =>
+    throughProxy(async (proxy, viaProxy) => {
+      await answerInFlightWhenCut(proxy, viaProxy, 'in-flight-at-shutdown');
       const quit = quitRedis(viaProxy, 5_000, logger);
       proxy.dropRequests(false);
       proxy.refuse(false);
       expect(await outcome(quit)).toBe('done');
       expect(await stored('in-flight-at-shutdown')).toMatchObject({ state: 'done', status: 201, body: { kept: true } });
-    } finally {
-      viaProxy.disconnect();
-      await proxy.close();
-    }
-  });
+    }));
 
-  it('a gateway stopping while Redis is unreachable, with nothing in flight, closes at once instead of waiting out its deadline', async () => {
-    const proxy = await startTcpProxy('127.0.0.1', port);
-    const viaProxy = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger);
-    try {
+  it('a gateway stopping while its connection stays down gives up at its deadline and leaves no listener behind', () =>
+    throughProxy(async (proxy, viaProxy) => {
+      await answerInFlightWhenCut(proxy, viaProxy, 'in-flight-lost');
+      const listeners = viaProxy.listenerCount('ready');
+      expect(await outcome(quitRedis(viaProxy, 300, logger))).toBe('done');
+      expect(viaProxy.listenerCount('ready')).toBe(listeners);
+    }));
+
+  it('a gateway stopping while Redis is unreachable, with nothing in flight, closes at once instead of waiting out its deadline', () =>
+    throughProxy(async (proxy, viaProxy) => {
       proxy.refuse(true);
       proxy.cut();
       await waitFor('the connection to notice', () => viaProxy.status !== 'ready');
       expect(await outcome(quitRedis(viaProxy, 60_000, logger))).toBe('done');
-      expect(viaProxy.listenerCount('ready')).toBe(0);
-    } finally {
-      viaProxy.disconnect();
-      await proxy.close();
-    }
-  });
+    }));
 });

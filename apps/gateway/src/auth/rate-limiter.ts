@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { rootLogger } from '@payments/platform';
-import { REDIS_WITHOUT_REPLAY } from '@payments/redis';
+import { REDIS_WITHOUT_REPLAY, redisReady } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 
 /**
@@ -107,7 +107,7 @@ export class RateLimiter {
   /** Takes one token for `subject`. If Redis cannot answer, the request passes (and it is logged). */
   take(subject: string): Promise<RateDecision> {
     // A connection that is not ready (connecting, reconnecting) cannot take the call: send nothing.
-    if (this.redis.status !== undefined && this.redis.status !== 'ready') {
+    if (!redisReady(this.redis)) {
       this.warnUnavailable(`connection ${this.redis.status}`, 1);
       return Promise.resolve(UNLIMITED);
     }
