@@ -24,7 +24,7 @@ describe('internal RPC trust boundary', () => {
   const frame = (pattern: string, data: unknown, auth?: unknown): RawFrame => ({ header: { pattern, id: randomUUID(), ...(auth ? { auth } : {}) }, body: JSON.stringify(data) });
   const event = (pattern: string, data: unknown): RawFrame => ({ header: { pattern }, body: JSON.stringify(data) });
   const signed = (pattern: string, data: unknown, opts: { secret?: string; scope?: RpcScope; at?: number } = {}) =>
-    frame(pattern, data, new RpcSigner(opts.secret ?? stack.rpcSecret, opts.scope ?? 'merchant').sign(pattern, JSON.stringify(data), opts.at));
+    frame(pattern, data, new RpcSigner(opts.secret ?? stack.rpcSecret, opts.scope ?? 'merchant').sign(pattern, JSON.stringify(data), undefined, opts.at));
   const ctx = () => ({ request_id: `req_attack_${randomUUID().slice(0, 8)}`, business_id: keys.id, mode: 'test', key_type: 'secret' });
 
   /** What an attacker would run on each service: reads of secrets and writes of money. */

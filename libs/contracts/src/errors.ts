@@ -15,6 +15,7 @@ export const ErrorCodes = {
   RateLimited: 'rate_limited',
   InternalError: 'internal_error',
   ServiceUnavailable: 'service_unavailable',
+  OutcomeUnknown: 'outcome_unknown',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
@@ -34,6 +35,9 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // The gateway waited for an answer it did not get (a deadline, a connection lost after sending):
+  // the request may have been applied or not. Retry with the same Idempotency-Key (docs/api.md).
+  outcome_unknown: 504,
 };
 
 export interface FieldError {

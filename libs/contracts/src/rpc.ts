@@ -26,12 +26,31 @@ export const RpcPatterns = {
 } as const;
 export type RpcPattern = (typeof RpcPatterns)[keyof typeof RpcPatterns];
 
+/**
+ * Patterns whose service is idempotent on ctx.idempotency_key (a unique constraint on it): a
+ * re-run with the same key returns what the first run did. After an unknown outcome the gateway
+ * lets a retry with the same key run again once the first can no longer commit; for every other
+ * pattern it keeps the outcome_unknown answer (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
+ */
+export const KEY_IDEMPOTENT_PATTERNS: ReadonlySet<string> = new Set<string>([RpcPatterns.TransactionsInitialize, RpcPatterns.RefundsCreate]);
+
 /** Who is asking: set by the gateway from the API key, never by the caller's body. */
 export interface RpcContext {
   request_id: string;
   business_id: number;
   mode: Mode;
   key_type: KeyType;
+  /**
+   * The request's Idempotency-Key, bound to its key type and parameters (a hash, set by the
+   * gateway): a service idempotent on it (KEY_IDEMPOTENT_PATTERNS) answers a re-run with what the
+   * first run did, so a retry after an unknown outcome never applies the request twice.
+   */
+  idempotency_key?: string;
+  /**
+   * Set by the receiving RPC server from the signed envelope's ttl, on its own clock (epoch ms):
+   * when the caller stops waiting. Never sent by the caller; a value in the body is replaced.
+   */
+  deadline_at?: number;
 }
 
 export interface RpcRequest<TBody = unknown> {

@@ -43,7 +43,7 @@ export const STORE_DATA_REFUSED_MESSAGE = 'a value in the request is outside wha
  * OutcomeUnknownError): it may have been applied, so a blind retry could apply it twice.
  */
 export const STORE_OUTCOME_UNKNOWN_MESSAGE =
-  'the connection to a data store broke while the request was being applied; it may have taken effect: check the outcome (for a payment, fetch it by transaction_reference) before trying again';
+  'the connection to a data store broke while the request was being applied; it may have taken effect: retry with the same Idempotency-Key, or check the outcome (for a payment, verify it by transaction_reference) before trying with a new key';
 
 /** True for errors that mean "the store is not there right now" rather than "the query is wrong". */
 export function isConnectionError(err: unknown): boolean {
@@ -67,4 +67,27 @@ export function describeTarget(url: string): string {
   } catch {
     return '(unparseable URL)';
   }
+}
+
+/**
+ * The caller of a piece of work had given up (its RPC deadline passed) before the work was sent to
+ * the database, or its statement was cancelled at the deadline plus the margin: nothing was
+ * written. Answered like an unreachable store (not executed); the caller is no longer waiting.
+ */
+export class DeadlineExceededError extends Error {
+  readonly deadlineExceeded = true;
+  constructor(message = 'the caller\'s deadline passed before the work was done; nothing was written') {
+    super(message);
+    this.name = 'DeadlineExceededError';
+  }
+}
+
+/** SQLSTATE query_canceled: statement_timeout, or a cancel at the caller's deadline. The statement (and its transaction) rolled back. */
+const QUERY_CANCELED = '57014';
+
+/** True when work was not done because its time was up (DeadlineExceededError, or a statement cancelled for time): nothing was written. */
+export function isDeadlineExceeded(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  if ((err as { deadlineExceeded?: unknown }).deadlineExceeded === true) return true;
+  return (err as { code?: unknown }).code === QUERY_CANCELED;
 }

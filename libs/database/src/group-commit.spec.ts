@@ -29,6 +29,20 @@ const pgError = (code: string, message: string) => Object.assign(new Error(messa
 const connectionLost = () => Object.assign(new Error('Connection terminated unexpectedly'), { outcomeUnknown: true });
 
 describe('GroupCommit', () => {
+  it('does not put into a group an item whose caller gave up while it queued: it fails as not written', async () => {
+    const { groups, write, finishNext } = heldWrite<{ n: number; deadline?: number }, number>((items) => items.map((i) => i.n));
+    const gc = new GroupCommit(write, { deadline: (item) => item.deadline });
+    const first = gc.submit({ n: 1 });
+    const late = gc.submit({ n: 2, deadline: Date.now() - 1 });
+    const waiting = gc.submit({ n: 3, deadline: Date.now() + 60_000 });
+    await finishNext();
+    await expect(first).resolves.toBe(1);
+    await expect(late).rejects.toMatchObject({ name: 'DeadlineExceededError', deadlineExceeded: true });
+    await finishNext();
+    await expect(waiting).resolves.toBe(3);
+    expect(groups).toEqual([[{ n: 1 }], [{ n: 3, deadline: expect.any(Number) }]]);
+  });
+
   it('writes the first item at once and what queued meanwhile together, each caller getting its own result', async () => {
     const groups: number[][] = [];
     let finishFirst!: () => void;

@@ -1,4 +1,5 @@
 import { isRolledBackByConcurrency, isRowError } from './data-error';
+import { DeadlineExceededError } from './dependency-error';
 
 interface Waiting<I, O> {
   item: I;
@@ -36,6 +37,11 @@ export interface GroupCommitOptions<I, O> {
    * waiting on one row's lock until statement_timeout therefore fails all its callers.)
    */
   isolate?: (err: unknown) => boolean;
+  /**
+   * When an item's caller stops waiting (epoch ms), if it says: an item whose deadline has passed
+   * while it queued is not put into a group (it fails with DeadlineExceededError, nothing written).
+   */
+  deadline?: (item: I) => number | undefined;
 }
 
 /**
@@ -72,7 +78,8 @@ export class GroupCommit<I, O> {
 
   private pump(): void {
     while (this.running < this.inFlight && this.queue.length > 0) {
-      const group = this.queue.splice(0, this.max);
+      const group = this.takeGroup();
+      if (group.length === 0) continue;
       this.running += 1;
       void this.flush(group).then((left) => {
         // The slot is the group statement's only: items left to run alone do not hold it.
@@ -81,6 +88,20 @@ export class GroupCommit<I, O> {
         this.pump();
       });
     }
+  }
+
+  /** The next group: up to `max` queued items whose callers still wait; the others are refused. */
+  private takeGroup(): Waiting<I, O>[] {
+    const group = this.queue.splice(0, this.max);
+    const deadline = this.options.deadline;
+    if (!deadline) return group;
+    const now = Date.now();
+    return group.filter((w) => {
+      const at = deadline(w.item);
+      if (at === undefined || at > now) return true;
+      w.reject(new DeadlineExceededError('the caller gave up while this write was queued; it was not written'));
+      return false;
+    });
   }
 
   /** Whether a failed group's items run again alone; a throwing `isolate` counts as no (flush must never throw). */

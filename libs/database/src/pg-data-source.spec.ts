@@ -1,5 +1,6 @@
 import { isConnectionError } from './dependency-error';
-import { DataSource, OutcomeUnknownError, QueryFailedError, isOutcomeUnknown } from './pg-data-source';
+import { DataSource } from './pg-data-source';
+import { OutcomeUnknownError, QueryFailedError, isOutcomeUnknown } from './query-failed';
 
 /** The pool is faked: what is checked is the TypeORM-compatible surface the stores rely on. */
 function withFakePool(results: (sql: string) => unknown, connect?: () => Promise<never>) {

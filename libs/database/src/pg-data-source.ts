@@ -1,5 +1,6 @@
-import { Pool, type PoolClient, type QueryResult } from 'pg';
-import { isConnectionError } from './dependency-error';
+import { Client, Pool, type PoolClient, type QueryResult } from 'pg';
+import { DeadlineExceededError, isConnectionError } from './dependency-error';
+import { OutcomeUnknownError, QueryFailedError } from './query-failed';
 
 /**
  * The database handle the services use: a pg Pool with just the query and transaction surface they
@@ -44,46 +45,6 @@ export interface PoolSettings {
   applicationName?: string;
 }
 
-/**
- * A failed statement, shaped as TypeORM's error of the same name: the statement, its parameters,
- * the pg error as `driverError`, and copies of its fields (`code`, `detail`, `constraint`…), which
- * callers and the log redaction rely on.
- */
-export class QueryFailedError extends Error {
-  override readonly name = 'QueryFailedError';
-  readonly code?: string;
-
-  constructor(
-    readonly query: string,
-    readonly parameters: unknown[] | undefined,
-    readonly driverError: unknown,
-  ) {
-    super(String(driverError).replace(/^error: /, '').replace(/^Error: /, ''));
-    if (driverError && typeof driverError === 'object') {
-      const { name: _name, message: _message, stack: _stack, ...fields } = driverError as Record<string, unknown>;
-      Object.assign(this, fields);
-    }
-  }
-}
-
-/**
- * The connection broke after a statement that may write was sent and before its reply came back
- * (an autocommit statement, or a COMMIT): the server may have committed it or not. Unlike a
- * connect failure (nothing sent, nothing written), the caller must not be told to simply retry:
- * a retry could apply the change twice. It still matches `isConnectionError` (the store is gone).
- */
-export class OutcomeUnknownError extends QueryFailedError {
-  readonly outcomeUnknown = true;
-}
-
-/** True when a write may or may not have been committed (see OutcomeUnknownError). */
-export function isOutcomeUnknown(err: unknown): boolean {
-  if (!err || typeof err !== 'object') return false;
-  if ((err as { outcomeUnknown?: unknown }).outcomeUnknown === true) return true;
-  const cause = (err as { cause?: unknown }).cause;
-  return Boolean(cause && cause !== err && isOutcomeUnknown(cause));
-}
-
 /** TypeORM's postgres `query()` gives [rows, rowCount] for two commands (UPDATE, DELETE) and rows for any other. */
 function toTypeormResult(raw: QueryResult | QueryResult[] | undefined): unknown {
   if (!raw || Array.isArray(raw)) return undefined;
@@ -112,22 +73,41 @@ async function run(target: PoolClient, sql: Sql, parameters: unknown[] | undefin
  * statement is an OutcomeUnknownError. Like pool.query, a connection whose statement failed is
  * closed rather than pooled.
  */
-async function runOnPool(pool: Pool, sql: Sql, parameters: unknown[] | undefined): Promise<unknown> {
+async function runOnPool(pool: Pool, sql: Sql, parameters: unknown[] | undefined, deadline?: Deadline): Promise<unknown> {
   const client = await pool.connect();
   // A socket error while the statement is in flight also rejects the statement; this listener only
   // keeps the event from crashing the process and marks the connection as not reusable.
   let broken: Error | undefined;
   const onError = (err: Error): void => void (broken = err);
   client.on('error', onError);
+  let timer: NodeJS.Timeout | undefined;
   try {
+    if (deadline) {
+      const left = deadline.cancelAt - Date.now();
+      // The caller gave up while this waited for a connection: not sent, nothing written.
+      if (left <= 0) throw new DeadlineExceededError();
+      timer = setTimeout(() => {
+        // A cancel may land after the statement ended: the connection is then closed, never
+        // pooled, so it cannot cancel the next statement run on it.
+        broken ??= new DeadlineExceededError('statement cancelled at its deadline');
+        deadline.cancel(client);
+      }, left);
+    }
     return await run(client, sql, parameters, true);
   } catch (err) {
     broken ??= err as Error;
     throw err;
   } finally {
+    clearTimeout(timer);
     client.removeListener('error', onError);
     client.release(broken);
   }
+}
+
+/** When a statement on the pool is cancelled (epoch ms), and how. */
+interface Deadline {
+  cancelAt: number;
+  cancel: (client: PoolClient) => void;
 }
 
 function isolationLevel(level: string): IsolationLevel {
@@ -187,6 +167,27 @@ export class DataSource implements EntityManager {
     return (await runOnPool(this.connected(), sql, parameters)) as T;
   }
 
+  /**
+   * Statements on the pool (like `manager`) bounded by a caller's deadline: not sent once
+   * `cancelAt` (epoch ms) has passed, and cancelled by PostgreSQL's cancel request if still running
+   * then (SQLSTATE 57014: the statement rolls back). A statement that commits does so before
+   * `cancelAt` plus the time the cancel takes to arrive. See isDeadlineExceeded.
+   */
+  until(cancelAt: number): EntityManager {
+    const deadline: Deadline = { cancelAt, cancel: (client) => this.cancel(client) };
+    return { query: async (sql, parameters) => (await runOnPool(this.connected(), sql, parameters, deadline)) as never };
+  }
+
+  /** Sends PostgreSQL's cancel request for the statement running on `client` (pg opens a connection of its own for it). */
+  private cancel(client: PoolClient): void {
+    const canceller = new Client({ connectionString: this.settings.url });
+    // pg's Client.cancel(client, query) cancels `query` if it is the one running on `client`.
+    const active = (client as unknown as { activeQuery?: unknown }).activeQuery;
+    if (!active) return;
+    (canceller as unknown as { connection: { on(e: string, f: () => void): void } }).connection.on('error', () => undefined);
+    (canceller as unknown as { cancel(c: PoolClient, q: unknown): void }).cancel(client, active);
+  }
+
   /** Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
   transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T>;
   transaction<T>(level: IsolationLevel, fn: (m: EntityManager) => Promise<T>): Promise<T>;
@@ -206,14 +207,38 @@ export class DataSource implements EntityManager {
     return this.inTransaction(`BEGIN; ${first}`, (raw, m) => fn(((Array.isArray(raw) ? raw[1]?.rows : undefined) ?? []) as R[], m));
   }
 
-  private async inTransaction<T>(begin: string, fn: (raw: unknown, m: EntityManager) => Promise<T>): Promise<T> {
+  /**
+   * A transaction bounded by a caller's deadline: no statement (COMMIT included) is sent once
+   * `cancelAt` (epoch ms) has passed, and the one running then is cancelled, which rolls the
+   * whole transaction back (DeadlineExceededError / SQLSTATE 57014, see isDeadlineExceeded).
+   */
+  transactionUntil<T>(cancelAt: number, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.inTransaction('BEGIN', (_, m) => fn(m), cancelAt);
+  }
+
+  private async inTransaction<T>(begin: string, fn: (raw: unknown, m: EntityManager) => Promise<T>, cancelAt?: number): Promise<T> {
     const client = await this.connected().connect();
     // A connection that fails mid-transaction must not go back to the pool.
     let broken: Error | undefined;
     const onError = (err: Error): void => void (broken = err);
     client.on('error', onError);
-    const manager: EntityManager = { query: (sql, parameters) => run(client, sql, parameters, false) as Promise<never> };
+    let expired = false;
+    let timer: NodeJS.Timeout | undefined;
+    if (cancelAt !== undefined) {
+      timer = setTimeout(() => {
+        expired = true;
+        // Closed, not pooled, afterwards: a late cancel must not reach the next user of the connection.
+        broken ??= new DeadlineExceededError('transaction cancelled at its deadline');
+        this.cancel(client);
+      }, Math.max(0, cancelAt - Date.now()));
+    }
+    const send = (sql: Sql, parameters: unknown[] | undefined, commits: boolean): Promise<unknown> => {
+      if (expired) return Promise.reject(new DeadlineExceededError());
+      return run(client, sql, parameters, commits);
+    };
+    const manager: EntityManager = { query: (sql, parameters) => send(sql, parameters, false) as Promise<never> };
     try {
+      if (cancelAt !== undefined && Date.now() >= cancelAt) throw new DeadlineExceededError();
       let raw: unknown;
       try {
         raw = await client.query(begin);
@@ -221,12 +246,13 @@ export class DataSource implements EntityManager {
         throw new QueryFailedError(begin, undefined, err);
       }
       const result = await fn(raw, manager);
-      await run(client, 'COMMIT', undefined, true);
+      await send('COMMIT', undefined, true);
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch((rollbackErr: Error) => void (broken ??= rollbackErr));
       throw err;
     } finally {
+      clearTimeout(timer);
       client.removeListener('error', onError);
       client.release(broken);
     }

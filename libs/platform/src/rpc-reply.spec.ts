@@ -35,7 +35,7 @@ describe('rpcReply', () => {
   it('tells the caller to check the outcome when a write lost its connection, and to retry when nothing was sent', async () => {
     const lost = new OutcomeUnknownError('INSERT …', [], new Error('Connection terminated unexpectedly'));
     const unknown = await rpcReply('transactions.initialize', payload, failingWith(lost));
-    expect(unknown).toEqual({ ok: false, error: { code: 'service_unavailable', message: expect.stringContaining('check the outcome') } });
+    expect(unknown).toEqual({ ok: false, error: { code: 'outcome_unknown', message: expect.stringContaining('check the outcome') } });
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const unreachable = await rpcReply('transactions.initialize', payload, failingWith(refused));
     expect(unreachable).toEqual({ ok: false, error: { code: 'service_unavailable', message: 'a data store is unreachable; try again shortly', not_executed: true } });

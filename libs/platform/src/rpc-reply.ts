@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
-import { STORE_DATA_REFUSED_MESSAGE, STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isOutcomeUnknown } from '@payments/database';
+import { STORE_DATA_REFUSED_MESSAGE, STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isDeadlineExceeded, isOutcomeUnknown } from '@payments/database';
 import { DomainException } from './domain-exception';
 import { rootLogger } from './logger';
 import { rpcRequestDuration } from './metrics';
@@ -42,7 +42,14 @@ function refusal(pattern: string, err: unknown, observe: (outcome: string) => vo
     // layer keeps this answer): check the outcome, do not blindly retry.
     observe('outcome_unknown');
     rootLogger().error({ err, pattern }, 'RPC handler lost its store connection mid-write; outcome unknown');
-    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: STORE_OUTCOME_UNKNOWN_MESSAGE } };
+    return { ok: false, error: { code: ErrorCodes.OutcomeUnknown, message: STORE_OUTCOME_UNKNOWN_MESSAGE } };
+  }
+  if (isDeadlineExceeded(err)) {
+    // Not started, or cancelled and rolled back, because the caller's deadline had passed (or
+    // statement_timeout): nothing was written. The caller has usually stopped waiting already.
+    observe('deadline_exceeded');
+    rootLogger().warn({ pattern }, 'RPC work not done: its deadline passed; nothing was written');
+    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: 'the request took too long and was not applied; try again', not_executed: true } };
   }
   if (isConnectionError(err)) {
     // No connection was had, or it broke inside BEGIN … COMMIT before the COMMIT was sent (the

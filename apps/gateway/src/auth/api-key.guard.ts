@@ -54,5 +54,7 @@ export class ApiKeyGuard implements CanActivate {
 export function rpcContext(req: ApiRequest): RpcContext {
   const p = req.principal;
   if (!p) throw new Error('rpcContext called on an unauthenticated request');
-  return { request_id: req.requestId, business_id: p.business_id, mode: p.mode, key_type: p.key_type };
+  const ctx: RpcContext = { request_id: req.requestId, business_id: p.business_id, mode: p.mode, key_type: p.key_type };
+  if (req.idempotencyClaim) ctx.idempotency_key = req.idempotencyClaim.serviceKey;
+  return ctx;
 }

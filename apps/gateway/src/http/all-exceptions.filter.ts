@@ -39,6 +39,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof ApiException) {
       // The idempotency layer releases the key of a request that certainly never ran.
       if (exception.notExecuted) req.notExecuted = true;
+      if (exception.rerunAfter !== undefined) req.rerunAfter = exception.rerunAfter;
       return sendError(res, exception.status, { code: exception.code, message: exception.message, errors: exception.errors, request_id: requestId }, exception.headers);
     }
     if (exception instanceof HttpException) {

@@ -5,6 +5,11 @@ import { STORE_DATA_REFUSED_MESSAGE, STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREAC
 export class ApiException extends Error {
   /** True when the request certainly never reached a service (safe to run again as is). */
   notExecuted = false;
+  /**
+   * Set when the outcome is unknown but the service is idempotent on the Idempotency-Key: from
+   * this time (epoch ms) on, a retry with the same key may run again and gets the real outcome.
+   */
+  rerunAfter: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -28,7 +33,7 @@ export class ApiException extends Error {
  * is not a store error (undefined).
  */
 export function storeErrorAnswer(err: unknown): ApiException | undefined {
-  if (isOutcomeUnknown(err)) return new ApiException(ErrorCodes.ServiceUnavailable, STORE_OUTCOME_UNKNOWN_MESSAGE);
+  if (isOutcomeUnknown(err)) return new ApiException(ErrorCodes.OutcomeUnknown, STORE_OUTCOME_UNKNOWN_MESSAGE);
   if (isConnectionError(err)) {
     const unreachable = new ApiException(ErrorCodes.ServiceUnavailable, STORE_UNREACHABLE_MESSAGE);
     unreachable.notExecuted = true;

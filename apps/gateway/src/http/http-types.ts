@@ -12,6 +12,8 @@ declare module 'fastify' {
     idempotencyClaim?: IdempotencyClaim;
     /** Set by the exceptions filter when the answer says the request certainly never ran. */
     notExecuted: boolean;
+    /** Set by the exceptions filter from ApiException.rerunAfter (an unknown outcome a retry may resolve). */
+    rerunAfter: number | undefined;
   }
 }
 

@@ -36,18 +36,47 @@ describe('Idempotency: what a failure leaves under the key', () => {
     expect(kept()).toEqual([]);
   });
 
-  it("a store connection lost mid-write is kept as the filter's 503 (outcome unknown), never as a 500", async () => {
+  it("a store connection lost mid-write is kept as the filter's 504 outcome_unknown, never as a 500", async () => {
     const { call, kept } = setUp();
     const lost = new OutcomeUnknownError('INSERT INTO transactions …', [], new Error('Connection terminated unexpectedly'));
-    expect((await call(() => Promise.reject(lost))).status).toBe(503);
-    expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 503, body: expect.objectContaining({ code: 'service_unavailable' }) })]);
+    expect((await call(() => Promise.reject(lost))).status).toBe(504);
+    expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 504, body: expect.objectContaining({ code: 'outcome_unknown' }) })]);
   });
 
-  it('a refusal the service may have acted on is kept', async () => {
+  it('an unknown outcome of an endpoint the service is not idempotent on is kept', async () => {
     const { call, kept } = setUp();
-    const timedOut = new ApiException(ErrorCodes.ServiceUnavailable, 'transaction-service did not answer in time; try again');
-    expect((await call(() => Promise.reject(timedOut))).status).toBe(503);
-    expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 503 })]);
+    const timedOut = new ApiException(ErrorCodes.OutcomeUnknown, 'transaction-service did not answer in time; check its outcome');
+    expect((await call(() => Promise.reject(timedOut))).status).toBe(504);
+    expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 504 })]);
+  });
+
+  it('an unknown outcome the service can resolve is not kept: 409 until it settles, then the retry runs and its answer is kept', async () => {
+    const { call, store } = harness();
+    const body = { email: 'a@example.com', amount: 5000 };
+    let now = 1_000_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const timedOut = new ApiException(ErrorCodes.OutcomeUnknown, 'transaction-service did not answer in time');
+      timedOut.rerunAfter = now + 5_000;
+      expect((await call(body, () => Promise.reject(timedOut))).status).toBe(504);
+      expect([...store.values()].map((v) => JSON.parse(v))).toEqual([expect.objectContaining({ state: 'unknown', rerun_after: now + 5_000 })]);
+      const ran = jest.fn(async () => ({ transaction_id: 'txn_1' }));
+      now += 4_000;
+      const early = await call(body, ran);
+      expect(early.status).toBe(409);
+      expect(JSON.parse(early.payload)).toMatchObject({ code: 'idempotency_in_progress' });
+      expect(early.headers['retry-after']).toBe('1');
+      expect((await call({ ...body, amount: 1 }, ran)).status).toBe(422);
+      expect(ran).not.toHaveBeenCalled();
+      now += 1_000;
+      expect((await call(body, ran)).status).toBe(200);
+      expect(ran).toHaveBeenCalledTimes(1);
+      const replay = await call(body, ran);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(ran).toHaveBeenCalledTimes(1);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { ErrorCodes } from '@payments/contracts';
 import { logLines } from '../__tests__/log-lines';
 import { ApiException } from './api-exception';
 import type { ApiRequest } from './http-types';
-import { canonicalJson, requestFingerprint } from './idempotency';
+import { canonicalJson, requestFingerprint } from './idempotency-fingerprint';
 import { harness, keyedRequest, URL_PATH } from './__tests__/idempotency-harness';
 
 describe('canonicalJson: the Idempotency-Key fingerprint compares parameters, not bytes', () => {

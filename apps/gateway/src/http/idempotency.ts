@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { ErrorCodes } from '@payments/contracts';
@@ -6,15 +6,22 @@ import { rootLogger } from '@payments/platform';
 import { REDIS, redisReady, withinDeadline } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from './api-exception';
+import { legacyRequestFingerprint, requestFingerprint, sha256 } from './idempotency-fingerprint';
 import { header as requestHeader, type ApiReply, type ApiRequest } from './http-types';
 
 interface Stored {
-  state: 'running' | 'done';
+  /**
+   * `unknown`: the request was sent to a service idempotent on the key and no answer came
+   * (outcome_unknown); from `rerun_after` on, a retry with the same request runs again and gets
+   * the real outcome from the service.
+   */
+  state: 'running' | 'done' | 'unknown';
   fingerprint: string;
   /** A running record's claim: which request holds the key (its answer is kept only if it still does). */
   claim?: string;
   status?: number;
   body?: unknown;
+  rerun_after?: number;
 }
 
 /** Replaces the record in KEYS[1] by ARGV[2] (for ARGV[3] ms) only if it is still ARGV[1]. */
@@ -35,7 +42,7 @@ return 1`;
 function parseStored(raw: string): Stored | undefined {
   try {
     const stored = JSON.parse(raw) as Partial<Stored> | null;
-    const valid = stored !== null && typeof stored === 'object' && typeof stored.fingerprint === 'string' && (stored.state === 'running' || stored.state === 'done');
+    const valid = stored !== null && typeof stored === 'object' && typeof stored.fingerprint === 'string' && (stored.state === 'running' || stored.state === 'done' || stored.state === 'unknown');
     return valid ? (stored as Stored) : undefined;
   } catch {
     return undefined;
@@ -49,6 +56,8 @@ export interface IdempotencyClaim {
   fingerprint: string;
   /** The running record this request stored: settling compares it, so only its own claim is replaced. */
   running: string;
+  /** The key as the services see it (ctx.idempotency_key): bound to the scope, the key and the request's parameters. */
+  serviceKey: string;
 }
 
 /** Statuses of requests refused before they ran: the key is released so the caller can retry with it. */
@@ -68,43 +77,6 @@ export function idempotencyScope(req: Pick<ApiRequest, 'principal'>): string {
   const p = req.principal;
   if (!p) return 'admin';
   return p.key_type === 'secret' ? `${p.business_id}:${p.mode}` : `${p.business_id}:${p.mode}:${p.key_type}`;
-}
-
-/**
- * The request's parameters in one spelling: object keys sorted at every depth, so the same body
- * with its keys in another order is the same request (Stripe compares parameters, not bytes).
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** The fingerprint a record is stored with: method, URL as sent and the body's parameters. */
-export function requestFingerprint(method: string, url: string, body: unknown): string {
-  return sha256(`${method} ${url}\n${canonicalJson(body ?? null)}`);
-}
-
-/**
- * The fingerprint records were stored with before it was canonical (the body's keys in the order
- * they were sent). A retry of such a request within IDEMPOTENCY_TTL_SECONDS of the deploy that
- * introduced canonical fingerprints must still replay, so a stored fingerprint matches either
- * spelling. Remove this fallback in any release deployed once that TTL (24 h by default) has
- * passed since the canonical release ran on every gateway replica: no record stored the old way
- * can be alive then. A body already in canonical order has the same fingerprint both ways, and
- * two different bodies never share either one, so the fallback cannot make a reuse pass.
- */
-export function legacyRequestFingerprint(method: string, url: string, body: unknown): string {
-  return sha256(`${method} ${url}\n${JSON.stringify(body ?? null)}`);
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 /**
@@ -128,9 +100,12 @@ export class IdempotentReplay extends Error {
  * idempotency_key_reused; while the first still runs → 409 idempotency_in_progress. The claim is
  * an atomic SET NX in Redis, so it holds across concurrent requests and gateway replicas.
  * Requests refused before they ran (validation, auth, rate limit, a service that could not be
- * reached) are not kept, so they can be retried with the same key. Any other answer is kept and
- * replayed — a 5xx whose outcome is unknown included (Stripe does the same): running it again
- * could apply it twice, so the caller checks the outcome and uses a new key.
+ * reached) are not kept, so they can be retried with the same key. An outcome_unknown answer of a
+ * service idempotent on the key (KEY_IDEMPOTENT_PATTERNS: initialize, refunds) is not kept either:
+ * retries get 409 until the first attempt can no longer commit, then run again and the service
+ * answers with what the first did. Any other answer is kept and replayed — an outcome_unknown of
+ * any other endpoint included: running it again could apply it twice, so the caller checks the
+ * outcome and uses a new key.
  *
  * The claim runs at the end of the API-key and admin guards (after authentication and the rate
  * limit, before the validation pipe), and the answer is kept by the onSend hook
@@ -189,6 +164,15 @@ export class Idempotency {
         claimed = await withinDeadline(this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs), ms(), 'idempotency take-over');
         if (claimed !== 'OK') raw = await read();
       }
+      // An earlier attempt of this same request got no answer (outcome_unknown) from a service
+      // idempotent on the key, and can no longer commit: this retry runs again and gets the real
+      // outcome (the service answers with what the first attempt did, if it did anything). Taken
+      // over only if the record is still that one, so of two retries one runs.
+      const stored = raw === null ? undefined : parseStored(raw);
+      if (raw !== null && stored?.state === 'unknown' && this.sameRequest(req, stored, fingerprint) && Date.now() >= (stored.rerun_after ?? 0)) {
+        claimed = await withinDeadline(this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs), ms(), 'idempotency re-run');
+        if (claimed !== 'OK') raw = await read();
+      }
       // The key holds this request's own claim (its token is this request's alone): Redis applied
       // the call, its answer was lost with the connection, and ioredis sent it again after the
       // reconnect, where it answered as if another request held the key.
@@ -203,17 +187,25 @@ export class Idempotency {
       this.unavailable(req, (err as Error).message);
     }
     if (claimed !== 'OK') return this.replay(req, raw, fingerprint);
-    req.idempotencyClaim = { owner: this, redisKey, fingerprint, running };
+    const serviceKey = sha256(`${idempotencyScope(req)}\n${key}\n${fingerprint}`);
+    req.idempotencyClaim = { owner: this, redisKey, fingerprint, running, serviceKey };
+  }
+
+  private sameRequest(req: ApiRequest, stored: Stored, fingerprint: string): boolean {
+    return stored.fingerprint === fingerprint || stored.fingerprint === legacyRequestFingerprint(req.method, req.originalUrl, req.body);
   }
 
   private replay(req: ApiRequest, raw: string | null, fingerprint: string): never {
     const stored = raw === null ? undefined : parseStored(raw);
     if (!stored) throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key has just finished; retry');
-    const sameRequest = stored.fingerprint === fingerprint || stored.fingerprint === legacyRequestFingerprint(req.method, req.originalUrl, req.body);
-    if (!sameRequest) {
+    if (!this.sameRequest(req, stored, fingerprint)) {
       throw new ApiException(ErrorCodes.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request; use a new key');
     }
     if (stored.state === 'running') throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key is still in progress');
+    if (stored.state === 'unknown') {
+      const wait = Math.max(1, Math.ceil(((stored.rerun_after ?? 0) - Date.now()) / 1000));
+      throw new ApiException(ErrorCodes.IdempotencyInProgress, `the first attempt with this Idempotency-Key may still be applied; retry with the same key in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+    }
     throw new IdempotentReplay(stored.status ?? 200, stored.body);
   }
 
@@ -224,7 +216,10 @@ export class Idempotency {
    */
   async settle(req: ApiRequest, claim: IdempotencyClaim, status: number, contentType: unknown, payload: unknown): Promise<void> {
     let stored = '';
-    if (!req.notExecuted && !REFUSED_BEFORE_RUNNING.has(status)) {
+    if (req.rerunAfter !== undefined && !req.notExecuted) {
+      // Not kept as an answer: a retry with the same request runs again once the first attempt can no longer commit.
+      stored = JSON.stringify({ state: 'unknown', fingerprint: claim.fingerprint, rerun_after: req.rerunAfter } satisfies Stored);
+    } else if (!req.notExecuted && !REFUSED_BEFORE_RUNNING.has(status)) {
       // The payload is the JSON text that is sent: kept as it is, not serialised again. A payload that
       // says JSON but is not is kept as a string: an unreadable record would let a retry run again.
       const isJson = typeof contentType === 'string' && contentType.startsWith('application/json') && typeof payload === 'string' && isJsonText(payload);

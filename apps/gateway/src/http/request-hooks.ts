@@ -22,6 +22,7 @@ export function registerRequestHooks(fastify: FastifyInstance): void {
   fastify.decorateRequest('principal', undefined);
   fastify.decorateRequest('idempotencyClaim', undefined);
   fastify.decorateRequest('notExecuted', false);
+  fastify.decorateRequest('rerunAfter', undefined);
 
   fastify.addHook('onRequest', (req, reply, done) => {
     const problem = stampRequest(req, reply);

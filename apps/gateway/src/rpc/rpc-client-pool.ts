@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
-import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
+import { ErrorCodes, KEY_IDEMPOTENT_PATTERNS, type RpcContext, type RpcReply } from '@payments/contracts';
 import {
   FramedRpcClient,
   RPC_REFUSED,
@@ -107,12 +107,14 @@ export class RpcClientPool {
         if (reply.ok) return reply.data;
         const refused = new ApiException(reply.error.code, reply.error.message, reply.error.errors);
         refused.notExecuted = reply.error.not_executed === true;
+        // The service's own write broke mid-commit: settled one way or the other by now.
+        if (refused.code === ErrorCodes.OutcomeUnknown && KEY_IDEMPOTENT_PATTERNS.has(pattern)) refused.rerunAfter = Date.now();
         throw refused;
       } catch (err) {
         if (err instanceof ApiException) throw err;
         if (err instanceof RpcTimeoutError) {
-          this.logger.error({ service: this.service, pattern, address: endpoint.address }, 'RPC timed out');
-          throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} did not answer in time; try again`);
+          this.logger.error({ service: this.service, pattern, address: endpoint.address }, 'RPC timed out; outcome unknown');
+          throw outcomeUnknown(pattern, `${this.service} did not answer in time`);
         }
         if (err instanceof RpcNotSentError) {
           lastError = err;
@@ -122,7 +124,7 @@ export class RpcClientPool {
         if (err instanceof RpcConnectionLostError) {
           // Never re-sent elsewhere: the first instance may already have acted on it.
           this.logger.error({ service: this.service, pattern, address: endpoint.address, err: err.message }, 'RPC connection broke; outcome unknown');
-          throw new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} stopped answering; check the outcome before trying again`);
+          throw outcomeUnknown(pattern, `${this.service} stopped answering`);
         }
         if (err instanceof RpcRemoteError && err.code === RPC_REFUSED) {
           // Nothing ran. Usually INTERNAL_RPC_SECRET differs between the gateway and the service.
@@ -141,6 +143,32 @@ export class RpcClientPool {
     unavailable.notExecuted = true;
     throw unavailable;
   }
+}
+
+/**
+ * How long after the gateway stops waiting a service may still commit the call's work: services
+ * start nothing past the deadline and cancel their database work RPC_DEADLINE_MARGIN_MS after it
+ * (2 s by default); this adds time for the cancel to land. Until then a retry with the same
+ * Idempotency-Key gets 409 idempotency_in_progress.
+ */
+export const OUTCOME_SETTLES_MS = 5_000;
+
+/**
+ * The answer when a call was sent and no reply came: it may have been applied. For a pattern the
+ * service is idempotent on (KEY_IDEMPOTENT_PATTERNS), a retry with the same Idempotency-Key runs
+ * again once the first attempt can no longer commit and gets the real outcome; for any other, the
+ * answer is kept for the key and the merchant checks before trying with a new key.
+ */
+function outcomeUnknown(pattern: string, what: string): ApiException {
+  const rerunnable = KEY_IDEMPOTENT_PATTERNS.has(pattern);
+  const unknown = new ApiException(
+    ErrorCodes.OutcomeUnknown,
+    rerunnable
+      ? `${what}; the request may or may not have been applied: retry with the same Idempotency-Key to get its outcome (or verify by reference); do not retry with a new key until you know`
+      : `${what}; the request may or may not have been applied: check its outcome before trying again with a new Idempotency-Key`,
+  );
+  if (rerunnable) unknown.rerunAfter = Date.now() + OUTCOME_SETTLES_MS;
+  return unknown;
 }
 
 export const TRANSACTION_SERVICE = Symbol('TRANSACTION_SERVICE');

@@ -36,6 +36,15 @@ export class TransactionServiceConfig extends ServiceConfig {
   @IsInt() @Min(1) @Max(64)
   INITIALIZE_INSERTS_IN_FLIGHT = 2;
 
+  /**
+   * How long after its caller's RPC deadline a statement of that call may still run: then it is
+   * cancelled (rolled back). Work is not started at all once the deadline has passed. The gateway
+   * lets a retry with the same Idempotency-Key run again 5 s after its deadline, so keep this
+   * well under that (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
+   */
+  @IsInt() @Min(0) @Max(3_000)
+  RPC_DEADLINE_MARGIN_MS = 2_000;
+
   /** Most transactions in one grouped insert statement. */
   @IsInt() @Min(1) @Max(1000)
   INITIALIZE_BATCH_MAX = 100;

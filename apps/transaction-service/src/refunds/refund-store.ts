@@ -71,6 +71,8 @@ export interface NewRefund {
   metadata: Metadata;
   description: string | null;
   settleInSeconds: number;
+  /** ctx.idempotency_key of the creating request (unique per business and mode). */
+  idempotencyKey?: string | null;
 }
 
 function toRefundSnapshot(r: RefundRow): RefundSnapshot {
@@ -152,11 +154,17 @@ export class RefundStore {
   async insert(m: EntityManager, r: NewRefund): Promise<RefundRow> {
     const [inserted] = await queryRows<{ id: string }>(
       m,
-      `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason, settle_at, metadata, description)
-       VALUES ($1,$2,$3,$4,$5,$6,'pending','Refund is being processed',$7, now() + make_interval(secs => $8), ($9::jsonb)->'metadata', ($9::jsonb)->>'description') RETURNING id`,
-      [publicId('rfd'), r.transactionId, r.businessId, r.mode, r.amount, r.currency, r.reason, r.settleInSeconds, annotationsParam(r.metadata, r.description)],
+      `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason, settle_at, metadata, description, idempotency_key)
+       VALUES ($1,$2,$3,$4,$5,$6,'pending','Refund is being processed',$7, now() + make_interval(secs => $8), ($9::jsonb)->'metadata', ($9::jsonb)->>'description', $10) RETURNING id`,
+      [publicId('rfd'), r.transactionId, r.businessId, r.mode, r.amount, r.currency, r.reason, r.settleInSeconds, annotationsParam(r.metadata, r.description), r.idempotencyKey ?? null],
     );
     return this.load(m, inserted.id);
+  }
+
+  /** The refund a request with this Idempotency-Key (ctx.idempotency_key) created, if any. */
+  async byIdempotencyKey(db: Pick<EntityManager, 'query'>, businessId: number, mode: string, key: string): Promise<RefundRow | undefined> {
+    const [row] = await queryRows<RefundRow>(db, `${REFUND_SELECT} WHERE r.business_id = $1 AND r.mode = $2 AND r.idempotency_key = $3`, [businessId, mode, key]);
+    return row;
   }
 
   async byPublicId(db: Pick<EntityManager, 'query'>, businessId: number, mode: string, refundId: string): Promise<RefundRow | undefined> {

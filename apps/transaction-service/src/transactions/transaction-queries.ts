@@ -45,6 +45,12 @@ export class TransactionQueries {
     return row;
   }
 
+  /** The transaction a request with this Idempotency-Key (ctx.idempotency_key) created, if any. */
+  async byIdempotencyKey(db: Db, businessId: number, mode: string, key: string): Promise<TransactionRow | undefined> {
+    const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND idempotency_key = $3', [businessId, mode, key]);
+    return row;
+  }
+
   async byPublicId(db: Db, businessId: number, mode: string, publicId: string): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND public_id = $3', [businessId, mode, publicId]);
     return row;

@@ -107,10 +107,13 @@ export interface PreparedInsert {
   outbox: ({ n: number } & ReturnType<typeof outboxRecord>)[];
   expiresInSeconds: number;
   checkoutAttempt: string | null;
+  idempotencyKey: string | null;
+  /** Epoch ms after which the caller no longer waits (not written then; see TransactionInsertBatch). */
+  deadlineAt: number | undefined;
 }
 
 /** One row of TransactionStore.insertMany's document; field names as the columns, so log redaction recognises them (metadata, description, mobile number). */
-export function insertRecord({ draft, row, outbox, expiresInSeconds, checkoutAttempt }: PreparedInsert, i: number) {
+export function insertRecord({ draft, row, outbox, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert, i: number) {
   return {
     i,
     public_id: draft.public_id,
@@ -135,6 +138,7 @@ export function insertRecord({ draft, row, outbox, expiresInSeconds, checkoutAtt
     link_splits: draft.link_splits,
     expires_in: expiresInSeconds,
     checkout_attempt: checkoutAttempt,
+    idempotency_key: idempotencyKey,
     version: row.version,
     settle_at: row.settle_at,
     metadata: draft.metadata,

@@ -29,8 +29,8 @@ const CREATE_STATEMENT: PreparedStatement = {
          INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
            payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
            checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at,
-           metadata, description)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23, $25, ($26::jsonb)->'metadata', ($26::jsonb)->>'description')
+           metadata, description, idempotency_key)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23, $25, ($26::jsonb)->'metadata', ($26::jsonb)->>'description', $27)
          RETURNING ${ROW_COLUMNS}
        ), event AS (
          INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
@@ -56,16 +56,16 @@ const INSERT_MANY: PreparedStatement = {
            amount bigint, charges bigint, total bigint, currency text, email text, payment_method_type text, payment_method_code text,
            mobile_money_number text, requested_response text, status text, message text, checkout_id text, success_url text,
            failure_url text, payment_link_id text, link_splits jsonb, expires_in double precision, checkout_attempt text,
-           version integer, settle_at timestamptz, metadata jsonb, description text, events jsonb)
+           version integer, settle_at timestamptz, metadata jsonb, description text, idempotency_key text, events jsonb)
        ), t AS (
          INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
            payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
            checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at,
-           metadata, description)
+           metadata, description, idempotency_key)
          SELECT public_id, business_id, mode, reference, amount, charges, total, currency, email,
            payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
            checkout_id, success_url, failure_url, payment_link_id, link_splits, now() + make_interval(secs => expires_in), checkout_attempt,
-           version, settle_at, metadata, description
+           version, settle_at, metadata, description, idempotency_key
            FROM input ORDER BY i
          ON CONFLICT DO NOTHING
          RETURNING ${ROW_COLUMNS}
@@ -100,6 +100,10 @@ export interface NewTransaction {
   metadata?: Metadata;
   description?: string | null;
   checkoutAttempt?: string | null;
+  /** ctx.idempotency_key of the creating request: a second insert with it meets transactions_idempotency_key. */
+  idempotencyKey?: string | null;
+  /** When the caller stops waiting (ctx.deadline_at): not written after it (TransactionInsertBatch). */
+  deadlineAt?: number;
   /**
    * A status the transaction moves to at once (the sandbox's handset prompt): the row is inserted
    * in it, after the creation event the event of that change — as if changeStatus had run
@@ -165,7 +169,7 @@ export class TransactionStore {
     }
     // Every event is of this row: the statement sets id and timestamps (the same now() for all).
     const outbox = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
-    return { draft, row, outbox, expiresInSeconds: t.expiresInSeconds, checkoutAttempt: t.checkoutAttempt ?? null };
+    return { draft, row, outbox, expiresInSeconds: t.expiresInSeconds, checkoutAttempt: t.checkoutAttempt ?? null, idempotencyKey: t.idempotencyKey ?? null, deadlineAt: t.deadlineAt };
   }
 
   /** Inserts prepared transactions and their events in one statement (INSERT_MANY); returns the rows inserted, without those a unique constraint skipped. */
@@ -174,7 +178,7 @@ export class TransactionStore {
   }
 
   /** Inserts one prepared transaction and its events in one statement (CREATE_STATEMENT). */
-  async insert(m: EntityManager, { draft, row, outbox, expiresInSeconds, checkoutAttempt }: PreparedInsert): Promise<TransactionRow> {
+  async insert(m: EntityManager, { draft, row, outbox, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert): Promise<TransactionRow> {
     const [stored] = await queryRows<TransactionRow>(
       m,
       CREATE_STATEMENT,
@@ -205,6 +209,7 @@ export class TransactionStore {
         JSON.stringify(outbox),
         row.settle_at,
         annotationsParam(draft.metadata, draft.description),
+        idempotencyKey,
       ],
     );
     return stored;

@@ -13,12 +13,26 @@ describe('signed RPC envelope', () => {
   const packet = (signer: RpcSigner, pattern: string, data: unknown = body, now = Date.now()) => ({
     pattern,
     body: JSON.stringify(data),
-    auth: signer.sign(pattern, JSON.stringify(data), now),
+    auth: signer.sign(pattern, JSON.stringify(data), undefined, now),
   });
 
   it('accepts a fresh request signed with the current or the previous secret', () => {
     expect(verifier.verify(packet(new RpcSigner(SECRET, 'merchant'), RpcPatterns.TransactionsVerify))).toBeNull();
     expect(verifier.verify(packet(new RpcSigner(OLD, 'merchant'), RpcPatterns.TransactionsVerify))).toBeNull();
+  });
+
+  it('signs the deadline (version 2): a changed or missing ttl is refused, a version 1 envelope still passes', () => {
+    const signer = new RpcSigner(SECRET, 'merchant');
+    const data = JSON.stringify(body);
+    const p = { pattern: RpcPatterns.TransactionsInitialize, body: data, auth: signer.sign(RpcPatterns.TransactionsInitialize, data, 2_000) };
+    expect(p.auth).toMatchObject({ v: 2, ttl: 2_000 });
+    expect(verifier.verify(p)).toBeNull();
+    expect(verifier.verify({ ...p, auth: { ...p.auth, nonce: `${p.auth.nonce.slice(0, -1)}0`, ttl: 60_000 } })).toBe('bad_signature');
+    expect(verifier.verify({ ...p, auth: { ...p.auth, ttl: 60_000 } })).toBe('bad_signature');
+    expect(verifier.verify({ ...p, auth: { ...p.auth, ttl: undefined } })).toBe('malformed');
+    expect(verifier.verify({ ...p, auth: { ...p.auth, ttl: -1 } })).toBe('malformed');
+    expect(verifier.verify({ ...p, auth: { ...p.auth, v: 1, ttl: undefined } })).toBe('bad_signature');
+    expect(verifier.verify({ pattern: RpcPatterns.TransactionsInitialize, body: data, auth: signer.sign(RpcPatterns.TransactionsInitialize, data) })).toBeNull();
   });
 
   it('refuses a request without credentials or with malformed ones', () => {

@@ -3,17 +3,24 @@ import { ADMIN_RPC_PATTERNS } from '@payments/contracts';
 
 /**
  * The signed envelope of gateway → service RPC. Every request frame's header carries
- * `auth: { v, scope, ts, nonce, sig }` next to `pattern` and `id`, where `sig` is HMAC-SHA256 over
- * version, pattern, scope, timestamp, nonce and the JSON body bytes of the frame, keyed by
+ * `auth: { v, scope, ts, nonce, ttl, sig }` next to `pattern` and `id`, where `sig` is HMAC-SHA256
+ * over version, pattern, scope, timestamp, nonce, ttl and the JSON body bytes of the frame, keyed by
  * INTERNAL_RPC_SECRET. Services check it before any handler runs (FramedRpcServer).
+ *
+ * `ttl` (version 2) is the caller's deadline: the milliseconds it still waits for the answer when
+ * the frame is written. The service counts it from when it reads the frame and does not start work
+ * whose caller has given up (docs/decisions/0014-deadlines-and-unknown-outcomes.md). Version 1
+ * (no ttl) is still accepted, so services can be deployed before the gateway.
  */
 export type RpcScope = 'merchant' | 'admin';
 
 export interface RpcAuth {
-  v: 1;
+  v: 1 | 2;
   scope: RpcScope;
   ts: number;
   nonce: string;
+  /** Version 2: the caller's time left, in ms, when the frame was written. */
+  ttl?: number;
   sig: string;
 }
 
@@ -36,8 +43,9 @@ export function isAdminPattern(pattern: string): boolean {
 /** The body is the JSON text as sent (empty for no payload): signed once, verified without parsing. */
 export type RpcBody = string | Buffer;
 
-function mac(key: KeyObject, pattern: string, scope: string, ts: number, nonce: string, body: RpcBody): Buffer {
-  return createHmac('sha256', key).update(`1\n${pattern}\n${scope}\n${ts}\n${nonce}\n`).update(body).digest();
+function mac(key: KeyObject, pattern: string, scope: string, ts: number, nonce: string, ttl: number | undefined, body: RpcBody): Buffer {
+  const head = ttl === undefined ? `1\n${pattern}\n${scope}\n${ts}\n${nonce}\n` : `2\n${pattern}\n${scope}\n${ts}\n${nonce}\n${ttl}\n`;
+  return createHmac('sha256', key).update(head).update(body).digest();
 }
 
 /** Signs outgoing requests with the current secret under one fixed scope. */
@@ -49,9 +57,11 @@ export class RpcSigner {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  sign(pattern: string, body: RpcBody, now = Date.now()): RpcAuth {
+  /** Signs a request; with `ttlMs` (the caller's time left) as version 2, without as version 1. */
+  sign(pattern: string, body: RpcBody, ttlMs?: number, now = Date.now()): RpcAuth {
     const nonce = randomUUID();
-    return { v: 1, scope: this.scope, ts: now, nonce, sig: mac(this.key, pattern, this.scope, now, nonce, body).toString('base64url') };
+    const sig = mac(this.key, pattern, this.scope, now, nonce, ttlMs, body).toString('base64url');
+    return ttlMs === undefined ? { v: 1, scope: this.scope, ts: now, nonce, sig } : { v: 2, scope: this.scope, ts: now, nonce, ttl: ttlMs, sig };
   }
 }
 
@@ -86,7 +96,8 @@ export class RpcVerifier {
     if (auth === undefined || auth === null) return 'missing';
     if (
       typeof auth !== 'object' ||
-      auth.v !== 1 ||
+      (auth.v !== 1 && auth.v !== 2) ||
+      (auth.v === 2 && (typeof auth.ttl !== 'number' || !Number.isSafeInteger(auth.ttl) || auth.ttl < 0)) ||
       (auth.scope !== 'merchant' && auth.scope !== 'admin') ||
       typeof auth.ts !== 'number' ||
       !Number.isSafeInteger(auth.ts) ||
@@ -99,7 +110,7 @@ export class RpcVerifier {
     }
     const given = Buffer.from(auth.sig, 'base64url');
     const valid = this.keys.some((key) => {
-      const expected = mac(key, packet.pattern as string, auth.scope!, auth.ts!, auth.nonce!, packet.body);
+      const expected = mac(key, packet.pattern as string, auth.scope!, auth.ts!, auth.nonce!, auth.v === 2 ? auth.ttl : undefined, packet.body);
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
     if (!valid) return 'bad_signature';

@@ -88,7 +88,8 @@ export class FramedRpcClient {
     if (socket.writableLength >= this.options.maxFrameBytes) throw new RpcNotSentError(`${this.address} is not reading its requests`);
     const body = data === undefined ? '' : JSON.stringify(data);
     const id = this.nextId++;
-    const frame = encodeFrame({ id, pattern, auth: this.options.signer.sign(pattern, body) }, body);
+    // The deadline travels with the request (signed): the time this call still waits, as of now.
+    const frame = encodeFrame({ id, pattern, auth: this.options.signer.sign(pattern, body, replyMs) }, body);
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);

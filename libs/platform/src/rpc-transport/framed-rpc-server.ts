@@ -167,6 +167,15 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
       if (replyTo !== undefined) this.write(socket, encodeFrame({ id: replyTo, err: { message: 'request body is not JSON' } }));
       return;
     }
+    // The caller's deadline (signed, version 2), on this process's clock: handlers read it from
+    // ctx.deadline_at and start no work, nor put any into a group, once it has passed. Whatever the
+    // body says there is replaced: only the signed envelope sets it.
+    const ttl = (auth as { ttl?: unknown } | undefined)?.ttl;
+    const rpcCtx = (data as { ctx?: unknown } | null)?.ctx;
+    if (rpcCtx !== null && typeof rpcCtx === 'object') {
+      if (typeof ttl === 'number') (rpcCtx as { deadline_at?: number }).deadline_at = Date.now() + ttl;
+      else delete (rpcCtx as { deadline_at?: number }).deadline_at;
+    }
     const ctx = new FramedRpcContext([socket, name]);
     if (replyTo === undefined) {
       this.handleEvent(name, { pattern: name, data }, ctx).catch((err: unknown) => this.log.error({ err, pattern: name }, 'RPC event handler failed'));

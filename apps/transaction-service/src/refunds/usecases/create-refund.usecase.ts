@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from '@payments/database';
+import { DataSource, DeadlineExceededError, type EntityManager } from '@payments/database';
 import { ErrorCodes, type CreateRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
 import { descriptionProblem, descriptionToStore, metadataProblems, metadataToStore } from '@payments/domain';
 import { DomainException } from '@payments/platform';
@@ -26,9 +26,18 @@ export class CreateRefundUseCase {
     const description = descriptionProblem(body.description);
     const problems = [...metadataProblems(body.metadata), ...(description ? [description] : [])];
     if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
-    const refund = await this.ds.transaction(async (m) => {
+    // The caller gave up before this started: nothing is done (its retry runs it). Otherwise the
+    // transaction is cancelled RPC_DEADLINE_MARGIN_MS after the caller's deadline.
+    if (ctx.deadline_at !== undefined && Date.now() >= ctx.deadline_at) throw new DeadlineExceededError();
+    const work = async (m: EntityManager) => {
       const txn = await this.transactions.byReference(m, ctx.business_id, ctx.mode, body.transaction_reference, true);
       if (!txn) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
+      // A retry of a request that already made its refund (its answer was lost): that refund, as
+      // it is now. The transaction's row lock orders this read after any refund of it in flight.
+      if (ctx.idempotency_key) {
+        const earlier = await this.store.byIdempotencyKey(m, ctx.business_id, ctx.mode, ctx.idempotency_key);
+        if (earlier) return { row: earlier, created: false };
+      }
       if (txn.status !== 'success') {
         throw new DomainException(ErrorCodes.TransactionNotRefundable, `only successful transactions can be refunded; this one is ${txn.status}`);
       }
@@ -57,11 +66,13 @@ export class CreateRefundUseCase {
         metadata: metadataToStore(body.metadata),
         description: descriptionToStore(body.description),
         settleInSeconds: this.config.SANDBOX_SETTLE_MS / 1000,
+        idempotencyKey: ctx.idempotency_key ?? null,
       });
       await this.store.recordCreated(m, row, ctx.request_id);
-      return row;
-    });
-    this.outbox.notify();
-    return toRefundView(refund);
+      return { row, created: true };
+    };
+    const refund = ctx.deadline_at === undefined ? await this.ds.transaction(work) : await this.ds.transactionUntil(ctx.deadline_at + this.config.RPC_DEADLINE_MARGIN_MS, work);
+    if (refund.created) this.outbox.notify();
+    return toRefundView(refund.row);
   }
 }

@@ -15,6 +15,9 @@ import { FeeSchedule } from '../fee-schedule';
 import { ProviderRegistry } from '../providers/payment-provider';
 import { SandboxProvider } from '../sandbox/sandbox-provider';
 import { TransactionInsertBatch } from '../transaction-insert-batch';
+import { TransactionQueries } from '../transaction-queries';
+import type { TransactionRow } from '../transaction-store';
+import { DataSource, DeadlineExceededError } from '@payments/database';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -26,10 +29,14 @@ export class InitializeTransactionUseCase {
     private readonly fees: FeeSchedule,
     private readonly sandbox: SandboxProvider,
     private readonly providers: ProviderRegistry,
+    private readonly queries: TransactionQueries,
+    private readonly ds: DataSource,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
   ) {}
 
   async execute({ ctx, body }: RpcRequest<InitializeTransactionBody>): Promise<InitializeTransactionResult> {
+    // The caller gave up before this started: nothing is done (its retry runs it).
+    if (ctx.deadline_at !== undefined && Date.now() >= ctx.deadline_at) throw new DeadlineExceededError();
     // The gateway refuses this too; a public key must never choose the reference (it could squat the merchant's).
     const problems = ctx.key_type === 'public' && body.transaction_reference !== undefined
       ? [{ field: 'transaction_reference', message: 'cannot be set with a public key' }]
@@ -74,10 +81,19 @@ export class InitializeTransactionUseCase {
           description: descriptionToStore(body.description),
           expiresInSeconds: durationMs(this.config.TRANSACTION_EXPIRY) / 1000,
           then: sandboxSettles ? (this.sandbox.firstStep(code) ?? undefined) : undefined,
+          idempotencyKey: ctx.idempotency_key ?? null,
+          deadlineAt: ctx.deadline_at,
         },
         ctx.request_id,
       )
-      .catch((err) => {
+      .catch(async (err): Promise<TransactionRow> => {
+        if ((err as { code?: string }).code === UNIQUE_VIOLATION && ctx.idempotency_key) {
+          // A retry of a request that already created its transaction (its first answer was lost):
+          // the same transaction, as it is now. Checked whichever unique index the insert met
+          // first: the retry of a request with a transaction_reference meets that one too.
+          const existing = await this.queries.byIdempotencyKey(this.ds, ctx.business_id, ctx.mode, ctx.idempotency_key);
+          if (existing) return existing;
+        }
         if ((err as { code?: string }).code === UNIQUE_VIOLATION && /reference/.test((err as { constraint?: string }).constraint ?? '')) {
           throw new DomainException(ErrorCodes.DuplicateReference, `transaction_reference ${reference} has already been used`, [
             { field: 'transaction_reference', message: 'has already been used' },

@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The request's parameters in one spelling: object keys sorted at every depth, so the same body
+ * with its keys in another order is the same request (Stripe compares parameters, not bytes).
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The fingerprint a record is stored with: method, URL as sent and the body's parameters. */
+export function requestFingerprint(method: string, url: string, body: unknown): string {
+  return sha256(`${method} ${url}\n${canonicalJson(body ?? null)}`);
+}
+
+/**
+ * The fingerprint records were stored with before it was canonical (the body's keys in the order
+ * they were sent). A retry of such a request within IDEMPOTENCY_TTL_SECONDS of the deploy that
+ * introduced canonical fingerprints must still replay, so a stored fingerprint matches either
+ * spelling. Remove this fallback in any release deployed once that TTL (24 h by default) has
+ * passed since the canonical release ran on every gateway replica: no record stored the old way
+ * can be alive then. A body already in canonical order has the same fingerprint both ways, and
+ * two different bodies never share either one, so the fallback cannot make a reuse pass.
+ */
+export function legacyRequestFingerprint(method: string, url: string, body: unknown): string {
+  return sha256(`${method} ${url}\n${JSON.stringify(body ?? null)}`);
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
