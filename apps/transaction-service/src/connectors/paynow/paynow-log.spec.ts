@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { describeForLog, safeReason } from './paynow-log';
 import { planInitiate } from './paynow-request';
 
@@ -47,5 +48,16 @@ describe('what may be logged of a Paynow message', () => {
     expect(safeReason('+263 77 123 4567 busy')).toBe('[number] busy');
     expect(safeReason('Invalid Hash.  Hash should start with: 0BF21B')).toBe('Invalid Hash.  Hash should start with: 0BF21B');
     expect(safeReason('x'.repeat(500))).toHaveLength(200);
+  });
+});
+
+describe('the Paynow connector module', () => {
+  it('logs nothing itself: no console, no logger', () => {
+    const sources = readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'));
+    expect(sources.length).toBeGreaterThan(5);
+    for (const file of sources) {
+      const text = readFileSync(`${__dirname}/${file}`, 'utf8');
+      expect({ file, logs: /\bconsole\.|logger|pino|@payments\/platform/i.test(text) }).toEqual({ file, logs: false });
+    }
   });
 });
