@@ -1,6 +1,6 @@
 import type { Connector, InitiateRequest } from '../connector';
 import type { PaynowCredentials } from './paynow-credentials';
-import { PaynowConnector } from './paynow-connector';
+import { PaynowConnector, isPaynowUrl } from './paynow-connector';
 import { type PaynowFields, encodePaynowMessage, parsePaynowMessage } from './paynow-form';
 import { withHash } from './paynow-hash';
 import type { FetchLike } from './paynow-http';
@@ -111,6 +111,21 @@ describe('PaynowConnector', () => {
       const outcome = await new PaynowConnector(BASE, { fetch }).sync(C, { pollUrl: POLL, transactionId: 'txn_1' }, OPTS);
       expect(outcome).toEqual({ kind: 'status', update: expect.objectContaining({ status: 'success', providerStatus: 'Paid', amountMinor: 1050, reference: 'ORD-1' }) });
       expect(calls).toEqual([{ url: POLL, body: '' }]);
+    });
+
+    it.each([
+      ['https://www.paynow.co.zw', 'https://www.paynow.co.zw/Interface/CheckPayment/?guid=1', true],
+      ['https://www.paynow.co.zw', 'https://paynow.co.zw/Interface/CheckPayment/?guid=1', true],
+      ['https://www.paynow.co.zw', 'https://staging.paynow.co.zw/Interface/CheckPayment/?guid=1', true],
+      ['https://www.paynow.co.zw', 'http://www.paynow.co.zw/Interface/CheckPayment/?guid=1', false],
+      ['https://www.paynow.co.zw', 'https://www.paynow.co.zw:8443/Interface/CheckPayment/?guid=1', false],
+      ['https://www.paynow.co.zw', 'https://paynow.co.zw.evil.test/x', false],
+      ['https://www.paynow.co.zw', 'https://evilpaynow.co.zw/x', false],
+      ['https://www.paynow.co.zw', 'https://user:pw@www.paynow.co.zw/x', false],
+      ['http://127.0.0.1:8089', 'http://127.0.0.1:8089/Interface/CheckPayment/?guid=1', true],
+      ['http://127.0.0.1:8089', 'http://127.0.0.1:8090/Interface/CheckPayment/?guid=1', false],
+    ])('with the API at %s, %s is a Paynow URL: %s', (api, url, expected) => {
+      expect(isPaynowUrl(new URL(url), new URL(api))).toBe(expected);
     });
 
     it.each(['https://evil.test/Interface/CheckPayment/?guid=1', 'http://paynow.test/Interface/CheckPayment/?guid=1', 'not a url'])('never polls %s, off the API origin', async (pollUrl) => {

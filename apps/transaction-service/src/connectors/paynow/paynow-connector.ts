@@ -12,6 +12,16 @@ export interface PaynowConnectorOptions {
   fetch?: FetchLike;
 }
 
+/**
+ * Whether a poll URL is Paynow's: the API's scheme and port, and its host or a host of the same
+ * domain (the API at www.paynow.co.zw may hand out poll URLs on paynow.co.zw or another subdomain).
+ */
+export function isPaynowUrl(url: URL, api: URL): boolean {
+  if (url.protocol !== api.protocol || url.port !== api.port || url.username !== '' || url.password !== '') return false;
+  const domain = api.hostname.replace(/^www\./, '');
+  return url.hostname === api.hostname || url.hostname === domain || url.hostname.endsWith(`.${domain}`);
+}
+
 function isForm(contentType: string | undefined): boolean {
   if (contentType === undefined) return true;
   return contentType.split(';')[0].trim().toLowerCase() === 'application/x-www-form-urlencoded';
@@ -25,7 +35,7 @@ export class PaynowConnector implements Connector<PaynowCredentials> {
   readonly provider = 'paynow' as const;
   readonly methods = PAYNOW_METHODS;
   private readonly base: string;
-  private readonly origin: string;
+  private readonly api: URL;
   private readonly fetch: FetchLike;
 
   /** `apiUrl`: PAYNOW_API_URL, e.g. https://www.paynow.co.zw (no trailing path needed). Throws when it is not an http(s) URL. */
@@ -33,7 +43,7 @@ export class PaynowConnector implements Connector<PaynowCredentials> {
     const url = new URL(apiUrl);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('the Paynow API URL must be an http(s) URL');
     this.base = url.toString().replace(/\/+$/, '');
-    this.origin = url.origin;
+    this.api = url;
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
   }
 
@@ -57,8 +67,8 @@ export class PaynowConnector implements Connector<PaynowCredentials> {
   }
 
   /**
-   * By poll URL: an empty POST to it, which must be on the configured API origin (the URL came from
-   * Paynow, but a stored one is not sent anywhere else). Without one: a trace by merchanttrace.
+   * By poll URL: an empty POST to it, which must be Paynow's (`isPaynowUrl`: the URL came from
+   * Paynow, but a stored one is not posted anywhere else). Without one: a trace by merchanttrace.
    */
   async sync(c: PaynowCredentials, target: { pollUrl: string | null; transactionId: string }, opts: { timeoutMs: number }): Promise<SyncOutcome> {
     let url: string;
@@ -70,7 +80,7 @@ export class PaynowConnector implements Connector<PaynowCredentials> {
       } catch {
         return { kind: 'unknown', reason: 'poll URL is not a URL' };
       }
-      if (poll.origin !== this.origin) return { kind: 'unknown', reason: 'poll URL is not on the Paynow API origin' };
+      if (!isPaynowUrl(poll, this.api)) return { kind: 'unknown', reason: 'poll URL is not on the Paynow API host' };
       url = poll.toString();
     } else {
       url = `${this.base}/interface/trace`;
