@@ -1,0 +1,10 @@
+export * from './paynow-amount';
+export * from './paynow-connector';
+export * from './paynow-credentials';
+export * from './paynow-form';
+export * from './paynow-hash';
+export { describeForLog, safeReason } from './paynow-log';
+export * from './paynow-reply';
+export * from './paynow-request';
+export * from './paynow-status';
+export { classifyFetchError, type FetchLike, type HttpOutcome } from './paynow-http';
