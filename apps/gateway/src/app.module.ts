@@ -9,6 +9,7 @@ import { ReconcileAdminController } from './reconcile/reconcile-admin.controller
 import { CheckoutController } from './checkout/checkout.controller';
 import { ConnectionsModule } from './connections/connections.module';
 import { LinksController } from './links/links.controller';
+import { ProviderNotificationsController } from './provider-notifications/provider-notifications.controller';
 import { SettingsController } from './businesses/settings.controller';
 import { RpcModule } from './rpc/rpc.module';
 import { SplitsModule } from './splits/splits.module';
@@ -16,6 +17,6 @@ import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
   imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule, ConnectionsModule],
-  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController],
+  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController, ProviderNotificationsController],
 })
 export class GatewayModule {}

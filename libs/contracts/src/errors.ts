@@ -16,6 +16,9 @@ export const ErrorCodes = {
   InternalError: 'internal_error',
   ServiceUnavailable: 'service_unavailable',
   OutcomeUnknown: 'outcome_unknown',
+  PaymentDeclined: 'payment_declined',
+  ProviderError: 'provider_error',
+  ProviderUnavailable: 'provider_unavailable',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
@@ -38,6 +41,13 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   // The gateway waited for an answer it did not get (a deadline, a connection lost after sending):
   // the request may have been applied or not. Retry with the same Idempotency-Key (docs/api.md).
   outcome_unknown: 504,
+  // The provider refused the payment at once (its reason in the message): the payment failed, nothing was charged.
+  payment_declined: 402,
+  // The provider's answer could not be read or verified, or came too late: the payment stays
+  // pending and is checked at the provider until its outcome is known (never guessed).
+  provider_error: 502,
+  // The provider could not be reached at all: nothing was sent, the payment failed, nothing was charged.
+  provider_unavailable: 503,
 };
 
 export interface FieldError {

@@ -16,3 +16,4 @@ export * from './webhook-signature';
 export type { PayoutEventData, PingEventData, RefundEventData, TransactionEventData, WebhookEventBody, WebhookEventType } from './webhook-payloads';
 export * from './webhook-payload-builders';
 export * from './annotations';
+export * from './provider-notifications';

@@ -27,6 +27,7 @@ export const RpcPatterns = {
   ConnectionsList: 'connections.list',
   ConnectionsGet: 'connections.get',
   ConnectionsDelete: 'connections.delete',
+  ProviderNotify: 'providers.notify',
 } as const;
 export type RpcPattern = (typeof RpcPatterns)[keyof typeof RpcPatterns];
 
@@ -103,6 +104,13 @@ export interface InitializeTransactionResult {
   checkout_id: string | null;
   metadata: Metadata;
   description: string | null;
+  /** A payment sent to a provider: where to send the customer's browser (web flows). */
+  authorization_url?: string;
+  /** A code the customer approves in their wallet (InnBucks), and until when, as the provider wrote it. */
+  authorization_code?: string;
+  authorization_expires?: string;
+  /** What the provider asks the customer to do. */
+  instructions?: string;
 }
 
 // ---- transactions.verify

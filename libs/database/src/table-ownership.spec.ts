@@ -14,11 +14,18 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   // transaction-service
   transactions: {
     owners: ['apps/transaction-service/src/transactions/transaction-store.ts', 'apps/transaction-service/src/transactions/transaction-queries.ts'],
-    readers: { 'apps/transaction-service/src/refunds/refund-store.ts': 'a refund is shown and published with the reference and amount of the transaction it refunds' },
+    readers: {
+      'apps/transaction-service/src/refunds/refund-store.ts': 'a refund is shown and published with the reference and amount of the transaction it refunds',
+      'apps/transaction-service/src/connectors/provider-payment-store.ts': 'the status poller claims due checks with the public id, business and mode of their transaction',
+    },
   },
   refunds: { owners: ['apps/transaction-service/src/refunds/refund-store.ts'] },
   payment_links: { owners: ['apps/transaction-service/src/links/link-store.ts'] },
   provider_connections: { owners: ['apps/transaction-service/src/connections/connection-store.ts'] },
+  provider_payments: {
+    owners: ['apps/transaction-service/src/connectors/provider-payment-store.ts'],
+    readers: { 'apps/transaction-service/src/transactions/transaction-queries.ts': 'a pending payment still open at its provider does not expire' },
+  },
   // split-ledger-service
   ledger_entries: { owners: ['apps/split-ledger-service/src/ledger/ledger-store.ts', 'apps/split-ledger-service/src/ledger/ledger-queries.ts'] },
   ledger_transactions: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },

@@ -108,7 +108,10 @@ export class RpcClientPool {
         const refused = new ApiException(reply.error.code, reply.error.message, reply.error.errors);
         refused.notExecuted = reply.error.not_executed === true;
         // The service's own write broke mid-commit: settled one way or the other by now.
-        if (refused.code === ErrorCodes.OutcomeUnknown && KEY_IDEMPOTENT_PATTERNS.has(pattern)) refused.rerunAfter = Date.now();
+        // So has a payment the provider answered unreadably (provider_error): a retry with the same
+        // key gets that payment as it is by then.
+        const settled = refused.code === ErrorCodes.OutcomeUnknown || refused.code === ErrorCodes.ProviderError;
+        if (settled && KEY_IDEMPOTENT_PATTERNS.has(pattern)) refused.rerunAfter = Date.now();
         throw refused;
       } catch (err) {
         if (err instanceof ApiException) throw err;

@@ -27,6 +27,10 @@ export function presentInitialized(r: InitializeTransactionResult, checkoutBaseU
     ...annotationsOf(r),
   };
   if (r.checkout_id) body.checkout_url = checkoutUrl(checkoutBaseUrl, r.checkout_id);
+  if (r.authorization_url) body.authorization_url = r.authorization_url;
+  if (r.authorization_code) body.authorization_code = r.authorization_code;
+  if (r.authorization_expires) body.authorization_expires = r.authorization_expires;
+  if (r.instructions) body.instructions = r.instructions;
   return body;
 }
 

@@ -12,6 +12,10 @@ export const InitializedTransaction = Ok({
   message: Str(),
   total: Num('Amount plus charges in MAJOR units'),
   checkout_url: Type.Optional(Str('Present when the customer completes the payment on the hosted page')),
+  authorization_url: Type.Optional(Str("Live payments by redirect: send the customer's browser here to pay at the provider")),
+  authorization_code: Type.Optional(Str('InnBucks: the code the customer approves in their wallet')),
+  authorization_expires: Type.Optional(Str('InnBucks: until when the code is valid, as the provider wrote it')),
+  instructions: Type.Optional(Str('What the provider asks the customer to do')),
   ...AnnotationFields,
 });
 export type InitializedTransaction = Static<typeof InitializedTransaction>;

@@ -74,6 +74,30 @@ export class TransactionServiceConfig extends ServiceConfig {
   @IsInt() @Min(0) @Max(3_000)
   RPC_DEADLINE_MARGIN_MS = 2_000;
 
+  /**
+   * The gateway's public address as payment providers and customers' browsers reach it: status
+   * updates are posted to `{PUBLIC_BASE_URL}/v1/provider-notifications/{provider}/{transaction id}`
+   * and customers come back to `{PUBLIC_BASE_URL}/checkout/return?…` (docs/going-live.md).
+   */
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: '$property must be an http(s) URL without query or fragment' })
+  PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
+
+  /** Paynow's API host (its own test mode runs on the same host, with the merchant's test integration). */
+  @Matches(/^https?:\/\/[^\s/?#]+$/, { message: '$property must be an http(s) origin such as https://www.paynow.co.zw' })
+  PAYNOW_API_URL = 'https://www.paynow.co.zw';
+
+  /** Longest a call to a provider may take (always within the caller's RPC deadline). */
+  @IsInt() @Min(500) @Max(60_000)
+  PROVIDER_TIMEOUT_MS = 8_000;
+
+  /** How soon a live payment without a status update is checked at its provider, doubling per check up to 16 times this. */
+  @IsInt() @Min(100) @Max(3_600_000)
+  PROVIDER_POLL_INTERVAL_MS = 30_000;
+
+  /** After this long without a final answer from the provider, checks stop and the payment is left to an operator (docs/going-live.md). */
+  @Matches(DURATION, { message: '$property must be a duration such as 24h' })
+  PROVIDER_POLL_MAX_AGE = '24h';
+
   /** Most transactions in one grouped insert statement. */
   @IsInt() @Min(1) @Max(1000)
   INITIALIZE_BATCH_MAX = 100;

@@ -5,6 +5,7 @@ import { LinkActivityAndRefundReasons1764300000000 } from './1764300000000-link-
 import { MetadataAndDescriptions1764600000000 } from './1764600000000-metadata-and-descriptions';
 import { IdempotencyKeys1764900000000 } from './1764900000000-idempotency-keys';
 import { ProviderConnections1765000000000 } from './1765000000000-provider-connections';
+import { ProviderPayments1765100000000 } from './1765100000000-provider-payments';
 
 /** In order; a new migration is appended here. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   MetadataAndDescriptions1764600000000,
   IdempotencyKeys1764900000000,
   ProviderConnections1765000000000,
+  ProviderPayments1765100000000,
 ];

@@ -11,7 +11,13 @@ const CREATED_OPS = { gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
 // Each condition is shared by a claim query and the scheduler's "is anything due" check, so the
 // check can never say "nothing due" while the claim would find rows (or the reverse).
 const SANDBOX_SETTLEMENT_DUE_WHERE = "status = 'processing' AND mode = 'test' AND settle_at <= now()";
-const EXPIRY_DUE_WHERE = "status = 'pending' AND expires_at <= now()";
+/**
+ * A live payment still open at its provider (provider_payments 'initiating' or 'sent') does not
+ * expire here: the customer may still pay there, so only the provider's answer (the status poller)
+ * ends it (docs/going-live.md).
+ */
+const EXPIRY_DUE_WHERE = `status = 'pending' AND expires_at <= now()
+  AND NOT EXISTS (SELECT 1 FROM provider_payments p WHERE p.transaction_id = transactions.id AND p.state IN ('initiating', 'sent'))`;
 
 /** Whether a sandbox settlement is due: an indexed look, one of the scheduler's idle checks (TransactionScheduler runs them in one statement). */
 export const SANDBOX_SETTLEMENT_DUE = `EXISTS (SELECT 1 FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE})`;
@@ -48,6 +54,18 @@ export class TransactionQueries {
   /** The transaction a request with this Idempotency-Key (ctx.idempotency_key) created, if any. */
   async byIdempotencyKey(db: Db, businessId: number, mode: string, key: string): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND idempotency_key = $3', [businessId, mode, key]);
+    return row;
+  }
+
+  /** A transaction by its internal id, locked (FOR UPDATE) in the caller's transaction when `lock`. */
+  async byId(db: Db, id: string, lock = false): Promise<TransactionRow | undefined> {
+    const [row] = await queryRows<TransactionRow>(db, `SELECT * FROM transactions WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return row;
+  }
+
+  /** A transaction by its public id in any business (a provider's notification names it); the caller checks the rest. */
+  async byPublicIdAnyBusiness(db: Db, publicId: string): Promise<TransactionRow | undefined> {
+    const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE public_id = $1', [publicId]);
     return row;
   }
 

@@ -8,7 +8,12 @@ import { RefundStore } from '../refunds/refund-store';
 import { CreateRefundUseCase } from '../refunds/usecases/create-refund.usecase';
 import { GetRefundUseCase, ListRefundsUseCase } from '../refunds/usecases/get-refund.usecase';
 import { FeeSchedule } from './fee-schedule';
-import { PAYMENT_PROVIDERS, ProviderRegistry } from './providers/payment-provider';
+import { ConnectionsModule } from '../connections/connections.module';
+import { ConnectorRegistry } from '../connectors/connector-registry';
+import { LivePayments } from '../connectors/live-payments';
+import { ProviderNotificationsRpcController } from '../connectors/provider-notifications.rpc-controller';
+import { ProviderPaymentStore } from '../connectors/provider-payment-store';
+import { ProviderPoller } from '../connectors/provider-poller';
 import { SandboxProvider } from './sandbox/sandbox-provider';
 import { TransactionScheduler } from './sandbox/transaction-scheduler';
 import { TransactionQueries } from './transaction-queries';
@@ -21,7 +26,8 @@ import { FetchTransactionUseCase, ListTransactionsUseCase } from './usecases/lis
 import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase';
 
 @Module({
-  controllers: [TransactionsRpcController, LinksRpcController, ReconcileRpcController],
+  imports: [ConnectionsModule],
+  controllers: [TransactionsRpcController, LinksRpcController, ReconcileRpcController, ProviderNotificationsRpcController],
   providers: [
     TransactionStore,
     TransactionInsertBatch,
@@ -30,9 +36,11 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
     LinkStore,
     FeeSchedule,
     SandboxProvider,
-    // Live adapters register here, one per payment_method_code; none ships yet.
-    { provide: PAYMENT_PROVIDERS, useValue: [] },
-    ProviderRegistry,
+    // Live payments through the providers' connectors (connectors/), with the businesses' connections.
+    ConnectorRegistry,
+    ProviderPaymentStore,
+    LivePayments,
+    ProviderPoller,
     TransactionScheduler,
     InitializeTransactionUseCase,
     VerifyTransactionUseCase,

@@ -12,7 +12,7 @@ import { TransactionServiceConfig, durationMs } from '../../config/transaction.c
 import { initializeProblems } from '../domain/initialize-rules';
 import { descriptionToStore, isPaymentMethodCode, metadataToStore, settlesWithoutCustomer, typeOfCode } from '@payments/domain';
 import { FeeSchedule } from '../fee-schedule';
-import { ProviderRegistry } from '../providers/payment-provider';
+import { LivePayments, type ProviderAnswer } from '../../connectors/live-payments';
 import { SandboxProvider } from '../sandbox/sandbox-provider';
 import { TransactionInsertBatch } from '../transaction-insert-batch';
 import { TransactionQueries } from '../transaction-queries';
@@ -28,7 +28,7 @@ export class InitializeTransactionUseCase {
     private readonly outbox: OutboxNotifier,
     private readonly fees: FeeSchedule,
     private readonly sandbox: SandboxProvider,
-    private readonly providers: ProviderRegistry,
+    private readonly live: LivePayments,
     private readonly queries: TransactionQueries,
     private readonly ds: DataSource,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
@@ -45,22 +45,20 @@ export class InitializeTransactionUseCase {
       throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     }
     const code = body.payment_method_code ?? null;
-    if (ctx.mode === 'live' && !this.providers.available(code)) {
-      throw new DomainException(
-        ErrorCodes.PaymentMethodUnavailable,
-        code ? `payment method ${code} is not available for live payments yet` : 'no payment method is available for live payments yet',
-      );
-    }
+    // The method's provider with the business's credentials (a live payment without them is a
+    // 422); null in test mode without a test connection: the sandbox.
+    const route = await this.live.route(ctx.business_id, ctx.mode, code);
     const type = body.payment_method_type ?? (code && isPaymentMethodCode(code) ? typeOfCode(code) : null);
     const charges = computeCharges(body.amount, this.fees.forCode(code));
     const reference = body.transaction_reference ?? publicId('ref', 20);
-    const sandboxSettles = ctx.mode === 'test' && settlesWithoutCustomer(code);
+    const sandboxSettles = route === null && settlesWithoutCustomer(code);
 
     // One statement (row and events, the sandbox's first step included), run on the pool without a
     // transaction block: a single statement is its own transaction, committed before its reply
     // arrives, so the row and its events are written together or not at all. Under load it carries
     // other initializes' rows too (group commit, TransactionInsertBatch), each answered as if alone.
-    const row = await this.inserts
+    let reused = false;
+    let row = await this.inserts
       .create(
         {
           businessId: ctx.business_id,
@@ -92,7 +90,10 @@ export class InitializeTransactionUseCase {
           // the same transaction, as it is now. Checked whichever unique index the insert met
           // first: the retry of a request with a transaction_reference meets that one too.
           const existing = await this.queries.byIdempotencyKey(this.ds, ctx.business_id, ctx.mode, ctx.idempotency_key);
-          if (existing) return existing;
+          if (existing) {
+            reused = true;
+            return existing;
+          }
         }
         if ((err as { code?: string }).code === UNIQUE_VIOLATION && /reference/.test((err as { constraint?: string }).constraint ?? '')) {
           throw new DomainException(ErrorCodes.DuplicateReference, `transaction_reference ${reference} has already been used`, [
@@ -102,8 +103,11 @@ export class InitializeTransactionUseCase {
         throw err;
       });
     this.outbox.notify();
+    let answer: ProviderAnswer = {};
+    if (route) ({ row, answer } = reused ? { row, answer: await this.live.answerFor(row) } : await this.live.start(route, row, ctx));
 
     return {
+      ...answer,
       transaction_id: row.public_id,
       transaction_reference: row.reference,
       amount: Number(row.amount),
@@ -111,8 +115,8 @@ export class InitializeTransactionUseCase {
       total: Number(row.total),
       currency: row.currency,
       status: row.status,
-      message: sandboxSettles ? 'Payment request sent to the customer' : 'Transaction initialized; the customer completes it on the checkout page',
-      checkout_id: sandboxSettles ? null : row.checkout_id,
+      message: route ? row.message : sandboxSettles ? 'Payment request sent to the customer' : 'Transaction initialized; the customer completes it on the checkout page',
+      checkout_id: route || sandboxSettles ? null : row.checkout_id,
       metadata: row.metadata,
       description: row.description,
     };

@@ -1,0 +1,53 @@
+import { Body, Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ErrorCodes, RpcPatterns, type ProviderNotifyBody, type ProviderNotifyResult } from '@payments/contracts';
+import { ApiRespondsRaw } from '@payments/platform';
+import { ApiException } from '../http/api-exception';
+import { header, type ApiReply, type ApiRequest } from '../http/http-types';
+import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
+
+const PROVIDERS = ['paynow', 'dpo', 'ozow'];
+const TRANSACTION_ID = /^txn_[A-Za-z0-9]{1,60}$/;
+
+/**
+ * Where payment providers post their status updates (the `resulturl` we give them). No API key:
+ * the provider's signature over the body authenticates it, checked by transaction-service with
+ * the business's own credentials. 200 when taken (applied, or already applied: providers resend),
+ * 400 when refused (forged, or not matching the payment), 503 when it could not be applied now
+ * (the provider sends it again).
+ */
+@Controller('v1/provider-notifications')
+export class ProviderNotificationsController {
+  constructor(@Inject(TRANSACTION_SERVICE) private readonly transactions: RpcClientPool) {}
+
+  @Post(':provider/:transactionId')
+  @HttpCode(200)
+  @ApiRespondsRaw({ status: 200, description: "A payment provider's status update was taken (body `OK`)", contentType: 'text/plain' })
+  async notify(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Param('transactionId') transactionId: string, @Body() form: unknown) {
+    if (!PROVIDERS.includes(provider)) throw new ApiException(ErrorCodes.NotFound, `no provider ${provider.slice(0, 20)}`);
+    if (!TRANSACTION_ID.test(transactionId)) throw new ApiException(ErrorCodes.NotFound, 'no such payment');
+    const body = formText(form);
+    if (body === undefined) throw new ApiException(ErrorCodes.ValidationError, 'a status update is a form of single values', [{ field: 'body', message: 'must be a form of single values' }]);
+    const result = await this.transactions.call<ProviderNotifyBody, ProviderNotifyResult>(
+      RpcPatterns.ProviderNotify,
+      { request_id: req.requestId },
+      { provider, transaction_id: transactionId, body, content_type: header(req, 'content-type') },
+    );
+    if (!result.accepted) throw new ApiException(ErrorCodes.ValidationError, 'status update refused', [{ field: 'body', message: 'is not a valid status update of this payment' }]);
+    res.code(200).type('text/plain; charset=utf-8').send('OK');
+  }
+}
+
+/**
+ * The form again as text, in the order it came (the provider's hash covers the values in that
+ * order; the parser kept it). Undefined for anything but flat single values.
+ */
+function formText(form: unknown): string | undefined {
+  if (form === undefined || form === null) return '';
+  if (typeof form !== 'object' || Array.isArray(form)) return undefined;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(form as Record<string, unknown>)) {
+    if (typeof v !== 'string') return undefined;
+    params.append(k, v);
+  }
+  return params.toString();
+}

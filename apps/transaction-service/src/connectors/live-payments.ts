@@ -1,0 +1,274 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { ErrorCodes, type Mode, type RpcContext } from '@payments/contracts';
+import { DataSource, type EntityManager } from '@payments/database';
+import { OutboxNotifier } from '@payments/messaging';
+import { DomainException, ROOT_LOGGER } from '@payments/platform';
+import { TransactionServiceConfig } from '../config/transaction.config';
+import { ConnectionStore } from '../connections/connection-store';
+import { TransactionQueries } from '../transactions/transaction-queries';
+import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
+import type { Connector, ConnectorStatus, InitiateOutcome, ProviderName, ProviderUpdate } from './connector';
+import { ConnectorRegistry } from './connector-registry';
+import { ProviderPaymentStore, type ProviderPaymentRow } from './provider-payment-store';
+
+/** A payment method's provider, its connector and the business's credentials for it in one mode. */
+export interface Route {
+  provider: ProviderName;
+  connector: Connector<unknown>;
+  credentials: unknown;
+}
+
+/** What the initialize answer adds for a payment sent to a provider. */
+export interface ProviderAnswer {
+  authorization_url?: string;
+  authorization_code?: string;
+  authorization_expires?: string;
+  instructions?: string;
+}
+
+/** How an authenticated provider statement met the transaction. */
+export type ApplyResult = 'applied' | 'unchanged' | 'mismatch' | 'conflict';
+
+/** A business's credentials are looked up at most this often per process (test payments ask on every initialize). */
+const CREDENTIALS_CACHE_MS = 5_000;
+const CREDENTIALS_CACHE_MAX = 10_000;
+/** Left of the caller's deadline after the provider call, for writing its answer. */
+const ANSWER_MARGIN_MS = 1_000;
+
+const PROVIDER_NAMES: Record<ProviderName, string> = { paynow: 'Paynow', dpo: 'DPO Pay', ozow: 'Ozow' };
+
+/**
+ * Live payments (and test payments of a business with a test-mode connection) through their
+ * provider: the pending transaction is committed first, then its provider attempt is recorded,
+ * then the provider is called; its answer moves the transaction. Only an explicit, authenticated
+ * answer of the provider (initiate reply, status update, poll) moves a payment out of pending or
+ * processing; an answer that could not be read leaves it where it is, and the ProviderPoller asks
+ * the provider again until it knows (docs/going-live.md).
+ */
+@Injectable()
+export class LivePayments {
+  private readonly cache = new Map<string, { at: number; credentials: Record<string, string> | null }>();
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: TransactionStore,
+    private readonly queries: TransactionQueries,
+    private readonly attempts: ProviderPaymentStore,
+    private readonly connections: ConnectionStore,
+    private readonly registry: ConnectorRegistry,
+    private readonly outbox: OutboxNotifier,
+    @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Where a payment with this method goes: its provider with the business's credentials, or null
+   * when the business has not connected that provider in this mode (test mode then uses the
+   * sandbox). Throws 422 for a live payment that cannot go anywhere.
+   */
+  async route(businessId: number, mode: Mode, code: string | null): Promise<Route | null> {
+    const found = code ? this.registry.forMethod(code) : null;
+    if (!found) {
+      if (mode === 'test') return null;
+      throw new DomainException(
+        ErrorCodes.PaymentMethodUnavailable,
+        code ? `payment method ${code} is not available for live payments yet` : 'payment_method_code is required for live payments',
+      );
+    }
+    const stored = await this.credentials(businessId, mode, found.provider);
+    const parsed = stored ? found.connector.parseCredentials(stored) : undefined;
+    if (parsed && !parsed.ok) this.logger.error({ business_id: businessId, mode, provider: found.provider, field: parsed.field }, 'stored provider credentials are not valid; connect the provider again');
+    if (!parsed || !parsed.ok) {
+      if (mode === 'test') return null;
+      throw new DomainException(
+        ErrorCodes.PaymentMethodUnavailable,
+        `payment method ${code} needs a connected ${PROVIDER_NAMES[found.provider]} account for live payments: PUT /v1/connections/${found.provider}`,
+      );
+    }
+    return { ...found, credentials: parsed.value };
+  }
+
+  /**
+   * Sends the committed pending transaction to its provider and applies the answer: accepted →
+   * processing (or still pending while the customer has to act); declined → failed, answered 402
+   * with the provider's reason; not reached at all → failed, 503; an answer that could not be
+   * read → still pending, checked again by the poller, answered 502.
+   */
+  async start(route: Route, row: TransactionRow, ctx: RpcContext): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
+    const name = PROVIDER_NAMES[route.provider];
+    const left = (ctx.deadline_at ?? Number.POSITIVE_INFINITY) - Date.now() - ANSWER_MARGIN_MS;
+    const timeoutMs = Math.max(1_000, Math.min(this.config.PROVIDER_TIMEOUT_MS, left));
+    // Recorded first: if this process dies while the provider answers, the poller finds the payment by our id.
+    await this.attempts.begin(this.ds, row.id, route.provider, new Date(Date.now() + timeoutMs + this.config.PROVIDER_POLL_INTERVAL_MS));
+    const outcome = await route.connector.initiate(
+      route.credentials,
+      {
+        transactionId: row.public_id,
+        reference: row.reference,
+        amountMinor: Number(row.total),
+        currency: row.currency.trim(),
+        method: row.payment_method_code ?? '',
+        phone: row.mobile_money_number,
+        email: row.email,
+        description: row.description,
+        resultUrl: `${this.publicBase}/v1/provider-notifications/${route.provider}/${row.public_id}`,
+        returnUrl: row.success_url ?? `${this.publicBase}/checkout?checkout_id=${encodeURIComponent(row.checkout_id)}`,
+      },
+      { timeoutMs },
+    );
+    return this.initiated(route, row, outcome, name, ctx.request_id);
+  }
+
+  private async initiated(route: Route, row: TransactionRow, outcome: InitiateOutcome, name: string, correlationId: string): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
+    if (outcome.kind === 'accepted') {
+      const next = new Date(Date.now() + this.config.PROVIDER_POLL_INTERVAL_MS);
+      const message = outcome.status === 'processing' ? `Payment request sent to the customer by ${name}` : `Awaiting the customer at ${name}`;
+      const { moved, attempt } = await this.ds.transaction(async (m) => {
+        const current = (await this.queries.byId(m, row.id, true))!;
+        const saved = await this.attempts.accepted(m, row.id, outcome, next);
+        // A status update may have arrived first and moved it further: only forward moves apply.
+        return { moved: await this.moveTo(m, current, outcome.status, message, correlationId), attempt: saved };
+      });
+      this.outbox.notify();
+      return { row: moved, answer: answerOf(attempt) };
+    }
+    if (outcome.kind === 'declined' || !outcome.sent) {
+      // Nothing exists at the provider: the payment fails here, nothing was charged.
+      const why = outcome.kind === 'declined' ? `${name} refused the payment: ${outcome.reason}` : `${name} could not be reached; nothing was charged`;
+      await this.ds.transaction(async (m) => {
+        const current = (await this.queries.byId(m, row.id, true))!;
+        await this.moveTo(m, current, 'failed', why, correlationId);
+        await this.attempts.finish(m, row.id, outcome.reason);
+      });
+      this.outbox.notify();
+      this.logger.warn({ transaction_id: row.public_id, provider: route.provider, reason: outcome.reason }, 'provider did not take the payment');
+      if (outcome.kind === 'declined') throw new DomainException(ErrorCodes.PaymentDeclined, why);
+      throw new DomainException(ErrorCodes.ProviderUnavailable, `${why}; try again later`);
+    }
+    // It may exist at the provider: the poller asks (by our id) until the provider says.
+    await this.attempts.retryLater(this.ds, row.id, outcome.reason, new Date(Date.now() + Math.min(this.config.PROVIDER_POLL_INTERVAL_MS, 5_000)));
+    this.logger.error({ transaction_id: row.public_id, provider: route.provider, reason: outcome.reason }, 'provider answer unknown; the payment stays pending until the provider confirms its status');
+    throw new DomainException(
+      ErrorCodes.ProviderError,
+      `${name}'s answer could not be read (${outcome.reason}); the payment ${row.reference} stays pending until ${name} confirms its status: retry with the same Idempotency-Key or verify it by reference`,
+    );
+  }
+
+  /** What the initialize answer carries for a transaction sent to a provider (a retry of a request that made it). */
+  async answerFor(row: TransactionRow): Promise<ProviderAnswer> {
+    const attempt = await this.attempts.get(this.ds, row.id);
+    return attempt ? answerOf(attempt) : {};
+  }
+
+  /**
+   * A status update the provider posted for one of our transactions (the raw body, as received).
+   * Idempotent: the same update again changes nothing. A forged or mismatched one changes nothing
+   * and is logged (without the body).
+   */
+  async notify(provider: ProviderName, transactionPublicId: string, body: string, contentType: string | undefined): Promise<{ accepted: boolean }> {
+    const row = await this.queries.byPublicIdAnyBusiness(this.ds, transactionPublicId);
+    const attempt = row ? await this.attempts.get(this.ds, row.id) : undefined;
+    const connector = this.registry.get(provider);
+    if (!row || !attempt || attempt.provider !== provider || !connector) {
+      this.logger.warn({ provider, transaction_id: transactionPublicId.slice(0, 40) }, 'provider notification for no payment sent to it; ignored');
+      return { accepted: false };
+    }
+    const stored = await this.connections.credentialsFor(row.business_id, row.mode, provider);
+    const parsed = stored ? connector.parseCredentials(stored) : undefined;
+    if (!parsed?.ok) {
+      this.logger.error({ provider, transaction_id: row.public_id }, 'provider notification for a business no longer connected to it; not applied');
+      return { accepted: false };
+    }
+    const verified = connector.verifyNotification(parsed.value, body, contentType);
+    if (verified.kind === 'invalid') {
+      this.logger.warn({ provider, transaction_id: row.public_id, reason: verified.reason }, 'provider notification refused');
+      return { accepted: false };
+    }
+    const result = await this.applyAndRecord(row.id, verified.update, 'notification');
+    return { accepted: result === 'applied' || result === 'unchanged' };
+  }
+
+  /**
+   * Applies an authenticated statement of the provider in one transaction with the record of it:
+   * the transaction moves forward only, after its reference and amount were checked.
+   */
+  async applyAndRecord(transactionId: string, update: ProviderUpdate, source: 'notification' | 'poll', nextCheckAt: Date | null = null): Promise<ApplyResult> {
+    const result = await this.ds.transaction(async (m) => {
+      const row = (await this.queries.byId(m, transactionId, true))!;
+      const applied = await this.apply(m, row, update, source);
+      if (applied !== 'mismatch') {
+        const final = update.recognized && (update.status === 'success' || update.status === 'failed');
+        await this.attempts.observed(m, transactionId, { providerStatus: update.providerStatus, providerReference: update.providerReference, pollUrl: update.pollUrl, final, nextCheckAt });
+        if (applied === 'conflict') await this.attempts.unresolved(m, transactionId, `provider says ${update.providerStatus} but the payment is ${row.status}`);
+      }
+      return applied;
+    });
+    if (result === 'applied') this.outbox.notify();
+    return result;
+  }
+
+  private async apply(m: EntityManager, row: TransactionRow, update: ProviderUpdate, source: string): Promise<ApplyResult> {
+    if (update.reference !== row.reference || (update.amountMinor !== null && update.amountMinor !== Number(row.total))) {
+      this.logger.error({ transaction_id: row.public_id, source, provider_status: update.providerStatus }, 'provider statement does not match the payment (reference or amount); not applied');
+      return 'mismatch';
+    }
+    if (!update.recognized) {
+      this.logger.warn({ transaction_id: row.public_id, source, provider_status: update.providerStatus }, 'provider status not known; the payment stays where it is');
+      return 'unchanged';
+    }
+    const finalNow = row.status === 'success' || row.status === 'failed';
+    if (finalNow) {
+      const agrees = row.status === update.status || update.status === 'pending' || update.status === 'processing';
+      if (!agrees) {
+        // e.g. Paid for a payment we failed: money may have moved. Never flipped here: an operator decides.
+        this.logger.error({ transaction_id: row.public_id, source, provider_status: update.providerStatus, status: row.status }, 'provider contradicts a final payment; left to an operator');
+        return 'conflict';
+      }
+      return 'unchanged';
+    }
+    const before = row.status;
+    const moved = await this.moveTo(m, row, update.status, messageFor(update), null);
+    return moved.status === before ? 'unchanged' : 'applied';
+  }
+
+  /** Moves a transaction forward to `to` (through processing on the way to success), never back. */
+  private async moveTo(m: EntityManager, row: TransactionRow, to: ConnectorStatus, message: string, correlationId: string | null): Promise<TransactionRow> {
+    let current = row;
+    if (to === 'pending' || current.status === to || current.status === 'success' || current.status === 'failed') return current;
+    if (to === 'processing' || (to === 'success' && current.status === 'pending')) {
+      current = await this.store.changeStatus(m, current, 'processing', to === 'processing' ? message : 'Payment confirmed by the provider', correlationId);
+      if (to === 'processing') return current;
+    }
+    return this.store.changeStatus(m, current, to, message, correlationId);
+  }
+
+  private async credentials(businessId: number, mode: Mode, provider: ProviderName): Promise<Record<string, string> | null> {
+    const key = `${businessId}:${mode}:${provider}`;
+    const hit = this.cache.get(key);
+    if (hit && Date.now() - hit.at < CREDENTIALS_CACHE_MS) return hit.credentials;
+    const credentials = await this.connections.credentialsFor(businessId, mode, provider);
+    if (this.cache.size >= CREDENTIALS_CACHE_MAX) this.cache.clear();
+    this.cache.set(key, { at: Date.now(), credentials });
+    return credentials;
+  }
+
+  private get publicBase(): string {
+    return this.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  }
+}
+
+function answerOf(a: ProviderPaymentRow): ProviderAnswer {
+  const answer: ProviderAnswer = {};
+  if (a.authorization_url) answer.authorization_url = a.authorization_url;
+  if (a.authorization_code) answer.authorization_code = a.authorization_code;
+  if (a.authorization_expires) answer.authorization_expires = a.authorization_expires;
+  if (a.instructions) answer.instructions = a.instructions;
+  return answer;
+}
+
+function messageFor(u: ProviderUpdate): string {
+  if (u.status === 'success') return u.refunded ? `Payment successful (the provider reports it ${u.providerStatus} since)` : 'Payment successful';
+  if (u.status === 'failed') return `Payment ${u.providerStatus.toLowerCase()} at the provider`;
+  return `Awaiting the customer (${u.providerStatus})`;
+}
