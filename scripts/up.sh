@@ -38,6 +38,17 @@ if [[ -z "${INTERNAL_RPC_SECRET:-}" ]]; then
   INTERNAL_RPC_SECRET="$(cat "$LOCAL_DIR/internal-rpc-secret")"
 fi
 export INTERNAL_RPC_SECRET
+
+# The key transaction-service encrypts the businesses' provider credentials with (base64 of 32
+# bytes), kept like the RPC secret: replacing it makes the stored credentials unreadable.
+if [[ -z "${PROVIDER_CREDENTIALS_KEY:-}" ]]; then
+  if [[ ! -s "$LOCAL_DIR/provider-credentials-key" ]]; then
+    node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))' >"$LOCAL_DIR/provider-credentials-key"
+    chmod 600 "$LOCAL_DIR/provider-credentials-key"
+  fi
+  PROVIDER_CREDENTIALS_KEY="$(cat "$LOCAL_DIR/provider-credentials-key")"
+fi
+export PROVIDER_CREDENTIALS_KEY
 export CHECKOUT_URL="${CHECKOUT_URL:-http://localhost:$GATEWAY_PORT/checkout}"
 
 for app in "${APPS[@]}"; do start_app "$app"; done

@@ -48,7 +48,9 @@ start_app() {
   if port_open 127.0.0.1 "$port"; then
     die "port $port, wanted by $app, is used by another program" "Stop it, or choose other ports (see README, Configuration)"
   fi
-  local -a env_args=()
+  local -a env_args=() unset_args=(-u DATABASE_NAME -u RPC_PORT -u HTTP_PORT)
+  # The provider-credentials keys reach transaction-service only (it alone encrypts and decrypts).
+  [[ "$app" == transaction-service ]] || unset_args+=(-u PROVIDER_CREDENTIALS_KEY -u PROVIDER_CREDENTIALS_OLD_KEYS)
   if [[ "$app" != gateway ]]; then
     env_args=(RPC_PORT="$(app_rpc_port "$app")" HTTP_PORT="$port")
   else
@@ -62,7 +64,7 @@ start_app() {
   # DATABASE_NAME, RPC_PORT and HTTP_PORT differ per service: never inherit one shared value.
   (
     cd "$ROOT"
-    exec env -u DATABASE_NAME -u RPC_PORT -u HTTP_PORT "${env_args[@]}" \
+    exec env "${unset_args[@]}" "${env_args[@]}" \
       setsid nohup node "dist/apps/$app/src/main.js" >>"$LOG_DIR/$app.log" 2>&1 9>&- </dev/null
   ) &
   pidfile_write "$pidfile" "$!"

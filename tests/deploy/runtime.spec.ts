@@ -100,6 +100,8 @@ describe('docker-compose.yml', () => {
       expect(env.HTTP_HOST).toBe('0.0.0.0');
       if (s.name !== 'gateway') expect(env.RPC_HOST).toBe('0.0.0.0');
       expect(arr(at(s, 'healthcheck', 'test')).join(' ')).toContain('/health/ready');
+      // Only transaction-service encrypts and decrypts provider credentials.
+      expect({ s: s.name, key: 'PROVIDER_CREDENTIALS_KEY' in env }).toEqual({ s: s.name, key: s.name === 'transaction-service' });
     }
   });
 });

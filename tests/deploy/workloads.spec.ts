@@ -8,6 +8,7 @@ import {
   APPS, OVERLAYS, ROOT, arr, at, containerEnv, containers, entry, find, nameOf, obj, ofKind, podLabels, podSpec, render, selects, str, type Obj,
 } from './support/render';
 import { known } from './support/known-env';
+import { decodeCredentialsKey } from '../../apps/transaction-service/src/config/transaction.config';
 
 const DATABASE_NAMES: Record<string, string> = {
   gateway: 'payments_gateway',
@@ -75,6 +76,19 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       expect({ app, admin: env.has('ADMIN_API_TOKEN') }).toEqual({ app, admin: app === 'gateway' });
       expect({ app, rpc: env.has('INTERNAL_RPC_SECRET') }).toEqual({ app, rpc: true });
     }
+  });
+
+  it("hands PROVIDER_CREDENTIALS_KEY to transaction-service only (its pods and its migration Job), from its own Secret", () => {
+    for (const app of APPS) {
+      for (const w of [find(objects, 'Deployment', app), find(objects, 'Job', `${app}-migrate`)]) {
+        const key = containerEnv(objects, containers(w)[0]).get('PROVIDER_CREDENTIALS_KEY');
+        expect({ workload: nameOf(w), key: !!key }).toEqual({ workload: nameOf(w), key: app === 'transaction-service' });
+        if (key) expect({ workload: nameOf(w), own: generated(key.secret, 'transaction-service') }).toEqual({ workload: nameOf(w), own: true });
+      }
+    }
+    // The local overlay runs as it is (a valid key); the production template keeps the placeholder the app refuses.
+    const key = containerEnv(objects, containers(find(objects, 'Deployment', 'transaction-service'))[0]).get('PROVIDER_CREDENTIALS_KEY')?.value ?? '';
+    expect(decodeCredentialsKey(key)?.length).toBe(overlay === 'local' ? 32 : undefined);
   });
 
   it('serves with the DML role and migrates with the DDL role, on the same database', () => {

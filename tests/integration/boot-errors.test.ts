@@ -25,6 +25,7 @@ describe('startup errors', () => {
       GATEWAY_PORT: String(port),
       ADMIN_API_TOKEN: 'a-long-enough-admin-token',
       INTERNAL_RPC_SECRET: `boot-errors-${id}-0123456789abcdefghij`,
+      PROVIDER_CREDENTIALS_KEY: Buffer.alloc(32, 3).toString('base64'),
       LOG_LEVEL: 'error',
       ...env,
     }, port);
@@ -75,6 +76,17 @@ describe('startup errors', () => {
     const { code, output } = await boot(app, { NODE_ENV: 'production', INTERNAL_RPC_SECRET: '' });
     expect(code).toBe(2);
     expect(output).toMatch(/- INTERNAL_RPC_SECRET: INTERNAL_RPC_SECRET must be a random secret of at least 32 characters/);
+  }, 30_000);
+
+  it('refuses to start transaction-service in production without PROVIDER_CREDENTIALS_KEY, or with one that is not 32 bytes, echoing neither', async () => {
+    const missing = await boot('transaction-service', { NODE_ENV: 'production', PROVIDER_CREDENTIALS_KEY: '' });
+    expect(missing.code).toBe(2);
+    expect(missing.output).toMatch(/- PROVIDER_CREDENTIALS_KEY: PROVIDER_CREDENTIALS_KEY must be the base64 of 32 random bytes/);
+    const short = Buffer.alloc(16, 5).toString('base64');
+    const bad = await boot('transaction-service', { NODE_ENV: 'production', PROVIDER_CREDENTIALS_KEY: short });
+    expect(bad.code).toBe(2);
+    expect(bad.output).toContain('- PROVIDER_CREDENTIALS_KEY:');
+    expect(bad.output).not.toContain(short);
   }, 30_000);
 
   it('refuses to start the gateway without an admin token', async () => {

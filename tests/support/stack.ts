@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import IORedis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client, Pool } from 'pg';
@@ -31,6 +32,8 @@ export class Stack {
   readonly adminToken = `adm_${this.id}_0123456789abcdef`;
   /** INTERNAL_RPC_SECRET of every app of this stack. */
   readonly rpcSecret = `rpc_${this.id}_${Math.random().toString(36).slice(2)}_0123456789abcdef`;
+  /** PROVIDER_CREDENTIALS_KEY of this stack's transaction-service (the base64 of 32 random bytes). */
+  readonly credentialsKey = randomBytes(32).toString('base64');
   readonly infra = infra();
   readonly processes = new Map<AppName, AppProcess>();
   private readonly ports = new Map<AppName, { http: number; rpc: number; metrics: number }>();
@@ -93,7 +96,12 @@ export class Stack {
             RPC_TIMEOUT_MS: '5000',
             REDIS_KEY_PREFIX: `${this.id}:`,
           }
-        : { RPC_HOST: '127.0.0.1', RPC_PORT: String(ports.rpc), HTTP_PORT: String(ports.http) };
+        : {
+            RPC_HOST: '127.0.0.1',
+            RPC_PORT: String(ports.rpc),
+            HTTP_PORT: String(ports.http),
+            ...(app === 'transaction-service' ? { PROVIDER_CREDENTIALS_KEY: this.credentialsKey } : {}),
+          };
     return { ...common, ...own, ...this.baseEnv, ...extra };
   }
 

@@ -7,6 +7,7 @@ import { EventsController } from './events/events.controller';
 import { WebhooksAdminController } from './callbacks/webhooks-admin.controller';
 import { ReconcileAdminController } from './reconcile/reconcile-admin.controller';
 import { CheckoutController } from './checkout/checkout.controller';
+import { ConnectionsModule } from './connections/connections.module';
 import { LinksController } from './links/links.controller';
 import { SettingsController } from './businesses/settings.controller';
 import { RpcModule } from './rpc/rpc.module';
@@ -14,7 +15,7 @@ import { SplitsModule } from './splits/splits.module';
 import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
-  imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule],
+  imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule, ConnectionsModule],
   controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController],
 })
 export class GatewayModule {}

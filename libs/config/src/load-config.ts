@@ -36,7 +36,7 @@ function convert(raw: string, type: unknown): unknown {
 
 function describe(errors: ValidationError[], values: Record<string, unknown>): { variable: string; message: string }[] {
   return errors.map((e) => {
-    const shown = e.property.match(/TOKEN|SECRET|PASSWORD|URL/) ? '' : ` (got ${JSON.stringify(values[e.property])})`;
+    const shown = e.property.match(/TOKEN|SECRET|PASSWORD|URL|CREDENTIALS/) ? '' : ` (got ${JSON.stringify(values[e.property])})`;
     return { variable: e.property, message: [...new Set(Object.values(e.constraints ?? {}))].join('; ') + shown };
   });
 }

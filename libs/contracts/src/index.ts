@@ -4,6 +4,7 @@ export * from './envelope';
 export * from './events';
 export * from './errors';
 export * from './rpc';
+export * from './connections';
 export * from './webhooks';
 export * from './ledger';
 export * from './reconcile';

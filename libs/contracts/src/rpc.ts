@@ -23,6 +23,10 @@ export const RpcPatterns = {
   RefundsList: 'refunds.list',
   CheckoutGet: 'checkout.get',
   CheckoutPay: 'checkout.pay',
+  ConnectionsPut: 'connections.put',
+  ConnectionsList: 'connections.list',
+  ConnectionsGet: 'connections.get',
+  ConnectionsDelete: 'connections.delete',
 } as const;
 export type RpcPattern = (typeof RpcPatterns)[keyof typeof RpcPatterns];
 

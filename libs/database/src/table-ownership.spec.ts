@@ -18,6 +18,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   },
   refunds: { owners: ['apps/transaction-service/src/refunds/refund-store.ts'] },
   payment_links: { owners: ['apps/transaction-service/src/links/link-store.ts'] },
+  provider_connections: { owners: ['apps/transaction-service/src/connections/connection-store.ts'] },
   // split-ledger-service
   ledger_entries: { owners: ['apps/split-ledger-service/src/ledger/ledger-store.ts', 'apps/split-ledger-service/src/ledger/ledger-queries.ts'] },
   ledger_transactions: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },

@@ -1,3 +1,4 @@
 export * from './payment-methods';
 export * from './mobile-number';
 export * from './metadata';
+export * from './provider-connections';

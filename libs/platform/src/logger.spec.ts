@@ -1,5 +1,6 @@
 import { QueryFailedError } from '@payments/database';
 import { Writable } from 'node:stream';
+import { CREDENTIAL_FIELD_NAMES } from '@payments/domain';
 import { createRootLogger, redactText, redactValue } from './logger';
 
 const SK_TEST = 'sk_test_' + 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z0a7b';
@@ -144,5 +145,31 @@ describe('redaction of customer data and credentials', () => {
     expect(params[3]).toBe('{not json');
     expect((JSON.parse(lines[0]) as { err: { driverError: { detail: string } } }).err.driverError.detail).toBe('Failing row contains ([REDACTED]).');
     expect(JSON.parse(lines[1]).body).toEqual({ amount: 10, metadata: '[REDACTED]', description: '[REDACTED]' });
+  });
+
+  it("masks every field of a business's provider credentials by name: in objects, request bodies and JSON statement parameters", () => {
+    const credentials: Record<string, string> = {
+      integration_id: '8841201',
+      integration_key: '3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977',
+      company_token: '9F416C11-127B-4DE2-AC7F-D5710E4C5E0A',
+      service_type: '773854',
+      site_code: 'TSTSTE0001',
+      private_key: 'ozow-private-7f3k2mq9x',
+      api_key: 'ozow-api-93kd7aa1',
+    };
+    // Every field a provider takes (libs/domain) is covered here: a new provider field fails this test until it is masked.
+    expect(Object.keys(credentials).sort()).toEqual([...CREDENTIAL_FIELD_NAMES].sort());
+    const out = redactValue({ ...credentials, body: { provider: 'paynow', credentials }, nested: { fields: credentials } }) as Record<string, unknown>;
+    for (const name of CREDENTIAL_FIELD_NAMES) expect({ name, value: out[name] }).toEqual({ name, value: '[REDACTED]' });
+    expect(out.body).toEqual({ provider: 'paynow', credentials: '[REDACTED]' });
+
+    const err = new QueryFailedError('INSERT INTO provider_connections …', [7, 'live', JSON.stringify(credentials)], new Error('boom'));
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const logger = createRootLogger('test', 'info', sink);
+    logger.error({ err, request: { body: credentials } }, 'RPC handler failed');
+    logger.warn({ credentials }, 'refused');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) for (const value of Object.values(credentials)) expect({ line, value, leaked: line.includes(value) }).toEqual({ line, value, leaked: false });
   });
 });

@@ -17,8 +17,12 @@ const PHONE_VALUE = /^\s*\+?[\d ()-]{7,20}\s*$/;
 const DATE_VALUE = /^\s*\d{4}-\d{2}-\d{2}\s*$/;
 /** 13–19 digits, optionally grouped by spaces or dashes: candidates for card numbers (PAN). */
 const PAN_CANDIDATE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
-/** Field names whose whole value is a credential. */
-const SECRET_KEY = /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|credential/i;
+/**
+ * Field names whose whole value is a credential, including every field of a business's payment-
+ * provider credentials (libs/domain provider-connections.ts: integration_id, integration_key,
+ * company_token, service_type, site_code, private_key, api_key; `credentials` as a whole).
+ */
+const SECRET_KEY = /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|credential|private[-_]?key|integration[-_]?(id|key)|site[-_]?code|service[-_]?type/i;
 /** Field names whose whole value is the merchant's free-form data about its customers. */
 const CUSTOMER_DATA_KEY = /^(metadata|description)$/i;
 /** Field names of a database error's statement parameters. */

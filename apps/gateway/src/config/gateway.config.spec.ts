@@ -80,5 +80,15 @@ describe('loadConfig', () => {
       expect({ port: cfg.METRICS_PORT, host: cfg.HTTP_HOST }).toEqual({ port: 9464, host: '127.0.0.1' });
       expect(configError(() => loadConfig(GatewayConfig, { ...ADMIN, METRICS_PORT: '0' })).problems.map((p) => p.variable)).toEqual(['METRICS_PORT']);
     });
+
+    it('gives PUBLIC_BASE_URL, without a trailing slash, defaulting to http://127.0.0.1:GATEWAY_PORT', () => {
+      expect(loadConfig(GatewayConfig, ADMIN).publicBaseUrl()).toBe('http://127.0.0.1:3000');
+      expect(loadConfig(GatewayConfig, { ...ADMIN, GATEWAY_PORT: '8080' }).publicBaseUrl()).toBe('http://127.0.0.1:8080');
+      expect(loadConfig(GatewayConfig, { ...ADMIN, PUBLIC_BASE_URL: 'https://pay.example.com/' }).publicBaseUrl()).toBe('https://pay.example.com');
+      expect(loadConfig(GatewayConfig, { ...ADMIN, PUBLIC_BASE_URL: 'https://example.com/payments' }).publicBaseUrl()).toBe('https://example.com/payments');
+      for (const bad of ['pay.example.com', 'ftp://pay.example.com', 'https://pay.example.com/?x=1', 'https://pay.example.com/#top', 'https://']) {
+        expect(configError(() => loadConfig(GatewayConfig, { ...ADMIN, PUBLIC_BASE_URL: bad })).problems.map((p) => p.variable)).toEqual(['PUBLIC_BASE_URL']);
+      }
+    });
   });
 });

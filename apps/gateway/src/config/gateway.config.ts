@@ -1,4 +1,4 @@
-import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, MinLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, MinLength, Min, ValidateIf } from 'class-validator';
 import { HOST_PORT_LIST, InternalRpcConfig, PORT_RULE } from '@payments/config';
 
 const ADDRS = { message: '$property must be a comma-separated list of host:port' };
@@ -23,6 +23,19 @@ export class GatewayConfig extends InternalRpcConfig {
   /** Public address of the hosted checkout page (the gateway serves it under /checkout). */
   @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http(s) URL' })
   CHECKOUT_URL = 'http://localhost:3000/checkout';
+
+  /**
+   * The gateway's public address (scheme, host, optional port and path prefix), for addresses given
+   * to others: a provider connection's notification_url. Empty: http://127.0.0.1:GATEWAY_PORT.
+   */
+  @ValidateIf((o: GatewayConfig) => o.PUBLIC_BASE_URL !== '')
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: '$property must be an http(s) URL without a query or fragment' })
+  PUBLIC_BASE_URL = '';
+
+  /** PUBLIC_BASE_URL (or its default), without a trailing slash. */
+  publicBaseUrl(): string {
+    return (this.PUBLIC_BASE_URL || `http://127.0.0.1:${this.GATEWAY_PORT}`).replace(/\/+$/, '');
+  }
 
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: '$property must be a postgres:// URL of the database server' })
   DATABASE_URL = 'postgres://payments:payments@127.0.0.1:55432/postgres';

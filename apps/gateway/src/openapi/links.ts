@@ -31,6 +31,10 @@ export const LINKS: Record<string, Record<string, LinkObject>> = {
     DeleteCallback: { operationId: 'CallbacksController_remove', parameters: { id: '$response.body#/callbacks/0/id' } },
     TestCallback: { operationId: 'CallbacksController_test', parameters: { id: '$response.body#/callbacks/0/id' } },
   },
+  ConnectionsController_put: {
+    GetConnection: { operationId: 'ConnectionsController_get', parameters: { provider: '$request.path.provider' } },
+    DeleteConnection: { operationId: 'ConnectionsController_remove', parameters: { provider: '$request.path.provider' } },
+  },
   EventsController_list: {
     GetEvent: { operationId: 'EventsController_get', parameters: { id: '$response.body#/events/0/id' } },
     NextEvents: { operationId: 'EventsController_list', parameters: { starting_after: '$response.body#/events/0/id' } },

@@ -64,6 +64,10 @@ describe('OpenAPI document', () => {
       ['put', '/v1/settings/redirect_origins'],
       ['get', '/admin/v1/businesses/{id}/redirect_origins'],
       ['put', '/admin/v1/businesses/{id}/redirect_origins'],
+      ['get', '/v1/connections'],
+      ['get', '/v1/connections/{provider}'],
+      ['put', '/v1/connections/{provider}'],
+      ['delete', '/v1/connections/{provider}'],
     ];
     for (const [method, path] of expected) {
       const op = generated.paths[path]?.[method as 'get'];
@@ -79,6 +83,24 @@ describe('OpenAPI document', () => {
     expect(list.parameters!.map((p) => (p as { name: string }).name)).toEqual(expect.arrayContaining(['start_date', 'end_date', 'limit']));
     expect(generated.paths['/v1/callback/list'].get!.responses['403']).toBeDefined();
     expect(generated.paths['/v1/transactions'].post!.responses['403']).toBeUndefined(); // a public key may initialize
+  });
+
+  it('documents a connection\'s provider as one of the providers and its PUT body as one of their credential objects', () => {
+    const item = generated.paths['/v1/connections/{provider}'];
+    for (const op of [item.get!, item.put!, item.delete!]) {
+      expect(op.parameters).toEqual([{ name: 'provider', required: true, in: 'path', schema: { type: 'string', enum: ['paynow', 'dpo', 'ozow'] } }]);
+      expect(op.responses['403']).toBeDefined();
+      expect(op.responses['404']).toBeDefined();
+    }
+    expect(item.put!.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { oneOf: ['PaynowConnectionDto', 'DpoConnectionDto', 'OzowConnectionDto'].map((n) => ({ $ref: `#/components/schemas/${n}` })) } } },
+    });
+    const schemas = generated.components!.schemas! as Record<string, { required: string[]; properties: Record<string, { type: string; pattern: string }> }>;
+    expect(schemas.PaynowConnectionDto.required).toEqual(['integration_id', 'integration_key']);
+    expect(schemas.DpoConnectionDto.required).toEqual(['company_token', 'service_type']);
+    expect(schemas.OzowConnectionDto.required).toEqual(['site_code', 'private_key', 'api_key']);
+    expect(schemas.PaynowConnectionDto.properties.integration_id).toEqual({ type: 'string', pattern: '^[0-9]{1,20}$' });
   });
 
   it('refuses to build when a route declares no success answer (@ApiResponds)', async () => {

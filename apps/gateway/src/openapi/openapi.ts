@@ -14,6 +14,7 @@ import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorBody } from '../http/error-body';
 import { LINKS } from './links';
+import { BODY_ONE_OF, PATH_ENUMS } from './route-docs';
 import { schemaRefs } from './schema-refs';
 import { WEBHOOK_DATA_COMPONENTS, webhooksSection } from './webhooks';
 
@@ -23,6 +24,10 @@ interface RouteFacts {
   admin: boolean;
   publicKeyAllowed: boolean;
   response?: ApiResponseSpec;
+  /** Path parameters limited to a list of values (ApiPathEnum). */
+  pathEnums?: Record<string, string[]>;
+  /** DTO class names the body is one of (ApiBodyOneOf). */
+  bodyOneOf?: string[];
 }
 
 /** What the controllers' decorators say about each handler: its query DTO and its guards. */
@@ -44,6 +49,8 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
           admin: guards.includes(AdminGuard),
           publicKeyAllowed: Reflect.getMetadata('public-key-allowed', ctrl.prototype[key]) === true,
           response: apiResponseOf(ctrl.prototype[key]),
+          pathEnums: Reflect.getMetadata(PATH_ENUMS, ctrl.prototype[key]),
+          bodyOneOf: Reflect.getMetadata(BODY_ONE_OF, ctrl.prototype[key]),
         });
       }
     }
@@ -94,6 +101,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         ? { description: known.description, content: { 'application/json': { schema: ref(known.schema) } }, ...(links ? { links } : {}) }
         : { description: known.description, ...(known.contentType ? { content: { [known.contentType]: { schema: { type: 'string' } } } } : {}) };
       const params: ParameterObject[] = (op.parameters as ParameterObject[] | undefined)?.filter((p) => p.in !== 'query') ?? [];
+      for (const p of params) if (p.in === 'path' && f.pathEnums?.[p.name]) p.schema = { type: 'string', enum: f.pathEnums[p.name] };
+      if (f.bodyOneOf) {
+        op.requestBody = { required: true, content: { 'application/json': { schema: { oneOf: f.bodyOneOf.map((name) => ({ $ref: `#/components/schemas/${name}` })) } } } };
+      }
       if (f.query) {
         const schema = schemas[f.query.name];
         const required = new Set(schema?.required ?? []);

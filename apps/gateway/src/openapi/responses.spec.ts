@@ -1,6 +1,7 @@
-import type { CallbackView, InvoiceView, LedgerEntryView, LinkView, RefundView, SplitConfigView, TransactionView } from '@payments/contracts';
+import type { CallbackView, ConnectionView, InvoiceView, LedgerEntryView, LinkView, RefundView, SplitConfigView, TransactionView } from '@payments/contracts';
 
 import { presentCallback, presentCallbackListItem } from '../callbacks/callbacks.presenter';
+import { presentConnection } from '../connections/connection.presenter';
 import { presentLinkObject } from '../links/link.presenter';
 import * as splits from '../splits/splits.presenter';
 import * as tx from '../transactions/transaction.presenter';
@@ -45,6 +46,8 @@ const invoice: InvoiceView = {
   entry_count: 1, period_end: at, date_created: at, date_paid: at, mode: 'test',
 };
 
+const connection: ConnectionView = { provider: 'paynow', mode: 'live', account: 'int_…1201', methods: ['ecocash', 'innbucks', 'zimswitch'], date_created: at, date_updated: at };
+
 const cases: [string, () => unknown][] = [
   ['TransactionsController_initialize', () => tx.presentInitialized({ ...transaction(), checkout_id: null }, BASE)],
   ['TransactionsController_initialize', () => tx.presentInitialized({ ...transaction(), checkout_id: 'chk_1' }, BASE)],
@@ -68,6 +71,10 @@ const cases: [string, () => unknown][] = [
   ['SplitsController_invoices', () => splits.presentInvoices([invoice], 1, false)],
   ['SettlementAdminController_run', () => splits.presentSettlementRun({ period_end: at, invoices: [invoice], entries_invoiced: 1 })],
   ['SettlementAdminController_paid', () => splits.presentInvoicePaid(invoice)],
+  ['ConnectionsController_put', () => ({ result: 'success', ...presentConnection(connection, 'https://pay.example.com') })],
+  ['ConnectionsController_get', () => ({ result: 'success', ...presentConnection({ ...connection, provider: 'dpo', mode: 'test', methods: ['dpo'] }, 'https://pay.example.com') })],
+  ['ConnectionsController_list', () => ({ result: 'success', connections: [presentConnection({ ...connection, provider: 'ozow', methods: ['ozow'] }, 'https://pay.example.com')] })],
+  ['ConnectionsController_remove', () => ({ result: 'success', provider: 'paynow', message: 'paynow connection removed (live mode)' })],
 ];
 
 describe('presenters against the OpenAPI document', () => {

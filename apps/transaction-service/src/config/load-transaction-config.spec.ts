@@ -131,7 +131,7 @@ describe('loadConfig', () => {
   });
 
   describe('trust boundaries', () => {
-    const SECRET = { INTERNAL_RPC_SECRET: 'x'.repeat(32) };
+    const SECRET = { INTERNAL_RPC_SECRET: 'x'.repeat(32), PROVIDER_CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64') };
 
     it('binds RPC and service HTTP to loopback unless told otherwise', () => {
       const cfg = loadConfig(TransactionServiceConfig, {});
@@ -140,9 +140,40 @@ describe('loadConfig', () => {
       expect({ rpc: open.RPC_HOST, http: open.HTTP_HOST }).toEqual({ rpc: '0.0.0.0', http: '0.0.0.0' });
     });
 
-    it.each(['production', 'test'])('requires INTERNAL_RPC_SECRET when NODE_ENV=%s', (env) => {
-      expect(configError(() => loadConfig(TransactionServiceConfig, { NODE_ENV: env })).problems.map((p) => p.variable)).toEqual(['INTERNAL_RPC_SECRET']);
-      expect(loadConfig(TransactionServiceConfig, { NODE_ENV: env, ...SECRET }).INTERNAL_RPC_SECRET).toBe(SECRET.INTERNAL_RPC_SECRET);
+    it.each(['production', 'test'])('requires INTERNAL_RPC_SECRET and PROVIDER_CREDENTIALS_KEY when NODE_ENV=%s', (env) => {
+      expect(configError(() => loadConfig(TransactionServiceConfig, { NODE_ENV: env })).problems.map((p) => p.variable).sort()).toEqual(['INTERNAL_RPC_SECRET', 'PROVIDER_CREDENTIALS_KEY']);
+      const cfg = loadConfig(TransactionServiceConfig, { NODE_ENV: env, ...SECRET });
+      expect({ rpc: cfg.INTERNAL_RPC_SECRET, key: cfg.PROVIDER_CREDENTIALS_KEY, old: cfg.PROVIDER_CREDENTIALS_OLD_KEYS }).toEqual({ rpc: SECRET.INTERNAL_RPC_SECRET, key: SECRET.PROVIDER_CREDENTIALS_KEY, old: '' });
+    });
+
+    it('leaves PROVIDER_CREDENTIALS_KEY optional in development (a development key stands in)', () => {
+      expect(loadConfig(TransactionServiceConfig, {}).PROVIDER_CREDENTIALS_KEY).toBe('');
+    });
+
+    const key = (bytes: number) => Buffer.alloc(bytes, 9).toString('base64');
+    it.each([
+      ['REPLACE_ME'],
+      [key(31)],
+      [key(33)],
+      [key(32).slice(0, -2)],
+      [`${key(32).slice(0, -3)}!!=`],
+      ['x'.repeat(64)],
+    ])('refuses PROVIDER_CREDENTIALS_KEY=%p without echoing it: it must be the base64 of 32 bytes', (value) => {
+      const err = configError(() => loadConfig(TransactionServiceConfig, { NODE_ENV: 'production', ...SECRET, PROVIDER_CREDENTIALS_KEY: value }));
+      expect(err.problems.map((p) => p.variable)).toEqual(['PROVIDER_CREDENTIALS_KEY']);
+      expect(err.message).toContain('PROVIDER_CREDENTIALS_KEY must be the base64 of 32 random bytes');
+      expect(err.message).not.toContain(value);
+    });
+
+    it('accepts the base64 of 32 bytes with or without padding, standard or URL-safe, and a list of old keys', () => {
+      const raw = Buffer.from(Array.from({ length: 32 }, (_, i) => 250 - i));
+      for (const value of [raw.toString('base64'), raw.toString('base64url'), raw.toString('base64').replace(/=$/, '')]) {
+        expect(loadConfig(TransactionServiceConfig, { ...SECRET, PROVIDER_CREDENTIALS_KEY: value }).PROVIDER_CREDENTIALS_KEY).toBe(value);
+      }
+      expect(loadConfig(TransactionServiceConfig, { ...SECRET, PROVIDER_CREDENTIALS_OLD_KEYS: `${key(32)},${raw.toString('base64')}` }).PROVIDER_CREDENTIALS_OLD_KEYS).toContain(',');
+      const err = configError(() => loadConfig(TransactionServiceConfig, { ...SECRET, PROVIDER_CREDENTIALS_OLD_KEYS: `${key(32)},old-key-not-base64` }));
+      expect(err.problems.map((p) => p.variable)).toEqual(['PROVIDER_CREDENTIALS_OLD_KEYS']);
+      expect(err.message).not.toContain('old-key-not-base64');
     });
 
     it('validates the Kafka security settings', () => {

@@ -1,7 +1,36 @@
-import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsString, Matches, Max, Min, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { PORT_RULE, ServiceConfig } from '@payments/config';
 
 export const DURATION = /^\d+(ms|s|m|h|d)?$/;
+
+/** A 256-bit key as configured: standard or URL-safe base64 of exactly 32 bytes. */
+const BASE64_KEY = /^[A-Za-z0-9+/_-]{43}=?$/;
+
+/** The 32 bytes of a configured key, or undefined when the text is not the base64 of 32 bytes. */
+export function decodeCredentialsKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (!BASE64_KEY.test(trimmed)) return undefined;
+  const key = Buffer.from(trimmed, 'base64');
+  return key.length === 32 ? key : undefined;
+}
+
+const KEY_RULE = {
+  message: '$property must be the base64 of 32 random bytes (required unless NODE_ENV=development; `npm run up` generates one)',
+};
+
+@ValidatorConstraint({ name: 'credentialsKey' })
+class CredentialsKey implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && decodeCredentialsKey(value) !== undefined;
+  }
+}
+
+@ValidatorConstraint({ name: 'credentialsKeyList' })
+class CredentialsKeyList implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && value.split(',').every((k) => decodeCredentialsKey(k) !== undefined);
+  }
+}
 
 /** transaction-service settings; property name = environment variable name. */
 export class TransactionServiceConfig extends ServiceConfig {
@@ -39,6 +68,19 @@ export class TransactionServiceConfig extends ServiceConfig {
   /** Most transactions in one grouped insert statement. */
   @IsInt() @Min(1) @Max(1000)
   INITIALIZE_BATCH_MAX = 100;
+
+  /**
+   * Encrypts the businesses' provider credentials at rest (AES-256-GCM; docs/security.md). Required
+   * outside development, where a fixed development key stands in when it is empty.
+   */
+  @ValidateIf((o: TransactionServiceConfig) => o.NODE_ENV !== 'development' || o.PROVIDER_CREDENTIALS_KEY !== '')
+  @Validate(CredentialsKey, KEY_RULE)
+  PROVIDER_CREDENTIALS_KEY = '';
+
+  /** During a rotation: earlier keys (comma-separated), accepted for decryption only. */
+  @ValidateIf((o: TransactionServiceConfig) => o.PROVIDER_CREDENTIALS_OLD_KEYS !== '')
+  @Validate(CredentialsKeyList, { message: '$property must be a comma-separated list of keys, each the base64 of 32 bytes' })
+  PROVIDER_CREDENTIALS_OLD_KEYS = '';
 }
 
 export function durationMs(text: string): number {

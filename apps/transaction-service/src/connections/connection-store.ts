@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, queryRows } from '@payments/database';
+import type { ConnectionProvider, ConnectionView, Mode } from '@payments/contracts';
+import { PROVIDER_CONNECTIONS } from '@payments/domain';
+import { CredentialsCipher, type CredentialScope } from './credentials-cipher';
+
+export interface ConnectionRow {
+  id: string;
+  business_id: number;
+  mode: Mode;
+  provider: ConnectionProvider;
+  /** Sealed by CredentialsCipher: never the plaintext. */
+  credentials: string;
+  account: string;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What the API shows of a connection: never its credentials. */
+export function toConnectionView(row: ConnectionRow): ConnectionView {
+  return {
+    provider: row.provider,
+    mode: row.mode,
+    account: row.account,
+    methods: [...PROVIDER_CONNECTIONS[row.provider].methods],
+    date_created: row.created_at.toISOString(),
+    date_updated: row.updated_at.toISOString(),
+  };
+}
+
+const scopeOf = (row: ConnectionRow): CredentialScope => ({ businessId: row.business_id, mode: row.mode, provider: row.provider });
+
+/** The columns a merchant-facing read needs: the sealed credentials stay in the table. */
+const VIEW_COLUMNS = 'id, business_id, mode, provider, account, version, created_at, updated_at';
+
+/**
+ * Every statement on provider_connections, one row per business, mode and provider. Credentials
+ * are sealed here before they reach SQL and opened only by `credentialsFor` (and the key
+ * rotation), so neither a statement's parameters nor a merchant-facing read ever holds them in
+ * the clear.
+ */
+@Injectable()
+export class ConnectionStore {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly cipher: CredentialsCipher,
+  ) {}
+
+  /** The id of the key new credentials are sealed with. */
+  get currentKeyId(): string {
+    return this.cipher.keyId;
+  }
+
+  /**
+   * Replaces the credentials of one business, mode and provider (creates the row the first time).
+   * The same credentials again change nothing (the row, its dates and version stay), so a PUT
+   * repeated answers the same; a row that can no longer be opened is overwritten.
+   */
+  async put(scope: CredentialScope, credentials: Readonly<Record<string, string>>, account: string): Promise<ConnectionRow> {
+    return this.ds.transaction(async (m) => {
+      const [current] = await queryRows<ConnectionRow>(
+        m,
+        'SELECT * FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3 FOR UPDATE',
+        [scope.businessId, scope.mode, scope.provider],
+      );
+      if (current && current.account === account && this.holds(current, credentials)) return current;
+      // Two first PUTs at once both find no row: the later insert becomes an update.
+      const [row] = await queryRows<ConnectionRow>(
+        m,
+        `INSERT INTO provider_connections (business_id, mode, provider, credentials, account) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (business_id, mode, provider) DO UPDATE
+           SET credentials = EXCLUDED.credentials, account = EXCLUDED.account, updated_at = now(), version = provider_connections.version + 1
+         RETURNING *`,
+        [scope.businessId, scope.mode, scope.provider, this.cipher.seal(credentials, scope), account],
+      );
+      return row;
+    });
+  }
+
+  async get(businessId: number, mode: Mode, provider: ConnectionProvider): Promise<ConnectionRow | undefined> {
+    const [row] = await queryRows<ConnectionRow>(this.ds, `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3`, [
+      businessId,
+      mode,
+      provider,
+    ]);
+    return row;
+  }
+
+  /** Newest first (a business has at most one per provider and mode). */
+  list(businessId: number, mode: Mode): Promise<ConnectionRow[]> {
+    return queryRows<ConnectionRow>(this.ds, `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC`, [businessId, mode]);
+  }
+
+  /** True when a connection was removed; false when there was none. */
+  async remove(businessId: number, mode: Mode, provider: ConnectionProvider): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(this.ds, 'DELETE FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3 RETURNING id', [
+      businessId,
+      mode,
+      provider,
+    ]);
+    return rows.length > 0;
+  }
+
+  /**
+   * The decrypted credentials of a business's connection to a provider in one mode, for calling
+   * the provider; null when the business has not connected it. Throws CredentialsUnreadable when
+   * the stored value cannot be opened (its key is no longer configured, or it was altered).
+   * Never log what it returns.
+   */
+  async credentialsFor(businessId: number, mode: Mode, provider: ConnectionProvider): Promise<Record<string, string> | null> {
+    const [row] = await queryRows<Pick<ConnectionRow, 'credentials'>>(
+      this.ds,
+      'SELECT credentials FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3',
+      [businessId, mode, provider],
+    );
+    return row ? this.cipher.open(row.credentials, { businessId, mode, provider }) : null;
+  }
+
+  /**
+   * Key rotation: seals again, with the current key, up to `limit` rows after `afterId` (in id
+   * order) still sealed with one of PROVIDER_CREDENTIALS_OLD_KEYS. Rows under a key this process
+   * does not know are not selected; a row that does not open (altered) is counted and left as it
+   * is; rows another replica is rotating are skipped. `lastId` is where the next batch starts
+   * (null when this batch found nothing).
+   */
+  async resealBatch(afterId: string, limit: number): Promise<{ resealed: number; unreadable: number; lastId: string | null }> {
+    const older = this.cipher.olderKeyIds;
+    if (older.length === 0) return { resealed: 0, unreadable: 0, lastId: null };
+    return this.ds.transaction(async (m) => {
+      const rows = await queryRows<ConnectionRow>(
+        m,
+        `SELECT * FROM provider_connections WHERE id > $1 AND split_part(credentials, '.', 2) = ANY($2::text[]) ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+        [afterId, older, limit],
+      );
+      let unreadable = 0;
+      for (const row of rows) {
+        let credentials: Record<string, string>;
+        try {
+          credentials = this.cipher.open(row.credentials, scopeOf(row));
+        } catch {
+          unreadable += 1;
+          continue;
+        }
+        await m.query('UPDATE provider_connections SET credentials = $2, version = version + 1 WHERE id = $1', [row.id, this.cipher.seal(credentials, scopeOf(row))]);
+      }
+      return { resealed: rows.length - unreadable, unreadable, lastId: rows.at(-1)?.id ?? null };
+    });
+  }
+
+  /** Whether the row's sealed credentials are exactly these (false when it cannot be opened). */
+  private holds(row: ConnectionRow, credentials: Readonly<Record<string, string>>): boolean {
+    try {
+      const stored = this.cipher.open(row.credentials, scopeOf(row));
+      const keys = Object.keys(credentials);
+      return keys.length === Object.keys(stored).length && keys.every((k) => stored[k] === credentials[k]);
+    } catch {
+      return false;
+    }
+  }
+}
