@@ -27,7 +27,6 @@ export const RpcPatterns = {
   ConnectionsList: 'connections.list',
   ConnectionsGet: 'connections.get',
   ConnectionsDelete: 'connections.delete',
-  ProviderNotify: 'providers.notify',
 } as const;
 export type RpcPattern = (typeof RpcPatterns)[keyof typeof RpcPatterns];
 
