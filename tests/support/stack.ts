@@ -101,6 +101,8 @@ export class Stack {
             RPC_PORT: String(ports.rpc),
             HTTP_PORT: String(ports.http),
             ...(app === 'transaction-service' ? { PROVIDER_CREDENTIALS_KEY: this.credentialsKey } : {}),
+            // Where providers post status updates and customers come back: this stack's gateway.
+            PUBLIC_BASE_URL: `http://127.0.0.1:${this.ports.get('gateway')!.http}`,
           };
     return { ...common, ...own, ...this.baseEnv, ...extra };
   }

@@ -17,6 +17,6 @@ import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
   imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule, ConnectionsModule],
-  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController],
+  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController, ProviderNotificationsController],
 })
 export class GatewayModule {}

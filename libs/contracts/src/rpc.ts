@@ -27,6 +27,7 @@ export const RpcPatterns = {
   ConnectionsList: 'connections.list',
   ConnectionsGet: 'connections.get',
   ConnectionsDelete: 'connections.delete',
+  ProviderNotify: 'providers.notify',
 } as const;
 export type RpcPattern = (typeof RpcPatterns)[keyof typeof RpcPatterns];
 

@@ -22,6 +22,10 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   refunds: { owners: ['apps/transaction-service/src/refunds/refund-store.ts'] },
   payment_links: { owners: ['apps/transaction-service/src/links/link-store.ts'] },
   provider_connections: { owners: ['apps/transaction-service/src/connections/connection-store.ts'] },
+  provider_payments: {
+    owners: ['apps/transaction-service/src/connectors/provider-payment-store.ts'],
+    readers: { 'apps/transaction-service/src/transactions/transaction-queries.ts': 'a pending payment still open at its provider does not expire' },
+  },
   // split-ledger-service
   ledger_entries: { owners: ['apps/split-ledger-service/src/ledger/ledger-store.ts', 'apps/split-ledger-service/src/ledger/ledger-queries.ts'] },
   ledger_transactions: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
