@@ -31,7 +31,7 @@ export function selfSignedCertificate(): { certFile: string; keyFile: string } {
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private readonly scripts = new Map<string, number[]>();
-  private readonly delays = new Map<string, number>();
+  private readonly delays = new Map<string, number | (() => number)>();
   private server!: Server;
   port = 0;
 
@@ -56,7 +56,8 @@ export class WebhookReceiver {
           res.writeHead(status, { 'content-type': 'text/plain' });
           res.end(status < 300 ? 'ok' : 'nope');
         };
-        const delay = this.delays.get(path) ?? 0;
+        const delayOf = this.delays.get(path) ?? 0;
+        const delay = typeof delayOf === 'number' ? delayOf : delayOf();
         if (delay > 0) setTimeout(respond, delay);
         else respond();
       });
@@ -69,8 +70,8 @@ export class WebhookReceiver {
     return `https://127.0.0.1:${this.port}${path}`;
   }
 
-  /** Status codes `path` answers with, in order; the last one repeats. */
-  script(path: string, statuses: number[], delayMs = 0): void {
+  /** Status codes `path` answers with, in order; the last one repeats. Each answer waits `delayMs` (or what it returns when asked). */
+  script(path: string, statuses: number[], delayMs: number | (() => number) = 0): void {
     this.scripts.set(path, [...statuses]);
     this.delays.set(path, delayMs);
   }

@@ -54,7 +54,10 @@ export function isConnectionError(err: unknown): boolean {
   if (e.driverError && isConnectionError(e.driverError)) return true;
   if (e.cause && e.cause !== err && isConnectionError(e.cause)) return true;
   const msg = e.message ?? '';
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed|the database system is (starting up|shutting down)/i.test(
+  // pg refuses a statement on a connection that already failed or was closed ("… is not queryable",
+  // no code): a transaction whose connection the server dropped between two of its statements (a
+  // restart, an administrator's terminate) gets this on the next one, not the error of the drop.
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed|the database system is (starting up|shutting down)|Client has encountered a connection error and is not queryable|Client was closed and is not queryable/i.test(
     msg,
   );
 }

@@ -163,6 +163,18 @@ describe('DataSource (pg pool)', () => {
       expect(insertLost.sent).not.toContain('COMMIT');
     });
 
+    it('is a connection error when pg refuses a statement on a connection that already failed or was closed', async () => {
+      for (const message of ['Client has encountered a connection error and is not queryable', 'Client was closed and is not queryable']) {
+        const refused = withFakePool((sql) => {
+          if (sql.startsWith('UPDATE')) throw new Error(message);
+          return { command: 'SELECT', rows: [], rowCount: 0 };
+        });
+        const err = await refused.ds.transaction(async (m) => m.query('UPDATE …')).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(QueryFailedError);
+        expect([message, isConnectionError(err), isOutcomeUnknown(err)]).toEqual([message, true, false]);
+      }
+    });
+
     it('is outcome unknown for a statement on a dedicated connection (no transaction block)', async () => {
       const { ds } = withFakePool(terminated);
       await expect(ds.withConnection(async (m) => m.query('UPDATE …'))).rejects.toBeInstanceOf(OutcomeUnknownError);

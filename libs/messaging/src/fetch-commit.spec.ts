@@ -127,6 +127,22 @@ describe('FetchCommit', () => {
     expect(transactions).toBe(1);
   });
 
+  it('fails every chunk at once when the transaction\'s connection was dropped between its statements', async () => {
+    // What pg answers a statement sent on a connection the server closed while the transaction was idle (a restart).
+    const dropped = new Error('Client has encountered a connection error and is not queryable');
+    let transactions = 0;
+    const ds = {
+      transaction: async () => {
+        transactions++;
+        throw dropped;
+      },
+    } as unknown as DataSource;
+    const commit = new FetchCommit(ds, async () => new Set());
+    const results = await Promise.allSettled([0, 1, 2].map((p) => commit.submit(chunk('t', p, [`e${p}`], async () => undefined))));
+    expect(results).toEqual([0, 1, 2].map(() => ({ status: 'rejected', reason: dropped })));
+    expect(transactions).toBe(1);
+  });
+
   it('runs full chunks of a backlog side by side, up to the limit, and still merges small ones', async () => {
     const { ds, transactions, record } = fakeInbox();
     let open = 0;

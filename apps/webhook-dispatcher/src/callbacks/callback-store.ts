@@ -39,9 +39,8 @@ export interface CallbackChanges {
   url: string | null;
   events: string[] | null;
   description: string | null;
+  /** true on a disabled callback enables it again: its failure streak and the reason it was disabled are cleared. */
   isActive: boolean | null;
-  /** Enabled again: the failure streak and the reason it was disabled are cleared. */
-  reenabled: boolean;
 }
 
 const LIVE = 'business_id = $1 AND mode = $2 AND deleted_at IS NULL';
@@ -88,17 +87,25 @@ export class CallbackStore {
     return { rows, hasMore, total: await this.countLive(this.ds, businessId, mode) };
   }
 
+  /**
+   * Whether this enables the callback again is decided by the statement, on the row as it is when
+   * the statement holds its lock (every SET expression reads the row before the update), not on a
+   * copy read earlier: an auto-disable that commits between that read and this update (a failing
+   * attempt holds the row locked while it disables it) is then enabled again with its failure streak
+   * cleared, instead of keeping the count and failing_since that disabled it, so that the next
+   * failure does not disable it again at once.
+   */
   async update(id: number, c: CallbackChanges): Promise<CallbackRow> {
     const [row] = await queryRows<CallbackRow>(
       this.ds,
       `UPDATE callbacks SET url = COALESCE($2, url), events = COALESCE($3, events), description = COALESCE($4, description),
           is_active = COALESCE($5, is_active),
-          failure_count = CASE WHEN $6 THEN 0 ELSE failure_count END,
-          failing_since = CASE WHEN $6 THEN NULL ELSE failing_since END,
-          disabled_reason = CASE WHEN $6 THEN NULL WHEN $5 = false THEN 'disabled by the merchant' ELSE disabled_reason END,
+          failure_count = CASE WHEN $5 AND NOT is_active THEN 0 ELSE failure_count END,
+          failing_since = CASE WHEN $5 AND NOT is_active THEN NULL ELSE failing_since END,
+          disabled_reason = CASE WHEN $5 AND NOT is_active THEN NULL WHEN $5 = false THEN 'disabled by the merchant' ELSE disabled_reason END,
           updated_at = now()
         WHERE id = $1 RETURNING *`,
-      [id, c.url, c.events, c.description, c.isActive, c.reenabled],
+      [id, c.url, c.events, c.description, c.isActive],
     );
     return row;
   }

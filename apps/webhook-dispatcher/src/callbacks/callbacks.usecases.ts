@@ -114,13 +114,12 @@ export class CallbacksService {
     const current = await this.owned(ctx, body.id);
     if (body.events) this.validateEvents(body.events);
     if (body.url !== undefined) await this.validateTarget(body.url);
-    const reenabled = body.is_active === true && !current.is_active;
+    // Whether this enables it again is decided by the statement that updates the row, as it finds it (CallbackStore.update), not on `current`.
     const row = await this.store.update(current.id, {
       url: body.url ?? null,
       events: body.events ? [...new Set(body.events)] : null,
       description: body.description ?? null,
       isActive: body.is_active ?? null,
-      reenabled,
     });
     return toView(row);
   }

@@ -64,6 +64,20 @@ export class WebhookDispatcherConfig extends RedisServiceConfig {
   WEBHOOK_ENQUEUE_INTERVAL_MS = 1_000;
 
   /**
+   * How often the reconciler looks for pending deliveries whose queue job was lost (a crash, a
+   * Redis restart) and hands them back to the enqueuer.
+   */
+  @IsInt() @Min(100) @Max(600_000)
+  WEBHOOK_RECONCILE_INTERVAL_MS = 5_000;
+
+  /**
+   * How long a delivery must have been handed over, and its attempt overdue, before the reconciler
+   * asks the queue about its job: below this an attempt is simply late, not lost.
+   */
+  @IsInt() @Min(100) @Max(3_600_000)
+  WEBHOOK_RECONCILE_GRACE_MS = 5_000;
+
+  /**
    * A test webhook (POST /v1/callback/{id}/test) answers within this time, the smaller of it and
    * WEBHOOK_TIMEOUT_MS; keep it below the gateway's RPC_TIMEOUT_MS so the merchant hears the outcome.
    */

@@ -49,7 +49,7 @@ export class DeliverAttemptUseCase {
     if (!callback || callback.deleted_at || !callback.is_active) {
       // Disabled: nothing is sent; a first attempt never made is `skipped`, which `recover` picks up.
       const gone = callback?.deleted_at || !callback;
-      await this.store.finishUnsent(delivery.id, gone ? 'cancelled' : delivery.attempts === 0 ? 'skipped' : 'failed', gone ? 'callback deleted' : 'callback disabled');
+      await this.store.finishUnsent(delivery, gone ? 'cancelled' : delivery.attempts === 0 ? 'skipped' : 'failed', gone ? 'callback deleted' : 'callback disabled');
       return 'skipped';
     }
     const body = JSON.stringify({ id: event.id, event: event.event_type, created_at: event.created_at.toISOString(), mode: event.mode, data: event.payload });
@@ -65,18 +65,19 @@ export class DeliverAttemptUseCase {
   }
 
   /**
-   * The row moved on while the attempt ran (cancelled by a DELETE, or settled by another worker
-   * after this one's lock expired): record nothing more, just let go of it.
+   * The row moved on while the attempt ran (cancelled by a DELETE, or claimed again by another
+   * worker after this one's lock expired): record nothing more, just let go of it if it is still
+   * this claim's.
    */
-  private async released(m: EntityManager, deliveryId: string): Promise<AttemptOutcome> {
-    await this.store.unlock(m, deliveryId);
+  private async released(m: EntityManager, delivery: DeliveryRow): Promise<AttemptOutcome> {
+    await this.store.unlock(m, delivery);
     return 'skipped';
   }
 
   private async record(delivery: DeliveryRow, callback: CallbackRow, result: SendResult): Promise<AttemptOutcome> {
     if (result.error === null) {
-      if (!(await this.store.recordSuccess(delivery.id, delivery.attempts, result.statusCode, result.durationMs))) {
-        return this.released(this.ds.manager, delivery.id);
+      if (!(await this.store.recordSuccess(delivery, result.statusCode, result.durationMs))) {
+        return this.released(this.ds.manager, delivery);
       }
       // A busy callback succeeds many times a second: write its row only when something changes.
       const lastTriggered = callback.last_triggered?.getTime() ?? 0;
@@ -97,13 +98,14 @@ export class DeliverAttemptUseCase {
       const decision = gone ? { retry: false, delayMs: 0 } : nextRetry(attemptNo - delivery.cycle_start, this.schedule, retryable);
       const moved = await this.store.recordFailure(m, {
         deliveryId: delivery.id,
+        lockToken: delivery.lock_token,
         previousAttempts: delivery.attempts,
         statusCode: result.statusCode,
         durationMs: result.durationMs,
         error: result.error?.slice(0, 500) ?? null,
         retryInSeconds: decision.retry ? decision.delayMs / 1000 : null,
       });
-      if (!moved) return this.released(m, delivery.id);
+      if (!moved) return this.released(m, delivery);
       const cb = await this.callbacks.recordFailure(m, callback.id);
       const disable = disableReason(this.disableRule, { gone, count: cb.failure_count, failingForMs: cb.failing_ms });
       if (disable && callback.is_active) {

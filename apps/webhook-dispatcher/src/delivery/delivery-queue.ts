@@ -8,15 +8,17 @@ import { PollingWorker, ROOT_LOGGER } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { CallbackGate, type Release } from './callback-gate';
 import { DeliverAttemptUseCase, type AttemptOutcome, type DeliveryJob } from './deliver-attempt.usecase';
+import { DeliveryReconciler } from './delivery-reconciler';
 import { DeliveryStore } from './delivery-store';
 import { FirstAttempts } from './first-attempts';
 
 const ENQUEUE_BATCH = 200;
+/** The reconciler reads overdue rows a page at a time, and at most this many pages per pass. */
+export const RECONCILE_PAGE = 1_000;
+export const RECONCILE_PAGES_PER_PASS = 10;
 
 /** One job id per hand-over: (delivery, attempt, how many times the row was queued). */
-const jobId = (r: { id: string; attempts: number; enqueue_count: number }) => `dlv-${r.id}-${r.attempts}-${r.enqueue_count}`;
-const OVERDUE_GRACE_SECONDS = 5;
-const RECONCILE_EVERY_MS = 5_000;
+export const deliveryJobId = (r: { id: string; attempts: number; enqueue_count: number }) => `dlv-${r.id}-${r.attempts}-${r.enqueue_count}`;
 
 /**
  * Deliveries travel through a BullMQ queue, one job per attempt (a delayed job for a retry),
@@ -32,6 +34,7 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
   private worker!: Worker<DeliveryJob>;
   private readonly enqueuer: PollingWorker;
   private readonly reconciler: PollingWorker;
+  private readonly lostJobs: DeliveryReconciler;
   private readonly connections: IORedis[] = [];
 
   constructor(
@@ -44,7 +47,12 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
     this.enqueuer = new PollingWorker('delivery-enqueuer', () => this.enqueueDue(), config.WEBHOOK_ENQUEUE_INTERVAL_MS, logger);
-    this.reconciler = new PollingWorker('delivery-reconciler', () => this.reconcile(), RECONCILE_EVERY_MS, logger);
+    this.reconciler = new PollingWorker('delivery-reconciler', () => this.reconcile(), config.WEBHOOK_RECONCILE_INTERVAL_MS, logger);
+    this.lostJobs = new DeliveryReconciler(store, (row) => this.queue.getJobState(deliveryJobId(row)), (id) => this.first.holds(id), {
+      graceSeconds: config.WEBHOOK_RECONCILE_GRACE_MS / 1000,
+      pageSize: RECONCILE_PAGE,
+      pagesPerPass: RECONCILE_PAGES_PER_PASS,
+    });
     first.wakeQueue = () => this.enqueuer.wake();
   }
 
@@ -117,7 +125,7 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
           name: 'deliver',
           data: { deliveryId: r.id, attempt: r.attempts, callbackId: Number(r.callback_id) },
           opts: {
-            jobId: jobId(r),
+            jobId: deliveryJobId(r),
             delay: Math.max(0, (r.next_attempt_at?.getTime() ?? now) - now),
             removeOnComplete: { age: 3600, count: 5000 },
             removeOnFail: { age: 24 * 3600 },
@@ -129,17 +137,14 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
     return count === ENQUEUE_BATCH;
   }
 
+  /**
+   * Hands back to the enqueuer the deliveries whose job is gone. Left alone: rows a live worker
+   * holds (lock held, not expired), rows waiting in this process for their first attempt (a long
+   * burst to one callback) and rows whose job is still waiting, delayed (e.g. its callback is busy)
+   * or running. See DeliveryReconciler.
+   */
   private async reconcile(): Promise<boolean> {
-    let released = 0;
-    for (const row of await this.store.overdue(OVERDUE_GRACE_SECONDS, 1_000)) {
-      // Waiting in this process for its first attempt (a long burst to one callback).
-      if (this.first.holds(row.id)) continue;
-      // A job still waiting, delayed (e.g. its callback is busy) or running is not lost.
-      const job = await this.queue.getJob(jobId(row));
-      const state = job ? await job.getState() : 'missing';
-      if (['waiting', 'delayed', 'active', 'prioritized', 'waiting-children'].includes(state)) continue;
-      if (await this.store.release(row.id, row.enqueue_count)) released += 1;
-    }
+    const released = await this.lostJobs.pass();
     if (released > 0) {
       this.logger.warn({ released }, 'deliveries without a live job were queued again');
       this.enqueuer.wake();

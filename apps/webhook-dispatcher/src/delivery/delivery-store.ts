@@ -1,27 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, GroupCommit, queryRows } from '@payments/database';
-import type { DeliveryStatus } from '@payments/contracts';
 import type { CallbackRow } from '../callbacks/callback-store';
+import type { ClaimedAttempt, ClaimRef, DeliveryRow, FailedAttempt, FannedOut, OverdueCursor, OverdueRow, WebhookEventRow } from './delivery-rows';
 
-export type { DeliveryStatus };
-
-export interface DeliveryRow {
-  id: string;
-  public_id: string;
-  event_id: string;
-  callback_id: number;
-  status: DeliveryStatus;
-  attempts: number;
-  cycle_start: number;
-  next_attempt_at: Date | null;
-  enqueued_at: Date | null;
-  enqueue_count: number;
-  locked_until: Date | null;
-  last_error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
+export type { ClaimedAttempt, ClaimRef, DeliveryRow, DeliveryStatus, FailedAttempt, FannedOut, OverdueCursor, OverdueRow, WebhookEventRow } from './delivery-rows';
 
 /**
  * The worker's side of `deliveries` and `delivery_attempts`: fan-out, queue hand-off, claims and
@@ -84,26 +66,34 @@ export class DeliveryStore {
 
   /**
    * Pending deliveries that were handed to the queue a while ago and are overdue, and that no live
-   * worker holds: candidates for a lost job (a crash, a Redis restart). The caller checks the queue.
+   * worker holds (no lock, or an expired one): candidates for a lost job (a crash, a Redis restart).
+   * The caller checks the queue. A page in (next_attempt_at, id) order after `after`, so a caller
+   * can read past a page of rows that are overdue but alive (waiting behind a busy callback).
    */
-  async overdue(graceSeconds: number, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts' | 'enqueue_count'>[]> {
+  async overdue(graceSeconds: number, limit: number, after: OverdueCursor | null = null): Promise<OverdueRow[]> {
     return queryRows(
       this.ds,
-      `SELECT id, attempts, enqueue_count FROM deliveries
+      `SELECT id, attempts, enqueue_count, next_attempt_at FROM deliveries
         WHERE status = 'pending' AND enqueued_at IS NOT NULL
           AND enqueued_at < now() - make_interval(secs => $1)
           AND next_attempt_at < now() - make_interval(secs => $1)
           AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY next_attempt_at LIMIT $2`,
-      [graceSeconds, limit],
+          AND ($3::timestamptz IS NULL OR (next_attempt_at, id) > ($3::timestamptz, $4::bigint))
+        ORDER BY next_attempt_at, id LIMIT $2`,
+      [graceSeconds, limit, after?.next_attempt_at ?? null, after?.id ?? null],
     );
   }
 
-  /** Hands a delivery back to the enqueuer, unless it was queued again in the meantime. */
+  /**
+   * Hands a delivery back to the enqueuer, unless it was queued again in the meantime or a live
+   * worker claimed it since it was read as overdue (its lock is held and not expired).
+   */
   async release(id: string, enqueueCount: number): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(
       this.ds,
-      `UPDATE deliveries SET enqueued_at = NULL WHERE id = $1 AND status = 'pending' AND enqueue_count = $2 RETURNING id`,
+      `UPDATE deliveries SET enqueued_at = NULL
+        WHERE id = $1 AND status = 'pending' AND enqueue_count = $2 AND (locked_until IS NULL OR locked_until < now())
+        RETURNING id`,
       [id, enqueueCount],
     );
     return rows.length > 0;
@@ -116,7 +106,11 @@ export class DeliveryStore {
    * two workers racing for the last slot may both win: a soft limit, traded for no lock
    * contention on a busy callback. Claims that arrive together go out in one statement
    * (GroupCommit); each counts the callback's attempts as they were before that statement, and
-   * the in-process CallbackGate keeps one process's own claims within the limit.
+   * the in-process CallbackGate keeps one process's own claims within the limit. A delivery named
+   * more than once in one statement (its in-process first attempt and a queue job for it, both in
+   * this process) is claimed for the first of them only: the others are not claimed. Each claim
+   * writes a new `lock_token`, which the attempt's outcome must present (recordSuccess,
+   * recordFailure, finishUnsent, unlock).
    */
   async claimAttempt(deliveryId: string, attempt: number, lockSeconds: number, perCallbackLimit: number): Promise<ClaimedAttempt | 'busy' | null> {
     const claimed = await this.claims.submit({ deliveryId, attempt, lockSeconds, perCallbackLimit });
@@ -130,6 +124,15 @@ export class DeliveryStore {
   }
 
   private async claimMany(items: Claim[]): Promise<(ClaimedAttempt | null)[]> {
+    // One update statement changes a row once however many input rows name it, and returns it once:
+    // handed to every caller that named it, each would sign and send it. Only the first claims.
+    const named = new Set<string>();
+    const claims = items.map((i) => {
+      if (named.has(i.deliveryId)) return false;
+      named.add(i.deliveryId);
+      return true;
+    });
+    const unique = items.filter((_, n) => claims[n]);
     const rows = await queryRows<DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }>(
       this.ds,
       `WITH input AS (
@@ -139,7 +142,7 @@ export class DeliveryStore {
          SELECT t.*, row_number() OVER (PARTITION BY x.callback_id ORDER BY t.id) AS rank
            FROM input t JOIN deliveries x ON x.id = t.id
        )
-       UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds), updated_at = now()
+       UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds), lock_token = gen_random_uuid(), updated_at = now()
          FROM ranked i
         WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.attempt AND (d.locked_until IS NULL OR d.locked_until < now())
           AND (SELECT count(*) FROM deliveries x WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()) + i.rank <= i.max_in_flight
@@ -147,7 +150,7 @@ export class DeliveryStore {
           (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
           (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode, 'payload', e.payload, 'created_at', e.created_at)
              FROM webhook_events e WHERE e.id = d.event_id) AS event_json`,
-      [items.map((i) => i.deliveryId), items.map((i) => i.attempt), items.map((i) => i.lockSeconds), items.map((i) => i.perCallbackLimit)],
+      [unique.map((i) => i.deliveryId), unique.map((i) => i.attempt), unique.map((i) => i.lockSeconds), unique.map((i) => i.perCallbackLimit)],
     );
     const byId = new Map<string, ClaimedAttempt>();
     for (const { callback_json, event_json, ...delivery } of rows) {
@@ -157,18 +160,20 @@ export class DeliveryStore {
         event: withDates<WebhookEventRow>(event_json!, ['created_at']),
       });
     }
-    return items.map((i) => byId.get(i.deliveryId) ?? null);
+    return items.map((i, n) => (claims[n] ? (byId.get(i.deliveryId) ?? null) : null));
   }
 
   /**
-   * Records a successful attempt: the attempt row, and the delivery succeeded if it is still this
-   * worker's. No callback lock: nothing here writes the callback row (see
-   * CallbackStore.recordSuccess), so a concurrent DELETE of the callback cannot deadlock with it.
-   * False when the delivery moved on meanwhile. Successes that arrive together are written
-   * together (GroupCommit).
+   * Records a successful attempt: the delivery succeeded, and the attempt row, if the claim is
+   * still this worker's (its token is on the row: no other worker claimed it after this one's lock
+   * expired) and the row is still at that attempt. No callback lock: nothing here writes the
+   * callback row (see CallbackStore.recordSuccess), so a concurrent DELETE of the callback cannot
+   * deadlock with it. False when the delivery moved on or was claimed again meanwhile: nothing is
+   * written then, so the new holder's lock and attempt stand. Successes that arrive together are
+   * written together (GroupCommit).
    */
-  recordSuccess(deliveryId: string, previousAttempts: number, statusCode: number | null, durationMs: number): Promise<boolean> {
-    return this.successes.submit({ deliveryId, previousAttempts, statusCode, durationMs });
+  recordSuccess(claim: ClaimRef, statusCode: number | null, durationMs: number): Promise<boolean> {
+    return this.successes.submit({ deliveryId: claim.id, lockToken: claim.lock_token, previousAttempts: claim.attempts, statusCode, durationMs });
   }
 
   /** Several successes in one statement; true for each delivery that was still this worker's. */
@@ -176,55 +181,79 @@ export class DeliveryStore {
     const done = await queryRows<{ id: string }>(
       this.ds,
       `WITH input AS (
-         SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[]) AS t(id, previous, status_code, duration_ms)
+         SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::int[], $5::int[]) AS t(id, lock_token, previous, status_code, duration_ms)
+       ), done AS (
+         UPDATE deliveries d SET status = 'succeeded', attempts = i.previous + 1, locked_until = NULL, lock_token = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
+           FROM input i WHERE d.id = i.id AND d.lock_token = i.lock_token AND d.status = 'pending' AND d.attempts = i.previous
+         RETURNING d.id, i.previous, i.status_code, i.duration_ms
        ), attempt AS (
          INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
-         SELECT id, previous + 1, status_code, duration_ms, NULL FROM input ON CONFLICT DO NOTHING
+         SELECT id, previous + 1, status_code, duration_ms, NULL FROM done ON CONFLICT DO NOTHING
        )
-       UPDATE deliveries d SET status = 'succeeded', attempts = i.previous + 1, locked_until = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
-         FROM input i WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.previous
-       RETURNING d.id`,
-      [items.map((i) => i.deliveryId), items.map((i) => i.previousAttempts), items.map((i) => i.statusCode), items.map((i) => i.durationMs)],
+       SELECT id FROM done`,
+      [
+        items.map((i) => i.deliveryId),
+        items.map((i) => i.lockToken),
+        items.map((i) => i.previousAttempts),
+        items.map((i) => i.statusCode),
+        items.map((i) => i.durationMs),
+      ],
     );
     const moved = new Set(done.map((r) => String(r.id)));
     return items.map((i) => moved.has(i.deliveryId));
   }
 
   /**
-   * Records a failed attempt: the attempt row, and the delivery moved to its next state if it is
-   * still this worker's (pending again at retryInSeconds, or failed). False when it moved on meanwhile.
+   * Records a failed attempt: the delivery moved to its next state (pending again at
+   * retryInSeconds, or failed), and the attempt row, if the claim is still this worker's and the
+   * row still at that attempt (as recordSuccess). False when it moved on or was claimed again
+   * meanwhile: nothing is written then. One statement.
    */
   async recordFailure(m: EntityManager, f: FailedAttempt): Promise<boolean> {
-    await m.query('INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING', [
-      f.deliveryId,
-      f.previousAttempts + 1,
-      f.statusCode,
-      f.durationMs,
-      f.error,
-    ]);
     const moved = await queryRows<{ id: string }>(
       m,
-      `UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL, last_error = $4, updated_at = now(),
-         next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $5) ELSE NULL END,
-         enqueued_at = NULL
-       WHERE id = $1 AND status = 'pending' AND attempts = $6 RETURNING id`,
-      [f.deliveryId, f.retryInSeconds === null ? 'failed' : 'pending', f.previousAttempts + 1, f.error, f.retryInSeconds ?? 0, f.previousAttempts],
+      `WITH done AS (
+         UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL, lock_token = NULL, last_error = $4, updated_at = now(),
+           next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $5) ELSE NULL END,
+           enqueued_at = NULL
+         WHERE id = $1 AND lock_token = $6 AND status = 'pending' AND attempts = $7 RETURNING id
+       ), attempt AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
+         SELECT id, $3::int, $8::int, $9::int, $4::text FROM done ON CONFLICT DO NOTHING
+       )
+       SELECT id FROM done`,
+      [
+        f.deliveryId,
+        f.retryInSeconds === null ? 'failed' : 'pending',
+        f.previousAttempts + 1,
+        f.error,
+        f.retryInSeconds ?? 0,
+        f.lockToken,
+        f.previousAttempts,
+        f.statusCode,
+        f.durationMs,
+      ],
     );
     return moved.length > 0;
   }
 
-  /** Lets go of a delivery that moved on while this worker held it. */
-  async unlock(m: Pick<EntityManager, 'query'>, deliveryId: string): Promise<void> {
-    await m.query("UPDATE deliveries SET locked_until = NULL WHERE id = $1 AND status <> 'pending'", [deliveryId]);
+  /** Lets go of a delivery that moved on (cancelled, settled) while this worker held its claim. */
+  async unlock(m: Pick<EntityManager, 'query'>, claim: ClaimRef): Promise<void> {
+    await m.query("UPDATE deliveries SET locked_until = NULL, lock_token = NULL WHERE id = $1 AND lock_token = $2 AND status <> 'pending'", [claim.id, claim.lock_token]);
   }
 
-  /** Ends a delivery without sending it (its callback is gone or disabled). */
-  async finishUnsent(deliveryId: string, status: 'cancelled' | 'failed' | 'skipped', reason: string): Promise<void> {
-    await this.ds.query('UPDATE deliveries SET status = $2, last_error = $3, locked_until = NULL, next_attempt_at = NULL, updated_at = now() WHERE id = $1', [
-      deliveryId,
-      status,
-      reason,
-    ]);
+  /**
+   * Ends a delivery without sending it (its callback is gone or disabled), if the claim is still
+   * this worker's; false when it was claimed again meanwhile.
+   */
+  async finishUnsent(claim: ClaimRef, status: 'cancelled' | 'failed' | 'skipped', reason: string): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.ds,
+      `UPDATE deliveries SET status = $3, last_error = $4, locked_until = NULL, lock_token = NULL, next_attempt_at = NULL, updated_at = now()
+        WHERE id = $1 AND lock_token = $2 RETURNING id`,
+      [claim.id, claim.lock_token, status, reason],
+    );
+    return rows.length > 0;
   }
 
   /**
@@ -250,43 +279,10 @@ interface Claim {
 
 interface Success {
   deliveryId: string;
+  lockToken: string | null;
   previousAttempts: number;
   statusCode: number | null;
   durationMs: number;
-}
-
-/** A delivery written by fanOut. */
-export interface FannedOut {
-  id: string;
-  callback_id: number;
-  status: DeliveryStatus;
-  enqueue_count: number;
-}
-
-export interface WebhookEventRow {
-  id: string;
-  event_type: string;
-  mode: string;
-  payload: unknown;
-  created_at: Date;
-}
-
-export interface FailedAttempt {
-  deliveryId: string;
-  /** Attempts made before this one. */
-  previousAttempts: number;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-  /** Null: give up (the delivery fails). */
-  retryInSeconds: number | null;
-}
-
-export interface ClaimedAttempt {
-  delivery: DeliveryRow;
-  /** Null when the callback row is gone. */
-  callback: CallbackRow | null;
-  event: WebhookEventRow;
 }
 
 const CALLBACK_DATES = ['last_triggered', 'failing_since', 'previous_secret_expires_at', 'created_at', 'updated_at', 'deleted_at'] as const;

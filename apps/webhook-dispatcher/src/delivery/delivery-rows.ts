@@ -1,0 +1,68 @@
+import type { DeliveryStatus } from '@payments/contracts';
+import type { CallbackRow } from '../callbacks/callback-store';
+
+export type { DeliveryStatus };
+
+/** The rows DeliveryStore reads and writes, and what its callers hand it. */
+
+export interface DeliveryRow {
+  id: string;
+  public_id: string;
+  event_id: string;
+  callback_id: number;
+  status: DeliveryStatus;
+  attempts: number;
+  cycle_start: number;
+  next_attempt_at: Date | null;
+  enqueued_at: Date | null;
+  enqueue_count: number;
+  locked_until: Date | null;
+  /** Who holds the claim: written by each claim, required by every write of that attempt's outcome. */
+  lock_token: string | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A delivery written by fanOut. */
+export interface FannedOut {
+  id: string;
+  callback_id: number;
+  status: DeliveryStatus;
+  enqueue_count: number;
+}
+
+export interface WebhookEventRow {
+  id: string;
+  event_type: string;
+  mode: string;
+  payload: unknown;
+  created_at: Date;
+}
+
+/** The claimed delivery an outcome is written for: its id, its claim's token and the attempts made before it. */
+export type ClaimRef = Pick<DeliveryRow, 'id' | 'lock_token' | 'attempts'>;
+
+/** A row of DeliveryStore.overdue, and the keyset cursor of the next page. */
+export type OverdueRow = Pick<DeliveryRow, 'id' | 'attempts' | 'enqueue_count' | 'next_attempt_at'>;
+export type OverdueCursor = Pick<DeliveryRow, 'id' | 'next_attempt_at'>;
+
+export interface FailedAttempt {
+  deliveryId: string;
+  /** The claim's token (DeliveryRow.lock_token): only its holder records the outcome. */
+  lockToken: string | null;
+  /** Attempts made before this one. */
+  previousAttempts: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** Null: give up (the delivery fails). */
+  retryInSeconds: number | null;
+}
+
+export interface ClaimedAttempt {
+  delivery: DeliveryRow;
+  /** Null when the callback row is gone. */
+  callback: CallbackRow | null;
+  event: WebhookEventRow;
+}
