@@ -92,15 +92,13 @@ export class ProviderPaymentStore {
   claimDue(m: EntityManager, batch: number, leaseMs: number): Promise<DueProviderPayment[]> {
     return queryRows<DueProviderPayment>(
       m,
-      `WITH due AS (
-         SELECT transaction_id FROM provider_payments
-          WHERE state IN ('initiating', 'sent') AND next_check_at <= now()
-          ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED
-       ), taken AS (
-         UPDATE provider_payments p SET next_check_at = now() + make_interval(secs => $2 / 1000.0), checks = p.checks + 1
-           FROM due WHERE p.transaction_id = due.transaction_id RETURNING p.*
-       )
-       SELECT taken.*, t.public_id, t.business_id, t.mode FROM taken JOIN transactions t ON t.id = taken.transaction_id`,
+      `UPDATE provider_payments p SET next_check_at = now() + make_interval(secs => $2 / 1000.0), checks = p.checks + 1
+         FROM transactions t
+        WHERE t.id = p.transaction_id
+          AND p.transaction_id IN (SELECT transaction_id FROM provider_payments
+                                    WHERE state IN ('initiating', 'sent') AND next_check_at <= now()
+                                    ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING p.*, t.public_id, t.business_id, t.mode`,
       [batch, leaseMs],
     );
   }
