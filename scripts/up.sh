@@ -50,6 +50,23 @@ if [[ -z "${PROVIDER_CREDENTIALS_KEY:-}" ]]; then
 fi
 export PROVIDER_CREDENTIALS_KEY
 export CHECKOUT_URL="${CHECKOUT_URL:-http://localhost:$GATEWAY_PORT/checkout}"
+# Where providers post status updates and customers come back (transaction-service builds the URLs).
+export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://localhost:$GATEWAY_PORT}"
+
+# PAYNOW_FAKE=1: a local Paynow that follows its published protocol (tests/support/fakes), so a
+# live payment can be tried without a Paynow account (docs/going-live.md, "Trying it locally").
+if [[ "${PAYNOW_FAKE:-0}" == 1 ]]; then
+  PAYNOW_FAKE_PORT="${PAYNOW_FAKE_PORT:-8089}"
+  if ! port_open 127.0.0.1 "$PAYNOW_FAKE_PORT"; then
+    mkdir -p -- "$RUN_DIR"
+    (cd "$ROOT" && nohup node scripts/ts-run.js tests/support/fakes/paynow-main.ts --port "$PAYNOW_FAKE_PORT" \
+      --integration "1201:3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977" >"$LOG_DIR/paynow-fake.log" 2>&1 & echo $! >"$RUN_DIR/paynow-fake.pid")
+    for _ in $(seq 1 100); do port_open 127.0.0.1 "$PAYNOW_FAKE_PORT" && break; sleep 0.1; done
+    port_open 127.0.0.1 "$PAYNOW_FAKE_PORT" || die "the Paynow fake did not start" "See $LOG_DIR/paynow-fake.log"
+  fi
+  export PAYNOW_API_URL="http://127.0.0.1:$PAYNOW_FAKE_PORT"
+  log "Paynow fake on $PAYNOW_API_URL (integration 1201)"
+fi
 
 for app in "${APPS[@]}"; do start_app "$app"; done
 for app in "${APPS[@]}"; do wait_ready "$app" "$READY_TIMEOUT"; done
