@@ -181,6 +181,45 @@ describe('live payments through Paynow', () => {
     });
   }, 60_000);
 
+  it('ZimSwitch by Paynow\'s web flow: the answer carries authorization_url, the checkout page cannot decline it, the customer pays at Paynow', async () => {
+    const res = await pay('live-web-1', '', { payment_method_code: 'zimswitch', mobile_money_number: undefined });
+    expect(res.status).toBe(200);
+    const url = String(res.body.authorization_url);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/payment\/confirmpayment\/\d+/i);
+    expect(fake.requestsTo('initiatetransaction').length).toBeGreaterThan(0);
+    expect((await verify('live-web-1')).body.status).toBe('pending');
+    // Paynow sends the customer back to our hosted page: that page must not end the payment itself.
+    const back = new URL(Object.fromEntries(fake.requestsTo('initiatetransaction').at(-1)!.fields).returnurl);
+    const form = new URLSearchParams({ checkout_id: String(back.searchParams.get('checkout_id')), action: 'decline' });
+    await fetch(`${stack.gatewayUrl}/checkout/pay`, { method: 'POST', body: form, redirect: 'manual' });
+    expect((await verify('live-web-1')).body.status).toBe('pending');
+    expect((await fetch(`${url}${url.includes('?') ? '&' : '?'}outcome=paid`, { redirect: 'manual' })).status).toBeLessThan(400);
+    await settledAs('live-web-1', 'success');
+  }, 60_000);
+
+  it('a refund of a live Paynow payment waits for an operator, who completes or fails it through the admin API', async () => {
+    const admin = { authorization: `Bearer ${stack.adminToken}` };
+    const refund = await stack.api('POST', '/v1/transactions/refund', { key: keys.live.secret, body: { transaction_reference: 'live-notify-1', amount: 400 } });
+    expect(refund.status).toBe(200);
+    expect(refund.body).toMatchObject({ status: 'pending', amount: 400 });
+    const id = String(refund.body.refund_id);
+    const read = async () => (await stack.api('GET', `/v1/transactions/refunds/${id}`, { key: keys.live.secret })).body;
+    expect(await read()).toMatchObject({ status: 'pending', message: expect.stringContaining('operator') });
+    const done = await stack.api('POST', `/admin/v1/refunds/${id}/complete`, { headers: admin, body: { note: 'Refunded at Paynow, ref 9510' } });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ refund_id: id, status: 'success', message: 'Refunded at Paynow, ref 9510' });
+    const again = await stack.api('POST', `/admin/v1/refunds/${id}/fail`, { headers: admin, body: {} });
+    expect(again.status).toBe(400);
+    expect(await read()).toMatchObject({ status: 'success' });
+
+    const second = await stack.api('POST', '/v1/transactions/refund', { key: keys.live.secret, body: { transaction_reference: 'live-notify-1', amount: 100 } });
+    const failed = await stack.api('POST', `/admin/v1/refunds/${String(second.body.refund_id)}/fail`, { headers: admin, body: {} });
+    expect(failed.body).toMatchObject({ status: 'failed' });
+    // A merchant key cannot resolve refunds; an unknown id is a 404.
+    expect((await stack.api('POST', `/admin/v1/refunds/${id}/complete`, { key: keys.live.secret, body: {} })).status).toBe(401);
+    expect((await stack.api('POST', '/admin/v1/refunds/rfd_unknown/complete', { headers: admin, body: {} })).status).toBe(404);
+  }, 60_000);
+
   it('after all of it, no payment got two success webhooks and every webhook-id arrived once', () => {
     const ids = receiver.at('/live').map((w) => w.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);

@@ -14,6 +14,7 @@ import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
 import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber, isPaymentMethodCode, normalizeMobileMoneyNumber, typeOfCode, type PaymentMethodCode } from '@payments/domain';
 import { LinkStore } from '../links/link-store';
+import { ProviderPaymentStore } from '../connectors/provider-payment-store';
 import { SandboxProvider } from '../transactions/sandbox/sandbox-provider';
 import { TransactionQueries } from '../transactions/transaction-queries';
 import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
@@ -99,6 +100,7 @@ export class PayCheckoutUseCase {
     private readonly sandbox: SandboxProvider,
     private readonly outbox: OutboxNotifier,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
+    private readonly attempts: ProviderPaymentStore,
   ) {}
 
   async execute({ ctx, body }: CheckoutRpcRequest<CheckoutPayBody>): Promise<CheckoutPayResult> {
@@ -111,6 +113,9 @@ export class PayCheckoutUseCase {
         if (!txn) throw notFound();
       }
       if (txn.status !== 'pending') return txn;
+      // Sent to a provider: only the provider's answer ends it (the customer pays, or not, there).
+      // The page cannot decline it, nor have the sandbox pay it.
+      if (await this.attempts.get(m, txn.id)) return txn;
       if (body.action === 'decline') return this.store.changeStatus(m, txn, 'failed', 'Declined by the customer', ctx.request_id);
       if (txn.mode === 'live') throw new DomainException(ErrorCodes.PaymentMethodUnavailable, 'live payments are not available for this method yet');
       if (!txn.payment_method_code) {

@@ -5,11 +5,11 @@ import { DataSource, type EntityManager } from '@payments/database';
 import { OutboxNotifier } from '@payments/messaging';
 import { DomainException, ROOT_LOGGER } from '@payments/platform';
 import { TransactionServiceConfig } from '../config/transaction.config';
-import { ConnectionStore } from '../connections/connection-store';
 import { TransactionQueries } from '../transactions/transaction-queries';
 import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
 import type { Connector, ConnectorStatus, InitiateOutcome, ProviderName, ProviderUpdate } from './connector';
 import { ConnectorRegistry } from './connector-registry';
+import { ProviderCredentials } from './provider-credentials';
 import { ProviderPaymentStore, type ProviderPaymentRow } from './provider-payment-store';
 
 /** A payment method's provider, its connector and the business's credentials for it in one mode. */
@@ -30,9 +30,6 @@ export interface ProviderAnswer {
 /** How an authenticated provider statement met the transaction. */
 export type ApplyResult = 'applied' | 'unchanged' | 'mismatch' | 'conflict';
 
-/** A business's credentials are looked up at most this often per process (test payments ask on every initialize). */
-const CREDENTIALS_CACHE_MS = 5_000;
-const CREDENTIALS_CACHE_MAX = 10_000;
 /** Left of the caller's deadline after the provider call, for writing its answer. */
 const ANSWER_MARGIN_MS = 1_000;
 
@@ -48,14 +45,12 @@ const PROVIDER_NAMES: Record<ProviderName, string> = { paynow: 'Paynow', dpo: 'D
  */
 @Injectable()
 export class LivePayments {
-  private readonly cache = new Map<string, { at: number; credentials: Record<string, string> | null }>();
-
   constructor(
     private readonly ds: DataSource,
     private readonly store: TransactionStore,
     private readonly queries: TransactionQueries,
     private readonly attempts: ProviderPaymentStore,
-    private readonly connections: ConnectionStore,
+    private readonly connections: ProviderCredentials,
     private readonly registry: ConnectorRegistry,
     private readonly outbox: OutboxNotifier,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
@@ -76,7 +71,7 @@ export class LivePayments {
         code ? `payment method ${code} is not available for live payments yet` : 'payment_method_code is required for live payments',
       );
     }
-    const stored = await this.credentials(businessId, mode, found.provider);
+    const stored = await this.connections.cached(businessId, mode, found.provider);
     const parsed = stored ? found.connector.parseCredentials(stored) : undefined;
     if (parsed && !parsed.ok) this.logger.error({ business_id: businessId, mode, provider: found.provider, field: parsed.field }, 'stored provider credentials are not valid; connect the provider again');
     if (!parsed || !parsed.ok) {
@@ -97,6 +92,30 @@ export class LivePayments {
    */
   async start(route: Route, row: TransactionRow, ctx: RpcContext): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
     const name = PROVIDER_NAMES[route.provider];
+    try {
+      return await this.send(route, row, ctx, name);
+    } catch (err) {
+      if (err instanceof DomainException) throw err;
+      // The payment is committed and may have reached the provider: never "nothing was applied".
+      // It stays as it is; the poller finds it (by our id) if it was sent; a retry with the same
+      // Idempotency-Key answers it as it is by then.
+      this.logger.error({ err, transaction_id: row.public_id, provider: route.provider }, 'sending the payment to its provider failed midway; the poller checks it');
+      throw new DomainException(
+        ErrorCodes.ProviderError,
+        `the payment ${row.reference} was stored but sending it to ${name} did not finish; it is checked at ${name} until its status is known: retry with the same Idempotency-Key or verify it by reference`,
+      );
+    }
+  }
+
+  /** What a payment sent to a provider answers when a retry finds it: sent now if the first attempt died before recording it. */
+  async resume(route: Route, row: TransactionRow, ctx: RpcContext): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
+    const attempt = await this.attempts.get(this.ds, row.id);
+    if (attempt) return { row, answer: answerOf(attempt) };
+    if (row.status !== 'pending') return { row, answer: {} };
+    return this.start(route, row, ctx);
+  }
+
+  private async send(route: Route, row: TransactionRow, ctx: RpcContext, name: string): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
     const left = (ctx.deadline_at ?? Number.POSITIVE_INFINITY) - Date.now() - ANSWER_MARGIN_MS;
     const timeoutMs = Math.max(1_000, Math.min(this.config.PROVIDER_TIMEOUT_MS, left));
     // Recorded first: if this process dies while the provider answers, the poller finds the payment by our id.
@@ -144,7 +163,7 @@ export class LivePayments {
       this.outbox.notify();
       this.logger.warn({ transaction_id: row.public_id, provider: route.provider, reason: outcome.reason }, 'provider did not take the payment');
       if (outcome.kind === 'declined') throw new DomainException(ErrorCodes.PaymentDeclined, why);
-      throw new DomainException(ErrorCodes.ProviderUnavailable, `${why}; try again later`);
+      throw new DomainException(ErrorCodes.ProviderUnavailable, `${why}; try again later with a new Idempotency-Key and a new transaction_reference`);
     }
     // It may exist at the provider: the poller asks (by our id) until the provider says.
     await this.attempts.retryLater(this.ds, row.id, outcome.reason, new Date(Date.now() + Math.min(this.config.PROVIDER_POLL_INTERVAL_MS, 5_000)));
@@ -153,12 +172,6 @@ export class LivePayments {
       ErrorCodes.ProviderError,
       `${name}'s answer could not be read (${outcome.reason}); the payment ${row.reference} stays pending until ${name} confirms its status: retry with the same Idempotency-Key or verify it by reference`,
     );
-  }
-
-  /** What the initialize answer carries for a transaction sent to a provider (a retry of a request that made it). */
-  async answerFor(row: TransactionRow): Promise<ProviderAnswer> {
-    const attempt = await this.attempts.get(this.ds, row.id);
-    return attempt ? answerOf(attempt) : {};
   }
 
   /**
@@ -174,7 +187,7 @@ export class LivePayments {
       this.logger.warn({ provider, transaction_id: transactionPublicId.slice(0, 40) }, 'provider notification for no payment sent to it; ignored');
       return { accepted: false };
     }
-    const stored = await this.connections.credentialsFor(row.business_id, row.mode, provider);
+    const stored = await this.connections.read(row.business_id, row.mode, provider);
     const parsed = stored ? connector.parseCredentials(stored) : undefined;
     if (!parsed?.ok) {
       this.logger.error({ provider, transaction_id: row.public_id }, 'provider notification for a business no longer connected to it; not applied');
@@ -241,16 +254,6 @@ export class LivePayments {
       if (to === 'processing') return current;
     }
     return this.store.changeStatus(m, current, to, message, correlationId);
-  }
-
-  private async credentials(businessId: number, mode: Mode, provider: ProviderName): Promise<Record<string, string> | null> {
-    const key = `${businessId}:${mode}:${provider}`;
-    const hit = this.cache.get(key);
-    if (hit && Date.now() - hit.at < CREDENTIALS_CACHE_MS) return hit.credentials;
-    const credentials = await this.connections.credentialsFor(businessId, mode, provider);
-    if (this.cache.size >= CREDENTIALS_CACHE_MAX) this.cache.clear();
-    this.cache.set(key, { at: Date.now(), credentials });
-    return credentials;
   }
 
   private get publicBase(): string {

@@ -22,6 +22,8 @@ export interface ProviderPaymentRow {
   instructions: string | null;
   next_check_at: Date | null;
   checks: number;
+  /** Consecutive checks the provider answered "no such payment" (reset by any other answer). */
+  not_found_checks: number;
   last_error: string | null;
   created_at: Date;
 }
@@ -59,25 +61,50 @@ export class ProviderPaymentStore {
     await m.query(
       `UPDATE provider_payments SET provider_status = $2, provider_reference = COALESCE($3, provider_reference), poll_url = COALESCE($4, poll_url),
               state = CASE WHEN $5::boolean THEN 'final' WHEN state = 'initiating' THEN 'sent' ELSE state END,
-              next_check_at = CASE WHEN $5::boolean THEN NULL ELSE $6::timestamptz END, last_error = NULL, updated_at = now()
-        WHERE transaction_id = $1`,
+              next_check_at = CASE WHEN $5::boolean THEN NULL ELSE $6::timestamptz END, last_error = NULL, not_found_checks = 0, updated_at = now()
+        WHERE transaction_id = $1 AND state IN ('initiating', 'sent')`,
       [transactionId, o.providerStatus, o.providerReference, o.pollUrl, o.final, o.nextCheckAt],
     );
   }
 
   /** No answer this time (`error` is safe to store: no secret, no phone): check again at `nextCheckAt`. */
-  async retryLater(m: EntityManager, transactionId: string, error: string, nextCheckAt: Date): Promise<void> {
-    await m.query('UPDATE provider_payments SET last_error = $2, next_check_at = $3, updated_at = now() WHERE transaction_id = $1', [transactionId, error.slice(0, 500), nextCheckAt]);
+  async retryLater(m: EntityManager, transactionId: string, error: string, nextCheckAt: Date, notFound = false): Promise<void> {
+    await m.query(
+      `UPDATE provider_payments SET last_error = $2, next_check_at = $3, updated_at = now(),
+              not_found_checks = CASE WHEN $4::boolean THEN not_found_checks + 1 ELSE 0 END
+        WHERE transaction_id = $1 AND state IN ('initiating', 'sent')`,
+      [transactionId, error.slice(0, 500), nextCheckAt, notFound],
+    );
+  }
+
+  /** The row locked, for a decision that depends on its state (the poller's "never reached the provider"). */
+  async lock(m: EntityManager, transactionId: string): Promise<ProviderPaymentRow | undefined> {
+    const [row] = await queryRows<ProviderPaymentRow>(m, 'SELECT * FROM provider_payments WHERE transaction_id = $1 FOR UPDATE', [transactionId]);
+    return row;
   }
 
   /** The payment ended without the provider (refused before it was created, or found never to exist there). */
   async finish(m: EntityManager, transactionId: string, error: string | null): Promise<void> {
-    await m.query("UPDATE provider_payments SET state = 'final', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1", [transactionId, error?.slice(0, 500) ?? null]);
+    await m.query("UPDATE provider_payments SET state = 'final', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state IN ('initiating', 'sent')", [
+      transactionId,
+      error?.slice(0, 500) ?? null,
+    ]);
   }
 
   /** The poller stops: nobody could learn the outcome in time. */
   async unresolved(m: EntityManager, transactionId: string, error: string): Promise<void> {
-    await m.query("UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1", [transactionId, error.slice(0, 500)]);
+    await m.query("UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state <> 'unresolved'", [
+      transactionId,
+      error.slice(0, 500),
+    ]);
+  }
+
+  /** The poller gives up on a payment still open (a final answer that raced it is kept). */
+  async giveUp(m: EntityManager, transactionId: string, error: string): Promise<void> {
+    await m.query("UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state IN ('initiating', 'sent')", [
+      transactionId,
+      error.slice(0, 500),
+    ]);
   }
 
   async get(m: Pick<EntityManager, 'query'>, transactionId: string): Promise<ProviderPaymentRow | undefined> {

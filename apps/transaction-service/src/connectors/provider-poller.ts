@@ -4,11 +4,11 @@ import { DataSource } from '@payments/database';
 import { OutboxNotifier } from '@payments/messaging';
 import { PollingWorker, ROOT_LOGGER } from '@payments/platform';
 import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
-import { ConnectionStore } from '../connections/connection-store';
 import { TransactionQueries } from '../transactions/transaction-queries';
 import { TransactionStore } from '../transactions/transaction-store';
 import { ConnectorRegistry } from './connector-registry';
 import { LivePayments } from './live-payments';
+import { ProviderCredentials } from './provider-credentials';
 import { ProviderPaymentStore, type DueProviderPayment } from './provider-payment-store';
 
 const BATCH = 20;
@@ -31,7 +31,7 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
     private readonly ds: DataSource,
     private readonly attempts: ProviderPaymentStore,
     private readonly live: LivePayments,
-    private readonly connections: ConnectionStore,
+    private readonly connections: ProviderCredentials,
     private readonly registry: ConnectorRegistry,
     private readonly queries: TransactionQueries,
     private readonly store: TransactionStore,
@@ -60,12 +60,12 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
 
   private async check(d: DueProviderPayment): Promise<void> {
     if (Date.now() - new Date(d.created_at).getTime() > durationMs(this.config.PROVIDER_POLL_MAX_AGE)) {
-      await this.attempts.unresolved(this.ds, d.transaction_id, `no final answer from the provider after ${this.config.PROVIDER_POLL_MAX_AGE}`);
+      await this.attempts.giveUp(this.ds, d.transaction_id, `no final answer from the provider after ${this.config.PROVIDER_POLL_MAX_AGE}`);
       this.logger.error({ transaction_id: d.public_id, provider: d.provider, provider_status: d.provider_status }, 'provider gave no final answer in time; payment left to an operator');
       return;
     }
     const connector = this.registry.get(d.provider);
-    const stored = await this.connections.credentialsFor(d.business_id, d.mode, d.provider);
+    const stored = await this.connections.read(d.business_id, d.mode, d.provider);
     const credentials = stored && connector ? connector.parseCredentials(stored) : undefined;
     if (!connector || !credentials?.ok) {
       await this.attempts.retryLater(this.ds, d.transaction_id, 'the business is not connected to the provider any more', this.nextCheck(d));
@@ -76,19 +76,26 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
       await this.live.applyAndRecord(d.transaction_id, sync.update, 'poll', this.nextCheck(d));
       return;
     }
-    if (sync.kind === 'not_found' && d.state === 'initiating' && d.checks >= NOT_FOUND_CHECKS) {
-      // The provider says, again and again, that it has no such payment: our request never got there.
-      await this.ds.transaction(async (m) => {
+    if (sync.kind === 'not_found' && d.state === 'initiating' && d.not_found_checks + 1 >= NOT_FOUND_CHECKS) {
+      // The provider said, this many checks in a row, that it has no such payment: our request
+      // never got there. Decided on the row as it is now (a status update may have come meanwhile).
+      const failed = await this.ds.transaction(async (m) => {
+        const attempt = await this.attempts.lock(m, d.transaction_id);
+        if (attempt?.state !== 'initiating' || attempt.not_found_checks + 1 < NOT_FOUND_CHECKS) return false;
         const row = (await this.queries.byId(m, d.transaction_id, true))!;
         if (row.status === 'pending' || row.status === 'processing') {
           await this.store.changeStatus(m, row, 'failed', 'The provider has no record of this payment; nothing was charged', null);
         }
         await this.attempts.finish(m, d.transaction_id, 'not found at the provider');
+        return true;
       });
-      this.outbox.notify();
-      return;
+      if (failed) {
+        this.outbox.notify();
+        return;
+      }
     }
-    await this.attempts.retryLater(this.ds, d.transaction_id, sync.kind === 'unknown' ? sync.reason : 'not found at the provider yet', this.nextCheck(d));
+    const notFound = sync.kind === 'not_found';
+    await this.attempts.retryLater(this.ds, d.transaction_id, notFound ? 'not found at the provider yet' : sync.reason, this.nextCheck(d), notFound);
   }
 
   /** The next check: PROVIDER_POLL_INTERVAL_MS doubled per check already made, at most 16 times. */

@@ -5,14 +5,26 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * key type, the key and the request's parameters, set by the gateway): unique per business and
  * mode, so a retry of a request whose outcome was unknown finds what the first attempt did instead
  * of creating a second payment or refund (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
+ *
+ * Both tables take writes all the time: the unique indexes are built CONCURRENTLY (outside a
+ * transaction block, hence `transaction = false`), so initializes and refunds are not blocked for
+ * the build. A build that failed leaves an INVALID index, dropped first so running this again
+ * rebuilds it.
  */
 export class IdempotencyKeys1764900000000 implements MigrationInterface {
   name = 'IdempotencyKeys1764900000000';
+  transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
     for (const table of ['transactions', 'refunds']) {
-      await q.query(`ALTER TABLE ${table} ADD COLUMN idempotency_key text`);
-      await q.query(`CREATE UNIQUE INDEX ${table}_idempotency_key ON ${table} (business_id, mode, idempotency_key) WHERE idempotency_key IS NOT NULL`);
+      await q.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS idempotency_key text`);
+      const invalid: unknown[] = await q.query(
+        `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+          WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid`,
+        [`${table}_idempotency_key`],
+      );
+      if (invalid.length > 0) await q.query(`DROP INDEX CONCURRENTLY ${table}_idempotency_key`);
+      await q.query(`CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${table}_idempotency_key ON ${table} (business_id, mode, idempotency_key) WHERE idempotency_key IS NOT NULL`);
     }
   }
 

@@ -25,6 +25,7 @@ export class ProviderPayments1765100000000 implements MigrationInterface {
         instructions text,
         next_check_at timestamptz,
         checks integer NOT NULL DEFAULT 0,
+        not_found_checks integer NOT NULL DEFAULT 0,
         last_error text,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()

@@ -70,7 +70,10 @@ export interface NewRefund {
   reason: string | null;
   metadata: Metadata;
   description: string | null;
-  settleInSeconds: number;
+  /** When the sandbox settles it; null: it waits for an operator (a provider without a refund API). */
+  settleInSeconds: number | null;
+  /** Its first message (default "Refund is being processed"). */
+  message?: string;
   /** ctx.idempotency_key of the creating request (unique per business and mode). */
   idempotencyKey?: string | null;
 }
@@ -155,10 +158,16 @@ export class RefundStore {
     const [inserted] = await queryRows<{ id: string }>(
       m,
       `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason, settle_at, metadata, description, idempotency_key)
-       VALUES ($1,$2,$3,$4,$5,$6,'pending','Refund is being processed',$7, now() + make_interval(secs => $8), ($9::jsonb)->'metadata', ($9::jsonb)->>'description', $10) RETURNING id`,
-      [publicId('rfd'), r.transactionId, r.businessId, r.mode, r.amount, r.currency, r.reason, r.settleInSeconds, annotationsParam(r.metadata, r.description), r.idempotencyKey ?? null],
+       VALUES ($1,$2,$3,$4,$5,$6,'pending',$11,$7, now() + make_interval(secs => $8), ($9::jsonb)->'metadata', ($9::jsonb)->>'description', $10) RETURNING id`,
+      [publicId('rfd'), r.transactionId, r.businessId, r.mode, r.amount, r.currency, r.reason, r.settleInSeconds, annotationsParam(r.metadata, r.description), r.idempotencyKey ?? null, r.message ?? 'Refund is being processed'],
     );
     return this.load(m, inserted.id);
+  }
+
+  /** A refund by its public id in any business, locked (an operator's action names it). */
+  async byPublicIdForUpdate(m: EntityManager, refundId: string): Promise<RefundRow | undefined> {
+    const [row] = await queryRows<RefundRow>(m, `${REFUND_SELECT} WHERE r.public_id = $1 FOR UPDATE OF r`, [refundId]);
+    return row;
   }
 
   /** The refund a request with this Idempotency-Key (ctx.idempotency_key) created, if any. */

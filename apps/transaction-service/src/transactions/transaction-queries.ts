@@ -12,12 +12,12 @@ const CREATED_OPS = { gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
 // check can never say "nothing due" while the claim would find rows (or the reverse).
 const SANDBOX_SETTLEMENT_DUE_WHERE = "status = 'processing' AND mode = 'test' AND settle_at <= now()";
 /**
- * A live payment still open at its provider (provider_payments 'initiating' or 'sent') does not
- * expire here: the customer may still pay there, so only the provider's answer (the status poller)
- * ends it (docs/going-live.md).
+ * A live payment sent to its provider does not expire here unless the provider has given its
+ * final answer: the customer may still pay there, so only the provider's answer (the status
+ * poller) or an operator ends it, 'unresolved' ones included (docs/going-live.md).
  */
 const EXPIRY_DUE_WHERE = `status = 'pending' AND expires_at <= now()
-  AND NOT EXISTS (SELECT 1 FROM provider_payments p WHERE p.transaction_id = transactions.id AND p.state IN ('initiating', 'sent'))`;
+  AND NOT EXISTS (SELECT 1 FROM provider_payments p WHERE p.transaction_id = transactions.id AND p.state <> 'final')`;
 
 /** Whether a sandbox settlement is due: an indexed look, one of the scheduler's idle checks (TransactionScheduler runs them in one statement). */
 export const SANDBOX_SETTLEMENT_DUE = `EXISTS (SELECT 1 FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE})`;

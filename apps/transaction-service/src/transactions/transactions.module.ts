@@ -6,12 +6,15 @@ import { CreateLinkUseCase } from '../links/usecases/create-link.usecase';
 import { ManageLinksUseCase } from '../links/usecases/manage-links.usecase';
 import { RefundStore } from '../refunds/refund-store';
 import { CreateRefundUseCase } from '../refunds/usecases/create-refund.usecase';
+import { ResolveRefundUseCase } from '../refunds/usecases/resolve-refund.usecase';
+import { RefundsAdminRpcController } from '../refunds/refunds-admin.rpc-controller';
 import { GetRefundUseCase, ListRefundsUseCase } from '../refunds/usecases/get-refund.usecase';
 import { FeeSchedule } from './fee-schedule';
 import { ConnectionsModule } from '../connections/connections.module';
 import { ConnectorRegistry } from '../connectors/connector-registry';
 import { LivePayments } from '../connectors/live-payments';
 import { ProviderNotificationsRpcController } from '../connectors/provider-notifications.rpc-controller';
+import { ProviderCredentials } from '../connectors/provider-credentials';
 import { ProviderPaymentStore } from '../connectors/provider-payment-store';
 import { ProviderPoller } from '../connectors/provider-poller';
 import { SandboxProvider } from './sandbox/sandbox-provider';
@@ -27,7 +30,7 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
 
 @Module({
   imports: [ConnectionsModule],
-  controllers: [TransactionsRpcController, LinksRpcController, ReconcileRpcController, ProviderNotificationsRpcController],
+  controllers: [TransactionsRpcController, LinksRpcController, ReconcileRpcController, ProviderNotificationsRpcController, RefundsAdminRpcController],
   providers: [
     TransactionStore,
     TransactionInsertBatch,
@@ -39,6 +42,7 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
     // Live payments through the providers' connectors (connectors/), with the businesses' connections.
     ConnectorRegistry,
     ProviderPaymentStore,
+    ProviderCredentials,
     LivePayments,
     ProviderPoller,
     TransactionScheduler,
@@ -47,6 +51,7 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
     ListTransactionsUseCase,
     FetchTransactionUseCase,
     CreateRefundUseCase,
+    ResolveRefundUseCase,
     GetRefundUseCase,
     ListRefundsUseCase,
     CreateLinkUseCase,

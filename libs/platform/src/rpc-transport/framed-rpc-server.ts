@@ -170,7 +170,9 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     // The caller's deadline (signed, version 2), on this process's clock: handlers read it from
     // ctx.deadline_at and start no work, nor put any into a group, once it has passed. Whatever the
     // body says there is replaced: only the signed envelope sets it.
-    const ttl = (auth as { ttl?: unknown } | undefined)?.ttl;
+    // Only a version 2 envelope signs its ttl: a version 1 frame's is ignored.
+    const signed = auth as { v?: unknown; ttl?: unknown } | undefined;
+    const ttl = signed?.v === 2 ? signed.ttl : undefined;
     const rpcCtx = (data as { ctx?: unknown } | null)?.ctx;
     if (rpcCtx !== null && typeof rpcCtx === 'object') {
       if (typeof ttl === 'number') (rpcCtx as { deadline_at?: number }).deadline_at = Date.now() + ttl;

@@ -7,6 +7,8 @@ import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
 import { TransactionQueries } from '../../transactions/transaction-queries';
 import { RefundStore, toRefundView } from '../refund-store';
+import { ProviderPaymentStore } from '../../connectors/provider-payment-store';
+import { ConnectorRegistry } from '../../connectors/connector-registry';
 
 /**
  * Refunds a successful transaction, in part or in full (no amount: all that is left). The transaction row is locked while the
@@ -19,6 +21,8 @@ export class CreateRefundUseCase {
     private readonly transactions: TransactionQueries,
     private readonly store: RefundStore,
     private readonly outbox: OutboxNotifier,
+    private readonly attempts: ProviderPaymentStore,
+    private readonly connectors: ConnectorRegistry,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
   ) {}
 
@@ -41,9 +45,14 @@ export class CreateRefundUseCase {
       if (txn.status !== 'success') {
         throw new DomainException(ErrorCodes.TransactionNotRefundable, `only successful transactions can be refunded; this one is ${txn.status}`);
       }
-      if (ctx.mode === 'live') {
+      // A payment collected by a provider is refunded there. Without a refund API (Paynow) the
+      // refund waits, pending, for an operator who refunds at the provider and then completes
+      // or fails it (POST /admin/v1/refunds/{id}/complete|fail); the sandbox never settles it.
+      const attempt = await this.attempts.get(m, txn.id);
+      if (!attempt && ctx.mode === 'live') {
         throw new DomainException(ErrorCodes.PaymentMethodUnavailable, `refunds through ${txn.payment_method_code ?? 'this method'} are not available for live payments yet`);
       }
+      const byOperator = attempt !== undefined && this.connectors.get(attempt.provider)?.refund === undefined;
       const remaining = Number(txn.amount) - (await this.store.committed(m, txn.id));
       if (remaining <= 0) {
         throw new DomainException(ErrorCodes.RefundExceedsAmount, `nothing is left to refund of ${txn.amount}`, [{ field: 'amount', message: 'nothing is left to refund' }]);
@@ -65,7 +74,8 @@ export class CreateRefundUseCase {
         reason: body.reason ?? null,
         metadata: metadataToStore(body.metadata),
         description: descriptionToStore(body.description),
-        settleInSeconds: this.config.SANDBOX_SETTLE_MS / 1000,
+        settleInSeconds: byOperator ? null : this.config.SANDBOX_SETTLE_MS / 1000,
+        message: byOperator ? `Waiting for an operator: ${attempt.provider} has no refund API, so the customer is refunded at ${attempt.provider} and the refund then completed here` : undefined,
         idempotencyKey: ctx.idempotency_key ?? null,
       });
       await this.store.recordCreated(m, row, ctx.request_id);

@@ -104,7 +104,7 @@ export class InitializeTransactionUseCase {
       });
     this.outbox.notify();
     let answer: ProviderAnswer = {};
-    if (route) ({ row, answer } = reused ? { row, answer: await this.live.answerFor(row) } : await this.live.start(route, row, ctx));
+    if (route) ({ row, answer } = reused ? await this.live.resume(route, row, ctx) : await this.live.start(route, row, ctx));
 
     return {
       ...answer,

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { ErrorCodes, type RefundView, type ResolveRefundBody } from '@payments/contracts';
+import { DataSource } from '@payments/database';
+import { OutboxNotifier } from '@payments/messaging';
+import { DomainException } from '@payments/platform';
+import { RefundStore, toRefundView } from '../refund-store';
+
+/**
+ * An operator completes or fails a refund that waits for one (its provider has no refund API, so
+ * the customer was refunded, or not, at the provider by hand). Its event reaches the ledger,
+ * which reverses the payment's splits only when it succeeded. Only a pending refund without a
+ * sandbox settlement time waits for an operator; any other is refused and nothing changes.
+ */
+@Injectable()
+export class ResolveRefundUseCase {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: RefundStore,
+    private readonly outbox: OutboxNotifier,
+  ) {}
+
+  async execute(body: ResolveRefundBody, correlationId: string): Promise<RefundView> {
+    const refund = await this.ds.transaction(async (m) => {
+      const row = await this.store.byPublicIdForUpdate(m, body.refund_id);
+      if (!row) throw new DomainException(ErrorCodes.NotFound, `no refund ${body.refund_id}`);
+      if (row.status !== 'pending' || row.settle_at !== null) {
+        throw new DomainException(ErrorCodes.ValidationError, `refund ${row.public_id} is ${row.status === 'pending' ? 'settled by the sandbox' : row.status}, not waiting for an operator`, [
+          { field: 'refund_id', message: 'is not waiting for an operator' },
+        ]);
+      }
+      const message = body.note?.trim() || (body.outcome === 'success' ? 'Refund completed by an operator' : 'Refund failed: not refunded at the provider');
+      return this.store.changeStatus(m, row, body.outcome, message, correlationId);
+    });
+    this.outbox.notify();
+    return toRefundView(refund);
+  }
+}
