@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { RpcSigner } from '../rpc-auth/rpc-envelope';
 import { FramedRpcClient, MIN_REPLY_MS, RpcNotSentError, RpcTimeoutError } from './framed-rpc-client';
+import { decodeFrame } from './frame-codec';
 
 /** A socket whose connect completes when the test says so, and which never replies. */
 class SlowSocket extends EventEmitter {
@@ -65,6 +66,8 @@ describe('FramedRpcClient deadline', () => {
     const outcome = track(c.request('echo', { value: 1 }));
     await advance(150);
     expect(sockets[0].written).toHaveLength(1);
+    // The deadline the service gets is what is left after connecting, signed into the envelope.
+    expect(decodeFrame(sockets[0].written[0].subarray(4)).header.auth).toMatchObject({ v: 2, ttl: 650 });
     await advance(649);
     expect(outcome()).toBe('pending');
     await advance(1);
