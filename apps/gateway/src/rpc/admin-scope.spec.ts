@@ -23,6 +23,7 @@ describe('admin RPC scope', () => {
     expect(rel).toEqual([
       'callbacks/webhooks-admin.controller.ts',
       'reconcile/reconcile-admin.controller.ts',
+      'refunds/refunds-admin.controller.ts',
       'rpc/rpc-client-pool.ts',
       'rpc/rpc.module.ts',
       'splits/settlement-admin.controller.ts',
