@@ -59,8 +59,13 @@ if [[ "${PAYNOW_FAKE:-0}" == 1 ]]; then
   PAYNOW_FAKE_PORT="${PAYNOW_FAKE_PORT:-8089}"
   if ! port_open 127.0.0.1 "$PAYNOW_FAKE_PORT"; then
     mkdir -p -- "$RUN_DIR"
-    (cd "$ROOT" && nohup node scripts/ts-run.js tests/support/fakes/paynow-main.ts --port "$PAYNOW_FAKE_PORT" \
-      --integration "1201:3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977" >"$LOG_DIR/paynow-fake.log" 2>&1 & echo $! >"$RUN_DIR/paynow-fake.pid")
+    # Only the node process goes to the background (its own pid in the pid file, for npm run down).
+    (
+      cd "$ROOT" || exit 1
+      nohup node scripts/ts-run.js tests/support/fakes/paynow-main.ts --port "$PAYNOW_FAKE_PORT" \
+        --integration "1201:3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977" >"$LOG_DIR/paynow-fake.log" 2>&1 &
+      echo $! >"$RUN_DIR/paynow-fake.pid"
+    )
     for _ in $(seq 1 100); do port_open 127.0.0.1 "$PAYNOW_FAKE_PORT" && break; sleep 0.1; done
     port_open 127.0.0.1 "$PAYNOW_FAKE_PORT" || die "the Paynow fake did not start" "See $LOG_DIR/paynow-fake.log"
   fi
