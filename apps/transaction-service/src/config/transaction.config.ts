@@ -86,6 +86,14 @@ export class TransactionServiceConfig extends ServiceConfig {
   @Matches(/^https?:\/\/[^\s/?#]+$/, { message: '$property must be an http(s) origin such as https://www.paynow.co.zw' })
   PAYNOW_API_URL = 'https://www.paynow.co.zw';
 
+  /** DPO Pay's host: the 3G API at `{DPO_API_URL}/API/v6/`, its payment page at `{DPO_API_URL}/payv2.php` (sandbox: https://secure1.sandbox.directpay.online). */
+  @Matches(/^https?:\/\/[^\s/?#]+$/, { message: '$property must be an http(s) origin such as https://secure.3gdirectpay.com' })
+  DPO_API_URL = 'https://secure.3gdirectpay.com';
+
+  /** Ozow's API host: payment requests, status by reference, refunds (staging: https://stagingapi.ozow.com). */
+  @Matches(/^https?:\/\/[^\s/?#]+$/, { message: '$property must be an http(s) origin such as https://api.ozow.com' })
+  OZOW_API_URL = 'https://api.ozow.com';
+
   /** Longest a call to a provider may take (always within the caller's RPC deadline). */
   @IsInt() @Min(500) @Max(60_000)
   PROVIDER_TIMEOUT_MS = 8_000;

@@ -1,5 +1,5 @@
 /**
- * The port every payment-provider connector implements (Paynow now; DPO Pay and Ozow later): plain
+ * The port every payment-provider connector implements (Paynow, DPO Pay, Ozow): plain
  * types, no Nest, no database. A connector turns one provider's wire protocol into these outcomes
  * and never throws for a provider problem (timeouts, garbage, bad signatures): it answers
  * `unknown` instead.
@@ -37,8 +37,15 @@ export interface InitiateRequest {
   description: string | null;
   /** Where the provider posts status updates (our notifications endpoint). */
   resultUrl: string;
-  /** Where the customer's browser goes back to after a redirect flow. */
+  /**
+   * Where the customer's browser goes back to after a redirect flow, whatever happened there (paid,
+   * cancelled, an error): our return endpoint, which asks the provider (`sync`) and then sends the
+   * customer on to the merchant's page. Providers with several return URLs (DPO's RedirectURL and
+   * BackURL, Ozow's SuccessUrl, CancelUrl and ErrorUrl) get this one for each.
+   */
   returnUrl: string;
+  /** A test payment (a test-mode connection): providers with a test flag get it (Ozow's IsTest). Absent: live. */
+  test?: boolean;
   /** A stored card token (recurring card payment without the customer); absent for every other payment. */
   paymentToken?: string | null;
 }
@@ -83,8 +90,13 @@ export interface ProviderUpdate {
    * not ask for means.
    */
   refunded: boolean;
-  /** Our reference, as the provider echoed it: the caller checks it is the transaction's. */
-  reference: string;
+  /**
+   * The reference the provider echoed: the merchant's transaction reference or our transaction id,
+   * whichever the connector sent as the provider's reference; the caller checks it is this
+   * transaction's. Null when the provider's statement carries none (DPO's verifyToken answers for
+   * the token it was asked about).
+   */
+  reference: string | null;
   /** The amount the provider says, in minor units; null when it sent none. The caller compares it with the transaction's. */
   amountMinor: number | null;
   providerReference: string | null;
@@ -93,18 +105,60 @@ export interface ProviderUpdate {
 
 export type SyncOutcome = { kind: 'status'; update: ProviderUpdate } | { kind: 'not_found' } | { kind: 'unknown'; reason: string };
 
-/** `reason` is safe to log: it never holds a secret, a phone number or a body. */
-export type NotificationOutcome = { kind: 'valid'; update: ProviderUpdate } | { kind: 'invalid'; reason: string };
+/** What a sync asks about: the poll URL and the provider's reference when known (initiate accepted), our transaction id always. */
+export interface SyncTarget {
+  pollUrl: string | null;
+  /** The provider's own id of the payment (DPO's TransToken, Ozow's TransactionId), when the initiate answer gave one. */
+  providerReference?: string | null;
+  transactionId: string;
+  /** A test payment (Ozow's isTest). Absent: live. */
+  test?: boolean;
+}
+
+/** One authenticated statement of the provider about a refund (Ozow's refund notification). */
+export interface ProviderRefundUpdate {
+  providerRefundId: string;
+  providerStatus: string;
+  /** Only `success` and `failed` are final; anything else, or an unknown word, leaves the refund pending. */
+  status: 'pending' | 'success' | 'failed';
+  amountMinor: number | null;
+}
+
+/**
+ * `reason` is safe to log: it never holds a secret, a phone number or a body.
+ * - `valid`: a signed status update of a payment, verified;
+ * - `recheck`: the provider's notification carries no signature (DPO's push): it only names a
+ *   payment, and the caller asks the provider (`sync`) and applies that answer instead;
+ * - `refund`: a signed status update of a refund, verified;
+ * - `invalid`: forged, malformed or not for this account: nothing changes.
+ */
+export type NotificationOutcome =
+  | { kind: 'valid'; update: ProviderUpdate }
+  | { kind: 'recheck'; providerReference: string | null; transactionId: string | null }
+  | { kind: 'refund'; update: ProviderRefundUpdate }
+  | { kind: 'invalid'; reason: string };
 
 export interface RefundRequest {
+  /** The provider's id of the payment (DPO's TransToken, Ozow's TransactionId). */
   providerReference: string;
+  /** Our transaction id and reference, for providers that want them. */
+  transactionId: string;
   amountMinor: number;
   currency: string;
   reason: string | null;
-  /** Our refund id: the provider's idempotency key where it has one. */
+  /** Our refund id: the provider's idempotency key or refund reference where it has one. */
   refundId: string;
+  /** Where the provider posts the refund's status updates (Ozow's refund notifyUrl). */
+  notifyUrl: string;
 }
 
+/**
+ * - `succeeded`: the provider says the customer is refunded;
+ * - `pending`: the provider took it and says later (a refund notification, or an operator);
+ * - `declined`: the provider explicitly refused it, nothing was refunded;
+ * - `unknown`: it may or may not have happened at the provider (timeout, garbage). Never retried
+ *   blindly, since a refund API without an idempotency key would refund twice: an operator checks.
+ */
 export type RefundOutcome =
   | { kind: 'succeeded' | 'pending'; providerRefundId: string | null }
   | { kind: 'declined'; reason: string }
@@ -126,7 +180,7 @@ export interface Connector<C> {
    * (the initiate outcome was unknown), by our transaction id. `not_found` is an authenticated
    * "no such payment"; it does not say that one will never appear (a request still in flight).
    */
-  sync(c: C, target: { pollUrl: string | null; transactionId: string }, opts: { timeoutMs: number }): Promise<SyncOutcome>;
+  sync(c: C, target: SyncTarget, opts: { timeoutMs: number }): Promise<SyncOutcome>;
   /** Authenticates a status update the provider posted to our result URL (the raw body, as received). */
   verifyNotification(c: C, rawBody: string, contentType: string | undefined): NotificationOutcome;
   /** Absent when the provider has no refund API (Paynow). */

@@ -133,6 +133,7 @@ export class LivePayments {
         description: row.description,
         resultUrl: `${this.publicBase}/v1/provider-notifications/${route.provider}/${row.public_id}`,
         returnUrl: row.success_url ?? `${this.publicBase}/checkout?checkout_id=${encodeURIComponent(row.checkout_id)}`,
+        test: row.mode === 'test',
       },
       { timeoutMs },
     );
@@ -194,8 +195,8 @@ export class LivePayments {
       return { accepted: false };
     }
     const verified = connector.verifyNotification(parsed.value, body, contentType);
-    if (verified.kind === 'invalid') {
-      this.logger.warn({ provider, transaction_id: row.public_id, reason: verified.reason }, 'provider notification refused');
+    if (verified.kind !== 'valid') {
+      this.logger.warn({ provider, transaction_id: row.public_id, reason: verified.kind === 'invalid' ? verified.reason : verified.kind }, 'provider notification refused');
       return { accepted: false };
     }
     const result = await this.applyAndRecord(row.id, verified.update, 'notification');
@@ -222,7 +223,8 @@ export class LivePayments {
   }
 
   private async apply(m: EntityManager, row: TransactionRow, update: ProviderUpdate, source: string): Promise<ApplyResult> {
-    if (update.reference !== row.reference || (update.amountMinor !== null && update.amountMinor !== Number(row.total))) {
+    const reference = update.reference === null || update.reference === row.reference || update.reference === row.public_id;
+    if (!reference || (update.amountMinor !== null && update.amountMinor !== Number(row.total))) {
       this.logger.error({ transaction_id: row.public_id, source, provider_status: update.providerStatus }, 'provider statement does not match the payment (reference or amount); not applied');
       return 'mismatch';
     }

@@ -71,7 +71,7 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
       await this.attempts.retryLater(this.ds, d.transaction_id, 'the business is not connected to the provider any more', this.nextCheck(d));
       return;
     }
-    const sync = await connector.sync(credentials.value, { pollUrl: d.poll_url, transactionId: d.public_id }, { timeoutMs: this.config.PROVIDER_TIMEOUT_MS });
+    const sync = await connector.sync(credentials.value, { pollUrl: d.poll_url, providerReference: d.provider_reference, transactionId: d.public_id, test: d.mode === 'test' }, { timeoutMs: this.config.PROVIDER_TIMEOUT_MS });
     if (sync.kind === 'status') {
       await this.live.applyAndRecord(d.transaction_id, sync.update, 'poll', this.nextCheck(d));
       return;

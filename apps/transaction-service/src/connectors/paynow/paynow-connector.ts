@@ -1,4 +1,4 @@
-import type { Connector, InitiateOutcome, InitiateRequest, NotificationOutcome, SyncOutcome } from '../connector';
+import type { Connector, InitiateOutcome, InitiateRequest, NotificationOutcome, SyncOutcome, SyncTarget } from '../connector';
 import { type PaynowCredentials, maskPaynowIntegration, parsePaynowCredentials } from './paynow-credentials';
 import { encodePaynowMessage, parsePaynowMessage } from './paynow-form';
 import { type FetchLike, postForm } from './paynow-http';
@@ -70,7 +70,7 @@ export class PaynowConnector implements Connector<PaynowCredentials> {
    * By poll URL: an empty POST to it, which must be Paynow's (`isPaynowUrl`: the URL came from
    * Paynow, but a stored one is not posted anywhere else). Without one: a trace by merchanttrace.
    */
-  async sync(c: PaynowCredentials, target: { pollUrl: string | null; transactionId: string }, opts: { timeoutMs: number }): Promise<SyncOutcome> {
+  async sync(c: PaynowCredentials, target: SyncTarget, opts: { timeoutMs: number }): Promise<SyncOutcome> {
     let url: string;
     let body = '';
     if (target.pollUrl !== null) {
