@@ -16,7 +16,7 @@ import { EventsStore } from '../../apps/webhook-dispatcher/src/events/events-sto
 import { WebhookEventsHandler } from '../../apps/webhook-dispatcher/src/events/transaction-events.handler';
 import { Stack } from '../support/stack';
 import { runMain } from './load';
-import { replayEnvelope } from './replay';
+import { replayEnvelope } from '../support/synthetic-events';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 30_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);

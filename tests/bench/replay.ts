@@ -1,39 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { Partitioners } from 'kafkajs';
-import { Topics, type EventEnvelope, type TransactionStatusChangedData } from '@payments/contracts';
+import { Topics } from '@payments/contracts';
 import type { AppName } from '../support/processes';
+import { produceHistory } from '../support/synthetic-events';
 import type { Stack } from '../support/stack';
 import type { Report } from './report';
 
 const CONSUMERS: AppName[] = ['split-ledger-service', 'webhook-dispatcher'];
-
-/**
- * Event i of a synthetic history: pairs of created (pending) and succeeded events of transactions
- * of a business without callbacks or splits, occurring at `at`.
- */
-export function replayEnvelope(i: number, at: string): EventEnvelope {
-  const n = Math.floor(i / 2);
-  const status = i % 2 === 0 ? 'pending' : 'success';
-  const data: TransactionStatusChangedData = {
-    transaction: {
-      id: 900_000_000 + n, transaction_id: `txn_replay${String(n).padStart(14, '0')}`, transaction_reference: `replay-${n}`, business_id: 999_999, mode: 'test', amount: 1000, charges: 15, total: 1015,
-      currency: 'USD', status, message: 'replayed', email: 'replay@example.com', payment_method_type: 'card', payment_method_code: null, checkout_id: null,
-      payment_link_id: null, link_splits: [], version: status === 'pending' ? 1 : 2, date_created: at, date_updated: at,
-    },
-    previous_status: status === 'pending' ? null : 'pending',
-    status,
-  };
-  return { id: randomUUID(), type: Topics.TransactionStatusChanged, version: 1, occurred_at: at, producer: 'bench', mode: 'test', business_id: 999_999, correlation_id: null, data };
-}
-
-function* history(count: number): Generator<{ key: string; value: string; headers: Record<string, string> }> {
-  const at = new Date().toISOString();
-  for (let i = 0; i < count; i++) {
-    const envelope = replayEnvelope(i, at);
-    const { transaction } = envelope.data as TransactionStatusChangedData;
-    yield { key: transaction.transaction_id, value: JSON.stringify(envelope), headers: { 'event-id': envelope.id } };
-  }
-}
 
 /**
  * (c) replay: with both consumers stopped, `count` events go onto the transaction topic; then each
@@ -41,18 +12,7 @@ function* history(count: number): Generator<{ key: string; value: string; header
  */
 export async function benchReplay(stack: Stack, report: Report, count: number, maxSeconds: number): Promise<void> {
   for (const app of CONSUMERS) await stack.app(app).stop();
-  const producer = stack.kafka().producer({ createPartitioner: Partitioners.DefaultPartitioner });
-  await producer.connect();
-  let batch: { key: string; value: string; headers: Record<string, string> }[] = [];
-  for (const message of history(count)) {
-    batch.push(message);
-    if (batch.length === 2000) {
-      await producer.send({ topic: `${stack.topicPrefix}${Topics.TransactionStatusChanged}`, acks: 1, messages: batch });
-      batch = [];
-    }
-  }
-  if (batch.length) await producer.send({ topic: `${stack.topicPrefix}${Topics.TransactionStatusChanged}`, acks: 1, messages: batch });
-  await producer.disconnect();
+  await produceHistory(stack, Topics.TransactionStatusChanged, count);
 
   for (const app of CONSUMERS) {
     const db = stack.db(app);

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import { installInterruptHandler } from './cli/interrupt';
 import { runCli } from './cli/program';
 import { COMMANDS } from './commands';
 
+installInterruptHandler();
 runCli(process.argv, COMMANDS).then((code) => process.exit(code));

@@ -1,4 +1,4 @@
-import { IsString, Matches } from 'class-validator';
+import { IsBoolean, IsString, Matches } from 'class-validator';
 import { CommonConfig, WithKafkaClient } from '@payments/config';
 
 /** Settings of the ops CLI; property name = environment variable name. */
@@ -15,4 +15,8 @@ export class OpsConfig extends WithKafkaClient(CommonConfig) {
   /** A merchant's secret key, for `ops webhooks listen` (or its --api-key). */
   @IsString()
   PAYMENTS_API_KEY = '';
+
+  /** After a Kafka command, print its peak memory (max RSS) on stderr: long replays must stay bounded (docs/operations.md). */
+  @IsBoolean()
+  OPS_REPORT_RSS = false;
 }

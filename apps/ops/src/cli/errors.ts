@@ -7,8 +7,10 @@ export const ExitCode = {
   Usage: 2,
   /** Refused for safety: events would be skipped, or the group has running consumers. */
   Refused: 3,
-  /** Waited for the deadline and the work is not done (lag still above 0, outcomes missing). */
+  /** Waited for the deadline and the work is not done (lag still above 0, outcomes missing), or nothing moved for --stall-timeout. */
   TimedOut: 4,
+  /** Stopped by ^C at a safe point; running the same command again continues (live replay). */
+  Interrupted: 130,
 } as const;
 
 export class OpsError extends Error {
@@ -36,5 +38,12 @@ export class RefusedError extends OpsError {
 export class TimedOutError extends OpsError {
   constructor(message: string) {
     super(message, ExitCode.TimedOut);
+  }
+}
+
+/** Stopped by ^C at a safe point (exit 130, as shells report SIGINT); what to run to continue is printed. */
+export class InterruptedError extends OpsError {
+  constructor(message: string) {
+    super(message, ExitCode.Interrupted);
   }
 }

@@ -20,7 +20,8 @@ Exit codes:
   1  failed: Kafka or the API unreachable, an unexpected error
   2  wrong command line: unknown command or option, bad value, unknown group or topic
   3  refused for safety: events would be skipped, or the group has running consumers
-  4  timed out: lag did not reach 0, or the group did not apply the replayed events in time
+  4  timed out: lag did not reach 0, or nothing moved for --stall-timeout
+130 stopped by ^C at a safe point (a live replay continues where it stopped when run again)
 
 Settings come from the environment (KAFKA_BROKERS, KAFKA_TOPIC_PREFIX, ...): see docs/operations.md.`;
 

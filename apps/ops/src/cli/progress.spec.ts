@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { Progress } from './progress';
+import { Progress, clock } from './progress';
 
 function pipe(): { out: NodeJS.WriteStream; text: () => string } {
   const stream = new PassThrough();
@@ -11,7 +11,7 @@ function pipe(): { out: NodeJS.WriteStream; text: () => string } {
 describe('Progress off a terminal', () => {
   it('prints plain lines at most every interval, and always a last one', () => {
     const { out, text } = pipe();
-    const p = new Progress('copying', 10, out, 60_000);
+    const p = new Progress('copying', 10, { out, lineEveryMs: 60_000 });
     p.update(1);
     p.update(5);
     p.stop('done');
@@ -20,7 +20,32 @@ describe('Progress off a terminal', () => {
 
   it('counts an empty job as complete', () => {
     const { out, text } = pipe();
-    new Progress('lag of g', 0, out).stop();
+    new Progress('lag of g', 0, { out }).stop();
     expect(text()).toBe('lag of g 0/0 (100 %)\n');
   });
+
+  it('with a unit, shows the rate since the start and the time left at that rate, then the time it took', () => {
+    const { out, text } = pipe();
+    let t = 1_000_000;
+    const p = new Progress('copying', 30_000, { out, unit: 'events', lineEveryMs: 0, now: () => t });
+    t += 2_000;
+    p.update(10_000, 'chunk 3');
+    t += 4_000;
+    p.update(30_000);
+    p.stop();
+    expect(text().split('\n')).toEqual([
+      'copying 10000/30000 (33 %) 5000 events/s, 0:04 left; chunk 3',
+      'copying 30000/30000 (100 %) 5000 events/s, in 0:06',
+      'copying 30000/30000 (100 %) 5000 events/s, in 0:06',
+      '',
+    ]);
+  });
+});
+
+describe('clock', () => {
+  it.each([
+    [0, '0:00'],
+    [75, '1:15'],
+    [3725, '1:02:05'],
+  ])('%d s → %s', (s, shown) => expect(clock(s)).toBe(shown));
 });

@@ -1,14 +1,15 @@
+import { Option } from 'commander';
 import type { KafkaMessage } from 'kafkajs';
 import { DeadLetterHeaders, deadLetterTopic } from '@payments/contracts';
 import { ownHeaders } from '@payments/messaging';
 import { redactText } from '@payments/platform';
-import { BadValueError, RefusedError } from '../cli/errors';
+import { BadValueError, InterruptedError, RefusedError } from '../cli/errors';
 import type { CommandRegistration } from '../cli/program';
 import { Progress } from '../cli/progress';
-import { positiveInt } from '../cli/values';
+import { nonNegativeInt, positiveInt } from '../cli/values';
 import { describeGroup, requireGroup } from '../kafka/groups';
 import { outcomeSummary } from '../kafka/live-replay';
-import { readRanges, topicRanges, type PartitionRange } from '../kafka/reader';
+import { DEFAULT_STALL_MS, readRanges, topicRanges, type PartitionRange } from '../kafka/reader';
 import { Redelivery } from '../kafka/redeliver';
 import type { KafkaSession } from '../kafka/session';
 
@@ -17,20 +18,20 @@ interface DeadLetter {
   message: KafkaMessage;
 }
 
-const SEND_BATCH = 200;
-
 const header = (m: KafkaMessage, name: string) => m.headers?.[name]?.toString();
 
-async function readDeadLetters(s: KafkaSession, group: string): Promise<{ topic: string; ranges: PartitionRange[]; letters: DeadLetter[] }> {
+/** The group's dead-letter topic (base name) and its ranges; counted from offsets, nothing read. */
+async function deadLetterRanges(s: KafkaSession, group: string): Promise<{ topic: string; ranges: PartitionRange[]; count: number }> {
   await requireGroup(s, group);
   const topic = deadLetterTopic(group);
   if (!(await s.admin.listTopics()).includes(s.full(topic))) throw new BadValueError(`group ${group} has no dead-letter topic ${topic}`);
   const ranges = await topicRanges(s, topic);
-  const letters: DeadLetter[] = [];
-  await readRanges(s, topic, ranges, async (partition, messages) => {
-    letters.push(...messages.map((message) => ({ partition, message })));
-  });
-  return { topic, ranges, letters };
+  return { topic, ranges, count: ranges.reduce((n, r) => n + r.to - r.from, 0) };
+}
+
+/** Streams the dead letters in [from, to) per partition, batch by batch: memory stays bounded whatever their number. */
+function eachLetter(s: KafkaSession, topic: string, ranges: PartitionRange[], stallMs: number, fn: (letters: DeadLetter[]) => Promise<void> | void): Promise<unknown> {
+  return readRanges(s, topic, ranges, async (partition, messages) => fn(messages.map((message) => ({ partition, message }))), { stallMs, what: `reading ${topic}` });
 }
 
 function excerpt(value: Buffer | null, max = 120): string {
@@ -59,11 +60,16 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
     .command('list')
     .description('show each dead letter: reason, original topic/partition/offset, key, time, payload excerpt')
     .requiredOption('--group <group>', 'consumer group')
-    .action((opts: { group: string }) =>
+    .option('--limit <n>', 'show at most this many (0: all of them)', nonNegativeInt, 100)
+    .option('--stall-timeout <seconds>', 'fail when nothing is read for this long', positiveInt, DEFAULT_STALL_MS / 1000)
+    .action((opts: { group: string; limit: number; stallTimeout: number }) =>
       ctx.kafka(async (s) => {
-        const { topic, letters } = await readDeadLetters(s, opts.group);
-        console.log(`${letters.length} message(s) in ${topic}`);
-        for (const letter of letters) printLetter(s, letter);
+        const { topic, ranges, count } = await deadLetterRanges(s, opts.group);
+        console.log(`${count} message(s) in ${topic}`);
+        const shown = opts.limit === 0 ? ranges : firstOf(ranges, opts.limit);
+        await eachLetter(s, topic, shown, opts.stallTimeout * 1000, (letters) => letters.forEach((l) => printLetter(s, l)));
+        const left = count - shown.reduce((n, r) => n + r.to - r.from, 0);
+        if (left > 0) console.log(`… and ${left} more (--limit 0 shows all)`);
       }),
     );
 
@@ -71,50 +77,74 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
     .command('replay')
     .description('deliver the dead letters to their group only (keys and headers kept), then remove them from the dead-letter topic')
     .requiredOption('--group <group>', 'consumer group')
-    .option('--timeout <seconds>', 'how long to wait for the group to apply them', positiveInt, 300)
+    .option('--limit <n>', 'dry run: show at most this many (0: all of them)', nonNegativeInt, 100)
+    .addOption(new Option('--timeout <seconds>').argParser(positiveInt).hideHelp())
+    .option('--stall-timeout <seconds>', 'fail when nothing is read, delivered or applied for this long', positiveInt, DEFAULT_STALL_MS / 1000)
     .option('--execute', 'deliver them (without it: a dry run)')
-    .action((opts: { group: string; execute?: boolean; timeout: number }) =>
+    .action((opts: { group: string; execute?: boolean; limit: number; timeout?: number; stallTimeout: number }) =>
       ctx.kafka(async (s) => {
-        const { topic, ranges, letters } = await readDeadLetters(s, opts.group);
-        console.log(`${letters.length} message(s) in ${topic}${opts.execute ? '' : ' (dry run: nothing is sent; add --execute)'}`);
-        const orphans = letters.filter((l) => !header(l.message, DeadLetterHeaders.OriginalTopic));
+        const stallMs = (opts.timeout ?? opts.stallTimeout) * 1000;
+        const { topic, ranges, count } = await deadLetterRanges(s, opts.group);
+        console.log(`${count} message(s) in ${topic}${opts.execute ? '' : ' (dry run: nothing is sent; add --execute)'}`);
+        // Every letter must say where it came from before any is sent: one pass over the headers only.
+        const orphans: string[] = [];
+        await eachLetter(s, topic, ranges, stallMs, (letters) => {
+          for (const l of letters) if (!header(l.message, DeadLetterHeaders.OriginalTopic)) orphans.push(`${l.partition}/${l.message.offset}`);
+        });
         if (orphans.length > 0) {
-          throw new RefusedError(`${orphans.length} message(s) have no ${DeadLetterHeaders.OriginalTopic} header (${orphans.map((o) => `${o.partition}/${o.message.offset}`).join(', ')}): nothing says which handler applies them`);
+          throw new RefusedError(`${orphans.length} message(s) have no ${DeadLetterHeaders.OriginalTopic} header (${orphans.slice(0, 20).join(', ')}${orphans.length > 20 ? ', …' : ''}): nothing says which handler applies them`);
         }
         if (!opts.execute) {
-          for (const letter of letters) printLetter(s, letter);
-          console.log(`${letters.length} message(s) would be delivered to ${opts.group} only, then removed from ${topic}`);
+          await eachLetter(s, topic, opts.limit === 0 ? ranges : firstOf(ranges, opts.limit), stallMs, (letters) => letters.forEach((l) => printLetter(s, l)));
+          console.log(`${count} message(s) would be delivered to ${opts.group} only, then removed from ${topic}`);
           return;
         }
-        if (letters.length === 0) return;
+        if (count === 0) return;
         if ((await describeGroup(s, opts.group)).members.length === 0) {
           throw new RefusedError(`group ${opts.group} has no running consumers: dead letters are applied by them. Start them first`);
         }
         const redelivery = new Redelivery(s, opts.group);
         await redelivery.open();
         try {
-          const progress = new Progress(`delivering to ${opts.group}`, letters.length);
-          for (let i = 0; i < letters.length; i += SEND_BATCH) {
-            await redelivery.send(
-              letters.slice(i, i + SEND_BATCH).map(({ message: m }) => ({
+          const progress = new Progress(`delivering to ${opts.group}`, count, { unit: 'messages' });
+          const end = await readRanges(
+            s,
+            topic,
+            ranges,
+            async (_partition, messages) => {
+              const records = messages.map((m) => ({
                 key: m.key,
                 value: m.value,
                 headers: ownHeaders(m.headers),
                 sourceTopic: header(m, DeadLetterHeaders.OriginalTopic)!,
                 sourcePartition: Number(header(m, DeadLetterHeaders.OriginalPartition) ?? -1),
                 sourceOffset: header(m, DeadLetterHeaders.OriginalOffset) ?? '-1',
-              })),
-            );
-            progress.update(redelivery.sent);
-          }
+              }));
+              await redelivery.send(records, () => progress.update(redelivery.sent));
+            },
+            { stallMs, what: `delivering ${topic}` },
+          );
           progress.stop();
+          if (end === 'interrupted') {
+            throw new InterruptedError(`interrupted: ${redelivery.sent} of ${count} message(s) delivered and none removed from ${topic}; run the same command again (the group applies each message once)`);
+          }
           // Delivered (acks=all) before removal: a crash in between delivers twice, which the inbox absorbs.
           await s.admin.deleteTopicRecords({ topic: s.full(topic), partitions: ranges.filter((r) => r.to > r.from).map((r) => ({ partition: r.partition, offset: String(r.to) })) });
-          console.log(`${letters.length} message(s) removed from ${topic}`);
-          console.log(outcomeSummary(redelivery.sent, opts.group, await redelivery.outcomes(opts.timeout * 1000)));
+          console.log(`${count} message(s) removed from ${topic}`);
+          console.log(outcomeSummary(redelivery.sent, opts.group, await redelivery.outcomes(stallMs)));
         } finally {
           await redelivery.close();
         }
       }),
     );
 };
+
+/** The first `limit` offsets of the ranges, partition by partition. */
+function firstOf(ranges: PartitionRange[], limit: number): PartitionRange[] {
+  let left = limit;
+  return ranges.map((r) => {
+    const take = Math.max(0, Math.min(left, r.to - r.from));
+    left -= take;
+    return { ...r, to: r.from + take };
+  });
+}

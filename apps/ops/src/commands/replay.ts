@@ -5,6 +5,7 @@ import { usageError, type CommandRegistration } from '../cli/program';
 import { isoTimestamp, nonNegativeInt, positiveInt, signedInt } from '../cli/values';
 import { describeGroup, groupTopics, requireGroup, requireTopic } from '../kafka/groups';
 import { liveReplay } from '../kafka/live-replay';
+import { DEFAULT_STALL_MS } from '../kafka/reader';
 import { buildPlan, exportOffsets, planTotals, printPlan, readExport, type ReplayTarget } from '../kafka/replay-plan';
 import type { KafkaSession } from '../kafka/session';
 
@@ -22,7 +23,9 @@ interface ReplayOptions {
   allowSkip?: boolean;
   export?: string;
   live?: boolean;
-  timeout: number;
+  restart?: boolean;
+  timeout?: number;
+  stallTimeout: number;
 }
 
 function targetOf(opts: ReplayOptions, cmd: Command): ReplayTarget {
@@ -37,6 +40,7 @@ function targetOf(opts: ReplayOptions, cmd: Command): ReplayTarget {
   if (Boolean(opts.topic) === Boolean(opts.allTopics)) usageError(cmd, 'give exactly one of --topic or --all-topics');
   if (opts.partition !== undefined && !opts.topic) usageError(cmd, '--partition needs --topic');
   if (opts.live && opts.export) usageError(cmd, '--live never moves the group, so there is nothing to --export');
+  if (opts.restart && !opts.live) usageError(cmd, '--restart discards an interrupted --live replay; it needs --live');
   if (opts.toEarliest) return { kind: 'earliest' };
   if (opts.toOffset !== undefined) return { kind: 'offset', offset: opts.toOffset };
   if (opts.shiftBy !== undefined) return { kind: 'shift', by: opts.shiftBy };
@@ -88,7 +92,7 @@ async function replay(s: KafkaSession, opts: ReplayOptions, cmd: Command): Promi
   if (!opts.execute) return;
 
   if (opts.live) {
-    if (again > 0) await liveReplay(s, group, rows, opts.timeout * 1000);
+    if (again > 0) await liveReplay(s, group, rows, { stallMs: (opts.timeout ?? opts.stallTimeout) * 1000, restart: opts.restart === true });
     else console.log('nothing to replay');
     return;
   }
@@ -116,7 +120,9 @@ export const registerReplay: CommandRegistration = (program, ctx) => {
     .option('--allow-skip', 'accept a target after the committed offset (events in between are never applied)')
     .option('--export <file>', 'save the offsets before the change, for --from-file')
     .option('--live', 'replay while the consumers run, through the group replay topic (only that group sees the events)')
-    .option('--timeout <seconds>', 'with --live: how long to wait for the group to apply them', positiveInt, 300)
+    .option('--restart', 'with --live: discard an interrupted live replay of the group and start this one from its target')
+    .option('--stall-timeout <seconds>', 'with --live: fail when nothing is copied or applied for this long (a replay that moves runs as long as it needs)', positiveInt, DEFAULT_STALL_MS / 1000)
+    .addOption(new Option('--timeout <seconds>').argParser(positiveInt).hideHelp())
     .option('--execute', 'apply the plan (without it: a dry run)')
     .action((opts: ReplayOptions, cmd: Command) => ctx.kafka((s) => replay(s, opts, cmd)));
 };

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { EVENT_CATALOGUE } from '@payments/contracts';
+import { interrupted } from '../cli/interrupt';
 import { usageError, type CommandRegistration } from '../cli/program';
 import { isoTimestamp, positiveInt } from '../cli/values';
 import { listen } from '../listen/listen';
@@ -63,18 +64,10 @@ export const registerWebhooksListen: CommandRegistration = (program, ctx) => {
       }
       if (!opts.forwardTo) usageError(cmd, "required option '--forward-to <url>' not specified");
 
-      const stop = new AbortController();
-      const quit = () => stop.abort();
-      process.once('SIGINT', quit);
-      process.once('SIGTERM', quit);
-      try {
-        await listen(
-          { gatewayUrl: config.GATEWAY_URL, apiKey, forwardTo: opts.forwardTo, events: opts.events ?? [], since: opts.since, pollIntervalMs: opts.pollInterval, forwardTimeoutMs: opts.forwardTimeout },
-          stop.signal,
-        );
-      } finally {
-        process.off('SIGINT', quit);
-        process.off('SIGTERM', quit);
-      }
+      // ^C (or SIGTERM) ends it: the shared handler aborts `interrupted`.
+      await listen(
+        { gatewayUrl: config.GATEWAY_URL, apiKey, forwardTo: opts.forwardTo, events: opts.events ?? [], since: opts.since, pollIntervalMs: opts.pollInterval, forwardTimeoutMs: opts.forwardTimeout },
+        interrupted,
+      );
     });
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { KafkaMessage } from 'kafkajs';
+import type { Consumer, KafkaMessage } from 'kafkajs';
 import { TimedOutError } from '../cli/errors';
+import { interrupted } from '../cli/interrupt';
 import { OPS_READER_GROUP } from './groups';
 import type { KafkaSession } from './session';
 
@@ -13,57 +14,117 @@ export interface PartitionRange {
 
 export type BatchHandler = (partition: number, messages: KafkaMessage[]) => Promise<void>;
 
+/** With no batch at all for this long, a read is stuck (the default of every command's --stall-timeout). */
+export const DEFAULT_STALL_MS = 120_000;
+
+export interface ReadOptions {
+  /** Fail when no batch arrived for this long; a read that keeps moving runs as long as it needs. */
+  stallMs: number;
+  /** What is being read, for the stall message. */
+  what: string;
+  /**
+   * Read as this consumer group and commit each partition's next offset (with `metadata`) after
+   * its batch was handled, at most every `commitEveryMs`, and when the read stops: a read
+   * interrupted with ^C continues there. Kept at the end (the caller deletes it when done).
+   * Without it, a throw-away group that commits nothing and is deleted at the end.
+   */
+  checkpoint?: { groupId: string; metadata: (partition: number) => string; commitEveryMs?: number };
+}
+
+/** How a read ended: every range read, or stopped by ^C (its checkpoint committed). */
+export type ReadEnd = 'done' | 'interrupted';
+
 /**
- * Reads from the given offsets with a throw-away consumer group that commits nothing and is
- * deleted at the end (kafkajs has no assign-only consumer), until `done()` or the deadline.
+ * Reads from the given offsets with a consumer group of its own (kafkajs has no assign-only
+ * consumer) until `done()`, ^C, or a stall of `stallMs` without any batch.
  */
-export async function readFrom(
-  s: KafkaSession,
-  topic: string,
-  starts: Map<number, number>,
-  onBatch: BatchHandler,
-  done: () => boolean,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  if (done()) return;
-  const groupId = s.full(`${OPS_READER_GROUP}${randomUUID()}`);
+export async function readFrom(s: KafkaSession, topic: string, starts: Map<number, number>, onBatch: BatchHandler, done: () => boolean, opts: ReadOptions): Promise<ReadEnd> {
+  if (done()) return 'done';
+  const groupId = opts.checkpoint?.groupId ?? s.full(`${OPS_READER_GROUP}${randomUUID()}`);
   const consumer = s.kafka.consumer({ groupId, sessionTimeout: 10_000, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
-  let timer: NodeJS.Timeout | undefined;
+  // With a checkpoint every partition is recorded from the first commit on (its range in the metadata).
+  const next = new Map<number, number>(opts.checkpoint ? starts : []);
+  let lastCommit = 0;
+  const commit = async () => {
+    if (!opts.checkpoint || next.size === 0) return;
+    lastCommit = Date.now();
+    await consumer.commitOffsets(
+      [...next].map(([partition, offset]) => ({ topic: s.full(topic), partition, offset: String(offset), metadata: opts.checkpoint!.metadata(partition) })),
+    );
+  };
+  let stallTimer: NodeJS.Timeout | undefined;
+  let end: ReadEnd = 'done';
+  let stop = () => undefined as void;
+  // The batch being handled: the last commit waits for it, and is made before the consumer stops (kafkajs refuses commits after).
+  let inFlight: Promise<void> = Promise.resolve();
   try {
     await consumer.connect();
     await consumer.subscribe({ topics: [s.full(topic)], fromBeginning: false });
-    const finished = new Promise<void>((resolve, reject) => {
-      timer = setTimeout(() => reject(new TimedOutError(`${what}: not finished after ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    await new Promise<void>((resolve, reject) => {
+      const stalled = () => reject(new TimedOutError(`${opts.what}: nothing read for ${Math.round(opts.stallMs / 1000)} s (see --stall-timeout)`));
+      const alive = () => {
+        clearTimeout(stallTimer);
+        stallTimer = setTimeout(stalled, opts.stallMs);
+      };
+      stop = () => {
+        end = 'interrupted';
+        resolve();
+      };
+      alive();
+      if (interrupted.aborted) return stop();
+      interrupted.addEventListener('abort', stop, { once: true });
       consumer
         .run({
           autoCommit: false,
           eachBatch: async ({ batch }) => {
+            if (end === 'interrupted') return;
             const from = starts.get(batch.partition);
             if (from === undefined) return;
             const messages = batch.messages.filter((m) => Number(m.offset) >= from);
-            if (messages.length > 0) await onBatch(batch.partition, messages);
+            if (messages.length === 0) return;
+            alive();
+            inFlight = (async () => {
+              await onBatch(batch.partition, messages);
+              next.set(batch.partition, Number(messages[messages.length - 1].offset) + 1);
+              if (Date.now() - lastCommit >= (opts.checkpoint?.commitEveryMs ?? 1_000)) await commit();
+            })();
+            try {
+              await inFlight;
+            } catch (err) {
+              // A batch that cannot be handled (e.g. a record too large to copy) ends the read at once.
+              reject(err as Error);
+              return;
+            }
             if (done()) resolve();
           },
         })
         .catch(reject);
+      for (const [partition, offset] of starts) consumer.seek({ topic: s.full(topic), partition, offset: String(offset) });
     });
-    for (const [partition, offset] of starts) consumer.seek({ topic: s.full(topic), partition, offset: String(offset) });
-    await finished;
+    await inFlight.catch(() => undefined);
+    await commit();
+    await stopConsumer(consumer);
+    return end;
   } finally {
-    clearTimeout(timer);
+    clearTimeout(stallTimer);
+    interrupted.removeEventListener('abort', stop);
     await consumer.disconnect().catch(() => undefined);
-    await s.admin.deleteGroups([groupId]).catch(() => undefined);
+    if (!opts.checkpoint) await s.admin.deleteGroups([groupId]).catch(() => undefined);
   }
 }
 
+/** Stops fetching and waits for the batch being handled, so the last commit covers it. */
+async function stopConsumer(consumer: Consumer): Promise<void> {
+  await consumer.stop().catch(() => undefined);
+}
+
 /** Reads exactly the given ranges of a topic (base name), in offset order per partition. */
-export async function readRanges(s: KafkaSession, topic: string, ranges: PartitionRange[], onBatch: BatchHandler, timeoutMs = 120_000): Promise<void> {
+export async function readRanges(s: KafkaSession, topic: string, ranges: PartitionRange[], onBatch: BatchHandler, opts: ReadOptions): Promise<ReadEnd> {
   const pending = ranges.filter((r) => r.to > r.from);
   const next = new Map(pending.map((r) => [r.partition, r.from]));
   const ends = new Map(pending.map((r) => [r.partition, r.to]));
   const done = () => [...next].every(([p, n]) => n >= ends.get(p)!);
-  await readFrom(
+  return readFrom(
     s,
     topic,
     new Map(next),
@@ -74,8 +135,7 @@ export async function readRanges(s: KafkaSession, topic: string, ranges: Partiti
       next.set(partition, Math.max(next.get(partition)!, Number(messages[messages.length - 1].offset) + 1));
     },
     done,
-    timeoutMs,
-    `reading ${topic}`,
+    opts,
   );
 }
 

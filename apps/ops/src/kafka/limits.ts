@@ -1,0 +1,23 @@
+import { ConfigResourceTypes } from 'kafkajs';
+import type { KafkaSession } from './session';
+
+/** Kafka's default of both settings, used only when the cluster does not say (never seen in practice). */
+const KAFKA_DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
+
+/**
+ * The largest record batch a produce request to `topic` (base name) may carry, read from the
+ * cluster: the topic's max.message.bytes (its own, or the broker default it inherits) and the
+ * message.max.bytes of every broker, whichever is smallest.
+ */
+export async function produceLimit(s: KafkaSession, topic: string): Promise<number> {
+  const { brokers } = await s.admin.describeCluster();
+  const { resources } = await s.admin.describeConfigs({
+    includeSynonyms: false,
+    resources: [
+      { type: ConfigResourceTypes.TOPIC, name: s.full(topic), configNames: ['max.message.bytes'] },
+      ...brokers.map((b) => ({ type: ConfigResourceTypes.BROKER, name: String(b.nodeId), configNames: ['message.max.bytes'] })),
+    ],
+  });
+  const values = resources.flatMap((r) => r.configEntries.map((e) => Number(e.configValue))).filter((n) => Number.isFinite(n) && n > 0);
+  return values.length > 0 ? Math.min(...values) : KAFKA_DEFAULT_MAX_MESSAGE_BYTES;
+}

@@ -1,0 +1,72 @@
+import { BadValueError, RefusedError } from '../cli/errors';
+import { OPS_READER_GROUP } from './groups';
+import type { KafkaSession } from './session';
+
+/** One partition's copy: offsets [from, end) of the source, copied up to `next`. */
+export interface CopyRange {
+  partition: number;
+  from: number;
+  end: number;
+  next: number;
+}
+
+/**
+ * How far a live replay of a group copied, kept in Kafka itself: the copier reads as its own
+ * consumer group and commits, per source partition, the next offset to copy, with the range it
+ * was asked for in the commit's metadata. An interrupted replay (^C, a lost terminal, a killed
+ * pod) is continued by running the same command again, from any machine; a finished one deletes
+ * the group. While a copier runs, it is a member of that group, which is how a second one knows.
+ */
+export class ReplayCheckpoint {
+  readonly groupId: string;
+
+  constructor(
+    private readonly s: KafkaSession,
+    readonly group: string,
+  ) {
+    this.groupId = s.full(`${OPS_READER_GROUP}live-replay.${group}`);
+  }
+
+  /** Refuses when another live replay of the group is copying right now. */
+  async requireIdle(): Promise<void> {
+    const { groups } = await this.s.admin.describeGroups([this.groupId]);
+    const members = groups[0]?.members ?? [];
+    if (members.length > 0) {
+      throw new RefusedError(`another live replay of ${this.group} is copying right now (${members.map((m) => `${m.clientId} on ${m.clientHost}`).join(', ')}); wait for it, or stop it with ^C`);
+    }
+  }
+
+  /** What an interrupted replay copied of `topic` (base name), by partition; empty when none is pending. */
+  async load(topic: string): Promise<Map<number, CopyRange>> {
+    const saved = new Map<number, CopyRange>();
+    const offsets = await this.s.admin.fetchOffsets({ groupId: this.groupId, topics: [this.s.full(topic)] }).catch(() => []);
+    for (const { partitions } of offsets) {
+      for (const p of partitions) {
+        const next = Number(p.offset);
+        const meta = parseMetadata(p.metadata);
+        if (next >= 0 && meta) saved.set(p.partition, { partition: p.partition, from: meta.from, end: meta.end, next: Math.min(Math.max(next, meta.from), meta.end) });
+      }
+    }
+    return saved;
+  }
+
+  metadata(from: number, end: number): string {
+    return JSON.stringify({ from, end });
+  }
+
+  /** Forgets the pending copy (it finished, or --restart). */
+  async discard(): Promise<void> {
+    await this.s.admin.deleteGroups([this.groupId]).catch((err: Error) => {
+      if (!/does not exist|GROUP_ID_NOT_FOUND/i.test(err.message)) throw new BadValueError(`cannot discard the state of the interrupted live replay: ${err.message}`);
+    });
+  }
+}
+
+function parseMetadata(text: string | null | undefined): { from: number; end: number } | null {
+  try {
+    const m = JSON.parse(text ?? '') as { from?: unknown; end?: unknown };
+    return Number.isInteger(m.from) && Number.isInteger(m.end) ? { from: m.from as number, end: m.end as number } : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Admin } from 'kafkajs';
+import { ConsumerGroups, Topics, replayTopic } from '@payments/contracts';
+import { ROOT } from '../support/infra';
+import { committedOffsets, runOps, stackGroups } from '../support/ops';
+import { Stack } from '../support/stack';
+import { produceHistory } from '../support/synthetic-events';
+import { waitFor } from '../support/wait';
+
+const GROUP = ConsumerGroups.SplitLedger;
+const TOPIC = Topics.TransactionStatusChanged;
+/** CI runs 50k; the 300k run of the issue is OPS_REPLAY_SCALE_EVENTS=300000 (and `npm run bench` part e). */
+const EVENTS = Number(process.env.OPS_REPLAY_SCALE_EVENTS ?? 50_000);
+
+/**
+ * A live replay at the scale of a day's topic, far above one fetch or one produce request: every
+ * synthetic event applied exactly once, a ^C in the middle of the copy stopping cleanly, the same
+ * command continuing where it stopped (not from the start), the group's offsets untouched, and
+ * the copier's memory bounded.
+ */
+describe('ops replay --live at scale', () => {
+  let stack: Stack;
+  let admin: Admin;
+  const ops = (...args: string[]) => runOps(stack, args, 600_000);
+  const ledger = (sql: string) => stack.db('split-ledger-service').query(sql).then((r) => r.rows[0].n as number);
+  const replayed = async () => (await admin.fetchTopicOffsets(`${stack.topicPrefix}${replayTopic(GROUP)}`)).reduce((n, p) => n + Number(p.high), 0);
+  const totalLag = async () => Number(/total lag (\d+)/.exec((await ops('lag', '--group', GROUP)).out)?.[1]);
+
+  beforeAll(async () => {
+    stack = await Stack.start(['split-ledger-service']);
+    admin = stack.kafka().admin();
+    await admin.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await admin?.disconnect();
+    await stack?.stop();
+  }, 120_000);
+
+  it(`copies ${EVENTS} events in chunks, survives a ^C, continues where it stopped, and applies each event once`, async () => {
+    // The incident: the group was moved past a day of events it never applied.
+    await stack.app('split-ledger-service').stop();
+    await produceHistory(stack, TOPIC, EVENTS);
+    const ends = await admin.fetchTopicOffsets(`${stack.topicPrefix}${TOPIC}`);
+    await admin.setOffsets({ groupId: `${stack.topicPrefix}${GROUP}`, topic: `${stack.topicPrefix}${TOPIC}`, partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })) });
+    await stack.startApp('split-ledger-service');
+    await waitFor('the ledger to be caught up', async () => (await totalLag()) === 0, { timeoutMs: 60_000, intervalMs: 500 });
+    expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(0);
+    const groupOffsets = await committedOffsets(admin, `${stack.topicPrefix}${GROUP}`, `${stack.topicPrefix}${TOPIC}`);
+
+    // First run, interrupted with ^C once the copy is under way.
+    const env = { PATH: process.env.PATH ?? '', KAFKA_BROKERS: stack.infra.KAFKA_BROKERS, KAFKA_TOPIC_PREFIX: stack.topicPrefix, OPS_REPORT_RSS: '1' };
+    const args = [join(ROOT, 'dist', 'apps', 'ops', 'src', 'main.js'), 'replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute'];
+    const child = spawn(process.execPath, args, { env });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await waitFor('the copy to start', async () => (await replayed()) > 0, { timeoutMs: 60_000, intervalMs: 20 });
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(output).toMatch(/interrupted: \d+ of \d+ event\(s\) copied to replay\.split-ledger-service .*run the same command again to continue/);
+    expect(code).toBe(130);
+    const copiedFirst = await replayed();
+    expect(copiedFirst).toBeLessThan(EVENTS);
+    // Interrupted, its state is kept in Kafka (a group of its own): nothing else is left behind.
+    expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([`ops-reader-live-replay.${GROUP}`]);
+
+    // The same command again: it continues, and every event ends applied once.
+    const second = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
+    expect(second).toMatchObject({ code: 0 });
+    const before = Number(/continuing the interrupted live replay of split-ledger-service: (\d+) event\(s\) were copied before, (\d+) left/.exec(second.out)?.[1]);
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThanOrEqual(copiedFirst);
+    const left = EVENTS - before;
+    expect(second.out).toMatch(new RegExp(`copying to replay\\.split-ledger-service ${left}/${left} \\(100 %\\) \\d+ events/s, in \\d+:\\d{2}`));
+    expect(second.out).toMatch(new RegExp(`${left} event\\(s\\) replayed to ${GROUP}: \\d+ applied, \\d+ already applied, 0 dead-lettered`));
+    await waitFor('every event applied', async () => (await ledger('SELECT count(*)::int AS n FROM processed_events')) === EVENTS, { timeoutMs: 120_000, intervalMs: 500 });
+    expect(await ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'")).toBe(EVENTS / 2);
+    // What the first run copied after its last checkpoint is copied again, and nothing more.
+    expect(await replayed()).toBeLessThanOrEqual(EVENTS + (copiedFirst - before));
+    expect(await committedOffsets(admin, `${stack.topicPrefix}${GROUP}`, `${stack.topicPrefix}${TOPIC}`)).toEqual(groupOffsets);
+    expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([]);
+    expect(Number(/ops: peak memory (\d+) MB/.exec(output)?.[1])).toBeLessThan(300);
+
+    // A third run copies the whole range again (the previous one finished): all already applied.
+    const third = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
+    expect(third.out).toContain(`${EVENTS} event(s) replayed to ${GROUP}: 0 applied, ${EVENTS} already applied, 0 dead-lettered`);
+    expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(EVENTS);
+  }, 900_000);
+});
