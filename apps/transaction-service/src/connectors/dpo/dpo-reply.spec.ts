@@ -62,6 +62,8 @@ describe('verifyToken replies', () => {
   it.each<[string, string, boolean]>([
     ['001', 'processing', true],
     ['002', 'processing', false],
+    ['003', 'processing', true],
+    ['005', 'processing', true],
     ['007', 'processing', true],
     ['900', 'pending', true],
     ['901', 'failed', true],

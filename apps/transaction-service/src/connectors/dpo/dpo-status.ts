@@ -19,12 +19,15 @@ export type DpoVerifyMeaning =
  * - 002 Transaction overpaid/underpaid: money moved but not the amount asked. Neither success nor
  *   failed automatically: `recognized: false`, so the payment stays where it is, the poller keeps
  *   asking and, after PROVIDER_POLL_MAX_AGE, leaves it to an operator.
+ * - 003 Pending Bank and 005 Queued Authorization (listed on the current verifyToken page): the
+ *   payment is on its way at the bank → processing.
  * - 007 Pending split payment (part paid) → processing.
  * - 900 Transaction not paid yet → pending (the customer has not acted).
  * - 901 declined, 903 past the payment time limit (PTL), 904 cancelled → failed.
  * - 902 Data mismatch in one of the fields: a field of our request (an optional verification field)
  *   does not match the transaction: about the request, not the payment → unknown.
- * - 801–804 (company token, request, XML) and 950 (missing field) → unknown: our request's problem.
+ * - 801–804 (company token, request, XML), 950 (missing field) and 951 (an older page's "data
+ *   mismatch – VerifyTransaction") → unknown: our request's problem.
  * DPO documents no code for "no such transaction", so no answer is taken as `not_found`: an
  * unlisted code is unknown too (see `mapDpoVerifyCode`).
  */
@@ -32,6 +35,8 @@ const STATUSES: Readonly<Record<string, { status: ConnectorStatus; recognized: b
   '000': { status: 'success', recognized: true, explanation: 'Transaction Paid' },
   '001': { status: 'processing', recognized: true, explanation: 'Authorized' },
   '002': { status: 'processing', recognized: false, explanation: 'Transaction overpaid/underpaid' },
+  '003': { status: 'processing', recognized: true, explanation: 'Pending Bank' },
+  '005': { status: 'processing', recognized: true, explanation: 'Queued Authorization' },
   '007': { status: 'processing', recognized: true, explanation: 'Pending split payment' },
   '900': { status: 'pending', recognized: true, explanation: 'Transaction not paid yet' },
   '901': { status: 'failed', recognized: true, explanation: 'Transaction declined' },
@@ -46,6 +51,7 @@ const REQUEST_PROBLEMS: Readonly<Record<string, string>> = {
   '804': 'Error in XML',
   '902': 'Data mismatch in one of the fields',
   '950': 'Request missing transaction level mandatory fields',
+  '951': 'Data mismatch in one of the fields',
 };
 
 /** Every verifyToken code this table knows (for tests and documentation). */
