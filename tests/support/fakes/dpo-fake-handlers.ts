@@ -144,6 +144,7 @@ export function handlePage(store: FakeStore, token: string): FakeReply {
   const p = store.byToken(null, token);
   if (p === undefined) return html(404, '<p>Transaction not found</p>');
   if (p.status !== 'unpaid') return html(409, `<p>This transaction is ${p.status}</p>`);
+  if (verifyCode(p)[0] === '903') return html(410, '<p>The transaction passed the Payment Time Limit</p>');
   const id = escapeHtml(p.token);
   return html(
     200,
@@ -167,6 +168,7 @@ export function handleSubmit(store: FakeStore, token: string, action: string, ca
   const p = store.byToken(null, token);
   if (p === undefined) return html(404, '<p>Transaction not found</p>');
   if (p.status !== 'unpaid') return html(409, `<p>This transaction is ${p.status}</p>`);
+  if (verifyCode(p)[0] === '903') return html(410, '<p>The transaction passed the Payment Time Limit</p>');
   const back: Array<[string, string]> = [['TransactionToken', p.token], ['CompanyRef', p.request.companyRef]];
   const go = (url: string, params: Array<[string, string]>): FakeReply => ({ ...html(302, '<p>Back to the merchant</p>'), location: withParams(url, params) });
   if (action === 'cancel') {
