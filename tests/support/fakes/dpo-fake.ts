@@ -268,7 +268,8 @@ export class DpoFake implements FakeStore {
 
   private send(res: ServerResponse, reply: FakeReply, mode: FakeMode): void {
     if (mode === 'drop-reply') return void res.socket?.destroy();
-    const headers: Record<string, string> = { 'content-type': reply.contentType };
+    // No keep-alive: a client holds no pooled connection, so `goOffline` is refused at once (never a stale socket).
+    const headers: Record<string, string> = { 'content-type': reply.contentType, connection: 'close' };
     if (reply.location) headers.location = reply.location;
     res.writeHead(reply.status, headers);
     res.end(reply.body);
