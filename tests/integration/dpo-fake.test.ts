@@ -7,7 +7,6 @@ import type { InitiateRequest } from '../../apps/transaction-service/src/connect
 import { DpoConnector } from '../../apps/transaction-service/src/connectors/dpo';
 import { DECLINING_CARD, DpoFake } from '../support/fakes/dpo-fake';
 import { ResultReceiver } from '../support/fakes/result-receiver';
-import { waitFor } from '../support/wait';
 
 const COMPANY = '9F416C11-127B-4DE2-AC7F-D5710E4C5E0A';
 const C = { companyToken: COMPANY, serviceType: '3854' };
