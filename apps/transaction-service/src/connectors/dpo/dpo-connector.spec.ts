@@ -92,6 +92,14 @@ describe('DpoConnector', () => {
     expect(connectorAnswering(200, '').connector.verifyNotification(C, body, 'application/xml')).toEqual({ kind: 'invalid', reason });
   });
 
+  it('identifyNotification: the CompanyRef a push names (our transaction id), or null', () => {
+    const { connector } = connectorAnswering(200, '');
+    expect(connector.identifyNotification(api3g('<TransactionToken>T</TransactionToken><CompanyRef>txn_1</CompanyRef>'), 'application/xml')).toBe('txn_1');
+    expect(connector.identifyNotification(api3g('<TransactionToken>T</TransactionToken>'), undefined)).toBeNull();
+    expect(connector.identifyNotification('CompanyRef=txn_1', undefined)).toBeNull();
+    expect(connector.identifyNotification(api3g(`<CompanyRef>${'x'.repeat(101)}</CompanyRef>`), undefined)).toBeNull();
+  });
+
   it('refund: refundToken, 000 succeeded, 999 declined, garbage unknown', async () => {
     const req = { providerReference: 'T-1', transactionId: 'txn_1', amountMinor: 1000, currency: 'USD', reason: null, refundId: 'rfd_1', notifyUrl: 'https://x.test' };
     const ok = connectorAnswering(200, api3g('<Result>000</Result><ResultExplanation>Refund successful</ResultExplanation>'));

@@ -90,6 +90,17 @@ export class DpoConnector implements Connector<DpoCredentials> {
   }
 
   /**
+   * DPO posts every push to one URL per account: the payment it names is our transaction id, its
+   * CompanyRef (read without credentials; `verifyNotification` then runs with that payment's).
+   */
+  identifyNotification(rawBody: string, _contentType: string | undefined): string | null {
+    const parsed = parseApi3g(rawBody);
+    if (!parsed.ok) return null;
+    const ref = fieldOf(parsed.fields, 'CompanyRef') || null;
+    return ref !== null && ref.length <= 100 ? ref : null;
+  }
+
+  /**
    * refundToken. Never retried here: DPO's refund has no idempotency key, so a lost answer is
    * `unknown` and an operator checks at DPO before anything is sent again.
    */
