@@ -73,6 +73,24 @@ if [[ "${PAYNOW_FAKE:-0}" == 1 ]]; then
   log "Paynow fake on $PAYNOW_API_URL (integration 1201)"
 fi
 
+# DPO_FAKE=1: a local DPO Pay (3G Direct Pay API v6) the same way; it pushes to our notification URL.
+if [[ "${DPO_FAKE:-0}" == 1 ]]; then
+  DPO_FAKE_PORT="${DPO_FAKE_PORT:-8090}"
+  if ! port_open 127.0.0.1 "$DPO_FAKE_PORT"; then
+    mkdir -p -- "$RUN_DIR"
+    (
+      cd "$ROOT" || exit 1
+      nohup node scripts/ts-run.js tests/support/fakes/dpo-main.ts --port "$DPO_FAKE_PORT" \
+        --company "9F416C11-127B-4DE2-AC7F-D5710E4C5E0A" --push-url "$PUBLIC_BASE_URL/v1/provider-notifications/dpo" >"$LOG_DIR/dpo-fake.log" 2>&1 &
+      echo $! >"$RUN_DIR/dpo-fake.pid"
+    )
+    for _ in $(seq 1 100); do port_open 127.0.0.1 "$DPO_FAKE_PORT" && break; sleep 0.1; done
+    port_open 127.0.0.1 "$DPO_FAKE_PORT" || die "the DPO fake did not start" "See $LOG_DIR/dpo-fake.log"
+  fi
+  export DPO_API_URL="http://127.0.0.1:$DPO_FAKE_PORT"
+  log "DPO Pay fake on $DPO_API_URL (company token 9F416C11-127B-4DE2-AC7F-D5710E4C5E0A, service type 3854)"
+fi
+
 for app in "${APPS[@]}"; do start_app "$app"; done
 for app in "${APPS[@]}"; do wait_ready "$app" "$READY_TIMEOUT"; done
 PIECE=up

@@ -16,6 +16,8 @@ export class ResultReceiver {
   readonly received: ReceivedPost[] = [];
   status = 200;
   script: number[] = [];
+  /** The body of a 2xx answer ('ok' unless a test changes it: DPO's push wants 'OK'). */
+  okBody = 'ok';
   url = '';
   private server: Server | null = null;
 
@@ -28,7 +30,7 @@ export class ResultReceiver {
         receiver.received.push({ path: req.url ?? '/', contentType: req.headers['content-type'], body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
         const status = receiver.script.shift() ?? receiver.status;
         res.writeHead(status, { 'content-type': 'text/plain' });
-        res.end(status < 300 ? 'ok' : 'error');
+        res.end(status < 300 ? receiver.okBody : 'error');
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,33 @@
+/**
+ * DPO amounts are decimals in major units with at most two decimals (createToken `PaymentAmount`,
+ * refundToken `refundAmount`, verifyToken `TransactionAmount`). Only currencies with two-decimal
+ * minor units are sent: three-decimal (KWD, BHD…) and zero-decimal ones would need another scale,
+ * and DPO's merchants' currencies (USD, ZAR, KES, TZS, UGX as cents, ZMW, BWP, GHS, NGN…) are sent
+ * by DPO's own plugins with two decimals.
+ */
+export const DPO_ZERO_OR_THREE_DECIMAL_CURRENCIES: readonly string[] = ['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND', 'JPY', 'KRW', 'CLP', 'VND', 'XAF', 'XOF', 'RWF', 'BIF', 'GNF', 'KMF', 'DJF', 'PYG', 'VUV', 'XPF'];
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+/** Whether a currency code is one the connector sends to DPO. */
+export function isDpoCurrency(code: string): boolean {
+  return CURRENCY.test(code) && !DPO_ZERO_OR_THREE_DECIMAL_CURRENCIES.includes(code);
+}
+
+/** 1234 → "12.34"; 5 → "0.05". Exact (integer arithmetic); throws for a non-safe or negative integer. */
+export function formatDpoAmount(minor: number): string {
+  if (!Number.isSafeInteger(minor) || minor < 0) throw new Error(`amount must be a non-negative safe integer, got ${minor}`);
+  const digits = minor.toString().padStart(3, '0');
+  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/** Digits, optionally grouped by commas in threes, then none, one or two decimals. No sign or exponent. */
+const AMOUNT = /^(0|[1-9]\d*|[1-9]\d{0,2}(?:,\d{3})+)(?:\.(\d{1,2}))?$/;
+
+/** "12.34" → 1234, "10.5" → 1050, "7" → 700, "1,000.00" → 100000; null for anything else or beyond a safe integer. */
+export function parseDpoAmount(text: string): number | null {
+  const m = AMOUNT.exec(text.trim());
+  if (m === null) return null;
+  const minor = BigInt(m[1].replace(/,/g, '')) * 100n + BigInt((m[2] ?? '').padEnd(2, '0'));
+  return minor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : null;
+}
