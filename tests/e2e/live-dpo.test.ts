@@ -140,7 +140,7 @@ describe('live payments through DPO Pay', () => {
     expect(await statusOf('dpo-unpaid-push-1')).toBe('pending');
   }, 60_000);
 
-  it('an amount that does not match in verifyToken changes nothing, until DPO says the right one', async () => {
+  it('an amount or currency that does not match in verifyToken changes nothing, until DPO says the right one', async () => {
     const { token } = await started('dpo-mismatch-1');
     fake.setVerifyAmount(token, '0.01');
     const back = fake.pay(token);
@@ -151,7 +151,12 @@ describe('live payments through DPO Pay', () => {
     expect(await fake.sendPush(token, {}, pushUrl)).toMatchObject({ httpStatus: 200 });
     expect(fake.requestsTo('verifyToken').length).toBeGreaterThan(verifiesBefore);
     expect(await statusOf('dpo-mismatch-1')).toBe('pending');
+    // The right amount in another currency does not match either.
     fake.setVerifyAmount(token, null);
+    fake.setVerifyCurrency(token, 'ZAR');
+    expect(await fake.sendPush(token, {}, pushUrl)).toMatchObject({ httpStatus: 200 });
+    expect(await statusOf('dpo-mismatch-1')).toBe('pending');
+    fake.setVerifyCurrency(token, null);
     await settledAs('dpo-mismatch-1', 'success');
   }, 60_000);
 

@@ -17,6 +17,8 @@ export interface FakePayment {
   refunds: Array<{ amount: string; ref: string; details: string }>;
   /** Set by tests: the TransactionAmount verifyToken and the push answer instead of the real one. */
   verifyAmount: string | null;
+  /** What verifyToken says as TransactionCurrency instead of the real one (a currency mismatch); null: the real one. */
+  verifyCurrency: string | null;
 }
 
 /** What the handlers need of the fake. */
@@ -76,7 +78,7 @@ export function verifyFields(p: FakePayment): Array<[string, string]> {
     ['CustomerCredit', p.cardEnding ?? ''],
     ['CustomerCreditType', p.cardEnding ? 'MasterCard' : ''],
     ['TransactionApproval', p.approval ?? ''],
-    ['TransactionCurrency', p.request.currency],
+    ['TransactionCurrency', p.verifyCurrency ?? p.request.currency],
     ['TransactionAmount', p.verifyAmount ?? p.request.amount],
     ['FraudAlert', paid ? '000' : ''],
     ['FraudExplnation', paid ? 'Genuine transaction' : ''],

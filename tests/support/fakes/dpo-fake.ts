@@ -145,6 +145,13 @@ export class DpoFake implements FakeStore {
     p.verifyAmount = amount;
   }
 
+  /** From now on verifyToken says this TransactionCurrency for the payment (a currency mismatch); null: the real one. */
+  setVerifyCurrency(token: string, currency: string | null): void {
+    const p = this.byToken(null, token);
+    if (p === undefined) throw new Error(`the fake DPO has no token ${token}`);
+    p.verifyCurrency = currency;
+  }
+
   /** Moves the payment's creation back past its payment time limit (verifyToken then answers 903 while unpaid). */
   expire(token: string): void {
     const p = this.byToken(null, token);
@@ -193,6 +200,7 @@ export class DpoFake implements FakeStore {
       refundedCents: 0,
       refunds: [],
       verifyAmount: null,
+      verifyCurrency: null,
     };
     this.all.push(p);
     return p;

@@ -102,6 +102,8 @@ export interface ProviderUpdate {
   reference: string | null;
   /** The amount the provider says, in minor units; null when it sent none. The caller compares it with the transaction's. */
   amountMinor: number | null;
+  /** The currency the provider says (ISO 4217), when it says one. The caller compares it with the transaction's. */
+  currency?: string | null;
   providerReference: string | null;
   pollUrl: string | null;
 }

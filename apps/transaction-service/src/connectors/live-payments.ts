@@ -198,8 +198,9 @@ export class LivePayments {
 
   private async apply(m: EntityManager, row: TransactionRow, update: ProviderUpdate, source: string): Promise<ApplyResult> {
     const reference = update.reference === null || update.reference === row.reference || update.reference === row.public_id;
-    if (!reference || (update.amountMinor !== null && update.amountMinor !== Number(row.total))) {
-      this.logger.error({ transaction_id: row.public_id, source, provider_status: update.providerStatus }, 'provider statement does not match the payment (reference or amount); not applied');
+    const currency = !update.currency || update.currency.toUpperCase() === row.currency.trim();
+    if (!reference || !currency || (update.amountMinor !== null && update.amountMinor !== Number(row.total))) {
+      this.logger.error({ transaction_id: row.public_id, source, provider_status: update.providerStatus }, 'provider statement does not match the payment (reference, amount or currency); not applied');
       return 'mismatch';
     }
     if (!update.recognized) {

@@ -52,10 +52,10 @@ describe('createToken replies', () => {
 describe('verifyToken replies', () => {
   const paid = api3g('<Result>000</Result><ResultExplanation>Transaction Paid</ResultExplanation><CustomerName>J</CustomerName><TransactionApproval>123</TransactionApproval><TransactionCurrency>USD</TransactionCurrency><TransactionAmount>10.50</TransactionAmount><FraudAlert>000</FraudAlert>');
 
-  it('000: success with the amount, reference null, the token asked about', () => {
+  it('000: success with the amount and currency, reference null, the token asked about', () => {
     expect(interpretVerifyReply(paid, 'TOK')).toEqual({
       kind: 'status',
-      update: { providerStatus: 'Transaction Paid (000)', status: 'success', recognized: true, refunded: false, reference: null, amountMinor: 1050, providerReference: 'TOK', pollUrl: null },
+      update: { providerStatus: 'Transaction Paid (000)', status: 'success', recognized: true, refunded: false, reference: null, amountMinor: 1050, currency: 'USD', providerReference: 'TOK', pollUrl: null },
     });
   });
 

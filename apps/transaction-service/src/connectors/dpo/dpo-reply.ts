@@ -53,6 +53,7 @@ export function interpretVerifyReply(body: string, askedToken: string | null): S
   if (meaning.status === 'success' && amountMinor === null) return { kind: 'unknown', reason: 'verifyToken 000 without a TransactionAmount' };
   const reference = fieldOf(fields, 'CompanyRef');
   const token = fieldOf(fields, 'TransactionToken');
+  const currency = fieldOf(fields, 'TransactionCurrency');
   return {
     kind: 'status',
     update: {
@@ -62,6 +63,7 @@ export function interpretVerifyReply(body: string, askedToken: string | null): S
       refunded: false,
       reference: reference === undefined || reference === '' ? null : reference,
       amountMinor,
+      currency: currency === undefined || currency === '' ? null : currency,
       providerReference: askedToken ?? (token === undefined || token === '' ? null : token),
       pollUrl: null,
     },
