@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { PaymentMethodCode } from '@payments/domain';
 import { TransactionServiceConfig } from '../config/transaction.config';
 import type { Connector, ProviderName } from './connector';
+import { OzowConnector } from './ozow';
 import { PaynowConnector } from './paynow';
 
 /** Which provider collects each payment method (docs/going-live.md). */
@@ -19,7 +20,10 @@ export class ConnectorRegistry {
   private readonly byProvider: Partial<Record<ProviderName, Connector<unknown>>>;
 
   constructor(@Inject(TransactionServiceConfig) config: TransactionServiceConfig) {
-    this.byProvider = { paynow: new PaynowConnector(config.PAYNOW_API_URL) as Connector<unknown> };
+    this.byProvider = {
+      paynow: new PaynowConnector(config.PAYNOW_API_URL) as Connector<unknown>,
+      ozow: new OzowConnector(config.OZOW_API_URL) as Connector<unknown>,
+    };
   }
 
   /** The provider of a payment method and its connector; null when no connector for it ships yet. */
