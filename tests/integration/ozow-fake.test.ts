@@ -96,7 +96,7 @@ describe('the fake Ozow, driven by the connector', () => {
     const out = await connector.initiate(C, req, OPTS);
     const html = await (await fetch(`${out.kind === 'accepted' ? out.redirectUrl : ''}?choose=Cancelled`)).text();
     expect(html).toContain(`action="${req.returnUrl}"`);
-    const fields = [...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#(\d+);/g, (_x, n: string) => String.fromCharCode(Number(n)))]);
+    const fields = [...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [m[1], m[2].replace(/&#(\d+);/g, (_x, n: string) => String.fromCharCode(Number(n)))]);
     expect(connector.verifyNotification(C, new URLSearchParams(fields).toString(), FORM)).toMatchObject({ kind: 'valid', update: { providerStatus: 'Cancelled', status: 'failed' } });
     expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject({ kind: 'valid', update: { status: 'failed' } });
   });
