@@ -181,20 +181,39 @@ describe('live payments through Paynow', () => {
     });
   }, 60_000);
 
-  it('ZimSwitch by Paynow\'s web flow: the answer carries authorization_url, the checkout page cannot decline it, the customer pays at Paynow', async () => {
-    const res = await pay('live-web-1', '', { payment_method_code: 'zimswitch', mobile_money_number: undefined });
-    expect(res.status).toBe(200);
-    const url = String(res.body.authorization_url);
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/payment\/confirmpayment\/\d+/i);
-    expect(fake.requestsTo('initiatetransaction').length).toBeGreaterThan(0);
-    expect((await verify('live-web-1')).body.status).toBe('pending');
-    // Paynow sends the customer back to our hosted page: that page must not end the payment itself.
-    const back = new URL(Object.fromEntries(fake.requestsTo('initiatetransaction').at(-1)!.fields).returnurl);
-    const form = new URLSearchParams({ checkout_id: String(back.searchParams.get('checkout_id')), action: 'decline' });
-    await fetch(`${stack.gatewayUrl}/checkout/pay`, { method: 'POST', body: form, redirect: 'manual' });
-    expect((await verify('live-web-1')).body.status).toBe('pending');
-    expect((await fetch(`${url}${url.includes('?') ? '&' : '?'}outcome=paid`, { redirect: 'manual' })).status).toBeLessThan(400);
-    await settledAs('live-web-1', 'success');
+  it('ZimSwitch by Paynow\'s web flow: the answer carries authorization_url, the checkout page cannot decline it, the customer pays at Paynow and comes back to the outcome', async () => {
+    fake.notifications = 'off';
+    try {
+      const res = await pay('live-web-1', '', { payment_method_code: 'zimswitch', mobile_money_number: undefined });
+      expect(res.status).toBe(200);
+      const url = String(res.body.authorization_url);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/payment\/confirmpayment\/\d+/i);
+      expect(fake.requestsTo('initiatetransaction').length).toBeGreaterThan(0);
+      expect((await verify('live-web-1')).body.status).toBe('pending');
+      // Paynow sends the customer back to our return URL, which asks Paynow and goes on to the checkout page.
+      const back = Object.fromEntries(fake.requestsTo('initiatetransaction').at(-1)!.fields).returnurl;
+      expect(back).toBe(`${stack.gatewayUrl}/v1/provider-returns/paynow/${res.body.transaction_id}`);
+      const early = await fetch(back, { redirect: 'manual' });
+      expect(early.status).toBe(303);
+      const checkoutId = new URL(String(early.headers.get('location')), stack.gatewayUrl).searchParams.get('checkout_id');
+      expect(checkoutId).toMatch(/^chk_/);
+      // Back before paying: not final (Paynow says Created), and the checkout page must not end the payment itself.
+      const open = ['pending', 'processing'];
+      expect(open).toContain((await verify('live-web-1')).body.status);
+      await fetch(`${stack.gatewayUrl}/checkout/pay`, { method: 'POST', body: new URLSearchParams({ checkout_id: String(checkoutId), action: 'decline' }), redirect: 'manual' });
+      expect(open).toContain((await verify('live-web-1')).body.status);
+      expect((await fetch(`${url}${url.includes('?') ? '&' : '?'}outcome=paid`, { redirect: 'manual' })).status).toBeLessThan(400);
+      // Back after paying: the outcome is known when the customer arrives (no status update was sent).
+      const checksBefore = fake.requestsTo('checkpayment').length;
+      expect((await fetch(back, { redirect: 'manual' })).status).toBe(303);
+      expect(fake.requestsTo('checkpayment').length).toBeGreaterThan(checksBefore);
+      expect((await verify('live-web-1')).body.status).toBe('success');
+      // Forged returns change nothing: an unknown payment or provider is a 404.
+      expect((await fetch(`${stack.gatewayUrl}/v1/provider-returns/paynow/txn_doesnotexist`, { redirect: 'manual' })).status).toBe(404);
+      expect((await fetch(`${stack.gatewayUrl}/v1/provider-returns/ozow/${res.body.transaction_id}`, { redirect: 'manual' })).status).toBe(404);
+    } finally {
+      fake.notifications = 'on';
+    }
   }, 60_000);
 
   it('a refund of a live Paynow payment waits for an operator, who completes or fails it through the admin API', async () => {

@@ -10,6 +10,7 @@ import { CheckoutController } from './checkout/checkout.controller';
 import { ConnectionsModule } from './connections/connections.module';
 import { LinksController } from './links/links.controller';
 import { ProviderNotificationsController } from './provider-notifications/provider-notifications.controller';
+import { ProviderReturnsController } from './provider-notifications/provider-returns.controller';
 import { RefundsAdminController } from './refunds/refunds-admin.controller';
 import { SettingsController } from './businesses/settings.controller';
 import { RpcModule } from './rpc/rpc.module';
@@ -18,6 +19,6 @@ import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
   imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule, ConnectionsModule],
-  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController, ProviderNotificationsController, RefundsAdminController],
+  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController, ProviderNotificationsController, ProviderReturnsController, RefundsAdminController],
 })
 export class GatewayModule {}

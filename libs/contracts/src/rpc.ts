@@ -28,6 +28,7 @@ export const RpcPatterns = {
   ConnectionsGet: 'connections.get',
   ConnectionsDelete: 'connections.delete',
   ProviderNotify: 'providers.notify',
+  ProviderReturn: 'providers.return',
 } as const;
 export type RpcPattern = (typeof RpcPatterns)[keyof typeof RpcPatterns];
 

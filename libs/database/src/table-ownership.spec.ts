@@ -17,15 +17,23 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
     readers: {
       'apps/transaction-service/src/refunds/refund-store.ts': 'a refund is shown and published with the reference and amount of the transaction it refunds',
       'apps/transaction-service/src/connectors/provider-payment-store.ts': 'the status poller claims due checks with the public id, business and mode of their transaction',
+      'apps/transaction-service/src/connectors/provider-refund-store.ts': "a refund is sent to the provider with its transaction's public id",
     },
   },
-  refunds: { owners: ['apps/transaction-service/src/refunds/refund-store.ts'] },
+  refunds: {
+    owners: ['apps/transaction-service/src/refunds/refund-store.ts'],
+    readers: { 'apps/transaction-service/src/connectors/provider-refund-store.ts': 'a refund is sent to the provider with its amount, currency, reason, business and mode' },
+  },
   payment_links: { owners: ['apps/transaction-service/src/links/link-store.ts'] },
   provider_connections: { owners: ['apps/transaction-service/src/connections/connection-store.ts'] },
   provider_payments: {
     owners: ['apps/transaction-service/src/connectors/provider-payment-store.ts'],
-    readers: { 'apps/transaction-service/src/transactions/transaction-queries.ts': 'a pending payment still open at its provider does not expire' },
+    readers: {
+      'apps/transaction-service/src/transactions/transaction-queries.ts': 'a pending payment still open at its provider does not expire',
+      'apps/transaction-service/src/connectors/provider-refund-store.ts': "a refund is sent to the provider with the provider's id of the payment",
+    },
   },
+  provider_refunds: { owners: ['apps/transaction-service/src/connectors/provider-refund-store.ts'] },
   // split-ledger-service
   ledger_entries: { owners: ['apps/split-ledger-service/src/ledger/ledger-store.ts', 'apps/split-ledger-service/src/ledger/ledger-queries.ts'] },
   ledger_transactions: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },

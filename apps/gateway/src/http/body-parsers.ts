@@ -87,9 +87,26 @@ export function parseFormBody(req: ApiRequest, raw: Buffer): unknown {
   return parseForm(text, { allowPrototypes: true, arrayLimit: params, depth: 0, parameterLimit: Infinity, strictDepth: true });
 }
 
+/** Where XML bodies are read: payment providers' notifications (DPO's push is API3G XML). */
+const XML_PATHS = /^\/v1\/provider-notifications(\/|\?|$)/;
+
 /**
- * The only body parsers: JSON (application/json and application/*+json) and forms. Bodies of any
- * other type are not read and leave `body` undefined, so validation reports the missing fields.
+ * XML, as text (the provider's connector reads it), on the provider notification URLs only;
+ * anywhere else it is left unread like any other type.
+ */
+export function parseXmlBody(req: ApiRequest, raw: Buffer): unknown {
+  if (!XML_PATHS.test(req.url)) return undefined;
+  const buf = decoded(req, raw);
+  const problem = checkUtf8(buf);
+  if (problem) throw new InputRejected(problem);
+  requireUtf8(req, UTF8_LABELS);
+  return buf.toString('utf8').replace(/^\uFEFF/, '');
+}
+
+/**
+ * The only body parsers: JSON (application/json and application/*+json), forms, and XML text on
+ * the provider notification URLs. Bodies of any other type are not read and leave `body`
+ * undefined, so validation reports the missing fields.
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -108,5 +125,6 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', asBuffer, guarded(parseJsonBody));
   fastify.addContentTypeParser(/^application\/[^/;\s]+\+json(?:;|$)/, asBuffer, guarded(parseJsonBody));
   fastify.addContentTypeParser('application/x-www-form-urlencoded', asBuffer, guarded(parseFormBody));
+  fastify.addContentTypeParser(['application/xml', 'text/xml'], asBuffer, guarded(parseXmlBody));
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 }

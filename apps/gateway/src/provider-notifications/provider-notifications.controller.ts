@@ -5,33 +5,47 @@ import { ApiException } from '../http/api-exception';
 import { header, type ApiReply, type ApiRequest } from '../http/http-types';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 
-const PROVIDERS = ['paynow', 'dpo', 'ozow'];
-const TRANSACTION_ID = /^txn_[A-Za-z0-9]{1,60}$/;
+export const PROVIDERS = ['paynow', 'dpo', 'ozow'];
+/** A transaction's public id, or a refund's (a provider with a refund API posts the refund's updates). */
+const NOTIFIED_ID = /^(txn|rfd)_[A-Za-z0-9]{1,60}$/;
 
 /**
- * Where payment providers post their status updates (the `resulturl` we give them). No API key:
- * the provider's signature over the body authenticates it, checked by transaction-service with
- * the business's own credentials. 200 when taken (applied, or already applied: providers resend),
- * 400 when refused (forged, or not matching the payment), 503 when it could not be applied now
- * (the provider sends it again).
+ * Where payment providers post their status updates (the `resulturl` we give them, or the one URL
+ * per account a provider such as DPO posts every update to). No API key: the provider's
+ * signature over the body authenticates it, checked by transaction-service with the business's
+ * own credentials; an unsigned one (DPO's push) only makes us ask the provider. 200 when taken
+ * (applied, or already applied: providers resend), 400 when refused (forged, or not matching the
+ * payment), 503 when it could not be applied now (the provider sends it again).
  */
 @Controller('v1/provider-notifications')
 export class ProviderNotificationsController {
   constructor(@Inject(TRANSACTION_SERVICE) private readonly transactions: RpcClientPool) {}
 
-  @Post(':provider/:transactionId')
+  @Post(':provider/:id')
   @HttpCode(200)
-  @ApiRespondsRaw({ status: 200, description: "A payment provider's status update was taken (body `OK`)", contentType: 'text/plain' })
-  async notify(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Param('transactionId') transactionId: string, @Body() form: unknown) {
+  @ApiRespondsRaw({ status: 200, description: "A payment provider's status update of one payment or refund was taken (body `OK`)", contentType: 'text/plain' })
+  async notify(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Param('id') id: string, @Body() body: unknown) {
+    if (!NOTIFIED_ID.test(id)) throw new ApiException(ErrorCodes.NotFound, 'no such payment');
+    await this.forward(req, res, provider, id, body);
+  }
+
+  @Post(':provider')
+  @HttpCode(200)
+  @ApiRespondsRaw({ status: 200, description: "A payment provider's status update posted to its account-wide URL (DPO's push) was taken (body `OK`)", contentType: 'text/plain' })
+  async notifyAccount(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Body() body: unknown) {
+    await this.forward(req, res, provider, undefined, body);
+  }
+
+  private async forward(req: ApiRequest, res: ApiReply, provider: string, id: string | undefined, body: unknown): Promise<void> {
     if (!PROVIDERS.includes(provider)) throw new ApiException(ErrorCodes.NotFound, `no provider ${provider.slice(0, 20)}`);
-    if (!TRANSACTION_ID.test(transactionId)) throw new ApiException(ErrorCodes.NotFound, 'no such payment');
-    const body = formText(form);
-    if (body === undefined) throw new ApiException(ErrorCodes.ValidationError, 'a status update is a form of single values', [{ field: 'body', message: 'must be a form of single values' }]);
+    const text = typeof body === 'string' ? body : formText(body);
+    if (text === undefined) throw new ApiException(ErrorCodes.ValidationError, 'a status update is a form of single values or an XML document', [{ field: 'body', message: 'must be a form of single values or XML' }]);
     const result = await this.transactions.call<ProviderNotifyBody, ProviderNotifyResult>(
       RpcPatterns.ProviderNotify,
       { request_id: req.requestId },
-      { provider, transaction_id: transactionId, body, content_type: header(req, 'content-type') },
+      { provider, ...(id ? { id } : {}), body: text, content_type: header(req, 'content-type') },
     );
+    if (result.retry_later) throw new ApiException(ErrorCodes.ProviderUnavailable, 'the status update could not be checked with the provider now; send it again');
     if (!result.accepted) throw new ApiException(ErrorCodes.ValidationError, 'status update refused', [{ field: 'body', message: 'is not a valid status update of this payment' }]);
     res.code(200).type('text/plain; charset=utf-8').send('OK');
   }

@@ -11,6 +11,9 @@
 
 export type ProviderName = 'paynow' | 'dpo' | 'ozow';
 
+/** How messages to merchants and customers name each provider. */
+export const PROVIDER_NAMES: Readonly<Record<ProviderName, string>> = { paynow: 'Paynow', dpo: 'DPO Pay', ozow: 'Ozow' };
+
 /**
  * Our statuses, as the transaction status machine knows them:
  * - `pending`: not yet at the provider, or at the provider but the customer has not acted yet
@@ -160,7 +163,8 @@ export interface RefundRequest {
  *   blindly, since a refund API without an idempotency key would refund twice: an operator checks.
  */
 export type RefundOutcome =
-  | { kind: 'succeeded' | 'pending'; providerRefundId: string | null }
+  | { kind: 'succeeded'; providerRefundId: string | null }
+  | { kind: 'pending'; providerRefundId: string | null }
   | { kind: 'declined'; reason: string }
   | { kind: 'unknown'; reason: string };
 
@@ -183,6 +187,12 @@ export interface Connector<C> {
   sync(c: C, target: SyncTarget, opts: { timeoutMs: number }): Promise<SyncOutcome>;
   /** Authenticates a status update the provider posted to our result URL (the raw body, as received). */
   verifyNotification(c: C, rawBody: string, contentType: string | undefined): NotificationOutcome;
+  /**
+   * For providers that post every notification to one URL per account (DPO's push): our
+   * transaction id the notification names, read without credentials; null when it names none.
+   * The notification is then verified with that payment's business's credentials as usual.
+   */
+  identifyNotification?(rawBody: string, contentType: string | undefined): string | null;
   /** Absent when the provider has no refund API (Paynow). */
   refund?(c: C, req: RefundRequest, opts: { timeoutMs: number }): Promise<RefundOutcome>;
 }

@@ -7,7 +7,7 @@ import { DomainException, ROOT_LOGGER } from '@payments/platform';
 import { TransactionServiceConfig } from '../config/transaction.config';
 import { TransactionQueries } from '../transactions/transaction-queries';
 import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
-import type { Connector, ConnectorStatus, InitiateOutcome, ProviderName, ProviderUpdate } from './connector';
+import { PROVIDER_NAMES, type Connector, type ConnectorStatus, type InitiateOutcome, type ProviderName, type ProviderUpdate } from './connector';
 import { ConnectorRegistry } from './connector-registry';
 import { ProviderCredentials } from './provider-credentials';
 import { ProviderPaymentStore, type ProviderPaymentRow } from './provider-payment-store';
@@ -32,8 +32,6 @@ export type ApplyResult = 'applied' | 'unchanged' | 'mismatch' | 'conflict';
 
 /** Left of the caller's deadline after the provider call, for writing its answer. */
 const ANSWER_MARGIN_MS = 1_000;
-
-const PROVIDER_NAMES: Record<ProviderName, string> = { paynow: 'Paynow', dpo: 'DPO Pay', ozow: 'Ozow' };
 
 /**
  * Live payments (and test payments of a business with a test-mode connection) through their
@@ -132,7 +130,7 @@ export class LivePayments {
         email: row.email,
         description: row.description,
         resultUrl: `${this.publicBase}/v1/provider-notifications/${route.provider}/${row.public_id}`,
-        returnUrl: row.success_url ?? `${this.publicBase}/checkout?checkout_id=${encodeURIComponent(row.checkout_id)}`,
+        returnUrl: `${this.publicBase}/v1/provider-returns/${route.provider}/${row.public_id}`,
         test: row.mode === 'test',
       },
       { timeoutMs },
@@ -173,34 +171,6 @@ export class LivePayments {
       ErrorCodes.ProviderError,
       `${name}'s answer could not be read (${outcome.reason}); the payment ${row.reference} stays pending until ${name} confirms its status: retry with the same Idempotency-Key or verify it by reference`,
     );
-  }
-
-  /**
-   * A status update the provider posted for one of our transactions (the raw body, as received).
-   * Idempotent: the same update again changes nothing. A forged or mismatched one changes nothing
-   * and is logged (without the body).
-   */
-  async notify(provider: ProviderName, transactionPublicId: string, body: string, contentType: string | undefined): Promise<{ accepted: boolean }> {
-    const row = await this.queries.byPublicIdAnyBusiness(this.ds, transactionPublicId);
-    const attempt = row ? await this.attempts.get(this.ds, row.id) : undefined;
-    const connector = this.registry.get(provider);
-    if (!row || !attempt || attempt.provider !== provider || !connector) {
-      this.logger.warn({ provider, transaction_id: transactionPublicId.slice(0, 40) }, 'provider notification for no payment sent to it; ignored');
-      return { accepted: false };
-    }
-    const stored = await this.connections.read(row.business_id, row.mode, provider);
-    const parsed = stored ? connector.parseCredentials(stored) : undefined;
-    if (!parsed?.ok) {
-      this.logger.error({ provider, transaction_id: row.public_id }, 'provider notification for a business no longer connected to it; not applied');
-      return { accepted: false };
-    }
-    const verified = connector.verifyNotification(parsed.value, body, contentType);
-    if (verified.kind !== 'valid') {
-      this.logger.warn({ provider, transaction_id: row.public_id, reason: verified.kind === 'invalid' ? verified.reason : verified.kind }, 'provider notification refused');
-      return { accepted: false };
-    }
-    const result = await this.applyAndRecord(row.id, verified.update, 'notification');
-    return { accepted: result === 'applied' || result === 'unchanged' };
   }
 
   /**

@@ -6,6 +6,7 @@ import { MetadataAndDescriptions1764600000000 } from './1764600000000-metadata-a
 import { IdempotencyKeys1764900000000 } from './1764900000000-idempotency-keys';
 import { ProviderConnections1765000000000 } from './1765000000000-provider-connections';
 import { ProviderPayments1765100000000 } from './1765100000000-provider-payments';
+import { ProviderRefunds1765200000000 } from './1765200000000-provider-refunds';
 
 /** In order; a new migration is appended here. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   IdempotencyKeys1764900000000,
   ProviderConnections1765000000000,
   ProviderPayments1765100000000,
+  ProviderRefunds1765200000000,
 ];

@@ -17,6 +17,9 @@ import { ProviderNotificationsRpcController } from '../connectors/provider-notif
 import { ProviderCredentials } from '../connectors/provider-credentials';
 import { ProviderPaymentStore } from '../connectors/provider-payment-store';
 import { ProviderPoller } from '../connectors/provider-poller';
+import { ProviderNotifications } from '../connectors/provider-notifications';
+import { ProviderRefundStore } from '../connectors/provider-refund-store';
+import { ProviderRefunds } from '../connectors/provider-refunds';
 import { SandboxProvider } from './sandbox/sandbox-provider';
 import { TransactionScheduler } from './sandbox/transaction-scheduler';
 import { TransactionQueries } from './transaction-queries';
@@ -45,6 +48,9 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
     ProviderCredentials,
     LivePayments,
     ProviderPoller,
+    ProviderRefundStore,
+    ProviderRefunds,
+    ProviderNotifications,
     TransactionScheduler,
     InitializeTransactionUseCase,
     VerifyTransactionUseCase,

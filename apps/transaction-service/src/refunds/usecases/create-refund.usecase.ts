@@ -8,7 +8,9 @@ import { TransactionServiceConfig } from '../../config/transaction.config';
 import { TransactionQueries } from '../../transactions/transaction-queries';
 import { RefundStore, toRefundView } from '../refund-store';
 import { ProviderPaymentStore } from '../../connectors/provider-payment-store';
-import { ConnectorRegistry } from '../../connectors/connector-registry';
+import { PROVIDER_NAMES } from '../../connectors/connector';
+import { ProviderRefundStore } from '../../connectors/provider-refund-store';
+import { ProviderRefunds } from '../../connectors/provider-refunds';
 
 /**
  * Refunds a successful transaction, in part or in full (no amount: all that is left). The transaction row is locked while the
@@ -22,7 +24,8 @@ export class CreateRefundUseCase {
     private readonly store: RefundStore,
     private readonly outbox: OutboxNotifier,
     private readonly attempts: ProviderPaymentStore,
-    private readonly connectors: ConnectorRegistry,
+    private readonly providerRefunds: ProviderRefunds,
+    private readonly providerRefundStore: ProviderRefundStore,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
   ) {}
 
@@ -40,19 +43,21 @@ export class CreateRefundUseCase {
       // it is now. The transaction's row lock orders this read after any refund of it in flight.
       if (ctx.idempotency_key) {
         const earlier = await this.store.byIdempotencyKey(m, ctx.business_id, ctx.mode, ctx.idempotency_key);
-        if (earlier) return { row: earlier, created: false };
+        if (earlier) return { row: earlier, created: false, viaApi: false };
       }
       if (txn.status !== 'success') {
         throw new DomainException(ErrorCodes.TransactionNotRefundable, `only successful transactions can be refunded; this one is ${txn.status}`);
       }
-      // A payment collected by a provider is refunded there. Without a refund API (Paynow) the
-      // refund waits, pending, for an operator who refunds at the provider and then completes
-      // or fails it (POST /admin/v1/refunds/{id}/complete|fail); the sandbox never settles it.
+      // A payment collected by a provider is refunded there: through its refund API (DPO Pay,
+      // Ozow) once this commits; without one (Paynow) the refund waits, pending, for an operator
+      // who refunds at the provider and then completes or fails it (POST
+      // /admin/v1/refunds/{id}/complete|fail). The sandbox settles neither.
       const attempt = await this.attempts.get(m, txn.id);
       if (!attempt && ctx.mode === 'live') {
         throw new DomainException(ErrorCodes.PaymentMethodUnavailable, `refunds through ${txn.payment_method_code ?? 'this method'} are not available for live payments yet`);
       }
-      const byOperator = attempt !== undefined && this.connectors.get(attempt.provider)?.refund === undefined;
+      const viaApi = attempt !== undefined && this.providerRefunds.hasRefundApi(attempt.provider);
+      const byOperator = attempt !== undefined && !viaApi;
       const remaining = Number(txn.amount) - (await this.store.committed(m, txn.id));
       if (remaining <= 0) {
         throw new DomainException(ErrorCodes.RefundExceedsAmount, `nothing is left to refund of ${txn.amount}`, [{ field: 'amount', message: 'nothing is left to refund' }]);
@@ -74,15 +79,25 @@ export class CreateRefundUseCase {
         reason: body.reason ?? null,
         metadata: metadataToStore(body.metadata),
         description: descriptionToStore(body.description),
-        settleInSeconds: byOperator ? null : this.config.SANDBOX_SETTLE_MS / 1000,
-        message: byOperator ? `Waiting for an operator: ${attempt.provider} has no refund API, so the customer is refunded at ${attempt.provider} and the refund then completed here` : undefined,
+        settleInSeconds: attempt ? null : this.config.SANDBOX_SETTLE_MS / 1000,
+        message: byOperator
+          ? `Waiting for an operator: ${attempt.provider} has no refund API, so the customer is refunded at ${attempt.provider} and the refund then completed here`
+          : viaApi
+            ? `Refund sent to ${PROVIDER_NAMES[attempt.provider]}`
+            : undefined,
         idempotencyKey: ctx.idempotency_key ?? null,
       });
+      if (viaApi) await this.providerRefundStore.queue(m, row.id, attempt.provider);
       await this.store.recordCreated(m, row, ctx.request_id);
-      return { row, created: true };
+      return { row, created: true, viaApi };
     };
     const refund = ctx.deadline_at === undefined ? await this.ds.transaction(work) : await this.ds.transactionUntil(ctx.deadline_at + this.config.RPC_DEADLINE_MARGIN_MS, work);
     if (refund.created) this.outbox.notify();
-    return toRefundView(refund.row);
+    if (!refund.created || !refund.viaApi) return toRefundView(refund.row);
+    // Committed: now to the provider, within the caller's deadline (a refund left queued is sent by the sweeper).
+    const left = (ctx.deadline_at ?? Number.POSITIVE_INFINITY) - Date.now() - 1_000;
+    if (left < 1_000) return toRefundView(refund.row);
+    await this.providerRefunds.send(refund.row.id, Math.min(this.config.PROVIDER_TIMEOUT_MS, left));
+    return toRefundView(await this.store.load(this.ds.manager, refund.row.id));
   }
 }

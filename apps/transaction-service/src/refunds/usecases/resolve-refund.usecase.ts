@@ -3,19 +3,23 @@ import { ErrorCodes, type RefundView, type ResolveRefundBody } from '@payments/c
 import { DataSource } from '@payments/database';
 import { OutboxNotifier } from '@payments/messaging';
 import { DomainException } from '@payments/platform';
+import { ProviderRefundStore } from '../../connectors/provider-refund-store';
 import { RefundStore, toRefundView } from '../refund-store';
 
 /**
  * An operator completes or fails a refund that waits for one (its provider has no refund API, so
  * the customer was refunded, or not, at the provider by hand). Its event reaches the ledger,
  * which reverses the payment's splits only when it succeeded. Only a pending refund without a
- * sandbox settlement time waits for an operator; any other is refused and nothing changes.
+ * sandbox settlement time waits for an operator; any other is refused and nothing changes. A
+ * refund sent through a provider's refund API waits for one only once the provider's answer was
+ * lost (or it takes the provider long to confirm it); while it is being sent, it is refused.
  */
 @Injectable()
 export class ResolveRefundUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly store: RefundStore,
+    private readonly providerRefunds: ProviderRefundStore,
     private readonly outbox: OutboxNotifier,
   ) {}
 
@@ -28,6 +32,13 @@ export class ResolveRefundUseCase {
           { field: 'refund_id', message: 'is not waiting for an operator' },
         ]);
       }
+      const atProvider = await this.providerRefunds.lock(m, row.id);
+      if (atProvider && (atProvider.state === 'queued' || atProvider.state === 'sending')) {
+        throw new DomainException(ErrorCodes.ValidationError, `refund ${row.public_id} is being sent to ${atProvider.provider}; its answer decides it`, [
+          { field: 'refund_id', message: 'is not waiting for an operator' },
+        ]);
+      }
+      if (atProvider) await this.providerRefunds.record(m, row.id, { state: 'final', error: 'resolved by an operator' });
       const message = body.note?.trim() || (body.outcome === 'success' ? 'Refund completed by an operator' : 'Refund failed: not refunded at the provider');
       return this.store.changeStatus(m, row, body.outcome, message, correlationId);
     });

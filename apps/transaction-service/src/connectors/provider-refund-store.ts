@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { type EntityManager, queryRows } from '@payments/database';
+import type { ProviderName } from './connector';
+
+/**
+ * A refund's life at a provider with a refund API: 'queued' with the refund, 'sending' while the
+ * call is under way, then 'pending' (the provider answers later, by a refund notification),
+ * 'final', or 'unresolved' (its answer is unknown: an operator checks at the provider). A refund
+ * is sent at most once: only a 'queued' row is ever claimed for sending.
+ */
+export type ProviderRefundState = 'queued' | 'sending' | 'pending' | 'final' | 'unresolved';
+
+export interface ProviderRefundRow {
+  refund_id: string;
+  provider: ProviderName;
+  state: ProviderRefundState;
+  provider_refund_id: string | null;
+  provider_status: string | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A refund to send, with what the provider call needs of it and of its payment. */
+export interface RefundToSend extends ProviderRefundRow {
+  public_id: string;
+  business_id: number;
+  mode: 'test' | 'live';
+  amount: string;
+  currency: string;
+  reason: string | null;
+  txn_public_id: string;
+  provider_reference: string | null;
+}
+
+/** Every statement on `provider_refunds` (owned by transaction-service). */
+@Injectable()
+export class ProviderRefundStore {
+  /** Written in the refund's own transaction: the refund is then sent exactly once, by whoever claims it. */
+  async queue(m: EntityManager, refundId: string, provider: ProviderName): Promise<void> {
+    await m.query("INSERT INTO provider_refunds (refund_id, provider, state) VALUES ($1, $2, 'queued')", [refundId, provider]);
+  }
+
+  /**
+   * Takes a queued refund for sending (committed before the provider is called), with what the call
+   * needs. Undefined when it is not queued any more (another process took it).
+   */
+  async claim(m: EntityManager, refundId: string): Promise<RefundToSend | undefined> {
+    const [row] = await queryRows<RefundToSend>(
+      m,
+      `UPDATE provider_refunds pr SET state = 'sending', updated_at = now()
+         FROM refunds r JOIN transactions t ON t.id = r.transaction_id LEFT JOIN provider_payments pp ON pp.transaction_id = t.id
+        WHERE pr.refund_id = $1 AND pr.state = 'queued' AND r.id = pr.refund_id
+       RETURNING pr.*, r.public_id, r.business_id, r.mode, r.amount::text AS amount, r.currency, r.reason, t.public_id AS txn_public_id, pp.provider_reference`,
+      [refundId],
+    );
+    return row;
+  }
+
+  /**
+   * Refunds whose sender died: queued for longer than `queuedMs` (never sent: safe to send now),
+   * and 'sending' for longer than `sendingMs` (it may have reached the provider: left to an
+   * operator). Returns the queued ones' ids; the stale 'sending' ones are marked unresolved here.
+   */
+  async sweep(m: EntityManager, queuedMs: number, sendingMs: number, batch: number): Promise<{ queued: string[]; abandoned: string[] }> {
+    const queued = await queryRows<{ refund_id: string }>(
+      m,
+      `SELECT refund_id::text AS refund_id FROM provider_refunds
+        WHERE state = 'queued' AND updated_at < now() - make_interval(secs => $1 / 1000.0) ORDER BY updated_at LIMIT $2`,
+      [queuedMs, batch],
+    );
+    const abandoned = await queryRows<{ refund_id: string }>(
+      m,
+      `UPDATE provider_refunds SET state = 'unresolved', last_error = 'the process sending it stopped before the provider answered', updated_at = now()
+        WHERE refund_id IN (SELECT refund_id FROM provider_refunds WHERE state = 'sending' AND updated_at < now() - make_interval(secs => $1 / 1000.0)
+                             ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING refund_id::text AS refund_id`,
+      [sendingMs, batch],
+    );
+    return { queued: queued.map((r) => r.refund_id), abandoned: abandoned.map((r) => r.refund_id) };
+  }
+
+  /** What the provider answered, or that its answer is unknown (`error` is safe to store). A final row stays final. */
+  async record(m: EntityManager, refundId: string, o: { state: ProviderRefundState; providerRefundId?: string | null; providerStatus?: string | null; error?: string | null }): Promise<void> {
+    await m.query(
+      `UPDATE provider_refunds SET state = CASE WHEN state = 'final' THEN state ELSE $2 END, provider_refund_id = COALESCE($3, provider_refund_id), provider_status = COALESCE($4, provider_status),
+              last_error = $5, updated_at = now()
+        WHERE refund_id = $1`,
+      [refundId, o.state, o.providerRefundId ?? null, o.providerStatus ?? null, o.error?.slice(0, 500) ?? null],
+    );
+  }
+
+  async lock(m: EntityManager, refundId: string): Promise<ProviderRefundRow | undefined> {
+    const [row] = await queryRows<ProviderRefundRow>(m, 'SELECT * FROM provider_refunds WHERE refund_id = $1 FOR UPDATE', [refundId]);
+    return row;
+  }
+}
