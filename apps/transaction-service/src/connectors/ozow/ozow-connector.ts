@@ -1,7 +1,7 @@
 import type { Connector, InitiateOutcome, InitiateRequest, NotificationOutcome, RefundOutcome, RefundRequest, SyncOutcome, SyncTarget } from '../connector';
 import { type OzowCredentials, maskOzowSite, parseOzowCredentials } from './ozow-credentials';
 import { type FetchLike, send } from './ozow-http';
-import { verifyOzowNotification } from './ozow-notification';
+import { identifyOzowNotification, verifyOzowNotification } from './ozow-notification';
 import { interpretRefundReply, planRefund, readToken, tokenForm } from './ozow-refund';
 import { interpretPaymentRequestReply, interpretTransactionsReply } from './ozow-reply';
 import { OZOW_METHODS, byReferenceQuery, planPaymentRequest } from './ozow-request';
@@ -66,6 +66,15 @@ export class OzowConnector implements Connector<OzowCredentials> {
 
   verifyNotification(c: OzowCredentials, rawBody: string, contentType: string | undefined): NotificationOutcome {
     return verifyOzowNotification(c, rawBody, contentType);
+  }
+
+  /**
+   * A payment notification posted to the account-wide URL (the notify URL set in Ozow's merchant
+   * admin; every payment request names its own, which takes precedence): our transaction id is its
+   * TransactionReference. Not trusted: the notification is then verified as usual.
+   */
+  identifyNotification(rawBody: string, contentType: string | undefined): string | null {
+    return identifyOzowNotification(rawBody, contentType);
   }
 
   /**

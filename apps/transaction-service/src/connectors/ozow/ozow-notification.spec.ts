@@ -1,4 +1,4 @@
-import { paymentNotificationHash, refundNotificationHash, verifyOzowNotification } from './ozow-notification';
+import { identifyOzowNotification, paymentNotificationHash, refundNotificationHash, verifyOzowNotification } from './ozow-notification';
 
 const C = { siteCode: 'TSTSTE0001', privateKey: '215114531AFF7134A94C88CEEA48E', apiKey: 'ak' };
 const FORM = 'application/x-www-form-urlencoded';
@@ -112,5 +112,15 @@ describe('Ozow refund notifications', () => {
       expect(JSON.stringify(o)).not.toContain('0123456789');
       expect(JSON.stringify(o)).not.toContain('Standard Bank');
     }
+  });
+});
+
+describe('naming the payment of a notification posted to the account-wide URL', () => {
+  it('is the TransactionReference, unverified; nothing for refunds, JSON or garbage', () => {
+    expect(identifyOzowNotification(signed(payment()), FORM)).toBe('txn_1');
+    expect(identifyOzowNotification(new URLSearchParams(refund()).toString(), FORM)).toBeNull();
+    expect(identifyOzowNotification(signed(payment()), 'application/json')).toBeNull();
+    expect(identifyOzowNotification('TransactionReference=has%20space', FORM)).toBeNull();
+    expect(identifyOzowNotification('', FORM)).toBeNull();
   });
 });

@@ -77,6 +77,15 @@ function refundNotification(c: OzowCredentials, form: Map<string, string>, hash:
   return { kind: 'refund', update: { providerRefundId: form.get('refundid')!.trim(), providerStatus: meaning.providerStatus, status: meaning.status, amountMinor } };
 }
 
+/** The TransactionReference of a payment notification (our transaction id), unverified; null for anything else. */
+export function identifyOzowNotification(rawBody: string, contentType: string | undefined): string | null {
+  if (!isForm(contentType)) return null;
+  const form = readForm(rawBody);
+  if (typeof form === 'string' || form.has('refundid')) return null;
+  const reference = (form.get('transactionreference') ?? '').trim();
+  return /^[\x21-\x7e]{1,50}$/.test(reference) ? reference : null;
+}
+
 /** Test helper and fake helper: the Hash a payment notification carries. */
 export function paymentNotificationHash(fields: Readonly<Record<string, string>>, privateKey: string): string {
   return ozowHash(
