@@ -86,6 +86,16 @@ describe('the fake Ozow in trouble, through the connector', () => {
     expect(await closed.sync(C, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({ kind: 'unknown', reason: 'could not connect (ECONNREFUSED)' });
   });
 
+  it('the fake offline (nothing listening on its port): unknown, certainly not sent; back online it answers', async () => {
+    await fake.offline();
+    try {
+      expect(await connector.initiate(C, request(), OPTS)).toEqual({ kind: 'unknown', sent: false, reason: 'could not connect (ECONNREFUSED)' });
+    } finally {
+      await fake.online();
+    }
+    expect(await connector.initiate(C, request(), OPTS)).toMatchObject({ kind: 'accepted' });
+  });
+
   it.each<[OzowFakeMode, string | RegExp]>([
     ['down', /^request failed/],
     ['garbage', 'reply is not a JSON array'],

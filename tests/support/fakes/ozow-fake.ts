@@ -5,29 +5,12 @@ import { type OzowFakeReply, type OzowFakeStore, handleByReference, handleGetTra
 import { type FakeOzowPayment, type FakeOzowRefund, type FakeOzowTransaction, autoPostPage, paymentPage, refundFields, responseFields, statusMessageFor } from './ozow-fake-model';
 import { type OzowNotificationAttempt, OzowNotifier } from './ozow-fake-notifier';
 import type { FakeSite, FormFields } from './ozow-fake-rules';
+import { OZOW_FAKE_ENDPOINTS, type OzowFakeEndpoint, type OzowFakeMode, type OzowFakeRequest, endpointOf } from './ozow-fake-routes';
 
 export type { FakeOzowPayment, FakeOzowRefund, FakeOzowTransaction } from './ozow-fake-model';
 export type { OzowNotificationAttempt } from './ozow-fake-notifier';
 export type { FakeSite } from './ozow-fake-rules';
-
-export type OzowFakeEndpoint = 'PostPaymentRequest' | 'GetTransactionByReference' | 'GetTransaction' | 'token' | 'refunds' | 'page';
-export const OZOW_FAKE_ENDPOINTS: readonly OzowFakeEndpoint[] = ['PostPaymentRequest', 'GetTransactionByReference', 'GetTransaction', 'token', 'refunds', 'page'];
-
-/**
- * `down` closes the socket without handling the request; `drop-reply` handles it (a payment request
- * or refund exists) and closes the socket instead of answering; `garbage` answers an HTML page with
- * 200; `hang` never answers; `http-500` answers 500 without handling.
- */
-export type OzowFakeMode = 'normal' | 'down' | 'drop-reply' | 'garbage' | 'hang' | 'http-500';
-
-export interface OzowFakeRequest {
-  endpoint: OzowFakeEndpoint | null;
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-  at: number;
-}
+export { OZOW_FAKE_ENDPOINTS, type OzowFakeEndpoint, type OzowFakeMode, type OzowFakeRequest } from './ozow-fake-routes';
 
 export interface OzowFakeOptions {
   sites: FakeSite[];
@@ -43,17 +26,6 @@ export interface BrowserReturn {
   target: string;
   fields: FormFields;
   body: string;
-}
-
-function endpointOf(path: string): { endpoint: OzowFakeEndpoint; arg: string | null } | null {
-  const p = path.replace(/\/+$/, '').toLowerCase();
-  if (p === '/postpaymentrequest') return { endpoint: 'PostPaymentRequest', arg: null };
-  if (p === '/gettransactionbyreference') return { endpoint: 'GetTransactionByReference', arg: null };
-  if (p === '/gettransaction') return { endpoint: 'GetTransaction', arg: null };
-  if (p === '/token') return { endpoint: 'token', arg: null };
-  if (p === '/secure/refunds/submit') return { endpoint: 'refunds', arg: null };
-  const page = /^\/([0-9a-f-]{36})\/secure$/.exec(p);
-  return page ? { endpoint: 'page', arg: page[1] } : null;
 }
 
 /**
@@ -176,16 +148,13 @@ export class OzowFake implements OzowFakeStore {
     this.mustPayment(reference).notifiedAmount = amount;
   }
 
-  /** The response variables of the latest transaction, signed, with fields replaced (Hash too if given). */
+  /**
+   * The response variables of the latest transaction with fields replaced. The Hash stays the one
+   * signed over the real values (a forgery) unless `overrides.Hash` replaces it.
+   */
   responseFor(reference: string, overrides: Record<string, string> = {}): FormFields {
     const p = this.mustPayment(reference);
-    const t = p.transactions[p.transactions.length - 1] ?? this.open(p);
-    const signed = responseFields(p, t);
-    const resign = Object.keys(overrides).some((k) => k !== 'Hash');
-    let fields: FormFields = signed.filter(([k]) => k !== 'Hash').map(([k, v]) => [k, overrides[k] ?? v]);
-    if (resign || !('Hash' in overrides)) fields = [...fields, ['Hash', signed[signed.length - 1][1]]];
-    if ('Hash' in overrides) fields = [...fields.filter(([k]) => k !== 'Hash'), ['Hash', overrides.Hash]];
-    return fields;
+    return responseFields(p, p.transactions[p.transactions.length - 1] ?? this.open(p)).map(([k, v]) => [k, overrides[k] ?? v]);
   }
 
   /** Posts one notification now (one try): the latest transaction's, with fields replaced (a forgery keeps the old Hash). */
@@ -210,6 +179,24 @@ export class OzowFake implements OzowFakeStore {
     return this.notifier.idle();
   }
 
+  /** Stops listening (connections are refused: a request certainly never arrives) until `online()`. */
+  async offline(): Promise<void> {
+    const server = this.server;
+    if (server === null || !server.listening) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  async online(): Promise<void> {
+    const server = this.server;
+    if (server === null || server.listening) return;
+    const { hostname, port } = new URL(this.url);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(Number(port), hostname, resolve);
+    });
+  }
+
   async stop(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
@@ -217,7 +204,7 @@ export class OzowFake implements OzowFakeStore {
     await this.notifier.idle();
     const server = this.server;
     this.server = null;
-    if (server === null) return;
+    if (server === null || !server.listening) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
