@@ -274,7 +274,8 @@ export class OzowFake implements OzowFakeStore {
 
   private send(res: ServerResponse, reply: OzowFakeReply, mode: OzowFakeMode): void {
     if (mode === 'drop-reply') return void res.socket?.destroy();
-    const headers: Record<string, string> = { 'content-type': reply.contentType };
+    // No keep-alive: a client never holds a socket that `offline()` could close under it.
+    const headers: Record<string, string> = { 'content-type': reply.contentType, connection: 'close' };
     if (reply.location) headers.location = reply.location;
     res.writeHead(reply.status, headers);
     res.end(reply.body);
