@@ -161,7 +161,32 @@ describe('live payments through Paynow', () => {
     });
     expect(sandbox.status).toBe(200);
     expect(fake.requests.length).toBe(before);
+    // Without a method, a business with no live connection has nothing to offer: 422 too.
+    const noMethod = await stack.api('POST', '/v1/transactions', { key: other.live.secret, body: { amount: 1000, currency: 'USD', email: 'a@example.com' } });
+    expect(noMethod).toMatchObject({ status: 422, body: { code: 'payment_method_unavailable', message: expect.stringContaining('PUT /v1/connections') } });
   });
+
+  it('a live payment without a method: the customer chooses on the hosted checkout, which sends the choice to its provider', async () => {
+    const res = await stack.api('POST', '/v1/transactions', { key: keys.live.secret, body: { amount: 1000, currency: 'USD', email: 'merchant@example.com', transaction_reference: 'live-chk-1' } });
+    expect(res).toMatchObject({ status: 200, body: { checkout_url: expect.stringContaining('/checkout?checkout_id=chk_') } });
+    const checkoutId = String(new URL(String(res.body.checkout_url)).searchParams.get('checkout_id'));
+    const choose = (fields: Record<string, string>) =>
+      fetch(`${stack.gatewayUrl}/checkout/pay`, { method: 'POST', body: new URLSearchParams({ checkout_id: checkoutId, action: 'pay', ...fields }), redirect: 'manual' });
+    // DPO Pay is not connected: the page says so and nothing is kept.
+    const refused = await choose({ payment_method_code: 'dpo' });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain('PUT /v1/connections/dpo');
+    expect((await verify('live-chk-1')).body).toMatchObject({ status: 'pending' });
+    const sent = await choose({ payment_method_code: 'ecocash', mobile_money_number: '0772222222' }); // paid after 1.5 s here
+    expect(sent.status).toBe(303);
+    const total = (await verify('live-chk-1')).body.total as number;
+    expect(Object.fromEntries(fake.requestsTo('remotetransaction').at(-1)!.fields)).toMatchObject({ reference: 'live-chk-1', method: 'ecocash', amount: (total / 100).toFixed(2) });
+    // While Paynow has it, the page shows who has it, never the form.
+    const page = await (await fetch(`${stack.gatewayUrl}/checkout?checkout_id=${checkoutId}`, { redirect: 'manual' })).text();
+    expect(page).toMatch(/Paynow/);
+    expect(page).not.toContain('action="/checkout/pay"');
+    await settledAs('live-chk-1', 'success');
+  }, 60_000);
 
   it("a test-mode connection sends the business's test payments to Paynow's test mode", async () => {
     expect((await stack.api('PUT', '/v1/connections/paynow', { key: keys.test.secret, body: { integration_id: INTEGRATION.id, integration_key: INTEGRATION.key } })).status).toBe(200);

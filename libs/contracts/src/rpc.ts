@@ -274,6 +274,11 @@ export interface CheckoutView {
   transaction_reference: string | null;
   success_url: string | null;
   failure_url: string | null;
+  /**
+   * A payment waiting at its provider (live, or a test-mode connection): who, and what the
+   * customer does there (go to its page, enter a code, approve a prompt). Absent otherwise.
+   */
+  provider?: { name: string; authorization_url: string | null; authorization_code: string | null; instructions: string | null };
 }
 export interface CheckoutPayBody {
   checkout_id: string;

@@ -5,7 +5,7 @@ import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
-import { CHECKOUT_CSS, renderForm, renderInactive, renderNotFound, renderProcessing, renderResult, renderUnavailable, type CheckoutPageModel } from './checkout.view';
+import { CHECKOUT_CSS, renderAtProvider, renderForm, renderInactive, renderNotFound, renderProcessing, renderResult, renderUnavailable, type CheckoutPageModel } from './checkout.view';
 
 const CHECKOUT_ID = /^(chk|plink)_[0-9A-Za-z]{10,40}$/;
 
@@ -57,7 +57,9 @@ export class CheckoutController {
     if (target) return res.redirect(target, 303);
     if (view.status === 'inactive') return this.send(res, 410, view, renderInactive({ view, merchant: await this.merchantName(view) }));
     const model = { view, merchant: await this.merchantName(view), attemptToken: view.kind === 'link' ? randomBase62(32) : undefined };
-    this.send(res, 200, view, view.status === 'processing' ? renderProcessing(model) : view.status === 'success' || view.status === 'failed' ? renderResult(model) : renderForm(model));
+    const open = view.status === 'pending' || view.status === 'processing';
+    const page = open && view.provider ? renderAtProvider(model) : view.status === 'processing' ? renderProcessing(model) : view.status === 'success' || view.status === 'failed' ? renderResult(model) : renderForm(model);
+    this.send(res, 200, view, page);
   }
 
   @Post('pay')

@@ -111,6 +111,30 @@ export function renderProcessing({ view: v, merchant }: CheckoutPageModel): stri
   );
 }
 
+/**
+ * A payment waiting at its provider: a button to the provider's own page (redirect flows), the
+ * code to enter in the wallet app, or the provider's instructions. Never sent there on its own: a
+ * customer who came back without paying must not be bounced back. Refreshes itself until it ends.
+ */
+export function renderAtProvider({ view: v, merchant }: CheckoutPageModel): string {
+  const p = v.provider!;
+  const steps = [
+    p.authorization_url ? `<p><a class="pay button" href="${esc(p.authorization_url)}" rel="noreferrer">Continue to ${esc(p.name)}</a></p>` : '',
+    p.authorization_code ? `<p>Enter the code <code data-testid="authorization-code">${esc(p.authorization_code)}</code> in your ${esc(p.name)} app.</p>` : '',
+    p.instructions ? `<p>${esc(p.instructions)}</p>` : '',
+  ].join('');
+  return layout(
+    `Pay with ${p.name}`,
+    `${summary(v, merchant)}
+<section class="status processing" role="status" aria-live="polite">
+  <h2>${p.authorization_url ? `Pay on ${esc(p.name)}'s page` : `Waiting for ${esc(p.name)}`}</h2>
+  ${steps || `<p>${esc(v.message)}.</p>`}
+  <p>This page updates by itself once ${esc(p.name)} confirms the payment.</p>
+</section>`,
+    { refreshSeconds: 5 },
+  );
+}
+
 export function renderResult({ view: v, merchant }: CheckoutPageModel): string {
   const ok = v.status === 'success';
   return layout(
@@ -167,6 +191,7 @@ input:focus-visible, button:focus-visible { outline: 3px solid #93c5fd; outline-
 .actions { display: grid; gap: .6rem; margin-top: 1.25rem; }
 button { font: inherit; font-weight: 600; padding: .8rem 1rem; border-radius: 10px; border: 1px solid transparent; cursor: pointer; }
 .pay { background: var(--brand); color: #fff; } .pay:hover { background: #1e40af; }
+a.button { display: inline-block; font-weight: 600; padding: .8rem 1rem; border-radius: 10px; text-decoration: none; }
 .decline { background: #fff; color: var(--bad); border-color: #fecaca; }
 .error { background: #fef2f2; color: var(--bad); border: 1px solid #fecaca; padding: .6rem .8rem; border-radius: 8px; }
 .status { padding: 1rem; border-radius: 10px; background: #eff6ff; }

@@ -8,12 +8,15 @@ import {
   type CheckoutRpcRequest,
   type CheckoutView,
   type FieldError,
+  type RpcContext,
 } from '@payments/contracts';
 import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
 import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber, isPaymentMethodCode, normalizeMobileMoneyNumber, typeOfCode, type PaymentMethodCode } from '@payments/domain';
 import { LinkStore } from '../links/link-store';
+import { PROVIDER_NAMES } from '../connectors/connector';
+import { LivePayments, type Route } from '../connectors/live-payments';
 import { ProviderPaymentStore } from '../connectors/provider-payment-store';
 import { SandboxProvider } from '../transactions/sandbox/sandbox-provider';
 import { TransactionQueries } from '../transactions/transaction-queries';
@@ -33,6 +36,7 @@ export class GetCheckoutUseCase {
     private readonly ds: DataSource,
     private readonly transactions: TransactionQueries,
     private readonly links: LinkStore,
+    private readonly attempts: ProviderPaymentStore,
   ) {}
 
   async execute({ body }: CheckoutRpcRequest<CheckoutGetBody>): Promise<CheckoutView> {
@@ -63,7 +67,16 @@ export class GetCheckoutUseCase {
     if (!t) throw notFound();
     // A payment made through a link shows the link's description.
     const paidLink = t.payment_link_id ? await this.links.byPublicId(this.ds, t.payment_link_id) : undefined;
+    const attempt = await this.attempts.get(this.ds, t.id);
     return {
+      ...(attempt && {
+        provider: {
+          name: PROVIDER_NAMES[attempt.provider],
+          authorization_url: attempt.authorization_url,
+          authorization_code: attempt.authorization_code,
+          instructions: attempt.instructions,
+        },
+      }),
       kind: 'transaction',
       checkout_id: t.checkout_id,
       business_id: t.business_id,
@@ -87,8 +100,10 @@ export class GetCheckoutUseCase {
 
 /**
  * The customer's answer on the hosted page. Paying a link first creates its transaction (one per
- * payment). Paying a pending transaction records the chosen method and hands it to the provider;
- * declining fails it. A transaction that is no longer pending is left as it is (a second click).
+ * payment). Paying a pending transaction records the chosen method and hands it to its provider
+ * (live, or a test-mode connection: once the method is committed, like an initialize) or to the
+ * sandbox; declining fails it. A transaction that is no longer pending is left as it is (a second
+ * click), and so is one already sent to a provider.
  */
 @Injectable()
 export class PayCheckoutUseCase {
@@ -101,9 +116,11 @@ export class PayCheckoutUseCase {
     private readonly outbox: OutboxNotifier,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
     private readonly attempts: ProviderPaymentStore,
+    private readonly live: LivePayments,
   ) {}
 
   async execute({ ctx, body }: CheckoutRpcRequest<CheckoutPayBody>): Promise<CheckoutPayResult> {
+    let route: Route | null = null;
     const row = await this.ds.transaction(async (m) => {
       let txn: TransactionRow | undefined;
       if (body.checkout_id.startsWith('plink_')) {
@@ -117,7 +134,6 @@ export class PayCheckoutUseCase {
       // The page cannot decline it, nor have the sandbox pay it.
       if (await this.attempts.get(m, txn.id)) return txn;
       if (body.action === 'decline') return this.store.changeStatus(m, txn, 'failed', 'Declined by the customer', ctx.request_id);
-      if (txn.mode === 'live') throw new DomainException(ErrorCodes.PaymentMethodUnavailable, 'live payments are not available for this method yet');
       if (!txn.payment_method_code) {
         const { code, number } = this.chosenMethod(body);
         txn = await this.store.setMethod(m, txn, typeOfCode(code), code, number);
@@ -125,10 +141,21 @@ export class PayCheckoutUseCase {
         const { number } = this.chosenMethod({ ...body, payment_method_code: txn.payment_method_code });
         txn = await this.store.setMethod(m, txn, 'mobile_money', txn.payment_method_code, number);
       }
-      return this.sandbox.start(m, txn, ctx.request_id);
+      // Its provider with the business's credentials (a live method not connected: 422, nothing kept).
+      route = await this.live.route(txn.business_id, txn.mode, txn.payment_method_code);
+      return route ? txn : this.sandbox.start(m, txn, ctx.request_id);
     });
     this.outbox.notify();
-    return { checkout_id: row.checkout_id, transaction_id: row.public_id, status: row.status };
+    if (!route || row.status !== 'pending') return { checkout_id: row.checkout_id, transaction_id: row.public_id, status: row.status };
+    // Committed with its method: now to the provider, as an initialize does (a declined payment is
+    // a 402 the page shows; an unreadable answer leaves it pending, shown as waiting). The page
+    // then sends the customer on to the provider's own page, or shows its code or instructions.
+    const rpcCtx = { ...ctx, business_id: row.business_id, mode: row.mode, key_type: 'public' } as RpcContext;
+    const started = await this.live.start(route, row, rpcCtx).catch((err: unknown) => {
+      if (err instanceof DomainException && err.code === ErrorCodes.ProviderError) return { row };
+      throw err;
+    });
+    return { checkout_id: row.checkout_id, transaction_id: row.public_id, status: started.row.status };
   }
 
   private chosenMethod(body: CheckoutPayBody): { code: PaymentMethodCode; number: string | null } {

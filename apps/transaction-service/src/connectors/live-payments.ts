@@ -58,16 +58,20 @@ export class LivePayments {
   /**
    * Where a payment with this method goes: its provider with the business's credentials, or null
    * when the business has not connected that provider in this mode (test mode then uses the
-   * sandbox). Throws 422 for a live payment that cannot go anywhere.
+   * sandbox) or no method is chosen yet (the hosted checkout routes the customer's choice). Throws
+   * 422 for a live payment that cannot go anywhere.
    */
   async route(businessId: number, mode: Mode, code: string | null): Promise<Route | null> {
-    const found = code ? this.registry.forMethod(code) : null;
+    if (code === null) {
+      // No method yet: the customer chooses on the hosted checkout page, which routes that choice.
+      // A live payment needs at least one connected provider to choose from.
+      if (mode === 'test' || (await this.connections.anyConnected(businessId, mode))) return null;
+      throw new DomainException(ErrorCodes.PaymentMethodUnavailable, 'no payment provider is connected for live payments: PUT /v1/connections/{provider} first');
+    }
+    const found = this.registry.forMethod(code);
     if (!found) {
       if (mode === 'test') return null;
-      throw new DomainException(
-        ErrorCodes.PaymentMethodUnavailable,
-        code ? `payment method ${code} is not available for live payments yet` : 'payment_method_code is required for live payments',
-      );
+      throw new DomainException(ErrorCodes.PaymentMethodUnavailable, `payment method ${code} is not available for live payments yet`);
     }
     const stored = await this.connections.cached(businessId, mode, found.provider);
     const parsed = stored ? found.connector.parseCredentials(stored) : undefined;

@@ -36,6 +36,11 @@ export class ProviderCredentials {
     return credentials;
   }
 
+  /** Whether the business has connected any provider in this mode (a live payment without a method needs one). */
+  async anyConnected(businessId: number, mode: Mode): Promise<boolean> {
+    return (await this.connections.list(businessId, mode)).length > 0;
+  }
+
   /** The credentials now; null when not connected, or when stored ones cannot be opened (logged: their key is gone, or they were altered). */
   async read(businessId: number, mode: Mode, provider: ProviderName): Promise<Record<string, string> | null> {
     try {
