@@ -224,6 +224,43 @@ describe('live payments through Ozow', () => {
     expect(fake.notificationAttempts.filter((a) => a.kind === 'refund' && a.key === submitted.refundId).map((a) => a.httpStatus)).toEqual([200]);
   }, 60_000);
 
+  it('a live payment without a method: the customer chooses Ozow on the hosted checkout, is shown the way to Ozow, pays there', async () => {
+    const res = await stack.api('POST', '/v1/transactions', { key: keys.live.secret, body: { amount: 1500, currency: 'ZAR', email: 'buyer@example.com', transaction_reference: 'oz-chk-1' } });
+    expect(res).toMatchObject({ status: 200, body: { checkout_url: expect.stringContaining('/checkout?checkout_id=chk_') } });
+    const checkoutId = String(new URL(String(res.body.checkout_url)).searchParams.get('checkout_id'));
+    const sent = await fetch(`${stack.gatewayUrl}/checkout/pay`, { method: 'POST', body: new URLSearchParams({ checkout_id: checkoutId, action: 'pay', payment_method_code: 'ozow' }), redirect: 'manual' });
+    expect(sent.status).toBe(303);
+    const txn = String((await verify('oz-chk-1')).body.transaction_id ?? fake.payments.at(-1)!.request.transactionReference);
+    const p = fake.payment(txn)!;
+    expect(p.request.bankReference).toBe('oz-chk-1');
+    const page = await (await fetch(`${stack.gatewayUrl}/checkout?checkout_id=${checkoutId}`, { redirect: 'manual' })).text();
+    expect(page).toMatch(/Ozow/);
+    expect(page).toContain(p.url);
+    expect(page).not.toContain('action="/checkout/pay"');
+    await fetch(`${p.url}?choose=Complete`);
+    await settledAs('oz-chk-1', 'success');
+  }, 60_000);
+
+  it("a test-mode connection sends the business's test payments to Ozow with IsTest=true", async () => {
+    expect((await stack.api('PUT', '/v1/connections/ozow', { key: keys.test.secret, body: { site_code: SITE.siteCode, private_key: SITE.privateKey, api_key: SITE.apiKey } })).status).toBe(200);
+    // The credentials cache of a process keeps a business's answer for up to 5 s.
+    const res = await waitFor('a test payment to reach Ozow', async () => {
+      const before = fake.requestsTo('PostPaymentRequest').length;
+      const r = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: { amount: 500, currency: 'ZAR', email: 'buyer@example.com', payment_method_code: 'ozow' } });
+      return fake.requestsTo('PostPaymentRequest').length > before ? r : undefined;
+    }, { timeoutMs: 15_000, intervalMs: 1_000 });
+    expect(res.status).toBe(200);
+    const txn = String(res.body.transaction_id);
+    expect(fake.payment(txn)!.request.isTest).toBe(true);
+    fake.notifications = 'off';
+    fake.customerChooses(txn, 'Complete');
+    await waitFor('the test payment to succeed by the poller (asking with isTest=true)', async () => {
+      const r = await stack.api('GET', `/v1/transactions/verify?reference=${String(res.body.transaction_reference)}`, { key: keys.test.secret });
+      return r.body.status === 'success' ? true : undefined;
+    });
+    expect(fake.requestsTo('GetTransactionByReference').some((r) => r.path.includes(`transactionReference=${txn}`) && r.path.includes('isTest=true'))).toBe(true);
+  }, 60_000);
+
   it('after all of it, no payment got two success webhooks and every webhook-id arrived once', () => {
     const ids = receiver.at('/live').map((w) => w.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);

@@ -33,8 +33,10 @@ export class OzowNotifier {
     return this.post(kind, url, fields, 1);
   }
 
-  deliver(kind: 'payment' | 'refund', url: string, fields: FormFields): void {
+  /** Starts a delivery with retries, after `after` settled if given (a final status after the Pending one). */
+  deliver(kind: 'payment' | 'refund', url: string, fields: FormFields, after?: Promise<unknown>): Promise<void> {
     const run = (async () => {
+      if (after) await after.catch(() => undefined);
       for (let attempt = 1; attempt <= this.options.maxAttempts && !this.abort.signal.aborted; attempt++) {
         const result = await this.post(kind, url, fields, attempt);
         if (result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300) return;
@@ -43,6 +45,7 @@ export class OzowNotifier {
     })();
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
+    return run;
   }
 
   async idle(): Promise<void> {

@@ -211,21 +211,23 @@ export class OzowFake implements OzowFakeStore {
 
   private choose(p: FakeOzowPayment, status: string): BrowserReturn {
     const t = this.open(p);
-    if (this.pendingFirst && status !== 'Pending') this.apply(p, t, 'Pending');
-    this.apply(p, t, status);
+    const pending = this.pendingFirst && status !== 'Pending' ? this.apply(p, t, 'Pending') : undefined;
+    this.apply(p, t, status, pending);
     const r = p.request;
     const target = status === 'Complete' ? r.successUrl : status === 'Cancelled' ? r.cancelUrl : r.errorUrl;
     const fields = responseFields(p, t);
     return { target, fields, body: new URLSearchParams(fields).toString() };
   }
 
-  private apply(p: FakeOzowPayment, t: FakeOzowTransaction, status: string): void {
+  /** Sets the status and notifies it (after `after`, the Pending notification, when given); resolves when delivered. */
+  private apply(p: FakeOzowPayment, t: FakeOzowTransaction, status: string, after?: Promise<unknown>): Promise<unknown> | undefined {
     t.status = status;
     t.statusMessage = statusMessageFor(status);
     if (status === 'Complete') t.paymentDate = new Date().toISOString();
-    if (this.notifications === 'off' || p.request.notifyUrl === '') return;
+    if (this.notifications === 'off' || p.request.notifyUrl === '') return undefined;
     const times = status === 'Pending' ? 1 : Math.max(1, this.duplicates);
-    for (let i = 0; i < times; i++) this.notifier.deliver('payment', p.request.notifyUrl, responseFields(p, t));
+    const fields = responseFields(p, t);
+    return Promise.all(Array.from({ length: times }, () => this.notifier.deliver('payment', p.request.notifyUrl, fields, after)));
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
