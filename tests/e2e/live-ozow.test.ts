@@ -96,6 +96,9 @@ describe('live payments through Ozow', () => {
     const before = await events();
     // Ozow may send it again: taken, nothing changes.
     expect((await fake.sendNotification(txn)).httpStatus).toBe(200);
+    // The same notification posted to the account-wide URL (set in Ozow's merchant admin) finds its payment by TransactionReference.
+    const accountWide = await fetch(`${stack.gatewayUrl}/v1/provider-notifications/ozow`, { method: 'POST', body: new URLSearchParams(fake.responseFor(txn)), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(accountWide.status).toBe(200);
     await oneSuccessWebhook(txn);
     expect(await events()).toBe(before);
   }, 60_000);
