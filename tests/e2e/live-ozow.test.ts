@@ -264,6 +264,15 @@ describe('live payments through Ozow', () => {
     expect(fake.requestsTo('GetTransactionByReference').some((r) => r.path.includes(`transactionReference=${txn}`) && r.path.includes('isTest=true'))).toBe(true);
   }, 60_000);
 
+  it('after all of it, no log line of any service holds an Ozow key, hash, token or the customer\'s bank account', () => {
+    const output = [...stack.processes.values()].map((p) => p.output).join('\n');
+    const hashes = fake.notificationAttempts.map((a) => new URLSearchParams(a.body).get('Hash') ?? '').filter((h) => h !== '');
+    const hashChecks = fake.requestsTo('PostPaymentRequest').map((r) => /"HashCheck":"([0-9a-f]+)"/.exec(r.body)?.[1] ?? '').filter((h) => h !== '');
+    expect(hashes.length).toBeGreaterThan(0);
+    expect(hashChecks.length).toBeGreaterThan(0);
+    for (const secret of [SITE.privateKey, SITE.apiKey, '62000000001', 'Fake Bank', ...fake.tokens.keys(), ...hashes, ...hashChecks]) expect(output).not.toContain(secret);
+  });
+
   it('after all of it, no payment got two success webhooks and every webhook-id arrived once', () => {
     const ids = receiver.at('/live').map((w) => w.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);
