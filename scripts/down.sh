@@ -16,6 +16,9 @@ rm -f -- "$RUN_DIR/paynow-fake.pid"
 # The DPO fake `DPO_FAKE=1 npm run up` started, if any.
 if pid="$(pidfile_read "$RUN_DIR/dpo-fake.pid" 2>/dev/null)" && pid_cmdline_has "$pid" dpo-main; then kill "$pid" 2>/dev/null || true; fi
 rm -f -- "$RUN_DIR/dpo-fake.pid"
+# The Ozow fake `OZOW_FAKE=1 npm run up` started, if any.
+if pid="$(pidfile_read "$RUN_DIR/ozow-fake.pid" 2>/dev/null)" && pid_cmdline_has "$pid" ozow-main; then kill "$pid" 2>/dev/null || true; fi
+rm -f -- "$RUN_DIR/ozow-fake.pid"
 if [[ "${1:-}" != "--keep-infra" ]]; then
   bash "$HERE/infra/down.sh"
 fi

@@ -89,6 +89,22 @@ if [[ "${DPO_FAKE:-0}" == 1 ]]; then
   fi
   export DPO_API_URL="http://127.0.0.1:$DPO_FAKE_PORT"
   log "DPO Pay fake on $DPO_API_URL (company token 9F416C11-127B-4DE2-AC7F-D5710E4C5E0A, service type 3854)"
+# OZOW_FAKE=1: a local Ozow that follows its published API (tests/support/fakes), site TSTSTE0001.
+if [[ "${OZOW_FAKE:-0}" == 1 ]]; then
+  OZOW_FAKE_PORT="${OZOW_FAKE_PORT:-8091}"
+  if ! port_open 127.0.0.1 "$OZOW_FAKE_PORT"; then
+    mkdir -p -- "$RUN_DIR"
+    (
+      cd "$ROOT" || exit 1
+      nohup node scripts/ts-run.js tests/support/fakes/ozow-main.ts --port "$OZOW_FAKE_PORT" \
+        --site "TSTSTE0001:215114531AFF7134A94C88CEEA48E:ozow-fake-api-key" >"$LOG_DIR/ozow-fake.log" 2>&1 &
+      echo $! >"$RUN_DIR/ozow-fake.pid"
+    )
+    for _ in $(seq 1 100); do port_open 127.0.0.1 "$OZOW_FAKE_PORT" && break; sleep 0.1; done
+    port_open 127.0.0.1 "$OZOW_FAKE_PORT" || die "the Ozow fake did not start" "See $LOG_DIR/ozow-fake.log"
+  fi
+  export OZOW_API_URL="http://127.0.0.1:$OZOW_FAKE_PORT"
+  log "Ozow fake on $OZOW_API_URL (site TSTSTE0001)"
 fi
 
 for app in "${APPS[@]}"; do start_app "$app"; done

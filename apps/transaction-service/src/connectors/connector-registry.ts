@@ -3,6 +3,7 @@ import type { PaymentMethodCode } from '@payments/domain';
 import { TransactionServiceConfig } from '../config/transaction.config';
 import type { Connector, ProviderName } from './connector';
 import { DpoConnector } from './dpo';
+import { OzowConnector } from './ozow';
 import { PaynowConnector } from './paynow';
 
 /** Which provider collects each payment method (docs/going-live.md). */
@@ -23,6 +24,7 @@ export class ConnectorRegistry {
     this.byProvider = {
       paynow: new PaynowConnector(config.PAYNOW_API_URL) as Connector<unknown>,
       dpo: new DpoConnector(config.DPO_API_URL) as Connector<unknown>,
+      ozow: new OzowConnector(config.OZOW_API_URL) as Connector<unknown>,
     };
   }
 

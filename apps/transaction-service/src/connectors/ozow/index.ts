@@ -1,0 +1,11 @@
+export * from './ozow-amount';
+export * from './ozow-connector';
+export * from './ozow-credentials';
+export * from './ozow-hash';
+export { describeForLog, safeReason } from './ozow-log';
+export * from './ozow-notification';
+export * from './ozow-refund';
+export * from './ozow-reply';
+export * from './ozow-request';
+export * from './ozow-status';
+export { classifyFetchError, type FetchLike, type HttpOutcome } from './ozow-http';
