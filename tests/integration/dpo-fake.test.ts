@@ -98,7 +98,7 @@ describe('the fake DPO Pay, driven by the connector', () => {
     expect(back.searchParams.get('CompanyRef')).toBe(req.transactionId);
     expect(await verify(token)).toEqual({
       kind: 'status',
-      update: { providerStatus: 'Transaction Paid (000)', status: 'success', recognized: true, refunded: false, reference: null, amountMinor: 1050, providerReference: token, pollUrl: null },
+      update: { providerStatus: 'Transaction Paid (000)', status: 'success', recognized: true, refunded: false, reference: null, amountMinor: 1050, currency: 'USD', providerReference: token, pollUrl: null },
     });
     expect(await verify(null, req.transactionId)).toMatchObject({ kind: 'status', update: { status: 'success', providerReference: null } });
     expect(fake.requestsTo('verifyToken').at(-1)?.fields).toMatchObject({ CompanyRef: req.transactionId });
