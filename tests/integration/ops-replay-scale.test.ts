@@ -74,6 +74,7 @@ describe('ops replay --live at scale', () => {
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThanOrEqual(copiedFirst);
     const left = EVENTS - before;
+    process.stderr.write(`SECOND ${second.out}\n`);
     expect(second.out).toMatch(new RegExp(`copying to replay\\.split-ledger-service ${left}/${left} \\(100 %\\) \\d+ events/s, in \\d+:\\d{2}`));
     expect(second.out).toMatch(new RegExp(`${left} event\\(s\\) replayed to ${GROUP}: \\d+ applied, \\d+ already applied, 0 dead-lettered`));
     await waitFor('every event applied', async () => (await ledger('SELECT count(*)::int AS n FROM processed_events')) === EVENTS, { timeoutMs: 120_000, intervalMs: 500 });
@@ -86,6 +87,7 @@ describe('ops replay --live at scale', () => {
 
     // A third run copies the whole range again (the previous one finished): all already applied.
     const third = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
+    process.stderr.write(`THIRD ${third.out}\n`);
     expect(third.out).toContain(`${EVENTS} event(s) replayed to ${GROUP}: 0 applied, ${EVENTS} already applied, 0 dead-lettered`);
     expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(EVENTS);
   }, 900_000);

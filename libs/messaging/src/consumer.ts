@@ -1,18 +1,12 @@
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { type DataSource, isConnectionError } from '@payments/database';
-import { DeadLetterHeaders, deadLetterTopic, envelopeProblem, replayTopic, type EventEnvelope, type ReplayOutcome } from '@payments/contracts';
+import { DeadLetterHeaders, deadLetterTopic, replayTopic, type EventEnvelope, type ReplayOutcome } from '@payments/contracts';
 import { eventsConsumed, runWithContext } from '@payments/platform';
 import type { AfterCommit, ConsumerOptions, EventHandler, MessageMeta } from './consumer-options';
 import { FetchCommit } from './fetch-commit';
 import { OffsetCommitter } from './offset-committer';
-import { ownHeaders, replayOrigin, reportReplayOutcome } from './replay';
-
-interface Decoded {
-  message: KafkaMessage;
-  event?: EventEnvelope;
-  problem?: string;
-}
+import { type Decoded, decodeMessage, ownHeaders, replayOrigin, reportReplayOutcomes, runsOf } from './replay';
 
 class StoppingError extends Error {}
 
@@ -113,17 +107,6 @@ export class IdempotentConsumer {
     return topic.startsWith(this.options.topicPrefix) ? topic.slice(this.options.topicPrefix.length) : topic;
   }
 
-  private decode(message: KafkaMessage): Decoded {
-    let event: EventEnvelope;
-    try {
-      event = JSON.parse(message.value?.toString('utf8') ?? 'null');
-    } catch {
-      return { message, problem: 'value is not JSON' };
-    }
-    const problem = envelopeProblem(event);
-    return problem ? { message, problem } : { message, event };
-  }
-
   private async onBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     if (batch.topic === `${this.options.topicPrefix}${replayTopic(this.options.group)}`) return this.onReplayBatch(payload);
@@ -133,25 +116,10 @@ export class IdempotentConsumer {
     for (let i = 0; i < batch.messages.length; i += size) {
       if (!isRunning() || isStale()) return;
       this.throwIfStopping('batch');
-      const chunk = batch.messages.slice(i, i + size).map((m) => this.decode(m));
+      const chunk = batch.messages.slice(i, i + size).map((m) => decodeMessage(m));
       const valid = chunk.filter((d) => d.event && handler);
-      let together = false;
-      for (let attempt = 1; !together; attempt++) {
-        try {
-          if (valid.length > 0) await this.applyBatch(valid.map((d) => ({ event: d.event!, meta: { topic, partition, offset: d.message.offset } })), handler);
-          together = true;
-        } catch (err) {
-          // While the database is unreachable the batch waits whole: one at a time would only multiply the waiting.
-          if (isConnectionError(err)) {
-            await this.backOff(attempt, heartbeat, (delay) => this.logger.warn({ err, topic, partition, count: valid.length, attempt, delay }, 'database unreachable; retrying the batch'));
-            if (!isRunning() || isStale()) return;
-            this.throwIfStopping('batch');
-            continue;
-          }
-          this.logger.warn({ err, topic, partition, count: valid.length }, 'batch failed; applying its events one at a time');
-          break;
-        }
-      }
+      const together = valid.length > 0 ? await this.applyTogether(valid.map((d) => ({ event: d.event!, meta: { topic, partition, offset: d.message.offset } })), handler!, payload) : null;
+      if (together === 'lost') return;
       for (const d of chunk) {
         const meta: MessageMeta = { topic, partition, offset: d.message.offset };
         if (!together || !d.event || !handler) await this.onMessage(meta, d, handler, heartbeat);
@@ -162,18 +130,60 @@ export class IdempotentConsumer {
   }
 
   /**
-   * Records ops copied into this group's replay topic: each is applied alone as the record it
-   * copies (same handler, same inbox), then its outcome is reported to ops on replay.results.
+   * Applies events in one shared inbox transaction, waiting out an unreachable database: the ids
+   * applied now; null when they must go one at a time (an event fails); 'lost' when the batch is
+   * no longer this consumer's.
    */
-  private async onReplayBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
-    for (const message of batch.messages) {
+  private async applyTogether(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler, { heartbeat, isRunning, isStale }: EachBatchPayload): Promise<Set<string> | null | 'lost'> {
+    const { topic, partition } = items[0].meta;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.applyBatch(items, handler);
+      } catch (err) {
+        // While the database is unreachable the batch waits whole: one at a time would only multiply the waiting.
+        if (isConnectionError(err)) {
+          await this.backOff(attempt, heartbeat, (delay) => this.logger.warn({ err, topic, partition, count: items.length, attempt, delay }, 'database unreachable; retrying the batch'));
+          if (!isRunning() || isStale()) return 'lost';
+          this.throwIfStopping('batch');
+          continue;
+        }
+        this.logger.warn({ err, topic, partition, count: items.length }, 'batch failed; applying its events one at a time');
+        return null;
+      }
+    }
+  }
+
+  /**
+   * Records ops copied into this group's replay topic, applied as the records they copy (same
+   * handlers, same inbox). Consecutive valid records of one source topic share an inbox
+   * transaction like any batch (one at a time only if that fails, or for records that cannot be
+   * applied), and the outcomes of a chunk go to ops on replay.results in one request, before its
+   * offsets move: a crash in between reports them again, never loses one.
+   */
+  private async onReplayBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const size = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
+    for (let i = 0; i < batch.messages.length; i += size) {
       if (!isRunning() || isStale()) return;
       this.throwIfStopping('batch');
-      const origin = replayOrigin(batch.topic, message);
-      const meta: MessageMeta = { topic: origin.topic, partition: origin.partition, offset: origin.offset };
-      const outcome = await this.onMessage(meta, this.decode(message), this.options.handlers[this.base(origin.topic)], heartbeat);
-      await reportReplayOutcome(this.dlqProducer, this.options.topicPrefix, this.options.group, origin, outcome);
-      resolveOffset(message.offset);
+      const records = batch.messages.slice(i, i + size).map((message) => {
+        const origin = replayOrigin(batch.topic, message);
+        return { message, origin, decoded: decodeMessage(message), meta: { topic: origin.topic, partition: origin.partition, offset: origin.offset } as MessageMeta };
+      });
+      const outcomes: ReplayOutcome[] = [];
+      for (const run of runsOf(records, (r) => r.origin.topic)) {
+        const handler: EventHandler | undefined = this.options.handlers[this.base(run[0].origin.topic)];
+        const valid = handler !== undefined && run.every((r) => r.decoded.event) ? run : [];
+        const applied = valid.length > 0 ? await this.applyTogether(valid.map((r) => ({ event: r.decoded.event!, meta: r.meta })), handler!, payload) : null;
+        if (applied === 'lost') return;
+        for (const r of run) {
+          // An id applied now counts as applied once; a second copy of it in the same run is a duplicate.
+          if (applied) outcomes.push(applied.delete(r.decoded.event!.id) ? 'applied' : 'duplicate');
+          else outcomes.push(await this.onMessage(r.meta, r.decoded, handler, heartbeat));
+        }
+      }
+      await reportReplayOutcomes(this.dlqProducer, this.options.topicPrefix, this.options.group, records.map((r, k) => ({ origin: r.origin, outcome: outcomes[k] })));
+      for (const r of records) resolveOffset(r.message.offset);
       await heartbeat().catch(() => undefined);
     }
   }
@@ -234,14 +244,15 @@ export class IdempotentConsumer {
     return applied;
   }
 
-  /** Applies new events of one partition in order, in the fetch's shared transaction. */
-  private async applyBatch(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler): Promise<void> {
+  /** Applies new events of one partition in order, in the fetch's shared transaction; the ids applied now. */
+  private async applyBatch(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler): Promise<Set<string>> {
     const base = this.base(items[0].meta.topic);
-    const { applied, thens } = await this.fetchCommit.submit({ items, handler, batchHandler: this.options.batchHandlers?.[base] });
+    const { applied, appliedIds, thens } = await this.fetchCommit.submit({ items, handler, batchHandler: this.options.batchHandlers?.[base] });
     if (applied > 0) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'applied' }, applied);
     if (items.length > applied) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'duplicate' }, items.length - applied);
     for (const then of thens) this.afterCommit(then);
     if (applied > 0) this.options.afterCommit?.();
+    return appliedIds;
   }
 
   /** The events are committed whatever happens here: a failing follow-up must not fail their batch. */

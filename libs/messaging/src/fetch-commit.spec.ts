@@ -58,7 +58,7 @@ describe('FetchCommit', () => {
     const commit = new FetchCommit(ds, record);
     const results = await Promise.allSettled([commit.submit(chunk('t', 0, ['a', 'poison'], handler)), commit.submit(chunk('t', 1, ['b'], handler))]);
     expect(results[0].status).toBe('rejected');
-    expect(results[1]).toEqual({ status: 'fulfilled', value: { applied: 1, thens: [] } });
+    expect(results[1]).toEqual({ status: 'fulfilled', value: { applied: 1, appliedIds: new Set(['b']), thens: [] } });
     expect(transactions).toHaveLength(3);
     expect([...committed]).toEqual(['b']);
   });
@@ -93,9 +93,10 @@ describe('FetchCommit', () => {
     expect(transactions).toHaveLength(1);
     expect(calls).toEqual([['a', 'b', 'c', 'd']]);
     expect(outcomes).toEqual([
-      { applied: 2, thens: [then] },
-      { applied: 1, thens: [] },
-      { applied: 1, thens: [] },
+      // 'a' again in partition 1 was applied with partition 0's: each id is applied, and named, once.
+      { applied: 2, appliedIds: new Set(['a', 'b']), thens: [then] },
+      { applied: 1, appliedIds: new Set(['c']), thens: [] },
+      { applied: 1, appliedIds: new Set(['d']), thens: [] },
     ]);
   });
 

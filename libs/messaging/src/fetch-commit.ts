@@ -13,6 +13,8 @@ export interface PartitionChunk {
 /** What one chunk's share of a committed transaction was. */
 export interface ChunkOutcome {
   applied: number;
+  /** The ids of the events applied now (each once; the others were in the inbox already). */
+  appliedIds: Set<string>;
   thens: AfterCommit[];
 }
 
@@ -131,7 +133,7 @@ export class FetchCommit {
       );
       // A redelivered event, or the same id twice in one transaction, is applied once.
       const todos = chunks.map((chunk) => chunk.items.filter(({ event }) => fresh.delete(event.id)));
-      const outcomes: ChunkOutcome[] = todos.map((todo) => ({ applied: todo.length, thens: [] }));
+      const outcomes: ChunkOutcome[] = todos.map((todo) => ({ applied: todo.length, appliedIds: new Set(todo.map((x) => x.event.id)), thens: [] }));
       const batched = new Map<BatchEventHandler, number[]>();
       for (let i = 0; i < chunks.length; i++) {
         const handler = chunks[i].batchHandler;

@@ -1,5 +1,34 @@
 import type { IHeaders, KafkaMessage, Producer } from 'kafkajs';
-import { DeadLetterHeaders, REPLAY_RESULTS_TOPIC, ReplayHeaders, type ReplayOutcome, type ReplayResult } from '@payments/contracts';
+import { DeadLetterHeaders, REPLAY_RESULTS_TOPIC, ReplayHeaders, envelopeProblem, type EventEnvelope, type ReplayOutcome, type ReplayResult } from '@payments/contracts';
+
+/** A consumed message read as an event envelope, or why it is not one. */
+export interface Decoded {
+  message: KafkaMessage;
+  event?: EventEnvelope;
+  problem?: string;
+}
+
+export function decodeMessage(message: KafkaMessage): Decoded {
+  let event: EventEnvelope;
+  try {
+    event = JSON.parse(message.value?.toString('utf8') ?? 'null');
+  } catch {
+    return { message, problem: 'value is not JSON' };
+  }
+  const problem = envelopeProblem(event);
+  return problem ? { message, problem } : { message, event };
+}
+
+/** Consecutive items with the same key, in order (a replay batch's runs of one source topic). */
+export function runsOf<T>(items: T[], key: (item: T) => string): T[][] {
+  const runs: T[][] = [];
+  for (const item of items) {
+    const last = runs.at(-1);
+    if (last && key(last[0]) === key(item)) last.push(item);
+    else runs.push([item]);
+  }
+  return runs;
+}
 
 export interface ReplayOrigin {
   run: string;
@@ -27,8 +56,12 @@ export function ownHeaders(headers: IHeaders | undefined): IHeaders {
   return Object.fromEntries(Object.entries(headers ?? {}).filter(([k]) => !added.has(k)));
 }
 
-/** Tells the ops CLI what became of one replayed message. */
-export async function reportReplayOutcome(producer: Producer, topicPrefix: string, group: string, origin: ReplayOrigin, outcome: ReplayOutcome): Promise<void> {
-  const result: ReplayResult = { run: origin.run, group, outcome, topic: origin.topic, partition: origin.partition, offset: origin.offset };
-  await producer.send({ topic: `${topicPrefix}${REPLAY_RESULTS_TOPIC}`, acks: -1, messages: [{ key: origin.run, value: JSON.stringify(result) }] });
+/** Tells the ops CLI what became of replayed messages, in one request (a few hundred bytes each). */
+export async function reportReplayOutcomes(producer: Producer, topicPrefix: string, group: string, outcomes: { origin: ReplayOrigin; outcome: ReplayOutcome }[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const messages = outcomes.map(({ origin, outcome }) => {
+    const result: ReplayResult = { run: origin.run, group, outcome, topic: origin.topic, partition: origin.partition, offset: origin.offset };
+    return { key: origin.run, value: JSON.stringify(result) };
+  });
+  await producer.send({ topic: `${topicPrefix}${REPLAY_RESULTS_TOPIC}`, acks: -1, messages });
 }

@@ -31,6 +31,7 @@ export class Progress {
   private readonly startedAt: number;
   private readonly unit: string | undefined;
   private lastLine = 0;
+  private lastValue = -1;
   private value = 0;
 
   constructor(
@@ -60,11 +61,12 @@ export class Progress {
     }
   }
 
+  /** The last state: on a terminal the bar's, elsewhere a last line (unless the previous line already said it). */
   stop(detail = ''): void {
     if (this.bar) {
       this.bar.update(this.value, { detail: this.withRate(detail) });
       this.bar.stop();
-    } else this.printLine(detail);
+    } else if (this.value !== this.lastValue || detail) this.printLine(detail);
   }
 
   /** "12345 events/s, 0:42 left" (or "… in 0:42" once done) before the detail. */
@@ -78,6 +80,7 @@ export class Progress {
 
   private printLine(detail: string): void {
     this.lastLine = this.now();
+    this.lastValue = this.value;
     const pct = this.total === 0 ? 100 : Math.floor((100 * Math.min(this.value, this.total)) / this.total);
     const shown = this.withRate(detail);
     this.out.write(`${this.label} ${this.value}/${this.total} (${pct} %)${shown ? ` ${shown}` : ''}\n`);

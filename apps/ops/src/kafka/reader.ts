@@ -14,6 +14,8 @@ export interface PartitionRange {
 
 export type BatchHandler = (partition: number, messages: KafkaMessage[]) => Promise<void>;
 
+const MB = 1024 * 1024;
+
 /** With no batch at all for this long, a read is stuck (the default of every command's --stall-timeout). */
 export const DEFAULT_STALL_MS = 120_000;
 
@@ -41,7 +43,9 @@ export type ReadEnd = 'done' | 'interrupted';
 export async function readFrom(s: KafkaSession, topic: string, starts: Map<number, number>, onBatch: BatchHandler, done: () => boolean, opts: ReadOptions): Promise<ReadEnd> {
   if (done()) return 'done';
   const groupId = opts.checkpoint?.groupId ?? s.full(`${OPS_READER_GROUP}${randomUUID()}`);
-  const consumer = s.kafka.consumer({ groupId, sessionTimeout: 10_000, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
+  // Large fetches (a backlog is read, not followed), partitions handled side by side: reading and
+  // handling one partition's batch overlap with the others' network waits.
+  const consumer = s.kafka.consumer({ groupId, sessionTimeout: 30_000, allowAutoTopicCreation: false, maxWaitTimeInMs: 500, maxBytesPerPartition: 4 * MB, maxBytes: 32 * MB });
   // With a checkpoint every partition is recorded from the first commit on (its range in the metadata).
   const next = new Map<number, number>(opts.checkpoint ? starts : []);
   let lastCommit = 0;
@@ -55,8 +59,8 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
   let stallTimer: NodeJS.Timeout | undefined;
   let end: ReadEnd = 'done';
   let stop = () => undefined as void;
-  // The batch being handled: the last commit waits for it, and is made before the consumer stops (kafkajs refuses commits after).
-  let inFlight: Promise<void> = Promise.resolve();
+  // The batches being handled: the last commit waits for them, and is made before the consumer stops (kafkajs refuses commits after).
+  const inFlight = new Set<Promise<void>>();
   try {
     await consumer.connect();
     await consumer.subscribe({ topics: [s.full(topic)], fromBeginning: false });
@@ -76,6 +80,7 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
       consumer
         .run({
           autoCommit: false,
+          partitionsConsumedConcurrently: starts.size,
           eachBatch: async ({ batch }) => {
             if (end === 'interrupted') return;
             const from = starts.get(batch.partition);
@@ -83,17 +88,20 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
             const messages = batch.messages.filter((m) => Number(m.offset) >= from);
             if (messages.length === 0) return;
             alive();
-            inFlight = (async () => {
+            const handling = (async () => {
               await onBatch(batch.partition, messages);
               next.set(batch.partition, Number(messages[messages.length - 1].offset) + 1);
               if (Date.now() - lastCommit >= (opts.checkpoint?.commitEveryMs ?? 1_000)) await commit();
             })();
+            inFlight.add(handling);
             try {
-              await inFlight;
+              await handling;
             } catch (err) {
               // A batch that cannot be handled (e.g. a record too large to copy) ends the read at once.
               reject(err as Error);
               return;
+            } finally {
+              inFlight.delete(handling);
             }
             if (done()) resolve();
           },
@@ -101,7 +109,7 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
         .catch(reject);
       for (const [partition, offset] of starts) consumer.seek({ topic: s.full(topic), partition, offset: String(offset) });
     });
-    await inFlight.catch(() => undefined);
+    await Promise.allSettled([...inFlight]);
     await commit();
     await stopConsumer(consumer);
     return end;
