@@ -5,11 +5,12 @@
  *  (b) event → webhook at an open-loop 100 and 300 payments/s over 10 callbacks, and a burst of
  *      1000 payments to one callback;
  *  (c) replay rate of each idempotent consumer;
- *  (d) idle and loaded RSS per service.
+ *  (d) idle and loaded RSS per service;
+ *  (e) `ops replay --live` of the whole transaction topic to the ledger: copy rate and peak memory.
  * Prints every figure, writes .local/bench.json and the generated part of docs/benchmarks.md.
  * Options: BENCH_SECONDS (per load step, default 10), BENCH_REPLAY_EVENTS (default 100000),
  * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_REPLAY_TRACE (print each consumer's inbox count
- * every 200 ms of the replay, to see stalls), BENCH_ONLY (comma list of a,b,c,d),
+ * every 200 ms of the replay, to see stalls), BENCH_ONLY (comma list of a,b,c,d,e),
  * BENCH_POOL_SIZE (DATABASE_POOL_SIZE of the services and the insert server, default 10, as deployed),
  * BENCH_PROFILE_DIR (every service records a V8 CPU profile, as `node --cpu-prof` does, and writes it
  * there on exit), BENCH_LOOP_DIR (event-loop delay and GC pauses per service), BENCH_ALLOC_DIR
@@ -23,13 +24,14 @@ import { benchInitialize } from './initialize';
 import { MemorySampler } from './memory';
 import { benchBurst, benchEventToWebhook, drained, merchants } from './pipeline';
 import { benchReplay } from './replay';
+import { benchLiveReplay } from './live-replay';
 import { Report } from './report';
 import { runMain } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 100_000);
 const REPLAY_SECONDS = Number(process.env.BENCH_REPLAY_SECONDS ?? 120);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e').split(','));
 // Service settings as deployed (config defaults), not the fast-polling ones the tests use.
 const POOL_SIZE = process.env.BENCH_POOL_SIZE ?? '10';
 const DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=2';
@@ -80,6 +82,7 @@ async function main(): Promise<void> {
     }
     if (ONLY.has('d')) memory.stop(report);
     if (ONLY.has('c')) await benchReplay(stack, report, REPLAY_EVENTS, REPLAY_SECONDS);
+    if (ONLY.has('e')) await benchLiveReplay(stack, report);
     report.save({ seconds_per_step: SECONDS, replay_events: REPLAY_EVENTS, database_pool_size: Number(POOL_SIZE), only: [...ONLY] });
   } finally {
     await stack.stop();

@@ -13,13 +13,14 @@ export interface OpsResult {
 }
 
 /** Runs the built ops CLI against a stack (stdout is not a terminal: plain progress lines). */
-export async function runOps(stack: Stack, args: string[], timeoutMs = 120_000): Promise<OpsResult> {
+export async function runOps(stack: Stack, args: string[], timeoutMs = 120_000, extraEnv: Record<string, string> = {}): Promise<OpsResult> {
   const env = {
     PATH: process.env.PATH ?? '',
     KAFKA_BROKERS: stack.infra.KAFKA_BROKERS,
     KAFKA_TOPIC_PREFIX: stack.topicPrefix,
     GATEWAY_URL: stack.gatewayUrl,
     ADMIN_API_TOKEN: stack.adminToken,
+    ...extraEnv,
   };
   try {
     const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'dist', 'apps', 'ops', 'src', 'main.js'), ...args], { env, timeout: timeoutMs });

@@ -24,18 +24,21 @@ describe('Progress off a terminal', () => {
     expect(text()).toBe('lag of g 0/0 (100 %)\n');
   });
 
-  it('with a unit, shows the rate since the start and the time left at that rate, then the time it took (the last line once)', () => {
+  it('with a unit, shows the rate since it first moved and the time left at that rate, then the time it took (the last line once)', () => {
     const { out, text } = pipe();
     let t = 1_000_000;
     const p = new Progress('copying', 30_000, { out, unit: 'events', lineEveryMs: 0, now: () => t });
+    t += 2_000; // connecting: not counted
+    p.update(2_000, 'chunk 1');
     t += 2_000;
-    p.update(10_000, 'chunk 3');
+    p.update(12_000, 'chunk 3');
     t += 4_000;
     p.update(30_000);
     p.stop();
     expect(text().split('\n')).toEqual([
-      'copying 10000/30000 (33 %) 5000 events/s, 0:04 left; chunk 3',
-      'copying 30000/30000 (100 %) 5000 events/s, in 0:06',
+      'copying 2000/30000 (6 %) 0 events/s, time left unknown; chunk 1',
+      'copying 12000/30000 (40 %) 5000 events/s, 0:04 left; chunk 3',
+      'copying 30000/30000 (100 %) 4667 events/s, in 0:08',
       '',
     ]);
   });

@@ -29,6 +29,8 @@ export class Progress {
   private readonly lineEveryMs: number;
   private readonly now: () => number;
   private readonly startedAt: number;
+  /** The first update that moved: the rate counts from there (connecting and joining a group are not throughput, and when its work began is not known). */
+  private first: { at: number; value: number } | undefined;
   private readonly unit: string | undefined;
   private lastLine = 0;
   private lastValue = -1;
@@ -51,6 +53,7 @@ export class Progress {
   }
 
   update(value: number, detail = '', total = this.total): void {
+    if (!this.first && value > 0) this.first = { at: this.now(), value };
     this.value = value;
     this.total = total;
     if (this.bar) {
@@ -69,12 +72,12 @@ export class Progress {
     } else if (this.value !== this.lastValue || detail) this.printLine(detail);
   }
 
-  /** "12345 events/s, 0:42 left" (or "… in 0:42" once done) before the detail. */
+  /** "12345 events/s, 0:42 left" (or "… in 0:42" once done: the whole time) before the detail. */
   private withRate(detail: string): string {
     if (!this.unit) return detail;
-    const seconds = (this.now() - this.startedAt) / 1000;
-    const rate = seconds > 0 ? this.value / seconds : 0;
-    const timing = this.value >= this.total ? `in ${clock(seconds)}` : rate > 0 ? `${clock((this.total - this.value) / rate)} left` : 'time left unknown';
+    const moving = this.first ? (this.now() - this.first.at) / 1000 : 0;
+    const rate = moving > 0 ? (this.value - this.first!.value) / moving : 0;
+    const timing = this.value >= this.total ? `in ${clock((this.now() - this.startedAt) / 1000)}` : rate > 0 ? `${clock((this.total - this.value) / rate)} left` : 'time left unknown';
     return [`${Math.round(rate)} ${this.unit}/s, ${timing}`, detail].filter(Boolean).join('; ');
   }
 

@@ -1,0 +1,24 @@
+import { ConsumerGroups, Topics } from '@payments/contracts';
+import { runOps } from '../support/ops';
+import type { Stack } from '../support/stack';
+import type { Report } from './report';
+
+/**
+ * (e) `ops replay --live` of the whole transaction topic (part c's history and everything before
+ * it) to the ledger while it runs: the copy rate as the progress line reports it (from the first
+ * batch), the time until the group applied every copy, and the copier's peak memory.
+ */
+export async function benchLiveReplay(stack: Stack, report: Report): Promise<void> {
+  const group = ConsumerGroups.SplitLedger;
+  if (!stack.app('split-ledger-service').running) await stack.startApp('split-ledger-service');
+  const started = Date.now();
+  const res = await runOps(stack, ['replay', '--group', group, '--topic', Topics.TransactionStatusChanged, '--to-earliest', '--live', '--execute'], 1_800_000, { OPS_REPORT_RSS: 'true' });
+  const seconds = (Date.now() - started) / 1000;
+  const copied = /copying to \S+ (\d+)\/\d+ \(100 %\) (\d+) events\/s/.exec(res.out);
+  const replayed = /(\d+) event\(s\) replayed to/.exec(res.out);
+  const rss = Number(/ops: peak memory (\d+) MB/.exec(res.out)?.[1]);
+  const note = res.code === 0 ? `${copied?.[1]} events` : `failed (exit ${res.code}): ${res.out.split('\n').slice(-3).join(' ')}`;
+  report.add({ section: 'replay', name: 'ops live replay copy rate', value: Number(copied?.[2]), unit: 'events/s', target: { op: '>=', value: 20_000 }, note });
+  report.add({ section: 'replay', name: 'ops live replay, copied and applied', value: replayed ? Number(replayed[1]) / seconds : NaN, unit: 'events/s', note: `${seconds.toFixed(1)} s for the whole command` });
+  report.add({ section: 'replay', name: 'ops live replay peak memory (RSS)', value: rss, unit: 'MB', target: { op: '<=', value: 300 } });
+}
