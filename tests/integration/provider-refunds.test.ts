@@ -134,4 +134,29 @@ describe('refunds through a provider refund API', () => {
     expect(await state(unsent)).toMatchObject({ status: 'success', state: 'final' });
     expect(await state(dying)).toMatchObject({ status: 'pending', state: 'unresolved', last_error: expect.stringContaining('stopped before the provider answered') });
   });
+
+  it("a refund notification applies only to its own refund: the refund's payment, its provider refund id, its amount", async () => {
+    answer = async () => ({ kind: 'pending', providerRefundId: 'OZ-A' });
+    const a = await queuedRefund(300);
+    await service.send(a);
+    answer = async () => ({ kind: 'unknown', reason: 'timed out' });
+    const b = await queuedRefund(300);
+    await service.send(b);
+    const [{ public_id: aId }] = await ds.query('SELECT public_id FROM refunds WHERE id = $1', [a]);
+    const [{ public_id: bId }] = await ds.query('SELECT public_id FROM refunds WHERE id = $1', [b]);
+    const [{ provider_reference: bPayment }] = await ds.query('SELECT pp.provider_reference FROM refunds r JOIN provider_payments pp ON pp.transaction_id = r.transaction_id WHERE r.id = $1', [b]);
+    const complete = (over: object) => async () => ({ providerRefundId: 'OZ-B', providerPaymentReference: bPayment, providerStatus: 'Complete', status: 'success' as const, amountMinor: 300, ...over });
+    // Refund A's signed Complete posted to B's URL: another refund id (A's), or another payment.
+    expect(await service.notified(bId, 'dpo', complete({ providerRefundId: 'OZ-A' }))).toBe(false);
+    expect(await service.notified(bId, 'dpo', complete({ providerPaymentReference: 'TOKEN-other' }))).toBe(false);
+    expect(await service.notified(bId, 'dpo', complete({ amountMinor: 299 }))).toBe(false);
+    expect(await state(b)).toMatchObject({ status: 'pending', state: 'unresolved' });
+    // Its own: applied once, and again changes nothing.
+    expect(await service.notified(bId, 'dpo', complete({}))).toBe(true);
+    expect(await service.notified(bId, 'dpo', complete({}))).toBe(true);
+    expect(await state(b)).toMatchObject({ status: 'success', state: 'final', provider_refund_id: 'OZ-B' });
+    // A's notification for A, with A's id learnt from the provider's answer.
+    expect(await service.notified(aId, 'dpo', complete({ providerRefundId: 'OZ-A', providerPaymentReference: null, status: 'failed', providerStatus: 'Failed' }))).toBe(true);
+    expect(await state(a)).toMatchObject({ status: 'failed', state: 'final' });
+  });
 });

@@ -107,11 +107,13 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
         await redelivery.open();
         try {
           const progress = new Progress(`delivering to ${opts.group}`, count, { unit: 'messages' });
+          // Up to where each partition was delivered: only that much is removed.
+          const delivered = new Map<number, number>();
           const end = await readRanges(
             s,
             topic,
             ranges,
-            async (_partition, messages) => {
+            async (partition, messages) => {
               const records = messages.map((m) => ({
                 key: m.key,
                 value: m.value,
@@ -121,6 +123,7 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
                 sourceOffset: header(m, DeadLetterHeaders.OriginalOffset) ?? '-1',
               }));
               await redelivery.send(records, () => progress.update(redelivery.sent));
+              delivered.set(partition, Number(messages[messages.length - 1].offset) + 1);
             },
             { stallMs, what: `delivering ${topic}` },
           );
@@ -128,9 +131,12 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
           if (end === 'interrupted') {
             throw new InterruptedError(`interrupted: ${redelivery.sent} of ${count} message(s) delivered and none removed from ${topic}; run the same command again (the group applies each message once)`);
           }
-          // Delivered (acks=all) before removal: a crash in between delivers twice, which the inbox absorbs.
-          await s.admin.deleteTopicRecords({ topic: s.full(topic), partitions: ranges.filter((r) => r.to > r.from).map((r) => ({ partition: r.partition, offset: String(r.to) })) });
-          console.log(`${count} message(s) removed from ${topic}`);
+          // Delivered (acks=all) before removal, and removed only as far as delivered: a crash in between
+          // delivers twice, which the inbox absorbs; a letter never delivered is never removed.
+          const removable = ranges.map((r) => ({ partition: r.partition, to: Math.min(delivered.get(r.partition) ?? r.from, r.to), from: r.from })).filter((r) => r.to > r.from);
+          if (removable.length > 0) await s.admin.deleteTopicRecords({ topic: s.full(topic), partitions: removable.map((r) => ({ partition: r.partition, offset: String(r.to) })) });
+          const removed = removable.reduce((n, r) => n + r.to - r.from, 0);
+          console.log(`${removed} message(s) removed from ${topic}${removed < count ? ` (${count - removed} were not read back and stay)` : ''}`);
           console.log(outcomeSummary(redelivery.sent, opts.group, await redelivery.outcomes(stallMs)));
         } finally {
           await redelivery.close();

@@ -6,8 +6,9 @@ const KAFKA_DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 
 /**
  * The largest record batch a produce request to `topic` (base name) may carry, read from the
- * cluster: the topic's max.message.bytes (its own, or the broker default it inherits) and the
- * message.max.bytes of every broker, whichever is smallest.
+ * cluster: the topic's max.message.bytes, which for that topic overrides the brokers'
+ * message.max.bytes (and shows it when not set); the smallest broker value only if the topic's
+ * cannot be read.
  */
 export async function produceLimit(s: KafkaSession, topic: string): Promise<number> {
   const { brokers } = await s.admin.describeCluster();
@@ -18,6 +19,9 @@ export async function produceLimit(s: KafkaSession, topic: string): Promise<numb
       ...brokers.map((b) => ({ type: ConfigResourceTypes.BROKER, name: String(b.nodeId), configNames: ['message.max.bytes'] })),
     ],
   });
-  const values = resources.flatMap((r) => r.configEntries.map((e) => Number(e.configValue))).filter((n) => Number.isFinite(n) && n > 0);
-  return values.length > 0 ? Math.min(...values) : KAFKA_DEFAULT_MAX_MESSAGE_BYTES;
+  const valuesOf = (type: ConfigResourceTypes) =>
+    resources.filter((r) => r.resourceType === type).flatMap((r) => r.configEntries.map((e) => Number(e.configValue))).filter((n) => Number.isFinite(n) && n > 0);
+  const [topicLimit] = valuesOf(ConfigResourceTypes.TOPIC);
+  const brokerLimits = valuesOf(ConfigResourceTypes.BROKER);
+  return topicLimit ?? (brokerLimits.length > 0 ? Math.min(...brokerLimits) : KAFKA_DEFAULT_MAX_MESSAGE_BYTES);
 }

@@ -43,9 +43,9 @@ export type ReadEnd = 'done' | 'interrupted';
 export async function readFrom(s: KafkaSession, topic: string, starts: Map<number, number>, onBatch: BatchHandler, done: () => boolean, opts: ReadOptions): Promise<ReadEnd> {
   if (done()) return 'done';
   const groupId = opts.checkpoint?.groupId ?? s.full(`${OPS_READER_GROUP}${randomUUID()}`);
-  // Large fetches (a backlog is read, not followed), partitions handled side by side: reading and
-  // handling one partition's batch overlap with the others' network waits.
-  const consumer = s.kafka.consumer({ groupId, sessionTimeout: 30_000, allowAutoTopicCreation: false, maxWaitTimeInMs: 500, maxBytesPerPartition: 4 * MB, maxBytes: 32 * MB });
+  // Partitions handled side by side: reading and handling one partition's batch overlap with the
+  // others' network waits. Fetches of 1 MB per partition keep the copier's memory bounded.
+  const consumer = s.kafka.consumer({ groupId, sessionTimeout: 30_000, allowAutoTopicCreation: false, maxWaitTimeInMs: 500, maxBytesPerPartition: MB, maxBytes: 4 * MB });
   // With a checkpoint every partition is recorded from the first commit on (its range in the metadata).
   const next = new Map<number, number>(opts.checkpoint ? starts : []);
   let lastCommit = 0;
@@ -63,7 +63,9 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
   const inFlight = new Set<Promise<void>>();
   try {
     await consumer.connect();
-    await consumer.subscribe({ topics: [s.full(topic)], fromBeginning: false });
+    // Every partition is sought to its start; should kafkajs ever fall back to a default (an offset
+    // gone to retention), it reads from the earliest rather than skipping to the end.
+    await consumer.subscribe({ topics: [s.full(topic)], fromBeginning: true });
     await new Promise<void>((resolve, reject) => {
       const stalled = () => reject(new TimedOutError(`${opts.what}: nothing read for ${Math.round(opts.stallMs / 1000)} s (see --stall-timeout)`));
       const alive = () => {

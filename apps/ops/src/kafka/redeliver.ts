@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type IHeaders, type Producer } from 'kafkajs';
 import { REPLAY_RESULTS_TOPIC, ReplayHeaders, replayTopic, type ReplayOutcome, type ReplayResult } from '@payments/contracts';
+import { InterruptedError } from '../cli/errors';
 import { Progress } from '../cli/progress';
 import { chunkBySize } from './chunks';
 import { produceLimit } from './limits';
-import { readFrom } from './reader';
+import { readFrom, type ReadEnd } from './reader';
 import type { KafkaSession } from './session';
 
 /** One record to deliver again, with the coordinates it was first published at. */
@@ -78,8 +79,9 @@ export class Redelivery {
     const total = () => counts.applied + counts.duplicate + counts.dead_lettered;
     const progress = new Progress(`applying in ${this.group}`, this.sent, { unit: 'events' });
     const detail = () => `applied ${counts.applied}, already applied ${counts.duplicate}, dead-lettered ${counts.dead_lettered}`;
+    let end: ReadEnd = 'done';
     try {
-      await readFrom(
+      end = await readFrom(
         this.s,
         REPLAY_RESULTS_TOPIC,
         this.resultStarts,
@@ -96,6 +98,9 @@ export class Redelivery {
       );
     } finally {
       progress.stop(detail());
+    }
+    if (end === 'interrupted') {
+      throw new InterruptedError(`interrupted while ${this.group} applies the ${this.sent} event(s) sent: ${total()} reported so far (${detail()}); the rest is applied all the same`);
     }
     return counts;
   }

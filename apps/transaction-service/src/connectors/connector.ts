@@ -123,6 +123,8 @@ export interface SyncTarget {
 /** One authenticated statement of the provider about a refund (Ozow's refund notification). */
 export interface ProviderRefundUpdate {
   providerRefundId: string;
+  /** The provider's id of the payment refunded (Ozow's TransactionId): the caller checks it is the refund's payment. */
+  providerPaymentReference: string | null;
   providerStatus: string;
   /** Only `success` and `failed` are final; anything else, or an unknown word, leaves the refund pending. */
   status: 'pending' | 'success' | 'failed';

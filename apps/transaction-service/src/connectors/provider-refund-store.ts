@@ -90,6 +90,22 @@ export class ProviderRefundStore {
     );
   }
 
+  /** The provider's id of the payment a refund refunds (what its refund notifications must name). */
+  async paymentReference(m: Pick<EntityManager, 'query'>, refundId: string): Promise<string | null> {
+    const [row] = await queryRows<{ provider_reference: string | null }>(
+      m,
+      'SELECT pp.provider_reference FROM refunds r JOIN provider_payments pp ON pp.transaction_id = r.transaction_id WHERE r.id = $1',
+      [refundId],
+    );
+    return row?.provider_reference ?? null;
+  }
+
+  /** Whether the provider's refund id is already another refund's (a notification of that one, posted to this one's URL). */
+  async refundIdTaken(m: Pick<EntityManager, 'query'>, providerRefundId: string, refundId: string): Promise<boolean> {
+    const rows = await queryRows(m, 'SELECT 1 FROM provider_refunds WHERE provider_refund_id = $1 AND refund_id <> $2 LIMIT 1', [providerRefundId, refundId]);
+    return rows.length > 0;
+  }
+
   async lock(m: EntityManager, refundId: string): Promise<ProviderRefundRow | undefined> {
     const [row] = await queryRows<ProviderRefundRow>(m, 'SELECT * FROM provider_refunds WHERE refund_id = $1 FOR UPDATE', [refundId]);
     return row;

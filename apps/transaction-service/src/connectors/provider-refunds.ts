@@ -117,7 +117,8 @@ export class ProviderRefunds implements OnApplicationBootstrap, BeforeApplicatio
     const found = await this.ds.transaction(async (m) => {
       const refund = await this.refunds.byPublicIdForUpdate(m, refundPublicId);
       const row = refund ? await this.store.lock(m, refund.id) : undefined;
-      return refund && row?.provider === provider ? { refund, row } : undefined;
+      const paymentReference = refund ? await this.store.paymentReference(m, refund.id) : null;
+      return refund && row?.provider === provider ? { refund, row, paymentReference } : undefined;
     });
     if (!found) {
       this.logger.warn({ provider, refund_id: refundPublicId.slice(0, 40) }, 'refund notification for no refund sent to this provider; ignored');
@@ -126,8 +127,15 @@ export class ProviderRefunds implements OnApplicationBootstrap, BeforeApplicatio
     const update = await verify(found.refund.business_id, found.refund.mode);
     if (!update) return false;
     const { refund: seen } = found;
-    if ((found.row.provider_refund_id && update.providerRefundId !== found.row.provider_refund_id) || (update.amountMinor !== null && update.amountMinor !== Number(seen.amount))) {
-      this.logger.error({ refund_id: seen.public_id, provider, provider_status: update.providerStatus }, 'refund notification does not match the refund (id or amount); not applied');
+    const paymentMatches = update.providerPaymentReference === null || update.providerPaymentReference === found.paymentReference;
+    const takenElsewhere = !found.row.provider_refund_id && (await this.store.refundIdTaken(this.ds, update.providerRefundId, found.row.refund_id));
+    if (
+      !paymentMatches ||
+      takenElsewhere ||
+      (found.row.provider_refund_id && update.providerRefundId !== found.row.provider_refund_id) ||
+      (update.amountMinor !== null && update.amountMinor !== Number(seen.amount))
+    ) {
+      this.logger.error({ refund_id: seen.public_id, provider, provider_status: update.providerStatus }, 'refund notification does not match the refund (its payment, id or amount); not applied');
       return false;
     }
     const changed = await this.ds.transaction(async (m) => {

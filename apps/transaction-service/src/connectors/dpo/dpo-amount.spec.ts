@@ -25,9 +25,11 @@ describe('DPO amounts', () => {
 
   it.each(['', '-1.00', '1.234', '1e3', '10,00', 'abc', '１０', '99999999999999999.00'])('refuses %j', (text) => expect(parseDpoAmount(text)).toBeNull());
 
-  it('sends two-decimal currencies only', () => {
+  it('sends only currencies whose minor unit is a hundredth here (UGX is kept in whole shillings: never sent as cents)', () => {
     expect(isDpoCurrency('USD')).toBe(true);
     expect(isDpoCurrency('ZAR')).toBe(true);
+    expect(isDpoCurrency('UGX')).toBe(false);
+    expect(isDpoCurrency('JPY')).toBe(false);
     expect(isDpoCurrency('KWD')).toBe(false);
     expect(isDpoCurrency('usd')).toBe(false);
     expect(isDpoCurrency('US')).toBe(false);

@@ -1,17 +1,14 @@
+import { exponentOf, isSupportedCurrency } from '@payments/money';
+
 /**
  * DPO amounts are decimals in major units with at most two decimals (createToken `PaymentAmount`,
- * refundToken `refundAmount`, verifyToken `TransactionAmount`). Only currencies with two-decimal
- * minor units are sent: three-decimal (KWD, BHD…) and zero-decimal ones would need another scale,
- * and DPO's merchants' currencies (USD, ZAR, KES, TZS, UGX as cents, ZMW, BWP, GHS, NGN…) are sent
- * by DPO's own plugins with two decimals.
+ * refundToken `refundAmount`, verifyToken `TransactionAmount`), and this scale turns our minor
+ * units into them by 100. So only currencies whose minor unit is a hundredth in this platform
+ * (`@payments/money`) are sent: a zero-decimal one such as UGX (stored in whole shillings) would
+ * be charged a hundredth of its amount, a three-decimal one ten times it.
  */
-export const DPO_ZERO_OR_THREE_DECIMAL_CURRENCIES: readonly string[] = ['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND', 'JPY', 'KRW', 'CLP', 'VND', 'XAF', 'XOF', 'RWF', 'BIF', 'GNF', 'KMF', 'DJF', 'PYG', 'VUV', 'XPF'];
-
-const CURRENCY = /^[A-Z]{3}$/;
-
-/** Whether a currency code is one the connector sends to DPO. */
 export function isDpoCurrency(code: string): boolean {
-  return CURRENCY.test(code) && !DPO_ZERO_OR_THREE_DECIMAL_CURRENCIES.includes(code);
+  return isSupportedCurrency(code) && exponentOf(code) === 2;
 }
 
 /** 1234 → "12.34"; 5 → "0.05". Exact (integer arithmetic); throws for a non-safe or negative integer. */

@@ -36,13 +36,17 @@ describe('Ozow payment notifications', () => {
   });
 
   it.each([
-    ['Cancelled', 'failed'],
-    ['Error', 'failed'],
-    ['Abandoned', 'failed'],
     ['PendingInvestigation', 'processing'],
     ['Pending', 'processing'],
   ])('%s → %s', (status, mapped) => {
     expect(verifyOzowNotification(C, signed(payment({ Status: status })), FORM)).toMatchObject({ kind: 'valid', update: { providerStatus: status, status: mapped } });
+  });
+
+  // A reference can hold several attempts: one that failed does not fail the payment (the customer
+  // may pay on a second try); the status API, listing them all, is asked instead.
+  it.each(['Cancelled', 'Error', 'Abandoned'])('a signed %s of one attempt: ask Ozow about the whole payment', (status) => {
+    const fields = payment({ Status: status });
+    expect(verifyOzowNotification(C, signed(fields), FORM)).toEqual({ kind: 'recheck', providerReference: null, transactionId: fields.TransactionReference });
   });
 
   it('hashes absent optionals as empty and the lower-cased values (the key as given)', () => {
@@ -99,7 +103,7 @@ describe('Ozow refund notifications', () => {
   ])('a signed %s → %s', (status, mapped) => {
     const fields = refund({ Status: status });
     const body = new URLSearchParams({ ...fields, Hash: refundNotificationHash(fields, C.privateKey) }).toString();
-    expect(verifyOzowNotification(C, body, FORM)).toEqual({ kind: 'refund', update: { providerRefundId: 'R-77', providerStatus: status, status: mapped, amountMinor: 1250 } });
+    expect(verifyOzowNotification(C, body, FORM)).toEqual({ kind: 'refund', update: { providerRefundId: 'R-77', providerPaymentReference: '6f1c2b0a', providerStatus: status, status: mapped, amountMinor: 1250 } });
   });
 
   it('a bad hash is invalid, and no outcome carries the bank name or account number', () => {

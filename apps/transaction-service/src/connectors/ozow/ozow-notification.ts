@@ -63,7 +63,11 @@ function paymentNotification(c: OzowCredentials, form: Map<string, string>, hash
   if (isTest !== 'true' && isTest !== 'false') return { kind: 'invalid', reason: 'IsTest is neither true nor false' };
   const amountMinor = parseOzowAmount(form.get('amount'));
   if (amountMinor === null) return { kind: 'invalid', reason: 'amount malformed' };
-  return { kind: 'valid', update: updateOf(form.get('status')!, form.get('transactionreference')!.trim(), amountMinor, form.get('transactionid')!.trim()) };
+  const update = updateOf(form.get('status')!, form.get('transactionreference')!.trim(), amountMinor, form.get('transactionid')!.trim());
+  // One reference can hold several attempts (a customer who cancelled, then paid on a second try):
+  // a failed attempt does not fail the payment; the status API, which lists them all, decides.
+  if (update.status === 'failed') return { kind: 'recheck', providerReference: null, transactionId: update.reference };
+  return { kind: 'valid', update };
 }
 
 function refundNotification(c: OzowCredentials, form: Map<string, string>, hash: string): NotificationOutcome {
@@ -74,7 +78,10 @@ function refundNotification(c: OzowCredentials, form: Map<string, string>, hash:
   const amountMinor = parseOzowAmount(form.get('amount'));
   if (amountMinor === null) return { kind: 'invalid', reason: 'amount malformed' };
   const meaning = mapOzowRefundStatus(form.get('status')!);
-  return { kind: 'refund', update: { providerRefundId: form.get('refundid')!.trim(), providerStatus: meaning.providerStatus, status: meaning.status, amountMinor } };
+  return {
+    kind: 'refund',
+    update: { providerRefundId: form.get('refundid')!.trim(), providerPaymentReference: form.get('transactionid')!.trim(), providerStatus: meaning.providerStatus, status: meaning.status, amountMinor },
+  };
 }
 
 /** The TransactionReference of a payment notification (our transaction id), unverified; null for anything else. */

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, DeadlineExceededError, type EntityManager } from '@payments/database';
 import { ErrorCodes, type CreateRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
 import { descriptionProblem, descriptionToStore, metadataProblems, metadataToStore } from '@payments/domain';
-import { DomainException } from '@payments/platform';
+import type { Logger } from 'pino';
+import { DomainException, ROOT_LOGGER } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
 import { TransactionQueries } from '../../transactions/transaction-queries';
@@ -27,6 +28,7 @@ export class CreateRefundUseCase {
     private readonly providerRefunds: ProviderRefunds,
     private readonly providerRefundStore: ProviderRefundStore,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
   async execute({ ctx, body }: RpcRequest<CreateRefundBody>): Promise<RefundView> {
@@ -97,7 +99,11 @@ export class CreateRefundUseCase {
     // Committed: now to the provider, within the caller's deadline (a refund left queued is sent by the sweeper).
     const left = (ctx.deadline_at ?? Number.POSITIVE_INFINITY) - Date.now() - 1_000;
     if (left < 1_000) return toRefundView(refund.row);
-    await this.providerRefunds.send(refund.row.id, Math.min(this.config.PROVIDER_TIMEOUT_MS, left));
-    return toRefundView(await this.store.load(this.ds.manager, refund.row.id));
+    // The refund exists whatever happens now: a failure here answers it as it is (pending), never an error
+    // a merchant would retry into a second refund; what was not sent, the sweeper sends.
+    await this.providerRefunds.send(refund.row.id, Math.min(this.config.PROVIDER_TIMEOUT_MS, left)).catch((err: unknown) => {
+      this.logger.error({ err, refund_id: refund.row.public_id }, 'sending the refund to its provider failed midway; it is answered pending');
+    });
+    return toRefundView(await this.store.load(this.ds.manager, refund.row.id).catch(() => refund.row));
   }
 }

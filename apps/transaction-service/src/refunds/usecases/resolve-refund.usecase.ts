@@ -38,6 +38,12 @@ export class ResolveRefundUseCase {
           { field: 'refund_id', message: 'is not waiting for an operator' },
         ]);
       }
+      if (atProvider?.state === 'pending' && body.outcome === 'failed') {
+        // The provider took it and said it would confirm: failing it here would let the payment be refunded again.
+        throw new DomainException(ErrorCodes.ValidationError, `refund ${row.public_id} was accepted by ${atProvider.provider}, which confirms it; it cannot be failed here`, [
+          { field: 'refund_id', message: 'was accepted by the provider' },
+        ]);
+      }
       if (atProvider) await this.providerRefunds.record(m, row.id, { state: 'final', error: 'resolved by an operator' });
       const message = body.note?.trim() || (body.outcome === 'success' ? 'Refund completed by an operator' : 'Refund failed: not refunded at the provider');
       return this.store.changeStatus(m, row, body.outcome, message, correlationId);
