@@ -97,16 +97,19 @@ describe('the fake Ozow, driven by the connector', () => {
     const html = await (await fetch(`${out.kind === 'accepted' ? out.redirectUrl : ''}?choose=Cancelled`)).text();
     expect(html).toContain(`action="${req.returnUrl}"`);
     const fields = [...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [m[1], m[2].replace(/&#(\d+);/g, (_x, n: string) => String.fromCharCode(Number(n)))]);
-    expect(connector.verifyNotification(C, new URLSearchParams(fields).toString(), FORM)).toMatchObject({ kind: 'valid', update: { providerStatus: 'Cancelled', status: 'failed' } });
-    expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject({ kind: 'valid', update: { status: 'failed' } });
+    // A failed attempt is not the payment's outcome (the customer may try again): it makes us ask Ozow.
+    expect(connector.verifyNotification(C, new URLSearchParams(fields).toString(), FORM)).toEqual({ kind: 'recheck', providerReference: null, transactionId: req.transactionId });
+    expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject({ kind: 'recheck', transactionId: req.transactionId });
+    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({ kind: 'status', update: { providerStatus: 'Cancelled', status: 'failed' } });
   });
 
-  it('Error and Abandoned are failed; PendingInvestigation processing', async () => {
+  it('Error and Abandoned are failed (their notifications make us ask Ozow); PendingInvestigation processing', async () => {
     for (const [status, mapped] of [['Error', 'failed'], ['Abandoned', 'failed'], ['PendingInvestigation', 'processing']]) {
       const req = request();
       await connector.initiate(C, req, OPTS);
       fake.setStatus(req.transactionId, status);
-      expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject({ kind: 'valid', update: { providerStatus: status, status: mapped } });
+      const notified = mapped === 'failed' ? { kind: 'recheck', transactionId: req.transactionId } : { kind: 'valid', update: { providerStatus: status, status: mapped } };
+      expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject(notified);
       expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({ kind: 'status', update: { status: mapped } });
     }
   });
@@ -145,8 +148,8 @@ describe('the fake Ozow, driven by the connector', () => {
     fake.notifications = 'off';
     const req = request();
     await connector.initiate(C, req, OPTS);
-    fake.customerChooses(req.transactionId, 'Cancelled');
-    await fake.sendNotification(req.transactionId, { Status: 'Complete' });
+    fake.customerChooses(req.transactionId, 'Complete');
+    await fake.sendNotification(req.transactionId, { Status: 'Cancelled' });
     await fake.sendNotification(req.transactionId, { Hash: 'ab'.repeat(64) });
     fake.overrideAmount(req.transactionId, '2.50');
     await fake.sendNotification(req.transactionId);
@@ -155,7 +158,7 @@ describe('the fake Ozow, driven by the connector', () => {
       { kind: 'invalid', reason: 'hash does not verify' },
       { kind: 'invalid', reason: 'hash does not verify' },
     ]);
-    expect(outcomes[2]).toMatchObject({ kind: 'valid', update: { amountMinor: 250, providerStatus: 'Cancelled' } });
+    expect(outcomes[2]).toMatchObject({ kind: 'valid', update: { amountMinor: 250, providerStatus: 'Complete' } });
     expect(new OzowConnector(fake.url).verifyNotification({ ...C, privateKey: 'other' }, receiver.at(`/notify/${seq}`)[2].body, FORM)).toEqual({ kind: 'invalid', reason: 'hash does not verify' });
   });
 
@@ -194,7 +197,7 @@ describe('refunds at the fake Ozow', () => {
     expect(fake.refunds.find((r) => r.refundId === refundId)).toMatchObject({ amount: '10.00', transactionId, refundReason: 'Customer returned the goods' });
     fake.settleRefund(refundId, 'Complete');
     const notified = await waitFor('the refund notification', () => receiver.at('/refund/1')[0]);
-    expect(connector.verifyNotification(C, notified.body, notified.contentType)).toEqual({ kind: 'refund', update: { providerRefundId: refundId, providerStatus: 'Complete', status: 'success', amountMinor: 1000 } });
+    expect(connector.verifyNotification(C, notified.body, notified.contentType)).toEqual({ kind: 'refund', update: { providerRefundId: refundId, providerPaymentReference: expect.any(String), providerStatus: 'Complete', status: 'success', amountMinor: 1000 } });
   });
 
   it('more than what is left, an unpaid payment, or a wrong private key: declined with Ozow errors', async () => {
