@@ -7,15 +7,26 @@ import { waitFor } from './wait';
 
 export type AppName = 'gateway' | 'transaction-service' | 'split-ledger-service' | 'webhook-dispatcher';
 
+/** Ports this worker handed out: a port checked free is not handed out again while its app may still be binding it. */
+const handedOut = new Set<number>();
+/** Each jest worker draws from its own slice of 20000–31999, so two workers starting stacks at once never pick the same port. */
+const SLICE = 1_500;
+const SLICE_BASE = 20_000 + ((Math.max(1, Number(process.env.JEST_WORKER_ID ?? 1)) - 1) % 8) * SLICE;
+
 export async function freePort(): Promise<number> {
   // Below Linux's ephemeral range (32768–60999): a port the kernel handed out with listen(0) is
   // also one it may give an outgoing connection (a Kafka or database client of another test)
   // between this check and the app's own bind, which then fails with EADDRINUSE.
+  if (handedOut.size > SLICE / 2) handedOut.clear();
   for (let tries = 0; tries < 500; tries++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canBind(port)) return port;
+    const port = SLICE_BASE + Math.floor(Math.random() * SLICE);
+    if (handedOut.has(port)) continue;
+    if (await canBind(port)) {
+      handedOut.add(port);
+      return port;
+    }
   }
-  throw new Error('no free port in 20000–31999');
+  throw new Error(`no free port in ${SLICE_BASE}–${SLICE_BASE + SLICE - 1}`);
 }
 
 function canBind(port: number): Promise<boolean> {
