@@ -10,15 +10,11 @@ PIECE=down
 
 # Gateway first, so no new requests arrive while the services finish theirs.
 for ((i = ${#APPS[@]} - 1; i >= 0; i--)); do stop_app "${APPS[$i]}"; done
-# The Paynow fake `PAYNOW_FAKE=1 npm run up` started, if any.
-if pid="$(pidfile_read "$RUN_DIR/paynow-fake.pid" 2>/dev/null)" && pid_cmdline_has "$pid" paynow-main; then kill "$pid" 2>/dev/null || true; fi
-rm -f -- "$RUN_DIR/paynow-fake.pid"
-# The DPO fake `DPO_FAKE=1 npm run up` started, if any.
-if pid="$(pidfile_read "$RUN_DIR/dpo-fake.pid" 2>/dev/null)" && pid_cmdline_has "$pid" dpo-main; then kill "$pid" 2>/dev/null || true; fi
-rm -f -- "$RUN_DIR/dpo-fake.pid"
-# The Ozow fake `OZOW_FAKE=1 npm run up` started, if any.
-if pid="$(pidfile_read "$RUN_DIR/ozow-fake.pid" 2>/dev/null)" && pid_cmdline_has "$pid" ozow-main; then kill "$pid" 2>/dev/null || true; fi
-rm -f -- "$RUN_DIR/ozow-fake.pid"
+# The provider fakes `PAYNOW_FAKE=1` / `DPO_FAKE=1` / `OZOW_FAKE=1 npm run up` started, if any.
+for fake in paynow dpo ozow; do
+  if pid="$(pidfile_read "$RUN_DIR/$fake-fake.pid" 2>/dev/null)" && pid_cmdline_has "$pid" "$fake-main"; then kill "$pid" 2>/dev/null || true; fi
+  rm -f -- "$RUN_DIR/$fake-fake.pid"
+done
 if [[ "${1:-}" != "--keep-infra" ]]; then
   bash "$HERE/infra/down.sh"
 fi

@@ -53,56 +53,43 @@ export CHECKOUT_URL="${CHECKOUT_URL:-http://localhost:$GATEWAY_PORT/checkout}"
 # Where providers post status updates and customers come back (transaction-service builds the URLs).
 export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://localhost:$GATEWAY_PORT}"
 
-# PAYNOW_FAKE=1: a local Paynow that follows its published protocol (tests/support/fakes), so a
-# live payment can be tried without a Paynow account (docs/going-live.md, "Trying it locally").
-if [[ "${PAYNOW_FAKE:-0}" == 1 ]]; then
-  PAYNOW_FAKE_PORT="${PAYNOW_FAKE_PORT:-8089}"
-  if ! port_open 127.0.0.1 "$PAYNOW_FAKE_PORT"; then
+# start_fake NAME PORT: starts tests/support/fakes/NAME-main.ts on PORT (unless something listens
+# there already) with the rest of the arguments; only the node process goes to the background (its
+# own pid in $RUN_DIR/NAME-fake.pid, for npm run down).
+start_fake() {
+  local name="$1" port="$2"
+  shift 2
+  if ! port_open 127.0.0.1 "$port"; then
     mkdir -p -- "$RUN_DIR"
-    # Only the node process goes to the background (its own pid in the pid file, for npm run down).
     (
       cd "$ROOT" || exit 1
-      nohup node scripts/ts-run.js tests/support/fakes/paynow-main.ts --port "$PAYNOW_FAKE_PORT" \
-        --integration "1201:3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977" >"$LOG_DIR/paynow-fake.log" 2>&1 &
-      echo $! >"$RUN_DIR/paynow-fake.pid"
+      nohup node scripts/ts-run.js "tests/support/fakes/$name-main.ts" --port "$port" "$@" >"$LOG_DIR/$name-fake.log" 2>&1 &
+      echo $! >"$RUN_DIR/$name-fake.pid"
     )
-    for _ in $(seq 1 100); do port_open 127.0.0.1 "$PAYNOW_FAKE_PORT" && break; sleep 0.1; done
-    port_open 127.0.0.1 "$PAYNOW_FAKE_PORT" || die "the Paynow fake did not start" "See $LOG_DIR/paynow-fake.log"
+    for _ in $(seq 1 100); do port_open 127.0.0.1 "$port" && break; sleep 0.1; done
+    port_open 127.0.0.1 "$port" || die "the $name fake did not start" "See $LOG_DIR/$name-fake.log"
   fi
+}
+
+# PAYNOW_FAKE=1, DPO_FAKE=1, OZOW_FAKE=1: local providers that follow their published protocols
+# (tests/support/fakes), so a live payment can be tried without an account (docs/going-live.md,
+# "Trying it locally").
+if [[ "${PAYNOW_FAKE:-0}" == 1 ]]; then
+  PAYNOW_FAKE_PORT="${PAYNOW_FAKE_PORT:-8089}"
+  start_fake paynow "$PAYNOW_FAKE_PORT" --integration "1201:3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977"
   export PAYNOW_API_URL="http://127.0.0.1:$PAYNOW_FAKE_PORT"
   log "Paynow fake on $PAYNOW_API_URL (integration 1201)"
 fi
-
-# DPO_FAKE=1: a local DPO Pay (3G Direct Pay API v6) the same way; it pushes to our notification URL.
 if [[ "${DPO_FAKE:-0}" == 1 ]]; then
   DPO_FAKE_PORT="${DPO_FAKE_PORT:-8090}"
-  if ! port_open 127.0.0.1 "$DPO_FAKE_PORT"; then
-    mkdir -p -- "$RUN_DIR"
-    (
-      cd "$ROOT" || exit 1
-      nohup node scripts/ts-run.js tests/support/fakes/dpo-main.ts --port "$DPO_FAKE_PORT" \
-        --company "9F416C11-127B-4DE2-AC7F-D5710E4C5E0A" --push-url "$PUBLIC_BASE_URL/v1/provider-notifications/dpo" >"$LOG_DIR/dpo-fake.log" 2>&1 &
-      echo $! >"$RUN_DIR/dpo-fake.pid"
-    )
-    for _ in $(seq 1 100); do port_open 127.0.0.1 "$DPO_FAKE_PORT" && break; sleep 0.1; done
-    port_open 127.0.0.1 "$DPO_FAKE_PORT" || die "the DPO fake did not start" "See $LOG_DIR/dpo-fake.log"
-  fi
+  # DPO pushes every payment of the account to one URL.
+  start_fake dpo "$DPO_FAKE_PORT" --company "9F416C11-127B-4DE2-AC7F-D5710E4C5E0A" --push-url "$PUBLIC_BASE_URL/v1/provider-notifications/dpo"
   export DPO_API_URL="http://127.0.0.1:$DPO_FAKE_PORT"
   log "DPO Pay fake on $DPO_API_URL (company token 9F416C11-127B-4DE2-AC7F-D5710E4C5E0A, service type 3854)"
-# OZOW_FAKE=1: a local Ozow that follows its published API (tests/support/fakes), site TSTSTE0001.
+fi
 if [[ "${OZOW_FAKE:-0}" == 1 ]]; then
   OZOW_FAKE_PORT="${OZOW_FAKE_PORT:-8091}"
-  if ! port_open 127.0.0.1 "$OZOW_FAKE_PORT"; then
-    mkdir -p -- "$RUN_DIR"
-    (
-      cd "$ROOT" || exit 1
-      nohup node scripts/ts-run.js tests/support/fakes/ozow-main.ts --port "$OZOW_FAKE_PORT" \
-        --site "TSTSTE0001:215114531AFF7134A94C88CEEA48E:ozow-fake-api-key" >"$LOG_DIR/ozow-fake.log" 2>&1 &
-      echo $! >"$RUN_DIR/ozow-fake.pid"
-    )
-    for _ in $(seq 1 100); do port_open 127.0.0.1 "$OZOW_FAKE_PORT" && break; sleep 0.1; done
-    port_open 127.0.0.1 "$OZOW_FAKE_PORT" || die "the Ozow fake did not start" "See $LOG_DIR/ozow-fake.log"
-  fi
+  start_fake ozow "$OZOW_FAKE_PORT" --site "TSTSTE0001:215114531AFF7134A94C88CEEA48E:ozow-fake-api-key"
   export OZOW_API_URL="http://127.0.0.1:$OZOW_FAKE_PORT"
   log "Ozow fake on $OZOW_API_URL (site TSTSTE0001)"
 fi

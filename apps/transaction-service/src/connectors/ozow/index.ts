@@ -8,4 +8,4 @@ export * from './ozow-refund';
 export * from './ozow-reply';
 export * from './ozow-request';
 export * from './ozow-status';
-export { classifyFetchError, type FetchLike, type HttpOutcome } from './ozow-http';
+export type { FetchLike, HttpOutcome } from './ozow-http';

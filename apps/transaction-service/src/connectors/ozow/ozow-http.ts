@@ -1,6 +1,6 @@
 import { type FetchLike, type HttpOutcome, type ProviderRequest, sendProviderRequest } from '../provider-http';
 
-export { classifyFetchError, type FetchLike, type HttpOutcome } from '../provider-http';
+export type { FetchLike, HttpOutcome } from '../provider-http';
 
 /** Ozow's answers are small JSON documents (at most 10 transactions): anything bigger is not one. */
 export const MAX_REPLY_BYTES = 64 * 1024;
