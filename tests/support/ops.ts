@@ -23,7 +23,7 @@ export async function runOps(stack: Stack, args: string[], timeoutMs = 120_000, 
     ...extraEnv,
   };
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'dist', 'apps', 'ops', 'src', 'main.js'), ...args], { env, timeout: timeoutMs });
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'dist', 'apps', 'ops', 'src', 'main.js'), ...args], { env, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 });
     return { code: 0, out: `${stdout}${stderr}` };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

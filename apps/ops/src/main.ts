@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 import { installInterruptHandler } from './cli/interrupt';
-import { runCli } from './cli/program';
+import { reportPeakMemory, runCli } from './cli/program';
 import { COMMANDS } from './commands';
 
 installInterruptHandler();
-runCli(process.argv, COMMANDS).then((code) => process.exit(code));
+runCli(process.argv, COMMANDS).then((code) => {
+  reportPeakMemory();
+  process.exit(code);
+});

@@ -16,7 +16,7 @@ export class OpsConfig extends WithKafkaClient(CommonConfig) {
   @IsString()
   PAYMENTS_API_KEY = '';
 
-  /** After a Kafka command, print its peak memory (max RSS) on stderr: long replays must stay bounded (docs/operations.md). */
+  /** After any command, print its peak memory (max RSS) on stderr (read in main.ts): long work must stay bounded. */
   @IsBoolean()
   OPS_REPORT_RSS = false;
 }

@@ -16,6 +16,8 @@ export const ReplayHeaders = {
   SourceTopic: 'replay-source-topic',
   SourcePartition: 'replay-source-partition',
   SourceOffset: 'replay-source-offset',
+  /** The record's position in its run (0, 1, …): the copier counts each outcome once by it. */
+  Sequence: 'replay-seq',
 } as const;
 
 /** Headers a consumer puts on a dead letter; the original message's own headers are kept too. */
@@ -37,4 +39,6 @@ export interface ReplayResult {
   topic: string;
   partition: number;
   offset: string;
+  /** The replay-seq header of the record, null when it had none. */
+  seq: number | null;
 }

@@ -35,6 +35,7 @@ export interface ReplayOrigin {
   topic: string;
   partition: number;
   offset: string;
+  seq: number | null;
 }
 
 const header = (headers: IHeaders | undefined, name: string): string | undefined => headers?.[name]?.toString();
@@ -47,6 +48,7 @@ export function replayOrigin(topic: string, message: KafkaMessage): ReplayOrigin
     topic: header(h, ReplayHeaders.SourceTopic) ?? topic,
     partition: Number(header(h, ReplayHeaders.SourcePartition) ?? -1),
     offset: header(h, ReplayHeaders.SourceOffset) ?? '-1',
+    seq: /^\d{1,15}$/.test(header(h, ReplayHeaders.Sequence) ?? '') ? Number(header(h, ReplayHeaders.Sequence)) : null,
   };
 }
 
@@ -60,7 +62,7 @@ export function ownHeaders(headers: IHeaders | undefined): IHeaders {
 export async function reportReplayOutcomes(producer: Producer, topicPrefix: string, group: string, outcomes: { origin: ReplayOrigin; outcome: ReplayOutcome }[]): Promise<void> {
   if (outcomes.length === 0) return;
   const messages = outcomes.map(({ origin, outcome }) => {
-    const result: ReplayResult = { run: origin.run, group, outcome, topic: origin.topic, partition: origin.partition, offset: origin.offset };
+    const result: ReplayResult = { run: origin.run, group, outcome, topic: origin.topic, partition: origin.partition, offset: origin.offset, seq: origin.seq };
     return { key: origin.run, value: JSON.stringify(result) };
   });
   await producer.send({ topic: `${topicPrefix}${REPLAY_RESULTS_TOPIC}`, acks: -1, messages });

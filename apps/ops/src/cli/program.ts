@@ -49,6 +49,17 @@ export function buildProgram(registrations: CommandRegistration[], ctx: OpsConte
   return program;
 }
 
+/** With OPS_REPORT_RSS, the peak resident memory of the whole command on stderr (scale tests, bench). */
+export function reportPeakMemory(): void {
+  let report = false;
+  try {
+    report = loadConfig(OpsConfig).OPS_REPORT_RSS;
+  } catch {
+    // Invalid settings were already reported by the command that read them.
+  }
+  if (report) process.stderr.write(`ops: peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);
+}
+
 /** Runs the command line and returns the exit code; every error becomes one line on stderr. */
 export async function runCli(argv: string[], registrations: CommandRegistration[], ctx?: OpsContext): Promise<number> {
   try {

@@ -92,7 +92,7 @@ async function replay(s: KafkaSession, opts: ReplayOptions, cmd: Command): Promi
   if (!opts.execute) return;
 
   if (opts.live) {
-    if (again > 0) await liveReplay(s, group, rows, { stallMs: (opts.timeout ?? opts.stallTimeout) * 1000, restart: opts.restart === true });
+    if (again > 0) await liveReplay(s, group, rows, { stallMs: (opts.timeout ?? opts.stallTimeout) * 1000, restart: opts.restart === true, spec: JSON.stringify({ ...target, partition: opts.partition ?? null }) });
     else console.log('nothing to replay');
     return;
   }

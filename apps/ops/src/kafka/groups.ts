@@ -87,9 +87,9 @@ export async function groupLag(s: KafkaSession, group: string, topics: string[])
   const committed = await s.admin.fetchOffsets({ groupId: s.full(group), topics: topics.map((t) => s.full(t)) });
   const rows: PartitionLag[] = [];
   for (const { topic, partitions } of committed) {
-    const ends = await s.admin.fetchTopicOffsets(topic);
+    const ends = new Map((await s.admin.fetchTopicOffsets(topic)).map((x) => [x.partition, x]));
     for (const p of partitions) {
-      const e = ends.find((x) => x.partition === p.partition);
+      const e = ends.get(p.partition);
       const low = Number(e?.low ?? 0);
       const end = Number(e?.high ?? 0);
       const c = Number(p.offset) >= 0 ? Number(p.offset) : null;

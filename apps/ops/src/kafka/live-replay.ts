@@ -16,6 +16,12 @@ export interface LiveReplayOptions {
   stallMs: number;
   /** Discard an interrupted replay of the group instead of continuing it. */
   restart: boolean;
+  /**
+   * The range as the command line gave it (e.g. `{"kind":"earliest"}`): an interrupted replay with
+   * the same one is continued even when its offsets would now differ (retention moved the earliest
+   * offset, or the group consumed on and --shift-by counts from there).
+   */
+  spec: string;
 }
 
 /** A topic's ranges to copy now, and the whole ranges they belong to (what the checkpoint records). */
@@ -25,11 +31,11 @@ interface TopicCopy {
 }
 
 /**
- * The ranges to copy: the plan's, or, when an interrupted replay of the same range is pending,
- * the rest of it (its end as first planned: what the group consumed since was applied normally).
- * A pending replay of another range is refused rather than mixed with this one.
+ * The ranges to copy: the plan's, or, when an interrupted replay of the same range is pending
+ * (same command-line range, or same start offset), the rest of it (its end as first planned: what
+ * the group consumed since was applied normally). Another pending range is refused, not mixed in.
  */
-async function resumeOrPlan(checkpoint: ReplayCheckpoint, rows: PlanRow[]): Promise<{ copies: TopicCopy[]; copiedBefore: number }> {
+export async function resumeOrPlan(checkpoint: ReplayCheckpoint, rows: PlanRow[], spec: string): Promise<{ copies: TopicCopy[]; copiedBefore: number }> {
   const copies: TopicCopy[] = [];
   let copiedBefore = 0;
   for (const topic of [...new Set(rows.map((r) => r.topic))]) {
@@ -37,7 +43,7 @@ async function resumeOrPlan(checkpoint: ReplayCheckpoint, rows: PlanRow[]): Prom
     const ranges: TopicCopy['ranges'] = [];
     for (const r of rows.filter((x) => x.topic === topic)) {
       const pending = saved.get(r.partition);
-      if (pending && pending.from !== r.target) {
+      if (pending && pending.spec !== spec && pending.from !== r.target) {
         throw new RefusedError(
           `an interrupted live replay of ${checkpoint.group} copied ${topic} partition ${r.partition} from offset ${pending.from}, not ${r.target}: run it again as it was to finish it, or pass --restart to discard it`,
         );
@@ -63,7 +69,7 @@ export async function liveReplay(s: KafkaSession, group: string, rows: PlanRow[]
   const checkpoint = new ReplayCheckpoint(s, group);
   await checkpoint.requireIdle();
   if (opts.restart) await checkpoint.discard();
-  const { copies, copiedBefore } = await resumeOrPlan(checkpoint, rows);
+  const { copies, copiedBefore } = await resumeOrPlan(checkpoint, rows, opts.spec);
   const total = copies.reduce((n, c) => n + c.ranges.reduce((m, r) => m + (r.to - r.from), 0), 0);
   if (copiedBefore > 0) console.log(`continuing the interrupted live replay of ${group}: ${copiedBefore} event(s) were copied before, ${total} left`);
   const redelivery = new Redelivery(s, group);
@@ -83,7 +89,7 @@ export async function liveReplay(s: KafkaSession, group: string, rows: PlanRow[]
         {
           stallMs: opts.stallMs,
           what: `copying ${topic}`,
-          checkpoint: { groupId: checkpoint.groupId, metadata: (p) => checkpoint.metadata(wholeOf.get(p)!.from, wholeOf.get(p)!.end) },
+          checkpoint: { groupId: checkpoint.groupId, metadata: (p) => checkpoint.metadata(wholeOf.get(p)!.from, wholeOf.get(p)!.end, opts.spec) },
         },
       );
       if (end === 'interrupted') {

@@ -12,7 +12,8 @@ export interface PartitionRange {
   to: number;
 }
 
-export type BatchHandler = (partition: number, messages: KafkaMessage[]) => Promise<void>;
+/** Handles a batch; `false` says it held nothing for this read (e.g. another run's results): not progress. */
+export type BatchHandler = (partition: number, messages: KafkaMessage[]) => Promise<void | boolean>;
 
 const MB = 1024 * 1024;
 
@@ -89,9 +90,8 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
             if (from === undefined) return;
             const messages = batch.messages.filter((m) => Number(m.offset) >= from);
             if (messages.length === 0) return;
-            alive();
             const handling = (async () => {
-              await onBatch(batch.partition, messages);
+              if ((await onBatch(batch.partition, messages)) !== false) alive();
               next.set(batch.partition, Number(messages[messages.length - 1].offset) + 1);
               if (Date.now() - lastCommit >= (opts.checkpoint?.commitEveryMs ?? 1_000)) await commit();
             })();
@@ -141,8 +141,8 @@ export async function readRanges(s: KafkaSession, topic: string, ranges: Partiti
     async (partition, messages) => {
       const end = ends.get(partition)!;
       const inRange = messages.filter((m) => Number(m.offset) < end);
-      if (inRange.length > 0) await onBatch(partition, inRange);
       next.set(partition, Math.max(next.get(partition)!, Number(messages[messages.length - 1].offset) + 1));
+      return inRange.length > 0 ? onBatch(partition, inRange) : false;
     },
     done,
     opts,

@@ -18,6 +18,9 @@ export interface ReplayRecord {
   sourceOffset: string;
 }
 
+/** Records per produce request at most (see send()). */
+const CHUNK_RECORDS = 500;
+
 export type OutcomeCounts = Record<ReplayOutcome, number>;
 
 /**
@@ -32,7 +35,12 @@ export class Redelivery {
   private producer: Producer | undefined;
   private resultStarts = new Map<number, number>();
   private limit = 0;
+  private partitions = 0;
+  /** Header values shared by many records, encoded once. */
+  private readonly shared = new Map<string, Buffer>();
   sent = 0;
+  /** The next record's replay-seq (records are numbered as they are handed to send()). */
+  private sequence = 0;
 
   constructor(
     private readonly s: KafkaSession,
@@ -44,29 +52,47 @@ export class Redelivery {
     const offsets = await this.s.admin.fetchTopicOffsets(this.s.full(REPLAY_RESULTS_TOPIC));
     this.resultStarts = new Map(offsets.map((o) => [o.partition, Number(o.high)]));
     this.limit = await produceLimit(this.s, replayTopic(this.group));
+    const [meta] = (await this.s.admin.fetchTopicMetadata({ topics: [this.s.full(replayTopic(this.group))] })).topics;
+    this.partitions = meta.partitions.length;
     this.producer = this.s.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
     await this.producer.connect();
   }
 
-  /** Sends the records in order, in as many requests as the size limit needs; `sent` counts each chunk once it is acknowledged. */
+  /**
+   * Sends the records in order, in as many requests as the size limit needs; `sent` counts each
+   * chunk once it is acknowledged. A record goes to the replay partition of its source partition
+   * (modulo the count): every record of a key comes from one source partition, so per-key order
+   * holds, and no key is hashed. Chunks stay small because kafkajs groups a request's records per
+   * partition in time quadratic in their number.
+   */
   async send(records: ReplayRecord[], onChunk: () => void = () => undefined): Promise<void> {
+    const run = this.once(this.run);
     const messages = records.map((r) => ({
       key: r.key,
       value: r.value,
+      partition: r.sourcePartition >= 0 ? r.sourcePartition % this.partitions : undefined,
       headers: {
         ...r.headers,
-        [ReplayHeaders.Run]: this.run,
-        [ReplayHeaders.SourceTopic]: r.sourceTopic,
-        [ReplayHeaders.SourcePartition]: String(r.sourcePartition),
+        [ReplayHeaders.Run]: run,
+        [ReplayHeaders.SourceTopic]: this.once(r.sourceTopic),
+        [ReplayHeaders.SourcePartition]: this.once(String(r.sourcePartition)),
         [ReplayHeaders.SourceOffset]: r.sourceOffset,
+        [ReplayHeaders.Sequence]: String(this.sequence++),
       },
     }));
-    const describe = (m: (typeof messages)[number]) => `${this.s.base(m.headers[ReplayHeaders.SourceTopic])} partition ${m.headers[ReplayHeaders.SourcePartition]} offset ${m.headers[ReplayHeaders.SourceOffset]}`;
-    for (const chunk of chunkBySize(messages, this.limit, 5_000, describe)) {
+    const describe = (m: (typeof messages)[number]) =>
+      `${this.s.base(m.headers[ReplayHeaders.SourceTopic].toString())} partition ${m.headers[ReplayHeaders.SourcePartition].toString()} offset ${m.headers[ReplayHeaders.SourceOffset]}`;
+    for (const chunk of chunkBySize(messages, this.limit, CHUNK_RECORDS, describe)) {
       await this.producer!.send({ topic: this.s.full(replayTopic(this.group)), acks: -1, messages: chunk });
       this.sent += chunk.length;
       onChunk();
     }
+  }
+
+  private once(value: string): Buffer {
+    let b = this.shared.get(value);
+    if (!b) this.shared.set(value, (b = Buffer.from(value)));
+    return b;
   }
 
   async close(): Promise<void> {
@@ -79,6 +105,7 @@ export class Redelivery {
     const total = () => counts.applied + counts.duplicate + counts.dead_lettered;
     const progress = new Progress(`applying in ${this.group}`, this.sent, { unit: 'events' });
     const detail = () => `applied ${counts.applied}, already applied ${counts.duplicate}, dead-lettered ${counts.dead_lettered}`;
+    const seen = new Uint8Array(Math.ceil(this.sequence / 8));
     let end: ReadEnd = 'done';
     try {
       end = await readFrom(
@@ -86,12 +113,22 @@ export class Redelivery {
         REPLAY_RESULTS_TOPIC,
         this.resultStarts,
         async (_partition, messages) => {
+          let mine = false;
           for (const m of messages) {
             if (m.key?.toString() !== this.run) continue;
+            mine = true;
             const result = JSON.parse(m.value?.toString() ?? '{}') as ReplayResult;
+            // A record applied again after a consumer restart is reported again: counted once, by
+            // its sequence number (one bit per record sent).
+            if (typeof result.seq === 'number' && result.seq >= 0 && result.seq < this.sequence) {
+              const [byte, bit] = [result.seq >> 3, 1 << (result.seq & 7)];
+              if (seen[byte] & bit) continue;
+              seen[byte] |= bit;
+            }
             if (result.outcome in counts) counts[result.outcome] += 1;
           }
           progress.update(total(), detail());
+          return mine;
         },
         () => total() >= this.sent,
         { stallMs, what: `waiting for ${this.group} to apply the ${this.sent} replayed event(s) (${total()} so far); are its consumers running?` },

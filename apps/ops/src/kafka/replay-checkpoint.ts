@@ -8,6 +8,8 @@ export interface CopyRange {
   from: number;
   end: number;
   next: number;
+  /** The command's range (e.g. `{"kind":"earliest"}`), or null when recorded by an older ops. */
+  spec: string | null;
 }
 
 /**
@@ -44,14 +46,14 @@ export class ReplayCheckpoint {
       for (const p of partitions) {
         const next = Number(p.offset);
         const meta = parseMetadata(p.metadata);
-        if (next >= 0 && meta) saved.set(p.partition, { partition: p.partition, from: meta.from, end: meta.end, next: Math.min(Math.max(next, meta.from), meta.end) });
+        if (next >= 0 && meta) saved.set(p.partition, { partition: p.partition, ...meta, next: Math.min(Math.max(next, meta.from), meta.end) });
       }
     }
     return saved;
   }
 
-  metadata(from: number, end: number): string {
-    return JSON.stringify({ from, end });
+  metadata(from: number, end: number, spec: string): string {
+    return JSON.stringify({ from, end, spec });
   }
 
   /** Forgets the pending copy (it finished, or --restart). */
@@ -62,10 +64,11 @@ export class ReplayCheckpoint {
   }
 }
 
-function parseMetadata(text: string | null | undefined): { from: number; end: number } | null {
+function parseMetadata(text: string | null | undefined): { from: number; end: number; spec: string | null } | null {
   try {
-    const m = JSON.parse(text ?? '') as { from?: unknown; end?: unknown };
-    return Number.isInteger(m.from) && Number.isInteger(m.end) ? { from: m.from as number, end: m.end as number } : null;
+    const m = JSON.parse(text ?? '') as { from?: unknown; end?: unknown; spec?: unknown };
+    if (!Number.isInteger(m.from) || !Number.isInteger(m.end)) return null;
+    return { from: m.from as number, end: m.end as number, spec: typeof m.spec === 'string' ? m.spec : null };
   } catch {
     return null;
   }

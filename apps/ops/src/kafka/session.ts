@@ -39,7 +39,5 @@ export async function withKafka<T>(config: OpsConfig, fn: (session: KafkaSession
     return await fn(new KafkaSession(kafka, admin, config.KAFKA_TOPIC_PREFIX));
   } finally {
     await admin.disconnect();
-    if (config.OPS_REPORT_RSS) process.stderr.write(`ops: peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB
-`);
   }
 }

@@ -9,6 +9,7 @@ import {
 } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import type { SplitEntry } from './domain/split-amounts';
+import { SplitConfigStore } from '../splits/split-config-store';
 import { LedgerQueries } from './ledger-queries';
 import { TransactionCopyStore } from './transaction-copy-store';
 import { ApplySplitsUseCase } from './usecases/apply-splits.usecase';
@@ -17,6 +18,15 @@ const MAX_IDS = 1_000;
 
 const keyOf = (e: { split_config_id: string | null; link_split_index: number | null }) =>
   e.split_config_id !== null ? `config:${e.split_config_id}` : `link:${e.link_split_index}`;
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = out.get(key(row));
+    if (list) list.push(row);
+    else out.set(key(row), [row]);
+  }
+  return out;
+}
 const keyOfPlanned = (e: SplitEntry) => (e.source.kind === 'config' ? `config:${e.source.configId}` : `link:${e.source.index}`);
 
 /**
@@ -31,6 +41,7 @@ export class ReconcileLedgerUseCase {
     private readonly copies: TransactionCopyStore,
     private readonly entries: LedgerQueries,
     private readonly splits: ApplySplitsUseCase,
+    private readonly configs: SplitConfigStore,
   ) {}
 
   async execute(body: ReconcileLedgerBody): Promise<ReconcileLedgerResult> {
@@ -42,30 +53,32 @@ export class ReconcileLedgerUseCase {
       const entries = await this.entries.forReconcile(m, ids);
       const reversedOf = new Map<string, number>();
       for (const e of entries) if (e.kind === 'reversal' && e.reverses_entry_id) reversedOf.set(e.reverses_entry_id, (reversedOf.get(e.reverses_entry_id) ?? 0) - Number(e.amount));
+      const refundsOf = groupBy(refunds, (r) => r.transaction_id);
+      const splitsOf = groupBy(entries.filter((e) => e.kind === 'split'), (e) => e.transaction_id);
+      // The terms in force of the whole page in one statement (not one per transaction).
+      const succeeded = txns.filter((t) => t.status === 'success');
+      const terms = await this.configs.versionsInForceMany(
+        m,
+        succeeded.map((t) => ({ key: t.id, owner: t.business_id, mode: t.mode, currency: t.currency.trim(), at: t.transaction_created_at.toISOString() })),
+      );
       const out: ReconcileLedgerTransaction[] = [];
       for (const t of txns) {
-        const expected =
-          t.status === 'success'
-            ? (
-                await this.splits.plan(m, {
-                  transaction_id: t.public_id,
-                  business_id: t.business_id,
-                  mode: t.mode,
-                  currency: t.currency.trim(),
-                  date_created: t.transaction_created_at.toISOString(),
-                  amount: Number(t.amount),
-                  link_splits: t.link_splits,
-                })
-              ).entries.map((e) => ({ key: keyOfPlanned(e), amount: e.amount }))
-            : [];
+        const subject = {
+          transaction_id: t.public_id,
+          business_id: t.business_id,
+          mode: t.mode,
+          currency: t.currency.trim(),
+          date_created: t.transaction_created_at.toISOString(),
+          amount: Number(t.amount),
+          link_splits: t.link_splits,
+        };
+        const expected = t.status === 'success' ? (await this.splits.plan(m, subject, terms.get(t.id) ?? [])).entries.map((e) => ({ key: keyOfPlanned(e), amount: e.amount })) : [];
         out.push({
           id: t.id,
           status: t.status,
           amount: Number(t.amount),
-          refunds: refunds.filter((r) => r.transaction_id === t.id).map((r) => ({ id: r.id, amount: Number(r.amount), status: r.status })),
-          splits: entries
-            .filter((e) => e.transaction_id === t.id && e.kind === 'split')
-            .map((e) => ({ key: keyOf(e), amount: Number(e.amount), reversed: reversedOf.get(e.id) ?? 0 })),
+          refunds: (refundsOf.get(t.id) ?? []).map((r) => ({ id: r.id, amount: Number(r.amount), status: r.status })),
+          splits: (splitsOf.get(t.id) ?? []).map((e) => ({ key: keyOf(e), amount: Number(e.amount), reversed: reversedOf.get(e.id) ?? 0 })),
           expected,
         });
       }

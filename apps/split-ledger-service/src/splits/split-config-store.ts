@@ -62,6 +62,15 @@ export function toSplitConfigView(r: SplitConfigRow): SplitConfigView {
  * (valid_to = now()) and opens the next one, in the caller's DB transaction, so the terms in force
  * at any instant are exactly one version (or none once deactivated).
  */
+/** Whose terms are asked for, under a key of the caller's. */
+export interface TermsSubject {
+  key: string;
+  owner: number;
+  mode: Mode;
+  currency: string;
+  at: string;
+}
+
 @Injectable()
 export class SplitConfigStore {
   async create(
@@ -149,22 +158,30 @@ export class SplitConfigStore {
   }
 
   /**
-   * Of several (owner, mode, currency, at), the keys of those with any config terms in force:
-   * versionsInForce() non-empty, for a whole batch in one statement.
+   * versionsInForce() of several (owner, mode, currency, at) in one statement, by their key; a key
+   * with no terms in force is absent. For reconciliation, which plans a page of transactions.
    */
-  async withTermsInForce(m: EntityManager, subjects: { key: string; owner: number; mode: Mode; currency: string; at: string }[]): Promise<Set<string>> {
-    if (subjects.length === 0) return new Set();
-    const rows = await queryRows<{ key: string }>(
+  async versionsInForceMany(m: EntityManager, subjects: TermsSubject[]): Promise<Map<string, SplitVersionRow[]>> {
+    if (subjects.length === 0) return new Map();
+    const rows = await queryRows<SplitVersionRow & { key: string }>(
       m,
-      `SELECT s.key FROM jsonb_to_recordset($1::jsonb) AS s(key text, owner integer, mode text, currency text, at timestamptz)
-        WHERE EXISTS (
-          SELECT 1 FROM split_configs c JOIN split_config_versions v ON v.split_config_id = c.id
-           WHERE c.owner_business_id = s.owner AND c.mode = s.mode AND c.currency = s.currency
-             AND date_trunc('milliseconds', v.valid_from) <= s.at
-             AND (v.valid_to IS NULL OR date_trunc('milliseconds', v.valid_to) > s.at))`,
+      `SELECT s.key, v.split_config_id, v.version, c.partner_business_id, v.split_type, v.split_value, v.split_role
+         FROM jsonb_to_recordset($1::jsonb) AS s(key text, owner integer, mode text, currency text, at timestamptz)
+         JOIN split_configs c ON c.owner_business_id = s.owner AND c.mode = s.mode AND c.currency = s.currency
+         JOIN split_config_versions v ON v.split_config_id = c.id
+          AND date_trunc('milliseconds', v.valid_from) <= s.at
+          AND (v.valid_to IS NULL OR date_trunc('milliseconds', v.valid_to) > s.at)
+        ORDER BY s.key, c.id`,
       [JSON.stringify(subjects)],
     );
-    return new Set(rows.map((r) => r.key));
+    const byKey = new Map<string, SplitVersionRow[]>();
+    for (const { key, ...version } of rows) byKey.set(key, [...(byKey.get(key) ?? []), version]);
+    return byKey;
+  }
+
+  /** Of several (owner, mode, currency, at), the keys of those with any config terms in force. */
+  async withTermsInForce(m: EntityManager, subjects: TermsSubject[]): Promise<Set<string>> {
+    return new Set((await this.versionsInForceMany(m, subjects)).keys());
   }
 
   // now() is the DB transaction's start: the closing and the opening instant are the same, so

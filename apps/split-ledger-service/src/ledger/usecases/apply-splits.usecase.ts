@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { EntityManager } from '@payments/database';
 import type { TransactionSnapshot } from '@payments/contracts';
 import { ROOT_LOGGER } from '@payments/platform';
-import { SplitConfigStore } from '../../splits/split-config-store';
+import { SplitConfigStore, type SplitVersionRow } from '../../splits/split-config-store';
 import { computeSplitEntries, type SplitEntry, type SplitRule } from '../domain/split-amounts';
 import { LedgerStore } from '../ledger-store';
 import { ReverseRefundedSplitsUseCase } from './reverse-refunded-splits.usecase';
@@ -35,8 +35,8 @@ export class ApplySplitsUseCase {
    * when it was created, then its payment link's splits. What `execute` writes and what
    * reconciliation expects.
    */
-  async plan(m: EntityManager, t: SplitSubject): Promise<{ entries: SplitEntry[]; versionOf: Map<number, number> }> {
-    const versions = await this.configs.versionsInForce(m, t.business_id, t.mode, t.currency, t.date_created);
+  async plan(m: EntityManager, t: SplitSubject, inForce?: SplitVersionRow[]): Promise<{ entries: SplitEntry[]; versionOf: Map<number, number> }> {
+    const versions = inForce ?? (await this.configs.versionsInForce(m, t.business_id, t.mode, t.currency, t.date_created));
     const versionOf = new Map(versions.map((v) => [Number(v.split_config_id), v.version]));
     const rules: SplitRule[] = [
       ...versions.map((v): SplitRule => ({
