@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT } from '../support/infra';
+import { opsCommand } from '../support/ops';
 import { Stack, ALL_APPS } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
@@ -48,7 +47,7 @@ describe('chaos: crashes and restarts under load', () => {
   const ops = async (...args: string[]) => {
     const env = { PATH: process.env.PATH ?? '', GATEWAY_URL: stack.gatewayUrl, ADMIN_API_TOKEN: stack.adminToken, KAFKA_BROKERS: stack.infra.KAFKA_BROKERS };
     try {
-      const { stdout } = await run(process.execPath, [join(ROOT, 'dist', 'apps', 'ops', 'src', 'main.js'), ...args], { env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+      const { stdout } = await run(process.execPath, [...opsCommand(), ...args], { env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
       return { code: 0, out: stdout };
     } catch (err) {
       const e = err as { code: number; stdout: string; stderr: string };

@@ -1,17 +1,18 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import type { Admin } from 'kafkajs';
 import { ConsumerGroups, Topics, replayTopic } from '@payments/contracts';
-import { ROOT } from '../support/infra';
-import { committedOffsets, runOps, stackGroups } from '../support/ops';
+import { committedOffsets, opsCommand, runOps, stackGroups } from '../support/ops';
 import { Stack } from '../support/stack';
-import { produceHistory } from '../support/synthetic-events';
+import { produceDeadLetters, produceHistory } from '../support/synthetic-events';
 import { waitFor } from '../support/wait';
 
 const GROUP = ConsumerGroups.SplitLedger;
 const TOPIC = Topics.TransactionStatusChanged;
 /** CI runs 50k; the 300k run of the issue is OPS_REPLAY_SCALE_EVENTS=300000 (and `npm run bench` part e). */
 const EVENTS = Number(process.env.OPS_REPLAY_SCALE_EVENTS ?? 50_000);
+/** CI runs 50k dead letters; the issue's run is OPS_DLQ_SCALE_LETTERS=100000. */
+const LETTERS = Number(process.env.OPS_DLQ_SCALE_LETTERS ?? 50_000);
+const peakRss = (out: string) => Number(/ops: peak memory (\d+) MB/.exec(out)?.[1]);
 
 /**
  * A live replay at the scale of a day's topic, far above one fetch or one produce request: every
@@ -51,7 +52,7 @@ describe('ops replay --live at scale', () => {
 
     // First run, interrupted with ^C once the copy is under way.
     const env = { PATH: process.env.PATH ?? '', KAFKA_BROKERS: stack.infra.KAFKA_BROKERS, KAFKA_TOPIC_PREFIX: stack.topicPrefix, OPS_REPORT_RSS: '1' };
-    const args = [join(ROOT, 'dist', 'apps', 'ops', 'src', 'main.js'), 'replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute'];
+    const args = [...opsCommand(), 'replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute'];
     const child = spawn(process.execPath, args, { env });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
@@ -90,5 +91,34 @@ describe('ops replay --live at scale', () => {
     process.stderr.write(`THIRD ${third.out}\n`);
     expect(third.out).toContain(`${EVENTS} event(s) replayed to ${GROUP}: 0 applied, ${EVENTS} already applied, 0 dead-lettered`);
     expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(EVENTS);
+  }, 900_000);
+
+  it(`lists and replays a dead-letter topic of ${LETTERS} messages page by page: each applied once, then removed`, async () => {
+    const measured = (...args: string[]) => runOps(stack, args, 900_000, { OPS_REPORT_RSS: '1' });
+    const processed = () => ledger('SELECT count(*)::int AS n FROM processed_events');
+    const before = await processed();
+    await produceDeadLetters(stack, GROUP, TOPIC, LETTERS);
+    const dlq = `${GROUP}.dlq`;
+
+    const first = await measured('dlq', 'list', '--group', GROUP);
+    expect(first.out).toContain(`${LETTERS} message(s) in ${dlq}`);
+    expect(first.out.match(/^- \d+\/\d+ at \S+ from transaction\.status_changed partition \d offset \d+$/gm)).toHaveLength(100);
+    expect(first.out).toContain(`… and ${LETTERS - 100} more (--limit 0 shows all)`);
+    const all = await measured('dlq', 'list', '--group', GROUP, '--limit', '0');
+    expect(all.out.match(/^ {4}reason: database was down$/gm)).toHaveLength(LETTERS);
+    expect(peakRss(all.out)).toBeLessThan(300);
+
+    const dry = await measured('dlq', 'replay', '--group', GROUP);
+    expect(dry.out).toContain(`${LETTERS} message(s) in ${dlq} (dry run: nothing is sent; add --execute)`);
+    expect(await processed()).toBe(before);
+
+    const replayed = await measured('dlq', 'replay', '--group', GROUP, '--execute');
+    process.stderr.write(`DLQ ${replayed.out.split('\n').slice(-6).join('\n')}\n`);
+    expect(replayed).toMatchObject({ code: 0 });
+    expect(replayed.out).toContain(`${LETTERS} message(s) removed from ${dlq}`);
+    expect(replayed.out).toContain(`${LETTERS} event(s) replayed to ${GROUP}: ${LETTERS} applied, 0 already applied, 0 dead-lettered`);
+    expect(peakRss(replayed.out)).toBeLessThan(300);
+    expect(await processed()).toBe(before + LETTERS);
+    expect((await ops('dlq', 'list', '--group', GROUP)).out).toContain(`0 message(s) in ${dlq}`);
   }, 900_000);
 });

@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { ROOT } from '../support/infra';
-import { runOps } from '../support/ops';
+import { opsCommand, runOps } from '../support/ops';
 import { freePort } from '../support/processes';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -56,7 +54,7 @@ class Listener {
   private readonly child: ChildProcess;
 
   constructor(args: string[], env: Record<string, string>) {
-    this.child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'ops', 'src', 'main.js'), 'webhooks', 'listen', ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    this.child = spawn(process.execPath, [...opsCommand(), 'webhooks', 'listen', ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
     this.child.stdout!.on('data', (c: Buffer) => (this.output += c.toString('utf8')));
     this.child.stderr!.on('data', (c: Buffer) => (this.output += c.toString('utf8')));
     this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));

@@ -32,12 +32,32 @@ export function* history(count: number): Generator<{ key: string; value: string;
 }
 
 /** Puts `count` events of the synthetic history onto `topic` (base name), 2000 per request. */
-export async function produceHistory(stack: Stack, topic: string, count: number): Promise<void> {
+export function produceHistory(stack: Stack, topic: string, count: number): Promise<void> {
+  return produceAll(stack, topic, history(count));
+}
+
+/**
+ * Puts `count` events of the synthetic history onto the group's dead-letter topic, as its consumer
+ * would have dead-lettered them from `topic` (new event ids: none was applied before).
+ */
+export function produceDeadLetters(stack: Stack, group: string, topic: string, count: number): Promise<void> {
+  function* letters() {
+    let i = 0;
+    for (const m of history(count)) {
+      i++;
+      const headers = { ...m.headers, 'dlq-reason': 'database was down', 'dlq-original-topic': `${stack.topicPrefix}${topic}`, 'dlq-original-partition': String(i % 3), 'dlq-original-offset': String(Math.floor(i / 3)) };
+      yield { ...m, headers };
+    }
+  }
+  return produceAll(stack, `${group}.dlq`, letters());
+}
+
+async function produceAll(stack: Stack, topic: string, messages: Iterable<{ key: string; value: string; headers: Record<string, string> }>): Promise<void> {
   const producer = stack.kafka().producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   try {
     let batch: { key: string; value: string; headers: Record<string, string> }[] = [];
-    for (const message of history(count)) {
+    for (const message of messages) {
       batch.push(message);
       if (batch.length === 2000) {
         await producer.send({ topic: `${stack.topicPrefix}${topic}`, acks: 1, messages: batch });

@@ -6,5 +6,7 @@ import { COMMANDS } from './commands';
 installInterruptHandler();
 runCli(process.argv, COMMANDS).then((code) => {
   reportPeakMemory();
-  process.exit(code);
+  // Into a pipe (`ops dlq list --limit 0 | less`) stdout is written asynchronously: exiting at once
+  // would cut the output. An empty write's callback runs once everything before it was flushed.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 });

@@ -5,6 +5,7 @@ import { ownHeaders } from '@payments/messaging';
 import { redactText } from '@payments/platform';
 import { BadValueError, InterruptedError, RefusedError } from '../cli/errors';
 import type { CommandRegistration } from '../cli/program';
+import { drained } from '../cli/output';
 import { Progress } from '../cli/progress';
 import { nonNegativeInt, positiveInt } from '../cli/values';
 import { describeGroup, requireGroup } from '../kafka/groups';
@@ -30,8 +31,8 @@ async function deadLetterRanges(s: KafkaSession, group: string): Promise<{ topic
 }
 
 /** Streams the dead letters in [from, to) per partition, batch by batch: memory stays bounded whatever their number. */
-function eachLetter(s: KafkaSession, topic: string, ranges: PartitionRange[], stallMs: number, fn: (letters: DeadLetter[]) => Promise<void> | void): Promise<unknown> {
-  return readRanges(s, topic, ranges, async (partition, messages) => fn(messages.map((message) => ({ partition, message }))), { stallMs, what: `reading ${topic}` });
+function eachLetter(s: KafkaSession, topic: string, ranges: PartitionRange[], stallMs: number, fn: (letters: DeadLetter[], heartbeat: () => Promise<void>) => Promise<void> | void): Promise<unknown> {
+  return readRanges(s, topic, ranges, async (partition, messages, heartbeat) => fn(messages.map((message) => ({ partition, message })), heartbeat), { stallMs, what: `reading ${topic}` });
 }
 
 function excerpt(value: Buffer | null, max = 120): string {
@@ -67,7 +68,10 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
         const { topic, ranges, count } = await deadLetterRanges(s, opts.group);
         console.log(`${count} message(s) in ${topic}`);
         const shown = opts.limit === 0 ? ranges : firstOf(ranges, opts.limit);
-        await eachLetter(s, topic, shown, opts.stallTimeout * 1000, (letters) => letters.forEach((l) => printLetter(s, l)));
+        await eachLetter(s, topic, shown, opts.stallTimeout * 1000, async (letters, heartbeat) => {
+          letters.forEach((l) => printLetter(s, l));
+          await drained(heartbeat);
+        });
         const left = count - shown.reduce((n, r) => n + r.to - r.from, 0);
         if (left > 0) console.log(`… and ${left} more (--limit 0 shows all)`);
       }),
@@ -95,7 +99,10 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
           throw new RefusedError(`${orphans.length} message(s) have no ${DeadLetterHeaders.OriginalTopic} header (${orphans.slice(0, 20).join(', ')}${orphans.length > 20 ? ', …' : ''}): nothing says which handler applies them`);
         }
         if (!opts.execute) {
-          await eachLetter(s, topic, opts.limit === 0 ? ranges : firstOf(ranges, opts.limit), stallMs, (letters) => letters.forEach((l) => printLetter(s, l)));
+          await eachLetter(s, topic, opts.limit === 0 ? ranges : firstOf(ranges, opts.limit), stallMs, async (letters, heartbeat) => {
+          letters.forEach((l) => printLetter(s, l));
+          await drained(heartbeat);
+        });
           console.log(`${count} message(s) would be delivered to ${opts.group} only, then removed from ${topic}`);
           return;
         }

@@ -9,6 +9,7 @@ import type {
 import { ExitCode, OpsError } from '../cli/errors';
 import type { CommandRegistration } from '../cli/program';
 import type { OpsConfig } from '../ops.config';
+import { drained } from '../cli/output';
 import { adminApi } from './admin-api';
 import { deliveryDifferences, transactionDifferences } from './reconcile-checks';
 
@@ -64,6 +65,7 @@ async function reconcile(config: OpsConfig, found: (difference: string) => void,
     }
     report.transactions += page.transactions.length;
     progress(`${report.transactions} transactions checked`);
+    await drained();
   }
 
   const callbacks: ReconcileCallback[] = [];
@@ -71,6 +73,7 @@ async function reconcile(config: OpsConfig, found: (difference: string) => void,
   for await (const page of pages<ReconcileWebhookEventsResult>(config, '/admin/v1/reconcile/webhook-events')) {
     for (const e of page.events) differences(deliveryDifferences(e, callbacks));
     report.events += page.events.length;
+    await drained();
     progress(`${report.transactions} transactions, ${report.events} webhook events checked`);
   }
   return report;

@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import type { AdminRecoverDeliveriesResult } from '@payments/contracts';
 import type { CommandRegistration } from '../cli/program';
+import { drained } from '../cli/output';
 import { Progress } from '../cli/progress';
 import { isoTimestamp, positiveInt } from '../cli/values';
 import type { OpsConfig } from '../ops.config';
@@ -37,6 +38,7 @@ async function recoverWebhooks(config: OpsConfig, args: RecoverArgs): Promise<vo
     for (const d of page.deliveries) {
       if (args.dryRun) console.log(`  ${d.delivery_id}  callback ${d.callback_id}  ${d.event.padEnd(22)} ${d.status.padEnd(8)} ${d.event_id}  ${d.date_created}`);
     }
+    await drained();
     done += page.deliveries.length;
     if (!args.dryRun) {
       progress ??= new Progress('queueing', total);

@@ -13,7 +13,7 @@ export interface PartitionRange {
 }
 
 /** Handles a batch; `false` says it held nothing for this read (e.g. another run's results): not progress. */
-export type BatchHandler = (partition: number, messages: KafkaMessage[]) => Promise<void | boolean>;
+export type BatchHandler = (partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void>) => Promise<void | boolean>;
 
 const MB = 1024 * 1024;
 
@@ -58,6 +58,8 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
     );
   };
   let stallTimer: NodeJS.Timeout | undefined;
+  let busy = 0;
+  let lastMoved = Date.now();
   let end: ReadEnd = 'done';
   let stop = () => undefined as void;
   // The batches being handled: the last commit waits for them, and is made before the consumer stops (kafkajs refuses commits after).
@@ -69,9 +71,14 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
     await consumer.subscribe({ topics: [s.full(topic)], fromBeginning: true });
     await new Promise<void>((resolve, reject) => {
       const stalled = () => reject(new TimedOutError(`${opts.what}: nothing read for ${Math.round(opts.stallMs / 1000)} s (see --stall-timeout)`));
-      const alive = () => {
+      // Armed from the last batch that moved, and only while no batch is being handled.
+      const arm = () => {
         clearTimeout(stallTimer);
-        stallTimer = setTimeout(stalled, opts.stallMs);
+        if (busy === 0) stallTimer = setTimeout(stalled, Math.max(0, lastMoved + opts.stallMs - Date.now()));
+      };
+      const alive = () => {
+        lastMoved = Date.now();
+        arm();
       };
       stop = () => {
         end = 'interrupted';
@@ -84,14 +91,19 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
         .run({
           autoCommit: false,
           partitionsConsumedConcurrently: starts.size,
-          eachBatch: async ({ batch }) => {
+          eachBatch: async ({ batch, heartbeat }) => {
             if (end === 'interrupted') return;
             const from = starts.get(batch.partition);
             if (from === undefined) return;
             const messages = batch.messages.filter((m) => Number(m.offset) >= from);
             if (messages.length === 0) return;
+            // The stall timer waits while a batch is handled (e.g. its output waits for a slow pipe).
+            busy += 1;
+            clearTimeout(stallTimer);
             const handling = (async () => {
-              if ((await onBatch(batch.partition, messages)) !== false) alive();
+              const moved = await onBatch(batch.partition, messages, heartbeat).finally(() => (busy -= 1));
+              if (moved !== false) alive();
+              else arm();
               next.set(batch.partition, Number(messages[messages.length - 1].offset) + 1);
               if (Date.now() - lastCommit >= (opts.checkpoint?.commitEveryMs ?? 1_000)) await commit();
             })();
@@ -138,11 +150,11 @@ export async function readRanges(s: KafkaSession, topic: string, ranges: Partiti
     s,
     topic,
     new Map(next),
-    async (partition, messages) => {
+    async (partition, messages, heartbeat) => {
       const end = ends.get(partition)!;
       const inRange = messages.filter((m) => Number(m.offset) < end);
       next.set(partition, Math.max(next.get(partition)!, Number(messages[messages.length - 1].offset) + 1));
-      return inRange.length > 0 ? onBatch(partition, inRange) : false;
+      return inRange.length > 0 ? onBatch(partition, inRange, heartbeat) : false;
     },
     done,
     opts,
