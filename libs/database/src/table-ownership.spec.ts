@@ -9,8 +9,13 @@ import { join, relative } from 'node:path';
  */
 const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string> }> = {
   // gateway
-  businesses: { owners: ['apps/gateway/src/businesses/business-store.ts'] },
+  businesses: {
+    owners: ['apps/gateway/src/businesses/business-store.ts'],
+    readers: { 'apps/gateway/src/dashboard/user-store.ts': 'a dashboard user is shown with its business name, and is created only for an existing business' },
+  },
   api_keys: { owners: ['apps/gateway/src/auth/api-key-store.ts'] },
+  dashboard_users: { owners: ['apps/gateway/src/dashboard/user-store.ts'] },
+  dashboard_audit_log: { owners: ['apps/gateway/src/dashboard/audit-store.ts'] },
   // transaction-service
   transactions: {
     owners: ['apps/transaction-service/src/transactions/transaction-store.ts', 'apps/transaction-service/src/transactions/transaction-queries.ts'],
