@@ -5,6 +5,8 @@ import { AuditStore } from './audit-store';
 import { DashboardGuard } from './dashboard.guard';
 import { DashboardUsersService } from './dashboard-users.service';
 import { LoginLimiter } from './login-limiter';
+import { OverviewController } from './overview.controller';
+import { DashboardPagesController } from './pages.controller';
 import { PaymentsController } from './payments.controller';
 import { SessionController } from './session.controller';
 import { SessionStore } from './session-store';
@@ -17,7 +19,7 @@ import { UsersController } from './users.controller';
  * creates a business's dashboard users.
  */
 @Module({
-  controllers: [SessionController, PaymentsController, UsersController, AdminDashboardUsersController],
+  controllers: [SessionController, OverviewController, PaymentsController, UsersController, AdminDashboardUsersController, DashboardPagesController],
   providers: [DashboardUserStore, AuditStore, Audit, SessionStore, LoginLimiter, DashboardGuard, DashboardUsersService],
 })
 export class DashboardModule {}
