@@ -28,7 +28,7 @@ export function Layout({ children }: { children: ReactNode }) {
               {session.user.business_name}
             </Title>
             {session.mode === 'test' && (
-              <Badge color="orange.9" variant="filled" visibleFrom="xs">
+              <Badge color="#8a3a00" variant="filled" visibleFrom="xs">
                 Test data
               </Badge>
             )}

@@ -3,14 +3,15 @@ import { Link } from 'react-router-dom';
 import type { Payment } from '../api';
 import { dateTime, money } from '../format';
 import { StatusBadge } from './StatusBadge';
+import { ScrollRegion } from './ScrollRegion';
 
 /** Payments as a table; on a phone it scrolls sideways rather than squeezing the columns. */
 export function PaymentsTable({ payments, caption }: { payments: Payment[]; caption: string }) {
   if (payments.length === 0) return <Text c="dark.6">No payments.</Text>;
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped highlightOnHover captionSide="top">
-        <Table.Caption>{caption}</Table.Caption>
+    <ScrollRegion label={caption}>
+      <Table miw={640} striped highlightOnHover captionSide="top">
+        <Table.Caption c="dark.8">{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Reference</Table.Th>
@@ -40,6 +41,6 @@ export function PaymentsTable({ payments, caption }: { payments: Payment[]; capt
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollRegion>
   );
 }

@@ -37,7 +37,7 @@ export function RefundDialog({ payment, refundable, opened, onClose, onDone }: P
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Refund this payment">
+    <Modal opened={opened} onClose={onClose} title="Refund this payment" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
           {error && (
@@ -48,6 +48,7 @@ export function RefundDialog({ payment, refundable, opened, onClose, onDone }: P
           <TextInput
             label={`Amount (${payment.currency})`}
             description={`Up to ${money(refundable, payment.currency)}. Leave empty to refund everything left.`}
+            styles={{ description: { color: 'var(--mantine-color-dark-7)' } }}
             inputMode="decimal"
             value={amount}
             onChange={(e) => setAmount(e.currentTarget.value)}

@@ -2,6 +2,7 @@ import { Alert, Stack, Table, Text, Title } from '@mantine/core';
 import type { AuditEntry } from '../api';
 import { dateTime } from '../format';
 import { useApi } from '../useApi';
+import { ScrollRegion } from '../components/ScrollRegion';
 
 /** Every dashboard action of the business's users: who, what, when, from which address (owners only). */
 export function AuditPage() {
@@ -12,9 +13,9 @@ export function AuditPage() {
       {error && <Alert color="red">{error}</Alert>}
       {data && data.entries.length === 0 && <Text c="dark.6">Nothing recorded yet.</Text>}
       {data && data.entries.length > 0 && (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped captionSide="top">
-            <Table.Caption>The latest 50 actions, newest first</Table.Caption>
+        <ScrollRegion label="Audit log">
+          <Table miw={640} striped captionSide="top">
+            <Table.Caption c="dark.8">The latest 50 actions, newest first</Table.Caption>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>When</Table.Th>
@@ -38,7 +39,7 @@ export function AuditPage() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollRegion>
       )}
     </Stack>
   );

@@ -7,6 +7,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { dateTime, money } from '../format';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
+import { ScrollRegion } from '../components/ScrollRegion';
 
 interface Detail {
   payment: Payment;
@@ -67,9 +68,9 @@ export function PaymentPage() {
           {data.refunds.length === 0 ? (
             <Text c="dark.6">No refunds.</Text>
           ) : (
-            <Table.ScrollContainer minWidth={520}>
-              <Table captionSide="top">
-                <Table.Caption>Refunds of this payment, oldest first</Table.Caption>
+            <ScrollRegion label="Refunds">
+              <Table miw={640} captionSide="top">
+                <Table.Caption c="dark.8">Refunds of this payment, oldest first</Table.Caption>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Refund</Table.Th>
@@ -93,7 +94,7 @@ export function PaymentPage() {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </ScrollRegion>
           )}
           <RefundDialog
             payment={p}

@@ -57,7 +57,7 @@ export function PaymentsPage() {
         >
           <Group align="end" gap="xs">
             <TextInput label="Reference or e-mail" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={220} />
-            <Button type="submit" variant="light">
+            <Button type="submit" variant="default">
               Search
             </Button>
           </Group>
