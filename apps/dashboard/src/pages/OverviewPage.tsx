@@ -64,8 +64,8 @@ export function OverviewPage() {
               <YAxis yAxisId="r" orientation="right" domain={[0, 100]} unit="%" />
               <Tooltip />
               <Legend />
-              <Bar yAxisId="v" dataKey="volume" name={`Volume (${currency})`} fill="#364fc7" />
-              <Line yAxisId="r" dataKey="rate" name="Success rate" stroke="#2b8a3e" connectNulls />
+              <Bar yAxisId="v" dataKey="volume" name={`Volume (${currency})`} fill="#364fc7" isAnimationActive={false} />
+              <Line yAxisId="r" dataKey="rate" name="Success rate" stroke="#2b8a3e" connectNulls isAnimationActive={false} />
             </ComposedChart>
           </ResponsiveContainer>
         </div>
