@@ -5,6 +5,7 @@ import { TEST_PASSWORD, createDashboardUser } from '../support/dashboard';
 import { payAndSettle } from '../support/payments';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
 
 /**
  * The merchant dashboard in Debian's Chromium: sign in, find a payment made through the API,
@@ -20,10 +21,17 @@ describe('merchant dashboard in Chromium', () => {
   let viewer: string;
   let payment: string;
   const consoleErrors: string[] = [];
+  const receiver = new WebhookReceiver(selfSignedCertificate());
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    await receiver.start();
+    // One retry a second after a failure: a delivery the receiver refuses twice is `failed` at once.
+    stack = await Stack.start(undefined, { ...receiver.dispatcherEnv(), WEBHOOK_RETRY_SCHEDULE: '1' });
     shop = await stack.createBusiness('Mbare Market Goods');
+    // The merchant's endpoint refuses the refund's webhook twice, then takes it.
+    receiver.script('/hooks', [500, 500, 200]);
+    const hook = await stack.api('POST', '/v1/callback', { key: shop.test.secret, body: { url: receiver.url('/hooks'), events: ['refund.pending'] } });
+    expect(hook.status).toBe(200);
     owner = await createDashboardUser(stack, shop.id, 'owner');
     viewer = await createDashboardUser(stack, shop.id, 'viewer');
     payment = (await payAndSettle(stack, shop.test.secret, 'order-7781', { amount: 4500, email: 'tendai@example.com' })).transaction_id as string;
@@ -34,6 +42,7 @@ describe('merchant dashboard in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    await receiver.stop();
   }, 120_000);
 
   /** A fresh browser profile, signed in as `email` on the overview page. */
@@ -117,6 +126,34 @@ describe('merchant dashboard in Chromium', () => {
     await context.close();
   });
 
+  it('shows the refund’s failed webhook delivery, and resends it', async () => {
+    const { context, page } = await signedIn(owner);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'refund.pending' });
+    await waitFor('the refund’s delivery to fail', async () => {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+      return (await row.filter({ hasText: 'failed' }).count()) === 1 ? true : undefined;
+    }, { timeoutMs: 30_000 });
+    expect(await row.textContent()).toContain('HTTP 500');
+    await expectAccessible(page, 'webhooks');
+    await row.getByRole('button', { name: /^Resend refund.pending delivery/ }).click();
+    await page.getByRole('status').filter({ hasText: 'Delivery queued again.' }).waitFor();
+    await waitFor('the resent delivery to succeed', async () => {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+      return (await row.filter({ hasText: 'succeeded' }).count()) === 1 ? true : undefined;
+    }, { timeoutMs: 30_000 });
+    const hits = receiver.at('/hooks');
+    expect(hits).toHaveLength(3);
+    expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(1);
+    expect(JSON.parse(hits[2].body)).toMatchObject({ event: 'refund.pending', data: { transaction_id: payment, amount: 1250 } });
+    // No page or answer showed the endpoint's signing secret.
+    expect(await page.content()).not.toContain('whsec_');
+    await context.close();
+  });
+
   it('the test/live switch changes what every page shows; a new session starts in test', async () => {
     const { context, page } = await signedIn(owner);
     await page.getByText('Live', { exact: true }).click();
@@ -137,7 +174,7 @@ describe('merchant dashboard in Chromium', () => {
     expect(await page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
     // The page's own session and CSRF token, asking anyway.
     const answer = await page.evaluate(async (id) => {
-      const s = await (await fetch('/dashboard/api/session')).json();
+      const s = (await (await fetch('/dashboard/api/session')).json()) as { csrf_token: string };
       const r = await fetch(`/dashboard/api/payments/${id}/refunds`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token }, body: JSON.stringify({ amount: 100 }) });
       return { status: r.status, body: await r.json() };
     }, payment);
@@ -160,6 +197,7 @@ describe('merchant dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('cell', { name: 'refund.create' }).first().waitFor();
+    await page.getByRole('cell', { name: 'webhook.resend' }).first().waitFor();
     await expectAccessible(page, 'audit-phone');
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });

@@ -6,6 +6,7 @@ import { LoginPage } from './pages/LoginPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { PaymentPage } from './pages/PaymentPage';
 import { PaymentsPage } from './pages/PaymentsPage';
+import { WebhooksPage } from './pages/WebhooksPage';
 import { useSession } from './session';
 
 export function App() {
@@ -24,6 +25,7 @@ export function App() {
         <Route path="/" element={<OverviewPage />} />
         <Route path="/payments" element={<PaymentsPage />} />
         <Route path="/payments/:id" element={<PaymentPage />} />
+        <Route path="/webhooks" element={<WebhooksPage />} />
         <Route path="/audit" element={<AuditPage />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>

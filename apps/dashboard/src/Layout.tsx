@@ -8,6 +8,7 @@ import { useSession } from './session';
 const PAGES = [
   { to: '/', label: 'Overview', action: 'payments.read' },
   { to: '/payments', label: 'Payments', action: 'payments.read' },
+  { to: '/webhooks', label: 'Webhooks', action: 'webhooks.read' },
   { to: '/audit', label: 'Audit log', action: 'audit.read' },
 ];
 

@@ -99,3 +99,24 @@ export function query(params: Record<string, string | undefined | null>): string
   const s = q.toString();
   return s ? `?${s}` : '';
 }
+
+export interface Endpoint {
+  id: number;
+  url: string;
+  description: string;
+  events: string[];
+  is_active: boolean;
+  failure_count: number;
+  last_triggered: string | null;
+  date_created: string;
+}
+
+export interface Delivery {
+  delivery_id: string;
+  event_id: string;
+  event: string;
+  status: string;
+  attempts: { attempt: number; status_code: number | null; duration_ms: number; error: string | null; date_created: string }[];
+  next_attempt_at: string | null;
+  date_created: string;
+}

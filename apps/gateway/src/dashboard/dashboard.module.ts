@@ -12,6 +12,7 @@ import { SessionController } from './session.controller';
 import { SessionStore } from './session-store';
 import { DashboardUserStore } from './user-store';
 import { UsersController } from './users.controller';
+import { WebhooksController } from './webhooks.controller';
 
 /**
  * The merchant dashboard's API under /dashboard/api (docs/dashboard.md): sessions, roles, the
@@ -19,7 +20,7 @@ import { UsersController } from './users.controller';
  * creates a business's dashboard users.
  */
 @Module({
-  controllers: [SessionController, OverviewController, PaymentsController, UsersController, AdminDashboardUsersController, DashboardPagesController],
+  controllers: [SessionController, OverviewController, PaymentsController, UsersController, WebhooksController, AdminDashboardUsersController, DashboardPagesController],
   providers: [DashboardUserStore, AuditStore, Audit, SessionStore, LoginLimiter, DashboardGuard, DashboardUsersService],
 })
 export class DashboardModule {}
