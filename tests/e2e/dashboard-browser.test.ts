@@ -179,6 +179,12 @@ describe('merchant dashboard in Chromium', () => {
       return { status: r.status, body: await r.json() };
     }, payment);
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    const roll = await page.evaluate(async () => {
+      const s = (await (await fetch('/dashboard/api/session')).json()) as { csrf_token: string };
+      const r = await fetch('/dashboard/api/keys/roll', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token }, body: JSON.stringify({ type: 'secret' }) });
+      return r.status;
+    });
+    expect(roll).toBe(403);
     await context.close();
   });
 
@@ -192,12 +198,35 @@ describe('merchant dashboard in Chromium', () => {
     await context.close();
   });
 
+  it('rolls the secret key: the new key is shown once, the old one stops working, the page keeps them masked', async () => {
+    const { context, page } = await signedIn(owner);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByRole('cell', { name: `${shop.test.secret.slice(0, 12)}…` }).waitFor();
+    expect(await page.content()).not.toContain(shop.test.secret);
+    await expectAccessible(page, 'keys');
+    await page.getByRole('button', { name: 'Roll secret key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Roll the test secret key' });
+    await dialog.getByRole('button', { name: 'Roll key' }).click();
+    const fresh = (await dialog.getByTestId('new-key').textContent())!.trim();
+    expect(fresh).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
+    await expectAccessible(page, 'key-rolled');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: `${fresh.slice(0, 12)}…` }).waitFor();
+    expect(await page.content()).not.toContain(fresh);
+    expect((await stack.api('GET', '/v1/transactions/verify?reference=order-7781', { key: shop.test.secret })).status).toBe(401);
+    expect((await stack.api('GET', '/v1/transactions/verify?reference=order-7781', { key: fresh })).status).toBe(200);
+    shop.test.secret = fresh;
+    await context.close();
+  });
+
   it('works on a phone-sized screen; the audit log shows what was done; sign out ends the session', async () => {
     const { context, page } = await signedIn(owner, { width: 390, height: 844 });
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('cell', { name: 'refund.create' }).first().waitFor();
     await page.getByRole('cell', { name: 'webhook.resend' }).first().waitFor();
+    await page.getByRole('cell', { name: 'key.roll' }).first().waitFor();
     await expectAccessible(page, 'audit-phone');
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });

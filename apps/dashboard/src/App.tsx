@@ -2,6 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Layout } from './Layout';
 import { AuditPage } from './pages/AuditPage';
+import { KeysPage } from './pages/KeysPage';
 import { LoginPage } from './pages/LoginPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { PaymentPage } from './pages/PaymentPage';
@@ -26,6 +27,7 @@ export function App() {
         <Route path="/payments" element={<PaymentsPage />} />
         <Route path="/payments/:id" element={<PaymentPage />} />
         <Route path="/webhooks" element={<WebhooksPage />} />
+        <Route path="/keys" element={<KeysPage />} />
         <Route path="/audit" element={<AuditPage />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>

@@ -9,6 +9,7 @@ const PAGES = [
   { to: '/', label: 'Overview', action: 'payments.read' },
   { to: '/payments', label: 'Payments', action: 'payments.read' },
   { to: '/webhooks', label: 'Webhooks', action: 'webhooks.read' },
+  { to: '/keys', label: 'API keys', action: 'keys.read' },
   { to: '/audit', label: 'Audit log', action: 'audit.read' },
 ];
 
@@ -53,7 +54,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Pages">
         {PAGES.filter((p) => can(p.action)).map((p) => (
-          <NavLink key={p.to} component={Link} to={p.to} label={p.label} active={active(p.to)} onClick={close} />
+          <NavLink key={p.to} component={Link} to={p.to} label={p.label} active={active(p.to)} variant="filled" onClick={close} />
         ))}
         <Text size="sm" c="dark.6" mt="auto">
           {session.user.email} ({session.user.role})

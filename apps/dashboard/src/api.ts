@@ -120,3 +120,11 @@ export interface Delivery {
   next_attempt_at: string | null;
   date_created: string;
 }
+
+export interface ApiKeyItem {
+  type: 'secret' | 'public';
+  mode: Mode;
+  masked: string;
+  date_created: string;
+  expires_at: string | null;
+}

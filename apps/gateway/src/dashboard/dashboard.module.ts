@@ -4,6 +4,7 @@ import { Audit } from './audit';
 import { AuditStore } from './audit-store';
 import { DashboardGuard } from './dashboard.guard';
 import { DashboardUsersService } from './dashboard-users.service';
+import { KeysController } from './keys.controller';
 import { LoginLimiter } from './login-limiter';
 import { OverviewController } from './overview.controller';
 import { DashboardPagesController } from './pages.controller';
@@ -20,7 +21,7 @@ import { WebhooksController } from './webhooks.controller';
  * creates a business's dashboard users.
  */
 @Module({
-  controllers: [SessionController, OverviewController, PaymentsController, UsersController, WebhooksController, AdminDashboardUsersController, DashboardPagesController],
+  controllers: [SessionController, OverviewController, PaymentsController, UsersController, WebhooksController, KeysController, AdminDashboardUsersController, DashboardPagesController],
   providers: [DashboardUserStore, AuditStore, Audit, SessionStore, LoginLimiter, DashboardGuard, DashboardUsersService],
 })
 export class DashboardModule {}
