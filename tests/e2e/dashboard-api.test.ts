@@ -87,6 +87,17 @@ describe('dashboard API', () => {
     expect(audit.body.entries[0].ip).toMatch(/127\.0\.0\.1/);
   });
 
+  it('keeps the audit log newest first (by id, past ten entries too)', async () => {
+    const c = new DashboardClient(stack);
+    await c.login(ownerEmail);
+    for (let i = 0; i < 12; i++) await c.request('PUT', '/dashboard/api/session/mode', { body: { mode: i % 2 === 0 ? 'live' : 'test' } });
+    const audit = await c.get<{ entries: { id: string; action: string; details: { to?: string } }[] }>('/dashboard/api/audit');
+    const ids = audit.body.entries.map((e) => Number(e.id));
+    expect(ids.length).toBeGreaterThan(12);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(audit.body.entries[0]).toMatchObject({ action: 'mode.switch', details: { to: 'test' } });
+  });
+
   it('exports the filtered payments as CSV', async () => {
     const c = new DashboardClient(stack);
     await c.login(ownerEmail);

@@ -52,7 +52,7 @@ export class AuditStore {
     const rows = await queryRows<AuditRow>(
       this.ds,
       `SELECT id::text AS id, actor, action, mode, target, details, ip, created_at FROM dashboard_audit_log
-       WHERE business_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) ORDER BY id DESC LIMIT $3`,
+       WHERE business_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) ORDER BY dashboard_audit_log.id DESC LIMIT $3`,
       [businessId, before ?? null, limit + 1],
     );
     const entries = rows.slice(0, limit).map((r) => ({ id: r.id, actor: r.actor, action: r.action, mode: r.mode, target: r.target, details: r.details, ip: r.ip, date_created: r.created_at.toISOString() }));
