@@ -220,6 +220,24 @@ describe('merchant dashboard in Chromium', () => {
     await context.close();
   });
 
+  it('an owner invites a developer, who may refund but not manage users', async () => {
+    const { context, page } = await signedIn(owner);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByLabel('E-mail address').fill('dev@mbare.example');
+    await page.getByLabel('First password (12 or more characters)', { exact: true }).fill(TEST_PASSWORD);
+    await page.getByRole('combobox', { name: 'Role' }).click();
+    await page.getByRole('option', { name: /^Developer/ }).click();
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByRole('cell', { name: 'dev@mbare.example' }).waitFor();
+    await expectAccessible(page, 'users');
+    await context.close();
+    const dev = await signedIn('dev@mbare.example');
+    await dev.page.goto(`${stack.gatewayUrl}/dashboard/payments/${payment}`);
+    await dev.page.getByRole('button', { name: 'Refund' }).waitFor();
+    expect(await dev.page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await dev.context.close();
+  });
+
   it('works on a phone-sized screen; the audit log shows what was done; sign out ends the session', async () => {
     const { context, page } = await signedIn(owner, { width: 390, height: 844 });
     await page.getByRole('button', { name: 'Menu' }).click();
@@ -227,6 +245,7 @@ describe('merchant dashboard in Chromium', () => {
     await page.getByRole('cell', { name: 'refund.create' }).first().waitFor();
     await page.getByRole('cell', { name: 'webhook.resend' }).first().waitFor();
     await page.getByRole('cell', { name: 'key.roll' }).first().waitFor();
+    await page.getByRole('cell', { name: 'user.invite' }).first().waitFor();
     await expectAccessible(page, 'audit-phone');
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });

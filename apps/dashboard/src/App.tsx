@@ -7,6 +7,7 @@ import { LoginPage } from './pages/LoginPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { PaymentPage } from './pages/PaymentPage';
 import { PaymentsPage } from './pages/PaymentsPage';
+import { UsersPage } from './pages/UsersPage';
 import { WebhooksPage } from './pages/WebhooksPage';
 import { useSession } from './session';
 
@@ -28,6 +29,7 @@ export function App() {
         <Route path="/payments/:id" element={<PaymentPage />} />
         <Route path="/webhooks" element={<WebhooksPage />} />
         <Route path="/keys" element={<KeysPage />} />
+        <Route path="/users" element={<UsersPage />} />
         <Route path="/audit" element={<AuditPage />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>

@@ -10,6 +10,7 @@ const PAGES = [
   { to: '/payments', label: 'Payments', action: 'payments.read' },
   { to: '/webhooks', label: 'Webhooks', action: 'webhooks.read' },
   { to: '/keys', label: 'API keys', action: 'keys.read' },
+  { to: '/users', label: 'Users', action: 'users.read' },
   { to: '/audit', label: 'Audit log', action: 'audit.read' },
 ];
 
