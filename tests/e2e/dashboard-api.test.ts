@@ -1,6 +1,7 @@
 import { DashboardClient, TEST_PASSWORD, createDashboardUser } from '../support/dashboard';
 import { payAndSettle } from '../support/payments';
 import { Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 /** The dashboard's API over HTTP: sessions, CSRF, roles, another business's ids, refunds shared with /v1. */
 describe('dashboard API', () => {
@@ -82,6 +83,14 @@ describe('dashboard API', () => {
     const detail = await c.get<{ refunds: unknown[]; refundable: number }>(`/dashboard/api/payments/${payment}`);
     expect(detail.body.refunds).toHaveLength(1);
     expect(detail.body.refundable).toBe(3800);
+    // The timeline: the payment's events and its refund's, from the dispatcher, oldest first.
+    const timeline = await waitFor('the refund’s event on the payment page', async () => {
+      const r = await c.get<{ events: { event: string }[] }>(`/dashboard/api/payments/${payment}`);
+      const names = r.body.events.map((e) => e.event);
+      return names.includes('refund.pending') ? names : undefined;
+    });
+    expect(timeline).toEqual(expect.arrayContaining(['payment.created', 'transaction.processing', 'transaction.success', 'payment.completed', 'refund.pending']));
+    expect(timeline.indexOf('transaction.success')).toBeLessThan(timeline.indexOf('refund.pending'));
     const audit = await c.get<{ entries: { action: string; actor: string; target: string; ip: string }[] }>('/dashboard/api/audit');
     expect(audit.body.entries[0]).toMatchObject({ action: 'refund.create', actor: ownerEmail, target: payment });
     expect(audit.body.entries[0].ip).toMatch(/127\.0\.0\.1/);

@@ -151,6 +151,12 @@ describe('merchant dashboard in Chromium', () => {
     expect(JSON.parse(hits[2].body)).toMatchObject({ event: 'refund.pending', data: { transaction_id: payment, amount: 1250 } });
     // No page or answer showed the endpoint's signing secret.
     expect(await page.content()).not.toContain('whsec_');
+    // The payment's page shows the refund in its timeline, with the webhook it caused.
+    await page.goto(`${stack.gatewayUrl}/dashboard/payments/${payment}`);
+    const item = page.locator('.mantine-Timeline-item').filter({ hasText: 'refund.pending' });
+    await item.getByText('succeeded').waitFor();
+    expect(await item.textContent()).toContain('3 attempts');
+    await expectAccessible(page, 'payment-timeline');
     await context.close();
   });
 

@@ -128,3 +128,10 @@ export interface ApiKeyItem {
   date_created: string;
   expires_at: string | null;
 }
+
+export interface PaymentEvent {
+  id: string;
+  event: string;
+  created_at: string;
+  deliveries: { delivery_id: string; callback_id: number; status: string; attempts: number; last_error: string | null }[];
+}

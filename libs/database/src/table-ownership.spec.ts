@@ -56,7 +56,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   },
   deliveries: {
     owners: ['apps/webhook-dispatcher/src/delivery/delivery-store.ts', 'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts'],
-    readers: { 'apps/webhook-dispatcher/src/events/events-store.ts': 'retention skips an event while one of its deliveries is pending' },
+    readers: { 'apps/webhook-dispatcher/src/events/events-store.ts': 'retention skips an event while one of its deliveries is pending; a transaction’s events are shown with the deliveries they caused' },
   },
   delivery_attempts: { owners: ['apps/webhook-dispatcher/src/delivery/delivery-store.ts', 'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts'] },
   webhook_events: {

@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useParams } from 'react-router-dom';
-import type { Payment, Refund } from '../api';
+import type { Payment, PaymentEvent, Refund } from '../api';
+import { EventTimeline } from '../components/EventTimeline';
 import { RefundDialog } from '../components/RefundDialog';
 import { StatusBadge } from '../components/StatusBadge';
 import { dateTime, money } from '../format';
@@ -13,6 +14,7 @@ interface Detail {
   payment: Payment;
   refunds: Refund[];
   refundable: number;
+  events: PaymentEvent[] | null;
 }
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -96,6 +98,10 @@ export function PaymentPage() {
               </Table>
             </ScrollRegion>
           )}
+          <Title order={3} size="h4">
+            Timeline and webhooks
+          </Title>
+          <EventTimeline events={data.events} />
           <RefundDialog
             payment={p}
             refundable={data.refundable}

@@ -4,7 +4,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import {
   ErrorCodes,
   RpcPatterns,
+  WebhookRpcPatterns,
   type CreateRefundBody,
+  type EventsOfTransactionBody,
+  type EventsOfTransactionResult,
   type FetchTransactionBody,
   type ListRefundsBody,
   type ListRefundsResult,
@@ -17,7 +20,7 @@ import { rootLogger } from '@payments/platform';
 import { rpcContext } from '../auth/api-key.guard';
 import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
-import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
+import { RpcClientPool, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { Audit } from './audit';
 import { Allows, DashboardGuard } from './dashboard.guard';
 import { checkRefund } from './dashboard.schemas';
@@ -34,6 +37,8 @@ export interface PaymentDetail {
   refunds: RefundItem[];
   /** Minor units still refundable (0 unless the payment succeeded). */
   refundable: number;
+  /** Its events and its refunds' (the status timeline), oldest first, with the deliveries each caused; null when the dispatcher could not be asked. */
+  events: EventsOfTransactionResult['events'] | null;
 }
 
 /**
@@ -46,6 +51,7 @@ export interface PaymentDetail {
 export class PaymentsController {
   constructor(
     @Inject(TRANSACTION_SERVICE) private readonly transactions: RpcClientPool,
+    @Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool,
     private readonly audit: Audit,
   ) {}
 
@@ -86,8 +92,8 @@ export class PaymentsController {
   @Allows('payments.read')
   async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<PaymentDetail> {
     const payment = await this.fetch(req, id);
-    const refunds = await this.refundsOf(req, payment);
-    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds) };
+    const [refunds, events] = await Promise.all([this.refundsOf(req, payment), this.eventsOf(req, payment.transaction_id)]);
+    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds), events };
   }
 
   /** The same refund as POST /v1/transactions/refund: same rules, events and webhooks. */
@@ -109,6 +115,17 @@ export class PaymentsController {
   private fetch(req: ApiRequest, id: string): Promise<TransactionView> {
     if (!TXN_ID.test(id)) throw new ApiException(ErrorCodes.NotFound, `no payment ${id}`);
     return this.transactions.call<FetchTransactionBody, TransactionView>(RpcPatterns.TransactionsFetch, rpcContext(req), { public_id: id });
+  }
+
+  /** The page still shows the payment when the dispatcher cannot be asked; its timeline is then missing. */
+  private async eventsOf(req: ApiRequest, transactionId: string): Promise<EventsOfTransactionResult['events'] | null> {
+    try {
+      const r = await this.hooks.call<EventsOfTransactionBody, EventsOfTransactionResult>(WebhookRpcPatterns.EventsOfTransaction, rpcContext(req), { transaction_id: transactionId });
+      return r.events;
+    } catch (err) {
+      rootLogger().warn({ err, request_id: req.requestId }, 'events of a payment unavailable');
+      return null;
+    }
   }
 
   private async refundsOf(req: ApiRequest, payment: TransactionView): Promise<RefundView[]> {
