@@ -80,7 +80,7 @@ export default tseslint.config(
   },
   {
     // Short files, split by responsibility: a file that outgrows this does more than one thing.
-    files: ['**/*.ts', '**/*.js'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js'],
     ignores: ['**/migrations/**'],
     rules: { 'max-lines': ['error', { max: 300 }] },
   },

@@ -115,9 +115,25 @@ if [[ ! -s "$DEMO_FILE" ]]; then
   ' "$GATEWAY_URL" "$ADMIN_API_TOKEN" "$DEMO_FILE" || die "could not create the demo business through the admin API" "See $LOG_DIR/gateway.log"
 fi
 
+# The demo business's dashboard owner: created with the business (kept in .local/demo-dashboard-user.json,
+# with the password generated for it); a new demo business gets a new one.
+DEMO_USER_FILE="$LOCAL_DIR/demo-dashboard-user.json"
+business_id="$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1])).business.id' "$DEMO_FILE")"
+if [[ ! -s "$DEMO_USER_FILE" ]] || [[ "$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1])).business_id' "$DEMO_USER_FILE")" != "$business_id" ]]; then
+  node -e '
+    const [url, token, file, id] = process.argv.slice(1);
+    const email = `owner-${id}-${require("crypto").randomBytes(3).toString("hex")}@demo.example`;
+    const password = require("crypto").randomBytes(12).toString("base64url");
+    fetch(`${url}/admin/v1/businesses/${id}/users`, { method: "POST", headers: { authorization: "Bearer " + token, "content-type": "application/json" }, body: JSON.stringify({ email, password, role: "owner" }) })
+      .then(async (r) => { const b = await r.text(); if (r.status !== 201) { console.error(b); process.exit(1); } require("fs").writeFileSync(file, JSON.stringify({ business_id: Number(id), email, password }), { mode: 0o600 }); })
+      .catch((e) => { console.error(e.message); process.exit(1); });
+  ' "$GATEWAY_URL" "$ADMIN_API_TOKEN" "$DEMO_USER_FILE" "$business_id" || die "could not create the demo dashboard user through the admin API" "See $LOG_DIR/gateway.log"
+fi
+
 node -e '
   const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
-  const [url, token] = process.argv.slice(2);
+  const [url, token, userFile] = process.argv.slice(2);
+  const u = JSON.parse(require("fs").readFileSync(userFile));
   const k = d.api_keys.test;
   console.log(`
 Payments platform is up.
@@ -127,6 +143,9 @@ Payments platform is up.
   Test secret key    ${k.secret}
   Test public key    ${k.public}
   Admin API token    ${token}
+  Dashboard          ${url}/dashboard
+    sign in as       ${u.email}
+    password         ${u.password}   (owner; starts in test mode)
   Logs               .local/logs/   (stop everything: npm run down)
 
 Try it:
@@ -134,4 +153,4 @@ Try it:
     -d "{\\"amount\\":1000,\\"email\\":\\"buyer@example.com\\",\\"currency\\":\\"USD\\",\\"payment_method_type\\":\\"mobile_money\\",\\"payment_method_code\\":\\"ecocash\\",\\"mobile_money_number\\":\\"0771234567\\",\\"requested_response\\":\\"success\\",\\"transaction_reference\\":\\"order-1\\"}"
   curl -s "${url}/v1/transactions/verify?reference=order-1" -H "Authorization: Bearer ${k.secret}"
 `);
-' "$DEMO_FILE" "$GATEWAY_URL" "$ADMIN_API_TOKEN"
+' "$DEMO_FILE" "$GATEWAY_URL" "$ADMIN_API_TOKEN" "$DEMO_USER_FILE"

@@ -7,6 +7,7 @@ import { EventsController } from './events/events.controller';
 import { WebhooksAdminController } from './callbacks/webhooks-admin.controller';
 import { ReconcileAdminController } from './reconcile/reconcile-admin.controller';
 import { CheckoutController } from './checkout/checkout.controller';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { ConnectionsModule } from './connections/connections.module';
 import { LinksController } from './links/links.controller';
 import { ProviderNotificationsController } from './provider-notifications/provider-notifications.controller';
@@ -18,7 +19,7 @@ import { SplitsModule } from './splits/splits.module';
 import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
-  imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule, ConnectionsModule],
+  imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule, ConnectionsModule, DashboardModule],
   controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController, ProviderNotificationsController, ProviderReturnsController, RefundsAdminController],
 })
 export class GatewayModule {}

@@ -19,6 +19,12 @@ export const ErrorCodes = {
   PaymentDeclined: 'payment_declined',
   ProviderError: 'provider_error',
   ProviderUnavailable: 'provider_unavailable',
+  // The merchant dashboard's API (/dashboard/api, docs/dashboard.md).
+  NotSignedIn: 'not_signed_in',
+  InvalidCredentials: 'invalid_credentials',
+  Forbidden: 'forbidden',
+  CsrfTokenInvalid: 'csrf_token_invalid',
+  EmailTaken: 'email_taken',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
@@ -48,6 +54,14 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   provider_error: 502,
   // The provider could not be reached at all: nothing was sent, the payment failed, nothing was charged.
   provider_unavailable: 503,
+  // Dashboard: no session (or it ended), a wrong e-mail or password (the same answer for both),
+  // a role that may not take the action, a state-changing request without the session's CSRF
+  // token, an e-mail that already has a dashboard account.
+  not_signed_in: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  csrf_token_invalid: 403,
+  email_taken: 409,
 };
 
 export interface FieldError {

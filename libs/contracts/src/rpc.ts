@@ -153,6 +153,8 @@ export interface ListTransactionsBody extends CursorPageBody {
   /** Matched without regard to case. */
   email?: string;
   payment_link_id?: string;
+  /** The method the payment was made with (`ecocash`, `card`, …): the merchant dashboard's filter. */
+  payment_method_code?: string;
   /** ISO-8601 bounds on the creation time. */
   created?: CreatedRange;
 }

@@ -18,6 +18,8 @@ export const WebhookRpcPatterns = {
   CallbacksTest: 'callbacks.test',
   EventsList: 'events.list',
   EventsGet: 'events.get',
+  /** The events of one transaction and its refunds, oldest first, with the deliveries each caused (the dashboard's payment page). */
+  EventsOfTransaction: 'events.of_transaction',
 } as const;
 
 /**
@@ -147,4 +149,27 @@ export interface AdminRecoverDeliveriesResult {
   next: string | null;
   /** On the first page (no `after`): how many match in all. */
   total: number | null;
+}
+
+// ---- events.of_transaction
+export interface EventsOfTransactionBody {
+  transaction_id: string;
+}
+export interface TransactionEventDelivery {
+  delivery_id: string;
+  callback_id: number;
+  status: DeliveryStatus;
+  attempts: number;
+  last_error: string | null;
+}
+export interface TransactionEventView {
+  id: string;
+  event: string;
+  created_at: string;
+  deliveries: TransactionEventDelivery[];
+}
+export interface EventsOfTransactionResult {
+  events: TransactionEventView[];
+  /** More than the 200 listed. */
+  has_more: boolean;
 }

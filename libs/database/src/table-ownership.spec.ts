@@ -9,8 +9,13 @@ import { join, relative } from 'node:path';
  */
 const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string> }> = {
   // gateway
-  businesses: { owners: ['apps/gateway/src/businesses/business-store.ts'] },
+  businesses: {
+    owners: ['apps/gateway/src/businesses/business-store.ts'],
+    readers: { 'apps/gateway/src/dashboard/user-store.ts': 'a dashboard user is shown with its business name, and is created only for an existing business' },
+  },
   api_keys: { owners: ['apps/gateway/src/auth/api-key-store.ts'] },
+  dashboard_users: { owners: ['apps/gateway/src/dashboard/user-store.ts'] },
+  dashboard_audit_log: { owners: ['apps/gateway/src/dashboard/audit-store.ts'] },
   // transaction-service
   transactions: {
     owners: ['apps/transaction-service/src/transactions/transaction-store.ts', 'apps/transaction-service/src/transactions/transaction-queries.ts'],
@@ -51,7 +56,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   },
   deliveries: {
     owners: ['apps/webhook-dispatcher/src/delivery/delivery-store.ts', 'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts'],
-    readers: { 'apps/webhook-dispatcher/src/events/events-store.ts': 'retention skips an event while one of its deliveries is pending' },
+    readers: { 'apps/webhook-dispatcher/src/events/events-store.ts': 'retention skips an event while one of its deliveries is pending; a transaction’s events are shown with the deliveries they caused' },
   },
   delivery_attempts: { owners: ['apps/webhook-dispatcher/src/delivery/delivery-store.ts', 'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts'] },
   webhook_events: {

@@ -38,4 +38,15 @@ export class ApiKeyStore {
     );
     return row;
   }
+
+  /** The keys of a business and mode that still work (by their display prefix only: the keys themselves are not stored). */
+  async working(businessId: number, mode: Mode): Promise<{ key_type: KeyType; prefix: string; created_at: Date; expires_at: Date | null }[]> {
+    return queryRows(
+      this.ds,
+      `SELECT key_type, prefix, created_at, expires_at FROM api_keys
+        WHERE business_id = $1 AND mode = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        ORDER BY key_type, created_at DESC`,
+      [businessId, mode],
+    );
+  }
 }

@@ -13,6 +13,6 @@ import { RateLimiter } from './rate-limiter';
 @Global()
 @Module({
   providers: [Idempotency, ApiKeyStore, BusinessStore, ApiKeysService, ApiKeyGuard, AdminGuard, RateLimiter, BusinessesService, RedirectOriginsService],
-  exports: [Idempotency, ApiKeysService, ApiKeyGuard, AdminGuard, RateLimiter, BusinessesService, RedirectOriginsService],
+  exports: [Idempotency, ApiKeyStore, ApiKeysService, ApiKeyGuard, AdminGuard, RateLimiter, BusinessesService, RedirectOriginsService],
 })
 export class AuthModule {}

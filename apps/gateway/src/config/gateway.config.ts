@@ -94,6 +94,21 @@ export class GatewayConfig extends InternalRpcConfig {
   @IsInt() @Min(0) @Max(60_000)
   REDIRECT_ORIGINS_CACHE_TTL_MS = 5_000;
 
+  /** A dashboard session ends after this many seconds without a request (and at logout). */
+  @IsInt() @Min(60) @Max(86_400)
+  DASHBOARD_SESSION_IDLE_SECONDS = 1_800;
+
+  /** A dashboard session ends this many seconds after sign-in, however active. */
+  @IsInt() @Min(300) @Max(604_800)
+  DASHBOARD_SESSION_MAX_SECONDS = 43_200;
+
+  /**
+   * Where the dashboard's built files are (Vite's output, `index.html` and `assets/`). Empty: the
+   * build's place beside the gateway's own, dist/apps/dashboard.
+   */
+  @IsString()
+  DASHBOARD_DIR = '';
+
   @Matches(HOST_PORT_LIST, ADDRS)
   TRANSACTION_SERVICE_ADDRS = '127.0.0.1:4001';
 

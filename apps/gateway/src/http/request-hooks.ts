@@ -10,6 +10,17 @@ const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,100}$/;
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 // /docs serves Swagger UI (its own scripts and styles).
 const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
+// The merchant dashboard's pages: only its own script files (no inline script, no eval); inline
+// styles are allowed because the component kit and the charts set style attributes.
+export const DASHBOARD_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+function csp(path: string): string {
+  const p = path.toLowerCase();
+  if (p === '/docs' || p.startsWith('/docs/')) return DOCS_CSP;
+  if ((p === '/dashboard' || p.startsWith('/dashboard/')) && !p.startsWith('/dashboard/api/')) return DASHBOARD_CSP;
+  return API_CSP;
+}
 
 /**
  * Every request gets an id (a caller's well-formed X-Request-Id is kept), echoed in X-Request-Id,
@@ -23,6 +34,7 @@ export function registerRequestHooks(fastify: FastifyInstance): void {
   fastify.decorateRequest('idempotencyClaim', undefined);
   fastify.decorateRequest('notExecuted', false);
   fastify.decorateRequest('rerunAfter', undefined);
+  fastify.decorateRequest('dashboard', undefined);
 
   fastify.addHook('onRequest', (req, reply, done) => {
     const problem = stampRequest(req, reply);
@@ -69,7 +81,9 @@ export function stampRequest(req: ApiRequest, reply: ApiReply): InputProblem | u
     'referrer-policy': 'no-referrer',
     'strict-transport-security': 'max-age=31536000; includeSubDomains',
     'cross-origin-opener-policy': 'same-origin',
-    'content-security-policy': path === '/docs' || path.startsWith('/docs/') ? DOCS_CSP : API_CSP,
+    'content-security-policy': csp(path),
   });
+  // Dashboard answers are one user's data: never kept by a browser or proxy cache.
+  if (path.toLowerCase().startsWith('/dashboard/api/')) reply.header('cache-control', 'no-store');
   return checkRequestTarget(req.url);
 }

@@ -1,4 +1,5 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { RedirectOrigins1764000000000 } from './1764000000000-redirect-origins';
+import { DashboardUsers1765200000000 } from './1765200000000-dashboard-users';
 
-export const migrations = [InitialSchema1763800000000, RedirectOrigins1764000000000];
+export const migrations = [InitialSchema1763800000000, RedirectOrigins1764000000000, DashboardUsers1765200000000];

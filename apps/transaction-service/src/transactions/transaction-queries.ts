@@ -103,6 +103,7 @@ export class TransactionQueries {
     if (body.reference) add((n) => `reference = ${n}`, body.reference);
     if (body.email) add((n) => `lower(email) = lower(${n})`, body.email);
     if (body.payment_link_id) add((n) => `payment_link_id = ${n}`, body.payment_link_id);
+    if (body.payment_method_code) add((n) => `payment_method_code = ${n}`, body.payment_method_code);
     for (const [op, sql] of Object.entries(CREATED_OPS)) {
       const bound = body.created?.[op as keyof typeof CREATED_OPS];
       // Compared at the millisecond the API shows: `created[gt]` of an object's own date_created excludes it.

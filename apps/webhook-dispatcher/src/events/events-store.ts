@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
-import { ErrorCodes, PING_EVENT, type EventView, type ListEventsBody, type ListEventsResult, type RpcContext, type TransactionStatus } from '@payments/contracts';
+import { ErrorCodes, PING_EVENT, type EventsOfTransactionResult, type EventView, type TransactionEventView, type ListEventsBody, type ListEventsResult, type RpcContext, type TransactionStatus } from '@payments/contracts';
 import { DomainException, unknownCursor } from '@payments/platform';
 
 interface EventRow {
@@ -177,5 +177,26 @@ export class EventsStore {
   /** Every event in id order after `after`, for `ops reconcile`. */
   reconcilePage(db: Pick<EntityManager, 'query'>, after: string, limit: number): Promise<{ event_id: string; event_type: string; business_id: number; mode: string; created_at: Date }[]> {
     return queryRows(db, 'SELECT id AS event_id, event_type, business_id, mode, created_at FROM webhook_events WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]);
+  }
+
+  /**
+   * The events of one transaction and of its refunds (their data names it), oldest first, each
+   * with the deliveries it caused: the timeline and webhook log of the dashboard's payment page.
+   */
+  async ofTransaction(ctx: RpcContext, transactionId: string): Promise<EventsOfTransactionResult> {
+    const limit = 200;
+    const rows = await queryRows<{ id: string; event_type: string; created_at: Date; deliveries: TransactionEventView['deliveries'] }>(
+      this.ds,
+      `SELECT e.id, e.event_type, e.created_at,
+              COALESCE((SELECT json_agg(json_build_object('delivery_id', d.public_id, 'callback_id', d.callback_id, 'status', d.status,
+                                                          'attempts', d.attempts, 'last_error', d.last_error) ORDER BY d.id)
+                          FROM deliveries d WHERE d.event_id = e.id), '[]'::json) AS deliveries
+         FROM webhook_events e
+        WHERE e.business_id = $1 AND e.mode = $2 AND (e.payload->>'transaction_id') = $3 AND e.event_type <> $4
+        ORDER BY e.created_at, e.id LIMIT $5`,
+      [ctx.business_id, ctx.mode, transactionId, PING_EVENT, limit + 1],
+    );
+    const events = rows.slice(0, limit).map((r) => ({ id: r.id, event: r.event_type, created_at: r.created_at.toISOString(), deliveries: r.deliveries }));
+    return { events, has_more: rows.length > limit };
   }
 }

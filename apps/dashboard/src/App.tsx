@@ -1,0 +1,38 @@
+import { Center, Loader } from '@mantine/core';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { Layout } from './Layout';
+import { AuditPage } from './pages/AuditPage';
+import { KeysPage } from './pages/KeysPage';
+import { LoginPage } from './pages/LoginPage';
+import { OverviewPage } from './pages/OverviewPage';
+import { PaymentPage } from './pages/PaymentPage';
+import { PaymentsPage } from './pages/PaymentsPage';
+import { UsersPage } from './pages/UsersPage';
+import { WebhooksPage } from './pages/WebhooksPage';
+import { useSession } from './session';
+
+export function App() {
+  const { session } = useSession();
+  if (session === undefined) {
+    return (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (session === null) return <LoginPage />;
+  return (
+    <Layout>
+      <Routes>
+        <Route path="/" element={<OverviewPage />} />
+        <Route path="/payments" element={<PaymentsPage />} />
+        <Route path="/payments/:id" element={<PaymentPage />} />
+        <Route path="/webhooks" element={<WebhooksPage />} />
+        <Route path="/keys" element={<KeysPage />} />
+        <Route path="/users" element={<UsersPage />} />
+        <Route path="/audit" element={<AuditPage />} />
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+    </Layout>
+  );
+}

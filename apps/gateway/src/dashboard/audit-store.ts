@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, queryRows } from '@payments/database';
+import type { Mode } from '@payments/contracts';
+
+export interface AuditEntry {
+  id: string;
+  actor: string;
+  action: string;
+  mode: Mode | null;
+  target: string | null;
+  details: Record<string, unknown>;
+  ip: string;
+  date_created: string;
+}
+
+export interface AuditRecord {
+  business_id: number;
+  user_id: number | null;
+  actor: string;
+  action: string;
+  mode: Mode | null;
+  target: string | null;
+  details?: Record<string, unknown>;
+  ip: string;
+}
+
+interface AuditRow {
+  id: string;
+  actor: string;
+  action: string;
+  mode: Mode | null;
+  target: string | null;
+  details: Record<string, unknown>;
+  ip: string;
+  created_at: Date;
+}
+
+/** Every read and write of `dashboard_audit_log`: append-only, newest first. */
+@Injectable()
+export class AuditStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async append(r: AuditRecord): Promise<void> {
+    await this.ds.query(
+      'INSERT INTO dashboard_audit_log (business_id, user_id, actor, action, mode, target, details, ip) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [r.business_id, r.user_id, r.actor, r.action, r.mode, r.target, JSON.stringify(r.details ?? {}), r.ip],
+    );
+  }
+
+  /** One page, newest first; `before` is the id of the last entry of the previous page. */
+  async page(businessId: number, limit: number, before?: string): Promise<{ entries: AuditEntry[]; has_more: boolean }> {
+    const rows = await queryRows<AuditRow>(
+      this.ds,
+      `SELECT id::text AS id, actor, action, mode, target, details, ip, created_at FROM dashboard_audit_log
+       WHERE business_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) ORDER BY dashboard_audit_log.id DESC LIMIT $3`,
+      [businessId, before ?? null, limit + 1],
+    );
+    const entries = rows.slice(0, limit).map((r) => ({ id: r.id, actor: r.actor, action: r.action, mode: r.mode, target: r.target, details: r.details, ip: r.ip, date_created: r.created_at.toISOString() }));
+    return { entries, has_more: rows.length > limit };
+  }
+}

@@ -1,0 +1,78 @@
+import { timingSafeEqual } from 'node:crypto';
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ErrorCodes } from '@payments/contracts';
+import { ApiException } from '../http/api-exception';
+import { header, type ApiRequest } from '../http/http-types';
+import { Idempotency } from '../http/idempotency';
+import { may, type Action } from './roles';
+import { sessionToken } from './session-cookie';
+import { SessionStore, type Session } from './session-store';
+import { DashboardUserStore, type DashboardUser } from './user-store';
+
+/** Who is asking, set by DashboardGuard on every dashboard API request. */
+export interface DashboardContext {
+  user: DashboardUser;
+  session: Session;
+  token: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by DashboardGuard (dashboard API routes only). */
+    dashboard?: DashboardContext;
+  }
+}
+
+const ACTION = 'dashboard-action';
+/** The action a dashboard handler takes (roles.ts): the guard refuses roles not allowed it. */
+export const Allows = (action: Action) => SetMetadata(ACTION, action);
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Every dashboard API route but sign-in: a live session (401 not_signed_in), the session's CSRF
+ * token in X-CSRF-Token on anything but GET (403 csrf_token_invalid), then the route's action
+ * for the user's role (403 forbidden). The user is read again on every request, so a changed role
+ * applies at once. Then the request acts as the business in the session's mode: the same RPC
+ * context a secret key of that mode gets, so the services apply exactly the API's rules.
+ */
+@Injectable()
+export class DashboardGuard implements CanActivate {
+  constructor(
+    private readonly sessions: SessionStore,
+    private readonly users: DashboardUserStore,
+    private readonly reflector: Reflector,
+    private readonly idempotency: Idempotency,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const token = sessionToken(req);
+    const session = token ? await this.sessions.get(token) : null;
+    if (!token || !session) throw new ApiException(ErrorCodes.NotSignedIn, 'not signed in, or the session ended; sign in again');
+    const user = await this.users.byId(session.user_id);
+    if (!user || user.business_id !== session.business_id) {
+      await this.sessions.destroy(token);
+      throw new ApiException(ErrorCodes.NotSignedIn, 'not signed in, or the session ended; sign in again');
+    }
+    if (!SAFE_METHODS.has(req.method) && !sameToken(header(req, 'x-csrf-token') ?? '', session.csrf)) {
+      throw new ApiException(ErrorCodes.CsrfTokenInvalid, 'missing or wrong X-CSRF-Token header; reload the dashboard');
+    }
+    const action = this.reflector.get<Action | undefined>(ACTION, context.getHandler());
+    if (action !== undefined && !may(user.role, action)) {
+      throw new ApiException(ErrorCodes.Forbidden, `a ${user.role} may not do this (${action})`);
+    }
+    req.dashboard = { user, session, token };
+    req.principal = { business_id: user.business_id, mode: session.mode, key_type: 'secret' };
+    const claiming = this.idempotency.claim(req);
+    if (claiming) await claiming;
+    return true;
+  }
+}

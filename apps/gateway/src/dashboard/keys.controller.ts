@@ -1,0 +1,68 @@
+import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Type } from '@sinclair/typebox';
+import type { KeyType, Mode } from '@payments/contracts';
+import { ApiKeyStore } from '../auth/api-key-store';
+import { BusinessesService } from '../businesses/businesses.service';
+import type { ApiRequest } from '../http/http-types';
+import { Audit } from './audit';
+import { Allows, DashboardGuard } from './dashboard.guard';
+import { bodyChecker } from './http/typebox-body';
+
+const MAX_GRACE_SECONDS = 7 * 24 * 3600;
+
+const checkRoll = bodyChecker(
+  Type.Object(
+    {
+      type: Type.Union([Type.Literal('secret'), Type.Literal('public')], { message: 'must be secret or public' }),
+      grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_GRACE_SECONDS, message: `must be an integer from 0 to ${MAX_GRACE_SECONDS}` })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export interface KeyItem {
+  type: KeyType;
+  mode: Mode;
+  /** The key's first characters and an ellipsis: enough to recognise it, never the key. */
+  masked: string;
+  date_created: string;
+  /** Set while a rolled key is in its grace period. */
+  expires_at: string | null;
+}
+
+/**
+ * The session's mode's API keys, masked (only their display prefix is stored), and rolling one:
+ * the new key is in that one answer and nowhere else, as with the admin API's roll.
+ */
+@ApiExcludeController()
+@Controller('dashboard/api/keys')
+@UseGuards(DashboardGuard)
+export class KeysController {
+  constructor(
+    private readonly keys: ApiKeyStore,
+    private readonly businesses: BusinessesService,
+    private readonly audit: Audit,
+  ) {}
+
+  @Get()
+  @Allows('keys.read')
+  async list(@Req() req: ApiRequest): Promise<{ result: 'success'; keys: KeyItem[] }> {
+    const { user, session } = req.dashboard!;
+    const rows = await this.keys.working(user.business_id, session.mode);
+    const keys = rows.map((r) => ({ type: r.key_type, mode: session.mode, masked: `${r.prefix}…`, date_created: r.created_at.toISOString(), expires_at: r.expires_at?.toISOString() ?? null }));
+    return { result: 'success', keys };
+  }
+
+  @Post('roll')
+  @HttpCode(201)
+  @Allows('keys.roll')
+  async roll(@Req() req: ApiRequest, @Body() raw: unknown): Promise<{ result: 'success'; type: KeyType; mode: Mode; api_key: string; previous_key_expires_at: string }> {
+    const body = checkRoll(raw);
+    const { user, session } = req.dashboard!;
+    const grace = body.grace_seconds ?? 0;
+    const rolled = await this.businesses.roll(user.business_id, session.mode, body.type, grace);
+    await this.audit.record(req, 'key.roll', `${body.type} key`, { grace_seconds: grace });
+    return { result: 'success', type: body.type, mode: session.mode, api_key: rolled.key, previous_key_expires_at: rolled.previous_key_expires_at };
+  }
+}

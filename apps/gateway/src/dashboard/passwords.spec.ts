@@ -1,0 +1,29 @@
+import { dummyHash, hashPassword, verifyPassword } from './passwords';
+
+describe('dashboard passwords (scrypt)', () => {
+  it('hashes with a random salt and the parameters stored beside it', async () => {
+    const a = await hashPassword('correct horse battery staple');
+    const b = await hashPassword('correct horse battery staple');
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(a).not.toBe(b);
+  });
+
+  it('accepts the password and refuses any other', async () => {
+    const stored = await hashPassword('correct horse battery staple');
+    await expect(verifyPassword('correct horse battery staple', stored)).resolves.toBe(true);
+    await expect(verifyPassword('correct horse battery stapl', stored)).resolves.toBe(false);
+    await expect(verifyPassword('', stored)).resolves.toBe(false);
+  });
+
+  it('refuses a stored value that is not one of its hashes, and parameters that would exhaust memory', async () => {
+    await expect(verifyPassword('x', 'plain')).resolves.toBe(false);
+    await expect(verifyPassword('x', 'scrypt$1099511627776$8$1$AAAA$AAAAAAAAAAAAAAAAAAAAAA')).resolves.toBe(false);
+    await expect(verifyPassword('x', 'scrypt$32768$8$1$AAAA$AA')).resolves.toBe(false);
+  });
+
+  it('has a dummy hash that no password opens, made once', async () => {
+    const d = await dummyHash();
+    expect(await dummyHash()).toBe(d);
+    await expect(verifyPassword('', d)).resolves.toBe(false);
+  });
+});

@@ -1,0 +1,135 @@
+import { Readable } from 'node:stream';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  ErrorCodes,
+  RpcPatterns,
+  WebhookRpcPatterns,
+  type CreateRefundBody,
+  type EventsOfTransactionBody,
+  type EventsOfTransactionResult,
+  type FetchTransactionBody,
+  type ListRefundsBody,
+  type ListRefundsResult,
+  type ListTransactionsBody,
+  type ListTransactionsResult,
+  type RefundView,
+  type TransactionView,
+} from '@payments/contracts';
+import { rootLogger } from '@payments/platform';
+import { rpcContext } from '../auth/api-key.guard';
+import { ApiException } from '../http/api-exception';
+import type { ApiReply, ApiRequest } from '../http/http-types';
+import { RpcClientPool, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
+import { Audit } from './audit';
+import { Allows, DashboardGuard } from './dashboard.guard';
+import { checkRefund } from './dashboard.schemas';
+import { listBody } from './payments.query';
+import { CSV_HEADER, csvRow, presentPayment, presentRefund, refundable, type PaymentItem, type RefundItem } from './payments.presenter';
+
+const PAGE = 25;
+const EXPORT_PAGE = 500;
+const TXN_ID = /^txn_[0-9A-Za-z]{1,64}$/;
+
+export interface PaymentDetail {
+  result: 'success';
+  payment: PaymentItem;
+  refunds: RefundItem[];
+  /** Minor units still refundable (0 unless the payment succeeded). */
+  refundable: number;
+  /** Its events and its refunds' (the status timeline), oldest first, with the deliveries each caused; null when the dispatcher could not be asked. */
+  events: EventsOfTransactionResult['events'] | null;
+}
+
+/**
+ * Payments in the session's business and mode, through the same transaction-service RPCs as
+ * /v1/transactions: another business's or mode's id answers 404 there, as it does for the API.
+ */
+@ApiExcludeController()
+@Controller('dashboard/api/payments')
+@UseGuards(DashboardGuard)
+export class PaymentsController {
+  constructor(
+    @Inject(TRANSACTION_SERVICE) private readonly transactions: RpcClientPool,
+    @Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool,
+    private readonly audit: Audit,
+  ) {}
+
+  @Get()
+  @Allows('payments.read')
+  async list(@Req() req: ApiRequest, @Query() query: unknown): Promise<{ result: 'success'; payments: PaymentItem[]; has_more: boolean }> {
+    const r = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), listBody(query, PAGE));
+    return { result: 'success', payments: r.transactions.map(presentPayment), has_more: r.has_more };
+  }
+
+  /** Every payment matching the filters as CSV, streamed page by page (any size, bounded memory). */
+  @Get('export.csv')
+  @Allows('payments.read')
+  async export(@Req() req: ApiRequest, @Res() reply: ApiReply, @Query() query: unknown): Promise<void> {
+    const first = { ...listBody(query, EXPORT_PAGE), limit: EXPORT_PAGE, ending_before: undefined };
+    const ctx = rpcContext(req);
+    const transactions = this.transactions;
+    async function* rows(): AsyncGenerator<string> {
+      yield CSV_HEADER;
+      let page: ListTransactionsBody = first;
+      for (;;) {
+        const r = await transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, ctx, page);
+        if (r.transactions.length > 0) yield r.transactions.map((t) => csvRow(presentPayment(t))).join('');
+        if (!r.has_more || r.transactions.length === 0) return;
+        page = { ...page, starting_after: r.transactions[r.transactions.length - 1].transaction_id };
+      }
+    }
+    const stream = Readable.from(rows());
+    stream.on('error', (err) => rootLogger().error({ err, request_id: req.requestId }, 'payments export stopped'));
+    const day = new Date().toISOString().slice(0, 10);
+    await reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="payments-${req.principal!.mode}-${day}.csv"`)
+      .send(stream);
+  }
+
+  @Get(':id')
+  @Allows('payments.read')
+  async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<PaymentDetail> {
+    const payment = await this.fetch(req, id);
+    const [refunds, events] = await Promise.all([this.refundsOf(req, payment), this.eventsOf(req, payment.transaction_id)]);
+    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds), events };
+  }
+
+  /** The same refund as POST /v1/transactions/refund: same rules, events and webhooks. */
+  @Post(':id/refunds')
+  @HttpCode(201)
+  @Allows('refunds.create')
+  async refund(@Req() req: ApiRequest, @Param('id') id: string, @Body() raw: unknown): Promise<{ result: 'success'; refund: RefundItem }> {
+    const body = checkRefund(raw);
+    const payment = await this.fetch(req, id);
+    const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), {
+      transaction_reference: payment.transaction_reference,
+      ...(body.amount !== undefined ? { amount: body.amount } : {}),
+      ...(body.reason !== undefined ? { reason: body.reason } : {}),
+    });
+    await this.audit.record(req, 'refund.create', payment.transaction_id, { refund_id: refund.refund_id, amount: refund.amount, currency: refund.currency });
+    return { result: 'success', refund: presentRefund(refund) };
+  }
+
+  private fetch(req: ApiRequest, id: string): Promise<TransactionView> {
+    if (!TXN_ID.test(id)) throw new ApiException(ErrorCodes.NotFound, `no payment ${id}`);
+    return this.transactions.call<FetchTransactionBody, TransactionView>(RpcPatterns.TransactionsFetch, rpcContext(req), { public_id: id });
+  }
+
+  /** The page still shows the payment when the dispatcher cannot be asked; its timeline is then missing. */
+  private async eventsOf(req: ApiRequest, transactionId: string): Promise<EventsOfTransactionResult['events'] | null> {
+    try {
+      const r = await this.hooks.call<EventsOfTransactionBody, EventsOfTransactionResult>(WebhookRpcPatterns.EventsOfTransaction, rpcContext(req), { transaction_id: transactionId });
+      return r.events;
+    } catch (err) {
+      rootLogger().warn({ err, request_id: req.requestId }, 'events of a payment unavailable');
+      return null;
+    }
+  }
+
+  private async refundsOf(req: ApiRequest, payment: TransactionView): Promise<RefundView[]> {
+    const r = await this.transactions.call<ListRefundsBody, ListRefundsResult>(RpcPatterns.RefundsList, rpcContext(req), { transaction_reference: payment.transaction_reference });
+    return r.refunds;
+  }
+}

@@ -1,0 +1,156 @@
+import { DashboardClient, TEST_PASSWORD, createDashboardUser } from '../support/dashboard';
+import { payAndSettle } from '../support/payments';
+import { Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
+
+/** The dashboard's API over HTTP: sessions, CSRF, roles, another business's ids, refunds shared with /v1. */
+describe('dashboard API', () => {
+  let stack: Stack;
+  let shop: Awaited<ReturnType<Stack['createBusiness']>>;
+  let other: Awaited<ReturnType<Stack['createBusiness']>>;
+  let ownerEmail: string;
+  let payment: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start();
+    shop = await stack.createBusiness('Dash Shop');
+    other = await stack.createBusiness('Other Shop');
+    ownerEmail = await createDashboardUser(stack, shop.id, 'owner');
+    payment = (await payAndSettle(stack, shop.test.secret, 'dash-1', { amount: 5000, email: 'Buyer@Example.com' })).transaction_id as string;
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  }, 120_000);
+
+  it('creates users through the admin API only, one account per e-mail', async () => {
+    const anon = await stack.api('POST', `/admin/v1/businesses/${shop.id}/users`, { body: { email: 'x@example.com', password: TEST_PASSWORD, role: 'owner' } });
+    expect(anon.status).toBe(401);
+    const admin = { authorization: `Bearer ${stack.adminToken}` };
+    const again = await stack.api('POST', `/admin/v1/businesses/${shop.id}/users`, { headers: admin, body: { email: ownerEmail.toUpperCase(), password: TEST_PASSWORD, role: 'viewer' } });
+    expect(again).toMatchObject({ status: 409, body: { code: 'email_taken' } });
+    const bad = await stack.api('POST', `/admin/v1/businesses/${shop.id}/users`, { headers: admin, body: { email: 'nope', password: 'short', role: 'king', extra: 1 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      { field: 'extra', message: 'is not a recognised field' },
+      { field: 'email', message: 'must be an e-mail address (at most 254 characters)' },
+      { field: 'password', message: 'must be 12 to 200 characters' },
+      { field: 'role', message: 'must be one of owner, developer, viewer' },
+    ]);
+    const missing = await stack.api('POST', '/admin/v1/businesses/999999/users', { headers: admin, body: { email: 'ghost@example.com', password: TEST_PASSWORD, role: 'owner' } });
+    expect(missing.status).toBe(404);
+  });
+
+  it('signs in with an HttpOnly SameSite cookie; the same 401 for an unknown e-mail and a wrong password', async () => {
+    const c = new DashboardClient(stack);
+    const wrong = await c.login(ownerEmail, 'not the password at all');
+    const unknown = await c.login('nobody-here@example.com');
+    expect(wrong).toMatchObject({ status: 401, body: { code: 'invalid_credentials', message: 'wrong e-mail or password' } });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.message).toBe(wrong.body.message);
+    const ok = await c.login(ownerEmail.toUpperCase());
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('set-cookie')).toMatch(/^dashboard_session=[A-Za-z0-9_-]{43}; Path=\/dashboard; HttpOnly; SameSite=Strict$/);
+    expect(ok.headers.get('cache-control')).toBe('no-store');
+    expect(ok.body).toMatchObject({ mode: 'test', user: { email: ownerEmail, role: 'owner', business_id: shop.id, business_name: 'Dash Shop' } });
+    expect(JSON.stringify(ok.body)).not.toMatch(/sk_(test|live)_|whsec_|scrypt/);
+  });
+
+  it('lists payments of the session’s business and mode, with filters; another business’s id is 404', async () => {
+    const c = new DashboardClient(stack);
+    await c.login(ownerEmail);
+    const list = await c.get<{ payments: { transaction_id: string }[] }>('/dashboard/api/payments?status=success&method=ecocash&q=buyer@example.com');
+    expect(list.status).toBe(200);
+    expect(list.body.payments.map((p) => p.transaction_id)).toEqual([payment]);
+    expect((await c.get<{ payments: unknown[] }>('/dashboard/api/payments?method=innbucks')).body.payments).toEqual([]);
+    expect((await c.get('/dashboard/api/payments?status=bogus')).status).toBe(400);
+    const theirs = (await payAndSettle(stack, other.test.secret, 'other-1')).transaction_id as string;
+    expect((await c.get(`/dashboard/api/payments/${theirs}`)).status).toBe(404);
+    expect((await c.request('POST', `/dashboard/api/payments/${theirs}/refunds`, { body: { amount: 1 } })).status).toBe(404);
+    // Live mode: the test payment is not there.
+    expect((await c.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'live' } })).body.mode).toBe('live');
+    expect((await c.get<{ payments: unknown[] }>('/dashboard/api/payments')).body.payments).toEqual([]);
+    expect((await c.get(`/dashboard/api/payments/${payment}`)).status).toBe(404);
+  });
+
+  it('refunds part of a payment: the same refund the API lists; the audit log records it', async () => {
+    const c = new DashboardClient(stack);
+    await c.login(ownerEmail);
+    const refund = await c.request<{ refund: { refund_id: string; amount: number } }>('POST', `/dashboard/api/payments/${payment}/refunds`, { body: { amount: 1200, reason: 'one item returned' } });
+    expect(refund.status).toBe(201);
+    const api = await stack.api<{ refunds: { refund_id: string; amount: number; reason: string }[] }>('GET', '/v1/transactions/refunds?transaction_reference=dash-1', { key: shop.test.secret });
+    expect(api.body.refunds).toEqual([expect.objectContaining({ refund_id: refund.body.refund.refund_id, amount: 1200, reason: 'one item returned' })]);
+    const detail = await c.get<{ refunds: unknown[]; refundable: number }>(`/dashboard/api/payments/${payment}`);
+    expect(detail.body.refunds).toHaveLength(1);
+    expect(detail.body.refundable).toBe(3800);
+    // The timeline: the payment's events and its refund's, from the dispatcher, oldest first.
+    const timeline = await waitFor('the refund’s event on the payment page', async () => {
+      const r = await c.get<{ events: { event: string }[] }>(`/dashboard/api/payments/${payment}`);
+      const names = r.body.events.map((e) => e.event);
+      return names.includes('refund.pending') ? names : undefined;
+    });
+    expect(timeline).toEqual(expect.arrayContaining(['payment.created', 'transaction.processing', 'transaction.success', 'payment.completed', 'refund.pending']));
+    expect(timeline.indexOf('transaction.success')).toBeLessThan(timeline.indexOf('refund.pending'));
+    const audit = await c.get<{ entries: { action: string; actor: string; target: string; ip: string }[] }>('/dashboard/api/audit');
+    expect(audit.body.entries[0]).toMatchObject({ action: 'refund.create', actor: ownerEmail, target: payment });
+    expect(audit.body.entries[0].ip).toMatch(/127\.0\.0\.1/);
+  });
+
+  it('keeps the audit log newest first (by id, past ten entries too)', async () => {
+    const c = new DashboardClient(stack);
+    await c.login(ownerEmail);
+    for (let i = 0; i < 12; i++) await c.request('PUT', '/dashboard/api/session/mode', { body: { mode: i % 2 === 0 ? 'live' : 'test' } });
+    const audit = await c.get<{ entries: { id: string; action: string; details: { to?: string } }[] }>('/dashboard/api/audit');
+    const ids = audit.body.entries.map((e) => Number(e.id));
+    expect(ids.length).toBeGreaterThan(12);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(audit.body.entries[0]).toMatchObject({ action: 'mode.switch', details: { to: 'test' } });
+  });
+
+  it('exports the filtered payments as CSV', async () => {
+    const c = new DashboardClient(stack);
+    await c.login(ownerEmail);
+    const csv = await c.get<string>('/dashboard/api/payments/export.csv?status=success');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('transaction_id,reference,status,amount,charges,total,amount_refunded,currency,email,payment_method_code,date_created');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([payment]);
+  });
+
+  it('refuses a viewer’s refund (403 from the API, not only hidden) and a request without the CSRF token', async () => {
+    const viewer = new DashboardClient(stack);
+    await viewer.login(await createDashboardUser(stack, shop.id, 'viewer'));
+    expect((await viewer.get(`/dashboard/api/payments/${payment}`)).status).toBe(200);
+    expect(await viewer.request('POST', `/dashboard/api/payments/${payment}/refunds`, { body: { amount: 100 } })).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect((await viewer.get('/dashboard/api/audit')).status).toBe(403);
+    const dev = new DashboardClient(stack);
+    await dev.login(await createDashboardUser(stack, shop.id, 'developer'));
+    const noToken = await dev.request('POST', `/dashboard/api/payments/${payment}/refunds`, { body: { amount: 100 }, csrf: false });
+    expect(noToken).toMatchObject({ status: 403, body: { code: 'csrf_token_invalid' } });
+    const api = await stack.api<{ refunds: unknown[] }>('GET', '/v1/transactions/refunds?transaction_reference=dash-1', { key: shop.test.secret });
+    expect(api.body.refunds).toHaveLength(1);
+  });
+
+  it('logout ends the session on the server', async () => {
+    const c = new DashboardClient(stack);
+    await c.login(ownerEmail);
+    const kept = c.cookie;
+    expect((await c.request('POST', '/dashboard/api/logout')).status).toBe(200);
+    c.cookie = kept;
+    expect(await c.get('/dashboard/api/session')).toMatchObject({ status: 401, body: { code: 'not_signed_in' } });
+  });
+
+  it('limits sign-in: 10 failures for one account give 429 even with the right password; successes do not count', async () => {
+    const email = await createDashboardUser(stack, shop.id, 'viewer');
+    const c = new DashboardClient(stack);
+    for (let i = 0; i < 3; i++) expect((await c.login(email)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await c.login(email, 'wrong password!')).status).toBe(401);
+    const locked = await c.login(email);
+    expect(locked).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    // Unknown e-mails are limited alike (no telling accounts apart).
+    for (let i = 0; i < 10; i++) expect((await c.login('ghost@example.com', 'x')).status).toBe(401);
+    expect((await c.login('ghost@example.com', 'x')).status).toBe(429);
+  }, 60_000);
+});
