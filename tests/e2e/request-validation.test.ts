@@ -87,6 +87,12 @@ const CASES = (merchant: number, partner: number): WiringCase[] => [
       mobile_money_number: null,
     },
   }),
+  c('initialize: null code meets the service rules', 'POST /v1/transactions', 'secret', {
+    body: { ...transaction, payment_method_code: null },
+  }),
+  c('initialize: null requested_response in live mode', 'POST /v1/transactions', 'live', {
+    body: { ...transaction, requested_response: null },
+  }),
   c('initialize: a form', 'POST /v1/transactions', 'secret', {
     rawBody: 'amount=100&email=a%40b.co&currency=USD',
     contentType: 'application/x-www-form-urlencoded',
