@@ -139,6 +139,10 @@ const CASES = (merchant: number, partner: number): WiringCase[] => [
       ],
     },
   }),
+  c('links: an empty array among the splits', 'POST /v1/links', 'secret', { body: { ...link, splits: [[]] } }),
+  c('links: a split inside an array', 'POST /v1/links', 'secret', {
+    body: { ...link, splits: [[{ business_id: 99999, type: 'fixed', value: 1 }]] },
+  }),
   c('links: splits not an array', 'POST /v1/links', 'secret', { body: { ...link, splits: { business_id: 'x' } } }),
   c('links: missing partner', 'POST /v1/links', 'secret', {
     body: { ...link, splits: [{ business_id: 99999, type: 'fixed', value: 1 }] },
