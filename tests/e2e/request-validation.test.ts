@@ -42,7 +42,9 @@ const split = { partner_business_id: 0, split_type: 'fixed', split_value: 100, s
  * aside) to bad input on every validated endpoint — the order against the handler's own checks
  * (path ids, public-key limits, providers), the rules transaction-service adds to a payment, the
  * coercion of query numbers, bodies that are not JSON objects. Recorded from the gateway with the
- * class-validator pipe (RECORD_REQUEST_WIRING=1 writes request-validation.expected.json).
+ * class-validator pipe (RECORD_REQUEST_WIRING=1 writes request-validation.expected.json); the TypeBox
+ * validation answers the same, but for that gateway's one 500 (an object with a "constructor" key
+ * where a string belongs), now the 400 any other object there gets (ADR 0015).
  */
 const CASES = (merchant: number, partner: number): WiringCase[] => [
   c('initialize: nothing', 'POST /v1/transactions', 'secret', { body: {} }),

@@ -1,36 +1,37 @@
 import { parse as parseQuery } from 'node:querystring';
-import { CreateBusinessDto, RedirectOriginsDto, RollKeyDto } from '../../businesses/dtos';
+import { CreateBusinessDto, RedirectOriginsDto, RollKeyDto } from '../../businesses/business.requests';
 import {
-  CreateCallbackDto,
+  AdminRecoverDto,
   CallbackPageQuery,
+  CreateCallbackDto,
   DeliveriesQuery,
   RecoverDto,
   UpdateCallbackDto,
-} from '../../callbacks/callbacks.dto';
-import { AdminRecoverDto } from '../../callbacks/webhooks-admin.dto';
-import { CONNECTION_DTOS } from '../../connections/connections.dto';
-import { ListEventsQuery } from '../../events/events.dto';
-import { CreateLinkDto, ListLinksQuery, UpdateLinkDto } from '../../links/links.dto';
-import { ReconcileIdsDto, ReconcilePageQuery, ReconcileTransactionIdsDto } from '../../reconcile/reconcile.dto';
-import { ResolveRefundDto } from '../../refunds/refunds-admin.controller';
-import { InvoicePageQuery, LedgerPageQuery, SplitConfigPageQuery } from '../../splits/dtos/page-query.dto';
-import { CreateSplitConfigDto, UpdateSplitConfigDto } from '../../splits/dtos/split-config.dto';
-import { InitializeTransactionDto, VerifyTransactionQuery } from '../../transactions/dtos/initialize-transaction.dto';
+} from '../../callbacks/callback.requests';
+import { CONNECTION_BODIES } from '../../connections/connection.requests';
+import { ListEventsQuery } from '../../events/event.requests';
+import { CreateLinkDto, ListLinksQuery, UpdateLinkDto } from '../../links/link.requests';
+import { ReconcileIdsDto, ReconcilePageQuery, ReconcileTransactionIdsDto } from '../../reconcile/reconcile.requests';
+import { ResolveRefundDto } from '../../refunds/refund.requests';
+import { InvoicePageQuery, LedgerPageQuery, SplitConfigPageQuery } from '../../splits/split.requests';
 import {
   FetchTransactionQuery,
+  InitializeTransactionDto,
   ListRefundsQuery,
   ListTransactionsQuery,
   RefundDto,
-} from '../../transactions/dtos/transaction-queries.dto';
+  VerifyTransactionQuery,
+} from '../../transactions/transaction.requests';
+import { CreateSplitConfigDto, UpdateSplitConfigDto } from '../../splits/split.requests';
 import { ApiException } from '../api-exception';
-import { StrictValidationPipe } from '../validation';
-
+import type { RequestObject } from '../request-schema';
+import { validateRequest } from '../request-validation';
 /** What validation made of a request: the value the handler receives, or the 400 it answers. */
 export type Outcome =
   { ok: unknown } | { message?: string; errors?: { field: string; message: string }[] } | { crash: string };
 
-/** The request schema (here: DTO class) each endpoint validates its body or query with. */
-const VALIDATED_AS: Record<string, Function> = {
+/** The request schema each endpoint validates its body or query with. */
+export const SCHEMA_OF: Record<string, RequestObject> = {
   'POST /admin/v1/businesses': CreateBusinessDto,
   'POST /admin/v1/businesses/{id}/keys/roll': RollKeyDto,
   'PUT /v1/settings/redirect_origins': RedirectOriginsDto,
@@ -38,9 +39,9 @@ const VALIDATED_AS: Record<string, Function> = {
   'PUT /v1/callback/{id}': UpdateCallbackDto,
   'POST /v1/callback/{id}/recover': RecoverDto,
   'POST /admin/v1/webhooks/recover': AdminRecoverDto,
-  'PUT /v1/connections/paynow': CONNECTION_DTOS.paynow,
-  'PUT /v1/connections/dpo': CONNECTION_DTOS.dpo,
-  'PUT /v1/connections/ozow': CONNECTION_DTOS.ozow,
+  'PUT /v1/connections/paynow': CONNECTION_BODIES.paynow,
+  'PUT /v1/connections/dpo': CONNECTION_BODIES.dpo,
+  'PUT /v1/connections/ozow': CONNECTION_BODIES.ozow,
   'POST /v1/links': CreateLinkDto,
   'POST /v1/links/{id}': UpdateLinkDto,
   'POST /admin/v1/reconcile/ledger': ReconcileIdsDto,
@@ -64,11 +65,18 @@ const VALIDATED_AS: Record<string, Function> = {
   'GET /v1/splits/config': SplitConfigPageQuery,
 };
 
-const pipe = new StrictValidationPipe();
-
 /** The value as JSON would carry it to a service, with -0 told apart from 0. */
 function snapshot(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (Object.is(v, -0) ? '<-0>' : v)) ?? 'null');
+}
+
+export function validateAs(endpoint: string, value: unknown): Outcome {
+  try {
+    return { ok: snapshot(validateRequest(SCHEMA_OF[endpoint], value)) };
+  } catch (err) {
+    if (!(err instanceof ApiException)) return { crash: String(err) };
+    return err.errors === undefined ? { message: err.message } : { message: err.message, errors: err.errors };
+  }
 }
 
 /** The request as the gateway's parsers hand it to validation. */
@@ -86,13 +94,4 @@ export function compact(outcome: Outcome): Outcome {
   )
     return outcome;
   return { errors: outcome.errors };
-}
-
-export async function validateAs(endpoint: string, kind: 'body' | 'query', value: unknown): Promise<Outcome> {
-  try {
-    return { ok: snapshot(await pipe.transform(value, { type: kind, metatype: VALIDATED_AS[endpoint] as never })) };
-  } catch (err) {
-    if (!(err instanceof ApiException)) return { crash: String(err) };
-    return err.errors === undefined ? { message: err.message } : { message: err.message, errors: err.errors };
-  }
 }
