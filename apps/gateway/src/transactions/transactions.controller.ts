@@ -34,6 +34,7 @@ import {
 } from './transaction.requests';
 import { presentInitialized, presentListItem, presentRefund, presentRefundCreated, presentRefundItem, presentTransactionModel, presentVerified } from './transaction.presenter';
 import { ApiResponds } from '@payments/platform';
+import { initializeProblems } from '@payments/domain';
 import * as R from './transaction.responses';
 import { ValidBody, ValidQuery, asRpcBody } from '../http/request-validation';
 import { ApiErrors } from '../openapi/route-docs';
@@ -63,6 +64,11 @@ export class TransactionsController {
   )
   async initialize(@Req() req: ApiRequest, @ValidBody(InitializeTransactionDto) dto: InitializeTransactionDto): Promise<R.InitializedTransaction> {
     if (req.principal?.key_type === 'public') await this.checkPublicKeyLimits(req.principal.business_id, dto);
+    // The payment rules across fields, as transaction-service runs them too: refused here, no RPC.
+    const problems = initializeProblems(asRpcBody(dto), rpcContext(req).mode);
+    if (problems.length > 0) {
+      throw new ApiException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
+    }
     const result = await this.transactions.call<InitializeTransactionBody, InitializeTransactionResult>(
       RpcPatterns.TransactionsInitialize,
       rpcContext(req),
