@@ -66,7 +66,7 @@ export class RedirectOriginsService {
     return origins;
   }
 
-  /** Replaces the list; entries are validated by the DTO, normalised and de-duplicated here. */
+  /** Replaces the list; entries are validated by the request schema, normalised and de-duplicated here. */
   async set(businessId: number, origins: string[]): Promise<string[]> {
     const normalised = [
       ...new Set(
