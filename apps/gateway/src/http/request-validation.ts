@@ -2,6 +2,7 @@ import { Body, Query, type PipeTransform } from '@nestjs/common';
 import { TypeRegistry } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ErrorCodes, type FieldError } from '@payments/contracts';
+import { rootLogger } from '@payments/platform';
 import { ApiException } from './api-exception';
 import { passes, type RequestObjectValue, type Rule } from './request-rules';
 import { problems } from './request-problems';
@@ -125,7 +126,10 @@ export function validateRequest<T>(schema: RequestObject<T>, value: unknown): T 
   if (accepted(schema, object)) return output(schema, object) as T;
   const found = problems(schema, object, '');
   if (found.length === 0) {
-    throw new Error(`request schema ${specOf(schema).name}: the compiled check refused what the rules accept`);
+    // The rules are what the API has always accepted; a compiled check stricter than they are is
+    // a bug in the schema's keywords (request-validation.spec.ts pins that they agree): logged, not a 500.
+    rootLogger().error({ schema: specOf(schema).name }, 'the compiled request check refused what the rules accept');
+    return output(schema, object) as T;
   }
   throw new ApiException(ErrorCodes.ValidationError, `${found[0].field} ${found[0].message}`, found);
 }
