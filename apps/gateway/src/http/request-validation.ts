@@ -33,8 +33,20 @@ const INHERITED: ReadonlySet<string> = new Set(
   ),
 );
 
+/**
+ * Request objects none of whose fields is converted or nested: their input is checked as it is,
+ * unless it has an inherited name to drop.
+ */
+const plain = new WeakMap<RequestObject, boolean>();
+const isPlain = (schema: RequestObject): boolean => {
+  let known = plain.get(schema);
+  if (known === undefined) plain.set(schema, (known = specOf(schema).fields.every(([, f]) => !f.coerce && !f.nested)));
+  return known;
+};
+
 /** The object as its rules see it: inherited names dropped, query numbers converted, nested objects alike. */
 function prepared(schema: RequestObject, input: RequestObjectValue): RequestObjectValue {
+  if (isPlain(schema) && !Object.keys(input).some((key) => INHERITED.has(key))) return input;
   const fields = fieldsOf(schema);
   const out: RequestObjectValue = {};
   for (const key of Object.keys(input)) {
@@ -72,19 +84,35 @@ function nestedValid(schema: RequestObject, value: unknown): boolean {
   return isObject(value) && checkOf(schema).Check(value) && besideTheSchema(schema, value);
 }
 
+/** What the rules of a CHECKED field are given as their object: they read none (rules that do run beside). */
+const NO_OBJECT: RequestObjectValue = Object.freeze({});
+
 // The check of a field TypeBox cannot check by its keywords: its rules, and its nested objects.
 TypeRegistry.Set<{ [RULES]: Rule[]; [NESTED]?: RequestObject }>(
   CHECKED,
   (schema, value) =>
-    schema[RULES].every((r) => passes(r, value, {})) && (!schema[NESTED] || nestedValid(schema[NESTED], value)),
+    schema[RULES].every((r) => passes(r, value, NO_OBJECT)) && (!schema[NESTED] || nestedValid(schema[NESTED], value)),
 );
+
+/** Each request object's fields with something to check beside the compiled schema, found once. */
+const beside = new WeakMap<RequestObject, [string, FieldSpec][]>();
+function besideFields(schema: RequestObject): [string, FieldSpec][] {
+  let fields = beside.get(schema);
+  if (!fields) {
+    fields = specOf(schema).fields.filter(
+      ([, f]) => typeof f.when === 'function' || f.rules.some((r) => r.checked === 'cross'),
+    );
+    beside.set(schema, fields);
+  }
+  return fields;
+}
 
 /**
  * What the compiled schema cannot see: rules that read other fields, and fields checked only when
  * a condition on the object holds. Run on objects the compiled check accepted.
  */
 function besideTheSchema(schema: RequestObject, object: RequestObjectValue): boolean {
-  for (const [name, spec] of specOf(schema).fields) {
+  for (const [name, spec] of besideFields(schema)) {
     const value = object[name];
     if (typeof spec.when === 'function') {
       if (spec.when(object, value) && !spec.rules.every((r) => passes(r, value, object))) return false;
