@@ -10,7 +10,6 @@ import { GatewayModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { anyAddress, createHttpAdapter, type GatewayHttpApp } from './http/http-server';
-import { StrictValidationPipe } from './http/validation';
 import { migrations } from './migrations';
 import { buildOpenApiDocument } from './openapi/openapi';
 
@@ -59,7 +58,6 @@ async function main(): Promise<void> {
       bodyParser: false,
       abortOnError: false,
     });
-    app.useGlobalPipes(new StrictValidationPipe());
     app.useGlobalFilters(new AllExceptionsFilter());
 
     // OpenAPI 3 generated from the code: Swagger UI at /docs, the document at /docs/openapi.json.

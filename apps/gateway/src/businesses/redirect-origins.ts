@@ -66,7 +66,7 @@ export class RedirectOriginsService {
     return origins;
   }
 
-  /** Replaces the list; entries are validated by the DTO, normalised and de-duplicated here. */
+  /** Replaces the list; entries are validated by the request schema, normalised and de-duplicated here. */
   async set(businessId: number, origins: string[]): Promise<string[]> {
     const normalised = [
       ...new Set(
@@ -87,7 +87,7 @@ export class RedirectOriginsService {
   }
 
   /** The fields among `urls` whose origin the business has not allowed. */
-  async disallowed(businessId: number, urls: Record<string, string | undefined>): Promise<string[]> {
+  async disallowed(businessId: number, urls: Record<string, string | null | undefined>): Promise<string[]> {
     const given = Object.entries(urls).filter((e): e is [string, string] => typeof e[1] === 'string');
     if (given.length === 0) return [];
     const allowed = await this.allowed(businessId);

@@ -1,13 +1,16 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
 import type { ApiRequest } from '../http/http-types';
-import { WebhookAdminRpcPatterns, type AdminRecoverDeliveriesBody, type AdminRecoverDeliveriesResult } from '@payments/contracts';
+import { ErrorCodes, WebhookAdminRpcPatterns, type AdminRecoverDeliveriesBody, type AdminRecoverDeliveriesResult } from '@payments/contracts';
 import { AdminGuard } from '../auth/admin.guard';
 import { ADMIN_WEBHOOK_DISPATCHER, RpcClientPool } from '../rpc/rpc-client-pool';
-import { AdminRecoverDto } from './webhooks-admin.dto';
+import { AdminRecoverDto } from './callback.requests';
 import { ApiResponds } from '@payments/platform';
 import * as R from './callback.responses';
+import { ValidBody } from '../http/request-validation';
+import { ApiErrors } from '../openapi/route-docs';
 
 /** Operators' webhook controls (ADMIN_API_TOKEN): what `ops webhooks recover` calls. */
+@ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('admin/v1/webhooks')
 @UseGuards(AdminGuard)
 export class WebhooksAdminController {
@@ -20,7 +23,8 @@ export class WebhooksAdminController {
   @Post('recover')
   @HttpCode(200)
   @ApiResponds(200, "One page of the failed and skipped deliveries queued again (or, dry run, that would be)", R.AdminDeliveriesRecovered)
-  async recover(@Req() req: ApiRequest, @Body() dto: AdminRecoverDto): Promise<R.AdminDeliveriesRecovered> {
+  @ApiErrors()
+  async recover(@Req() req: ApiRequest, @ValidBody(AdminRecoverDto) dto: AdminRecoverDto): Promise<R.AdminDeliveriesRecovered> {
     const r = await this.hooks.call<AdminRecoverDeliveriesBody, AdminRecoverDeliveriesResult>(
       WebhookAdminRpcPatterns.DeliveriesRecover,
       { request_id: req.requestId },

@@ -6,6 +6,7 @@ import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { CHECKOUT_CSS, renderAtProvider, renderForm, renderInactive, renderNotFound, renderProcessing, renderResult, renderUnavailable, type CheckoutPageModel } from './checkout.view';
+import { ApiErrors } from '../openapi/route-docs';
 
 const CHECKOUT_ID = /^(chk|plink)_[0-9A-Za-z]{10,40}$/;
 
@@ -44,12 +45,14 @@ export class CheckoutController {
   @Header('Content-Type', 'text/css; charset=utf-8')
   @Header('Cache-Control', 'public, max-age=3600')
   @ApiRespondsRaw({ status: 200, description: 'Stylesheet of the hosted checkout page', contentType: 'text/css' })
+  @ApiErrors()
   css(): string {
     return CHECKOUT_CSS;
   }
 
   @Get()
   @ApiRespondsRaw({ status: 200, description: 'The hosted checkout page (HTML); 303 to the merchant once the payment ended', contentType: 'text/html' })
+  @ApiErrors(ErrorCodes.OutcomeUnknown)
   async show(@Req() req: ApiRequest, @Res() res: ApiReply, @Query('checkout_id') checkoutId: unknown) {
     const view = await this.load(req, res, checkoutId);
     if (!view) return;
@@ -64,6 +67,7 @@ export class CheckoutController {
 
   @Post('pay')
   @ApiRespondsRaw({ status: 303, description: 'Redirect to the checkout page of the transaction' })
+  @ApiErrors(ErrorCodes.OutcomeUnknown)
   async pay(@Req() req: ApiRequest, @Res() res: ApiReply, @Body() form: Record<string, unknown>) {
     const str = (k: string) => (typeof form?.[k] === 'string' ? (form[k] as string).slice(0, 300) : undefined);
     const view = await this.load(req, res, str('checkout_id'));

@@ -1,6 +1,7 @@
-import { IsOptional, IsString, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 import type { CursorPageBody } from '@payments/contracts';
-import { IsTimestampOrUnixSeconds } from './dates';
+import { timestampOrUnixSeconds } from './dates';
+import { crossField, isString, matches } from './request-rules';
+import { optional } from './request-schema';
 
 /** What a list's cursors name: ids of this form (anything else is a 400 before any RPC). */
 export interface CursorIds {
@@ -9,68 +10,38 @@ export interface CursorIds {
   noun: string;
 }
 
-/** A list query class whose cursors are ids of one kind. */
-type CursorQueryClass = { cursorIds: CursorIds };
-
-@ValidatorConstraint({ name: 'isCursorId' })
-class IsCursorId implements ValidatorConstraintInterface {
-  validate(value: unknown, args: ValidationArguments): boolean {
-    const { pattern } = (args.object.constructor as unknown as CursorQueryClass).cursorIds;
-    return typeof value === 'string' && pattern.test(value);
-  }
-  defaultMessage(args: ValidationArguments): string {
-    return `${args.property} must be ${(args.object.constructor as unknown as CursorQueryClass).cursorIds.noun}`;
-  }
-}
-
-@ValidatorConstraint({ name: 'oneCursor' })
-class OneCursor implements ValidatorConstraintInterface {
-  validate(_value: unknown, args: ValidationArguments): boolean {
-    const q = args.object as CursorQuery;
-    return q.starting_after === undefined || q.ending_before === undefined;
-  }
-  defaultMessage(): string {
-    return 'ending_before cannot be combined with starting_after';
-  }
-}
+const cursorId = ({ pattern, noun }: CursorIds) => matches(pattern, (p) => `${p} must be ${noun}`, 'isCursorId');
 
 /**
  * The cursor half of every list query (Stripe's `starting_after` / `ending_before`): newest
  * first, `starting_after` pages to older objects and `ending_before` to newer ones; the answer
- * carries `has_more`. A subclass sets `cursorIds` and declares its own `limit` (each list keeps
- * the limits it always had).
+ * carries `has_more`. Each list adds its own `limit` (each keeps the limits it always had).
  */
-export abstract class CursorQuery {
-  static cursorIds: CursorIds;
+export const cursorFields = (ids: CursorIds) => ({
+  starting_after: optional([cursorId(ids), isString()]),
+  ending_before: optional([
+    crossField(
+      'oneCursor',
+      (_v, o) => o.starting_after === undefined,
+      'ending_before cannot be combined with starting_after',
+    ),
+    cursorId(ids),
+    isString(),
+  ]),
+});
 
-  @IsOptional()
-  @IsString()
-  @Validate(IsCursorId)
-  starting_after?: string;
-
-  @IsOptional()
-  @IsString()
-  @Validate(IsCursorId)
-  @Validate(OneCursor)
-  ending_before?: string;
-}
-
-/** A cursor list that also filters on creation time; the query string is parsed flat, so each bound is a field. */
-export abstract class CreatedRangeCursorQuery extends CursorQuery {
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[gte]'?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[gt]'?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[lte]'?: string;
-
-  @IsOptional() @Validate(IsTimestampOrUnixSeconds)
-  'created[lt]'?: string;
-}
+/** Bounds on creation time; the query string is parsed flat, so each bound is a field of its own. */
+export const createdRangeFields = () => ({
+  'created[gte]': optional([timestampOrUnixSeconds()]),
+  'created[gt]': optional([timestampOrUnixSeconds()]),
+  'created[lte]': optional([timestampOrUnixSeconds()]),
+  'created[lt]': optional([timestampOrUnixSeconds()]),
+});
 
 /** The page a list query asks for, as the services take it. */
-export function cursorPage(q: CursorQuery & { limit?: number }, defaultLimit: number): CursorPageBody {
+export function cursorPage(
+  q: { limit?: number; starting_after?: string; ending_before?: string },
+  defaultLimit: number,
+): CursorPageBody {
   return { limit: q.limit ?? defaultLimit, starting_after: q.starting_after, ending_before: q.ending_before };
 }

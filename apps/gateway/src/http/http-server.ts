@@ -47,7 +47,7 @@ export function createHttpAdapter(): FastifyAdapter {
     schemaController: { compilersFactory: { buildValidator: () => NO_ROUTE_SCHEMAS, buildSerializer: () => NO_ROUTE_SCHEMAS } },
     frameworkErrors: answerFrameworkError,
     routerOptions: {
-      // `created[gte]=…` stays one flat key: the DTOs name the bracketed keys.
+      // `created[gte]=…` stays one flat key: the request schemas name the bracketed keys.
       querystringParser: (s: string) => parseQuery(s),
       ignoreTrailingSlash: true,
       caseSensitive: false,

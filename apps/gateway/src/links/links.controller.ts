@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import type { ApiRequest } from '../http/http-types';
 import { ErrorCodes, RpcPatterns, type CreateLinkBody, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type UpdateLinkBody } from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
@@ -9,10 +9,13 @@ import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { presentLink } from '../transactions/transaction.presenter';
 import { presentLinkObject } from './link.presenter';
 import { cursorPage } from '../http/cursor-query';
-import { CreateLinkDto, LINK_ID, LINKS_PAGE_DEFAULT, ListLinksQuery, UpdateLinkDto } from './links.dto';
+import { CreateLinkDto, LINK_ID, LINKS_PAGE_DEFAULT, ListLinksQuery, UpdateLinkDto } from './link.requests';
 import { ApiResponds } from '@payments/platform';
 import * as R from '../transactions/transaction.responses';
+import { ValidBody, ValidQuery, asRpcBody } from '../http/request-validation';
+import { ApiErrors } from '../openapi/route-docs';
 
+@ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('v1/links')
 @UseGuards(ApiKeyGuard)
 export class LinksController {
@@ -25,7 +28,8 @@ export class LinksController {
   @Post()
   @HttpCode(200)
   @ApiResponds(200, 'Payment link created', R.LinkCreated)
-  async create(@Req() req: ApiRequest, @Body() dto: CreateLinkDto): Promise<R.LinkCreated> {
+  @ApiErrors()
+  async create(@Req() req: ApiRequest, @ValidBody(CreateLinkDto) dto: CreateLinkDto): Promise<R.LinkCreated> {
     // Businesses live in the gateway's database: the partner check happens here, before the RPC.
     const splits = dto.splits ?? [];
     const missing = await this.businesses.missing(splits.map((s) => s.business_id));
@@ -36,13 +40,14 @@ export class LinksController {
         splits.map((s, i) => ({ s, i })).filter(({ s }) => missing.includes(s.business_id)).map(({ i }) => ({ field: `splits.${i}.business_id`, message: 'is not an existing business' })),
       );
     }
+    const sent = asRpcBody(dto);
     const link = await this.transactions.call<CreateLinkBody, LinkView>(RpcPatterns.LinksCreate, rpcContext(req), {
       amount: dto.amount,
       currency: dto.currency,
       description: dto.description,
       splits: splits.map((s) => ({ business_id: s.business_id, type: s.type, value: s.value, description: s.description ?? null })),
-      success_url: dto.success_url,
-      failure_url: dto.failure_url,
+      success_url: sent.success_url,
+      failure_url: sent.failure_url,
       metadata: dto.metadata,
     });
     return presentLink(link, this.config.CHECKOUT_URL);
@@ -50,7 +55,8 @@ export class LinksController {
 
   @Get()
   @ApiResponds(200, 'Newest first; has_more says whether another page follows in the direction asked', R.LinkList)
-  async list(@Req() req: ApiRequest, @Query() query: ListLinksQuery): Promise<R.LinkList> {
+  @ApiErrors()
+  async list(@Req() req: ApiRequest, @ValidQuery(ListLinksQuery) query: ListLinksQuery): Promise<R.LinkList> {
     const page = await this.transactions.call<ListLinksBody, ListLinksResult>(RpcPatterns.LinksList, rpcContext(req), {
       ...cursorPage(query, LINKS_PAGE_DEFAULT),
     });
@@ -59,6 +65,7 @@ export class LinksController {
 
   @Get(':payment_link_id')
   @ApiResponds(200, 'The payment link', R.LinkAnswer)
+  @ApiErrors(ErrorCodes.NotFound)
   async get(@Req() req: ApiRequest, @Param('payment_link_id') id: string): Promise<R.LinkAnswer> {
     const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksGet, rpcContext(req), { payment_link_id: checkedLinkId(id) });
     return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
@@ -68,7 +75,8 @@ export class LinksController {
   @Post(':payment_link_id')
   @HttpCode(200)
   @ApiResponds(200, 'The link with its new description and metadata (a metadata key set to "" removed; null or "" removes all)', R.LinkAnswer)
-  async update(@Req() req: ApiRequest, @Param('payment_link_id') id: string, @Body() dto: UpdateLinkDto): Promise<R.LinkAnswer> {
+  @ApiErrors(ErrorCodes.NotFound)
+  async update(@Req() req: ApiRequest, @Param('payment_link_id') id: string, @ValidBody(UpdateLinkDto) dto: UpdateLinkDto): Promise<R.LinkAnswer> {
     const link = await this.transactions.call<UpdateLinkBody, LinkView>(RpcPatterns.LinksUpdate, rpcContext(req), {
       payment_link_id: checkedLinkId(id),
       description: dto.description,
@@ -81,6 +89,7 @@ export class LinksController {
   @Post(':payment_link_id/deactivate')
   @HttpCode(200)
   @ApiResponds(200, 'The link, now inactive (idempotent); its page says it is no longer active and refuses payments', R.LinkAnswer)
+  @ApiErrors(ErrorCodes.NotFound)
   async deactivate(@Req() req: ApiRequest, @Param('payment_link_id') id: string): Promise<R.LinkAnswer> {
     const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksDeactivate, rpcContext(req), { payment_link_id: checkedLinkId(id) });
     return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Controller, Get, Module } from '@nestjs/common';
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Type } from '@payments/contracts/schemas';
+import { ApiResponds } from '@payments/platform';
 import { buildOpenApiDocument } from './openapi';
+import { ApiErrors } from './route-docs';
 import { previewOpenApiDocument } from './preview';
 
 /** CI fails when the committed OpenAPI document no longer matches the code. */
@@ -101,6 +104,57 @@ describe('OpenAPI document', () => {
     expect(schemas.DpoConnectionDto.required).toEqual(['company_token', 'service_type']);
     expect(schemas.OzowConnectionDto.required).toEqual(['site_code', 'private_key', 'api_key']);
     expect(schemas.PaynowConnectionDto.properties.integration_id).toEqual({ type: 'string', pattern: '^[0-9]{1,20}$' });
+  });
+
+  it('documents each operation\'s errors from its handler, not from its path', () => {
+    const statuses = (path: string, method: 'get' | 'post' | 'put' | 'delete') => Object.keys(generated.paths[path][method]!.responses);
+    // An admin recover names no resource: no 404, though its path says "recover".
+    expect(statuses('/admin/v1/webhooks/recover', 'post')).not.toContain('404');
+    expect(statuses('/v1/transactions/verify', 'get')).toContain('404');
+    expect(statuses('/v1/transactions', 'post')).toEqual(expect.arrayContaining(['402', '409', '422', '502', '503', '504']));
+    expect(statuses('/checkout/checkout.css', 'get')).not.toContain('504');
+    const conflict = generated.paths['/v1/transactions'].post!.responses['409'] as { description: string };
+    expect(conflict.description).toContain('duplicate_reference');
+    expect(conflict.description).toContain('idempotency_in_progress');
+  });
+
+  it('refuses to build when a route declares no errors (@ApiErrors)', async () => {
+    @Controller('v1/silent')
+    class SilentController {
+      @Get()
+      @ApiResponds(200, 'The answer', Type.Object({ result: Type.Literal('success') }))
+      list(): { result: 'success' } {
+        return { result: 'success' };
+      }
+    }
+    @Module({ controllers: [SilentController] })
+    class SilentModule {}
+    const app = await NestFactory.create(SilentModule, { preview: true, logger: false });
+    try {
+      expect(() => buildOpenApiDocument(app)).toThrow('GET /v1/silent (SilentController_list) declares no errors');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses to build when a route takes a body that no request schema validates', async () => {
+    @Controller('v1/unchecked')
+    class UncheckedController {
+      @Post()
+      @ApiResponds(200, 'The answer', Type.Object({ result: Type.Literal('success') }))
+      @ApiErrors()
+      create(@Body() _body: { name: string }): { result: 'success' } {
+        return { result: 'success' };
+      }
+    }
+    @Module({ controllers: [UncheckedController] })
+    class UncheckedModule {}
+    const app = await NestFactory.create(UncheckedModule, { preview: true, logger: false });
+    try {
+      expect(() => buildOpenApiDocument(app)).toThrow('POST /v1/unchecked (UncheckedController_create) takes its body or query without a request schema');
+    } finally {
+      await app.close();
+    }
   });
 
   it('refuses to build when a route declares no success answer (@ApiResponds)', async () => {

@@ -1,36 +1,56 @@
-import type { CursorQuery } from '../http/cursor-query';
 import type { INestApplication } from '@nestjs/common';
 import { GUARDS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { OperationObject, ParameterObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-// The storage class-transformer's @Type() writes to: without it nested DTO arrays (a link's splits) become a dangling `Array` reference.
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import type {
+  OperationObject,
+  ParameterObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { ErrorCode } from '@payments/contracts';
 import { HealthLive, HealthReady } from '@payments/contracts/schemas';
-import { apiResponseOf, documentHealthAnswers, type ApiResponseSpec } from '@payments/platform';
+import { HealthController, apiResponseOf, documentHealthAnswers, type ApiResponseSpec } from '@payments/platform';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorBody } from '../http/error-body';
+import { RequestPipe } from '../http/request-validation';
+import type { RequestObject } from '../http/request-schema';
+import { errorResponses } from './error-docs';
 import { LINKS } from './links';
-import { BODY_ONE_OF, PATH_ENUMS } from './route-docs';
+import { requestComponents } from './request-docs';
+import { API_ERRORS, ApiErrors, BODY_ONE_OF, PATH_ENUMS } from './route-docs';
 import { schemaRefs } from './schema-refs';
 import { WEBHOOK_DATA_COMPONENTS, webhooksSection } from './webhooks';
 
 interface RouteFacts {
-  query?: Function;
+  body?: RequestObject;
+  query?: RequestObject;
   apiKey: boolean;
   admin: boolean;
   publicKeyAllowed: boolean;
   response?: ApiResponseSpec;
+  /** The handler's and its controller's ApiErrors; undefined when the handler declares none. */
+  errors?: ErrorCode[];
   /** Path parameters limited to a list of values (ApiPathEnum). */
   pathEnums?: Record<string, string[]>;
-  /** DTO class names the body is one of (ApiBodyOneOf). */
-  bodyOneOf?: string[];
+  /** Request schemas the body is one of (ApiBodyOneOf). */
+  bodyOneOf?: RequestObject[];
+  /** Takes its whole body or query without a request schema. */
+  unvalidated: boolean;
 }
 
-/** What the controllers' decorators say about each handler: its query DTO and its guards. */
+type RouteArgs = Record<string, { data?: unknown; pipes?: unknown[] }>;
+
+/** A handler's whole body or query parameter (not one field of it), if it takes one. */
+const wholeArg = (args: RouteArgs, type: RouteParamtypes) =>
+  Object.entries(args).find(([k, v]) => Number(k.split(':')[0]) === type && v.data === undefined)?.[1];
+
+/** The request schema a handler's body or query parameter is validated with (ValidBody, ValidQuery). */
+const requestSchemaOf = (args: RouteArgs, type: RouteParamtypes): RequestObject | undefined =>
+  (wholeArg(args, type)?.pipes ?? []).find((p): p is RequestPipe => p instanceof RequestPipe)?.schema;
+
+/** What the controllers' decorators say about each handler: its request schemas, guards and errors. */
 function routeFacts(app: INestApplication): Map<string, RouteFacts> {
   const facts = new Map<string, RouteFacts>();
   for (const module of app.get(ModulesContainer).values()) {
@@ -40,17 +60,22 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
       const guards: Function[] = Reflect.getMetadata(GUARDS_METADATA, ctrl) ?? [];
       for (const key of Object.getOwnPropertyNames(ctrl.prototype)) {
         if (key === 'constructor') continue;
-        const args: Record<string, { index: number; data?: unknown }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, ctrl, key) ?? {};
-        const types: Function[] = Reflect.getMetadata('design:paramtypes', ctrl.prototype, key) ?? [];
-        const queryArg = Object.entries(args).find(([k, v]) => Number(k.split(':')[0]) === RouteParamtypes.QUERY && v.data === undefined);
+        const handler = ctrl.prototype[key];
+        const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, ctrl, key) ?? {};
+        const own: ErrorCode[] | undefined = Reflect.getMetadata(API_ERRORS, handler);
         facts.set(`${ctrl.name}_${key}`, {
-          query: queryArg ? types[queryArg[1].index] : undefined,
+          body: requestSchemaOf(args, RouteParamtypes.BODY),
+          query: requestSchemaOf(args, RouteParamtypes.QUERY),
           apiKey: guards.includes(ApiKeyGuard),
           admin: guards.includes(AdminGuard),
-          publicKeyAllowed: Reflect.getMetadata('public-key-allowed', ctrl.prototype[key]) === true,
-          response: apiResponseOf(ctrl.prototype[key]),
-          pathEnums: Reflect.getMetadata(PATH_ENUMS, ctrl.prototype[key]),
-          bodyOneOf: Reflect.getMetadata(BODY_ONE_OF, ctrl.prototype[key]),
+          publicKeyAllowed: Reflect.getMetadata('public-key-allowed', handler) === true,
+          response: apiResponseOf(handler),
+          errors: own && [...(Reflect.getMetadata(API_ERRORS, ctrl) ?? []), ...own],
+          pathEnums: Reflect.getMetadata(PATH_ENUMS, handler),
+          bodyOneOf: Reflect.getMetadata(BODY_ONE_OF, handler),
+          unvalidated: [RouteParamtypes.BODY, RouteParamtypes.QUERY].some(
+            (t) => wholeArg(args, t) && !requestSchemaOf(args, t),
+          ),
         });
       }
     }
@@ -58,84 +83,113 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
   return facts;
 }
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+/** The health endpoints, served by every process, answer no error beyond those of any route. */
+function documentHealthErrors(): void {
+  for (const key of ['live', 'ready'] as const) {
+    ApiErrors()(HealthController.prototype, key, { value: HealthController.prototype[key] });
+  }
+}
+
+const jsonBody = (schema: SchemaObject) => ({ required: true, content: { 'application/json': { schema } } });
 
 /**
- * The OpenAPI 3.1 document of the gateway, generated from the code: paths and bodies from the
- * controllers, request schemas from the class-validator rules of the DTOs, success answers from
- * each handler's @ApiResponds schema (the type its presenter returns), webhooks from the payload
- * schemas of libs/contracts, errors from the guards and the error model (ErrorBody).
- * `npm run openapi` writes docs/openapi.json; a unit test fails when it drifts from the code.
- * Built once (on the first request for /docs, or by `npm run openapi`), never per request.
+ * The OpenAPI 3.1 document of the gateway, generated from the code: paths from the controllers,
+ * request bodies and query parameters from the TypeBox request schemas their handlers validate
+ * with, success answers from each handler's @ApiResponds schema (the type its presenter returns),
+ * errors from each handler's @ApiErrors and what its route answers by construction, webhooks from
+ * the payload schemas of libs/contracts. `npm run openapi` writes docs/openapi.json; a unit test
+ * fails when it drifts from the code. Built once (on the first request for /docs, or by `npm run
+ * openapi`), never per request.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   documentHealthAnswers({ live: HealthLive, ready: HealthReady });
+  documentHealthErrors();
   const base = new DocumentBuilder()
     .setTitle('Payments platform API')
-    .setDescription('Transactions, split payments with a commission ledger, and signed webhooks. Amounts are integers in minor units unless stated.')
+    .setDescription(
+      'Transactions, split payments with a commission ledger, and signed webhooks. ' +
+        'Amounts are integers in minor units unless stated.',
+    )
     .setVersion('1')
-    .addSecurity('api_key', { type: 'http', scheme: 'bearer', description: 'API key, an opaque token: sk_test_…, sk_live_… (pk_… only for POST /v1/transactions)' })
+    .addSecurity('api_key', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'API key, an opaque token: sk_test_…, sk_live_… (pk_… only for POST /v1/transactions)',
+    })
     .addSecurity('admin_token', { type: 'http', scheme: 'bearer', description: 'ADMIN_API_TOKEN, an opaque token' })
     .build();
   const doc = SwaggerModule.createDocument(app, base);
-  // Every class with class-validator rules becomes a schema; the config classes are not part of the API.
-  const schemas = Object.fromEntries(
-    Object.entries(validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/', classTransformerMetadataStorage: defaultMetadataStorage }) as Record<string, SchemaObject>).filter(([name]) => !name.endsWith('Config')),
-  );
-  const { ref, components } = schemaRefs({ ErrorBody, ...WEBHOOK_DATA_COMPONENTS });
-  doc.openapi = '3.1.0';
-  doc.components = { ...doc.components, schemas: { ...schemas, ...components } };
-  doc.webhooks = webhooksSection(ref);
   const facts = routeFacts(app);
+  const bodies = [...facts.values()]
+    .flatMap((f) => [f.body, ...(f.bodyOneOf ?? [])])
+    .filter((s): s is RequestObject => s !== undefined);
+  const { ref, components } = schemaRefs({ ...requestComponents(bodies), ErrorBody, ...WEBHOOK_DATA_COMPONENTS });
+  doc.openapi = '3.1.0';
+  doc.components = { ...doc.components, schemas: components };
+  doc.webhooks = webhooksSection(ref);
 
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of ['get', 'post', 'put', 'delete'] as const) {
       const op = item[method] as OperationObject | undefined;
       if (!op) continue;
+      const name = `${method.toUpperCase()} ${path} (${op.operationId})`;
       const f = facts.get(op.operationId ?? '');
       const known = f?.response;
-      if (!f || !known) throw new Error(`${method.toUpperCase()} ${path} (${op.operationId}) declares no success answer: add @ApiResponds to its handler`);
+      if (!f || !known) throw new Error(`${name} declares no success answer: add @ApiResponds to its handler`);
+      if (!f.errors)
+        throw new Error(
+          `${name} declares no errors: add @ApiErrors to its handler (with no codes when it answers none of its own)`,
+        );
+      // There is no global pipe: a body or query a handler takes without a schema is validated by
+      // nobody, unless the handler reads raw input on purpose (it writes its own answer) or
+      // validates it itself by the schemas it documents (ApiBodyOneOf).
+      if (f.unvalidated && known.schema && !f.bodyOneOf) {
+        throw new Error(`${name} takes its body or query without a request schema: use @ValidBody or @ValidQuery`);
+      }
       const responses: OperationObject['responses'] = {};
       const links = LINKS[op.operationId ?? ''];
       responses[String(known.status)] = known.schema
-        ? { description: known.description, content: { 'application/json': { schema: ref(known.schema) } }, ...(links ? { links } : {}) }
-        : { description: known.description, ...(known.contentType ? { content: { [known.contentType]: { schema: { type: 'string' } } } } : {}) };
-      const params: ParameterObject[] = (op.parameters as ParameterObject[] | undefined)?.filter((p) => p.in !== 'query') ?? [];
-      for (const p of params) if (p.in === 'path' && f.pathEnums?.[p.name]) p.schema = { type: 'string', enum: f.pathEnums[p.name] };
-      if (f.bodyOneOf) {
-        op.requestBody = { required: true, content: { 'application/json': { schema: { oneOf: f.bodyOneOf.map((name) => ({ $ref: `#/components/schemas/${name}` })) } } } };
-      }
+        ? {
+            description: known.description,
+            content: { 'application/json': { schema: ref(known.schema) } },
+            ...(links ? { links } : {}),
+          }
+        : {
+            description: known.description,
+            ...(known.contentType ? { content: { [known.contentType]: { schema: { type: 'string' } } } } : {}),
+          };
+      const params: ParameterObject[] =
+        (op.parameters as ParameterObject[] | undefined)?.filter((p) => p.in !== 'query') ?? [];
+      for (const p of params) if (f.pathEnums?.[p.name]) p.schema = { type: 'string', enum: f.pathEnums[p.name] };
+      delete op.requestBody;
+      if (f.body) op.requestBody = jsonBody(ref(f.body));
+      if (f.bodyOneOf) op.requestBody = jsonBody({ oneOf: f.bodyOneOf.map((s) => ref(s)) });
       if (f.query) {
-        const schema = schemas[f.query.name];
-        const required = new Set(schema?.required ?? []);
-        // A cursor list's ids are checked by one custom validator, which no schema converter reads: its pattern is on the class.
-        const cursorIds = (f.query as Partial<typeof CursorQuery>).cursorIds;
-        for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
-          const cursor = cursorIds && (name === 'starting_after' || name === 'ending_before');
-          params.push({ name, in: 'query', required: required.has(name), schema: (cursor ? { ...prop, pattern: cursorIds.pattern.source } : prop) as SchemaObject });
-        }
+        const required = new Set(f.query.required ?? []);
+        for (const [field, schema] of Object.entries(f.query.properties))
+          params.push({ name: field, in: 'query', required: required.has(field), schema: ref(schema) });
       }
-      if (path === '/checkout') params.push({ name: 'checkout_id', in: 'query', required: true, schema: { type: 'string' } });
-      const body = op.requestBody !== undefined;
+      if (path === '/checkout')
+        params.push({ name: 'checkout_id', in: 'query', required: true, schema: { type: 'string' } });
       const guarded = f.apiKey || f.admin;
       if (method === 'post' && guarded) {
-        params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Replays the first response for 24 h (Stripe semantics)' });
+        params.push({
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', maxLength: 255 },
+          description: 'Replays the first response for 24 h (Stripe semantics)',
+        });
       }
       op.parameters = params;
-      // The input guard applies to every request: bad UTF-8, control characters, nesting, huge query strings.
-      responses['400'] = errorResponse('validation_error: malformed JSON, wrong type, missing or unknown field, control characters, bad UTF-8, nesting over 32 levels');
-      if (guarded) responses['401'] = errorResponse('invalid_api_key');
-      if (f.apiKey && !f.publicKeyAllowed) responses['403'] = errorResponse('secret_key_required: a public key was used');
-      if (params.some((p) => p.in === 'path') || /verify|fetch|refund|recover|resend/.test(path)) responses['404'] = errorResponse('not_found (also for another business’s or mode’s ids)');
-      if (method === 'post' && guarded) {
-        responses['409'] = errorResponse('idempotency_in_progress, or duplicate_reference for a reused transaction_reference');
-        responses['422'] = errorResponse('idempotency_key_reused; refund_exceeds_amount, transaction_not_refundable, payment_method_unavailable where they apply');
-      }
-      responses['413'] = errorResponse(body ? 'payload_too_large: body over 64 KiB or query string over 8 KiB' : 'payload_too_large: query string over 8 KiB');
-      if (f.apiKey) responses['429'] = errorResponse('rate_limited; see Retry-After and RateLimit-* headers');
-      responses['500'] = errorResponse('internal_error: only the request id is revealed');
-      responses['503'] = errorResponse('service_unavailable: a downstream service or store is unreachable; nothing was written');
-      op.responses = responses;
+      const route = {
+        method,
+        body: op.requestBody !== undefined,
+        apiKey: f.apiKey,
+        admin: f.admin,
+        publicKeyAllowed: f.publicKeyAllowed,
+      };
+      op.responses = { ...responses, ...errorResponses(route, f.errors) };
       if (f.apiKey) op.security = [{ api_key: [] }];
       if (f.admin) op.security = [{ admin_token: [] }];
     }

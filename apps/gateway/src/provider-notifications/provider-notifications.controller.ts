@@ -4,6 +4,7 @@ import { ApiRespondsRaw } from '@payments/platform';
 import { ApiException } from '../http/api-exception';
 import { header, type ApiReply, type ApiRequest } from '../http/http-types';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
+import { ApiErrors } from '../openapi/route-docs';
 
 export const PROVIDERS = ['paynow', 'dpo', 'ozow'];
 /** A transaction's public id, or a refund's (a provider with a refund API posts the refund's updates). */
@@ -17,6 +18,7 @@ const NOTIFIED_ID = /^(txn|rfd)_[A-Za-z0-9]{1,60}$/;
  * (applied, or already applied: providers resend), 400 when refused (forged, or not matching the
  * payment), 503 when it could not be applied now (the provider sends it again).
  */
+@ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('v1/provider-notifications')
 export class ProviderNotificationsController {
   constructor(@Inject(TRANSACTION_SERVICE) private readonly transactions: RpcClientPool) {}
@@ -24,6 +26,7 @@ export class ProviderNotificationsController {
   @Post(':provider/:id')
   @HttpCode(200)
   @ApiRespondsRaw({ status: 200, description: "A payment provider's status update of one payment or refund was taken (body `OK`)", contentType: 'text/plain' })
+  @ApiErrors(ErrorCodes.NotFound, ErrorCodes.ProviderUnavailable)
   async notify(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Param('id') id: string, @Body() body: unknown) {
     if (!NOTIFIED_ID.test(id)) throw new ApiException(ErrorCodes.NotFound, 'no such payment');
     await this.forward(req, res, provider, id, body);
@@ -32,6 +35,7 @@ export class ProviderNotificationsController {
   @Post(':provider')
   @HttpCode(200)
   @ApiRespondsRaw({ status: 200, description: "A payment provider's status update posted to its account-wide URL (DPO's push) was taken (body `OK`)", contentType: 'text/plain' })
+  @ApiErrors(ErrorCodes.NotFound, ErrorCodes.ProviderUnavailable)
   async notifyAccount(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Body() body: unknown) {
     await this.forward(req, res, provider, undefined, body);
   }

@@ -5,6 +5,7 @@ import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { PROVIDERS } from './provider-notifications.controller';
+import { ApiErrors } from '../openapi/route-docs';
 
 const TRANSACTION_ID = /^txn_[A-Za-z0-9]{1,60}$/;
 
@@ -15,18 +16,21 @@ const TRANSACTION_ID = /^txn_[A-Za-z0-9]{1,60}$/;
  * once, and the customer goes on (303) to the hosted checkout page, which shows the outcome or
  * sends them to the merchant's success or failure URL.
  */
+@ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('v1/provider-returns')
 export class ProviderReturnsController {
   constructor(@Inject(TRANSACTION_SERVICE) private readonly transactions: RpcClientPool) {}
 
   @Get(':provider/:transactionId')
   @ApiRespondsRaw({ status: 303, description: "Back from the provider's payment page: on to the checkout page" })
+  @ApiErrors(ErrorCodes.NotFound)
   back(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Param('transactionId') transactionId: string) {
     return this.forward(req, res, provider, transactionId);
   }
 
   @Post(':provider/:transactionId')
   @ApiRespondsRaw({ status: 303, description: "Back from the provider's payment page (a posted form): on to the checkout page" })
+  @ApiErrors(ErrorCodes.NotFound)
   backPosted(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Param('transactionId') transactionId: string) {
     return this.forward(req, res, provider, transactionId);
   }

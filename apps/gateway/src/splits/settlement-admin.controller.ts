@@ -7,8 +7,10 @@ import { ADMIN_SPLIT_LEDGER_SERVICE, RpcClientPool } from '../rpc/rpc-client-poo
 import { presentInvoicePaid, presentSettlementRun } from './splits.presenter';
 import { ApiResponds } from '@payments/platform';
 import * as R from './splits.responses';
+import { ApiErrors } from '../openapi/route-docs';
 
 /** Operators' settlement controls (ADMIN_API_TOKEN). No request body: anything sent is ignored. */
+@ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('admin/v1')
 @UseGuards(AdminGuard)
 export class SettlementAdminController {
@@ -18,6 +20,7 @@ export class SettlementAdminController {
   @Post('settlements/run')
   @HttpCode(200)
   @ApiResponds(200, "Invoices issued by this run", R.SettlementRun)
+  @ApiErrors()
   async run(@Req() req: ApiRequest): Promise<R.SettlementRun> {
     const result = await this.ledger.call<Record<string, never>, RunSettlementResult>(LedgerRpcPatterns.SettlementRun, { request_id: req.requestId }, {});
     return presentSettlementRun(result);
@@ -27,6 +30,7 @@ export class SettlementAdminController {
   @Post('invoices/:invoice_reference/paid')
   @HttpCode(200)
   @ApiResponds(200, "Invoice marked paid; entries settled", R.InvoicePaid)
+  @ApiErrors(ErrorCodes.NotFound)
   async paid(@Req() req: ApiRequest, @Param('invoice_reference') reference: string): Promise<R.InvoicePaid> {
     if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
     const invoice = await this.ledger.call<MarkInvoicePaidBody, InvoiceView>(LedgerRpcPatterns.InvoiceMarkPaid, { request_id: req.requestId }, {

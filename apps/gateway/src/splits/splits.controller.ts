@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import type { ApiRequest } from '../http/http-types';
 import {
   ErrorCodes,
@@ -21,8 +21,14 @@ import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
 import { cursorPage } from '../http/cursor-query';
-import { InvoicePageQuery, LedgerPageQuery, PAGE_LIMIT_DEFAULT, SplitConfigPageQuery } from './dtos/page-query.dto';
-import { CreateSplitConfigDto, UpdateSplitConfigDto } from './dtos/split-config.dto';
+import {
+  CreateSplitConfigDto,
+  InvoicePageQuery,
+  LedgerPageQuery,
+  PAGE_LIMIT_DEFAULT,
+  SplitConfigPageQuery,
+  UpdateSplitConfigDto,
+} from './split.requests';
 import {
   presentInvoices,
   presentLedger,
@@ -34,8 +40,11 @@ import {
 } from './splits.presenter';
 import { ApiResponds } from '@payments/platform';
 import * as R from './splits.responses';
+import { ValidBody, ValidQuery, asRpcBody } from '../http/request-validation';
+import { ApiErrors } from '../openapi/route-docs';
 
 /** Split configs, the ledger and invoices of the key's business in the key's mode (secret key only). */
+@ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('v1/splits')
 @UseGuards(ApiKeyGuard)
 export class SplitsController {
@@ -47,7 +56,8 @@ export class SplitsController {
   @Post('config')
   @HttpCode(200)
   @ApiResponds(200, "Split config created", R.SplitConfigSaved)
-  async create(@Req() req: ApiRequest, @Body() dto: CreateSplitConfigDto): Promise<R.SplitConfigSaved> {
+  @ApiErrors()
+  async create(@Req() req: ApiRequest, @ValidBody(CreateSplitConfigDto) dto: CreateSplitConfigDto): Promise<R.SplitConfigSaved> {
     const ctx = rpcContext(req);
     // Businesses live in the gateway's database: the partner check happens here, before the RPC.
     if (dto.partner_business_id === ctx.business_id) {
@@ -73,7 +83,8 @@ export class SplitsController {
 
   @Get('config')
   @ApiResponds(200, 'The business’s split configs, newest first: all of them, or one page when a limit is given', R.SplitConfigList)
-  async list(@Req() req: ApiRequest, @Query() query: SplitConfigPageQuery): Promise<R.SplitConfigList> {
+  @ApiErrors()
+  async list(@Req() req: ApiRequest, @ValidQuery(SplitConfigPageQuery) query: SplitConfigPageQuery): Promise<R.SplitConfigList> {
     const result = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), {
       limit: query.limit,
       starting_after: query.starting_after,
@@ -84,12 +95,14 @@ export class SplitsController {
 
   @Put('config/:public_id')
   @ApiResponds(200, "Split config updated", R.SplitConfigSaved)
-  async update(@Req() req: ApiRequest, @Param('public_id') publicId: string, @Body() dto: UpdateSplitConfigDto): Promise<R.SplitConfigSaved> {
+  @ApiErrors(ErrorCodes.NotFound)
+  async update(@Req() req: ApiRequest, @Param('public_id') publicId: string, @ValidBody(UpdateSplitConfigDto) dto: UpdateSplitConfigDto): Promise<R.SplitConfigSaved> {
+    const sent = asRpcBody(dto);
     const config = await this.ledger.call<UpdateSplitConfigBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsUpdate, rpcContext(req), {
       public_id: this.configId(publicId),
-      split_type: dto.split_type,
-      split_value: dto.split_value,
-      split_role: dto.split_role,
+      split_type: sent.split_type,
+      split_value: sent.split_value,
+      split_role: sent.split_role,
       description: dto.description,
     });
     return presentSplitConfigUpdated(config);
@@ -97,6 +110,7 @@ export class SplitsController {
 
   @Delete('config/:public_id')
   @ApiResponds(200, "Deactivated (repeatable)", R.SplitConfigDeactivated)
+  @ApiErrors(ErrorCodes.NotFound)
   async deactivate(@Req() req: ApiRequest, @Param('public_id') publicId: string): Promise<R.SplitConfigDeactivated> {
     const config = await this.ledger.call<SplitConfigRefBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsDeactivate, rpcContext(req), {
       public_id: this.configId(publicId),
@@ -106,7 +120,8 @@ export class SplitsController {
 
   @Get('ledger')
   @ApiResponds(200, 'Ledger entries, newest first', R.Ledger)
-  async entries(@Req() req: ApiRequest, @Query() query: LedgerPageQuery): Promise<R.Ledger> {
+  @ApiErrors()
+  async entries(@Req() req: ApiRequest, @ValidQuery(LedgerPageQuery) query: LedgerPageQuery): Promise<R.Ledger> {
     const result = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), {
       ...cursorPage(query, PAGE_LIMIT_DEFAULT),
       skip: query.skip ?? 0,
@@ -116,6 +131,7 @@ export class SplitsController {
 
   @Get('ledger/summary')
   @ApiResponds(200, "Unsettled totals per currency", R.LedgerSummary)
+  @ApiErrors()
   async summary(@Req() req: ApiRequest): Promise<R.LedgerSummary> {
     const result = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(LedgerRpcPatterns.LedgerSummary, rpcContext(req), {});
     return presentSummary(result);
@@ -123,7 +139,8 @@ export class SplitsController {
 
   @Get('invoices')
   @ApiResponds(200, 'Settlement invoices of the business', R.InvoiceList)
-  async invoices(@Req() req: ApiRequest, @Query() query: InvoicePageQuery): Promise<R.InvoiceList> {
+  @ApiErrors()
+  async invoices(@Req() req: ApiRequest, @ValidQuery(InvoicePageQuery) query: InvoicePageQuery): Promise<R.InvoiceList> {
     const result = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), {
       ...cursorPage(query, PAGE_LIMIT_DEFAULT),
       skip: query.skip ?? 0,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import type { ApiRequest } from '../http/http-types';
 import {
   ErrorCodes,
@@ -23,14 +23,25 @@ import { ApiException } from '../http/api-exception';
 import { cursorPage } from '../http/cursor-query';
 import { createdRange } from '../http/dates';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
-import { InitializeTransactionDto, VerifyTransactionQuery } from './dtos/initialize-transaction.dto';
-import { FetchTransactionQuery, ListRefundsQuery, ListTransactionsQuery, REFUND_ID, RefundDto } from './dtos/transaction-queries.dto';
+import {
+  FetchTransactionQuery,
+  InitializeTransactionDto,
+  ListRefundsQuery,
+  ListTransactionsQuery,
+  REFUND_ID,
+  RefundDto,
+  VerifyTransactionQuery,
+} from './transaction.requests';
 import { presentInitialized, presentListItem, presentRefund, presentRefundCreated, presentRefundItem, presentTransactionModel, presentVerified } from './transaction.presenter';
 import { ApiResponds } from '@payments/platform';
+import { initializeProblems } from '@payments/domain';
 import * as R from './transaction.responses';
+import { ValidBody, ValidQuery, asRpcBody } from '../http/request-validation';
+import { ApiErrors } from '../openapi/route-docs';
 
 const DEFAULT_LIST_LIMIT = 100;
 
+@ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('v1/transactions')
 @UseGuards(ApiKeyGuard)
 export class TransactionsController {
@@ -44,12 +55,24 @@ export class TransactionsController {
   @HttpCode(200)
   @PublicKeyAllowed()
   @ApiResponds(200, 'Transaction initialized', R.InitializedTransaction)
-  async initialize(@Req() req: ApiRequest, @Body() dto: InitializeTransactionDto): Promise<R.InitializedTransaction> {
+  @ApiErrors(
+    ErrorCodes.DuplicateReference,
+    ErrorCodes.PaymentMethodUnavailable,
+    ErrorCodes.PaymentDeclined,
+    ErrorCodes.ProviderError,
+    ErrorCodes.ProviderUnavailable,
+  )
+  async initialize(@Req() req: ApiRequest, @ValidBody(InitializeTransactionDto) dto: InitializeTransactionDto): Promise<R.InitializedTransaction> {
     if (req.principal?.key_type === 'public') await this.checkPublicKeyLimits(req.principal.business_id, dto);
+    // The payment rules across fields, as transaction-service runs them too: refused here, no RPC.
+    const problems = initializeProblems(asRpcBody(dto), rpcContext(req).mode);
+    if (problems.length > 0) {
+      throw new ApiException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
+    }
     const result = await this.transactions.call<InitializeTransactionBody, InitializeTransactionResult>(
       RpcPatterns.TransactionsInitialize,
       rpcContext(req),
-      { ...dto },
+      { ...asRpcBody(dto) },
     );
     return presentInitialized(result, this.config.CHECKOUT_URL);
   }
@@ -78,7 +101,8 @@ export class TransactionsController {
 
   @Get('verify')
   @ApiResponds(200, 'The transaction', R.VerifiedTransaction)
-  async verify(@Req() req: ApiRequest, @Query() query: VerifyTransactionQuery): Promise<R.VerifiedTransaction> {
+  @ApiErrors(ErrorCodes.NotFound)
+  async verify(@Req() req: ApiRequest, @ValidQuery(VerifyTransactionQuery) query: VerifyTransactionQuery): Promise<R.VerifiedTransaction> {
     const view = await this.transactions.call<VerifyTransactionBody, TransactionView>(RpcPatterns.TransactionsVerify, rpcContext(req), {
       reference: query.reference,
     });
@@ -87,7 +111,8 @@ export class TransactionsController {
 
   @Get('list')
   @ApiResponds(200, 'Newest first, one page (cursor: starting_after / ending_before)', R.TransactionList)
-  async list(@Req() req: ApiRequest, @Query() query: ListTransactionsQuery): Promise<R.TransactionList> {
+  @ApiErrors()
+  async list(@Req() req: ApiRequest, @ValidQuery(ListTransactionsQuery) query: ListTransactionsQuery): Promise<R.TransactionList> {
     const result = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), {
       ...cursorPage(query, DEFAULT_LIST_LIMIT),
       start_date: query.start_date,
@@ -103,7 +128,8 @@ export class TransactionsController {
 
   @Get('fetch')
   @ApiResponds(200, 'The Transaction model', R.TransactionModel)
-  async fetch(@Req() req: ApiRequest, @Query() query: FetchTransactionQuery): Promise<R.TransactionModel> {
+  @ApiErrors(ErrorCodes.NotFound)
+  async fetch(@Req() req: ApiRequest, @ValidQuery(FetchTransactionQuery) query: FetchTransactionQuery): Promise<R.TransactionModel> {
     const view = await this.transactions.call<FetchTransactionBody, TransactionView>(RpcPatterns.TransactionsFetch, rpcContext(req), {
       public_id: query.publicId,
     });
@@ -113,14 +139,21 @@ export class TransactionsController {
   @Post('refund')
   @HttpCode(200)
   @ApiResponds(200, 'Refund accepted', R.RefundCreated)
-  async refund(@Req() req: ApiRequest, @Body() dto: RefundDto): Promise<R.RefundCreated> {
-    const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), { ...dto });
+  @ApiErrors(
+    ErrorCodes.NotFound,
+    ErrorCodes.RefundExceedsAmount,
+    ErrorCodes.TransactionNotRefundable,
+    ErrorCodes.PaymentMethodUnavailable,
+  )
+  async refund(@Req() req: ApiRequest, @ValidBody(RefundDto) dto: RefundDto): Promise<R.RefundCreated> {
+    const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), { ...asRpcBody(dto) });
     return presentRefundCreated(refund);
   }
 
   @Get('refunds')
   @ApiResponds(200, "The transaction's refunds, oldest first: all of them, or one page when a limit or cursor is given", R.RefundList)
-  async listRefunds(@Req() req: ApiRequest, @Query() query: ListRefundsQuery): Promise<R.RefundList> {
+  @ApiErrors(ErrorCodes.NotFound)
+  async listRefunds(@Req() req: ApiRequest, @ValidQuery(ListRefundsQuery) query: ListRefundsQuery): Promise<R.RefundList> {
     const result = await this.transactions.call<ListRefundsBody, ListRefundsResult>(RpcPatterns.RefundsList, rpcContext(req), {
       transaction_reference: query.transaction_reference,
       limit: query.limit,
@@ -132,6 +165,7 @@ export class TransactionsController {
 
   @Get('refunds/:refund_id')
   @ApiResponds(200, 'The refund', R.RefundAnswer)
+  @ApiErrors(ErrorCodes.NotFound)
   async getRefund(@Req() req: ApiRequest, @Param('refund_id') refundId: string): Promise<R.RefundAnswer> {
     if (!REFUND_ID.test(refundId)) throw new ApiException(ErrorCodes.NotFound, `no refund ${refundId}`);
     const refund = await this.transactions.call<GetRefundBody, RefundView>(RpcPatterns.RefundsGet, rpcContext(req), { refund_id: refundId });

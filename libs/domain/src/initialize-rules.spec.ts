@@ -67,6 +67,11 @@ describe('initializeProblems', () => {
     expect(fields(body({ currency }))).toEqual(['currency']);
   });
 
+  it('words a refusal as the API does (the gateway answers with these problems)', () => {
+    const [problem] = initializeProblems(body({ currency: 'XXX' }), 'test');
+    expect(problem).toEqual({ field: 'currency', message: expect.stringMatching(/^must be one of USD, /) });
+  });
+
   it.each([0, -1, 1.5, NaN, Infinity, Number.MAX_SAFE_INTEGER + 1])('refuses the amount %p', (amount) => {
     expect(fields(body({ amount }))).toEqual(['amount']);
   });

@@ -1,11 +1,10 @@
-import { StrictValidationPipe } from '../../http/validation';
-import { ApiException } from '../../http/api-exception';
-import { LedgerPageQuery } from './page-query.dto';
-import { CreateSplitConfigDto, UpdateSplitConfigDto } from './split-config.dto';
+import { ApiException } from '../http/api-exception';
+import { validateRequest } from '../http/request-validation';
+import type { RequestObject } from '../http/request-schema';
+import { CreateSplitConfigDto, LedgerPageQuery, UpdateSplitConfigDto } from './split.requests';
 
-const pipe = new StrictValidationPipe();
-const body = (metatype: Function, value: unknown) => pipe.transform(value, { type: 'body', metatype: metatype as never });
-const query = (value: unknown) => pipe.transform(value, { type: 'query', metatype: LedgerPageQuery });
+const body = async (schema: RequestObject, value: unknown) => validateRequest(schema, value);
+const query = async (value: unknown) => validateRequest(LedgerPageQuery, value);
 
 async function fieldsOf(promise: Promise<unknown>): Promise<Record<string, string>> {
   try {
@@ -18,12 +17,21 @@ async function fieldsOf(promise: Promise<unknown>): Promise<Record<string, strin
   throw new Error('expected a validation error');
 }
 
-const valid = { partner_business_id: 2, split_type: 'percentage', split_value: 250, split_role: 'fee', currency: 'USD', description: 'Platform fee' };
+const valid = {
+  partner_business_id: 2,
+  split_type: 'percentage',
+  split_value: 250,
+  split_role: 'fee',
+  currency: 'USD',
+  description: 'Platform fee',
+};
 
 describe('CreateSplitConfigDto', () => {
   it('accepts a valid body', async () => {
     await expect(body(CreateSplitConfigDto, valid)).resolves.toMatchObject(valid);
-    await expect(body(CreateSplitConfigDto, { ...valid, description: undefined, split_type: 'fixed', split_value: 50_000 })).resolves.toBeDefined();
+    await expect(
+      body(CreateSplitConfigDto, { ...valid, description: undefined, split_type: 'fixed', split_value: 50_000 }),
+    ).resolves.toBeDefined();
   });
 
   it.each([
@@ -41,14 +49,22 @@ describe('CreateSplitConfigDto', () => {
   });
 
   it('names every missing field', async () => {
-    expect(Object.keys(await fieldsOf(body(CreateSplitConfigDto, {}))).sort()).toEqual(['currency', 'partner_business_id', 'split_role', 'split_type', 'split_value']);
+    expect(Object.keys(await fieldsOf(body(CreateSplitConfigDto, {}))).sort()).toEqual([
+      'currency',
+      'partner_business_id',
+      'split_role',
+      'split_type',
+      'split_value',
+    ]);
   });
 });
 
 describe('UpdateSplitConfigDto', () => {
   it('accepts any subset of the changeable fields, including none', async () => {
     await expect(body(UpdateSplitConfigDto, {})).resolves.toBeDefined();
-    await expect(body(UpdateSplitConfigDto, { split_value: 300, description: 'new' })).resolves.toMatchObject({ split_value: 300 });
+    await expect(body(UpdateSplitConfigDto, { split_value: 300, description: 'new' })).resolves.toMatchObject({
+      split_value: 300,
+    });
   });
 
   it('refuses partner_business_id and currency by name, also when null', async () => {
@@ -60,7 +76,9 @@ describe('UpdateSplitConfigDto', () => {
 
   it('refuses unknown fields and a percentage above 10 000 bps', async () => {
     expect(Object.keys(await fieldsOf(body(UpdateSplitConfigDto, { is_active: true })))).toEqual(['is_active']);
-    expect(Object.keys(await fieldsOf(body(UpdateSplitConfigDto, { split_type: 'percentage', split_value: 20_000 })))).toEqual(['split_value']);
+    expect(
+      Object.keys(await fieldsOf(body(UpdateSplitConfigDto, { split_type: 'percentage', split_value: 20_000 }))),
+    ).toEqual(['split_value']);
   });
 });
 
