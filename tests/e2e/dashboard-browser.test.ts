@@ -187,7 +187,7 @@ describe('merchant dashboard in Chromium', () => {
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
     const roll = await page.evaluate(async () => {
       const s = (await (await fetch('/dashboard/api/session')).json()) as { csrf_token: string };
-      const r = await fetch('/dashboard/api/keys/roll', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token }, body: JSON.stringify({ type: 'secret' }) });
+      const r = await fetch('/dashboard/api/keys/roll', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token }, body: JSON.stringify({ mode: 'test', type: 'secret' }) });
       return r.status;
     });
     expect(roll).toBe(403);

@@ -25,6 +25,7 @@ export const ErrorCodes = {
   Forbidden: 'forbidden',
   CsrfTokenInvalid: 'csrf_token_invalid',
   EmailTaken: 'email_taken',
+  ModeMismatch: 'mode_mismatch',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
@@ -62,6 +63,8 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   csrf_token_invalid: 403,
   email_taken: 409,
+  // Dashboard: the request names a mode the session has switched away from (another tab).
+  mode_mismatch: 409,
 };
 
 export interface FieldError {

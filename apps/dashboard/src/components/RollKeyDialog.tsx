@@ -24,7 +24,7 @@ export function RollKeyDialog({ type, mode, onClose }: { type: 'secret' | 'publi
     setBusy(true);
     setError(null);
     try {
-      const r = await api<{ api_key: string }>('POST', '/keys/roll', { type, grace_seconds: Number(grace) });
+      const r = await api<{ api_key: string }>('POST', '/keys/roll', { mode, type, grace_seconds: Number(grace) });
       setRevealed(r.api_key);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'Could not reach the server.');

@@ -7,8 +7,3 @@ export const DashboardUserCreated = Ok({
   user: Closed({ id: Int(), email: Str('Stored lower-cased'), role: StringEnum(ROLES), business_id: Int(), business_name: Str(), date_created: Str() }),
 });
 export type DashboardUserCreated = Static<typeof DashboardUserCreated>;
-
-/** A TypeBox request schema as the OpenAPI document shows it: without the error texts (`message`). */
-export function documented(schema: object): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key === 'message' ? undefined : value))) as Record<string, unknown>;
-}

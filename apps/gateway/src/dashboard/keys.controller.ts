@@ -1,25 +1,14 @@
-import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Type } from '@sinclair/typebox';
-import type { KeyType, Mode } from '@payments/contracts';
+import { ErrorCodes, type KeyType, type Mode } from '@payments/contracts';
 import { ApiKeyStore } from '../auth/api-key-store';
 import { BusinessesService } from '../businesses/businesses.service';
 import type { ApiRequest } from '../http/http-types';
 import { Audit } from './audit';
 import { Allows, DashboardGuard } from './dashboard.guard';
-import { bodyChecker } from './http/typebox-body';
-
-const MAX_GRACE_SECONDS = 7 * 24 * 3600;
-
-const checkRoll = bodyChecker(
-  Type.Object(
-    {
-      type: Type.Union([Type.Literal('secret'), Type.Literal('public')], { message: 'must be secret or public' }),
-      grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_GRACE_SECONDS, message: `must be an integer from 0 to ${MAX_GRACE_SECONDS}` })),
-    },
-    { additionalProperties: false },
-  ),
-);
+import { RollKeyDto } from './dashboard.requests';
+import { ApiException } from '../http/api-exception';
+import { ValidBody } from '../http/request-validation';
 
 export interface KeyItem {
   type: KeyType;
@@ -57,9 +46,12 @@ export class KeysController {
   @Post('roll')
   @HttpCode(201)
   @Allows('keys.roll')
-  async roll(@Req() req: ApiRequest, @Body() raw: unknown): Promise<{ result: 'success'; type: KeyType; mode: Mode; api_key: string; previous_key_expires_at: string }> {
-    const body = checkRoll(raw);
+  async roll(@Req() req: ApiRequest, @ValidBody(RollKeyDto) body: RollKeyDto): Promise<{ result: 'success'; type: KeyType; mode: Mode; api_key: string; previous_key_expires_at: string }> {
     const { user, session } = req.dashboard!;
+    // The key the page showed: another tab may have switched the session's mode since.
+    if (body.mode !== session.mode) {
+      throw new ApiException(ErrorCodes.ModeMismatch, `the session is in ${session.mode} mode now; reload the page to roll a ${session.mode} key`);
+    }
     const grace = body.grace_seconds ?? 0;
     const rolled = await this.businesses.roll(user.business_id, session.mode, body.type, grace);
     await this.audit.record(req, 'key.roll', `${body.type} key`, { grace_seconds: grace });

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   ErrorCodes,
@@ -23,7 +23,8 @@ import type { ApiReply, ApiRequest } from '../http/http-types';
 import { RpcClientPool, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { Audit } from './audit';
 import { Allows, DashboardGuard } from './dashboard.guard';
-import { checkRefund } from './dashboard.schemas';
+import { RefundDto } from './dashboard.requests';
+import { ValidBody } from '../http/request-validation';
 import { listBody } from './payments.query';
 import { CSV_HEADER, csvRow, presentPayment, presentRefund, refundable, type PaymentItem, type RefundItem } from './payments.presenter';
 
@@ -100,13 +101,12 @@ export class PaymentsController {
   @Post(':id/refunds')
   @HttpCode(201)
   @Allows('refunds.create')
-  async refund(@Req() req: ApiRequest, @Param('id') id: string, @Body() raw: unknown): Promise<{ result: 'success'; refund: RefundItem }> {
-    const body = checkRefund(raw);
+  async refund(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(RefundDto) body: RefundDto): Promise<{ result: 'success'; refund: RefundItem }> {
     const payment = await this.fetch(req, id);
     const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), {
       transaction_reference: payment.transaction_reference,
-      ...(body.amount !== undefined ? { amount: body.amount } : {}),
-      ...(body.reason !== undefined ? { reason: body.reason } : {}),
+      ...(body.amount != null ? { amount: body.amount } : {}),
+      ...(body.reason != null ? { reason: body.reason } : {}),
     });
     await this.audit.record(req, 'refund.create', payment.transaction_id, { refund_id: refund.refund_id, amount: refund.amount, currency: refund.currency });
     return { result: 'success', refund: presentRefund(refund) };

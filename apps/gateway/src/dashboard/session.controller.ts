@@ -1,11 +1,12 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCodes } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
 import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
 import { Audit } from './audit';
-import { checkLogin, checkMode } from './dashboard.schemas';
+import { LoginDto, ModeDto } from './dashboard.requests';
+import { ValidBody } from '../http/request-validation';
 import { Allows, DashboardGuard } from './dashboard.guard';
 import { presentSession, type SessionAnswer } from './dashboard.presenter';
 import { LoginLimiter } from './login-limiter';
@@ -34,8 +35,7 @@ export class SessionController {
    */
   @Post('login')
   @HttpCode(200)
-  async login(@Req() req: ApiRequest, @Res({ passthrough: true }) reply: ApiReply, @Body() raw: unknown): Promise<SessionAnswer> {
-    const body = checkLogin(raw);
+  async login(@Req() req: ApiRequest, @Res({ passthrough: true }) reply: ApiReply, @ValidBody(LoginDto) body: LoginDto): Promise<SessionAnswer> {
     const keys = this.limiter.keys(body.email, req.ip);
     await this.limiter.take(keys);
     const found = await this.users.forLogin(body.email);
@@ -64,8 +64,7 @@ export class SessionController {
   @Put('session/mode')
   @UseGuards(DashboardGuard)
   @Allows('payments.read')
-  async setMode(@Req() req: ApiRequest, @Body() raw: unknown): Promise<SessionAnswer> {
-    const { mode } = checkMode(raw);
+  async setMode(@Req() req: ApiRequest, @ValidBody(ModeDto) { mode }: ModeDto): Promise<SessionAnswer> {
     const d = req.dashboard!;
     const session = { ...d.session, mode };
     await this.sessions.save(d.token, session);

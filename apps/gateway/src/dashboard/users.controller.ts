@@ -1,11 +1,12 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { ApiRequest } from '../http/http-types';
 import { Audit } from './audit';
 import { AuditStore, type AuditEntry } from './audit-store';
 import { Allows, DashboardGuard } from './dashboard.guard';
 import { presentUser, type UserView } from './dashboard.presenter';
-import { checkNewUser } from './dashboard.schemas';
+import { NewUserDto } from './dashboard.requests';
+import { ValidBody } from '../http/request-validation';
 import { DashboardUsersService } from './dashboard-users.service';
 import { DashboardUserStore } from './user-store';
 
@@ -33,8 +34,7 @@ export class UsersController {
   @Post('users')
   @HttpCode(201)
   @Allows('users.invite')
-  async invite(@Req() req: ApiRequest, @Body() raw: unknown): Promise<{ result: 'success'; user: UserView }> {
-    const body = checkNewUser(raw);
+  async invite(@Req() req: ApiRequest, @ValidBody(NewUserDto) body: NewUserDto): Promise<{ result: 'success'; user: UserView }> {
     const me = req.dashboard!.user;
     const user = await this.users.create(me.business_id, body, me.id);
     await this.audit.record(req, 'user.invite', user.email, { role: user.role });

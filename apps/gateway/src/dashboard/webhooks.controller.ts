@@ -1,8 +1,6 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Type } from '@sinclair/typebox';
 import {
-  DELIVERY_STATUSES,
   ErrorCodes,
   WebhookRpcPatterns,
   type CallbackView,
@@ -22,23 +20,11 @@ import { serialId } from '../http/path-ids';
 import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { Audit } from './audit';
 import { Allows, DashboardGuard } from './dashboard.guard';
-import { bodyChecker } from './http/typebox-body';
+import { DeliveriesQuery, RecoverDto } from './dashboard.requests';
+import { ValidBody, ValidQuery } from '../http/request-validation';
 
 const DELIVERY_ID = /^dlv_[0-9a-f]{32}$/;
 const DELIVERY_PAGE = 50;
-
-const checkDeliveriesQuery = bodyChecker(
-  Type.Object(
-    {
-      status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)), { message: `must be one of ${DELIVERY_STATUSES.join(', ')}` })),
-      starting_after: Type.Optional(Type.String({ pattern: DELIVERY_ID.source, message: 'must be a delivery id (dlv_…)' })),
-    },
-    { additionalProperties: false },
-  ),
-);
-const checkRecover = bodyChecker(
-  Type.Object({ since: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$', message: 'must be an ISO 8601 time with a zone' }) }, { additionalProperties: false }),
-);
 
 /** A webhook endpoint as the dashboard shows it: never its signing secret. */
 export type EndpointItem = Pick<CallbackView, 'id' | 'url' | 'description' | 'events' | 'is_active' | 'failure_count' | 'last_triggered' | 'date_created'>;
@@ -64,8 +50,7 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @Allows('webhooks.read')
-  async deliveries(@Req() req: ApiRequest, @Param('id') id: string, @Query() query: unknown): Promise<{ result: 'success'; deliveries: DeliveryView[]; has_more: boolean }> {
-    const q = checkDeliveriesQuery(query ?? {});
+  async deliveries(@Req() req: ApiRequest, @Param('id') id: string, @ValidQuery(DeliveriesQuery) q: DeliveriesQuery): Promise<{ result: 'success'; deliveries: DeliveryView[]; has_more: boolean }> {
     const r = await this.hooks.call<ListDeliveriesBody, ListDeliveriesResult>(WebhookRpcPatterns.DeliveriesList, rpcContext(req), {
       id: serialId(id, 'webhook endpoint'),
       limit: DELIVERY_PAGE,
@@ -89,8 +74,7 @@ export class WebhooksController {
   @Post(':id/recover')
   @HttpCode(200)
   @Allows('webhooks.write')
-  async recover(@Req() req: ApiRequest, @Param('id') id: string, @Body() raw: unknown): Promise<{ result: 'success'; requeued: number }> {
-    const { since } = checkRecover(raw);
+  async recover(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(RecoverDto) { since }: RecoverDto): Promise<{ result: 'success'; requeued: number }> {
     const r = await this.hooks.call<RecoverDeliveriesBody, RecoverDeliveriesResult>(WebhookRpcPatterns.DeliveriesRecover, rpcContext(req), { id: serialId(id, 'webhook endpoint'), since });
     await this.audit.record(req, 'webhook.recover', String(id), { since, requeued: r.requeued });
     return { result: 'success', requeued: r.requeued };

@@ -120,8 +120,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const doc = SwaggerModule.createDocument(app, base);
   const facts = routeFacts(app);
-  const bodies = [...facts.values()]
-    .flatMap((f) => [f.body, ...(f.bodyOneOf ?? [])])
+  // The request schemas of documented routes only (the dashboard's own API is not documented).
+  const documented = Object.values(doc.paths).flatMap((item) =>
+    (['get', 'post', 'put', 'delete'] as const).map((m) => (item[m] as OperationObject | undefined)?.operationId),
+  );
+  const bodies = documented
+    .map((id) => facts.get(id ?? ''))
+    .flatMap((f) => [f?.body, ...(f?.bodyOneOf ?? [])])
     .filter((s): s is RequestObject => s !== undefined);
   const { ref, components } = schemaRefs({ ...requestComponents(bodies), ErrorBody, ...WEBHOOK_DATA_COMPONENTS });
   doc.openapi = '3.1.0';
