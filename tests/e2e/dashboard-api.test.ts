@@ -66,7 +66,7 @@ describe('dashboard API', () => {
     expect((await c.get('/dashboard/api/payments?status=bogus')).status).toBe(400);
     const theirs = (await payAndSettle(stack, other.test.secret, 'other-1')).transaction_id as string;
     expect((await c.get(`/dashboard/api/payments/${theirs}`)).status).toBe(404);
-    expect((await c.request('POST', `/dashboard/api/payments/${theirs}/refunds`, { body: { amount: 1 } })).status).toBe(404);
+    expect((await c.request('POST', `/dashboard/api/payments/${theirs}/refunds`, { body: { amount: 1 }, headers: { 'idempotency-key': 'theirs-1' } })).status).toBe(404);
     // Live mode: the test payment is not there.
     expect((await c.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'live' } })).body.mode).toBe('live');
     expect((await c.get<{ payments: unknown[] }>('/dashboard/api/payments')).body.payments).toEqual([]);
@@ -76,8 +76,20 @@ describe('dashboard API', () => {
   it('refunds part of a payment: the same refund the API lists; the audit log records it', async () => {
     const c = new DashboardClient(stack);
     await c.login(ownerEmail);
-    const refund = await c.request<{ refund: { refund_id: string; amount: number } }>('POST', `/dashboard/api/payments/${payment}/refunds`, { body: { amount: 1200, reason: 'one item returned' } });
+    const body = { amount: 1200, reason: 'one item returned' };
+    const keyless = await c.request('POST', `/dashboard/api/payments/${payment}/refunds`, { body });
+    expect(keyless).toMatchObject({ status: 400, body: { code: 'validation_error', errors: [{ field: 'Idempotency-Key', message: 'is required' }] } });
+    // The merchant's own API call with the same key does not meet the dashboard's (scopes of their own).
+    const apiSameKey = await stack.api('POST', '/v1/transactions/refund', { key: shop.test.secret, headers: { 'idempotency-key': 'refund-dash-1' }, body: { transaction_reference: 'no-such-ref' } });
+    expect(apiSameKey.status).toBe(404);
+    const headers = { 'idempotency-key': 'refund-dash-1' };
+    const refund = await c.request<{ refund: { refund_id: string; amount: number } }>('POST', `/dashboard/api/payments/${payment}/refunds`, { body, headers });
     expect(refund.status).toBe(201);
+    // Pressing Refund again after an unknown outcome: the first refund's answer, not a second refund.
+    const again = await c.request<{ refund: { refund_id: string } }>('POST', `/dashboard/api/payments/${payment}/refunds`, { body, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.refund.refund_id).toBe(refund.body.refund.refund_id);
     const api = await stack.api<{ refunds: { refund_id: string; amount: number; reason: string }[] }>('GET', '/v1/transactions/refunds?transaction_reference=dash-1', { key: shop.test.secret });
     expect(api.body.refunds).toEqual([expect.objectContaining({ refund_id: refund.body.refund.refund_id, amount: 1200, reason: 'one item returned' })]);
     const detail = await c.get<{ refunds: unknown[]; refundable: number }>(`/dashboard/api/payments/${payment}`);
@@ -94,6 +106,24 @@ describe('dashboard API', () => {
     const audit = await c.get<{ entries: { action: string; actor: string; target: string; ip: string }[] }>('/dashboard/api/audit');
     expect(audit.body.entries[0]).toMatchObject({ action: 'refund.create', actor: ownerEmail, target: payment });
     expect(audit.body.entries[0].ip).toMatch(/127\.0\.0\.1/);
+  });
+
+  it('rolls a key only in the mode the page showed, and never keeps its answer for a replay', async () => {
+    const c = new DashboardClient(stack);
+    await c.login(ownerEmail);
+    const other = new DashboardClient(stack);
+    other.cookie = c.cookie;
+    other.csrf = c.csrf;
+    // Another tab switched the session to live after this page was drawn in test mode.
+    expect((await other.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'live' } })).body.mode).toBe('live');
+    const stale = await c.request('POST', '/dashboard/api/keys/roll', { body: { mode: 'test', type: 'public' } });
+    expect(stale).toMatchObject({ status: 409, body: { code: 'mode_mismatch' } });
+    const keyed = await c.request('POST', '/dashboard/api/keys/roll', { body: { mode: 'live', type: 'public' }, headers: { 'idempotency-key': 'roll-1' } });
+    expect(keyed).toMatchObject({ status: 400, body: { errors: [{ field: 'Idempotency-Key', message: 'is not accepted here' }] } });
+    const rolled = await c.request<{ mode: string; api_key: string }>('POST', '/dashboard/api/keys/roll', { body: { mode: 'live', type: 'public' } });
+    expect(rolled.status).toBe(201);
+    expect(rolled.body).toMatchObject({ mode: 'live', api_key: expect.stringMatching(/^pk_live_/) });
+    await c.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'test' } });
   });
 
   it('keeps the audit log newest first (by id, past ten entries too)', async () => {
@@ -130,6 +160,22 @@ describe('dashboard API', () => {
     expect(noToken).toMatchObject({ status: 403, body: { code: 'csrf_token_invalid' } });
     const api = await stack.api<{ refunds: unknown[] }>('GET', '/v1/transactions/refunds?transaction_reference=dash-1', { key: shop.test.secret });
     expect(api.body.refunds).toHaveLength(1);
+  });
+
+  it('refuses a sign-in another site could make a browser send (a form post, or a cross-site fetch)', async () => {
+    const url = `${stack.gatewayUrl}/dashboard/api/login`;
+    const form = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: ownerEmail, password: TEST_PASSWORD }).toString() });
+    expect([400, 415]).toContain(form.status);
+    expect(form.headers.get('set-cookie')).toBeNull();
+    const json = (headers: Record<string, string>) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ email: ownerEmail, password: TEST_PASSWORD }) });
+    const refusedHeaders: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    for (const headers of refusedHeaders) {
+      const r = await json(headers);
+      expect({ headers, status: r.status, cookie: r.headers.get('set-cookie') }).toEqual({ headers, status: 403, cookie: null });
+    }
+    const host = new URL(stack.gatewayUrl).host;
+    expect((await json({ 'sec-fetch-site': 'same-origin', origin: `http://${host}` })).status).toBe(200);
+    expect((await json({ origin: `http://${host}` })).status).toBe(200);
   });
 
   it('logout ends the session on the server', async () => {

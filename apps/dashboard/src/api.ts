@@ -79,8 +79,14 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** A new Idempotency-Key: 128 random bits as hex (getRandomValues works on plain-HTTP pages too). */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, extra: { idempotencyKey?: string } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
+  if (extra.idempotencyKey) headers['idempotency-key'] = extra.idempotencyKey;
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   const res = await fetch(`/dashboard/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
-import { ApiError, api, type Payment } from '../api';
+import { useMemo, useState, type FormEvent } from 'react';
+import { ApiError, api, newIdempotencyKey, type Payment } from '../api';
 import { money, toMinor } from '../format';
 
 interface Props {
@@ -17,6 +17,10 @@ export function RefundDialog({ payment, refundable, opened, onClose, onDone }: P
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(0);
+  // One key per refund the form describes: pressing Refund again after an unknown outcome (a
+  // timeout, a lost connection) replays the first attempt instead of refunding twice.
+  const idempotencyKey = useMemo(() => newIdempotencyKey(), [amount, reason, done, payment.transaction_id]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -25,7 +29,8 @@ export function RefundDialog({ payment, refundable, opened, onClose, onDone }: P
     setBusy(true);
     setError(null);
     try {
-      await api('POST', `/payments/${payment.transaction_id}/refunds`, { ...(minor !== undefined ? { amount: minor } : {}), ...(reason.trim() ? { reason: reason.trim() } : {}) });
+      await api('POST', `/payments/${payment.transaction_id}/refunds`, { ...(minor !== undefined ? { amount: minor } : {}), ...(reason.trim() ? { reason: reason.trim() } : {}) }, { idempotencyKey });
+      setDone((n) => n + 1);
       setAmount('');
       setReason('');
       onDone();

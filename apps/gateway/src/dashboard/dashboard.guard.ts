@@ -71,7 +71,12 @@ export class DashboardGuard implements CanActivate {
     }
     req.dashboard = { user, session, token };
     req.principal = { business_id: user.business_id, mode: session.mode, key_type: 'secret' };
-    const claiming = this.idempotency.claim(req);
+    if (action === 'keys.roll' && header(req, 'idempotency-key') !== undefined) {
+      // Its answer holds the new secret, shown once: it is never kept for a replay.
+      throw new ApiException(ErrorCodes.ValidationError, 'a key roll takes no Idempotency-Key: its new secret is shown once and never kept', [{ field: 'Idempotency-Key', message: 'is not accepted here' }]);
+    }
+    // The dashboard's own scope, per user: its keys never replay or block a merchant's API calls.
+    const claiming = this.idempotency.claim(req, { scope: `dashboard:${user.business_id}:${session.mode}:${user.id}` });
     if (claiming) await claiming;
     return true;
   }

@@ -9,6 +9,22 @@ import { ApiException } from '../http/api-exception';
 export const LOGIN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 15 * 60 * 1000 } as const;
 
 /**
+ * What the per-address counter counts: an IPv4 address (IPv4-mapped IPv6 included) as it is, an
+ * IPv6 address by its /64. One host is usually given a whole /64, so counting single IPv6
+ * addresses would give it 2^64 fresh counters.
+ */
+export function addressBucket(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head, tail] = address.toLowerCase().split('%')[0].split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail === undefined ? [] : tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/**
  * Takes one attempt from both counters unless either is at its limit; answers 0 (taken) or the
  * milliseconds until the fuller counter's window ends. A counter's window starts at its first
  * attempt. Checked and taken in one step, so parallel guesses cannot slip past the limit.
@@ -53,7 +69,7 @@ export class LoginLimiter {
 
   keys(email: string, address: string): string[] {
     const account = createHash('sha256').update(email.toLowerCase()).digest('base64url');
-    return [`${this.prefix}account:${account}`, `${this.prefix}address:${address}`];
+    return [`${this.prefix}account:${account}`, `${this.prefix}address:${addressBucket(address)}`];
   }
 
   /** Takes an attempt, or throws 429 rate_limited with Retry-After. */

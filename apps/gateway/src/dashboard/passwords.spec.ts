@@ -1,4 +1,4 @@
-import { dummyHash, hashPassword, verifyPassword } from './passwords';
+import { PasswordCheckBusy, dummyHash, hashPassword, verifyPassword } from './passwords';
 
 describe('dashboard passwords (scrypt)', () => {
   it('hashes with a random salt and the parameters stored beside it', async () => {
@@ -26,4 +26,16 @@ describe('dashboard passwords (scrypt)', () => {
     expect(await dummyHash()).toBe(d);
     await expect(verifyPassword('', d)).resolves.toBe(false);
   });
+
+  it('runs two hashes at once and queues 32; past that it answers 503 at once, and every slot comes back', async () => {
+    const stored = await hashPassword('correct horse battery staple');
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => verifyPassword('wrong horse battery staple', stored)));
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(refused).toHaveLength(6);
+    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(PasswordCheckBusy);
+    expect(outcomes.filter((o) => o.status === 'fulfilled' && o.value === false)).toHaveLength(34);
+    // Afterwards the queue is empty again: a full round is accepted.
+    const again = await Promise.allSettled(Array.from({ length: 34 }, () => verifyPassword('x', stored)));
+    expect(again.every((o) => o.status === 'fulfilled')).toBe(true);
+  }, 60_000);
 });

@@ -1,4 +1,6 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { ErrorCodes } from '@payments/contracts';
+import { ApiException } from '../http/api-exception';
 
 /**
  * Dashboard passwords, hashed with scrypt (memory-hard, in Node's crypto): N = 2^15, r = 8, p = 1
@@ -15,8 +17,36 @@ const MAXMEM = 64 * 1024 * 1024;
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 200;
 
-function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scryptCb(password.normalize('NFC'), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
+/**
+ * At most HASHES_RUNNING hashes at once and HASHES_WAITING queued: a flood of sign-ins (many
+ * addresses, each under its own limit) then gets 503 at once instead of taking every libuv
+ * thread (DNS lookups and file reads share them) and 32 MiB a hash.
+ */
+const HASHES_RUNNING = 2;
+const HASHES_WAITING = 32;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** 503: the password was not checked (nothing happened); the caller retries shortly. */
+export class PasswordCheckBusy extends ApiException {
+  constructor() {
+    super(ErrorCodes.ServiceUnavailable, 'too many sign-ins at once; try again in a few seconds', undefined, { 'Retry-After': '2' });
+  }
+}
+
+async function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
+  if (running >= HASHES_RUNNING) {
+    if (waiting.length >= HASHES_WAITING) throw new PasswordCheckBusy();
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else running++;
+  try {
+    return await new Promise((resolve, reject) => scryptCb(password.normalize('NFC'), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  } finally {
+    // The slot passes to the next waiting hash, or is freed.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
 }
 
 export async function hashPassword(password: string): Promise<string> {

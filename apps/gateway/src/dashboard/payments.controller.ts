@@ -63,18 +63,23 @@ export class PaymentsController {
     return { result: 'success', payments: r.transactions.map(presentPayment), has_more: r.has_more };
   }
 
-  /** Every payment matching the filters as CSV, streamed page by page (any size, bounded memory). */
+  /**
+   * Every payment matching the filters as CSV, streamed page by page (any size, bounded memory).
+   * The first page is read before the answer starts, so a service that is down gives its error
+   * answer (503, 504) rather than a 200 that breaks off; a later page that fails breaks the
+   * transfer off (no chunked end), so the download fails visibly rather than looking complete.
+   */
   @Get('export.csv')
   @Allows('payments.read')
   async export(@Req() req: ApiRequest, @Res() reply: ApiReply, @Query() query: unknown): Promise<void> {
-    const first = { ...listBody(query, EXPORT_PAGE), limit: EXPORT_PAGE, ending_before: undefined };
     const ctx = rpcContext(req);
     const transactions = this.transactions;
+    const list = (page: ListTransactionsBody) => transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, ctx, page);
+    let page: ListTransactionsBody = { ...listBody(query, EXPORT_PAGE), limit: EXPORT_PAGE, ending_before: undefined };
+    const first = await list(page);
     async function* rows(): AsyncGenerator<string> {
       yield CSV_HEADER;
-      let page: ListTransactionsBody = first;
-      for (;;) {
-        const r = await transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, ctx, page);
+      for (let r = first; ; r = await list(page)) {
         if (r.transactions.length > 0) yield r.transactions.map((t) => csvRow(presentPayment(t))).join('');
         if (!r.has_more || r.transactions.length === 0) return;
         page = { ...page, starting_after: r.transactions[r.transactions.length - 1].transaction_id };
@@ -102,6 +107,10 @@ export class PaymentsController {
   @HttpCode(201)
   @Allows('refunds.create')
   async refund(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(RefundDto) body: RefundDto): Promise<{ result: 'success'; refund: RefundItem }> {
+    // A refund is money leaving: a retry after an unknown outcome must replay, never refund twice.
+    if (!req.idempotencyClaim) {
+      throw new ApiException(ErrorCodes.ValidationError, 'a refund needs an Idempotency-Key header (one per refund, reused when retrying it)', [{ field: 'Idempotency-Key', message: 'is required' }]);
+    }
     const payment = await this.fetch(req, id);
     const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), {
       transaction_reference: payment.transaction_reference,

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCodes } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
 import { ApiException } from '../http/api-exception';
-import type { ApiReply, ApiRequest } from '../http/http-types';
+import { header, type ApiReply, type ApiRequest } from '../http/http-types';
 import { Audit } from './audit';
 import { LoginDto, ModeDto } from './dashboard.requests';
 import { ValidBody } from '../http/request-validation';
@@ -16,6 +16,34 @@ import { SessionStore } from './session-store';
 import { DashboardUserStore } from './user-store';
 
 const WRONG = 'wrong e-mail or password';
+
+/**
+ * Sign-in has no CSRF token yet (there is no session), so it takes JSON only, which a form on
+ * another site cannot send without a CORS preflight, and refuses what the browser says comes from
+ * another site (Sec-Fetch-Site, or an Origin that is not this host).
+ */
+function refuseCrossSite(req: ApiRequest): void {
+  const type = header(req, 'content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new ApiException(ErrorCodes.ValidationError, 'sign-in takes a JSON body (Content-Type: application/json)', [{ field: 'Content-Type', message: 'must be application/json' }]);
+  }
+  // Browsers since 2020–2023 send Sec-Fetch-Site; older ones are judged by Origin against the
+  // host the request was sent to (a proxy in front may name it in X-Forwarded-Host).
+  const site = header(req, 'sec-fetch-site');
+  const origin = header(req, 'origin');
+  const hosts = [header(req, 'host'), header(req, 'x-forwarded-host')].flatMap((h) => (h ? [h.toLowerCase()] : []));
+  const crossSite =
+    site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && !hosts.includes(hostOf(origin) ?? '');
+  if (crossSite) throw new ApiException(ErrorCodes.Forbidden, 'sign in from the dashboard itself');
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
 
 /** Sign-in, the session, the test/live switch and sign-out. */
 @ApiExcludeController()
@@ -36,6 +64,7 @@ export class SessionController {
   @Post('login')
   @HttpCode(200)
   async login(@Req() req: ApiRequest, @Res({ passthrough: true }) reply: ApiReply, @ValidBody(LoginDto) body: LoginDto): Promise<SessionAnswer> {
+    refuseCrossSite(req);
     const keys = this.limiter.keys(body.email, req.ip);
     await this.limiter.take(keys);
     const found = await this.users.forLogin(body.email);

@@ -127,20 +127,22 @@ export class Idempotency {
    * a replay, a reused or still running key). Undefined (nothing to wait for) when the request
    * carries no key or is not a merchant's or admin's POST. The admin guard says so with
    * `{ admin: true }`: the guard that authenticated the request knows, whatever the path's case.
+   * The dashboard's guard names a scope of its own (`scope`), so its users' keys never meet the
+   * merchant's API keys'.
    */
-  claim(req: ApiRequest, by: { admin?: boolean } = {}): Promise<void> | undefined {
+  claim(req: ApiRequest, by: { admin?: boolean; scope?: string } = {}): Promise<void> | undefined {
     if (req.method !== 'POST') return undefined;
     const key = requestHeader(req, 'idempotency-key');
     // Merchant (API key) and admin requests only; the checkout page's form posts carry no key.
     if (key === undefined || (req.principal === undefined && by.admin !== true)) return undefined;
-    return this.claimKey(req, key);
+    return this.claimKey(req, key, by.scope ?? idempotencyScope(req));
   }
 
-  private async claimKey(req: ApiRequest, key: string): Promise<void> {
+  private async claimKey(req: ApiRequest, key: string, scope: string): Promise<void> {
     if (!KEY_FORMAT.test(key)) {
       throw new ApiException(ErrorCodes.ValidationError, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'is malformed' }]);
     }
-    const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${idempotencyScope(req)}:${key}`;
+    const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${scope}:${key}`;
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
     const running = JSON.stringify({ state: 'running', fingerprint, claim: randomUUID() } satisfies Stored);
     const holdMs = this.config.RPC_TIMEOUT_MS + RUNNING_MARGIN_MS;
@@ -187,7 +189,7 @@ export class Idempotency {
       this.unavailable(req, (err as Error).message);
     }
     if (claimed !== 'OK') return this.replay(req, raw, fingerprint);
-    const serviceKey = sha256(`${idempotencyScope(req)}\n${key}\n${fingerprint}`);
+    const serviceKey = sha256(`${scope}\n${key}\n${fingerprint}`);
     req.idempotencyClaim = { owner: this, redisKey, fingerprint, running, serviceKey };
   }
 
