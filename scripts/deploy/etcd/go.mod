@@ -1,7 +1,8 @@
 // Builds the etcd server that the API-server check of the k8s overlays stores its objects in
 // (scripts/deploy/apiserver.sh). Kubernetes 1.32 needs etcd 3.5 or later; Debian's etcd-server
-// package is older. A module of its own: etcd's dependency versions stay the ones it was
-// released with, apart from Kubernetes'. Bumping: change the version, then `go mod tidy` here.
+// package is older. A module of its own, so that Kubernetes' requirements do not move etcd's
+// dependencies (gRPC, OpenTelemetry) away from the versions etcd was released with.
+// Bumping: change the version, then `go mod tidy` here.
 module payments-platform/scripts/deploy/etcd
 
 go 1.26.0
