@@ -75,7 +75,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['libs/config/src/**', 'tests/**', 'scripts/**', '**/*.spec.ts'],
+    // jest.config.js: DEPLOY_APISERVER selects the API-server check of the k8s overlays.
+    files: ['libs/config/src/**', 'tests/**', 'scripts/**', '**/*.spec.ts', 'jest.config.js'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

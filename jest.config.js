@@ -32,7 +32,15 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
     // Renders the k8s overlays with kustomize (installed under .cache/ by scripts/deploy/tools.sh).
-    { ...common, displayName: 'deploy', testMatch: ['<rootDir>/tests/deploy/**/*.spec.ts'] },
+    // apiserver.spec.ts applies them to a real kube-apiserver built from source (minutes of
+    // compiling the first time, docs/deploy.md): only with DEPLOY_APISERVER=1, as
+    // `npm run deploy:apiserver` sets it.
+    {
+      ...common,
+      displayName: 'deploy',
+      testMatch: ['<rootDir>/tests/deploy/**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...(process.env.DEPLOY_APISERVER === '1' ? [] : ['<rootDir>/tests/deploy/apiserver\\.spec\\.ts$'])],
+    },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'], slowTestThreshold: 60 },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], slowTestThreshold: 60 },
     // Restarts the PostgreSQL, Redis and Kafka it runs on (through scripts/infra): only where

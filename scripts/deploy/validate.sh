@@ -5,6 +5,9 @@
 #      Kubernetes schemas of 1.27 through 1.33; KEDA's objects, which those schemas do not know,
 #      against the schemas shipped in scripts/deploy/schemas/ (validate.py),
 #   3. validates docker-compose.yml against the compose specification.
+# With DEPLOY_APISERVER=1 it also builds what tests/deploy/apiserver.spec.ts (the overlays applied
+# to a real kube-apiserver) needs, so that the `deploy` Jest project runs that file too: minutes
+# of compiling on a fresh machine (docs/deploy.md, "Checks").
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=scripts/lib/common.sh
@@ -12,6 +15,7 @@ source "$HERE/../lib/common.sh"
 PIECE=deploy-validate
 
 bash "$HERE/tools.sh"
+[[ "${DEPLOY_APISERVER:-0}" != 1 ]] || bash "$HERE/apiserver-tools.sh"
 OUT="$CACHE_DIR/rendered"
 mkdir -p "$OUT"
 rendered=()
