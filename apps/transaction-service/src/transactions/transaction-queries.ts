@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
-import type { ListTransactionsBody } from '@payments/contracts';
+import type { ListTransactionsBody, Mode } from '@payments/contracts';
 import { unknownCursor } from '@payments/platform';
 import type { TransactionRow } from './transaction-store';
 
@@ -29,7 +29,7 @@ export interface ReconcileTransactionRow {
   id: string;
   transaction_id: string;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   amount: string;
   status: string;
   updated_at: Date;

@@ -8,7 +8,7 @@ type Db = Pick<EntityManager, 'query'>;
 export interface CallbackRow {
   id: number;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   url: string;
   description: string;
   events: string[];
