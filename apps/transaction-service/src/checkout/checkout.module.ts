@@ -3,8 +3,8 @@ import { ConnectorsModule } from '../connectors/connectors.module';
 import { StoresModule } from '../stores.module';
 import { TransactionsModule } from '../transactions/transactions.module';
 import { CheckoutRpcController } from './checkout.rpc-controller';
-import { GetCheckoutUseCase } from './get-checkout.usecase';
-import { PayCheckoutUseCase } from './pay-checkout.usecase';
+import { GetCheckoutUseCase } from './usecases/get-checkout.usecase';
+import { PayCheckoutUseCase } from './usecases/pay-checkout.usecase';
 
 /** The hosted checkout page's reads and payments (a transaction's chk_… or a payment link's plink_…). */
 @Module({

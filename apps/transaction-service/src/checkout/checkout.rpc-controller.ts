@@ -1,8 +1,8 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { RpcPatterns, type CheckoutGetBody, type CheckoutPayBody, type CheckoutRpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
-import { GetCheckoutUseCase } from './get-checkout.usecase';
-import { PayCheckoutUseCase } from './pay-checkout.usecase';
+import { GetCheckoutUseCase } from './usecases/get-checkout.usecase';
+import { PayCheckoutUseCase } from './usecases/pay-checkout.usecase';
 
 /** Thin RPC handlers: decode, call the use case; RpcController (rpcReply) maps results and refusals. */
 @RpcController()

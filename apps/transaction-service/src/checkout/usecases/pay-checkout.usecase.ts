@@ -10,14 +10,14 @@ import {
 } from '@payments/contracts';
 import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
-import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
+import { TransactionServiceConfig, durationMs } from '../../config/transaction.config';
 import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber, isPaymentMethodCode, normalizeMobileMoneyNumber, typeOfCode, type PaymentMethodCode } from '@payments/domain';
-import { LinkStore } from '../links/link-store';
-import { LivePayments, type Route } from '../connectors/live-payments';
-import { ProviderPaymentStore } from '../connectors/provider-payment-store';
-import { SandboxProvider } from '../transactions/sandbox/sandbox-provider';
-import { TransactionQueries } from '../transactions/transaction-queries';
-import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
+import { LinkStore } from '../../links/link-store';
+import { LivePayments, type Route } from '../../connectors/live-payments';
+import { ProviderPaymentStore } from '../../connectors/provider-payment-store';
+import { SandboxProvider } from '../../transactions/sandbox/sandbox-provider';
+import { TransactionQueries } from '../../transactions/transaction-queries';
+import { TransactionStore, type TransactionRow } from '../../transactions/transaction-store';
 
 import { checkoutNotFound } from './get-checkout.usecase';
 

@@ -7,10 +7,10 @@ import {
   type CheckoutView,
 } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
-import { LinkStore } from '../links/link-store';
-import { PROVIDER_NAMES } from '../connectors/connector';
-import { ProviderPaymentStore } from '../connectors/provider-payment-store';
-import { TransactionQueries } from '../transactions/transaction-queries';
+import { LinkStore } from '../../links/link-store';
+import { PROVIDER_NAMES } from '../../connectors/connector';
+import { ProviderPaymentStore } from '../../connectors/provider-payment-store';
+import { TransactionQueries } from '../../transactions/transaction-queries';
 
 export const checkoutNotFound = () => new DomainException(ErrorCodes.NotFound, 'this checkout does not exist');
 
