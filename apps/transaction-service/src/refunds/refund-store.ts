@@ -9,9 +9,6 @@ import { canRefundTransition } from '../transactions/domain/status-machine';
 /** Shared by the claim and the scheduler's check, so they cannot drift; `r` is the refunds row. */
 const REFUND_SETTLEMENT_DUE_WHERE = "r.status = 'pending' AND r.mode = 'test' AND r.settle_at <= now()";
 
-/** Whether a test-mode refund's settlement is due: an indexed look, one of the scheduler's idle checks. */
-export const REFUND_SETTLEMENT_DUE = `EXISTS (SELECT 1 FROM refunds r WHERE ${REFUND_SETTLEMENT_DUE_WHERE})`;
-
 /** A refunds row joined with what it refunds. */
 export interface RefundRow {
   id: string;
@@ -145,6 +142,12 @@ export class RefundStore {
   }
 
   /** Test-mode refunds whose settlement is due, locked; rows another replica holds are skipped. */
+  /** Whether a test-mode refund's settlement is due: an indexed look, one of the scheduler's idle checks. */
+  async sandboxSettlementDue(db: Pick<EntityManager, 'query'>): Promise<boolean> {
+    const [row] = await queryRows<{ due: boolean }>(db, `SELECT EXISTS (SELECT 1 FROM refunds r WHERE ${REFUND_SETTLEMENT_DUE_WHERE}) AS due`);
+    return row.due;
+  }
+
   claimDueSandbox(m: EntityManager, batch: number): Promise<RefundRow[]> {
     return queryRows<RefundRow>(
       m,

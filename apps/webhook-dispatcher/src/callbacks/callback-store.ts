@@ -59,6 +59,15 @@ export class CallbackStore {
     return row;
   }
 
+  /**
+   * The live callbacks of a business and mode, counted under a transaction-scoped lock on that
+   * business and mode: creations wait for each other, so the maximum holds under concurrency.
+   */
+  async countLiveLocked(m: EntityManager, businessId: number, mode: Mode): Promise<number> {
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`callbacks:${businessId}:${mode}`]);
+    return this.countLive(m, businessId, mode);
+  }
+
   async countLive(db: Db, businessId: number, mode: string): Promise<number> {
     const [{ n }] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM callbacks WHERE ${LIVE}`, [businessId, mode]);
     return n;

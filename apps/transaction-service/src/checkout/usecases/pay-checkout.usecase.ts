@@ -102,7 +102,6 @@ export class PayCheckoutUseCase {
     const token = body.attempt_token && /^[A-Za-z0-9_-]{16,64}$/.test(body.attempt_token) ? body.attempt_token : null;
     if (token) {
       // Two submits of the same page wait for each other here; the second finds the first's transaction.
-      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${link.public_id}:${token}`]);
       const existing = await this.transactions.byLinkAttempt(m, link.public_id, token);
       if (existing) return existing;
     }
