@@ -1,4 +1,5 @@
 import type { Mode } from './common';
+import { MODES } from './common';
 
 /**
  * Every Kafka message value is one JSON envelope. `id` is globally unique and is what
@@ -16,7 +17,7 @@ export interface EventEnvelope<TType extends string = string, TData = unknown> {
   data: TData;
 }
 
-const MODES = new Set(['test', 'live']);
+const MODE_SET: ReadonlySet<string> = new Set(MODES);
 /** A timestamp with its zone (Z or ±hh:mm): what events carry and what operators type. */
 export const ISO_8601_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -29,7 +30,7 @@ export function envelopeProblem(value: unknown): string | null {
   if (!Number.isInteger(e.version) || (e.version as number) < 1) return 'version must be a positive integer';
   if (typeof e.occurred_at !== 'string' || !ISO_8601_WITH_ZONE.test(e.occurred_at) || Number.isNaN(Date.parse(e.occurred_at))) return 'occurred_at must be an ISO-8601 timestamp';
   if (typeof e.producer !== 'string') return 'producer must be a string';
-  if (typeof e.mode !== 'string' || !MODES.has(e.mode)) return 'mode must be test or live';
+  if (typeof e.mode !== 'string' || !MODE_SET.has(e.mode)) return 'mode must be test or live';
   if (!Number.isInteger(e.business_id)) return 'business_id must be an integer';
   if (e.correlation_id !== null && typeof e.correlation_id !== 'string') return 'correlation_id must be a string or null';
   if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return 'data must be an object';

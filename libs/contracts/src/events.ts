@@ -1,6 +1,7 @@
 import type { EventEnvelope } from './envelope';
 import type { SplitType } from './ledger';
 import { Topics } from './topics';
+import type { Mode } from './common';
 
 export const TRANSACTION_STATUSES = ['pending', 'processing', 'success', 'failed'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
@@ -35,7 +36,7 @@ export interface TransactionSnapshot {
   transaction_id: string;
   transaction_reference: string;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   amount: number;
   charges: number;
   total: number;
@@ -69,7 +70,7 @@ export interface RefundSnapshot {
   id: number;
   refund_id: string;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   amount: number;
   currency: string;
   status: RefundStatus;

@@ -261,7 +261,7 @@ export interface CheckoutView {
   kind: 'transaction' | 'link';
   checkout_id: string;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   amount: number;
   charges: number;
   total: number;

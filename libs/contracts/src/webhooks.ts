@@ -1,4 +1,5 @@
 import type { CursorPageBody } from './rpc';
+import type { Mode } from './common';
 
 /**
  * Callbacks (webhook endpoints) and deliveries: RPC patterns between the gateway and
@@ -126,7 +127,7 @@ export interface RecoverDeliveriesResult {
 
 export interface AdminRecoverDeliveriesBody {
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   since: string;
   /** List what would be sent; change nothing. */
   dry_run: boolean;

@@ -111,7 +111,32 @@ function tableUses(file: string, text: string): Use[] {
 const files = [...sources('apps'), ...sources('libs')];
 const uses = files.flatMap((f) => tableUses(relative(ROOT, join(ROOT, f)), readFileSync(join(ROOT, f), 'utf8')));
 
+/**
+ * Files that run SQL without being a store: the data layer itself (libs/database, libs/messaging's
+ * outbox, inbox and their schema) and the database health checks (`SELECT 1`).
+ */
+const NOT_STORES_WITH_SQL: Record<string, string> = {
+  'apps/gateway/src/main.ts': 'the readiness check: SELECT 1',
+  'libs/service-host/src/run-service.ts': 'the readiness check: SELECT 1',
+};
+const isStore = (file: string) =>
+  /-(store|queries)\.ts$/.test(file) || file.startsWith('libs/database/') || file.startsWith('libs/messaging/') || NOT_STORES_WITH_SQL[file] !== undefined;
+
+/** Lines that hold the start of an SQL statement in a string (SQL keywords are written in capitals here). */
+function sqlStatements(file: string, text: string): string[] {
+  return [...text.matchAll(/['"`]\s*(SELECT|INSERT INTO|UPDATE|DELETE FROM|WITH|LOCK TABLE)\b/g)].map(
+    (m) => `${file}:${text.slice(0, m.index).split('\n').length} ${m[1]}`,
+  );
+}
+
 describe('one owner per table', () => {
+  it('SQL is written in stores only: use cases, handlers and schedulers call store methods', () => {
+    const found = files.filter((f) => !isStore(f)).flatMap((f) => sqlStatements(f, readFileSync(join(ROOT, f), 'utf8')));
+    expect(found).toEqual([]);
+    // The scan finds what it looks for.
+    expect(sqlStatements('x.ts', "await m.query('SELECT pg_advisory_xact_lock(1)'); const q = `\n  WITH t AS (SELECT 1)`;")).toEqual(['x.ts:1 SELECT', 'x.ts:1 WITH']);
+  });
+
   it('every table the migrations create has an owner', () => {
     const created = new Set<string>();
     const migrationDirs = readdirSync(join(ROOT, 'apps')).map((app) => join('apps', app, 'src', 'migrations'));

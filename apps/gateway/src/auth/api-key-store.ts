@@ -19,13 +19,22 @@ export class ApiKeyStore {
     await m.query('INSERT INTO api_keys (business_id, mode, key_type, key_hash, prefix) VALUES ($1,$2,$3,$4,$5)', [k.businessId, k.mode, k.type, k.hash, k.prefix]);
   }
 
-  /** The current keys of that mode and type stop working at `expires` (or sooner, if they already would). */
-  async expireCurrent(m: EntityManager, businessId: number, mode: Mode, type: KeyType, expires: Date): Promise<void> {
-    await m.query(
-      `UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, $4), $4)
-        WHERE business_id = $1 AND mode = $2 AND key_type = $3 AND revoked_at IS NULL`,
-      [businessId, mode, type, expires],
+  /**
+   * The current keys of that mode and type stop working `graceSeconds` from now by the database's
+   * clock, which every expiry check compares with (or sooner, if they already would); answers
+   * that time.
+   */
+  async expireCurrent(m: EntityManager, businessId: number, mode: Mode, type: KeyType, graceSeconds: number): Promise<Date> {
+    const [{ expires }] = await queryRows<{ expires: Date }>(
+      m,
+      `WITH t AS (SELECT now() + make_interval(secs => $4) AS expires),
+        expired AS (
+          UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, (SELECT expires FROM t)), (SELECT expires FROM t))
+           WHERE business_id = $1 AND mode = $2 AND key_type = $3 AND revoked_at IS NULL)
+       SELECT expires FROM t`,
+      [businessId, mode, type, graceSeconds],
     );
+    return expires;
   }
 
   /** The key with this hash, if it is neither revoked nor expired. */

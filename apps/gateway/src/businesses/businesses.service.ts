@@ -37,9 +37,7 @@ export class BusinessesService {
   async roll(businessId: number, mode: Mode, type: KeyType, graceSeconds: number): Promise<{ key: string; previous_key_expires_at: string }> {
     const rolled = await this.ds.transaction(async (m) => {
       if (!(await this.businesses.lock(m, businessId))) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
-      // The database's clock, as every expiry check compares with now() there.
-      const [{ expires }]: { expires: Date }[] = await m.query('SELECT now() + make_interval(secs => $1) AS expires', [graceSeconds]);
-      await this.keyStore.expireCurrent(m, businessId, mode, type, expires);
+      const expires = await this.keyStore.expireCurrent(m, businessId, mode, type, graceSeconds);
       const key = await this.issue(m, businessId, mode, type);
       return { key, previous_key_expires_at: new Date(expires).toISOString() };
     });

@@ -33,7 +33,7 @@ async function* pages<P extends { next: string | null }>(config: OpsConfig, path
   }
 }
 
-export interface ReconcileReport {
+interface ReconcileReport {
   transactions: number;
   events: number;
   differences: number;

@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import type { AdminRecoverDeliveriesResult } from '@payments/contracts';
+import type { AdminRecoverDeliveriesResult, Mode } from '@payments/contracts';
 import type { CommandRegistration } from '../cli/program';
 import { drained } from '../cli/output';
 import { Progress } from '../cli/progress';
@@ -12,7 +12,7 @@ const PAGE = 500;
 interface RecoverArgs {
   business: number;
   since: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   dryRun: boolean;
 }
 
@@ -66,7 +66,7 @@ export const registerWebhooks: CommandRegistration = (program, ctx) => {
     .requiredOption('--since <iso>', 'deliveries created at or after this time (ISO 8601 with a zone, e.g. 2026-01-31T12:00:00Z)', isoTimestamp)
     .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).default('test'))
     .option('--dry-run', 'list what would be sent; send nothing')
-    .action((opts: { business: number; since: Date; mode: 'test' | 'live'; dryRun?: boolean }) =>
+    .action((opts: { business: number; since: Date; mode: Mode; dryRun?: boolean }) =>
       recoverWebhooks(ctx.config(), { business: opts.business, since: opts.since.toISOString(), mode: opts.mode, dryRun: opts.dryRun === true }),
     );
 };

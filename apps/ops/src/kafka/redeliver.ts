@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type IHeaders, type Producer } from 'kafkajs';
-import { REPLAY_RESULTS_TOPIC, ReplayHeaders, replayTopic, type ReplayOutcome, type ReplayResult } from '@payments/contracts';
+import { REPLAY_RESULTS_TOPIC, ReplayHeaders, replayTopic, type ReplayResult } from '@payments/contracts';
 import { InterruptedError } from '../cli/errors';
 import { Progress } from '../cli/progress';
 import { chunkBySize } from './chunks';
 import { produceLimit } from './limits';
+import { OutcomeTally, type OutcomeCounts } from './outcome-tally';
 import { readFrom, type ReadEnd } from './reader';
 import type { KafkaSession } from './session';
 
@@ -21,7 +22,7 @@ export interface ReplayRecord {
 /** Records per produce request at most (see send()). */
 const CHUNK_RECORDS = 500;
 
-export type OutcomeCounts = Record<ReplayOutcome, number>;
+export type { OutcomeCounts } from './outcome-tally';
 
 /**
  * Delivers records to ONE consumer group through its replay topic and collects what its
@@ -101,11 +102,11 @@ export class Redelivery {
 
   /** Waits until the group reported an outcome for every record sent; fails only when none came for `stallMs`. */
   async outcomes(stallMs: number): Promise<OutcomeCounts> {
-    const counts: OutcomeCounts = { applied: 0, duplicate: 0, dead_lettered: 0 };
-    const total = () => counts.applied + counts.duplicate + counts.dead_lettered;
+    const tally = new OutcomeTally(this.sequence);
+    const { counts } = tally;
+    const total = () => tally.total;
     const progress = new Progress(`applying in ${this.group}`, this.sent, { unit: 'events' });
     const detail = () => `applied ${counts.applied}, already applied ${counts.duplicate}, dead-lettered ${counts.dead_lettered}`;
-    const seen = new Uint8Array(Math.ceil(this.sequence / 8));
     let end: ReadEnd = 'done';
     try {
       end = await readFrom(
@@ -117,20 +118,12 @@ export class Redelivery {
           for (const m of messages) {
             if (m.key?.toString() !== this.run) continue;
             mine = true;
-            const result = JSON.parse(m.value?.toString() ?? '{}') as ReplayResult;
-            // A record applied again after a consumer restart is reported again: counted once, by
-            // its sequence number (one bit per record sent).
-            if (typeof result.seq === 'number' && result.seq >= 0 && result.seq < this.sequence) {
-              const [byte, bit] = [result.seq >> 3, 1 << (result.seq & 7)];
-              if (seen[byte] & bit) continue;
-              seen[byte] |= bit;
-            }
-            if (result.outcome in counts) counts[result.outcome] += 1;
+            tally.add(JSON.parse(m.value?.toString() ?? '{}') as ReplayResult);
           }
           progress.update(total(), detail());
           return mine;
         },
-        () => total() >= this.sent,
+        () => tally.total >= this.sent,
         { stallMs, what: `waiting for ${this.group} to apply the ${this.sent} replayed event(s) (${total()} so far); are its consumers running?` },
       );
     } finally {

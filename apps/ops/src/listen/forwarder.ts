@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { webhookHeaders, type EventView } from '@payments/contracts';
+import { webhookBody, webhookHeaders, type EventView } from '@payments/contracts';
 
 /**
  * The local signing secret of a secret key: derived from it (HMAC), so it is the same on every run
@@ -14,11 +14,6 @@ export interface ForwardResult {
   status?: number;
   error?: string;
   durationMs: number;
-}
-
-/** The exact body a webhook delivery of this event carries. */
-export function webhookBody(e: EventView): string {
-  return JSON.stringify({ id: e.id, event: e.event, created_at: e.created_at, mode: e.mode, data: e.data });
 }
 
 /** POSTs one event, signed as the dispatcher signs a delivery; a receiver failure is a result, not an error. */

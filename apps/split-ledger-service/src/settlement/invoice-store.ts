@@ -54,6 +54,17 @@ const OF_BUSINESS = '(debtor_business_id = $1 OR creditor_business_id = $1) AND 
 /** Every read and write of `settlement_invoices`, and the announcements of their changes. */
 @Injectable()
 export class InvoiceStore {
+  /**
+   * Starts a settlement run in `m`'s transaction: one run at a time (a transaction-scoped advisory
+   * lock; a second run waits, then finds the entries the first invoiced gone), and the end of the
+   * period it settles, the database's now().
+   */
+  async beginSettlement(m: EntityManager): Promise<Date> {
+    await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_settlement'))");
+    const [{ period_end }] = await queryRows<{ period_end: Date }>(m, 'SELECT now() AS period_end');
+    return period_end;
+  }
+
   async byReference(m: EntityManager, reference: string, lock = false): Promise<InvoiceRow | undefined> {
     const [row] = await queryRows<InvoiceRow>(m, `SELECT * FROM settlement_invoices WHERE invoice_reference = $1${lock ? ' FOR UPDATE' : ''}`, [reference]);
     return row;

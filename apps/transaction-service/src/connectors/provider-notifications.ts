@@ -11,6 +11,7 @@ import { LivePayments } from './live-payments';
 import { ProviderCredentials } from './provider-credentials';
 import { ProviderPaymentStore, type ProviderPaymentRow } from './provider-payment-store';
 import { ProviderRefunds } from './provider-refunds';
+import type { Mode } from '@payments/contracts';
 
 /** `retryLater`: it could not be applied now (the provider could not be asked); the provider should send it again. */
 export interface NotifyResult {
@@ -134,7 +135,7 @@ export class ProviderNotifications {
   }
 
   /** The business's parsed credentials for the connector; undefined when it is not (validly) connected. */
-  private async credentials(connector: Connector<unknown>, businessId: number, mode: 'test' | 'live'): Promise<unknown> {
+  private async credentials(connector: Connector<unknown>, businessId: number, mode: Mode): Promise<unknown> {
     const stored = await this.connections.read(businessId, mode, connector.provider);
     const parsed = stored ? connector.parseCredentials(stored) : undefined;
     return parsed?.ok ? parsed.value : undefined;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, queryRows } from '@payments/database';
 import type { InitiateOutcome, ProviderName } from './connector';
+import type { Mode } from '@payments/contracts';
 
 /**
  * A live payment's life at its provider: written before the provider is called ('initiating'),
@@ -32,7 +33,7 @@ export interface ProviderPaymentRow {
 export interface DueProviderPayment extends ProviderPaymentRow {
   public_id: string;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
 }
 
 /** Every statement on `provider_payments` (owned by transaction-service). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, queryRows } from '@payments/database';
 import type { ProviderName } from './connector';
+import type { Mode } from '@payments/contracts';
 
 /**
  * A refund's life at a provider with a refund API: 'queued' with the refund, 'sending' while the
@@ -25,7 +26,7 @@ export interface ProviderRefundRow {
 export interface RefundToSend extends ProviderRefundRow {
   public_id: string;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   amount: string;
   currency: string;
   reason: string | null;

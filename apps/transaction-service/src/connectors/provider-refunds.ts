@@ -9,6 +9,7 @@ import { PROVIDER_NAMES, type ProviderName, type ProviderRefundUpdate, type Refu
 import { ConnectorRegistry } from './connector-registry';
 import { ProviderCredentials } from './provider-credentials';
 import { ProviderRefundStore, type RefundToSend } from './provider-refund-store';
+import type { Mode } from '@payments/contracts';
 
 /** A queued refund nobody sent for this long was left by a process that died: the sweeper sends it. */
 const QUEUED_STALE_MS = 30_000;
@@ -113,7 +114,7 @@ export class ProviderRefunds implements OnApplicationBootstrap, BeforeApplicatio
    * credentials). Accepted when it is this refund's and its amount matches; applied only while
    * the refund is pending. Idempotent.
    */
-  async notified(refundPublicId: string, provider: ProviderName, verify: (businessId: number, mode: 'test' | 'live') => Promise<ProviderRefundUpdate | null>): Promise<boolean> {
+  async notified(refundPublicId: string, provider: ProviderName, verify: (businessId: number, mode: Mode) => Promise<ProviderRefundUpdate | null>): Promise<boolean> {
     const found = await this.ds.transaction(async (m) => {
       const refund = await this.refunds.byPublicIdForUpdate(m, refundPublicId);
       const row = refund ? await this.store.lock(m, refund.id) : undefined;

@@ -1,30 +1,45 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { RpcPatterns, type LinkIdBody, type ListLinksBody, type RpcRequest, type UpdateLinkBody } from '@payments/contracts';
+import { RpcPatterns, type CreateLinkBody, type LinkIdBody, type ListLinksBody, type RpcRequest, type UpdateLinkBody } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
-import { ManageLinksUseCase } from './usecases/manage-links.usecase';
+import { CreateLinkUseCase } from './usecases/create-link.usecase';
+import { DeactivateLinkUseCase } from './usecases/deactivate-link.usecase';
+import { GetLinkUseCase } from './usecases/get-link.usecase';
+import { ListLinksUseCase } from './usecases/list-links.usecase';
+import { UpdateLinkUseCase } from './usecases/update-link.usecase';
 
-/** Managing payment links; creating one stays with the transactions controller's other writes. */
+/** Thin RPC handlers: decode, call the use case; RpcController (rpcReply) maps results and refusals. */
 @RpcController()
 export class LinksRpcController {
-  constructor(private readonly links: ManageLinksUseCase) {}
+  constructor(
+    private readonly create: CreateLinkUseCase,
+    private readonly list: ListLinksUseCase,
+    private readonly get: GetLinkUseCase,
+    private readonly update: UpdateLinkUseCase,
+    private readonly deactivate: DeactivateLinkUseCase,
+  ) {}
+
+  @MessagePattern(RpcPatterns.LinksCreate)
+  onCreate(@Payload() req: RpcRequest<CreateLinkBody>) {
+    return this.create.execute(req);
+  }
 
   @MessagePattern(RpcPatterns.LinksList)
   onList(@Payload() req: RpcRequest<ListLinksBody>) {
-    return this.links.list(req);
+    return this.list.execute(req);
   }
 
   @MessagePattern(RpcPatterns.LinksGet)
   onGet(@Payload() req: RpcRequest<LinkIdBody>) {
-    return this.links.get(req);
+    return this.get.execute(req);
   }
 
   @MessagePattern(RpcPatterns.LinksUpdate)
   onUpdate(@Payload() req: RpcRequest<UpdateLinkBody>) {
-    return this.links.update(req);
+    return this.update.execute(req);
   }
 
   @MessagePattern(RpcPatterns.LinksDeactivate)
   onDeactivate(@Payload() req: RpcRequest<LinkIdBody>) {
-    return this.links.deactivate(req);
+    return this.deactivate.execute(req);
   }
 }

@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, keysetPage, queryRows } from '@payments/database';
-import { Topics, type Metadata, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView } from '@payments/contracts';
+import { Topics, type Metadata, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView, type Mode } from '@payments/contracts';
 import { appendToOutbox } from '@payments/messaging';
 import { publicId, unknownCursor } from '@payments/platform';
 import { ConcurrentStatusChange, PRODUCER, annotationsParam } from '../transactions/transaction-store';
+import { canRefundTransition } from '../transactions/domain/status-machine';
 
 /** Shared by the claim and the scheduler's check, so they cannot drift; `r` is the refunds row. */
 const REFUND_SETTLEMENT_DUE_WHERE = "r.status = 'pending' AND r.mode = 'test' AND r.settle_at <= now()";
-
-/** Whether a test-mode refund's settlement is due: an indexed look, one of the scheduler's idle checks. */
-export const REFUND_SETTLEMENT_DUE = `EXISTS (SELECT 1 FROM refunds r WHERE ${REFUND_SETTLEMENT_DUE_WHERE})`;
 
 /** A refunds row joined with what it refunds. */
 export interface RefundRow {
@@ -17,7 +15,7 @@ export interface RefundRow {
   public_id: string;
   transaction_id: string;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   amount: string;
   currency: string;
   status: RefundStatus;
@@ -42,7 +40,6 @@ const REFUND_SELECT = `
   SELECT r.*, t.public_id AS txn_public_id, t.reference AS txn_reference, t.amount AS txn_amount
     FROM refunds r JOIN transactions t ON t.id = r.transaction_id`;
 
-const REFUND_TRANSITIONS: Record<RefundStatus, RefundStatus[]> = { pending: ['success', 'failed'], success: [], failed: [] };
 
 export function toRefundView(r: RefundRow): RefundView {
   return {
@@ -64,7 +61,7 @@ export function toRefundView(r: RefundRow): RefundView {
 export interface NewRefund {
   transactionId: string;
   businessId: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   amount: number;
   currency: string;
   reason: string | null;
@@ -145,6 +142,12 @@ export class RefundStore {
   }
 
   /** Test-mode refunds whose settlement is due, locked; rows another replica holds are skipped. */
+  /** Whether a test-mode refund's settlement is due: an indexed look, one of the scheduler's idle checks. */
+  async sandboxSettlementDue(db: Pick<EntityManager, 'query'>): Promise<boolean> {
+    const [row] = await queryRows<{ due: boolean }>(db, `SELECT EXISTS (SELECT 1 FROM refunds r WHERE ${REFUND_SETTLEMENT_DUE_WHERE}) AS due`);
+    return row.due;
+  }
+
   claimDueSandbox(m: EntityManager, batch: number): Promise<RefundRow[]> {
     return queryRows<RefundRow>(
       m,
@@ -208,7 +211,7 @@ export class RefundStore {
   }
 
   async changeStatus(m: EntityManager, row: RefundRow, to: RefundStatus, message: string, correlationId: string | null): Promise<RefundRow> {
-    if (!REFUND_TRANSITIONS[row.status].includes(to)) throw new ConcurrentStatusChange(`refund ${row.public_id} cannot go from ${row.status} to ${to}`);
+    if (!canRefundTransition(row.status, to)) throw new ConcurrentStatusChange(`refund ${row.public_id} cannot go from ${row.status} to ${to}`);
     const updated = await queryRows<{ id: string }>(
       m,
       `UPDATE refunds SET status = $3, message = $4, settle_at = NULL, version = version + 1, updated_at = now()

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
-import type { ListTransactionsBody } from '@payments/contracts';
+import type { ListTransactionsBody, Mode } from '@payments/contracts';
 import { unknownCursor } from '@payments/platform';
 import type { TransactionRow } from './transaction-store';
 
@@ -19,17 +19,16 @@ const SANDBOX_SETTLEMENT_DUE_WHERE = "status = 'processing' AND mode = 'test' AN
 const EXPIRY_DUE_WHERE = `status = 'pending' AND expires_at <= now()
   AND NOT EXISTS (SELECT 1 FROM provider_payments p WHERE p.transaction_id = transactions.id AND p.state <> 'final')`;
 
-/** Whether a sandbox settlement is due: an indexed look, one of the scheduler's idle checks (TransactionScheduler runs them in one statement). */
-export const SANDBOX_SETTLEMENT_DUE = `EXISTS (SELECT 1 FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE})`;
-/** Whether a pending payment has expired: an indexed look, another of the scheduler's idle checks. */
-export const EXPIRY_DUE = `EXISTS (SELECT 1 FROM transactions WHERE ${EXPIRY_DUE_WHERE})`;
+/** The scheduler's idle check: two indexed looks in one statement. */
+const DUE = `SELECT EXISTS (SELECT 1 FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE}) AS settle,
+  EXISTS (SELECT 1 FROM transactions WHERE ${EXPIRY_DUE_WHERE}) AS expire`;
 
 /** A transaction as `ops reconcile` compares it (ids and amounts as text: bigint). */
 export interface ReconcileTransactionRow {
   id: string;
   transaction_id: string;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   amount: string;
   status: string;
   updated_at: Date;
@@ -80,8 +79,13 @@ export class TransactionQueries {
     return row;
   }
 
-  /** The transaction an earlier submit of the same payment-link page created, locked. */
+  /**
+   * The transaction an earlier submit of the same payment-link page created, locked. Two submits
+   * of one page wait for each other first (a transaction-scoped advisory lock on the attempt), so
+   * the second finds the first's transaction instead of creating another.
+   */
   async byLinkAttempt(m: EntityManager, paymentLinkId: string, attempt: string): Promise<TransactionRow | undefined> {
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${paymentLinkId}:${attempt}`]);
     const [row] = await queryRows<TransactionRow>(m, 'SELECT * FROM transactions WHERE payment_link_id = $1 AND checkout_attempt = $2 FOR UPDATE', [
       paymentLinkId,
       attempt,
@@ -118,6 +122,12 @@ export class TransactionQueries {
       page: body,
       unknownCursor: unknownCursor('transaction'),
     });
+  }
+
+  /** Whether a sandbox settlement (`settle`) or an expiry (`expire`) is due: nothing is, on most ticks. */
+  async due(db: Db): Promise<{ settle: boolean; expire: boolean }> {
+    const [row] = await queryRows<{ settle: boolean; expire: boolean }>(db, DUE);
+    return row;
   }
 
   /** Test-mode payments whose sandbox settlement is due, locked; rows another replica holds are skipped. */

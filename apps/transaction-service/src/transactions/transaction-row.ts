@@ -1,4 +1,4 @@
-import { Topics, type Metadata, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
+import { Topics, type Metadata, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData, type Mode } from '@payments/contracts';
 import type { NewEvent, outboxRecord } from '@payments/messaging';
 
 /** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
@@ -6,7 +6,7 @@ export interface TransactionRow {
   id: string;
   public_id: string;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   reference: string;
   amount: string;
   charges: string;

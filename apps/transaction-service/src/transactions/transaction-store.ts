@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, type PreparedStatement, queryRows } from '@payments/database';
-import type { Metadata, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
+import type { Metadata, TransactionSnapshot, TransactionStatus, Mode } from '@payments/contracts';
 import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
@@ -81,7 +81,7 @@ const INSERT_MANY: PreparedStatement = {
 
 export interface NewTransaction {
   businessId: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   reference: string;
   amount: number;
   charges: number;

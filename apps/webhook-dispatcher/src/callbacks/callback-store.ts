@@ -8,7 +8,7 @@ type Db = Pick<EntityManager, 'query'>;
 export interface CallbackRow {
   id: number;
   business_id: number;
-  mode: 'test' | 'live';
+  mode: Mode;
   url: string;
   description: string;
   events: string[];
@@ -57,6 +57,15 @@ export class CallbackStore {
   async owned(businessId: number, mode: string, id: number): Promise<CallbackRow | undefined> {
     const [row] = await queryRows<CallbackRow>(this.ds, `SELECT * FROM callbacks WHERE id = $3 AND ${LIVE}`, [businessId, mode, id]);
     return row;
+  }
+
+  /**
+   * The live callbacks of a business and mode, counted under a transaction-scoped lock on that
+   * business and mode: creations wait for each other, so the maximum holds under concurrency.
+   */
+  async countLiveLocked(m: EntityManager, businessId: number, mode: Mode): Promise<number> {
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`callbacks:${businessId}:${mode}`]);
+    return this.countLive(m, businessId, mode);
   }
 
   async countLive(db: Db, businessId: number, mode: string): Promise<number> {

@@ -83,9 +83,7 @@ export class CallbacksService {
     this.validateEvents(body.events);
     await this.validateTarget(body.url);
     return this.ds.transaction(async (m) => {
-      // Serialise creations per business and mode so the maximum holds under concurrency.
-      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`callbacks:${ctx.business_id}:${ctx.mode}`]);
-      const n = await this.store.countLive(m, ctx.business_id, ctx.mode);
+      const n = await this.store.countLiveLocked(m, ctx.business_id, ctx.mode);
       if (n >= this.config.WEBHOOK_MAX_CALLBACKS) {
         throw new DomainException(ErrorCodes.ValidationError, `a business may register at most ${this.config.WEBHOOK_MAX_CALLBACKS} callbacks per mode`);
       }

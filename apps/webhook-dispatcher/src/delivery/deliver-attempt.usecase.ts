@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from '@payments/database';
 import { ROOT_LOGGER } from '@payments/platform';
+import { webhookBody } from '@payments/contracts';
+import { eventView } from '../events/events-store';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { nextRetry, parseRetryAfter, parseSchedule } from './backoff';
 import { CallbackStore, type CallbackRow } from '../callbacks/callback-store';
@@ -52,7 +54,7 @@ export class DeliverAttemptUseCase {
       await this.store.finishUnsent(delivery, gone ? 'cancelled' : delivery.attempts === 0 ? 'skipped' : 'failed', gone ? 'callback deleted' : 'callback disabled');
       return 'skipped';
     }
-    const body = JSON.stringify({ id: event.id, event: event.event_type, created_at: event.created_at.toISOString(), mode: event.mode, data: event.payload });
+    const body = webhookBody(eventView(event));
 
     let result: SendResult;
     if (Buffer.byteLength(body) > this.config.WEBHOOK_MAX_PAYLOAD_BYTES) {

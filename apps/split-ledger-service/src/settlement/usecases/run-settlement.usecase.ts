@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource, queryRows } from '@payments/database';
+import { DataSource } from '@payments/database';
 import type { RunSettlementResult } from '@payments/contracts';
 import { OutboxNotifier } from '@payments/messaging';
 import { ROOT_LOGGER } from '@payments/platform';
@@ -32,8 +32,7 @@ export class RunSettlementUseCase {
 
   async execute(correlationId: string | null): Promise<RunSettlementResult> {
     const result = await this.ds.transaction(async (m) => {
-      await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_settlement'))");
-      const [{ period_end }] = await queryRows<{ period_end: Date }>(m, 'SELECT now() AS period_end');
+      const period_end = await this.invoices.beginSettlement(m);
       const pending = await this.ledger.pendingUpTo(m, period_end);
       const plans = netEntries(
         pending.map((r) => ({

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from '@payments/database';
-import { ErrorCodes, type GetRefundBody, type ListRefundsBody, type ListRefundsResult, type RefundView, type RpcRequest } from '@payments/contracts';
+import { ErrorCodes, type GetRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
-import { TransactionQueries } from '../../transactions/transaction-queries';
 import { RefundStore, toRefundView } from '../refund-store';
 
+/** One of the merchant's refunds by its id (another business's or mode's is not found). */
 @Injectable()
 export class GetRefundUseCase {
   constructor(
@@ -16,22 +16,5 @@ export class GetRefundUseCase {
     const row = await this.store.byPublicId(this.ds, ctx.business_id, ctx.mode, body.refund_id);
     if (!row) throw new DomainException(ErrorCodes.NotFound, `no refund ${body.refund_id}`);
     return toRefundView(row);
-  }
-}
-
-/** The refunds of one of the merchant's transactions, oldest first: all (a transaction has few), or one cursor page. */
-@Injectable()
-export class ListRefundsUseCase {
-  constructor(
-    private readonly ds: DataSource,
-    private readonly transactions: TransactionQueries,
-    private readonly store: RefundStore,
-  ) {}
-
-  async execute({ ctx, body }: RpcRequest<ListRefundsBody>): Promise<ListRefundsResult> {
-    const txn = await this.transactions.byReference(this.ds, ctx.business_id, ctx.mode, body.transaction_reference);
-    if (!txn) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
-    const { rows, hasMore } = await this.store.forTransaction(this.ds, txn, body);
-    return { refunds: rows.map(toRefundView), has_more: hasMore };
   }
 }

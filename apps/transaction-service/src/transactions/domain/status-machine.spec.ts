@@ -1,5 +1,5 @@
-import { TRANSACTION_STATUSES, type TransactionStatus } from '@payments/contracts';
-import { canTransition, isFinal } from './status-machine';
+import { REFUND_STATUSES, TRANSACTION_STATUSES, type TransactionStatus } from '@payments/contracts';
+import { canRefundTransition, canTransition, isFinal } from './status-machine';
 
 const ALLOWED = new Set(['pending→processing', 'pending→failed', 'processing→success', 'processing→failed']);
 
@@ -46,5 +46,13 @@ describe('transaction status machine', () => {
       const exits = TRANSACTION_STATUSES.filter((to) => canTransition(from, to));
       expect(exits.length === 0).toBe(isFinal(from));
     }
+  });
+});
+
+describe('refund status machine', () => {
+  const STATUSES = REFUND_STATUSES;
+  it('moves from pending to success or failed, once, and never back', () => {
+    const allowed = STATUSES.flatMap((from) => STATUSES.filter((to) => canRefundTransition(from, to)).map((to) => `${from}→${to}`));
+    expect(allowed).toEqual(['pending→success', 'pending→failed']);
   });
 });

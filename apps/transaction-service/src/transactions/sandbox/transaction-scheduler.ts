@@ -1,17 +1,14 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager, queryRows } from '@payments/database';
+import { DataSource, type EntityManager } from '@payments/database';
 import { PollingWorker, ROOT_LOGGER } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
-import { REFUND_SETTLEMENT_DUE, RefundStore } from '../../refunds/refund-store';
-import { EXPIRY_DUE, SANDBOX_SETTLEMENT_DUE, TransactionQueries } from '../transaction-queries';
+import { RefundStore } from '../../refunds/refund-store';
+import { TransactionQueries } from '../transaction-queries';
 import { TransactionStore } from '../transaction-store';
 
 const BATCH = 100;
-
-/** Nothing is due on most ticks: the three indexed looks in one statement instead of three transactions. */
-const DUE = `SELECT ${SANDBOX_SETTLEMENT_DUE} AS settle, ${EXPIRY_DUE} AS expire, ${REFUND_SETTLEMENT_DUE} AS refunds`;
 
 /**
  * Time-driven transitions, kept in the database (not in timers) so a restart loses none:
@@ -44,10 +41,11 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
   }
 
   async tick(): Promise<boolean> {
-    const [due] = await queryRows<{ settle: boolean; expire: boolean; refunds: boolean }>(this.ds, DUE);
+    // Nothing is due on most ticks: each store's indexed looks, asked at the same time.
+    const [due, refundsDue] = await Promise.all([this.queries.due(this.ds), this.refunds.sandboxSettlementDue(this.ds)]);
     const settled = due.settle ? await this.settleSandbox() : 0;
     const expired = due.expire ? await this.expirePending() : 0;
-    const refunds = due.refunds ? await this.settleRefunds() : 0;
+    const refunds = refundsDue ? await this.settleRefunds() : 0;
     if (settled + expired + refunds > 0) this.outbox.notify();
     return settled === BATCH || expired === BATCH || refunds === BATCH;
   }

@@ -1,28 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCodes, type FieldError, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type RpcRequest, type UpdateLinkBody } from '@payments/contracts';
+import { ErrorCodes, type FieldError, type LinkView, type RpcRequest, type UpdateLinkBody } from '@payments/contracts';
 import { METADATA_MAX_KEYS, descriptionProblem, mergeMetadata, metadataProblems } from '@payments/domain';
 import { DomainException } from '@payments/platform';
 import { LinkStore, toLinkView } from '../link-store';
 
-/** A merchant's own payment links: list, fetch, deactivate (another business's or mode's id is not found). */
 @Injectable()
-export class ManageLinksUseCase {
+export class UpdateLinkUseCase {
   constructor(private readonly links: LinkStore) {}
-
-  async list({ ctx, body }: RpcRequest<ListLinksBody>): Promise<ListLinksResult> {
-    const { rows, hasMore } = await this.links.list(ctx.business_id, ctx.mode, body);
-    return { links: rows.map(toLinkView), has_more: hasMore };
-  }
-
-  async get({ ctx, body }: RpcRequest<LinkIdBody>): Promise<LinkView> {
-    return toLinkView(await this.links.get(ctx.business_id, ctx.mode, body.payment_link_id));
-  }
 
   /**
    * Description and metadata, Stripe's way: absent fields stay, metadata keys merge (a key set to
    * "" is removed, `null`/"" removes all). No event: links have none, and nothing else reads them.
    */
-  async update({ ctx, body }: RpcRequest<UpdateLinkBody>): Promise<LinkView> {
+  async execute({ ctx, body }: RpcRequest<UpdateLinkBody>): Promise<LinkView> {
     const refuse = (problems: FieldError[]) => {
       if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     };
@@ -38,10 +28,5 @@ export class ManageLinksUseCase {
       return { description: body.description ?? current.description, metadata };
     });
     return toLinkView(row);
-  }
-
-  /** Transactions already started through the link go on; only new payments are refused. */
-  async deactivate({ ctx, body }: RpcRequest<LinkIdBody>): Promise<LinkView> {
-    return toLinkView(await this.links.deactivate(ctx.business_id, ctx.mode, body.payment_link_id));
   }
 }

@@ -2,100 +2,29 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from '@payments/database';
 import {
   ErrorCodes,
-  type CheckoutGetBody,
   type CheckoutPayBody,
   type CheckoutPayResult,
   type CheckoutRpcRequest,
-  type CheckoutView,
   type FieldError,
   type RpcContext,
 } from '@payments/contracts';
 import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
-import { TransactionServiceConfig, durationMs } from '../config/transaction.config';
+import { TransactionServiceConfig, durationMs } from '../../config/transaction.config';
 import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber, isPaymentMethodCode, normalizeMobileMoneyNumber, typeOfCode, type PaymentMethodCode } from '@payments/domain';
-import { LinkStore } from '../links/link-store';
-import { PROVIDER_NAMES } from '../connectors/connector';
-import { LivePayments, type Route } from '../connectors/live-payments';
-import { ProviderPaymentStore } from '../connectors/provider-payment-store';
-import { SandboxProvider } from '../transactions/sandbox/sandbox-provider';
-import { TransactionQueries } from '../transactions/transaction-queries';
-import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
+import { LinkStore } from '../../links/link-store';
+import { LivePayments, type Route } from '../../connectors/live-payments';
+import { ProviderPaymentStore } from '../../connectors/provider-payment-store';
+import { SandboxProvider } from '../../transactions/sandbox/sandbox-provider';
+import { TransactionQueries } from '../../transactions/transaction-queries';
+import { TransactionStore, type TransactionRow } from '../../transactions/transaction-store';
+
+import { checkoutNotFound } from './get-checkout.usecase';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const notFound = () => new DomainException(ErrorCodes.NotFound, 'this checkout does not exist');
 
 function invalid(errors: FieldError[]): DomainException {
   return new DomainException(ErrorCodes.ValidationError, `${errors[0].field} ${errors[0].message}`, errors);
-}
-
-/** What the hosted checkout page shows for a transaction (chk_…) or a payment link (plink_…). */
-@Injectable()
-export class GetCheckoutUseCase {
-  constructor(
-    private readonly ds: DataSource,
-    private readonly transactions: TransactionQueries,
-    private readonly links: LinkStore,
-    private readonly attempts: ProviderPaymentStore,
-  ) {}
-
-  async execute({ body }: CheckoutRpcRequest<CheckoutGetBody>): Promise<CheckoutView> {
-    const id = body.checkout_id;
-    if (id.startsWith('plink_')) {
-      const link = await this.links.byPublicId(this.ds, id);
-      if (!link) throw notFound();
-      return {
-        kind: 'link',
-        checkout_id: link.public_id,
-        business_id: link.business_id,
-        mode: link.mode,
-        amount: Number(link.amount),
-        charges: Number(link.charges),
-        total: Number(link.amount) + Number(link.charges),
-        currency: link.currency.trim(),
-        description: link.description,
-        status: link.active ? 'open' : 'inactive',
-        message: link.active ? 'Enter your details to pay' : 'This payment link is no longer active',
-        payment_method_code: null,
-        email: null,
-        transaction_reference: null,
-        success_url: link.success_url,
-        failure_url: link.failure_url,
-      };
-    }
-    const t = await this.transactions.byCheckoutId(this.ds, id);
-    if (!t) throw notFound();
-    // A payment made through a link shows the link's description.
-    const paidLink = t.payment_link_id ? await this.links.byPublicId(this.ds, t.payment_link_id) : undefined;
-    const attempt = await this.attempts.get(this.ds, t.id);
-    return {
-      ...(attempt && {
-        provider: {
-          name: PROVIDER_NAMES[attempt.provider],
-          authorization_url: attempt.authorization_url,
-          authorization_code: attempt.authorization_code,
-          instructions: attempt.instructions,
-        },
-      }),
-      kind: 'transaction',
-      checkout_id: t.checkout_id,
-      business_id: t.business_id,
-      mode: t.mode,
-      amount: Number(t.amount),
-      charges: Number(t.charges),
-      total: Number(t.total),
-      currency: t.currency.trim(),
-      // The transaction's own description (shown to the customer, as Stripe's is), else its link's.
-      description: t.description ?? paidLink?.description ?? null,
-      status: t.status,
-      message: t.message,
-      payment_method_code: t.payment_method_code,
-      email: t.email,
-      transaction_reference: t.reference,
-      success_url: t.success_url,
-      failure_url: t.failure_url,
-    };
-  }
 }
 
 /**
@@ -127,7 +56,7 @@ export class PayCheckoutUseCase {
         txn = await this.createFromLink(m, body, ctx.request_id);
       } else {
         txn = await this.transactions.byCheckoutId(m, body.checkout_id, true);
-        if (!txn) throw notFound();
+        if (!txn) throw checkoutNotFound();
       }
       if (txn.status !== 'pending') return txn;
       // Sent to a provider: only the provider's answer ends it (the customer pays, or not, there).
@@ -169,11 +98,10 @@ export class PayCheckoutUseCase {
 
   private async createFromLink(m: EntityManager, body: CheckoutPayBody, correlationId: string): Promise<TransactionRow> {
     const link = await this.links.byPublicId(m, body.checkout_id, { forPayment: true });
-    if (!link) throw notFound();
+    if (!link) throw checkoutNotFound();
     const token = body.attempt_token && /^[A-Za-z0-9_-]{16,64}$/.test(body.attempt_token) ? body.attempt_token : null;
     if (token) {
       // Two submits of the same page wait for each other here; the second finds the first's transaction.
-      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${link.public_id}:${token}`]);
       const existing = await this.transactions.byLinkAttempt(m, link.public_id, token);
       if (existing) return existing;
     }

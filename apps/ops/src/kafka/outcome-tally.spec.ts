@@ -1,0 +1,29 @@
+import { OutcomeTally } from './outcome-tally';
+
+describe('live replay: the outcomes of a run, each record once', () => {
+  it('counts a record reported again after a consumer restart once, by its replay-seq', () => {
+    const tally = new OutcomeTally(20);
+    for (let seq = 0; seq < 12; seq++) expect(tally.add({ outcome: 'applied', seq })).toBe(true);
+    // The consumer died before committing 8..11 and applied them again: "already applied" now.
+    for (let seq = 8; seq < 12; seq++) expect(tally.add({ outcome: 'duplicate', seq })).toBe(false);
+    for (let seq = 12; seq < 20; seq++) tally.add({ outcome: seq % 5 === 0 ? 'dead_lettered' : 'applied', seq });
+    expect(tally.counts).toEqual({ applied: 19, duplicate: 0, dead_lettered: 1 });
+    expect(tally.total).toBe(20);
+  });
+
+  it('counts results without a sequence number as they come, and ignores what it cannot place', () => {
+    const tally = new OutcomeTally(3);
+    expect(tally.add({ outcome: 'applied', seq: null })).toBe(true);
+    expect(tally.add({ outcome: 'applied', seq: null })).toBe(true);
+    expect(tally.add({ outcome: 'nonsense' as never, seq: 0 })).toBe(false);
+    expect(tally.add({ outcome: 'duplicate', seq: 7 })).toBe(true); // out of range: no bit to keep
+    expect(tally.counts).toEqual({ applied: 2, duplicate: 1, dead_lettered: 0 });
+  });
+
+  it('keeps one bit per record: a day of events fits in a few megabytes', () => {
+    const tally = new OutcomeTally(26_000_000);
+    expect(tally.add({ outcome: 'applied', seq: 25_999_999 })).toBe(true);
+    expect(tally.add({ outcome: 'applied', seq: 25_999_999 })).toBe(false);
+    expect(tally.total).toBe(1);
+  });
+});

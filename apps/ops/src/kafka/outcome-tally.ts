@@ -1,0 +1,34 @@
+import type { ReplayOutcome, ReplayResult } from '@payments/contracts';
+
+export type OutcomeCounts = Record<ReplayOutcome, number>;
+
+/**
+ * The outcomes a group reported for the records of one live replay, each record counted once: a
+ * record applied again after a consumer restart (its offset was not committed yet) is reported
+ * again, and is recognised by its replay-seq (one bit per record sent). A result without a
+ * sequence number (a consumer older than the header) is counted as it comes.
+ */
+export class OutcomeTally {
+  readonly counts: OutcomeCounts = { applied: 0, duplicate: 0, dead_lettered: 0 };
+  private readonly seen: Uint8Array;
+
+  constructor(private readonly sent: number) {
+    this.seen = new Uint8Array(Math.ceil(sent / 8));
+  }
+
+  /** Counts a result; false when its record was counted already (or the outcome is unknown). */
+  add(result: Pick<ReplayResult, 'outcome' | 'seq'>): boolean {
+    if (!(result.outcome in this.counts)) return false;
+    if (typeof result.seq === 'number' && Number.isInteger(result.seq) && result.seq >= 0 && result.seq < this.sent) {
+      const [byte, bit] = [result.seq >> 3, 1 << (result.seq & 7)];
+      if (this.seen[byte] & bit) return false;
+      this.seen[byte] |= bit;
+    }
+    this.counts[result.outcome] += 1;
+    return true;
+  }
+
+  get total(): number {
+    return this.counts.applied + this.counts.duplicate + this.counts.dead_lettered;
+  }
+}
