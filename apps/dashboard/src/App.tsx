@@ -2,11 +2,14 @@ import { Center, Loader } from '@mantine/core';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Layout } from './Layout';
 import { AuditPage } from './pages/AuditPage';
+import { InvoicePage } from './pages/InvoicePage';
 import { KeysPage } from './pages/KeysPage';
+import { LinksPage } from './pages/LinksPage';
 import { LoginPage } from './pages/LoginPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { PaymentPage } from './pages/PaymentPage';
 import { PaymentsPage } from './pages/PaymentsPage';
+import { SplitsPage } from './pages/SplitsPage';
 import { UsersPage } from './pages/UsersPage';
 import { WebhooksPage } from './pages/WebhooksPage';
 import { useSession } from './session';
@@ -31,6 +34,9 @@ export function App() {
         <Route path="/keys" element={<KeysPage />} />
         <Route path="/users" element={<UsersPage />} />
         <Route path="/audit" element={<AuditPage />} />
+        <Route path="/links" element={<LinksPage />} />
+        <Route path="/splits" element={<SplitsPage />} />
+        <Route path="/splits/invoices/:reference" element={<InvoicePage />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>
     </Layout>

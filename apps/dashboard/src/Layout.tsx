@@ -8,6 +8,8 @@ import { useSession } from './session';
 const PAGES = [
   { to: '/', label: 'Overview', action: 'payments.read' },
   { to: '/payments', label: 'Payments', action: 'payments.read' },
+  { to: '/links', label: 'Payment links', action: 'links.read' },
+  { to: '/splits', label: 'Splits', action: 'splits.read' },
   { to: '/webhooks', label: 'Webhooks', action: 'webhooks.read' },
   { to: '/keys', label: 'API keys', action: 'keys.read' },
   { to: '/users', label: 'Users', action: 'users.read' },

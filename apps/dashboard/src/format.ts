@@ -17,8 +17,9 @@ export function dateTime(iso: string): string {
 /** Major units typed by a person ("12.5") → minor units (1250); null when it is not an amount. */
 export function toMinor(text: string, currency: string): number | null {
   const digits = money(0, currency).split(' ')[0].split('.')[1]?.length ?? 0;
-  const m = new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`).exec(text.trim());
-  if (!m || (digits === 0 && text.includes('.'))) return null;
+  // A currency without minor units (JPY) takes whole numbers only: `\d{1,0}` is not a pattern.
+  const m = new RegExp(digits === 0 ? '^\\d+$' : `^\\d+(\\.\\d{1,${digits}})?$`).exec(text.trim());
+  if (!m) return null;
   const [whole, frac = ''] = text.trim().split('.');
   return Number(whole) * 10 ** digits + Number(frac.padEnd(digits, '0') || '0');
 }

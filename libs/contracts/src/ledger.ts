@@ -15,7 +15,11 @@ export const LedgerRpcPatterns = {
   SplitConfigsDeactivate: 'splits.config.deactivate',
   LedgerList: 'ledger.list',
   LedgerSummary: 'ledger.summary',
+  /** One transaction's entries (by its public id) that the caller is a party to, in the caller's mode. */
+  LedgerOfTransaction: 'ledger.of_transaction',
   InvoicesList: 'settlement.invoices.list',
+  /** One invoice of the caller (debtor or creditor) in the caller's mode, with its ledger entries. */
+  InvoicesGet: 'settlement.invoices.get',
   /** Admin: no business in the context. */
   SettlementRun: 'settlement.run',
   /** Admin: no business in the context. */
@@ -95,6 +99,8 @@ export interface LedgerEntryView {
   public_id: string;
   kind: LedgerEntryKind;
   transaction_id: number;
+  /** The transaction's public id (txn_…), as its merchant knows it. */
+  transaction_public_id: string;
   split_config_id: number | null;
   creditor_business_id: number;
   debtor_business_id: number;
@@ -123,9 +129,28 @@ export interface CurrencyTotal {
   currency: string;
   total: number;
 }
+/** What one counterparty and the caller owe each other in one currency (unsettled entries). */
+export interface CounterpartyTotal {
+  business_id: number;
+  currency: string;
+  /** The counterparty owes the caller this (the caller is the creditor). */
+  owed_to_you: number;
+  /** The caller owes the counterparty this (the caller is the debtor). */
+  you_owe: number;
+}
 export interface LedgerSummaryResult {
   owed_to_you: CurrencyTotal[];
   you_owe: CurrencyTotal[];
+  /** The same amounts per counterparty and currency, by business id then currency. */
+  by_counterparty: CounterpartyTotal[];
+}
+/** A transaction's public id (txn_…), as the merchant sees it. */
+export interface LedgerOfTransactionBody {
+  transaction_id: string;
+}
+export interface LedgerOfTransactionResult {
+  /** Oldest first: the splits, then any reversals. */
+  ledger_entries: LedgerEntryView[];
 }
 
 // ---- settlement
@@ -142,6 +167,14 @@ export interface ListInvoicesResult {
   invoices: InvoiceView[];
   count: number;
   has_more: boolean;
+}
+export interface GetInvoiceBody {
+  invoice_reference: string;
+}
+export interface GetInvoiceResult {
+  invoice: InvoiceView;
+  /** The entries the invoice nets, oldest first. */
+  ledger_entries: LedgerEntryView[];
 }
 export interface RunSettlementResult {
   /** Entries created up to this instant were settled. */

@@ -3,6 +3,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link, useParams } from 'react-router-dom';
 import type { Payment, PaymentEvent, Refund } from '../api';
 import { EventTimeline } from '../components/EventTimeline';
+import { LedgerTable } from '../components/LedgerTable';
+import type { LedgerEntry } from '../money-api';
 import { RefundDialog } from '../components/RefundDialog';
 import { StatusBadge } from '../components/StatusBadge';
 import { dateTime, money } from '../format';
@@ -15,6 +17,7 @@ interface Detail {
   refunds: Refund[];
   refundable: number;
   events: PaymentEvent[] | null;
+  split_entries: LedgerEntry[] | null;
 }
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -97,6 +100,14 @@ export function PaymentPage() {
                 </Table.Tbody>
               </Table>
             </ScrollRegion>
+          )}
+          <Title order={3} size="h4">
+            Split ledger entries
+          </Title>
+          {data.split_entries === null ? (
+            <Text c="dark.6">The split ledger could not be read just now; reload to try again.</Text>
+          ) : (
+            <LedgerTable entries={data.split_entries} caption="What this payment owes partners (and refunds took back), oldest first" businessId={session?.user.business_id ?? 0} withoutPayment />
           )}
           <Title order={3} size="h4">
             Timeline and webhooks

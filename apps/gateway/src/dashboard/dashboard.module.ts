@@ -5,6 +5,8 @@ import { AuditStore } from './audit-store';
 import { DashboardGuard } from './dashboard.guard';
 import { DashboardUsersService } from './dashboard-users.service';
 import { KeysController } from './keys.controller';
+import { DashboardLinksController } from './links.controller';
+import { DashboardSplitsController } from './splits.controller';
 import { LoginLimiter } from './login-limiter';
 import { OverviewController } from './overview.controller';
 import { DashboardPagesController } from './pages.controller';
@@ -21,7 +23,8 @@ import { WebhooksController } from './webhooks.controller';
  * creates a business's dashboard users.
  */
 @Module({
-  controllers: [SessionController, OverviewController, PaymentsController, UsersController, WebhooksController, KeysController, AdminDashboardUsersController, DashboardPagesController],
+  controllers: [SessionController, OverviewController, PaymentsController, UsersController, WebhooksController, KeysController, AdminDashboardUsersController, DashboardPagesController,
+    DashboardLinksController, DashboardSplitsController],
   providers: [DashboardUserStore, AuditStore, Audit, SessionStore, LoginLimiter, DashboardGuard, DashboardUsersService],
 })
 export class DashboardModule {}

@@ -3,12 +3,15 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, UseGua
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   ErrorCodes,
+  LedgerRpcPatterns,
   RpcPatterns,
   WebhookRpcPatterns,
   type CreateRefundBody,
   type EventsOfTransactionBody,
   type EventsOfTransactionResult,
   type FetchTransactionBody,
+  type LedgerOfTransactionBody,
+  type LedgerOfTransactionResult,
   type ListRefundsBody,
   type ListRefundsResult,
   type ListTransactionsBody,
@@ -20,12 +23,13 @@ import { rootLogger } from '@payments/platform';
 import { rpcContext } from '../auth/api-key.guard';
 import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
-import { RpcClientPool, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
+import { RpcClientPool, SPLIT_LEDGER_SERVICE, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { Audit } from './audit';
 import { Allows, DashboardGuard } from './dashboard.guard';
 import { RefundDto } from './dashboard.requests';
 import { ValidBody } from '../http/request-validation';
 import { listBody } from './payments.query';
+import { presentDashboardEntry, type DashboardLedgerEntry } from './splits.presenter';
 import { CSV_HEADER, csvRow, presentPayment, presentRefund, refundable, type PaymentItem, type RefundItem } from './payments.presenter';
 
 const PAGE = 25;
@@ -40,6 +44,8 @@ export interface PaymentDetail {
   refundable: number;
   /** Its events and its refunds' (the status timeline), oldest first, with the deliveries each caused; null when the dispatcher could not be asked. */
   events: EventsOfTransactionResult['events'] | null;
+  /** Its split ledger entries this business is a party to (splits, then reversals), oldest first; null when the ledger could not be asked. */
+  split_entries: DashboardLedgerEntry[] | null;
 }
 
 /**
@@ -53,6 +59,7 @@ export class PaymentsController {
   constructor(
     @Inject(TRANSACTION_SERVICE) private readonly transactions: RpcClientPool,
     @Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool,
+    @Inject(SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool,
     private readonly audit: Audit,
   ) {}
 
@@ -98,8 +105,8 @@ export class PaymentsController {
   @Allows('payments.read')
   async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<PaymentDetail> {
     const payment = await this.fetch(req, id);
-    const [refunds, events] = await Promise.all([this.refundsOf(req, payment), this.eventsOf(req, payment.transaction_id)]);
-    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds), events };
+    const [refunds, events, splitEntries] = await Promise.all([this.refundsOf(req, payment), this.eventsOf(req, payment.transaction_id), this.splitEntriesOf(req, payment.transaction_id)]);
+    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds), events, split_entries: splitEntries };
   }
 
   /** The same refund as POST /v1/transactions/refund: same rules, events and webhooks. */
@@ -133,6 +140,17 @@ export class PaymentsController {
       return r.events;
     } catch (err) {
       rootLogger().warn({ err, request_id: req.requestId }, 'events of a payment unavailable');
+      return null;
+    }
+  }
+
+  /** Asked only for a payment fetched as this business and mode; the page still shows the payment when the ledger cannot be asked. */
+  private async splitEntriesOf(req: ApiRequest, transactionId: string): Promise<DashboardLedgerEntry[] | null> {
+    try {
+      const r = await this.ledger.call<LedgerOfTransactionBody, LedgerOfTransactionResult>(LedgerRpcPatterns.LedgerOfTransaction, rpcContext(req), { transaction_id: transactionId });
+      return r.ledger_entries.map(presentDashboardEntry);
+    } catch (err) {
+      rootLogger().warn({ err, request_id: req.requestId }, 'split ledger entries of a payment unavailable');
       return null;
     }
   }

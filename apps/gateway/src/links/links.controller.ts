@@ -1,18 +1,19 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import type { ApiRequest } from '../http/http-types';
-import { ErrorCodes, RpcPatterns, type CreateLinkBody, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type UpdateLinkBody } from '@payments/contracts';
+import { ErrorCodes, RpcPatterns, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type UpdateLinkBody } from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { presentLink } from '../transactions/transaction.presenter';
+import { createLink } from './create-link';
 import { presentLinkObject } from './link.presenter';
 import { cursorPage } from '../http/cursor-query';
 import { CreateLinkDto, LINK_ID, LINKS_PAGE_DEFAULT, ListLinksQuery, UpdateLinkDto } from './link.requests';
 import { ApiResponds } from '@payments/platform';
 import * as R from '../transactions/transaction.responses';
-import { ValidBody, ValidQuery, asRpcBody } from '../http/request-validation';
+import { ValidBody, ValidQuery } from '../http/request-validation';
 import { ApiErrors } from '../openapi/route-docs';
 
 @ApiErrors(ErrorCodes.OutcomeUnknown)
@@ -30,26 +31,7 @@ export class LinksController {
   @ApiResponds(200, 'Payment link created', R.LinkCreated)
   @ApiErrors()
   async create(@Req() req: ApiRequest, @ValidBody(CreateLinkDto) dto: CreateLinkDto): Promise<R.LinkCreated> {
-    // Businesses live in the gateway's database: the partner check happens here, before the RPC.
-    const splits = dto.splits ?? [];
-    const missing = await this.businesses.missing(splits.map((s) => s.business_id));
-    if (missing.length > 0) {
-      throw new ApiException(
-        ErrorCodes.ValidationError,
-        `splits name businesses that do not exist: ${missing.join(', ')}`,
-        splits.map((s, i) => ({ s, i })).filter(({ s }) => missing.includes(s.business_id)).map(({ i }) => ({ field: `splits.${i}.business_id`, message: 'is not an existing business' })),
-      );
-    }
-    const sent = asRpcBody(dto);
-    const link = await this.transactions.call<CreateLinkBody, LinkView>(RpcPatterns.LinksCreate, rpcContext(req), {
-      amount: dto.amount,
-      currency: dto.currency,
-      description: dto.description,
-      splits: splits.map((s) => ({ business_id: s.business_id, type: s.type, value: s.value, description: s.description ?? null })),
-      success_url: sent.success_url,
-      failure_url: sent.failure_url,
-      metadata: dto.metadata,
-    });
+    const link = await createLink(this.transactions, this.businesses, rpcContext(req), dto);
     return presentLink(link, this.config.CHECKOUT_URL);
   }
 
@@ -96,7 +78,7 @@ export class LinksController {
   }
 }
 
-function checkedLinkId(id: string): string {
+export function checkedLinkId(id: string): string {
   if (!LINK_ID.test(id)) throw new ApiException(ErrorCodes.NotFound, `no payment link ${id}`);
   return id;
 }

@@ -38,7 +38,7 @@ const config: SplitConfigView = {
   split_role: 'fee', currency: 'USD', description: null, is_active: true, date_created: at, date_updated: at,
 };
 const entry: LedgerEntryView = {
-  public_id: 'led_1', kind: 'split', transaction_id: 3, split_config_id: null, creditor_business_id: 2, debtor_business_id: 1, amount: -25,
+  public_id: 'led_1', kind: 'split', transaction_id: 3, transaction_public_id: 'txn_3', split_config_id: null, creditor_business_id: 2, debtor_business_id: 1, amount: -25,
   currency: 'USD', status: 'pending', invoice_reference: null, settlement_date: null, date_created: at,
 };
 const invoice: InvoiceView = {
@@ -67,7 +67,7 @@ const cases: [string, () => unknown][] = [
   ['SplitsController_list', () => splits.presentSplitConfigList({ split_configs: [config], count: 3, has_more: true })],
   ['SplitsController_deactivate', () => splits.presentSplitConfigDeactivated(config)],
   ['SplitsController_entries', () => splits.presentLedger([entry, { ...entry, invoice_reference: invoice.invoice_reference, settlement_date: at }], 2, false)],
-  ['SplitsController_summary', () => splits.presentSummary({ owed_to_you: [{ currency: 'USD', total: 25 }], you_owe: [] })],
+  ['SplitsController_summary', () => splits.presentSummary({ owed_to_you: [{ currency: 'USD', total: 25 }], you_owe: [], by_counterparty: [{ business_id: 2, currency: 'USD', owed_to_you: 25, you_owe: 0 }] })],
   ['SplitsController_invoices', () => splits.presentInvoices([invoice], 1, false)],
   ['SettlementAdminController_run', () => splits.presentSettlementRun({ period_end: at, invoices: [invoice], entries_invoiced: 1 })],
   ['SettlementAdminController_paid', () => splits.presentInvoicePaid(invoice)],

@@ -61,6 +61,7 @@ describe('ledger shape', () => {
       public_id: '1f8fad5b-d9cb-469f-a165-70867728950e',
       kind: 'reversal',
       transaction_id: 41,
+      transaction_public_id: 'txn_41',
       split_config_id: 7,
       creditor_business_id: 2,
       debtor_business_id: 1,

@@ -48,6 +48,23 @@ export class LedgerQueries {
     return { rows, hasMore, count: n };
   }
 
+  /**
+   * One transaction's entries (by its public id) that the business is a party to, in the mode,
+   * oldest first. Served by ledger_entries_of_transaction_public_id.
+   */
+  ofTransaction(db: Db, transactionPublicId: string, businessId: number, mode: Mode): Promise<LedgerEntryRow[]> {
+    return queryRows<LedgerEntryRow>(
+      db,
+      `SELECT * FROM ledger_entries WHERE transaction_public_id = $3 AND ${OF_BUSINESS} ORDER BY id`,
+      [businessId, mode, transactionPublicId],
+    );
+  }
+
+  /** The entries an invoice nets, oldest first (ledger_entries_invoice). */
+  ofInvoice(db: Db, invoiceReference: string): Promise<LedgerEntryRow[]> {
+    return queryRows<LedgerEntryRow>(db, 'SELECT * FROM ledger_entries WHERE invoice_reference = $1 ORDER BY id', [invoiceReference]);
+  }
+
   forReconcile(m: EntityManager, transactionIds: string[]): Promise<ReconcileEntryRow[]> {
     return queryRows<ReconcileEntryRow>(
       m,

@@ -62,6 +62,7 @@ export function toLedgerEntryView(r: LedgerEntryRow): LedgerEntryView {
     public_id: r.public_id,
     kind: r.kind,
     transaction_id: Number(r.transaction_id),
+    transaction_public_id: r.transaction_public_id,
     split_config_id: nullableNumber(r.split_config_id),
     creditor_business_id: r.creditor_business_id,
     debtor_business_id: r.debtor_business_id,

@@ -8,13 +8,14 @@ import { RefundStatusHandler } from './refund-status.handler';
 import { ApplySplitsUseCase } from './usecases/apply-splits.usecase';
 import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
 import { ListLedgerEntriesUseCase } from './usecases/list-ledger-entries.usecase';
+import { LedgerOfTransactionUseCase } from './usecases/ledger-of-transaction.usecase';
 import { TransactionCopyStore } from './transaction-copy-store';
 import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits.usecase';
 
 @Module({
   imports: [SplitsModule],
   controllers: [LedgerRpcController, LedgerReconcileRpcController],
-  providers: [LedgerStore, LedgerQueries, TransactionCopyStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase, ReconcileLedgerUseCase],
-  exports: [ApplySplitsUseCase, RefundStatusHandler, LedgerStore, TransactionCopyStore],
+  providers: [LedgerStore, LedgerQueries, TransactionCopyStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase, LedgerOfTransactionUseCase, ReconcileLedgerUseCase],
+  exports: [ApplySplitsUseCase, RefundStatusHandler, LedgerStore, LedgerQueries, TransactionCopyStore],
 })
 export class LedgerModule {}

@@ -1,6 +1,7 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { LedgerRpcPatterns, type ListLedgerBody, type RpcRequest } from '@payments/contracts';
+import { LedgerRpcPatterns, type LedgerOfTransactionBody, type ListLedgerBody, type RpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
+import { LedgerOfTransactionUseCase } from './usecases/ledger-of-transaction.usecase';
 import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
 import { ListLedgerEntriesUseCase } from './usecases/list-ledger-entries.usecase';
 
@@ -9,6 +10,7 @@ export class LedgerRpcController {
   constructor(
     private readonly list: ListLedgerEntriesUseCase,
     private readonly summary: LedgerSummaryUseCase,
+    private readonly ofTransaction: LedgerOfTransactionUseCase,
   ) {}
 
   @MessagePattern(LedgerRpcPatterns.LedgerList)
@@ -19,5 +21,10 @@ export class LedgerRpcController {
   @MessagePattern(LedgerRpcPatterns.LedgerSummary)
   onSummary(@Payload() req: RpcRequest<unknown>) {
     return this.summary.execute(req);
+  }
+
+  @MessagePattern(LedgerRpcPatterns.LedgerOfTransaction)
+  onOfTransaction(@Payload() req: RpcRequest<LedgerOfTransactionBody>) {
+    return this.ofTransaction.execute(req);
   }
 }

@@ -1,6 +1,7 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { LedgerRpcPatterns, type CheckoutRpcRequest, type ListInvoicesBody, type MarkInvoicePaidBody, type RpcRequest } from '@payments/contracts';
+import { LedgerRpcPatterns, type CheckoutRpcRequest, type GetInvoiceBody, type ListInvoicesBody, type MarkInvoicePaidBody, type RpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
+import { GetInvoiceUseCase } from './usecases/get-invoice.usecase';
 import { ListInvoicesUseCase } from './usecases/list-invoices.usecase';
 import { MarkInvoicePaidUseCase } from './usecases/mark-invoice-paid.usecase';
 import { RunSettlementUseCase } from './usecases/run-settlement.usecase';
@@ -14,6 +15,7 @@ export class SettlementRpcController {
     private readonly run: RunSettlementUseCase,
     private readonly markPaid: MarkInvoicePaidUseCase,
     private readonly list: ListInvoicesUseCase,
+    private readonly get: GetInvoiceUseCase,
   ) {}
 
   @MessagePattern(LedgerRpcPatterns.SettlementRun)
@@ -29,5 +31,10 @@ export class SettlementRpcController {
   @MessagePattern(LedgerRpcPatterns.InvoicesList)
   onList(@Payload() req: RpcRequest<ListInvoicesBody>) {
     return this.list.execute(req);
+  }
+
+  @MessagePattern(LedgerRpcPatterns.InvoicesGet)
+  onGet(@Payload() req: RpcRequest<GetInvoiceBody>) {
+    return this.get.execute(req);
   }
 }

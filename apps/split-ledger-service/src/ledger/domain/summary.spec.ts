@@ -10,9 +10,26 @@ describe('summarize', () => {
       { creditorBusinessId: 3, debtorBusinessId: 1, currency: 'EUR', amount: 7 },
       { creditorBusinessId: 3, debtorBusinessId: 4, currency: 'USD', amount: 999 },
     ];
-    expect(summarize(amounts, 1)).toEqual({ owed_to_you: [{ currency: 'ZAR', total: 40 }], you_owe: [{ currency: 'EUR', total: 7 }, { currency: 'USD', total: 150 }] });
-    expect(summarize(amounts, 2)).toEqual({ owed_to_you: [{ currency: 'USD', total: 150 }], you_owe: [] });
-    expect(summarize(amounts, 99)).toEqual({ owed_to_you: [], you_owe: [] });
+    expect(summarize(amounts, 1)).toEqual({
+      owed_to_you: [{ currency: 'ZAR', total: 40 }],
+      you_owe: [{ currency: 'EUR', total: 7 }, { currency: 'USD', total: 150 }],
+      by_counterparty: [
+        { business_id: 2, currency: 'USD', owed_to_you: 0, you_owe: 150 },
+        { business_id: 3, currency: 'EUR', owed_to_you: 0, you_owe: 7 },
+        { business_id: 3, currency: 'ZAR', owed_to_you: 40, you_owe: 0 },
+      ],
+    });
+    expect(summarize(amounts, 2)).toEqual({ owed_to_you: [{ currency: 'USD', total: 150 }], you_owe: [], by_counterparty: [{ business_id: 1, currency: 'USD', owed_to_you: 150, you_owe: 0 }] });
+    expect(summarize(amounts, 99)).toEqual({ owed_to_you: [], you_owe: [], by_counterparty: [] });
+  });
+
+  it('shows both directions with one counterparty in one currency on one line', () => {
+    const amounts: SummableAmount[] = [
+      { creditorBusinessId: 1, debtorBusinessId: 2, currency: 'USD', amount: 500 },
+      { creditorBusinessId: 2, debtorBusinessId: 1, currency: 'USD', amount: 120 },
+      { creditorBusinessId: 2, debtorBusinessId: 1, currency: 'USD', amount: -120 },
+    ];
+    expect(summarize(amounts, 1).by_counterparty).toEqual([{ business_id: 2, currency: 'USD', owed_to_you: 500, you_owe: 0 }]);
   });
 
   describe('properties', () => {
@@ -50,6 +67,20 @@ describe('summarize', () => {
             grouped.set(key, g ? { ...g, amount: g.amount + e.amount } : { ...e });
           }
           expect(summarize([...grouped.values()], b)).toEqual(summarize(list, b));
+        }),
+      );
+    });
+
+    it('per counterparty adds up to the per-currency totals, and names only the business’s counterparties', () => {
+      fc.assert(
+        fc.property(entries, fc.integer({ min: 1, max: 5 }), (list, b) => {
+          const s = summarize(list, b);
+          const sum = (side: 'owed_to_you' | 'you_owe', currency: string) => s.by_counterparty.filter((c) => c.currency === currency).reduce((t, c) => t + c[side], 0);
+          for (const t of s.owed_to_you) expect(sum('owed_to_you', t.currency)).toBe(t.total);
+          for (const t of s.you_owe) expect(sum('you_owe', t.currency)).toBe(t.total);
+          const parties = new Set(list.filter((e) => e.creditorBusinessId === b || e.debtorBusinessId === b).map((e) => `${e.creditorBusinessId === b ? e.debtorBusinessId : e.creditorBusinessId}:${e.currency}`));
+          expect(new Set(s.by_counterparty.map((c) => `${c.business_id}:${c.currency}`))).toEqual(parties);
+          expect(s.by_counterparty.every((c) => c.business_id !== b)).toBe(true);
         }),
       );
     });

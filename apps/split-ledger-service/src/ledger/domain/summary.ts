@@ -1,4 +1,4 @@
-import type { CurrencyTotal, LedgerSummaryResult } from '@payments/contracts';
+import type { CounterpartyTotal, CurrencyTotal, LedgerSummaryResult } from '@payments/contracts';
 
 /** Entries, or entry totals already grouped by (creditor, debtor, currency): summing is the same. */
 export interface SummableAmount {
@@ -15,15 +15,32 @@ function totals(map: Map<string, bigint>): CurrencyTotal[] {
 
 /**
  * A business's summary: what it is owed (as creditor) and what it owes (as debtor), per currency,
- * over the amounts given (the caller passes unsettled entries only). A currency appears when the
- * business has any such amount in it, even when the total is 0.
+ * over the amounts given (the caller passes unsettled entries only), and the same per
+ * counterparty and currency. A currency (or counterparty) appears when the business has any such
+ * amount in it, even when the total is 0.
  */
 export function summarize(amounts: SummableAmount[], businessId: number): LedgerSummaryResult {
   const owed = new Map<string, bigint>();
   const owes = new Map<string, bigint>();
+  const pairs = new Map<string, { business_id: number; currency: string; owed: bigint; owes: bigint }>();
+  const pair = (other: number, currency: string) => {
+    const key = `${other}:${currency}`;
+    let p = pairs.get(key);
+    if (!p) pairs.set(key, (p = { business_id: other, currency, owed: 0n, owes: 0n }));
+    return p;
+  };
   for (const a of amounts) {
-    if (a.creditorBusinessId === businessId) owed.set(a.currency, (owed.get(a.currency) ?? 0n) + BigInt(a.amount));
-    if (a.debtorBusinessId === businessId) owes.set(a.currency, (owes.get(a.currency) ?? 0n) + BigInt(a.amount));
+    if (a.creditorBusinessId === businessId) {
+      owed.set(a.currency, (owed.get(a.currency) ?? 0n) + BigInt(a.amount));
+      pair(a.debtorBusinessId, a.currency).owed += BigInt(a.amount);
+    }
+    if (a.debtorBusinessId === businessId) {
+      owes.set(a.currency, (owes.get(a.currency) ?? 0n) + BigInt(a.amount));
+      pair(a.creditorBusinessId, a.currency).owes += BigInt(a.amount);
+    }
   }
-  return { owed_to_you: totals(owed), you_owe: totals(owes) };
+  const byCounterparty: CounterpartyTotal[] = [...pairs.values()]
+    .sort((x, y) => x.business_id - y.business_id || (x.currency < y.currency ? -1 : x.currency > y.currency ? 1 : 0))
+    .map((p) => ({ business_id: p.business_id, currency: p.currency, owed_to_you: Number(p.owed), you_owe: Number(p.owes) }));
+  return { owed_to_you: totals(owed), you_owe: totals(owes), by_counterparty: byCounterparty };
 }

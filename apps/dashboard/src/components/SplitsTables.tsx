@@ -1,0 +1,143 @@
+import { Anchor, Badge, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { dateTime, money } from '../format';
+import { fromSpecDate, type CurrencyTotal, type Invoice, type LedgerSummary, type SplitConfig } from '../money-api';
+import { ScrollRegion } from './ScrollRegion';
+import { StatusBadge } from './StatusBadge';
+
+function Totals({ title, totals }: { title: string; totals: CurrencyTotal[] }) {
+  return (
+    <Card withBorder>
+      <Title order={4} size="h5">
+        {title}
+      </Title>
+      {totals.length === 0 ? (
+        <Text c="dark.6">Nothing.</Text>
+      ) : (
+        totals.map((t) => (
+          <Text key={t.currency} fw={600} size="lg">
+            {money(t.total, t.currency)}
+          </Text>
+        ))
+      )}
+    </Card>
+  );
+}
+
+/** What is owed over entries not yet settled: per currency, and per partner business. */
+export function SummarySection({ data }: { data: LedgerSummary }) {
+  return (
+    <Stack>
+      <SimpleGrid cols={{ base: 1, xs: 2 }}>
+        <Totals title="Owed to you" totals={data.summary.owed_to_you} />
+        <Totals title="You owe" totals={data.summary.you_owe} />
+      </SimpleGrid>
+      {data.by_counterparty.length > 0 && (
+        <ScrollRegion label="Owed per partner">
+          <Table miw={480} striped captionSide="top">
+            <Table.Caption c="dark.8">Owed per partner, not yet settled</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Partner</Table.Th>
+                <Table.Th>Owed to you</Table.Th>
+                <Table.Th>You owe</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.by_counterparty.map((c) => (
+                <Table.Tr key={`${c.business_id}-${c.currency}`}>
+                  <Table.Td>Business {c.business_id}</Table.Td>
+                  <Table.Td>{money(c.owed_to_you, c.currency)}</Table.Td>
+                  <Table.Td>{money(c.you_owe, c.currency)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollRegion>
+      )}
+    </Stack>
+  );
+}
+
+/** A split's share: basis points as a percentage, or a fixed amount in the currency. */
+function share(c: SplitConfig): string {
+  return c.split_type === 'percentage' ? `${(c.split_value / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %` : money(c.split_value, c.currency);
+}
+
+export function ConfigsTable({ configs }: { configs: SplitConfig[] }) {
+  if (configs.length === 0) return <Text c="dark.6">No split configs in this mode. Add one with POST /v1/splits/config.</Text>;
+  return (
+    <ScrollRegion label="Split configs">
+      <Table miw={720} striped captionSide="top">
+        <Table.Caption c="dark.8">Split configs, newest first</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Partner</Table.Th>
+            <Table.Th>Share</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th>Description</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Created</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {configs.map((c) => (
+            <Table.Tr key={c.public_id}>
+              <Table.Td>Business {c.partner_business_id}</Table.Td>
+              <Table.Td>
+                {share(c)} ({c.currency})
+              </Table.Td>
+              <Table.Td>{c.split_role}</Table.Td>
+              <Table.Td>{c.description ?? '—'}</Table.Td>
+              <Table.Td>
+                <Badge color={c.is_active ? '#1b5e20' : '#424242'} variant="filled">
+                  {c.is_active ? 'active' : 'inactive'}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{dateTime(fromSpecDate(c.date_created))}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollRegion>
+  );
+}
+
+export function InvoicesTable({ invoices, businessId }: { invoices: Invoice[]; businessId: number }) {
+  if (invoices.length === 0) return <Text c="dark.6">No settlement invoices yet: the weekly settlement makes them.</Text>;
+  return (
+    <ScrollRegion label="Settlement invoices">
+      <Table miw={720} striped captionSide="top">
+        <Table.Caption c="dark.8">Settlement invoices, newest first</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Invoice</Table.Th>
+            <Table.Th>Partner</Table.Th>
+            <Table.Th>Direction</Table.Th>
+            <Table.Th>Amount</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Period end</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {invoices.map((i) => (
+            <Table.Tr key={i.invoice_reference}>
+              <Table.Td>
+                <Anchor component={Link} to={`/splits/invoices/${i.invoice_reference}`}>
+                  {i.invoice_reference}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>Business {i.creditor_business_id === businessId ? i.debtor_business_id : i.creditor_business_id}</Table.Td>
+              <Table.Td>{i.creditor_business_id === businessId ? 'Owed to you' : 'You owe'}</Table.Td>
+              <Table.Td>{money(i.amount, i.currency)}</Table.Td>
+              <Table.Td>
+                <StatusBadge status={i.status} />
+              </Table.Td>
+              <Table.Td>{dateTime(fromSpecDate(i.period_end))}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollRegion>
+  );
+}

@@ -1,0 +1,60 @@
+import { Alert, Anchor, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router-dom';
+import { LedgerTable } from '../components/LedgerTable';
+import { StatusBadge } from '../components/StatusBadge';
+import { dateTime, money } from '../format';
+import { fromSpecDate, type Invoice, type LedgerEntry } from '../money-api';
+import { useSession } from '../session';
+import { useApi } from '../useApi';
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text size="sm" c="dark.6">
+        {label}
+      </Text>
+      <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+/** One settlement invoice of the business: who pays whom how much, and the ledger entries it nets. */
+export function InvoicePage() {
+  const { reference = '' } = useParams();
+  const { session } = useSession();
+  const businessId = session?.user.business_id ?? 0;
+  const { data, error } = useApi<{ invoice: Invoice; ledger_entries: LedgerEntry[] }>(`/splits/invoices/${encodeURIComponent(reference)}`, session?.mode);
+  const i = data?.invoice;
+  return (
+    <Stack>
+      <Anchor component={Link} to="/splits">
+        ← Splits
+      </Anchor>
+      {error && <Alert color="red">{error}</Alert>}
+      {i && data && (
+        <>
+          <Title order={2}>Invoice {i.invoice_reference}</Title>
+          <Card withBorder>
+            <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
+              <Fact label="Amount">{money(i.amount, i.currency)}</Fact>
+              <Fact label="Direction">{i.creditor_business_id === businessId ? `Business ${i.debtor_business_id} owes you` : `You owe business ${i.creditor_business_id}`}</Fact>
+              <Fact label="Status">
+                <StatusBadge status={i.status} />
+              </Fact>
+              <Fact label="Entries">{i.entry_count}</Fact>
+              <Fact label="Period end">{dateTime(fromSpecDate(i.period_end))}</Fact>
+              <Fact label="Issued">{dateTime(fromSpecDate(i.date_created))}</Fact>
+              <Fact label="Paid">{i.date_paid ? dateTime(fromSpecDate(i.date_paid)) : '—'}</Fact>
+            </SimpleGrid>
+          </Card>
+          <Title order={3} size="h4">
+            Ledger entries
+          </Title>
+          <LedgerTable entries={data.ledger_entries} caption="The entries this invoice nets, oldest first" businessId={businessId} />
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,121 @@
+import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useState } from 'react';
+import { ApiError, api, query } from '../api';
+import { CreateLinkDialog } from '../components/CreateLinkDialog';
+import { Pager, useCursor } from '../components/Pager';
+import { ScrollRegion } from '../components/ScrollRegion';
+import { dateTime, money } from '../format';
+import { splitText } from '../linkForm';
+import type { PaymentLink } from '../money-api';
+import { useSession } from '../session';
+import { useApi } from '../useApi';
+
+/** Payment links: create one (with splits), page through them newest first, deactivate one. */
+export function LinksPage() {
+  const { session, can } = useSession();
+  const [cursor, setCursor] = useCursor(session?.mode);
+  const { data, error, reload } = useApi<{ links: PaymentLink[]; has_more: boolean }>(`/links${query({ ...cursor })}`, session?.mode);
+  const [creating, setCreating] = useState(false);
+  const [ending, setEnding] = useState<PaymentLink | null>(null);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const links = data?.links ?? [];
+  const writer = can('links.write');
+
+  const deactivate = async (link: PaymentLink) => {
+    setEnding(null);
+    try {
+      await api('POST', `/links/${link.payment_link_id}/deactivate`);
+      setNotice({ ok: true, text: `Link “${link.description}” deactivated: its page no longer takes payments.` });
+      reload();
+    } catch (err) {
+      setNotice({ ok: false, text: err instanceof ApiError ? err.message : 'Could not reach the server.' });
+    }
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Payment links</Title>
+        {writer && <Button onClick={() => setCreating(true)}>New link</Button>}
+      </Group>
+      {error && <Alert color="red">{error}</Alert>}
+      {notice && (
+        <Alert color={notice.ok ? 'green' : 'red'} role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+          {notice.text}
+        </Alert>
+      )}
+      {data && links.length === 0 && <Text c="dark.6">No payment links in this mode.</Text>}
+      {links.length > 0 && (
+        <ScrollRegion label="Payment links">
+          <Table miw={820} striped captionSide="top">
+            <Table.Caption c="dark.8">Payment links, newest first</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Description</Table.Th>
+                <Table.Th>Amount</Table.Th>
+                <Table.Th>Splits</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Page</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {links.map((l) => (
+                <Table.Tr key={l.payment_link_id}>
+                  <Table.Td>{l.description}</Table.Td>
+                  <Table.Td>{money(l.amount, l.currency)}</Table.Td>
+                  <Table.Td>{l.splits.length === 0 ? '—' : l.splits.map((s) => <div key={`${s.business_id}-${s.type}-${s.value}`}>{splitText(s, l.currency, money)}</div>)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={l.active ? '#1b5e20' : '#424242'} variant="filled">
+                      {l.active ? 'active' : 'inactive'}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{dateTime(l.date_created)}</Table.Td>
+                  <Table.Td>
+                    <Anchor href={l.hosted_payment_link} target="_blank" rel="noreferrer" aria-label={`Open the payment page of ${l.description}`}>
+                      Open
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    {writer && l.active && (
+                      <Button size="xs" variant="default" aria-label={`Deactivate ${l.description}`} onClick={() => setEnding(l)}>
+                        Deactivate
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollRegion>
+      )}
+      {data && <Pager label="Payment links" cursor={cursor} ids={links.map((l) => l.payment_link_id)} hasMore={data.has_more} onChange={setCursor} />}
+      <CreateLinkDialog
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(link) => {
+          setCreating(false);
+          setNotice({ ok: true, text: `Link “${link.description}” created: ${link.hosted_payment_link}` });
+          setCursor({});
+          reload();
+        }}
+      />
+      <Modal opened={ending !== null} onClose={() => setEnding(null)} title="Deactivate this link?" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Stack>
+          <Text>“{ending?.description}” will stop taking payments. This cannot be undone.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setEnding(null)}>
+              Cancel
+            </Button>
+            <Button color="red.9" onClick={() => ending && void deactivate(ending)}>
+              Deactivate link
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
