@@ -1,5 +1,6 @@
 import type { Mode } from './common';
 import { MODES } from './common';
+import { EVENT_DATA_CHECKS } from './event-checks.generated';
 
 /**
  * Every Kafka message value is one JSON envelope. `id` is globally unique and is what
@@ -21,7 +22,7 @@ const MODE_SET: ReadonlySet<string> = new Set(MODES);
 /** A timestamp with its zone (Z or ±hh:mm): what events carry and what operators type. */
 export const ISO_8601_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Validates an envelope read from Kafka; returns a reason when it is not one. */
+/** Validates an envelope read from Kafka, and the data of the types the services consume; returns a reason when it is not one. */
 export function envelopeProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'envelope is not a JSON object';
   const e = value as Record<string, unknown>;
@@ -34,5 +35,8 @@ export function envelopeProblem(value: unknown): string | null {
   if (!Number.isInteger(e.business_id)) return 'business_id must be an integer';
   if (e.correlation_id !== null && typeof e.correlation_id !== 'string') return 'correlation_id must be a string or null';
   if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return 'data must be an object';
+  // The data of a consumed type is checked against what its consumers read (event-schemas.ts).
+  const check = EVENT_DATA_CHECKS[e.type];
+  if (check && !check(e.data)) return `data is not what a ${e.type} event carries (event-schemas.ts)`;
   return null;
 }

@@ -14,7 +14,6 @@ export * from './webhook-events';
 export * from './webhook-signature';
 // Types only: the schema values load TypeBox and live behind `@payments/contracts/schemas`.
 export type { PayoutEventData, PingEventData, RefundEventData, TransactionEventData, WebhookEventBody, WebhookEventType } from './webhook-payloads';
-export { webhookBody } from './webhook-payloads';
 export * from './webhook-payload-builders';
 export * from './annotations';
 export * from './provider-notifications';

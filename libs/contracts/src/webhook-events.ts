@@ -53,6 +53,15 @@ export interface ListEventsBody {
 /** One event: exactly the JSON body its webhook deliveries carry (schema in ./webhook-payloads). */
 export type EventView = WebhookEventBody;
 
+/**
+ * The exact bytes a webhook delivery of an event carries, signed as they are: the one writer for
+ * the dispatcher's deliveries and test pings and for `ops webhooks listen`, in the key order of
+ * the event's schema (webhook-payloads.ts, which only the gateway loads).
+ */
+export function webhookBody(e: WebhookEventBody): string {
+  return JSON.stringify({ id: e.id, event: e.event, created_at: e.created_at, mode: e.mode, data: e.data });
+}
+
 export interface ListEventsResult {
   events: EventView[];
   has_more: boolean;

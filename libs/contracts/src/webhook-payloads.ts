@@ -113,11 +113,3 @@ export const WebhookEventSchema = Type.Union(
 );
 export type WebhookEventBody = Static<typeof WebhookEventSchema>;
 
-/**
- * The exact bytes a webhook delivery of an event carries, signed as they are: the one writer for
- * the dispatcher's deliveries and test pings and for `ops webhooks listen`, in the key order the
- * schema lists.
- */
-export function webhookBody(e: WebhookEventBody): string {
-  return JSON.stringify({ id: e.id, event: e.event, created_at: e.created_at, mode: e.mode, data: e.data });
-}

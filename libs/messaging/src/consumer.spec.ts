@@ -1,9 +1,10 @@
 import type { EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import pino from 'pino';
 import type { DataSource, EntityManager } from '@payments/database';
+import { transactionEvent } from '@payments/contracts/fixtures';
 import { IdempotentConsumer } from './consumer';
 
-const envelope = (id: string) => ({ id, type: 'transaction.status_changed', version: 1, occurred_at: '2026-01-31T12:00:00.000Z', producer: 'spec', mode: 'test', business_id: 1, correlation_id: null, data: {} });
+const envelope = (id: string) => ({ id, type: 'transaction.status_changed', version: 1, occurred_at: '2026-01-31T12:00:00.000Z', producer: 'spec', mode: 'test', business_id: 1, correlation_id: null, data: transactionEvent('pending', null) });
 
 /** A consumer on a fake Kafka: `eachBatch` is what kafkajs would call for each partition's batch. */
 async function consumerOn(ds: DataSource) {
