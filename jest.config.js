@@ -2,6 +2,7 @@
  * Test projects (STYLE.md §7):
  *   unit        — fast, no I/O: *.spec.ts beside the code
  *   deploy      — the deployment files: k8s overlays rendered with kustomize, Dockerfile, compose
+ *   medium      — stores and use cases in the test's process against a migrated PostgreSQL (and Redis)
  *   integration — real PostgreSQL, Redis and Kafka, real migrations, service processes started by the test
  *   e2e         — the whole stack over HTTP through the gateway
  *   chaos       — the whole stack under load while services crash and the servers restart
@@ -41,6 +42,7 @@ module.exports = {
       testMatch: ['<rootDir>/tests/deploy/**/*.spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...(process.env.DEPLOY_APISERVER === '1' ? [] : ['<rootDir>/tests/deploy/apiserver\\.spec\\.ts$'])],
     },
+    { ...common, displayName: 'medium', testMatch: ['<rootDir>/tests/medium/**/*.test.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'], slowTestThreshold: 60 },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], slowTestThreshold: 60 },
     // Restarts the PostgreSQL, Redis and Kafka it runs on (through scripts/infra): only where

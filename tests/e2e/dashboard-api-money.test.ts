@@ -156,6 +156,11 @@ describe('dashboard API: payment links and splits', () => {
     expect(detail.status).toBe(200);
     expect(detail.body.invoice).toEqual(list.body.invoices[0]);
     expect(detail.body.ledger_entries).toEqual([expect.objectContaining({ transaction_public_id: transactionId, amount: 700, status: 'invoiced', invoice_reference: ref })]);
+    expect(detail.body).toMatchObject({ has_more_entries: false });
+    // The entries come a page at a time: past the only one, the page is empty.
+    const past = await owner.get<{ ledger_entries: unknown[]; has_more_entries: boolean }>(`/dashboard/api/splits/invoices/${ref}?skip=1`);
+    expect(past.body).toMatchObject({ ledger_entries: [], has_more_entries: false });
+    expect((await owner.get(`/dashboard/api/splits/invoices/${ref}?skip=-1`)).status).toBe(400);
     // The creditor sees it too; the payment page now shows the entry invoiced.
     expect((await partnerOwner.get(`/dashboard/api/splits/invoices/${ref}`)).status).toBe(200);
     const payment = await owner.get<{ split_entries: DashboardEntry[] }>(`/dashboard/api/payments/${transactionId}`);

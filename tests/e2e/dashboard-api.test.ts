@@ -120,10 +120,14 @@ describe('dashboard API', () => {
     expect(stale).toMatchObject({ status: 409, body: { code: 'mode_mismatch' } });
     const keyed = await c.request('POST', '/dashboard/api/keys/roll', { body: { mode: 'live', type: 'public' }, headers: { 'idempotency-key': 'roll-1' } });
     expect(keyed).toMatchObject({ status: 400, body: { errors: [{ field: 'Idempotency-Key', message: 'is not accepted here' }] } });
-    const rolled = await c.request<{ mode: string; api_key: string }>('POST', '/dashboard/api/keys/roll', { body: { mode: 'live', type: 'public' } });
+    // Any change the app makes names the mode its page showed: a refund drawn in test mode is refused too.
+    const staleRefund = await c.request('POST', `/dashboard/api/payments/${payment}/refunds`, { body: { amount: 100 }, headers: { 'idempotency-key': 'stale-tab-1', 'x-dashboard-mode': 'test' } });
+    expect(staleRefund).toMatchObject({ status: 409, body: { code: 'mode_mismatch' } });
+    const rolled = await c.request<{ mode: string; api_key: string }>('POST', '/dashboard/api/keys/roll', { body: { mode: 'live', type: 'public' }, headers: { 'x-dashboard-mode': 'live' } });
     expect(rolled.status).toBe(201);
     expect(rolled.body).toMatchObject({ mode: 'live', api_key: expect.stringMatching(/^pk_live_/) });
-    await c.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'test' } });
+    // The mode switch itself is not about one mode's data: the old mode may be named.
+    expect((await c.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'test' }, headers: { 'x-dashboard-mode': 'live' } })).status).toBe(200);
   });
 
   it('keeps the audit log newest first (by id, past ten entries too)', async () => {

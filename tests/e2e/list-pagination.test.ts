@@ -204,7 +204,7 @@ describe('cursor pagination and filters', () => {
       await waitFor('the second payment to settle', async () => ((await status('pg-refund-other')) === 'success' ? true : undefined));
       const elsewhere = await refund('pg-refund-other', 50);
       await refusesForeignCursor(path, keys.test.secret, elsewhere);
-    });
+    }, 60_000);
   });
 
   describe('callbacks and their delivery log', () => {
@@ -243,7 +243,7 @@ describe('cursor pagination and filters', () => {
       await refusesForeignCursor(`/v1/callback/${target}/deliveries`, keys.test.secret, elsewhere);
       expect((await stack.api('GET', '/v1/callback/list?starting_after=abc', { key: keys.test.secret })).status).toBe(400);
       expect((await stack.api('GET', `/v1/callback/${target}/deliveries?starting_after=${deliveries[0]}&ending_before=${deliveries[1]}`, { key: keys.test.secret })).status).toBe(400);
-    });
+    }, 60_000);
   });
 
   describe('split configs, ledger entries and invoices', () => {
@@ -281,6 +281,6 @@ describe('cursor pagination and filters', () => {
       await refusesForeignCursor('/v1/splits/ledger', keys.test.secret, entries[0]);
       await refusesForeignCursor('/v1/splits/invoices', keys.test.secret, refs[0]);
       expect((await stack.api('GET', '/v1/splits/ledger?limit=2&skip=2', { key: merchant.test.secret })).body).toMatchObject({ count: 6, has_more: true });
-    });
+    }, 60_000);
   });
 });

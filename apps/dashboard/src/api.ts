@@ -70,8 +70,15 @@ export class ApiError extends Error {
 let csrfToken = '';
 let onSignedOut: () => void = () => undefined;
 
+let shownMode = '';
+
 export function setCsrfToken(token: string): void {
   csrfToken = token;
+}
+
+/** The mode the pages show: every change names it, so one made after another tab switched is refused (409). */
+export function setShownMode(mode: string): void {
+  shownMode = mode;
 }
 
 /** Called when any request finds the session gone (401): the app shows the sign-in page. */
@@ -89,6 +96,7 @@ export async function api<T>(method: string, path: string, body?: unknown, extra
   if (extra.idempotencyKey) headers['idempotency-key'] = extra.idempotencyKey;
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  if (method !== 'GET' && shownMode) headers['x-dashboard-mode'] = shownMode;
   const res = await fetch(`/dashboard/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
   const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok) {

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { api, setCsrfToken, whenSignedOut, type Mode, type SessionInfo } from './api';
+import { api, setCsrfToken, setShownMode, whenSignedOut, type Mode, type SessionInfo } from './api';
 
 interface SessionState {
   /** undefined while the first check runs; null when nobody is signed in. */
@@ -17,6 +17,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const adopt = useCallback((s: SessionInfo | null) => {
     setCsrfToken(s?.csrf_token ?? '');
+    setShownMode(s?.mode ?? '');
     setSession(s);
   }, []);
 

@@ -36,7 +36,8 @@ export function envelopeProblem(value: unknown): string | null {
   if (e.correlation_id !== null && typeof e.correlation_id !== 'string') return 'correlation_id must be a string or null';
   if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return 'data must be an object';
   // The data of a consumed type is checked against what its consumers read (event-schemas.ts).
-  const check = EVENT_DATA_CHECKS[e.type];
+  // Own keys only: a type named after an Object.prototype member is not a consumed type.
+  const check = Object.hasOwn(EVENT_DATA_CHECKS, e.type) ? EVENT_DATA_CHECKS[e.type] : undefined;
   if (check && !check(e.data)) return `data is not what a ${e.type} event carries (event-schemas.ts)`;
   return null;
 }

@@ -56,3 +56,12 @@ describe('event data decoders', () => {
     }
   });
 });
+
+describe('event types named after Object.prototype members', () => {
+  it('are not consumed types: no check runs and nothing throws', () => {
+    for (const type of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__', 'isPrototypeOf']) {
+      expect(() => envelopeProblem(envelope(type, { x: 1 }))).not.toThrow();
+      expect(envelopeProblem(envelope(type, { x: 1 }))).toBeNull();
+    }
+  });
+});

@@ -168,13 +168,18 @@ export interface ListInvoicesResult {
   count: number;
   has_more: boolean;
 }
+/** At most this many of an invoice's entries come with it; `entries_skip` pages through the rest. */
+export const INVOICE_ENTRIES_PAGE = 100;
 export interface GetInvoiceBody {
   invoice_reference: string;
+  /** How many of its entries (oldest first) to pass over: an invoiced set never changes, so an offset pages it exactly. */
+  entries_skip?: number;
 }
 export interface GetInvoiceResult {
   invoice: InvoiceView;
-  /** The entries the invoice nets, oldest first. */
+  /** The entries the invoice nets, oldest first: one page of INVOICE_ENTRIES_PAGE from `entries_skip`. */
   ledger_entries: LedgerEntryView[];
+  has_more_entries: boolean;
 }
 export interface RunSettlementResult {
   /** Entries created up to this instant were settled. */

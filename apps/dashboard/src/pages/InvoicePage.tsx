@@ -1,4 +1,5 @@
-import { Alert, Anchor, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { LedgerTable } from '../components/LedgerTable';
 import { StatusBadge } from '../components/StatusBadge';
@@ -25,7 +26,12 @@ export function InvoicePage() {
   const { reference = '' } = useParams();
   const { session } = useSession();
   const businessId = session?.user.business_id ?? 0;
-  const { data, error } = useApi<{ invoice: Invoice; ledger_entries: LedgerEntry[] }>(`/splits/invoices/${encodeURIComponent(reference)}`, session?.mode);
+  // Entries come a page of 100 at a time (an invoice may net tens of thousands); the set never changes, so an offset pages it.
+  const [skip, setSkip] = useState(0);
+  const { data, error } = useApi<{ invoice: Invoice; ledger_entries: LedgerEntry[]; has_more_entries: boolean }>(
+    `/splits/invoices/${encodeURIComponent(reference)}${skip > 0 ? `?skip=${skip}` : ''}`,
+    session?.mode,
+  );
   const i = data?.invoice;
   return (
     <Stack>
@@ -52,7 +58,17 @@ export function InvoicePage() {
           <Title order={3} size="h4">
             Ledger entries
           </Title>
-          <LedgerTable entries={data.ledger_entries} caption="The entries this invoice nets, oldest first" businessId={businessId} />
+          <LedgerTable entries={data.ledger_entries} caption={`The entries this invoice nets, oldest first (from entry ${skip + 1})`} businessId={businessId} />
+          {(skip > 0 || data.has_more_entries) && (
+            <Group justify="flex-end" gap="xs" role="group" aria-label="Ledger entries pages">
+              <Button variant="default" size="xs" disabled={skip === 0} onClick={() => setSkip(Math.max(0, skip - 100))}>
+                Earlier
+              </Button>
+              <Button variant="default" size="xs" disabled={!data.has_more_entries} onClick={() => setSkip(skip + 100)}>
+                Later
+              </Button>
+            </Group>
+          )}
         </>
       )}
     </Stack>

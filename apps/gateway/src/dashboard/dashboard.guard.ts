@@ -28,6 +28,10 @@ const ACTION = 'dashboard-action';
 /** The action a dashboard handler takes (roles.ts): the guard refuses roles not allowed it. */
 export const Allows = (action: Action) => SetMetadata(ACTION, action);
 
+const ANY_MODE = 'dashboard-any-mode';
+/** A state-changing handler that is not about one mode's data (the mode switch itself, sign-out). */
+export const AnyMode = () => SetMetadata(ANY_MODE, true);
+
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 function sameToken(a: string, b: string): boolean {
@@ -68,6 +72,12 @@ export class DashboardGuard implements CanActivate {
     const action = this.reflector.get<Action | undefined>(ACTION, context.getHandler());
     if (action !== undefined && !may(user.role, action)) {
       throw new ApiException(ErrorCodes.Forbidden, `a ${user.role} may not do this (${action})`);
+    }
+    // The app names the mode its page showed on every change (X-Dashboard-Mode): another tab may
+    // have switched the session since, and the change must not land in the other mode's data.
+    const shown = header(req, 'x-dashboard-mode');
+    if (!SAFE_METHODS.has(req.method) && shown !== undefined && shown !== session.mode && !this.reflector.get<boolean>(ANY_MODE, context.getHandler())) {
+      throw new ApiException(ErrorCodes.ModeMismatch, `the session is in ${session.mode} mode now (another tab switched it); reload the page`);
     }
     req.dashboard = { user, session, token };
     req.principal = { business_id: user.business_id, mode: session.mode, key_type: 'secret' };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIPv4, isIPv6 } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { ErrorCodes } from '@payments/contracts';
@@ -14,10 +15,19 @@ export const LOGIN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 15 * 60 
  * addresses would give it 2^64 fresh counters.
  */
 export function addressBucket(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
-  if (!address.includes(':')) return address;
-  const [head, tail] = address.toLowerCase().split('%')[0].split('::');
+  const bare = address.split('%')[0];
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
+  if (mapped && isIPv4(mapped[1])) return mapped[1];
+  // Anything else that is not an IPv6 address (an IPv4 one, or text a proxy sent) counts as it is.
+  if (!isIPv6(bare)) return address;
+  let text = bare.toLowerCase();
+  // An embedded IPv4 tail (::1.2.3.4, 64:ff9b::1.2.3.4) is the last two groups.
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
   const left = head ? head.split(':') : [];
   const right = tail === undefined ? [] : tail ? tail.split(':') : [];
   const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];

@@ -38,4 +38,19 @@ describe('dashboard passwords (scrypt)', () => {
     const again = await Promise.allSettled(Array.from({ length: 34 }, () => verifyPassword('x', stored)));
     expect(again.every((o) => o.status === 'fulfilled')).toBe(true);
   }, 60_000);
+
+  it('does not keep a dummy hash refused while the hashes were busy', async () => {
+    // A module of its own: no dummy hash made yet.
+    let fresh!: typeof import('./passwords');
+    jest.isolateModules(() => {
+      fresh = jest.requireActual<typeof import('./passwords')>('./passwords');
+    });
+    const stored = await fresh.hashPassword('correct horse battery staple');
+    // Fill the two running slots and the 32 waiting ones, then ask for the dummy hash: refused.
+    const busy = Array.from({ length: 34 }, () => fresh.verifyPassword('x', stored));
+    await expect(fresh.dummyHash()).rejects.toThrow('too many sign-ins at once');
+    await Promise.all(busy);
+    // Made again once there is room, not the refusal kept.
+    await expect(fresh.verifyPassword('', await fresh.dummyHash())).resolves.toBe(false);
+  }, 60_000);
 });

@@ -75,6 +75,11 @@ let dummy: Promise<string> | undefined;
  * takes as long to refuse as a wrong password (no telling which e-mails have accounts).
  */
 export function dummyHash(): Promise<string> {
-  dummy ??= hashPassword(randomBytes(24).toString('base64url'));
+  // A hash refused while the hashes are busy (503) is not kept: the next sign-in makes it again,
+  // so unknown e-mails never keep answering differently from wrong passwords.
+  dummy ??= hashPassword(randomBytes(24).toString('base64url')).catch((err: unknown) => {
+    dummy = undefined;
+    throw err;
+  });
   return dummy;
 }

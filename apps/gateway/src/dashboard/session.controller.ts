@@ -7,7 +7,7 @@ import { header, type ApiReply, type ApiRequest } from '../http/http-types';
 import { Audit } from './audit';
 import { LoginDto, ModeDto } from './dashboard.requests';
 import { ValidBody } from '../http/request-validation';
-import { Allows, DashboardGuard } from './dashboard.guard';
+import { Allows, AnyMode, DashboardGuard } from './dashboard.guard';
 import { presentSession, type SessionAnswer } from './dashboard.presenter';
 import { LoginLimiter } from './login-limiter';
 import { dummyHash, verifyPassword } from './passwords';
@@ -31,7 +31,8 @@ function refuseCrossSite(req: ApiRequest): void {
   // host the request was sent to (a proxy in front may name it in X-Forwarded-Host).
   const site = header(req, 'sec-fetch-site');
   const origin = header(req, 'origin');
-  const hosts = [header(req, 'host'), header(req, 'x-forwarded-host')].flatMap((h) => (h ? [h.toLowerCase()] : []));
+  // X-Forwarded-Host may list one host per proxy: any of them is where the request was sent.
+  const hosts = [header(req, 'host'), ...(header(req, 'x-forwarded-host')?.split(',') ?? [])].flatMap((h) => (h?.trim() ? [h.trim().toLowerCase()] : []));
   const crossSite =
     site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && !hosts.includes(hostOf(origin) ?? '');
   if (crossSite) throw new ApiException(ErrorCodes.Forbidden, 'sign in from the dashboard itself');
@@ -93,6 +94,7 @@ export class SessionController {
   @Put('session/mode')
   @UseGuards(DashboardGuard)
   @Allows('payments.read')
+  @AnyMode()
   async setMode(@Req() req: ApiRequest, @ValidBody(ModeDto) { mode }: ModeDto): Promise<SessionAnswer> {
     const d = req.dashboard!;
     const session = { ...d.session, mode };
@@ -105,6 +107,7 @@ export class SessionController {
   @Post('logout')
   @HttpCode(200)
   @UseGuards(DashboardGuard)
+  @AnyMode()
   async logout(@Req() req: ApiRequest, @Res({ passthrough: true }) reply: ApiReply): Promise<{ result: 'success'; message: string }> {
     await this.audit.record(req, 'logout', null);
     await this.sessions.destroy(req.dashboard!.token);

@@ -21,7 +21,7 @@ import { cursorPage } from '../http/cursor-query';
 import type { ApiRequest } from '../http/http-types';
 import { ValidQuery } from '../http/request-validation';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
-import { InvoicePageQuery, LedgerPageQuery, SplitConfigPageQuery } from '../splits/split.requests';
+import { InvoiceEntriesQuery, InvoicePageQuery, LedgerPageQuery, SplitConfigPageQuery } from '../splits/split.requests';
 import { presentInvoice, presentInvoices, presentSplitConfigList, presentSummary } from '../splits/splits.presenter';
 import type * as R from '../splits/splits.responses';
 import { Allows, DashboardGuard } from './dashboard.guard';
@@ -70,12 +70,16 @@ export class DashboardSplitsController {
     return presentInvoices(r.invoices, r.count, r.has_more);
   }
 
-  /** One invoice of the business (debtor or creditor) with the entries it nets; any other is 404. */
+  /** One invoice of the business (debtor or creditor) with a page of the entries it nets (`skip` pages on); any other is 404. */
   @Get('invoices/:reference')
   @Allows('splits.read')
-  async invoice(@Req() req: ApiRequest, @Param('reference') reference: string): Promise<{ result: 'success'; invoice: R.Invoice; ledger_entries: DashboardLedgerEntry[] }> {
+  async invoice(
+    @Req() req: ApiRequest,
+    @Param('reference') reference: string,
+    @ValidQuery(InvoiceEntriesQuery) q: InvoiceEntriesQuery,
+  ): Promise<{ result: 'success'; invoice: R.Invoice; ledger_entries: DashboardLedgerEntry[]; has_more_entries: boolean }> {
     if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
-    const r = await this.ledger.call<GetInvoiceBody, GetInvoiceResult>(LedgerRpcPatterns.InvoicesGet, rpcContext(req), { invoice_reference: reference });
-    return { result: 'success', invoice: presentInvoice(r.invoice), ledger_entries: r.ledger_entries.map(presentDashboardEntry) };
+    const r = await this.ledger.call<GetInvoiceBody, GetInvoiceResult>(LedgerRpcPatterns.InvoicesGet, rpcContext(req), { invoice_reference: reference, entries_skip: q.skip ?? 0 });
+    return { result: 'success', invoice: presentInvoice(r.invoice), ledger_entries: r.ledger_entries.map(presentDashboardEntry), has_more_entries: r.has_more_entries };
   }
 }

@@ -41,6 +41,10 @@ export const InvoicePageQuery = requestQuery('InvoicePageQuery', {
 });
 export type InvoicePageQuery = Static<typeof InvoicePageQuery>;
 
+/** The dashboard's invoice page: how many of its entries (oldest first) to pass over. */
+export const InvoiceEntriesQuery = requestQuery('InvoiceEntriesQuery', { skip: skip() });
+export type InvoiceEntriesQuery = Static<typeof InvoiceEntriesQuery>;
+
 /** GET /v1/splits/config: every config without a limit (as before cursors); cursors are config public_ids. */
 export const SplitConfigPageQuery = requestQuery('SplitConfigPageQuery', {
   limit: integerInRange('limit', 1, SPLIT_CONFIG_PAGE_MAX, { fromQuery: true }),

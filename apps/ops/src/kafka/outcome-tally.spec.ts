@@ -16,6 +16,7 @@ describe('live replay: the outcomes of a run, each record once', () => {
     expect(tally.add({ outcome: 'applied', seq: null })).toBe(true);
     expect(tally.add({ outcome: 'applied', seq: null })).toBe(true);
     expect(tally.add({ outcome: 'nonsense' as never, seq: 0 })).toBe(false);
+    expect(tally.add({ outcome: 'toString' as never, seq: 1 })).toBe(false);
     expect(tally.add({ outcome: 'duplicate', seq: 7 })).toBe(true); // out of range: no bit to keep
     expect(tally.counts).toEqual({ applied: 2, duplicate: 1, dead_lettered: 0 });
   });

@@ -18,7 +18,7 @@ export class OutcomeTally {
 
   /** Counts a result; false when its record was counted already (or the outcome is unknown). */
   add(result: Pick<ReplayResult, 'outcome' | 'seq'>): boolean {
-    if (!(result.outcome in this.counts)) return false;
+    if (!Object.hasOwn(this.counts, result.outcome)) return false;
     if (typeof result.seq === 'number' && Number.isInteger(result.seq) && result.seq >= 0 && result.seq < this.sent) {
       const [byte, bit] = [result.seq >> 3, 1 << (result.seq & 7)];
       if (this.seen[byte] & bit) return false;

@@ -60,9 +60,9 @@ export class LedgerQueries {
     );
   }
 
-  /** The entries an invoice nets, oldest first (ledger_entries_invoice). */
-  ofInvoice(db: Db, invoiceReference: string): Promise<LedgerEntryRow[]> {
-    return queryRows<LedgerEntryRow>(db, 'SELECT * FROM ledger_entries WHERE invoice_reference = $1 ORDER BY id', [invoiceReference]);
+  /** A page of the entries an invoice nets, oldest first (ledger_entries_invoice). */
+  ofInvoice(db: Db, invoiceReference: string, skip: number, limit: number): Promise<LedgerEntryRow[]> {
+    return queryRows<LedgerEntryRow>(db, 'SELECT * FROM ledger_entries WHERE invoice_reference = $1 ORDER BY id OFFSET $2 LIMIT $3', [invoiceReference, skip, limit]);
   }
 
   forReconcile(m: EntityManager, transactionIds: string[]): Promise<ReconcileEntryRow[]> {

@@ -141,12 +141,13 @@ export class RefundStore {
     return byTransaction;
   }
 
-  /** Test-mode refunds whose settlement is due, locked; rows another replica holds are skipped. */
   /** Whether a test-mode refund's settlement is due: an indexed look, one of the scheduler's idle checks. */
   async sandboxSettlementDue(db: Pick<EntityManager, 'query'>): Promise<boolean> {
     const [row] = await queryRows<{ due: boolean }>(db, `SELECT EXISTS (SELECT 1 FROM refunds r WHERE ${REFUND_SETTLEMENT_DUE_WHERE}) AS due`);
     return row.due;
   }
+
+  /** Test-mode refunds whose settlement is due, locked; rows another replica holds are skipped. */
 
   claimDueSandbox(m: EntityManager, batch: number): Promise<RefundRow[]> {
     return queryRows<RefundRow>(

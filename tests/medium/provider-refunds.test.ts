@@ -1,7 +1,5 @@
-import { Client } from 'pg';
 import pino from 'pino';
-import { databaseUrl, openDatabase, type DataSource } from '@payments/database';
-import { migrations } from '../../apps/transaction-service/src/migrations';
+import type { DataSource } from '@payments/database';
 import type { Connector, RefundOutcome, RefundRequest } from '../../apps/transaction-service/src/connectors/connector';
 import type { ConnectorRegistry } from '../../apps/transaction-service/src/connectors/connector-registry';
 import type { ProviderCredentials } from '../../apps/transaction-service/src/connectors/provider-credentials';
@@ -9,7 +7,7 @@ import { ProviderRefundStore } from '../../apps/transaction-service/src/connecto
 import { ProviderRefunds } from '../../apps/transaction-service/src/connectors/provider-refunds';
 import type { TransactionServiceConfig } from '../../apps/transaction-service/src/config/transaction.config';
 import { RefundStore } from '../../apps/transaction-service/src/refunds/refund-store';
-import { infra, runId } from '../support/infra';
+import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
  * Refunds through a provider's refund API against a real PostgreSQL, at the points where a crash
@@ -19,8 +17,7 @@ import { infra, runId } from '../support/infra';
  * that counts its calls (the real ones are tested against their fakes in the e2e suite).
  */
 describe('refunds through a provider refund API', () => {
-  const { DATABASE_URL } = infra();
-  const name = `${runId()}_provider_refunds`;
+  let db: MigratedDatabase;
   let ds: DataSource;
   let refunds: RefundStore;
   let store: ProviderRefundStore;
@@ -68,17 +65,15 @@ describe('refunds through a provider refund API', () => {
   const age = (refundId: string, seconds: number) => ds.query('UPDATE provider_refunds SET updated_at = updated_at - make_interval(secs => $2) WHERE refund_id = $1', [refundId, seconds]);
 
   beforeAll(async () => {
-    ds = await openDatabase({ serverUrl: DATABASE_URL, database: name, migrations, migrate: true, applicationName: 'provider-refunds-test' });
+    db = await migratedDatabase('transaction-service', 'provider_refunds');
+    ds = db.ds;
     refunds = new RefundStore();
     store = new ProviderRefundStore();
     service = new ProviderRefunds(ds, store, refunds, credentials, registry, outbox as never, config, pino({ level: 'silent' }));
   }, 60_000);
 
   afterAll(async () => {
-    await ds?.destroy();
-    const admin = new Client({ connectionString: databaseUrl(DATABASE_URL, 'postgres') });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => admin.end());
+    await db?.drop();
   });
 
   beforeEach(() => {

@@ -1,9 +1,7 @@
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import { Client } from 'pg';
-import { databaseUrl, openDatabase, type DataSource } from '@payments/database';
+import type { DataSource } from '@payments/database';
 import { Queues, type RpcContext } from '@payments/contracts';
-import { migrations } from '../../apps/webhook-dispatcher/src/migrations';
 import { CallbackStore } from '../../apps/webhook-dispatcher/src/callbacks/callback-store';
 import { CallbacksService } from '../../apps/webhook-dispatcher/src/callbacks/callbacks.usecases';
 import { DeliveryStore } from '../../apps/webhook-dispatcher/src/delivery/delivery-store';
@@ -12,6 +10,7 @@ import { RECONCILE_PAGE, RECONCILE_PAGES_PER_PASS, deliveryJobId } from '../../a
 import type { WebhookDispatcherConfig } from '../../apps/webhook-dispatcher/src/config/webhook.config';
 import { infra, runId } from '../support/infra';
 import { waitFor } from '../support/wait';
+import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
  * The webhook dispatcher's stores against a real PostgreSQL (and, for the reconciler, the real
@@ -23,10 +22,10 @@ import { waitFor } from '../support/wait';
 const SECRET = 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0';
 
 describe('webhook dispatcher stores under concurrency', () => {
-  const { DATABASE_URL, REDIS_URL } = infra();
+  const { REDIS_URL } = infra();
   const id = runId();
-  const name = `${id}_webhook_races`;
   const ctx: RpcContext = { request_id: 'req_test', business_id: 7, mode: 'test', key_type: 'secret' };
+  let db: MigratedDatabase;
   let ds: DataSource;
   let store: DeliveryStore;
   let callbacks: CallbackStore;
@@ -66,17 +65,15 @@ describe('webhook dispatcher stores under concurrency', () => {
   };
 
   beforeAll(async () => {
-    ds = await openDatabase({ serverUrl: DATABASE_URL, database: name, migrations, migrate: true, applicationName: 'webhook-races-test' });
+    db = await migratedDatabase('webhook-dispatcher', 'webhook_races');
+    ds = db.ds;
     store = new DeliveryStore(ds);
     callbacks = new CallbackStore(ds);
     await callbacks.insert(ds.manager, { businessId: 7, mode: 'test', url: 'https://example.com/hook', description: '', events: ['transaction.success'], secret: SECRET });
   }, 60_000);
 
   afterAll(async () => {
-    await ds?.destroy();
-    const admin = new Client({ connectionString: databaseUrl(DATABASE_URL, 'postgres') });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => admin.end());
+    await db?.drop();
   });
 
   it('claims a delivery named twice in one group statement once: the second claim is refused', async () => {

@@ -1,11 +1,10 @@
 import { Client } from 'pg';
 import pino from 'pino';
 import type { Producer } from 'kafkajs';
-import { databaseUrl, openDatabase, type DataSource } from '@payments/database';
+import type { DataSource } from '@payments/database';
 import { OutboxRelay } from '@payments/messaging';
-import { migrations } from '../../apps/transaction-service/src/migrations';
-import { infra, runId } from '../support/infra';
 import { waitFor } from '../support/wait';
+import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
  * The outbox relay waits for Kafka while its transaction is open. It must hold no transaction id
@@ -15,23 +14,20 @@ import { waitFor } from '../support/wait';
  * when the test lets it.
  */
 describe('outbox relay: nothing held while the batch is being sent', () => {
-  const { DATABASE_URL } = infra();
-  const name = `${runId()}_relay_horizon`;
+  let db: MigratedDatabase;
   let ds: DataSource;
   let observer: Client;
 
   beforeAll(async () => {
-    ds = await openDatabase({ serverUrl: DATABASE_URL, database: name, migrations, migrate: true, applicationName: 'relay-horizon-test' });
-    observer = new Client({ connectionString: databaseUrl(DATABASE_URL, name) });
+    db = await migratedDatabase('transaction-service', 'relay_horizon');
+    ds = db.ds;
+    observer = new Client({ connectionString: db.url });
     await observer.connect();
   }, 60_000);
 
   afterAll(async () => {
     await observer?.end();
-    await ds?.destroy();
-    const admin = new Client({ connectionString: databaseUrl(DATABASE_URL, 'postgres') });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => admin.end());
+    await db?.drop();
   });
 
   const addEvent = (key: string) =>
@@ -39,7 +35,7 @@ describe('outbox relay: nothing held while the batch is being sent', () => {
   const unpublished = async () => Number((await observer.query(`SELECT count(*) AS n FROM outbox_events WHERE published_at IS NULL`)).rows[0].n);
   /** The relay's backend while it waits in its open transaction. */
   const waitingRelay = async () =>
-    (await observer.query(`SELECT backend_xid::text AS xid FROM pg_stat_activity WHERE datname = $1 AND state = 'idle in transaction' AND pid <> pg_backend_pid()`, [name])).rows as { xid: string | null }[];
+    (await observer.query(`SELECT backend_xid::text AS xid FROM pg_stat_activity WHERE datname = $1 AND state = 'idle in transaction' AND pid <> pg_backend_pid()`, [db.name])).rows as { xid: string | null }[];
 
   function gatedProducer(outcome: 'ok' | 'fail') {
     let open!: () => void;

@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import type { Logger } from 'pino';
-import { databaseUrl, openDatabase, type DataSource } from '@payments/database';
+import type { DataSource } from '@payments/database';
 import type { RpcContext } from '@payments/contracts';
-import { migrations } from '../../apps/webhook-dispatcher/src/migrations';
 import { EventsStore, RECORDED_ORDER_FIX_SQL } from '../../apps/webhook-dispatcher/src/events/events-store';
 import { RecordedOrderGuard } from '../../apps/webhook-dispatcher/src/events/recorded-order-guard';
-import { infra, runId } from '../support/infra';
+import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
  * webhook_events.recorded_xid copied from another cluster (dump/restore, logical replication) is
@@ -16,8 +14,7 @@ import { infra, runId } from '../support/infra';
  * such a move would, and checks the boot guard names it and that the runbook's fix lists it again.
  */
 describe('recorded order after a move to another cluster', () => {
-  const { DATABASE_URL } = infra();
-  const name = `${runId()}_recorded_order`;
+  let db: MigratedDatabase;
   let ds: DataSource;
   const errors: string[] = [];
   const logger = { error: (_: unknown, message: string) => errors.push(message), warn: () => undefined } as unknown as Logger;
@@ -31,14 +28,12 @@ describe('recorded order after a move to another cluster', () => {
     );
 
   beforeAll(async () => {
-    ds = await openDatabase({ serverUrl: DATABASE_URL, database: name, migrations, migrate: true, applicationName: 'recorded-order-test' });
+    db = await migratedDatabase('webhook-dispatcher', 'recorded_order');
+    ds = db.ds;
   }, 60_000);
 
   afterAll(async () => {
-    await ds?.destroy();
-    const admin = new Client({ connectionString: databaseUrl(DATABASE_URL, 'postgres') });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => admin.end());
+    await db?.drop();
   });
 
   it('builds the index as a valid one', async () => {
