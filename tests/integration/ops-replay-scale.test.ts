@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Admin } from 'kafkajs';
 import { ConsumerGroups, Topics, replayTopic } from '@payments/contracts';
 import { committedOffsets, opsCommand, runOps, stackGroups } from '../support/ops';
@@ -91,6 +94,42 @@ describe('ops replay --live at scale', () => {
     process.stderr.write(`THIRD ${third.out}\n`);
     expect(third.out).toContain(`${EVENTS} event(s) replayed to ${GROUP}: 0 applied, ${EVENTS} already applied, 0 dead-lettered`);
     expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(EVENTS);
+  }, 900_000);
+
+  it(`moves a stopped group back over ${EVENTS} events with --export, restores it with --from-file, and replays the range offset-wise`, async () => {
+    const measured = (...args: string[]) => runOps(stack, args, 900_000, { OPS_REPORT_RSS: '1' });
+    const topic = `${stack.topicPrefix}${TOPIC}`;
+    const group = `${stack.topicPrefix}${GROUP}`;
+    const processed = () => ledger('SELECT count(*)::int AS n FROM processed_events');
+    const applied = await processed();
+    await stack.app('split-ledger-service').stop();
+    const ends = await committedOffsets(admin, group, topic);
+    const dir = mkdtempSync(join(tmpdir(), 'ops-export-'));
+    const file = join(dir, 'before.json');
+    try {
+      // Back to the start, saving where the group was.
+      const moved = await measured('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--export', file, '--execute');
+      expect(moved).toMatchObject({ code: 0 });
+      expect(moved.out).toMatch(new RegExp(`\\b${EVENTS} event\\(s\\) will be delivered again, 0 skipped`));
+      expect(peakRss(moved.out)).toBeLessThan(300);
+      expect(Object.values(await committedOffsets(admin, group, topic)).every((o) => o === 0)).toBe(true);
+      expect(readFileSync(file, 'utf8')).toContain(topic);
+
+      // Undone from the file: exactly the saved offsets again.
+      const restored = await measured('replay', '--from-file', file, '--execute');
+      expect(restored).toMatchObject({ code: 0 });
+      expect(await committedOffsets(admin, group, topic)).toEqual(ends);
+
+      // The offset replay itself: the group reads the whole range again, and every event was applied already.
+      expect(await measured('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--execute')).toMatchObject({ code: 0 });
+      await stack.startApp('split-ledger-service');
+      await waitFor('the ledger to read the range again', async () => (await totalLag()) === 0, { timeoutMs: 300_000, intervalMs: 500 });
+      expect(await committedOffsets(admin, group, topic)).toEqual(ends);
+      expect(await processed()).toBe(applied);
+      expect(await ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'")).toBe(EVENTS / 2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 900_000);
 
   it(`lists and replays a dead-letter topic of ${LETTERS} messages page by page: each applied once, then removed`, async () => {
