@@ -9,6 +9,9 @@ import { PaymentPage } from './pages/PaymentPage';
 import { PaymentsPage } from './pages/PaymentsPage';
 import { UsersPage } from './pages/UsersPage';
 import { WebhooksPage } from './pages/WebhooksPage';
+import { EventPage } from './pages/EventPage';
+import { EventsPage } from './pages/EventsPage';
+import { SettingsPage } from './pages/SettingsPage';
 import { useSession } from './session';
 
 export function App() {
@@ -28,6 +31,9 @@ export function App() {
         <Route path="/payments" element={<PaymentsPage />} />
         <Route path="/payments/:id" element={<PaymentPage />} />
         <Route path="/webhooks" element={<WebhooksPage />} />
+        <Route path="/events" element={<EventsPage />} />
+        <Route path="/events/:id" element={<EventPage />} />
+        <Route path="/settings" element={<SettingsPage />} />
         <Route path="/keys" element={<KeysPage />} />
         <Route path="/users" element={<UsersPage />} />
         <Route path="/audit" element={<AuditPage />} />

@@ -9,7 +9,9 @@ const PAGES = [
   { to: '/', label: 'Overview', action: 'payments.read' },
   { to: '/payments', label: 'Payments', action: 'payments.read' },
   { to: '/webhooks', label: 'Webhooks', action: 'webhooks.read' },
+  { to: '/events', label: 'Events', action: 'events.read' },
   { to: '/keys', label: 'API keys', action: 'keys.read' },
+  { to: '/settings', label: 'Settings', action: 'settings.read' },
   { to: '/users', label: 'Users', action: 'users.read' },
   { to: '/audit', label: 'Audit log', action: 'audit.read' },
 ];
