@@ -7,10 +7,10 @@ import { dateTime } from '../format';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 
-/** What an event is about, in a few words: the payment, refund or payout its data names. */
+/** What an event is about: the reference of the payment (or refunded payment) or payout its data names. */
 function subject(e: EventItem): string {
   const d = e.data;
-  const ref = d.reference ?? d.transaction_reference ?? d.refund_id ?? d.transaction_id ?? d.payout_id;
+  const ref = d.transaction_reference ?? d.invoice_reference ?? d.transaction_id;
   return typeof ref === 'string' ? ref : '—';
 }
 
