@@ -143,7 +143,7 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await context.close();
   });
 
-  it('an owner edits the redirect origins under /v1’s rules, on a phone-sized screen', async () => {
+  it('an owner edits the redirect origins under /v1’s rules and connects a provider, on a phone-sized screen', async () => {
     const { context, page } = await signedIn(owner, { width: 390, height: 844 });
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Settings' }).click();
@@ -160,6 +160,16 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await expectAccessible(page, 'settings-phone');
     const api = await stack.api('GET', '/v1/settings/redirect_origins', { key: shop.test.secret });
     expect(api.body.redirect_origins).toEqual(['https://bakery.example', 'https://pay.bakery.example:8443']);
+    // Connecting a provider: the credentials go in once and are never shown back.
+    await page.getByRole('button', { name: 'Connect paynow' }).click();
+    const connect = page.getByRole('dialog', { name: 'Connect paynow (test mode)' });
+    await connect.getByLabel('integration_id').fill('9188441201');
+    await connect.getByLabel('integration_key').fill('bakery-paynow-key-77aa');
+    await expectAccessible(page, 'settings-connect-phone');
+    await connect.getByRole('button', { name: 'Save credentials' }).click();
+    await page.getByRole('status').filter({ hasText: 'paynow is connected in test mode (int_…1201).' }).waitFor();
+    await page.getByRole('region', { name: 'paynow connection' }).getByText('Connected', { exact: true }).waitFor();
+    expect(await page.content()).not.toContain('bakery-paynow-key-77aa');
     await context.close();
   });
 
@@ -169,7 +179,7 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     const { context, page } = await signedIn(owner);
     await page.getByRole('link', { name: 'Users' }).click();
     await page.getByRole('cell', { name: staff, exact: true }).waitFor();
-    await page.getByRole('combobox', { name: `Role of ${staff}` }).click();
+    await page.getByRole('combobox', { name: `Access level of ${staff}` }).click();
     await page.getByRole('option', { name: 'developer', exact: true }).click();
     await page.getByRole('status').filter({ hasText: `${staff} is now developer.` }).waitFor();
     await expectAccessible(page, 'users-change');

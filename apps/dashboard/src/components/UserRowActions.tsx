@@ -36,7 +36,7 @@ export function UserRowActions({
   };
   return (
     <Group gap="xs" wrap="nowrap">
-      <Select aria-label={`Role of ${user.email}`} data={roles.map((r) => ({ value: r.value, label: r.value }))} value={user.role} onChange={(v) => void change(v)} allowDeselect={false} w={130} size="xs" />
+      <Select aria-label={`Access level of ${user.email}`} data={roles.map((r) => ({ value: r.value, label: r.value }))} value={user.role} onChange={(v) => void change(v)} allowDeselect={false} w={130} size="xs" />
       <Button size="xs" variant="default" color="red.9" aria-label={`Remove ${user.email}`} onClick={() => void remove()}>
         Remove
       </Button>
