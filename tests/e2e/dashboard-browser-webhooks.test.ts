@@ -188,7 +188,9 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await theirs.page.getByRole('button', { name: 'Add endpoint' }).waitFor();
 
     page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: `Remove ${staff}` }).click();
+    const remove = page.getByRole('row').filter({ has: page.getByRole('cell', { name: staff, exact: true }) }).getByRole('button', { name: 'Remove' });
+    expect(await remove.getAttribute('aria-describedby')).toBe(await page.getByRole('cell', { name: staff, exact: true }).getAttribute('id'));
+    await remove.click();
     await page.getByRole('status').filter({ hasText: `${staff} was removed and signed out.` }).waitFor();
     await page.getByRole('cell', { name: staff, exact: true }).waitFor({ state: 'detached' });
     await theirs.page.getByRole('link', { name: 'Events' }).click();

@@ -66,7 +66,7 @@ export function UsersPage() {
             <Table.Tbody>
               {data.users.map((u) => (
                 <Table.Tr key={u.id}>
-                  <Table.Td>{u.email}</Table.Td>
+                  <Table.Td id={`user-${u.id}-email`}>{u.email}</Table.Td>
                   <Table.Td>{u.role}</Table.Td>
                   <Table.Td>{dateTime(u.date_created)}</Table.Td>
                   {can('users.write') && (
