@@ -12,6 +12,9 @@ import { PaymentsPage } from './pages/PaymentsPage';
 import { SplitsPage } from './pages/SplitsPage';
 import { UsersPage } from './pages/UsersPage';
 import { WebhooksPage } from './pages/WebhooksPage';
+import { EventPage } from './pages/EventPage';
+import { EventsPage } from './pages/EventsPage';
+import { SettingsPage } from './pages/SettingsPage';
 import { useSession } from './session';
 
 export function App() {
@@ -31,6 +34,9 @@ export function App() {
         <Route path="/payments" element={<PaymentsPage />} />
         <Route path="/payments/:id" element={<PaymentPage />} />
         <Route path="/webhooks" element={<WebhooksPage />} />
+        <Route path="/events" element={<EventsPage />} />
+        <Route path="/events/:id" element={<EventPage />} />
+        <Route path="/settings" element={<SettingsPage />} />
         <Route path="/keys" element={<KeysPage />} />
         <Route path="/users" element={<UsersPage />} />
         <Route path="/audit" element={<AuditPage />} />

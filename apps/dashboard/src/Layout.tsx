@@ -11,7 +11,9 @@ const PAGES = [
   { to: '/links', label: 'Payment links', action: 'links.read' },
   { to: '/splits', label: 'Splits', action: 'splits.read' },
   { to: '/webhooks', label: 'Webhooks', action: 'webhooks.read' },
+  { to: '/events', label: 'Events', action: 'events.read' },
   { to: '/keys', label: 'API keys', action: 'keys.read' },
+  { to: '/settings', label: 'Settings', action: 'settings.read' },
   { to: '/users', label: 'Users', action: 'users.read' },
   { to: '/audit', label: 'Audit log', action: 'audit.read' },
 ];

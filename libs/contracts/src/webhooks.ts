@@ -21,6 +21,8 @@ export const WebhookRpcPatterns = {
   EventsGet: 'events.get',
   /** The events of one transaction and its refunds, oldest first, with the deliveries each caused (the dashboard's payment page). */
   EventsOfTransaction: 'events.of_transaction',
+  /** The webhook deliveries one event caused, oldest first (the dashboard's event page). */
+  EventsDeliveries: 'events.deliveries',
 } as const;
 
 /**
@@ -173,4 +175,19 @@ export interface EventsOfTransactionResult {
   events: TransactionEventView[];
   /** More than the 200 listed. */
   has_more: boolean;
+}
+
+// ---- events.deliveries
+export interface EventDeliveriesBody {
+  event_id: string;
+}
+export interface EventDeliveryView extends TransactionEventDelivery {
+  /** The endpoint's URL now (its id stays the same after an edit). */
+  callback_url: string;
+  /** The HTTP status of the latest attempt; null before one, or when nothing answered. */
+  last_status_code: number | null;
+  date_created: string;
+}
+export interface EventDeliveriesResult {
+  deliveries: EventDeliveryView[];
 }

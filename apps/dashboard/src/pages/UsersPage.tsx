@@ -1,6 +1,8 @@
 import { Alert, Button, Group, PasswordInput, Select, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { ApiError, api, type Role } from '../api';
+import { UserRowActions } from '../components/UserRowActions';
+import { useSession } from '../session';
 import { ScrollRegion } from '../components/ScrollRegion';
 import { dateTime } from '../format';
 import { useApi } from '../useApi';
@@ -20,6 +22,7 @@ const ROLES = [
 
 /** The business's dashboard users; an owner invites more (with a first password to hand over). */
 export function UsersPage() {
+  const { session, can } = useSession();
   const { data, error, reload } = useApi<{ users: User[] }>('/users');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -43,23 +46,38 @@ export function UsersPage() {
     <Stack>
       <Title order={2}>Users</Title>
       {error && <Alert color="red">{error}</Alert>}
+      {notice && (
+        <Alert color={notice.ok ? 'green' : 'red'} role="status">
+          {notice.text}
+        </Alert>
+      )}
       {data && (
         <ScrollRegion label="Users">
-          <Table miw={520} captionSide="top">
+          <Table miw={640} captionSide="top">
             <Table.Caption c="dark.8">People who can sign in to this business’s dashboard</Table.Caption>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>E-mail</Table.Th>
                 <Table.Th>Role</Table.Th>
                 <Table.Th>Since</Table.Th>
+                {can('users.write') && <Table.Th>Change</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {data.users.map((u) => (
                 <Table.Tr key={u.id}>
-                  <Table.Td>{u.email}</Table.Td>
+                  <Table.Td id={`user-${u.id}-email`}>{u.email}</Table.Td>
                   <Table.Td>{u.role}</Table.Td>
                   <Table.Td>{dateTime(u.date_created)}</Table.Td>
+                  {can('users.write') && (
+                    <Table.Td>
+                      {u.id === session?.user.id ? (
+                        'You'
+                      ) : (
+                        <UserRowActions user={u} roles={ROLES} onNotice={setNotice} onChanged={reload} />
+                      )}
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -69,11 +87,6 @@ export function UsersPage() {
       <Title order={3} size="h4">
         Invite someone
       </Title>
-      {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role="status">
-          {notice.text}
-        </Alert>
-      )}
       <form onSubmit={(e) => void invite(e)}>
         <Group align="end">
           <TextInput label="E-mail address" type="email" required withAsterisk={false} value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={{ base: '100%', sm: 260 }} />

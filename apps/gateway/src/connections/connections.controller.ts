@@ -80,7 +80,7 @@ export class ConnectionsController {
 }
 
 /** A provider the API knows; any other name in the path names nothing (404 without an RPC). */
-function checkedProvider(provider: string): ConnectionProvider {
+export function checkedProvider(provider: string): ConnectionProvider {
   if (!isConnectionProvider(provider)) throw new ApiException(ErrorCodes.NotFound, `no provider ${provider}; connections exist for ${CONNECTION_PROVIDERS.join(', ')}`);
   return provider;
 }

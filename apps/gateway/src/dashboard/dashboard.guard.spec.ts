@@ -1,6 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Allows, DashboardGuard } from './dashboard.guard';
+import { Allows, AnswersSecret, DashboardGuard } from './dashboard.guard';
 import type { Idempotency } from '../http/idempotency';
 import type { ApiRequest } from '../http/http-types';
 import type { Action, Role } from './roles';
@@ -63,5 +63,15 @@ describe('DashboardGuard', () => {
     await expect(guard.canActivate(ctx)).resolves.toBe(true);
     expect(req.principal).toEqual({ business_id: 3, mode: 'live', key_type: 'secret' });
     expect(req.dashboard?.user.role).toBe('developer');
+  });
+
+  it('refuses an Idempotency-Key on a handler whose answer holds a secret shown once (it would be kept for replays)', async () => {
+    const { guard } = guardFor('developer');
+    const headers = { ...cookie, 'x-csrf-token': CSRF, 'idempotency-key': 'k-1' };
+    const secretAnswer = call('webhooks.write', { method: 'POST', headers });
+    AnswersSecret()(secretAnswer.ctx.getHandler(), 'handler', { value: secretAnswer.ctx.getHandler() });
+    await expect(guard.canActivate(secretAnswer.ctx)).rejects.toMatchObject({ code: 'validation_error', errors: [{ field: 'Idempotency-Key', message: 'is not accepted here' }] });
+    // Without the mark, the same request is let through (its key is claimed as usual).
+    await expect(guard.canActivate(call('webhooks.write', { method: 'POST', headers }).ctx)).resolves.toBe(true);
   });
 });

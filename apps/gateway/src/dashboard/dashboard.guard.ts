@@ -29,8 +29,12 @@ const ACTION = 'dashboard-action';
 export const Allows = (action: Action) => SetMetadata(ACTION, action);
 
 const ANY_MODE = 'dashboard-any-mode';
-/** A state-changing handler that is not about one mode's data (the mode switch itself, sign-out). */
+/** A state-changing handler that is not about one mode's data (the mode switch, sign-out, users, redirect origins). */
 export const AnyMode = () => SetMetadata(ANY_MODE, true);
+
+const SECRET_ANSWER = 'dashboard-secret-answer';
+/** The handler's answer holds a secret shown once (a new API key, a webhook signing secret): never kept for an idempotent replay. */
+export const AnswersSecret = () => SetMetadata(SECRET_ANSWER, true);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
@@ -81,9 +85,8 @@ export class DashboardGuard implements CanActivate {
     }
     req.dashboard = { user, session, token };
     req.principal = { business_id: user.business_id, mode: session.mode, key_type: 'secret' };
-    if (action === 'keys.roll' && header(req, 'idempotency-key') !== undefined) {
-      // Its answer holds the new secret, shown once: it is never kept for a replay.
-      throw new ApiException(ErrorCodes.ValidationError, 'a key roll takes no Idempotency-Key: its new secret is shown once and never kept', [{ field: 'Idempotency-Key', message: 'is not accepted here' }]);
+    if (this.reflector.get<boolean | undefined>(SECRET_ANSWER, context.getHandler()) && header(req, 'idempotency-key') !== undefined) {
+      throw new ApiException(ErrorCodes.ValidationError, 'this request takes no Idempotency-Key: its answer holds a secret shown once and never kept', [{ field: 'Idempotency-Key', message: 'is not accepted here' }]);
     }
     // The dashboard's own scope, per user: its keys never replay or block a merchant's API calls.
     const claiming = this.idempotency.claim(req, { scope: `dashboard:${user.business_id}:${session.mode}:${user.id}` });

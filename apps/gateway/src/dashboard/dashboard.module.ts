@@ -16,6 +16,9 @@ import { SessionStore } from './session-store';
 import { DashboardUserStore } from './user-store';
 import { UsersController } from './users.controller';
 import { WebhooksController } from './webhooks.controller';
+import { WebhookEndpointsController } from './webhook-endpoints.controller';
+import { DashboardEventsController } from './events.controller';
+import { DashboardSettingsController } from './settings.controller';
 
 /**
  * The merchant dashboard's API under /dashboard/api (docs/dashboard.md): sessions, roles, the
@@ -23,8 +26,21 @@ import { WebhooksController } from './webhooks.controller';
  * creates a business's dashboard users.
  */
 @Module({
-  controllers: [SessionController, OverviewController, PaymentsController, UsersController, WebhooksController, KeysController, AdminDashboardUsersController, DashboardPagesController,
-    DashboardLinksController, DashboardSplitsController],
+  controllers: [
+    SessionController,
+    OverviewController,
+    PaymentsController,
+    UsersController,
+    WebhooksController,
+    KeysController,
+    AdminDashboardUsersController,
+    DashboardLinksController,
+    DashboardSplitsController,
+    WebhookEndpointsController,
+    DashboardEventsController,
+    DashboardSettingsController,
+    DashboardPagesController,
+  ],
   providers: [DashboardUserStore, AuditStore, Audit, SessionStore, LoginLimiter, DashboardGuard, DashboardUsersService],
 })
 export class DashboardModule {}

@@ -5,7 +5,7 @@ import { ApiKeyStore } from '../auth/api-key-store';
 import { BusinessesService } from '../businesses/businesses.service';
 import type { ApiRequest } from '../http/http-types';
 import { Audit } from './audit';
-import { Allows, DashboardGuard } from './dashboard.guard';
+import { Allows, AnswersSecret, DashboardGuard } from './dashboard.guard';
 import { RollKeyDto } from './dashboard.requests';
 import { ApiException } from '../http/api-exception';
 import { ValidBody } from '../http/request-validation';
@@ -46,6 +46,7 @@ export class KeysController {
   @Post('roll')
   @HttpCode(201)
   @Allows('keys.roll')
+  @AnswersSecret()
   async roll(@Req() req: ApiRequest, @ValidBody(RollKeyDto) body: RollKeyDto): Promise<{ result: 'success'; type: KeyType; mode: Mode; api_key: string; previous_key_expires_at: string }> {
     const { user, session } = req.dashboard!;
     // The key the page showed: another tab may have switched the session's mode since.

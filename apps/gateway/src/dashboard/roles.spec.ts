@@ -19,6 +19,7 @@ const MATRIX: Record<Action, Record<Role, 'Y' | '-'>> = {
   'connections.write': { owner: 'Y', developer: '-', viewer: '-' },
   'users.read': { owner: 'Y', developer: '-', viewer: '-' },
   'users.invite': { owner: 'Y', developer: '-', viewer: '-' },
+  'users.write': { owner: 'Y', developer: '-', viewer: '-' },
   'audit.read': { owner: 'Y', developer: '-', viewer: '-' },
 };
 

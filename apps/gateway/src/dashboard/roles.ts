@@ -30,6 +30,8 @@ export const PERMISSIONS = {
   'connections.write': OWNER,
   'users.read': OWNER,
   'users.invite': OWNER,
+  /** Change another user's role, remove another user. */
+  'users.write': OWNER,
   'audit.read': OWNER,
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -40,7 +40,16 @@ export class SessionStore {
   async create(userId: number, businessId: number): Promise<{ token: string; session: Session }> {
     const token = randomBytes(32).toString('base64url');
     const session: Session = { user_id: userId, business_id: businessId, mode: 'test', csrf: randomBytes(32).toString('base64url'), created_at: Date.now() };
-    await this.call(this.redis.set(this.key(token), JSON.stringify(session), 'EX', this.config.DASHBOARD_SESSION_IDLE_SECONDS));
+    // The user's set of session keys, so that removing the user can end every one of them.
+    const userSessions = this.userKey(userId);
+    await this.call(
+      this.redis
+        .multi()
+        .set(this.key(token), JSON.stringify(session), 'EX', this.config.DASHBOARD_SESSION_IDLE_SECONDS)
+        .sadd(userSessions, digest(token))
+        .expire(userSessions, this.config.DASHBOARD_SESSION_MAX_SECONDS)
+        .exec(),
+    );
     return { token, session };
   }
 
@@ -65,6 +74,19 @@ export class SessionStore {
   async destroy(token: string): Promise<void> {
     if (!TOKEN.test(token)) return;
     await this.call(this.redis.del(this.key(token)));
+  }
+
+  /** Ends every session of the user (a removed user); answers how many were still live. */
+  async endAllOf(userId: number): Promise<number> {
+    const userSessions = this.userKey(userId);
+    const digests = await this.call(this.redis.smembers(userSessions));
+    const keys = digests.map((d) => this.prefix + d);
+    const [ended] = await Promise.all([keys.length > 0 ? this.call(this.redis.del(...keys)) : Promise.resolve(0), this.call(this.redis.del(userSessions))]);
+    return ended;
+  }
+
+  private userKey(userId: number): string {
+    return `${this.prefix}user:${userId}`;
   }
 
   private key(token: string): string {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, queryRows } from '@payments/database';
+import { DataSource, queryRows, type EntityManager } from '@payments/database';
 import type { Role } from './roles';
+import { membershipProblem, type MembershipProblem } from './user-changes';
 
 export interface DashboardUser {
   id: number;
@@ -59,5 +60,39 @@ export class DashboardUserStore {
   async ofBusiness(businessId: number): Promise<DashboardUser[]> {
     const rows = await queryRows<UserRow>(this.ds, `${SELECT_USER} WHERE u.business_id = $1 ORDER BY u.id`, [businessId]);
     return rows.map(toUser);
+  }
+
+  /**
+   * Gives a user of the business another role; refused (and nothing changed) for the actor's own
+   * account, a user of another business, or the business's last owner (user-changes.ts).
+   */
+  changeRole(businessId: number, actorId: number, userId: number, role: Role): Promise<{ user: DashboardUser; from: Role } | { problem: Exclude<MembershipProblem, null> }> {
+    return this.ds.transaction(async (m) => {
+      const users = await this.lockBusinessUsers(m, businessId);
+      const problem = membershipProblem(actorId, userId, users, role);
+      if (problem) return { problem };
+      const from = users.find((u) => u.id === userId)!.role;
+      await m.query('UPDATE dashboard_users SET role = $2 WHERE id = $1', [userId, role]);
+      const [row] = await queryRows<UserRow>(m, `${SELECT_USER} WHERE u.id = $1`, [userId]);
+      return { user: toUser(row), from };
+    });
+  }
+
+  /** Deletes a user of the business, under the same rules as changeRole; their audit entries keep their e-mail. */
+  remove(businessId: number, actorId: number, userId: number): Promise<{ user: DashboardUser } | { problem: Exclude<MembershipProblem, null> }> {
+    return this.ds.transaction(async (m) => {
+      const users = await this.lockBusinessUsers(m, businessId);
+      const problem = membershipProblem(actorId, userId, users, 'removed');
+      if (problem) return { problem };
+      const [row] = await queryRows<UserRow>(m, `${SELECT_USER} WHERE u.id = $1`, [userId]);
+      // Audit entries (user_id) and users they invited (invited_by) are set to NULL by the foreign keys.
+      await m.query('DELETE FROM dashboard_users WHERE id = $1', [userId]);
+      return { user: toUser(row) };
+    });
+  }
+
+  /** Every user of the business, locked until the transaction ends: changes of one business's users run one at a time. */
+  private lockBusinessUsers(m: EntityManager, businessId: number): Promise<{ id: number; role: Role }[]> {
+    return queryRows<{ id: number; role: Role }>(m, 'SELECT id, role FROM dashboard_users WHERE business_id = $1 ORDER BY id FOR UPDATE', [businessId]);
   }
 }

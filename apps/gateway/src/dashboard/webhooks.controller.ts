@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
+  EVENT_CATALOGUE,
   ErrorCodes,
   WebhookRpcPatterns,
   type CallbackView,
@@ -29,7 +30,7 @@ const DELIVERY_PAGE = 50;
 /** A webhook endpoint as the dashboard shows it: never its signing secret. */
 export type EndpointItem = Pick<CallbackView, 'id' | 'url' | 'description' | 'events' | 'is_active' | 'failure_count' | 'last_triggered' | 'date_created'>;
 
-const presentEndpoint = (c: CallbackView): EndpointItem => ({ id: c.id, url: c.url, description: c.description, events: c.events, is_active: c.is_active, failure_count: c.failure_count, last_triggered: c.last_triggered, date_created: c.date_created });
+export const presentEndpoint = (c: CallbackView): EndpointItem => ({ id: c.id, url: c.url, description: c.description, events: c.events, is_active: c.is_active, failure_count: c.failure_count, last_triggered: c.last_triggered, date_created: c.date_created });
 
 /** Webhook endpoints, their delivery log, resend and recover: the dispatcher's RPCs /v1/callback uses. */
 @ApiExcludeController()
@@ -43,9 +44,10 @@ export class WebhooksController {
 
   @Get()
   @Allows('webhooks.read')
-  async list(@Req() req: ApiRequest): Promise<{ result: 'success'; endpoints: EndpointItem[] }> {
+  async list(@Req() req: ApiRequest): Promise<{ result: 'success'; endpoints: EndpointItem[]; event_types: readonly string[] }> {
     const r = await this.hooks.call<ListCallbacksBody, ListCallbacksResult>(WebhookRpcPatterns.CallbacksList, rpcContext(req), { limit: 100, skip: 0 });
-    return { result: 'success', endpoints: r.callbacks.map(presentEndpoint) };
+    // The event types an endpoint may subscribe to, for the page's add and edit forms.
+    return { result: 'success', endpoints: r.callbacks.map(presentEndpoint), event_types: EVENT_CATALOGUE };
   }
 
   @Get(':id/deliveries')

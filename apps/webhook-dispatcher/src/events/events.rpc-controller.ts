@@ -1,5 +1,5 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { WebhookRpcPatterns, type CallbackIdBody, type EventIdBody, type EventsOfTransactionBody, type ListEventsBody, type RpcRequest } from '@payments/contracts';
+import { WebhookRpcPatterns, type CallbackIdBody, type EventDeliveriesBody, type EventIdBody, type EventsOfTransactionBody, type ListEventsBody, type RpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { TestPingUseCase } from '../callbacks/test-ping.usecase';
 import { EventsStore } from './events-store';
@@ -24,6 +24,11 @@ export class EventsRpcController {
   @MessagePattern(WebhookRpcPatterns.EventsOfTransaction)
   ofTransaction(@Payload() req: RpcRequest<EventsOfTransactionBody>) {
     return this.events.ofTransaction(req.ctx, req.body.transaction_id);
+  }
+
+  @MessagePattern(WebhookRpcPatterns.EventsDeliveries)
+  deliveries(@Payload() req: RpcRequest<EventDeliveriesBody>) {
+    return this.events.deliveriesOf(req.ctx, req.body.event_id);
   }
 
   @MessagePattern(WebhookRpcPatterns.CallbacksTest)

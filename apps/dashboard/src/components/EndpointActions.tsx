@@ -1,0 +1,105 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { api, type Endpoint } from '../api';
+import { problemText } from '../api-types';
+
+export interface Notice {
+  ok: boolean;
+  text: string;
+}
+
+/**
+ * What a developer or owner does with one endpoint: edit it, disable or enable it, send a test
+ * ping, roll its signing secret (the new one is handed to `onSecret`), recover failed deliveries.
+ */
+export function EndpointActions({
+  endpoint,
+  onEdit,
+  onNotice,
+  onSecret,
+  onChanged,
+}: {
+  endpoint: Endpoint;
+  onEdit: () => void;
+  onNotice: (n: Notice) => void;
+  onSecret: (secret: string, previousExpires: string | null) => void;
+  onChanged: () => void;
+}) {
+  const [confirmRoll, setConfirmRoll] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const base = `/webhooks/${endpoint.id}`;
+
+  const run = async (name: string, work: () => Promise<Notice | null>) => {
+    setBusy(name);
+    try {
+      const n = await work();
+      if (n) onNotice(n);
+    } catch (err) {
+      onNotice({ ok: false, text: problemText(err) });
+    } finally {
+      setBusy(null);
+      onChanged();
+    }
+  };
+
+  const toggle = () =>
+    run('toggle', async () => {
+      await api('PATCH', base, { is_active: !endpoint.is_active });
+      return { ok: true, text: endpoint.is_active ? 'The endpoint is disabled: nothing is sent to it until it is enabled again.' : 'The endpoint is enabled again.' };
+    });
+  const ping = () =>
+    run('ping', async () => {
+      const r = await api<{ status_code: number | null; duration_ms: number; error: string | null }>('POST', `${base}/test`);
+      if (r.error === null) return { ok: true, text: `Test ping delivered: HTTP ${r.status_code} in ${r.duration_ms} ms.` };
+      return { ok: false, text: `Test ping failed: ${r.status_code !== null ? `HTTP ${r.status_code}` : r.error}.` };
+    });
+  const roll = () =>
+    run('roll', async () => {
+      setConfirmRoll(false);
+      const r = await api<{ secret: string; previous_secret_expires_at: string | null }>('POST', `${base}/secret/roll`);
+      onSecret(r.secret, r.previous_secret_expires_at);
+      return null;
+    });
+  const recover = () =>
+    run('recover', async () => {
+      await api('POST', `${base}/recover`, { since: new Date(Date.now() - 86_400_000).toISOString() });
+      return { ok: true, text: 'Failed deliveries of the last 24 hours were queued again.' };
+    });
+
+  return (
+    <>
+      <Group gap="xs">
+        <Button variant="default" onClick={onEdit}>
+          Edit
+        </Button>
+        <Button variant="default" loading={busy === 'toggle'} onClick={() => void toggle()}>
+          {endpoint.is_active ? 'Disable' : 'Enable'}
+        </Button>
+        <Button variant="default" loading={busy === 'ping'} onClick={() => void ping()}>
+          Send test ping
+        </Button>
+        <Button variant="default" onClick={() => setConfirmRoll(true)}>
+          Roll signing secret
+        </Button>
+        {endpoint.is_active && (
+          <Button variant="default" loading={busy === 'recover'} onClick={() => void recover()}>
+            Recover failed (24 h)
+          </Button>
+        )}
+      </Group>
+      <Modal opened={confirmRoll} onClose={() => setConfirmRoll(false)} title="Roll the signing secret" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Stack>
+          <Text>A new secret signs every webhook from now on. For a while the current secret signs them too, so your endpoint keeps accepting them until it has the new one.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmRoll(false)}>
+              Cancel
+            </Button>
+            <Button color="red.9" loading={busy === 'roll'} onClick={() => void roll()}>
+              Roll secret
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
