@@ -8,3 +8,4 @@ export * from './schema-status';
 export * from './data-error';
 export * from './keyset-page';
 export * from './group-commit';
+export * from './concurrent-index';

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { LedgerTable } from '../components/LedgerTable';
@@ -7,19 +7,8 @@ import { dateTime, money } from '../format';
 import { fromSpecDate, type Invoice, type LedgerEntry } from '../money-api';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
+import { Fact } from '../components/Fact';
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="sm" c="dark.6">
-        {label}
-      </Text>
-      <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 /** One settlement invoice of the business: who pays whom how much, and the ledger entries it nets. */
 export function InvoicePage() {

@@ -11,6 +11,7 @@ import { dateTime, money } from '../format';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 import { ScrollRegion } from '../components/ScrollRegion';
+import { Fact } from '../components/Fact';
 
 interface Detail {
   payment: Payment;
@@ -20,18 +21,6 @@ interface Detail {
   split_entries: LedgerEntry[] | null;
 }
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="sm" c="dark.6">
-        {label}
-      </Text>
-      <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 export function PaymentPage() {
   const { id = '' } = useParams();

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createIndexConcurrently, dropIndexConcurrently } from '@payments/database';
 
 /**
  * One transaction's entries by its public id (ledger.of_transaction: the merchant dashboard's
@@ -13,15 +14,10 @@ export class LedgerEntriesOfTransaction1765400000000 implements MigrationInterfa
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    const invalid: unknown[] = await q.query(
-      `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE c.relname = 'ledger_entries_of_transaction_public_id' AND c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid`,
-    );
-    if (invalid.length > 0) await q.query('DROP INDEX CONCURRENTLY ledger_entries_of_transaction_public_id');
-    await q.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS ledger_entries_of_transaction_public_id ON ledger_entries (transaction_public_id)');
+    await createIndexConcurrently(q, 'ledger_entries_of_transaction_public_id', 'ledger_entries (transaction_public_id)');
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP INDEX CONCURRENTLY IF EXISTS ledger_entries_of_transaction_public_id');
+    await dropIndexConcurrently(q, 'ledger_entries_of_transaction_public_id');
   }
 }

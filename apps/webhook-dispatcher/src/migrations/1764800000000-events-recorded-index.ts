@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createIndexConcurrently, dropIndexConcurrently } from '@payments/database';
 
 /**
  * The index of the events API's recorded order (see the previous migration), built CONCURRENTLY:
@@ -15,15 +16,10 @@ export class EventsRecordedIndex1764800000000 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    const invalid: unknown[] = await q.query(
-      `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE c.relname = 'webhook_events_recorded' AND c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid`,
-    );
-    if (invalid.length > 0) await q.query('DROP INDEX CONCURRENTLY webhook_events_recorded');
-    await q.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS webhook_events_recorded ON webhook_events (business_id, mode, recorded_xid DESC, id DESC)');
+    await createIndexConcurrently(q, 'webhook_events_recorded', 'webhook_events (business_id, mode, recorded_xid DESC, id DESC)');
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP INDEX CONCURRENTLY IF EXISTS webhook_events_recorded');
+    await dropIndexConcurrently(q, 'webhook_events_recorded');
   }
 }

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createIndexConcurrently, dropIndexConcurrently } from '@payments/database';
 
 /**
  * The events of one transaction and of its refunds (their data names the transaction), per
@@ -14,15 +15,10 @@ export class EventsTransactionIndex1765300000000 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    const invalid: unknown[] = await q.query(
-      `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE c.relname = 'webhook_events_of_transaction' AND c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid`,
-    );
-    if (invalid.length > 0) await q.query('DROP INDEX CONCURRENTLY webhook_events_of_transaction');
-    await q.query("CREATE INDEX CONCURRENTLY IF NOT EXISTS webhook_events_of_transaction ON webhook_events (business_id, mode, (payload->>'transaction_id'))");
+    await createIndexConcurrently(q, 'webhook_events_of_transaction', "webhook_events (business_id, mode, (payload->>'transaction_id'))");
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP INDEX CONCURRENTLY IF EXISTS webhook_events_of_transaction');
+    await dropIndexConcurrently(q, 'webhook_events_of_transaction');
   }
 }
