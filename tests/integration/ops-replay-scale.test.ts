@@ -30,6 +30,11 @@ describe('ops replay --live at scale', () => {
   const ledger = (sql: string) => stack.db('split-ledger-service').query(sql).then((r) => r.rows[0].n as number);
   const replayed = async () => (await admin.fetchTopicOffsets(`${stack.topicPrefix}${replayTopic(GROUP)}`)).reduce((n, p) => n + Number(p.high), 0);
   const totalLag = async () => Number(/total lag (\d+)/.exec((await ops('lag', '--group', GROUP)).out)?.[1]);
+  /** Stops the ledger and waits until its group has no members (a stop during a rebalance leaves it rebalancing a while). */
+  const stopLedger = async () => {
+    await stack.app('split-ledger-service').stop();
+    await waitFor('the ledger group to be empty', async () => ['Empty', 'Dead'].includes((await admin.describeGroups([`${stack.topicPrefix}${GROUP}`])).groups[0]?.state ?? 'Dead'), { timeoutMs: 60_000, intervalMs: 250 });
+  };
 
   beforeAll(async () => {
     stack = await Stack.start(['split-ledger-service']);
@@ -44,7 +49,7 @@ describe('ops replay --live at scale', () => {
 
   it(`copies ${EVENTS} events in chunks, survives a ^C, continues where it stopped, and applies each event once`, async () => {
     // The incident: the group was moved past a day of events it never applied.
-    await stack.app('split-ledger-service').stop();
+    await stopLedger();
     await produceHistory(stack, TOPIC, EVENTS);
     const ends = await admin.fetchTopicOffsets(`${stack.topicPrefix}${TOPIC}`);
     await admin.setOffsets({ groupId: `${stack.topicPrefix}${GROUP}`, topic: `${stack.topicPrefix}${TOPIC}`, partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })) });
@@ -102,7 +107,7 @@ describe('ops replay --live at scale', () => {
     const group = `${stack.topicPrefix}${GROUP}`;
     const processed = () => ledger('SELECT count(*)::int AS n FROM processed_events');
     const applied = await processed();
-    await stack.app('split-ledger-service').stop();
+    await stopLedger();
     const ends = await committedOffsets(admin, group, topic);
     const dir = mkdtempSync(join(tmpdir(), 'ops-export-'));
     const file = join(dir, 'before.json');
@@ -129,6 +134,8 @@ describe('ops replay --live at scale', () => {
       expect(await ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'")).toBe(EVENTS / 2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      // The next test needs the ledger running, whatever happened here.
+      if (!stack.app('split-ledger-service').running) await stack.startApp('split-ledger-service');
     }
   }, 900_000);
 
