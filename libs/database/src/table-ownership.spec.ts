@@ -75,7 +75,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
 };
 
 /** Names after FROM/JOIN that are not tables: CTEs, set-returning functions, catalogs. */
-const NOT_TABLES = new Set(['t', 'cursor_row', 'picked', 'done', 'input', 'relay', 'ranked', 'scopes', 'batch', 'now', 'unnest', 'jsonb_to_recordset', 'pg_database']);
+const NOT_TABLES = new Set(['t', 'cursor_row', 'picked', 'done', 'input', 'relay', 'ranked', 'scopes', 'batch', 'now', 'unnest', 'jsonb_to_recordset', 'pg_database', 'pg_index', 'pg_class']);
 
 const ROOT = join(__dirname, '..', '..', '..');
 

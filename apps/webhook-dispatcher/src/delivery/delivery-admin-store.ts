@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, keysetPage, queryRows, type Filter, type PageRequest } from '@payments/database';
-import { PING_EVENT, type DeliveryView, type RecoverableDeliveryView } from '@payments/contracts';
+import { PING_EVENT, type DeliveryView, type EventDeliveriesResult, type EventDeliveryView, type RecoverableDeliveryView, type RpcContext } from '@payments/contracts';
 import { unknownCursor } from '@payments/platform';
 
 /** Whose failed and skipped deliveries to recover: one callback, or every callback of a business and mode. */
@@ -162,5 +162,37 @@ export class DeliveryAdminStore {
   async deleteOfEvents(m: EntityManager, eventIds: string[]): Promise<void> {
     await m.query('DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_id = ANY ($1::text[]))', [eventIds]);
     await m.query('DELETE FROM deliveries WHERE event_id = ANY ($1::text[])', [eventIds]);
+  }
+
+  /**
+   * The deliveries one of the caller's events caused, oldest first, each with its endpoint's URL
+   * and its latest attempt's HTTP status: an event of another business or mode has none (the
+   * gateway answers 404 for it from events.get). At most 100: an event goes to at most one
+   * delivery per endpoint, and a business has at most WEBHOOK_MAX_CALLBACKS of those.
+   */
+  async deliveriesOf(ctx: RpcContext, eventId: string): Promise<EventDeliveriesResult> {
+    const rows = await queryRows<{ public_id: string; callback_id: number; url: string; status: EventDeliveryView['status']; attempts: number; last_error: string | null; last_status_code: number | null; created_at: Date }>(
+      this.ds,
+      `SELECT d.public_id, d.callback_id, c.url, d.status, d.attempts, d.last_error, d.created_at,
+              (SELECT a.status_code FROM delivery_attempts a WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1) AS last_status_code
+         FROM deliveries d
+         JOIN webhook_events e ON e.id = d.event_id
+         JOIN callbacks c ON c.id = d.callback_id
+        WHERE d.event_id = $1 AND e.business_id = $2 AND e.mode = $3
+        ORDER BY d.id LIMIT 100`,
+      [eventId, ctx.business_id, ctx.mode],
+    );
+    return {
+      deliveries: rows.map((r) => ({
+        delivery_id: r.public_id,
+        callback_id: r.callback_id,
+        callback_url: r.url,
+        status: r.status,
+        attempts: r.attempts,
+        last_error: r.last_error,
+        last_status_code: r.last_status_code,
+        date_created: r.created_at.toISOString(),
+      })),
+    };
   }
 }

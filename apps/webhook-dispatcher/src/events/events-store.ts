@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
-import { ErrorCodes, PING_EVENT, type EventDeliveriesResult, type EventDeliveryView, type EventsOfTransactionResult, type EventView, type TransactionEventView, type ListEventsBody, type ListEventsResult, type RpcContext, type TransactionStatus } from '@payments/contracts';
+import { ErrorCodes, PING_EVENT, type EventsOfTransactionResult, type EventView, type TransactionEventView, type ListEventsBody, type ListEventsResult, type RpcContext, type TransactionStatus } from '@payments/contracts';
 import { DomainException, unknownCursor } from '@payments/platform';
 
 interface EventRow {
@@ -198,37 +198,5 @@ export class EventsStore {
     );
     const events = rows.slice(0, limit).map((r) => ({ id: r.id, event: r.event_type, created_at: r.created_at.toISOString(), deliveries: r.deliveries }));
     return { events, has_more: rows.length > limit };
-  }
-
-  /**
-   * The deliveries one of the caller's events caused, oldest first, each with its endpoint's URL
-   * and its latest attempt's HTTP status: an event of another business or mode has none (the
-   * gateway answers 404 for it from events.get). At most 100: an event goes to at most one
-   * delivery per endpoint, and a business has at most WEBHOOK_MAX_CALLBACKS of those.
-   */
-  async deliveriesOf(ctx: RpcContext, eventId: string): Promise<EventDeliveriesResult> {
-    const rows = await queryRows<{ public_id: string; callback_id: number; url: string; status: EventDeliveryView['status']; attempts: number; last_error: string | null; last_status_code: number | null; created_at: Date }>(
-      this.ds,
-      `SELECT d.public_id, d.callback_id, c.url, d.status, d.attempts, d.last_error, d.created_at,
-              (SELECT a.status_code FROM delivery_attempts a WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1) AS last_status_code
-         FROM deliveries d
-         JOIN webhook_events e ON e.id = d.event_id
-         JOIN callbacks c ON c.id = d.callback_id
-        WHERE d.event_id = $1 AND e.business_id = $2 AND e.mode = $3
-        ORDER BY d.id LIMIT 100`,
-      [eventId, ctx.business_id, ctx.mode],
-    );
-    return {
-      deliveries: rows.map((r) => ({
-        delivery_id: r.public_id,
-        callback_id: r.callback_id,
-        callback_url: r.url,
-        status: r.status,
-        attempts: r.attempts,
-        last_error: r.last_error,
-        last_status_code: r.last_status_code,
-        date_created: r.created_at.toISOString(),
-      })),
-    };
   }
 }

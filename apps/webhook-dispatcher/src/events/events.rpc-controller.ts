@@ -2,12 +2,14 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { WebhookRpcPatterns, type CallbackIdBody, type EventDeliveriesBody, type EventIdBody, type EventsOfTransactionBody, type ListEventsBody, type RpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { TestPingUseCase } from '../callbacks/test-ping.usecase';
+import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
 import { EventsStore } from './events-store';
 
 @RpcController()
 export class EventsRpcController {
   constructor(
     private readonly events: EventsStore,
+    private readonly deliveriesStore: DeliveryAdminStore,
     private readonly ping: TestPingUseCase,
   ) {}
 
@@ -28,7 +30,7 @@ export class EventsRpcController {
 
   @MessagePattern(WebhookRpcPatterns.EventsDeliveries)
   deliveries(@Payload() req: RpcRequest<EventDeliveriesBody>) {
-    return this.events.deliveriesOf(req.ctx, req.body.event_id);
+    return this.deliveriesStore.deliveriesOf(req.ctx, req.body.event_id);
   }
 
   @MessagePattern(WebhookRpcPatterns.CallbacksTest)
