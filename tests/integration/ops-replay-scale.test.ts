@@ -118,7 +118,11 @@ describe('ops replay --live at scale', () => {
       expect(moved.out).toMatch(new RegExp(`\\b${EVENTS} event\\(s\\) will be delivered again, 0 skipped`));
       expect(peakRss(moved.out)).toBeLessThan(300);
       expect(Object.values(await committedOffsets(admin, group, topic)).every((o) => o === 0)).toBe(true);
-      expect(readFileSync(file, 'utf8')).toContain(topic);
+      // The file names the topics without the deployment's prefix, with the offsets the group had.
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as { group: string; offsets: { topic: string; partition: number; offset: number }[] };
+      expect(saved.group).toBe(GROUP);
+      expect(Object.fromEntries(saved.offsets.map((o) => [o.partition, o.offset]))).toEqual(ends);
+      expect(new Set(saved.offsets.map((o) => o.topic))).toEqual(new Set([TOPIC]));
 
       // Undone from the file: exactly the saved offsets again.
       const restored = await measured('replay', '--from-file', file, '--execute');

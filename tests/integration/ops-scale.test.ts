@@ -132,7 +132,9 @@ describe('ops admin commands at scale', () => {
     try {
       await admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }], waitForLeaders: true });
       // Idempotent: a retried request (a fresh partition's leader not ready yet) writes nothing twice.
-      const producer = stack.kafka().producer({ idempotent: true, maxInFlightRequests: 1 });
+      // A thousand new partitions can take the single broker's controller a while on a busy
+      // machine after createTopics has seen their leaders: retries over about a minute.
+      const producer = stack.kafka().producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 12, initialRetryTime: 300, maxRetryTime: 8_000 } });
       await producer.connect();
       // Three events on every partition; the group has read one of them on each.
       const messages = Array.from({ length: PARTITIONS * 3 }, (_, i) => ({ partition: i % PARTITIONS, value: `event ${i}` }));
