@@ -9,6 +9,8 @@ import {
   RpcTimeoutError,
   RpcVerifier,
 } from '@payments/platform';
+import { connect } from 'node:net';
+import { FrameDecoder, RPC_GOING_AWAY, decodeFrame, encodeFrame } from '@payments/platform';
 import { freePort } from '../support/processes';
 import { waitFor } from '../support/wait';
 
@@ -25,10 +27,12 @@ describe('framed RPC transport', () => {
   let server: FramedRpcServer | undefined;
   let client: FramedRpcClient;
   const release: (() => void)[] = [];
+  let runs = 0;
 
   const start = async (maxFrameBytes = 1024 * 1024) => {
     const s = new FramedRpcServer({ host: '127.0.0.1', port, maxFrameBytes, maxConnections: 64, frameTimeoutMs: 10_000 }, new RpcVerifier({ secrets: [SECRET], maxAgeMs: 30_000 }), pino({ level: 'silent' }));
     s.addHandler('echo.delayed', async (data: { value: number; delayMs: number }) => {
+      runs++;
       await new Promise((r) => setTimeout(r, data.delayMs));
       return { value: data.value };
     }, false);
@@ -108,5 +112,40 @@ describe('framed RPC transport', () => {
     } finally {
       stranger.close();
     }
+  });
+
+  it('answers a request that crossed its goaway "going away" without running it, finishes the running one, and closes once the client has', async () => {
+    await start();
+    // A raw connection, so a request can be sent after the server's goaway left but before it is read.
+    const socket = connect({ host: '127.0.0.1', port });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const frames: Array<{ header: Record<string, unknown>; body: Buffer }> = [];
+    const decoder = new FrameDecoder(1024 * 1024, (frame) => frames.push(decodeFrame(frame)));
+    socket.on('data', (chunk: Buffer) => decoder.push(chunk));
+    const signer = new RpcSigner(SECRET, 'merchant');
+    const send = (id: number, pattern: string, data: unknown) => {
+      const body = JSON.stringify(data);
+      socket.write(encodeFrame({ id, pattern, auth: signer.sign(pattern, body, 5_000) }, body));
+    };
+    send(1, 'hang', {});
+    await waitFor('the first call to run', () => release.length === 1);
+    const closing = server!.close();
+    server = undefined;
+    await waitFor('the goaway', () => frames.some((f) => f.header.goaway === true));
+    const before = runs;
+    send(2, 'echo.delayed', { value: 2, delayMs: 0 });
+    await waitFor('the answer to the crossed request', () => frames.some((f) => f.header.id === 2));
+    expect(frames.find((f) => f.header.id === 2)?.header.err).toMatchObject({ code: RPC_GOING_AWAY });
+    expect(runs).toBe(before);
+    // The running call still gets its reply, and the server waits for the client's end to close.
+    for (const r of release.splice(0)) r();
+    await waitFor('the reply to the running call', () => frames.some((f) => f.header.id === 1));
+    expect(frames.find((f) => f.header.id === 1)?.header.err).toBeUndefined();
+    let closed = false;
+    void closing.then(() => (closed = true));
+    socket.end();
+    await closing;
+    expect(closed).toBe(true);
+    socket.destroy();
   });
 });

@@ -35,8 +35,11 @@ export class Stack {
   /** PROVIDER_CREDENTIALS_KEY of this stack's transaction-service (the base64 of 32 random bytes). */
   readonly credentialsKey = randomBytes(32).toString('base64');
   readonly infra = infra();
+  /** The first (or only) process of each app; more replicas are in `replicas`. */
   readonly processes = new Map<AppName, AppProcess>();
-  private readonly ports = new Map<AppName, { http: number; rpc: number; metrics: number }>();
+  /** Every process of each app, replica 0 first (`opts.replicas` of start). */
+  private readonly replicaProcs = new Map<AppName, AppProcess[]>();
+  private readonly ports = new Map<AppName, Array<{ http: number; rpc: number; metrics: number }>>();
   private readonly pools = new Map<AppName, Pool>();
 
   private constructor(private readonly baseEnv: Record<string, string>) {}
@@ -44,14 +47,27 @@ export class Stack {
   /**
    * Starts the apps, each migrating its database on boot; with `migrationJobs`, as a deployment
    * runs them instead: `main.js migrate` per app first, then serving processes that do not migrate.
+   * `replicas` runs more than one process of an app (as a Deployment's replicas): each has its own
+   * ports, the gateway knows every service replica's RPC address, and replicas after the first
+   * start once the first has migrated.
    */
-  static async start(apps: AppName[] = ALL_APPS, env: Record<string, string> = {}, opts: { migrationJobs?: boolean } = {}): Promise<Stack> {
+  static async start(
+    apps: AppName[] = ALL_APPS,
+    env: Record<string, string> = {},
+    opts: { migrationJobs?: boolean; replicas?: Partial<Record<AppName, number>> } = {},
+  ): Promise<Stack> {
     const stack = new Stack(opts.migrationJobs ? { ...env, MIGRATE_ON_BOOT: 'false' } : env);
-    for (const app of ALL_APPS) stack.ports.set(app, { http: await freePort(), rpc: await freePort(), metrics: await freePort() });
+    for (const app of ALL_APPS) {
+      const ports = [];
+      for (let i = 0; i < Math.max(1, opts.replicas?.[app] ?? 1); i++) ports.push({ http: await freePort(), rpc: await freePort(), metrics: await freePort() });
+      stack.ports.set(app, ports);
+    }
     try {
       if (opts.migrationJobs) await Promise.all(apps.map((a) => stack.migrate(a)));
       for (const app of apps) stack.spawn(app);
       await Promise.all(apps.map((a) => stack.processes.get(a)!.waitReady()));
+      const more = apps.flatMap((a) => stack.ports.get(a)!.slice(1).map((_, i) => stack.spawn(a, {}, i + 1)));
+      await Promise.all(more.map((p) => p.waitReady()));
     } catch (err) {
       await stack.stop();
       throw err;
@@ -67,8 +83,17 @@ export class Stack {
     return `${this.id}_${DB_SUFFIX[app]}`;
   }
 
-  envFor(app: AppName, extra: Record<string, string> = {}): Record<string, string> {
-    const ports = this.ports.get(app)!;
+  /** How many processes of `app` this stack runs. */
+  replicaCount(app: AppName): number {
+    return this.ports.get(app)!.length;
+  }
+
+  private rpcAddrs(app: AppName): string {
+    return this.ports.get(app)!.map((p) => `127.0.0.1:${p.rpc}`).join(',');
+  }
+
+  envFor(app: AppName, extra: Record<string, string> = {}, replica = 0): Record<string, string> {
+    const ports = this.ports.get(app)![replica]!;
     const common = {
       DATABASE_URL: this.infra.DATABASE_URL,
       REDIS_URL: this.infra.REDIS_URL,
@@ -89,10 +114,10 @@ export class Stack {
             GATEWAY_PORT: String(ports.http),
             METRICS_PORT: String(ports.metrics),
             ADMIN_API_TOKEN: this.adminToken,
-            CHECKOUT_URL: `http://127.0.0.1:${ports.http}/checkout`,
-            TRANSACTION_SERVICE_ADDRS: `127.0.0.1:${this.ports.get('transaction-service')!.rpc}`,
-            SPLIT_LEDGER_SERVICE_ADDRS: `127.0.0.1:${this.ports.get('split-ledger-service')!.rpc}`,
-            WEBHOOK_DISPATCHER_ADDRS: `127.0.0.1:${this.ports.get('webhook-dispatcher')!.rpc}`,
+            CHECKOUT_URL: `http://127.0.0.1:${this.ports.get('gateway')![0]!.http}/checkout`,
+            TRANSACTION_SERVICE_ADDRS: this.rpcAddrs('transaction-service'),
+            SPLIT_LEDGER_SERVICE_ADDRS: this.rpcAddrs('split-ledger-service'),
+            WEBHOOK_DISPATCHER_ADDRS: this.rpcAddrs('webhook-dispatcher'),
             RPC_TIMEOUT_MS: '5000',
             REDIS_KEY_PREFIX: `${this.id}:`,
           }
@@ -102,18 +127,18 @@ export class Stack {
             HTTP_PORT: String(ports.http),
             ...(app === 'transaction-service' ? { PROVIDER_CREDENTIALS_KEY: this.credentialsKey } : {}),
             // Where providers post status updates and customers come back: this stack's gateway.
-            PUBLIC_BASE_URL: `http://127.0.0.1:${this.ports.get('gateway')!.http}`,
+            PUBLIC_BASE_URL: `http://127.0.0.1:${this.ports.get('gateway')![0]!.http}`,
           };
     return { ...common, ...own, ...this.baseEnv, ...extra };
   }
 
-  rpcPort(app: AppName): number {
-    return this.ports.get(app)!.rpc;
+  rpcPort(app: AppName, replica = 0): number {
+    return this.ports.get(app)![replica]!.rpc;
   }
 
   /** Where an app serves Prometheus metrics: the gateway's METRICS_PORT, a service's HTTP_PORT. */
-  metricsUrl(app: AppName): string {
-    const ports = this.ports.get(app)!;
+  metricsUrl(app: AppName, replica = 0): string {
+    const ports = this.ports.get(app)![replica]!;
     return `http://127.0.0.1:${app === 'gateway' ? ports.metrics : ports.http}/metrics`;
   }
 
@@ -122,37 +147,50 @@ export class Stack {
     return new FramedRpcClient({ host: '127.0.0.1', port, signer: new RpcSigner(this.rpcSecret, scope), timeoutMs: 30_000, maxFrameBytes: 16 * 1024 * 1024 });
   }
 
-  /** Starts (or starts again) one app; resolves when it is ready. */
-  async startApp(app: AppName, extra: Record<string, string> = {}): Promise<AppProcess> {
-    const proc = this.spawn(app, extra);
+  /** Starts (or starts again) one app (one replica of it); resolves when it is ready. */
+  async startApp(app: AppName, extra: Record<string, string> = {}, replica = 0): Promise<AppProcess> {
+    const proc = this.spawn(app, extra, replica);
     await proc.waitReady();
     return proc;
   }
 
   /** Runs an app's migration Job (`main.js migrate`); resolves with its output once it succeeded. */
   async migrate(app: AppName, extra: Record<string, string> = {}): Promise<string> {
-    const job = startApp(app, this.envFor(app, extra), this.ports.get(app)!.http, ['migrate']);
+    const job = startApp(app, this.envFor(app, extra), this.ports.get(app)![0]!.http, ['migrate']);
     const code = await job.waitExit(120_000);
     if (code !== 0) throw new Error(`${app} migrate exited with ${code}:\n${job.output.slice(-3000)}`);
     return job.output;
   }
 
-  private spawn(app: AppName, extra: Record<string, string> = {}): AppProcess {
-    const existing = this.processes.get(app);
-    if (existing?.running) throw new Error(`${app} is already running`);
-    const proc = startApp(app, this.envFor(app, extra), this.ports.get(app)!.http);
-    this.processes.set(app, proc);
+  private spawn(app: AppName, extra: Record<string, string> = {}, replica = 0): AppProcess {
+    const procs = this.replicaProcs.get(app) ?? [];
+    if (procs[replica]?.running) throw new Error(`${app} replica ${replica} is already running`);
+    const proc = startApp(app, this.envFor(app, extra, replica), this.ports.get(app)![replica]!.http);
+    procs[replica] = proc;
+    this.replicaProcs.set(app, procs);
+    if (replica === 0) this.processes.set(app, proc);
     return proc;
   }
 
-  app(app: AppName): AppProcess {
-    const p = this.processes.get(app);
-    if (!p) throw new Error(`${app} was not started`);
+  /** The process of an app (of one replica of it). */
+  app(app: AppName, replica = 0): AppProcess {
+    const p = this.replicaProcs.get(app)?.[replica];
+    if (!p) throw new Error(`${app} replica ${replica} was not started`);
     return p;
   }
 
+  /** Every process this stack started, replicas included. */
+  get allProcesses(): AppProcess[] {
+    return [...this.replicaProcs.values()].flat();
+  }
+
   get gatewayUrl(): string {
-    return `http://127.0.0.1:${this.ports.get('gateway')!.http}`;
+    return this.gatewayUrlOf(0);
+  }
+
+  /** The base URL of one gateway replica. */
+  gatewayUrlOf(replica: number): string {
+    return `http://127.0.0.1:${this.ports.get('gateway')![replica]!.http}`;
   }
 
   /** A connection pool to one app's own database (for assertions only). */
@@ -208,7 +246,7 @@ export class Stack {
 
   /** Stops every process, drops this stack's databases and deletes its topics. */
   async stop(): Promise<void> {
-    await Promise.all([...this.processes.values()].map((p) => p.stop().catch(() => p.kill())));
+    await Promise.all(this.allProcesses.map((p) => p.stop().catch(() => p.kill())));
     await Promise.all([...this.pools.values()].map((p) => p.end()));
     const admin = new Client({ connectionString: this.infra.DATABASE_URL });
     await admin.connect();

@@ -57,7 +57,8 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     const specs = def.consumers?.(app) ?? [];
     await messaging.ensureTopics(specs);
 
-    app.connectMicroservice<MicroserviceOptions>({ strategy: authenticatedRpcServer(config, logger) });
+    const rpcServer = authenticatedRpcServer(config, logger);
+    app.connectMicroservice<MicroserviceOptions>({ strategy: rpcServer });
     await app.startAllMicroservices();
     await app.listen(config.HTTP_PORT, config.HTTP_HOST);
     await waitForCurrentSchema(ds, (pending) => logger!.warn({ pending }, 'waiting for the migration Job: the database schema is behind the code'));
@@ -67,7 +68,11 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
 
     onShutdown(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
       health.markShuttingDown();
-      await messaging.stopConsuming();
+      // The RPC server first, before any module shuts down: new connections are refused, callers
+      // are told to go elsewhere (goaway; a request that crossed it is answered "not run"), and
+      // the running requests finish with every dependency still up. Consumers leave their groups
+      // meanwhile, so their partitions move to the other replicas.
+      await Promise.all([rpcServer.close(), messaging.stopConsuming()]);
       await app.close();
       await messaging.close();
       redis?.disconnect();

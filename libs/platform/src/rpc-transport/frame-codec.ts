@@ -9,6 +9,12 @@ import type { Socket } from 'node:net';
  * The body travels as its own bytes so the envelope's HMAC covers exactly
  * what was sent, and a refused request is never parsed beyond its header.
  */
+/**
+ * Error code of a request that reached a closing server after its goaway: it was not run, so the
+ * caller may send it to another instance.
+ */
+export const RPC_GOING_AWAY = 'rpc_going_away';
+
 export const LENGTH_BYTES = 4;
 /** Headers carry an id, a pattern and the envelope: anything longer is not ours, and is refused unparsed. */
 export const MAX_HEADER_BYTES = 16 * 1024;

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { RpcSigner } from '../rpc-auth/rpc-envelope';
 import { FramedRpcClient, MIN_REPLY_MS, RpcNotSentError, RpcTimeoutError } from './framed-rpc-client';
-import { decodeFrame } from './frame-codec';
+import { RPC_GOING_AWAY, decodeFrame, encodeFrame } from './frame-codec';
 
 /** A socket whose connect completes when the test says so, and which never replies. */
 class SlowSocket extends EventEmitter {
@@ -16,9 +16,22 @@ class SlowSocket extends EventEmitter {
     this.written.push(frame);
     return true;
   }
+  ended = false;
+  end(): this {
+    this.ended = true;
+    return this;
+  }
   destroy(): this {
     this.emit('close');
     return this;
+  }
+  /** The server's frame, as it would arrive. */
+  reply(header: object): void {
+    this.emit('data', encodeFrame(header));
+  }
+  /** The id of the n-th request written on this socket. */
+  idOf(n: number): number {
+    return decodeFrame(this.written[n].subarray(4)).header.id as number;
   }
 }
 
@@ -117,6 +130,46 @@ describe('FramedRpcClient deadline', () => {
     expect(sockets[0].written).toHaveLength(1);
     await advance(199);
     expect(next()).toBe('pending');
+    c.close();
+  });
+});
+
+describe('FramedRpcClient and a server going away', () => {
+  beforeEach(() => {
+    jest.useFakeTimers();
+    sockets.length = 0;
+    connectAfterMs = 0;
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('takes a "going away" answer as not sent, waits for the other replies, then closes its end; new calls use a new connection', async () => {
+    const c = client(undefined, 5_000);
+    const first = track(c.request('echo', { value: 1 }));
+    const crossed = track(c.request('echo', { value: 2 }));
+    await advance(0);
+    const old = sockets[0];
+    expect(old.written).toHaveLength(2);
+    old.reply({ goaway: true });
+    // A call made now does not go on the leaving connection.
+    const later = track(c.request('echo', { value: 3 }));
+    await advance(0);
+    expect(sockets).toHaveLength(2);
+    expect(sockets[1].written).toHaveLength(1);
+    old.reply({ id: old.idOf(1), err: { code: RPC_GOING_AWAY, message: 'the service is shutting down; not run' } });
+    await advance(0);
+    expect(crossed()).toBeInstanceOf(RpcNotSentError);
+    expect(old.ended).toBe(false); // the first call still waits for its reply there
+    old.emit('data', encodeFrame({ id: old.idOf(0) }, JSON.stringify({ value: 1 })));
+    await advance(0);
+    expect(first()).toBe('answered');
+    expect(old.ended).toBe(true);
+    // The old connection closing fails nothing on the new one.
+    old.destroy();
+    await advance(0);
+    expect(later()).toBe('pending');
+    sockets[1].emit('data', encodeFrame({ id: sockets[1].idOf(0) }, JSON.stringify({ value: 3 })));
+    await advance(0);
+    expect(later()).toBe('answered');
     c.close();
   });
 });

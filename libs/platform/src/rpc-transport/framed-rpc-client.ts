@@ -1,8 +1,11 @@
 import { connect, type Socket } from 'node:net';
 import type { RpcSigner } from '../rpc-auth/rpc-envelope';
-import { FrameDecoder, decodeFrame, encodeFrame, parseBody, writeFrame } from './frame-codec';
+import { FrameDecoder, RPC_GOING_AWAY, decodeFrame, encodeFrame, parseBody, writeFrame } from './frame-codec';
 
-/** The request was never written: no connection could be made. Another instance may be tried. */
+/**
+ * The request was not run: no connection could be made, or the instance was shutting down and
+ * said so. Another instance may be tried.
+ */
 export class RpcNotSentError extends Error {}
 /** The connection broke after the request was written: the service may or may not have acted on it. */
 export class RpcConnectionLostError extends Error {}
@@ -48,6 +51,7 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
   timer: NodeJS.Timeout;
+  socket: Socket;
 }
 
 /**
@@ -60,6 +64,8 @@ export class FramedRpcClient {
   private socket: Socket | undefined;
   private connecting: Promise<Socket> | undefined;
   private readonly pending = new Map<number, Pending>();
+  /** Connections whose server said goaway: closed by us once their last reply is in. */
+  private readonly leaving = new WeakSet<Socket>();
   private nextId = 1;
   private failures = 0;
   private retryAt = 0;
@@ -94,8 +100,9 @@ export class FramedRpcClient {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new RpcTimeoutError(`no reply to ${pattern} within ${timeoutMs} ms`));
+        this.endIfLeft(socket);
       }, replyMs);
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer, socket });
       // Requests of every HTTP request handled in this turn of the event loop leave in one write.
       writeFrame(socket, frame, setImmediate);
     });
@@ -172,6 +179,7 @@ export class FramedRpcClient {
     socket.on('close', () => {
       if (this.socket === socket) this.socket = undefined;
       for (const [id, call] of this.pending) {
+        if (call.socket !== socket) continue;
         clearTimeout(call.timer);
         call.reject(new RpcConnectionLostError(`connection to ${this.address} closed before the reply`));
         this.pending.delete(id);
@@ -182,9 +190,12 @@ export class FramedRpcClient {
   private onReply(socket: Socket, frame: Buffer): void {
     const { header, body } = decodeFrame(frame);
     if (header.goaway === true) {
-      // The server is shutting down: calls already sent get their replies on this connection,
-      // new ones go to a new connection.
+      // The server is shutting down: calls already sent get their replies on this connection
+      // (run, or "going away" if they arrived after the goaway), new ones go to a new connection.
+      // Once the last reply is in we close our end, which tells the server nothing more is coming.
       if (this.socket === socket) this.socket = undefined;
+      this.leaving.add(socket);
+      this.endIfLeft(socket);
       return;
     }
     const call = typeof header.id === 'number' ? this.pending.get(header.id) : undefined;
@@ -192,15 +203,23 @@ export class FramedRpcClient {
     this.pending.delete(header.id as number);
     clearTimeout(call.timer);
     const err = header.err as { code?: string; message?: string } | undefined;
-    if (err) {
-      call.reject(new RpcRemoteError(err.code, String(err.message ?? 'error')));
-      return;
+    if (err?.code === RPC_GOING_AWAY) call.reject(new RpcNotSentError(`${this.address} is shutting down and did not run the request`));
+    else if (err) call.reject(new RpcRemoteError(err.code, String(err.message ?? 'error')));
+    else {
+      try {
+        call.resolve(parseBody(body));
+      } catch {
+        call.reject(new RpcRemoteError(undefined, 'reply body is not JSON'));
+      }
     }
-    try {
-      call.resolve(parseBody(body));
-    } catch {
-      call.reject(new RpcRemoteError(undefined, 'reply body is not JSON'));
-    }
+    this.endIfLeft(socket);
+  }
+
+  /** Closes our end of a connection the server is leaving once no call waits on it. */
+  private endIfLeft(socket: Socket): void {
+    if (!this.leaving.has(socket)) return;
+    for (const call of this.pending.values()) if (call.socket === socket) return;
+    socket.end();
   }
 
   private get connectTimeoutMs(): number {

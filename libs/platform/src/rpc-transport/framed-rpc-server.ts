@@ -5,13 +5,19 @@ import { isObservable, lastValueFrom } from 'rxjs';
 import { rpcRefused } from '../metrics';
 import type { RefusalReason, RpcVerifier } from '../rpc-auth/rpc-envelope';
 import { ConnectionGuard } from './connection-guard';
-import { FrameError, decodeFrame, encodeFrame, parseBody, writeFrame } from './frame-codec';
+import { FrameError, RPC_GOING_AWAY, decodeFrame, encodeFrame, parseBody, writeFrame } from './frame-codec';
 
 /** Error code of a refused call, so the gateway can tell it from a handler's failure. */
 export const RPC_REFUSED = 'rpc_refused';
 
 /** How long a closing server waits for the replies of requests already running. */
 const DRAIN_MS = 5_000;
+/**
+ * How long a closing server then waits for each client to close its end (a client does once it has
+ * the replies of everything it sent): until then a request sent before the client saw the goaway
+ * can still be answered "not run" instead of being lost with the connection.
+ */
+const PEER_CLOSE_MS = 2_000;
 
 /** At most one refusal log line per interval (the rest are counted in it and in the metric), so a flood cannot flood the logs. */
 const REFUSAL_LOG_INTERVAL_MS = 1_000;
@@ -53,6 +59,7 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
   private unloggedRefusals = 0;
   private inFlight = 0;
   private closing = false;
+  private closed: Promise<void> | undefined;
   private drained: (() => void) | undefined;
 
   constructor(
@@ -75,17 +82,23 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops taking connections and requests, lets the running ones finish, and tells every client to
+   * go elsewhere. Safe to call more than once (the service's shutdown calls it before Nest does).
+   */
+  close(): Promise<void> {
+    this.closed ??= this.shutdown();
+    return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
     this.verifier.close();
     this.closing = true;
     // Stops accepting; its callback waits for every connection, so it is awaited only after the drain.
     const closed = new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    // Nothing new is read while the running requests finish and send their replies; `goaway`
-    // tells the client to send nothing more on this connection (it reconnects or moves on).
-    for (const socket of this.sockets) {
-      socket.pause();
-      this.write(socket, encodeFrame({ goaway: true }));
-    }
+    // `goaway` tells each client to send nothing more on this connection (it reconnects or moves
+    // on). Requests it sent before reading the goaway are answered "going away", not run (onFrame).
+    for (const socket of this.sockets) this.write(socket, encodeFrame({ goaway: true }));
     if (this.inFlight > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, DRAIN_MS);
@@ -95,12 +108,20 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
         };
       });
     }
-    // end() sends what is still queued (the last replies) before closing; reading resumes (and
-    // discards) so the peer's own end is seen. A peer that does not close within a second is cut off.
-    for (const socket of this.sockets) {
-      socket.resume();
-      socket.end();
-    }
+    // Each client closes its end once it has every reply it waits for; end() then sends what is
+    // still queued here before closing. A client that does not close in time is ended, then cut off.
+    const peersClosed = [...this.sockets].map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          if (socket.readableEnded || socket.destroyed) return resolve();
+          socket.once('end', resolve);
+          socket.once('close', resolve);
+        }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(peersClosed), new Promise<void>((resolve) => (timer = setTimeout(resolve, PEER_CLOSE_MS)))]);
+    clearTimeout(timer);
+    for (const socket of this.sockets) socket.end();
     const cutOff = setTimeout(() => {
       for (const socket of this.sockets) socket.destroy();
     }, 1_000);
@@ -130,7 +151,6 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     );
     this.guards.set(socket, guard);
     socket.on('data', (chunk: Buffer) => {
-      if (this.closing) return; // sent after the goaway: never run, the client sees the connection close
       try {
         guard.push(chunk);
       } catch (err) {
@@ -150,6 +170,11 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     const { header, body } = decodeFrame(frame);
     const { id, pattern, auth } = header;
     const replyTo = typeof id === 'number' || typeof id === 'string' ? id : undefined;
+    if (this.closing) {
+      // Sent before the client read the goaway: not run, and said so, so it can go elsewhere.
+      if (replyTo !== undefined) this.write(socket, encodeFrame({ id: replyTo, err: { code: RPC_GOING_AWAY, message: 'the service is shutting down; not run' } }));
+      return;
+    }
     const reason = this.verifier.verify({ pattern, body, auth });
     if (reason !== null) {
       this.refuse(socket, reason, pattern);
