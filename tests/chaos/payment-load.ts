@@ -1,4 +1,7 @@
-import type { Stack } from '../support/stack';
+import type { ApiResponse, Stack } from '../support/stack';
+
+/** Sends one API request: through the stack's first gateway, or through a test's own balancer. */
+export type ApiSender = (method: string, path: string, opts: { key: string; body: unknown }) => Promise<ApiResponse>;
 
 interface Payment {
   reference: string;
@@ -20,6 +23,8 @@ export class PaymentLoad {
   attempts = 0;
   refundsAccepted = 0;
   readonly failures = new Map<string, number>();
+  /** Prefixed to the failures counted while it is set (e.g. which restart is under way). */
+  phase = '';
   private timer: NodeJS.Timeout | undefined;
   private inFlight = new Set<Promise<void>>();
   private seq = 0;
@@ -29,6 +34,7 @@ export class PaymentLoad {
     private readonly key: string,
     private readonly rate: number,
     private readonly maxInFlight = 60,
+    private readonly send: ApiSender = (method, path, opts) => stack.api(method, path, opts),
   ) {}
 
   start(): void {
@@ -41,12 +47,14 @@ export class PaymentLoad {
   }
 
   private track(p: Promise<void>): void {
-    const wrapped = p.catch((err: Error) => this.fail(err.name === 'TimeoutError' ? 'timeout' : err.message)).finally(() => this.inFlight.delete(wrapped));
+    const why = (err: Error) => (err.name === 'TimeoutError' ? 'timeout' : `${err.message} ${(err.cause as { code?: string } | undefined)?.code ?? ''}`.trim());
+    const wrapped = p.catch((err: Error) => this.fail(why(err))).finally(() => this.inFlight.delete(wrapped));
     this.inFlight.add(wrapped);
   }
 
   private fail(why: string): void {
-    this.failures.set(why, (this.failures.get(why) ?? 0) + 1);
+    const key = this.phase ? `${this.phase}: ${why}` : why;
+    this.failures.set(key, (this.failures.get(key) ?? 0) + 1);
   }
 
   private tick(): void {
@@ -63,7 +71,7 @@ export class PaymentLoad {
   private async pay(): Promise<void> {
     const n = ++this.seq;
     const payment = { reference: `chaos-${this.stack.id}-${n}`, amount: 1_000 + ((n * 7_919) % 49_000), success: n % 10 !== 0, acceptedAt: 0, refunds: 0 };
-    const res = await this.stack.api('POST', '/v1/transactions', {
+    const res = await this.send('POST', '/v1/transactions', {
       key: this.key,
       body: {
         amount: payment.amount,
@@ -75,7 +83,7 @@ export class PaymentLoad {
         requested_response: payment.success ? 'success' : 'failed',
       },
     });
-    if (res.status !== 200) return this.fail(`initialize ${res.status}`);
+    if (res.status !== 200) return this.fail(`initialize ${res.status} ${errorCode(res.body)}`);
     this.accepted.push({ ...payment, acceptedAt: Date.now() });
   }
 
@@ -83,11 +91,17 @@ export class PaymentLoad {
     p.refunds += 1; // claimed now so the next tick picks another payment
     const third = Math.floor(p.amount / 3);
     const amount = p.refunds === 1 ? third : p.amount - third;
-    const res = await this.stack.api('POST', '/v1/transactions/refund', { key: this.key, body: { transaction_reference: p.reference, amount } });
+    const res = await this.send('POST', '/v1/transactions/refund', { key: this.key, body: { transaction_reference: p.reference, amount } });
     if (res.status === 200) this.refundsAccepted += 1;
     else {
       p.refunds -= 1; // not refunded (e.g. not yet successful, or a service down): try again later
-      this.fail(`refund ${res.status}`);
+      this.fail(`refund ${res.status} ${errorCode(res.body)}`);
     }
   }
+}
+
+/** The error code of an API error body (ARCHITECTURE §3), or its message. */
+function errorCode(body: unknown): string {
+  const b = body as { code?: unknown; message?: unknown } | null;
+  return String(b?.code ?? b?.message ?? '').slice(0, 80);
 }

@@ -209,7 +209,8 @@ export class Stack {
     method: string,
     path: string,
     /** `rawBody` is sent as it is (bytes exactly; a string as UTF-8), `body` as JSON. */
-    opts: { key?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
+    /** `gateway` picks a gateway replica (the first by default). */
+    opts: { key?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string>; gateway?: number } = {},
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -217,7 +218,7 @@ export class Stack {
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.gatewayUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(`${this.gatewayUrlOf(opts.gateway ?? 0)}${path}`, { method, headers, body, signal: AbortSignal.timeout(15_000) });
     const text = await res.text();
     let parsed: unknown = text;
     try {

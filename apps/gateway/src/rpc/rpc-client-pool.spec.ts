@@ -6,7 +6,8 @@ import { RpcClientPool } from './rpc-client-pool';
 
 /**
  * 10.0.0.1 drops packets (its connect never completes); 10.0.0.2 answers every request with
- * `{ ok: true, data: 'pong' }`; 10.0.0.3 answers with the refusal of a service that could not reach its store.
+ * `{ ok: true, data: 'pong' }`; 10.0.0.3 answers with the refusal of a service that could not reach its store;
+ * 10.0.0.4 refuses connections (a replica that is restarting).
  */
 class FakeSocket extends EventEmitter {
   writableLength = 0;
@@ -34,7 +35,8 @@ jest.mock('node:net', () => ({
   ...jest.requireActual<object>('node:net'),
   connect: ({ host }: { host: string }) => {
     const socket = new FakeSocket(host);
-    if (host !== '10.0.0.1') setTimeout(() => socket.emit('connect'), 1);
+    if (host === '10.0.0.4') setTimeout(() => socket.emit('error', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })), 1);
+    else if (host !== '10.0.0.1') setTimeout(() => socket.emit('connect'), 1);
     return socket;
   },
 }));
@@ -59,6 +61,16 @@ describe('RpcClientPool failover', () => {
     expect(outcome).toBe('pending');
     await jest.advanceTimersByTimeAsync(20);
     expect(outcome).toBe('pong');
+    await pool.close();
+  });
+});
+
+describe('RpcClientPool with a replica restarting', () => {
+  it('sends every one of many concurrent calls to the replica that is up, none twice to the one that refuses', async () => {
+    const pool = new RpcClientPool('transaction-service', '10.0.0.4:4001,10.0.0.2:4001', 10_000, 1_000, 60_000, logger, signer, 64 * 1024);
+    await pool.start();
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => pool.call('transactions.get', { request_id: `req_${i}` }, {})));
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual(Array(20).fill('pong'));
     await pool.close();
   });
 });

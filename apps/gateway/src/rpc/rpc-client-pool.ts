@@ -95,9 +95,12 @@ export class RpcClientPool {
     const tries = Math.max(1, this.endpoints.length);
     // One deadline for the call, however many addresses it has to try.
     const deadline = Date.now() + this.timeoutMs;
+    // This call's own turn: the next tries follow from it, so calls running at the same time
+    // cannot send a retry back to the address that just failed.
+    const first = this.next++;
     let lastError: unknown;
     for (let attempt = 0; attempt < tries; attempt++) {
-      const endpoint = this.endpoints[this.next++ % this.endpoints.length];
+      const endpoint = this.endpoints[(first + attempt) % this.endpoints.length];
       // The first attempt gets the whole timeout as it is (see FramedRpcClient.request on timer
       // durations); its connect is capped by the client, so a dead address leaves time for the next.
       const left = attempt === 0 ? this.timeoutMs : deadline - Date.now();

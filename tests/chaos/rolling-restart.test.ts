@@ -1,0 +1,79 @@
+import { ALL_APPS, Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
+import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
+import { PaymentLoad, type ApiSender } from './payment-load';
+import { chaosShop, expectEverythingSettled } from './settled';
+
+/** Payments a second; CHAOS_RATE lowers it on a machine shared with other work. */
+const RATE = Number(process.env.CHAOS_RATE ?? 20);
+const REPLICAS = 2;
+
+/**
+ * A rolling restart (what `kubectl rollout restart` does to each Deployment) of a stack running two
+ * replicas of every app, under steady load: one replica at a time gets SIGTERM, must exit cleanly,
+ * and is started again before the next one goes. A gateway replica leaves the load balancer's
+ * rotation before its SIGTERM, as a terminating pod leaves its Service's endpoints (the manifests'
+ * preStop sleep covers the propagation); a service replica is left to tell the gateways itself
+ * (RPC goaway, refused connections). Unlike a crash, a restart must refuse nothing: every request
+ * gets its answer, and afterwards nothing is lost or applied twice.
+ */
+describe('rolling restart: SIGTERM and start, replica by replica, under load', () => {
+  const tls = selfSignedCertificate();
+  const receiver = new WebhookReceiver(tls);
+  let stack: Stack;
+
+  beforeAll(async () => {
+    await receiver.start();
+    stack = await Stack.start(
+      undefined,
+      { ...receiver.dispatcherEnv(), WEBHOOK_TIMEOUT_MS: '5000', RATE_LIMIT_PER_SECOND: '1000' },
+      { replicas: Object.fromEntries(ALL_APPS.map((app) => [app, REPLICAS])) },
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver.stop();
+  }, 180_000);
+
+  it('refuses no request, loses nothing and applies nothing twice', async () => {
+    const shop = await chaosShop(stack, receiver, '/rolling');
+    // The load balancer in front of the gateways: round robin over the replicas in rotation.
+    const rotation = new Set(Array.from({ length: REPLICAS }, (_, i) => i));
+    let turn = 0;
+    const send: ApiSender = (method, path, opts) => {
+      const live = [...rotation];
+      return stack.api(method, path, { ...opts, gateway: live[turn++ % live.length] });
+    };
+    const load = new PaymentLoad(stack, shop.key, RATE, 200, send);
+    const progressed = (what: string, before: number) => waitFor(`${what}: payments accepted again`, () => load.accepted.length > before + RATE, { timeoutMs: 120_000, intervalMs: 200 });
+    const restarts: string[] = [];
+    load.start();
+    try {
+      await progressed('warm-up', 0);
+      for (const app of ALL_APPS) {
+        for (let replica = 0; replica < REPLICAS; replica++) {
+          load.phase = `${app}#${replica}`;
+          if (app === 'gateway') rotation.delete(replica);
+          const code = await stack.app(app, replica).stop();
+          restarts.push(`${app}#${replica} exited ${code}`);
+          const accepted = load.accepted.length;
+          await stack.startApp(app, {}, replica);
+          rotation.add(replica);
+          await progressed(`after ${app} replica ${replica} restarted`, accepted);
+        }
+      }
+      load.phase = 'after the restarts';
+    } finally {
+      await load.stop();
+    }
+    // Each replica stopped cleanly within its shutdown budget.
+    expect(restarts).toEqual(ALL_APPS.flatMap((app) => Array.from({ length: REPLICAS }, (_, i) => `${app}#${i} exited 0`)));
+    expect(load.accepted.length).toBeGreaterThan(8 * RATE);
+    expect(load.refundsAccepted).toBeGreaterThan(RATE);
+    // Not one request answered with anything but success, nor left without an answer.
+    expect(Object.fromEntries(load.failures)).toEqual({});
+
+    await expectEverythingSettled(stack, load, receiver, '/rolling', shop);
+  }, 600_000);
+});

@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { opsCommand } from '../support/ops';
+import type { Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
+import type { WebhookReceiver } from '../support/webhook-receiver';
+import type { PaymentLoad } from './payment-load';
+
+const run = promisify(execFile);
+
+/** The events a chaos run's callback subscribes to. */
+export const SUBSCRIBED = ['transaction.success', 'transaction.failed', 'refund.success', 'refund.failed'];
+
+/** A merchant with a 3.33 % partner fee split and a callback at `receiver.url(path)`; its test secret key. */
+export async function chaosShop(stack: Stack, receiver: WebhookReceiver, path: string): Promise<{ id: number; key: string }> {
+  const shop = await stack.createBusiness('Chaos Shop');
+  const partner = await stack.createBusiness('Chaos Partner');
+  const key = shop.test.secret;
+  const config = await stack.api('POST', '/v1/splits/config', { key, body: { partner_business_id: partner.id, split_type: 'percentage', split_value: 333, split_role: 'fee', currency: 'USD' } });
+  if (config.status !== 200) throw new Error(`split config: ${config.status} ${JSON.stringify(config.body)}`);
+  const callback = await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url(path), events: SUBSCRIBED } });
+  if (callback.status !== 200) throw new Error(`callback: ${callback.status} ${JSON.stringify(callback.body)}`);
+  return { id: shop.id, key };
+}
+
+/** Runs the ops CLI against the stack; its exit code and output. */
+export async function ops(stack: Stack, ...args: string[]): Promise<{ code: number; out: string }> {
+  const env = { PATH: process.env.PATH ?? '', GATEWAY_URL: stack.gatewayUrl, ADMIN_API_TOKEN: stack.adminToken, KAFKA_BROKERS: stack.infra.KAFKA_BROKERS };
+  try {
+    const { stdout } = await run(process.execPath, [...opsCommand(), ...args], { env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, out: stdout };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: `${e.stdout}${e.stderr}` };
+  }
+}
+
+/**
+ * Once the load has stopped and everything in flight settled: `ops reconcile` finds no difference
+ * between the services, every payment the API accepted exists in its final state, the receiver got
+ * every subscribed event, and no webhook-id stood for two different events.
+ */
+export async function expectEverythingSettled(stack: Stack, load: PaymentLoad, receiver: WebhookReceiver, path: string, shop: { id: number; key: string }): Promise<void> {
+  const reconciled = await waitFor('ops reconcile to find no difference', async () => {
+    const r = await ops(stack, 'reconcile');
+    return r.code === 0 ? r : undefined;
+  }, { timeoutMs: 180_000, intervalMs: 3_000 }).catch(async (err) => {
+    throw new Error(`${(err as Error).message}\n${(await ops(stack, 'reconcile')).out.slice(0, 4000)}\nload failures: ${JSON.stringify([...load.failures])}`);
+  });
+  expect(reconciled.out).toMatch(/^0 differences \(\d+ transactions, \d+ webhook events\)$/m);
+
+  // No accepted payment lost: each is found by its reference, in a final state.
+  for (let i = 0; i < load.accepted.length; i += 25) {
+    const batch = load.accepted.slice(i, i + 25);
+    const found = await Promise.all(batch.map(async (p) => ({ reference: p.reference, status: (await stack.api('GET', `/v1/transactions/verify?reference=${p.reference}`, { key: shop.key })).body.status })));
+    expect(found).toEqual(batch.map((p) => ({ reference: p.reference, status: p.success ? 'success' : 'failed' })));
+  }
+
+  // Every subscribed event reached the receiver; a webhook-id always stood for the same event.
+  const { rows: events } = await stack.db('webhook-dispatcher').query<{ id: string }>(
+    'SELECT id FROM webhook_events WHERE business_id = $1 AND event_type = ANY($2::text[])',
+    [shop.id, SUBSCRIBED],
+  );
+  expect(events.length).toBeGreaterThan(load.accepted.length);
+  await waitFor('the receiver to have every subscribed event', () => {
+    const got = new Set(receiver.at(path).map((h) => h.headers['webhook-id']));
+    return events.every((e) => got.has(e.id));
+  }, { timeoutMs: 120_000, intervalMs: 1_000 });
+  const bodyOf = new Map<string, string>();
+  for (const hit of receiver.at(path)) {
+    const { id, event, data } = JSON.parse(hit.body) as { id: string; event: string; data: unknown };
+    expect(id).toBe(hit.headers['webhook-id']);
+    const seen = bodyOf.get(id);
+    const now = JSON.stringify({ event, data });
+    if (seen !== undefined) expect(now).toBe(seen);
+    bodyOf.set(id, now);
+  }
+}
