@@ -9,9 +9,9 @@ const RATE = Number(process.env.CHAOS_RATE ?? 20);
 const REPLICAS = 2;
 
 /**
- * A rolling restart (what `kubectl rollout restart` does to each Deployment) of a stack running two
- * replicas of every app, under steady load: one replica at a time gets SIGTERM, must exit cleanly,
- * and is started again before the next one goes. A gateway replica leaves the load balancer's
+ * A rolling restart (what `kubectl rollout restart` does to every Deployment at once) of a stack
+ * running two replicas of every app, under steady load: one replica of each app at a time gets
+ * SIGTERM, must exit cleanly, and is started again before the next one goes. A gateway replica leaves the load balancer's
  * rotation before its SIGTERM, as a terminating pod leaves its Service's endpoints (the manifests'
  * preStop sleep covers the propagation); a service replica is left to tell the gateways itself
  * (RPC goaway, refused connections). Unlike a crash, a restart must refuse nothing: every request
@@ -51,25 +51,29 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
     load.start();
     try {
       await progressed('warm-up', 0);
-      for (const app of ALL_APPS) {
-        for (let replica = 0; replica < REPLICAS; replica++) {
-          load.phase = `${app}#${replica}`;
-          if (app === 'gateway') rotation.delete(replica);
-          const code = await stack.app(app, replica).stop();
-          restarts.push(`${app}#${replica} exited ${code}`);
-          const accepted = load.accepted.length;
-          await stack.startApp(app, {}, replica);
-          rotation.add(replica);
-          await progressed(`after ${app} replica ${replica} restarted`, accepted);
-        }
+      // Every Deployment rolls at once, as `kubectl rollout restart deployment` of them all does:
+      // first replica 0 of each app, then replica 1, each started again before the next goes.
+      for (let replica = 0; replica < REPLICAS; replica++) {
+        load.phase = `replica ${replica} of every app restarting`;
+        rotation.delete(replica);
+        const accepted = load.accepted.length;
+        await Promise.all(
+          ALL_APPS.map(async (app) => {
+            const code = await stack.app(app, replica).stop();
+            restarts.push(`${app}#${replica} exited ${code}`);
+            await stack.startApp(app, {}, replica);
+          }),
+        );
+        rotation.add(replica);
+        await progressed(`after replica ${replica} of every app restarted`, accepted);
       }
       load.phase = 'after the restarts';
     } finally {
       await load.stop();
     }
     // Each replica stopped cleanly within its shutdown budget.
-    expect(restarts).toEqual(ALL_APPS.flatMap((app) => Array.from({ length: REPLICAS }, (_, i) => `${app}#${i} exited 0`)));
-    expect(load.accepted.length).toBeGreaterThan(8 * RATE);
+    expect(restarts.sort()).toEqual(ALL_APPS.flatMap((app) => Array.from({ length: REPLICAS }, (_, i) => `${app}#${i} exited 0`)).sort());
+    expect(load.accepted.length).toBeGreaterThan(3 * RATE);
     expect(load.refundsAccepted).toBeGreaterThan(RATE);
     // Not one request answered with anything but success, nor left without an answer.
     expect(Object.fromEntries(load.failures)).toEqual({});
