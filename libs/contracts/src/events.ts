@@ -30,13 +30,13 @@ export interface LinkSplit {
   description?: string | null;
 }
 
-/** The transaction as consumers see it: everything needed to apply splits and build webhooks. */
-export interface TransactionSnapshot {
-  id: number;
+/**
+ * What every shape of a transaction outside its service shows: the event snapshot and the RPC view
+ * are this plus their own fields.
+ */
+export interface TransactionFields {
   transaction_id: string;
   transaction_reference: string;
-  business_id: number;
-  mode: Mode;
   amount: number;
   charges: number;
   total: number;
@@ -48,14 +48,21 @@ export interface TransactionSnapshot {
   payment_method_code: string | null;
   checkout_id: string | null;
   payment_link_id: string | null;
+  date_created: string;
+  date_updated: string;
+}
+
+/** The transaction as consumers see it: everything needed to apply splits and build webhooks. */
+export interface TransactionSnapshot extends TransactionFields {
+  id: number;
+  business_id: number;
+  mode: Mode;
   link_splits: LinkSplit[];
   /** Absent in events written before transactions had metadata (read as `{}` and null). */
   metadata?: Metadata;
   description?: string | null;
   /** Increases by one on every status change; consumers use it to ignore stale updates. */
   version: number;
-  date_created: string;
-  date_updated: string;
 }
 
 export interface TransactionStatusChangedData {

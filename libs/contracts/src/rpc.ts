@@ -1,6 +1,6 @@
 import type { KeyType, Mode } from './common';
 import type { ErrorPayload } from './errors';
-import type { LinkSplit, Metadata, MetadataInput, RefundStatus, TransactionStatus } from './events';
+import type { LinkSplit, Metadata, MetadataInput, RefundStatus, TransactionFields, TransactionStatus } from './events';
 import type { CreatedRange } from './webhook-events';
 
 /**
@@ -118,29 +118,15 @@ export interface InitializeTransactionResult {
 export interface VerifyTransactionBody {
   reference: string;
 }
-export interface TransactionView {
-  transaction_id: string;
-  transaction_reference: string;
-  amount: number;
-  charges: number;
-  total: number;
-  currency: string;
-  status: TransactionStatus;
-  message: string;
-  email: string;
-  checkout_id: string | null;
+/** A transaction as the gateway answers with it: its fields, where the customer goes back to, and what was refunded. */
+export interface TransactionView extends TransactionFields {
   success_url: string | null;
   failure_url: string | null;
-  payment_method_type: string | null;
-  payment_method_code: string | null;
-  payment_link_id: string | null;
   /** Sum of the successful refunds, minor units. */
   amount_refunded: number;
   /** `{}` when none was set. */
   metadata: Metadata;
   description: string | null;
-  date_created: string;
-  date_updated: string;
 }
 
 // ---- transactions.list

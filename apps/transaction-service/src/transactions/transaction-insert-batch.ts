@@ -7,7 +7,7 @@ import { TransactionStore, type NewTransaction, type PreparedInsert } from './tr
 /**
  * Group commit of the initialize inserts (docs/decisions/0013-group-commit-of-initialize.md): an
  * insert that finds fewer than INITIALIZE_INSERTS_IN_FLIGHT statements running goes out at once
- * as the single-row statement; those that arrive while that many run go out together in one
+ * as the statement without conflict skipping; those that arrive while that many run go out together in one
  * TransactionStore.insertMany. Still one statement, so one atomic autocommit transaction: every caller is answered
  * only after the statement that carries its row committed. A row skipped by a unique constraint,
  * and every row of a statement that failed with one row's error (SQLSTATE class 22 or 23: its CHECK
@@ -59,11 +59,11 @@ export class TransactionInsertBatch {
   }
 
   private async write(items: PreparedInsert[]): Promise<(TransactionRow | typeof RUN_ALONE)[]> {
-    // A lone insert keeps the single-row statement: its plan, and its exact error, unchanged.
+    // A lone insert skips no conflict: a reference already used is its own error at once.
     const m = this.bounded(items);
     if (items.length === 1) return [await this.store.insert(m, items[0])];
     const rows = await this.store.insertMany(m, items);
     const byId = new Map(rows.map((r) => [r.public_id, r]));
-    return items.map((item) => byId.get(item.draft.public_id) ?? RUN_ALONE);
+    return items.map((item) => byId.get(item.row.public_id) ?? RUN_ALONE);
   }
 }

@@ -1,4 +1,4 @@
-import { Topics, type Metadata, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData, type Mode } from '@payments/contracts';
+import { Topics, type Metadata, type Mode, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData, type TransactionView } from '@payments/contracts';
 import type { NewEvent, outboxRecord } from '@payments/messaging';
 
 /** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
@@ -80,6 +80,32 @@ export function toSnapshot(row: TransactionRow): TransactionSnapshot {
   };
 }
 
+/** The row as the gateway answers with it (transactions.verify, list, get), with the sum of its successful refunds. */
+export function toView(row: TransactionRow, amountRefunded: number): TransactionView {
+  return {
+    transaction_id: row.public_id,
+    transaction_reference: row.reference,
+    amount: Number(row.amount),
+    charges: Number(row.charges),
+    total: Number(row.total),
+    currency: row.currency.trim(),
+    status: row.status,
+    message: row.message,
+    email: row.email,
+    checkout_id: row.checkout_id,
+    success_url: row.success_url,
+    failure_url: row.failure_url,
+    payment_method_type: row.payment_method_type,
+    payment_method_code: row.payment_method_code,
+    payment_link_id: row.payment_link_id,
+    amount_refunded: amountRefunded,
+    metadata: row.metadata ?? {},
+    description: row.description ?? null,
+    date_created: row.created_at.toISOString(),
+    date_updated: row.updated_at.toISOString(),
+  };
+}
+
 export class ConcurrentStatusChange extends Error {}
 
 /** A timestamp column as a JSON string formatted as toSnapshot formats it (ISO-8601 UTC, milliseconds truncated like a Date). */
@@ -99,9 +125,22 @@ export function statusEvent(row: TransactionRow, previous: TransactionStatus | n
   };
 }
 
-/** A transaction ready to insert: `draft` as created (its creation event), `row` as stored (after `then`). */
+/**
+ * The columns an insert writes, with their type in the JSON document the insert statement reads
+ * (`insertRecord` builds one entry per row). The statement's column list and its recordset shape
+ * are written from this, so a column is added here once. `expires_at` is computed by the statement
+ * (now() + `expires_in`), so a transaction's expiry counts from its commit.
+ */
+export const INSERT_COLUMNS = {
+  public_id: 'text', business_id: 'integer', mode: 'text', reference: 'text', amount: 'bigint', charges: 'bigint', total: 'bigint',
+  currency: 'text', email: 'text', payment_method_type: 'text', payment_method_code: 'text', mobile_money_number: 'text',
+  requested_response: 'text', status: 'text', message: 'text', checkout_id: 'text', success_url: 'text', failure_url: 'text',
+  payment_link_id: 'text', link_splits: 'jsonb', checkout_attempt: 'text', version: 'integer', settle_at: 'timestamptz',
+  metadata: 'jsonb', description: 'text', idempotency_key: 'text',
+} as const;
+
+/** A transaction ready to insert: `row` as stored (in its `then` status, if any), its events, and what only the insert uses. */
 export interface PreparedInsert {
-  draft: TransactionRow;
   row: TransactionRow;
   /** Its outbox rows in order (`n`); the insert sets id and timestamps into their payloads. */
   outbox: ({ n: number } & ReturnType<typeof outboxRecord>)[];
@@ -112,37 +151,38 @@ export interface PreparedInsert {
   deadlineAt: number | undefined;
 }
 
-/** One row of TransactionStore.insertMany's document; field names as the columns, so log redaction recognises them (metadata, description, mobile number). */
-export function insertRecord({ draft, row, outbox, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert, i: number) {
-  return {
-    i,
-    public_id: draft.public_id,
-    business_id: draft.business_id,
-    mode: draft.mode,
-    reference: draft.reference,
-    amount: draft.amount,
-    charges: draft.charges,
-    total: draft.total,
-    currency: draft.currency,
-    email: draft.email,
-    payment_method_type: draft.payment_method_type,
-    payment_method_code: draft.payment_method_code,
-    mobile_money_number: draft.mobile_money_number,
-    requested_response: draft.requested_response,
+/**
+ * One entry of the insert statement's JSON document; field names as the columns, so log redaction
+ * recognises them (metadata, description, mobile number) in a logged statement's parameters.
+ */
+export function insertRecord({ row, outbox, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert, i: number) {
+  const record = {
+    public_id: row.public_id,
+    business_id: row.business_id,
+    mode: row.mode,
+    reference: row.reference,
+    amount: row.amount,
+    charges: row.charges,
+    total: row.total,
+    currency: row.currency,
+    email: row.email,
+    payment_method_type: row.payment_method_type,
+    payment_method_code: row.payment_method_code,
+    mobile_money_number: row.mobile_money_number,
+    requested_response: row.requested_response,
     status: row.status,
     message: row.message,
-    checkout_id: draft.checkout_id,
-    success_url: draft.success_url,
-    failure_url: draft.failure_url,
-    payment_link_id: draft.payment_link_id,
-    link_splits: draft.link_splits,
-    expires_in: expiresInSeconds,
+    checkout_id: row.checkout_id,
+    success_url: row.success_url,
+    failure_url: row.failure_url,
+    payment_link_id: row.payment_link_id,
+    link_splits: row.link_splits,
     checkout_attempt: checkoutAttempt,
-    idempotency_key: idempotencyKey,
     version: row.version,
     settle_at: row.settle_at,
-    metadata: draft.metadata,
-    description: draft.description,
-    events: outbox,
-  };
+    metadata: row.metadata,
+    description: row.description,
+    idempotency_key: idempotencyKey,
+  } satisfies Record<keyof typeof INSERT_COLUMNS, unknown>;
+  return { i, ...record, expires_in: expiresInSeconds, events: outbox };
 }

@@ -4,7 +4,7 @@ import type { Metadata, TransactionSnapshot, TransactionStatus, Mode } from '@pa
 import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
-import { ConcurrentStatusChange, ROW_COLUMNS, annotationsParam, insertRecord, iso, statusEvent, type PreparedInsert, type TransactionRow } from './transaction-row';
+import { ConcurrentStatusChange, INSERT_COLUMNS, ROW_COLUMNS, insertRecord, iso, statusEvent, type PreparedInsert, type TransactionRow } from './transaction-row';
 
 export * from './transaction-row';
 
@@ -19,55 +19,28 @@ const EVENT_FROM_ROW = `SELECT e.event_id, e.topic, e.message_key,
 /** The shape of a prepared insert's outbox records (PreparedInsert.outbox) read back from JSON. */
 const EVENT_RECORD = 'e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)';
 
-/**
- * A transaction and its events in one statement, so atomic without a transaction block (one round
- * trip when run on the pool). Prepared: it is the service's hottest statement.
- */
-const CREATE_STATEMENT: PreparedStatement = {
-  name: 'transactions_create',
-  text: `WITH t AS (
-         INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
-           payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
-           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at,
-           metadata, description, idempotency_key)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20, now() + make_interval(secs => $21), $22, $23, $25, ($26::jsonb)->'metadata', ($26::jsonb)->>'description', $27)
-         RETURNING ${ROW_COLUMNS}
-       ), event AS (
-         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
-         ${EVENT_FROM_ROW}
-           FROM t, jsonb_to_recordset($24::jsonb) AS ${EVENT_RECORD}
-          ORDER BY e.n
-       )
-       SELECT * FROM t`,
-};
+const INSERTED = Object.keys(INSERT_COLUMNS).join(', ');
 
 /**
- * Many transactions and their events in one statement: CREATE_STATEMENT for a set of rows, passed
- * as one JSON document so the text (and its plan) does not depend on how many. A row that meets a
- * unique constraint is skipped (ON CONFLICT DO NOTHING), not an error for the others: it is not
- * returned, and its caller's insert runs alone to get the answer it would have had
- * (TransactionInsertBatch). Rows go in the order given, so of two with one reference in one group the first is
- * inserted; a skipped one then runs alone, where it gets the unique violation.
+ * Transactions and their events in one statement, so atomic without a transaction block (one round
+ * trip on the pool). The rows come as one JSON document (insertRecord), so the text (and its plan)
+ * does not depend on how many. Prepared: it is the service's hottest statement.
+ *
+ * `skipConflicts` (the batch, TransactionInsertBatch): a row that meets a unique constraint is
+ * skipped (ON CONFLICT DO NOTHING), not an error for the others; it is not returned, and its
+ * caller's insert runs alone, without skipping, to get the error it would have had. Rows go in the
+ * order given, so of two with one reference in one group the first is inserted.
  */
-const INSERT_MANY: PreparedStatement = {
-  name: 'transactions_create_many',
-  text: `WITH input AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(i integer, public_id text, business_id integer, mode text, reference text,
-           amount bigint, charges bigint, total bigint, currency text, email text, payment_method_type text, payment_method_code text,
-           mobile_money_number text, requested_response text, status text, message text, checkout_id text, success_url text,
-           failure_url text, payment_link_id text, link_splits jsonb, expires_in double precision, checkout_attempt text,
-           version integer, settle_at timestamptz, metadata jsonb, description text, idempotency_key text, events jsonb)
+function insertStatement(name: string, skipConflicts: boolean): PreparedStatement {
+  const recordset = Object.entries(INSERT_COLUMNS).map(([column, type]) => `${column} ${type}`).join(', ');
+  return {
+    name,
+    text: `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(i integer, ${recordset}, expires_in double precision, events jsonb)
        ), t AS (
-         INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
-           payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
-           checkout_id, success_url, failure_url, payment_link_id, link_splits, expires_at, checkout_attempt, version, settle_at,
-           metadata, description, idempotency_key)
-         SELECT public_id, business_id, mode, reference, amount, charges, total, currency, email,
-           payment_method_type, payment_method_code, mobile_money_number, requested_response, status, message,
-           checkout_id, success_url, failure_url, payment_link_id, link_splits, now() + make_interval(secs => expires_in), checkout_attempt,
-           version, settle_at, metadata, description, idempotency_key
-           FROM input ORDER BY i
-         ON CONFLICT DO NOTHING
+         INSERT INTO transactions (${INSERTED}, expires_at)
+         SELECT ${INSERTED}, now() + make_interval(secs => expires_in) FROM input ORDER BY i
+         ${skipConflicts ? 'ON CONFLICT DO NOTHING' : ''}
          RETURNING ${ROW_COLUMNS}
        ), event AS (
          INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
@@ -77,7 +50,11 @@ const INSERT_MANY: PreparedStatement = {
           ORDER BY r.i, e.n
        )
        SELECT * FROM t`,
-};
+  };
+}
+
+const INSERT_ONE = insertStatement('transactions_create', false);
+const INSERT_MANY = insertStatement('transactions_create_many', true);
 
 export interface NewTransaction {
   businessId: number;
@@ -169,49 +146,17 @@ export class TransactionStore {
     }
     // Every event is of this row: the statement sets id and timestamps (the same now() for all).
     const outbox = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
-    return { draft, row, outbox, expiresInSeconds: t.expiresInSeconds, checkoutAttempt: t.checkoutAttempt ?? null, idempotencyKey: t.idempotencyKey ?? null, deadlineAt: t.deadlineAt };
+    return { row, outbox, expiresInSeconds: t.expiresInSeconds, checkoutAttempt: t.checkoutAttempt ?? null, idempotencyKey: t.idempotencyKey ?? null, deadlineAt: t.deadlineAt };
   }
 
-  /** Inserts prepared transactions and their events in one statement (INSERT_MANY); returns the rows inserted, without those a unique constraint skipped. */
+  /** Inserts prepared transactions and their events in one statement; returns the rows inserted, without those a unique constraint skipped. */
   insertMany(m: EntityManager, items: PreparedInsert[]): Promise<TransactionRow[]> {
     return queryRows<TransactionRow>(m, INSERT_MANY, [JSON.stringify(items.map(insertRecord))]);
   }
 
-  /** Inserts one prepared transaction and its events in one statement (CREATE_STATEMENT). */
-  async insert(m: EntityManager, { draft, row, outbox, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert): Promise<TransactionRow> {
-    const [stored] = await queryRows<TransactionRow>(
-      m,
-      CREATE_STATEMENT,
-      [
-        draft.public_id,
-        draft.business_id,
-        draft.mode,
-        draft.reference,
-        draft.amount,
-        draft.charges,
-        draft.total,
-        draft.currency,
-        draft.email,
-        draft.payment_method_type,
-        draft.payment_method_code,
-        draft.mobile_money_number,
-        draft.requested_response,
-        row.status,
-        row.message,
-        draft.checkout_id,
-        draft.success_url,
-        draft.failure_url,
-        draft.payment_link_id,
-        JSON.stringify(draft.link_splits),
-        expiresInSeconds,
-        checkoutAttempt,
-        row.version,
-        JSON.stringify(outbox),
-        row.settle_at,
-        annotationsParam(draft.metadata, draft.description),
-        idempotencyKey,
-      ],
-    );
+  /** Inserts one prepared transaction and its events in one statement; a unique constraint it meets is its error. */
+  async insert(m: EntityManager, item: PreparedInsert): Promise<TransactionRow> {
+    const [stored] = await queryRows<TransactionRow>(m, INSERT_ONE, [JSON.stringify([insertRecord(item, 0)])]);
     return stored;
   }
 

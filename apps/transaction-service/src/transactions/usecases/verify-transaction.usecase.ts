@@ -4,32 +4,7 @@ import { ErrorCodes, type RpcRequest, type TransactionView, type VerifyTransacti
 import { DomainException } from '@payments/platform';
 import { RefundStore } from '../../refunds/refund-store';
 import { TransactionQueries } from '../transaction-queries';
-import type { TransactionRow } from '../transaction-store';
-
-export function toView(row: TransactionRow, amountRefunded: number): TransactionView {
-  return {
-    transaction_id: row.public_id,
-    transaction_reference: row.reference,
-    amount: Number(row.amount),
-    charges: Number(row.charges),
-    total: Number(row.total),
-    currency: row.currency.trim(),
-    status: row.status,
-    message: row.message,
-    email: row.email,
-    checkout_id: row.checkout_id,
-    success_url: row.success_url,
-    failure_url: row.failure_url,
-    payment_method_type: row.payment_method_type,
-    payment_method_code: row.payment_method_code,
-    payment_link_id: row.payment_link_id,
-    amount_refunded: amountRefunded,
-    metadata: row.metadata ?? {},
-    description: row.description ?? null,
-    date_created: row.created_at.toISOString(),
-    date_updated: row.updated_at.toISOString(),
-  };
-}
+import { toView, type TransactionRow } from '../transaction-store';
 
 /** Views of transaction rows with their `amount_refunded`, in one query for the whole page. */
 export async function toViews(db: Pick<EntityManager, 'query'>, refunds: RefundStore, rows: TransactionRow[]): Promise<TransactionView[]> {
