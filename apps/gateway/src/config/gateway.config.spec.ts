@@ -37,6 +37,14 @@ describe('loadConfig', () => {
       });
     });
 
+    it.each(['10.0.5.0/24', '10.0.5.17, fd00::/8', 'loopback', 'none'])('accepts TRUSTED_PROXIES=%p', (list) => {
+      expect(loadConfig(GatewayConfig, { ...ADMIN, TRUSTED_PROXIES: list }).TRUSTED_PROXIES).toBe(list);
+    });
+
+    it.each(['10.0.5.0/33', 'ingress.local', '10.0.0.0/8/1', 'all'])('refuses TRUSTED_PROXIES=%p, naming it', (list) => {
+      expect(configError(() => loadConfig(GatewayConfig, { ...ADMIN, TRUSTED_PROXIES: list })).problems.map((p) => p.variable)).toEqual(['TRUSTED_PROXIES']);
+    });
+
     it.each(['70000', '0', 'http'])('refuses GATEWAY_PORT=%p', (port) => {
       const err = configError(() => loadConfig(GatewayConfig, { ...ADMIN, GATEWAY_PORT: port }));
       expect(err.problems.map((p) => p.variable)).toEqual(['GATEWAY_PORT']);

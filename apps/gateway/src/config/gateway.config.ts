@@ -1,7 +1,32 @@
-import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, MinLength, Min, ValidateIf } from 'class-validator';
+import { isIP } from 'node:net';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, MinLength, Min, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { HOST_PORT_LIST, InternalRpcConfig, PORT_RULE } from '@payments/config';
 
 const ADDRS = { message: '$property must be a comma-separated list of host:port' };
+
+/** The named ranges the HTTP server knows (proxy-addr's), or an IP address with an optional prefix length. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+@ValidatorConstraint({ name: 'proxyList' })
+class ProxyList implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value !== 'string') return false;
+    if (value.trim() === 'none') return true;
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .every((entry) => {
+        if (PROXY_NAMES.has(entry)) return true;
+        const [ip, prefix, ...rest] = entry.split('/');
+        const family = isIP(ip ?? '');
+        if (family === 0 || rest.length > 0) return false;
+        return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+      });
+  }
+  defaultMessage(): string {
+    return '$property must be a comma-separated list of IP addresses or CIDR ranges, or loopback, linklocal, uniquelocal; or none';
+  }
+}
 
 /** gateway settings; property name = environment variable name. */
 export class GatewayConfig extends InternalRpcConfig {
@@ -19,6 +44,16 @@ export class GatewayConfig extends InternalRpcConfig {
   /** Guards /admin/v1: `Authorization: Bearer <token>`. No default: it must be chosen. */
   @IsString() @MinLength(16, { message: '$property must be set to a secret of at least 16 characters' })
   ADMIN_API_TOKEN = '';
+
+  /**
+   * Which peers are proxies whose X-Forwarded-For (and -Proto, -Host) is believed: the client's
+   * address (the login limiter's per-address count, the audit log) is then the last address in
+   * the header before a trusted one. The default trusts private networks, which fits a cluster
+   * where only the ingress reaches the gateway; where other pods can reach it too, set the
+   * ingress's addresses, or they could claim any address. `none`: no proxy is trusted.
+   */
+  @Validate(ProxyList)
+  TRUSTED_PROXIES = 'loopback, linklocal, uniquelocal';
 
   /** Public address of the hosted checkout page (the gateway serves it under /checkout). */
   @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http(s) URL' })

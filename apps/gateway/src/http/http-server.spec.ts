@@ -1,0 +1,32 @@
+import { createHttpAdapter } from './http-server';
+
+/** The client address the gateway sees (req.ip) for a request from `remoteAddress` with an X-Forwarded-For header. */
+async function clientIp(trustedProxies: string, remoteAddress: string, forwardedFor: string): Promise<string> {
+  const fastify = createHttpAdapter(trustedProxies).getInstance();
+  fastify.get('/ip', (req, reply) => void reply.send({ ip: req.ip }));
+  try {
+    const res = await fastify.inject({ method: 'GET', url: '/ip', remoteAddress, headers: { 'x-forwarded-for': forwardedFor } });
+    return (JSON.parse(res.body) as { ip: string }).ip;
+  } finally {
+    await fastify.close();
+  }
+}
+
+describe('TRUSTED_PROXIES', () => {
+  it('by default believes X-Forwarded-For from private networks only', async () => {
+    const defaults = 'loopback, linklocal, uniquelocal';
+    expect(await clientIp(defaults, '10.1.2.3', '203.0.113.9')).toBe('203.0.113.9');
+    expect(await clientIp(defaults, '127.0.0.1', '203.0.113.9')).toBe('203.0.113.9');
+    // A public peer is the client, whatever it claims.
+    expect(await clientIp(defaults, '198.51.100.7', '203.0.113.9')).toBe('198.51.100.7');
+  });
+
+  it('narrowed to the ingress, a pod elsewhere in the cluster cannot claim another address', async () => {
+    expect(await clientIp('10.0.5.0/24', '10.0.5.17', '203.0.113.9')).toBe('203.0.113.9');
+    expect(await clientIp('10.0.5.0/24', '10.0.9.4', '203.0.113.9')).toBe('10.0.9.4');
+  });
+
+  it('none: no proxy is believed', async () => {
+    expect(await clientIp('none', '127.0.0.1', '203.0.113.9')).toBe('127.0.0.1');
+  });
+});
