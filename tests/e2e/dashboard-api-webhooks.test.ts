@@ -55,6 +55,7 @@ describe('dashboard API: webhooks, events, settings, users', () => {
       ['PATCH', `${API}/webhooks/1`, { is_active: false }],
       ['POST', `${API}/webhooks/1/test`],
       ['POST', `${API}/webhooks/1/secret/roll`],
+      ['DELETE', `${API}/webhooks/1`],
       ['PUT', `${API}/settings/redirect_origins`, { redirect_origins: [] }],
       ['PUT', `${API}/settings/connections/paynow?mode=test`, { integration_id: '1', integration_key: 'k' }],
       ['DELETE', `${API}/settings/connections/paynow?mode=test`],
@@ -65,7 +66,7 @@ describe('dashboard API: webhooks, events, settings, users', () => {
       const r = await as.viewer!.request(method, path, { body });
       expect({ method, path, status: r.status, code: r.body.code }).toEqual({ method, path, status: 403, code: 'forbidden' });
     }
-    for (const [method, path, body] of writes.slice(4)) {
+    for (const [method, path, body] of writes.slice(5)) {
       const r = await as.developer!.request(method, path, { body });
       expect({ method, path, status: r.status }).toEqual({ method, path, status: 403 });
     }
@@ -100,7 +101,7 @@ describe('dashboard API: webhooks, events, settings, users', () => {
     expect(JSON.stringify(audit.body)).not.toContain('whsec_');
   });
 
-  it('edits, disables and enables an endpoint as PUT /v1/callback does; another business’s id is 404', async () => {
+  it('edits, disables, enables and deletes an endpoint as /v1/callback does; another business’s id is 404', async () => {
     const dev = as.developer!;
     const { body } = await dev.request<{ endpoint: Endpoint }>('POST', `${API}/webhooks?mode=test`, { body: { url: receiver.url('/b'), events: ['refund.success'] } });
     const id = body.endpoint.id;
@@ -110,12 +111,24 @@ describe('dashboard API: webhooks, events, settings, users', () => {
     expect((await stack.api<{ callback: Endpoint }>('GET', `/v1/callback/${id}`, { key: shop.test.secret })).body.callback).toMatchObject({ url: receiver.url('/b2'), is_active: false });
     expect(await dev.request('PATCH', `${API}/webhooks/${id}`, { body: { is_active: 'no', url: 7 } })).toMatchObject({ status: 400, body: { errors: [{ field: 'url' }, { field: 'is_active' }] } });
     expect((await dev.request<{ endpoint: Endpoint }>('PATCH', `${API}/webhooks/${id}`, { body: { is_active: true } })).body.endpoint.is_active).toBe(true);
-    for (const [method, path] of [['PATCH', `/webhooks/${theirEndpoint}`], ['POST', `/webhooks/${theirEndpoint}/test`], ['POST', `/webhooks/${theirEndpoint}/secret/roll`], ['PATCH', '/webhooks/nope']]) {
+    for (const [method, path] of [
+      ['PATCH', `/webhooks/${theirEndpoint}`],
+      ['POST', `/webhooks/${theirEndpoint}/test`],
+      ['POST', `/webhooks/${theirEndpoint}/secret/roll`],
+      ['DELETE', `/webhooks/${theirEndpoint}`],
+      ['PATCH', '/webhooks/nope'],
+    ]) {
       const r = await dev.request(method, `${API}${path}`, { body: method === 'PATCH' ? { is_active: false } : undefined });
       expect({ path, status: r.status }).toEqual({ path, status: 404 });
     }
-    const audit = await as.owner!.get<{ entries: { action: string }[] }>(`${API}/audit`);
-    expect(audit.body.entries.slice(0, 3).map((e) => e.action)).toEqual(['webhook.enable', 'webhook.disable', 'webhook.update']);
+    // Deleted as DELETE /v1/callback/{id} deletes it: gone from both lists, and a second delete is 404.
+    expect(await dev.request('DELETE', `${API}/webhooks/${id}`)).toMatchObject({ status: 200, body: { result: 'success', deleted: true } });
+    expect((await dev.get<{ endpoints: Endpoint[] }>(`${API}/webhooks`)).body.endpoints.map((e) => e.id)).not.toContain(id);
+    expect((await stack.api('GET', `/v1/callback/${id}`, { key: shop.test.secret })).status).toBe(404);
+    expect((await dev.request('DELETE', `${API}/webhooks/${id}`)).status).toBe(404);
+    const audit = await as.owner!.get<{ entries: { action: string; target: string }[] }>(`${API}/audit`);
+    expect(audit.body.entries.slice(0, 4).map((e) => e.action)).toEqual(['webhook.delete', 'webhook.enable', 'webhook.disable', 'webhook.update']);
+    expect(audit.body.entries[0].target).toBe(String(id));
   });
 
   it('sends a test ping, and after a roll both secrets sign every webhook until the overlap ends', async () => {

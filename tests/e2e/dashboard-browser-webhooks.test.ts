@@ -55,7 +55,7 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     return secret;
   }
 
-  it('adds an endpoint, its test ping arrives signed, a roll signs with both secrets, then it is disabled', async () => {
+  it('adds an endpoint, its test ping arrives signed, a roll signs with both secrets, then it is disabled and deleted', async () => {
     const { context, page } = await signedIn(owner);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No webhook endpoints in this mode yet.').waitFor();
@@ -100,6 +100,11 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await page.getByText('Disabled', { exact: true }).waitFor();
     const list = await stack.api<{ callbacks: { url: string; is_active: boolean; description: string }[] }>('GET', '/v1/callback/list', { key: shop.test.secret });
     expect(list.body.callbacks).toEqual([expect.objectContaining({ url: receiver.url('/bakery'), is_active: false, description: 'order system v2' })]);
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete the endpoint' }).getByRole('button', { name: 'Delete endpoint' }).click();
+    await page.getByText('No webhook endpoints in this mode yet.').waitFor();
+    expect((await stack.api<{ callbacks: unknown[] }>('GET', '/v1/callback/list', { key: shop.test.secret })).body.callbacks).toEqual([]);
     await context.close();
   });
 

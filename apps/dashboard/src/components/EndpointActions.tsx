@@ -10,7 +10,8 @@ export interface Notice {
 
 /**
  * What a developer or owner does with one endpoint: edit it, disable or enable it, send a test
- * ping, roll its signing secret (the new one is handed to `onSecret`), recover failed deliveries.
+ * ping, roll its signing secret (the new one is handed to `onSecret`), recover failed deliveries,
+ * delete it.
  */
 export function EndpointActions({
   endpoint,
@@ -18,18 +19,22 @@ export function EndpointActions({
   onNotice,
   onSecret,
   onChanged,
+  onDeleted,
 }: {
   endpoint: Endpoint;
   onEdit: () => void;
   onNotice: (n: Notice) => void;
   onSecret: (secret: string, previousExpires: string | null) => void;
   onChanged: () => void;
+  /** After a delete: its delivery log is not asked for again (it would be a 404). */
+  onDeleted: () => void;
 }) {
   const [confirmRoll, setConfirmRoll] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const base = `/webhooks/${endpoint.id}`;
 
-  const run = async (name: string, work: () => Promise<Notice | null>) => {
+  const run = async (name: string, work: () => Promise<Notice | null>, after = onChanged) => {
     setBusy(name);
     try {
       const n = await work();
@@ -38,7 +43,7 @@ export function EndpointActions({
       onNotice({ ok: false, text: problemText(err) });
     } finally {
       setBusy(null);
-      onChanged();
+      after();
     }
   };
 
@@ -60,6 +65,16 @@ export function EndpointActions({
       onSecret(r.secret, r.previous_secret_expires_at);
       return null;
     });
+  const remove = () =>
+    run(
+      'delete',
+      async () => {
+        await api('DELETE', base);
+        setConfirmDelete(false);
+        return { ok: true, text: `Endpoint ${endpoint.url} deleted: nothing more is sent to it.` };
+      },
+      onDeleted,
+    );
   const recover = () =>
     run('recover', async () => {
       await api('POST', `${base}/recover`, { since: new Date(Date.now() - 86_400_000).toISOString() });
@@ -86,7 +101,23 @@ export function EndpointActions({
             Recover failed (24 h)
           </Button>
         )}
+        <Button variant="default" color="red.9" onClick={() => setConfirmDelete(true)}>
+          Delete
+        </Button>
       </Group>
+      <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete the endpoint" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Stack>
+          <Text>Nothing more is sent to {endpoint.url}, and its deliveries still waiting are cancelled. This cannot be undone; to pause it instead, disable it.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </Button>
+            <Button color="red.9" loading={busy === 'delete'} onClick={() => void remove()}>
+              Delete endpoint
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <Modal opened={confirmRoll} onClose={() => setConfirmRoll(false)} title="Roll the signing secret" closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack>
           <Text>A new secret signs every webhook from now on. For a while the current secret signs them too, so your endpoint keeps accepting them until it has the new one.</Text>

@@ -18,7 +18,7 @@ function lastAnswer(d: Delivery): string {
 }
 
 /**
- * Webhook endpoints: add, edit, disable or enable one, send it a test ping, roll its signing
+ * Webhook endpoints: add, edit, disable or enable one, delete it, send it a test ping, roll its signing
  * secret (shown once), and its delivery log: resend a delivery, recover the failed ones of the last day.
  */
 export function WebhooksPage() {
@@ -97,7 +97,7 @@ export function WebhooksPage() {
         </Group>
       )}
       {endpoint && writer && (
-        <EndpointActions endpoint={endpoint} onEdit={() => setEditing(endpoint)} onNotice={setNotice} onSecret={(s, p) => setSecret({ secret: s, previousExpires: p })} onChanged={() => { endpoints.reload(); log.reload(); }} />
+        <EndpointActions endpoint={endpoint} onEdit={() => setEditing(endpoint)} onNotice={setNotice} onSecret={(s, p) => setSecret({ secret: s, previousExpires: p })} onChanged={() => { endpoints.reload(); log.reload(); }} onDeleted={() => endpoints.reload()} />
       )}
       {selected && deliveries.length === 0 && !log.loading && <Text c="dark.6">No deliveries yet.</Text>}
       {deliveries.length > 0 && (

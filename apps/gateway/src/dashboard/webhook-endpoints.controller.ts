@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Delete, HttpCode, Inject, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   WebhookRpcPatterns,
@@ -37,7 +37,7 @@ export function endpointEditAction(body: UpdateCallbackDto): string {
 }
 
 /**
- * Adding, editing (incl. disabling and enabling), test pings and secret rolls of webhook
+ * Adding, editing (incl. disabling and enabling), deleting, test pings and secret rolls of webhook
  * endpoints: the dispatcher's RPCs /v1/callback uses, with its request rules (the same schemas).
  * A signing secret is answered twice only: once when the endpoint is added, once per roll.
  */
@@ -71,6 +71,19 @@ export class WebhookEndpointsController {
     const updated = await this.hooks.call<UpdateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksUpdate, rpcContext(req), { id: endpointId(id), ...asRpcBody(body) });
     await this.audit.record(req, endpointEditAction(body), String(updated.id), endpointChanges(body));
     return { result: 'success', endpoint: presentEndpoint(updated) };
+  }
+
+  /**
+   * Deletes the endpoint, as DELETE /v1/callback/{id}: nothing more is sent to it, its pending
+   * deliveries are cancelled, and it leaves every list (its past deliveries stay in the events' logs).
+   */
+  @Delete(':id')
+  @HttpCode(200)
+  @Allows('webhooks.write')
+  async remove(@Req() req: ApiRequest, @Param('id') id: string): Promise<{ result: 'success'; deleted: true }> {
+    await this.hooks.call<CallbackIdBody, { deleted: true }>(WebhookRpcPatterns.CallbacksDelete, rpcContext(req), { id: endpointId(id) });
+    await this.audit.record(req, 'webhook.delete', id);
+    return { result: 'success', deleted: true };
   }
 
   /** A signed `ping` sent now, as POST /v1/callback/{id}/test: how the endpoint answered. */
