@@ -3,11 +3,10 @@ import IORedis from 'ioredis';
 import type { DataSource } from '@payments/database';
 import { Queues, type RpcContext } from '@payments/contracts';
 import { CallbackStore } from '../../apps/webhook-dispatcher/src/callbacks/callback-store';
-import { CallbacksService } from '../../apps/webhook-dispatcher/src/callbacks/callbacks.usecases';
+import { UpdateCallbackUseCase } from '../../apps/webhook-dispatcher/src/callbacks/usecases/update-callback.usecase';
 import { DeliveryStore } from '../../apps/webhook-dispatcher/src/delivery/delivery-store';
 import { DeliveryReconciler } from '../../apps/webhook-dispatcher/src/delivery/delivery-reconciler';
 import { RECONCILE_PAGE, RECONCILE_PAGES_PER_PASS, deliveryJobId } from '../../apps/webhook-dispatcher/src/delivery/delivery-queue';
-import type { WebhookDispatcherConfig } from '../../apps/webhook-dispatcher/src/config/webhook.config';
 import { infra, runId } from '../support/infra';
 import { waitFor } from '../support/wait';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
@@ -177,7 +176,7 @@ describe('webhook dispatcher stores under concurrency', () => {
   }, 60_000);
 
   it('enabling a callback again while a failing attempt disables it clears the failure streak that disabled it', async () => {
-    const service = new CallbacksService(ds, null as never, null as never, callbacks, null as never, {} as WebhookDispatcherConfig);
+    const update = new UpdateCallbackUseCase(callbacks, null as never);
     const cb = await callbacks.insert(ds.manager, { businessId: 7, mode: 'test', url: 'https://example.com/flaky', description: '', events: ['payment.completed'], secret: SECRET });
     await ds.query("UPDATE callbacks SET failure_count = 49, failing_since = now() - interval '6 days' WHERE id = $1", [cb.id]);
 
@@ -187,8 +186,8 @@ describe('webhook dispatcher stores under concurrency', () => {
       await callbacks.lock(m, cb.id);
       await callbacks.recordFailure(m, cb.id);
       await callbacks.disable(m, cb.id, 'failing for 5 days');
-      // Meanwhile the merchant enables it: the service reads it as still active, then its update waits for the lock.
-      enabling = service.update({ ctx, body: { id: cb.id, is_active: true } });
+      // Meanwhile the merchant enables it: the use case reads it as still active, then its update waits for the lock.
+      enabling = update.execute({ ctx, body: { id: cb.id, is_active: true } });
       await waitFor('the update to wait for the callback lock', async () => {
         const [{ n }] = await ds.query(
           "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE callbacks SET url%'",
@@ -202,6 +201,6 @@ describe('webhook dispatcher stores under concurrency', () => {
 
     // Enabling one that is active leaves its streak alone.
     await ds.query("UPDATE callbacks SET failure_count = 3, failing_since = now() WHERE id = $1", [cb.id]);
-    expect(await service.update({ ctx, body: { id: cb.id, is_active: true } })).toMatchObject({ is_active: true, failure_count: 3 });
+    expect(await update.execute({ ctx, body: { id: cb.id, is_active: true } })).toMatchObject({ is_active: true, failure_count: 3 });
   });
 });

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { pingController } from '@payments/platform';
-import { WebhookEventsModule } from './events/events.module';
+import { CallbacksModule } from './callbacks/callbacks.module';
+import { DeliveryModule } from './delivery/delivery.module';
+import { EventsModule } from './events/events.module';
 
-@Module({ imports: [WebhookEventsModule], controllers: [pingController('webhook-dispatcher')] })
+/** One module per domain folder, each with its own RPC controllers; the stores sit below them (stores.module.ts). */
+@Module({ imports: [CallbacksModule, DeliveryModule, EventsModule], controllers: [pingController('webhook-dispatcher')] })
 export class WebhookDispatcherModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
-import type { Mode } from '@payments/contracts';
-import { unknownCursor } from '@payments/platform';
+import { ErrorCodes, type CallbackView, type Mode, type RpcContext } from '@payments/contracts';
+import { DomainException, unknownCursor } from '@payments/platform';
 
 type Db = Pick<EntityManager, 'query'>;
 
@@ -45,6 +45,20 @@ export interface CallbackChanges {
 
 const LIVE = 'business_id = $1 AND mode = $2 AND deleted_at IS NULL';
 
+export function toCallbackView(c: CallbackRow): CallbackView {
+  return {
+    id: c.id,
+    url: c.url,
+    description: c.description,
+    events: c.events,
+    is_active: c.is_active,
+    failure_count: c.failure_count,
+    last_triggered: c.last_triggered?.toISOString() ?? null,
+    date_created: c.created_at.toISOString(),
+    date_updated: c.updated_at.toISOString(),
+  };
+}
+
 /**
  * Every read and write of `callbacks`. Lock order everywhere: the callback row first, then its
  * deliveries — the other order against a concurrent delete deadlocks.
@@ -56,6 +70,13 @@ export class CallbackStore {
   /** A live (not deleted) callback of the business and mode. */
   async owned(businessId: number, mode: string, id: number): Promise<CallbackRow | undefined> {
     const [row] = await queryRows<CallbackRow>(this.ds, `SELECT * FROM callbacks WHERE id = $3 AND ${LIVE}`, [businessId, mode, id]);
+    return row;
+  }
+
+  /** The caller's live callback, or NotFound: every merchant call on one callback (and on its deliveries) starts here. */
+  async ownedOrNotFound(ctx: RpcContext, id: number): Promise<CallbackRow> {
+    const row = await this.owned(ctx.business_id, ctx.mode, id);
+    if (!row) throw new DomainException(ErrorCodes.NotFound, `no callback ${id}`);
     return row;
   }
 

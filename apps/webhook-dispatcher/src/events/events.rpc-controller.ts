@@ -1,7 +1,6 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { WebhookRpcPatterns, type CallbackIdBody, type EventDeliveriesBody, type EventIdBody, type EventsOfTransactionBody, type ListEventsBody, type RpcRequest } from '@payments/contracts';
+import { WebhookRpcPatterns, type EventDeliveriesBody, type EventIdBody, type EventsOfTransactionBody, type ListEventsBody, type RpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
-import { TestPingUseCase } from '../callbacks/test-ping.usecase';
 import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
 import { EventsStore } from './events-store';
 
@@ -10,7 +9,6 @@ export class EventsRpcController {
   constructor(
     private readonly events: EventsStore,
     private readonly deliveriesStore: DeliveryAdminStore,
-    private readonly ping: TestPingUseCase,
   ) {}
 
   @MessagePattern(WebhookRpcPatterns.EventsList)
@@ -31,10 +29,5 @@ export class EventsRpcController {
   @MessagePattern(WebhookRpcPatterns.EventsDeliveries)
   deliveries(@Payload() req: RpcRequest<EventDeliveriesBody>) {
     return this.deliveriesStore.deliveriesOf(req.ctx, req.body.event_id);
-  }
-
-  @MessagePattern(WebhookRpcPatterns.CallbacksTest)
-  test(@Payload() req: RpcRequest<CallbackIdBody>) {
-    return this.ping.execute(req);
   }
 }

@@ -2,12 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from '@payments/database';
 import { PING_EVENT, pingPayload, webhookBody, type CallbackIdBody, type RpcRequest, type TestCallbackResult } from '@payments/contracts';
-import { WebhookDispatcherConfig } from '../config/webhook.config';
-import { HttpSender } from '../delivery/http-sender';
-import { signingSecrets, webhookHeaders } from '../delivery/signature';
-import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
-import { EventsStore } from '../events/events-store';
-import { CallbacksService } from './callbacks.usecases';
+import { WebhookDispatcherConfig } from '../../config/webhook.config';
+import { HttpSender } from '../../delivery/http-sender';
+import { signingSecrets, webhookHeaders } from '../../delivery/signature';
+import { DeliveryAdminStore } from '../../delivery/delivery-admin-store';
+import { EventsStore } from '../../events/events-store';
+import { CallbackStore } from '../callback-store';
 
 /**
  * POST /v1/callback/{id}/test: one signed `ping` sent now, through the same SSRF-guarded sender
@@ -19,7 +19,7 @@ import { CallbacksService } from './callbacks.usecases';
 export class TestPingUseCase {
   constructor(
     private readonly ds: DataSource,
-    private readonly callbacks: CallbacksService,
+    private readonly callbacks: CallbackStore,
     private readonly events: EventsStore,
     private readonly deliveries: DeliveryAdminStore,
     private readonly sender: HttpSender,
@@ -27,7 +27,7 @@ export class TestPingUseCase {
   ) {}
 
   async execute({ ctx, body }: RpcRequest<CallbackIdBody>): Promise<TestCallbackResult> {
-    const callback = await this.callbacks.owned(ctx, body.id);
+    const callback = await this.callbacks.ownedOrNotFound(ctx, body.id);
     const id = `evt_${randomBytes(18).toString('base64url')}`;
     const createdAt = new Date();
     const data = pingPayload(callback.id);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCodes, type AdminRecoverDeliveriesBody, type AdminRecoverDeliveriesResult } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
-import { DeliveryQueue } from '../delivery/delivery-queue';
-import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
+import { DeliveryQueue } from '../delivery-queue';
+import { DeliveryAdminStore } from '../delivery-admin-store';
 
 export const ADMIN_RECOVER_MAX_PAGE = 1_000;
 

@@ -1,27 +1,12 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  ReconcileAdminRpcPatterns,
-  WebhookAdminRpcPatterns,
-  type AdminRecoverDeliveriesBody,
-  type ReconcilePageBody,
-  type ReconcileWebhookTransactionsBody,
-} from '@payments/contracts';
+import { ReconcileAdminRpcPatterns, type ReconcilePageBody, type ReconcileWebhookTransactionsBody } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
-import { AdminRecoverUseCase } from './admin-recover.usecase';
-import { ReconcileWebhooksUseCase } from './reconcile.usecase';
+import { ReconcileWebhooksUseCase } from './usecases/reconcile-webhooks.usecase';
 
 /** Operator patterns (`admin.*`): reached only through the gateway's admin API. */
 @RpcController()
-export class WebhookAdminRpcController {
-  constructor(
-    private readonly recovery: AdminRecoverUseCase,
-    private readonly reconcile: ReconcileWebhooksUseCase,
-  ) {}
-
-  @MessagePattern(WebhookAdminRpcPatterns.DeliveriesRecover)
-  recover(@Payload() req: { body: AdminRecoverDeliveriesBody }) {
-    return this.recovery.execute(req.body);
-  }
+export class ReconcileWebhooksRpcController {
+  constructor(private readonly reconcile: ReconcileWebhooksUseCase) {}
 
   @MessagePattern(ReconcileAdminRpcPatterns.WebhookTransactions)
   transactions(@Payload() req: { body: ReconcileWebhookTransactionsBody }) {

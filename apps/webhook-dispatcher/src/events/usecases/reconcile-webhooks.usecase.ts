@@ -8,11 +8,11 @@ import type {
   ReconcileWebhookTransactionsBody,
   ReconcileWebhookTransactionsResult,
 } from '@payments/contracts';
-import { WebhookDispatcherConfig } from '../config/webhook.config';
-import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
-import { parseDuration } from '../delivery/disable-rule';
-import { EventsStore } from '../events/events-store';
-import { CallbackStore } from './callback-store';
+import { WebhookDispatcherConfig } from '../../config/webhook.config';
+import { DeliveryAdminStore } from '../../delivery/delivery-admin-store';
+import { parseDuration } from '../../delivery/disable-rule';
+import { EventsStore } from '../events-store';
+import { CallbackStore } from '../../callbacks/callback-store';
 
 const pageSize = (limit: number) => Math.min(Math.max(1, Math.trunc(limit) || 1), 1_000);
 
