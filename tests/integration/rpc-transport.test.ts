@@ -1,16 +1,19 @@
 import { pino } from 'pino';
+import { connect } from 'node:net';
 import {
+  FrameDecoder,
   FramedRpcClient,
   FramedRpcServer,
+  RPC_GOING_AWAY,
   RpcConnectionLostError,
   RpcNotSentError,
   RpcRemoteError,
   RpcSigner,
   RpcTimeoutError,
   RpcVerifier,
+  decodeFrame,
+  encodeFrame,
 } from '@payments/platform';
-import { connect } from 'node:net';
-import { FrameDecoder, RPC_GOING_AWAY, decodeFrame, encodeFrame } from '@payments/platform';
 import { freePort } from '../support/processes';
 import { waitFor } from '../support/wait';
 
@@ -114,19 +117,24 @@ describe('framed RPC transport', () => {
     }
   });
 
-  it('answers a request that crossed its goaway "going away" without running it, finishes the running one, and closes once the client has', async () => {
-    await start();
-    // A raw connection, so a request can be sent after the server's goaway left but before it is read.
+  /** A raw connection, so a request can be sent after the server's goaway left but before it is read. */
+  const rawConnection = async () => {
     const socket = connect({ host: '127.0.0.1', port });
     await new Promise((resolve) => socket.once('connect', resolve));
     const frames: Array<{ header: Record<string, unknown>; body: Buffer }> = [];
     const decoder = new FrameDecoder(1024 * 1024, (frame) => frames.push(decodeFrame(frame)));
     socket.on('data', (chunk: Buffer) => decoder.push(chunk));
     const signer = new RpcSigner(SECRET, 'merchant');
-    const send = (id: number, pattern: string, data: unknown) => {
+    const send = (id: number, pattern: string, data: unknown, extra: object = { ga: 1 }) => {
       const body = JSON.stringify(data);
-      socket.write(encodeFrame({ id, pattern, auth: signer.sign(pattern, body, 5_000) }, body));
+      socket.write(encodeFrame({ id, pattern, auth: signer.sign(pattern, body, 5_000), ...extra }, body));
     };
+    return { socket, frames, send };
+  };
+
+  it('answers a request that crossed its goaway "going away" without running it, finishes the running one, and closes once the client has', async () => {
+    await start();
+    const { socket, frames, send } = await rawConnection();
     send(1, 'hang', {});
     await waitFor('the first call to run', () => release.length === 1);
     const closing = server!.close();
@@ -137,15 +145,33 @@ describe('framed RPC transport', () => {
     await waitFor('the answer to the crossed request', () => frames.some((f) => f.header.id === 2));
     expect(frames.find((f) => f.header.id === 2)?.header.err).toMatchObject({ code: RPC_GOING_AWAY });
     expect(runs).toBe(before);
-    // The running call still gets its reply, and the server waits for the client's end to close.
+    // The running call still gets its reply; the server then waits for the client's end to close.
     for (const r of release.splice(0)) r();
     await waitFor('the reply to the running call', () => frames.some((f) => f.header.id === 1));
     expect(frames.find((f) => f.header.id === 1)?.header.err).toBeUndefined();
     let closed = false;
     void closing.then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
     socket.end();
+    await waitFor('the server to close after the client ended', () => closed, { timeoutMs: 1_500 });
+    socket.destroy();
+  });
+
+  it('gives a request from a client that does not know "going away" no answer, as before, and closes without waiting for a client that never ends', async () => {
+    await start();
+    const { socket, frames, send } = await rawConnection();
+    send(1, 'echo.delayed', { value: 1, delayMs: 0 }, {});
+    await waitFor('the first reply', () => frames.some((f) => f.header.id === 1));
+    const closing = server!.close();
+    server = undefined;
+    await waitFor('the goaway', () => frames.some((f) => f.header.goaway === true));
+    const ended = new Promise((resolve) => socket.once('end', resolve));
+    send(2, 'echo.delayed', { value: 2, delayMs: 0 }, {});
+    // The client never ends its side: the server ends the connection itself after its wait.
+    await ended;
     await closing;
-    expect(closed).toBe(true);
+    expect(frames.some((f) => f.header.id === 2)).toBe(false);
     socket.destroy();
   });
 });

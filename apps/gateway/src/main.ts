@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     @Module({ imports: [GatewayRuntimeModule, GatewayModule] })
     class GatewayRootModule {}
 
-    const app = await NestFactory.create<GatewayHttpApp>(GatewayRootModule, createHttpAdapter(config.TRUSTED_PROXIES), {
+    const app = await NestFactory.create<GatewayHttpApp>(GatewayRootModule, createHttpAdapter(config.trustedProxies()), {
       logger: new NestPinoLogger(logger),
       bodyParser: false,
       abortOnError: false,

@@ -72,7 +72,10 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
       // are told to go elsewhere (goaway; a request that crossed it is answered "not run"), and
       // the running requests finish with every dependency still up. Consumers leave their groups
       // meanwhile, so their partitions move to the other replicas.
-      await Promise.all([rpcServer.close(), messaging.stopConsuming()]);
+      // allSettled: a consumer that fails to stop must not cut the RPC drain short.
+      for (const r of await Promise.allSettled([rpcServer.close(), messaging.stopConsuming()])) {
+        if (r.status === 'rejected') logger!.error({ err: r.reason as Error }, 'error while stopping RPC or consumers; shutting down the rest');
+      }
       await app.close();
       await messaging.close();
       redis?.disconnect();

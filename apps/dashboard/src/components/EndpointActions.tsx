@@ -69,8 +69,8 @@ export function EndpointActions({
     run(
       'delete',
       async () => {
-        await api('DELETE', base);
         setConfirmDelete(false);
+        await api('DELETE', base);
         return { ok: true, text: `Endpoint ${endpoint.url} deleted: nothing more is sent to it.` };
       },
       onDeleted,

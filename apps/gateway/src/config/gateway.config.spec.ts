@@ -41,7 +41,7 @@ describe('loadConfig', () => {
       expect(loadConfig(GatewayConfig, { ...ADMIN, TRUSTED_PROXIES: list }).TRUSTED_PROXIES).toBe(list);
     });
 
-    it.each(['10.0.5.0/33', 'ingress.local', '10.0.0.0/8/1', 'all'])('refuses TRUSTED_PROXIES=%p, naming it', (list) => {
+    it.each(['10.0.5.0/33', 'ingress.local', '10.0.0.0/8/1', 'all', '10.0.0.1,', ' , ', 'fe80::1%eth0', 'none, 10.0.0.1'])('refuses TRUSTED_PROXIES=%p, naming it', (list) => {
       expect(configError(() => loadConfig(GatewayConfig, { ...ADMIN, TRUSTED_PROXIES: list })).problems.map((p) => p.variable)).toEqual(['TRUSTED_PROXIES']);
     });
 

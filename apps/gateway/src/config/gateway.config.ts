@@ -6,22 +6,21 @@ const ADDRS = { message: '$property must be a comma-separated list of host:port'
 
 /** The named ranges the HTTP server knows (proxy-addr's), or an IP address with an optional prefix length. */
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/** The entries of a TRUSTED_PROXIES list, trimmed; an empty one stays (and is refused: `10.0.0.1,`). */
+const proxyEntries = (list: string): string[] => list.split(',').map((s) => s.trim());
 @ValidatorConstraint({ name: 'proxyList' })
 class ProxyList implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
     if (typeof value !== 'string') return false;
     if (value.trim() === 'none') return true;
-    return value
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .every((entry) => {
-        if (PROXY_NAMES.has(entry)) return true;
-        const [ip, prefix, ...rest] = entry.split('/');
-        const family = isIP(ip ?? '');
-        if (family === 0 || rest.length > 0) return false;
-        return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
-      });
+    return proxyEntries(value).every((entry) => {
+      if (PROXY_NAMES.has(entry)) return true;
+      const [ip, prefix, ...rest] = entry.split('/');
+      // No zone ids (fe80::1%eth0): Node accepts them, the HTTP server's parser does not.
+      const family = ip?.includes('%') ? 0 : isIP(ip ?? '');
+      if (family === 0 || rest.length > 0) return false;
+      return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+    });
   }
   defaultMessage(): string {
     return '$property must be a comma-separated list of IP addresses or CIDR ranges, or loopback, linklocal, uniquelocal; or none';
@@ -46,7 +45,7 @@ export class GatewayConfig extends InternalRpcConfig {
   ADMIN_API_TOKEN = '';
 
   /**
-   * Which peers are proxies whose X-Forwarded-For (and -Proto, -Host) is believed: the client's
+   * Which peers are proxies whose X-Forwarded-For (and -Proto) is believed: the client's
    * address (the login limiter's per-address count, the audit log) is then the last address in
    * the header before a trusted one. The default trusts private networks, which fits a cluster
    * where only the ingress reaches the gateway; where other pods can reach it too, set the
@@ -54,6 +53,11 @@ export class GatewayConfig extends InternalRpcConfig {
    */
   @Validate(ProxyList)
   TRUSTED_PROXIES = 'loopback, linklocal, uniquelocal';
+
+  /** TRUSTED_PROXIES as the HTTP server takes it: the entries, or false for none. */
+  trustedProxies(): string[] | false {
+    return this.TRUSTED_PROXIES.trim() === 'none' ? false : proxyEntries(this.TRUSTED_PROXIES);
+  }
 
   /** Public address of the hosted checkout page (the gateway serves it under /checkout). */
   @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http(s) URL' })

@@ -1,8 +1,11 @@
+import { loadConfig } from '@payments/config';
+import { GatewayConfig } from '../config/gateway.config';
 import { createHttpAdapter } from './http-server';
 
 /** The client address the gateway sees (req.ip) for a request from `remoteAddress` with an X-Forwarded-For header. */
 async function clientIp(trustedProxies: string, remoteAddress: string, forwardedFor: string): Promise<string> {
-  const fastify = createHttpAdapter(trustedProxies).getInstance();
+  const config = loadConfig(GatewayConfig, { ADMIN_API_TOKEN: 'a-very-long-admin-token-0123456789', TRUSTED_PROXIES: trustedProxies });
+  const fastify = createHttpAdapter(config.trustedProxies()).getInstance();
   fastify.get('/ip', (req, reply) => void reply.send({ ip: req.ip }));
   try {
     const res = await fastify.inject({ method: 'GET', url: '/ip', remoteAddress, headers: { 'x-forwarded-for': forwardedFor } });

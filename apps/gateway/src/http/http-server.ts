@@ -33,11 +33,11 @@ function answerFrameworkError(_err: Error, req: ApiRequest, reply: ApiReply): vo
  * strings, case-insensitive paths with an optional trailing slash, Node's keep-alive timeout, the
  * API's error body for requests refused before routing).
  */
-export function createHttpAdapter(trustedProxies: string): FastifyAdapter {
+export function createHttpAdapter(trustedProxies: string[] | false): FastifyAdapter {
   const adapter = new FastifyAdapter({
     logger: false,
     // The load balancer's addresses (TRUSTED_PROXIES): the client is the last address before them.
-    trustProxy: trustedProxies.trim() === 'none' ? false : trustedProxies,
+    trustProxy: trustedProxies,
     bodyLimit: BODY_LIMIT,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,

@@ -78,7 +78,8 @@ export class RpcClientPool {
       }
     }
     const keep = this.endpoints.filter((e) => wanted.includes(e.address));
-    for (const gone of this.endpoints.filter((e) => !wanted.includes(e.address))) gone.client.close();
+    // An address that left (a terminating pod) finishes the calls it has in flight.
+    for (const gone of this.endpoints.filter((e) => !wanted.includes(e.address))) gone.client.retire();
     for (const address of wanted.filter((a) => !keep.some((e) => e.address === a))) {
       const i = address.lastIndexOf(':');
       const host = address.slice(0, i).replace(/^\[|\]$/g, '');

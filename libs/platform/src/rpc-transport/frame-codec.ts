@@ -1,20 +1,21 @@
 import type { Socket } from 'node:net';
 
 /**
+ * Error code of a request that reached a closing server after its goaway: it was not run, so the
+ * caller may send it to another instance. Only a client that says it knows this code (`ga: 1` in
+ * its request header) gets it; an older client's request is dropped with the connection, as before.
+ */
+export const RPC_GOING_AWAY = 'rpc_going_away';
+
+/**
  * The wire format of internal RPC, both directions: a 4-byte big-endian length of the rest, then a
  * 4-byte big-endian length of a JSON header, the header, and the body bytes (JSON, or empty).
  *
- * Request header `{ id?, pattern, auth? }`, body the JSON payload. Reply header `{ id, err? }`,
+ * Request header `{ id?, pattern, auth?, ga? }`, body the JSON payload. Reply header `{ id, err? }`,
  * body the JSON response; `{ goaway: true }` from a closing server means "send nothing more here".
  * The body travels as its own bytes so the envelope's HMAC covers exactly
  * what was sent, and a refused request is never parsed beyond its header.
  */
-/**
- * Error code of a request that reached a closing server after its goaway: it was not run, so the
- * caller may send it to another instance.
- */
-export const RPC_GOING_AWAY = 'rpc_going_away';
-
 export const LENGTH_BYTES = 4;
 /** Headers carry an id, a pattern and the envelope: anything longer is not ours, and is refused unparsed. */
 export const MAX_HEADER_BYTES = 16 * 1024;

@@ -95,7 +95,8 @@ export class FramedRpcClient {
     const body = data === undefined ? '' : JSON.stringify(data);
     const id = this.nextId++;
     // The deadline travels with the request (signed): the time this call still waits, as of now.
-    const frame = encodeFrame({ id, pattern, auth: this.options.signer.sign(pattern, body, replyMs) }, body);
+    // `ga`: this client takes a "going away" answer as not sent (see RPC_GOING_AWAY).
+    const frame = encodeFrame({ id, pattern, auth: this.options.signer.sign(pattern, body, replyMs), ga: 1 }, body);
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -128,6 +129,20 @@ export class FramedRpcClient {
     this.closed = true;
     this.socket?.destroy();
     this.socket = undefined;
+  }
+
+  /**
+   * Stops using this address without failing what it is waiting for: no new call is sent, the
+   * calls in flight get their replies, then the connection is ended (as after a goaway). For an
+   * address that left the service's DNS answers, e.g. a pod that is terminating.
+   */
+  retire(): void {
+    this.closed = true;
+    const socket = this.socket;
+    this.socket = undefined;
+    if (!socket) return;
+    this.leaving.add(socket);
+    this.endIfLeft(socket);
   }
 
   private connect(): Promise<Socket> {

@@ -171,8 +171,10 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     const { id, pattern, auth } = header;
     const replyTo = typeof id === 'number' || typeof id === 'string' ? id : undefined;
     if (this.closing) {
-      // Sent before the client read the goaway: not run, and said so, so it can go elsewhere.
-      if (replyTo !== undefined) this.write(socket, encodeFrame({ id: replyTo, err: { code: RPC_GOING_AWAY, message: 'the service is shutting down; not run' } }));
+      // Sent before the client read the goaway: not run, and said so, so it can go elsewhere. A
+      // client that would not know the code (an older gateway during a rollout would take it for a
+      // failure) gets no answer: the connection's end tells it the outcome is unknown, as before.
+      if (replyTo !== undefined && header.ga === 1) this.write(socket, encodeFrame({ id: replyTo, err: { code: RPC_GOING_AWAY, message: 'the service is shutting down; not run' } }));
       return;
     }
     const reason = this.verifier.verify({ pattern, body, auth });
