@@ -75,8 +75,10 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
     expect(restarts.sort()).toEqual(ALL_APPS.flatMap((app) => Array.from({ length: REPLICAS }, (_, i) => `${app}#${i} exited 0`)).sort());
     expect(load.accepted.length).toBeGreaterThan(3 * RATE);
     expect(load.refundsAccepted).toBeGreaterThan(RATE);
-    // Not one request answered with anything but success, nor left without an answer.
-    expect(Object.fromEntries(load.failures)).toEqual({});
+    // Not one request refused (5xx), dropped or left without an answer. (A refund the API turns
+    // down because its payment has not succeeded yet, 4xx, is an answer, and the load tries it later.)
+    const refused = [...load.failures].filter(([why]) => !/(^|: )refund 4\d\d /.test(why));
+    expect(Object.fromEntries(refused)).toEqual({});
 
     await expectEverythingSettled(stack, load, receiver, '/rolling', shop);
   }, 600_000);
