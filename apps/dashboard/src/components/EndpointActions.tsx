@@ -1,7 +1,8 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useState } from 'react';
 import { api, type Endpoint } from '../api';
 import { problemText } from '../api-types';
+import { ConfirmDialog } from './ConfirmDialog';
 
 export interface Notice {
   ok: boolean;
@@ -105,32 +106,12 @@ export function EndpointActions({
           Delete
         </Button>
       </Group>
-      <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete the endpoint" closeButtonProps={{ 'aria-label': 'Close' }}>
-        <Stack>
-          <Text>Nothing more is sent to {endpoint.url}, and its deliveries still waiting are cancelled. This cannot be undone; to pause it instead, disable it.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>
-              Cancel
-            </Button>
-            <Button color="red.9" loading={busy === 'delete'} onClick={() => void remove()}>
-              Delete endpoint
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-      <Modal opened={confirmRoll} onClose={() => setConfirmRoll(false)} title="Roll the signing secret" closeButtonProps={{ 'aria-label': 'Close' }}>
-        <Stack>
-          <Text>A new secret signs every webhook from now on. For a while the current secret signs them too, so your endpoint keeps accepting them until it has the new one.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmRoll(false)}>
-              Cancel
-            </Button>
-            <Button color="red.9" loading={busy === 'roll'} onClick={() => void roll()}>
-              Roll secret
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog opened={confirmDelete} title="Delete the endpoint" action="Delete endpoint" busy={busy === 'delete'} onConfirm={() => void remove()} onClose={() => setConfirmDelete(false)}>
+        Nothing more is sent to {endpoint.url}, and its deliveries still waiting are cancelled. This cannot be undone; to pause it instead, disable it.
+      </ConfirmDialog>
+      <ConfirmDialog opened={confirmRoll} title="Roll the signing secret" action="Roll secret" busy={busy === 'roll'} onConfirm={() => void roll()} onClose={() => setConfirmRoll(false)}>
+        A new secret signs every webhook from now on. For a while the current secret signs them too, so your endpoint keeps accepting them until it has the new one.
+      </ConfirmDialog>
     </>
   );
 }

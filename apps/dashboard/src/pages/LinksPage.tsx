@@ -1,7 +1,8 @@
-import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { ApiError, api, query } from '../api';
 import { CreateLinkDialog } from '../components/CreateLinkDialog';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Pager, useCursor } from '../components/Pager';
 import { ScrollRegion } from '../components/ScrollRegion';
 import { dateTime, money } from '../format';
@@ -103,19 +104,9 @@ export function LinksPage() {
           reload();
         }}
       />
-      <Modal opened={ending !== null} onClose={() => setEnding(null)} title="Deactivate this link?" closeButtonProps={{ 'aria-label': 'Close' }}>
-        <Stack>
-          <Text>“{ending?.description}” will stop taking payments. This cannot be undone.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setEnding(null)}>
-              Cancel
-            </Button>
-            <Button color="red.9" onClick={() => ending && void deactivate(ending)}>
-              Deactivate link
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog opened={ending !== null} title="Deactivate this link?" action="Deactivate link" busy={false} onConfirm={() => ending && void deactivate(ending)} onClose={() => setEnding(null)}>
+        “{ending?.description}” will stop taking payments. This cannot be undone.
+      </ConfirmDialog>
     </Stack>
   );
 }
