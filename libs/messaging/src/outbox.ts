@@ -3,7 +3,7 @@ import type { Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
-import { outboxRelayed } from '@payments/platform';
+import { outboxRelayFailures, outboxRelayed } from '@payments/platform';
 
 export interface NewEvent<TData> {
   topic: string;
@@ -122,6 +122,25 @@ export class OutboxRelay {
       if (list) list.push(row);
       else byTopic.set(row.topic, [row]);
     }
+    try {
+      await this.send(byTopic);
+    } catch (err) {
+      // Loud, and the rows stay: the caller's transaction rolls back, so nothing is marked sent
+      // and the next try publishes them again (consumers dedupe by event id, should part of the
+      // batch have been written).
+      const failure = relayFailure(err);
+      outboxRelayFailures.inc({ reason: failure.reason });
+      this.logger.error(
+        { err, reason: failure.reason, kafkaError: failure.types, count: rows.length, topics: [...byTopic.keys()] },
+        `outbox relay: Kafka did not take ${rows.length} events: ${failure.explanation}; they stay in the outbox and are sent again on the next try`,
+      );
+      throw err;
+    }
+    for (const [topic, list] of byTopic) outboxRelayed.inc({ topic }, list.length);
+    this.logger.debug({ count: rows.length }, 'outbox events relayed');
+  }
+
+  private async send(byTopic: Map<string, OutboxRow[]>): Promise<void> {
     await this.producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic.entries()].map(([topic, list]) => ({
@@ -133,12 +152,51 @@ export class OutboxRelay {
         })),
       })),
     });
-    for (const [topic, list] of byTopic) outboxRelayed.inc({ topic }, list.length);
-    this.logger.debug({ count: rows.length }, 'outbox events relayed');
   }
 
   private async prune(): Promise<void> {
     this.lastPrune = Date.now();
     await this.ds.query(`DELETE FROM outbox_events WHERE published_at < now() - make_interval(days => $1)`, [this.retentionDays]);
   }
+}
+
+export type RelayFailureReason = 'not_enough_replicas' | 'leader_unavailable' | 'timeout' | 'connection' | 'other';
+
+/**
+ * Why Kafka did not take a batch, from a kafkajs error: the protocol error types found along its
+ * causes (a send that ran out of retries wraps the last one), and what they mean to an operator.
+ */
+export function relayFailure(err: unknown): { reason: RelayFailureReason; types: string[]; explanation: string } {
+  const types: string[] = [];
+  const names: string[] = [];
+  const seen = new Set<unknown>();
+  const walk = (e: unknown): void => {
+    if (!e || typeof e !== 'object' || seen.has(e)) return;
+    seen.add(e);
+    const x = e as { type?: unknown; name?: unknown; cause?: unknown; originalError?: unknown; errors?: unknown };
+    if (typeof x.type === 'string' && !types.includes(x.type)) types.push(x.type);
+    if (typeof x.name === 'string') names.push(x.name);
+    walk(x.cause);
+    walk(x.originalError);
+    if (Array.isArray(x.errors)) x.errors.forEach(walk);
+  };
+  walk(err);
+  const has = (...t: string[]) => t.some((type) => types.includes(type));
+  if (has('NOT_ENOUGH_REPLICAS', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND')) {
+    return {
+      reason: 'not_enough_replicas',
+      types,
+      explanation: `fewer brokers than min.insync.replicas hold an in-sync copy of a partition (${types.filter((t) => t.startsWith('NOT_ENOUGH_REPLICAS')).join(', ')}): brokers of the cluster are down or behind`,
+    };
+  }
+  if (has('LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'UNKNOWN_TOPIC_OR_PARTITION')) {
+    return { reason: 'leader_unavailable', types, explanation: `a partition has no leader it can reach (${types.join(', ')}): a broker is down or leaders are moving` };
+  }
+  if (has('REQUEST_TIMED_OUT') || names.includes('KafkaJSRequestTimeoutError')) {
+    return { reason: 'timeout', types, explanation: 'the brokers did not answer in time' };
+  }
+  if (names.some((n) => n === 'KafkaJSConnectionError' || n === 'KafkaJSBrokerNotFound' || n === 'KafkaJSConnectionClosedError')) {
+    return { reason: 'connection', types, explanation: 'no connection to the brokers' };
+  }
+  return { reason: 'other', types, explanation: err instanceof Error ? err.message : String(err) };
 }
