@@ -236,23 +236,19 @@ cmd_up() {
   local mine
   mine="$(all_brokers)"
 
-  if [[ -n "${KAFKA_BROKERS:-}" ]]; then
+  # KAFKA_BROKERS naming our own nodes goes on below: the running ones are
+  # reused and missing ones started (a cluster node that was stopped comes back).
+  if [[ -n "${KAFKA_BROKERS:-}" && "$KAFKA_BROKERS" != "$mine" ]]; then
     local first="${KAFKA_BROKERS%%,*}" host port
     first="${first#*://}"
     host="${first%:*}"
     port="${first##*:}"
     if [[ -n "$host" && "$port" =~ ^[0-9]+$ ]] && port_open "$host" "$port"; then
-      if [[ "$KAFKA_BROKERS" == "$mine" ]] && running_pid >/dev/null; then
-        log "already running (private broker) at $KAFKA_BROKERS"
-      else
-        log "using KAFKA_BROKERS from the environment ($first accepts TCP); not starting a private broker"
-      fi
+      log "using KAFKA_BROKERS from the environment ($first accepts TCP); not starting a private broker"
       print_export KAFKA_BROKERS "$KAFKA_BROKERS"
       return 0
     fi
-    if [[ "$KAFKA_BROKERS" != "$mine" ]]; then
-      warn "KAFKA_BROKERS is set but $first does not accept TCP; starting a private broker instead"
-    fi
+    warn "KAFKA_BROKERS is set but $first does not accept TCP; starting a private broker instead"
   fi
 
   lock_piece kafka
