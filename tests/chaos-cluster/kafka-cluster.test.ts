@@ -45,6 +45,10 @@ describe('chaos: a Kafka cluster losing nodes', () => {
   }, 240_000);
 
   afterAll(async () => {
+    // The services' output, for a look after a failure.
+    const logs = join(ROOT, '.local', 'logs', 'chaos-cluster');
+    mkdirSync(logs, { recursive: true });
+    for (const p of stack?.allProcesses ?? []) writeFileSync(join(logs, `${p.app}-${p.child.pid}.log`), p.output);
     // Whatever happened, the cluster is whole again for whoever runs next.
     await cluster?.up().catch(() => undefined);
     await admin?.disconnect();
@@ -101,7 +105,10 @@ describe('chaos: a Kafka cluster losing nodes', () => {
       waitFor(`${what}: webhooks of new payments arrive`, () => {
         const first = firstOutcomeWebhook(receiver, '/cluster');
         return load.accepted.some((p) => p.acceptedAt > since && first.has(p.reference));
-      }, { timeoutMs: 180_000, intervalMs: 250 });
+      }, { timeoutMs: 180_000, intervalMs: 250 }).catch((err: Error) => {
+        const last = receiver.at('/cluster').at(-1)?.at ?? 0;
+        throw new Error(`${err.message}\naccepted ${load.accepted.length} of ${load.attempts} (${load.accepted.filter((p) => p.acceptedAt > since).length} since), last webhook ${Math.round((Date.now() - last) / 1000)} s ago, failures ${JSON.stringify([...load.failures])}; service output in .local/logs/chaos-cluster/`);
+      });
     const windows: Array<{ step: string; node: number; from: number; to: number; detail: string }> = [];
     load.start();
     try {
@@ -163,7 +170,7 @@ describe('chaos: a Kafka cluster losing nodes', () => {
     ok(await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url('/isr'), events: ['transaction.success'] } }));
     const metric = async () => {
       const text = await (await fetch(stack.metricsUrl('transaction-service'))).text();
-      return Number(/^outbox_relay_failures_total\{reason="not_enough_replicas"\} (\d+)/m.exec(text)?.[1] ?? 0);
+      return Number(/^outbox_relay_failures_total\{[^}]*reason="not_enough_replicas"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0);
     };
     const failuresBefore = await metric();
     const outputBefore = stack.app('transaction-service').output.length;
