@@ -314,16 +314,42 @@ cmd_up() {
 cmd_down() {
   lock_piece kafka
   # Every node of both layouts (a single node, a cluster of up to 9), so
-  # switching KAFKA_NODES never leaves a node running.
-  local n i stopped=0
+  # switching KAFKA_NODES never leaves a node running. All get SIGTERM at once:
+  # a node's clean shutdown asks the controller quorum to move its partitions
+  # away, which a node stopped last would wait for in vain once the others are
+  # gone.
+  local n i pid t0 stopping=()
+  t0="$(now_s)"
   for n in 1 9; do
     layout "$n"
     for ((i = 1; i <= LAYOUT_NODES; i++)); do
       select_node "$i"
-      if stop_node; then stopped=$((stopped + 1)); fi
+      if pid="$(running_pid)"; then
+        log "stopping $NODE_NAME (pid $pid, SIGTERM; up to ${KAFKA_STOP_TIMEOUT}s) ..."
+        kill -TERM "$pid" 2>/dev/null || true
+        stopping+=("$n:$i:$pid")
+      else
+        pidfile_remove "$NODE_PIDFILE"
+      fi
     done
   done
-  ((stopped > 0)) || log "not running (nothing to stop)"
+  if ((${#stopping[@]} == 0)); then
+    log "not running (nothing to stop)"
+    return 0
+  fi
+  local entry
+  for entry in "${stopping[@]}"; do
+    IFS=: read -r n i pid <<<"$entry"
+    layout "$n"
+    select_node "$i"
+    if ! wait_pid_exit "$pid" "$KAFKA_STOP_TIMEOUT"; then
+      warn "$NODE_NAME (pid $pid) still running after ${KAFKA_STOP_TIMEOUT}s; sending SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+      wait_pid_exit "$pid" 10 || die "$NODE_NAME (pid $pid) survived SIGKILL" "Check the process with: ps -fp $pid"
+    fi
+    pidfile_remove "$NODE_PIDFILE"
+  done
+  log "stopped ${#stopping[@]} node(s) in $(elapsed_since "$t0")s"
 }
 
 cmd_status() {
