@@ -28,6 +28,7 @@ export function kafkaSettings(config: ServiceConfig, clientId: string): KafkaSet
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     partitions: config.KAFKA_PARTITIONS,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    minInsyncReplicas: config.KAFKA_MIN_INSYNC_REPLICAS,
     createTopics: config.KAFKA_CREATE_TOPICS,
     security: config,
   };
