@@ -8,7 +8,7 @@ import { IdempotentConsumer } from './consumer';
 import type { BatchEventHandler, ConsumerFetch, EventHandler } from './consumer-options';
 import { connectAdmin, createKafka, ensureTopics, type KafkaSettings } from './kafka';
 import { OutboxNotifier } from './outbox-notifier';
-import { OutboxRelay } from './outbox';
+import { OutboxRelay, cachedPartitionCounts } from './outbox';
 
 export interface ConsumerSpec {
   group: string;
@@ -56,7 +56,7 @@ export class ServiceMessaging {
     publishesEvents: boolean,
   ) {
     if (config.OUTBOX_RELAY_ENABLED && publishesEvents) {
-      this.relay = new OutboxRelay(ds, producer, config.KAFKA_TOPIC_PREFIX, logger.child({ component: 'outbox-relay' }));
+      this.relay = new OutboxRelay(ds, producer, config.KAFKA_TOPIC_PREFIX, logger.child({ component: 'outbox-relay' }), undefined, undefined, cachedPartitionCounts(admin));
       const relay = this.relay;
       this.relayWorker = new PollingWorker('outbox-relay', () => relay.tick(), config.OUTBOX_POLL_INTERVAL_MS, logger);
     }
