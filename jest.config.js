@@ -6,6 +6,8 @@
  *   integration — real PostgreSQL, Redis and Kafka, real migrations, service processes started by the test
  *   e2e         — the whole stack over HTTP through the gateway
  *   chaos       — the whole stack under load while services crash and the servers restart
+ *   chaos-cluster — the same on a three-node Kafka cluster losing nodes: only with CHAOS_CLUSTER=1,
+ *                 as `npm run chaos:cluster` sets it (not part of `npm test`)
  *   fuzz        — schemathesis against the whole stack's OpenAPI document: no input may give a 5xx
  * `npm test` provisions the infrastructure and runs them all.
  */
@@ -48,6 +50,9 @@ module.exports = {
     // Restarts the PostgreSQL, Redis and Kafka it runs on (through scripts/infra): only where
     // nothing else uses them, as in `npm test`.
     { ...common, displayName: 'chaos', testMatch: ['<rootDir>/tests/chaos/**/*.test.ts'], slowTestThreshold: 300 },
+    ...(process.env.CHAOS_CLUSTER === '1'
+      ? [{ ...common, displayName: 'chaos-cluster', testMatch: ['<rootDir>/tests/chaos-cluster/**/*.test.ts'], slowTestThreshold: 600 }]
+      : []),
     { ...common, displayName: 'fuzz', testMatch: ['<rootDir>/tests/fuzz/**/*.test.ts'], slowTestThreshold: 300 },
   ],
 };

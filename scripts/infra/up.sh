@@ -4,14 +4,17 @@
 #
 #   export DATABASE_URL=postgres://USER:PASS@HOST:PORT/postgres   (server URL)
 #   export REDIS_URL=redis://HOST:PORT
-#   export KAFKA_BROKERS=HOST:PORT
+#   export KAFKA_BROKERS=HOST:PORT[,HOST:PORT...]   (every node of a cluster)
 #
 # Usage: bash scripts/infra/up.sh        then: source .local/infra.env
 #
 # Each piece reuses what is already there: a reachable DATABASE_URL /
 # REDIS_URL / KAFKA_BROKERS given in the environment, or the private instance
 # started by a previous run ("already running"). See postgres.sh, redis.sh and
-# kafka.sh for the settings (ports, timeouts, ...) that env vars override.
+# kafka.sh for the settings (ports, timeouts, ...) that env vars override;
+# KAFKA_NODES=3 starts a three-node Kafka cluster instead of one node (the
+# variable reaches kafka.sh from the environment, as it does through
+# `npm run up`, `npm run infra:up` and `npm test`).
 #
 # The three pieces start concurrently: they share nothing but apt-get, which
 # ensure_apt_package serialises with a lock when a package must be installed.

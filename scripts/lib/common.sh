@@ -251,4 +251,9 @@ ensure_port_free() {
 root_hash() { printf '%s' "$ROOT" | sha256sum | cut -c1-12; }
 
 # Prints "export NAME=value" with the value shell-quoted when necessary.
-print_export() { printf 'export %s=%q\n' "$1" "$2"; }
+# (commas stay as they are: a broker list reads host:p1,host:p2 and means the same to bash)
+print_export() {
+  local quoted
+  quoted="$(printf '%q' "$2")"
+  printf 'export %s=%s\n' "$1" "${quoted//\\,/,}"
+}

@@ -19,8 +19,13 @@ export class ServiceConfig extends WithKafkaClient(InternalRpcConfig) {
   @IsInt() @Min(1) @Max(1000)
   KAFKA_PARTITIONS = 6;
 
-  @IsInt() @Min(1) @Max(10)
-  KAFKA_REPLICATION_FACTOR = 1;
+  /** 0: from the cluster — 3 on three brokers or more, else one per broker (libs/messaging topicReplication). */
+  @IsInt() @Min(0) @Max(10)
+  KAFKA_REPLICATION_FACTOR = 0;
+
+  /** min.insync.replicas of the topics a service creates; 0: 2 when they have three copies or more. */
+  @IsInt() @Min(0) @Max(10)
+  KAFKA_MIN_INSYNC_REPLICAS = 0;
 
   /** false: the topics must already exist (managed Kafka); startup names the missing ones. */
   @IsBoolean()

@@ -9,7 +9,10 @@ export interface KafkaSettings {
   clientId: string;
   topicPrefix: string;
   partitions: number;
+  /** Copies of each partition of the topics created here; 0: from the cluster (topicReplication). */
   replicationFactor: number;
+  /** min.insync.replicas of the topics created here; 0 or unset: 2 with three copies or more, else the broker's. */
+  minInsyncReplicas?: number;
   /** false: topics must exist already (managed Kafka without topic-creation rights). */
   createTopics: boolean;
   security: KafkaSecuritySettings;
@@ -44,10 +47,48 @@ export function createKafka(settings: KafkaSettings, logger: Logger): Kafka {
   });
 }
 
+export interface TopicReplication {
+  replicationFactor: number;
+  /** Undefined: the topic gets no min.insync.replicas of its own (the broker's default applies). */
+  minInsyncReplicas: number | undefined;
+}
+
 /**
- * Creates missing topics with the configured partition count; existing topics are left alone.
- * Several services boot at once and race to create the same topics, so this retries until every
- * topic exists with a leader on each partition.
+ * The replication of new topics. An explicit factor wins; 0 means "from the cluster": three copies
+ * when there are three brokers or more, else one per broker (one node: 1, as before). With three
+ * copies or more, min.insync.replicas is 2 unless set: a write acknowledged by all in-sync replicas
+ * (the producers' acks=-1) is then on two brokers at least, and one broker may be down without
+ * refusing writes. Fewer copies keep the broker's default (1).
+ */
+export function topicReplication(brokerCount: number, settings: Pick<KafkaSettings, 'replicationFactor' | 'minInsyncReplicas'>): TopicReplication {
+  const replicationFactor = settings.replicationFactor > 0 ? settings.replicationFactor : Math.min(3, Math.max(1, brokerCount));
+  const minInsyncReplicas = settings.minInsyncReplicas && settings.minInsyncReplicas > 0 ? settings.minInsyncReplicas : replicationFactor >= 3 ? 2 : undefined;
+  if (minInsyncReplicas !== undefined && minInsyncReplicas > replicationFactor) {
+    throw new Error(`KAFKA_MIN_INSYNC_REPLICAS (${minInsyncReplicas}) is larger than the replication factor (${replicationFactor}): no write could ever succeed`);
+  }
+  return { replicationFactor, minInsyncReplicas };
+}
+
+/** What topicReplication gives on this cluster: asks for the broker count only when the factor is not set. */
+export async function clusterTopicReplication(admin: Admin, settings: KafkaSettings): Promise<TopicReplication> {
+  const brokers = settings.replicationFactor > 0 ? 0 : (await admin.describeCluster()).brokers.length;
+  return topicReplication(brokers, settings);
+}
+
+/** The createTopics entry of a new topic. */
+export function newTopic(topic: string, partitions: number, replication: TopicReplication): ITopicConfig {
+  return {
+    topic,
+    numPartitions: partitions,
+    replicationFactor: replication.replicationFactor,
+    ...(replication.minInsyncReplicas !== undefined ? { configEntries: [{ name: 'min.insync.replicas', value: String(replication.minInsyncReplicas) }] } : {}),
+  };
+}
+
+/**
+ * Creates missing topics with the configured partition count and replication (topicReplication);
+ * existing topics are left alone. Several services boot at once and race to create the same topics,
+ * so this retries until every topic exists with a leader on each partition.
  */
 export async function ensureTopics(admin: Admin, settings: KafkaSettings, names: string[], deadlineMs = 30_000): Promise<void> {
   const topics = [...new Set(names.map((n) => (settings.topicPrefix ? `${settings.topicPrefix}${n}` : n)))];
@@ -58,18 +99,20 @@ export async function ensureTopics(admin: Admin, settings: KafkaSettings, names:
       if (!settings.createTopics) {
         const missing = topics.filter((n) => !existing.has(n));
         if (missing.length > 0) {
+          const wanted = settings.replicationFactor > 0 ? `replication factor ${settings.replicationFactor}` : 'replication factor 3 and min.insync.replicas=2 on three brokers or more';
           throw new DependencyUnavailableError(
             'Kafka',
             settings.brokers,
             `topics missing and KAFKA_CREATE_TOPICS=false: ${missing.join(', ')}`,
-            `Create them (${settings.partitions} partitions, replication factor ${settings.replicationFactor}) or set KAFKA_CREATE_TOPICS=true`,
+            `Create them (${settings.partitions} partitions, ${wanted}) or set KAFKA_CREATE_TOPICS=true`,
           );
         }
       }
-      const wanted: ITopicConfig[] = topics
-        .filter((n) => !existing.has(n))
-        .map((topic) => ({ topic, numPartitions: settings.partitions, replicationFactor: settings.replicationFactor }));
-      if (wanted.length > 0) await admin.createTopics({ topics: wanted, waitForLeaders: false });
+      const missing = topics.filter((n) => !existing.has(n));
+      if (missing.length > 0) {
+        const replication = await clusterTopicReplication(admin, settings);
+        await admin.createTopics({ topics: missing.map((topic) => newTopic(topic, settings.partitions, replication)), waitForLeaders: false });
+      }
       const meta = await admin.fetchTopicMetadata({ topics });
       const leaderless = meta.topics.filter((t) => t.partitions.length === 0 || t.partitions.some((p) => p.leader < 0));
       if (leaderless.length === 0) return;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Producer } from 'kafkajs';
+import { Partitioners, type Admin, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
-import { outboxRelayed } from '@payments/platform';
+import { outboxRelayFailures, outboxRelayed } from '@payments/platform';
 
 export interface NewEvent<TData> {
   topic: string;
@@ -86,6 +86,11 @@ export class OutboxRelay {
     private readonly logger: Logger,
     private readonly batchSize = 500,
     private readonly retentionDays = 7,
+    /**
+     * Partitions of a (prefixed) topic. Given, each partition's messages go out in a request of
+     * their own (see send); without it (benchmarks, tests on one broker) the batch goes in one.
+     */
+    private readonly partitionCount?: (topic: string) => Promise<number>,
   ) {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`outbox relay batch size must be a positive integer, got ${batchSize}`);
     // A plain SELECT: no transaction id is assigned and no row is locked while the batch is sent
@@ -122,6 +127,59 @@ export class OutboxRelay {
       if (list) list.push(row);
       else byTopic.set(row.topic, [row]);
     }
+    try {
+      await this.send(byTopic);
+    } catch (err) {
+      // Loud, and the rows stay: the caller's transaction rolls back, so nothing is marked sent
+      // and the next try publishes them again (consumers dedupe by event id, should part of the
+      // batch have been written).
+      const failure = relayFailure(err);
+      outboxRelayFailures.inc({ reason: failure.reason });
+      this.logger.error(
+        { err, reason: failure.reason, kafkaError: failure.types, count: rows.length, topics: [...byTopic.keys()] },
+        `outbox relay: Kafka did not take ${rows.length} events: ${failure.explanation}; they stay in the outbox and are sent again on the next try`,
+      );
+      throw err;
+    }
+    for (const [topic, list] of byTopic) outboxRelayed.inc({ topic }, list.length);
+    this.logger.debug({ count: rows.length }, 'outbox events relayed');
+  }
+
+  /**
+   * One send per partition when the partition counts are known. kafkajs 2.2.4 retries a
+   * multi-partition sendBatch only towards the brokers that have not answered yet: a partition
+   * whose leader failed and moved to a broker that had already taken its share is skipped, and the
+   * call still succeeds — those messages would be lost while their rows are marked sent (seen in
+   * the three-node chaos run when a leader was killed). A send to one partition has one leader, so
+   * its retries always go to the current one. The partition is the one kafkajs's default
+   * partitioner picks for the key (murmur2, as Java clients), so an aggregate's events keep their
+   * partition and order.
+   */
+  private async send(byTopic: Map<string, OutboxRow[]>): Promise<void> {
+    if (!this.partitionCount) return this.sendAll(byTopic);
+    const sends: Array<{ topic: string; messages: Message[] }> = [];
+    for (const [name, list] of byTopic) {
+      const topic = `${this.topicPrefix}${name}`;
+      const count = await this.partitionCount(topic);
+      const partitionMetadata: PartitionMetadata[] = Array.from({ length: count }, (_, i) => ({ partitionErrorCode: 0, partitionId: i, leader: 0, replicas: [], isr: [] }));
+      const byPartition = new Map<number, Message[]>();
+      for (const r of list) {
+        const message: Message = { key: r.message_key, value: r.payload, headers: { ...r.headers, 'event-id': r.event_id } };
+        const partition = partitionFor({ topic, partitionMetadata, message });
+        const messages = byPartition.get(partition);
+        if (messages) messages.push({ ...message, partition });
+        else byPartition.set(partition, [{ ...message, partition }]);
+      }
+      for (const messages of byPartition.values()) sends.push({ topic, messages });
+    }
+    // Every send finishes before the outcome is known, so a failed batch is never marked sent
+    // while part of it is still on its way (what did go out is sent again: consumers dedupe).
+    const results = await Promise.allSettled(sends.map((s) => this.producer.send({ acks: -1, topic: s.topic, messages: s.messages })));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private async sendAll(byTopic: Map<string, OutboxRow[]>): Promise<void> {
     await this.producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic.entries()].map(([topic, list]) => ({
@@ -133,12 +191,67 @@ export class OutboxRelay {
         })),
       })),
     });
-    for (const [topic, list] of byTopic) outboxRelayed.inc({ topic }, list.length);
-    this.logger.debug({ count: rows.length }, 'outbox events relayed');
   }
 
   private async prune(): Promise<void> {
     this.lastPrune = Date.now();
     await this.ds.query(`DELETE FROM outbox_events WHERE published_at < now() - make_interval(days => $1)`, [this.retentionDays]);
   }
+}
+
+const partitionFor = Partitioners.DefaultPartitioner();
+
+/** Partition counts of topics from the cluster, each asked again after `ttlMs` (partitions may be added). */
+export function cachedPartitionCounts(admin: Admin, ttlMs = 60_000): (topic: string) => Promise<number> {
+  const cache = new Map<string, { count: number; at: number }>();
+  return async (topic) => {
+    const hit = cache.get(topic);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.count;
+    const meta = await admin.fetchTopicMetadata({ topics: [topic] });
+    const count = meta.topics[0]?.partitions.length ?? 0;
+    if (count < 1) throw new Error(`topic ${topic} has no partitions in the cluster's metadata`);
+    cache.set(topic, { count, at: Date.now() });
+    return count;
+  };
+}
+
+export type RelayFailureReason = 'not_enough_replicas' | 'leader_unavailable' | 'timeout' | 'connection' | 'other';
+
+/**
+ * Why Kafka did not take a batch, from a kafkajs error: the protocol error types found along its
+ * causes (a send that ran out of retries wraps the last one), and what they mean to an operator.
+ */
+export function relayFailure(err: unknown): { reason: RelayFailureReason; types: string[]; explanation: string } {
+  const types: string[] = [];
+  const names: string[] = [];
+  const seen = new Set<unknown>();
+  const walk = (e: unknown): void => {
+    if (!e || typeof e !== 'object' || seen.has(e)) return;
+    seen.add(e);
+    const x = e as { type?: unknown; name?: unknown; cause?: unknown; originalError?: unknown; errors?: unknown };
+    if (typeof x.type === 'string' && !types.includes(x.type)) types.push(x.type);
+    if (typeof x.name === 'string') names.push(x.name);
+    walk(x.cause);
+    walk(x.originalError);
+    if (Array.isArray(x.errors)) x.errors.forEach(walk);
+  };
+  walk(err);
+  const has = (...t: string[]) => t.some((type) => types.includes(type));
+  if (has('NOT_ENOUGH_REPLICAS', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND')) {
+    return {
+      reason: 'not_enough_replicas',
+      types,
+      explanation: `fewer brokers than min.insync.replicas hold an in-sync copy of a partition (${types.filter((t) => t.startsWith('NOT_ENOUGH_REPLICAS')).join(', ')}): brokers of the cluster are down or behind`,
+    };
+  }
+  if (has('LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'UNKNOWN_TOPIC_OR_PARTITION')) {
+    return { reason: 'leader_unavailable', types, explanation: `a partition has no leader it can reach (${types.join(', ')}): a broker is down or leaders are moving` };
+  }
+  if (has('REQUEST_TIMED_OUT') || names.includes('KafkaJSRequestTimeoutError')) {
+    return { reason: 'timeout', types, explanation: 'the brokers did not answer in time' };
+  }
+  if (names.some((n) => n === 'KafkaJSConnectionError' || n === 'KafkaJSBrokerNotFound' || n === 'KafkaJSConnectionClosedError')) {
+    return { reason: 'connection', types, explanation: 'no connection to the brokers' };
+  }
+  return { reason: 'other', types, explanation: err instanceof Error ? err.message : String(err) };
 }

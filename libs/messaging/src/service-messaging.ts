@@ -8,7 +8,7 @@ import { IdempotentConsumer } from './consumer';
 import type { BatchEventHandler, ConsumerFetch, EventHandler } from './consumer-options';
 import { connectAdmin, createKafka, ensureTopics, type KafkaSettings } from './kafka';
 import { OutboxNotifier } from './outbox-notifier';
-import { OutboxRelay } from './outbox';
+import { OutboxRelay, cachedPartitionCounts } from './outbox';
 
 export interface ConsumerSpec {
   group: string;
@@ -28,6 +28,7 @@ export function kafkaSettings(config: ServiceConfig, clientId: string): KafkaSet
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     partitions: config.KAFKA_PARTITIONS,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    minInsyncReplicas: config.KAFKA_MIN_INSYNC_REPLICAS,
     createTopics: config.KAFKA_CREATE_TOPICS,
     security: config,
   };
@@ -55,7 +56,7 @@ export class ServiceMessaging {
     publishesEvents: boolean,
   ) {
     if (config.OUTBOX_RELAY_ENABLED && publishesEvents) {
-      this.relay = new OutboxRelay(ds, producer, config.KAFKA_TOPIC_PREFIX, logger.child({ component: 'outbox-relay' }));
+      this.relay = new OutboxRelay(ds, producer, config.KAFKA_TOPIC_PREFIX, logger.child({ component: 'outbox-relay' }), undefined, undefined, cachedPartitionCounts(admin));
       const relay = this.relay;
       this.relayWorker = new PollingWorker('outbox-relay', () => relay.tick(), config.OUTBOX_POLL_INTERVAL_MS, logger);
     }

@@ -34,6 +34,13 @@ export const outboxRelayed = new Counter({
   registers: [metricsRegistry],
 });
 
+export const outboxRelayFailures = new Counter({
+  name: 'outbox_relay_failures_total',
+  help: 'Outbox batches Kafka did not take (the rows stay unsent and go out on a later try), by reason: not_enough_replicas, leader_unavailable, timeout, connection, other',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
 export const eventsConsumed = new Counter({
   name: 'kafka_events_consumed_total',
   help: 'Kafka events handled by consumers, by outcome (applied, duplicate, dead_lettered)',

@@ -1,11 +1,11 @@
-# Sourced by scripts/infra/kafka.sh: the broker's configuration (properties and log4j), the TLS
+# Sourced by scripts/infra/kafka.sh: a node's configuration (properties and log4j), the TLS
 # material and SCRAM user of the optional SASL_SSL listener, and formatting the KRaft storage.
 # Uses die, log, print_export and show_log_tail from scripts/lib/common.sh, kafka_tool from
-# kafka/install.sh, and the KAFKA_* settings of the caller.
+# kafka/install.sh, the KAFKA_* settings of the caller and its selected node (NODE_*, LAYOUT_NODES).
 # shellcheck shell=bash
 
 write_config() {
-  mkdir -p -- "$KAFKA_DIR" "$KAFKA_DATA"
+  mkdir -p -- "$KAFKA_DIR" "$NODE_DATA"
   cat >"$KAFKA_LOG4J" <<'EOF'
 # Written by scripts/infra/kafka.sh. Everything goes to stdout, which is
 # redirected to $LOCAL_DIR/logs/kafka.log (so JVM errors end up there too).
@@ -21,48 +21,57 @@ log4j.logger.state.change.logger=WARN
 log4j.logger.kafka.authorizer.logger=WARN
 EOF
 
-  local listeners="PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT"
-  local advertised="PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT"
+  local listeners="PLAINTEXT://$KAFKA_HOST:$NODE_PORT,CONTROLLER://$KAFKA_HOST:$NODE_CONTROLLER_PORT"
+  local advertised="PLAINTEXT://$KAFKA_HOST:$NODE_PORT"
   local protocols="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
-  if [[ -n "$KAFKA_SASL_SSL_PORT" ]]; then
-    listeners+=",SASL_SSL://$KAFKA_HOST:$KAFKA_SASL_SSL_PORT"
-    advertised+=",SASL_SSL://$KAFKA_HOST:$KAFKA_SASL_SSL_PORT"
+  if [[ -n "$NODE_SASL_SSL_PORT" ]]; then
+    listeners+=",SASL_SSL://$KAFKA_HOST:$NODE_SASL_SSL_PORT"
+    advertised+=",SASL_SSL://$KAFKA_HOST:$NODE_SASL_SSL_PORT"
     protocols+=",SASL_SSL:SASL_SSL"
   fi
-  cat >"$KAFKA_PROPS" <<EOF
+  # Replication of the internal topics and of topics created without a factor:
+  # 3 copies with at least 2 in sync on three nodes or more (one node may be
+  # down and writes with acks=all still succeed), every node on fewer.
+  local rf=$((LAYOUT_NODES < 3 ? LAYOUT_NODES : 3)) min_isr=$((LAYOUT_NODES < 3 ? 1 : 2))
+  local what="Single-node KRaft: this process is both broker and controller."
+  ((LAYOUT_NODES == 1)) || what="Node $NODE_ID of a $LAYOUT_NODES-node KRaft cluster: every node is both broker and controller."
+  cat >"$NODE_PROPS" <<EOF
 # Rewritten by scripts/infra/kafka.sh at every start. Do not edit.
-# Single-node KRaft: this process is both broker and controller.
+# $what
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
+node.id=$NODE_ID
+controller.quorum.voters=$(quorum_voters)
 listeners=$listeners
 advertised.listeners=$advertised
 controller.listener.names=CONTROLLER
 listener.security.protocol.map=$protocols
 inter.broker.listener.name=PLAINTEXT
 
-log.dirs=$KAFKA_DATA
+log.dirs=$NODE_DATA
 num.partitions=6
 log.retention.hours=168
 
 # Services create their topics explicitly.
 auto.create.topics.enable=false
 
-# Single node: replication factor 1 for the internal topics. Few partitions
-# for the internal topics make the first consumer-group join / first
-# transaction much faster.
-offsets.topic.replication.factor=1
+# Replication factor $rf for the internal topics and for topics created without
+# one; min.insync.replicas=$min_isr (the consumer offsets topic has no setting of
+# its own: it follows min.insync.replicas). Few partitions for the internal
+# topics make the first consumer-group join / first transaction much faster.
+default.replication.factor=$rf
+min.insync.replicas=$min_isr
+offsets.topic.replication.factor=$rf
 offsets.topic.num.partitions=6
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+transaction.state.log.replication.factor=$rf
+transaction.state.log.min.isr=$min_isr
 transaction.state.log.num.partitions=6
 
 # Fast consumer-group joins in development and tests.
 group.initial.rebalance.delay.ms=0
 group.min.session.timeout.ms=1000
 EOF
-  if [[ -n "$KAFKA_SASL_SSL_PORT" ]]; then
-    cat >>"$KAFKA_PROPS" <<EOF
+  if [[ -n "$NODE_SASL_SSL_PORT" ]]; then
+    cat >>"$NODE_PROPS" <<EOF
 
 # SASL_SSL listener (KAFKA_SASL_SSL_PORT): TLS with the local CA, SCRAM or PLAIN.
 sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512,PLAIN
@@ -101,7 +110,7 @@ ensure_scram_user() {
   [[ -n "$KAFKA_SASL_SSL_PORT" ]] || return 0
   local mech
   for mech in SCRAM-SHA-256 SCRAM-SHA-512; do
-    kafka_tool kafka.admin.ConfigCommand --bootstrap-server "$KAFKA_HOST:$KAFKA_PORT" --alter \
+    kafka_tool kafka.admin.ConfigCommand --bootstrap-server "$KAFKA_HOST:$NODE_PORT" --alter \
       --add-config "$mech=[iterations=4096,password=$KAFKA_SASL_PASSWORD]" \
       --entity-type users --entity-name "$KAFKA_SASL_USERNAME" >>"$PIECE_LOG" 2>&1 ||
       die "setting the $mech credentials of $KAFKA_SASL_USERNAME failed" "See $PIECE_LOG"
@@ -110,12 +119,14 @@ ensure_scram_user() {
 
 print_sasl_exports() {
   [[ -n "$KAFKA_SASL_SSL_PORT" ]] || return 0
-  print_export KAFKA_SASL_SSL_BROKERS "$KAFKA_HOST:$KAFKA_SASL_SSL_PORT"
+  local i list=()
+  for ((i = 1; i <= LAYOUT_NODES; i++)); do list+=("$KAFKA_HOST:$((KAFKA_SASL_SSL_PORT + (i - 1) * KAFKA_NODE_PORT_STEP))"); done
+  print_export KAFKA_SASL_SSL_BROKERS "$(IFS=,; printf '%s' "${list[*]}")"
   print_export KAFKA_SASL_SSL_CA_FILE "$KAFKA_TLS/ca.pem"
 }
 
 ensure_formatted() {
-  [[ -f "$KAFKA_DATA/meta.properties" ]] && return 0
+  [[ -f "$NODE_DATA/meta.properties" ]] && return 0
   local id=""
   if [[ -s "$KAFKA_CLUSTER_ID_FILE" ]]; then
     id="$(tr -d '[:space:]' <"$KAFKA_CLUSTER_ID_FILE")"
@@ -125,11 +136,11 @@ ensure_formatted() {
       die "could not generate a cluster id with kafka.tools.StorageTool random-uuid (got '$id')" "Look at $PIECE_LOG"
     printf '%s\n' "$id" >"$KAFKA_CLUSTER_ID_FILE"
   fi
-  log "formatting storage in $KAFKA_DATA (cluster id $id) ..."
+  log "formatting storage in $NODE_DATA (cluster id $id) ..."
   echo "---- $(date '+%F %T') kafka.tools.StorageTool format ----" >>"$PIECE_LOG"
-  if ! kafka_tool kafka.tools.StorageTool format -t "$id" -c "$KAFKA_PROPS" >>"$PIECE_LOG" 2>&1; then
+  if ! kafka_tool kafka.tools.StorageTool format -t "$id" -c "$NODE_PROPS" >>"$PIECE_LOG" 2>&1; then
     show_log_tail "$PIECE_LOG" 20
-    die "formatting the Kafka storage in $KAFKA_DATA failed (log: $PIECE_LOG)" \
+    die "formatting the Kafka storage in $NODE_DATA failed (log: $PIECE_LOG)" \
       "See the log lines above; to start from scratch remove $KAFKA_DIR"
   fi
 }

@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { opsCommand } from '../support/ops';
+import type { Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
+import type { WebhookReceiver } from '../support/webhook-receiver';
+import type { PaymentLoad } from './payment-load';
+
+const run = promisify(execFile);
+
+/** Runs the built ops CLI against the stack; a failing command gives its code and output. */
+export async function ops(stack: Stack, ...args: string[]): Promise<{ code: number; out: string }> {
+  const env = { PATH: process.env.PATH ?? '', GATEWAY_URL: stack.gatewayUrl, ADMIN_API_TOKEN: stack.adminToken, KAFKA_BROKERS: stack.infra.KAFKA_BROKERS };
+  try {
+    const { stdout } = await run(process.execPath, [...opsCommand(), ...args], { env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, out: stdout };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: `${e.stdout}${e.stderr}` };
+  }
+}
+
+/**
+ * What a chaos run must leave behind, once the load stopped: `ops reconcile` finds no difference
+ * between the services (ledger exact), every payment the API accepted is found by its reference in
+ * its final state, the receiver got every subscribed event of the business, and a webhook-id
+ * never stood for two bodies.
+ */
+export async function expectNothingLostOrDoubled(
+  stack: Stack,
+  load: PaymentLoad,
+  receiver: WebhookReceiver,
+  opts: { key: string; businessId: number; path: string; subscribed: string[] },
+): Promise<void> {
+  const reconciled = await waitFor('ops reconcile to find no difference', async () => {
+    const r = await ops(stack, 'reconcile');
+    return r.code === 0 ? r : undefined;
+  }, { timeoutMs: 180_000, intervalMs: 3_000 }).catch(async (err) => {
+    throw new Error(`${(err as Error).message}\n${(await ops(stack, 'reconcile')).out.slice(0, 4000)}\nload failures: ${JSON.stringify([...load.failures])}`);
+  });
+  expect(reconciled.out).toMatch(/^0 differences \(\d+ transactions, \d+ webhook events\)$/m);
+
+  for (let i = 0; i < load.accepted.length; i += 25) {
+    const batch = load.accepted.slice(i, i + 25);
+    const found = await Promise.all(batch.map(async (p) => ({ reference: p.reference, status: (await stack.api('GET', `/v1/transactions/verify?reference=${p.reference}`, { key: opts.key })).body.status })));
+    expect(found).toEqual(batch.map((p) => ({ reference: p.reference, status: p.success ? 'success' : 'failed' })));
+  }
+
+  const { rows: events } = await stack.db('webhook-dispatcher').query<{ id: string }>(
+    'SELECT id FROM webhook_events WHERE business_id = $1 AND event_type = ANY($2::text[])',
+    [opts.businessId, opts.subscribed],
+  );
+  expect(events.length).toBeGreaterThan(load.accepted.length);
+  await waitFor('the receiver to have every subscribed event', () => {
+    const got = new Set(receiver.at(opts.path).map((h) => h.headers['webhook-id']));
+    return events.every((e) => got.has(e.id));
+  }, { timeoutMs: 120_000, intervalMs: 1_000 });
+  const bodyOf = new Map<string, string>();
+  for (const hit of receiver.at(opts.path)) {
+    const { id, event, data } = JSON.parse(hit.body) as { id: string; event: string; data: unknown };
+    expect(id).toBe(hit.headers['webhook-id']);
+    const seen = bodyOf.get(id);
+    const now = JSON.stringify({ event, data });
+    if (seen !== undefined) expect(now).toBe(seen);
+    bodyOf.set(id, now);
+  }
+}
+
+/** The first transaction.success / transaction.failed webhook of each payment reference: when it arrived. */
+export function firstOutcomeWebhook(receiver: WebhookReceiver, path: string): Map<string, number> {
+  const first = new Map<string, number>();
+  for (const hit of receiver.at(path)) {
+    const body = JSON.parse(hit.body) as { event: string; data: { transaction_reference?: string; reference?: string } };
+    if (body.event !== 'transaction.success' && body.event !== 'transaction.failed') continue;
+    const ref = body.data.transaction_reference ?? body.data.reference;
+    if (ref && !first.has(ref)) first.set(ref, hit.at);
+  }
+  return first;
+}
