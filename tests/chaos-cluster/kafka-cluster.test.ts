@@ -5,13 +5,12 @@ import { ROOT } from '../support/infra';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
-import { expectNothingLostOrDoubled, firstOutcomeWebhook } from '../chaos/checks';
+import { chaosShop, expectEverythingSettled, firstOutcomeWebhook } from '../chaos/settled';
 import { PaymentLoad } from '../chaos/payment-load';
 import { ClusterControl, underReplicated } from './cluster-control';
 
 /** Payments a second; CHAOS_RATE lowers it on a machine shared with other work. */
 const RATE = Number(process.env.CHAOS_RATE ?? 20);
-const SUBSCRIBED = ['transaction.success', 'transaction.failed', 'refund.success', 'refund.failed'];
 const NODES = 3;
 
 /**
@@ -93,11 +92,8 @@ describe('chaos: a Kafka cluster losing nodes', () => {
   });
 
   it('loses nothing and doubles nothing while the busiest partition leader and then the active controller crash', async () => {
-    const shop = await stack.createBusiness('Cluster Shop');
-    const partner = await stack.createBusiness('Cluster Partner');
-    const key = shop.test.secret;
-    ok(await stack.api('POST', '/v1/splits/config', { key, body: { partner_business_id: partner.id, split_type: 'percentage', split_value: 333, split_role: 'fee', currency: 'USD' } }));
-    ok(await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url('/cluster'), events: SUBSCRIBED } }));
+    const shop = await chaosShop(stack, receiver, '/cluster');
+    const key = shop.key;
 
     const load = new PaymentLoad(stack, key, RATE);
     /** Webhooks flow: a payment accepted after `since` has had its outcome delivered. */
@@ -138,7 +134,7 @@ describe('chaos: a Kafka cluster losing nodes', () => {
     expect(load.accepted.length).toBeGreaterThan(10 * RATE);
     expect(load.refundsAccepted).toBeGreaterThan(RATE);
 
-    await expectNothingLostOrDoubled(stack, load, receiver, { key, businessId: shop.id, path: '/cluster', subscribed: SUBSCRIBED });
+    await expectEverythingSettled(stack, load, receiver, '/cluster', shop);
 
     // The longest stall: the largest time from an accepted initialize to its outcome's webhook,
     // for the payments accepted during each failover and for the calm before the first crash.

@@ -4,11 +4,10 @@ import { Stack } from '../support/stack';
 import type { AppName } from '../support/processes';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
-import { expectNothingLostOrDoubled } from './checks';
+import { chaosShop, expectEverythingSettled } from './settled';
 import { PaymentLoad } from './payment-load';
 
 const RATE = Number(process.env.CHAOS_RATE ?? 30) / 3;
-const SUBSCRIBED = ['transaction.success', 'transaction.failed', 'refund.success', 'refund.failed'];
 const PARTITIONS = 6;
 const REPLICAS = 3;
 const SCALED: Array<{ app: AppName; group: string }> = [
@@ -77,13 +76,8 @@ describe('consumer scaling: partitions across replicas', () => {
       expect([...spread.values()].map((p) => p.length)).toEqual([2, 2, 2]);
     }
 
-    const shop = await stack.createBusiness('Scaling Shop');
-    const partner = await stack.createBusiness('Scaling Partner');
-    const key = shop.test.secret;
-    expect((await stack.api('POST', '/v1/splits/config', { key, body: { partner_business_id: partner.id, split_type: 'percentage', split_value: 250, split_role: 'fee', currency: 'USD' } })).status).toBe(200);
-    expect((await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url('/scaling'), events: SUBSCRIBED } })).status).toBe(200);
-
-    const load = new PaymentLoad(stack, key, RATE);
+    const shop = await chaosShop(stack, receiver, '/scaling');
+    const load = new PaymentLoad(stack, shop.key, RATE);
     load.start();
     try {
       await waitFor('load before the crash', () => load.accepted.length > 5 * RATE, { timeoutMs: 60_000, intervalMs: 200 });
@@ -99,6 +93,6 @@ describe('consumer scaling: partitions across replicas', () => {
       await load.stop();
     }
 
-    await expectNothingLostOrDoubled(stack, load, receiver, { key, businessId: shop.id, path: '/scaling', subscribed: SUBSCRIBED });
+    await expectEverythingSettled(stack, load, receiver, '/scaling', shop);
   }, 300_000);
 });

@@ -76,3 +76,15 @@ export async function expectEverythingSettled(stack: Stack, load: PaymentLoad, r
     bodyOf.set(id, now);
   }
 }
+
+/** The first transaction.success / transaction.failed webhook of each payment reference: when it arrived. */
+export function firstOutcomeWebhook(receiver: WebhookReceiver, path: string): Map<string, number> {
+  const first = new Map<string, number>();
+  for (const hit of receiver.at(path)) {
+    const body = JSON.parse(hit.body) as { event: string; data: { transaction_reference?: string; reference?: string } };
+    if (body.event !== 'transaction.success' && body.event !== 'transaction.failed') continue;
+    const ref = body.data.transaction_reference ?? body.data.reference;
+    if (ref && !first.has(ref)) first.set(ref, hit.at);
+  }
+  return first;
+}
