@@ -5,7 +5,7 @@ import { ROOT } from '../support/infra';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
-import { chaosShop, expectEverythingSettled, firstOutcomeWebhook } from '../chaos/settled';
+import { chaosShop, expectEverythingSettled, firstOutcomeWebhook, keepServiceOutput } from '../chaos/settled';
 import { PaymentLoad } from '../chaos/payment-load';
 import { ClusterControl, underReplicated } from './cluster-control';
 
@@ -44,10 +44,7 @@ describe('chaos: a Kafka cluster losing nodes', () => {
   }, 240_000);
 
   afterAll(async () => {
-    // The services' output, for a look after a failure.
-    const logs = join(ROOT, '.local', 'logs', 'chaos-cluster');
-    mkdirSync(logs, { recursive: true });
-    for (const p of stack?.allProcesses ?? []) writeFileSync(join(logs, `${p.app}-${p.child.pid}.log`), p.output);
+    keepServiceOutput(stack, 'chaos-cluster');
     // Whatever happened, the cluster is whole again for whoever runs next.
     await cluster?.up().catch(() => undefined);
     await admin?.disconnect();

@@ -3,7 +3,7 @@ import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
 import { InfraControl, type InfraPiece } from './infra-control';
 import { PaymentLoad } from './payment-load';
-import { chaosShop, expectEverythingSettled } from './settled';
+import { chaosShop, expectEverythingSettled, keepServiceOutput } from './settled';
 
 /** Payments a second; CHAOS_RATE lowers it on a machine shared with other work. */
 const RATE = Number(process.env.CHAOS_RATE ?? 30);
@@ -35,6 +35,7 @@ describe('chaos: crashes and restarts under load', () => {
   }, 180_000);
 
   afterAll(async () => {
+    keepServiceOutput(stack, 'chaos');
     await stack?.stop();
     await receiver.stop();
   }, 180_000);

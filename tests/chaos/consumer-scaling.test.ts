@@ -4,7 +4,7 @@ import { Stack } from '../support/stack';
 import type { AppName } from '../support/processes';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
-import { chaosShop, expectEverythingSettled } from './settled';
+import { chaosShop, expectEverythingSettled, keepServiceOutput } from './settled';
 import { PaymentLoad } from './payment-load';
 
 const RATE = Number(process.env.CHAOS_RATE ?? 30) / 3;
@@ -38,6 +38,7 @@ describe('consumer scaling: partitions across replicas', () => {
   }, 240_000);
 
   afterAll(async () => {
+    keepServiceOutput(stack, 'consumer-scaling');
     await admin?.disconnect();
     await stack?.stop();
     await receiver.stop();

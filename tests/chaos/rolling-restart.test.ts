@@ -2,7 +2,7 @@ import { ALL_APPS, Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
 import { PaymentLoad, type ApiSender } from './payment-load';
-import { chaosShop, expectEverythingSettled } from './settled';
+import { chaosShop, expectEverythingSettled, keepServiceOutput } from './settled';
 
 /** Payments a second; CHAOS_RATE lowers it on a machine shared with other work. */
 const RATE = Number(process.env.CHAOS_RATE ?? 20);
@@ -32,6 +32,7 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
   }, 240_000);
 
   afterAll(async () => {
+    keepServiceOutput(stack, 'rolling-restart');
     await stack?.stop();
     await receiver.stop();
   }, 180_000);

@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ROOT } from '../support/infra';
 import { opsCommand } from '../support/ops';
 import type { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -21,6 +24,13 @@ export async function chaosShop(stack: Stack, receiver: WebhookReceiver, path: s
   const callback = await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url(path), events: SUBSCRIBED } });
   if (callback.status !== 200) throw new Error(`callback: ${callback.status} ${JSON.stringify(callback.body)}`);
   return { id: shop.id, key };
+}
+
+/** Writes the output of every process the stack runs to .local/logs/<name>/, for a look after a failure. */
+export function keepServiceOutput(stack: Stack | undefined, name: string): void {
+  const logs = join(ROOT, '.local', 'logs', name);
+  mkdirSync(logs, { recursive: true });
+  for (const p of stack?.allProcesses ?? []) writeFileSync(join(logs, `${p.app}-${p.child.pid}.log`), p.output);
 }
 
 /** Runs the ops CLI against the stack; its exit code and output. */
