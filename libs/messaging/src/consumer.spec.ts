@@ -11,6 +11,8 @@ async function consumerOn(ds: DataSource) {
   let eachBatch: ((payload: EachBatchPayload) => Promise<void>) | undefined;
   const kafka = {
     consumer: () => ({
+      events: { CRASH: 'consumer.crash' },
+      on: () => undefined,
       connect: async () => undefined,
       subscribe: async () => undefined,
       run: async (config: { eachBatch: typeof eachBatch }) => void (eachBatch = config.eachBatch),
@@ -72,5 +74,49 @@ describe('IdempotentConsumer', () => {
     expect(resolved).toEqual(['0', '1', '2']);
     // Two back-offs (400 ms, then 800 ms) before the third try.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_150);
+  });
+});
+
+describe('IdempotentConsumer after a crash the Kafka client does not restart', () => {
+  it('starts a new consumer of the group, and none once stopping', async () => {
+    jest.useFakeTimers();
+    try {
+      const crashListeners: Array<(e: { payload: { error: Error; restart: boolean } }) => void> = [];
+      let created = 0;
+      const kafka = {
+        consumer: () => {
+          created += 1;
+          return {
+            events: { CRASH: 'consumer.crash' },
+            on: (_event: string, listener: (e: { payload: { error: Error; restart: boolean } }) => void) => void crashListeners.push(listener),
+            connect: async () => undefined,
+            subscribe: async () => undefined,
+            run: async () => undefined,
+            disconnect: async () => undefined,
+          };
+        },
+      } as unknown as Kafka;
+      const consumer = new IdempotentConsumer(kafka, {} as DataSource, {} as Producer, { group: 'g', topicPrefix: 'p.', sessionTimeoutMs: 10_000, handlers: {} }, pino({ level: 'silent' }));
+      await consumer.start();
+      expect(created).toBe(1);
+      // A crash kafkajs restarts itself needs nothing from us.
+      crashListeners[0]({ payload: { error: new Error('retriable'), restart: true } });
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(created).toBe(1);
+      // One it gives up on: a new consumer after a second.
+      crashListeners[0]({ payload: { error: new Error('relation "processed_events" does not exist'), restart: false } });
+      await jest.advanceTimersByTimeAsync(999);
+      expect(created).toBe(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(created).toBe(2);
+      // A crash of the replaced consumer, or one while stopping, starts nothing.
+      crashListeners[0]({ payload: { error: new Error('old'), restart: false } });
+      await consumer.stop();
+      crashListeners[1]({ payload: { error: new Error('late'), restart: false } });
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(created).toBe(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

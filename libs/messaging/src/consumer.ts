@@ -1,3 +1,4 @@
+import { CrashRestarter } from './crash-restarter';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { type DataSource, isConnectionError } from '@payments/database';
@@ -32,6 +33,7 @@ const backoffMs = (attempt: number): number => Math.min(200 * 2 ** Math.min(atte
 export class IdempotentConsumer {
   private consumer: Consumer | undefined;
   private stopping = false;
+  private readonly crashes: CrashRestarter;
   private readonly fetchCommit: FetchCommit;
   private readonly offsets: OffsetCommitter;
 
@@ -43,6 +45,7 @@ export class IdempotentConsumer {
     private readonly logger: Logger,
   ) {
     this.offsets = new OffsetCommitter(OFFSET_COMMIT_INTERVAL_MS, logger);
+    this.crashes = new CrashRestarter(() => this.start(), logger, `${options.topicPrefix}${options.group}`);
     this.fetchCommit = new FetchCommit(ds, async (manager, ids, topics) => {
       const inserted: { event_id: string }[] = await manager.query(
         'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
@@ -71,6 +74,8 @@ export class IdempotentConsumer {
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5_000 },
       ...(this.options.fetch ? { minBytes: this.options.fetch.minBytes, maxWaitTimeInMs: this.options.fetch.maxWaitMs } : {}),
     });
+    const consumer = this.consumer;
+    this.crashes.watch(consumer, () => this.consumer === consumer);
     await this.consumer.connect();
     await this.consumer.subscribe({
       // The replay topic delivers records to this group only (ops live and dead-letter replays).
@@ -98,6 +103,7 @@ export class IdempotentConsumer {
   /** Stops fetching, lets the message in flight finish, commits offsets and leaves the group. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.crashes.stop();
     await this.offsets.flush();
     await this.consumer?.disconnect();
     this.offsets.close();

@@ -1,0 +1,45 @@
+import type { Consumer } from 'kafkajs';
+import type { Logger } from 'pino';
+
+/**
+ * kafkajs restarts a crashed consumer only when the error's cause is retriable; after any other
+ * (an error escaping a batch, say) it disconnects for good, and the group's events would silently
+ * stop being applied while the service looks healthy. This starts it again: offsets resume at the
+ * last commit, and the inbox skips what was applied since. Backs off from 1 s to 30 s while
+ * starting fails.
+ */
+export class CrashRestarter {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly start: () => Promise<void>,
+    private readonly logger: Logger,
+    private readonly group: string,
+  ) {}
+
+  /** Watches `consumer`; a crash of it restarts only while it is still the current one. */
+  watch(consumer: Consumer, isCurrent: () => boolean): void {
+    consumer.on(consumer.events.CRASH, (e: { payload: { error: Error; restart: boolean } }) => {
+      if (e.payload.restart || this.stopped || !isCurrent()) return;
+      this.logger.error({ err: e.payload.error, group: this.group }, 'consumer crashed and was not restarted by the Kafka client; starting it again');
+      this.schedule(1_000);
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.stopped) return;
+      this.start().catch((err: unknown) => {
+        this.logger.error({ err, group: this.group }, 'starting the consumer again failed; trying again');
+        this.schedule(Math.min(delayMs * 2, 30_000));
+      });
+    }, delayMs);
+  }
+}
