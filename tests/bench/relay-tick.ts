@@ -10,11 +10,12 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import type { Producer } from 'kafkajs';
+import type { Producer, ProducerBatch } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource, queryRows } from '../../libs/database/src';
 import { OutboxRelay } from '../../libs/messaging/src/outbox';
 import { stats, runMain } from './load';
+import { acknowledgeAll } from '../support/kafka-acknowledgements';
 
 const TICKS = Number(process.argv[2] ?? 2_000);
 const ROUNDS = Number(process.argv[3] ?? 4);
@@ -41,8 +42,8 @@ async function main(): Promise<void> {
   try {
     await ds.query(TABLE);
     await ds.query('CREATE INDEX outbox_events_unpublished ON outbox_events (id) WHERE published_at IS NULL');
-    const producer = { sendBatch: async () => [] } as unknown as Producer;
-    const relay = new OutboxRelay(ds, producer, '', pino({ level: 'silent' }));
+    const producer = { sendBatch: async (batch: ProducerBatch) => acknowledgeAll(batch) } as unknown as Producer;
+    const relay = new OutboxRelay(ds, producer, '', pino({ level: 'silent' }), async () => 1);
     const variants: Record<string, () => Promise<unknown>> = {
       'BEGIN with the statement (now)': () => relay.tick(),
       'BEGIN, then the statement (before)': () => ds.transaction((m) => queryRows(m, TAKE_WITH_PARAMETERS, ['outbox_relay', 500])),

@@ -5,7 +5,7 @@ import { ROOT } from '../support/infra';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
-import { chaosShop, expectEverythingSettled, firstOutcomeWebhook, keepServiceOutput } from '../chaos/settled';
+import { chaosEnv, chaosShop, expectEverythingSettled, firstOutcomeWebhook, keepServiceOutput } from '../chaos/settled';
 import { PaymentLoad } from '../chaos/payment-load';
 import { ClusterControl, underReplicated } from './cluster-control';
 
@@ -30,13 +30,7 @@ describe('chaos: a Kafka cluster losing nodes', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    stack = await Stack.start(undefined, {
-      ...receiver.dispatcherEnv(),
-      WEBHOOK_RETRY_SCHEDULE: '1,1,2,2,3,3,5,5,5,5,5,5',
-      WEBHOOK_TIMEOUT_MS: '5000',
-      RATE_LIMIT_PER_SECOND: '1000',
-      DATABASE_POOL_SIZE: '10',
-    });
+    stack = await Stack.start(undefined, chaosEnv(receiver, { DATABASE_POOL_SIZE: '10' }));
     cluster = new ClusterControl(stack.infra.KAFKA_BROKERS, NODES);
     await cluster.assertRestartable();
     admin = stack.kafka().admin();

@@ -3,7 +3,7 @@ import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
 import { InfraControl, type InfraPiece } from './infra-control';
 import { PaymentLoad } from './payment-load';
-import { chaosShop, expectEverythingSettled, keepServiceOutput } from './settled';
+import { chaosEnv, chaosShop, expectEverythingSettled, keepServiceOutput } from './settled';
 
 /** Payments a second; CHAOS_RATE lowers it on a machine shared with other work. */
 const RATE = Number(process.env.CHAOS_RATE ?? 30);
@@ -22,14 +22,7 @@ describe('chaos: crashes and restarts under load', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    stack = await Stack.start(undefined, {
-      ...receiver.dispatcherEnv(),
-      // Retries close together, so deliveries failed during an outage are through within the test.
-      WEBHOOK_RETRY_SCHEDULE: '1,1,2,2,3,3,5,5,5,5,5,5',
-      WEBHOOK_TIMEOUT_MS: '5000',
-      RATE_LIMIT_PER_SECOND: '1000',
-      DATABASE_POOL_SIZE: '10',
-    });
+    stack = await Stack.start(undefined, chaosEnv(receiver, { DATABASE_POOL_SIZE: '10' }));
     infra = new InfraControl(stack.infra);
     await infra.assertRestartable();
   }, 180_000);

@@ -4,7 +4,7 @@ import { Stack } from '../support/stack';
 import type { AppName } from '../support/processes';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
-import { chaosShop, expectEverythingSettled, keepServiceOutput } from './settled';
+import { chaosEnv, chaosShop, expectEverythingSettled, keepServiceOutput } from './settled';
 import { PaymentLoad } from './payment-load';
 
 const RATE = Number(process.env.CHAOS_RATE ?? 30) / 3;
@@ -30,7 +30,7 @@ describe('consumer scaling: partitions across replicas', () => {
     await receiver.start();
     stack = await Stack.start(
       undefined,
-      { ...receiver.dispatcherEnv(), KAFKA_PARTITIONS: String(PARTITIONS), WEBHOOK_RETRY_SCHEDULE: '1,1,2,2,3,3,5,5', RATE_LIMIT_PER_SECOND: '1000' },
+      chaosEnv(receiver, { KAFKA_PARTITIONS: String(PARTITIONS) }),
       { replicas: { 'webhook-dispatcher': REPLICAS, 'split-ledger-service': REPLICAS } },
     );
     admin = stack.kafka().admin();

@@ -2,7 +2,7 @@ import { ALL_APPS, Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-receiver';
 import { PaymentLoad, type ApiSender } from './payment-load';
-import { chaosShop, expectEverythingSettled, keepServiceOutput } from './settled';
+import { chaosEnv, chaosShop, expectEverythingSettled, keepServiceOutput } from './settled';
 
 /** Payments a second; CHAOS_RATE lowers it on a machine shared with other work. */
 const RATE = Number(process.env.CHAOS_RATE ?? 20);
@@ -26,7 +26,7 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
     await receiver.start();
     stack = await Stack.start(
       undefined,
-      { ...receiver.dispatcherEnv(), WEBHOOK_TIMEOUT_MS: '5000', RATE_LIMIT_PER_SECOND: '1000' },
+      chaosEnv(receiver),
       { replicas: Object.fromEntries(ALL_APPS.map((app) => [app, REPLICAS])) },
     );
   }, 240_000);

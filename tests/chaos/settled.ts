@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ConsumerGroups } from '@payments/contracts';
 import { ROOT } from '../support/infra';
 import { opsCommand } from '../support/ops';
 import type { Stack } from '../support/stack';
@@ -13,6 +14,21 @@ const run = promisify(execFile);
 
 /** The events a chaos run's callback subscribes to. */
 export const SUBSCRIBED = ['transaction.success', 'transaction.failed', 'refund.success', 'refund.failed'];
+
+/**
+ * The services' settings of a chaos run, webhooks to `receiver`: retries close together (so
+ * deliveries failed during an outage are through within the test), a timeout below the outages,
+ * no rate limit in the load's way, and `extra` on top.
+ */
+export function chaosEnv(receiver: WebhookReceiver, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...receiver.dispatcherEnv(),
+    WEBHOOK_RETRY_SCHEDULE: '1,1,2,2,3,3,5,5,5,5,5,5',
+    WEBHOOK_TIMEOUT_MS: '5000',
+    RATE_LIMIT_PER_SECOND: '1000',
+    ...extra,
+  };
+}
 
 /** A merchant with a 3.33 % partner fee split and a callback at `receiver.url(path)`; its test secret key. */
 export async function chaosShop(stack: Stack, receiver: WebhookReceiver, path: string): Promise<{ id: number; key: string }> {
@@ -55,7 +71,10 @@ export async function expectEverythingSettled(stack: Stack, load: PaymentLoad, r
     const r = await ops(stack, 'reconcile');
     return r.code === 0 ? r : undefined;
   }, { timeoutMs: 180_000, intervalMs: 3_000 }).catch(async (err) => {
-    throw new Error(`${(err as Error).message}\n${(await ops(stack, 'reconcile')).out.slice(0, 4000)}\nload failures: ${JSON.stringify([...load.failures])}`);
+    // What an on-call engineer would look at next: where each group stands, and what it dead-lettered.
+    const lag = (await ops(stack, 'lag')).out;
+    const letters = await Promise.all(Object.values(ConsumerGroups).map(async (g) => `${g}: ${(await ops(stack, 'dlq', 'list', '--group', g, '--limit', '20')).out.slice(0, 2000)}`));
+    throw new Error(`${(err as Error).message}\n${(await ops(stack, 'reconcile')).out.slice(0, 4000)}\nlag:\n${lag.slice(0, 3000)}\ndead letters:\n${letters.join('\n')}\nload failures: ${JSON.stringify([...load.failures])}`);
   });
   expect(reconciled.out).toMatch(/^0 differences \(\d+ transactions, \d+ webhook events\)$/m);
 

@@ -119,7 +119,7 @@ describe('merchant dashboard in Chromium', () => {
       await page.reload();
       await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
       return (await row.filter({ hasText: 'failed' }).count()) === 1 ? true : undefined;
-    }, { timeoutMs: 30_000 });
+    }, { timeoutMs: 90_000 });
     expect(await row.textContent()).toContain('HTTP 500');
     await expectAccessible(page, 'webhooks');
     await row.getByRole('button', { name: /^Resend refund.pending delivery/ }).click();
@@ -128,7 +128,7 @@ describe('merchant dashboard in Chromium', () => {
       await page.reload();
       await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
       return (await row.filter({ hasText: 'succeeded' }).count()) === 1 ? true : undefined;
-    }, { timeoutMs: 30_000 });
+    }, { timeoutMs: 90_000 });
     const hits = receiver.at('/hooks');
     expect(hits).toHaveLength(3);
     expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(1);
@@ -142,7 +142,7 @@ describe('merchant dashboard in Chromium', () => {
     expect(await item.textContent()).toContain('3 attempts');
     await expectAccessible(page, 'payment-timeline');
     await context.close();
-  });
+  }, 240_000);
 
   it('the test/live switch changes what every page shows; a new session starts in test', async () => {
     const { context, page } = await signedIn(owner);

@@ -1,10 +1,11 @@
 import { Client } from 'pg';
 import pino from 'pino';
-import type { Producer } from 'kafkajs';
+import type { Producer, ProducerBatch } from 'kafkajs';
 import type { DataSource } from '@payments/database';
 import { OutboxRelay } from '@payments/messaging';
 import { waitFor } from '../support/wait';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
+import { acknowledgeAll } from '../support/kafka-acknowledgements';
 
 /**
  * The outbox relay waits for Kafka while its transaction is open. It must hold no transaction id
@@ -42,11 +43,11 @@ describe('outbox relay: nothing held while the batch is being sent', () => {
     const gate = new Promise<void>((resolve) => (open = resolve));
     const sent: unknown[] = [];
     const producer = {
-      sendBatch: async (batch: unknown) => {
+      sendBatch: async (batch: ProducerBatch) => {
         sent.push(batch);
         await gate;
         if (outcome === 'fail') throw new Error('broker unavailable');
-        return [];
+        return acknowledgeAll(batch);
       },
     } as unknown as Producer;
     return { producer, open, sent };
@@ -55,7 +56,7 @@ describe('outbox relay: nothing held while the batch is being sent', () => {
   it('holds no transaction id while it waits for Kafka, and marks the rows only once they are sent', async () => {
     await addEvent('txn_a');
     const { producer, open, sent } = gatedProducer('ok');
-    const tick = new OutboxRelay(ds, producer, '', pino({ level: 'silent' })).tick();
+    const tick = new OutboxRelay(ds, producer, '', pino({ level: 'silent' }), async () => 1).tick();
     try {
       const [relay] = await waitFor('the relay waiting for Kafka in its open transaction', async () => {
         const rows = await waitingRelay();
@@ -73,7 +74,7 @@ describe('outbox relay: nothing held while the batch is being sent', () => {
   it('marks nothing when the send fails', async () => {
     await addEvent('txn_b');
     const { producer, open } = gatedProducer('fail');
-    const tick = new OutboxRelay(ds, producer, '', pino({ level: 'silent' })).tick();
+    const tick = new OutboxRelay(ds, producer, '', pino({ level: 'silent' }), async () => 1).tick();
     open();
     await expect(tick).rejects.toThrow('broker unavailable');
     expect(await unpublished()).toBe(1);

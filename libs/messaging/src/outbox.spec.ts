@@ -44,7 +44,7 @@ describe('OutboxRelay sending a batch', () => {
     const updates: unknown[] = [];
     const ds = { transactionFrom: async (_sql: string, fn: (r: typeof rows, m: { query: (...a: unknown[]) => Promise<void> }) => Promise<number>) => fn(rows, { query: async (...a) => void updates.push(a) }) } as unknown as DataSource;
     const producer = { sendBatch } as unknown as Producer;
-    return { relay: new OutboxRelay(ds, producer, 'p.', pino({ level: 'silent' }), 500, 7, async () => 6), updates };
+    return { relay: new OutboxRelay(ds, producer, 'p.', pino({ level: 'silent' }), async () => 6, 500, 7), updates };
   }
 
   it('sends one request with each message on the partition its key hashes to, in order, and marks the rows once every partition is acknowledged', async () => {

@@ -84,13 +84,13 @@ export class OutboxRelay {
     private readonly producer: Producer,
     private readonly topicPrefix: string,
     private readonly logger: Logger,
+    /**
+     * Partitions of a (prefixed) topic (`cachedPartitionCounts`): the relay picks each message's
+     * partition itself and checks Kafka's answer names every one (see send).
+     */
+    private readonly partitionCount: (topic: string) => Promise<number>,
     private readonly batchSize = 500,
     private readonly retentionDays = 7,
-    /**
-     * Partitions of a (prefixed) topic. Given, the relay picks each message's partition itself and
-     * checks Kafka's answer names every one (see send); without it (unit tests) it does not check.
-     */
-    private readonly partitionCount?: (topic: string) => Promise<number>,
   ) {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`outbox relay batch size must be a positive integer, got ${batchSize}`);
     // A plain SELECT: no transaction id is assigned and no row is locked while the batch is sent
@@ -157,7 +157,6 @@ export class OutboxRelay {
    * broker (the idempotent producer) it cut the relay's throughput at 32 concurrent initializes.
    */
   private async send(byTopic: Map<string, OutboxRow[]>): Promise<void> {
-    if (!this.partitionCount) return this.sendAll(byTopic);
     const topicMessages: Array<{ topic: string; messages: Message[] }> = [];
     const expected = new Set<string>();
     for (const [name, list] of byTopic) {
@@ -177,20 +176,6 @@ export class OutboxRelay {
     if (expected.size > 0) {
       throw new Error(`Kafka acknowledged no write for ${[...expected].join(', ')} (their leader moved during the send); the batch is sent again`);
     }
-  }
-
-  private async sendAll(byTopic: Map<string, OutboxRow[]>): Promise<void> {
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic.entries()].map(([topic, list]) => ({
-        topic: `${this.topicPrefix}${topic}`,
-        messages: list.map((r) => ({
-          key: r.message_key,
-          value: r.payload,
-          headers: { ...r.headers, 'event-id': r.event_id },
-        })),
-      })),
-    });
   }
 
   private async prune(): Promise<void> {

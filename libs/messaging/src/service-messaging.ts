@@ -56,7 +56,7 @@ export class ServiceMessaging {
     publishesEvents: boolean,
   ) {
     if (config.OUTBOX_RELAY_ENABLED && publishesEvents) {
-      this.relay = new OutboxRelay(ds, producer, config.KAFKA_TOPIC_PREFIX, logger.child({ component: 'outbox-relay' }), undefined, undefined, cachedPartitionCounts(admin));
+      this.relay = new OutboxRelay(ds, producer, config.KAFKA_TOPIC_PREFIX, logger.child({ component: 'outbox-relay' }), cachedPartitionCounts(admin));
       const relay = this.relay;
       this.relayWorker = new PollingWorker('outbox-relay', () => relay.tick(), config.OUTBOX_POLL_INTERVAL_MS, logger);
     }
