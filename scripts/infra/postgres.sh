@@ -229,6 +229,11 @@ cmd_up() {
     echo "port = $PG_PORT"
     echo "unix_socket_directories = '${socket_dir//\'/\'\'}'"
     echo "max_connections = $PG_MAX_CONNECTIONS"
+    # What each statement costs, as most production servers have it (the bench reports statements
+    # per payment from it); skipped where the server was built without the contrib modules.
+    if [ -f "$("$PG_BIN/pg_config" --pkglibdir 2>/dev/null || echo "$PG_BIN/../lib")/pg_stat_statements.so" ]; then
+      echo "shared_preload_libraries = 'pg_stat_statements'"
+    fi
   } | as_pg tee "$PG_DATA/payments-local.conf" >/dev/null
 
   log "starting PostgreSQL ($("$PG_BIN/postgres" --version | sed 's/^postgres (PostgreSQL) //')) on $PG_HOST:$PG_PORT (log: $PIECE_LOG) ..."

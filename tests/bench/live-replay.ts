@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ConsumerGroups, Topics } from '@payments/contracts';
 import { runOps } from '../support/ops';
 import type { Stack } from '../support/stack';
@@ -12,7 +13,9 @@ export async function benchLiveReplay(stack: Stack, report: Report): Promise<voi
   const group = ConsumerGroups.SplitLedger;
   if (!stack.app('split-ledger-service').running) await stack.startApp('split-ledger-service');
   const started = Date.now();
-  const res = await runOps(stack, ['replay', '--group', group, '--topic', Topics.TransactionStatusChanged, '--to-earliest', '--live', '--execute'], 1_800_000, { OPS_REPORT_RSS: 'true' });
+  // BENCH_PROFILE_DIR profiles the copier too (ops-<pid>.cpuprofile), like the services.
+  const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.js')}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {};
+  const res = await runOps(stack, ['replay', '--group', group, '--topic', Topics.TransactionStatusChanged, '--to-earliest', '--live', '--execute'], 1_800_000, { OPS_REPORT_RSS: 'true', ...profile });
   const seconds = (Date.now() - started) / 1000;
   const copied = /copying to \S+ (\d+)\/\d+ \(100 %\) (\d+) events\/s/.exec(res.out);
   const replayed = /(\d+) event\(s\) replayed to/.exec(res.out);

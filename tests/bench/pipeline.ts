@@ -4,6 +4,7 @@ import { waitFor } from '../support/wait';
 import type { WebhookReceiver } from '../support/webhook-receiver';
 import { reportHops } from './hops';
 import { HttpClient, openLoop, stats } from './load';
+import type { MachineCost } from './machine-cost';
 import { cpuMs } from './memory';
 import type { Report } from './report';
 
@@ -64,13 +65,14 @@ export async function drained(stack: Stack, timeoutMs = 180_000): Promise<void> 
 }
 
 /** (b) open-loop initialize at `rate`/s over the merchants; latency = scheduled send → webhook arrival. */
-export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceiver, shops: Merchant[], report: Report, rate: number, seconds: number): Promise<void> {
+export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceiver, shops: Merchant[], report: Report, rate: number, seconds: number, cost?: MachineCost): Promise<void> {
   const client = new HttpClient(256);
   const sent = new Map<string, number>();
   let rejected = 0;
   const url = `${stack.gatewayUrl}/v1/transactions`;
   const cpu = () => ALL_APPS.map((app) => cpuMs(stack.app(app).child.pid));
   const cpuBefore = cpu();
+  const machineBefore = await cost?.sample();
   const run = await openLoop(rate, seconds * 1000, async (i, due) => {
     const shop = shops[i % shops.length];
     const res = await client.send(url, 'POST', { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` }, payment(`e2w${rate}-${i}`));
@@ -80,6 +82,7 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
   const lastDue = epoch(performance.now());
   const seen = await arrivals(receiver, sent, 120_000);
   const cpuAfter = cpu();
+  const machineAfter = await cost?.sample();
   client.close();
   const latencies = [...seen].map(([id, at]) => at - sent.get(id)!);
   const s = stats(latencies);
@@ -102,6 +105,7 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
   // CPU each service spent per payment, from the first request to the last webhook's arrival:
   // unlike the latencies, it hardly depends on what else the machine is running.
   ALL_APPS.forEach((app, i) => report.add({ section, name: `${app} CPU per payment`, value: (cpuAfter[i] - cpuBefore[i]) / Math.max(1, sent.size), unit: 'ms' }));
+  if (cost && machineBefore && machineAfter) cost.report(report, section, machineBefore, machineAfter, sent.size);
   await reportHops(stack, report, section, sent, seen);
 }
 

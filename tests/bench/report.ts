@@ -16,6 +16,8 @@ export interface Figure {
 export class Report {
   readonly figures: Figure[] = [];
   readonly startedAt = new Date();
+  /** Service settings the run used other than the defaults (`NAME=value`), shown with the figures. */
+  overrides: string[] = [];
 
   add(f: Figure): void {
     this.figures.push(f);
@@ -47,6 +49,8 @@ export class Report {
     );
     return [
       `Last \`npm run bench\`: ${this.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cores} × ${m.cpu}, ${m.memory_gib} GiB, Node ${m.node}.`,
+      '',
+      `Service settings other than the defaults (logging included, everything else is as deployed): ${this.overrides.map((o) => `\`${o}\``).join(', ') || 'none'}.`,
       '',
       '| Part | Figure | Measured | Target | | Note |',
       '|---|---|---|---|---|---|',

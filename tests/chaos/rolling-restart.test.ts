@@ -41,10 +41,17 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
     const shop = await chaosShop(stack, receiver, '/rolling');
     // The load balancer in front of the gateways: round robin over the replicas in rotation.
     const rotation = new Set(Array.from({ length: REPLICAS }, (_, i) => i));
+    const inFlight = Array.from({ length: REPLICAS }, () => 0);
     let turn = 0;
-    const send: ApiSender = (method, path, opts) => {
+    const send: ApiSender = async (method, path, opts) => {
       const live = [...rotation];
-      return stack.api(method, path, { ...opts, gateway: live[turn++ % live.length] });
+      const gateway = live[turn++ % live.length];
+      inFlight[gateway]++;
+      try {
+        return await stack.api(method, path, { ...opts, gateway });
+      } finally {
+        inFlight[gateway]--;
+      }
     };
     const load = new PaymentLoad(stack, shop.key, RATE, 200, send);
     const progressed = (what: string, before: number) => waitFor(`${what}: payments accepted again`, () => load.accepted.length > before + RATE, { timeoutMs: 120_000, intervalMs: 200 });
@@ -57,6 +64,9 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
       for (let replica = 0; replica < REPLICAS; replica++) {
         load.phase = `replica ${replica} of every app restarting`;
         rotation.delete(replica);
+        // The preStop sleep: SIGTERM comes once the requests the balancer routed to the replica
+        // before it left the rotation have their answers (a pod keeps serving during its preStop).
+        await waitFor(`requests routed to gateway replica ${replica} to be answered`, () => inFlight[replica] === 0, { timeoutMs: 30_000, intervalMs: 20 });
         const accepted = load.accepted.length;
         await Promise.all(
           ALL_APPS.map(async (app) => {

@@ -13,6 +13,8 @@ class StoppingError extends Error {}
 
 const DEFAULT_PARTITIONS_AT_ONCE = 3;
 const DEFAULT_MAX_BATCH = 500;
+/** How long a fetch waits on a quiet topic without `fetch` options: at most this long to stop, one fetch a second while idle. */
+const IDLE_FETCH_WAIT_MS = 1_000;
 /** How long a resolved offset may stay uncommitted (what a restart or rebalance redelivers, at most). */
 const OFFSET_COMMIT_INTERVAL_MS = 1_000;
 
@@ -72,7 +74,10 @@ export class IdempotentConsumer {
       rebalanceTimeout: Math.max(session, 10_000),
       allowAutoTopicCreation: false,
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5_000 },
-      ...(this.options.fetch ? { minBytes: this.options.fetch.minBytes, maxWaitTimeInMs: this.options.fetch.maxWaitMs } : {}),
+      // kafkajs cannot abort a fetch: stopping waits for the one in flight, which on a quiet topic
+      // lasts the whole wait (its default, 5 s, made every dispatcher shutdown take up to 5 s).
+      minBytes: this.options.fetch?.minBytes ?? 1,
+      maxWaitTimeInMs: this.options.fetch?.maxWaitMs ?? IDLE_FETCH_WAIT_MS,
     });
     const consumer = this.consumer;
     this.crashes.watch(consumer, () => this.consumer === consumer);

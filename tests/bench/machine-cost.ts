@@ -1,0 +1,129 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { Client } from 'pg';
+import Redis from 'ioredis';
+import type { Stack } from '../support/stack';
+import { cpuMs } from './memory';
+import type { Report } from './report';
+
+/** Linux reports /proc/stat in USER_HZ ticks, 100 a second on every architecture Node runs on. */
+const TICK_MS = 10;
+
+/** Busy CPU time of the whole machine so far (every core: user, nice, system, irq, softirq, steal), in ms. */
+function machineBusyMs(): number {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = f;
+  return (user + nice + system + irq + softirq + (steal ?? 0)) * TICK_MS;
+}
+
+/** The processes of this machine: pid, parent pid and command line. */
+function processes(): { pid: number; ppid: number; cmd: string }[] {
+  const out: { pid: number; ppid: number; cmd: string }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      out.push({ pid: Number(entry), ppid, cmd: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ') });
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+const sumCpu = (pids: number[]) => pids.reduce((n, pid) => n + (cpuMs(pid) || 0), 0);
+
+interface Sample {
+  machine: number;
+  services: number;
+  postgres: number;
+  kafka: number;
+  redis: number;
+  bench: number;
+  statements: number;
+  transactions: number;
+  walBytes: number;
+  walSyncs: number;
+}
+
+/**
+ * Where the machine's time goes while the bench runs, per payment: the whole machine's busy CPU
+ * (/proc/stat), and its parts from /proc/<pid>/stat — the services, PostgreSQL (postmaster and
+ * every backend), the Kafka JVM(s), Redis, and this process (load generator and webhook receiver).
+ * PostgreSQL's work too: statements (pg_stat_statements, when the server preloads it), commits,
+ * WAL bytes and WAL fsyncs (pg_stat_wal). Only meaningful on a machine that runs nothing else.
+ */
+export class MachineCost {
+  private constructor(
+    private readonly stack: Stack,
+    private readonly pg: Client,
+    private readonly postmaster: number,
+    private readonly redisPid: number,
+    private readonly statementsLoaded: boolean,
+  ) {}
+
+  static async open(stack: Stack): Promise<MachineCost> {
+    const pg = new Client({ connectionString: stack.infra.DATABASE_URL });
+    await pg.connect();
+    const { rows } = await pg.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const postmaster = processes().find((p) => p.pid === rows[0].pid)?.ppid ?? 0;
+    let statementsLoaded = true;
+    try {
+      await pg.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      await pg.query('SELECT count(*) FROM pg_stat_statements');
+    } catch {
+      statementsLoaded = false;
+    }
+    const redis = new Redis(stack.infra.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    const redisPid = Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1] ?? 0);
+    redis.disconnect();
+    return new MachineCost(stack, pg, postmaster, redisPid, statementsLoaded);
+  }
+
+  async sample(): Promise<Sample> {
+    const all = processes();
+    const pgPids = all.filter((p) => p.pid === this.postmaster || p.ppid === this.postmaster).map((p) => p.pid);
+    const kafkaPids = all.filter((p) => p.cmd.includes('kafka.Kafka')).map((p) => p.pid);
+    const bench = process.cpuUsage();
+    const { rows: [db] } = await this.pg.query<{ statements: string | null; transactions: string; wal_bytes: string; wal_sync: string }>(
+      `SELECT ${this.statementsLoaded ? '(SELECT sum(calls) FROM pg_stat_statements)' : 'NULL'} AS statements,
+              (SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database) AS transactions,
+              w.wal_bytes, w.wal_sync FROM pg_stat_wal w`,
+    );
+    return {
+      machine: machineBusyMs(),
+      services: sumCpu(this.stack.allProcesses.map((p) => p.child.pid ?? 0).filter(Boolean)),
+      postgres: sumCpu(pgPids),
+      kafka: sumCpu(kafkaPids),
+      redis: cpuMs(this.redisPid) || 0,
+      bench: (bench.user + bench.system) / 1000,
+      statements: db.statements === null ? NaN : Number(db.statements),
+      transactions: Number(db.transactions),
+      walBytes: Number(db.wal_bytes),
+      walSyncs: Number(db.wal_sync),
+    };
+  }
+
+  /** Adds, per payment, what the machine and PostgreSQL did between `before` and `after`. */
+  report(report: Report, section: string, before: Sample, after: Sample, payments: number): void {
+    const per = (k: keyof Sample) => (after[k] - before[k]) / Math.max(1, payments);
+    const parts = `services ${per('services').toFixed(2)}, PostgreSQL ${per('postgres').toFixed(2)}, Kafka ${per('kafka').toFixed(2)}, Redis ${per('redis').toFixed(2)}, load generator and receiver ${per('bench').toFixed(2)} ms`;
+    report.add({ section, name: 'whole machine CPU per payment', value: per('machine'), unit: 'ms', note: parts });
+    report.add({ section, name: 'PostgreSQL CPU per payment', value: per('postgres'), unit: 'ms' });
+    report.add({ section, name: 'Kafka CPU per payment', value: per('kafka'), unit: 'ms' });
+    report.add({ section, name: 'Redis CPU per payment', value: per('redis'), unit: 'ms' });
+    report.add({
+      section,
+      name: 'PostgreSQL statements per payment',
+      value: per('statements'),
+      unit: '',
+      note: this.statementsLoaded ? `${per('transactions').toFixed(1)} transactions` : 'pg_stat_statements not preloaded by the server',
+    });
+    report.add({ section, name: 'PostgreSQL WAL per payment', value: per('walBytes') / 1024, unit: 'KiB', note: `${per('walSyncs').toFixed(2)} WAL fsyncs per payment` });
+  }
+
+  async close(): Promise<void> {
+    await this.pg.end();
+  }
+}
+
