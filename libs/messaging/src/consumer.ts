@@ -10,10 +10,9 @@ import { OffsetCommitter } from './offset-committer';
 import { type Decoded, decodeMessage, ownHeaders, replayOrigin, reportReplayOutcomes, runsOf } from './replay';
 
 class StoppingError extends Error {}
-
 const DEFAULT_PARTITIONS_AT_ONCE = 3;
 const DEFAULT_MAX_BATCH = 500;
-/** How long a fetch waits on a quiet topic without `fetch` options: at most this long to stop, one fetch a second while idle. */
+/** A fetch's wait on a quiet topic without `fetch` options: a stop waits at most this long. */
 const IDLE_FETCH_WAIT_MS = 1_000;
 /** How long a resolved offset may stay uncommitted (what a restart or rebalance redelivers, at most). */
 const OFFSET_COMMIT_INTERVAL_MS = 1_000;
@@ -74,8 +73,7 @@ export class IdempotentConsumer {
       rebalanceTimeout: Math.max(session, 10_000),
       allowAutoTopicCreation: false,
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5_000 },
-      // kafkajs cannot abort a fetch: stopping waits for the one in flight, which on a quiet topic
-      // lasts the whole wait (its default, 5 s, made every dispatcher shutdown take up to 5 s).
+      // kafkajs cannot abort a fetch: a stop waits for it (its default 5 s wait made stops slow).
       minBytes: this.options.fetch?.minBytes ?? 1,
       maxWaitTimeInMs: this.options.fetch?.maxWaitMs ?? IDLE_FETCH_WAIT_MS,
     });
