@@ -49,8 +49,10 @@ interface Sample {
  * Where the machine's time goes while the bench runs, per payment: the whole machine's busy CPU
  * (/proc/stat), and its parts from /proc/<pid>/stat — the services, PostgreSQL (postmaster and
  * every backend), the Kafka JVM(s), Redis, and this process (load generator and webhook receiver).
- * PostgreSQL's work too: statements (pg_stat_statements, when the server preloads it), commits,
- * WAL bytes and WAL fsyncs (pg_stat_wal). Only meaningful on a machine that runs nothing else.
+ * PostgreSQL's work too: statements (pg_stat_statements, when the server preloads it), WAL bytes
+ * (from the WAL position), and transactions and WAL fsyncs (pg_stat_database, pg_stat_wal: each
+ * backend reports those up to a second late, so they are a little low over a 10 s window). Only
+ * meaningful on a machine that runs nothing else.
  */
 export class MachineCost {
   private constructor(
@@ -88,7 +90,7 @@ export class MachineCost {
     const { rows: [db] } = await this.pg.query<{ statements: string | null; transactions: string; wal_bytes: string; wal_sync: string }>(
       `SELECT ${this.statementsLoaded ? '(SELECT sum(calls) FROM pg_stat_statements)' : 'NULL'} AS statements,
               (SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database) AS transactions,
-              w.wal_bytes, w.wal_sync FROM pg_stat_wal w`,
+              pg_current_wal_lsn() - '0/0'::pg_lsn AS wal_bytes, w.wal_sync FROM pg_stat_wal w`,
     );
     return {
       machine: machineBusyMs(),
