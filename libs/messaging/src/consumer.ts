@@ -12,8 +12,7 @@ import { type Decoded, decodeMessage, ownHeaders, replayOrigin, reportReplayOutc
 class StoppingError extends Error {}
 const DEFAULT_PARTITIONS_AT_ONCE = 3;
 const DEFAULT_MAX_BATCH = 500;
-/** A fetch's wait on a quiet topic without `fetch` options: a stop waits at most this long. */
-const IDLE_FETCH_WAIT_MS = 1_000;
+const IDLE_FETCH_WAIT_MS = 1_000; // without `fetch` options: a stop waits at most this long
 /** How long a resolved offset may stay uncommitted (what a restart or rebalance redelivers, at most). */
 const OFFSET_COMMIT_INTERVAL_MS = 1_000;
 
@@ -64,7 +63,9 @@ export class IdempotentConsumer {
     return `${this.options.topicPrefix}${deadLetterTopic(this.options.group)}`;
   }
 
+  /** Joins the group and consumes; a consumer left by a failed start or a crash is let go first. */
   async start(): Promise<void> {
+    await this.consumer?.disconnect().catch(() => undefined);
     const session = this.options.sessionTimeoutMs;
     this.consumer = this.kafka.consumer({
       groupId: this.groupId,
@@ -139,9 +140,8 @@ export class IdempotentConsumer {
   }
 
   /**
-   * Applies events in one shared inbox transaction, waiting out an unreachable database: the ids
-   * applied now; null when they must go one at a time (an event fails); 'lost' when the batch is
-   * no longer this consumer's.
+   * Applies events in one shared inbox transaction, waiting out an unreachable database: the ids applied
+   * now; null when they must go one at a time (an event fails); 'lost' when the batch is not ours any more.
    */
   private async applyTogether(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler, { heartbeat, isRunning, isStale }: EachBatchPayload): Promise<Set<string> | null | 'lost'> {
     const { topic, partition } = items[0].meta;

@@ -43,3 +43,28 @@ export class CrashRestarter {
     }, delayMs);
   }
 }
+
+/** Whether kafkajs says trying again may succeed (a topic still propagating, a leader moving, a broker starting). */
+function retriable(err: unknown): boolean {
+  const e = err as { retriable?: unknown; name?: unknown };
+  return e?.retriable === true || e?.name === 'KafkaJSNumberOfRetriesExceeded' || e?.name === 'KafkaJSConnectionError';
+}
+
+/**
+ * Starts a consumer, trying again for up to `withinMs` while the failure is one Kafka calls
+ * retriable — on a fresh cluster a topic just created can be unknown to the broker a subscribe
+ * asks for longer than kafkajs's own retries last. Anything else fails at once.
+ */
+export async function startRetrying(start: () => Promise<void>, logger: Logger, group: string, withinMs = 120_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (!retriable(err) || Date.now() > deadline) throw err;
+      const delay = Math.min(1_000 * attempt, 5_000);
+      logger.warn({ err, group, attempt, delay }, 'starting the consumer failed with a retriable Kafka error; trying again');
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}

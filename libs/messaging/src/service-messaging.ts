@@ -5,6 +5,7 @@ import type { ServiceConfig } from '@payments/config';
 import { ALL_TOPICS, REPLAY_RESULTS_TOPIC, deadLetterTopic, replayTopic } from '@payments/contracts';
 import { PollingWorker } from '@payments/platform';
 import { IdempotentConsumer } from './consumer';
+import { startRetrying } from './crash-restarter';
 import type { BatchEventHandler, ConsumerFetch, EventHandler } from './consumer-options';
 import { connectAdmin, createKafka, ensureTopics, type KafkaSettings } from './kafka';
 import { OutboxNotifier } from './outbox-notifier';
@@ -89,7 +90,7 @@ export class ServiceMessaging {
           this.logger.child({ component: 'consumer', group: s.group }),
         ),
     );
-    await Promise.all(this.consumers.map((c) => c.start()));
+    await Promise.all(this.consumers.map((c) => startRetrying(() => c.start(), this.logger, c.groupId)));
   }
 
   /** Consumers stop fetching and commit the offsets of what they applied. */
