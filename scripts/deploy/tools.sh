@@ -9,6 +9,10 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/../lib/common.sh"
 PIECE=deploy-tools
 
+# One install at a time: CI validates the overlays while the test suite starts, and the deploy
+# tests install kustomize themselves when it is missing.
+lock_piece deploy-tools 900
+
 KUSTOMIZE_VERSION=v5.8.0 # tests/deploy read the binary's version from `kustomize version`
 KUSTOMIZE="$CACHE_DIR/bin/kustomize"
 VENV="$CACHE_DIR/deploy-venv"

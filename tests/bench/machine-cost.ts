@@ -8,11 +8,27 @@ import type { Report } from './report';
 /** Linux reports /proc/stat in USER_HZ ticks, 100 a second on every architecture Node runs on. */
 const TICK_MS = 10;
 
-/** Busy CPU time of the whole machine so far (every core: user, nice, system, irq, softirq, steal), in ms. */
+/** Busy CPU time of the whole machine so far (every core: user, nice, system, irq, softirq), in ms. */
 function machineBusyMs(): number {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = f;
-  return (user + nice + system + irq + softirq + (steal ?? 0)) * TICK_MS;
+  const [user, nice, system, , , irq, softirq] = f;
+  return (user + nice + system + irq + softirq) * TICK_MS;
+}
+
+/** The fields of /proc/<pid>/stat after the command name (which may hold ") "). */
+const statFields = (pid: number): string[] => {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return text.slice(text.lastIndexOf(') ') + 2).split(' ');
+};
+
+/** CPU of a process and of its children that have ended (cutime, cstime): a backend that exits keeps counting. */
+function cpuWithEndedChildrenMs(pid: number): number {
+  try {
+    const f = statFields(pid);
+    return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 /** The processes of this machine: pid, parent pid and command line. */
@@ -21,7 +37,7 @@ function processes(): { pid: number; ppid: number; cmd: string }[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      const ppid = Number(statFields(Number(entry))[1]);
       out.push({ pid: Number(entry), ppid, cmd: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ') });
     } catch {
       // The process ended between the listing and the read.
@@ -84,25 +100,27 @@ export class MachineCost {
 
   async sample(): Promise<Sample> {
     const all = processes();
-    const pgPids = all.filter((p) => p.pid === this.postmaster || p.ppid === this.postmaster).map((p) => p.pid);
+    // Backends that ended are in the postmaster's cutime/cstime, those running in their own.
+    const pgBackends = this.postmaster ? all.filter((p) => p.ppid === this.postmaster).map((p) => p.pid) : [];
     const kafkaPids = all.filter((p) => p.cmd.includes('kafka.Kafka')).map((p) => p.pid);
     const bench = process.cpuUsage();
-    const { rows: [db] } = await this.pg.query<{ statements: string | null; transactions: string; wal_bytes: string; wal_sync: string }>(
+    const { rows: [db] } = await this.pg.query<{ statements: string | null; transactions: string; wal_bytes: string; wal_sync: string | null }>(
       `SELECT ${this.statementsLoaded ? '(SELECT sum(calls) FROM pg_stat_statements)' : 'NULL'} AS statements,
               (SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database) AS transactions,
-              pg_current_wal_lsn() - '0/0'::pg_lsn AS wal_bytes, w.wal_sync FROM pg_stat_wal w`,
+              pg_current_wal_lsn() - '0/0'::pg_lsn AS wal_bytes, to_jsonb(w)->>'wal_sync' AS wal_sync FROM pg_stat_wal w`,
     );
     return {
       machine: machineBusyMs(),
       services: sumCpu(this.stack.allProcesses.map((p) => p.child.pid ?? 0).filter(Boolean)),
-      postgres: sumCpu(pgPids),
+      postgres: this.postmaster ? cpuWithEndedChildrenMs(this.postmaster) + sumCpu(pgBackends) : NaN,
       kafka: sumCpu(kafkaPids),
       redis: cpuMs(this.redisPid) || 0,
       bench: (bench.user + bench.system) / 1000,
       statements: db.statements === null ? NaN : Number(db.statements),
       transactions: Number(db.transactions),
       walBytes: Number(db.wal_bytes),
-      walSyncs: Number(db.wal_sync),
+      // PostgreSQL 18 moved it to pg_stat_io: NaN there, not a failed run.
+      walSyncs: db.wal_sync === null ? NaN : Number(db.wal_sync),
     };
   }
 

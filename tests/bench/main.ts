@@ -38,6 +38,8 @@ const POOL_SIZE = process.env.BENCH_POOL_SIZE ?? '10';
 const DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=2';
 /** The services' defaults where the test stack sets its own (tests want faster timeouts and polls). */
 const AS_DEPLOYED = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'info',
   DATABASE_POOL_SIZE: '10',
   KAFKA_PARTITIONS: '6',
   OUTBOX_POLL_INTERVAL_MS: '200',
@@ -87,8 +89,9 @@ async function main(): Promise<void> {
   report.overrides = Object.entries(overrides).map(([k, v]) => `${k}=${k === 'WEBHOOK_CA_FILE' ? "(the receiver's CA)" : v}`);
   console.log(`settings other than the services' defaults: ${report.overrides.join(', ')}`);
   const memory = new MemorySampler(stack);
-  const cost = await MachineCost.open(stack);
+  let cost: MachineCost | undefined;
   try {
+    cost = await MachineCost.open(stack);
     const keys = await stack.createBusiness('Bench');
     const shops = await merchants(stack, receiver, 10, 'cb');
     const burstShop = (await merchants(stack, receiver, 1, 'burst'))[0];
@@ -111,7 +114,7 @@ async function main(): Promise<void> {
     if (ONLY.has('e')) await benchLiveReplay(stack, report);
     report.save({ overrides: report.overrides, seconds_per_step: SECONDS, replay_events: REPLAY_EVENTS, database_pool_size: Number(POOL_SIZE), only: [...ONLY] });
   } finally {
-    await cost.close();
+    await cost?.close();
     await stack.stop();
     await receiver.stop();
   }

@@ -1,16 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ConsumerGroups } from '@payments/contracts';
 import { ROOT } from '../support/infra';
-import { opsCommand } from '../support/ops';
+import { runOps } from '../support/ops';
 import type { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import type { WebhookReceiver } from '../support/webhook-receiver';
 import type { PaymentLoad } from './payment-load';
-
-const run = promisify(execFile);
 
 /** The events a chaos run's callback subscribes to. */
 export const SUBSCRIBED = ['transaction.success', 'transaction.failed', 'refund.success', 'refund.failed'];
@@ -49,17 +45,8 @@ export function keepServiceOutput(stack: Stack | undefined, name: string): void 
   for (const p of stack?.allProcesses ?? []) writeFileSync(join(logs, `${p.app}-${p.child.pid}.log`), p.output);
 }
 
-/** Runs the ops CLI against the stack; its exit code and output. */
-export async function ops(stack: Stack, ...args: string[]): Promise<{ code: number; out: string }> {
-  const env = { PATH: process.env.PATH ?? '', GATEWAY_URL: stack.gatewayUrl, ADMIN_API_TOKEN: stack.adminToken, KAFKA_BROKERS: stack.infra.KAFKA_BROKERS };
-  try {
-    const { stdout } = await run(process.execPath, [...opsCommand(), ...args], { env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, out: stdout };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: `${e.stdout}${e.stderr}` };
-  }
-}
+/** The ops CLI against the stack (its topic prefix included, so `lag` and `dlq` see this stack's groups). */
+const ops = (stack: Stack, ...args: string[]) => runOps(stack, args, 120_000);
 
 /**
  * Once the load has stopped and everything in flight settled: `ops reconcile` finds no difference

@@ -40,7 +40,7 @@ export interface ConsumerOptions {
   maxBatch?: number;
   /** Called after a transaction that applied at least one new event has committed (e.g. to wake the next stage). */
   afterCommit?: () => void;
-  /** How long a fetch may wait for data (see ConsumerFetch); kafkajs' defaults (1 byte, 5 s) when absent. */
+  /** How long a fetch may wait for data (see ConsumerFetch); 1 byte and 1 s when absent (consumer.ts). */
   fetch?: ConsumerFetch;
 }
 

@@ -4,7 +4,9 @@ import { startRetrying } from './crash-restarter';
 
 describe('startRetrying', () => {
   const logger = pino({ level: 'silent' });
-  const unknownTopic = () => new KafkaJSProtocolError({ type: 'UNKNOWN_TOPIC_OR_PARTITION', code: 3, retriable: true, message: 'This server does not host this topic-partition' });
+  const protocolError = (type: string, code: number, retriable: boolean, message: string) =>
+    new KafkaJSProtocolError({ type, code, retriable, message } as unknown as string);
+  const unknownTopic = () => protocolError('UNKNOWN_TOPIC_OR_PARTITION', 3, true, 'This server does not host this topic-partition');
 
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
@@ -23,7 +25,7 @@ describe('startRetrying', () => {
 
   it('fails at once on an error Kafka does not call retriable', async () => {
     const start = jest.fn(async () => {
-      throw new KafkaJSProtocolError({ type: 'TOPIC_AUTHORIZATION_FAILED', code: 29, retriable: false, message: 'Not authorized to access topics' });
+      throw protocolError('TOPIC_AUTHORIZATION_FAILED', 29, false, 'Not authorized to access topics');
     });
     await expect(startRetrying(start, logger, 'g')).rejects.toThrow('Not authorized');
     expect(start).toHaveBeenCalledTimes(1);

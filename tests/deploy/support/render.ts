@@ -25,8 +25,11 @@ export const at = (v: unknown, ...keys: string[]): unknown => keys.reduce<unknow
 /** Where scripts/deploy/tools.sh puts it (CACHE_DIR, as scripts/lib/common.sh resolves it). */
 export const KUSTOMIZE = path.resolve(ROOT, process.env.CACHE_DIR ?? '.cache', 'bin', 'kustomize');
 
+let checked = false;
+/** The pinned kustomize: tools.sh installs it when missing, and waits for an install already running (CI's validation). */
 function kustomize(): string {
-  if (!fs.existsSync(KUSTOMIZE)) execFileSync('bash', [path.join(ROOT, 'scripts', 'deploy', 'tools.sh')], { stdio: 'inherit' });
+  if (!checked) execFileSync('bash', [path.join(ROOT, 'scripts', 'deploy', 'tools.sh')], { stdio: 'inherit' });
+  checked = true;
   return KUSTOMIZE;
 }
 
