@@ -1,5 +1,5 @@
 import type { IHeaders, KafkaMessage, Producer } from 'kafkajs';
-import { DeadLetterHeaders, REPLAY_RESULTS_TOPIC, ReplayHeaders, envelopeProblem, type EventEnvelope, type ReplayOutcome, type ReplayResult } from '@payments/contracts';
+import { DeadLetterHeaders, REPLAY_RESULTS_TOPIC, ReplayHeaders, envelopeProblem, parseReplayOrigin, type EventEnvelope, type ReplayOriginFields, type ReplayOutcome, type ReplayResult, type ReplayResultRanges } from '@payments/contracts';
 
 /** A consumed message read as an event envelope, or why it is not one. */
 export interface Decoded {
@@ -30,12 +30,9 @@ export function runsOf<T>(items: T[], key: (item: T) => string): T[][] {
   return runs;
 }
 
-export interface ReplayOrigin {
-  run: string;
-  topic: string;
-  partition: number;
-  offset: string;
-  seq: number | null;
+export interface ReplayOrigin extends ReplayOriginFields {
+  /** Copied by an ops that writes one `replay-origin` header and reads outcomes as ranges. */
+  ranged: boolean;
 }
 
 const header = (headers: IHeaders | undefined, name: string): string | undefined => headers?.[name]?.toString();
@@ -43,7 +40,11 @@ const header = (headers: IHeaders | undefined, name: string): string | undefined
 /** The record a message of the group's replay topic copies (`topic` is that replay topic). */
 export function replayOrigin(topic: string, message: KafkaMessage): ReplayOrigin {
   const h = message.headers;
+  const packed = header(h, ReplayHeaders.Origin);
+  const origin = packed === undefined ? undefined : parseReplayOrigin(packed);
+  if (origin) return { ...origin, ranged: true };
   return {
+    ranged: false,
     run: header(h, ReplayHeaders.Run) ?? 'unknown',
     topic: header(h, ReplayHeaders.SourceTopic) ?? topic,
     partition: Number(header(h, ReplayHeaders.SourcePartition) ?? -1),
@@ -58,12 +59,27 @@ export function ownHeaders(headers: IHeaders | undefined): IHeaders {
   return Object.fromEntries(Object.entries(headers ?? {}).filter(([k]) => !added.has(k)));
 }
 
-/** Tells the ops CLI what became of replayed messages, in one request (a few hundred bytes each). */
+/**
+ * Tells the ops CLI what became of replayed messages, in one request: for the records of a current
+ * ops, runs of consecutive sequence numbers with the same outcome (ReplayResultRanges); for those
+ * of an earlier ops, one message each (ReplayResult, a few hundred bytes), as it reads them.
+ */
 export async function reportReplayOutcomes(producer: Producer, topicPrefix: string, group: string, outcomes: { origin: ReplayOrigin; outcome: ReplayOutcome }[]): Promise<void> {
   if (outcomes.length === 0) return;
-  const messages = outcomes.map(({ origin, outcome }) => {
+  const messages: { key: string; value: string }[] = [];
+  const ranges = new Map<string, ReplayResultRanges['ranges']>();
+  for (const { origin, outcome } of outcomes) {
+    if (origin.ranged && origin.seq !== null) {
+      const list = ranges.get(origin.run) ?? [];
+      const last = list.at(-1);
+      if (last && last[2] === outcome && last[1] + 1 === origin.seq) last[1] = origin.seq;
+      else list.push([origin.seq, origin.seq, outcome]);
+      ranges.set(origin.run, list);
+      continue;
+    }
     const result: ReplayResult = { run: origin.run, group, outcome, topic: origin.topic, partition: origin.partition, offset: origin.offset, seq: origin.seq };
-    return { key: origin.run, value: JSON.stringify(result) };
-  });
+    messages.push({ key: origin.run, value: JSON.stringify(result) });
+  }
+  for (const [run, list] of ranges) messages.push({ key: run, value: JSON.stringify({ run, group, ranges: list } satisfies ReplayResultRanges) });
   await producer.send({ topic: `${topicPrefix}${REPLAY_RESULTS_TOPIC}`, acks: -1, messages });
 }

@@ -1,4 +1,4 @@
-import type { ReplayOutcome, ReplayResult } from '@payments/contracts';
+import type { ReplayOutcome, ReplayResult, ReplayResultRanges } from '@payments/contracts';
 
 export type OutcomeCounts = Record<ReplayOutcome, number>;
 
@@ -26,6 +26,20 @@ export class OutcomeTally {
     }
     this.counts[result.outcome] += 1;
     return true;
+  }
+
+  /** Counts a results message: one record's result, or ranges of sequence numbers with their outcome. */
+  addMessage(message: ReplayResult | ReplayResultRanges): void {
+    if (!('ranges' in message)) {
+      this.add(message);
+      return;
+    }
+    if (!Array.isArray(message.ranges)) return;
+    for (const [first, last, outcome] of message.ranges) {
+      if (!Number.isInteger(first) || !Number.isInteger(last)) continue;
+      // Only sequence numbers this run sent: each is counted once, like a result of its own.
+      for (let seq = Math.max(0, first); seq <= Math.min(last, this.sent - 1); seq++) this.add({ outcome, seq });
+    }
   }
 
   get total(): number {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type IHeaders, type Producer } from 'kafkajs';
-import { REPLAY_RESULTS_TOPIC, ReplayHeaders, replayTopic, type ReplayResult } from '@payments/contracts';
+import { REPLAY_RESULTS_TOPIC, ReplayHeaders, formatReplayOrigin, replayTopic, type ReplayResult, type ReplayResultRanges } from '@payments/contracts';
 import { InterruptedError } from '../cli/errors';
 import { Progress } from '../cli/progress';
 import { chunkBySize } from './chunks';
@@ -37,8 +37,6 @@ export class Redelivery {
   private resultStarts = new Map<number, number>();
   private limit = 0;
   private partitions = 0;
-  /** Header values shared by many records, encoded once. */
-  private readonly shared = new Map<string, Buffer>();
   sent = 0;
   /** The next record's replay-seq (records are numbered as they are handed to send()). */
   private sequence = 0;
@@ -67,33 +65,24 @@ export class Redelivery {
    * partition in time quadratic in their number.
    */
   async send(records: ReplayRecord[], onChunk: () => void = () => undefined): Promise<void> {
-    const run = this.once(this.run);
     const messages = records.map((r) => ({
       key: r.key,
       value: r.value,
       partition: r.sourcePartition >= 0 ? r.sourcePartition % this.partitions : undefined,
+      // One header for the replay's fields (each header costs kafkajs a buffer of its own).
       headers: {
         ...r.headers,
-        [ReplayHeaders.Run]: run,
-        [ReplayHeaders.SourceTopic]: this.once(r.sourceTopic),
-        [ReplayHeaders.SourcePartition]: this.once(String(r.sourcePartition)),
-        [ReplayHeaders.SourceOffset]: r.sourceOffset,
-        [ReplayHeaders.Sequence]: String(this.sequence++),
+        [ReplayHeaders.Origin]: formatReplayOrigin({ run: this.run, seq: this.sequence++, partition: r.sourcePartition, offset: r.sourceOffset, topic: r.sourceTopic }),
       },
+      record: r,
     }));
-    const describe = (m: (typeof messages)[number]) =>
-      `${this.s.base(m.headers[ReplayHeaders.SourceTopic].toString())} partition ${m.headers[ReplayHeaders.SourcePartition].toString()} offset ${m.headers[ReplayHeaders.SourceOffset]}`;
+    const describe = (m: (typeof messages)[number]) => `${this.s.base(m.record.sourceTopic)} partition ${m.record.sourcePartition} offset ${m.record.sourceOffset}`;
     for (const chunk of chunkBySize(messages, this.limit, CHUNK_RECORDS, describe)) {
+      // kafkajs reads key, value, partition and headers; `record` rides along for the error message.
       await this.producer!.send({ topic: this.s.full(replayTopic(this.group)), acks: -1, messages: chunk });
       this.sent += chunk.length;
       onChunk();
     }
-  }
-
-  private once(value: string): Buffer {
-    let b = this.shared.get(value);
-    if (!b) this.shared.set(value, (b = Buffer.from(value)));
-    return b;
   }
 
   async close(): Promise<void> {
@@ -118,7 +107,7 @@ export class Redelivery {
           for (const m of messages) {
             if (m.key?.toString() !== this.run) continue;
             mine = true;
-            tally.add(JSON.parse(m.value?.toString() ?? '{}') as ReplayResult);
+            tally.addMessage(JSON.parse(m.value?.toString() ?? '{}') as ReplayResult | ReplayResultRanges);
           }
           progress.update(total(), detail());
           return mine;

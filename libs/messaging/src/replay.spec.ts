@@ -1,0 +1,56 @@
+import type { KafkaMessage } from 'kafkajs';
+import { formatReplayOrigin, ReplayHeaders } from '@payments/contracts';
+import { ownHeaders, replayOrigin, reportReplayOutcomes } from './replay';
+
+const message = (headers: KafkaMessage['headers']): KafkaMessage => ({ key: null, value: null, timestamp: '0', attributes: 0, offset: '7', headers }) as KafkaMessage;
+
+describe('replayOrigin', () => {
+  it('reads the one replay-origin header ops writes', () => {
+    const origin = { run: '0b8f2d7e-5a1c-4c4e-9d0e-1f2a3b4c5d6e', seq: 98765, partition: 2, offset: '123456', topic: 'p1.transaction.status_changed' };
+    const m = message({ [ReplayHeaders.Origin]: Buffer.from(formatReplayOrigin(origin)), 'event-id': Buffer.from('evt_1') });
+    expect(replayOrigin('p1.replay.split-ledger-service', m)).toEqual({ ...origin, ranged: true });
+  });
+
+  it('reads the five headers of copies made by an earlier ops, and an origin without a sequence number', () => {
+    const old = message({
+      [ReplayHeaders.Run]: Buffer.from('run-1'),
+      [ReplayHeaders.SourceTopic]: Buffer.from('p1.refund.status_changed'),
+      [ReplayHeaders.SourcePartition]: Buffer.from('0'),
+      [ReplayHeaders.SourceOffset]: Buffer.from('42'),
+      [ReplayHeaders.Sequence]: Buffer.from('3'),
+    });
+    expect(replayOrigin('p1.replay.g', old)).toEqual({ run: 'run-1', topic: 'p1.refund.status_changed', partition: 0, offset: '42', seq: 3, ranged: false });
+    const noSeq = formatReplayOrigin({ run: 'run-2', seq: null, partition: -1, offset: '-1', topic: 'p1.replay.g' });
+    expect(replayOrigin('p1.replay.g', message({ [ReplayHeaders.Origin]: Buffer.from(noSeq) }))).toEqual({ run: 'run-2', seq: null, partition: -1, offset: '-1', topic: 'p1.replay.g', ranged: true });
+  });
+
+  it('falls back to the replay topic itself for a header it cannot read (the record then has no handler and is dead-lettered)', () => {
+    expect(replayOrigin('p1.replay.g', message({ [ReplayHeaders.Origin]: Buffer.from('not an origin') }))).toMatchObject({ run: 'unknown', topic: 'p1.replay.g', seq: null });
+  });
+
+  it('drops the replay headers from what a dead letter keeps as the message’s own', () => {
+    expect(Object.keys(ownHeaders({ [ReplayHeaders.Origin]: 'x', 'event-id': 'evt_1' }))).toEqual(['event-id']);
+  });
+});
+
+describe('reportReplayOutcomes', () => {
+  const send = jest.fn(async () => []);
+  const producer = { send } as unknown as Parameters<typeof reportReplayOutcomes>[0];
+  const origin = (seq: number | null, ranged: boolean, run = 'run-1') => ({ run, topic: 'p1.t', partition: 0, offset: String(seq ?? 0), seq, ranged });
+
+  it('sends the outcomes of a current ops as ranges, one message a run, and an earlier ops its one message per record', async () => {
+    await reportReplayOutcomes(producer, 'p1.', 'g', [
+      { origin: origin(10, true), outcome: 'applied' },
+      { origin: origin(11, true), outcome: 'applied' },
+      { origin: origin(12, true), outcome: 'duplicate' },
+      { origin: origin(14, true), outcome: 'duplicate' },
+      { origin: origin(3, false, 'old-run'), outcome: 'applied' },
+    ]);
+    const [[{ topic, messages }]] = send.mock.calls as unknown as [[{ topic: string; messages: { key: string; value: string }[] }]];
+    expect(topic).toBe('p1.replay.results');
+    expect(messages.map((m) => JSON.parse(m.value))).toEqual([
+      { run: 'old-run', group: 'g', outcome: 'applied', topic: 'p1.t', partition: 0, offset: '3', seq: 3 },
+      { run: 'run-1', group: 'g', ranges: [[10, 11, 'applied'], [12, 12, 'duplicate'], [14, 14, 'duplicate']] },
+    ]);
+  });
+});
