@@ -1,6 +1,8 @@
+import { Topics } from '@payments/contracts';
 import { DashboardClient, TEST_PASSWORD, createDashboardUser } from '../support/dashboard';
 import { payAndSettle } from '../support/payments';
 import { Stack } from '../support/stack';
+import { produceHistory } from '../support/synthetic-events';
 import { waitFor } from '../support/wait';
 
 /** The dashboard's API over HTTP: sessions, CSRF, roles, another business's ids, refunds shared with /v1. */
@@ -140,6 +142,30 @@ describe('dashboard API', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(audit.body.entries[0]).toMatchObject({ action: 'mode.switch', details: { to: 'test' } });
   });
+
+  it('charts a busy business from the ledger’s daily totals: 10 000 payments of today, every one counted once', async () => {
+    const busy = await stack.createBusiness('Busy Shop');
+    const c = new DashboardClient(stack);
+    await c.login(await createDashboardUser(stack, busy.id, 'viewer'));
+    // A pending and a success event for each of 10 000 payments of 10.00 USD, straight onto the topic.
+    await produceHistory(stack, Topics.TransactionStatusChanged, 20_000, busy.id);
+    const today = new Date().toISOString().slice(0, 10);
+    type Overview = { days: { date: string; payments: number; succeeded: number; volume: Record<string, number> }[]; recent: unknown[] };
+    const overview = await waitFor(
+      'the ledger to count every payment',
+      async () => {
+        const r = await c.get<Overview>('/dashboard/api/overview');
+        const day = r.body.days.find((d) => d.date === today);
+        return day && day.succeeded === 10_000 ? r.body : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    expect(overview.days).toHaveLength(14);
+    expect(overview.days.find((d) => d.date === today)).toEqual({ date: today, payments: 10_000, succeeded: 10_000, volume: { USD: 10_000_000 } });
+    expect(overview.days.filter((d) => d.date !== today).every((d) => d.payments === 0)).toBe(true);
+    // The payments list is the transaction service's: these events never came from it.
+    expect(overview.recent).toEqual([]);
+  }, 120_000);
 
   it('exports the filtered payments as CSV', async () => {
     const c = new DashboardClient(stack);

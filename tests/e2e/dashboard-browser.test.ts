@@ -76,8 +76,13 @@ describe('merchant dashboard in Chromium', () => {
     const { context, page } = await signedIn(owner);
     await page.locator('.recharts-surface').first().waitFor();
     await page.getByRole('link', { name: 'order-7781' }).waitFor();
-    // 45.00 + 12.00 USD of successful volume over the last 14 days.
-    expect(await page.textContent('main')).toContain('57.00 USD');
+    // 45.00 + 12.00 USD of successful volume over the last 14 days, once the ledger has counted them.
+    await waitFor('the overview to count both successful payments', async () => {
+      if ((await page.textContent('main'))?.includes('57.00 USD')) return true;
+      await page.reload();
+      await page.locator('.recharts-surface').first().waitFor();
+      return undefined;
+    });
     await expectAccessible(page, 'overview');
     await context.close();
   });

@@ -5,35 +5,35 @@ import type { Stack } from './stack';
 
 /**
  * Event i of a synthetic history: pairs of created (pending) and succeeded events of transactions
- * of a business without callbacks or splits, occurring at `at`.
+ * of a business without callbacks or splits (999 999 unless told), occurring at `at`.
  */
-export function replayEnvelope(i: number, at: string): EventEnvelope {
+export function replayEnvelope(i: number, at: string, businessId = 999_999): EventEnvelope {
   const n = Math.floor(i / 2);
   const status = i % 2 === 0 ? 'pending' : 'success';
   const data: TransactionStatusChangedData = {
     transaction: {
-      id: 900_000_000 + n, transaction_id: `txn_replay${String(n).padStart(14, '0')}`, transaction_reference: `replay-${n}`, business_id: 999_999, mode: 'test', amount: 1000, charges: 15, total: 1015,
+      id: 900_000_000 + n, transaction_id: `txn_replay${String(n).padStart(14, '0')}`, transaction_reference: `replay-${n}`, business_id: businessId, mode: 'test', amount: 1000, charges: 15, total: 1015,
       currency: 'USD', status, message: 'replayed', email: 'replay@example.com', payment_method_type: 'card', payment_method_code: null, checkout_id: null,
       payment_link_id: null, link_splits: [], version: status === 'pending' ? 1 : 2, date_created: at, date_updated: at,
     },
     previous_status: status === 'pending' ? null : 'pending',
     status,
   };
-  return { id: randomUUID(), type: Topics.TransactionStatusChanged, version: 1, occurred_at: at, producer: 'bench', mode: 'test', business_id: 999_999, correlation_id: null, data };
+  return { id: randomUUID(), type: Topics.TransactionStatusChanged, version: 1, occurred_at: at, producer: 'bench', mode: 'test', business_id: businessId, correlation_id: null, data };
 }
 
-export function* history(count: number): Generator<{ key: string; value: string; headers: Record<string, string> }> {
+export function* history(count: number, businessId?: number): Generator<{ key: string; value: string; headers: Record<string, string> }> {
   const at = new Date().toISOString();
   for (let i = 0; i < count; i++) {
-    const envelope = replayEnvelope(i, at);
+    const envelope = replayEnvelope(i, at, businessId);
     const { transaction } = envelope.data as TransactionStatusChangedData;
     yield { key: transaction.transaction_id, value: JSON.stringify(envelope), headers: { 'event-id': envelope.id } };
   }
 }
 
 /** Puts `count` events of the synthetic history onto `topic` (base name), 2000 per request. */
-export function produceHistory(stack: Stack, topic: string, count: number): Promise<void> {
-  return produceAll(stack, topic, history(count));
+export function produceHistory(stack: Stack, topic: string, count: number, businessId?: number): Promise<void> {
+  return produceAll(stack, topic, history(count, businessId));
 }
 
 /**

@@ -17,6 +17,8 @@ export const LedgerRpcPatterns = {
   LedgerSummary: 'ledger.summary',
   /** One transaction's entries (by its public id) that the caller is a party to, in the caller's mode. */
   LedgerOfTransaction: 'ledger.of_transaction',
+  /** The caller's payments and successful volume per UTC day of creation (the dashboard's overview). */
+  LedgerDailyTotals: 'ledger.daily_totals',
   InvoicesList: 'settlement.invoices.list',
   /** One invoice of the caller (debtor or creditor) in the caller's mode, with its ledger entries. */
   InvoicesGet: 'settlement.invoices.get',
@@ -151,6 +153,25 @@ export interface LedgerOfTransactionBody {
 export interface LedgerOfTransactionResult {
   /** Oldest first: the splits, then any reversals. */
   ledger_entries: LedgerEntryView[];
+}
+/** UTC days, YYYY-MM-DD, both included; at most DAILY_TOTALS_MAX_DAYS of them. */
+export interface DailyTotalsBody {
+  from: string;
+  to: string;
+}
+export const DAILY_TOTALS_MAX_DAYS = 92;
+/** One day and currency of the caller's transactions, by the day each was created (UTC). */
+export interface DailyTotal {
+  date: string;
+  currency: string;
+  payments: number;
+  succeeded: number;
+  /** Sum of the successful payments' amounts, minor units. */
+  succeeded_amount: number;
+}
+export interface DailyTotalsResult {
+  /** By date, then currency; days and currencies without payments are left out. */
+  daily_totals: DailyTotal[];
 }
 
 // ---- settlement

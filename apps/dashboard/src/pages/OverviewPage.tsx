@@ -8,7 +8,6 @@ import { useApi } from '../useApi';
 
 interface Overview {
   days: DayTotals[];
-  truncated: boolean;
   recent: Payment[];
 }
 
@@ -54,7 +53,6 @@ export function OverviewPage() {
         <Title order={3} size="h5" mb="sm">
           Volume and success rate by day
         </Title>
-        {data?.truncated && <Text size="sm">Counted from the latest 5 000 payments; earlier days are partial.</Text>}
         <div role="img" aria-label={`Chart of successful ${currency} volume and success rate for each of the last 14 days`} style={{ width: '100%', height: 260 }}>
           <ResponsiveContainer>
             <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>

@@ -8,6 +8,7 @@ import { RefundStatusHandler } from './refund-status.handler';
 import { ApplySplitsUseCase } from './usecases/apply-splits.usecase';
 import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
 import { ListLedgerEntriesUseCase } from './usecases/list-ledger-entries.usecase';
+import { DailyTotalsUseCase } from './usecases/daily-totals.usecase';
 import { LedgerOfTransactionUseCase } from './usecases/ledger-of-transaction.usecase';
 import { TransactionCopyStore } from './transaction-copy-store';
 import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits.usecase';
@@ -15,7 +16,7 @@ import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits
 @Module({
   imports: [SplitsModule],
   controllers: [LedgerRpcController, LedgerReconcileRpcController],
-  providers: [LedgerStore, LedgerQueries, TransactionCopyStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase, LedgerOfTransactionUseCase, ReconcileLedgerUseCase],
+  providers: [LedgerStore, LedgerQueries, TransactionCopyStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase, LedgerOfTransactionUseCase, DailyTotalsUseCase, ReconcileLedgerUseCase],
   exports: [ApplySplitsUseCase, RefundStatusHandler, LedgerStore, LedgerQueries, TransactionCopyStore],
 })
 export class LedgerModule {}

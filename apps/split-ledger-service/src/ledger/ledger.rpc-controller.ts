@@ -1,6 +1,7 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { LedgerRpcPatterns, type LedgerOfTransactionBody, type ListLedgerBody, type RpcRequest } from '@payments/contracts';
+import { LedgerRpcPatterns, type DailyTotalsBody, type LedgerOfTransactionBody, type ListLedgerBody, type RpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
+import { DailyTotalsUseCase } from './usecases/daily-totals.usecase';
 import { LedgerOfTransactionUseCase } from './usecases/ledger-of-transaction.usecase';
 import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
 import { ListLedgerEntriesUseCase } from './usecases/list-ledger-entries.usecase';
@@ -11,6 +12,7 @@ export class LedgerRpcController {
     private readonly list: ListLedgerEntriesUseCase,
     private readonly summary: LedgerSummaryUseCase,
     private readonly ofTransaction: LedgerOfTransactionUseCase,
+    private readonly dailyTotals: DailyTotalsUseCase,
   ) {}
 
   @MessagePattern(LedgerRpcPatterns.LedgerList)
@@ -26,5 +28,10 @@ export class LedgerRpcController {
   @MessagePattern(LedgerRpcPatterns.LedgerOfTransaction)
   onOfTransaction(@Payload() req: RpcRequest<LedgerOfTransactionBody>) {
     return this.ofTransaction.execute(req);
+  }
+
+  @MessagePattern(LedgerRpcPatterns.LedgerDailyTotals)
+  onDailyTotals(@Payload() req: RpcRequest<DailyTotalsBody>) {
+    return this.dailyTotals.execute(req);
   }
 }
