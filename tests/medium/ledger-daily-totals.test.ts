@@ -1,7 +1,7 @@
 import type { EventEnvelope, Mode, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
 import { TransactionCopyStore } from '../../apps/split-ledger-service/src/ledger/transaction-copy-store';
 import type { ApplySplitsUseCase } from '../../apps/split-ledger-service/src/ledger/usecases/apply-splits.usecase';
-import { DailyTotalsUseCase } from '../../apps/split-ledger-service/src/ledger/usecases/daily-totals.usecase';
+import { GetDailyTotalsUseCase } from '../../apps/split-ledger-service/src/ledger/usecases/get-daily-totals.usecase';
 import { SplitConfigStore } from '../../apps/split-ledger-service/src/splits/split-config-store';
 import { TransactionStatusHandler } from '../../apps/split-ledger-service/src/transactions/transaction-status.handler';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
@@ -38,14 +38,14 @@ const lifecycle = (t: Txn, last: TransactionStatus = 'success') => [event(t, 'pe
 describe('ledger daily totals', () => {
   let db: MigratedDatabase;
   let handler: TransactionStatusHandler;
-  let totals: DailyTotalsUseCase;
+  let totals: GetDailyTotalsUseCase;
   const noSplits = { execute: jest.fn() } as unknown as ApplySplitsUseCase;
 
   beforeAll(async () => {
     db = await migratedDatabase('split-ledger-service', 'daily_totals');
     const copies = new TransactionCopyStore();
     handler = new TransactionStatusHandler(noSplits, new SplitConfigStore(), copies);
-    totals = new DailyTotalsUseCase(db.ds, copies);
+    totals = new GetDailyTotalsUseCase(db.ds, copies);
   }, 120_000);
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { ConsumerGroups, Topics } from '@payments/contracts';
 import { runService } from '@payments/service-host';
 import { SplitLedgerModule } from './app.module';
 import { SplitLedgerConfig } from './config/split-ledger.config';
-import { RefundStatusHandler } from './ledger/refund-status.handler';
+import { RefundStatusHandler } from './transactions/refund-status.handler';
 import { migrations } from './migrations';
 import { TransactionStatusHandler } from './transactions/transaction-status.handler';
 

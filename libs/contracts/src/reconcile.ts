@@ -96,3 +96,6 @@ export interface ReconcileCallbacksResult {
   callbacks: ReconcileCallback[];
   next: string | null;
 }
+
+/** The rows of one reconcile page the services answer: what `ops reconcile` asked for, between 1 and 1 000. */
+export const reconcilePageSize = (limit: number): number => Math.min(Math.max(1, Math.trunc(limit) || 1), 1_000);

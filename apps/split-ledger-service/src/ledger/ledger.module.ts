@@ -3,20 +3,20 @@ import { SplitsModule } from '../splits/splits.module';
 import { LedgerQueries } from './ledger-queries';
 import { LedgerStore } from './ledger-store';
 import { LedgerRpcController } from './ledger.rpc-controller';
-import { LedgerReconcileRpcController, ReconcileLedgerUseCase } from './reconcile.rpc-controller';
-import { RefundStatusHandler } from './refund-status.handler';
+import { LedgerReconcileRpcController } from './reconcile.rpc-controller';
+import { ReconcileLedgerUseCase } from './usecases/reconcile-ledger.usecase';
 import { ApplySplitsUseCase } from './usecases/apply-splits.usecase';
-import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
+import { GetLedgerSummaryUseCase } from './usecases/get-ledger-summary.usecase';
 import { ListLedgerEntriesUseCase } from './usecases/list-ledger-entries.usecase';
-import { DailyTotalsUseCase } from './usecases/daily-totals.usecase';
-import { LedgerOfTransactionUseCase } from './usecases/ledger-of-transaction.usecase';
+import { GetDailyTotalsUseCase } from './usecases/get-daily-totals.usecase';
+import { ListLedgerEntriesOfTransactionUseCase } from './usecases/list-ledger-entries-of-transaction.usecase';
 import { TransactionCopyStore } from './transaction-copy-store';
 import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits.usecase';
 
 @Module({
   imports: [SplitsModule],
   controllers: [LedgerRpcController, LedgerReconcileRpcController],
-  providers: [LedgerStore, LedgerQueries, TransactionCopyStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, RefundStatusHandler, ListLedgerEntriesUseCase, LedgerSummaryUseCase, LedgerOfTransactionUseCase, DailyTotalsUseCase, ReconcileLedgerUseCase],
-  exports: [ApplySplitsUseCase, RefundStatusHandler, LedgerStore, LedgerQueries, TransactionCopyStore],
+  providers: [LedgerStore, LedgerQueries, TransactionCopyStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, ListLedgerEntriesUseCase, GetLedgerSummaryUseCase, ListLedgerEntriesOfTransactionUseCase, GetDailyTotalsUseCase, ReconcileLedgerUseCase],
+  exports: [ApplySplitsUseCase, ReverseRefundedSplitsUseCase, LedgerStore, LedgerQueries, TransactionCopyStore],
 })
 export class LedgerModule {}

@@ -1,18 +1,18 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { LedgerRpcPatterns, type DailyTotalsBody, type LedgerOfTransactionBody, type ListLedgerBody, type RpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
-import { DailyTotalsUseCase } from './usecases/daily-totals.usecase';
-import { LedgerOfTransactionUseCase } from './usecases/ledger-of-transaction.usecase';
-import { LedgerSummaryUseCase } from './usecases/ledger-summary.usecase';
+import { GetDailyTotalsUseCase } from './usecases/get-daily-totals.usecase';
+import { ListLedgerEntriesOfTransactionUseCase } from './usecases/list-ledger-entries-of-transaction.usecase';
+import { GetLedgerSummaryUseCase } from './usecases/get-ledger-summary.usecase';
 import { ListLedgerEntriesUseCase } from './usecases/list-ledger-entries.usecase';
 
 @RpcController()
 export class LedgerRpcController {
   constructor(
     private readonly list: ListLedgerEntriesUseCase,
-    private readonly summary: LedgerSummaryUseCase,
-    private readonly ofTransaction: LedgerOfTransactionUseCase,
-    private readonly dailyTotals: DailyTotalsUseCase,
+    private readonly summary: GetLedgerSummaryUseCase,
+    private readonly ofTransaction: ListLedgerEntriesOfTransactionUseCase,
+    private readonly dailyTotals: GetDailyTotalsUseCase,
   ) {}
 
   @MessagePattern(LedgerRpcPatterns.LedgerList)

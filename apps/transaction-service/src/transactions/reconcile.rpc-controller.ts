@@ -1,38 +1,7 @@
-import { Injectable } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { DataSource } from '@payments/database';
-import { ReconcileAdminRpcPatterns, type ReconcilePageBody, type ReconcileTransaction, type ReconcileTransactionsResult } from '@payments/contracts';
+import { ReconcileAdminRpcPatterns, type ReconcilePageBody } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
-import { RefundStore } from '../refunds/refund-store';
-import { TransactionQueries } from './transaction-queries';
-
-/** What transaction-service recorded, for `ops reconcile`: read-only, one page of transactions at a time. */
-@Injectable()
-export class ReconcileTransactionsUseCase {
-  constructor(
-    private readonly ds: DataSource,
-    private readonly queries: TransactionQueries,
-    private readonly refunds: RefundStore,
-  ) {}
-
-  async execute(body: ReconcilePageBody): Promise<ReconcileTransactionsResult> {
-    const limit = Math.min(Math.max(1, Math.trunc(body.limit) || 1), 1_000);
-    const after = body.after !== null && /^\d{1,18}$/.test(body.after) ? body.after : '0';
-    // Both reads in one snapshot, so a refund is never seen without its transaction's matching state.
-    return this.ds.transaction('REPEATABLE READ', async (m) => {
-      const rows = await this.queries.reconcilePage(m, after, limit);
-      const refunds = await this.refunds.forReconcile(m, rows.map((r) => r.id));
-      const transactions: ReconcileTransaction[] = rows.map((r) => ({
-        ...r,
-        status: r.status as ReconcileTransaction['status'],
-        amount: Number(r.amount),
-        updated_at: r.updated_at.toISOString(),
-        refunds: refunds.get(r.id) ?? [],
-      }));
-      return { transactions, next: rows.length === limit ? rows[rows.length - 1].id : null };
-    });
-  }
-}
+import { ReconcileTransactionsUseCase } from './usecases/reconcile-transactions.usecase';
 
 /** Operator patterns (`admin.*`): reached only through the gateway's admin API. */
 @RpcController()

@@ -7,7 +7,7 @@ import { Queues } from '@payments/contracts';
 import { PollingWorker, ROOT_LOGGER } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { CallbackGate, type Release } from './callback-gate';
-import { DeliverAttemptUseCase, type AttemptOutcome, type DeliveryJob } from './deliver-attempt.usecase';
+import { DeliverAttemptUseCase, type AttemptOutcome, type DeliveryJob } from './usecases/deliver-attempt.usecase';
 import { DeliveryReconciler } from './delivery-reconciler';
 import { DeliveryStore } from './delivery-store';
 import { FirstAttempts } from './first-attempts';

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { StoresModule } from '../stores.module';
 import { CallbackGate } from './callback-gate';
-import { DeliverAttemptUseCase } from './deliver-attempt.usecase';
+import { DeliverAttemptUseCase } from './usecases/deliver-attempt.usecase';
 import { DeliveriesRpcController } from './deliveries.rpc-controller';
 import { DeliveryQueue } from './delivery-queue';
 import { FirstAttempts } from './first-attempts';

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { CallbackGate } from './callback-gate';
-import type { AttemptOutcome, DeliverAttemptUseCase, DeliveryJob } from './deliver-attempt.usecase';
+import type { AttemptOutcome, DeliverAttemptUseCase, DeliveryJob } from './usecases/deliver-attempt.usecase';
 import type { DeliveryStore, FannedOut } from './delivery-store';
 import { FirstAttempts } from './first-attempts';
 import type { WebhookDispatcherConfig } from '../config/webhook.config';

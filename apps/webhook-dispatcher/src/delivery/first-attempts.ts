@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '@payments/platform';
 import { WebhookDispatcherConfig } from '../config/webhook.config';
 import { CallbackGate } from './callback-gate';
-import { DeliverAttemptUseCase } from './deliver-attempt.usecase';
+import { DeliverAttemptUseCase } from './usecases/deliver-attempt.usecase';
 import { DeliveryStore, type FannedOut } from './delivery-store';
 
 /** Deliveries held in memory for a first attempt at most; beyond that new ones go through the queue. */

@@ -6,7 +6,13 @@ import { EventsRpcController } from './events.rpc-controller';
 import { ReconcileWebhooksRpcController } from './reconcile.rpc-controller';
 import { RecordedOrderGuard } from './recorded-order-guard';
 import { WebhookEventsHandler } from './transaction-events.handler';
-import { ReconcileWebhooksUseCase } from './usecases/reconcile-webhooks.usecase';
+import { GetEventUseCase } from './usecases/get-event.usecase';
+import { ListEventDeliveriesUseCase } from './usecases/list-event-deliveries.usecase';
+import { ListEventsOfTransactionUseCase } from './usecases/list-events-of-transaction.usecase';
+import { ListEventsUseCase } from './usecases/list-events.usecase';
+import { ReconcileCallbacksUseCase } from './usecases/reconcile-callbacks.usecase';
+import { ReconcileEventsUseCase } from './usecases/reconcile-events.usecase';
+import { ReconcileTransactionsUseCase } from './usecases/reconcile-transactions.usecase';
 
 /**
  * Webhook events: recorded from the Kafka events (WebhookEventsHandler, which hands their
@@ -17,7 +23,18 @@ import { ReconcileWebhooksUseCase } from './usecases/reconcile-webhooks.usecase'
   imports: [StoresModule, DeliveryModule],
   // Reconcile is here: it pages the recorded events (each transaction's latest, each event with the callbacks it was delivered to); the callbacks page is one store read.
   controllers: [EventsRpcController, ReconcileWebhooksRpcController],
-  providers: [WebhookEventsHandler, EventPruner, RecordedOrderGuard, ReconcileWebhooksUseCase],
+  providers: [
+    WebhookEventsHandler,
+    EventPruner,
+    RecordedOrderGuard,
+    ListEventsUseCase,
+    GetEventUseCase,
+    ListEventsOfTransactionUseCase,
+    ListEventDeliveriesUseCase,
+    ReconcileTransactionsUseCase,
+    ReconcileEventsUseCase,
+    ReconcileCallbacksUseCase,
+  ],
   exports: [WebhookEventsHandler],
 })
 export class EventsModule {}

@@ -1,33 +1,37 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { WebhookRpcPatterns, type EventDeliveriesBody, type EventIdBody, type EventsOfTransactionBody, type ListEventsBody, type RpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
-import { DeliveryAdminStore } from '../delivery/delivery-admin-store';
-import { EventsStore } from './events-store';
+import { GetEventUseCase } from './usecases/get-event.usecase';
+import { ListEventDeliveriesUseCase } from './usecases/list-event-deliveries.usecase';
+import { ListEventsOfTransactionUseCase } from './usecases/list-events-of-transaction.usecase';
+import { ListEventsUseCase } from './usecases/list-events.usecase';
 
 @RpcController()
 export class EventsRpcController {
   constructor(
-    private readonly events: EventsStore,
-    private readonly deliveriesStore: DeliveryAdminStore,
+    private readonly listEvents: ListEventsUseCase,
+    private readonly getEvent: GetEventUseCase,
+    private readonly eventsOfTransaction: ListEventsOfTransactionUseCase,
+    private readonly eventDeliveries: ListEventDeliveriesUseCase,
   ) {}
 
   @MessagePattern(WebhookRpcPatterns.EventsList)
   list(@Payload() req: RpcRequest<ListEventsBody>) {
-    return this.events.list(req.ctx, req.body);
+    return this.listEvents.execute(req);
   }
 
   @MessagePattern(WebhookRpcPatterns.EventsGet)
   get(@Payload() req: RpcRequest<EventIdBody>) {
-    return this.events.get(req.ctx, req.body.id);
+    return this.getEvent.execute(req);
   }
 
   @MessagePattern(WebhookRpcPatterns.EventsOfTransaction)
   ofTransaction(@Payload() req: RpcRequest<EventsOfTransactionBody>) {
-    return this.events.ofTransaction(req.ctx, req.body.transaction_id);
+    return this.eventsOfTransaction.execute(req);
   }
 
   @MessagePattern(WebhookRpcPatterns.EventsDeliveries)
   deliveries(@Payload() req: RpcRequest<EventDeliveriesBody>) {
-    return this.deliveriesStore.deliveriesOf(req.ctx, req.body.event_id);
+    return this.eventDeliveries.execute(req);
   }
 }

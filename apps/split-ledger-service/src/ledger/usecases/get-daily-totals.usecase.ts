@@ -18,7 +18,7 @@ function epochDay(value: unknown): number {
  * two real days in order, at most DAILY_TOTALS_MAX_DAYS long, has nothing in it.
  */
 @Injectable()
-export class DailyTotalsUseCase {
+export class GetDailyTotalsUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly copies: TransactionCopyStore,

@@ -10,7 +10,7 @@ import { summarize } from '../domain/summary';
  * `summarize` folds those into the two lists.
  */
 @Injectable()
-export class LedgerSummaryUseCase {
+export class GetLedgerSummaryUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly queries: LedgerQueries,

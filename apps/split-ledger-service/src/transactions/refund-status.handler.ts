@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from '@payments/database';
 import type { EventEnvelope, RefundStatusChangedData } from '@payments/contracts';
-import { lockTransactionLedger } from './ledger-store';
-import { TransactionCopyStore } from './transaction-copy-store';
-import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits.usecase';
+import { lockTransactionLedger } from '../ledger/ledger-store';
+import { TransactionCopyStore } from '../ledger/transaction-copy-store';
+import { ReverseRefundedSplitsUseCase } from '../ledger/usecases/reverse-refunded-splits.usecase';
 
 /**
  * Consumes `refund.status_changed`: keeps the ledger's copy of the refund (what reversals are

@@ -3,14 +3,14 @@ import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from '@payments/database';
 import { ROOT_LOGGER } from '@payments/platform';
 import { webhookBody } from '@payments/contracts';
-import { eventView } from '../events/events-store';
-import { WebhookDispatcherConfig } from '../config/webhook.config';
-import { nextRetry, parseRetryAfter, parseSchedule } from './backoff';
-import { CallbackStore, type CallbackRow } from '../callbacks/callback-store';
-import { DeliveryStore, type DeliveryRow } from './delivery-store';
-import { disableReason, parseDuration, type DisableRule } from './disable-rule';
-import { HttpSender, type SendResult } from './http-sender';
-import { signingSecrets, webhookHeaders } from './signature';
+import { eventView } from '../../events/events-store';
+import { WebhookDispatcherConfig } from '../../config/webhook.config';
+import { nextRetry, parseRetryAfter, parseSchedule } from '../backoff';
+import { CallbackStore, type CallbackRow } from '../../callbacks/callback-store';
+import { DeliveryStore, type DeliveryRow } from '../delivery-store';
+import { disableReason, parseDuration, type DisableRule } from '../disable-rule';
+import { HttpSender, type SendResult } from '../http-sender';
+import { signingSecrets, webhookHeaders } from '../signature';
 
 export interface DeliveryJob {
   deliveryId: string;

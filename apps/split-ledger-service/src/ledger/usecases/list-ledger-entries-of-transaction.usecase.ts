@@ -14,7 +14,7 @@ const TXN_ID = /^txn_[0-9A-Za-z]{1,64}$/;
  * payment page), so an unknown transaction is already a 404 there.
  */
 @Injectable()
-export class LedgerOfTransactionUseCase {
+export class ListLedgerEntriesOfTransactionUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly queries: LedgerQueries,
