@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Producer } from 'kafkajs';
-import { ConsumerGroups, Topics, deadLetterTopic } from '@payments/contracts';
+import { ConsumerGroups, Topics, deadLetterTopic, replayTopic } from '@payments/contracts';
 import { committedOffsets, runOps, stackGroups } from '../support/ops';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -88,42 +88,71 @@ describe('ops CLI: live replay and dead letters', () => {
   }, 300_000);
 
   it('lists dead letters and delivers them to their group only, keeping keys and headers and draining the topic', async () => {
+    const full = (topic: string) => `${stack.topicPrefix}${topic}`;
     const dlq = deadLetterTopic(GROUP);
     const otherDlq = deadLetterTopic(OTHER);
     // A dead letter whose cause was fixed: a real event under a new id, never applied by anyone.
     const payload = (await stack.db('transaction-service').query("SELECT payload FROM outbox_events WHERE topic = $1 ORDER BY id LIMIT 1", [TOPIC])).rows[0].payload;
-    const fixedId = randomUUID();
+    const [fixedId, copiedId, damagedId] = [randomUUID(), randomUUID(), randomUUID()];
     await producer.send({
-      topic: `${stack.topicPrefix}${dlq}`,
+      topic: full(dlq),
       messages: [
         {
           key: 'fixed-key',
           value: JSON.stringify({ ...payload, id: fixedId }),
-          headers: { 'x-trace': 'fixed', 'dlq-reason': 'database was down', 'dlq-original-topic': `${stack.topicPrefix}${TOPIC}`, 'dlq-original-partition': '0', 'dlq-original-offset': '0' },
+          headers: { 'x-trace': 'fixed', 'dlq-reason': 'database was down', 'dlq-original-topic': full(TOPIC), 'dlq-original-partition': '0', 'dlq-original-offset': '0' },
+        },
+        {
+          // A live replay's one-header copy, dead-lettered by a service of an earlier release: it read
+          // the five replay-* headers only, so the letter names the replay topic, and it kept the
+          // replay-origin header among the message's own.
+          key: 'copied-key',
+          value: JSON.stringify({ ...payload, id: copiedId }),
+          headers: {
+            'x-trace': 'copied',
+            'replay-origin': `${randomUUID()} 4 0 0 ${full(TOPIC)}`,
+            'dlq-reason': `no handler for topic replay.${GROUP}`,
+            'dlq-original-topic': full(replayTopic(GROUP)),
+            'dlq-original-partition': '-1',
+            'dlq-original-offset': '-1',
+            'dlq-consumer-group': full(GROUP),
+          },
+        },
+        {
+          // A hand-made letter whose partition and offset are not numbers: only they are lost.
+          key: 'damaged-key',
+          value: JSON.stringify({ ...payload, id: damagedId }),
+          headers: { 'x-trace': 'damaged', 'dlq-reason': 'typed in', 'dlq-original-topic': full(TOPIC), 'dlq-original-partition': 'zero', 'dlq-original-offset': 'n/a' },
         },
       ],
     });
     // A poison message both groups consume and dead-letter.
-    await producer.send({ topic: `${stack.topicPrefix}${TOPIC}`, messages: [{ key: 'poison-key', value: 'not json at all', headers: { 'x-trace': 'poison' } }] });
-    await waitFor('the poison message in both dead-letter topics', async () => (await messagesIn(dlq)) === 2 && (await messagesIn(otherDlq)) === 1);
+    await producer.send({ topic: full(TOPIC), messages: [{ key: 'poison-key', value: 'not json at all', headers: { 'x-trace': 'poison' } }] });
+    await waitFor('the poison message in both dead-letter topics', async () => (await messagesIn(dlq)) === 4 && (await messagesIn(otherDlq)) === 1);
 
     const list = await ops('dlq', 'list', '--group', GROUP);
     expect(list.code).toBe(0);
-    expect(list.out).toContain(`2 message(s) in ${dlq}`);
+    expect(list.out).toContain(`4 message(s) in ${dlq}`);
     expect(list.out).toMatch(new RegExp(`at \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z from ${TOPIC.replace('.', '\\.')} partition \\d offset \\d+\\n    key: poison-key\\n    reason: value is not JSON\\n    headers: x-trace=poison\\n    payload: not json at all`));
     expect(list.out).toMatch(/from transaction\.status_changed partition 0 offset 0\n {4}key: fixed-key\n {4}reason: database was down\n {4}headers: x-trace=fixed\n {4}payload: \{"id":"/);
+    expect(list.out).toMatch(/from transaction\.status_changed partition 0 offset 0 \(dead-lettered as replay\.split-ledger-service; origin from its replay-origin header\)\n {4}key: copied-key\n {4}reason: no handler for topic replay\.split-ledger-service\n {4}headers: x-trace=copied\n/);
 
     const dry = await ops('dlq', 'replay', '--group', GROUP);
     expect(dry.code).toBe(0);
-    expect(dry.out).toContain(`2 message(s) would be delivered to ${GROUP} only`);
-    expect(await messagesIn(dlq)).toBe(2);
+    expect(dry.out).toContain(`4 message(s) would be delivered to ${GROUP} only`);
+    expect(dry.out).toContain('1 of them name a replay topic as their original topic');
+    expect(await messagesIn(dlq)).toBe(4);
 
     const replayed = await ops('dlq', 'replay', '--group', GROUP, '--execute');
     expect(replayed.code).toBe(0);
-    expect(replayed.out).toContain(`2 message(s) removed from ${dlq}`);
-    expect(replayed.out).toContain(`2 event(s) replayed to ${GROUP}: 1 applied, 0 already applied, 1 dead-lettered`);
-    expect(await count('split-ledger-service', 'SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [fixedId])).toBe(1);
-    expect(await count('webhook-dispatcher', 'SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [fixedId])).toBe(0);
+    expect(replayed.out).toContain(`4 message(s) removed from ${dlq}`);
+    expect(replayed.out).toContain(`4 event(s) replayed to ${GROUP}: 3 applied, 0 already applied, 1 dead-lettered`);
+    // Each applied once, by the handler of the topic it first came from, in that group only.
+    const appliedAs = `SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1 AND topic = '${full(TOPIC)}'`;
+    for (const id of [fixedId, copiedId, damagedId]) {
+      expect(await count('split-ledger-service', appliedAs, [id])).toBe(1);
+      expect(await count('webhook-dispatcher', 'SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [id])).toBe(0);
+    }
 
     // Drained: only the poison message is back, once, with its key and headers; the other group's DLQ is untouched.
     await waitFor('the poison message back in the dead-letter topic', async () => (await messagesIn(dlq)) === 1);

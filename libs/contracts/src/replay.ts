@@ -10,6 +10,12 @@ export function replayTopic(group: string): string {
 
 export const REPLAY_RESULTS_TOPIC = 'replay.results';
 
+/** The group whose replay topic this is (a name without the deployment's prefix); undefined for any other topic. */
+export function replayTopicGroup(topic: string): string | undefined {
+  if (topic === REPLAY_RESULTS_TOPIC || !topic.startsWith('replay.')) return undefined;
+  return topic.slice('replay.'.length) || undefined;
+}
+
 export const ReplayHeaders = {
   /**
    * Everything below in one header, `<run> <seq> <partition> <offset> <topic>` (what ops writes):
@@ -37,16 +43,40 @@ export interface ReplayOriginFields {
   seq: number | null;
 }
 
-/** The value of the `replay-origin` header (the topic last: a name has no spaces, so it parses back whole). */
+/** Partition and offset of an origin that does not say them (or says something that is not one). */
+export const UNKNOWN_PARTITION = -1;
+export const UNKNOWN_OFFSET = '-1';
+
+const partitionOf = (p: unknown): number => (typeof p === 'number' && Number.isSafeInteger(p) && p >= 0 ? p : UNKNOWN_PARTITION);
+const offsetOf = (o: unknown): string => (typeof o === 'string' && /^\d{1,19}$/.test(o) ? o : UNKNOWN_OFFSET);
+
+/**
+ * The value of the `replay-origin` header (the topic last: a name has no spaces, so it parses back
+ * whole). A partition or offset that is not one (a hand-made or damaged dead letter's headers)
+ * is written as unknown, `-1`, which every reader of this header takes, instead of a token that
+ * would make the whole origin unreadable.
+ */
 export function formatReplayOrigin(o: ReplayOriginFields): string {
-  return `${o.run} ${o.seq ?? '-'} ${o.partition} ${o.offset} ${o.topic}`;
+  const seq = o.seq !== null && Number.isSafeInteger(o.seq) && o.seq >= 0 ? o.seq : '-';
+  return `${o.run} ${seq} ${partitionOf(o.partition)} ${offsetOf(o.offset)} ${o.topic}`;
 }
 
-/** The fields of a `replay-origin` header; undefined when it is not one. */
+/**
+ * The fields of a `replay-origin` header; undefined when it is not one (not five fields). A
+ * sequence number, partition or offset that cannot be read is lost alone (null, -1, '-1': `-` is
+ * read so too), the run and the topic are kept.
+ */
 export function parseReplayOrigin(value: string): ReplayOriginFields | undefined {
-  const m = /^(\S+) (\d{1,15}|-) (-?\d+) (-?\d+) (\S+)$/.exec(value);
+  const m = /^(\S+) (\S+) (\S+) (\S+) (\S+)$/.exec(value);
   if (!m) return undefined;
-  return { run: m[1], seq: m[2] === '-' ? null : Number(m[2]), partition: Number(m[3]), offset: m[4], topic: m[5] };
+  const [, run, seq, partition, offset, topic] = m;
+  return {
+    run,
+    seq: /^\d{1,15}$/.test(seq) ? Number(seq) : null,
+    partition: /^\d{1,10}$/.test(partition) ? partitionOf(Number(partition)) : UNKNOWN_PARTITION,
+    offset: offsetOf(offset),
+    topic,
+  };
 }
 
 /** Headers a consumer puts on a dead letter; the original message's own headers are kept too. */

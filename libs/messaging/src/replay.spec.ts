@@ -28,6 +28,11 @@ describe('replayOrigin', () => {
     expect(replayOrigin('p1.replay.g', message({ [ReplayHeaders.Origin]: Buffer.from('not an origin') }))).toMatchObject({ run: 'unknown', topic: 'p1.replay.g', seq: null });
   });
 
+  it('keeps the source topic of a replay-origin header one field of which cannot be read (a dead letter with damaged coordinates, replayed)', () => {
+    const m = message({ [ReplayHeaders.Origin]: Buffer.from('run-3 5 NaN 12 p1.transaction.status_changed') });
+    expect(replayOrigin('p1.replay.g', m)).toEqual({ run: 'run-3', seq: 5, partition: -1, offset: '12', topic: 'p1.transaction.status_changed', ranged: true });
+  });
+
   it('drops the replay headers from what a dead letter keeps as the message’s own', () => {
     expect(Object.keys(ownHeaders({ [ReplayHeaders.Origin]: 'x', 'event-id': 'evt_1' }))).toEqual(['event-id']);
   });

@@ -9,6 +9,7 @@ import { drained } from '../cli/output';
 import { Progress } from '../cli/progress';
 import { nonNegativeInt, positiveInt } from '../cli/values';
 import { describeGroup, requireGroup } from '../kafka/groups';
+import { letterOrigin } from '../kafka/dead-letter-origin';
 import { outcomeSummary } from '../kafka/live-replay';
 import { DEFAULT_STALL_MS, readRanges, topicRanges, type PartitionRange } from '../kafka/reader';
 import { Redelivery } from '../kafka/redeliver';
@@ -43,8 +44,9 @@ function excerpt(value: Buffer | null, max = 120): string {
 }
 
 function printLetter(s: KafkaSession, { partition, message: m }: DeadLetter): void {
-  const original = header(m, DeadLetterHeaders.OriginalTopic);
-  const from = original ? `${s.base(original)} partition ${header(m, DeadLetterHeaders.OriginalPartition)} offset ${header(m, DeadLetterHeaders.OriginalOffset)}` : '(unknown origin)';
+  const o = letterOrigin(m, (t) => s.base(t));
+  const via = o.replayTopic ? ` (dead-lettered as ${s.base(o.replayTopic)}; origin from its replay-origin header)` : '';
+  const from = o.topic ? `${s.base(o.topic)} partition ${o.partition} offset ${o.offset}${via}` : '(unknown origin)';
   console.log(`- ${partition}/${m.offset} at ${new Date(Number(m.timestamp)).toISOString()} from ${from}`);
   console.log(`    key: ${m.key === null ? '(none)' : m.key.toString('utf8')}`);
   console.log(`    reason: ${header(m, DeadLetterHeaders.Reason) ?? '(none)'}`);
@@ -88,16 +90,22 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
     .action((opts: { group: string; execute?: boolean; limit: number; timeout?: number; stallTimeout: number }) =>
       ctx.kafka(async (s) => {
         const stallMs = (opts.timeout ?? opts.stallTimeout) * 1000;
+        const base = (t: string) => s.base(t);
         const { topic, ranges, count } = await deadLetterRanges(s, opts.group);
         console.log(`${count} message(s) in ${topic}${opts.execute ? '' : ' (dry run: nothing is sent; add --execute)'}`);
         // Every letter must say where it came from before any is sent: one pass over the headers only.
         const orphans: string[] = [];
+        let repaired = 0;
         await eachLetter(s, topic, ranges, stallMs, (letters) => {
-          for (const l of letters) if (!header(l.message, DeadLetterHeaders.OriginalTopic)) orphans.push(`${l.partition}/${l.message.offset}`);
+          for (const l of letters) {
+            if (!header(l.message, DeadLetterHeaders.OriginalTopic)) orphans.push(`${l.partition}/${l.message.offset}`);
+            else if (letterOrigin(l.message, base).replayTopic) repaired++;
+          }
         });
         if (orphans.length > 0) {
           throw new RefusedError(`${orphans.length} message(s) have no ${DeadLetterHeaders.OriginalTopic} header (${orphans.slice(0, 20).join(', ')}${orphans.length > 20 ? ', …' : ''}): nothing says which handler applies them`);
         }
+        if (repaired > 0) console.log(`${repaired} of them name a replay topic as their original topic (dead-lettered by a service that did not read the replay-origin header): each goes back as coming from the topic, partition and offset that header names`);
         if (!opts.execute) {
           await eachLetter(s, topic, opts.limit === 0 ? ranges : firstOf(ranges, opts.limit), stallMs, async (letters, heartbeat) => {
           letters.forEach((l) => printLetter(s, l));
@@ -121,14 +129,10 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
             topic,
             ranges,
             async (partition, messages) => {
-              const records = messages.map((m) => ({
-                key: m.key,
-                value: m.value,
-                headers: ownHeaders(m.headers),
-                sourceTopic: header(m, DeadLetterHeaders.OriginalTopic)!,
-                sourcePartition: Number(header(m, DeadLetterHeaders.OriginalPartition) ?? -1),
-                sourceOffset: header(m, DeadLetterHeaders.OriginalOffset) ?? '-1',
-              }));
+              const records = messages.map((m) => {
+                const origin = letterOrigin(m, base);
+                return { key: m.key, value: m.value, headers: ownHeaders(m.headers), sourceTopic: origin.topic!, sourcePartition: Number(origin.partition ?? -1), sourceOffset: origin.offset ?? '-1' };
+              });
               await redelivery.send(records, () => progress.update(redelivery.sent));
               delivered.set(partition, Number(messages[messages.length - 1].offset) + 1);
             },

@@ -1,0 +1,32 @@
+import type { KafkaMessage } from 'kafkajs';
+import { DeadLetterHeaders, ReplayHeaders, parseReplayOrigin, replayTopicGroup } from '@payments/contracts';
+
+/** Where a dead letter is delivered again as coming from (the headers' text: a hand-made letter may say anything). */
+export interface LetterOrigin {
+  /** Full (prefixed) name of the topic whose handler applies it; undefined when the letter does not say. */
+  topic: string | undefined;
+  partition: string | undefined;
+  offset: string | undefined;
+  /** The replay topic the letter names as its topic, when the origin is its `replay-origin` header's instead. */
+  replayTopic?: string;
+}
+
+const header = (m: KafkaMessage, name: string) => m.headers?.[name]?.toString();
+
+/**
+ * The origin of a dead letter: its dlq-original-* headers, except for a letter that names a replay
+ * topic. A service of an earlier release does not read the one `replay-origin` header of a copy:
+ * it dead-letters the copy as coming from the replay topic (no handler there) and keeps that header
+ * among the message's own. The header says where the copy came from: that is the origin, so the
+ * letter is applied like any other instead of coming back. `base` strips the deployment's prefix.
+ */
+export function letterOrigin(m: KafkaMessage, base: (topic: string) => string): LetterOrigin {
+  const topic = header(m, DeadLetterHeaders.OriginalTopic);
+  const own: LetterOrigin = { topic, partition: header(m, DeadLetterHeaders.OriginalPartition), offset: header(m, DeadLetterHeaders.OriginalOffset) };
+  if (!topic || replayTopicGroup(base(topic)) === undefined) return own;
+  const packed = header(m, ReplayHeaders.Origin);
+  const origin = packed === undefined ? undefined : parseReplayOrigin(packed);
+  // An origin that is a replay topic again has no handler either: the letter stays what it says.
+  if (!origin || replayTopicGroup(base(origin.topic)) !== undefined) return own;
+  return { topic: origin.topic, partition: String(origin.partition), offset: origin.offset, replayTopic: topic };
+}
