@@ -157,7 +157,7 @@ describe('dashboard API: editing links and split configs, partner names', () => 
     expect(await edit(owner, { split_value: 5 })).toMatchObject({ status: 400, body: { code: 'validation_error' } });
   });
 
-  it('names partner businesses in every splits answer (one lookup each); an unknown id is left to the page', async () => {
+  it('names partner businesses in every splits answer and a payment’s (one lookup each); an unknown id is left to the page', async () => {
     // A config naming no business at all, made past the gateway's check, in a currency no payment uses.
     const client = stack.rpcClient('split-ledger-service');
     const ctx = { request_id: 'req_names', business_id: shop.id, mode: 'test', key_type: 'secret' };
@@ -173,8 +173,9 @@ describe('dashboard API: editing links and split configs, partner names', () => 
 
     const link = await stack.api<{ payment_link_id: string }>('POST', '/v1/links', { key: shop.test.secret, body: { amount: 1000, currency: 'USD', description: 'Named', splits: [{ business_id: partner.id, type: 'fixed', value: 100 }] } });
     await payThroughLink(stack, link.body.payment_link_id);
-    await linkPaymentWithEntries(owner, link.body.payment_link_id, 1);
+    const { transactionId } = await linkPaymentWithEntries(owner, link.body.payment_link_id, 1);
     const ours = { [partner.id]: 'Edit Partner' };
+    expect((await viewer.get<Named>(`/dashboard/api/payments/${transactionId}`)).body.business_names).toEqual(ours);
     expect((await viewer.get<Named>('/dashboard/api/splits/ledger')).body.business_names).toEqual(ours);
     expect((await viewer.get<Named>('/dashboard/api/splits/ledger/summary')).body.business_names).toEqual(ours);
     const partnerOwner = await signedIn(partner.id, 'viewer');
