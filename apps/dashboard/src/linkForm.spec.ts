@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { money } from './format';
-import { linkBody, percentToBasisPoints, splitText } from './linkForm';
+import { linkBody, linkEditBody, linkEditForm, percentToBasisPoints, splitText } from './linkForm';
 
 describe('the create-link form', () => {
   it('turns percentages into basis points, refusing 0, more than 100 % and a third decimal', () => {
@@ -51,5 +51,29 @@ describe('the create-link form', () => {
   it('describes a split in words', () => {
     expect(splitText({ business_id: 7, type: 'percentage', value: 1250 }, 'USD', money)).toBe('12.5 % to business 7');
     expect(splitText({ business_id: 9, type: 'fixed', value: 300 }, 'USD', money)).toBe('3.00 USD to business 9');
+  });
+});
+
+describe('the edit-link form', () => {
+  const link = { description: 'Concert ticket', metadata: { order: '17', venue: 'Hall' } };
+
+  it('starts from the link and sends nothing when nothing changed', () => {
+    expect(linkEditForm(link)).toEqual({ description: 'Concert ticket', metadata: [{ key: 'order', value: '17' }, { key: 'venue', value: 'Hall' }] });
+    expect(linkEditBody(link, linkEditForm(link))).toEqual({ body: {} });
+  });
+
+  it('sends a new description, changed and new keys, and removes keys taken out ("")', () => {
+    const form = { description: ' Concert ticket (VIP) ', metadata: [{ key: 'order', value: '18' }, { key: 'row', value: 'A' }] };
+    expect(linkEditBody(link, form)).toEqual({ body: { description: 'Concert ticket (VIP)', metadata: { venue: '', order: '18', row: 'A' } } });
+    expect(linkEditBody(link, { ...form, description: 'Concert ticket', metadata: [] })).toEqual({ body: { metadata: '' } });
+    expect(linkEditBody({ description: 'x', metadata: {} }, { description: 'x', metadata: [{ key: '__proto__', value: 'p' }] })).toEqual({ body: { metadata: JSON.parse('{"__proto__":"p"}') } });
+  });
+
+  it('names the first problem a person typed', () => {
+    expect(linkEditBody(link, { description: ' ', metadata: [] })).toEqual({ error: expect.stringMatching(/^Enter a description/) });
+    expect(linkEditBody(link, { description: 'x', metadata: [{ key: ' ', value: '1' }] })).toEqual({ error: 'Metadata row 1: enter a key, or remove the row.' });
+    expect(linkEditBody(link, { description: 'x', metadata: [{ key: 'a[0]', value: '1' }] })).toEqual({ error: expect.stringContaining('square brackets') });
+    expect(linkEditBody(link, { description: 'x', metadata: [{ key: 'a', value: '1' }, { key: 'a ', value: '2' }] })).toEqual({ error: expect.stringMatching(/^Metadata row 2: the key “a” is already used/) });
+    expect(linkEditBody(link, { description: 'x', metadata: [{ key: 'a', value: '' }] })).toEqual({ error: 'Metadata row 1: enter a value, or remove the row.' });
   });
 });

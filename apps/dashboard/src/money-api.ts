@@ -16,6 +16,8 @@ export interface PaymentLink {
   total: number;
   currency: string;
   description: string;
+  /** The merchant's own notes (never shown to the customer). */
+  metadata: Record<string, string>;
   splits: LinkSplit[];
   active: boolean;
   date_created: string;
@@ -58,6 +60,7 @@ export interface CurrencyTotal {
 export interface LedgerSummary {
   summary: { owed_to_you: CurrencyTotal[]; you_owe: CurrencyTotal[] };
   by_counterparty: { business_id: number; currency: string; owed_to_you: number; you_owe: number }[];
+  business_names: BusinessNames;
 }
 
 export interface Invoice {
@@ -71,6 +74,15 @@ export interface Invoice {
   period_end: string;
   date_created: string;
   date_paid: string | null;
+}
+
+/** Partner business id (as text) → its name, as each splits answer gives them (`business_names`). */
+export type BusinessNames = Record<string, string>;
+
+/** A partner business as the splits pages show it: its name and id, or the id alone when the name is not known. */
+export function partnerLabel(id: number, names: BusinessNames | undefined): string {
+  const name = names && Object.hasOwn(names, String(id)) ? names[String(id)] : undefined;
+  return name ? `${name} (business ${id})` : `Business ${id}`;
 }
 
 /** "YYYY-MM-DD HH:MM:SS" (UTC) → an ISO 8601 instant that `dateTime` can show. */

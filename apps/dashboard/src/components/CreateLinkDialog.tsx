@@ -1,11 +1,9 @@
 import { ActionIcon, Alert, Button, Group, List, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useMemo, useState, type FormEvent } from 'react';
 import { ApiError, api, newIdempotencyKey } from '../api';
-import { linkBody, type LinkForm, type SplitRow } from '../linkForm';
+import { CURRENCIES, linkBody, type LinkForm, type SplitRow } from '../linkForm';
 import type { PaymentLink } from '../money-api';
 
-/** The currencies the API takes (it refuses any other with the full list). */
-const CURRENCIES = ['USD', 'ZWG', 'ZAR', 'BWP', 'ZMW', 'MZN', 'NAD', 'KES', 'NGN', 'GHS', 'EUR', 'GBP', 'JPY', 'UGX', 'RWF', 'BHD', 'KWD'];
 const MAX_SPLITS = 10;
 const EMPTY: LinkForm = { description: '', amount: '', currency: 'USD', splits: [] };
 

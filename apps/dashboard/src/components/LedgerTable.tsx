@@ -1,7 +1,7 @@
 import { Anchor, Badge, Table, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { dateTime, money } from '../format';
-import { fromSpecDate, type LedgerEntry } from '../money-api';
+import { fromSpecDate, partnerLabel, type BusinessNames, type LedgerEntry } from '../money-api';
 import { ScrollRegion } from './ScrollRegion';
 import { StatusBadge } from './StatusBadge';
 
@@ -12,10 +12,12 @@ interface Props {
   businessId: number;
   /** Leave out the payment column (on a payment's own page). */
   withoutPayment?: boolean;
+  /** Partner names by id (the answer's business_names); a partner without one is shown by id. */
+  names?: BusinessNames;
 }
 
 /** Split ledger entries: who owes whom how much (minor units shown in the currency), and where settlement is. */
-export function LedgerTable({ entries, caption, businessId, withoutPayment = false }: Props) {
+export function LedgerTable({ entries, caption, businessId, withoutPayment = false, names }: Props) {
   if (entries.length === 0) return <Text c="dark.6">No split ledger entries.</Text>;
   return (
     <ScrollRegion label={caption}>
@@ -52,7 +54,7 @@ export function LedgerTable({ entries, caption, businessId, withoutPayment = fal
                   </Table.Td>
                 )}
                 <Table.Td>{e.kind === 'split' ? 'Split' : 'Refund reversal'}</Table.Td>
-                <Table.Td>Business {partner}</Table.Td>
+                <Table.Td>{partnerLabel(partner, names)}</Table.Td>
                 <Table.Td>
                   <Badge color={owedToUs ? '#1b5e20' : '#8a3a00'} variant="filled">
                     {owedToUs ? 'Owed to you' : 'You owe'}

@@ -1,7 +1,7 @@
-import { Anchor, Badge, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { dateTime, money } from '../format';
-import { fromSpecDate, type CurrencyTotal, type Invoice, type LedgerSummary, type SplitConfig } from '../money-api';
+import { fromSpecDate, partnerLabel, type BusinessNames, type CurrencyTotal, type Invoice, type LedgerSummary } from '../money-api';
 import { ScrollRegion } from './ScrollRegion';
 import { StatusBadge } from './StatusBadge';
 
@@ -46,7 +46,7 @@ export function SummarySection({ data }: { data: LedgerSummary }) {
             <Table.Tbody>
               {data.by_counterparty.map((c) => (
                 <Table.Tr key={`${c.business_id}-${c.currency}`}>
-                  <Table.Td>Business {c.business_id}</Table.Td>
+                  <Table.Td>{partnerLabel(c.business_id, data.business_names)}</Table.Td>
                   <Table.Td>{money(c.owed_to_you, c.currency)}</Table.Td>
                   <Table.Td>{money(c.you_owe, c.currency)}</Table.Td>
                 </Table.Tr>
@@ -59,51 +59,7 @@ export function SummarySection({ data }: { data: LedgerSummary }) {
   );
 }
 
-/** A split's share: basis points as a percentage, or a fixed amount in the currency. */
-function share(c: SplitConfig): string {
-  return c.split_type === 'percentage' ? `${(c.split_value / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %` : money(c.split_value, c.currency);
-}
-
-export function ConfigsTable({ configs }: { configs: SplitConfig[] }) {
-  if (configs.length === 0) return <Text c="dark.6">No split configs in this mode. Add one with POST /v1/splits/config.</Text>;
-  return (
-    <ScrollRegion label="Split configs">
-      <Table miw={720} striped captionSide="top">
-        <Table.Caption c="dark.8">Split configs, newest first</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Partner</Table.Th>
-            <Table.Th>Share</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th>Description</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Created</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {configs.map((c) => (
-            <Table.Tr key={c.public_id}>
-              <Table.Td>Business {c.partner_business_id}</Table.Td>
-              <Table.Td>
-                {share(c)} ({c.currency})
-              </Table.Td>
-              <Table.Td>{c.split_role}</Table.Td>
-              <Table.Td>{c.description ?? '—'}</Table.Td>
-              <Table.Td>
-                <Badge color={c.is_active ? '#1b5e20' : '#424242'} variant="filled">
-                  {c.is_active ? 'active' : 'inactive'}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{dateTime(fromSpecDate(c.date_created))}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollRegion>
-  );
-}
-
-export function InvoicesTable({ invoices, businessId }: { invoices: Invoice[]; businessId: number }) {
+export function InvoicesTable({ invoices, businessId, names }: { invoices: Invoice[]; businessId: number; names: BusinessNames }) {
   if (invoices.length === 0) return <Text c="dark.6">No settlement invoices yet: the weekly settlement makes them.</Text>;
   return (
     <ScrollRegion label="Settlement invoices">
@@ -127,7 +83,7 @@ export function InvoicesTable({ invoices, businessId }: { invoices: Invoice[]; b
                   {i.invoice_reference}
                 </Anchor>
               </Table.Td>
-              <Table.Td>Business {i.creditor_business_id === businessId ? i.debtor_business_id : i.creditor_business_id}</Table.Td>
+              <Table.Td>{partnerLabel(i.creditor_business_id === businessId ? i.debtor_business_id : i.creditor_business_id, names)}</Table.Td>
               <Table.Td>{i.creditor_business_id === businessId ? 'Owed to you' : 'You owe'}</Table.Td>
               <Table.Td>{money(i.amount, i.currency)}</Table.Td>
               <Table.Td>

@@ -4,11 +4,10 @@ import { Link, useParams } from 'react-router-dom';
 import { LedgerTable } from '../components/LedgerTable';
 import { StatusBadge } from '../components/StatusBadge';
 import { dateTime, money } from '../format';
-import { fromSpecDate, type Invoice, type LedgerEntry } from '../money-api';
+import { fromSpecDate, partnerLabel, type BusinessNames, type Invoice, type LedgerEntry } from '../money-api';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 import { Fact } from '../components/Fact';
-
 
 /** One settlement invoice of the business: who pays whom how much, and the ledger entries it nets. */
 export function InvoicePage() {
@@ -17,7 +16,7 @@ export function InvoicePage() {
   const businessId = session?.user.business_id ?? 0;
   // Entries come a page of 100 at a time (an invoice may net tens of thousands); the set never changes, so an offset pages it.
   const [skip, setSkip] = useState(0);
-  const { data, error } = useApi<{ invoice: Invoice; ledger_entries: LedgerEntry[]; has_more_entries: boolean }>(
+  const { data, error } = useApi<{ invoice: Invoice; ledger_entries: LedgerEntry[]; has_more_entries: boolean; business_names: BusinessNames }>(
     `/splits/invoices/${encodeURIComponent(reference)}${skip > 0 ? `?skip=${skip}` : ''}`,
     session?.mode,
   );
@@ -34,7 +33,7 @@ export function InvoicePage() {
           <Card withBorder>
             <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
               <Fact label="Amount">{money(i.amount, i.currency)}</Fact>
-              <Fact label="Direction">{i.creditor_business_id === businessId ? `Business ${i.debtor_business_id} owes you` : `You owe business ${i.creditor_business_id}`}</Fact>
+              <Fact label="Direction">{i.creditor_business_id === businessId ? `${partnerLabel(i.debtor_business_id, data.business_names)} owes you` : `You owe ${partnerLabel(i.creditor_business_id, data.business_names)}`}</Fact>
               <Fact label="Status">
                 <StatusBadge status={i.status} />
               </Fact>
@@ -47,7 +46,7 @@ export function InvoicePage() {
           <Title order={3} size="h4">
             Ledger entries
           </Title>
-          <LedgerTable entries={data.ledger_entries} caption={`The entries this invoice nets, oldest first (from entry ${skip + 1})`} businessId={businessId} />
+          <LedgerTable entries={data.ledger_entries} caption={`The entries this invoice nets, oldest first (from entry ${skip + 1})`} businessId={businessId} names={data.business_names} />
           {(skip > 0 || data.has_more_entries) && (
             <Group justify="flex-end" gap="xs" role="group" aria-label="Ledger entries pages">
               <Button variant="default" size="xs" disabled={skip === 0} onClick={() => setSkip(Math.max(0, skip - 100))}>

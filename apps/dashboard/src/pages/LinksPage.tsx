@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Button, Group, Stack, Table, Text, Title, Visuall
 import { useState } from 'react';
 import { ApiError, api, query } from '../api';
 import { CreateLinkDialog } from '../components/CreateLinkDialog';
+import { EditLinkDialog } from '../components/EditLinkDialog';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Pager, useCursor } from '../components/Pager';
 import { ScrollRegion } from '../components/ScrollRegion';
@@ -11,13 +12,14 @@ import type { PaymentLink } from '../money-api';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 
-/** Payment links: create one (with splits), page through them newest first, deactivate one. */
+/** Payment links: create one (with splits), page through them newest first, edit or deactivate one. */
 export function LinksPage() {
   const { session, can } = useSession();
   const [cursor, setCursor] = useCursor(session?.mode);
   const { data, error, reload } = useApi<{ links: PaymentLink[]; has_more: boolean }>(`/links${query({ ...cursor })}`, session?.mode);
   const [creating, setCreating] = useState(false);
   const [ending, setEnding] = useState<PaymentLink | null>(null);
+  const [editing, setEditing] = useState<PaymentLink | null>(null);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const links = data?.links ?? [];
   const writer = can('links.write');
@@ -81,10 +83,17 @@ export function LinksPage() {
                     </Anchor>
                   </Table.Td>
                   <Table.Td>
-                    {writer && l.active && (
-                      <Button size="xs" variant="default" aria-label={`Deactivate ${l.description}`} onClick={() => setEnding(l)}>
-                        Deactivate
-                      </Button>
+                    {writer && (
+                      <Group gap="xs" wrap="nowrap">
+                        <Button size="xs" variant="default" aria-label={`Edit ${l.description}`} onClick={() => setEditing(l)}>
+                          Edit
+                        </Button>
+                        {l.active && (
+                          <Button size="xs" variant="default" aria-label={`Deactivate ${l.description}`} onClick={() => setEnding(l)}>
+                            Deactivate
+                          </Button>
+                        )}
+                      </Group>
                     )}
                   </Table.Td>
                 </Table.Tr>
@@ -101,6 +110,15 @@ export function LinksPage() {
           setCreating(false);
           setNotice({ ok: true, text: `Link “${link.description}” created: ${link.hosted_payment_link}` });
           setCursor({});
+          reload();
+        }}
+      />
+      <EditLinkDialog
+        link={editing}
+        onClose={() => setEditing(null)}
+        onSaved={(link) => {
+          setEditing(null);
+          setNotice({ ok: true, text: `Link “${link.description}” saved.` });
           reload();
         }}
       />

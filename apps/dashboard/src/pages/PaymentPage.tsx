@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 import type { Payment, PaymentEvent, Refund } from '../api';
 import { EventTimeline } from '../components/EventTimeline';
 import { LedgerTable } from '../components/LedgerTable';
-import type { LedgerEntry } from '../money-api';
+import type { BusinessNames, LedgerEntry } from '../money-api';
 import { RefundDialog } from '../components/RefundDialog';
 import { StatusBadge } from '../components/StatusBadge';
 import { dateTime, money } from '../format';
@@ -19,6 +19,7 @@ interface Detail {
   refundable: number;
   events: PaymentEvent[] | null;
   split_entries: LedgerEntry[] | null;
+  business_names: BusinessNames;
 }
 
 
@@ -96,7 +97,7 @@ export function PaymentPage() {
           {data.split_entries === null ? (
             <Text c="dark.6">The split ledger could not be read just now; reload to try again.</Text>
           ) : (
-            <LedgerTable entries={data.split_entries} caption="What this payment owes partners (and refunds took back), oldest first" businessId={session?.user.business_id ?? 0} withoutPayment />
+            <LedgerTable entries={data.split_entries} caption="What this payment owes partners (and refunds took back), oldest first" businessId={session?.user.business_id ?? 0} names={data.business_names} withoutPayment />
           )}
           <Title order={3} size="h4">
             Timeline and webhooks

@@ -2,12 +2,16 @@ import { Alert, Stack, Title } from '@mantine/core';
 import { query } from '../api';
 import { LedgerTable } from '../components/LedgerTable';
 import { Pager, useCursor } from '../components/Pager';
-import { ConfigsTable, InvoicesTable, SummarySection } from '../components/SplitsTables';
-import type { Invoice, LedgerEntry, LedgerSummary, SplitConfig } from '../money-api';
+import { SplitConfigsSection } from '../components/SplitConfigsSection';
+import { InvoicesTable, SummarySection } from '../components/SplitsTables';
+import type { BusinessNames, Invoice, LedgerEntry, LedgerSummary, SplitConfig } from '../money-api';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 
-/** Splits: what is owed (summary), the ledger, split configs and settlement invoices, in the session's mode. */
+/**
+ * Splits: what is owed (summary), the ledger, split configs (owners create, edit and deactivate
+ * them) and settlement invoices, in the session's mode; partners by name where the API gives one.
+ */
 export function SplitsPage() {
   const { session } = useSession();
   const mode = session?.mode;
@@ -16,9 +20,9 @@ export function SplitsPage() {
   const [configsAt, setConfigsAt] = useCursor(mode);
   const [invoicesAt, setInvoicesAt] = useCursor(mode);
   const summary = useApi<LedgerSummary>('/splits/ledger/summary', mode);
-  const ledger = useApi<{ ledger_entries: LedgerEntry[]; count: number; has_more: boolean }>(`/splits/ledger${query({ ...ledgerAt })}`, mode);
-  const configs = useApi<{ split_configs: SplitConfig[]; has_more: boolean }>(`/splits/configs${query({ ...configsAt })}`, mode);
-  const invoices = useApi<{ invoices: Invoice[]; has_more: boolean }>(`/splits/invoices${query({ ...invoicesAt })}`, mode);
+  const ledger = useApi<{ ledger_entries: LedgerEntry[]; count: number; has_more: boolean; business_names: BusinessNames }>(`/splits/ledger${query({ ...ledgerAt })}`, mode);
+  const configs = useApi<{ split_configs: SplitConfig[]; has_more: boolean; business_names: BusinessNames }>(`/splits/configs${query({ ...configsAt })}`, mode);
+  const invoices = useApi<{ invoices: Invoice[]; has_more: boolean; business_names: BusinessNames }>(`/splits/invoices${query({ ...invoicesAt })}`, mode);
   const error = summary.error ?? ledger.error ?? configs.error ?? invoices.error;
 
   return (
@@ -34,16 +38,20 @@ export function SplitsPage() {
       </Title>
       {ledger.data && (
         <>
-          <LedgerTable entries={ledger.data.ledger_entries} caption={`Ledger entries, newest first (${ledger.data.count} in all)`} businessId={businessId} />
+          <LedgerTable entries={ledger.data.ledger_entries} caption={`Ledger entries, newest first (${ledger.data.count} in all)`} businessId={businessId} names={ledger.data.business_names} />
           <Pager label="Ledger" cursor={ledgerAt} ids={ledger.data.ledger_entries.map((e) => e.public_id)} hasMore={ledger.data.has_more} onChange={setLedgerAt} />
         </>
       )}
-      <Title order={3} size="h4">
-        Split configs
-      </Title>
       {configs.data && (
         <>
-          <ConfigsTable configs={configs.data.split_configs} />
+          <SplitConfigsSection
+            configs={configs.data.split_configs}
+            names={configs.data.business_names}
+            onChanged={(created) => {
+              if (created) setConfigsAt({});
+              configs.reload();
+            }}
+          />
           <Pager label="Split configs" cursor={configsAt} ids={configs.data.split_configs.map((c) => c.public_id)} hasMore={configs.data.has_more} onChange={setConfigsAt} />
         </>
       )}
@@ -52,7 +60,7 @@ export function SplitsPage() {
       </Title>
       {invoices.data && (
         <>
-          <InvoicesTable invoices={invoices.data.invoices} businessId={businessId} />
+          <InvoicesTable invoices={invoices.data.invoices} businessId={businessId} names={invoices.data.business_names} />
           <Pager label="Settlement invoices" cursor={invoicesAt} ids={invoices.data.invoices.map((i) => i.invoice_reference)} hasMore={invoices.data.has_more} onChange={setInvoicesAt} />
         </>
       )}

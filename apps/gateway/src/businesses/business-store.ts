@@ -23,6 +23,12 @@ export class BusinessStore {
     return new Set(rows.map((r) => r.id));
   }
 
+  /** The names of the businesses among `ids` (one query, however many), keyed by id; unknown ids are left out. */
+  async names(ids: number[]): Promise<Map<number, string>> {
+    const rows = await queryRows<{ id: number; name: string }>(this.ds, 'SELECT id, name FROM businesses WHERE id = ANY($1::int[])', [ids]);
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   async name(id: number): Promise<string | null> {
     const [row] = await queryRows<{ name: string }>(this.ds, 'SELECT name FROM businesses WHERE id = $1', [id]);
     return row?.name ?? null;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from '@payments/database';
-import { ErrorCodes, MODES, type KeyType, type Mode } from '@payments/contracts';
+import { ErrorCodes, MODES, PG_INT_MAX, type KeyType, type Mode } from '@payments/contracts';
 import { ApiException } from '../http/api-exception';
 import { displayPrefix, hashApiKey, newApiKey } from '../auth/api-key-format';
 import { ApiKeyStore } from '../auth/api-key-store';
@@ -50,6 +50,12 @@ export class BusinessesService {
     if (ids.length === 0) return [];
     const found = await this.businesses.existing(ids);
     return [...new Set(ids.filter((id) => !found.has(id)))];
+  }
+
+  /** Names of the businesses `ids` in one query, keyed by id (a business that does not exist is left out). */
+  async names(ids: number[]): Promise<Map<number, string>> {
+    const wanted = [...new Set(ids)].filter((id) => Number.isInteger(id) && id > 0 && id <= PG_INT_MAX);
+    return wanted.length === 0 ? new Map() : this.businesses.names(wanted);
   }
 
   async name(businessId: number): Promise<string | null> {

@@ -7,6 +7,8 @@ import { DashboardUsersService } from './dashboard-users.service';
 import { KeysController } from './keys.controller';
 import { DashboardLinksController } from './links.controller';
 import { DashboardSplitsController } from './splits.controller';
+import { DashboardSplitConfigsController } from './split-configs.controller';
+import { PartnerNames } from './business-names';
 import { LoginLimiter } from './login-limiter';
 import { OverviewController } from './overview.controller';
 import { DashboardPagesController } from './pages.controller';
@@ -36,11 +38,12 @@ import { DashboardSettingsController } from './settings.controller';
     AdminDashboardUsersController,
     DashboardLinksController,
     DashboardSplitsController,
+    DashboardSplitConfigsController,
     WebhookEndpointsController,
     DashboardEventsController,
     DashboardSettingsController,
     DashboardPagesController,
   ],
-  providers: [DashboardUserStore, AuditStore, Audit, SessionStore, LoginLimiter, DashboardGuard, DashboardUsersService],
+  providers: [DashboardUserStore, AuditStore, Audit, SessionStore, LoginLimiter, DashboardGuard, DashboardUsersService, PartnerNames],
 })
 export class DashboardModule {}

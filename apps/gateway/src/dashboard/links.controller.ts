@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ErrorCodes, RpcPatterns, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult } from '@payments/contracts';
+import { ErrorCodes, RpcPatterns, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type UpdateLinkBody } from '@payments/contracts';
 import { rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { GatewayConfig } from '../config/gateway.config';
@@ -10,7 +10,7 @@ import type { ApiRequest } from '../http/http-types';
 import { ValidBody, ValidQuery } from '../http/request-validation';
 import { createLink } from '../links/create-link';
 import { presentLinkObject } from '../links/link.presenter';
-import { CreateLinkDto, ListLinksQuery } from '../links/link.requests';
+import { CreateLinkDto, ListLinksQuery, UpdateLinkDto } from '../links/link.requests';
 import { checkedLinkId } from '../links/links.controller';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import type { LinkObject } from '../transactions/transaction.responses';
@@ -20,8 +20,24 @@ import { Allows, DashboardGuard } from './dashboard.guard';
 const PAGE = 25;
 
 /**
+ * An edit for the audit log: which fields were sent and how many metadata keys were set or
+ * removed. Descriptions and metadata are customer data (docs/api.md), so neither is copied.
+ */
+export function linkChanges(dto: UpdateLinkDto): Record<string, unknown> {
+  const m = dto.metadata;
+  const changed: Record<string, unknown> = { fields: (['description', 'metadata'] as const).filter((f) => dto[f] !== undefined) };
+  if (m === null || m === '') changed.metadata_removed = 'all';
+  else if (m !== undefined && typeof m === 'object') {
+    const values = Object.values(m);
+    changed.metadata_set = values.filter((v) => v !== '').length;
+    changed.metadata_removed = values.filter((v) => v === '').length;
+  }
+  return changed;
+}
+
+/**
  * Payment links of the session's business and mode: the same requests, rules and RPCs as
- * /v1/links (create with splits, list newest first with cursors, deactivate).
+ * /v1/links (create with splits, list newest first with cursors, edit, deactivate).
  */
 @ApiExcludeController()
 @Controller('dashboard/api/links')
@@ -51,6 +67,22 @@ export class DashboardLinksController {
     }
     const link = await createLink(this.transactions, this.businesses, rpcContext(req), dto);
     await this.audit.record(req, 'link.create', link.payment_link_id, { amount: link.amount, currency: link.currency, splits: link.splits.length });
+    return { result: 'success', link: this.present(link) };
+  }
+
+  /**
+   * As POST /v1/links/{id}: a new description and metadata changes (a key set to "" is removed,
+   * `metadata: ""` or null removes them all); an inactive link can still be edited.
+   */
+  @Patch(':id')
+  @Allows('links.write')
+  async update(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(UpdateLinkDto) dto: UpdateLinkDto): Promise<{ result: 'success'; link: LinkObject }> {
+    const link = await this.transactions.call<UpdateLinkBody, LinkView>(RpcPatterns.LinksUpdate, rpcContext(req), {
+      payment_link_id: checkedLinkId(id),
+      description: dto.description,
+      metadata: dto.metadata,
+    });
+    await this.audit.record(req, 'link.update', link.payment_link_id, linkChanges(dto));
     return { result: 'success', link: this.present(link) };
   }
 

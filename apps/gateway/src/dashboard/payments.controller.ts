@@ -25,6 +25,7 @@ import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { Audit } from './audit';
+import { PartnerNames, type BusinessNames } from './business-names';
 import { Allows, DashboardGuard } from './dashboard.guard';
 import { RefundDto } from './dashboard.requests';
 import { ValidBody } from '../http/request-validation';
@@ -46,6 +47,8 @@ export interface PaymentDetail {
   events: EventsOfTransactionResult['events'] | null;
   /** Its split ledger entries this business is a party to (splits, then reversals), oldest first; null when the ledger could not be asked. */
   split_entries: DashboardLedgerEntry[] | null;
+  /** The partner businesses its split entries name, by id (splits.controller.ts's business_names). */
+  business_names: BusinessNames;
 }
 
 /**
@@ -61,6 +64,7 @@ export class PaymentsController {
     @Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool,
     @Inject(SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool,
     private readonly audit: Audit,
+    private readonly names: PartnerNames,
   ) {}
 
   @Get()
@@ -106,7 +110,9 @@ export class PaymentsController {
   async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<PaymentDetail> {
     const payment = await this.fetch(req, id);
     const [refunds, events, splitEntries] = await Promise.all([this.refundsOf(req, payment), this.eventsOf(req, payment.transaction_id), this.splitEntriesOf(req, payment.transaction_id)]);
-    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds), events, split_entries: splitEntries };
+    const names = await this.names.of(req, (splitEntries ?? []).flatMap((e) => [e.creditor_business_id, e.debtor_business_id]));
+    const split = { split_entries: splitEntries, business_names: names };
+    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds), events, ...split };
   }
 
   /** The same refund as POST /v1/transactions/refund: same rules, events and webhooks. */

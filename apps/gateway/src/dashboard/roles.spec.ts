@@ -10,6 +10,7 @@ const MATRIX: Record<Action, Record<Role, 'Y' | '-'>> = {
   'links.read': { owner: 'Y', developer: 'Y', viewer: 'Y' },
   'links.write': { owner: 'Y', developer: 'Y', viewer: '-' },
   'splits.read': { owner: 'Y', developer: 'Y', viewer: 'Y' },
+  'splits.write': { owner: 'Y', developer: '-', viewer: '-' },
   'events.read': { owner: 'Y', developer: 'Y', viewer: 'Y' },
   'webhooks.read': { owner: 'Y', developer: 'Y', viewer: 'Y' },
   'webhooks.write': { owner: 'Y', developer: 'Y', viewer: '-' },

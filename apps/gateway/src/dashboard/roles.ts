@@ -17,6 +17,8 @@ export const PERMISSIONS = {
   'links.read': ALL,
   'links.write': BUILDERS,
   'splits.read': ALL,
+  /** Create, change and deactivate split configs (they move money to partners on every payment). */
+  'splits.write': OWNER,
   'events.read': ALL,
   'webhooks.read': ALL,
   /** Resend a delivery, recover failed ones. */

@@ -24,50 +24,64 @@ import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
 import { InvoiceEntriesQuery, InvoicePageQuery, LedgerPageQuery, SplitConfigPageQuery } from '../splits/split.requests';
 import { presentInvoice, presentInvoices, presentSplitConfigList, presentSummary } from '../splits/splits.presenter';
 import type * as R from '../splits/splits.responses';
+import { PartnerNames, type BusinessNames } from './business-names';
 import { Allows, DashboardGuard } from './dashboard.guard';
 import { presentDashboardEntry, type DashboardLedgerEntry } from './splits.presenter';
 
 const PAGE = 25;
 
+/** Each answer names the partner businesses it mentions (one query per answer; ids it cannot name are left out). */
+type Named = { business_names: BusinessNames };
+
+const parties = (rows: { creditor_business_id: number; debtor_business_id: number }[]) => rows.flatMap((r) => [r.creditor_business_id, r.debtor_business_id]);
+
 /**
  * Split configs, the ledger with its summary, and settlement invoices of the session's business
- * and mode: the RPCs and answers of /v1/splits (read only), plus an invoice's page (its entries)
- * and the summary per counterparty.
+ * and mode: the RPCs and answers of /v1/splits, plus an invoice's page (its entries), the summary
+ * per counterparty, and the names of the partner businesses each answer mentions. Creating and
+ * changing configs: split-configs.controller.ts.
  */
 @ApiExcludeController()
 @Controller('dashboard/api/splits')
 @UseGuards(DashboardGuard)
 export class DashboardSplitsController {
-  constructor(@Inject(SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool) {}
+  constructor(
+    @Inject(SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool,
+    private readonly names: PartnerNames,
+  ) {}
 
   /** As GET /v1/splits/config, one page of 25 unless a limit is given. */
   @Get('configs')
   @Allows('splits.read')
-  async configs(@Req() req: ApiRequest, @ValidQuery(SplitConfigPageQuery) q: SplitConfigPageQuery): Promise<R.SplitConfigList> {
+  async configs(@Req() req: ApiRequest, @ValidQuery(SplitConfigPageQuery) q: SplitConfigPageQuery): Promise<R.SplitConfigList & Named> {
     const r = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), cursorPage(q, PAGE));
-    return presentSplitConfigList(r);
+    const names = await this.names.of(req, r.split_configs.map((c) => c.partner_business_id));
+    return { ...presentSplitConfigList(r), business_names: names };
   }
 
   @Get('ledger')
   @Allows('splits.read')
-  async entries(@Req() req: ApiRequest, @ValidQuery(LedgerPageQuery) q: LedgerPageQuery): Promise<{ result: 'success'; ledger_entries: DashboardLedgerEntry[]; count: number; has_more: boolean }> {
+  async entries(@Req() req: ApiRequest, @ValidQuery(LedgerPageQuery) q: LedgerPageQuery): Promise<{ result: 'success'; ledger_entries: DashboardLedgerEntry[]; count: number; has_more: boolean } & Named> {
     const r = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), { ...cursorPage(q, PAGE), skip: q.skip ?? 0 });
-    return { result: 'success', ledger_entries: r.ledger_entries.map(presentDashboardEntry), count: r.count, has_more: r.has_more };
+    const names = await this.names.of(req, parties(r.ledger_entries));
+    return { result: 'success', ledger_entries: r.ledger_entries.map(presentDashboardEntry), count: r.count, has_more: r.has_more, business_names: names };
   }
 
   /** GET /v1/splits/ledger/summary's answer, and the same amounts per counterparty and currency. */
   @Get('ledger/summary')
   @Allows('splits.read')
-  async summary(@Req() req: ApiRequest): Promise<R.LedgerSummary & { by_counterparty: CounterpartyTotal[] }> {
+  async summary(@Req() req: ApiRequest): Promise<R.LedgerSummary & { by_counterparty: CounterpartyTotal[] } & Named> {
     const r = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(LedgerRpcPatterns.LedgerSummary, rpcContext(req), {});
-    return { ...presentSummary(r), by_counterparty: r.by_counterparty };
+    const names = await this.names.of(req, r.by_counterparty.map((c) => c.business_id));
+    return { ...presentSummary(r), by_counterparty: r.by_counterparty, business_names: names };
   }
 
   @Get('invoices')
   @Allows('splits.read')
-  async invoices(@Req() req: ApiRequest, @ValidQuery(InvoicePageQuery) q: InvoicePageQuery): Promise<R.InvoiceList> {
+  async invoices(@Req() req: ApiRequest, @ValidQuery(InvoicePageQuery) q: InvoicePageQuery): Promise<R.InvoiceList & Named> {
     const r = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), { ...cursorPage(q, PAGE), skip: q.skip ?? 0 });
-    return presentInvoices(r.invoices, r.count, r.has_more);
+    const names = await this.names.of(req, parties(r.invoices));
+    return { ...presentInvoices(r.invoices, r.count, r.has_more), business_names: names };
   }
 
   /** One invoice of the business (debtor or creditor) with a page of the entries it nets (`skip` pages on); any other is 404. */
@@ -77,9 +91,11 @@ export class DashboardSplitsController {
     @Req() req: ApiRequest,
     @Param('reference') reference: string,
     @ValidQuery(InvoiceEntriesQuery) q: InvoiceEntriesQuery,
-  ): Promise<{ result: 'success'; invoice: R.Invoice; ledger_entries: DashboardLedgerEntry[]; has_more_entries: boolean }> {
+  ): Promise<{ result: 'success'; invoice: R.Invoice; ledger_entries: DashboardLedgerEntry[]; has_more_entries: boolean } & Named> {
     if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
     const r = await this.ledger.call<GetInvoiceBody, GetInvoiceResult>(LedgerRpcPatterns.InvoicesGet, rpcContext(req), { invoice_reference: reference, entries_skip: q.skip ?? 0 });
-    return { result: 'success', invoice: presentInvoice(r.invoice), ledger_entries: r.ledger_entries.map(presentDashboardEntry), has_more_entries: r.has_more_entries };
+    const names = await this.names.of(req, parties([r.invoice, ...r.ledger_entries]));
+    const invoice = presentInvoice(r.invoice);
+    return { result: 'success', invoice, ledger_entries: r.ledger_entries.map(presentDashboardEntry), has_more_entries: r.has_more_entries, business_names: names };
   }
 }

@@ -3,8 +3,6 @@ import type { ApiRequest } from '../http/http-types';
 import {
   ErrorCodes,
   LedgerRpcPatterns,
-  UUID_PATTERN,
-  type CreateSplitConfigBody,
   type LedgerSummaryResult,
   type ListInvoicesBody,
   type ListInvoicesResult,
@@ -14,11 +12,9 @@ import {
   type ListSplitConfigsResult,
   type SplitConfigRefBody,
   type SplitConfigView,
-  type UpdateSplitConfigBody,
 } from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
-import { ApiException } from '../http/api-exception';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
 import { cursorPage } from '../http/cursor-query';
 import {
@@ -40,7 +36,8 @@ import {
 } from './splits.presenter';
 import { ApiResponds } from '@payments/platform';
 import * as R from './splits.responses';
-import { ValidBody, ValidQuery, asRpcBody } from '../http/request-validation';
+import { ValidBody, ValidQuery } from '../http/request-validation';
+import { checkedSplitConfigId, createSplitConfig, updateSplitConfig } from './split-config-writes';
 import { ApiErrors } from '../openapi/route-docs';
 
 /** Split configs, the ledger and invoices of the key's business in the key's mode (secret key only). */
@@ -58,26 +55,7 @@ export class SplitsController {
   @ApiResponds(200, "Split config created", R.SplitConfigSaved)
   @ApiErrors()
   async create(@Req() req: ApiRequest, @ValidBody(CreateSplitConfigDto) dto: CreateSplitConfigDto): Promise<R.SplitConfigSaved> {
-    const ctx = rpcContext(req);
-    // Businesses live in the gateway's database: the partner check happens here, before the RPC.
-    if (dto.partner_business_id === ctx.business_id) {
-      throw new ApiException(ErrorCodes.ValidationError, 'partner_business_id must be a business other than your own', [
-        { field: 'partner_business_id', message: 'must be a business other than your own' },
-      ]);
-    }
-    if ((await this.businesses.missing([dto.partner_business_id])).length > 0) {
-      throw new ApiException(ErrorCodes.ValidationError, `partner_business_id ${dto.partner_business_id} is not an existing business`, [
-        { field: 'partner_business_id', message: 'is not an existing business' },
-      ]);
-    }
-    const config = await this.ledger.call<CreateSplitConfigBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsCreate, ctx, {
-      partner_business_id: dto.partner_business_id,
-      split_type: dto.split_type,
-      split_value: dto.split_value,
-      split_role: dto.split_role,
-      currency: dto.currency,
-      description: dto.description ?? null,
-    });
+    const config = await createSplitConfig(this.ledger, this.businesses, rpcContext(req), dto);
     return presentSplitConfigCreated(config);
   }
 
@@ -97,14 +75,7 @@ export class SplitsController {
   @ApiResponds(200, "Split config updated", R.SplitConfigSaved)
   @ApiErrors(ErrorCodes.NotFound)
   async update(@Req() req: ApiRequest, @Param('public_id') publicId: string, @ValidBody(UpdateSplitConfigDto) dto: UpdateSplitConfigDto): Promise<R.SplitConfigSaved> {
-    const sent = asRpcBody(dto);
-    const config = await this.ledger.call<UpdateSplitConfigBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsUpdate, rpcContext(req), {
-      public_id: this.configId(publicId),
-      split_type: sent.split_type,
-      split_value: sent.split_value,
-      split_role: sent.split_role,
-      description: dto.description,
-    });
+    const config = await updateSplitConfig(this.ledger, rpcContext(req), publicId, dto);
     return presentSplitConfigUpdated(config);
   }
 
@@ -113,7 +84,7 @@ export class SplitsController {
   @ApiErrors(ErrorCodes.NotFound)
   async deactivate(@Req() req: ApiRequest, @Param('public_id') publicId: string): Promise<R.SplitConfigDeactivated> {
     const config = await this.ledger.call<SplitConfigRefBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsDeactivate, rpcContext(req), {
-      public_id: this.configId(publicId),
+      public_id: checkedSplitConfigId(publicId),
     });
     return presentSplitConfigDeactivated(config);
   }
@@ -146,11 +117,5 @@ export class SplitsController {
       skip: query.skip ?? 0,
     });
     return presentInvoices(result.invoices, result.count, result.has_more);
-  }
-
-  /** A path id that is not a UUID names no config: 404 without asking the service. */
-  private configId(publicId: string): string {
-    if (!UUID_PATTERN.test(publicId)) throw new ApiException(ErrorCodes.NotFound, `no split config ${publicId}`);
-    return publicId.toLowerCase();
   }
 }

@@ -34,11 +34,16 @@ export function presentSplitConfigUpdated(c: SplitConfigView): R.SplitConfigSave
   return { result: 'success', split_config: splitConfig(c), message: 'Split config updated' };
 }
 
+/** A config as the list shows it: with its date_created. */
+export function presentListedSplitConfig(c: SplitConfigView): R.SplitConfigList['split_configs'][number] {
+  return { ...splitConfig(c), date_created: specDateTime(c.date_created) };
+}
+
 /** The list adds date_created to each config. */
 export function presentSplitConfigList(page: ListSplitConfigsResult): R.SplitConfigList {
   return {
     result: 'success',
-    split_configs: page.split_configs.map((c) => ({ ...splitConfig(c), date_created: specDateTime(c.date_created) })),
+    split_configs: page.split_configs.map(presentListedSplitConfig),
     count: page.count,
     has_more: page.has_more,
   };
