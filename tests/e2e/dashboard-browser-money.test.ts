@@ -61,7 +61,7 @@ describe('dashboard payment links and splits in Chromium', () => {
     await dialog.getByRole('button', { name: 'Create link' }).click();
     await page.getByRole('status').filter({ hasText: 'Link “Jazz night ticket” created' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'Jazz night ticket' });
-    expect(await row.textContent()).toContain(`12.5 % to business ${partner.id}`);
+    expect(await row.textContent()).toContain(`12.5 % to Venue Partner (business ${partner.id})`);
     expect(await row.textContent()).toContain('50.00 USD');
     await expectAccessible(page, 'links');
 

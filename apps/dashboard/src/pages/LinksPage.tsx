@@ -8,7 +8,7 @@ import { Pager, useCursor } from '../components/Pager';
 import { ScrollRegion } from '../components/ScrollRegion';
 import { dateTime, money } from '../format';
 import { splitText } from '../linkForm';
-import type { PaymentLink } from '../money-api';
+import type { BusinessNames, PaymentLink } from '../money-api';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 
@@ -16,7 +16,7 @@ import { useApi } from '../useApi';
 export function LinksPage() {
   const { session, can } = useSession();
   const [cursor, setCursor] = useCursor(session?.mode);
-  const { data, error, reload } = useApi<{ links: PaymentLink[]; has_more: boolean }>(`/links${query({ ...cursor })}`, session?.mode);
+  const { data, error, reload } = useApi<{ links: PaymentLink[]; has_more: boolean; business_names: BusinessNames }>(`/links${query({ ...cursor })}`, session?.mode);
   const [creating, setCreating] = useState(false);
   const [ending, setEnding] = useState<PaymentLink | null>(null);
   const [editing, setEditing] = useState<PaymentLink | null>(null);
@@ -70,7 +70,7 @@ export function LinksPage() {
                 <Table.Tr key={l.payment_link_id}>
                   <Table.Td>{l.description}</Table.Td>
                   <Table.Td>{money(l.amount, l.currency)}</Table.Td>
-                  <Table.Td>{l.splits.length === 0 ? '—' : l.splits.map((s) => <div key={`${s.business_id}-${s.type}-${s.value}`}>{splitText(s, l.currency, money)}</div>)}</Table.Td>
+                  <Table.Td>{l.splits.length === 0 ? '—' : l.splits.map((s) => <div key={`${s.business_id}-${s.type}-${s.value}`}>{splitText(s, l.currency, money, data?.business_names)}</div>)}</Table.Td>
                   <Table.Td>
                     <Badge color={l.active ? '#1b5e20' : '#424242'} variant="filled">
                       {l.active ? 'active' : 'inactive'}
