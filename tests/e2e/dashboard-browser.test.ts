@@ -138,6 +138,18 @@ describe('merchant dashboard in Chromium', () => {
     expect(hits).toHaveLength(3);
     expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(1);
     expect(JSON.parse(hits[2].body)).toMatchObject({ event: 'refund.pending', data: { transaction_id: payment, amount: 1250 } });
+    // The delivery's details: the body every attempt sent, and each attempt's answer and duration.
+    await row.getByRole('button', { name: /^Details of refund.pending delivery/ }).click();
+    const details = page.getByRole('dialog', { name: 'Delivery of refund.pending' });
+    const sent = details.getByLabel('Request body');
+    await sent.waitFor();
+    expect(JSON.parse((await sent.textContent()) ?? '')).toEqual(JSON.parse(hits[2].body));
+    const attempts = details.getByRole('row').filter({ hasText: / ms$/ });
+    expect(await attempts.count()).toBe(3);
+    expect(await attempts.nth(0).textContent()).toContain('HTTP 500');
+    expect(await attempts.nth(2).textContent()).toContain('HTTP 200');
+    await expectAccessible(page, 'delivery-details');
+    await details.getByRole('button', { name: 'Close' }).click();
     // No page or answer showed the endpoint's signing secret.
     expect(await page.content()).not.toContain('whsec_');
     // The payment's page shows the refund in its timeline, with the webhook it caused.

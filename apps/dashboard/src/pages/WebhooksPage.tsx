@@ -5,6 +5,7 @@ import { problemText, type EndpointList } from '../api-types';
 import { EndpointActions, type Notice } from '../components/EndpointActions';
 import { EndpointDialog, type EndpointFields } from '../components/EndpointDialog';
 import { ScrollRegion } from '../components/ScrollRegion';
+import { DeliveryDialog } from '../components/DeliveryDialog';
 import { SecretDialog } from '../components/SecretDialog';
 import { StatusBadge } from '../components/StatusBadge';
 import { dateTime } from '../format';
@@ -14,7 +15,7 @@ import { useApi } from '../useApi';
 function lastAnswer(d: Delivery): string {
   const last = d.attempts[d.attempts.length - 1];
   if (!last) return '—';
-  return last.status_code !== null ? `HTTP ${last.status_code}` : (last.error ?? 'no answer');
+  return `${last.status_code !== null ? `HTTP ${last.status_code}` : (last.error ?? 'no answer')}, ${last.duration_ms} ms`;
 }
 
 /**
@@ -31,6 +32,7 @@ export function WebhooksPage() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [editing, setEditing] = useState<Endpoint | 'new' | null>(null);
   const [secret, setSecret] = useState<{ secret: string; previousExpires: string | null } | null>(null);
+  const [shown, setShown] = useState<Delivery | null>(null);
   const writer = can('webhooks.write');
 
   const resend = async (deliveryId: string) => {
@@ -127,6 +129,9 @@ export function WebhooksPage() {
                   <Table.Td>{lastAnswer(d)}</Table.Td>
                   <Table.Td>{dateTime(d.date_created)}</Table.Td>
                   <Table.Td>
+                    <Button size="xs" variant="subtle" mr="xs" aria-label={`Details of ${d.event} delivery ${d.delivery_id}`} onClick={() => setShown(d)}>
+                      Details
+                    </Button>
                     {writer && d.status !== 'pending' && d.event !== 'ping' && (
                       <Button size="xs" variant="default" aria-label={`Resend ${d.event} delivery ${d.delivery_id}`} onClick={() => void resend(d.delivery_id)}>
                         Resend
@@ -140,6 +145,7 @@ export function WebhooksPage() {
         </ScrollRegion>
       )}
       <EndpointDialog opened={editing !== null} endpoint={editing === 'new' ? null : editing} eventTypes={endpoints.data?.event_types ?? []} onSave={save} onClose={() => setEditing(null)} />
+      <DeliveryDialog delivery={shown} url={endpoint?.url ?? ''} onClose={() => setShown(null)} />
       <SecretDialog secret={secret?.secret ?? null} previousExpires={secret?.previousExpires ?? null} onClose={() => setSecret(null)} />
     </Stack>
   );
