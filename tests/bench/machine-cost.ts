@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import Redis from 'ioredis';
-import type { Stack } from '../support/stack';
+import { ALL_APPS, type Stack } from '../support/stack';
 import { cpuMs } from './memory';
 import type { Report } from './report';
 
@@ -140,6 +140,34 @@ export class MachineCost {
       note: this.statementsLoaded ? `${per('transactions').toFixed(1)} transactions` : 'pg_stat_statements not preloaded by the server',
     });
     report.add({ section, name: 'PostgreSQL WAL per payment', value: per('walBytes') / 1024, unit: 'KiB', note: `${per('walSyncs').toFixed(2)} WAL fsyncs per payment` });
+  }
+
+  /**
+   * What the stack costs while nothing happens, as a share of one core over `seconds`: the
+   * machine, each of its parts, each service, and PostgreSQL's statements per second (the polling
+   * that runs when there is no work).
+   */
+  async idle(report: Report, seconds: number): Promise<void> {
+    const section = 'idle';
+    const services = () => ALL_APPS.map((app) => cpuMs(this.stack.app(app).child.pid));
+    const servicesBefore = services();
+    const before = await this.sample();
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    const after = await this.sample();
+    const servicesAfter = services();
+    const wallMs = performance.now() - started;
+    const share = (ms: number) => (100 * ms) / wallMs;
+    const parts = (k: keyof Sample) => share(after[k] - before[k]);
+    report.add({
+      section,
+      name: 'whole machine CPU',
+      value: parts('machine'),
+      unit: '% of a core',
+      note: `services ${parts('services').toFixed(1)}, PostgreSQL ${parts('postgres').toFixed(1)}, Kafka ${parts('kafka').toFixed(1)}, Redis ${parts('redis').toFixed(1)}, bench ${parts('bench').toFixed(1)} %`,
+    });
+    ALL_APPS.forEach((app, i) => report.add({ section, name: `${app} CPU`, value: share(servicesAfter[i] - servicesBefore[i]), unit: '% of a core' }));
+    report.add({ section, name: 'PostgreSQL statements', value: ((after.statements - before.statements) * 1000) / wallMs, unit: '/s', note: `${(((after.transactions - before.transactions) * 1000) / wallMs).toFixed(1)} transactions/s` });
   }
 
   async close(): Promise<void> {

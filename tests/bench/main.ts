@@ -102,6 +102,8 @@ async function main(): Promise<void> {
     memory.start();
     if (ONLY.has('a')) await benchInitialize(stack, keys.test.secret, report, { seconds: SECONDS, poolSize: POOL_SIZE, pgStatementsDir: process.env.BENCH_PG_STATEMENTS });
     if (ONLY.has('b')) {
+      await drained(stack);
+      await cost.idle(report, SECONDS);
       for (const rate of [100, 300]) {
         await drained(stack);
         await benchEventToWebhook(stack, receiver, shops, report, rate, SECONDS, cost);

@@ -1,8 +1,10 @@
+import type { QueryRunner } from 'typeorm';
 import type { EventEnvelope, Mode, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
 import { TransactionCopyStore } from '../../apps/split-ledger-service/src/ledger/transaction-copy-store';
 import type { ApplySplitsUseCase } from '../../apps/split-ledger-service/src/ledger/usecases/apply-splits.usecase';
 import { GetDailyTotalsUseCase } from '../../apps/split-ledger-service/src/ledger/usecases/get-daily-totals.usecase';
 import { SplitConfigStore } from '../../apps/split-ledger-service/src/splits/split-config-store';
+import { LedgerDailyTotals1765600000000 } from '../../apps/split-ledger-service/src/migrations/1765600000000-ledger-daily-totals';
 import { TransactionStatusHandler } from '../../apps/split-ledger-service/src/transactions/transaction-status.handler';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
@@ -32,18 +34,20 @@ function event(t: Txn, status: TransactionStatus, version: number): EventEnvelop
 const lifecycle = (t: Txn, last: TransactionStatus = 'success') => [event(t, 'pending', 1), event(t, 'processing', 2), event(t, last, 3)];
 
 /**
- * The daily totals behind the dashboard's overview, kept by the ledger's transaction consumer in
- * the same transaction as its copies: in process, against a migrated ledger database.
+ * The daily totals behind the dashboard's overview, counted by the triggers on the ledger's copies
+ * as the transaction consumer writes them, and folded by the compactor: in process, against a
+ * migrated ledger database.
  */
 describe('ledger daily totals', () => {
   let db: MigratedDatabase;
   let handler: TransactionStatusHandler;
   let totals: GetDailyTotalsUseCase;
+  let copies: TransactionCopyStore;
   const noSplits = { execute: jest.fn() } as unknown as ApplySplitsUseCase;
 
   beforeAll(async () => {
     db = await migratedDatabase('split-ledger-service', 'daily_totals');
-    const copies = new TransactionCopyStore();
+    copies = new TransactionCopyStore();
     handler = new TransactionStatusHandler(noSplits, new SplitConfigStore(), copies);
     totals = new GetDailyTotalsUseCase(db.ds, copies);
   }, 120_000);
@@ -115,5 +119,63 @@ describe('ledger daily totals', () => {
     }
     expect(payments).toBe(600);
     expect(amount).toBe(6000);
+  });
+
+  it('folds the changes into the totals without changing what is read', async () => {
+    await batch([...lifecycle({ id: 40, business: 14 }), ...lifecycle({ id: 41, business: 14, amount: 5 })]);
+    const before = await read(14);
+    const changes = async () => Number((await db.ds.query('SELECT count(*) AS n FROM ledger_daily_totals_changes'))[0].n);
+    expect(await changes()).toBeGreaterThan(0);
+    while ((await copies.compactDailyTotals(db.ds, 3)) > 0);
+    expect(await changes()).toBe(0);
+    expect(await read(14)).toEqual(before);
+    expect(before).toEqual([{ date: '2026-03-01', currency: 'USD', payments: 2, succeeded: 2, succeeded_amount: 1005 }]);
+  });
+
+  it('counts what any writer does to the copies: two transactions saving the same copy at once, and plain SQL', async () => {
+    // The live event and a replayed one of the same transaction, in two database transactions.
+    let commitFirst!: () => void;
+    const firstMayCommit = new Promise<void>((resolve) => (commitFirst = resolve));
+    let firstWrote!: () => void;
+    const firstHasWritten = new Promise<void>((resolve) => (firstWrote = resolve));
+    const first = db.ds.transaction(async (m) => {
+      await handler.handleBatch([event({ id: 50, business: 15 }, 'pending', 1)], m);
+      firstWrote();
+      await firstMayCommit;
+    });
+    await firstHasWritten;
+    // The second waits on the first's uncommitted copy, then moves it to success.
+    const second = db.ds.transaction((m) => handler.handleBatch([event({ id: 50, business: 15 }, 'success', 3)], m));
+    commitFirst();
+    await Promise.all([first, second]);
+    // As an earlier version of the service writes a copy: no knowledge of the totals at all.
+    await db.ds.query(
+      `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version, transaction_created_at)
+       VALUES (51, 'txn_51', 15, 'test', 300, 'USD', 'pending', 1, '2026-03-01T09:00:00Z')`,
+    );
+    await db.ds.query("UPDATE ledger_transactions SET status = 'success', version = 2 WHERE id = 51");
+    await db.ds.query("UPDATE ledger_transactions SET version = 3 WHERE id = 51");
+    expect(await read(15)).toEqual([{ date: '2026-03-01', currency: 'USD', payments: 2, succeeded: 2, succeeded_amount: 1300 }]);
+  });
+
+  it('the migration counts the copies written before it', async () => {
+    const migration = new LedgerDailyTotals1765600000000();
+    // As the migration Job runs it: in one transaction.
+    const run = (step: 'up' | 'down') => db.ds.transaction((m) => migration[step](m as unknown as QueryRunner));
+    await run('down');
+    try {
+      await db.ds.query(
+        `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version, transaction_created_at)
+         VALUES (60, 'txn_60', 16, 'test', 700, 'ZAR', 'success', 3, '2026-03-02T09:00:00Z'), (61, 'txn_61', 16, 'test', 900, 'ZAR', 'failed', 3, '2026-03-02T10:00:00Z')`,
+      );
+    } finally {
+      await run('up');
+    }
+    expect(await read(16)).toEqual([{ date: '2026-03-02', currency: 'ZAR', payments: 2, succeeded: 1, succeeded_amount: 700 }]);
+    // Everything counted before it is still there (folded into the totals by the backfill).
+    expect(await read(10)).toEqual([
+      { date: '2026-03-01', currency: 'USD', payments: 3, succeeded: 2, succeeded_amount: 5000 },
+      { date: '2026-03-01', currency: 'ZAR', payments: 1, succeeded: 1, succeeded_amount: 700 },
+    ]);
   });
 });

@@ -44,6 +44,8 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   ledger_transactions: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
   ledger_refunds: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
   ledger_daily_totals: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
+  // Written by the triggers on ledger_transactions (migration 1765600000000), folded and read by the store.
+  ledger_daily_totals_changes: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
   settlement_invoices: { owners: ['apps/split-ledger-service/src/settlement/invoice-store.ts'] },
   split_configs: { owners: ['apps/split-ledger-service/src/splits/split-config-store.ts'] },
   split_config_versions: { owners: ['apps/split-ledger-service/src/splits/split-config-store.ts'] },
@@ -76,7 +78,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
 };
 
 /** Names after FROM/JOIN that are not tables: CTEs, set-returning functions, catalogs. */
-const NOT_TABLES = new Set(['t', 'cursor_row', 'picked', 'done', 'input', 'relay', 'ranked', 'scopes', 'saved', 'before', 'batch', 'now', 'unnest', 'jsonb_to_recordset', 'pg_database', 'pg_index', 'pg_class']);
+const NOT_TABLES = new Set(['t', 'cursor_row', 'picked', 'done', 'input', 'relay', 'ranked', 'scopes', 'folded', 'parts', 'batch', 'now', 'unnest', 'jsonb_to_recordset', 'pg_database', 'pg_index', 'pg_class']);
 
 const ROOT = join(__dirname, '..', '..', '..');
 

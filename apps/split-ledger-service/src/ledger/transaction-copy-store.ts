@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type DataSource, type EntityManager, queryRows } from '@payments/database';
 import type { DailyTotal, LinkSplit, Mode, RefundSnapshot, RefundStatus, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
-import { sumDailyTotals, type DailyTotalsChange } from './daily-totals';
 
 /** A ledger_transactions row: the ledger's copy of a transaction, as its events described it. */
 export interface TransactionCopyRow {
@@ -30,14 +29,9 @@ export interface RefundCopy {
  */
 @Injectable()
 export class TransactionCopyStore {
-  /**
-   * Upserts the copies of the given snapshots (at most one per transaction), and says what each
-   * change adds to the daily totals: a new copy is one more payment, a copy reaching success one
-   * more success. A new copy is told by `xmax = 0` (inserted, not updated). The status before is
-   * read in the same statement; a success's ledger lock, taken before, keeps it from moving.
-   */
-  async saveTransactions(m: EntityManager, snapshots: TransactionSnapshot[]): Promise<DailyTotalsChange[]> {
-    if (snapshots.length === 0) return [];
+  /** Upserts the copies of the given snapshots (at most one per transaction). */
+  async saveTransactions(m: EntityManager, snapshots: TransactionSnapshot[]): Promise<void> {
+    if (snapshots.length === 0) return;
     const rows = snapshots.map((t) => ({
       id: t.id,
       public_id: t.transaction_id,
@@ -50,56 +44,58 @@ export class TransactionCopyStore {
       link_splits: t.link_splits,
       transaction_created_at: t.date_created,
     }));
-    return queryRows<DailyTotalsChange>(
-      m,
-      `WITH input AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, public_id text, business_id integer, mode text, amount bigint, currency text,
-                                                         status text, version integer, link_splits jsonb, transaction_created_at timestamptz)),
-       before AS (SELECT t.id, t.status FROM ledger_transactions t JOIN input r ON r.id = t.id),
-       saved AS (
-         INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version, link_splits, transaction_created_at, updated_at)
-         SELECT r.id, r.public_id, r.business_id, r.mode, r.amount, r.currency, r.status, r.version, COALESCE(r.link_splits, '[]'::jsonb), r.transaction_created_at, now()
-           FROM input r
-         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
-          WHERE ledger_transactions.version < EXCLUDED.version
-         RETURNING id, business_id, mode, currency, amount, status, transaction_created_at, (xmax = 0) AS inserted)
-       SELECT s.business_id, s.mode, to_char(s.transaction_created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, s.currency,
-              s.inserted AS created, (s.status = 'success' AND (s.inserted OR b.status IS DISTINCT FROM 'success')) AS succeeded, s.amount::text AS amount
-         FROM saved s LEFT JOIN before b ON b.id = s.id
-        WHERE s.inserted OR (s.status = 'success' AND b.status IS DISTINCT FROM 'success')`,
+    await m.query(
+      `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version, link_splits, transaction_created_at, updated_at)
+       SELECT r.id, r.public_id, r.business_id, r.mode, r.amount, r.currency, r.status, r.version, COALESCE(r.link_splits, '[]'::jsonb), r.transaction_created_at, now()
+         FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, public_id text, business_id integer, mode text, amount bigint, currency text, status text,
+                                                  version integer, link_splits jsonb, transaction_created_at timestamptz)
+       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
+        WHERE ledger_transactions.version < EXCLUDED.version`,
       [JSON.stringify(rows)],
     );
   }
 
   /**
-   * Adds the changes to `ledger_daily_totals`, one statement, rows in key order so that two
-   * transactions adding to the same days cannot deadlock. Called last in the inbox transaction, so
-   * the rows stay locked only until its commit.
+   * One business's totals in one mode, by day then currency, for the days from..to (UTC, both
+   * included): the compacted totals plus the changes not compacted yet, read in one snapshot.
    */
-  async addDailyTotals(m: EntityManager, changes: DailyTotalsChange[]): Promise<void> {
-    const totals = sumDailyTotals(changes);
-    if (totals.length === 0) return;
-    await m.query(
-      `INSERT INTO ledger_daily_totals (business_id, mode, day, currency, payments, succeeded, succeeded_amount)
-       SELECT r.business_id, r.mode, r.date::date, r.currency, r.payments, r.succeeded, r.succeeded_amount
-         FROM jsonb_to_recordset($1::jsonb) AS r(business_id integer, mode text, date text, currency text, payments bigint, succeeded bigint, succeeded_amount bigint)
-        ORDER BY r.business_id, r.mode, r.date, r.currency
-       ON CONFLICT (business_id, mode, day, currency) DO UPDATE
-          SET payments = ledger_daily_totals.payments + EXCLUDED.payments,
-              succeeded = ledger_daily_totals.succeeded + EXCLUDED.succeeded,
-              succeeded_amount = ledger_daily_totals.succeeded_amount + EXCLUDED.succeeded_amount`,
-      [JSON.stringify(totals)],
-    );
-  }
-
-  /** One business's totals in one mode, by day then currency, for the days from..to (UTC, both included). */
   dailyTotals(ds: DataSource, businessId: number, mode: Mode, from: string, to: string): Promise<DailyTotal[]> {
-    return queryRows<DailyTotal>(
+    return queryRows<DailyTotal & { succeeded_amount: string }>(
       ds,
-      `SELECT to_char(day, 'YYYY-MM-DD') AS date, currency, payments::int, succeeded::int, succeeded_amount::bigint::text AS succeeded_amount
-         FROM ledger_daily_totals WHERE business_id = $1 AND mode = $2 AND day BETWEEN $3::date AND $4::date ORDER BY day, currency`,
+      `SELECT to_char(day, 'YYYY-MM-DD') AS date, currency, sum(payments)::int AS payments, sum(succeeded)::int AS succeeded, sum(succeeded_amount)::text AS succeeded_amount
+         FROM (SELECT day, currency, payments, succeeded, succeeded_amount FROM ledger_daily_totals
+                WHERE business_id = $1 AND mode = $2 AND day BETWEEN $3::date AND $4::date
+               UNION ALL
+               SELECT day, currency, payments, succeeded, succeeded_amount FROM ledger_daily_totals_changes
+                WHERE business_id = $1 AND mode = $2 AND day BETWEEN $3::date AND $4::date) AS parts
+        GROUP BY day, currency ORDER BY day, currency`,
       [businessId, mode, from, to],
     ).then((rows) => rows.map((r) => ({ ...r, succeeded_amount: Number(r.succeeded_amount) })));
+  }
+
+  /**
+   * Folds up to `limit` of the oldest changes into the totals: one statement, so a reader sees them
+   * on one side or the other. Replicas take different changes (SKIP LOCKED) and add to the totals
+   * in key order. Returns how many changes it folded.
+   */
+  async compactDailyTotals(ds: DataSource, limit: number): Promise<number> {
+    const [row] = await queryRows<{ folded: number }>(
+      ds,
+      `WITH picked AS (SELECT id FROM ledger_daily_totals_changes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED),
+       folded AS (DELETE FROM ledger_daily_totals_changes c USING picked WHERE c.id = picked.id
+                  RETURNING c.business_id, c.mode, c.day, c.currency, c.payments, c.succeeded, c.succeeded_amount),
+       added AS (
+         INSERT INTO ledger_daily_totals (business_id, mode, day, currency, payments, succeeded, succeeded_amount)
+         SELECT business_id, mode, day, currency, sum(payments), sum(succeeded), sum(succeeded_amount)
+           FROM folded GROUP BY business_id, mode, day, currency ORDER BY business_id, mode, day, currency
+         ON CONFLICT (business_id, mode, day, currency) DO UPDATE
+            SET payments = ledger_daily_totals.payments + EXCLUDED.payments,
+                succeeded = ledger_daily_totals.succeeded + EXCLUDED.succeeded,
+                succeeded_amount = ledger_daily_totals.succeeded_amount + EXCLUDED.succeeded_amount)
+       SELECT count(*)::int AS folded FROM folded`,
+      [limit],
+    );
+    return row.folded;
   }
 
   async saveRefund(m: EntityManager, r: RefundSnapshot): Promise<void> {

@@ -2,29 +2,56 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Payments and successful volume per business, mode, UTC day of creation and currency: the
- * merchant dashboard's overview, which cannot sum a day of transactions on every page load. The
- * ledger's consumer adds to it in the transaction that changes its copies (TransactionCopyStore).
+ * merchant dashboard's overview, which cannot sum a day of transactions on every page load.
  *
- * The existing copies are counted here, with the table locked against writes for the count, so
- * no copy is counted twice or missed at that point. A replica of the previous version still
- * running during the rollout does not add to it; docs/dashboard.md says so.
+ * Two statement-level triggers on the ledger's copies write what each statement changed to
+ * `ledger_daily_totals_changes` (append only: no row two consumers would wait on): an inserted
+ * copy is one more payment (and one more success if inserted as one), an update that moves a
+ * copy to success one more success, read from the statement's own before and after rows. So
+ * every writer counts, whatever its version, and a copy that does not change (a replayed or late
+ * event) counts nothing. DailyTotalsCompactor folds the changes into `ledger_daily_totals`.
+ *
+ * The existing copies are counted here. Creating the triggers locks the copies against writes
+ * until this migration commits, so each copy is counted once: here if it was written before,
+ * by the triggers after. The ledger's consumers wait for that (docs/dashboard.md).
  */
 export class LedgerDailyTotals1765600000000 implements MigrationInterface {
   name = 'LedgerDailyTotals1765600000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE TABLE ledger_daily_totals (
-        business_id integer NOT NULL,
+    const columns = `business_id integer NOT NULL,
         mode text NOT NULL,
         day date NOT NULL,
         currency char(3) NOT NULL,
         payments bigint NOT NULL,
         succeeded bigint NOT NULL,
-        succeeded_amount bigint NOT NULL,
-        PRIMARY KEY (business_id, mode, day, currency)
-      )`);
-    await q.query('LOCK TABLE ledger_transactions IN SHARE MODE');
+        succeeded_amount bigint NOT NULL`;
+    await q.query(`CREATE TABLE ledger_daily_totals (${columns}, PRIMARY KEY (business_id, mode, day, currency))`);
+    await q.query(`CREATE TABLE ledger_daily_totals_changes (id bigserial PRIMARY KEY, ${columns})`);
+    await q.query('CREATE INDEX ledger_daily_totals_changes_key ON ledger_daily_totals_changes (business_id, mode, day)');
+    await q.query(`
+      CREATE FUNCTION ledger_daily_totals_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO ledger_daily_totals_changes (business_id, mode, day, currency, payments, succeeded, succeeded_amount)
+        SELECT business_id, mode, (transaction_created_at AT TIME ZONE 'UTC')::date, currency, count(*),
+               count(*) FILTER (WHERE status = 'success'), COALESCE(sum(amount) FILTER (WHERE status = 'success'), 0)
+          FROM inserted GROUP BY 1, 2, 3, 4;
+        RETURN NULL;
+      END $$`);
+    await q.query(`
+      CREATE FUNCTION ledger_daily_totals_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO ledger_daily_totals_changes (business_id, mode, day, currency, payments, succeeded, succeeded_amount)
+        SELECT n.business_id, n.mode, (n.transaction_created_at AT TIME ZONE 'UTC')::date, n.currency, 0, count(*), sum(n.amount)
+          FROM updated n JOIN previous o ON o.id = n.id
+         WHERE n.status = 'success' AND o.status <> 'success'
+         GROUP BY 1, 2, 3, 4;
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER ledger_daily_totals_on_insert AFTER INSERT ON ledger_transactions
+      REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION ledger_daily_totals_inserted()`);
+    await q.query(`CREATE TRIGGER ledger_daily_totals_on_update AFTER UPDATE ON ledger_transactions
+      REFERENCING OLD TABLE AS previous NEW TABLE AS updated FOR EACH STATEMENT EXECUTE FUNCTION ledger_daily_totals_updated()`);
     await q.query(`
       INSERT INTO ledger_daily_totals (business_id, mode, day, currency, payments, succeeded, succeeded_amount)
       SELECT business_id, mode, (transaction_created_at AT TIME ZONE 'UTC')::date, currency, count(*),
@@ -33,6 +60,11 @@ export class LedgerDailyTotals1765600000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TRIGGER ledger_daily_totals_on_update ON ledger_transactions');
+    await q.query('DROP TRIGGER ledger_daily_totals_on_insert ON ledger_transactions');
+    await q.query('DROP FUNCTION ledger_daily_totals_updated()');
+    await q.query('DROP FUNCTION ledger_daily_totals_inserted()');
+    await q.query('DROP TABLE ledger_daily_totals_changes');
     await q.query('DROP TABLE ledger_daily_totals');
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from '@payments/database';
 import type { EventEnvelope, TransactionSnapshot, TransactionStatusChangedData } from '@payments/contracts';
-import type { DailyTotalsChange } from '../ledger/daily-totals';
 import { lockTransactionLedger, lockTransactionLedgers } from '../ledger/ledger-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';
 import { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
@@ -10,8 +9,7 @@ import { SplitConfigStore } from '../splits/split-config-store';
 /**
  * Keeps the ledger's copy of a transaction current and, when it reaches success, applies its
  * splits. Runs inside the inbox transaction, so it happens once per event; the version guard also
- * ignores an older event arriving late. What the copies' changes add to the daily totals (the
- * dashboard's overview) is written last, once per call.
+ * ignores an older event arriving late.
  */
 @Injectable()
 export class TransactionStatusHandler {
@@ -22,18 +20,12 @@ export class TransactionStatusHandler {
   ) {}
 
   async handle(event: EventEnvelope, m: EntityManager): Promise<void> {
-    const changes: DailyTotalsChange[] = [];
-    await this.handleOne(event, m, changes);
-    await this.copies.addDailyTotals(m, changes);
-  }
-
-  private async handleOne(event: EventEnvelope, m: EntityManager, changes: DailyTotalsChange[]): Promise<void> {
     const { transaction: t } = event.data as TransactionStatusChangedData;
     const succeeded = t.status === 'success';
     // Before the copy changes, so a refund of this transaction handled at the same time either
     // sees all of this (entries included) or runs entirely before it.
     if (succeeded) await lockTransactionLedger(m, t.id);
-    changes.push(...(await this.saveCopies(m, [t])));
+    await this.saveCopies(m, [t]);
     if (succeeded) await this.applySplits.execute(m, t, event.correlation_id);
   }
 
@@ -47,27 +39,25 @@ export class TransactionStatusHandler {
   async handleBatch(events: EventEnvelope[], m: EntityManager): Promise<void> {
     const snapshots = events.map((e) => (e.data as TransactionStatusChangedData).transaction);
     const withTerms = await this.successesWithTerms(m, snapshots);
-    const changes: DailyTotalsChange[] = [];
     let run: TransactionSnapshot[] = [];
     let locks: number[] = [];
     const flush = async () => {
       // The ledger locks before the copies change, as handle() takes them.
       await lockTransactionLedgers(m, locks);
-      changes.push(...(await this.saveCopies(m, run)));
+      await this.saveCopies(m, run);
       run = [];
       locks = [];
     };
     for (const [i, t] of snapshots.entries()) {
       if (t.status === 'success' && withTerms.has(i)) {
         await flush();
-        await this.handleOne(events[i], m, changes);
+        await this.handle(events[i], m);
         continue;
       }
       run.push(t);
       if (t.status === 'success') locks.push(t.id);
     }
     await flush();
-    await this.copies.addDailyTotals(m, changes);
   }
 
   /** Indexes of the successes that may write ledger entries. */
@@ -87,9 +77,9 @@ export class TransactionStatusHandler {
    * Upserts the ledger's copies; a copy only moves to a higher version. Of several snapshots of one
    * transaction only the newest can change anything (the first of equals, as one at a time would).
    */
-  private saveCopies(m: EntityManager, snapshots: TransactionSnapshot[]): Promise<DailyTotalsChange[]> {
+  private async saveCopies(m: EntityManager, snapshots: TransactionSnapshot[]): Promise<void> {
     const newest = new Map<number, TransactionSnapshot>();
     for (const t of snapshots) if (!newest.has(t.id) || newest.get(t.id)!.version < t.version) newest.set(t.id, t);
-    return this.copies.saveTransactions(m, [...newest.values()]);
+    await this.copies.saveTransactions(m, [...newest.values()]);
   }
 }
