@@ -52,6 +52,10 @@ export PROVIDER_CREDENTIALS_KEY
 export CHECKOUT_URL="${CHECKOUT_URL:-http://localhost:$GATEWAY_PORT/checkout}"
 # Where providers post status updates and customers come back (transaction-service builds the URLs).
 export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://localhost:$GATEWAY_PORT}"
+# A local stack gives up on a failing webhook endpoint after three quick retries (about 35 s)
+# instead of the default's 28 hours, so a failed delivery can be seen and resent while trying the
+# dashboard (docs/dashboard.md, "Trying it"). Deployments keep the default.
+export WEBHOOK_RETRY_SCHEDULE="${WEBHOOK_RETRY_SCHEDULE:-5,10,20}"
 
 # start_fake NAME PORT: starts tests/support/fakes/NAME-main.ts on PORT (unless something listens
 # there already) with the rest of the arguments; only the node process goes to the background (its

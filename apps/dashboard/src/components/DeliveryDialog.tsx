@@ -26,7 +26,7 @@ function DeliveryDetail({ delivery, url }: { delivery: Delivery; url: string }) 
         Request
       </Title>
       <Text size="sm">
-        POST {url} (event {delivery.event_id})
+        POST to the endpoint’s current URL, {url} (event {delivery.event_id})
       </Text>
       {body.data && (
         <Code block aria-label="Request body">
