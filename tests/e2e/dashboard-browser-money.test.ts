@@ -94,6 +94,18 @@ describe('dashboard payment links and splits in Chromium', () => {
     await ledgerRow.getByRole('link', { name: transactionId }).click();
     await page.getByRole('heading', { name: /^Payment / }).waitFor();
     expect(page.url()).toBe(`${stack.gatewayUrl}/dashboard/payments/${transactionId}`);
+
+    // The settlement nets the entry into an invoice; the invoice's page lists what it nets.
+    expect((await stack.api('POST', '/admin/v1/settlements/run', { headers: { authorization: `Bearer ${stack.adminToken}` } })).status).toBe(200);
+    await page.getByRole('link', { name: 'Splits', exact: true }).click();
+    const invoice = page.getByRole('region', { name: 'Settlement invoices' }).getByRole('link').first();
+    await invoice.waitFor();
+    const reference = (await invoice.textContent())?.trim() ?? '';
+    await invoice.click();
+    await page.getByRole('heading', { name: `Invoice ${reference}` }).waitFor();
+    expect(page.url()).toBe(`${stack.gatewayUrl}/dashboard/splits/invoices/${reference}`);
+    expect(await page.textContent('main')).toContain('6.25 USD');
+    await expectAccessible(page, 'invoice');
     await context.close();
   });
 
