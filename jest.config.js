@@ -26,6 +26,7 @@ const swc = [
 const moduleNameMapper = {
   '^@payments/contracts/fixtures$': '<rootDir>/libs/contracts/src/fixtures.ts',
   '^@payments/contracts/schemas$': '<rootDir>/libs/contracts/src/schemas.ts',
+  '^@payments/contracts/dashboard-api$': '<rootDir>/libs/contracts/src/dashboard-api.ts',
   '^@payments/(.*)$': '<rootDir>/libs/$1/src/index.ts',
 };
 

@@ -1,52 +1,10 @@
 /** Answers of the dashboard API's webhooks, events and settings pages (docs/dashboard.md). */
-import type { Endpoint } from './api';
+import type { EventView } from '@payments/contracts/dashboard-api';
 
-/** An event: exactly the body its webhook deliveries carry. */
-export interface EventItem {
-  id: string;
-  event: string;
-  created_at: string;
-  mode: string;
-  data: Record<string, unknown>;
-}
+export type { EndpointList, EventDeliveryView as EventDelivery, ProviderItem, Settings } from '@payments/contracts/dashboard-api';
 
-export interface EventDelivery {
-  delivery_id: string;
-  callback_id: number;
-  callback_url: string;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  last_status_code: number | null;
-  date_created: string;
-}
-
-export interface EndpointList {
-  endpoints: Endpoint[];
-  event_types: string[];
-}
-
-export interface ConnectionInfo {
-  provider: string;
-  mode: string;
-  account: string;
-  methods: string[];
-  notification_url: string;
-  date_created: string;
-  date_updated: string;
-}
-
-export interface ProviderItem {
-  provider: string;
-  fields: { name: string; secret: boolean }[];
-  notification_url: string;
-  connection: ConnectionInfo | null;
-}
-
-export interface Settings {
-  redirect_origins: string[];
-  providers: ProviderItem[];
-}
+/** An event: exactly the body its webhook deliveries carry; the pages read its data loosely. */
+export type EventItem = Omit<EventView, 'data'> & { data: Record<string, unknown> };
 
 /** An error's message and, when the API named fields, each field's problem. */
 export function problemText(err: unknown): string {

@@ -1,59 +1,22 @@
 /** The dashboard API (/dashboard/api): the session cookie goes by itself; the CSRF token is added here. */
 
-export type Mode = 'test' | 'live';
-export type Role = 'owner' | 'developer' | 'viewer';
-
-export interface SessionInfo {
-  user: { id: number; email: string; role: Role; business_id: number; business_name: string };
-  mode: Mode;
-  csrf_token: string;
-  actions: string[];
-}
-
-export interface Payment {
-  transaction_id: string;
-  reference: string;
-  amount: number;
-  charges: number;
-  total: number;
-  amount_refunded: number;
-  currency: string;
-  status: string;
-  email: string;
-  payment_method_type: string | null;
-  payment_method_code: string | null;
-  payment_link_id: string | null;
-  description: string | null;
-  date_created: string;
-  date_updated: string;
-}
-
-export interface Refund {
-  refund_id: string;
-  amount: number;
-  currency: string;
-  status: string;
-  reason: string | null;
-  date_created: string;
-}
-
-export interface DayTotals {
-  date: string;
-  payments: number;
-  succeeded: number;
-  volume: Record<string, number>;
-}
-
-export interface AuditEntry {
-  id: string;
-  actor: string;
-  action: string;
-  mode: Mode | null;
-  target: string | null;
-  details: Record<string, unknown>;
-  ip: string;
-  date_created: string;
-}
+/**
+ * The answers' shapes are the gateway's own (the contracts lib's dashboard-api.ts, type-only): the
+ * app's names for them.
+ */
+export type {
+  AuditEntry,
+  DayTotals,
+  DeliveryView as Delivery,
+  EndpointItem as Endpoint,
+  KeyItem as ApiKeyItem,
+  Mode,
+  PaymentItem as Payment,
+  RefundItem as Refund,
+  Role,
+  SessionAnswer as SessionInfo,
+  TransactionEventView as PaymentEvent,
+} from '@payments/contracts/dashboard-api';
 
 /** An error answer of the API: its code, message and per-field problems. */
 export class ApiError extends Error {
@@ -112,40 +75,4 @@ export function query(params: Record<string, string | undefined | null>): string
   for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
   const s = q.toString();
   return s ? `?${s}` : '';
-}
-
-export interface Endpoint {
-  id: number;
-  url: string;
-  description: string;
-  events: string[];
-  is_active: boolean;
-  failure_count: number;
-  last_triggered: string | null;
-  date_created: string;
-}
-
-export interface Delivery {
-  delivery_id: string;
-  event_id: string;
-  event: string;
-  status: string;
-  attempts: { attempt: number; status_code: number | null; duration_ms: number; error: string | null; date_created: string }[];
-  next_attempt_at: string | null;
-  date_created: string;
-}
-
-export interface ApiKeyItem {
-  type: 'secret' | 'public';
-  mode: Mode;
-  masked: string;
-  date_created: string;
-  expires_at: string | null;
-}
-
-export interface PaymentEvent {
-  id: string;
-  event: string;
-  created_at: string;
-  deliveries: { delivery_id: string; callback_id: number; status: string; attempts: number; last_error: string | null }[];
 }

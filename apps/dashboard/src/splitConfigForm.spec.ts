@@ -4,6 +4,7 @@ import { EMPTY_SPLIT_CONFIG, configShareText, majorText, newSplitConfigBody, sha
 
 const config: SplitConfig = {
   public_id: '0b3c2f3e-8a0e-4c55-9a55-111111111111',
+  owner_business_id: 3,
   partner_business_id: 7,
   split_type: 'percentage',
   split_value: 250,

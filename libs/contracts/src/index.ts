@@ -17,3 +17,7 @@ export type { PayoutEventData, PingEventData, RefundEventData, TransactionEventD
 export * from './webhook-payload-builders';
 export * from './annotations';
 export * from './provider-notifications';
+// Types only: the dashboard API's answers (the dashboard app imports that file alone, through
+// `@payments/contracts/dashboard-api`).
+import type * as DashboardApi from './dashboard-api';
+export type { DashboardApi };

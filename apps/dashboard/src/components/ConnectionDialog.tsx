@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
+import type { ConnectionAnswer } from '@payments/contracts/dashboard-api';
 import { api, type Mode } from '../api';
 import { problemText, type ProviderItem } from '../api-types';
 
@@ -20,7 +21,7 @@ export function ConnectionDialog({ provider, mode, onDone, onClose }: { provider
     setError(null);
     try {
       const body = Object.fromEntries(provider.fields.map((f) => [f.name, (values[f.name] ?? '').trim()]));
-      const r = await api<{ connection: { account: string } }>('PUT', `/settings/connections/${provider.provider}?mode=${mode}`, body);
+      const r = await api<ConnectionAnswer>('PUT', `/settings/connections/${provider.provider}?mode=${mode}`, body);
       onDone(`${provider.provider} is connected in ${mode} mode (${r.connection.account}).`);
     } catch (err) {
       setError(problemText(err));

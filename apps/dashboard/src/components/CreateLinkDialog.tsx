@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Button, Group, List, Modal, Select, Stack, TextInput
 import { useMemo, useState, type FormEvent } from 'react';
 import { ApiError, api, newIdempotencyKey } from '../api';
 import { CURRENCIES, linkBody, type LinkForm, type SplitRow } from '../linkForm';
-import type { PaymentLink } from '../money-api';
+import type { LinkAnswer, LinkItem as PaymentLink } from '@payments/contracts/dashboard-api';
 
 const MAX_SPLITS = 10;
 const EMPTY: LinkForm = { description: '', amount: '', currency: 'USD', splits: [] };
@@ -32,7 +32,7 @@ export function CreateLinkDialog({ opened, onClose, onCreated }: Props) {
     setBusy(true);
     setError(null);
     try {
-      const r = await api<{ link: PaymentLink }>('POST', '/links', checked.body, { idempotencyKey });
+      const r = await api<LinkAnswer>('POST', '/links', checked.body, { idempotencyKey });
       setDone((n) => n + 1);
       setForm(EMPTY);
       onCreated(r.link);

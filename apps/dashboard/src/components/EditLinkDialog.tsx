@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Button, Group, List, Modal, Stack, Text, TextInput, 
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api';
 import { linkEditBody, linkEditForm, type LinkEditForm, type MetadataRow } from '../linkForm';
-import type { PaymentLink } from '../money-api';
+import type { LinkAnswer, LinkItem as PaymentLink } from '@payments/contracts/dashboard-api';
 
 const MAX_KEYS = 50;
 
@@ -39,7 +39,7 @@ export function EditLinkDialog({ link, onClose, onSaved }: Props) {
     setBusy(true);
     setError(null);
     try {
-      const r = await api<{ link: PaymentLink }>('PATCH', `/links/${link.payment_link_id}`, checked.body);
+      const r = await api<LinkAnswer>('PATCH', `/links/${link.payment_link_id}`, checked.body);
       onSaved(r.link);
     } catch (err) {
       setError(err instanceof ApiError ? { text: err.message, fields: err.fields } : { text: 'Could not reach the server; the change may not have been saved. Reload to check.', fields: [] });

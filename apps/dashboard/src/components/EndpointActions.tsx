@@ -1,5 +1,6 @@
 import { Button, Group } from '@mantine/core';
 import { useState } from 'react';
+import type { EndpointTested, SecretRolled } from '@payments/contracts/dashboard-api';
 import { api, type Endpoint } from '../api';
 import { problemText } from '../api-types';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -55,14 +56,14 @@ export function EndpointActions({
     });
   const ping = () =>
     run('ping', async () => {
-      const r = await api<{ status_code: number | null; duration_ms: number; error: string | null }>('POST', `${base}/test`);
+      const r = await api<EndpointTested>('POST', `${base}/test`);
       if (r.error === null) return { ok: true, text: `Test ping delivered: HTTP ${r.status_code} in ${r.duration_ms} ms.` };
       return { ok: false, text: `Test ping failed: ${r.status_code !== null ? `HTTP ${r.status_code}` : r.error}.` };
     });
   const roll = () =>
     run('roll', async () => {
       setConfirmRoll(false);
-      const r = await api<{ secret: string; previous_secret_expires_at: string | null }>('POST', `${base}/secret/roll`);
+      const r = await api<SecretRolled>('POST', `${base}/secret/roll`);
       onSecret(r.secret, r.previous_secret_expires_at);
       return null;
     });

@@ -18,7 +18,7 @@ export function EndpointDialog({
 }: {
   opened: boolean;
   endpoint: Endpoint | null;
-  eventTypes: string[];
+  eventTypes: readonly string[];
   onSave: (fields: EndpointFields) => Promise<string | null>;
   onClose: () => void;
 }) {

@@ -1,5 +1,6 @@
 import { Alert, Button, Code, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
+import type { RedirectOrigins as RedirectOriginsAnswer } from '@payments/contracts/dashboard-api';
 import { api } from '../api';
 import { problemText } from '../api-types';
 
@@ -13,7 +14,7 @@ export function RedirectOrigins({ origins, editable, onSaved }: { origins: strin
       .map((l) => l.trim())
       .filter((l) => l !== '');
     try {
-      const r = await api<{ redirect_origins: string[] }>('PUT', '/settings/redirect_origins', { redirect_origins: list });
+      const r = await api<RedirectOriginsAnswer>('PUT', '/settings/redirect_origins', { redirect_origins: list });
       setNotice({ ok: true, text: `${r.redirect_origins.length} redirect origin(s) allowed.` });
       setText(null);
       onSaved();

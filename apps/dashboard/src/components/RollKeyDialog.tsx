@@ -1,5 +1,6 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import type { KeyRolled } from '@payments/contracts/dashboard-api';
 import { ApiError, api, type Mode } from '../api';
 
 const GRACE = [
@@ -24,7 +25,7 @@ export function RollKeyDialog({ type, mode, onClose }: { type: 'secret' | 'publi
     setBusy(true);
     setError(null);
     try {
-      const r = await api<{ api_key: string }>('POST', '/keys/roll', { mode, type, grace_seconds: Number(grace) });
+      const r = await api<KeyRolled>('POST', '/keys/roll', { mode, type, grace_seconds: Number(grace) });
       setRevealed(r.api_key);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'Could not reach the server.');

@@ -2,7 +2,7 @@ import { Alert, Button, Group, List, Modal, Select, SimpleGrid, Stack, TextInput
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ApiError, api, newIdempotencyKey } from '../api';
 import { CURRENCIES } from '../linkForm';
-import type { SplitConfig } from '../money-api';
+import type { SplitConfigAnswer, SplitConfigItem as SplitConfig } from '@payments/contracts/dashboard-api';
 import { EMPTY_SPLIT_CONFIG, newSplitConfigBody, splitConfigChanges, splitConfigForm, type SplitConfigForm } from '../splitConfigForm';
 
 const TYPES = [
@@ -51,12 +51,12 @@ export function SplitConfigDialog({ opened, config, onClose, onSaved }: Props) {
     if (!config) {
       const checked = newSplitConfigBody(form);
       if ('error' in checked) throw new FormProblem(checked.error);
-      return (await api<{ split_config: SplitConfig }>('POST', '/splits/configs', checked.body, { idempotencyKey })).split_config;
+      return (await api<SplitConfigAnswer>('POST', '/splits/configs', checked.body, { idempotencyKey })).split_config;
     }
     const checked = splitConfigChanges(config, form);
     if ('error' in checked) throw new FormProblem(checked.error);
     if (Object.keys(checked.body).length === 0) return null;
-    return (await api<{ split_config: SplitConfig }>('PATCH', `/splits/configs/${config.public_id}`, checked.body)).split_config;
+    return (await api<SplitConfigAnswer>('PATCH', `/splits/configs/${config.public_id}`, checked.body)).split_config;
   };
 
   const submit = async (e: FormEvent) => {

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ApiError, api } from '../api';
 import { dateTime } from '../format';
@@ -6,7 +6,7 @@ import { fromSpecDate, partnerLabel, type BusinessNames, type SplitConfig } from
 import { useSession } from '../session';
 import { configShareText, shareText } from '../splitConfigForm';
 import { ConfirmDialog } from './ConfirmDialog';
-import { ScrollRegion } from './ScrollRegion';
+import { DataTable } from './DataTable';
 import { SplitConfigDialog } from './SplitConfigDialog';
 
 interface Props {
@@ -63,40 +63,33 @@ export function SplitConfigsSection({ configs, names, onChanged }: Props) {
       {configs.length === 0 ? (
         <Text c="dark.6">No split configs in this mode.</Text>
       ) : (
-        <ScrollRegion label="Split configs">
-          <Table miw={writer ? 980 : 760} striped captionSide="top">
-            <Table.Caption c="dark.8">Split configs, newest first</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Partner</Table.Th>
-                <Table.Th>Share</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Description</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Created</Table.Th>
-                {writer && (
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                )}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {configs.map((c) => (
-                <Table.Tr key={c.public_id}>
-                  <Table.Td>{partnerLabel(c.partner_business_id, names)}</Table.Td>
-                  <Table.Td>{configShareText(c)}</Table.Td>
-                  <Table.Td>{c.split_role}</Table.Td>
-                  <Table.Td>{c.description ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <Badge color={c.is_active ? '#1b5e20' : '#424242'} variant="filled" miw="max-content">
-                      {c.is_active ? 'active' : 'inactive'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{dateTime(fromSpecDate(c.date_created))}</Table.Td>
-                  {writer && (
-                    <Table.Td>
-                      {c.is_active && (
+        <DataTable
+          label="Split configs"
+          caption="Split configs, newest first"
+          minWidth={writer ? 980 : 760}
+          rows={configs}
+          rowKey={(c) => c.public_id}
+          columns={[
+            { header: 'Partner', cell: (c) => partnerLabel(c.partner_business_id, names) },
+            { header: 'Share', cell: (c) => configShareText(c) },
+            { header: 'Role', cell: (c) => c.split_role },
+            { header: 'Description', cell: (c) => c.description ?? '—' },
+            {
+              header: 'Status',
+              cell: (c) => (
+                <Badge color={c.is_active ? '#1b5e20' : '#424242'} variant="filled" miw="max-content">
+                  {c.is_active ? 'active' : 'inactive'}
+                </Badge>
+              ),
+            },
+            { header: 'Created', cell: (c) => dateTime(fromSpecDate(c.date_created)) },
+            ...(writer
+              ? [
+                  {
+                    header: 'Actions',
+                    visuallyHiddenHeader: true,
+                    cell: (c: SplitConfig) =>
+                      c.is_active && (
                         <Group gap="xs" wrap="nowrap">
                           <Button size="xs" variant="default" aria-label={`Edit split config ${name(c)}`} onClick={() => setEditing(c)}>
                             Edit
@@ -105,14 +98,12 @@ export function SplitConfigsSection({ configs, names, onChanged }: Props) {
                             Deactivate
                           </Button>
                         </Group>
-                      )}
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollRegion>
+                      ),
+                  },
+                ]
+              : []),
+          ]}
+        />
       )}
       <SplitConfigDialog
         opened={editing !== null}

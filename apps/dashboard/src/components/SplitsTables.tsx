@@ -2,6 +2,7 @@ import { Anchor, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/co
 import { Link } from 'react-router-dom';
 import { dateTime, money } from '../format';
 import { fromSpecDate, partnerLabel, type BusinessNames, type CurrencyTotal, type Invoice, type LedgerSummary } from '../money-api';
+import { DataTable } from './DataTable';
 import { ScrollRegion } from './ScrollRegion';
 import { StatusBadge } from './StatusBadge';
 
@@ -62,38 +63,27 @@ export function SummarySection({ data }: { data: LedgerSummary }) {
 export function InvoicesTable({ invoices, businessId, names }: { invoices: Invoice[]; businessId: number; names: BusinessNames }) {
   if (invoices.length === 0) return <Text c="dark.6">No settlement invoices yet: the weekly settlement makes them.</Text>;
   return (
-    <ScrollRegion label="Settlement invoices">
-      <Table miw={720} striped captionSide="top">
-        <Table.Caption c="dark.8">Settlement invoices, newest first</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Invoice</Table.Th>
-            <Table.Th>Partner</Table.Th>
-            <Table.Th>Direction</Table.Th>
-            <Table.Th>Amount</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Period end</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {invoices.map((i) => (
-            <Table.Tr key={i.invoice_reference}>
-              <Table.Td>
-                <Anchor component={Link} to={`/splits/invoices/${i.invoice_reference}`}>
-                  {i.invoice_reference}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>{partnerLabel(i.creditor_business_id === businessId ? i.debtor_business_id : i.creditor_business_id, names)}</Table.Td>
-              <Table.Td>{i.creditor_business_id === businessId ? 'Owed to you' : 'You owe'}</Table.Td>
-              <Table.Td>{money(i.amount, i.currency)}</Table.Td>
-              <Table.Td>
-                <StatusBadge status={i.status} />
-              </Table.Td>
-              <Table.Td>{dateTime(fromSpecDate(i.period_end))}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollRegion>
+    <DataTable
+      label="Settlement invoices"
+      caption="Settlement invoices, newest first"
+      minWidth={720}
+      rows={invoices}
+      rowKey={(i) => i.invoice_reference}
+      columns={[
+        {
+          header: 'Invoice',
+          cell: (i) => (
+            <Anchor component={Link} to={`/splits/invoices/${i.invoice_reference}`}>
+              {i.invoice_reference}
+            </Anchor>
+          ),
+        },
+        { header: 'Partner', cell: (i) => partnerLabel(i.creditor_business_id === businessId ? i.debtor_business_id : i.creditor_business_id, names) },
+        { header: 'Direction', cell: (i) => (i.creditor_business_id === businessId ? 'Owed to you' : 'You owe') },
+        { header: 'Amount', cell: (i) => money(i.amount, i.currency) },
+        { header: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
+        { header: 'Period end', cell: (i) => dateTime(fromSpecDate(i.period_end)) },
+      ]}
+    />
   );
 }

@@ -4,7 +4,8 @@ import { Link, useParams } from 'react-router-dom';
 import { LedgerTable } from '../components/LedgerTable';
 import { StatusBadge } from '../components/StatusBadge';
 import { dateTime, money } from '../format';
-import { fromSpecDate, partnerLabel, type BusinessNames, type Invoice, type LedgerEntry } from '../money-api';
+import type { InvoiceDetail } from '@payments/contracts/dashboard-api';
+import { fromSpecDate, partnerLabel } from '../money-api';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 import { Fact } from '../components/Fact';
@@ -16,7 +17,7 @@ export function InvoicePage() {
   const businessId = session?.user.business_id ?? 0;
   // Entries come a page of 100 at a time (an invoice may net tens of thousands); the set never changes, so an offset pages it.
   const [skip, setSkip] = useState(0);
-  const { data, error } = useApi<{ invoice: Invoice; ledger_entries: LedgerEntry[]; has_more_entries: boolean; business_names: BusinessNames }>(
+  const { data, error } = useApi<InvoiceDetail>(
     `/splits/invoices/${encodeURIComponent(reference)}${skip > 0 ? `?skip=${skip}` : ''}`,
     session?.mode,
   );

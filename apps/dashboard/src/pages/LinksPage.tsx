@@ -1,14 +1,15 @@
-import { Alert, Anchor, Badge, Button, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import type { LinkList } from '@payments/contracts/dashboard-api';
 import { ApiError, api, query } from '../api';
 import { CreateLinkDialog } from '../components/CreateLinkDialog';
 import { EditLinkDialog } from '../components/EditLinkDialog';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Pager, useCursor } from '../components/Pager';
-import { ScrollRegion } from '../components/ScrollRegion';
+import { DataTable } from '../components/DataTable';
 import { dateTime, money } from '../format';
 import { splitText } from '../linkForm';
-import type { BusinessNames, PaymentLink } from '../money-api';
+import type { PaymentLink } from '../money-api';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 
@@ -16,7 +17,7 @@ import { useApi } from '../useApi';
 export function LinksPage() {
   const { session, can } = useSession();
   const [cursor, setCursor] = useCursor(session?.mode);
-  const { data, error, reload } = useApi<{ links: PaymentLink[]; has_more: boolean; business_names: BusinessNames }>(`/links${query({ ...cursor })}`, session?.mode);
+  const { data, error, reload } = useApi<LinkList>(`/links${query({ ...cursor })}`, session?.mode);
   const [creating, setCreating] = useState(false);
   const [ending, setEnding] = useState<PaymentLink | null>(null);
   const [editing, setEditing] = useState<PaymentLink | null>(null);
@@ -49,58 +50,52 @@ export function LinksPage() {
       )}
       {data && links.length === 0 && <Text c="dark.6">No payment links in this mode.</Text>}
       {links.length > 0 && (
-        <ScrollRegion label="Payment links">
-          <Table miw={820} striped captionSide="top">
-            <Table.Caption c="dark.8">Payment links, newest first</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Description</Table.Th>
-                <Table.Th>Amount</Table.Th>
-                <Table.Th>Splits</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Page</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {links.map((l) => (
-                <Table.Tr key={l.payment_link_id}>
-                  <Table.Td>{l.description}</Table.Td>
-                  <Table.Td>{money(l.amount, l.currency)}</Table.Td>
-                  <Table.Td>{l.splits.length === 0 ? '—' : l.splits.map((s) => <div key={`${s.business_id}-${s.type}-${s.value}`}>{splitText(s, l.currency, money, data?.business_names)}</div>)}</Table.Td>
-                  <Table.Td>
-                    <Badge color={l.active ? '#1b5e20' : '#424242'} variant="filled">
-                      {l.active ? 'active' : 'inactive'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{dateTime(l.date_created)}</Table.Td>
-                  <Table.Td>
-                    <Anchor href={l.hosted_payment_link} target="_blank" rel="noreferrer" aria-label={`Open the payment page of ${l.description}`}>
-                      Open
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    {writer && (
-                      <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" variant="default" aria-label={`Edit ${l.description}`} onClick={() => setEditing(l)}>
-                          Edit
-                        </Button>
-                        {l.active && (
-                          <Button size="xs" variant="default" aria-label={`Deactivate ${l.description}`} onClick={() => setEnding(l)}>
-                            Deactivate
-                          </Button>
-                        )}
-                      </Group>
+        <DataTable
+          label="Payment links"
+          caption="Payment links, newest first"
+          minWidth={820}
+          rows={links}
+          rowKey={(l) => l.payment_link_id}
+          columns={[
+            { header: 'Description', cell: (l) => l.description },
+            { header: 'Amount', cell: (l) => money(l.amount, l.currency) },
+            { header: 'Splits', cell: (l) => (l.splits.length === 0 ? '—' : l.splits.map((s) => <div key={`${s.business_id}-${s.type}-${s.value}`}>{splitText(s, l.currency, money, data?.business_names)}</div>)) },
+            {
+              header: 'Status',
+              cell: (l) => (
+                <Badge color={l.active ? '#1b5e20' : '#424242'} variant="filled">
+                  {l.active ? 'active' : 'inactive'}
+                </Badge>
+              ),
+            },
+            { header: 'Created', cell: (l) => dateTime(l.date_created) },
+            {
+              header: 'Page',
+              cell: (l) => (
+                <Anchor href={l.hosted_payment_link} target="_blank" rel="noreferrer" aria-label={`Open the payment page of ${l.description}`}>
+                  Open
+                </Anchor>
+              ),
+            },
+            {
+              header: 'Actions',
+              visuallyHiddenHeader: true,
+              cell: (l) =>
+                writer && (
+                  <Group gap="xs" wrap="nowrap">
+                    <Button size="xs" variant="default" aria-label={`Edit ${l.description}`} onClick={() => setEditing(l)}>
+                      Edit
+                    </Button>
+                    {l.active && (
+                      <Button size="xs" variant="default" aria-label={`Deactivate ${l.description}`} onClick={() => setEnding(l)}>
+                        Deactivate
+                      </Button>
                     )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollRegion>
+                  </Group>
+                ),
+            },
+          ]}
+        />
       )}
       {data && <Pager label="Payment links" cursor={cursor} ids={links.map((l) => l.payment_link_id)} hasMore={data.has_more} onChange={setCursor} />}
       <CreateLinkDialog

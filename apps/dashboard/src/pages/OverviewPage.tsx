@@ -1,15 +1,11 @@
 import { Alert, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { DayTotals, Payment } from '../api';
+import type { Overview } from '@payments/contracts/dashboard-api';
+import type { DayTotals } from '../api';
 import { PaymentsTable } from '../components/PaymentsTable';
 import { money } from '../format';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
-
-interface Overview {
-  days: DayTotals[];
-  recent: Payment[];
-}
 
 /** The currency with the most successful volume: the chart shows that one. */
 function mainCurrency(days: DayTotals[]): string {

@@ -1,10 +1,9 @@
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useParams } from 'react-router-dom';
-import type { Payment, PaymentEvent, Refund } from '../api';
+import type { PaymentDetail } from '@payments/contracts/dashboard-api';
 import { EventTimeline } from '../components/EventTimeline';
 import { LedgerTable } from '../components/LedgerTable';
-import type { BusinessNames, LedgerEntry } from '../money-api';
 import { RefundDialog } from '../components/RefundDialog';
 import { StatusBadge } from '../components/StatusBadge';
 import { dateTime, money } from '../format';
@@ -13,20 +12,10 @@ import { useApi } from '../useApi';
 import { ScrollRegion } from '../components/ScrollRegion';
 import { Fact } from '../components/Fact';
 
-interface Detail {
-  payment: Payment;
-  refunds: Refund[];
-  refundable: number;
-  events: PaymentEvent[] | null;
-  split_entries: LedgerEntry[] | null;
-  business_names: BusinessNames;
-}
-
-
 export function PaymentPage() {
   const { id = '' } = useParams();
   const { session, can } = useSession();
-  const { data, error, reload } = useApi<Detail>(`/payments/${encodeURIComponent(id)}`, session?.mode);
+  const { data, error, reload } = useApi<PaymentDetail>(`/payments/${encodeURIComponent(id)}`, session?.mode);
   const [opened, { open, close }] = useDisclosure();
   const p = data?.payment;
   return (

@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { query, type Payment } from '../api';
+import type { PaymentList } from '@payments/contracts/dashboard-api';
+import { query } from '../api';
 import { PaymentsTable } from '../components/PaymentsTable';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
@@ -17,7 +18,7 @@ export function PaymentsPage() {
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
   const [search, setSearch] = useState(filters.q);
   const cursor = { starting_after: params.get('starting_after'), ending_before: params.get('ending_before') };
-  const { data, error } = useApi<{ payments: Payment[]; has_more: boolean }>(`/payments${query({ ...filters, ...cursor })}`, session?.mode);
+  const { data, error } = useApi<PaymentList>(`/payments${query({ ...filters, ...cursor })}`, session?.mode);
 
   const set = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);

@@ -1,10 +1,10 @@
 import { Alert, Stack, Title } from '@mantine/core';
+import type { InvoiceList, LedgerPage, LedgerSummary, SplitConfigList } from '@payments/contracts/dashboard-api';
 import { query } from '../api';
 import { LedgerTable } from '../components/LedgerTable';
 import { Pager, useCursor } from '../components/Pager';
 import { SplitConfigsSection } from '../components/SplitConfigsSection';
 import { InvoicesTable, SummarySection } from '../components/SplitsTables';
-import type { BusinessNames, Invoice, LedgerEntry, LedgerSummary, SplitConfig } from '../money-api';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 
@@ -20,9 +20,9 @@ export function SplitsPage() {
   const [configsAt, setConfigsAt] = useCursor(mode);
   const [invoicesAt, setInvoicesAt] = useCursor(mode);
   const summary = useApi<LedgerSummary>('/splits/ledger/summary', mode);
-  const ledger = useApi<{ ledger_entries: LedgerEntry[]; count: number; has_more: boolean; business_names: BusinessNames }>(`/splits/ledger${query({ ...ledgerAt })}`, mode);
-  const configs = useApi<{ split_configs: SplitConfig[]; has_more: boolean; business_names: BusinessNames }>(`/splits/configs${query({ ...configsAt })}`, mode);
-  const invoices = useApi<{ invoices: Invoice[]; has_more: boolean; business_names: BusinessNames }>(`/splits/invoices${query({ ...invoicesAt })}`, mode);
+  const ledger = useApi<LedgerPage>(`/splits/ledger${query({ ...ledgerAt })}`, mode);
+  const configs = useApi<SplitConfigList>(`/splits/configs${query({ ...configsAt })}`, mode);
+  const invoices = useApi<InvoiceList>(`/splits/invoices${query({ ...invoicesAt })}`, mode);
   const error = summary.error ?? ledger.error ?? configs.error ?? invoices.error;
 
   return (

@@ -1,18 +1,12 @@
 import { Alert, Button, Group, PasswordInput, Select, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { ApiError, api, type Role } from '../api';
+import type { UserList } from '@payments/contracts/dashboard-api';
+import { ApiError, api } from '../api';
 import { UserRowActions } from '../components/UserRowActions';
 import { useSession } from '../session';
 import { ScrollRegion } from '../components/ScrollRegion';
 import { dateTime } from '../format';
 import { useApi } from '../useApi';
-
-interface User {
-  id: number;
-  email: string;
-  role: Role;
-  date_created: string;
-}
 
 const ROLES = [
   { value: 'viewer', label: 'Viewer: sees everything, changes nothing' },
@@ -23,7 +17,7 @@ const ROLES = [
 /** The business's dashboard users; an owner invites more (with a first password to hand over). */
 export function UsersPage() {
   const { session, can } = useSession();
-  const { data, error, reload } = useApi<{ users: User[] }>('/users');
+  const { data, error, reload } = useApi<UserList>('/users');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<string>('viewer');

@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import type { DeliveryList, EndpointCreated } from '@payments/contracts/dashboard-api';
 import { api, type Delivery, type Endpoint } from '../api';
 import { problemText, type EndpointList } from '../api-types';
 import { EndpointActions, type Notice } from '../components/EndpointActions';
 import { EndpointDialog, type EndpointFields } from '../components/EndpointDialog';
-import { ScrollRegion } from '../components/ScrollRegion';
+import { DataTable } from '../components/DataTable';
 import { DeliveryDialog } from '../components/DeliveryDialog';
 import { SecretDialog } from '../components/SecretDialog';
 import { StatusBadge } from '../components/StatusBadge';
@@ -28,7 +29,7 @@ export function WebhooksPage() {
   const [chosen, setChosen] = useState<string | null>(null);
   const list = endpoints.data?.endpoints ?? [];
   const selected = chosen && list.some((e) => String(e.id) === chosen) ? chosen : list[0] ? String(list[0].id) : null;
-  const log = useApi<{ deliveries: Delivery[] }>(selected ? `/webhooks/${selected}/deliveries` : '/webhooks', `${session?.mode}:${selected}`);
+  const log = useApi<DeliveryList>(selected ? `/webhooks/${selected}/deliveries` : '/webhooks', `${session?.mode}:${selected}`);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [editing, setEditing] = useState<Endpoint | 'new' | null>(null);
   const [secret, setSecret] = useState<{ secret: string; previousExpires: string | null } | null>(null);
@@ -47,7 +48,7 @@ export function WebhooksPage() {
   const save = async (fields: EndpointFields): Promise<string | null> => {
     try {
       if (editing === 'new') {
-        const r = await api<{ endpoint: Endpoint; secret: string }>('POST', `/webhooks?mode=${session?.mode}`, fields);
+        const r = await api<EndpointCreated>('POST', `/webhooks?mode=${session?.mode}`, fields);
         setChosen(String(r.endpoint.id));
         setSecret({ secret: r.secret, previousExpires: null });
         setNotice({ ok: true, text: `Endpoint ${r.endpoint.url} added.` });
@@ -103,46 +104,36 @@ export function WebhooksPage() {
       )}
       {selected && deliveries.length === 0 && !log.loading && <Text c="dark.6">No deliveries yet.</Text>}
       {deliveries.length > 0 && (
-        <ScrollRegion label="Delivery log">
-          <Table miw={720} striped captionSide="top">
-            <Table.Caption c="dark.8">Delivery log, newest first</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Event</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Attempts</Table.Th>
-                <Table.Th>Last answer</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {deliveries.map((d) => (
-                <Table.Tr key={d.delivery_id}>
-                  <Table.Td>{d.event}</Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={d.status} />
-                  </Table.Td>
-                  <Table.Td>{d.attempts.length}</Table.Td>
-                  <Table.Td>{lastAnswer(d)}</Table.Td>
-                  <Table.Td>{dateTime(d.date_created)}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="subtle" mr="xs" aria-label={`Details of ${d.event} delivery ${d.delivery_id}`} onClick={() => setShown(d)}>
-                      Details
+        <DataTable
+          label="Delivery log"
+          caption="Delivery log, newest first"
+          minWidth={720}
+          rows={deliveries}
+          rowKey={(d) => d.delivery_id}
+          columns={[
+            { header: 'Event', cell: (d) => d.event },
+            { header: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
+            { header: 'Attempts', cell: (d) => d.attempts.length },
+            { header: 'Last answer', cell: (d) => lastAnswer(d) },
+            { header: 'Created', cell: (d) => dateTime(d.date_created) },
+            {
+              header: 'Actions',
+              visuallyHiddenHeader: true,
+              cell: (d) => (
+                <>
+                  <Button size="xs" variant="subtle" mr="xs" aria-label={`Details of ${d.event} delivery ${d.delivery_id}`} onClick={() => setShown(d)}>
+                    Details
+                  </Button>
+                  {writer && d.status !== 'pending' && d.event !== 'ping' && (
+                    <Button size="xs" variant="default" aria-label={`Resend ${d.event} delivery ${d.delivery_id}`} onClick={() => void resend(d.delivery_id)}>
+                      Resend
                     </Button>
-                    {writer && d.status !== 'pending' && d.event !== 'ping' && (
-                      <Button size="xs" variant="default" aria-label={`Resend ${d.event} delivery ${d.delivery_id}`} onClick={() => void resend(d.delivery_id)}>
-                        Resend
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollRegion>
+                  )}
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       <EndpointDialog opened={editing !== null} endpoint={editing === 'new' ? null : editing} eventTypes={endpoints.data?.event_types ?? []} onSave={save} onClose={() => setEditing(null)} />
       <DeliveryDialog delivery={shown} url={endpoint?.url ?? ''} onClose={() => setShown(null)} />

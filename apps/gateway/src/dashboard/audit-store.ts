@@ -1,17 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, queryRows } from '@payments/database';
-import type { Mode } from '@payments/contracts';
+import type { DashboardApi, Mode } from '@payments/contracts';
 
-export interface AuditEntry {
-  id: string;
-  actor: string;
-  action: string;
-  mode: Mode | null;
-  target: string | null;
-  details: Record<string, unknown>;
-  ip: string;
-  date_created: string;
-}
+export type AuditEntry = DashboardApi.AuditEntry;
 
 export interface AuditRecord {
   business_id: number;
@@ -55,7 +46,7 @@ export class AuditStore {
        WHERE business_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) ORDER BY dashboard_audit_log.id DESC LIMIT $3`,
       [businessId, before ?? null, limit + 1],
     );
-    const entries = rows.slice(0, limit).map((r) => ({ id: r.id, actor: r.actor, action: r.action, mode: r.mode, target: r.target, details: r.details, ip: r.ip, date_created: r.created_at.toISOString() }));
+    const entries = rows.slice(0, limit).map((r): AuditEntry => ({ id: r.id, actor: r.actor, action: r.action, mode: r.mode, target: r.target, details: r.details, ip: r.ip, date_created: r.created_at.toISOString() }));
     return { entries, has_more: rows.length > limit };
   }
 }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { DashboardApi } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
 import { BusinessesService } from '../businesses/businesses.service';
 import type { ApiRequest } from '../http/http-types';
 
 /** Business id (as a JSON key) → name. An id missing from it is shown as the bare id. */
-export type BusinessNames = Record<string, string>;
+export type BusinessNames = DashboardApi.BusinessNames;
 
 /**
  * The names of the partner businesses an answer of the splits pages mentions. Businesses live in

@@ -4,9 +4,9 @@ import {
   EVENT_CATALOGUE,
   ErrorCodes,
   WebhookRpcPatterns,
+  type DashboardApi,
   type EventDeliveriesBody,
   type EventDeliveriesResult,
-  type EventDeliveryView,
   type EventIdBody,
   type EventView,
   type ListEventsBody,
@@ -37,7 +37,7 @@ export class DashboardEventsController {
 
   @Get()
   @Allows('events.read')
-  async list(@Req() req: ApiRequest, @ValidQuery(ListEventsQuery) q: ListEventsQuery): Promise<{ result: 'success'; events: EventView[]; has_more: boolean; event_types: readonly string[] }> {
+  async list(@Req() req: ApiRequest, @ValidQuery(ListEventsQuery) q: ListEventsQuery): Promise<DashboardApi.EventList> {
     const r = await this.hooks.call<ListEventsBody, ListEventsResult>(WebhookRpcPatterns.EventsList, rpcContext(req), {
       order: q.order,
       type: q.type,
@@ -49,7 +49,7 @@ export class DashboardEventsController {
 
   @Get(':id')
   @Allows('events.read')
-  async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<{ result: 'success'; event: EventView; deliveries: EventDeliveryView[] }> {
+  async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<DashboardApi.EventDetail> {
     if (!isEventId(id)) throw new ApiException(ErrorCodes.NotFound, `no event ${id}`);
     const ctx = rpcContext(req);
     // The event first: 404 for another business's or mode's id before anything else is asked.

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ErrorCodes, type KeyType, type Mode } from '@payments/contracts';
+import { ErrorCodes, type DashboardApi } from '@payments/contracts';
 import { ApiKeyStore } from '../auth/api-key-store';
 import { BusinessesService } from '../businesses/businesses.service';
 import type { ApiRequest } from '../http/http-types';
@@ -10,15 +10,7 @@ import { RollKeyDto } from './dashboard.requests';
 import { ApiException } from '../http/api-exception';
 import { ValidBody } from '../http/request-validation';
 
-export interface KeyItem {
-  type: KeyType;
-  mode: Mode;
-  /** The key's first characters and an ellipsis: enough to recognise it, never the key. */
-  masked: string;
-  date_created: string;
-  /** Set while a rolled key is in its grace period. */
-  expires_at: string | null;
-}
+export type KeyItem = DashboardApi.KeyItem;
 
 /**
  * The session's mode's API keys, masked (only their display prefix is stored), and rolling one:
@@ -36,10 +28,10 @@ export class KeysController {
 
   @Get()
   @Allows('keys.read')
-  async list(@Req() req: ApiRequest): Promise<{ result: 'success'; keys: KeyItem[] }> {
+  async list(@Req() req: ApiRequest): Promise<DashboardApi.KeyList> {
     const { user, session } = req.dashboard!;
     const rows = await this.keys.working(user.business_id, session.mode);
-    const keys = rows.map((r) => ({ type: r.key_type, mode: session.mode, masked: `${r.prefix}…`, date_created: r.created_at.toISOString(), expires_at: r.expires_at?.toISOString() ?? null }));
+    const keys = rows.map((r): KeyItem => ({ type: r.key_type, mode: session.mode, masked: `${r.prefix}…`, date_created: r.created_at.toISOString(), expires_at: r.expires_at?.toISOString() ?? null }));
     return { result: 'success', keys };
   }
 
@@ -47,7 +39,7 @@ export class KeysController {
   @HttpCode(201)
   @Allows('keys.roll')
   @AnswersSecret()
-  async roll(@Req() req: ApiRequest, @ValidBody(RollKeyDto) body: RollKeyDto): Promise<{ result: 'success'; type: KeyType; mode: Mode; api_key: string; previous_key_expires_at: string }> {
+  async roll(@Req() req: ApiRequest, @ValidBody(RollKeyDto) body: RollKeyDto): Promise<DashboardApi.KeyRolled> {
     const { user, session } = req.dashboard!;
     // The key the page showed: another tab may have switched the session's mode since.
     if (body.mode !== session.mode) {

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ErrorCodes, RpcPatterns, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type UpdateLinkBody } from '@payments/contracts';
+import { ErrorCodes, RpcPatterns, type DashboardApi, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type UpdateLinkBody } from '@payments/contracts';
 import { rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { GatewayConfig } from '../config/gateway.config';
@@ -16,7 +16,7 @@ import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import type { LinkObject } from '../transactions/transaction.responses';
 import { Audit } from './audit';
 import { Allows, DashboardGuard } from './dashboard.guard';
-import { PartnerNames, type BusinessNames } from './business-names';
+import { PartnerNames } from './business-names';
 
 const PAGE = 25;
 
@@ -58,7 +58,7 @@ export class DashboardLinksController {
   async list(
     @Req() req: ApiRequest,
     @ValidQuery(ListLinksQuery) query: ListLinksQuery,
-  ): Promise<{ result: 'success'; links: LinkObject[]; has_more: boolean; business_names: BusinessNames }> {
+  ): Promise<DashboardApi.LinkList> {
     const page = await this.transactions.call<ListLinksBody, ListLinksResult>(RpcPatterns.LinksList, rpcContext(req), cursorPage(query, PAGE));
     const links = page.links.map((l) => this.present(l));
     const business_names = await this.names.of(req, links.flatMap((l) => l.splits.map((s) => s.business_id)));
@@ -69,7 +69,7 @@ export class DashboardLinksController {
   @Post()
   @HttpCode(201)
   @Allows('links.write')
-  async create(@Req() req: ApiRequest, @ValidBody(CreateLinkDto) dto: CreateLinkDto): Promise<{ result: 'success'; link: LinkObject }> {
+  async create(@Req() req: ApiRequest, @ValidBody(CreateLinkDto) dto: CreateLinkDto): Promise<DashboardApi.LinkAnswer> {
     if (!req.idempotencyClaim) {
       throw new ApiException(ErrorCodes.ValidationError, 'creating a link needs an Idempotency-Key header (one per link, reused when retrying it)', [{ field: 'Idempotency-Key', message: 'is required' }]);
     }
@@ -84,7 +84,7 @@ export class DashboardLinksController {
    */
   @Patch(':id')
   @Allows('links.write')
-  async update(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(UpdateLinkDto) dto: UpdateLinkDto): Promise<{ result: 'success'; link: LinkObject }> {
+  async update(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(UpdateLinkDto) dto: UpdateLinkDto): Promise<DashboardApi.LinkAnswer> {
     const link = await this.transactions.call<UpdateLinkBody, LinkView>(RpcPatterns.LinksUpdate, rpcContext(req), {
       payment_link_id: checkedLinkId(id),
       description: dto.description,
@@ -98,7 +98,7 @@ export class DashboardLinksController {
   @Post(':id/deactivate')
   @HttpCode(200)
   @Allows('links.write')
-  async deactivate(@Req() req: ApiRequest, @Param('id') id: string): Promise<{ result: 'success'; link: LinkObject }> {
+  async deactivate(@Req() req: ApiRequest, @Param('id') id: string): Promise<DashboardApi.LinkAnswer> {
     const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksDeactivate, rpcContext(req), { payment_link_id: checkedLinkId(id) });
     await this.audit.record(req, 'link.deactivate', link.payment_link_id);
     return { result: 'success', link: this.present(link) };

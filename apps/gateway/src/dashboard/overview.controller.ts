@@ -1,21 +1,17 @@
 import { Controller, Get, Inject, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { LedgerRpcPatterns, RpcPatterns, type DailyTotalsBody, type DailyTotalsResult, type ListTransactionsBody, type ListTransactionsResult } from '@payments/contracts';
+import { LedgerRpcPatterns, RpcPatterns, type DailyTotalsBody, type DailyTotalsResult, type DashboardApi, type ListTransactionsBody, type ListTransactionsResult } from '@payments/contracts';
 import { rpcContext } from '../auth/api-key.guard';
 import type { ApiRequest } from '../http/http-types';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import { Allows, DashboardGuard } from './dashboard.guard';
-import { totalsByDay, type DayTotals } from './overview';
-import { presentPayment, type PaymentItem } from './payments.presenter';
+import { totalsByDay } from './overview';
+import { presentPayment } from './payments.presenter';
 
 const DAYS = 14;
 const RECENT = 8;
 
-export interface Overview {
-  result: 'success';
-  days: DayTotals[];
-  recent: PaymentItem[];
-}
+export type Overview = DashboardApi.Overview;
 
 /**
  * The overview page: payments and successful volume per day over the last 14 days, from the daily

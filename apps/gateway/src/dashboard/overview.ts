@@ -1,13 +1,6 @@
-import type { DailyTotal } from '@payments/contracts';
+import type { DailyTotal, DashboardApi } from '@payments/contracts';
 
-export interface DayTotals {
-  /** YYYY-MM-DD, UTC. */
-  date: string;
-  payments: number;
-  succeeded: number;
-  /** Successful volume per currency, minor units. */
-  volume: Record<string, number>;
-}
+export type DayTotals = DashboardApi.DayTotals;
 
 /** One entry per UTC day from `from` to `to` (both YYYY-MM-DD), days without payments included. */
 export function totalsByDay(totals: DailyTotal[], from: string, to: string): DayTotals[] {

@@ -7,6 +7,7 @@ import {
   RpcPatterns,
   WebhookRpcPatterns,
   type CreateRefundBody,
+  type DashboardApi,
   type EventsOfTransactionBody,
   type EventsOfTransactionResult,
   type FetchTransactionBody,
@@ -25,31 +26,19 @@ import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { Audit } from './audit';
-import { PartnerNames, type BusinessNames } from './business-names';
+import { PartnerNames } from './business-names';
 import { Allows, DashboardGuard } from './dashboard.guard';
 import { RefundDto } from './dashboard.requests';
 import { ValidBody } from '../http/request-validation';
 import { listBody } from './payments.query';
 import { presentDashboardEntry, type DashboardLedgerEntry } from './splits.presenter';
-import { CSV_HEADER, csvRow, presentPayment, presentRefund, refundable, type PaymentItem, type RefundItem } from './payments.presenter';
+import { CSV_HEADER, csvRow, presentPayment, presentRefund, refundable } from './payments.presenter';
 
 const PAGE = 25;
 const EXPORT_PAGE = 500;
 const TXN_ID = /^txn_[0-9A-Za-z]{1,64}$/;
 
-export interface PaymentDetail {
-  result: 'success';
-  payment: PaymentItem;
-  refunds: RefundItem[];
-  /** Minor units still refundable (0 unless the payment succeeded). */
-  refundable: number;
-  /** Its events and its refunds' (the status timeline), oldest first, with the deliveries each caused; null when the dispatcher could not be asked. */
-  events: EventsOfTransactionResult['events'] | null;
-  /** Its split ledger entries this business is a party to (splits, then reversals), oldest first; null when the ledger could not be asked. */
-  split_entries: DashboardLedgerEntry[] | null;
-  /** The partner businesses its split entries name, by id (splits.controller.ts's business_names). */
-  business_names: BusinessNames;
-}
+export type PaymentDetail = DashboardApi.PaymentDetail;
 
 /**
  * Payments in the session's business and mode, through the same transaction-service RPCs as
@@ -69,7 +58,7 @@ export class PaymentsController {
 
   @Get()
   @Allows('payments.read')
-  async list(@Req() req: ApiRequest, @Query() query: unknown): Promise<{ result: 'success'; payments: PaymentItem[]; has_more: boolean }> {
+  async list(@Req() req: ApiRequest, @Query() query: unknown): Promise<DashboardApi.PaymentList> {
     const r = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), listBody(query, PAGE));
     return { result: 'success', payments: r.transactions.map(presentPayment), has_more: r.has_more };
   }
@@ -119,7 +108,7 @@ export class PaymentsController {
   @Post(':id/refunds')
   @HttpCode(201)
   @Allows('refunds.create')
-  async refund(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(RefundDto) body: RefundDto): Promise<{ result: 'success'; refund: RefundItem }> {
+  async refund(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(RefundDto) body: RefundDto): Promise<DashboardApi.RefundAnswer> {
     // A refund is money leaving: a retry after an unknown outcome must replay, never refund twice.
     if (!req.idempotencyClaim) {
       throw new ApiException(ErrorCodes.ValidationError, 'a refund needs an Idempotency-Key header (one per refund, reused when retrying it)', [{ field: 'Idempotency-Key', message: 'is required' }]);

@@ -1,33 +1,8 @@
-import type { RefundView, TransactionView } from '@payments/contracts';
+import type { DashboardApi, RefundView, TransactionView } from '@payments/contracts';
 
 /** A payment as the dashboard shows it: amounts in minor units (the page formats them). */
-export interface PaymentItem {
-  transaction_id: string;
-  reference: string;
-  amount: number;
-  charges: number;
-  total: number;
-  amount_refunded: number;
-  currency: string;
-  status: string;
-  email: string;
-  payment_method_type: string | null;
-  payment_method_code: string | null;
-  payment_link_id: string | null;
-  description: string | null;
-  date_created: string;
-  date_updated: string;
-}
-
-export interface RefundItem {
-  refund_id: string;
-  amount: number;
-  currency: string;
-  status: string;
-  reason: string | null;
-  date_created: string;
-  date_updated: string;
-}
+export type PaymentItem = DashboardApi.PaymentItem;
+export type RefundItem = DashboardApi.RefundItem;
 
 export function presentPayment(t: TransactionView): PaymentItem {
   return {

@@ -7,6 +7,7 @@ import {
   type ConnectionProvider,
   type ConnectionProviderBody,
   type ConnectionView,
+  type DashboardApi,
   type ListConnectionsResult,
   type PutConnectionBody,
 } from '@payments/contracts';
@@ -18,7 +19,6 @@ import { GatewayConfig } from '../config/gateway.config';
 import { CONNECTION_BODIES } from '../connections/connection.requests';
 import { notificationUrl, presentConnection } from '../connections/connection.presenter';
 import { checkedProvider } from '../connections/connections.controller';
-import type { ConnectionObject } from '../connections/connection.responses';
 import type { ApiRequest } from '../http/http-types';
 import { ValidBody, validateRequest } from '../http/request-validation';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
@@ -26,19 +26,11 @@ import { Audit } from './audit';
 import { Allows, AnyMode, DashboardGuard } from './dashboard.guard';
 import { expectPageMode } from './page-mode';
 
-/** A provider as the settings page shows it: connected or not, never a credential. */
-export interface ProviderItem {
-  provider: ConnectionProvider;
-  /** The credential fields a connection takes (their names only), in the documented order. */
-  fields: { name: string; secret: boolean }[];
-  notification_url: string;
-  /** Null when the provider is not connected in this mode. */
-  connection: ConnectionObject | null;
-}
+export type ProviderItem = DashboardApi.ProviderItem;
 
 /** Every provider, with the session's mode's connection of each (a list without credentials). */
 export function providerItems(connections: ConnectionView[], publicBaseUrl: string): ProviderItem[] {
-  return CONNECTION_PROVIDERS.map((provider) => {
+  return CONNECTION_PROVIDERS.map((provider): ProviderItem => {
     const c = connections.find((x) => x.provider === provider);
     return {
       provider,
@@ -67,7 +59,7 @@ export class DashboardSettingsController {
 
   @Get()
   @Allows('settings.read')
-  async get(@Req() req: ApiRequest): Promise<{ result: 'success'; redirect_origins: string[]; providers: ProviderItem[] }> {
+  async get(@Req() req: ApiRequest): Promise<DashboardApi.Settings> {
     const ctx = rpcContext(req);
     const [origins, { connections }] = await Promise.all([
       this.origins.get(ctx.business_id),
@@ -80,7 +72,7 @@ export class DashboardSettingsController {
   @Put('redirect_origins')
   @AnyMode()
   @Allows('connections.write')
-  async setRedirectOrigins(@Req() req: ApiRequest, @ValidBody(RedirectOriginsDto) dto: RedirectOriginsDto): Promise<{ result: 'success'; redirect_origins: string[] }> {
+  async setRedirectOrigins(@Req() req: ApiRequest, @ValidBody(RedirectOriginsDto) dto: RedirectOriginsDto): Promise<DashboardApi.RedirectOrigins> {
     const saved = await this.origins.set(rpcContext(req).business_id, dto.redirect_origins);
     await this.audit.record(req, 'settings.redirect_origins', null, { redirect_origins: saved });
     return { result: 'success', redirect_origins: saved };
@@ -89,7 +81,7 @@ export class DashboardSettingsController {
   /** PUT /v1/connections/{provider}: the provider's credential fields, all required; `?mode=` the page's mode. */
   @Put('connections/:provider')
   @Allows('connections.write')
-  async putConnection(@Req() req: ApiRequest, @Param('provider') provider: string, @Query('mode') mode: unknown, @Body() body: unknown): Promise<{ result: 'success'; connection: ConnectionObject }> {
+  async putConnection(@Req() req: ApiRequest, @Param('provider') provider: string, @Query('mode') mode: unknown, @Body() body: unknown): Promise<DashboardApi.ConnectionAnswer> {
     const known = checkedProvider(provider);
     expectPageMode(req, mode);
     const credentials = validateRequest(CONNECTION_BODIES[known], body);

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Inject, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ErrorCodes, LedgerRpcPatterns, type SplitConfigRefBody, type SplitConfigView } from '@payments/contracts';
+import { ErrorCodes, LedgerRpcPatterns, type DashboardApi, type SplitConfigRefBody, type SplitConfigView } from '@payments/contracts';
 import { rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
@@ -10,11 +10,10 @@ import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
 import { checkedSplitConfigId, createSplitConfig, updateSplitConfig } from '../splits/split-config-writes';
 import { CreateSplitConfigDto, UpdateSplitConfigDto } from '../splits/split.requests';
 import { presentListedSplitConfig } from '../splits/splits.presenter';
-import type * as R from '../splits/splits.responses';
 import { Audit } from './audit';
 import { Allows, DashboardGuard } from './dashboard.guard';
 
-type ConfigAnswer = { result: 'success'; split_config: R.SplitConfigList['split_configs'][number] };
+type ConfigAnswer = DashboardApi.SplitConfigAnswer;
 
 /** What an edit sent, for the audit log (a split config's fields hold no secret). */
 export function splitConfigChanges(body: UpdateSplitConfigDto): Record<string, unknown> {

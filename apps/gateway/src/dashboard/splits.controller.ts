@@ -4,7 +4,7 @@ import {
   ErrorCodes,
   INVOICE_REFERENCE_PATTERN,
   LedgerRpcPatterns,
-  type CounterpartyTotal,
+  type DashboardApi,
   type GetInvoiceBody,
   type GetInvoiceResult,
   type LedgerSummaryResult,
@@ -23,15 +23,11 @@ import { ValidQuery } from '../http/request-validation';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE } from '../rpc/rpc-client-pool';
 import { InvoiceEntriesQuery, InvoicePageQuery, LedgerPageQuery, SplitConfigPageQuery } from '../splits/split.requests';
 import { presentInvoice, presentInvoices, presentSplitConfigList, presentSummary } from '../splits/splits.presenter';
-import type * as R from '../splits/splits.responses';
-import { PartnerNames, type BusinessNames } from './business-names';
+import { PartnerNames } from './business-names';
 import { Allows, DashboardGuard } from './dashboard.guard';
-import { presentDashboardEntry, type DashboardLedgerEntry } from './splits.presenter';
+import { presentDashboardEntry } from './splits.presenter';
 
 const PAGE = 25;
-
-/** Each answer names the partner businesses it mentions (one query per answer; ids it cannot name are left out). */
-type Named = { business_names: BusinessNames };
 
 const parties = (rows: { creditor_business_id: number; debtor_business_id: number }[]) => rows.flatMap((r) => [r.creditor_business_id, r.debtor_business_id]);
 
@@ -53,7 +49,7 @@ export class DashboardSplitsController {
   /** As GET /v1/splits/config, one page of 25 unless a limit is given. */
   @Get('configs')
   @Allows('splits.read')
-  async configs(@Req() req: ApiRequest, @ValidQuery(SplitConfigPageQuery) q: SplitConfigPageQuery): Promise<R.SplitConfigList & Named> {
+  async configs(@Req() req: ApiRequest, @ValidQuery(SplitConfigPageQuery) q: SplitConfigPageQuery): Promise<DashboardApi.SplitConfigList> {
     const r = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), cursorPage(q, PAGE));
     const names = await this.names.of(req, r.split_configs.map((c) => c.partner_business_id));
     return { ...presentSplitConfigList(r), business_names: names };
@@ -61,7 +57,7 @@ export class DashboardSplitsController {
 
   @Get('ledger')
   @Allows('splits.read')
-  async entries(@Req() req: ApiRequest, @ValidQuery(LedgerPageQuery) q: LedgerPageQuery): Promise<{ result: 'success'; ledger_entries: DashboardLedgerEntry[]; count: number; has_more: boolean } & Named> {
+  async entries(@Req() req: ApiRequest, @ValidQuery(LedgerPageQuery) q: LedgerPageQuery): Promise<DashboardApi.LedgerPage> {
     const r = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), { ...cursorPage(q, PAGE), skip: q.skip ?? 0 });
     const names = await this.names.of(req, parties(r.ledger_entries));
     return { result: 'success', ledger_entries: r.ledger_entries.map(presentDashboardEntry), count: r.count, has_more: r.has_more, business_names: names };
@@ -70,7 +66,7 @@ export class DashboardSplitsController {
   /** GET /v1/splits/ledger/summary's answer, and the same amounts per counterparty and currency. */
   @Get('ledger/summary')
   @Allows('splits.read')
-  async summary(@Req() req: ApiRequest): Promise<R.LedgerSummary & { by_counterparty: CounterpartyTotal[] } & Named> {
+  async summary(@Req() req: ApiRequest): Promise<DashboardApi.LedgerSummary> {
     const r = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(LedgerRpcPatterns.LedgerSummary, rpcContext(req), {});
     const names = await this.names.of(req, r.by_counterparty.map((c) => c.business_id));
     return { ...presentSummary(r), by_counterparty: r.by_counterparty, business_names: names };
@@ -78,7 +74,7 @@ export class DashboardSplitsController {
 
   @Get('invoices')
   @Allows('splits.read')
-  async invoices(@Req() req: ApiRequest, @ValidQuery(InvoicePageQuery) q: InvoicePageQuery): Promise<R.InvoiceList & Named> {
+  async invoices(@Req() req: ApiRequest, @ValidQuery(InvoicePageQuery) q: InvoicePageQuery): Promise<DashboardApi.InvoiceList> {
     const r = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), { ...cursorPage(q, PAGE), skip: q.skip ?? 0 });
     const names = await this.names.of(req, parties(r.invoices));
     return { ...presentInvoices(r.invoices, r.count, r.has_more), business_names: names };
@@ -91,7 +87,7 @@ export class DashboardSplitsController {
     @Req() req: ApiRequest,
     @Param('reference') reference: string,
     @ValidQuery(InvoiceEntriesQuery) q: InvoiceEntriesQuery,
-  ): Promise<{ result: 'success'; invoice: R.Invoice; ledger_entries: DashboardLedgerEntry[]; has_more_entries: boolean } & Named> {
+  ): Promise<DashboardApi.InvoiceDetail> {
     if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
     const r = await this.ledger.call<GetInvoiceBody, GetInvoiceResult>(LedgerRpcPatterns.InvoicesGet, rpcContext(req), { invoice_reference: reference, entries_skip: q.skip ?? 0 });
     const names = await this.names.of(req, parties([r.invoice, ...r.ledger_entries]));

@@ -1,9 +1,8 @@
-import type { LedgerEntryKind, LedgerEntryView } from '@payments/contracts';
+import type { DashboardApi, LedgerEntryView } from '@payments/contracts';
 import { presentLedgerEntry } from '../splits/splits.presenter';
-import type * as R from '../splits/splits.responses';
 
 /** A ledger entry as the dashboard shows it: /v1's fields, plus its kind and the payment's public id (for a link to it). */
-export type DashboardLedgerEntry = R.LedgerEntry & { kind: LedgerEntryKind; transaction_public_id: string };
+export type DashboardLedgerEntry = DashboardApi.LedgerEntryItem;
 
 export function presentDashboardEntry(e: LedgerEntryView): DashboardLedgerEntry {
   return { ...presentLedgerEntry(e), kind: e.kind, transaction_public_id: e.transaction_public_id };

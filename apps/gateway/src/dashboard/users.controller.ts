@@ -1,14 +1,14 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ErrorCodes } from '@payments/contracts';
+import { ErrorCodes, type DashboardApi } from '@payments/contracts';
 import { rootLogger } from '@payments/platform';
 import { ApiException } from '../http/api-exception';
 import { serialId } from '../http/path-ids';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { ApiRequest } from '../http/http-types';
 import { Audit } from './audit';
-import { AuditStore, type AuditEntry } from './audit-store';
+import { AuditStore } from './audit-store';
 import { Allows, AnyMode, DashboardGuard } from './dashboard.guard';
-import { presentUser, type UserView } from './dashboard.presenter';
+import { presentUser } from './dashboard.presenter';
 import { NewUserDto } from './dashboard.requests';
 import { ValidBody } from '../http/request-validation';
 import { DashboardUsersService } from './dashboard-users.service';
@@ -41,7 +41,7 @@ export class UsersController {
 
   @Get('users')
   @Allows('users.read')
-  async list(@Req() req: ApiRequest): Promise<{ result: 'success'; users: UserView[] }> {
+  async list(@Req() req: ApiRequest): Promise<DashboardApi.UserList> {
     const users = await this.store.ofBusiness(req.dashboard!.user.business_id);
     return { result: 'success', users: users.map(presentUser) };
   }
@@ -50,7 +50,7 @@ export class UsersController {
   @AnyMode()
   @HttpCode(201)
   @Allows('users.invite')
-  async invite(@Req() req: ApiRequest, @ValidBody(NewUserDto) body: NewUserDto): Promise<{ result: 'success'; user: UserView }> {
+  async invite(@Req() req: ApiRequest, @ValidBody(NewUserDto) body: NewUserDto): Promise<DashboardApi.UserAnswer> {
     const me = req.dashboard!.user;
     const user = await this.users.create(me.business_id, body, me.id);
     await this.audit.record(req, 'user.invite', user.email, { role: user.role });
@@ -61,7 +61,7 @@ export class UsersController {
   @Patch('users/:id')
   @AnyMode()
   @Allows('users.write')
-  async changeRole(@Req() req: ApiRequest, @Param('id') rawId: string, @ValidBody(ChangeRoleDto) { role }: ChangeRoleDto): Promise<{ result: 'success'; user: UserView }> {
+  async changeRole(@Req() req: ApiRequest, @Param('id') rawId: string, @ValidBody(ChangeRoleDto) { role }: ChangeRoleDto): Promise<DashboardApi.UserAnswer> {
     const me = req.dashboard!.user;
     const id = serialId(rawId, 'user');
     const r = await this.store.changeRole(me.business_id, me.id, id, role);
@@ -93,7 +93,7 @@ export class UsersController {
 
   @Get('audit')
   @Allows('audit.read')
-  async auditLog(@Req() req: ApiRequest, @Query('before') before?: string): Promise<{ result: 'success'; entries: AuditEntry[]; has_more: boolean }> {
+  async auditLog(@Req() req: ApiRequest, @Query('before') before?: string): Promise<DashboardApi.AuditPage> {
     const cursor = before !== undefined && /^[1-9]\d{0,17}$/.test(before) ? before : undefined;
     const page = await this.audits.page(req.dashboard!.user.business_id, AUDIT_PAGE, cursor);
     return { result: 'success', ...page };

@@ -6,6 +6,7 @@ import {
   type CallbackSecretView,
   type CallbackView,
   type CreateCallbackBody,
+  type DashboardApi,
   type TestCallbackResult,
   type UpdateCallbackBody,
 } from '@payments/contracts';
@@ -18,7 +19,7 @@ import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { Audit } from './audit';
 import { Allows, AnswersSecret, DashboardGuard } from './dashboard.guard';
 import { expectPageMode } from './page-mode';
-import { presentEndpoint, type EndpointItem } from './webhooks.controller';
+import { presentEndpoint } from './webhooks.controller';
 
 const endpointId = (raw: string): number => serialId(raw, 'webhook endpoint');
 
@@ -55,7 +56,7 @@ export class WebhookEndpointsController {
   @HttpCode(201)
   @Allows('webhooks.write')
   @AnswersSecret()
-  async create(@Req() req: ApiRequest, @Query('mode') mode: unknown, @ValidBody(CreateCallbackDto) body: CreateCallbackDto): Promise<{ result: 'success'; endpoint: EndpointItem; secret: string }> {
+  async create(@Req() req: ApiRequest, @Query('mode') mode: unknown, @ValidBody(CreateCallbackDto) body: CreateCallbackDto): Promise<DashboardApi.EndpointCreated> {
     expectPageMode(req, mode);
     const ctx = rpcContext(req);
     const created = await this.hooks.call<CreateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksCreate, ctx, { ...asRpcBody(body) });
@@ -67,7 +68,7 @@ export class WebhookEndpointsController {
   /** Any of url, description, events, is_active (false disables it, true enables it again). */
   @Patch(':id')
   @Allows('webhooks.write')
-  async update(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(UpdateCallbackDto) body: UpdateCallbackDto): Promise<{ result: 'success'; endpoint: EndpointItem }> {
+  async update(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(UpdateCallbackDto) body: UpdateCallbackDto): Promise<DashboardApi.EndpointAnswer> {
     const updated = await this.hooks.call<UpdateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksUpdate, rpcContext(req), { id: endpointId(id), ...asRpcBody(body) });
     await this.audit.record(req, endpointEditAction(body), String(updated.id), endpointChanges(body));
     return { result: 'success', endpoint: presentEndpoint(updated) };
@@ -90,7 +91,7 @@ export class WebhookEndpointsController {
   @Post(':id/test')
   @HttpCode(200)
   @Allows('webhooks.write')
-  async test(@Req() req: ApiRequest, @Param('id') id: string): Promise<{ result: 'success' } & TestCallbackResult> {
+  async test(@Req() req: ApiRequest, @Param('id') id: string): Promise<DashboardApi.EndpointTested> {
     const r = await this.hooks.call<CallbackIdBody, TestCallbackResult>(WebhookRpcPatterns.CallbacksTest, rpcContext(req), { id: endpointId(id) });
     await this.audit.record(req, 'webhook.test', id, { delivery_id: r.delivery_id, status_code: r.status_code });
     return { result: 'success', ...r };
@@ -104,7 +105,7 @@ export class WebhookEndpointsController {
   @HttpCode(200)
   @Allows('webhooks.write')
   @AnswersSecret()
-  async roll(@Req() req: ApiRequest, @Param('id') id: string): Promise<{ result: 'success'; secret: string; previous_secret_expires_at: string | null }> {
+  async roll(@Req() req: ApiRequest, @Param('id') id: string): Promise<DashboardApi.SecretRolled> {
     const s = await this.hooks.call<CallbackIdBody, CallbackSecretView>(WebhookRpcPatterns.CallbacksRollSecret, rpcContext(req), { id: endpointId(id) });
     await this.audit.record(req, 'webhook.secret.roll', id, { previous_secret_expires_at: s.previous_secret_expires_at });
     return { result: 'success', secret: s.secret, previous_secret_expires_at: s.previous_secret_expires_at };

@@ -5,7 +5,7 @@ import {
   ErrorCodes,
   WebhookRpcPatterns,
   type CallbackView,
-  type DeliveryView,
+  type DashboardApi,
   type ListCallbacksBody,
   type ListCallbacksResult,
   type ListDeliveriesBody,
@@ -28,7 +28,7 @@ const DELIVERY_ID = /^dlv_[0-9a-f]{32}$/;
 const DELIVERY_PAGE = 50;
 
 /** A webhook endpoint as the dashboard shows it: never its signing secret. */
-export type EndpointItem = Pick<CallbackView, 'id' | 'url' | 'description' | 'events' | 'is_active' | 'failure_count' | 'last_triggered' | 'date_created'>;
+export type EndpointItem = DashboardApi.EndpointItem;
 
 export const presentEndpoint = (c: CallbackView): EndpointItem => ({ id: c.id, url: c.url, description: c.description, events: c.events, is_active: c.is_active, failure_count: c.failure_count, last_triggered: c.last_triggered, date_created: c.date_created });
 
@@ -44,7 +44,7 @@ export class WebhooksController {
 
   @Get()
   @Allows('webhooks.read')
-  async list(@Req() req: ApiRequest): Promise<{ result: 'success'; endpoints: EndpointItem[]; event_types: readonly string[] }> {
+  async list(@Req() req: ApiRequest): Promise<DashboardApi.EndpointList> {
     const r = await this.hooks.call<ListCallbacksBody, ListCallbacksResult>(WebhookRpcPatterns.CallbacksList, rpcContext(req), { limit: 100, skip: 0 });
     // The event types an endpoint may subscribe to, for the page's add and edit forms.
     return { result: 'success', endpoints: r.callbacks.map(presentEndpoint), event_types: EVENT_CATALOGUE };
@@ -52,7 +52,7 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @Allows('webhooks.read')
-  async deliveries(@Req() req: ApiRequest, @Param('id') id: string, @ValidQuery(DeliveriesQuery) q: DeliveriesQuery): Promise<{ result: 'success'; deliveries: DeliveryView[]; has_more: boolean }> {
+  async deliveries(@Req() req: ApiRequest, @Param('id') id: string, @ValidQuery(DeliveriesQuery) q: DeliveriesQuery): Promise<DashboardApi.DeliveryList> {
     const r = await this.hooks.call<ListDeliveriesBody, ListDeliveriesResult>(WebhookRpcPatterns.DeliveriesList, rpcContext(req), {
       id: serialId(id, 'webhook endpoint'),
       limit: DELIVERY_PAGE,
