@@ -61,7 +61,7 @@ describe('dashboard payment links and splits in Chromium', () => {
     await dialog.getByRole('button', { name: 'Create link' }).click();
     await page.getByRole('status').filter({ hasText: 'Link “Jazz night ticket” created' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'Jazz night ticket' });
-    expect(await row.textContent()).toContain(`12.5 % to Venue Partner (business ${partner.id})`);
+    expect(await row.textContent()).toContain(`12.5 % to Business ${partner.id}`);
     expect(await row.textContent()).toContain('50.00 USD');
     await expectAccessible(page, 'links');
 
@@ -79,15 +79,15 @@ describe('dashboard payment links and splits in Chromium', () => {
     await page.getByRole('heading', { name: 'Split ledger entries' }).waitFor();
     const entries = page.getByRole('region', { name: /^What this payment owes partners/ });
     const entry = entries.getByRole('row').filter({ hasText: '6.25 USD' });
-    expect(await entry.textContent()).toMatch(new RegExp(`Split.*Venue Partner \\(business ${partner.id}\\).*You owe.*6\\.25 USD.*pending`));
+    expect(await entry.textContent()).toMatch(new RegExp(`Split.*Business ${partner.id}.*You owe.*6\\.25 USD.*pending`));
     await expectAccessible(page, 'payment-splits');
 
-    // …and in the splits page's summary and ledger, the partner by name.
+    // …and in the splits page's summary and ledger (by id: the shop typed it; names are shown only to those a business pays).
     await page.getByRole('link', { name: 'Splits', exact: true }).click();
     await page.getByRole('heading', { name: 'Splits', exact: true }).waitFor();
-    const perPartner = page.getByRole('region', { name: 'Owed per partner' }).getByRole('row').filter({ hasText: `Venue Partner (business ${partner.id})` });
+    const perPartner = page.getByRole('region', { name: 'Owed per partner' }).getByRole('row').filter({ hasText: `Business ${partner.id}` });
     await perPartner.waitFor();
-    expect(await perPartner.textContent()).toBe(`Venue Partner (business ${partner.id})0.00 USD6.25 USD`);
+    expect(await perPartner.textContent()).toBe(`Business ${partner.id}0.00 USD6.25 USD`);
     const ledgerRow = page.getByRole('region', { name: /^Ledger entries/ }).getByRole('row').filter({ hasText: transactionId });
     expect(await ledgerRow.textContent()).toContain('6.25 USD');
     await expectAccessible(page, 'splits');

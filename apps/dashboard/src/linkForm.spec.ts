@@ -50,7 +50,7 @@ describe('the create-link form', () => {
 
   it('describes a split in words', () => {
     expect(splitText({ business_id: 7, type: 'percentage', value: 1250 }, 'USD', money)).toBe('12.5 % to Business 7');
-    expect(splitText({ business_id: 9, type: 'fixed', value: 300 }, 'USD', money, { '9': 'Partner Ltd' })).toBe('3.00 USD to Partner Ltd (business 9)');
+    expect(splitText({ business_id: 9, type: 'fixed', value: 300 }, 'USD', money)).toBe('3.00 USD to Business 9');
   });
 });
 

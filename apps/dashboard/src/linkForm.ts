@@ -1,5 +1,5 @@
 import { toMinor } from './format';
-import { partnerLabel, type BusinessNames } from './money-api';
+import { partnerLabel } from './money-api';
 
 /** The currencies the API takes (it refuses any other with the full list). */
 export const CURRENCIES = ['USD', 'ZWG', 'ZAR', 'BWP', 'ZMW', 'MZN', 'NAD', 'KES', 'NGN', 'GHS', 'EUR', 'GBP', 'JPY', 'UGX', 'RWF', 'BHD', 'KWD'];
@@ -56,15 +56,10 @@ export function linkBody(form: LinkForm): { body: LinkBody } | { error: string }
   return { body: { description, amount, currency: form.currency, splits } };
 }
 
-/** A link split in words: "12.5 % to Partner Ltd (business 7)", or "3.00 USD to Business 9" without a name. */
-export function splitText(
-  s: { business_id: number; type: 'percentage' | 'fixed'; value: number },
-  currency: string,
-  money: (minor: number, currency: string) => string,
-  names?: BusinessNames,
-): string {
+/** A link split in words: "12.5 % to Business 7" or "3.00 USD to Business 9". */
+export function splitText(s: { business_id: number; type: 'percentage' | 'fixed'; value: number }, currency: string, money: (minor: number, currency: string) => string): string {
   const share = s.type === 'percentage' ? `${(s.value / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %` : money(s.value, currency);
-  return `${share} to ${partnerLabel(s.business_id, names)}`;
+  return `${share} to ${partnerLabel(s.business_id)}`;
 }
 
 /** A metadata entry as typed into the edit-link form. */

@@ -13,7 +13,7 @@ export type {
 import type { BusinessNames } from '@payments/contracts/dashboard-api';
 
 /** A partner business as the splits pages show it: its name and id, or the id alone when the name is not known. */
-export function partnerLabel(id: number, names: BusinessNames | undefined): string {
+export function partnerLabel(id: number, names?: BusinessNames): string {
   const name = names && Object.hasOwn(names, String(id)) ? names[String(id)] : undefined;
   return name ? `${name} (business ${id})` : `Business ${id}`;
 }

@@ -102,7 +102,10 @@ export type PaymentList = Ok<{ payments: PaymentItem[]; has_more: boolean }>;
 /** Partner business id (as text) → its name. An id missing from it is shown as the bare id. */
 export type BusinessNames = Record<string, string>;
 
-/** Each splits answer names the partner businesses it mentions (ids it cannot name are left out). */
+/**
+ * The names of the businesses that pay this one through their split terms (debtors of its entries
+ * and invoices): a business is named only to those it chose to pay. Others are shown by id.
+ */
 export interface Named {
   business_names: BusinessNames;
 }
@@ -136,7 +139,7 @@ export type PaymentDetail = Ok<
     events: TransactionEventView[] | null;
     /** Its split ledger entries this business is a party to (splits, then reversals), oldest first; null when the ledger could not be asked. */
     split_entries: LedgerEntryItem[] | null;
-  } & Named
+  }
 >;
 
 export type RefundAnswer = Ok<{ refund: RefundItem }>;
@@ -172,7 +175,7 @@ export interface LinkItem {
   date_deactivated: string | null;
 }
 
-export type LinkList = Ok<{ links: LinkItem[]; has_more: boolean } & Named>;
+export type LinkList = Ok<{ links: LinkItem[]; has_more: boolean }>;
 export type LinkAnswer = Ok<{ link: LinkItem }>;
 
 // ---- splits
@@ -204,7 +207,7 @@ export interface InvoiceItem {
   date_paid: string | null;
 }
 
-export type SplitConfigList = Ok<{ split_configs: SplitConfigItem[]; count: number; has_more: boolean } & Named>;
+export type SplitConfigList = Ok<{ split_configs: SplitConfigItem[]; count: number; has_more: boolean }>;
 export type SplitConfigAnswer = Ok<{ split_config: SplitConfigItem }>;
 export type LedgerPage = Ok<{ ledger_entries: LedgerEntryItem[]; count: number; has_more: boolean } & Named>;
 export type LedgerSummary = Ok<{ summary: { owed_to_you: CurrencyTotal[]; you_owe: CurrencyTotal[] }; by_counterparty: CounterpartyTotal[] } & Named>;

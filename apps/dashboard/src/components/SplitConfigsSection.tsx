@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ApiError, api } from '../api';
 import { dateTime } from '../format';
-import { fromSpecDate, partnerLabel, type BusinessNames, type SplitConfig } from '../money-api';
+import { fromSpecDate, partnerLabel, type SplitConfig } from '../money-api';
 import { useSession } from '../session';
 import { configShareText, shareText } from '../splitConfigForm';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -11,7 +11,6 @@ import { SplitConfigDialog } from './SplitConfigDialog';
 
 interface Props {
   configs: SplitConfig[];
-  names: BusinessNames;
   /** After a change: the page reloads the list (back to its first page after a new config). */
   onChanged: (created: boolean) => void;
 }
@@ -20,14 +19,14 @@ interface Props {
  * The split configs of the mode, and for owners (splits.write) New split config, Edit and
  * Deactivate (after a confirmation): the same rules and RPCs as /v1/splits/config.
  */
-export function SplitConfigsSection({ configs, names, onChanged }: Props) {
+export function SplitConfigsSection({ configs, onChanged }: Props) {
   const { can } = useSession();
   const writer = can('splits.write');
   const [editing, setEditing] = useState<SplitConfig | null | 'new'>(null);
   const [ending, setEnding] = useState<SplitConfig | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-  const name = (c: SplitConfig) => `${shareText(c)} to ${partnerLabel(c.partner_business_id, names)}`;
+  const name = (c: SplitConfig) => `${shareText(c)} to ${partnerLabel(c.partner_business_id)}`;
 
   const deactivate = async (c: SplitConfig) => {
     setBusy(true);
@@ -70,7 +69,7 @@ export function SplitConfigsSection({ configs, names, onChanged }: Props) {
           rows={configs}
           rowKey={(c) => c.public_id}
           columns={[
-            { header: 'Partner', cell: (c) => partnerLabel(c.partner_business_id, names) },
+            { header: 'Partner', cell: (c) => partnerLabel(c.partner_business_id) },
             { header: 'Share', cell: (c) => configShareText(c) },
             { header: 'Role', cell: (c) => c.split_role },
             { header: 'Description', cell: (c) => c.description ?? '—' },
@@ -116,7 +115,7 @@ export function SplitConfigsSection({ configs, names, onChanged }: Props) {
         }}
       />
       <ConfirmDialog opened={ending !== null} title="Deactivate this split config?" action="Deactivate split config" busy={busy} onConfirm={() => ending && void deactivate(ending)} onClose={() => setEnding(null)}>
-        Payments made from now on get no split to {ending ? partnerLabel(ending.partner_business_id, names) : ''} from it; what earlier payments owe stays owed. This cannot be undone.
+        Payments made from now on get no split to {ending ? partnerLabel(ending.partner_business_id) : ''} from it; what earlier payments owe stays owed. This cannot be undone.
       </ConfirmDialog>
     </Stack>
   );

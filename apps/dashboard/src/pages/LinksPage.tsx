@@ -59,7 +59,7 @@ export function LinksPage() {
           columns={[
             { header: 'Description', cell: (l) => l.description },
             { header: 'Amount', cell: (l) => money(l.amount, l.currency) },
-            { header: 'Splits', cell: (l) => (l.splits.length === 0 ? '—' : l.splits.map((s) => <div key={`${s.business_id}-${s.type}-${s.value}`}>{splitText(s, l.currency, money, data?.business_names)}</div>)) },
+            { header: 'Splits', cell: (l) => (l.splits.length === 0 ? '—' : l.splits.map((s) => <div key={`${s.business_id}-${s.type}-${s.value}`}>{splitText(s, l.currency, money)}</div>)) },
             {
               header: 'Status',
               cell: (l) => (

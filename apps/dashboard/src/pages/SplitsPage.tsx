@@ -46,7 +46,6 @@ export function SplitsPage() {
         <>
           <SplitConfigsSection
             configs={configs.data.split_configs}
-            names={configs.data.business_names}
             onChanged={(created) => {
               if (created) setConfigsAt({});
               configs.reload();

@@ -8,18 +8,30 @@ import type { ApiRequest } from '../http/http-types';
 export type BusinessNames = DashboardApi.BusinessNames;
 
 /**
- * The names of the partner businesses an answer of the splits pages mentions. Businesses live in
- * the gateway's own database (no service has them), so this is one query per answer, however
- * many rows it has. Only ids the business's own configs, ledger and invoices name are looked up,
- * never an id the browser sends. Names are a convenience: when they cannot be read the answer
- * goes out without them (the pages show the ids) instead of failing.
+ * The names of the businesses that pay the session's business through their own split terms: the
+ * debtors of the entries and invoices it is the creditor of. A business is named only to a
+ * business it chose to pay; an id a business typed itself (its split configs' and links'
+ * partners, what it owes) is not looked up, since anyone may type any id. Businesses live in the
+ * gateway's own database (no service has them), so this is one query per answer, however many
+ * rows it has. Names are a convenience: when they cannot be read the answer goes out without them
+ * (the pages show the ids) instead of failing.
  */
 @Injectable()
 export class PartnerNames {
   constructor(private readonly businesses: BusinessesService) {}
 
-  /** The names of `ids` but the session's own business. */
-  async of(req: ApiRequest, ids: Iterable<number>): Promise<BusinessNames> {
+  /** The names of the debtors of `rows` whose creditor is the session's business. */
+  payersOf(req: ApiRequest, rows: { creditor_business_id: number; debtor_business_id: number }[]): Promise<BusinessNames> {
+    const own = req.dashboard!.user.business_id;
+    return this.of(req, rows.filter((r) => r.creditor_business_id === own).map((r) => r.debtor_business_id));
+  }
+
+  /** The names of the counterparties that owe the session's business something. */
+  owingOf(req: ApiRequest, rows: { business_id: number; owed_to_you: number }[]): Promise<BusinessNames> {
+    return this.of(req, rows.filter((r) => r.owed_to_you > 0).map((r) => r.business_id));
+  }
+
+  private async of(req: ApiRequest, ids: Iterable<number>): Promise<BusinessNames> {
     const ownBusinessId = req.dashboard!.user.business_id;
     const others = [...new Set(ids)].filter((id) => id !== ownBusinessId);
     if (others.length === 0) return {};

@@ -16,7 +16,6 @@ import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
 import type { LinkObject } from '../transactions/transaction.responses';
 import { Audit } from './audit';
 import { Allows, DashboardGuard } from './dashboard.guard';
-import { PartnerNames } from './business-names';
 
 const PAGE = 25;
 
@@ -49,10 +48,8 @@ export class DashboardLinksController {
     private readonly businesses: BusinessesService,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
     private readonly audit: Audit,
-    private readonly names: PartnerNames,
   ) {}
 
-  /** A page of links, with the names of the partners their splits pay (splits.controller.ts's business_names). */
   @Get()
   @Allows('links.read')
   async list(
@@ -61,8 +58,7 @@ export class DashboardLinksController {
   ): Promise<DashboardApi.LinkList> {
     const page = await this.transactions.call<ListLinksBody, ListLinksResult>(RpcPatterns.LinksList, rpcContext(req), cursorPage(query, PAGE));
     const links = page.links.map((l) => this.present(l));
-    const business_names = await this.names.of(req, links.flatMap((l) => l.splits.map((s) => s.business_id)));
-    return { result: 'success', links, has_more: page.has_more, business_names };
+    return { result: 'success', links, has_more: page.has_more };
   }
 
   /** POST /v1/links's body and rules; one Idempotency-Key per link, reused when retrying it, so a retry never makes a second link. */

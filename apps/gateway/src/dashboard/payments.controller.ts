@@ -26,7 +26,6 @@ import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
 import { Audit } from './audit';
-import { PartnerNames } from './business-names';
 import { Allows, DashboardGuard } from './dashboard.guard';
 import { RefundDto } from './dashboard.requests';
 import { ValidBody } from '../http/request-validation';
@@ -53,7 +52,6 @@ export class PaymentsController {
     @Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool,
     @Inject(SPLIT_LEDGER_SERVICE) private readonly ledger: RpcClientPool,
     private readonly audit: Audit,
-    private readonly names: PartnerNames,
   ) {}
 
   @Get()
@@ -99,9 +97,7 @@ export class PaymentsController {
   async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<PaymentDetail> {
     const payment = await this.fetch(req, id);
     const [refunds, events, splitEntries] = await Promise.all([this.refundsOf(req, payment), this.eventsOf(req, payment.transaction_id), this.splitEntriesOf(req, payment.transaction_id)]);
-    const names = await this.names.of(req, (splitEntries ?? []).flatMap((e) => [e.creditor_business_id, e.debtor_business_id]));
-    const split = { split_entries: splitEntries, business_names: names };
-    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds), events, ...split };
+    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds), events, split_entries: splitEntries };
   }
 
   /** The same refund as POST /v1/transactions/refund: same rules, events and webhooks. */

@@ -29,7 +29,6 @@ import { presentDashboardEntry } from './splits.presenter';
 
 const PAGE = 25;
 
-const parties = (rows: { creditor_business_id: number; debtor_business_id: number }[]) => rows.flatMap((r) => [r.creditor_business_id, r.debtor_business_id]);
 
 /**
  * Split configs, the ledger with its summary, and settlement invoices of the session's business
@@ -51,15 +50,14 @@ export class DashboardSplitsController {
   @Allows('splits.read')
   async configs(@Req() req: ApiRequest, @ValidQuery(SplitConfigPageQuery) q: SplitConfigPageQuery): Promise<DashboardApi.SplitConfigList> {
     const r = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), cursorPage(q, PAGE));
-    const names = await this.names.of(req, r.split_configs.map((c) => c.partner_business_id));
-    return { ...presentSplitConfigList(r), business_names: names };
+    return presentSplitConfigList(r);
   }
 
   @Get('ledger')
   @Allows('splits.read')
   async entries(@Req() req: ApiRequest, @ValidQuery(LedgerPageQuery) q: LedgerPageQuery): Promise<DashboardApi.LedgerPage> {
     const r = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), { ...cursorPage(q, PAGE), skip: q.skip ?? 0 });
-    const names = await this.names.of(req, parties(r.ledger_entries));
+    const names = await this.names.payersOf(req, r.ledger_entries);
     return { result: 'success', ledger_entries: r.ledger_entries.map(presentDashboardEntry), count: r.count, has_more: r.has_more, business_names: names };
   }
 
@@ -68,7 +66,7 @@ export class DashboardSplitsController {
   @Allows('splits.read')
   async summary(@Req() req: ApiRequest): Promise<DashboardApi.LedgerSummary> {
     const r = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(LedgerRpcPatterns.LedgerSummary, rpcContext(req), {});
-    const names = await this.names.of(req, r.by_counterparty.map((c) => c.business_id));
+    const names = await this.names.owingOf(req, r.by_counterparty);
     return { ...presentSummary(r), by_counterparty: r.by_counterparty, business_names: names };
   }
 
@@ -76,7 +74,7 @@ export class DashboardSplitsController {
   @Allows('splits.read')
   async invoices(@Req() req: ApiRequest, @ValidQuery(InvoicePageQuery) q: InvoicePageQuery): Promise<DashboardApi.InvoiceList> {
     const r = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), { ...cursorPage(q, PAGE), skip: q.skip ?? 0 });
-    const names = await this.names.of(req, parties(r.invoices));
+    const names = await this.names.payersOf(req, r.invoices);
     return { ...presentInvoices(r.invoices, r.count, r.has_more), business_names: names };
   }
 
@@ -90,7 +88,7 @@ export class DashboardSplitsController {
   ): Promise<DashboardApi.InvoiceDetail> {
     if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
     const r = await this.ledger.call<GetInvoiceBody, GetInvoiceResult>(LedgerRpcPatterns.InvoicesGet, rpcContext(req), { invoice_reference: reference, entries_skip: q.skip ?? 0 });
-    const names = await this.names.of(req, parties([r.invoice, ...r.ledger_entries]));
+    const names = await this.names.payersOf(req, [r.invoice, ...r.ledger_entries]);
     const invoice = presentInvoice(r.invoice);
     return { result: 'success', invoice, ledger_entries: r.ledger_entries.map(presentDashboardEntry), has_more_entries: r.has_more_entries, business_names: names };
   }
