@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * Runs in a plain Node process (Jest's sandbox has its own `process` and timers): arms kafkajs'
  * pending-request timer unthrottled, then throttled by a broker, and prints the delays it set.
  */
-function run(fix: boolean): { stderr: string; delays: number[]; fixed: boolean | null } {
+function run(fix: boolean): { stderr: string; delays: (number | null)[]; fixed: boolean | null; checks: number } {
   const script = `
     const fixed = ${fix ? `require(${JSON.stringify(join(__dirname, 'kafkajs-timer.ts'))}).fixKafkajsNegativeTimer()` : 'null'};
     const RequestQueue = require('kafkajs/src/network/requestQueue');
@@ -14,7 +14,7 @@ function run(fix: boolean): { stderr: string; delays: number[]; fixed: boolean |
     const delays = [];
     const queue = () => new RequestQueue({ instrumentationEmitter: { emit: noop }, maxInFlightRequests: 1, requestTimeout: 1000,
       enforceRequestTimeout: false, clientId: 'spec', broker: 'b', logger: { ...logger, namespace: () => logger } });
-    const arm = (q) => { q.scheduleCheckPendingRequests(); delays.push(q.throttleCheckTimeoutId._idleTimeout); clearTimeout(q.throttleCheckTimeoutId); };
+    const arm = (q) => { q.scheduleCheckPendingRequests(); delays.push(q.throttleCheckTimeoutId ? q.throttleCheckTimeoutId._idleTimeout : null); clearTimeout(q.throttleCheckTimeoutId); q.throttleCheckTimeoutId = null; };
     const idle = queue();
     arm(idle); // nothing throttled, nothing pending
     const waiting = queue();
@@ -22,8 +22,18 @@ function run(fix: boolean): { stderr: string; delays: number[]; fixed: boolean |
     arm(waiting); // nothing throttled, a request pending
     const throttled = queue();
     throttled.throttledUntil = Date.now() + 5000;
-    arm(throttled);
-    console.log(JSON.stringify({ delays, fixed }));
+    throttled.pending.push({});
+    arm(throttled); // throttled, a request pending
+    // An idle queue after one check (as after a broker's answer): how often it checks again within 200 ms.
+    const quiet = queue();
+    let checks = 0;
+    const check = quiet.checkPendingRequests.bind(quiet);
+    quiet.checkPendingRequests = () => { checks++; check(); };
+    quiet.checkPendingRequests();
+    setTimeout(() => {
+      quiet.destroy();
+      console.log(JSON.stringify({ delays, fixed, checks }));
+    }, 200);
   `;
   const child = spawnSync(process.execPath, ['-e', script], { cwd: join(__dirname, '..', '..', '..'), encoding: 'utf8' });
   if (child.status !== 0) throw new Error(child.stderr);
@@ -35,14 +45,18 @@ describe('fixKafkajsNegativeTimer', () => {
     expect(run(false).stderr).toMatch(/TimeoutNegativeWarning: -\d+ is a negative number/);
   });
 
-  it('kafkajs arms no negative timer, and its queue waits as long as before', () => {
+  it('kafkajs arms no negative timer, and no timer at all while no request waits; a waiting request waits as long as before', () => {
     const before = run(false);
     const after = run(true);
     expect(after.fixed).toBe(true);
     expect(after.stderr).toBe('');
-    // Unthrottled: 1 ms (Node's clamp of kafkajs' negative delay) idle, kafkajs' 10 ms with a request pending.
+    // Unthrottled: kafkajs arms 1 ms (Node's clamp of its negative delay) with nothing pending, and
+    // 10 ms with a request pending; corrected, nothing with nothing pending, and the same 10 ms.
     expect(before.delays.slice(0, 2)).toEqual([1, 10]);
-    expect(after.delays.slice(0, 2)).toEqual([1, 10]);
+    expect(after.delays.slice(0, 2)).toEqual([null, 10]);
+    // An idle queue: kafkajs checks its empty list again every millisecond; corrected, never.
+    expect(before.checks).toBeGreaterThan(20);
+    expect(after.checks).toBe(1);
     // Throttled by a broker for 5 s: until then, less the few ms the script took to get there.
     for (const { delays } of [before, after]) {
       expect(delays[2]).toBeGreaterThan(4000);

@@ -16,13 +16,18 @@ interface RequestQueue {
 let applied = false;
 
 /**
- * kafkajs 2.2.4 arms its pending-request timer with `throttledUntil - Date.now()`, a large negative
- * number unless a broker throttled the client (throttledUntil starts at -1), and Node 24 warns
- * (TimeoutNegativeWarning) for every such timer: kafkajs issue #1751, not fixed upstream. This
- * arms the same timer with the delay Node used to clamp it to (1 ms), so nothing warns and the
- * queue behaves as before. Any process that creates a kafkajs client calls it first; it returns
- * whether the correction is in place (false for another kafkajs release: check it, then update
- * PATCHED_VERSION).
+ * kafkajs 2.2.4's request queue (one per broker connection) re-arms its pending-request timer at
+ * the end of every check, with `throttledUntil - Date.now()` as the delay: a large negative number
+ * unless a broker throttled the client (throttledUntil starts at -1). Node clamps that to 1 ms, so
+ * once a connection has answered one request its queue checks an empty list a thousand times a
+ * second for as long as the process lives: most of an idle service's CPU (docs/benchmarks.md,
+ * twelfth round). Node 24 also warns for each such timer (TimeoutNegativeWarning, kafkajs issue
+ * #1751, not fixed upstream). This arms the timer only when a request waits: after a broker's
+ * throttle ends, or kafkajs' 10 ms while the in-flight limit holds requests back. With nothing
+ * pending there is nothing to check: push() arms it again when a request has to wait, and each
+ * answer checks the queue itself. Any process that creates a kafkajs client calls this first; it
+ * returns whether the correction is in place (false for another kafkajs release: check it, then
+ * update PATCHED_VERSION).
  */
 export function fixKafkajsNegativeTimer(): boolean {
   const load = createRequire(require.resolve('kafkajs'));
@@ -30,9 +35,9 @@ export function fixKafkajsNegativeTimer(): boolean {
   if (applied) return true;
   const queue = (load('./src/network/requestQueue') as { prototype: RequestQueue }).prototype;
   queue.scheduleCheckPendingRequests = function (this: RequestQueue) {
-    if (this.throttleCheckTimeoutId) return;
+    if (this.throttleCheckTimeoutId || this.pending.length === 0) return;
     const throttled = this.throttledUntil - Date.now();
-    const wait = throttled > 0 ? throttled : this.pending.length > 0 ? CHECK_PENDING_REQUESTS_INTERVAL : 1;
+    const wait = throttled > 0 ? throttled : CHECK_PENDING_REQUESTS_INTERVAL;
     this.throttleCheckTimeoutId = setTimeout(() => {
       this.throttleCheckTimeoutId = null;
       this.checkPendingRequests();
