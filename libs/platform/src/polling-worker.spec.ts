@@ -176,4 +176,54 @@ describe('PollingWorker', () => {
     worker.start();
     await waitFor(() => calls >= 3, 'a tick after both kinds of failure');
   });
+
+  it('sleeps until the work a tick knows of is due, at least the interval and at most idleMaxMs', async () => {
+    jest.useFakeTimers();
+    try {
+      const at: number[] = [];
+      const answers: number[] = [350, 10, Infinity, Infinity];
+      const started = Date.now();
+      const w = new PollingWorker('t', async () => {
+        at.push(Date.now() - started);
+        return answers.shift() ?? Infinity;
+      }, 100, silent(), 1_000);
+      w.start();
+      await jest.advanceTimersByTimeAsync(3_000);
+      await w.stop();
+      // Due in 350 ms: then. Due in 10 ms: the interval. Nothing known: idleMaxMs.
+      expect(at.slice(0, 5)).toEqual([0, 350, 450, 1_450, 2_450]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('hurry() ends a long wait at the interval, also when it came during the tick', async () => {
+    jest.useFakeTimers();
+    try {
+      const at: number[] = [];
+      const started = Date.now();
+      let hurryDuringTick = false;
+      const w: PollingWorker = new PollingWorker('t', async () => {
+        at.push(Date.now() - started);
+        if (hurryDuringTick) {
+          hurryDuringTick = false;
+          w.hurry();
+        }
+        return Infinity;
+      }, 100, silent(), 1_000);
+      w.start();
+      await jest.advanceTimersByTimeAsync(500);
+      w.hurry(); // 500 ms into a 1 s wait: the next tick comes 100 ms from now, not at 1 000
+      await jest.advanceTimersByTimeAsync(100);
+      expect(at).toEqual([0, 600]);
+      hurryDuringTick = true; // the tick at 1 600 hurries itself: the wait after it is the interval
+      await jest.advanceTimersByTimeAsync(1_000);
+      await jest.advanceTimersByTimeAsync(100);
+      expect(at).toEqual([0, 600, 1_600, 1_700]);
+      w.hurry(); // a wait no longer than the interval is left alone
+      await w.stop();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -1,10 +1,19 @@
 import type { Logger } from 'pino';
 
 /**
+ * What a tick says about the next one: `true`, there is more (tick again at once); `false`, look
+ * again after the interval; a number, the milliseconds until the work it knows of is due
+ * (`Infinity`: none), so the worker sleeps that long, but at least the interval and at most
+ * `idleMaxMs`.
+ */
+export type TickResult = boolean | number;
+
+/**
  * Runs `tick` in a loop: again at once when it reports more work, after `intervalMs` otherwise,
- * with capped exponential back-off while it fails. `wake()` skips the wait (also when it arrives
- * during a tick); `stop()` waits for the iteration in flight, so shutdown never cuts a transaction
- * in half.
+ * or until the work it knows of is due (see TickResult), with capped exponential back-off while
+ * it fails. `wake()` skips the wait (also when it arrives during a tick); `hurry()` shortens a
+ * longer wait to the interval (new work may be due soon); `stop()` waits for the iteration in
+ * flight, so shutdown never cuts a transaction in half.
  */
 export class PollingWorker {
   private running = false;
@@ -13,12 +22,17 @@ export class PollingWorker {
   private wakeUp: (() => void) | undefined;
   private woken = false;
   private failures = 0;
+  /** When the current wait ends (epoch ms), while one runs. */
+  private waitEndsAt = 0;
+  /** hurry() came during a tick: the wait after it is at most the interval. */
+  private hurried = false;
 
   constructor(
     private readonly name: string,
-    private readonly tick: () => Promise<boolean>,
+    private readonly tick: () => Promise<TickResult>,
     private readonly intervalMs: number,
     private readonly logger: Logger,
+    private readonly idleMaxMs = intervalMs,
   ) {}
 
   /** Starts the loop; after a stop(), a new loop begins only once the previous one has ended. */
@@ -34,6 +48,19 @@ export class PollingWorker {
     this.wakeUp?.();
   }
 
+  /** Ends a wait longer than the interval at the interval (counted from now), so new work due soon is seen in time. */
+  hurry(): void {
+    const resolve = this.wakeUp;
+    if (!resolve) {
+      this.hurried = true;
+      return;
+    }
+    if (this.waitEndsAt - Date.now() <= this.intervalMs) return;
+    clearTimeout(this.timer);
+    this.waitEndsAt = Date.now() + this.intervalMs;
+    this.timer = setTimeout(resolve, this.intervalMs);
+  }
+
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
@@ -43,9 +70,10 @@ export class PollingWorker {
   private async loop(): Promise<void> {
     while (this.running) {
       this.woken = false;
-      let more = false;
+      this.hurried = false;
+      let result: TickResult = false;
       try {
-        more = await this.tick();
+        result = await this.tick();
         this.failures = 0;
       } catch (err) {
         this.failures += 1;
@@ -54,14 +82,21 @@ export class PollingWorker {
         }
       }
       if (!this.running) break;
-      if ((more || this.woken) && this.failures === 0) continue;
-      const delay = this.failures === 0 ? this.intervalMs : Math.min(this.intervalMs * 2 ** this.failures, 5_000);
+      if ((result === true || this.woken) && this.failures === 0) continue;
+      const wait = this.failures > 0 ? Math.min(this.intervalMs * 2 ** this.failures, 5_000) : this.delayAfter(result);
+      const delay = this.hurried ? Math.min(wait, this.intervalMs) : wait;
       await new Promise<void>((resolve) => {
         this.wakeUp = resolve;
+        this.waitEndsAt = Date.now() + delay;
         this.timer = setTimeout(resolve, delay);
       });
       clearTimeout(this.timer);
       this.wakeUp = undefined;
     }
+  }
+
+  private delayAfter(result: TickResult): number {
+    if (typeof result !== 'number' || Number.isNaN(result)) return this.intervalMs;
+    return Math.min(Math.max(result, this.intervalMs), Math.max(this.idleMaxMs, this.intervalMs));
   }
 }

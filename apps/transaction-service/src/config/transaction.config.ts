@@ -58,6 +58,13 @@ export class TransactionServiceConfig extends ServiceConfig {
   SCHEDULER_POLL_INTERVAL_MS = 100;
 
   /**
+   * The longest the scheduler sleeps when nothing is due soon (an expiry can be this much late);
+   * a payment this process makes cuts the sleep short, and another replica's within this time.
+   */
+  @IsInt() @Min(10) @Max(60_000)
+  SCHEDULER_IDLE_MAX_MS = 1_000;
+
+  /**
    * Initialize inserts in flight at once before new ones wait and go together in one statement
    * (group commit; docs/decisions/0013-group-commit-of-initialize.md). Below DATABASE_POOL_SIZE, so
    * the relay and reads keep connections.

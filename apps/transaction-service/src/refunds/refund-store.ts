@@ -6,8 +6,9 @@ import { publicId, unknownCursor } from '@payments/platform';
 import { ConcurrentStatusChange, PRODUCER, annotationsParam } from '../transactions/transaction-store';
 import { canRefundTransition } from '../transactions/domain/status-machine';
 
-/** Shared by the claim and the scheduler's check, so they cannot drift; `r` is the refunds row. */
-const REFUND_SETTLEMENT_DUE_WHERE = "r.status = 'pending' AND r.mode = 'test' AND r.settle_at <= now()";
+/** Shared by the claim and the scheduler's look, so they cannot drift; `r` is the refunds row. */
+const REFUND_SETTLEMENT_WAITING = "r.status = 'pending' AND r.mode = 'test' AND r.settle_at IS NOT NULL";
+const REFUND_SETTLEMENT_DUE_WHERE = `${REFUND_SETTLEMENT_WAITING} AND r.settle_at <= now()`;
 
 /** A refunds row joined with what it refunds. */
 export interface RefundRow {
@@ -142,9 +143,13 @@ export class RefundStore {
   }
 
   /** Whether a test-mode refund's settlement is due: an indexed look, one of the scheduler's idle checks. */
-  async sandboxSettlementDue(db: Pick<EntityManager, 'query'>): Promise<boolean> {
-    const [row] = await queryRows<{ due: boolean }>(db, `SELECT EXISTS (SELECT 1 FROM refunds r WHERE ${REFUND_SETTLEMENT_DUE_WHERE}) AS due`);
-    return row.due;
+  /** In how many milliseconds the earliest test-mode refund settlement is due (<= 0: now), or null when none waits. */
+  async sandboxSettlementDueIn(db: Pick<EntityManager, 'query'>): Promise<number | null> {
+    const [row] = await queryRows<{ due_in_ms: string | null }>(
+      db,
+      `SELECT (SELECT EXTRACT(EPOCH FROM r.settle_at - now()) * 1000 FROM refunds r WHERE ${REFUND_SETTLEMENT_WAITING} ORDER BY r.settle_at LIMIT 1) AS due_in_ms`,
+    );
+    return row.due_in_ms === null ? null : Number(row.due_in_ms);
   }
 
   /** Test-mode refunds whose settlement is due, locked; rows another replica holds are skipped. */

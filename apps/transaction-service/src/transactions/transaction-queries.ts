@@ -8,20 +8,27 @@ type Db = Pick<EntityManager, 'query'>;
 
 const CREATED_OPS = { gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
 
-// Each condition is shared by a claim query and the scheduler's "is anything due" check, so the
-// check can never say "nothing due" while the claim would find rows (or the reverse).
-const SANDBOX_SETTLEMENT_DUE_WHERE = "status = 'processing' AND mode = 'test' AND settle_at <= now()";
+// Each condition is shared by a claim query and the scheduler's "when is the next one due" look,
+// so the look can never miss a row the claim would find (or the reverse).
+const SANDBOX_SETTLEMENT_WAITING = "status = 'processing' AND mode = 'test' AND settle_at IS NOT NULL";
+const SANDBOX_SETTLEMENT_DUE_WHERE = `${SANDBOX_SETTLEMENT_WAITING} AND settle_at <= now()`;
 /**
  * A live payment sent to its provider does not expire here unless the provider has given its
  * final answer: the customer may still pay there, so only the provider's answer (the status
  * poller) or an operator ends it, 'unresolved' ones included (docs/going-live.md).
  */
-const EXPIRY_DUE_WHERE = `status = 'pending' AND expires_at <= now()
+const EXPIRY_WAITING = `status = 'pending'
   AND NOT EXISTS (SELECT 1 FROM provider_payments p WHERE p.transaction_id = transactions.id AND p.state <> 'final')`;
+const EXPIRY_DUE_WHERE = `${EXPIRY_WAITING} AND expires_at <= now()`;
 
-/** The scheduler's idle check: two indexed looks in one statement. */
-const DUE = `SELECT EXISTS (SELECT 1 FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE}) AS settle,
-  EXISTS (SELECT 1 FROM transactions WHERE ${EXPIRY_DUE_WHERE}) AS expire`;
+/** The scheduler's look: in how many milliseconds the earliest settlement and expiry are due (<= 0: now), two indexed looks. */
+const DUE = `SELECT
+  (SELECT EXTRACT(EPOCH FROM settle_at - now()) * 1000 FROM transactions WHERE ${SANDBOX_SETTLEMENT_WAITING} ORDER BY settle_at LIMIT 1) AS settle_in_ms,
+  (SELECT EXTRACT(EPOCH FROM expires_at - now()) * 1000 FROM transactions WHERE ${EXPIRY_WAITING} ORDER BY expires_at LIMIT 1) AS expire_in_ms`;
+
+/** Milliseconds until something is due (<= 0: it is), or null when nothing waits. */
+export type DueIn = number | null;
+const dueIn = (v: string | null): DueIn => (v === null ? null : Number(v));
 
 /** A transaction as `ops reconcile` compares it (ids and amounts as text: bigint). */
 export interface ReconcileTransactionRow {
@@ -124,10 +131,10 @@ export class TransactionQueries {
     });
   }
 
-  /** Whether a sandbox settlement (`settle`) or an expiry (`expire`) is due: nothing is, on most ticks. */
-  async due(db: Db): Promise<{ settle: boolean; expire: boolean }> {
-    const [row] = await queryRows<{ settle: boolean; expire: boolean }>(db, DUE);
-    return row;
+  /** When the earliest sandbox settlement (`settle`) and expiry (`expire`) are due. */
+  async due(db: Db): Promise<{ settle: DueIn; expire: DueIn }> {
+    const [row] = await queryRows<{ settle_in_ms: string | null; expire_in_ms: string | null }>(db, DUE);
+    return { settle: dueIn(row.settle_in_ms), expire: dueIn(row.expire_in_ms) };
   }
 
   /** Test-mode payments whose sandbox settlement is due, locked; rows another replica holds are skipped. */

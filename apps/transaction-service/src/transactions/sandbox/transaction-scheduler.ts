@@ -1,7 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from '@payments/database';
-import { PollingWorker, ROOT_LOGGER } from '@payments/platform';
+import { PollingWorker, ROOT_LOGGER, type TickResult } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
 import { RefundStore } from '../../refunds/refund-store';
@@ -15,6 +15,10 @@ const BATCH = 100;
  * - the test-mode sandbox settles processing payments whose settle_at has passed;
  * - pending payments past expires_at fail as expired.
  * Rows are claimed with FOR UPDATE SKIP LOCKED, so replicas share the work without doing it twice.
+ * Between ticks it sleeps until the earliest settlement or expiry is due (at least
+ * SCHEDULER_POLL_INTERVAL_MS, at most SCHEDULER_IDLE_MAX_MS), so an idle service does not poll ten
+ * times a second; each write this process commits (the outbox's notify) shortens a longer sleep
+ * to the interval, since a payment it just made may settle soon.
  */
 @Injectable()
 export class TransactionScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -29,7 +33,8 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
     @Inject(TransactionServiceConfig) config: TransactionServiceConfig,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
-    this.worker = new PollingWorker('transaction-scheduler', () => this.tick(), config.SCHEDULER_POLL_INTERVAL_MS, logger);
+    this.worker = new PollingWorker('transaction-scheduler', () => this.tick(), config.SCHEDULER_POLL_INTERVAL_MS, logger, config.SCHEDULER_IDLE_MAX_MS);
+    outbox.onNotify(() => this.worker.hurry());
   }
 
   onApplicationBootstrap(): void {
@@ -40,14 +45,20 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
     await this.worker.stop();
   }
 
-  async tick(): Promise<boolean> {
-    // Nothing is due on most ticks: each store's indexed looks, asked at the same time.
-    const [due, refundsDue] = await Promise.all([this.queries.due(this.ds), this.refunds.sandboxSettlementDue(this.ds)]);
-    const settled = due.settle ? await this.settleSandbox() : 0;
-    const expired = due.expire ? await this.expirePending() : 0;
-    const refunds = refundsDue ? await this.settleRefunds() : 0;
+  /** True when a batch was full (go again at once); else when the next known work is due (see PollingWorker). */
+  async tick(): Promise<TickResult> {
+    // Each store's indexed looks, asked at the same time: when is the earliest of each due.
+    const [due, refundsDue] = await Promise.all([this.queries.due(this.ds), this.refunds.sandboxSettlementDueIn(this.ds)]);
+    const now = (dueIn: number | null) => dueIn !== null && dueIn <= 0;
+    const settled = now(due.settle) ? await this.settleSandbox() : 0;
+    const expired = now(due.expire) ? await this.expirePending() : 0;
+    const refunds = now(refundsDue) ? await this.settleRefunds() : 0;
     if (settled + expired + refunds > 0) this.outbox.notify();
-    return settled === BATCH || expired === BATCH || refunds === BATCH;
+    if (settled === BATCH || expired === BATCH || refunds === BATCH) return true;
+    // What was due is done (or another replica holds it): look again after the interval. Otherwise
+    // sleep until the earliest that is not due yet.
+    if ([due.settle, due.expire, refundsDue].some(now)) return false;
+    return Math.min(...[due.settle, due.expire, refundsDue].map((dueIn) => dueIn ?? Infinity));
   }
 
   private settleSandbox(): Promise<number> {
