@@ -73,9 +73,16 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
   const cpu = () => ALL_APPS.map((app) => cpuMs(stack.app(app).child.pid));
   const cpuBefore = cpu();
   const machineBefore = await cost?.sample();
+  let unsent = 0;
+  let unsentError = '';
   const run = await openLoop(rate, seconds * 1000, async (i, due) => {
     const shop = shops[i % shops.length];
-    const res = await client.send(url, 'POST', { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` }, payment(`e2w${rate}-${i}`));
+    const res = await client.send(url, 'POST', { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` }, payment(`e2w${rate}-${i}`)).catch((err: Error) => {
+      unsent++;
+      unsentError ||= err.message;
+      return undefined;
+    });
+    if (!res) return;
     if (res.status === 200) sent.set((JSON.parse(res.body) as { transaction_id: string }).transaction_id, epoch(due));
     else rejected++;
   });
@@ -100,7 +107,7 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
     value: drain,
     unit: 'ms',
     target: rate === 300 ? { op: '<=', value: 1000 } : undefined,
-    note: `${sent.size} payments over ${shops.length} callbacks in ${seconds} s, generator lag ${run.lagMs.toFixed(0)} ms${rejected ? `, ${rejected} rejected` : ''}${seen.size < sent.size ? `, ${sent.size - seen.size} webhooks MISSING` : ''}`,
+    note: `${sent.size} payments over ${shops.length} callbacks in ${seconds} s, generator lag ${run.lagMs.toFixed(0)} ms${rejected ? `, ${rejected} rejected` : ''}${unsent ? `, ${unsent} without an answer (${unsentError})` : ''}${seen.size < sent.size ? `, ${sent.size - seen.size} webhooks MISSING` : ''}`,
   });
   // CPU each service spent per payment, from the first request to the last webhook's arrival:
   // unlike the latencies, it hardly depends on what else the machine is running.
