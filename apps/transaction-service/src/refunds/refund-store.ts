@@ -147,7 +147,7 @@ export class RefundStore {
   async sandboxSettlementDueIn(db: Pick<EntityManager, 'query'>): Promise<number | null> {
     const [row] = await queryRows<{ due_in_ms: string | null }>(
       db,
-      `SELECT (SELECT EXTRACT(EPOCH FROM r.settle_at - now()) * 1000 FROM refunds r WHERE ${REFUND_SETTLEMENT_WAITING} ORDER BY r.settle_at LIMIT 1) AS due_in_ms`,
+      `SELECT (SELECT date_part('epoch', r.settle_at - now()) * 1000 FROM refunds r WHERE ${REFUND_SETTLEMENT_WAITING} ORDER BY r.settle_at LIMIT 1) AS due_in_ms`,
     );
     return row.due_in_ms === null ? null : Number(row.due_in_ms);
   }

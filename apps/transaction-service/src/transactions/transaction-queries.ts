@@ -23,8 +23,8 @@ const EXPIRY_DUE_WHERE = `${EXPIRY_WAITING} AND expires_at <= now()`;
 
 /** The scheduler's look: in how many milliseconds the earliest settlement and expiry are due (<= 0: now), two indexed looks. */
 const DUE = `SELECT
-  (SELECT EXTRACT(EPOCH FROM settle_at - now()) * 1000 FROM transactions WHERE ${SANDBOX_SETTLEMENT_WAITING} ORDER BY settle_at LIMIT 1) AS settle_in_ms,
-  (SELECT EXTRACT(EPOCH FROM expires_at - now()) * 1000 FROM transactions WHERE ${EXPIRY_WAITING} ORDER BY expires_at LIMIT 1) AS expire_in_ms`;
+  (SELECT date_part('epoch', settle_at - now()) * 1000 FROM transactions WHERE ${SANDBOX_SETTLEMENT_WAITING} ORDER BY settle_at LIMIT 1) AS settle_in_ms,
+  (SELECT date_part('epoch', expires_at - now()) * 1000 FROM transactions WHERE ${EXPIRY_WAITING} ORDER BY expires_at LIMIT 1) AS expire_in_ms`;
 
 /** Milliseconds until something is due (<= 0: it is), or null when nothing waits. */
 export type DueIn = number | null;
