@@ -7,7 +7,7 @@
  */
 import type { KeyType, Mode } from './common';
 import type { ConnectionProvider } from './connections';
-import type { CounterpartyTotal, CurrencyTotal, LedgerEntryKind, LedgerEntryStatus, SplitRole, SplitType } from './ledger';
+import type { CounterpartyTotal, CurrencyTotal, LedgerEntryView, SplitRole, SplitType } from './ledger';
 import type { EventView, TestCallbackResult } from './webhook-events';
 import type { CallbackView, DeliveryView, EventDeliveryView, TransactionEventView } from './webhooks';
 
@@ -110,24 +110,8 @@ export interface Named {
   business_names: BusinessNames;
 }
 
-/** Dates of the splits answers are "YYYY-MM-DD HH:MM:SS" in UTC, as /v1/splits gives them. */
-export interface LedgerEntryItem {
-  public_id: string;
-  kind: LedgerEntryKind;
-  transaction_id: number;
-  /** The payment's public id (txn_…), for a link to it. */
-  transaction_public_id: string;
-  split_config_id: number | null;
-  creditor_business_id: number;
-  debtor_business_id: number;
-  /** Negative for a refund reversal. */
-  amount: number;
-  currency: string;
-  status: LedgerEntryStatus;
-  invoice_reference: string | null;
-  settlement_date: string | null;
-  date_created: string;
-}
+/** A ledger entry as the service gives it, with its dates as /v1/splits shows them: "YYYY-MM-DD HH:MM:SS" in UTC. */
+export type LedgerEntryItem = LedgerEntryView;
 
 export type PaymentDetail = Ok<
   {
@@ -211,7 +195,7 @@ export type SplitConfigList = Ok<{ split_configs: SplitConfigItem[]; count: numb
 export type SplitConfigAnswer = Ok<{ split_config: SplitConfigItem }>;
 export type LedgerPage = Ok<{ ledger_entries: LedgerEntryItem[]; count: number; has_more: boolean } & Named>;
 export type LedgerSummary = Ok<{ summary: { owed_to_you: CurrencyTotal[]; you_owe: CurrencyTotal[] }; by_counterparty: CounterpartyTotal[] } & Named>;
-export type InvoiceList = Ok<{ invoices: InvoiceItem[]; count: number; has_more: boolean } & Named>;
+export type InvoiceList = Ok<{ invoices: InvoiceItem[]; count: number; has_more: boolean }>;
 export type InvoiceDetail = Ok<{ invoice: InvoiceItem; ledger_entries: LedgerEntryItem[]; has_more_entries: boolean } & Named>;
 
 // ---- webhooks and events

@@ -1,8 +1,9 @@
-import { ActionIcon, Alert, Button, Group, List, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useMemo, useState, type FormEvent } from 'react';
 import { ApiError, api, newIdempotencyKey } from '../api';
 import { CURRENCIES, linkBody, type LinkForm, type SplitRow } from '../linkForm';
 import type { LinkAnswer, LinkItem as PaymentLink } from '@payments/contracts/dashboard-api';
+import { FormError, type FormProblem } from './FormError';
 
 const MAX_SPLITS = 10;
 const EMPTY: LinkForm = { description: '', amount: '', currency: 'USD', splits: [] };
@@ -16,7 +17,7 @@ interface Props {
 /** A new payment link, with splits to partner businesses: the API applies POST /v1/links's rules. */
 export function CreateLinkDialog({ opened, onClose, onCreated }: Props) {
   const [form, setForm] = useState<LinkForm>(EMPTY);
-  const [error, setError] = useState<{ text: string; fields: ApiError['fields'] } | null>(null);
+  const [error, setError] = useState<FormProblem | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(0);
   // One key per link the form describes: pressing Create again after an unknown outcome replays
@@ -47,20 +48,7 @@ export function CreateLinkDialog({ opened, onClose, onCreated }: Props) {
     <Modal opened={opened} onClose={onClose} title="New payment link" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
-          {error && (
-            <Alert color="red" role="alert">
-              {error.text}
-              {error.fields.length > 0 && (
-                <List size="sm" mt="xs">
-                  {error.fields.map((f) => (
-                    <List.Item key={f.field}>
-                      {f.field}: {f.message}
-                    </List.Item>
-                  ))}
-                </List>
-              )}
-            </Alert>
-          )}
+          <FormError error={error} />
           <Textarea label="Description" description="The customer sees it on the payment page." styles={{ description: { color: 'var(--mantine-color-dark-7)' } }} maxLength={500} required value={form.description} onChange={(e) => set({ description: e.currentTarget.value })} />
           <Group grow align="start">
             <TextInput label={`Amount (${form.currency})`} inputMode="decimal" required value={form.amount} onChange={(e) => set({ amount: e.currentTarget.value })} />

@@ -1,8 +1,9 @@
-import { ActionIcon, Alert, Button, Group, List, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, api } from '../api';
 import { linkEditBody, linkEditForm, type LinkEditForm, type MetadataRow } from '../linkForm';
 import type { LinkAnswer, LinkItem as PaymentLink } from '@payments/contracts/dashboard-api';
+import { FormError, type FormProblem } from './FormError';
 
 const MAX_KEYS = 50;
 
@@ -19,7 +20,7 @@ interface Props {
  */
 export function EditLinkDialog({ link, onClose, onSaved }: Props) {
   const [form, setForm] = useState<LinkEditForm>({ description: '', metadata: [] });
-  const [error, setError] = useState<{ text: string; fields: ApiError['fields'] } | null>(null);
+  const [error, setError] = useState<FormProblem | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -52,20 +53,7 @@ export function EditLinkDialog({ link, onClose, onSaved }: Props) {
     <Modal opened={link !== null} onClose={onClose} title="Edit payment link" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
-          {error && (
-            <Alert color="red" role="alert">
-              {error.text}
-              {error.fields.length > 0 && (
-                <List size="sm" mt="xs">
-                  {error.fields.map((f) => (
-                    <List.Item key={f.field}>
-                      {f.field}: {f.message}
-                    </List.Item>
-                  ))}
-                </List>
-              )}
-            </Alert>
-          )}
+          <FormError error={error} />
           <Text size="sm" c="dark.7">
             The amount, currency and splits of a link cannot change: deactivate it and make a new one instead.
           </Text>

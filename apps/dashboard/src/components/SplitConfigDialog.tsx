@@ -1,9 +1,10 @@
-import { Alert, Button, Group, List, Modal, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ApiError, api, newIdempotencyKey } from '../api';
 import { CURRENCIES } from '../linkForm';
 import type { SplitConfigAnswer, SplitConfigItem as SplitConfig } from '@payments/contracts/dashboard-api';
 import { EMPTY_SPLIT_CONFIG, newSplitConfigBody, splitConfigChanges, splitConfigForm, type SplitConfigForm } from '../splitConfigForm';
+import { FormError, type FormProblem } from './FormError';
 
 const TYPES = [
   { value: 'percentage', label: 'Percentage of each payment' },
@@ -16,7 +17,7 @@ const ROLES = [
 const muted = { description: { color: 'var(--mantine-color-dark-7)' } };
 
 /** A problem the form finds before sending anything. */
-class FormProblem extends Error {}
+class InvalidForm extends Error {}
 
 interface Props {
   opened: boolean;
@@ -33,7 +34,7 @@ interface Props {
  */
 export function SplitConfigDialog({ opened, config, onClose, onSaved }: Props) {
   const [form, setForm] = useState<SplitConfigForm>(EMPTY_SPLIT_CONFIG);
-  const [error, setError] = useState<{ text: string; fields: ApiError['fields'] } | null>(null);
+  const [error, setError] = useState<FormProblem | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(0);
   // One key per config the form describes: pressing Create again after an unknown outcome
@@ -50,11 +51,11 @@ export function SplitConfigDialog({ opened, config, onClose, onSaved }: Props) {
   const send = async (): Promise<SplitConfig | null> => {
     if (!config) {
       const checked = newSplitConfigBody(form);
-      if ('error' in checked) throw new FormProblem(checked.error);
+      if ('error' in checked) throw new InvalidForm(checked.error);
       return (await api<SplitConfigAnswer>('POST', '/splits/configs', checked.body, { idempotencyKey })).split_config;
     }
     const checked = splitConfigChanges(config, form);
-    if ('error' in checked) throw new FormProblem(checked.error);
+    if ('error' in checked) throw new InvalidForm(checked.error);
     if (Object.keys(checked.body).length === 0) return null;
     return (await api<SplitConfigAnswer>('PATCH', `/splits/configs/${config.public_id}`, checked.body)).split_config;
   };
@@ -70,7 +71,7 @@ export function SplitConfigDialog({ opened, config, onClose, onSaved }: Props) {
       else onClose();
     } catch (err) {
       if (err instanceof ApiError) setError({ text: err.message, fields: err.fields });
-      else if (err instanceof FormProblem) setError({ text: err.message, fields: [] });
+      else if (err instanceof InvalidForm) setError({ text: err.message, fields: [] });
       else setError({ text: 'Could not reach the server; the change may have been made. Reload to check.', fields: [] });
     } finally {
       setBusy(false);
@@ -82,20 +83,7 @@ export function SplitConfigDialog({ opened, config, onClose, onSaved }: Props) {
     <Modal opened={opened} onClose={onClose} title={config ? 'Edit split config' : 'New split config'} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
-          {error && (
-            <Alert color="red" role="alert">
-              {error.text}
-              {error.fields.length > 0 && (
-                <List size="sm" mt="xs">
-                  {error.fields.map((f) => (
-                    <List.Item key={f.field}>
-                      {f.field}: {f.message}
-                    </List.Item>
-                  ))}
-                </List>
-              )}
-            </Alert>
-          )}
+          <FormError error={error} />
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <TextInput
               label="Partner business id"

@@ -1,7 +1,7 @@
 import { Anchor, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { dateTime, money } from '../format';
-import { fromSpecDate, partnerLabel, type BusinessNames, type CurrencyTotal, type Invoice, type LedgerSummary } from '../money-api';
+import { fromSpecDate, partnerLabel, type CurrencyTotal, type Invoice, type LedgerSummary } from '../money-api';
 import { DataTable } from './DataTable';
 import { ScrollRegion } from './ScrollRegion';
 import { StatusBadge } from './StatusBadge';
@@ -60,7 +60,7 @@ export function SummarySection({ data }: { data: LedgerSummary }) {
   );
 }
 
-export function InvoicesTable({ invoices, businessId, names }: { invoices: Invoice[]; businessId: number; names: BusinessNames }) {
+export function InvoicesTable({ invoices, businessId }: { invoices: Invoice[]; businessId: number }) {
   if (invoices.length === 0) return <Text c="dark.6">No settlement invoices yet: the weekly settlement makes them.</Text>;
   return (
     <DataTable
@@ -78,7 +78,7 @@ export function InvoicesTable({ invoices, businessId, names }: { invoices: Invoi
             </Anchor>
           ),
         },
-        { header: 'Partner', cell: (i) => partnerLabel(i.creditor_business_id === businessId ? i.debtor_business_id : i.creditor_business_id, names) },
+        { header: 'Partner', cell: (i) => partnerLabel(i.creditor_business_id === businessId ? i.debtor_business_id : i.creditor_business_id) },
         { header: 'Direction', cell: (i) => (i.creditor_business_id === businessId ? 'Owed to you' : 'You owe') },
         { header: 'Amount', cell: (i) => money(i.amount, i.currency) },
         { header: 'Status', cell: (i) => <StatusBadge status={i.status} /> },

@@ -59,7 +59,7 @@ export function SplitsPage() {
       </Title>
       {invoices.data && (
         <>
-          <InvoicesTable invoices={invoices.data.invoices} businessId={businessId} names={invoices.data.business_names} />
+          <InvoicesTable invoices={invoices.data.invoices} businessId={businessId} />
           <Pager label="Settlement invoices" cursor={invoicesAt} ids={invoices.data.invoices.map((i) => i.invoice_reference)} hasMore={invoices.data.has_more} onChange={setInvoicesAt} />
         </>
       )}

@@ -20,10 +20,15 @@ export type BusinessNames = DashboardApi.BusinessNames;
 export class PartnerNames {
   constructor(private readonly businesses: BusinessesService) {}
 
-  /** The names of the debtors of `rows` whose creditor is the session's business. */
-  payersOf(req: ApiRequest, rows: { creditor_business_id: number; debtor_business_id: number }[]): Promise<BusinessNames> {
+  /**
+   * The names of the debtors of the split entries (not reversals) whose creditor is the session's
+   * business: a split entry's debtor is the business whose own terms made it. An invoice's
+   * direction is not used: netting can turn it (a refund's reversal makes the net negative), so an
+   * invoice can have as debtor a business that never chose to pay.
+   */
+  payersOf(req: ApiRequest, entries: { kind: string; creditor_business_id: number; debtor_business_id: number }[]): Promise<BusinessNames> {
     const own = req.dashboard!.user.business_id;
-    return this.of(req, rows.filter((r) => r.creditor_business_id === own).map((r) => r.debtor_business_id));
+    return this.of(req, entries.filter((e) => e.kind === 'split' && e.creditor_business_id === own).map((e) => e.debtor_business_id));
   }
 
   /** The names of the counterparties that owe the session's business something. */

@@ -74,8 +74,7 @@ export class DashboardSplitsController {
   @Allows('splits.read')
   async invoices(@Req() req: ApiRequest, @ValidQuery(InvoicePageQuery) q: InvoicePageQuery): Promise<DashboardApi.InvoiceList> {
     const r = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), { ...cursorPage(q, PAGE), skip: q.skip ?? 0 });
-    const names = await this.names.payersOf(req, r.invoices);
-    return { ...presentInvoices(r.invoices, r.count, r.has_more), business_names: names };
+    return presentInvoices(r.invoices, r.count, r.has_more);
   }
 
   /** One invoice of the business (debtor or creditor) with a page of the entries it nets (`skip` pages on); any other is 404. */
@@ -88,7 +87,7 @@ export class DashboardSplitsController {
   ): Promise<DashboardApi.InvoiceDetail> {
     if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
     const r = await this.ledger.call<GetInvoiceBody, GetInvoiceResult>(LedgerRpcPatterns.InvoicesGet, rpcContext(req), { invoice_reference: reference, entries_skip: q.skip ?? 0 });
-    const names = await this.names.payersOf(req, [r.invoice, ...r.ledger_entries]);
+    const names = await this.names.payersOf(req, r.ledger_entries);
     const invoice = presentInvoice(r.invoice);
     return { result: 'success', invoice, ledger_entries: r.ledger_entries.map(presentDashboardEntry), has_more_entries: r.has_more_entries, business_names: names };
   }
