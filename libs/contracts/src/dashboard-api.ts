@@ -7,7 +7,7 @@
  */
 import type { KeyType, Mode } from './common';
 import type { ConnectionProvider } from './connections';
-import type { CounterpartyTotal, CurrencyTotal, LedgerEntryView, SplitRole, SplitType } from './ledger';
+import type { CounterpartyTotal, CurrencyTotal, LedgerEntryView, SplitConfigView, SplitType } from './ledger';
 import type { EventView, TestCallbackResult } from './webhook-events';
 import type { CallbackView, DeliveryView, EventDeliveryView, TransactionEventView } from './webhooks';
 
@@ -164,19 +164,8 @@ export type LinkAnswer = Ok<{ link: LinkItem }>;
 
 // ---- splits
 
-export interface SplitConfigItem {
-  public_id: string;
-  owner_business_id: number;
-  partner_business_id: number;
-  split_type: SplitType;
-  /** Basis points for a percentage, minor units for a fixed amount. */
-  split_value: number;
-  split_role: SplitRole;
-  currency: string;
-  description: string | null;
-  is_active: boolean;
-  date_created: string;
-}
+/** A split config as /v1/splits/config shows it: the service's view without date_updated, dates as "YYYY-MM-DD HH:MM:SS". */
+export type SplitConfigItem = Omit<SplitConfigView, 'date_updated'>;
 
 export interface InvoiceItem {
   invoice_reference: string;
