@@ -43,16 +43,31 @@ module.exports = {
       ...common,
       displayName: 'deploy',
       testMatch: ['<rootDir>/tests/deploy/**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...(process.env.DEPLOY_APISERVER === '1' ? [] : ['<rootDir>/tests/deploy/apiserver\\.spec\\.ts$'])],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        ...(process.env.DEPLOY_APISERVER === '1' ? [] : ['<rootDir>/tests/deploy/apiserver\\.spec\\.ts$']),
+      ],
     },
     { ...common, displayName: 'medium', testMatch: ['<rootDir>/tests/medium/**/*.test.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'], slowTestThreshold: 60 },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/tests/integration/**/*.test.ts'],
+      slowTestThreshold: 60,
+    },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], slowTestThreshold: 60 },
     // Restarts the PostgreSQL, Redis and Kafka it runs on (through scripts/infra): only where
     // nothing else uses them, as in `npm test`.
     { ...common, displayName: 'chaos', testMatch: ['<rootDir>/tests/chaos/**/*.test.ts'], slowTestThreshold: 300 },
     ...(process.env.CHAOS_CLUSTER === '1'
-      ? [{ ...common, displayName: 'chaos-cluster', testMatch: ['<rootDir>/tests/chaos-cluster/**/*.test.ts'], slowTestThreshold: 600 }]
+      ? [
+          {
+            ...common,
+            displayName: 'chaos-cluster',
+            testMatch: ['<rootDir>/tests/chaos-cluster/**/*.test.ts'],
+            slowTestThreshold: 600,
+          },
+        ]
       : []),
     { ...common, displayName: 'fuzz', testMatch: ['<rootDir>/tests/fuzz/**/*.test.ts'], slowTestThreshold: 300 },
   ],

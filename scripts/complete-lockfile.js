@@ -7,8 +7,30 @@ const file = process.argv[2];
 const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
 const pk = lock.packages;
 const platform = (name) => {
-  const os = /darwin/.test(name) ? 'darwin' : /win32/.test(name) ? 'win32' : /linux/.test(name) ? 'linux' : /android/.test(name) ? 'android' : /freebsd/.test(name) ? 'freebsd' : null;
-  const cpu = /arm64/.test(name) ? 'arm64' : /ia32/.test(name) ? 'ia32' : /ppc64/.test(name) ? 'ppc64' : /s390x/.test(name) ? 's390x' : /-arm(-|$)/.test(name) ? 'arm' : /x64/.test(name) ? 'x64' : null;
+  const os = /darwin/.test(name)
+    ? 'darwin'
+    : /win32/.test(name)
+      ? 'win32'
+      : /linux/.test(name)
+        ? 'linux'
+        : /android/.test(name)
+          ? 'android'
+          : /freebsd/.test(name)
+            ? 'freebsd'
+            : null;
+  const cpu = /arm64/.test(name)
+    ? 'arm64'
+    : /ia32/.test(name)
+      ? 'ia32'
+      : /ppc64/.test(name)
+        ? 'ppc64'
+        : /s390x/.test(name)
+          ? 's390x'
+          : /-arm(-|$)/.test(name)
+            ? 'arm'
+            : /x64/.test(name)
+              ? 'x64'
+              : null;
   return { os, cpu };
 };
 let added = 0;
@@ -24,6 +46,8 @@ for (const [path, entry] of Object.entries(pk)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(pk).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(pk).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 fs.writeFileSync(file, JSON.stringify(lock, null, 2) + '\n');
 console.log(`added ${added} entries`);

@@ -26,6 +26,7 @@ build_all
 cd "$ROOT"
 log "type-checking tests and linting"
 npx tsc -p tsconfig.json || die "type errors (tests included)" "Fix the errors above"
+npx prettier --check . || die "files not formatted" "Run npm run format (Prettier) and commit the result"
 npx eslint . || die "lint errors" "Fix the errors above (npx eslint . --fix handles many)"
 set +e
 # One file at a time: integration and e2e files each start their own service processes, and the

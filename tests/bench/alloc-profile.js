@@ -11,7 +11,11 @@ if (dir) {
   const session = new Session();
   session.connect();
   session.post('HeapProfiler.enable');
-  session.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  session.post('HeapProfiler.startSampling', {
+    samplingInterval: 64 * 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   process.on('exit', () => {
     session.post('HeapProfiler.stopSampling', (err, res) => {
       if (err) return;

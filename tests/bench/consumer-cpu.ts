@@ -24,12 +24,21 @@ const PROFILE: Record<string, string> = process.env.BENCH_PROFILE_DIR
   ? { NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.js')}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR }
   : {};
 
-const count = async (stack: StackT, app: AppName, sql: string, params: unknown[] = []) => Number((await stack.db(app).query(sql, params)).rows[0].n);
+const count = async (stack: StackT, app: AppName, sql: string, params: unknown[] = []) =>
+  Number((await stack.db(app).query(sql, params)).rows[0].n);
 const inbox = (stack: StackT, app: AppName) => count(stack, app, 'SELECT count(*) AS n FROM processed_events');
-const commits = (stack: StackT, app: AppName) => count(stack, app, 'SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1', [stack.dbName(app)]);
+const commits = (stack: StackT, app: AppName) =>
+  count(stack, app, 'SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1', [stack.dbName(app)]);
 
 async function sample(stack: StackT) {
-  return Promise.all(CONSUMERS.map(async (app) => ({ cpu: cpuMs(stack.app(app).child.pid), events: await inbox(stack, app), commits: await commits(stack, app), at: Date.now() })));
+  return Promise.all(
+    CONSUMERS.map(async (app) => ({
+      cpu: cpuMs(stack.app(app).child.pid),
+      events: await inbox(stack, app),
+      commits: await commits(stack, app),
+      at: Date.now(),
+    })),
+  );
 }
 
 async function main(): Promise<void> {
@@ -47,7 +56,11 @@ async function main(): Promise<void> {
       KAFKA_PARTITIONS: '6',
       NODE_OPTIONS: ['--max-semi-space-size=2', PROFILE.NODE_OPTIONS ?? ''].join(' ').trim(),
       ...(PROFILE.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: PROFILE.BENCH_PROFILE_DIR } : {}),
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SVC_')).map(([k, v]) => [k.slice(4), v!])),
+      ...Object.fromEntries(
+        Object.entries(process.env)
+          .filter(([k]) => k.startsWith('SVC_'))
+          .map(([k, v]) => [k.slice(4), v!]),
+      ),
     },
     { migrationJobs: true },
   );
@@ -63,8 +76,19 @@ async function main(): Promise<void> {
     const before = await sample(stack);
     await openLoop(RATE, SECONDS * 1000, async (i) => {
       const shop = shops[i % shops.length];
-      const body = JSON.stringify({ amount: 2500, email: 'bench@example.com', currency: 'USD', payment_method_type: 'card', transaction_reference: `cpu-${i}` });
-      const res = await client.send(url, 'POST', { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` }, body);
+      const body = JSON.stringify({
+        amount: 2500,
+        email: 'bench@example.com',
+        currency: 'USD',
+        payment_method_type: 'card',
+        transaction_reference: `cpu-${i}`,
+      });
+      const res = await client.send(
+        url,
+        'POST',
+        { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` },
+        body,
+      );
       if (res.status === 200) ok++;
     });
     client.close();

@@ -31,8 +31,18 @@ async function main(): Promise<void> {
   await stack.app('webhook-dispatcher').stop();
   const url = new URL(stack.infra.DATABASE_URL);
   url.pathname = `/${stack.dbName('webhook-dispatcher')}`;
-  const ds = await new DataSource({ url: url.toString(), max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 10000, statementTimeoutMillis: 60000 }).initialize();
-  const first = { accepting: () => false, dispatch: () => undefined, wakeQueue: () => undefined } as unknown as FirstAttempts;
+  const ds = await new DataSource({
+    url: url.toString(),
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 10000,
+    statementTimeoutMillis: 60000,
+  }).initialize();
+  const first = {
+    accepting: () => false,
+    dispatch: () => undefined,
+    wakeQueue: () => undefined,
+  } as unknown as FirstAttempts;
   const handler = new WebhookEventsHandler(new EventsStore(ds), new DeliveryStore(ds), first);
   const group = 'webhook-dispatcher';
   const topic = `${stack.topicPrefix}${Topics.TransactionStatusChanged}`;
@@ -57,7 +67,10 @@ async function main(): Promise<void> {
         [group, events.map((e) => e.id), events.map(() => topic)],
       );
       const fresh = new Set(inserted.map((r) => r.event_id));
-      await handler.onTransactions(events.filter((e) => fresh.has(e.id)), m);
+      await handler.onTransactions(
+        events.filter((e) => fresh.has(e.id)),
+        m,
+      );
     });
 
   const run = async (batch: number, parallel: number, distinct: boolean): Promise<number> => {
@@ -87,17 +100,22 @@ async function main(): Promise<void> {
       if (ix === 'old') {
         await ds.query('DROP INDEX IF EXISTS webhook_events_page');
         await ds.query('DROP INDEX IF EXISTS webhook_events_created');
-        await ds.query('CREATE INDEX IF NOT EXISTS webhook_events_business ON webhook_events (business_id, mode, created_at DESC)');
+        await ds.query(
+          'CREATE INDEX IF NOT EXISTS webhook_events_business ON webhook_events (business_id, mode, created_at DESC)',
+        );
       } else {
         await ds.query('DROP INDEX IF EXISTS webhook_events_business');
-        await ds.query('CREATE INDEX IF NOT EXISTS webhook_events_page ON webhook_events (business_id, mode, created_at DESC, id DESC)');
+        await ds.query(
+          'CREATE INDEX IF NOT EXISTS webhook_events_page ON webhook_events (business_id, mode, created_at DESC, id DESC)',
+        );
         await ds.query('CREATE INDEX IF NOT EXISTS webhook_events_created ON webhook_events (created_at)');
       }
       for (const times of (process.env.BENCH_TIMES ?? 'same').split(',')) {
         for (const [name, batch, parallel] of variants) {
           const rate = await run(batch, parallel, times === 'distinct');
           console.log(`round ${r} indexes=${ix} times=${times} ${name}: ${rate.toFixed(0)} events/s`);
-          if (process.env.BENCH_STATEMENTS) console.log([...spent].map(([k, v]) => `  ${(v / EVENTS * 1000).toFixed(1)} µs/event  ${k}`).join('\n'));
+          if (process.env.BENCH_STATEMENTS)
+            console.log([...spent].map(([k, v]) => `  ${((v / EVENTS) * 1000).toFixed(1)} µs/event  ${k}`).join('\n'));
           spent.clear();
         }
       }

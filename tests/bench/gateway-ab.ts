@@ -18,10 +18,21 @@ import { HttpClient, closedLoop, stats, runMain } from './load';
 const OTHER_DIST = process.env.GATEWAY_AB_DIST;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.GATEWAY_AB_ROUNDS ?? 2);
-const ENV = { LOG_LEVEL: 'error', RATE_LIMIT_PER_SECOND: '100000', DATABASE_POOL_SIZE: '10', NODE_OPTIONS: '--max-semi-space-size=2' };
+const ENV = {
+  LOG_LEVEL: 'error',
+  RATE_LIMIT_PER_SECOND: '100000',
+  DATABASE_POOL_SIZE: '10',
+  NODE_OPTIONS: '--max-semi-space-size=2',
+};
 
 const body = (tag: string, i: number) =>
-  JSON.stringify({ amount: 1000 + (i % 5000), email: 'bench@example.com', currency: 'USD', payment_method_type: 'card', transaction_reference: `${tag}-${i}` });
+  JSON.stringify({
+    amount: 1000 + (i % 5000),
+    email: 'bench@example.com',
+    currency: 'USD',
+    payment_method_type: 'card',
+    transaction_reference: `${tag}-${i}`,
+  });
 
 interface Side {
   name: string;
@@ -34,7 +45,16 @@ async function step(sides: Side[], key: string, perSide: number, tag: string): P
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
   const clients = sides.map(() => new HttpClient(perSide));
   const drive = (ms: number, t: string) =>
-    Promise.all(sides.map((s, k) => closedLoop(perSide, ms, async (i) => (await clients[k].send(`${s.url}/v1/transactions`, 'POST', headers, body(`${t}-${k}`, i))).status === 200)));
+    Promise.all(
+      sides.map((s, k) =>
+        closedLoop(
+          perSide,
+          ms,
+          async (i) =>
+            (await clients[k].send(`${s.url}/v1/transactions`, 'POST', headers, body(`${t}-${k}`, i))).status === 200,
+        ),
+      ),
+    );
   try {
     await drive(1_000, `${tag}-warm`);
     const before = sides.map((s) => cpuMs(s.pid));
@@ -66,7 +86,12 @@ async function main(): Promise<void> {
       { name: 'this build ', url: stack.gatewayUrl, pid: stack.app('gateway').child.pid },
       { name: 'other build', url: other.url(''), pid: child.pid },
     ];
-    console.log(`load average at start: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `load average at start: ${(await import('node:os'))
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     for (let r = 1; r <= ROUNDS; r++) {
       for (const perSide of [1, 16]) {
         // Alternate which gateway's loop starts first.

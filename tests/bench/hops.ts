@@ -20,7 +20,13 @@ const ms = (d: Date | null) => (d ? d.getTime() : NaN);
  * (written after the response), beside the scheduled send and the receiver's arrival time.
  * Database timestamps are `now()`, i.e. the start of the transaction that wrote them.
  */
-export async function reportHops(stack: Stack, report: Report, section: string, sent: Map<string, number>, seen: Map<string, number>): Promise<void> {
+export async function reportHops(
+  stack: Stack,
+  report: Report,
+  section: string,
+  sent: Map<string, number>,
+  seen: Map<string, number>,
+): Promise<void> {
   const ids = [...seen.keys()];
   const times = new Map<string, Times>();
   const bySource = new Map<string, string>();
@@ -36,13 +42,15 @@ export async function reportHops(stack: Stack, report: Report, section: string, 
     times.set(r.tx, { created: ms(r.created_at), relayed: ms(r.published_at) });
     bySource.set(r.event_id, r.tx);
   }
-  const deliveries = await stack.db('webhook-dispatcher').query<{ source: string; created_at: Date; enqueued_at: Date | null; recorded: Date | null }>(
-    `SELECT e.source_event_id AS source, d.created_at, d.enqueued_at, a.created_at AS recorded
+  const deliveries = await stack
+    .db('webhook-dispatcher')
+    .query<{ source: string; created_at: Date; enqueued_at: Date | null; recorded: Date | null }>(
+      `SELECT e.source_event_id AS source, d.created_at, d.enqueued_at, a.created_at AS recorded
        FROM webhook_events e JOIN deliveries d ON d.event_id = e.id
        LEFT JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1
       WHERE e.source_event_id = ANY($1::text[])`,
-    [[...bySource.keys()]],
-  );
+      [[...bySource.keys()]],
+    );
   for (const r of deliveries.rows) {
     const t = times.get(bySource.get(r.source)!);
     if (t) Object.assign(t, { consumed: ms(r.created_at), handed: ms(r.enqueued_at), recorded: ms(r.recorded) });
@@ -52,10 +60,34 @@ export async function reportHops(stack: Stack, report: Report, section: string, 
     const s = stats(values);
     report.add({ section, name: `${name} p50 / p99`, value: s.p50, unit: 'ms', note: `p99 ${s.p99.toFixed(0)} ms` });
   };
-  hop('hop: scheduled send → initialize committed', (id) => sent.get(id)!, (_, t) => t.created);
-  hop('hop: commit → relay picks the event up', (_, t) => t.created, (_, t) => t.relayed);
-  hop('hop: relay → dispatcher consumer transaction', (_, t) => t.relayed, (_, t) => t.consumed ?? NaN);
-  hop('hop: consumer → handed to a worker', (_, t) => t.consumed ?? NaN, (_, t) => t.handed ?? NaN);
-  hop('hop: handed over → webhook arrives', (_, t) => t.handed ?? NaN, (id) => seen.get(id)!);
-  hop('hop: arrival → attempt recorded', (id) => seen.get(id)!, (_, t) => t.recorded ?? NaN);
+  hop(
+    'hop: scheduled send → initialize committed',
+    (id) => sent.get(id)!,
+    (_, t) => t.created,
+  );
+  hop(
+    'hop: commit → relay picks the event up',
+    (_, t) => t.created,
+    (_, t) => t.relayed,
+  );
+  hop(
+    'hop: relay → dispatcher consumer transaction',
+    (_, t) => t.relayed,
+    (_, t) => t.consumed ?? NaN,
+  );
+  hop(
+    'hop: consumer → handed to a worker',
+    (_, t) => t.consumed ?? NaN,
+    (_, t) => t.handed ?? NaN,
+  );
+  hop(
+    'hop: handed over → webhook arrives',
+    (_, t) => t.handed ?? NaN,
+    (id) => seen.get(id)!,
+  );
+  hop(
+    'hop: arrival → attempt recorded',
+    (id) => seen.get(id)!,
+    (_, t) => t.recorded ?? NaN,
+  );
 }

@@ -21,9 +21,22 @@ const body = JSON.stringify({
   event: 'payment.created',
   created_at: '2026-01-01T00:00:00.000Z',
   mode: 'test',
-  data: { transaction_id: 'txn_0123456789abcdef', reference: 'ref-0123456789', status: 'pending', amount: 2500, currency: 'USD', email: 'buyer@example.com', payment_method_type: 'card', metadata: null },
+  data: {
+    transaction_id: 'txn_0123456789abcdef',
+    reference: 'ref-0123456789',
+    status: 'pending',
+    amount: 2500,
+    currency: 'USD',
+    email: 'buyer@example.com',
+    payment_method_type: 'card',
+    metadata: null,
+  },
 });
-const secrets = signingSecrets({ secret: 'whsec_bench_0123456789abcdef', previous_secret: null, previous_secret_expires_at: null });
+const secrets = signingSecrets({
+  secret: 'whsec_bench_0123456789abcdef',
+  previous_secret: null,
+  previous_secret_expires_at: null,
+});
 
 async function run(sender: HttpSender, urls: string[], inFlight: number, sends: number) {
   const latencies: number[] = [];
@@ -64,14 +77,30 @@ async function main(): Promise<void> {
   server.on('secureConnection', () => connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  const sender = new HttpSender({ WEBHOOK_CA_FILE: tls.certFile, WEBHOOK_ALLOW_PRIVATE_TARGETS: true, WEBHOOK_TIMEOUT_MS: 10_000 } as WebhookDispatcherConfig);
+  const sender = new HttpSender({
+    WEBHOOK_CA_FILE: tls.certFile,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: true,
+    WEBHOOK_TIMEOUT_MS: 10_000,
+  } as WebhookDispatcherConfig);
   const urls = (n: number) => Array.from({ length: n }, (_, i) => `https://127.0.0.1:${port}/cb-${i}`);
   try {
     await run(sender, urls(10), 8, 1_000); // warm-up: connections, JIT
-    for (const [inFlight, count] of [[1, 1], [8, 1], [8, 10]]) {
+    for (const [inFlight, count] of [
+      [1, 1],
+      [8, 1],
+      [8, 10],
+    ]) {
       const before = connections;
       const r = await run(sender, urls(count), inFlight, SENDS);
-      console.log(JSON.stringify({ in_flight: inFlight, urls: count, sends: SENDS, ...r, tls_connections_opened: connections - before }));
+      console.log(
+        JSON.stringify({
+          in_flight: inFlight,
+          urls: count,
+          sends: SENDS,
+          ...r,
+          tls_connections_opened: connections - before,
+        }),
+      );
     }
   } finally {
     sender.onApplicationShutdown();

@@ -9,7 +9,13 @@ import { PgStatements } from './pg-statements';
 import type { Report } from './report';
 
 const body = (tag: string, i: number) =>
-  JSON.stringify({ amount: 1000 + (i % 5000), email: 'bench@example.com', currency: 'USD', payment_method_type: 'card', transaction_reference: `${tag}-${i}` });
+  JSON.stringify({
+    amount: 1000 + (i % 5000),
+    email: 'bench@example.com',
+    currency: 'USD',
+    payment_method_type: 'card',
+    transaction_reference: `${tag}-${i}`,
+  });
 
 /** Starts the minimal insert server against the stack's transaction database. */
 async function startInsertServer(stack: Stack, poolSize: string): Promise<{ url: string; child: ChildProcess }> {
@@ -28,19 +34,39 @@ async function startInsertServer(stack: Stack, poolSize: string): Promise<{ url:
 }
 
 /** One closed-loop step after a one-second warm-up (connections, JIT, plans); `measuring` marks the start of the measured part. */
-async function drive(url: string, headers: Record<string, string>, connections: number, seconds: number, tag: string, measuring: () => unknown = () => {}): Promise<Run> {
+async function drive(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+  tag: string,
+  measuring: () => unknown = () => {},
+): Promise<Run> {
   const client = new HttpClient(connections);
   try {
-    await closedLoop(connections, 1_000, async (i) => (await client.send(url, 'POST', headers, body(`${tag}-warm`, i))).status === 200);
+    await closedLoop(
+      connections,
+      1_000,
+      async (i) => (await client.send(url, 'POST', headers, body(`${tag}-warm`, i))).status === 200,
+    );
     await measuring();
-    return await closedLoop(connections, seconds * 1000, async (i) => (await client.send(url, 'POST', headers, body(tag, i))).status === 200);
+    return await closedLoop(
+      connections,
+      seconds * 1000,
+      async (i) => (await client.send(url, 'POST', headers, body(tag, i))).status === 200,
+    );
   } finally {
     client.close();
   }
 }
 
 /** (a) initialize through the stack and through the insert server, at 1 and 32 connections. */
-export async function benchInitialize(stack: Stack, key: string, report: Report, opts: { seconds: number; poolSize: string; pgStatementsDir?: string }): Promise<void> {
+export async function benchInitialize(
+  stack: Stack,
+  key: string,
+  report: Report,
+  opts: { seconds: number; poolSize: string; pgStatementsDir?: string },
+): Promise<void> {
   const limit = await startInsertServer(stack, opts.poolSize);
   const statements = await PgStatements.open(stack.infra.DATABASE_URL, opts.pgStatementsDir);
   const api = `${stack.gatewayUrl}/v1/transactions`;
@@ -55,7 +81,14 @@ export async function benchInitialize(stack: Stack, key: string, report: Report,
       });
       const cpuAfter = ALL_APPS.map((app) => cpuMs(stack.app(app).child.pid));
       await statements?.save(`stack-x${connections}`, own.latencies.length + own.errors);
-      const min = await drive(limit.url, { 'content-type': 'application/json' }, connections, opts.seconds, `limit${connections}`, () => statements?.reset());
+      const min = await drive(
+        limit.url,
+        { 'content-type': 'application/json' },
+        connections,
+        opts.seconds,
+        `limit${connections}`,
+        () => statements?.reset(),
+      );
       await statements?.save(`insert-server-x${connections}`, min.latencies.length + min.errors);
       const a = stats(own.latencies);
       const b = stats(min.latencies);
@@ -65,14 +98,33 @@ export async function benchInitialize(stack: Stack, key: string, report: Report,
       const p99Target = connections === 32 ? { op: '<=' as const, value: 100 } : undefined;
       report.add({ section, name: 'stack p50', value: a.p50, unit: 'ms', target: p50Target });
       report.add({ section, name: 'stack p99', value: a.p99, unit: 'ms', target: p99Target });
-      report.add({ section, name: 'stack throughput', value: rate(own), unit: 'req/s', note: own.errors ? `${own.errors} errors` : undefined });
+      report.add({
+        section,
+        name: 'stack throughput',
+        value: rate(own),
+        unit: 'req/s',
+        note: own.errors ? `${own.errors} errors` : undefined,
+      });
       report.add({ section, name: 'insert server p50', value: b.p50, unit: 'ms' });
       report.add({ section, name: 'insert server p99', value: b.p99, unit: 'ms' });
-      report.add({ section, name: 'insert server throughput', value: rate(min), unit: 'req/s', note: min.errors ? `${min.errors} errors` : undefined });
+      report.add({
+        section,
+        name: 'insert server throughput',
+        value: rate(min),
+        unit: 'req/s',
+        note: min.errors ? `${min.errors} errors` : undefined,
+      });
       // Where the CPU goes: each service's CPU time per initialize, including the
       // work each payment causes downstream (relay, consumers) while the step runs.
       const count = own.latencies.length + own.errors;
-      ALL_APPS.forEach((app, i) => report.add({ section, name: `${app} CPU per initialize`, value: (cpuAfter[i] - cpuBefore[i]) / count, unit: 'ms' }));
+      ALL_APPS.forEach((app, i) =>
+        report.add({
+          section,
+          name: `${app} CPU per initialize`,
+          value: (cpuAfter[i] - cpuBefore[i]) / count,
+          unit: 'ms',
+        }),
+      );
       report.add({
         section,
         name: 'ratio stack ÷ insert server (throughput)',

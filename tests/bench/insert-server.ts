@@ -10,7 +10,11 @@ import { randomUUID, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
 
-const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10), options: '-c search_path=bench_limit' });
+const pool = new Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.POOL_SIZE ?? 10),
+  options: '-c search_path=bench_limit',
+});
 const id = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url').slice(0, 24)}`;
 
 async function setup(): Promise<void> {
@@ -19,7 +23,13 @@ async function setup(): Promise<void> {
   await pool.query('CREATE TABLE IF NOT EXISTS bench_limit.outbox_events (LIKE public.outbox_events INCLUDING ALL)');
 }
 
-async function insert(body: { amount: number; email: string; currency: string; payment_method_type: string; transaction_reference: string }) {
+async function insert(body: {
+  amount: number;
+  email: string;
+  currency: string;
+  payment_method_type: string;
+  transaction_reference: string;
+}) {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -28,17 +38,28 @@ async function insert(body: { amount: number; email: string; currency: string; p
          payment_method_type, status, message, checkout_id, link_splits, expires_at)
        VALUES ($1, 1, 'test', $2, $3, 0, $3, $4, $5, $6, 'pending', 'Awaiting payment', $7, '[]', now() + interval '1 day')
        RETURNING *`,
-      [id('txn'), body.transaction_reference, body.amount, body.currency, body.email, body.payment_method_type, id('chk')],
+      [
+        id('txn'),
+        body.transaction_reference,
+        body.amount,
+        body.currency,
+        body.email,
+        body.payment_method_type,
+        id('chk'),
+      ],
     );
     const row = rows[0];
-    const envelope = { id: randomUUID(), type: 'transaction.status_changed', version: 1, occurred_at: new Date().toISOString(), data: { transaction: row, status: 'pending' } };
-    await client.query('INSERT INTO outbox_events (event_id, topic, message_key, payload, headers) VALUES ($1, $2, $3, $4, $5)', [
-      envelope.id,
-      'transaction.status_changed',
-      row.public_id,
-      JSON.stringify(envelope),
-      '{}',
-    ]);
+    const envelope = {
+      id: randomUUID(),
+      type: 'transaction.status_changed',
+      version: 1,
+      occurred_at: new Date().toISOString(),
+      data: { transaction: row, status: 'pending' },
+    };
+    await client.query(
+      'INSERT INTO outbox_events (event_id, topic, message_key, payload, headers) VALUES ($1, $2, $3, $4, $5)',
+      [envelope.id, 'transaction.status_changed', row.public_id, JSON.stringify(envelope), '{}'],
+    );
     await client.query('COMMIT');
     return { transaction_id: row.public_id, status: row.status };
   } catch (err) {

@@ -32,14 +32,25 @@ async function runMode(mode: 'per-batch' | 'interval'): Promise<Record<string, u
     partitions: PARTITIONS,
     replicationFactor: 1,
     createTopics: true,
-    security: { KAFKA_SSL: false, KAFKA_SSL_CA_FILE: '', KAFKA_SASL_MECHANISM: '', KAFKA_SASL_USERNAME: '', KAFKA_SASL_PASSWORD: '' },
+    security: {
+      KAFKA_SSL: false,
+      KAFKA_SSL_CA_FILE: '',
+      KAFKA_SASL_MECHANISM: '',
+      KAFKA_SASL_USERNAME: '',
+      KAFKA_SASL_PASSWORD: '',
+    },
   };
   const kafka = createKafka(settings, pino({ level: 'error' }));
   const admin = kafka.admin();
   await admin.connect();
   await ensureTopics(admin, settings, ['events']);
   const topic = `${prefix}events`;
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
   await producer.connect();
 
   const sentAt = new Map<string, number>();
@@ -47,7 +58,12 @@ async function runMode(mode: 'per-batch' | 'interval'): Promise<Record<string, u
   const acks: number[] = [];
   let commits = 0;
   let fetches = 0;
-  const consumer: Consumer = kafka.consumer({ groupId: `${prefix}group`, sessionTimeout: 10_000, heartbeatInterval: 2_000, allowAutoTopicCreation: false });
+  const consumer: Consumer = kafka.consumer({
+    groupId: `${prefix}group`,
+    sessionTimeout: 10_000,
+    heartbeatInterval: 2_000,
+    allowAutoTopicCreation: false,
+  });
   consumer.on(consumer.events.COMMIT_OFFSETS, () => commits++);
   consumer.on(consumer.events.FETCH, () => fetches++);
   await consumer.connect();
@@ -86,7 +102,10 @@ async function runMode(mode: 'per-batch' | 'interval'): Promise<Record<string, u
     sentAt.set(id, started);
     sends.push(
       producer
-        .sendBatch({ acks: -1, topicMessages: [{ topic, messages: [{ key: id, value: id, headers: { 'event-id': id } }] }] })
+        .sendBatch({
+          acks: -1,
+          topicMessages: [{ topic, messages: [{ key: id, value: id, headers: { 'event-id': id } }] }],
+        })
         .then(() => void acks.push(performance.now() - started)),
     );
   }
@@ -112,7 +131,9 @@ async function runMode(mode: 'per-batch' | 'interval'): Promise<Record<string, u
 }
 
 async function main(): Promise<void> {
-  const order = (process.env.KAFKA_HOP_MODES ?? 'per-batch,interval,per-batch,interval').split(',') as ('per-batch' | 'interval')[];
+  const order = (process.env.KAFKA_HOP_MODES ?? 'per-batch,interval,per-batch,interval').split(',') as (
+    'per-batch' | 'interval'
+  )[];
   for (const mode of order) console.log(JSON.stringify(await runMode(mode)));
 }
 

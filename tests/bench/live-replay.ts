@@ -14,14 +14,44 @@ export async function benchLiveReplay(stack: Stack, report: Report): Promise<voi
   if (!stack.app('split-ledger-service').running) await stack.startApp('split-ledger-service');
   const started = Date.now();
   // BENCH_PROFILE_DIR profiles the copier too (ops-<pid>.cpuprofile), like the services.
-  const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.js')}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {};
-  const res = await runOps(stack, ['replay', '--group', group, '--topic', Topics.TransactionStatusChanged, '--to-earliest', '--live', '--execute'], 1_800_000, { OPS_REPORT_RSS: 'true', ...profile });
+  const profile: Record<string, string> = process.env.BENCH_PROFILE_DIR
+    ? {
+        NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.js')}`,
+        BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR,
+      }
+    : {};
+  const res = await runOps(
+    stack,
+    ['replay', '--group', group, '--topic', Topics.TransactionStatusChanged, '--to-earliest', '--live', '--execute'],
+    1_800_000,
+    { OPS_REPORT_RSS: 'true', ...profile },
+  );
   const seconds = (Date.now() - started) / 1000;
   const copied = /copying to \S+ (\d+)\/\d+ \(100 %\) (\d+) events\/s/.exec(res.out);
   const replayed = /(\d+) event\(s\) replayed to/.exec(res.out);
   const rss = Number(/ops: peak memory (\d+) MB/.exec(res.out)?.[1]);
-  const note = res.code === 0 ? `${copied?.[1]} events` : `failed (exit ${res.code}): ${res.out.split('\n').slice(-3).join(' ')}`;
-  report.add({ section: 'replay', name: 'ops live replay copy rate', value: Number(copied?.[2]), unit: 'events/s', target: { op: '>=', value: 20_000 }, note });
-  report.add({ section: 'replay', name: 'ops live replay, copied and applied', value: replayed ? Number(replayed[1]) / seconds : NaN, unit: 'events/s', note: `${seconds.toFixed(1)} s for the whole command` });
-  report.add({ section: 'replay', name: 'ops live replay peak memory (RSS)', value: rss, unit: 'MB', target: { op: '<=', value: 300 } });
+  const note =
+    res.code === 0 ? `${copied?.[1]} events` : `failed (exit ${res.code}): ${res.out.split('\n').slice(-3).join(' ')}`;
+  report.add({
+    section: 'replay',
+    name: 'ops live replay copy rate',
+    value: Number(copied?.[2]),
+    unit: 'events/s',
+    target: { op: '>=', value: 20_000 },
+    note,
+  });
+  report.add({
+    section: 'replay',
+    name: 'ops live replay, copied and applied',
+    value: replayed ? Number(replayed[1]) / seconds : NaN,
+    unit: 'events/s',
+    note: `${seconds.toFixed(1)} s for the whole command`,
+  });
+  report.add({
+    section: 'replay',
+    name: 'ops live replay peak memory (RSS)',
+    value: rss,
+    unit: 'MB',
+    target: { op: '<=', value: 300 },
+  });
 }

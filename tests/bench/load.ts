@@ -15,12 +15,20 @@ export class HttpClient {
 
   send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Reply> {
     return new Promise((resolve, reject) => {
-      const req = request(url, { method, agent: this.agent, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
+      const req = request(
+        url,
+        {
+          method,
+          agent: this.agent,
+          headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        },
+      );
       req.setTimeout(30_000, () => req.destroy(new Error('request timed out')));
       req.on('error', reject);
       req.end(body);
@@ -39,7 +47,11 @@ export interface Run {
 }
 
 /** Closed loop: `connections` workers each send the next request as soon as the previous answers. */
-export async function closedLoop(connections: number, durationMs: number, send: (i: number) => Promise<boolean>): Promise<Run> {
+export async function closedLoop(
+  connections: number,
+  durationMs: number,
+  send: (i: number) => Promise<boolean>,
+): Promise<Run> {
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -63,7 +75,11 @@ export async function closedLoop(connections: number, durationMs: number, send: 
  * coordinated omission); `send` receives its due time (a performance.now() value) so latencies
  * are measured from the schedule, not from when the generator got round to it.
  */
-export async function openLoop(rate: number, durationMs: number, send: (i: number, dueAt: number) => Promise<void>): Promise<{ sent: number; lagMs: number }> {
+export async function openLoop(
+  rate: number,
+  durationMs: number,
+  send: (i: number, dueAt: number) => Promise<void>,
+): Promise<{ sent: number; lagMs: number }> {
   const total = Math.round((rate * durationMs) / 1000);
   const start = performance.now() + 20;
   const inFlight: Promise<void>[] = [];

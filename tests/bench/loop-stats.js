@@ -33,7 +33,13 @@ if (dir) {
     const name = basename(dirname(dirname(process.argv[1] ?? 'node')));
     const out = {
       seconds: (Date.now() - started) / 1000,
-      loop_delay_ms: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), p999: ms(loop.percentile(99.9)), max: ms(loop.max), over_resolution: loop.count },
+      loop_delay_ms: {
+        p50: ms(loop.percentile(50)),
+        p99: ms(loop.percentile(99)),
+        p999: ms(loop.percentile(99.9)),
+        max: ms(loop.max),
+        over_resolution: loop.count,
+      },
       gc,
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     };

@@ -104,7 +104,14 @@ export class MachineCost {
     const pgBackends = this.postmaster ? all.filter((p) => p.ppid === this.postmaster).map((p) => p.pid) : [];
     const kafkaPids = all.filter((p) => p.cmd.includes('kafka.Kafka')).map((p) => p.pid);
     const bench = process.cpuUsage();
-    const { rows: [db] } = await this.pg.query<{ statements: string | null; transactions: string; wal_bytes: string; wal_sync: string | null }>(
+    const {
+      rows: [db],
+    } = await this.pg.query<{
+      statements: string | null;
+      transactions: string;
+      wal_bytes: string;
+      wal_sync: string | null;
+    }>(
       `SELECT ${this.statementsLoaded ? '(SELECT sum(calls) FROM pg_stat_statements)' : 'NULL'} AS statements,
               (SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database) AS transactions,
               pg_current_wal_lsn() - '0/0'::pg_lsn AS wal_bytes, to_jsonb(w)->>'wal_sync' AS wal_sync FROM pg_stat_wal w`,
@@ -137,9 +144,17 @@ export class MachineCost {
       name: 'PostgreSQL statements per payment',
       value: per('statements'),
       unit: '',
-      note: this.statementsLoaded ? `${per('transactions').toFixed(1)} transactions` : 'pg_stat_statements not preloaded by the server',
+      note: this.statementsLoaded
+        ? `${per('transactions').toFixed(1)} transactions`
+        : 'pg_stat_statements not preloaded by the server',
     });
-    report.add({ section, name: 'PostgreSQL WAL per payment', value: per('walBytes') / 1024, unit: 'KiB', note: `${per('walSyncs').toFixed(2)} WAL fsyncs per payment` });
+    report.add({
+      section,
+      name: 'PostgreSQL WAL per payment',
+      value: per('walBytes') / 1024,
+      unit: 'KiB',
+      note: `${per('walSyncs').toFixed(2)} WAL fsyncs per payment`,
+    });
   }
 
   /**
@@ -166,12 +181,24 @@ export class MachineCost {
       unit: '% of a core',
       note: `services ${parts('services').toFixed(1)}, PostgreSQL ${parts('postgres').toFixed(1)}, Kafka ${parts('kafka').toFixed(1)}, Redis ${parts('redis').toFixed(1)}, bench ${parts('bench').toFixed(1)} %`,
     });
-    ALL_APPS.forEach((app, i) => report.add({ section, name: `${app} CPU`, value: share(servicesAfter[i] - servicesBefore[i]), unit: '% of a core' }));
-    report.add({ section, name: 'PostgreSQL statements', value: ((after.statements - before.statements) * 1000) / wallMs, unit: '/s', note: `${(((after.transactions - before.transactions) * 1000) / wallMs).toFixed(1)} transactions/s` });
+    ALL_APPS.forEach((app, i) =>
+      report.add({
+        section,
+        name: `${app} CPU`,
+        value: share(servicesAfter[i] - servicesBefore[i]),
+        unit: '% of a core',
+      }),
+    );
+    report.add({
+      section,
+      name: 'PostgreSQL statements',
+      value: ((after.statements - before.statements) * 1000) / wallMs,
+      unit: '/s',
+      note: `${(((after.transactions - before.transactions) * 1000) / wallMs).toFixed(1)} transactions/s`,
+    });
   }
 
   async close(): Promise<void> {
     await this.pg.end();
   }
 }
-

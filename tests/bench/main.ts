@@ -78,15 +78,21 @@ async function main(): Promise<void> {
   await receiver.start();
   const report = new Report();
   const overrides = benchOverrides(receiver);
-  const stack = await Stack.start(undefined, {
-    ...AS_DEPLOYED,
-    ...overrides,
-    // As the image runs them (Dockerfile).
-    NODE_OPTIONS: [DEPLOYED_NODE_OPTIONS, RECORDER_OPTIONS].join(' ').trim(),
-    ...RECORDER_ENV,
-    // As deployed: migration Jobs first, then serving processes that do not migrate (nor load TypeORM).
-  }, { migrationJobs: true });
-  report.overrides = Object.entries(overrides).map(([k, v]) => `${k}=${k === 'WEBHOOK_CA_FILE' ? "(the receiver's CA)" : v}`);
+  const stack = await Stack.start(
+    undefined,
+    {
+      ...AS_DEPLOYED,
+      ...overrides,
+      // As the image runs them (Dockerfile).
+      NODE_OPTIONS: [DEPLOYED_NODE_OPTIONS, RECORDER_OPTIONS].join(' ').trim(),
+      ...RECORDER_ENV,
+      // As deployed: migration Jobs first, then serving processes that do not migrate (nor load TypeORM).
+    },
+    { migrationJobs: true },
+  );
+  report.overrides = Object.entries(overrides).map(
+    ([k, v]) => `${k}=${k === 'WEBHOOK_CA_FILE' ? "(the receiver's CA)" : v}`,
+  );
   console.log(`settings other than the services' defaults: ${report.overrides.join(', ')}`);
   const memory = new MemorySampler(stack);
   let cost: MachineCost | undefined;
@@ -100,7 +106,12 @@ async function main(): Promise<void> {
       memory.idle(report);
     }
     memory.start();
-    if (ONLY.has('a')) await benchInitialize(stack, keys.test.secret, report, { seconds: SECONDS, poolSize: POOL_SIZE, pgStatementsDir: process.env.BENCH_PG_STATEMENTS });
+    if (ONLY.has('a'))
+      await benchInitialize(stack, keys.test.secret, report, {
+        seconds: SECONDS,
+        poolSize: POOL_SIZE,
+        pgStatementsDir: process.env.BENCH_PG_STATEMENTS,
+      });
     if (ONLY.has('b')) {
       await drained(stack);
       await cost.idle(report, SECONDS);
@@ -114,7 +125,13 @@ async function main(): Promise<void> {
     if (ONLY.has('d')) memory.stop(report);
     if (ONLY.has('c')) await benchReplay(stack, report, REPLAY_EVENTS, REPLAY_SECONDS);
     if (ONLY.has('e')) await benchLiveReplay(stack, report);
-    report.save({ overrides: report.overrides, seconds_per_step: SECONDS, replay_events: REPLAY_EVENTS, database_pool_size: Number(POOL_SIZE), only: [...ONLY] });
+    report.save({
+      overrides: report.overrides,
+      seconds_per_step: SECONDS,
+      replay_events: REPLAY_EVENTS,
+      database_pool_size: Number(POOL_SIZE),
+      only: [...ONLY],
+    });
   } finally {
     await cost?.close();
     await stack.stop();

@@ -48,23 +48,33 @@ export class MemorySampler {
         history.set(app, h);
         return h.length === STABLE_SAMPLES && Math.max(...h) - Math.min(...h) <= STABLE_MB;
       });
-    await waitFor('idle RSS to settle', stable, { timeoutMs: 60_000, intervalMs: STABLE_INTERVAL_MS }).catch((err: Error) => console.warn(`${err.message}; sampling idle RSS anyway`));
+    await waitFor('idle RSS to settle', stable, { timeoutMs: 60_000, intervalMs: STABLE_INTERVAL_MS }).catch(
+      (err: Error) => console.warn(`${err.message}; sampling idle RSS anyway`),
+    );
   }
 
   idle(report: Report): void {
     for (const app of ALL_APPS) {
-      report.add({ section: 'memory idle', name: `${app} RSS`, value: rssMb(this.stack.app(app).child.pid), unit: 'MB', target: { op: '<=', value: 120 } });
+      report.add({
+        section: 'memory idle',
+        name: `${app} RSS`,
+        value: rssMb(this.stack.app(app).child.pid),
+        unit: 'MB',
+        target: { op: '<=', value: 120 },
+      });
     }
   }
 
   start(): void {
     this.timer = setInterval(() => {
-      for (const app of ALL_APPS) this.peak.set(app, Math.max(this.peak.get(app) ?? 0, rssMb(this.stack.app(app).child.pid) || 0));
+      for (const app of ALL_APPS)
+        this.peak.set(app, Math.max(this.peak.get(app) ?? 0, rssMb(this.stack.app(app).child.pid) || 0));
     }, 250);
   }
 
   stop(report: Report): void {
     clearInterval(this.timer);
-    for (const app of ALL_APPS) report.add({ section: 'memory loaded', name: `${app} peak RSS`, value: this.peak.get(app) ?? NaN, unit: 'MB' });
+    for (const app of ALL_APPS)
+      report.add({ section: 'memory loaded', name: `${app} peak RSS`, value: this.peak.get(app) ?? NaN, unit: 'MB' });
   }
 }

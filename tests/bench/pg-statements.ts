@@ -63,7 +63,9 @@ export class PgStatements {
     // Per process, so a connection closed meanwhile (a pool's idle timeout) does not subtract its
     // earlier CPU; what a process that ended during the step used is lost (pools keep theirs open).
     const cpuMsByDatabase: Record<string, number> = {};
-    for (const [pid, { key, ms }] of this.postmaster ? serverCpu(this.postmaster) : new Map<number, { key: string; ms: number }>()) {
+    for (const [pid, { key, ms }] of this.postmaster
+      ? serverCpu(this.postmaster)
+      : new Map<number, { key: string; ms: number }>()) {
       cpuMsByDatabase[key] = (cpuMsByDatabase[key] ?? 0) + ms - (this.cpuBefore.get(pid)?.ms ?? 0);
     }
     const { rows } = await this.client.query(
@@ -73,7 +75,10 @@ export class PgStatements {
         WHERE s.query NOT LIKE '%pg_stat_statements%'
         ORDER BY d.datname, s.calls DESC`,
     );
-    writeFileSync(join(this.dir, `${step}.json`), JSON.stringify({ step, requests, cpuMsByDatabase, statements: rows }, null, 1));
+    writeFileSync(
+      join(this.dir, `${step}.json`),
+      JSON.stringify({ step, requests, cpuMsByDatabase, statements: rows }, null, 1),
+    );
   }
 
   async close(): Promise<void> {

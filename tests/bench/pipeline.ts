@@ -14,23 +14,42 @@ interface Merchant {
 }
 
 /** Businesses with one HTTPS callback each, subscribed to payment.created. */
-export async function merchants(stack: Stack, receiver: WebhookReceiver, count: number, tag: string): Promise<Merchant[]> {
+export async function merchants(
+  stack: Stack,
+  receiver: WebhookReceiver,
+  count: number,
+  tag: string,
+): Promise<Merchant[]> {
   const out: Merchant[] = [];
   for (let i = 0; i < count; i++) {
     const keys = await stack.createBusiness(`Bench ${tag} ${i}`);
     const path = `/${tag}-${i}`;
-    const res = await stack.api('POST', '/v1/callback', { key: keys.test.secret, body: { url: receiver.url(path), events: ['payment.created'] } });
+    const res = await stack.api('POST', '/v1/callback', {
+      key: keys.test.secret,
+      body: { url: receiver.url(path), events: ['payment.created'] },
+    });
     if (res.status >= 300) throw new Error(`callback: ${res.status} ${JSON.stringify(res.body)}`);
     out.push({ key: keys.test.secret, path });
   }
   return out;
 }
 
-const payment = (ref: string) => JSON.stringify({ amount: 2500, email: 'bench@example.com', currency: 'USD', payment_method_type: 'card', transaction_reference: ref });
+const payment = (ref: string) =>
+  JSON.stringify({
+    amount: 2500,
+    email: 'bench@example.com',
+    currency: 'USD',
+    payment_method_type: 'card',
+    transaction_reference: ref,
+  });
 const epoch = (perf: number) => performance.timeOrigin + perf;
 
 /** Waits until every sent payment's webhook arrived (or the deadline), and returns arrival times by transaction id. */
-async function arrivals(receiver: WebhookReceiver, sent: Map<string, number>, timeoutMs: number): Promise<Map<string, number>> {
+async function arrivals(
+  receiver: WebhookReceiver,
+  sent: Map<string, number>,
+  timeoutMs: number,
+): Promise<Map<string, number>> {
   const seen = new Map<string, number>();
   let scanned = 0;
   const scan = () => {
@@ -56,7 +75,9 @@ export async function drained(stack: Stack, timeoutMs = 180_000): Promise<void> 
     async () => {
       const written = await count('transaction-service', 'SELECT count(*) AS n FROM outbox_events');
       const applied = await Promise.all(
-        (['split-ledger-service', 'webhook-dispatcher'] as AppName[]).map((app) => count(app, "SELECT count(*) AS n FROM processed_events WHERE topic LIKE '%transaction.status_changed'")),
+        (['split-ledger-service', 'webhook-dispatcher'] as AppName[]).map((app) =>
+          count(app, "SELECT count(*) AS n FROM processed_events WHERE topic LIKE '%transaction.status_changed'"),
+        ),
       );
       return applied.every((n) => n >= written);
     },
@@ -65,7 +86,15 @@ export async function drained(stack: Stack, timeoutMs = 180_000): Promise<void> 
 }
 
 /** (b) open-loop initialize at `rate`/s over the merchants; latency = scheduled send → webhook arrival. */
-export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceiver, shops: Merchant[], report: Report, rate: number, seconds: number, cost?: MachineCost): Promise<void> {
+export async function benchEventToWebhook(
+  stack: Stack,
+  receiver: WebhookReceiver,
+  shops: Merchant[],
+  report: Report,
+  rate: number,
+  seconds: number,
+  cost?: MachineCost,
+): Promise<void> {
   const client = new HttpClient(256);
   const sent = new Map<string, number>();
   let rejected = 0;
@@ -77,11 +106,18 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
   let unsentError = '';
   const run = await openLoop(rate, seconds * 1000, async (i, due) => {
     const shop = shops[i % shops.length];
-    const res = await client.send(url, 'POST', { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` }, payment(`e2w${rate}-${i}`)).catch((err: Error) => {
-      unsent++;
-      unsentError ||= err.message;
-      return undefined;
-    });
+    const res = await client
+      .send(
+        url,
+        'POST',
+        { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` },
+        payment(`e2w${rate}-${i}`),
+      )
+      .catch((err: Error) => {
+        unsent++;
+        unsentError ||= err.message;
+        return undefined;
+      });
     if (!res) return;
     if (res.status === 200) sent.set((JSON.parse(res.body) as { transaction_id: string }).transaction_id, epoch(due));
     else rejected++;
@@ -111,13 +147,26 @@ export async function benchEventToWebhook(stack: Stack, receiver: WebhookReceive
   });
   // CPU each service spent per payment, from the first request to the last webhook's arrival:
   // unlike the latencies, it hardly depends on what else the machine is running.
-  ALL_APPS.forEach((app, i) => report.add({ section, name: `${app} CPU per payment`, value: (cpuAfter[i] - cpuBefore[i]) / Math.max(1, sent.size), unit: 'ms' }));
+  ALL_APPS.forEach((app, i) =>
+    report.add({
+      section,
+      name: `${app} CPU per payment`,
+      value: (cpuAfter[i] - cpuBefore[i]) / Math.max(1, sent.size),
+      unit: 'ms',
+    }),
+  );
   if (cost && machineBefore && machineAfter) cost.report(report, section, machineBefore, machineAfter, sent.size);
   await reportHops(stack, report, section, sent, seen);
 }
 
 /** (b) a burst of `count` payments to one callback: first request → last webhook arrival. */
-export async function benchBurst(stack: Stack, receiver: WebhookReceiver, shop: Merchant, report: Report, count: number): Promise<void> {
+export async function benchBurst(
+  stack: Stack,
+  receiver: WebhookReceiver,
+  shop: Merchant,
+  report: Report,
+  count: number,
+): Promise<void> {
   const client = new HttpClient(32);
   const sent = new Map<string, number>();
   const url = `${stack.gatewayUrl}/v1/transactions`;
@@ -127,8 +176,14 @@ export async function benchBurst(stack: Stack, receiver: WebhookReceiver, shop: 
     Array.from({ length: 32 }, async () => {
       while (next < count) {
         const i = next++;
-        const res = await client.send(url, 'POST', { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` }, payment(`burst-${i}`));
-        if (res.status === 200) sent.set((JSON.parse(res.body) as { transaction_id: string }).transaction_id, Date.now());
+        const res = await client.send(
+          url,
+          'POST',
+          { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` },
+          payment(`burst-${i}`),
+        );
+        if (res.status === 200)
+          sent.set((JSON.parse(res.body) as { transaction_id: string }).transaction_id, Date.now());
       }
     }),
   );

@@ -21,7 +21,10 @@ const isIdle = (id) => frame(id).functionName === '(idle)';
 
 if (process.env.SHOW_ACTIVITY) {
   const busy = new Map();
-  profile.samples.forEach((s, i) => isIdle(s) || busy.set(Math.floor(seconds[i] * 2) / 2, (busy.get(Math.floor(seconds[i] * 2) / 2) ?? 0) + 1));
+  profile.samples.forEach(
+    (s, i) =>
+      isIdle(s) || busy.set(Math.floor(seconds[i] * 2) / 2, (busy.get(Math.floor(seconds[i] * 2) / 2) ?? 0) + 1),
+  );
   console.log([...busy].map(([s, n]) => `${s}s:${n}`).join(' '));
 }
 const [from, to] = window === 'all' ? [0, Infinity] : window.split('-').map(Number);
@@ -49,7 +52,10 @@ profile.samples.forEach((s, i) => {
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + 1);
 });
 const print = (counts, n) =>
-  [...counts].sort((a, b) => b[1] - a[1]).slice(0, n).forEach(([k, v]) => console.log(`${((100 * v) / busy).toFixed(1).padStart(5)} %  ${k}`));
+  [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .forEach(([k, v]) => console.log(`${((100 * v) / busy).toFixed(1).padStart(5)} %  ${k}`));
 console.log(`${file}, ${window === 'all' ? 'whole profile' : `${from}–${to} s`}: ${busy} busy samples`);
 console.log('— self time per package');
 print(byPackage, 25);
@@ -61,12 +67,19 @@ for (const name of (process.env.CALLERS ?? '').split(',').filter(Boolean)) {
   profile.samples.forEach((s, i) => {
     if (!inWindow(i) || frame(s).functionName !== name) return;
     const chain = [];
-    for (let id = parent.get(s); id !== undefined && chain.length < Number(process.env.DEPTH ?? 4); id = parent.get(id)) {
+    for (
+      let id = parent.get(s);
+      id !== undefined && chain.length < Number(process.env.DEPTH ?? 4);
+      id = parent.get(id)
+    ) {
       const f = frame(id);
       chain.push(`${f.functionName || '(anonymous)'}@${f.url.split('/').pop()}:${f.lineNumber + 1}`);
     }
     stacks.set(chain.join(' < '), (stacks.get(chain.join(' < ')) ?? 0) + 1);
   });
   console.log(`— callers of ${name}`);
-  [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 8).forEach(([k, v]) => console.log(`${String(v).padStart(6)}  ${k}`));
+  [...stacks]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .forEach(([k, v]) => console.log(`${String(v).padStart(6)}  ${k}`));
 }

@@ -38,7 +38,13 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE ${db}`);
   const url = new URL(base);
   url.pathname = `/${db}`;
-  const ds = await new DataSource({ url: url.toString(), max: 2, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 10_000, statementTimeoutMillis: 5_000 }).initialize();
+  const ds = await new DataSource({
+    url: url.toString(),
+    max: 2,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 10_000,
+    statementTimeoutMillis: 5_000,
+  }).initialize();
   try {
     await ds.query(TABLE);
     await ds.query('CREATE INDEX outbox_events_unpublished ON outbox_events (id) WHERE published_at IS NULL');
@@ -46,10 +52,13 @@ async function main(): Promise<void> {
     const relay = new OutboxRelay(ds, producer, '', pino({ level: 'silent' }), async () => 1);
     const variants: Record<string, () => Promise<unknown>> = {
       'BEGIN with the statement (now)': () => relay.tick(),
-      'BEGIN, then the statement (before)': () => ds.transaction((m) => queryRows(m, TAKE_WITH_PARAMETERS, ['outbox_relay', 500])),
+      'BEGIN, then the statement (before)': () =>
+        ds.transaction((m) => queryRows(m, TAKE_WITH_PARAMETERS, ['outbox_relay', 500])),
     };
     const insert = () =>
-      ds.query(`INSERT INTO outbox_events (event_id, topic, message_key, payload) VALUES ($1, 't', 'k', '{"a":1}')`, [randomUUID()]);
+      ds.query(`INSERT INTO outbox_events (event_id, topic, message_key, payload) VALUES ($1, 't', 'k', '{"a":1}')`, [
+        randomUUID(),
+      ]);
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [name, tick] of Object.entries(variants)) {
         const latencies: number[] = [];
@@ -62,9 +71,17 @@ async function main(): Promise<void> {
         }
         const cpu = process.cpuUsage(cpu0);
         const s = stats(latencies);
-        const left = await ds.query<{ n: string }[]>('SELECT count(*) AS n FROM outbox_events WHERE published_at IS NULL');
+        const left = await ds.query<{ n: string }[]>(
+          'SELECT count(*) AS n FROM outbox_events WHERE published_at IS NULL',
+        );
         console.log(
-          JSON.stringify({ round, variant: name, 'tick p50/p99 ms': `${s.p50.toFixed(3)} / ${s.p99.toFixed(3)}`, 'CPU per tick µs (incl. the insert)': Math.round((cpu.user + cpu.system) / TICKS), unpublished: Number(left[0].n) }),
+          JSON.stringify({
+            round,
+            variant: name,
+            'tick p50/p99 ms': `${s.p50.toFixed(3)} / ${s.p99.toFixed(3)}`,
+            'CPU per tick µs (incl. the insert)': Math.round((cpu.user + cpu.system) / TICKS),
+            unpublished: Number(left[0].n),
+          }),
         );
       }
     }

@@ -25,12 +25,22 @@ export class Report {
   }
 
   machine(): { cpu: string; cores: number; memory_gib: number; node: string } {
-    return { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version };
+    return {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      memory_gib: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    };
   }
 
   /** Writes .local/bench.json and the generated section of docs/benchmarks.md. */
   save(settings: Record<string, unknown>): void {
-    const json = { at: this.startedAt.toISOString(), machine: this.machine(), settings, figures: this.figures.map((f) => ({ ...f, met: met(f) })) };
+    const json = {
+      at: this.startedAt.toISOString(),
+      machine: this.machine(),
+      settings,
+      figures: this.figures.map((f) => ({ ...f, met: met(f) })),
+    };
     mkdirSync(join(ROOT, '.local'), { recursive: true });
     writeFileSync(join(ROOT, '.local', 'bench.json'), `${JSON.stringify(json, null, 2)}\n`);
     const docs = join(ROOT, 'docs', 'benchmarks.md');
@@ -45,7 +55,8 @@ export class Report {
 
   private markdown(m: ReturnType<Report['machine']>): string {
     const rows = this.figures.map(
-      (f) => `| ${f.section} | ${f.name} | ${fmt(f.value)} ${f.unit} | ${f.target ? `${f.target.op} ${fmt(f.target.value)} ${f.unit}` : ''} | ${verdict(f)} | ${f.note ?? ''} |`,
+      (f) =>
+        `| ${f.section} | ${f.name} | ${fmt(f.value)} ${f.unit} | ${f.target ? `${f.target.op} ${fmt(f.target.value)} ${f.unit}` : ''} | ${verdict(f)} | ${f.note ?? ''} |`,
     );
     return [
       `Last \`npm run bench\`: ${this.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cores} × ${m.cpu}, ${m.memory_gib} GiB, Node ${m.node}.`,

@@ -18,8 +18,16 @@ export class ClusterControl {
   ) {}
 
   private async script(...args: string[]): Promise<string> {
-    const env = { ...process.env, KAFKA_NODES: String(this.nodes), KAFKA_BROKERS: this.brokers, KAFKA_PORT: new URL(`tcp://${this.brokers.split(',')[0]}`).port };
-    const { stdout } = await run('bash', [join(ROOT, 'scripts', 'infra', 'kafka.sh'), ...args], { env, timeout: 180_000 });
+    const env = {
+      ...process.env,
+      KAFKA_NODES: String(this.nodes),
+      KAFKA_BROKERS: this.brokers,
+      KAFKA_PORT: new URL(`tcp://${this.brokers.split(',')[0]}`).port,
+    };
+    const { stdout } = await run('bash', [join(ROOT, 'scripts', 'infra', 'kafka.sh'), ...args], {
+      env,
+      timeout: 180_000,
+    });
     return stdout;
   }
 
@@ -59,5 +67,9 @@ export class ClusterControl {
 /** Partitions whose in-sync replicas are fewer than their replicas (none: every copy caught up). */
 export async function underReplicated(admin: Admin, topics: string[]): Promise<string[]> {
   const meta = await admin.fetchTopicMetadata({ topics });
-  return meta.topics.flatMap((t) => t.partitions.filter((p) => p.isr.length < p.replicas.length).map((p) => `${t.name}/${p.partitionId} isr ${p.isr.join(',')} of ${p.replicas.join(',')}`));
+  return meta.topics.flatMap((t) =>
+    t.partitions
+      .filter((p) => p.isr.length < p.replicas.length)
+      .map((p) => `${t.name}/${p.partitionId} isr ${p.isr.join(',')} of ${p.replicas.join(',')}`),
+  );
 }

@@ -49,7 +49,9 @@ describe('chaos: a Kafka cluster losing nodes', () => {
   /** An API answer that must be 200; otherwise the failure shows the body and the services' last output. */
   const ok = (res: { status: number; body: unknown }) => {
     if (res.status !== 200) {
-      const tails = (['gateway', 'webhook-dispatcher', 'transaction-service'] as const).map((a) => `--- ${a} ---\n${stack.app(a).output.slice(-1500)}`).join('\n');
+      const tails = (['gateway', 'webhook-dispatcher', 'transaction-service'] as const)
+        .map((a) => `--- ${a} ---\n${stack.app(a).output.slice(-1500)}`)
+        .join('\n');
       throw new Error(`expected 200, got ${res.status} ${JSON.stringify(res.body)}\n${tails}`);
     }
   };
@@ -70,16 +72,29 @@ describe('chaos: a Kafka cluster losing nodes', () => {
   }
 
   const wholeAgain = async (what: string) =>
-    waitFor(`${what}: every partition fully in sync again`, async () => (await underReplicated(admin, ['__consumer_offsets', ...(await stackTopics())])).length === 0, { timeoutMs: 180_000, intervalMs: 1_000 });
+    waitFor(
+      `${what}: every partition fully in sync again`,
+      async () => (await underReplicated(admin, ['__consumer_offsets', ...(await stackTopics())])).length === 0,
+      { timeoutMs: 180_000, intervalMs: 1_000 },
+    );
 
   it('creates the topics with three copies and min.insync.replicas=2 (the cluster has three brokers)', async () => {
     expect((await admin.describeCluster()).brokers).toHaveLength(NODES);
     const topics = await stackTopics();
     expect(topics.length).toBeGreaterThan(5);
     const meta = await admin.fetchTopicMetadata({ topics });
-    for (const t of meta.topics) for (const p of t.partitions) expect({ topic: t.name, replicas: p.replicas.length }).toEqual({ topic: t.name, replicas: 3 });
-    const configs = await admin.describeConfigs({ includeSynonyms: false, resources: topics.map((name) => ({ type: 2, name, configNames: ['min.insync.replicas'] })) });
-    for (const r of configs.resources) expect({ topic: r.resourceName, minIsr: r.configEntries[0]?.configValue }).toEqual({ topic: r.resourceName, minIsr: '2' });
+    for (const t of meta.topics)
+      for (const p of t.partitions)
+        expect({ topic: t.name, replicas: p.replicas.length }).toEqual({ topic: t.name, replicas: 3 });
+    const configs = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: topics.map((name) => ({ type: 2, name, configNames: ['min.insync.replicas'] })),
+    });
+    for (const r of configs.resources)
+      expect({ topic: r.resourceName, minIsr: r.configEntries[0]?.configValue }).toEqual({
+        topic: r.resourceName,
+        minIsr: '2',
+      });
   });
 
   it('loses nothing and doubles nothing while the busiest partition leader and then the active controller crash', async () => {
@@ -89,30 +104,52 @@ describe('chaos: a Kafka cluster losing nodes', () => {
     const load = new PaymentLoad(stack, key, RATE);
     /** Webhooks flow: a payment accepted after `since` has had its outcome delivered. */
     const flowing = (what: string, since: number) =>
-      waitFor(`${what}: webhooks of new payments arrive`, () => {
-        const first = firstOutcomeWebhook(receiver, '/cluster');
-        return load.accepted.some((p) => p.acceptedAt > since && first.has(p.reference));
-      }, { timeoutMs: 180_000, intervalMs: 250 }).catch((err: Error) => {
+      waitFor(
+        `${what}: webhooks of new payments arrive`,
+        () => {
+          const first = firstOutcomeWebhook(receiver, '/cluster');
+          return load.accepted.some((p) => p.acceptedAt > since && first.has(p.reference));
+        },
+        { timeoutMs: 180_000, intervalMs: 250 },
+      ).catch((err: Error) => {
         const last = receiver.at('/cluster').at(-1)?.at ?? 0;
-        throw new Error(`${err.message}\naccepted ${load.accepted.length} of ${load.attempts} (${load.accepted.filter((p) => p.acceptedAt > since).length} since), last webhook ${Math.round((Date.now() - last) / 1000)} s ago, failures ${JSON.stringify([...load.failures])}; service output in .local/logs/chaos-cluster/`);
+        throw new Error(
+          `${err.message}\naccepted ${load.accepted.length} of ${load.attempts} (${load.accepted.filter((p) => p.acceptedAt > since).length} since), last webhook ${Math.round((Date.now() - last) / 1000)} s ago, failures ${JSON.stringify([...load.failures])}; service output in .local/logs/chaos-cluster/`,
+        );
       });
     const windows: Array<{ step: string; node: number; from: number; to: number; detail: string }> = [];
     load.start();
     try {
       await flowing('warm-up', 0);
-      await waitFor('some load before the first crash', () => load.accepted.length > 10 * RATE, { timeoutMs: 60_000, intervalMs: 200 });
+      await waitFor('some load before the first crash', () => load.accepted.length > 10 * RATE, {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
 
       const busiest = await busiestPartition();
-      const controller = async () => waitFor('an active controller', () => cluster.controller(), { timeoutMs: 60_000, intervalMs: 500 });
+      const controller = async () =>
+        waitFor('an active controller', () => cluster.controller(), { timeoutMs: 60_000, intervalMs: 500 });
       const steps: Array<{ step: string; pick: () => Promise<{ node: number; detail: string }> }> = [
-        { step: 'leader of the busiest partition', pick: async () => ({ node: busiest.leader, detail: `${busiest.topic.slice(stack.topicPrefix.length)}/${busiest.partition} (${busiest.messages} messages)` }) },
-        { step: 'active controller', pick: async () => ({ node: await controller(), detail: '__cluster_metadata leader' }) },
+        {
+          step: 'leader of the busiest partition',
+          pick: async () => ({
+            node: busiest.leader,
+            detail: `${busiest.topic.slice(stack.topicPrefix.length)}/${busiest.partition} (${busiest.messages} messages)`,
+          }),
+        },
+        {
+          step: 'active controller',
+          pick: async () => ({ node: await controller(), detail: '__cluster_metadata leader' }),
+        },
       ];
       for (const { step, pick } of steps) {
         const { node, detail } = await pick();
         const from = Date.now();
         await cluster.kill(node);
-        await waitFor(`load while node ${node} is down`, () => load.attempts > 0 && Date.now() - from > 5_000, { timeoutMs: 30_000, intervalMs: 200 });
+        await waitFor(`load while node ${node} is down`, () => load.attempts > 0 && Date.now() - from > 5_000, {
+          timeoutMs: 30_000,
+          intervalMs: 200,
+        });
         await flowing(`after the ${step} (node ${node}) crashed`, from);
         await cluster.up();
         await wholeAgain(`after node ${node} restarted`);
@@ -132,7 +169,10 @@ describe('chaos: a Kafka cluster losing nodes', () => {
     const first = firstOutcomeWebhook(receiver, '/cluster');
     const latency = (p: { reference: string; acceptedAt: number }) => first.get(p.reference)! - p.acceptedAt;
     const stats = (list: typeof load.accepted) => {
-      const l = list.filter((p) => first.has(p.reference)).map(latency).sort((a, b) => a - b);
+      const l = list
+        .filter((p) => first.has(p.reference))
+        .map(latency)
+        .sort((a, b) => a - b);
       return { payments: l.length, p50Ms: l[Math.floor(l.length / 2)] ?? 0, maxMs: l[l.length - 1] ?? 0 };
     };
     const calm = stats(load.accepted.filter((p) => p.acceptedAt < windows[0]!.from));
@@ -143,7 +183,13 @@ describe('chaos: a Kafka cluster losing nodes', () => {
       refunds: load.refundsAccepted,
       failures: Object.fromEntries(load.failures),
       calm,
-      failovers: windows.map((w) => ({ step: w.step, node: w.node, detail: w.detail, seconds: Math.round((w.to - w.from) / 1000), ...stats(load.accepted.filter((p) => p.acceptedAt >= w.from && p.acceptedAt <= w.to)) })),
+      failovers: windows.map((w) => ({
+        step: w.step,
+        node: w.node,
+        detail: w.detail,
+        seconds: Math.round((w.to - w.from) / 1000),
+        ...stats(load.accepted.filter((p) => p.acceptedAt >= w.from && p.acceptedAt <= w.to)),
+      })),
       longestStallMs: Math.max(...load.accepted.filter((p) => first.has(p.reference)).map(latency)),
     };
     mkdirSync(join(ROOT, '.local'), { recursive: true });
@@ -154,23 +200,44 @@ describe('chaos: a Kafka cluster losing nodes', () => {
   it('keeps the outbox rows while fewer than min.insync.replicas copies are in sync, names the cause, and sends them once the nodes are back', async () => {
     const shop = await stack.createBusiness('Cluster ISR Shop');
     const key = shop.test.secret;
-    ok(await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url('/isr'), events: ['transaction.success'] } }));
+    ok(
+      await stack.api('POST', '/v1/callback', {
+        key,
+        body: { url: receiver.url('/isr'), events: ['transaction.success'] },
+      }),
+    );
     const metric = async () => {
       const text = await (await fetch(stack.metricsUrl('transaction-service'))).text();
-      return Number(/^outbox_relay_failures_total\{[^}]*reason="not_enough_replicas"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0);
+      return Number(
+        /^outbox_relay_failures_total\{[^}]*reason="not_enough_replicas"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0,
+      );
     };
     const failuresBefore = await metric();
     const outputBefore = stack.app('transaction-service').output.length;
 
     // Two of three nodes down (clean shutdowns: their partitions move to the last node, whose
     // copy is then the only one in sync).
-    const last = await waitFor('an active controller', () => cluster.controller(), { timeoutMs: 60_000, intervalMs: 500 });
+    const last = await waitFor('an active controller', () => cluster.controller(), {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
     const others = [1, 2, 3].filter((n) => n !== last);
     try {
       for (const n of others) await cluster.stop(n);
       const references = Array.from({ length: 5 }, (_, i) => `isr-${stack.id}-${i}`);
       for (const reference of references) {
-        const res = await stack.api('POST', '/v1/transactions', { key, body: { amount: 1500, email: 'isr@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: reference, requested_response: 'success' } });
+        const res = await stack.api('POST', '/v1/transactions', {
+          key,
+          body: {
+            amount: 1500,
+            email: 'isr@example.com',
+            currency: 'USD',
+            payment_method_code: 'ecocash',
+            mobile_money_number: '0771234567',
+            transaction_reference: reference,
+            requested_response: 'success',
+          },
+        });
         ok(res);
       }
       const unsent = async () => {
@@ -182,21 +249,36 @@ describe('chaos: a Kafka cluster losing nodes', () => {
         return rows[0]!;
       };
       // Loud: the metric counts the refused batches and the log names the cause.
-      await waitFor('the relay to report NOT_ENOUGH_REPLICAS', async () => (await metric()) > failuresBefore, { timeoutMs: 120_000, intervalMs: 1_000 });
+      await waitFor('the relay to report NOT_ENOUGH_REPLICAS', async () => (await metric()) > failuresBefore, {
+        timeoutMs: 120_000,
+        intervalMs: 1_000,
+      });
       const log = stack.app('transaction-service').output.slice(outputBefore);
-      expect(log).toMatch(/outbox relay: Kafka did not take \d+ events: fewer brokers than min\.insync\.replicas hold an in-sync copy of a partition \(NOT_ENOUGH_REPLICAS/);
+      expect(log).toMatch(
+        /outbox relay: Kafka did not take \d+ events: fewer brokers than min\.insync\.replicas hold an in-sync copy of a partition \(NOT_ENOUGH_REPLICAS/,
+      );
       // Nothing marked sent: every event of these payments is still in the outbox.
       const kept = await unsent();
       expect(kept.sent).toBe(0);
       expect(kept.unsent).toBeGreaterThanOrEqual(references.length);
 
       await cluster.up();
-      await waitFor('the kept events to go out', async () => (await unsent()).unsent === 0, { timeoutMs: 180_000, intervalMs: 1_000 });
-      await waitFor('a transaction.success webhook for each payment', () => {
-        const got = firstOutcomeWebhook(receiver, '/isr');
-        return references.every((r) => got.has(r));
-      }, { timeoutMs: 180_000, intervalMs: 1_000 });
-      const outcomes = receiver.at('/isr').map((h) => JSON.parse(h.body) as { event: string; data: { transaction_reference: string } }).filter((b) => b.event === 'transaction.success');
+      await waitFor('the kept events to go out', async () => (await unsent()).unsent === 0, {
+        timeoutMs: 180_000,
+        intervalMs: 1_000,
+      });
+      await waitFor(
+        'a transaction.success webhook for each payment',
+        () => {
+          const got = firstOutcomeWebhook(receiver, '/isr');
+          return references.every((r) => got.has(r));
+        },
+        { timeoutMs: 180_000, intervalMs: 1_000 },
+      );
+      const outcomes = receiver
+        .at('/isr')
+        .map((h) => JSON.parse(h.body) as { event: string; data: { transaction_reference: string } })
+        .filter((b) => b.event === 'transaction.success');
       expect(outcomes.map((b) => b.data.transaction_reference).sort()).toEqual([...references].sort());
     } finally {
       await cluster.up();

@@ -37,14 +37,21 @@ describe('chaos: crashes and restarts under load', () => {
     const shop = await chaosShop(stack, receiver, '/chaos');
     const load = new PaymentLoad(stack, shop.key, RATE);
     load.start();
-    const progressed = (what: string, before: number) => waitFor(`${what}: payments accepted again`, () => load.accepted.length > before + RATE, { timeoutMs: 120_000, intervalMs: 200 });
+    const progressed = (what: string, before: number) =>
+      waitFor(`${what}: payments accepted again`, () => load.accepted.length > before + RATE, {
+        timeoutMs: 120_000,
+        intervalMs: 200,
+      });
     try {
       await progressed('warm-up', 0);
       for (const app of ALL_APPS) {
         const attempts = load.attempts;
         await stack.app(app).kill();
         // Let the load run into the crash for a couple of seconds' worth of requests.
-        await waitFor(`load during the ${app} outage`, () => load.attempts >= attempts + 2 * RATE, { timeoutMs: 30_000, intervalMs: 100 });
+        await waitFor(`load during the ${app} outage`, () => load.attempts >= attempts + 2 * RATE, {
+          timeoutMs: 30_000,
+          intervalMs: 100,
+        });
         const accepted = load.accepted.length;
         await stack.startApp(app);
         await progressed(`after ${app} restarted`, accepted);

@@ -28,11 +28,9 @@ describe('consumer scaling: partitions across replicas', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    stack = await Stack.start(
-      undefined,
-      chaosEnv(receiver, { KAFKA_PARTITIONS: String(PARTITIONS) }),
-      { replicas: { 'webhook-dispatcher': REPLICAS, 'split-ledger-service': REPLICAS } },
-    );
+    stack = await Stack.start(undefined, chaosEnv(receiver, { KAFKA_PARTITIONS: String(PARTITIONS) }), {
+      replicas: { 'webhook-dispatcher': REPLICAS, 'split-ledger-service': REPLICAS },
+    });
     admin = stack.kafka().admin();
     await admin.connect();
   }, 240_000);
@@ -45,32 +43,47 @@ describe('consumer scaling: partitions across replicas', () => {
   }, 120_000);
 
   /** Which partitions of `topic` each member of the group holds, by the replica (its pid) behind the member. */
-  async function assignment(app: AppName, group: string, topic: string): Promise<{ state: string; byReplica: Map<number, number[]> }> {
+  async function assignment(
+    app: AppName,
+    group: string,
+    topic: string,
+  ): Promise<{ state: string; byReplica: Map<number, number[]> }> {
     const { groups } = await admin.describeGroups([`${stack.topicPrefix}${group}`]);
     const g = groups[0]!;
-    const pids = new Map(Array.from({ length: stack.replicaCount(app) }, (_, i) => [stack.app(app, i).child.pid, i] as const));
+    const pids = new Map(
+      Array.from({ length: stack.replicaCount(app) }, (_, i) => [stack.app(app, i).child.pid, i] as const),
+    );
     const byReplica = new Map<number, number[]>();
     for (const m of g.members) {
       const pid = Number(/-(\d+)$/.exec(m.clientId)?.[1]);
       const replica = pids.get(pid);
       if (replica === undefined) throw new Error(`member ${m.clientId} is no replica of ${app}`);
       const decoded = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
-      byReplica.set(replica, [...(byReplica.get(replica) ?? []), ...(decoded?.assignment[`${stack.topicPrefix}${topic}`] ?? [])].sort((a, b) => a - b));
+      byReplica.set(
+        replica,
+        [...(byReplica.get(replica) ?? []), ...(decoded?.assignment[`${stack.topicPrefix}${topic}`] ?? [])].sort(
+          (a, b) => a - b,
+        ),
+      );
     }
     return { state: g.state, byReplica };
   }
 
   /** Waits until the group is stable with exactly `replicas` members that share the topic's partitions, each held once. */
   const spreadOver = (app: AppName, group: string, replicas: number[]) =>
-    waitFor(`${group}'s partitions spread over replicas ${replicas.join(', ')}`, async () => {
-      const a = await assignment(app, group, Topics.TransactionStatusChanged);
-      if (a.state !== 'Stable' || [...a.byReplica.keys()].sort().join() !== replicas.join()) return undefined;
-      const all = [...a.byReplica.values()].flat().sort((x, y) => x - y);
-      if (all.join() !== Array.from({ length: PARTITIONS }, (_, i) => i).join()) return undefined;
-      return [...a.byReplica.values()].every((p) => p.length > 0) ? a.byReplica : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 500 });
+    waitFor(
+      `${group}'s partitions spread over replicas ${replicas.join(', ')}`,
+      async () => {
+        const a = await assignment(app, group, Topics.TransactionStatusChanged);
+        if (a.state !== 'Stable' || [...a.byReplica.keys()].sort().join() !== replicas.join()) return undefined;
+        const all = [...a.byReplica.values()].flat().sort((x, y) => x - y);
+        if (all.join() !== Array.from({ length: PARTITIONS }, (_, i) => i).join()) return undefined;
+        return [...a.byReplica.values()].every((p) => p.length > 0) ? a.byReplica : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
 
-  it('spreads the partitions over the replicas and moves a killed replica\'s partitions to the others without doubling an effect', async () => {
+  it("spreads the partitions over the replicas and moves a killed replica's partitions to the others without doubling an effect", async () => {
     for (const { app, group } of SCALED) {
       const spread = await spreadOver(app, group, [0, 1, 2]);
       // Six partitions over three replicas: two each.
@@ -81,7 +94,10 @@ describe('consumer scaling: partitions across replicas', () => {
     const load = new PaymentLoad(stack, shop.key, RATE);
     load.start();
     try {
-      await waitFor('load before the crash', () => load.accepted.length > 5 * RATE, { timeoutMs: 60_000, intervalMs: 200 });
+      await waitFor('load before the crash', () => load.accepted.length > 5 * RATE, {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
       // One replica of each consumer crashes in the middle of the load.
       await Promise.all(SCALED.map(({ app }) => stack.app(app, 2).kill()));
       for (const { app, group } of SCALED) {
@@ -89,7 +105,10 @@ describe('consumer scaling: partitions across replicas', () => {
         expect([...moved.values()].map((p) => p.length)).toEqual([3, 3]);
       }
       const accepted = load.accepted.length;
-      await waitFor('load after the partitions moved', () => load.accepted.length > accepted + 5 * RATE, { timeoutMs: 60_000, intervalMs: 200 });
+      await waitFor('load after the partitions moved', () => load.accepted.length > accepted + 5 * RATE, {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
     } finally {
       await load.stop();
     }

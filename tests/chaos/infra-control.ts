@@ -34,7 +34,9 @@ export class InfraControl {
 
   async assertRestartable(): Promise<void> {
     for (const piece of ['postgres', 'redis', 'kafka'] as const) {
-      const { stdout } = await this.script(piece, 'status').catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+      const { stdout } = await this.script(piece, 'status').catch((err: { stdout?: string }) => ({
+        stdout: err.stdout ?? '',
+      }));
       if (!/running \(pid \d+\)/.test(stdout)) {
         throw new Error(
           `${piece} was not started by scripts/infra/${piece}.sh under LOCAL_DIR=${process.env.LOCAL_DIR ?? join(ROOT, '.local')} (status: ${stdout.trim()}); ` +

@@ -47,7 +47,10 @@ export class PaymentLoad {
   }
 
   private track(p: Promise<void>): void {
-    const why = (err: Error) => (err.name === 'TimeoutError' ? 'timeout' : `${err.message} ${(err.cause as { code?: string } | undefined)?.code ?? ''}`.trim());
+    const why = (err: Error) =>
+      err.name === 'TimeoutError'
+        ? 'timeout'
+        : `${err.message} ${(err.cause as { code?: string } | undefined)?.code ?? ''}`.trim();
     const wrapped = p.catch((err: Error) => this.fail(why(err))).finally(() => this.inFlight.delete(wrapped));
     this.inFlight.add(wrapped);
   }
@@ -70,7 +73,13 @@ export class PaymentLoad {
 
   private async pay(): Promise<void> {
     const n = ++this.seq;
-    const payment = { reference: `chaos-${this.stack.id}-${n}`, amount: 1_000 + ((n * 7_919) % 49_000), success: n % 10 !== 0, acceptedAt: 0, refunds: 0 };
+    const payment = {
+      reference: `chaos-${this.stack.id}-${n}`,
+      amount: 1_000 + ((n * 7_919) % 49_000),
+      success: n % 10 !== 0,
+      acceptedAt: 0,
+      refunds: 0,
+    };
     const res = await this.send('POST', '/v1/transactions', {
       key: this.key,
       body: {
@@ -91,7 +100,10 @@ export class PaymentLoad {
     p.refunds += 1; // claimed now so the next tick picks another payment
     const third = Math.floor(p.amount / 3);
     const amount = p.refunds === 1 ? third : p.amount - third;
-    const res = await this.send('POST', '/v1/transactions/refund', { key: this.key, body: { transaction_reference: p.reference, amount } });
+    const res = await this.send('POST', '/v1/transactions/refund', {
+      key: this.key,
+      body: { transaction_reference: p.reference, amount },
+    });
     if (res.status === 200) this.refundsAccepted += 1;
     else {
       p.refunds -= 1; // not refunded (e.g. not yet successful, or a service down): try again later

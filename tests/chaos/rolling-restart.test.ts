@@ -24,11 +24,9 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
 
   beforeAll(async () => {
     await receiver.start();
-    stack = await Stack.start(
-      undefined,
-      chaosEnv(receiver),
-      { replicas: Object.fromEntries(ALL_APPS.map((app) => [app, REPLICAS])) },
-    );
+    stack = await Stack.start(undefined, chaosEnv(receiver), {
+      replicas: Object.fromEntries(ALL_APPS.map((app) => [app, REPLICAS])),
+    });
   }, 240_000);
 
   afterAll(async () => {
@@ -54,7 +52,11 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
       }
     };
     const load = new PaymentLoad(stack, shop.key, RATE, 200, send);
-    const progressed = (what: string, before: number) => waitFor(`${what}: payments accepted again`, () => load.accepted.length > before + RATE, { timeoutMs: 120_000, intervalMs: 200 });
+    const progressed = (what: string, before: number) =>
+      waitFor(`${what}: payments accepted again`, () => load.accepted.length > before + RATE, {
+        timeoutMs: 120_000,
+        intervalMs: 200,
+      });
     const restarts: string[] = [];
     load.start();
     try {
@@ -66,7 +68,10 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
         rotation.delete(replica);
         // The preStop sleep: SIGTERM comes once the requests the balancer routed to the replica
         // before it left the rotation have their answers (a pod keeps serving during its preStop).
-        await waitFor(`requests routed to gateway replica ${replica} to be answered`, () => inFlight[replica] === 0, { timeoutMs: 30_000, intervalMs: 20 });
+        await waitFor(`requests routed to gateway replica ${replica} to be answered`, () => inFlight[replica] === 0, {
+          timeoutMs: 30_000,
+          intervalMs: 20,
+        });
         const accepted = load.accepted.length;
         await Promise.all(
           ALL_APPS.map(async (app) => {
@@ -83,7 +88,9 @@ describe('rolling restart: SIGTERM and start, replica by replica, under load', (
       await load.stop();
     }
     // Each replica stopped cleanly within its shutdown budget.
-    expect(restarts.sort()).toEqual(ALL_APPS.flatMap((app) => Array.from({ length: REPLICAS }, (_, i) => `${app}#${i} exited 0`)).sort());
+    expect(restarts.sort()).toEqual(
+      ALL_APPS.flatMap((app) => Array.from({ length: REPLICAS }, (_, i) => `${app}#${i} exited 0`)).sort(),
+    );
     expect(load.accepted.length).toBeGreaterThan(3 * RATE);
     expect(load.refundsAccepted).toBeGreaterThan(RATE);
     // Not one request refused (5xx), dropped or left without an answer. (A refund the API turns

@@ -27,13 +27,29 @@ export function chaosEnv(receiver: WebhookReceiver, extra: Record<string, string
 }
 
 /** A merchant with a 3.33 % partner fee split and a callback at `receiver.url(path)`; its test secret key. */
-export async function chaosShop(stack: Stack, receiver: WebhookReceiver, path: string): Promise<{ id: number; key: string }> {
+export async function chaosShop(
+  stack: Stack,
+  receiver: WebhookReceiver,
+  path: string,
+): Promise<{ id: number; key: string }> {
   const shop = await stack.createBusiness('Chaos Shop');
   const partner = await stack.createBusiness('Chaos Partner');
   const key = shop.test.secret;
-  const config = await stack.api('POST', '/v1/splits/config', { key, body: { partner_business_id: partner.id, split_type: 'percentage', split_value: 333, split_role: 'fee', currency: 'USD' } });
+  const config = await stack.api('POST', '/v1/splits/config', {
+    key,
+    body: {
+      partner_business_id: partner.id,
+      split_type: 'percentage',
+      split_value: 333,
+      split_role: 'fee',
+      currency: 'USD',
+    },
+  });
   if (config.status !== 200) throw new Error(`split config: ${config.status} ${JSON.stringify(config.body)}`);
-  const callback = await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url(path), events: SUBSCRIBED } });
+  const callback = await stack.api('POST', '/v1/callback', {
+    key,
+    body: { url: receiver.url(path), events: SUBSCRIBED },
+  });
   if (callback.status !== 200) throw new Error(`callback: ${callback.status} ${JSON.stringify(callback.body)}`);
   return { id: shop.id, key };
 }
@@ -53,35 +69,63 @@ const ops = (stack: Stack, ...args: string[]) => runOps(stack, args, 120_000);
  * between the services, every payment the API accepted exists in its final state, the receiver got
  * every subscribed event, and no webhook-id stood for two different events.
  */
-export async function expectEverythingSettled(stack: Stack, load: PaymentLoad, receiver: WebhookReceiver, path: string, shop: { id: number; key: string }): Promise<void> {
-  const reconciled = await waitFor('ops reconcile to find no difference', async () => {
-    const r = await ops(stack, 'reconcile');
-    return r.code === 0 ? r : undefined;
-  }, { timeoutMs: 180_000, intervalMs: 3_000 }).catch(async (err) => {
+export async function expectEverythingSettled(
+  stack: Stack,
+  load: PaymentLoad,
+  receiver: WebhookReceiver,
+  path: string,
+  shop: { id: number; key: string },
+): Promise<void> {
+  const reconciled = await waitFor(
+    'ops reconcile to find no difference',
+    async () => {
+      const r = await ops(stack, 'reconcile');
+      return r.code === 0 ? r : undefined;
+    },
+    { timeoutMs: 180_000, intervalMs: 3_000 },
+  ).catch(async (err) => {
     // What an on-call engineer would look at next: where each group stands, and what it dead-lettered.
     const lag = (await ops(stack, 'lag')).out;
-    const letters = await Promise.all(Object.values(ConsumerGroups).map(async (g) => `${g}: ${(await ops(stack, 'dlq', 'list', '--group', g, '--limit', '20')).out.slice(0, 2000)}`));
-    throw new Error(`${(err as Error).message}\n${(await ops(stack, 'reconcile')).out.slice(0, 4000)}\nlag:\n${lag.slice(0, 3000)}\ndead letters:\n${letters.join('\n')}\nload failures: ${JSON.stringify([...load.failures])}`);
+    const letters = await Promise.all(
+      Object.values(ConsumerGroups).map(
+        async (g) => `${g}: ${(await ops(stack, 'dlq', 'list', '--group', g, '--limit', '20')).out.slice(0, 2000)}`,
+      ),
+    );
+    throw new Error(
+      `${(err as Error).message}\n${(await ops(stack, 'reconcile')).out.slice(0, 4000)}\nlag:\n${lag.slice(0, 3000)}\ndead letters:\n${letters.join('\n')}\nload failures: ${JSON.stringify([...load.failures])}`,
+    );
   });
   expect(reconciled.out).toMatch(/^0 differences \(\d+ transactions, \d+ webhook events\)$/m);
 
   // No accepted payment lost: each is found by its reference, in a final state.
   for (let i = 0; i < load.accepted.length; i += 25) {
     const batch = load.accepted.slice(i, i + 25);
-    const found = await Promise.all(batch.map(async (p) => ({ reference: p.reference, status: (await stack.api('GET', `/v1/transactions/verify?reference=${p.reference}`, { key: shop.key })).body.status })));
+    const found = await Promise.all(
+      batch.map(async (p) => ({
+        reference: p.reference,
+        status: (await stack.api('GET', `/v1/transactions/verify?reference=${p.reference}`, { key: shop.key })).body
+          .status,
+      })),
+    );
     expect(found).toEqual(batch.map((p) => ({ reference: p.reference, status: p.success ? 'success' : 'failed' })));
   }
 
   // Every subscribed event reached the receiver; a webhook-id always stood for the same event.
-  const { rows: events } = await stack.db('webhook-dispatcher').query<{ id: string }>(
-    'SELECT id FROM webhook_events WHERE business_id = $1 AND event_type = ANY($2::text[])',
-    [shop.id, SUBSCRIBED],
-  );
+  const { rows: events } = await stack
+    .db('webhook-dispatcher')
+    .query<{ id: string }>('SELECT id FROM webhook_events WHERE business_id = $1 AND event_type = ANY($2::text[])', [
+      shop.id,
+      SUBSCRIBED,
+    ]);
   expect(events.length).toBeGreaterThan(load.accepted.length);
-  await waitFor('the receiver to have every subscribed event', () => {
-    const got = new Set(receiver.at(path).map((h) => h.headers['webhook-id']));
-    return events.every((e) => got.has(e.id));
-  }, { timeoutMs: 120_000, intervalMs: 1_000 });
+  await waitFor(
+    'the receiver to have every subscribed event',
+    () => {
+      const got = new Set(receiver.at(path).map((h) => h.headers['webhook-id']));
+      return events.every((e) => got.has(e.id));
+    },
+    { timeoutMs: 120_000, intervalMs: 1_000 },
+  );
   const bodyOf = new Map<string, string>();
   for (const hit of receiver.at(path)) {
     const { id, event, data } = JSON.parse(hit.body) as { id: string; event: string; data: unknown };
@@ -97,7 +141,10 @@ export async function expectEverythingSettled(stack: Stack, load: PaymentLoad, r
 export function firstOutcomeWebhook(receiver: WebhookReceiver, path: string): Map<string, number> {
   const first = new Map<string, number>();
   for (const hit of receiver.at(path)) {
-    const body = JSON.parse(hit.body) as { event: string; data: { transaction_reference?: string; reference?: string } };
+    const body = JSON.parse(hit.body) as {
+      event: string;
+      data: { transaction_reference?: string; reference?: string };
+    };
     if (body.event !== 'transaction.success' && body.event !== 'transaction.failed') continue;
     const ref = body.data.transaction_reference ?? body.data.reference;
     if (ref && !first.has(ref)) first.set(ref, hit.at);

@@ -11,7 +11,24 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { APPS, OVERLAYS, ROOT, arr, at, containerEnv, containers, entry, nameOf, obj, podLabels, podSpec, render, selects, str, type Obj } from './support/render';
+import {
+  APPS,
+  OVERLAYS,
+  ROOT,
+  arr,
+  at,
+  containerEnv,
+  containers,
+  entry,
+  nameOf,
+  obj,
+  podLabels,
+  podSpec,
+  render,
+  selects,
+  str,
+  type Obj,
+} from './support/render';
 
 const KUBECTL = path.resolve(ROOT, process.env.CACHE_DIR ?? '.cache', 'bin', 'kubectl');
 const SCRIPT = path.join(ROOT, 'scripts', 'deploy', 'apiserver.sh');
@@ -19,7 +36,11 @@ const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'];
 /** Building the binaries the first time (scripts/deploy/apiserver-tools.sh) takes minutes. */
 const SETUP_TIMEOUT_MS = 40 * 60_000;
 
-interface Run { status: number | null; stdout: string; stderr: string }
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 const key = (o: Obj): string => `${str(o.kind)}/${str(at(o, 'metadata', 'namespace')) ?? ''}/${nameOf(o)}`;
 const namespaceOf = (o: Obj): string => str(at(o, 'metadata', 'namespace')) ?? '';
@@ -55,7 +76,10 @@ function podOf(workload: Obj): Obj {
   if (claims.length > 0) {
     spec.volumes = [
       ...arr(spec.volumes),
-      ...claims.map((c) => ({ name: nameOf(c), persistentVolumeClaim: { claimName: `${nameOf(c)}-${nameOf(workload)}-0` } })),
+      ...claims.map((c) => ({
+        name: nameOf(c),
+        persistentVolumeClaim: { claimName: `${nameOf(c)}-${nameOf(workload)}-0` },
+      })),
     ];
   }
   return {
@@ -83,10 +107,14 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const list = (kind: string): Obj[] => stored.filter((o) => o.kind === kind);
-  const workloads = (namespace: string): Obj[] => stored.filter((o) => WORKLOAD_KINDS.includes(str(o.kind) ?? '') && namespaceOf(o) === namespace);
+  const workloads = (namespace: string): Obj[] =>
+    stored.filter((o) => WORKLOAD_KINDS.includes(str(o.kind) ?? '') && namespaceOf(o) === namespace);
   /** The workloads (same namespace) whose pods a selector selects, by name. */
   const selected = (selector: Obj, namespace: string): string[] =>
-    workloads(namespace).filter((w) => selects(selector, podLabels(w))).map(nameOf).sort();
+    workloads(namespace)
+      .filter((w) => selects(selector, podLabels(w)))
+      .map(nameOf)
+      .sort();
 
   beforeAll(() => {
     // A directory that does not exist yet (apiserver.sh creates it and removes it on `down`).
@@ -120,11 +148,14 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
     expect(stored.map(key).sort()).toEqual(rendered.map(key).sort());
   });
 
-  it('admits the Pod of every workload under the namespace\'s Pod Security level (server-side dry run)', () => {
+  it("admits the Pod of every workload under the namespace's Pod Security level (server-side dry run)", () => {
     const namespaces = list('Namespace');
     expect(namespaces.length).toBeGreaterThan(0);
     for (const ns of namespaces) {
-      expect({ ns: nameOf(ns), enforce: str(at(ns, 'metadata', 'labels', 'pod-security.kubernetes.io/enforce')) }).toEqual({ ns: nameOf(ns), enforce: 'restricted' });
+      expect({
+        ns: nameOf(ns),
+        enforce: str(at(ns, 'metadata', 'labels', 'pod-security.kubernetes.io/enforce')),
+      }).toEqual({ ns: nameOf(ns), enforce: 'restricted' });
       // What the ServiceAccount controller would have created: pods without serviceAccountName use it.
       const sa = kubectl(['create', 'serviceaccount', 'default', '-n', nameOf(ns)]);
       expect(sa.status === 0 || sa.stderr.includes('AlreadyExists')).toBe(true);
@@ -133,7 +164,11 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
     expect(all.length).toBeGreaterThan(0);
     for (const w of all) {
       const r = kubectl(['create', '--dry-run=server', '-o', 'name', '-f', '-'], JSON.stringify(podOf(w)));
-      expect({ workload: key(w), status: r.status, stderr: r.stderr }).toEqual({ workload: key(w), status: 0, stderr: '' });
+      expect({ workload: key(w), status: r.status, stderr: r.stderr }).toEqual({
+        workload: key(w),
+        status: 0,
+        stderr: '',
+      });
     }
     // ...and the admission does refuse a Pod that breaks the profile (it is really enforced).
     const pod = podOf(all[0]);
@@ -144,66 +179,111 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
     expect(refused.stderr).toContain('violates PodSecurity "restricted');
   });
 
-  itFor(['Service'])('has every Service select the pods of exactly the workload it is for, on ports they declare', () => {
-    const services = list('Service');
-    expect(services.length).toBeGreaterThan(0);
-    for (const s of services) {
-      const selector = obj(at(s, 'spec', 'selector'));
-      expect({ service: nameOf(s), selects: selected(selector, namespaceOf(s)) }).toEqual({ service: nameOf(s), selects: [ownerOf(s)] });
-      const target = workloads(namespaceOf(s)).find((w) => nameOf(w) === ownerOf(s));
-      const portNames = (target ? containers(target) : []).flatMap((c) => arr(c.ports).map((p) => str(obj(p).name)));
-      const portNumbers = (target ? containers(target) : []).flatMap((c) => arr(c.ports).map((p) => str(obj(p).containerPort)));
-      for (const p of arr(at(s, 'spec', 'ports')).map(obj)) {
-        const t = str(p.targetPort) ?? str(p.port);
-        const declared = typeof p.targetPort === 'string' ? portNames.includes(t) : portNumbers.includes(t);
-        expect({ service: nameOf(s), targetPort: t, declared }).toEqual({ service: nameOf(s), targetPort: t, declared: true });
-      }
-    }
-  });
-
-  itFor(['PodDisruptionBudget'])('has every PodDisruptionBudget select the pods of exactly the workload it is for', () => {
-    const pdbs = list('PodDisruptionBudget');
-    expect(pdbs.length).toBeGreaterThan(0);
-    for (const p of pdbs) {
-      expect({ pdb: nameOf(p), selects: selected(obj(at(p, 'spec', 'selector')), namespaceOf(p)) }).toEqual({ pdb: nameOf(p), selects: [ownerOf(p)] });
-    }
-  });
-
-  itFor(['NetworkPolicy'])('has every NetworkPolicy, and every pod peer of its rules, select pods of some workload (each value of an In list too)', () => {
-    const policies = list('NetworkPolicy');
-    expect(policies.length).toBeGreaterThan(0);
-    for (const np of policies) {
-      const ns = namespaceOf(np);
-      for (const alt of alternatives(obj(at(np, 'spec', 'podSelector')))) {
-        expect({ policy: nameOf(np), podSelector: alt, selects: selected(alt, ns).length > 0 }).toEqual({ policy: nameOf(np), podSelector: alt, selects: true });
-      }
-      const rules = [...arr(at(np, 'spec', 'ingress')).map((r) => arr(obj(r).from)), ...arr(at(np, 'spec', 'egress')).map((r) => arr(obj(r).to))];
-      for (const peer of rules.flat().map(obj)) {
-        if (peer.podSelector === undefined) continue;
-        // Pods of another namespace (kube-dns, Prometheus) are not part of these overlays.
-        const nsSelector = peer.namespaceSelector;
-        if (nsSelector !== undefined && !selects(obj(nsSelector), { 'kubernetes.io/metadata.name': ns })) continue;
-        for (const alt of alternatives(obj(peer.podSelector))) {
-          expect({ policy: nameOf(np), peer: alt, selects: selected(alt, ns).length > 0 }).toEqual({ policy: nameOf(np), peer: alt, selects: true });
+  itFor(['Service'])(
+    'has every Service select the pods of exactly the workload it is for, on ports they declare',
+    () => {
+      const services = list('Service');
+      expect(services.length).toBeGreaterThan(0);
+      for (const s of services) {
+        const selector = obj(at(s, 'spec', 'selector'));
+        expect({ service: nameOf(s), selects: selected(selector, namespaceOf(s)) }).toEqual({
+          service: nameOf(s),
+          selects: [ownerOf(s)],
+        });
+        const target = workloads(namespaceOf(s)).find((w) => nameOf(w) === ownerOf(s));
+        const portNames = (target ? containers(target) : []).flatMap((c) => arr(c.ports).map((p) => str(obj(p).name)));
+        const portNumbers = (target ? containers(target) : []).flatMap((c) =>
+          arr(c.ports).map((p) => str(obj(p).containerPort)),
+        );
+        for (const p of arr(at(s, 'spec', 'ports')).map(obj)) {
+          const t = str(p.targetPort) ?? str(p.port);
+          const declared = typeof p.targetPort === 'string' ? portNames.includes(t) : portNumbers.includes(t);
+          expect({ service: nameOf(s), targetPort: t, declared }).toEqual({
+            service: nameOf(s),
+            targetPort: t,
+            declared: true,
+          });
         }
       }
-    }
-  });
+    },
+  );
 
-  itFor(['HorizontalPodAutoscaler', 'ScaledObject'])('has every HorizontalPodAutoscaler and KEDA ScaledObject scale the Deployment it is for, which exists', () => {
-    const scalers = [...list('HorizontalPodAutoscaler'), ...list('ScaledObject')];
-    expect(scalers.length).toBeGreaterThan(0);
-    for (const s of scalers) {
-      const ref = obj(at(s, 'spec', 'scaleTargetRef'));
-      const target = {
-        apiVersion: str(ref.apiVersion) ?? 'apps/v1',
-        kind: str(ref.kind) ?? 'Deployment',
-        name: str(ref.name),
-      };
-      const exists = stored.some((o) => o.apiVersion === target.apiVersion && o.kind === target.kind && nameOf(o) === target.name && namespaceOf(o) === namespaceOf(s));
-      expect({ scaler: key(s), target, exists }).toEqual({ scaler: key(s), target: { apiVersion: 'apps/v1', kind: 'Deployment', name: ownerOf(s) }, exists: true });
-    }
-  });
+  itFor(['PodDisruptionBudget'])(
+    'has every PodDisruptionBudget select the pods of exactly the workload it is for',
+    () => {
+      const pdbs = list('PodDisruptionBudget');
+      expect(pdbs.length).toBeGreaterThan(0);
+      for (const p of pdbs) {
+        expect({ pdb: nameOf(p), selects: selected(obj(at(p, 'spec', 'selector')), namespaceOf(p)) }).toEqual({
+          pdb: nameOf(p),
+          selects: [ownerOf(p)],
+        });
+      }
+    },
+  );
+
+  itFor(['NetworkPolicy'])(
+    'has every NetworkPolicy, and every pod peer of its rules, select pods of some workload (each value of an In list too)',
+    () => {
+      const policies = list('NetworkPolicy');
+      expect(policies.length).toBeGreaterThan(0);
+      for (const np of policies) {
+        const ns = namespaceOf(np);
+        for (const alt of alternatives(obj(at(np, 'spec', 'podSelector')))) {
+          expect({ policy: nameOf(np), podSelector: alt, selects: selected(alt, ns).length > 0 }).toEqual({
+            policy: nameOf(np),
+            podSelector: alt,
+            selects: true,
+          });
+        }
+        const rules = [
+          ...arr(at(np, 'spec', 'ingress')).map((r) => arr(obj(r).from)),
+          ...arr(at(np, 'spec', 'egress')).map((r) => arr(obj(r).to)),
+        ];
+        for (const peer of rules.flat().map(obj)) {
+          if (peer.podSelector === undefined) continue;
+          // Pods of another namespace (kube-dns, Prometheus) are not part of these overlays.
+          const nsSelector = peer.namespaceSelector;
+          if (nsSelector !== undefined && !selects(obj(nsSelector), { 'kubernetes.io/metadata.name': ns })) continue;
+          for (const alt of alternatives(obj(peer.podSelector))) {
+            expect({ policy: nameOf(np), peer: alt, selects: selected(alt, ns).length > 0 }).toEqual({
+              policy: nameOf(np),
+              peer: alt,
+              selects: true,
+            });
+          }
+        }
+      }
+    },
+  );
+
+  itFor(['HorizontalPodAutoscaler', 'ScaledObject'])(
+    'has every HorizontalPodAutoscaler and KEDA ScaledObject scale the Deployment it is for, which exists',
+    () => {
+      const scalers = [...list('HorizontalPodAutoscaler'), ...list('ScaledObject')];
+      expect(scalers.length).toBeGreaterThan(0);
+      for (const s of scalers) {
+        const ref = obj(at(s, 'spec', 'scaleTargetRef'));
+        const target = {
+          apiVersion: str(ref.apiVersion) ?? 'apps/v1',
+          kind: str(ref.kind) ?? 'Deployment',
+          name: str(ref.name),
+        };
+        const exists = stored.some(
+          (o) =>
+            o.apiVersion === target.apiVersion &&
+            o.kind === target.kind &&
+            nameOf(o) === target.name &&
+            namespaceOf(o) === namespaceOf(s),
+        );
+        expect({ scaler: key(s), target, exists }).toEqual({
+          scaler: key(s),
+          target: { apiVersion: 'apps/v1', kind: 'Deployment', name: ownerOf(s) },
+          exists: true,
+        });
+      }
+    },
+  );
 
   itFor(['ScaledObject'])('has every KEDA trigger authenticate with a Secret key that exists', () => {
     expect(list('ScaledObject').length).toBeGreaterThan(0);
@@ -212,11 +292,20 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
         const auth = str(at(trigger, 'authenticationRef', 'name'));
         if (auth === undefined) continue;
         const ta = list('TriggerAuthentication').find((t) => nameOf(t) === auth && namespaceOf(t) === namespaceOf(so));
-        expect({ scaledObject: nameOf(so), auth, exists: ta !== undefined }).toEqual({ scaledObject: nameOf(so), auth, exists: true });
+        expect({ scaledObject: nameOf(so), auth, exists: ta !== undefined }).toEqual({
+          scaledObject: nameOf(so),
+          auth,
+          exists: true,
+        });
         for (const ref of arr(at(ta, 'spec', 'secretTargetRef')).map(obj)) {
           const secret = list('Secret').find((x) => nameOf(x) === str(ref.name) && namespaceOf(x) === namespaceOf(so));
           const hasKey = secret !== undefined && str(ref.key) !== undefined && str(ref.key)! in obj(secret.data);
-          expect({ auth, secret: str(ref.name), key: str(ref.key), hasKey }).toEqual({ auth, secret: str(ref.name), key: str(ref.key), hasKey: true });
+          expect({ auth, secret: str(ref.name), key: str(ref.key), hasKey }).toEqual({
+            auth,
+            secret: str(ref.name),
+            key: str(ref.key),
+            hasKey: true,
+          });
         }
       }
     }
@@ -225,12 +314,21 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
   itFor(['Ingress'])('routes every Ingress path to a Service port that exists', () => {
     expect(list('Ingress').length).toBeGreaterThan(0);
     for (const ing of list('Ingress')) {
-      for (const p of arr(at(ing, 'spec', 'rules')).flatMap((r) => arr(at(r, 'http', 'paths'))).map(obj)) {
+      for (const p of arr(at(ing, 'spec', 'rules'))
+        .flatMap((r) => arr(at(r, 'http', 'paths')))
+        .map(obj)) {
         const backend = obj(at(p, 'backend', 'service'));
         const svc = list('Service').find((s) => nameOf(s) === str(backend.name) && namespaceOf(s) === namespaceOf(ing));
         const port = obj(backend.port);
-        const ok = arr(at(svc, 'spec', 'ports')).map(obj).some((sp) => (port.name !== undefined ? sp.name === port.name : sp.port === port.number));
-        expect({ ingress: nameOf(ing), path: p.path, backend, ok }).toEqual({ ingress: nameOf(ing), path: p.path, backend, ok: true });
+        const ok = arr(at(svc, 'spec', 'ports'))
+          .map(obj)
+          .some((sp) => (port.name !== undefined ? sp.name === port.name : sp.port === port.number));
+        expect({ ingress: nameOf(ing), path: p.path, backend, ok }).toEqual({
+          ingress: nameOf(ing),
+          path: p.path,
+          backend,
+          ok: true,
+        });
       }
     }
   });
@@ -241,13 +339,19 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
     for (const job of jobs) {
       const app = nameOf(job).replace(/-migrate$/, '');
       const deployment = list('Deployment').find((d) => nameOf(d) === app && namespaceOf(d) === namespaceOf(job));
-      expect({ job: nameOf(job), deployment: deployment !== undefined }).toEqual({ job: nameOf(job), deployment: true });
+      expect({ job: nameOf(job), deployment: deployment !== undefined }).toEqual({
+        job: nameOf(job),
+        deployment: true,
+      });
       const [jc] = containers(job);
       const [dc] = containers(deployment!);
       expect(fs.existsSync(path.join(ROOT, 'apps', app, 'src', 'main.ts'))).toBe(true);
       const jobEnv = containerEnv(stored, jc);
       const appEnv = containerEnv(stored, dc);
-      expect({ app, database: appEnv.get('DATABASE_NAME')?.value }).toEqual({ app, database: expect.stringMatching(/^payments_/) });
+      expect({ app, database: appEnv.get('DATABASE_NAME')?.value }).toEqual({
+        app,
+        database: expect.stringMatching(/^payments_/),
+      });
       expect({
         job: nameOf(job),
         runs: entry(jc),
@@ -255,7 +359,10 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
         serviceAccount: str(podSpec(job).serviceAccountName),
         database: jobEnv.get('DATABASE_NAME')?.value,
         databaseUrlSecret: jobEnv.get('DATABASE_URL')?.secret?.replace(/-[a-z0-9]{10}$/, ''),
-        appSecrets: arr(jc.envFrom).map((f) => str(at(f, 'secretRef', 'name'))).filter(Boolean).sort(),
+        appSecrets: arr(jc.envFrom)
+          .map((f) => str(at(f, 'secretRef', 'name')))
+          .filter(Boolean)
+          .sort(),
       }).toEqual({
         job: nameOf(job),
         runs: { app, args: ['migrate'] },
@@ -263,7 +370,10 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
         serviceAccount: str(podSpec(deployment!).serviceAccountName),
         database: appEnv.get('DATABASE_NAME')?.value,
         databaseUrlSecret: `${app}-migration`,
-        appSecrets: arr(dc.envFrom).map((f) => str(at(f, 'secretRef', 'name'))).filter(Boolean).sort(),
+        appSecrets: arr(dc.envFrom)
+          .map((f) => str(at(f, 'secretRef', 'name')))
+          .filter(Boolean)
+          .sort(),
       });
     }
   });

@@ -23,8 +23,13 @@ describe('Node.js runtime', () => {
 
   it('is the base image of the Dockerfile: exact version, registry named in full', () => {
     const arg = /^ARG NODE_IMAGE=(\S+)$/m.exec(read('Dockerfile'))?.[1];
-    expect(arg).toMatch(new RegExp(`^docker\\.io/library/node:${NODE_VERSION.replace(/\./g, '\\.')}-[a-z]+-slim(@sha256:[a-f0-9]{64})?$`));
-    const froms = [...read('Dockerfile').matchAll(/^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/gim)].map((m) => ({ image: m[1], stage: m[2] }));
+    expect(arg).toMatch(
+      new RegExp(`^docker\\.io/library/node:${NODE_VERSION.replace(/\./g, '\\.')}-[a-z]+-slim(@sha256:[a-f0-9]{64})?$`),
+    );
+    const froms = [...read('Dockerfile').matchAll(/^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/gim)].map((m) => ({
+      image: m[1],
+      stage: m[2],
+    }));
     expect(froms.map((f) => f.stage)).toEqual(['deps', 'build', 'runtime']);
     expect(froms.filter((f) => f.image !== 'deps').map((f) => f.image)).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}']);
   });
@@ -46,16 +51,21 @@ describe('Node.js runtime', () => {
   });
 
   it('keeps caches, local state and dependencies out of the image build context', () => {
-    const ignored = read('.dockerignore').split(/\r?\n/).map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split(/\r?\n/)
+      .map((l) => l.trim());
     for (const entry of ['node_modules', 'dist', '.git', '.cache', '.local', '.env']) expect(ignored).toContain(entry);
   });
 });
 
 describe('docker-compose.yml', () => {
   const compose = obj(parse(read('docker-compose.yml'), { merge: true }));
-  const services = Object.entries(obj(compose.services)).map(([name, s]) => ({ name, ...obj(s) }) as Obj & { name: string });
+  const services = Object.entries(obj(compose.services)).map(
+    ([name, s]) => ({ name, ...obj(s) }) as Obj & { name: string },
+  );
   const image = (name: string): string => str(services.find((s) => s.name === name)?.image) ?? '';
-  const localImage = (name: string): string => str(containers(find(render('local'), 'StatefulSet', name))[0].image) ?? '';
+  const localImage = (name: string): string =>
+    str(containers(find(render('local'), 'StatefulSet', name))[0].image) ?? '';
 
   it('pins every third-party image to an exact version, the same the local cluster overlay runs', () => {
     for (const name of ['postgres', 'redis', 'kafka']) {
@@ -75,7 +85,9 @@ describe('docker-compose.yml', () => {
       }
     };
     const pgBin = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').sort().pop() : undefined;
-    const pg = pgBin ? versionOf(`/usr/lib/postgresql/${pgBin}/bin/postgres`, ['--version'], /\) (\d+\.\d+)/) : undefined;
+    const pg = pgBin
+      ? versionOf(`/usr/lib/postgresql/${pgBin}/bin/postgres`, ['--version'], /\) (\d+\.\d+)/)
+      : undefined;
     const redis = versionOf('redis-server', ['--version'], /v=(\d+\.\d+\.\d+)/);
     if (pg) expect(image('postgres')).toBe(`docker.io/library/postgres:${pg}`);
     else expect(image('postgres')).toMatch(/:15\.\d+$/);
@@ -85,7 +97,12 @@ describe('docker-compose.yml', () => {
 
   it('builds every app service from the runtime stage of the Dockerfile and starts an existing app', () => {
     const apps = services.filter((s) => !['postgres', 'redis', 'kafka'].includes(s.name));
-    expect(apps.map((s) => s.name).sort()).toEqual(['gateway', 'split-ledger-service', 'transaction-service', 'webhook-dispatcher']);
+    expect(apps.map((s) => s.name).sort()).toEqual([
+      'gateway',
+      'split-ledger-service',
+      'transaction-service',
+      'webhook-dispatcher',
+    ]);
     for (const s of apps) {
       expect(obj(s.build)).toMatchObject({ context: '.', dockerfile: 'Dockerfile', target: 'runtime' });
       expect(arr(s.command)).toEqual(['node', `dist/apps/${s.name}/src/main.js`]);
@@ -101,7 +118,10 @@ describe('docker-compose.yml', () => {
       if (s.name !== 'gateway') expect(env.RPC_HOST).toBe('0.0.0.0');
       expect(arr(at(s, 'healthcheck', 'test')).join(' ')).toContain('/health/ready');
       // Only transaction-service encrypts and decrypts provider credentials.
-      expect({ s: s.name, key: 'PROVIDER_CREDENTIALS_KEY' in env }).toEqual({ s: s.name, key: s.name === 'transaction-service' });
+      expect({ s: s.name, key: 'PROVIDER_CREDENTIALS_KEY' in env }).toEqual({
+        s: s.name,
+        key: s.name === 'transaction-service',
+      });
     }
   });
 });

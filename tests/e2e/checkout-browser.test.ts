@@ -84,14 +84,25 @@ describe('hosted checkout in Chromium', () => {
     const reference = landed.searchParams.get('reference')!;
     await page.screenshot({ path: screenshotPath('checkout-link-done.png') });
 
-    const verified = await stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.test.secret });
-    expect(verified.body).toMatchObject({ result: 'success', status: 'success', amount: 2500, charges: 63, total: 2563, emailAddress: 'reader@example.com' });
+    const verified = await stack.api('GET', `/v1/transactions/verify?reference=${reference}`, {
+      key: keys.test.secret,
+    });
+    expect(verified.body).toMatchObject({
+      result: 'success',
+      status: 'success',
+      amount: 2500,
+      charges: 63,
+      total: 2563,
+      emailAddress: 'reader@example.com',
+    });
 
     // The link's splits travel with the transaction's events to the ledger.
     const splits = await waitFor('the ledger to receive the link splits', async () => {
-      const { rows } = await stack.db('split-ledger-service').query("SELECT link_splits, status FROM ledger_transactions WHERE public_id = $1 AND status = 'success'", [
-        verified.body.transaction_id,
-      ]);
+      const { rows } = await stack
+        .db('split-ledger-service')
+        .query("SELECT link_splits, status FROM ledger_transactions WHERE public_id = $1 AND status = 'success'", [
+          verified.body.transaction_id,
+        ]);
       return rows[0]?.link_splits;
     });
     expect(splits).toEqual([{ business_id: partner.id, type: 'fixed', value: 300, description: 'delivery' }]);
@@ -104,27 +115,44 @@ describe('hosted checkout in Chromium', () => {
   it('completes a card payment from a transaction checkout_url', async () => {
     const init = await stack.api('POST', '/v1/transactions', {
       key: keys.test.secret,
-      body: { amount: 1000, email: 'card@example.com', currency: 'USD', transaction_reference: 'browser-card', success_url: `${shopUrl}/thanks`, failure_url: `${shopUrl}/sorry` },
+      body: {
+        amount: 1000,
+        email: 'card@example.com',
+        currency: 'USD',
+        transaction_reference: 'browser-card',
+        success_url: `${shopUrl}/thanks`,
+        failure_url: `${shopUrl}/sorry`,
+      },
     });
     await page.goto(init.body.checkout_url as string);
     await page.getByLabel('ZimSwitch card').check();
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.waitForURL((url) => url.href.startsWith(`${shopUrl}/thanks`), { timeout: 20_000 });
     expect(new URL(page.url()).searchParams.get('reference')).toBe('browser-card');
-    const verified = await stack.api('GET', '/v1/transactions/verify?reference=browser-card', { key: keys.test.secret });
+    const verified = await stack.api('GET', '/v1/transactions/verify?reference=browser-card', {
+      key: keys.test.secret,
+    });
     expect(verified.body.status).toBe('success');
   }, 60_000);
 
   it('declines, redirecting to the failure URL, and the transaction is failed', async () => {
     const init = await stack.api('POST', '/v1/transactions', {
       key: keys.test.secret,
-      body: { amount: 1000, email: 'decline@example.com', currency: 'USD', transaction_reference: 'browser-decline', failure_url: `${shopUrl}/sorry` },
+      body: {
+        amount: 1000,
+        email: 'decline@example.com',
+        currency: 'USD',
+        transaction_reference: 'browser-decline',
+        failure_url: `${shopUrl}/sorry`,
+      },
     });
     await page.goto(init.body.checkout_url as string);
     await page.getByRole('button', { name: 'Decline' }).click();
     await page.waitForURL((url) => url.href.startsWith(`${shopUrl}/sorry`), { timeout: 20_000 });
     expect(new URL(page.url()).searchParams.get('status')).toBe('failed');
-    const verified = await stack.api('GET', '/v1/transactions/verify?reference=browser-decline', { key: keys.test.secret });
+    const verified = await stack.api('GET', '/v1/transactions/verify?reference=browser-decline', {
+      key: keys.test.secret,
+    });
     expect(verified.body.status).toBe('failed');
   }, 60_000);
 
@@ -142,21 +170,34 @@ describe('hosted checkout in Chromium', () => {
     const alert = page.getByRole('alert');
     await expect(alert.textContent()).resolves.toContain('mobile money number must start with 0');
     expect(await page.getByLabel(/Mobile money number/).inputValue()).toBe('12345');
-    const verified = await stack.api('GET', '/v1/transactions/verify?reference=browser-oops', { key: keys.test.secret });
+    const verified = await stack.api('GET', '/v1/transactions/verify?reference=browser-oops', {
+      key: keys.test.secret,
+    });
     expect(verified.body.status).toBe('pending');
   }, 60_000);
 
   it('pays a link once when the same page is submitted twice (double click, resubmit)', async () => {
-    const link = await stack.api('POST', '/v1/links', { key: keys.test.secret, body: { amount: 900, currency: 'USD', description: 'Once only' } });
+    const link = await stack.api('POST', '/v1/links', {
+      key: keys.test.secret,
+      body: { amount: 900, currency: 'USD', description: 'Once only' },
+    });
     const page = await (await fetch(link.body.hosted_payment_link as string)).text();
     const token = /name="attempt_token" value="([^"]+)"/.exec(page)?.[1];
     expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
-    const form = new URLSearchParams({ checkout_id: link.body.payment_link_id as string, attempt_token: token!, email: 'twice@example.com', payment_method_code: 'zimswitch', action: 'pay' });
+    const form = new URLSearchParams({
+      checkout_id: link.body.payment_link_id as string,
+      attempt_token: token!,
+      email: 'twice@example.com',
+      payment_method_code: 'zimswitch',
+      action: 'pay',
+    });
     const submit = () => fetch(`${stack.gatewayUrl}/checkout/pay`, { method: 'POST', body: form, redirect: 'manual' });
     const [first, second] = await Promise.all([submit(), submit()]);
     expect([first.status, second.status]).toEqual([303, 303]);
     expect(second.headers.get('location')).toBe(first.headers.get('location'));
-    const { rows } = await stack.db('transaction-service').query('SELECT status FROM transactions WHERE payment_link_id = $1', [link.body.payment_link_id]);
+    const { rows } = await stack
+      .db('transaction-service')
+      .query('SELECT status FROM transactions WHERE payment_link_id = $1', [link.body.payment_link_id]);
     expect(rows).toEqual([{ status: 'success' }]);
   });
 

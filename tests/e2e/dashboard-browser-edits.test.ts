@@ -4,7 +4,16 @@ import { createDashboardUser } from '../support/dashboard';
 import { Stack } from '../support/stack';
 import { expectAccessible, signedInPage } from '../support/dashboard-browser';
 
-type Config = { public_id: string; partner_business_id: number; split_type: string; split_value: number; split_role: string; currency: string; description: string | null; is_active: boolean };
+type Config = {
+  public_id: string;
+  partner_business_id: number;
+  split_type: string;
+  split_value: number;
+  split_role: string;
+  currency: string;
+  description: string | null;
+  is_active: boolean;
+};
 
 /**
  * Editing in the merchant dashboard, in Debian's Chromium: a payment link's description and
@@ -31,7 +40,10 @@ describe('dashboard edits of links and split configs in Chromium', () => {
     owner = await createDashboardUser(stack, shop.id, 'owner');
     developer = await createDashboardUser(stack, shop.id, 'developer');
     viewer = await createDashboardUser(stack, shop.id, 'viewer');
-    const link = await stack.api<{ payment_link_id: string }>('POST', '/v1/links', { key: shop.test.secret, body: { amount: 4000, currency: 'USD', description: 'Soapstone bowl', metadata: { sku: 'B-1', batch: '7' } } });
+    const link = await stack.api<{ payment_link_id: string }>('POST', '/v1/links', {
+      key: shop.test.secret,
+      body: { amount: 4000, currency: 'USD', description: 'Soapstone bowl', metadata: { sku: 'B-1', batch: '7' } },
+    });
     linkId = link.body.payment_link_id;
     browser = await launchChromium();
   }, 120_000);
@@ -41,17 +53,34 @@ describe('dashboard edits of links and split configs in Chromium', () => {
     await stack?.stop();
   }, 120_000);
 
-  const signedIn = (email: string, viewport?: { width: number; height: number }) => signedInPage(browser, stack.gatewayUrl, email, consoleErrors, viewport);
-  const apiLink = async () => (await stack.api<{ description: string; metadata: Record<string, string> }>('GET', `/v1/links/${linkId}`, { key: shop.test.secret })).body;
-  const apiConfigs = async () => (await stack.api<{ split_configs: Config[] }>('GET', '/v1/splits/config', { key: shop.test.secret })).body.split_configs;
+  const signedIn = (email: string, viewport?: { width: number; height: number }) =>
+    signedInPage(browser, stack.gatewayUrl, email, consoleErrors, viewport);
+  const apiLink = async () =>
+    (
+      await stack.api<{ description: string; metadata: Record<string, string> }>('GET', `/v1/links/${linkId}`, {
+        key: shop.test.secret,
+      })
+    ).body;
+  const apiConfigs = async () =>
+    (await stack.api<{ split_configs: Config[] }>('GET', '/v1/splits/config', { key: shop.test.secret })).body
+      .split_configs;
   // The owner typed this partner's id: it is shown as the id (names are shown only to the businesses one pays).
   const partnerName = () => `Business ${partner.id}`;
 
   /** Elements wider than the screen outside a scrolling region (wide tables scroll inside theirs). */
   const overflowing = (page: Page) =>
     page.evaluate(() => {
-      type El = { tagName: string; className: string; textContent: string | null; getBoundingClientRect(): { right: number }; closest(s: string): unknown };
-      const g = globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<El> }; innerWidth: number };
+      type El = {
+        tagName: string;
+        className: string;
+        textContent: string | null;
+        getBoundingClientRect(): { right: number };
+        closest(s: string): unknown;
+      };
+      const g = globalThis as unknown as {
+        document: { querySelectorAll(s: string): Iterable<El> };
+        innerWidth: number;
+      };
       return [...g.document.querySelectorAll('body *')]
         .filter((e) => e.getBoundingClientRect().right > g.innerWidth + 1 && !e.closest('[role="region"]'))
         .map((e) => `${e.tagName}.${String(e.className).slice(0, 60)}: ${(e.textContent ?? '').slice(0, 40)}`);
@@ -77,7 +106,10 @@ describe('dashboard edits of links and split configs in Chromium', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Link “Soapstone bowl, large” saved.' }).waitFor();
     await page.getByRole('row').filter({ hasText: 'Soapstone bowl, large' }).waitFor();
-    expect(await apiLink()).toMatchObject({ description: 'Soapstone bowl, large', metadata: { sku: 'B-2', colour: 'grey' } });
+    expect(await apiLink()).toMatchObject({
+      description: 'Soapstone bowl, large',
+      metadata: { sku: 'B-2', colour: 'grey' },
+    });
     expect(Object.keys((await apiLink()).metadata).sort()).toEqual(['colour', 'sku']);
     await context.close();
   });
@@ -101,7 +133,15 @@ describe('dashboard edits of links and split configs in Chromium', () => {
     const row = configs.getByRole('row').filter({ hasText: 'Gallery commission' });
     await row.getByText(partnerName()).waitFor();
     expect(await row.textContent()).toContain('2.5 % of USD payments');
-    expect(await apiConfigs()).toEqual([expect.objectContaining({ partner_business_id: partner.id, split_type: 'percentage', split_value: 250, split_role: 'fee', description: 'Gallery commission' })]);
+    expect(await apiConfigs()).toEqual([
+      expect.objectContaining({
+        partner_business_id: partner.id,
+        split_type: 'percentage',
+        split_value: 250,
+        split_role: 'fee',
+        description: 'Gallery commission',
+      }),
+    ]);
     await expectAccessible(page, 'splits-configs');
 
     await row.getByRole('button', { name: `Edit split config 2.5 % to ${partnerName()}` }).click();
@@ -139,8 +179,18 @@ describe('dashboard edits of links and split configs in Chromium', () => {
     expect(await dev.page.getByRole('button', { name: /split config/ }).count()).toBe(0);
     const devAnswer = await dev.page.evaluate(async (partnerId) => {
       const s = (await (await fetch('/dashboard/api/session')).json()) as { csrf_token: string };
-      const headers = { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token, 'idempotency-key': 'dev-config-1' };
-      const body = JSON.stringify({ partner_business_id: partnerId, split_type: 'fixed', split_value: 5, split_role: 'fee', currency: 'USD' });
+      const headers = {
+        'content-type': 'application/json',
+        'x-csrf-token': s.csrf_token,
+        'idempotency-key': 'dev-config-1',
+      };
+      const body = JSON.stringify({
+        partner_business_id: partnerId,
+        split_type: 'fixed',
+        split_value: 5,
+        split_role: 'fee',
+        currency: 'USD',
+      });
       const r = await fetch('/dashboard/api/splits/configs', { method: 'POST', headers, body });
       return [r.status, ((await r.json()) as { code: string }).code];
     }, partner.id);
@@ -154,7 +204,11 @@ describe('dashboard edits of links and split configs in Chromium', () => {
     const viewAnswer = await view.page.evaluate(async (id) => {
       const s = (await (await fetch('/dashboard/api/session')).json()) as { csrf_token: string };
       const headers = { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token };
-      const r = await fetch(`/dashboard/api/links/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ description: 'By a viewer' }) });
+      const r = await fetch(`/dashboard/api/links/${id}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ description: 'By a viewer' }),
+      });
       return [r.status, ((await r.json()) as { code: string }).code];
     }, linkId);
     expect(viewAnswer).toEqual([403, 'forbidden']);

@@ -37,8 +37,8 @@ describe('dashboard payment links and splits in Chromium', () => {
     await stack?.stop();
   }, 120_000);
 
-  const signedIn = (email: string, viewport?: { width: number; height: number }) => signedInPage(browser, stack.gatewayUrl, email, consoleErrors, viewport);
-
+  const signedIn = (email: string, viewport?: { width: number; height: number }) =>
+    signedInPage(browser, stack.gatewayUrl, email, consoleErrors, viewport);
 
   it('creates a link with a split; a customer pays it; the payment page and the splits page show the split', async () => {
     const { context, page } = await signedIn(owner);
@@ -55,7 +55,10 @@ describe('dashboard payment links and splits in Chromium', () => {
     await dialog.getByLabel('Split 1 share (%)').fill('150');
     await dialog.getByRole('button', { name: 'Create link' }).click();
     // The form's own check, before any request.
-    await dialog.getByRole('alert').filter({ hasText: 'Split 1: enter a percentage above 0 and at most 100' }).waitFor();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: 'Split 1: enter a percentage above 0 and at most 100' })
+      .waitFor();
     await dialog.getByLabel('Split 1 share (%)').fill('12.5');
     await expectAccessible(page, 'link-dialog');
     await dialog.getByRole('button', { name: 'Create link' }).click();
@@ -65,8 +68,17 @@ describe('dashboard payment links and splits in Chromium', () => {
     expect(await row.textContent()).toContain('50.00 USD');
     await expectAccessible(page, 'links');
 
-    const api = await stack.api<{ links: { payment_link_id: string; amount: number; splits: unknown[] }[] }>('GET', '/v1/links', { key: shop.test.secret });
-    expect(api.body.links).toEqual([expect.objectContaining({ amount: 5000, splits: [{ business_id: partner.id, type: 'percentage', value: 1250, description: null }] })]);
+    const api = await stack.api<{ links: { payment_link_id: string; amount: number; splits: unknown[] }[] }>(
+      'GET',
+      '/v1/links',
+      { key: shop.test.secret },
+    );
+    expect(api.body.links).toEqual([
+      expect.objectContaining({
+        amount: 5000,
+        splits: [{ business_id: partner.id, type: 'percentage', value: 1250, description: null }],
+      }),
+    ]);
     linkId = api.body.links[0].payment_link_id;
 
     await payThroughLink(stack, linkId);
@@ -79,16 +91,24 @@ describe('dashboard payment links and splits in Chromium', () => {
     await page.getByRole('heading', { name: 'Split ledger entries' }).waitFor();
     const entries = page.getByRole('region', { name: /^What this payment owes partners/ });
     const entry = entries.getByRole('row').filter({ hasText: '6.25 USD' });
-    expect(await entry.textContent()).toMatch(new RegExp(`Split.*Business ${partner.id}.*You owe.*6\\.25 USD.*pending`));
+    expect(await entry.textContent()).toMatch(
+      new RegExp(`Split.*Business ${partner.id}.*You owe.*6\\.25 USD.*pending`),
+    );
     await expectAccessible(page, 'payment-splits');
 
     // …and in the splits page's summary and ledger (by id: the shop typed it; names are shown only to those a business pays).
     await page.getByRole('link', { name: 'Splits', exact: true }).click();
     await page.getByRole('heading', { name: 'Splits', exact: true }).waitFor();
-    const perPartner = page.getByRole('region', { name: 'Owed per partner' }).getByRole('row').filter({ hasText: `Business ${partner.id}` });
+    const perPartner = page
+      .getByRole('region', { name: 'Owed per partner' })
+      .getByRole('row')
+      .filter({ hasText: `Business ${partner.id}` });
     await perPartner.waitFor();
     expect(await perPartner.textContent()).toBe(`Business ${partner.id}0.00 USD6.25 USD`);
-    const ledgerRow = page.getByRole('region', { name: /^Ledger entries/ }).getByRole('row').filter({ hasText: transactionId });
+    const ledgerRow = page
+      .getByRole('region', { name: /^Ledger entries/ })
+      .getByRole('row')
+      .filter({ hasText: transactionId });
     expect(await ledgerRow.textContent()).toContain('6.25 USD');
     await expectAccessible(page, 'splits');
     await ledgerRow.getByRole('link', { name: transactionId }).click();
@@ -96,7 +116,13 @@ describe('dashboard payment links and splits in Chromium', () => {
     expect(page.url()).toBe(`${stack.gatewayUrl}/dashboard/payments/${transactionId}`);
 
     // The settlement nets the entry into an invoice; the invoice's page lists what it nets.
-    expect((await stack.api('POST', '/admin/v1/settlements/run', { headers: { authorization: `Bearer ${stack.adminToken}` } })).status).toBe(200);
+    expect(
+      (
+        await stack.api('POST', '/admin/v1/settlements/run', {
+          headers: { authorization: `Bearer ${stack.adminToken}` },
+        })
+      ).status,
+    ).toBe(200);
     await page.getByRole('link', { name: 'Splits', exact: true }).click();
     const invoice = page.getByRole('region', { name: 'Settlement invoices' }).getByRole('link').first();
     await invoice.waitFor();
@@ -117,25 +143,52 @@ describe('dashboard payment links and splits in Chromium', () => {
     expect(await page.getByRole('button', { name: /^Deactivate/ }).count()).toBe(0);
     const answers = await page.evaluate(async (id) => {
       const s = (await (await fetch('/dashboard/api/session')).json()) as { csrf_token: string };
-      const headers = { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token, 'idempotency-key': 'viewer-link-1' };
-      const made = await fetch('/dashboard/api/links', { method: 'POST', headers, body: JSON.stringify({ amount: 100, currency: 'USD', description: 'Not allowed' }) });
-      const off = await fetch(`/dashboard/api/links/${id}/deactivate`, { method: 'POST', headers: { 'x-csrf-token': s.csrf_token } });
-      return [made.status, ((await made.json()) as { code: string }).code, off.status, ((await off.json()) as { code: string }).code];
+      const headers = {
+        'content-type': 'application/json',
+        'x-csrf-token': s.csrf_token,
+        'idempotency-key': 'viewer-link-1',
+      };
+      const made = await fetch('/dashboard/api/links', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ amount: 100, currency: 'USD', description: 'Not allowed' }),
+      });
+      const off = await fetch(`/dashboard/api/links/${id}/deactivate`, {
+        method: 'POST',
+        headers: { 'x-csrf-token': s.csrf_token },
+      });
+      return [
+        made.status,
+        ((await made.json()) as { code: string }).code,
+        off.status,
+        ((await off.json()) as { code: string }).code,
+      ];
     }, linkId);
     expect(answers).toEqual([403, 'forbidden', 403, 'forbidden']);
     await page.getByRole('link', { name: 'Splits', exact: true }).click();
     await page.getByRole('region', { name: 'Owed per partner' }).waitFor();
-    expect((await stack.api<{ active: boolean }>('GET', `/v1/links/${linkId}`, { key: shop.test.secret })).body.active).toBe(true);
+    expect(
+      (await stack.api<{ active: boolean }>('GET', `/v1/links/${linkId}`, { key: shop.test.secret })).body.active,
+    ).toBe(true);
     await context.close();
   });
 
   it('on a phone-sized screen: the links and splits pages, then deactivating the link', async () => {
     const { context, page } = await signedIn(owner, { width: 390, height: 844 });
     // Nothing wider than the screen (wide tables scroll inside their own region): answers what sticks out.
-    type El = { tagName: string; className: string; textContent: string | null; getBoundingClientRect(): { right: number }; closest(s: string): unknown };
+    type El = {
+      tagName: string;
+      className: string;
+      textContent: string | null;
+      getBoundingClientRect(): { right: number };
+      closest(s: string): unknown;
+    };
     const overflowing = () =>
       page.evaluate(() => {
-        const g = globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<El> }; innerWidth: number };
+        const g = globalThis as unknown as {
+          document: { querySelectorAll(s: string): Iterable<El> };
+          innerWidth: number;
+        };
         return [...g.document.querySelectorAll('body *')]
           .filter((e) => e.getBoundingClientRect().right > g.innerWidth + 1 && !e.closest('[role="region"]'))
           .map((e) => `${e.tagName}.${String(e.className).slice(0, 60)}: ${(e.textContent ?? '').slice(0, 40)}`);
@@ -158,7 +211,9 @@ describe('dashboard payment links and splits in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Link “Jazz night ticket” deactivated' }).waitFor();
     await row.getByText('inactive').waitFor();
     expect(await row.getByRole('button', { name: /^Deactivate/ }).count()).toBe(0);
-    expect((await stack.api<{ active: boolean }>('GET', `/v1/links/${linkId}`, { key: shop.test.secret })).body.active).toBe(false);
+    expect(
+      (await stack.api<{ active: boolean }>('GET', `/v1/links/${linkId}`, { key: shop.test.secret })).body.active,
+    ).toBe(false);
     await context.close();
   });
 

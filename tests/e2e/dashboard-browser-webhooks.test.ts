@@ -31,7 +31,8 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     shop = await stack.createBusiness('Avondale Bakery');
     owner = await createDashboardUser(stack, shop.id, 'owner');
     viewer = await createDashboardUser(stack, shop.id, 'viewer');
-    payment = (await payAndSettle(stack, shop.test.secret, 'bread-101', { amount: 1800, email: 'chipo@example.com' })).transaction_id as string;
+    payment = (await payAndSettle(stack, shop.test.secret, 'bread-101', { amount: 1800, email: 'chipo@example.com' }))
+      .transaction_id as string;
     await payAndSettle(stack, shop.test.secret, 'bread-102', { amount: 700 });
     browser = await launchChromium();
   }, 120_000);
@@ -42,8 +43,8 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await receiver.stop();
   }, 120_000);
 
-  const signedIn = (email: string, viewport?: { width: number; height: number }) => signedInPage(browser, stack.gatewayUrl, email, consoleErrors, viewport);
-
+  const signedIn = (email: string, viewport?: { width: number; height: number }) =>
+    signedInPage(browser, stack.gatewayUrl, email, consoleErrors, viewport);
 
   /** The secret the open dialog shows once; closes it. */
   async function takeSecret(page: Page, name: string): Promise<string> {
@@ -69,17 +70,26 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await add.getByRole('button', { name: 'Add endpoint' }).click();
     const first = await takeSecret(page, 'webhook-secret');
     expect(first).toMatch(/^whsec_/);
-    await page.getByRole('status').filter({ hasText: `Endpoint ${receiver.url('/bakery')} added.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Endpoint ${receiver.url('/bakery')} added.` })
+      .waitFor();
 
     await page.getByRole('button', { name: 'Send test ping' }).click();
-    await page.getByRole('status').filter({ hasText: /Test ping delivered: HTTP 200/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Test ping delivered: HTTP 200/ })
+      .waitFor();
     const ping = receiver.at('/bakery')[0];
     expect(new Webhook(first).verify(ping.body, ping.headers)).toMatchObject({ event: 'ping' });
     await page.getByRole('cell', { name: 'ping' }).first().waitFor();
     await expectAccessible(page, 'webhooks-endpoint');
 
     await page.getByRole('button', { name: 'Roll signing secret' }).click();
-    await page.getByRole('dialog', { name: 'Roll the signing secret' }).getByRole('button', { name: 'Roll secret' }).click();
+    await page
+      .getByRole('dialog', { name: 'Roll the signing secret' })
+      .getByRole('button', { name: 'Roll secret' })
+      .click();
     await page.getByText(/signed with the previous secret as well/).waitFor();
     const second = await takeSecret(page, 'webhook-rolled');
     expect(second).toMatch(/^whsec_/);
@@ -87,7 +97,8 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await page.getByRole('button', { name: 'Send test ping' }).click();
     await waitFor('the second ping', () => receiver.at('/bakery').length === 2);
     const overlap = receiver.at('/bakery')[1];
-    for (const secret of [first, second]) expect(new Webhook(secret).verify(overlap.body, overlap.headers)).toMatchObject({ event: 'ping' });
+    for (const secret of [first, second])
+      expect(new Webhook(secret).verify(overlap.body, overlap.headers)).toMatchObject({ event: 'ping' });
     expect(await page.content()).not.toContain('whsec_');
 
     await page.getByRole('button', { name: 'Edit' }).click();
@@ -98,13 +109,24 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.getByRole('button', { name: 'Enable' }).waitFor();
     await page.getByText('Disabled', { exact: true }).waitFor();
-    const list = await stack.api<{ callbacks: { url: string; is_active: boolean; description: string }[] }>('GET', '/v1/callback/list', { key: shop.test.secret });
-    expect(list.body.callbacks).toEqual([expect.objectContaining({ url: receiver.url('/bakery'), is_active: false, description: 'order system v2' })]);
+    const list = await stack.api<{ callbacks: { url: string; is_active: boolean; description: string }[] }>(
+      'GET',
+      '/v1/callback/list',
+      { key: shop.test.secret },
+    );
+    expect(list.body.callbacks).toEqual([
+      expect.objectContaining({ url: receiver.url('/bakery'), is_active: false, description: 'order system v2' }),
+    ]);
 
     await page.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog', { name: 'Delete the endpoint' }).getByRole('button', { name: 'Delete endpoint' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the endpoint' })
+      .getByRole('button', { name: 'Delete endpoint' })
+      .click();
     await page.getByText('No webhook endpoints in this mode yet.').waitFor();
-    expect((await stack.api<{ callbacks: unknown[] }>('GET', '/v1/callback/list', { key: shop.test.secret })).body.callbacks).toEqual([]);
+    expect(
+      (await stack.api<{ callbacks: unknown[] }>('GET', '/v1/callback/list', { key: shop.test.secret })).body.callbacks,
+    ).toEqual([]);
     await context.close();
   });
 
@@ -116,7 +138,12 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await expectAccessible(page, 'events');
     await page.getByRole('combobox', { name: 'Event type' }).click();
     await page.getByRole('option', { name: 'transaction.success', exact: true }).click();
-    await waitFor('the filter to leave two events', async () => ((await page.getByRole('link', { name: /^transaction\.success / }).count()) === 2 && (await page.getByRole('link', { name: /^payment\./ }).count()) === 0 ? true : undefined));
+    await waitFor('the filter to leave two events', async () =>
+      (await page.getByRole('link', { name: /^transaction\.success / }).count()) === 2 &&
+      (await page.getByRole('link', { name: /^payment\./ }).count()) === 0
+        ? true
+        : undefined,
+    );
     expect(page.url()).toContain('type=transaction.success');
     await page.getByRole('link', { name: 'transaction.success bread-101' }).click();
     await page.getByRole('heading', { name: 'Event transaction.success' }).waitFor();
@@ -170,17 +197,28 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await page.getByRole('cell', { name: staff, exact: true }).waitFor();
     await page.getByRole('combobox', { name: `Access level of ${staff}` }).click();
     await page.getByRole('option', { name: 'developer', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: `${staff} is now developer.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${staff} is now developer.` })
+      .waitFor();
     await expectAccessible(page, 'users-change');
     // The new role applies at once: their Webhooks page now offers to add an endpoint.
     await theirs.page.goto(`${stack.gatewayUrl}/dashboard/webhooks`);
     await theirs.page.getByRole('button', { name: 'Add endpoint' }).waitFor();
 
     page.once('dialog', (d) => void d.accept());
-    const remove = page.getByRole('row').filter({ has: page.getByRole('cell', { name: staff, exact: true }) }).getByRole('button', { name: 'Remove' });
-    expect(await remove.getAttribute('aria-describedby')).toBe(await page.getByRole('cell', { name: staff, exact: true }).getAttribute('id'));
+    const remove = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: staff, exact: true }) })
+      .getByRole('button', { name: 'Remove' });
+    expect(await remove.getAttribute('aria-describedby')).toBe(
+      await page.getByRole('cell', { name: staff, exact: true }).getAttribute('id'),
+    );
     await remove.click();
-    await page.getByRole('status').filter({ hasText: `${staff} was removed and signed out.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${staff} was removed and signed out.` })
+      .waitFor();
     await page.getByRole('cell', { name: staff, exact: true }).waitFor({ state: 'detached' });
     await theirs.page.getByRole('link', { name: 'Events' }).click();
     await theirs.page.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -30,11 +30,15 @@ describe('merchant dashboard in Chromium', () => {
     shop = await stack.createBusiness('Mbare Market Goods');
     // The merchant's endpoint refuses the refund's webhook twice, then takes it.
     receiver.script('/hooks', [500, 500, 200]);
-    const hook = await stack.api('POST', '/v1/callback', { key: shop.test.secret, body: { url: receiver.url('/hooks'), events: ['refund.pending'] } });
+    const hook = await stack.api('POST', '/v1/callback', {
+      key: shop.test.secret,
+      body: { url: receiver.url('/hooks'), events: ['refund.pending'] },
+    });
     expect(hook.status).toBe(200);
     owner = await createDashboardUser(stack, shop.id, 'owner');
     viewer = await createDashboardUser(stack, shop.id, 'viewer');
-    payment = (await payAndSettle(stack, shop.test.secret, 'order-7781', { amount: 4500, email: 'tendai@example.com' })).transaction_id as string;
+    payment = (await payAndSettle(stack, shop.test.secret, 'order-7781', { amount: 4500, email: 'tendai@example.com' }))
+      .transaction_id as string;
     await payAndSettle(stack, shop.test.secret, 'order-7782', { amount: 1200, email: 'rudo@example.com' });
     browser = await launchChromium();
   }, 120_000);
@@ -46,8 +50,8 @@ describe('merchant dashboard in Chromium', () => {
   }, 120_000);
 
   /** A fresh browser profile, signed in as `email` on the overview page. */
-  const signedIn = (email: string, viewport?: { width: number; height: number }) => signedInPage(browser, stack.gatewayUrl, email, consoleErrors, viewport);
-
+  const signedIn = (email: string, viewport?: { width: number; height: number }) =>
+    signedInPage(browser, stack.gatewayUrl, email, consoleErrors, viewport);
 
   it('serves the sign-in page with a strict CSP, no inline script, and deep links', async () => {
     const res = await fetch(`${stack.gatewayUrl}/dashboard/payments/${payment}`);
@@ -57,7 +61,9 @@ describe('merchant dashboard in Chromium', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
     const html = await res.text();
-    expect(html.match(/<script[^>]*>/g)).toEqual([expect.stringMatching(/src="\/dashboard\/assets\/index-[\w-]+\.js"/)]);
+    expect(html.match(/<script[^>]*>/g)).toEqual([
+      expect.stringMatching(/src="\/dashboard\/assets\/index-[\w-]+\.js"/),
+    ]);
     expect(html).not.toMatch(/<script[^>]*>[^<]+<\/script>/);
     expect((await fetch(`${stack.gatewayUrl}/dashboard/api/nothing-here`)).status).toBe(404);
 
@@ -93,7 +99,9 @@ describe('merchant dashboard in Chromium', () => {
     await page.getByRole('heading', { name: 'Payments' }).waitFor();
     await page.getByLabel('Reference or e-mail').fill('order-7781');
     await page.getByRole('button', { name: 'Search' }).click();
-    await waitFor('the search to leave one payment', async () => ((await page.getByRole('link', { name: /^order-778/ }).count()) === 1 ? true : undefined));
+    await waitFor('the search to leave one payment', async () =>
+      (await page.getByRole('link', { name: /^order-778/ }).count()) === 1 ? true : undefined,
+    );
     await expectAccessible(page, 'payments');
     await page.getByRole('link', { name: 'order-7781' }).click();
     await page.getByRole('heading', { name: 'Payment order-7781' }).waitFor();
@@ -110,7 +118,11 @@ describe('merchant dashboard in Chromium', () => {
     await page.getByRole('cell', { name: '12.50 USD' }).waitFor();
     await page.screenshot({ path: screenshotPath('dashboard-refunded.png'), fullPage: true });
 
-    const api = await stack.api<{ refunds: { amount: number; reason: string }[] }>('GET', '/v1/transactions/refunds?transaction_reference=order-7781', { key: shop.test.secret });
+    const api = await stack.api<{ refunds: { amount: number; reason: string }[] }>(
+      'GET',
+      '/v1/transactions/refunds?transaction_reference=order-7781',
+      { key: shop.test.secret },
+    );
     expect(api.body.refunds).toEqual([expect.objectContaining({ amount: 1250, reason: 'one jar arrived broken' })]);
     await context.close();
   });
@@ -120,24 +132,35 @@ describe('merchant dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'refund.pending' });
-    await waitFor('the refund’s delivery to fail', async () => {
-      await page.reload();
-      await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
-      return (await row.filter({ hasText: 'failed' }).count()) === 1 ? true : undefined;
-    }, { timeoutMs: 90_000 });
+    await waitFor(
+      'the refund’s delivery to fail',
+      async () => {
+        await page.reload();
+        await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+        return (await row.filter({ hasText: 'failed' }).count()) === 1 ? true : undefined;
+      },
+      { timeoutMs: 90_000 },
+    );
     expect(await row.textContent()).toContain('HTTP 500');
     await expectAccessible(page, 'webhooks');
     await row.getByRole('button', { name: /^Resend refund.pending delivery/ }).click();
     await page.getByRole('status').filter({ hasText: 'Delivery queued again.' }).waitFor();
-    await waitFor('the resent delivery to succeed', async () => {
-      await page.reload();
-      await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
-      return (await row.filter({ hasText: 'succeeded' }).count()) === 1 ? true : undefined;
-    }, { timeoutMs: 90_000 });
+    await waitFor(
+      'the resent delivery to succeed',
+      async () => {
+        await page.reload();
+        await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+        return (await row.filter({ hasText: 'succeeded' }).count()) === 1 ? true : undefined;
+      },
+      { timeoutMs: 90_000 },
+    );
     const hits = receiver.at('/hooks');
     expect(hits).toHaveLength(3);
     expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(1);
-    expect(JSON.parse(hits[2].body)).toMatchObject({ event: 'refund.pending', data: { transaction_id: payment, amount: 1250 } });
+    expect(JSON.parse(hits[2].body)).toMatchObject({
+      event: 'refund.pending',
+      data: { transaction_id: payment, amount: 1250 },
+    });
     // The delivery's details: the body every attempt sent, and each attempt's answer and duration.
     await row.getByRole('button', { name: /^Details of refund.pending delivery/ }).click();
     const details = page.getByRole('dialog', { name: 'Delivery of refund.pending' });
@@ -182,13 +205,21 @@ describe('merchant dashboard in Chromium', () => {
     // The page's own session and CSRF token, asking anyway.
     const answer = await page.evaluate(async (id) => {
       const s = (await (await fetch('/dashboard/api/session')).json()) as { csrf_token: string };
-      const r = await fetch(`/dashboard/api/payments/${id}/refunds`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token }, body: JSON.stringify({ amount: 100 }) });
+      const r = await fetch(`/dashboard/api/payments/${id}/refunds`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token },
+        body: JSON.stringify({ amount: 100 }),
+      });
       return { status: r.status, body: await r.json() };
     }, payment);
     expect(answer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
     const roll = await page.evaluate(async () => {
       const s = (await (await fetch('/dashboard/api/session')).json()) as { csrf_token: string };
-      const r = await fetch('/dashboard/api/keys/roll', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token }, body: JSON.stringify({ mode: 'test', type: 'secret' }) });
+      const r = await fetch('/dashboard/api/keys/roll', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token },
+        body: JSON.stringify({ mode: 'test', type: 'secret' }),
+      });
       return r.status;
     });
     expect(roll).toBe(403);
@@ -198,7 +229,11 @@ describe('merchant dashboard in Chromium', () => {
   it('refuses a state-changing request without the CSRF token', async () => {
     const { context, page } = await signedIn(owner);
     const answer = await page.evaluate(async (id) => {
-      const r = await fetch(`/dashboard/api/payments/${id}/refunds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: 100 }) });
+      const r = await fetch(`/dashboard/api/payments/${id}/refunds`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 100 }),
+      });
       return { status: r.status, body: await r.json() };
     }, payment);
     expect(answer).toMatchObject({ status: 403, body: { code: 'csrf_token_invalid' } });
@@ -221,7 +256,9 @@ describe('merchant dashboard in Chromium', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('cell', { name: `${fresh.slice(0, 12)}…` }).waitFor();
     expect(await page.content()).not.toContain(fresh);
-    expect((await stack.api('GET', '/v1/transactions/verify?reference=order-7781', { key: shop.test.secret })).status).toBe(401);
+    expect(
+      (await stack.api('GET', '/v1/transactions/verify?reference=order-7781', { key: shop.test.secret })).status,
+    ).toBe(401);
     expect((await stack.api('GET', '/v1/transactions/verify?reference=order-7781', { key: fresh })).status).toBe(200);
     shop.test.secret = fresh;
     await context.close();
@@ -255,12 +292,18 @@ describe('merchant dashboard in Chromium', () => {
     await page.getByRole('cell', { name: 'user.invite' }).first().waitFor();
     await expectAccessible(page, 'audit-phone');
     const cookies = await context.cookies();
-    expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });
+    expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/dashboard',
+    });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     // The old cookie no longer opens anything: the session was ended on the server.
     const old = cookies.find((c) => c.name === 'dashboard_session')!;
-    const again = await fetch(`${stack.gatewayUrl}/dashboard/api/session`, { headers: { cookie: `dashboard_session=${old.value}` } });
+    const again = await fetch(`${stack.gatewayUrl}/dashboard/api/session`, {
+      headers: { cookie: `dashboard_session=${old.value}` },
+    });
     expect(again.status).toBe(401);
     await context.close();
   });

@@ -54,20 +54,29 @@ describe('events API and test webhooks', () => {
   const register = async (path: string, events: string[], key = keys.test.secret, url = receiver.url(path)) => {
     const res = await stack.api('POST', '/v1/callback', { key, body: { url, events } });
     expect(res.status).toBe(200);
-    const list = await stack.api<{ callbacks: (Body & { id: number })[] }>('GET', '/v1/callback/list?limit=100', { key });
+    const list = await stack.api<{ callbacks: (Body & { id: number })[] }>('GET', '/v1/callback/list?limit=100', {
+      key,
+    });
     return list.body.callbacks.find((c) => c.url === url)!;
   };
 
-  const pay = (reference: string, key = keys.test.secret) => startPayment(stack, key, reference, { amount: 2500, email: 'events@example.com' });
+  const pay = (reference: string, key = keys.test.secret) =>
+    startPayment(stack, key, reference, { amount: 2500, email: 'events@example.com' });
 
-  const events = (query = '', key = keys.test.secret) => stack.api<EventPage & Body>('GET', `/v1/events${query}`, { key });
+  const events = (query = '', key = keys.test.secret) =>
+    stack.api<EventPage & Body>('GET', `/v1/events${query}`, { key });
 
   const eventsOf = async (reference: string, key = keys.test.secret) =>
     (await events('?limit=100', key)).body.events.filter((e) => e.data.transaction_reference === reference);
 
   /** Every event of a successful payment, once the last one (payment.completed) is recorded. */
   const allEventsOf = (reference: string, key = keys.test.secret) =>
-    waitFor(`the events of ${reference}`, async () => ((l) => (l.some((e) => e.event === 'payment.completed') ? l : undefined))(await eventsOf(reference, key)), { timeoutMs: 30_000 });
+    waitFor(
+      `the events of ${reference}`,
+      async () =>
+        ((l) => (l.some((e) => e.event === 'payment.completed') ? l : undefined))(await eventsOf(reference, key)),
+      { timeoutMs: 30_000 },
+    );
 
   describe('GET /v1/events', () => {
     let webhookBody: Event;
@@ -75,21 +84,36 @@ describe('events API and test webhooks', () => {
     beforeAll(async () => {
       await register('/completed', ['payment.completed']);
       await pay('evt-ref-1');
-      const [hit] = await waitFor('the payment.completed webhook', () => (receiver.at('/completed').length > 0 ? receiver.at('/completed') : undefined), { timeoutMs: 30_000 });
+      const [hit] = await waitFor(
+        'the payment.completed webhook',
+        () => (receiver.at('/completed').length > 0 ? receiver.at('/completed') : undefined),
+        { timeoutMs: 30_000 },
+      );
       webhookBody = JSON.parse(hit.body);
       expect(hit.headers['webhook-id']).toBe(webhookBody.id);
       await allEventsOf('evt-ref-1');
     }, 60_000);
 
     it('serves the same id and object the webhook carried, listed and by id', async () => {
-      const one = await stack.api<{ event: Event } & Body>('GET', `/v1/events/${webhookBody.id}`, { key: keys.test.secret });
+      const one = await stack.api<{ event: Event } & Body>('GET', `/v1/events/${webhookBody.id}`, {
+        key: keys.test.secret,
+      });
       expect(one.status).toBe(200);
       expect(one.body).toEqual({ result: 'success', event: webhookBody });
       const listed = await eventsOf('evt-ref-1');
       expect(listed).toContainEqual(webhookBody);
-      expect(listed.map((e) => e.event)).toEqual(expect.arrayContaining(['payment.completed', 'payment.created', 'payment.updated', 'transaction.success']));
+      expect(listed.map((e) => e.event)).toEqual(
+        expect.arrayContaining(['payment.completed', 'payment.created', 'payment.updated', 'transaction.success']),
+      );
       expect(new Set(listed.map((e) => e.id)).size).toBe(listed.length);
-      for (const e of listed) expect(e).toEqual({ id: expect.stringMatching(/^evt_/), event: expect.any(String), created_at: expect.any(String), mode: 'test', data: expect.objectContaining({ transaction_reference: 'evt-ref-1' }) });
+      for (const e of listed)
+        expect(e).toEqual({
+          id: expect.stringMatching(/^evt_/),
+          event: expect.any(String),
+          created_at: expect.any(String),
+          mode: 'test',
+          data: expect.objectContaining({ transaction_reference: 'evt-ref-1' }),
+        });
     });
 
     it('filters by type and by created[...] in ISO timestamps or Unix seconds', async () => {
@@ -98,9 +122,15 @@ describe('events API and test webhooks', () => {
       expect(completed.body.events.every((e) => e.event === 'payment.completed')).toBe(true);
       const created = Date.parse(webhookBody.created_at);
       const sec = Math.floor(created / 1000);
-      expect((await events(`?created[gt]=${sec + 3600}`)).body).toEqual({ result: 'success', events: [], has_more: false });
+      expect((await events(`?created[gt]=${sec + 3600}`)).body).toEqual({
+        result: 'success',
+        events: [],
+        has_more: false,
+      });
       expect((await events('?created[lt]=2000-01-01T00:00:00Z')).body.events).toEqual([]);
-      const window = await events(`?limit=100&created[gte]=${sec}&created[lte]=${new Date(created + 1000).toISOString()}`);
+      const window = await events(
+        `?limit=100&created[gte]=${sec}&created[lte]=${new Date(created + 1000).toISOString()}`,
+      );
       expect(window.body.events).toContainEqual(webhookBody);
     });
 
@@ -111,13 +141,18 @@ describe('events API and test webhooks', () => {
       expect(all.length).toBeGreaterThanOrEqual(8);
       const times = all.map((e) => Date.parse(e.created_at));
       expect([...times].sort((a, b) => b - a)).toEqual(times);
-      await walkList(stack, { path: '/v1/events', key: keys.test.secret, field: 'events', idOf: (e) => e.id as string }, all.map((e) => e.id));
+      await walkList(
+        stack,
+        { path: '/v1/events', key: keys.test.secret, field: 'events', idOf: (e) => e.id as string },
+        all.map((e) => e.id),
+      );
     });
 
     it('order=recorded lists by when events were recorded, and never past a write still in progress', async () => {
       // On the other business, which has no events of its own here: nothing else moves its list.
       const db = stack.db('webhook-dispatcher');
-      const ids = async (query: string) => (await events(`?limit=100${query}`, other.test.secret)).body.events.map((e) => e.id);
+      const ids = async (query: string) =>
+        (await events(`?limit=100${query}`, other.test.secret)).body.events.map((e) => e.id);
       const record = (id: string, age: string) =>
         db.query(
           `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
@@ -127,7 +162,10 @@ describe('events API and test webhooks', () => {
       const [first, late] = ['evt_recordedFirst0000001', 'evt_recordedADayLate0001'];
       expect(await ids('&order=recorded')).toEqual([]);
       await record(first, '0 seconds');
-      await waitFor('the first event to be listed in recorded order', async () => (await ids('&order=recorded')).length === 1);
+      await waitFor(
+        'the first event to be listed in recorded order',
+        async () => (await ids('&order=recorded')).length === 1,
+      );
 
       // Recorded now with a time a day old, while another transaction is still open.
       const open = await db.connect();
@@ -144,7 +182,11 @@ describe('events API and test webhooks', () => {
       // Other transactions of the shared server may still be running: the horizon passes them soon.
       await waitFor('the late event to be listed', async () => (await ids('&order=recorded')).length === 2);
       expect(await ids('&order=recorded')).toEqual([late, first]);
-      expect((await events(`?order=recorded&ending_before=${first}`, other.test.secret)).body).toEqual({ result: 'success', events: [expect.objectContaining({ id: late })], has_more: false });
+      expect((await events(`?order=recorded&ending_before=${first}`, other.test.secret)).body).toEqual({
+        result: 'success',
+        events: [expect.objectContaining({ id: late })],
+        has_more: false,
+      });
       await db.query('DELETE FROM webhook_events WHERE id = ANY ($1::text[])', [[first, late]]);
     });
 
@@ -180,7 +222,9 @@ describe('events API and test webhooks', () => {
       ['?order=inserted', 'order'],
       ['?colour=red', 'colour'],
     ])('400 validation_error for %s', async (query, field) => {
-      const res = await stack.api<{ errors: { field: string }[] } & Body>('GET', `/v1/events${query}`, { key: keys.test.secret });
+      const res = await stack.api<{ errors: { field: string }[] } & Body>('GET', `/v1/events${query}`, {
+        key: keys.test.secret,
+      });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('validation_error');
       expect(res.body.errors.map((e) => e.field)).toContain(field);
@@ -202,21 +246,34 @@ describe('events API and test webhooks', () => {
         error: null,
       });
       const [hit] = receiver.at('/ping-ok');
-      const secret = (await stack.api('GET', `/v1/callback/${cb.id}/secret`, { key: keys.test.secret })).body.secret as string;
+      const secret = (await stack.api('GET', `/v1/callback/${cb.id}/secret`, { key: keys.test.secret })).body
+        .secret as string;
       const verified = new Webhook(secret).verify(hit.body, hit.headers) as Event;
-      expect(verified).toEqual({ id: res.body.event_id, event: 'ping', created_at: expect.any(String), mode: 'test', data: expect.objectContaining({ callback_id: cb.id }) });
-      const log = await stack.api<{ deliveries: Body[] }>('GET', `/v1/callback/${cb.id}/deliveries`, { key: keys.test.secret });
+      expect(verified).toEqual({
+        id: res.body.event_id,
+        event: 'ping',
+        created_at: expect.any(String),
+        mode: 'test',
+        data: expect.objectContaining({ callback_id: cb.id }),
+      });
+      const log = await stack.api<{ deliveries: Body[] }>('GET', `/v1/callback/${cb.id}/deliveries`, {
+        key: keys.test.secret,
+      });
       expect(log.body.deliveries).toContainEqual(
         expect.objectContaining({
           delivery_id: res.body.delivery_id,
           event_id: res.body.event_id,
           event: 'ping',
           status: 'succeeded',
-          attempts: [expect.objectContaining({ attempt: 1, status_code: 200, duration_ms: res.body.duration_ms, error: null })],
+          attempts: [
+            expect.objectContaining({ attempt: 1, status_code: 200, duration_ms: res.body.duration_ms, error: null }),
+          ],
         }),
       );
       // The ping is readable by id from the log, but never listed among the catalogue events.
-      expect((await stack.api('GET', `/v1/events/${res.body.event_id as string}`, { key: keys.test.secret })).status).toBe(200);
+      expect(
+        (await stack.api('GET', `/v1/events/${res.body.event_id as string}`, { key: keys.test.secret })).status,
+      ).toBe(200);
       expect((await events('?limit=100')).body.events.find((e) => e.event === 'ping')).toBeUndefined();
     });
 
@@ -224,16 +281,33 @@ describe('events API and test webhooks', () => {
       receiver.script('/ping-500', [500]);
       const failing = await register('/ping-500', ['transaction.success']);
       const res = await stack.api('POST', `/v1/callback/${failing.id}/test`, { key: keys.test.secret });
-      expect(res.body).toMatchObject({ result: 'success', status_code: 500, error: 'HTTP 500', duration_ms: expect.any(Number) });
-      const down = await register('/x', ['transaction.success'], keys.test.secret, `https://127.0.0.1:${await freePort()}/hook`);
+      expect(res.body).toMatchObject({
+        result: 'success',
+        status_code: 500,
+        error: 'HTTP 500',
+        duration_ms: expect.any(Number),
+      });
+      const down = await register(
+        '/x',
+        ['transaction.success'],
+        keys.test.secret,
+        `https://127.0.0.1:${await freePort()}/hook`,
+      );
       const unreachable = await stack.api('POST', `/v1/callback/${down.id}/test`, { key: keys.test.secret });
       expect(unreachable.status).toBe(200);
-      expect(unreachable.body).toMatchObject({ result: 'success', status_code: null, error: expect.stringMatching(/ECONNREFUSED/), duration_ms: expect.any(Number) });
+      expect(unreachable.body).toMatchObject({
+        result: 'success',
+        status_code: null,
+        error: expect.stringMatching(/ECONNREFUSED/),
+        duration_ms: expect.any(Number),
+      });
       // An endpoint slower than WEBHOOK_TEST_TIMEOUT_MS (though within WEBHOOK_TIMEOUT_MS): the ping
       // answers the timeout once that shorter limit has passed.
       receiver.script('/ping-slow', [200], 2_800);
       const slow = await register('/ping-slow', ['transaction.success']);
-      const late = await stack.api<{ duration_ms: number }>('POST', `/v1/callback/${slow.id}/test`, { key: keys.test.secret });
+      const late = await stack.api<{ duration_ms: number }>('POST', `/v1/callback/${slow.id}/test`, {
+        key: keys.test.secret,
+      });
       expect(late.body).toMatchObject({ result: 'success', status_code: null, error: 'no response within 2000 ms' });
       expect(late.body.duration_ms).toBeGreaterThanOrEqual(1_990);
       expect(late.body.duration_ms).toBeLessThan(2_800);
@@ -244,7 +318,12 @@ describe('events API and test webhooks', () => {
 
     it('404 for another business’s or mode’s callback and bad ids; 403 for a public key; ping is not subscribable', async () => {
       const cb = await register('/ping-private', ['transaction.success']);
-      for (const [key, id] of [[other.test.secret, cb.id], [keys.live.secret, cb.id], [keys.test.secret, 'abc'], [keys.test.secret, 2147483647]] as const) {
+      for (const [key, id] of [
+        [other.test.secret, cb.id],
+        [keys.live.secret, cb.id],
+        [keys.test.secret, 'abc'],
+        [keys.test.secret, 2147483647],
+      ] as const) {
         const res = await stack.api('POST', `/v1/callback/${id}/test`, { key });
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('not_found');
@@ -253,7 +332,10 @@ describe('events API and test webhooks', () => {
       const pub = await stack.api('POST', `/v1/callback/${cb.id}/test`, { key: keys.test.public });
       expect(pub.status).toBe(403);
       expect(pub.body.code).toBe('secret_key_required');
-      const sub = await stack.api('POST', '/v1/callback', { key: keys.test.secret, body: { url: receiver.url('/p'), events: ['ping'] } });
+      const sub = await stack.api('POST', '/v1/callback', {
+        key: keys.test.secret,
+        body: { url: receiver.url('/p'), events: ['ping'] },
+      });
       expect(sub.status).toBe(400);
     });
   });
@@ -266,17 +348,31 @@ describe('events API and test webhooks', () => {
       await waitFor('the first failed attempt', () => receiver.at('/retrying').length > 0, { timeoutMs: 30_000 });
       const old = await allEventsOf('evt-old', other.test.secret);
       const db = stack.db('webhook-dispatcher');
-      await db.query("UPDATE webhook_events SET created_at = now() - interval '31 days' WHERE id = ANY ($1::text[])", [old.map((e) => e.id)]);
+      await db.query("UPDATE webhook_events SET created_at = now() - interval '31 days' WHERE id = ANY ($1::text[])", [
+        old.map((e) => e.id),
+      ]);
       const retrying = old.find((e) => e.event === 'payment.completed')!;
-      await waitFor('the settled old events to be pruned', async () => (await eventsOf('evt-old', other.test.secret)).length === 1, { timeoutMs: 30_000 });
+      await waitFor(
+        'the settled old events to be pruned',
+        async () => (await eventsOf('evt-old', other.test.secret)).length === 1,
+        { timeoutMs: 30_000 },
+      );
       expect((await eventsOf('evt-old', other.test.secret)).map((e) => e.id)).toEqual([retrying.id]);
       for (const e of old.filter((x) => x.id !== retrying.id)) {
         expect((await stack.api('GET', `/v1/events/${e.id}`, { key: other.test.secret })).status).toBe(404);
       }
       // Once its delivery settles (the callback is deleted: cancelled), it goes too.
-      const cb = (await stack.api<{ callbacks: { id: number; url: string }[] }>('GET', '/v1/callback/list', { key: other.test.secret })).body.callbacks.find((c) => c.url === receiver.url('/retrying'))!;
+      const cb = (
+        await stack.api<{ callbacks: { id: number; url: string }[] }>('GET', '/v1/callback/list', {
+          key: other.test.secret,
+        })
+      ).body.callbacks.find((c) => c.url === receiver.url('/retrying'))!;
       await stack.api('DELETE', `/v1/callback/${cb.id}`, { key: other.test.secret });
-      await waitFor('the last old event to be pruned', async () => (await stack.api('GET', `/v1/events/${retrying.id}`, { key: other.test.secret })).status === 404, { timeoutMs: 30_000 });
+      await waitFor(
+        'the last old event to be pruned',
+        async () => (await stack.api('GET', `/v1/events/${retrying.id}`, { key: other.test.secret })).status === 404,
+        { timeoutMs: 30_000 },
+      );
       // Recent events are untouched.
       expect((await eventsOf('evt-ref-1')).length).toBeGreaterThanOrEqual(4);
     }, 90_000);

@@ -11,17 +11,38 @@ describe('gateway hardening', () => {
   let a: Keys;
   let b: Keys;
 
-  const pay = (key: string, reference: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  const pay = (
+    key: string,
+    reference: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) =>
     stack.api('POST', '/v1/transactions', {
       key,
       headers,
-      body: { amount: 1000, email: 'x@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: reference, ...extra },
+      body: {
+        amount: 1000,
+        email: 'x@example.com',
+        currency: 'USD',
+        payment_method_code: 'ecocash',
+        mobile_money_number: '0771234567',
+        transaction_reference: reference,
+        ...extra,
+      },
     });
   const count = async (reference: string) =>
-    (await stack.db('transaction-service').query('SELECT count(*)::int AS n FROM transactions WHERE reference = $1', [reference])).rows[0].n as number;
+    (
+      await stack
+        .db('transaction-service')
+        .query('SELECT count(*)::int AS n FROM transactions WHERE reference = $1', [reference])
+    ).rows[0].n as number;
 
   beforeAll(async () => {
-    stack = await Stack.start(undefined, { RATE_LIMIT_PER_SECOND: '20', RATE_LIMIT_BURST: '30', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    stack = await Stack.start(undefined, {
+      RATE_LIMIT_PER_SECOND: '20',
+      RATE_LIMIT_BURST: '30',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
     [a, b] = [await stack.createBusiness('Alpha'), await stack.createBusiness('Beta')];
   }, 120_000);
 
@@ -43,22 +64,42 @@ describe('gateway hardening', () => {
 
     it('replays the retry of an admin request whose path is not lower case (routing ignores case), creating one business', async () => {
       const send = (path: string) =>
-        stack.api<{ business: { id: number } }>('POST', path, { headers: { authorization: `Bearer ${stack.adminToken}`, 'Idempotency-Key': 'admin-case-1' }, body: { name: 'Case Corp' } });
+        stack.api<{ business: { id: number } }>('POST', path, {
+          headers: { authorization: `Bearer ${stack.adminToken}`, 'Idempotency-Key': 'admin-case-1' },
+          body: { name: 'Case Corp' },
+        });
       const first = await send('/Admin/v1/businesses');
       const again = await send('/Admin/v1/businesses');
       expect(first.status).toBe(201);
       expect(again.status).toBe(201);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);
-      const named = await stack.db('gateway').query("SELECT count(*)::int AS n FROM businesses WHERE name = 'Case Corp'");
+      const named = await stack
+        .db('gateway')
+        .query("SELECT count(*)::int AS n FROM businesses WHERE name = 'Case Corp'");
       expect(named.rows[0].n).toBe(1);
     });
 
     it('treats the same parameters with their keys in another order as the same request', async () => {
-      const body = { amount: 1000, email: 'x@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: 'idem-order' };
+      const body = {
+        amount: 1000,
+        email: 'x@example.com',
+        currency: 'USD',
+        payment_method_code: 'ecocash',
+        mobile_money_number: '0771234567',
+        transaction_reference: 'idem-order',
+      };
       const reordered = Object.fromEntries(Object.entries(body).reverse());
-      const first = await stack.api('POST', '/v1/transactions', { key: a.test.secret, headers: { 'Idempotency-Key': 'key-order' }, body });
-      const again = await stack.api('POST', '/v1/transactions', { key: a.test.secret, headers: { 'Idempotency-Key': 'key-order' }, body: reordered });
+      const first = await stack.api('POST', '/v1/transactions', {
+        key: a.test.secret,
+        headers: { 'Idempotency-Key': 'key-order' },
+        body,
+      });
+      const again = await stack.api('POST', '/v1/transactions', {
+        key: a.test.secret,
+        headers: { 'Idempotency-Key': 'key-order' },
+        body: reordered,
+      });
       expect(first.status).toBe(200);
       expect(again.status).toBe(200);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -74,10 +115,14 @@ describe('gateway hardening', () => {
     });
 
     it('lets concurrent requests with one key create exactly one transaction', async () => {
-      const results = await Promise.all(Array.from({ length: 6 }, () => pay(a.test.secret, 'idem-race', {}, { 'Idempotency-Key': 'key-race' })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => pay(a.test.secret, 'idem-race', {}, { 'Idempotency-Key': 'key-race' })),
+      );
       for (const r of results) expect([200, 409]).toContain(r.status);
       for (const r of results.filter((x) => x.status === 409)) expect(r.body.code).toBe('idempotency_in_progress');
-      expect(results.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') !== 'true')).toHaveLength(1);
+      expect(results.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') !== 'true')).toHaveLength(
+        1,
+      );
       expect(await count('idem-race')).toBe(1);
     });
 
@@ -99,17 +144,45 @@ describe('gateway hardening', () => {
       // A key already used is refused as reused before the new body is validated.
       await pay(a.test.secret, 'idem-order-2', {}, { 'Idempotency-Key': 'key-order-2' });
       const reused = await pay(a.test.secret, 'idem-order-2', { amount: -1 }, { 'Idempotency-Key': 'key-order-2' });
-      expect({ status: reused.status, code: reused.body.code }).toEqual({ status: 422, code: 'idempotency_key_reused' });
+      expect({ status: reused.status, code: reused.body.code }).toEqual({
+        status: 422,
+        code: 'idempotency_key_reused',
+      });
     });
 
     it('replays the first answer byte for byte, with only its own request id and rate-limit headers', async () => {
-      const send = () => stack.api('POST', '/v1/transactions', { key: a.test.secret, headers: { 'Idempotency-Key': 'key-bytes' }, body: { amount: 'x' } as never });
+      const send = () =>
+        stack.api('POST', '/v1/transactions', {
+          key: a.test.secret,
+          headers: { 'Idempotency-Key': 'key-bytes' },
+          body: { amount: 'x' } as never,
+        });
       // A refusal by validation is not kept: the same key then runs a valid request.
       expect((await send()).status).toBe(400);
-      const body = { amount: 1000, email: 'x@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567', transaction_reference: 'idem-bytes' };
-      const once = () => fetch(`${stack.gatewayUrl}/v1/transactions`, { method: 'POST', headers: { authorization: `Bearer ${a.test.secret}`, 'content-type': 'application/json', 'idempotency-key': 'key-bytes' }, body: JSON.stringify(body) });
+      const body = {
+        amount: 1000,
+        email: 'x@example.com',
+        currency: 'USD',
+        payment_method_code: 'ecocash',
+        mobile_money_number: '0771234567',
+        transaction_reference: 'idem-bytes',
+      };
+      const once = () =>
+        fetch(`${stack.gatewayUrl}/v1/transactions`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${a.test.secret}`,
+            'content-type': 'application/json',
+            'idempotency-key': 'key-bytes',
+          },
+          body: JSON.stringify(body),
+        });
       const [first, again] = [await once(), await once()];
-      const headers = (r: Response) => [...r.headers].filter(([k]) => !['x-request-id', 'date', 'ratelimit-remaining', 'ratelimit-reset', 'idempotent-replayed'].includes(k));
+      const headers = (r: Response) =>
+        [...r.headers].filter(
+          ([k]) =>
+            !['x-request-id', 'date', 'ratelimit-remaining', 'ratelimit-reset', 'idempotent-replayed'].includes(k),
+        );
       expect(again.status).toBe(first.status);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(headers(again)).toEqual(headers(first));
@@ -131,7 +204,11 @@ describe('gateway hardening', () => {
     it('answers 429 with Retry-After and RateLimit headers past the burst, per key', async () => {
       const c = await stack.createBusiness('Chatty');
       // 120 at once: more than the bucket (30) plus what it refills (20/s) even on a slow machine.
-      const answers = await Promise.all(Array.from({ length: 120 }, () => stack.api('GET', '/v1/transactions/verify?reference=none', { key: c.test.secret })));
+      const answers = await Promise.all(
+        Array.from({ length: 120 }, () =>
+          stack.api('GET', '/v1/transactions/verify?reference=none', { key: c.test.secret }),
+        ),
+      );
       const limited = answers.filter((r) => r.status === 429);
       expect(limited.length).toBeGreaterThan(0);
       expect(limited[0].body).toMatchObject({ result: 'error', code: 'rate_limited' });
@@ -140,7 +217,9 @@ describe('gateway hardening', () => {
       expect(limited[0].headers.get('ratelimit-remaining')).toBe('0');
       expect(answers.filter((r) => r.status === 404).length).toBeGreaterThanOrEqual(25);
       // Another key is not affected.
-      expect((await stack.api('GET', '/v1/transactions/verify?reference=none', { key: c.live.secret })).status).toBe(404);
+      expect((await stack.api('GET', '/v1/transactions/verify?reference=none', { key: c.live.secret })).status).toBe(
+        404,
+      );
     });
   });
 
@@ -153,24 +232,44 @@ describe('gateway hardening', () => {
 
     it('revokes a rolled key at once on every gateway replica, and honours a grace period', async () => {
       const port = await freePort();
-      replica = startApp('gateway', { ...stack.envFor('gateway'), GATEWAY_PORT: String(port), METRICS_PORT: String(await freePort()) }, port);
+      replica = startApp(
+        'gateway',
+        { ...stack.envFor('gateway'), GATEWAY_PORT: String(port), METRICS_PORT: String(await freePort()) },
+        port,
+      );
       await replica.waitReady();
       const c = await stack.createBusiness('Rolling');
-      const viaReplica = (key: string) => fetch(replica.url('/v1/transactions/verify?reference=none'), { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+      const viaReplica = (key: string) =>
+        fetch(replica.url('/v1/transactions/verify?reference=none'), {
+          headers: { authorization: `Bearer ${key}` },
+        }).then((r) => r.status);
       expect(await viaReplica(c.test.secret)).toBe(404); // now cached on the replica
 
       const admin = { authorization: `Bearer ${stack.adminToken}` };
-      const rolled = await stack.api('POST', `/admin/v1/businesses/${c.id}/keys/roll`, { headers: admin, body: { mode: 'test', type: 'secret', grace_seconds: 0 } });
+      const rolled = await stack.api('POST', `/admin/v1/businesses/${c.id}/keys/roll`, {
+        headers: admin,
+        body: { mode: 'test', type: 'secret', grace_seconds: 0 },
+      });
       expect(rolled.status).toBe(201);
       const fresh = rolled.body.api_key as string;
       expect(fresh).toMatch(/^sk_test_/);
-      expect((await stack.api('GET', '/v1/transactions/verify?reference=none', { key: c.test.secret })).status).toBe(401);
-      await waitFor('the replica to forget the rolled key', async () => (await viaReplica(c.test.secret)) === 401, { timeoutMs: 5_000 });
+      expect((await stack.api('GET', '/v1/transactions/verify?reference=none', { key: c.test.secret })).status).toBe(
+        401,
+      );
+      await waitFor('the replica to forget the rolled key', async () => (await viaReplica(c.test.secret)) === 401, {
+        timeoutMs: 5_000,
+      });
       expect(await viaReplica(fresh)).toBe(404);
 
-      const graceful = await stack.api('POST', `/admin/v1/businesses/${c.id}/keys/roll`, { headers: admin, body: { mode: 'test', type: 'secret', grace_seconds: 3600 } });
+      const graceful = await stack.api('POST', `/admin/v1/businesses/${c.id}/keys/roll`, {
+        headers: admin,
+        body: { mode: 'test', type: 'secret', grace_seconds: 3600 },
+      });
       expect((await stack.api('GET', '/v1/transactions/verify?reference=none', { key: fresh })).status).toBe(404);
-      expect((await stack.api('GET', '/v1/transactions/verify?reference=none', { key: graceful.body.api_key as string })).status).toBe(404);
+      expect(
+        (await stack.api('GET', '/v1/transactions/verify?reference=none', { key: graceful.body.api_key as string }))
+          .status,
+      ).toBe(404);
     }, 60_000);
   });
 
@@ -178,13 +277,27 @@ describe('gateway hardening', () => {
     it('lets business A read or change nothing of business B, and a test key nothing of live mode', async () => {
       const own = await pay(b.test.secret, 'b-private');
       await settled(stack, b.test.secret, 'b-private');
-      const refund = await stack.api('POST', '/v1/transactions/refund', { key: b.test.secret, body: { transaction_reference: 'b-private', amount: 100 } });
-      const created = await stack.api('POST', '/v1/callback', { key: b.test.secret, body: { url: 'https://127.0.0.1:9/b', events: ['transaction.success'] } });
+      const refund = await stack.api('POST', '/v1/transactions/refund', {
+        key: b.test.secret,
+        body: { transaction_reference: 'b-private', amount: 100 },
+      });
+      const created = await stack.api('POST', '/v1/callback', {
+        key: b.test.secret,
+        body: { url: 'https://127.0.0.1:9/b', events: ['transaction.success'] },
+      });
       expect(created.status).toBe(200);
       const cbs = await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key: b.test.secret });
       const cbId = cbs.body.callbacks[0].id;
-      const link = await stack.api('POST', '/v1/links', { key: b.test.secret, body: { amount: 500, currency: 'USD', description: 'B only' } });
-      const event = await waitFor('B’s first event', async () => (await stack.api<{ events: { id: string }[] }>('GET', '/v1/events?limit=1', { key: b.test.secret })).body.events[0]);
+      const link = await stack.api('POST', '/v1/links', {
+        key: b.test.secret,
+        body: { amount: 500, currency: 'USD', description: 'B only' },
+      });
+      const event = await waitFor(
+        'B’s first event',
+        async () =>
+          (await stack.api<{ events: { id: string }[] }>('GET', '/v1/events?limit=1', { key: b.test.secret })).body
+            .events[0],
+      );
 
       const probes: [string, string, unknown?][] = [
         ['GET', '/v1/transactions/verify?reference=b-private'],
@@ -213,11 +326,15 @@ describe('gateway hardening', () => {
       const list = await stack.api<{ transactions: unknown[] }>('GET', '/v1/transactions/list', { key: b.live.secret });
       expect(list.body.transactions).toEqual([]);
       // B's callback is untouched.
-      const mine = await stack.api<{ callback: { is_active: boolean } }>('GET', `/v1/callback/${cbId}`, { key: b.test.secret });
+      const mine = await stack.api<{ callback: { is_active: boolean } }>('GET', `/v1/callback/${cbId}`, {
+        key: b.test.secret,
+      });
       expect(mine.status).toBe(200);
       expect(mine.body.callback.is_active).toBe(true);
       // And B's payment link is still active.
-      expect((await stack.api('GET', `/v1/links/${link.body.payment_link_id}`, { key: b.test.secret })).body.active).toBe(true);
+      expect(
+        (await stack.api('GET', `/v1/links/${link.body.payment_link_id}`, { key: b.test.secret })).body.active,
+      ).toBe(true);
     }, 60_000);
   });
 
@@ -226,7 +343,9 @@ describe('gateway hardening', () => {
     expect(json.status).toBe(200);
     const doc = (await json.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/transactions', '/v1/callback/list', '/v1/splits/ledger/summary']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/transactions', '/v1/callback/list', '/v1/splits/ledger/summary']),
+    );
     const ui = await fetch(`${stack.gatewayUrl}/docs`);
     expect(ui.status).toBe(200);
     expect(await ui.text()).toContain('swagger');

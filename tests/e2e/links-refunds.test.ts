@@ -20,7 +20,8 @@ describe('payment links management and refunds', () => {
     return res.body.payment_link_id as string;
   };
 
-  const verify = (reference: string) => stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.test.secret });
+  const verify = (reference: string) =>
+    stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.test.secret });
 
   beforeAll(async () => {
     stack = await Stack.start();
@@ -60,7 +61,11 @@ describe('payment links management and refunds', () => {
     });
 
     it('pages with limit, starting_after and ending_before', async () => {
-      await walkList(stack, { path: '/v1/links', key: keys.test.secret, field: 'links', idOf: (l) => l.payment_link_id as string }, [...links].reverse());
+      await walkList(
+        stack,
+        { path: '/v1/links', key: keys.test.secret, field: 'links', idOf: (l) => l.payment_link_id as string },
+        [...links].reverse(),
+      );
     });
 
     it('shows nothing of another business or of live mode, and refuses their ids as cursors', async () => {
@@ -69,19 +74,35 @@ describe('payment links management and refunds', () => {
       await refusesCursor(stack, '/v1/links', other.test.secret, links[2]);
     });
 
-    it.each([['limit=0'], ['limit=101'], ['limit=x'], ['starting_after=txn_123'], ['starting_after=plink_aaaaaaaaaa&ending_before=plink_bbbbbbbbbb'], ['colour=blue']])(
-      '400 for %s',
-      async (query) => {
-        const res = await stack.api('GET', `/v1/links?${query}`, { key: keys.test.secret });
-        expect(res.status).toBe(400);
-        expect(res.body).toMatchObject({ result: 'error', code: 'validation_error', errors: [expect.objectContaining({ field: expect.any(String) })] });
-      },
-    );
+    it.each([
+      ['limit=0'],
+      ['limit=101'],
+      ['limit=x'],
+      ['starting_after=txn_123'],
+      ['starting_after=plink_aaaaaaaaaa&ending_before=plink_bbbbbbbbbb'],
+      ['colour=blue'],
+    ])('400 for %s', async (query) => {
+      const res = await stack.api('GET', `/v1/links?${query}`, { key: keys.test.secret });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        result: 'error',
+        code: 'validation_error',
+        errors: [expect.objectContaining({ field: expect.any(String) })],
+      });
+    });
 
     it('403 for a public key on every link endpoint', async () => {
-      for (const [method, path] of [['GET', '/v1/links'], ['GET', `/v1/links/${links[0]}`], ['POST', `/v1/links/${links[0]}/deactivate`]]) {
+      for (const [method, path] of [
+        ['GET', '/v1/links'],
+        ['GET', `/v1/links/${links[0]}`],
+        ['POST', `/v1/links/${links[0]}/deactivate`],
+      ]) {
         const res = await stack.api(method, path, { key: keys.test.public });
-        expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 403, code: 'secret_key_required' });
+        expect({ path, status: res.status, code: res.body.code }).toEqual({
+          path,
+          status: 403,
+          code: 'secret_key_required',
+        });
       }
     });
   });
@@ -90,7 +111,13 @@ describe('payment links management and refunds', () => {
     it('fetches one link; 404 for another business, live mode, unknown or malformed ids', async () => {
       const res = await stack.api('GET', `/v1/links/${links[1]}`, { key: keys.test.secret });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ result: 'success', payment_link_id: links[1], amount: 1001, description: 'Link 1', active: true });
+      expect(res.body).toMatchObject({
+        result: 'success',
+        payment_link_id: links[1],
+        amount: 1001,
+        description: 'Link 1',
+        active: true,
+      });
       for (const [key, id] of [
         [other.test.secret, links[1]],
         [keys.live.secret, links[1]],
@@ -112,7 +139,13 @@ describe('payment links management and refunds', () => {
 
       const off = await stack.api('POST', `/v1/links/${id}/deactivate`, { key: keys.test.secret });
       expect(off.status).toBe(200);
-      expect(off.body).toMatchObject({ result: 'success', payment_link_id: id, active: false, is_active: false, date_deactivated: expect.any(String) });
+      expect(off.body).toMatchObject({
+        result: 'success',
+        payment_link_id: id,
+        active: false,
+        is_active: false,
+        date_deactivated: expect.any(String),
+      });
       const again = await stack.api('POST', `/v1/links/${id}/deactivate`, { key: keys.test.secret });
       expect(again.body).toMatchObject({ active: false, date_deactivated: off.body.date_deactivated });
       expect((await stack.api('GET', `/v1/links/${id}`, { key: keys.test.secret })).body.active).toBe(false);
@@ -123,10 +156,18 @@ describe('payment links management and refunds', () => {
       expect(html).toContain('This payment link is no longer active');
       expect(html).not.toContain('<form');
 
-      const form = new URLSearchParams({ checkout_id: id, attempt_token: token!, email: 'late@example.com', payment_method_code: 'zimswitch', action: 'pay' });
+      const form = new URLSearchParams({
+        checkout_id: id,
+        attempt_token: token!,
+        email: 'late@example.com',
+        payment_method_code: 'zimswitch',
+        action: 'pay',
+      });
       const paid = await fetch(`${stack.gatewayUrl}/checkout/pay`, { method: 'POST', body: form, redirect: 'manual' });
       expect(paid.status).toBe(410);
-      const { rows } = await stack.db('transaction-service').query('SELECT count(*)::int AS n FROM transactions WHERE payment_link_id = $1', [id]);
+      const { rows } = await stack
+        .db('transaction-service')
+        .query('SELECT count(*)::int AS n FROM transactions WHERE payment_link_id = $1', [id]);
       expect(rows[0].n).toBe(0);
     });
   });
@@ -134,23 +175,47 @@ describe('payment links management and refunds', () => {
   describe('refunds', () => {
     it('defaults the amount to what is left, stores the reason, lists refunds and shows amount_refunded', async () => {
       await payAndSettle(stack, keys.test.secret, 'rf-1', { amount: 5000 });
-      const part = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'rf-1', amount: 1500, reason: 'damaged item' } });
+      const part = await stack.api('POST', '/v1/transactions/refund', {
+        key: keys.test.secret,
+        body: { transaction_reference: 'rf-1', amount: 1500, reason: 'damaged item' },
+      });
       expect(part.status).toBe(200);
-      expect(part.body).toMatchObject({ refund_id: expect.stringMatching(/^rfd_/), status: 'pending', amount: 1500, reason: 'damaged item' });
-      const rest = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'rf-1' } });
+      expect(part.body).toMatchObject({
+        refund_id: expect.stringMatching(/^rfd_/),
+        status: 'pending',
+        amount: 1500,
+        reason: 'damaged item',
+      });
+      const rest = await stack.api('POST', '/v1/transactions/refund', {
+        key: keys.test.secret,
+        body: { transaction_reference: 'rf-1' },
+      });
       expect(rest.status).toBe(200);
       expect(rest.body).toMatchObject({ amount: 3500, reason: null });
-      const none = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'rf-1' } });
+      const none = await stack.api('POST', '/v1/transactions/refund', {
+        key: keys.test.secret,
+        body: { transaction_reference: 'rf-1' },
+      });
       expect(none.status).toBe(422);
       expect(none.body).toMatchObject({ code: 'refund_exceeds_amount' });
 
       const listed = await waitFor('both refunds to settle', async () => {
-        const res = await stack.api<{ result: string; refunds: Body[] }>('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key: keys.test.secret });
+        const res = await stack.api<{ result: string; refunds: Body[] }>(
+          'GET',
+          '/v1/transactions/refunds?transaction_reference=rf-1',
+          { key: keys.test.secret },
+        );
         return res.body.refunds?.every((r) => r.status === 'success') ? res : undefined;
       });
       expect(listed.status).toBe(200);
       expect(listed.body.refunds).toEqual([
-        expect.objectContaining({ refund_id: part.body.refund_id, amount: 1500, status: 'success', reason: 'damaged item', date_created: expect.any(String) }),
+        expect.objectContaining({
+          refund_id: part.body.refund_id,
+          amount: 1500,
+          status: 'success',
+          reason: 'damaged item',
+          date_created: expect.any(String),
+        }),
         expect.objectContaining({ refund_id: rest.body.refund_id, amount: 3500, status: 'success', reason: null }),
       ]);
       const one = await stack.api('GET', `/v1/transactions/refunds/${part.body.refund_id}`, { key: keys.test.secret });
@@ -158,33 +223,56 @@ describe('payment links management and refunds', () => {
 
       const verified = await verify('rf-1');
       expect(verified.body.amount_refunded).toBe(5000);
-      const fetched = await stack.api('GET', `/v1/transactions/fetch?publicId=${verified.body.transaction_id}`, { key: keys.test.secret });
+      const fetched = await stack.api('GET', `/v1/transactions/fetch?publicId=${verified.body.transaction_id}`, {
+        key: keys.test.secret,
+      });
       expect(fetched.body.amount_refunded).toBe(5000);
-      const list = await stack.api<{ transactions: { details: Body }[] }>('GET', '/v1/transactions/list', { key: keys.test.secret });
-      expect(list.body.transactions.find((t) => t.details.transaction_reference === 'rf-1')?.details.amount_refunded).toBe(5000);
+      const list = await stack.api<{ transactions: { details: Body }[] }>('GET', '/v1/transactions/list', {
+        key: keys.test.secret,
+      });
+      expect(
+        list.body.transactions.find((t) => t.details.transaction_reference === 'rf-1')?.details.amount_refunded,
+      ).toBe(5000);
     });
 
     it('counts only successful refunds in amount_refunded', async () => {
       await payAndSettle(stack, keys.test.secret, 'rf-2', { amount: 2000 });
       expect((await verify('rf-2')).body.amount_refunded).toBe(0);
-      const res = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'rf-2', amount: 700 } });
+      const res = await stack.api('POST', '/v1/transactions/refund', {
+        key: keys.test.secret,
+        body: { transaction_reference: 'rf-2', amount: 700 },
+      });
       expect(res.status).toBe(200);
-      await waitFor('the refund to settle', async () => ((await verify('rf-2')).body.amount_refunded === 700 ? true : undefined));
+      await waitFor('the refund to settle', async () =>
+        (await verify('rf-2')).body.amount_refunded === 700 ? true : undefined,
+      );
     });
 
     it('lists an empty page for a transaction without refunds; 404 for another business’s or mode’s reference; 400s', async () => {
-      const unknown = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-2-none', { key: keys.test.secret });
+      const unknown = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-2-none', {
+        key: keys.test.secret,
+      });
       expect(unknown.status).toBe(404);
       await startPayment(stack, keys.test.secret, 'rf-3', { amount: 100 });
-      const noRefunds = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-3', { key: keys.test.secret });
+      const noRefunds = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-3', {
+        key: keys.test.secret,
+      });
       expect(noRefunds.body).toEqual({ result: 'success', refunds: [], has_more: false });
       for (const key of [other.test.secret, keys.live.secret]) {
-        expect((await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key })).status).toBe(404);
+        expect((await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key })).status).toBe(
+          404,
+        );
       }
       expect((await stack.api('GET', '/v1/transactions/refunds', { key: keys.test.secret })).status).toBe(400);
-      expect((await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key: keys.test.public })).status).toBe(403);
+      expect(
+        (await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key: keys.test.public }))
+          .status,
+      ).toBe(403);
       for (const reason of ['', 'x'.repeat(501), 42]) {
-        const bad = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'rf-2', reason } });
+        const bad = await stack.api('POST', '/v1/transactions/refund', {
+          key: keys.test.secret,
+          body: { transaction_reference: 'rf-2', reason },
+        });
         expect(bad.status).toBe(400);
         expect(bad.body).toMatchObject({ code: 'validation_error', errors: [{ field: 'reason' }] });
       }

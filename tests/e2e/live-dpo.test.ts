@@ -24,12 +24,23 @@ describe('live payments through DPO Pay', () => {
   beforeAll(async () => {
     fake = await DpoFake.start({ companies: [COMPANY], pushRetryMs: 100, maxPushAttempts: 3 });
     await receiver.start();
-    stack = await Stack.start(undefined, { DPO_API_URL: fake.url, PROVIDER_POLL_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', ...receiver.dispatcherEnv() });
+    stack = await Stack.start(undefined, {
+      DPO_API_URL: fake.url,
+      PROVIDER_POLL_INTERVAL_MS: '300',
+      PROVIDER_TIMEOUT_MS: '2000',
+      ...receiver.dispatcherEnv(),
+    });
     pushUrl = `${stack.gatewayUrl}/v1/provider-notifications/dpo`;
     keys = await stack.createBusiness('Lusaka Lighting');
-    const connected = await stack.api('PUT', '/v1/connections/dpo', { key: keys.live.secret, body: { company_token: COMPANY, service_type: SERVICE_TYPE } });
+    const connected = await stack.api('PUT', '/v1/connections/dpo', {
+      key: keys.live.secret,
+      body: { company_token: COMPANY, service_type: SERVICE_TYPE },
+    });
     expect(connected.status).toBe(200);
-    const callback = await stack.api('POST', '/v1/callback', { key: keys.live.secret, body: { url: receiver.url('/live'), events: ['transaction.success', 'transaction.failed'] } });
+    const callback = await stack.api('POST', '/v1/callback', {
+      key: keys.live.secret,
+      body: { url: receiver.url('/live'), events: ['transaction.success', 'transaction.failed'] },
+    });
     expect(callback.status).toBeLessThan(300);
   }, 120_000);
 
@@ -49,18 +60,31 @@ describe('live payments through DPO Pay', () => {
   const pay = (reference: string, extra: Body = {}) =>
     stack.api('POST', '/v1/transactions', {
       key: keys.live.secret,
-      body: { amount: 1000, currency: 'USD', email: 'buyer@example.com', payment_method_code: 'dpo', transaction_reference: reference, ...extra },
+      body: {
+        amount: 1000,
+        currency: 'USD',
+        email: 'buyer@example.com',
+        payment_method_code: 'dpo',
+        transaction_reference: reference,
+        ...extra,
+      },
     });
-  const verify = (reference: string) => stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.live.secret });
+  const verify = (reference: string) =>
+    stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.live.secret });
   const statusOf = async (reference: string) => String((await verify(reference)).body.status);
   const webhooksOf = (transactionId: unknown, event: string) =>
     receiver.at('/live').filter((w) => {
       const body = JSON.parse(w.body) as { event?: string; type?: string; data?: Body };
       return (body.event ?? body.type) === event && JSON.stringify(body.data).includes(String(transactionId));
     });
-  const settledAs = (reference: string, status: string) => waitFor(`${reference} to be ${status}`, async () => ((await statusOf(reference)) === status ? true : undefined), { timeoutMs: 30_000 });
+  const settledAs = (reference: string, status: string) =>
+    waitFor(`${reference} to be ${status}`, async () => ((await statusOf(reference)) === status ? true : undefined), {
+      timeoutMs: 30_000,
+    });
   /** A payment at DPO, awaiting the customer: its transaction id and TransToken. */
-  const started = async (reference: string): Promise<{ id: string; token: string; res: Awaited<ReturnType<typeof pay>> }> => {
+  const started = async (
+    reference: string,
+  ): Promise<{ id: string; token: string; res: Awaited<ReturnType<typeof pay>> }> => {
     const res = await pay(reference);
     expect(res.status).toBe(200);
     const token = fake.payment(String(res.body.transaction_id))?.token;
@@ -70,17 +94,34 @@ describe('live payments through DPO Pay', () => {
 
   it('initialize sends createToken and answers the payment page; the customer pays, comes back through our return URL to the outcome; one transaction.success webhook', async () => {
     const { id, token, res } = await started('dpo-return-1');
-    expect(res.body).toMatchObject({ result: 'success', transaction_reference: 'dpo-return-1', authorization_url: `${fake.url}/payv2.php?ID=${token}` });
+    expect(res.body).toMatchObject({
+      result: 'success',
+      transaction_reference: 'dpo-return-1',
+      authorization_url: `${fake.url}/payv2.php?ID=${token}`,
+    });
     const sent = fake.requestsTo('createToken').at(-1)!.fields;
     const back = `${stack.gatewayUrl}/v1/provider-returns/dpo/${id}`;
-    expect(sent).toMatchObject({ CompanyToken: COMPANY, ServiceType: SERVICE_TYPE, CompanyRef: id, CompanyRefUnique: '1', PaymentCurrency: 'USD', RedirectURL: back, BackURL: back, customerEmail: 'buyer@example.com' });
+    expect(sent).toMatchObject({
+      CompanyToken: COMPANY,
+      ServiceType: SERVICE_TYPE,
+      CompanyRef: id,
+      CompanyRefUnique: '1',
+      PaymentCurrency: 'USD',
+      RedirectURL: back,
+      BackURL: back,
+      customerEmail: 'buyer@example.com',
+    });
     // The customer pays the total, in major units with two decimals.
     expect(sent.PaymentAmount).toBe(Number(res.body.total).toFixed(2));
     expect(await statusOf('dpo-return-1')).toBe('pending');
 
     const page = await fetch(String(res.body.authorization_url));
     expect(page.status).toBe(200);
-    const submitted = await fetch(`${fake.url}/payv2.php`, { method: 'POST', body: new URLSearchParams({ ID: token, action: 'pay', card: '5436886269848367' }), redirect: 'manual' });
+    const submitted = await fetch(`${fake.url}/payv2.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ ID: token, action: 'pay', card: '5436886269848367' }),
+      redirect: 'manual',
+    });
     expect(submitted.status).toBe(302);
     const location = String(submitted.headers.get('location'));
     expect(location.startsWith(`${back}?TransID=`)).toBe(true);
@@ -100,18 +141,26 @@ describe('live payments through DPO Pay', () => {
     fake.pay(token); // the customer never comes back
     await settledAs('dpo-push-1', 'success');
     await fake.idle();
-    expect(fake.pushes.filter((p) => p.token === token).map((p) => [p.httpStatus, p.answer, p.ok])).toEqual([[200, 'OK', true]]);
+    expect(fake.pushes.filter((p) => p.token === token).map((p) => [p.httpStatus, p.answer, p.ok])).toEqual([
+      [200, 'OK', true],
+    ]);
     expect((await fake.sendPush(token)).ok).toBe(true);
     expect((await fake.sendPush(token)).ok).toBe(true);
     await waitFor('the success webhook', () => webhooksOf(id, 'transaction.success').length > 0);
-    const { rows } = await stack.db('transaction-service').query("SELECT count(*)::int AS n FROM outbox_events WHERE payload->'data'->'transaction'->>'transaction_reference' = 'dpo-push-1'");
+    const { rows } = await stack
+      .db('transaction-service')
+      .query(
+        "SELECT count(*)::int AS n FROM outbox_events WHERE payload->'data'->'transaction'->>'transaction_reference' = 'dpo-push-1'",
+      );
     expect(rows[0].n).toBe(3); // created, processing, success
     expect(webhooksOf(id, 'transaction.success')).toHaveLength(1);
   }, 60_000);
 
   it('without return or push, the poller finds the outcome with verifyToken', async () => {
     const { id, token } = await started('dpo-poll-1');
-    await waitFor('a verifyToken by the poller', () => fake.requestsTo('verifyToken').some((r) => r.fields.TransactionToken === token));
+    await waitFor('a verifyToken by the poller', () =>
+      fake.requestsTo('verifyToken').some((r) => r.fields.TransactionToken === token),
+    );
     expect(await statusOf('dpo-poll-1')).toBe('pending'); // 900: not paid yet
     fake.pay(token);
     await settledAs('dpo-poll-1', 'success');
@@ -177,11 +226,15 @@ describe('live payments through DPO Pay', () => {
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ code: 'provider_error', message: expect.stringContaining('stays pending') });
     expect(await statusOf('dpo-lost-1')).toBe('pending');
-    const { rows } = await stack.db('transaction-service').query("SELECT public_id FROM transactions WHERE reference = 'dpo-lost-1'");
+    const { rows } = await stack
+      .db('transaction-service')
+      .query("SELECT public_id FROM transactions WHERE reference = 'dpo-lost-1'");
     const id = String(rows[0].public_id);
     const p = fake.payment(id)!;
     expect(p).toBeDefined(); // it reached DPO
-    await waitFor('a verifyToken by CompanyRef', () => fake.requestsTo('verifyToken').some((r) => r.fields.CompanyRef === id));
+    await waitFor('a verifyToken by CompanyRef', () =>
+      fake.requestsTo('verifyToken').some((r) => r.fields.CompanyRef === id),
+    );
     expect(await statusOf('dpo-lost-1')).toBe('pending');
     fake.pay(p.token);
     await settledAs('dpo-lost-1', 'success');
@@ -197,25 +250,41 @@ describe('live payments through DPO Pay', () => {
   }, 60_000);
 
   it('a refund goes to DPO with refundToken: refunded → success; refused (999) → failed', async () => {
-    const refund = await stack.api('POST', '/v1/transactions/refund', { key: keys.live.secret, body: { transaction_reference: 'dpo-return-1', amount: 400 } });
+    const refund = await stack.api('POST', '/v1/transactions/refund', {
+      key: keys.live.secret,
+      body: { transaction_reference: 'dpo-return-1', amount: 400 },
+    });
     expect(refund.status).toBe(200);
     expect(refund.body).toMatchObject({ status: 'success', amount: 400 });
-    const { rows } = await stack.db('transaction-service').query("SELECT public_id FROM transactions WHERE reference = 'dpo-return-1'");
+    const { rows } = await stack
+      .db('transaction-service')
+      .query("SELECT public_id FROM transactions WHERE reference = 'dpo-return-1'");
     const p = fake.payment(String(rows[0].public_id))!;
-    expect(fake.requestsTo('refundToken').at(-1)?.fields).toMatchObject({ TransactionToken: p.token, refundAmount: '4.00', refundRef: String(refund.body.refund_id) });
+    expect(fake.requestsTo('refundToken').at(-1)?.fields).toMatchObject({
+      TransactionToken: p.token,
+      refundAmount: '4.00',
+      refundRef: String(refund.body.refund_id),
+    });
     expect(p.refunds).toHaveLength(1);
     // Refunded in full at DPO's dashboard meanwhile: DPO refuses the next one.
     p.refundedCents = Math.round(Number(p.request.amount) * 100);
-    const refused = await stack.api('POST', '/v1/transactions/refund', { key: keys.live.secret, body: { transaction_reference: 'dpo-return-1', amount: 100 } });
+    const refused = await stack.api('POST', '/v1/transactions/refund', {
+      key: keys.live.secret,
+      body: { transaction_reference: 'dpo-return-1', amount: 100 },
+    });
     expect(refused.status).toBe(200);
-    const read = async () => (await stack.api('GET', `/v1/transactions/refunds/${String(refused.body.refund_id)}`, { key: keys.live.secret })).body;
+    const read = async () =>
+      (await stack.api('GET', `/v1/transactions/refunds/${String(refused.body.refund_id)}`, { key: keys.live.secret }))
+        .body;
     expect(await read()).toMatchObject({ status: 'failed', message: expect.stringContaining('999') });
   }, 60_000);
 
   it('after all of it, no payment got two success webhooks and every webhook-id arrived once', () => {
     const ids = receiver.at('/live').map((w) => w.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);
-    const successes = receiver.at('/live').filter((w) => (JSON.parse(w.body) as { event?: string }).event === 'transaction.success');
+    const successes = receiver
+      .at('/live')
+      .filter((w) => (JSON.parse(w.body) as { event?: string }).event === 'transaction.success');
     const byPayment = successes.map((w) => (JSON.parse(w.body) as { data: Body }).data.transaction_id);
     expect(new Set(byPayment).size).toBe(byPayment.length);
     expect(successes.length).toBeGreaterThanOrEqual(4);

@@ -23,13 +23,24 @@ describe('live payments through Ozow', () => {
   beforeAll(async () => {
     fake = await OzowFake.start({ sites: [SITE], notificationRetryMs: 100 });
     await receiver.start();
-    stack = await Stack.start(undefined, { OZOW_API_URL: fake.url, PROVIDER_POLL_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', ...receiver.dispatcherEnv() });
+    stack = await Stack.start(undefined, {
+      OZOW_API_URL: fake.url,
+      PROVIDER_POLL_INTERVAL_MS: '300',
+      PROVIDER_TIMEOUT_MS: '2000',
+      ...receiver.dispatcherEnv(),
+    });
     keys = await stack.createBusiness('Cape Town Coffee');
-    const connected = await stack.api('PUT', '/v1/connections/ozow', { key: keys.live.secret, body: { site_code: SITE.siteCode, private_key: SITE.privateKey, api_key: SITE.apiKey } });
+    const connected = await stack.api('PUT', '/v1/connections/ozow', {
+      key: keys.live.secret,
+      body: { site_code: SITE.siteCode, private_key: SITE.privateKey, api_key: SITE.apiKey },
+    });
     expect(connected.status).toBe(200);
     expect(connected.body).toMatchObject({ provider: 'ozow', account: 'site_…0001', methods: ['ozow'] });
     expect(JSON.stringify(connected.body)).not.toContain(SITE.privateKey);
-    const callback = await stack.api('POST', '/v1/callback', { key: keys.live.secret, body: { url: receiver.url('/live'), events: ['transaction.success', 'transaction.failed'] } });
+    const callback = await stack.api('POST', '/v1/callback', {
+      key: keys.live.secret,
+      body: { url: receiver.url('/live'), events: ['transaction.success', 'transaction.failed'] },
+    });
     expect(callback.status).toBeLessThan(300);
   }, 120_000);
 
@@ -51,9 +62,17 @@ describe('live payments through Ozow', () => {
   const pay = (reference: string, extra: Body = {}) =>
     stack.api('POST', '/v1/transactions', {
       key: keys.live.secret,
-      body: { amount: 1000, currency: 'ZAR', email: 'buyer@example.com', payment_method_code: 'ozow', transaction_reference: reference, ...extra },
+      body: {
+        amount: 1000,
+        currency: 'ZAR',
+        email: 'buyer@example.com',
+        payment_method_code: 'ozow',
+        transaction_reference: reference,
+        ...extra,
+      },
     });
-  const verify = (reference: string) => stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.live.secret });
+  const verify = (reference: string) =>
+    stack.api('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.live.secret });
   const statusOf = async (reference: string) => (await verify(reference)).body.status;
   const webhooksOf = (transactionId: unknown, event: string) =>
     receiver.at('/live').filter((w) => {
@@ -61,7 +80,9 @@ describe('live payments through Ozow', () => {
       return (body.event ?? body.type) === event && JSON.stringify(body.data).includes(String(transactionId));
     });
   const settledAs = (reference: string, status: string) =>
-    waitFor(`${reference} to be ${status}`, async () => ((await statusOf(reference)) === status ? true : undefined), { timeoutMs: 30_000 });
+    waitFor(`${reference} to be ${status}`, async () => ((await statusOf(reference)) === status ? true : undefined), {
+      timeoutMs: 30_000,
+    });
   const oneSuccessWebhook = async (transactionId: unknown) => {
     await waitFor('the success webhook', () => webhooksOf(transactionId, 'transaction.success').length > 0);
     expect(webhooksOf(transactionId, 'transaction.success')).toHaveLength(1);
@@ -92,12 +113,22 @@ describe('live payments through Ozow', () => {
     await fake.idle();
     expect(fake.notificationAttempts.filter((a) => a.key === txn).map((a) => a.httpStatus)).toEqual([200]);
     const events = async () =>
-      (await stack.db('transaction-service').query("SELECT count(*)::int AS n FROM outbox_events WHERE payload->'data'->'transaction'->>'transaction_reference' = 'oz-notify-1'")).rows[0].n as number;
+      (
+        await stack
+          .db('transaction-service')
+          .query(
+            "SELECT count(*)::int AS n FROM outbox_events WHERE payload->'data'->'transaction'->>'transaction_reference' = 'oz-notify-1'",
+          )
+      ).rows[0].n as number;
     const before = await events();
     // Ozow may send it again: taken, nothing changes.
     expect((await fake.sendNotification(txn)).httpStatus).toBe(200);
     // The same notification posted to the account-wide URL (set in Ozow's merchant admin) finds its payment by TransactionReference.
-    const accountWide = await fetch(`${stack.gatewayUrl}/v1/provider-notifications/ozow`, { method: 'POST', body: new URLSearchParams(fake.responseFor(txn)), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const accountWide = await fetch(`${stack.gatewayUrl}/v1/provider-notifications/ozow`, {
+      method: 'POST',
+      body: new URLSearchParams(fake.responseFor(txn)),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(accountWide.status).toBe(200);
     await oneSuccessWebhook(txn);
     expect(await events()).toBe(before);
@@ -111,9 +142,16 @@ describe('live payments through Ozow', () => {
     expect(back.target).toBe(`${stack.gatewayUrl}/v1/provider-returns/ozow/${txn}`);
     // The browser posts Ozow's response variables to the return URL; they are not trusted, Ozow is asked.
     const before = fake.requestsTo('GetTransactionByReference').length;
-    const returned = await fetch(back.target, { method: 'POST', body: back.body, headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+    const returned = await fetch(back.target, {
+      method: 'POST',
+      body: back.body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      redirect: 'manual',
+    });
     expect(returned.status).toBe(303);
-    expect(new URL(String(returned.headers.get('location')), stack.gatewayUrl).searchParams.get('checkout_id')).toMatch(/^chk_/);
+    expect(new URL(String(returned.headers.get('location')), stack.gatewayUrl).searchParams.get('checkout_id')).toMatch(
+      /^chk_/,
+    );
     expect(fake.requestsTo('GetTransactionByReference').length).toBeGreaterThan(before);
     expect(await statusOf('oz-return-1')).toBe('success');
     await oneSuccessWebhook(txn);
@@ -126,7 +164,9 @@ describe('live payments through Ozow', () => {
     fake.customerChooses(txn, 'Complete');
     await settledAs('oz-poll-1', 'success');
     expect(fake.notificationAttempts.filter((a) => a.key === txn)).toEqual([]);
-    expect(fake.requestsTo('GetTransactionByReference').some((r) => r.path.includes(`transactionReference=${txn}`))).toBe(true);
+    expect(
+      fake.requestsTo('GetTransactionByReference').some((r) => r.path.includes(`transactionReference=${txn}`)),
+    ).toBe(true);
     await oneSuccessWebhook(txn);
   }, 60_000);
 
@@ -208,35 +248,66 @@ describe('live payments through Ozow', () => {
     await settledAs('oz-garbage-1', 'failed');
     const { rows } = await stack
       .db('transaction-service')
-      .query("SELECT p.state, p.last_error, p.not_found_checks FROM provider_payments p JOIN transactions t ON t.id = p.transaction_id WHERE t.reference = $1", ['oz-garbage-1']);
+      .query(
+        'SELECT p.state, p.last_error, p.not_found_checks FROM provider_payments p JOIN transactions t ON t.id = p.transaction_id WHERE t.reference = $1',
+        ['oz-garbage-1'],
+      );
     expect(rows[0]).toMatchObject({ state: 'final', last_error: 'not found at the provider' });
   }, 60_000);
 
-  it('a refund goes to Ozow (token, submit), waits, and Ozow\'s refund notification completes it', async () => {
-    const refund = await stack.api('POST', '/v1/transactions/refund', { key: keys.live.secret, body: { transaction_reference: 'oz-notify-1', amount: 400 } });
+  it("a refund goes to Ozow (token, submit), waits, and Ozow's refund notification completes it", async () => {
+    const refund = await stack.api('POST', '/v1/transactions/refund', {
+      key: keys.live.secret,
+      body: { transaction_reference: 'oz-notify-1', amount: 400 },
+    });
     expect(refund.status).toBe(200);
     const id = String(refund.body.refund_id);
-    const submitted = await waitFor('the refund at Ozow', () => fake.refunds.find((r) => r.notifyUrl.endsWith(`/${id}`)));
+    const submitted = await waitFor('the refund at Ozow', () =>
+      fake.refunds.find((r) => r.notifyUrl.endsWith(`/${id}`)),
+    );
     const paid = fake.payment(String((await verify('oz-notify-1')).body.transaction_id))!;
-    expect(submitted).toMatchObject({ transactionId: paid.transactions[0].transactionId, amount: '4.00', notifyUrl: `${stack.gatewayUrl}/v1/provider-notifications/ozow/${id}`, status: 'Pending' });
+    expect(submitted).toMatchObject({
+      transactionId: paid.transactions[0].transactionId,
+      amount: '4.00',
+      notifyUrl: `${stack.gatewayUrl}/v1/provider-notifications/ozow/${id}`,
+      status: 'Pending',
+    });
     const read = async () => (await stack.api('GET', `/v1/transactions/refunds/${id}`, { key: keys.live.secret })).body;
     expect(await read()).toMatchObject({ status: 'pending' });
     fake.settleRefund(submitted.refundId, 'Complete');
     await waitFor('the refund to succeed', async () => ((await read()).status === 'success' ? true : undefined));
     await fake.idle();
-    expect(fake.notificationAttempts.filter((a) => a.kind === 'refund' && a.key === submitted.refundId).map((a) => a.httpStatus)).toEqual([200]);
+    expect(
+      fake.notificationAttempts
+        .filter((a) => a.kind === 'refund' && a.key === submitted.refundId)
+        .map((a) => a.httpStatus),
+    ).toEqual([200]);
   }, 60_000);
 
   it('a live payment without a method: the customer chooses Ozow on the hosted checkout, is shown the way to Ozow, pays there', async () => {
-    const res = await stack.api('POST', '/v1/transactions', { key: keys.live.secret, body: { amount: 1500, currency: 'ZAR', email: 'buyer@example.com', transaction_reference: 'oz-chk-1' } });
-    expect(res).toMatchObject({ status: 200, body: { checkout_url: expect.stringContaining('/checkout?checkout_id=chk_') } });
+    const res = await stack.api('POST', '/v1/transactions', {
+      key: keys.live.secret,
+      body: { amount: 1500, currency: 'ZAR', email: 'buyer@example.com', transaction_reference: 'oz-chk-1' },
+    });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { checkout_url: expect.stringContaining('/checkout?checkout_id=chk_') },
+    });
     const checkoutId = String(new URL(String(res.body.checkout_url)).searchParams.get('checkout_id'));
-    const sent = await fetch(`${stack.gatewayUrl}/checkout/pay`, { method: 'POST', body: new URLSearchParams({ checkout_id: checkoutId, action: 'pay', payment_method_code: 'ozow' }), redirect: 'manual' });
+    const sent = await fetch(`${stack.gatewayUrl}/checkout/pay`, {
+      method: 'POST',
+      body: new URLSearchParams({ checkout_id: checkoutId, action: 'pay', payment_method_code: 'ozow' }),
+      redirect: 'manual',
+    });
     expect(sent.status).toBe(303);
-    const txn = String((await verify('oz-chk-1')).body.transaction_id ?? fake.payments.at(-1)!.request.transactionReference);
+    const txn = String(
+      (await verify('oz-chk-1')).body.transaction_id ?? fake.payments.at(-1)!.request.transactionReference,
+    );
     const p = fake.payment(txn)!;
     expect(p.request.bankReference).toBe('oz-chk-1');
-    const page = await (await fetch(`${stack.gatewayUrl}/checkout?checkout_id=${checkoutId}`, { redirect: 'manual' })).text();
+    const page = await (
+      await fetch(`${stack.gatewayUrl}/checkout?checkout_id=${checkoutId}`, { redirect: 'manual' })
+    ).text();
     expect(page).toMatch(/Ozow/);
     expect(page).toContain(p.url);
     expect(page).not.toContain('action="/checkout/pay"');
@@ -245,38 +316,74 @@ describe('live payments through Ozow', () => {
   }, 60_000);
 
   it("a test-mode connection sends the business's test payments to Ozow with IsTest=true", async () => {
-    expect((await stack.api('PUT', '/v1/connections/ozow', { key: keys.test.secret, body: { site_code: SITE.siteCode, private_key: SITE.privateKey, api_key: SITE.apiKey } })).status).toBe(200);
+    expect(
+      (
+        await stack.api('PUT', '/v1/connections/ozow', {
+          key: keys.test.secret,
+          body: { site_code: SITE.siteCode, private_key: SITE.privateKey, api_key: SITE.apiKey },
+        })
+      ).status,
+    ).toBe(200);
     // The credentials cache of a process keeps a business's answer for up to 5 s.
-    const res = await waitFor('a test payment to reach Ozow', async () => {
-      const before = fake.requestsTo('PostPaymentRequest').length;
-      const r = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: { amount: 500, currency: 'ZAR', email: 'buyer@example.com', payment_method_code: 'ozow' } });
-      return fake.requestsTo('PostPaymentRequest').length > before ? r : undefined;
-    }, { timeoutMs: 15_000, intervalMs: 1_000 });
+    const res = await waitFor(
+      'a test payment to reach Ozow',
+      async () => {
+        const before = fake.requestsTo('PostPaymentRequest').length;
+        const r = await stack.api('POST', '/v1/transactions', {
+          key: keys.test.secret,
+          body: { amount: 500, currency: 'ZAR', email: 'buyer@example.com', payment_method_code: 'ozow' },
+        });
+        return fake.requestsTo('PostPaymentRequest').length > before ? r : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 1_000 },
+    );
     expect(res.status).toBe(200);
     const txn = String(res.body.transaction_id);
     expect(fake.payment(txn)!.request.isTest).toBe(true);
     fake.notifications = 'off';
     fake.customerChooses(txn, 'Complete');
     await waitFor('the test payment to succeed by the poller (asking with isTest=true)', async () => {
-      const r = await stack.api('GET', `/v1/transactions/verify?reference=${String(res.body.transaction_reference)}`, { key: keys.test.secret });
+      const r = await stack.api('GET', `/v1/transactions/verify?reference=${String(res.body.transaction_reference)}`, {
+        key: keys.test.secret,
+      });
       return r.body.status === 'success' ? true : undefined;
     });
-    expect(fake.requestsTo('GetTransactionByReference').some((r) => r.path.includes(`transactionReference=${txn}`) && r.path.includes('isTest=true'))).toBe(true);
+    expect(
+      fake
+        .requestsTo('GetTransactionByReference')
+        .some((r) => r.path.includes(`transactionReference=${txn}`) && r.path.includes('isTest=true')),
+    ).toBe(true);
   }, 60_000);
 
-  it('after all of it, no log line of any service holds an Ozow key, hash, token or the customer\'s bank account', () => {
+  it("after all of it, no log line of any service holds an Ozow key, hash, token or the customer's bank account", () => {
     const output = [...stack.processes.values()].map((p) => p.output).join('\n');
-    const hashes = fake.notificationAttempts.map((a) => new URLSearchParams(a.body).get('Hash') ?? '').filter((h) => h !== '');
-    const hashChecks = fake.requestsTo('PostPaymentRequest').map((r) => /"HashCheck":"([0-9a-f]+)"/.exec(r.body)?.[1] ?? '').filter((h) => h !== '');
+    const hashes = fake.notificationAttempts
+      .map((a) => new URLSearchParams(a.body).get('Hash') ?? '')
+      .filter((h) => h !== '');
+    const hashChecks = fake
+      .requestsTo('PostPaymentRequest')
+      .map((r) => /"HashCheck":"([0-9a-f]+)"/.exec(r.body)?.[1] ?? '')
+      .filter((h) => h !== '');
     expect(hashes.length).toBeGreaterThan(0);
     expect(hashChecks.length).toBeGreaterThan(0);
-    for (const secret of [SITE.privateKey, SITE.apiKey, '62000000001', 'Fake Bank', ...fake.tokens.keys(), ...hashes, ...hashChecks]) expect(output).not.toContain(secret);
+    for (const secret of [
+      SITE.privateKey,
+      SITE.apiKey,
+      '62000000001',
+      'Fake Bank',
+      ...fake.tokens.keys(),
+      ...hashes,
+      ...hashChecks,
+    ])
+      expect(output).not.toContain(secret);
   });
 
   it('after all of it, no payment got two success webhooks and every webhook-id arrived once', () => {
     const ids = receiver.at('/live').map((w) => w.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);
-    const successes = receiver.at('/live').filter((w) => (JSON.parse(w.body) as { event?: string }).event === 'transaction.success');
+    const successes = receiver
+      .at('/live')
+      .filter((w) => (JSON.parse(w.body) as { event?: string }).event === 'transaction.success');
     const byPayment = successes.map((w) => (JSON.parse(w.body) as { data: Body }).data.transaction_id);
     expect(new Set(byPayment).size).toBe(byPayment.length);
     expect(successes.length).toBeGreaterThanOrEqual(5);

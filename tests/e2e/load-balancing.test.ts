@@ -9,16 +9,24 @@ describe('RPC load balancing', () => {
 
   const served = async (proc: AppProcess) => {
     const text = await (await fetch(proc.url('/metrics'))).text();
-    const line = text.split('\n').find((l) => l.startsWith('rpc_request_duration_seconds_count{') && l.includes('pattern="transactions.verify"'));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('rpc_request_duration_seconds_count{') && l.includes('pattern="transactions.verify"'));
     return line ? Number(line.split(' ').pop()) : 0;
   };
 
   beforeAll(async () => {
     stack = await Stack.start(['transaction-service']);
     const [rpc, http] = [await freePort(), await freePort()];
-    second = startApp('transaction-service', { ...stack.envFor('transaction-service'), RPC_PORT: String(rpc), HTTP_PORT: String(http) }, http);
+    second = startApp(
+      'transaction-service',
+      { ...stack.envFor('transaction-service'), RPC_PORT: String(rpc), HTTP_PORT: String(http) },
+      http,
+    );
     await second.waitReady();
-    await stack.startApp('gateway', { TRANSACTION_SERVICE_ADDRS: `127.0.0.1:${stack.rpcPort('transaction-service')},127.0.0.1:${rpc}` });
+    await stack.startApp('gateway', {
+      TRANSACTION_SERVICE_ADDRS: `127.0.0.1:${stack.rpcPort('transaction-service')},127.0.0.1:${rpc}`,
+    });
     keys = await stack.createBusiness('Balanced');
   }, 120_000);
 

@@ -23,9 +23,15 @@ describe('logs hold no secrets and no customer data', () => {
     stack = await Stack.start(undefined, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'info' });
     [keys, partner] = [await stack.createBusiness('Log Shop'), await stack.createBusiness('Log Partner')];
     // Every new row now fails inside PostgreSQL, after the service has sent its parameters.
-    await stack.db('transaction-service').query('ALTER TABLE transactions ADD CONSTRAINT reject_new_rows CHECK (false) NOT VALID');
-    await stack.db('webhook-dispatcher').query('ALTER TABLE callbacks ADD CONSTRAINT reject_new_rows CHECK (false) NOT VALID');
-    await stack.db('split-ledger-service').query('ALTER TABLE split_configs ADD CONSTRAINT reject_new_rows CHECK (false) NOT VALID');
+    await stack
+      .db('transaction-service')
+      .query('ALTER TABLE transactions ADD CONSTRAINT reject_new_rows CHECK (false) NOT VALID');
+    await stack
+      .db('webhook-dispatcher')
+      .query('ALTER TABLE callbacks ADD CONSTRAINT reject_new_rows CHECK (false) NOT VALID');
+    await stack
+      .db('split-ledger-service')
+      .query('ALTER TABLE split_configs ADD CONSTRAINT reject_new_rows CHECK (false) NOT VALID');
   }, 180_000);
 
   afterAll(async () => {
@@ -39,7 +45,14 @@ describe('logs hold no secrets and no customer data', () => {
       stack.api('POST', '/v1/transactions', {
         key: keys.test.secret,
         headers,
-        body: { amount: 1000, email: EMAIL, currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: PHONE, transaction_reference: 'log-1' },
+        body: {
+          amount: 1000,
+          email: EMAIL,
+          currency: 'USD',
+          payment_method_code: 'ecocash',
+          mobile_money_number: PHONE,
+          transaction_reference: 'log-1',
+        },
       }),
       stack.api('POST', '/v1/callback', {
         key: keys.test.secret,
@@ -54,18 +67,39 @@ describe('logs hold no secrets and no customer data', () => {
       stack.api('POST', '/v1/splits/config', {
         key: keys.test.secret,
         headers,
-        body: { partner_business_id: partner.id, split_type: 'percentage', split_value: 10, split_role: 'fee', currency: 'USD', description: note },
+        body: {
+          partner_business_id: partner.id,
+          split_type: 'percentage',
+          split_value: 10,
+          split_role: 'fee',
+          currency: 'USD',
+          description: note,
+        },
       }),
     ];
     const answers = await Promise.all(attempts);
-    for (const a of answers) expect({ status: a.status, body: a.body }).toEqual({ status: expect.any(Number), body: expect.objectContaining({ result: 'error' }) });
+    for (const a of answers)
+      expect({ status: a.status, body: a.body }).toEqual({
+        status: expect.any(Number),
+        body: expect.objectContaining({ result: 'error' }),
+      });
 
     // The failures were logged (so there was something to redact) …
     for (const app of ['transaction-service', 'webhook-dispatcher', 'split-ledger-service'] as const) {
       await waitFor(`${app} to log the failed insert`, () => stack.app(app).output.includes('reject_new_rows'));
     }
     // … and no line of any app holds the data.
-    const secrets = [EMAIL, PHONE, URL_PASSWORD, COOKIE, FAKE_LIVE_KEY, keys.test.secret, keys.test.secret.slice(8), stack.rpcSecret, stack.adminToken];
+    const secrets = [
+      EMAIL,
+      PHONE,
+      URL_PASSWORD,
+      COOKIE,
+      FAKE_LIVE_KEY,
+      keys.test.secret,
+      keys.test.secret.slice(8),
+      stack.rpcSecret,
+      stack.adminToken,
+    ];
     for (const { app, lines } of logs()) {
       for (const line of lines) {
         for (const s of secrets) expect({ app, leaked: line.includes(s) ? s : null }).toEqual({ app, leaked: null });
@@ -73,7 +107,9 @@ describe('logs hold no secrets and no customer data', () => {
       }
     }
     // The hints are there for whoever investigates.
-    const all = logs().flatMap((l) => l.lines).join('\n');
+    const all = logs()
+      .flatMap((l) => l.lines)
+      .join('\n');
     expect(all).toContain('j***@example.com');
     expect(all).toContain(`***${PHONE.slice(-3)}`);
     // The webhook secret generated for the failed insert was among the logged parameters.

@@ -5,7 +5,13 @@ import { sandboxPayment, settled as settledPayment } from '../support/payments';
 
 type Keys = Awaited<ReturnType<Stack['createBusiness']>>;
 type Body = Record<string, unknown>;
-type ErrorBody = { result: string; code: string; message: string; errors: { field: string; message: string }[]; request_id: string };
+type ErrorBody = {
+  result: string;
+  code: string;
+  message: string;
+  errors: { field: string; message: string }[];
+  request_id: string;
+};
 interface Event {
   id: string;
   event: string;
@@ -31,7 +37,10 @@ describe('metadata and description', () => {
     await receiver.start();
     stack = await Stack.start(undefined, { ...receiver.dispatcherEnv(), WEBHOOK_TIMEOUT_MS: '3000' });
     [keys, other] = [await stack.createBusiness('Meta Shop'), await stack.createBusiness('Other Shop')];
-    const hook = await stack.api('POST', '/v1/callback', { key: keys.test.secret, body: { url: receiver.url('/hooks'), events: ['payment.completed', 'refund.success'] } });
+    const hook = await stack.api('POST', '/v1/callback', {
+      key: keys.test.secret,
+      body: { url: receiver.url('/hooks'), events: ['payment.completed', 'refund.success'] },
+    });
     expect(hook.status).toBe(200);
   }, 120_000);
 
@@ -46,11 +55,21 @@ describe('metadata and description', () => {
       headers,
       body: sandboxPayment(reference, { amount: 2000, email: 'meta@example.com', ...extra }),
     });
-  const verify = (reference: string) => stack.api<Body>('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.test.secret });
+  const verify = (reference: string) =>
+    stack.api<Body>('GET', `/v1/transactions/verify?reference=${reference}`, { key: keys.test.secret });
   const settled = (reference: string) => settledPayment(stack, keys.test.secret, reference);
   const webhook = (event: string, match: (data: Body) => boolean) =>
-    waitFor(`the ${event} webhook`, () => receiver.at('/hooks').map((r) => JSON.parse(r.body) as Event).find((e) => e.event === event && match(e.data)), { timeoutMs: 30_000 });
-  const event = async (id: string) => (await stack.api<{ event: Event }>('GET', `/v1/events/${id}`, { key: keys.test.secret })).body.event;
+    waitFor(
+      `the ${event} webhook`,
+      () =>
+        receiver
+          .at('/hooks')
+          .map((r) => JSON.parse(r.body) as Event)
+          .find((e) => e.event === event && match(e.data)),
+      { timeoutMs: 30_000 },
+    );
+  const event = async (id: string) =>
+    (await stack.api<{ event: Event }>('GET', `/v1/events/${id}`, { key: keys.test.secret })).body.event;
 
   describe('limits (Stripe’s rules), each broken rule a 400 naming the field', () => {
     it.each([
@@ -59,7 +78,9 @@ describe('metadata and description', () => {
       ['a 500-character value', { note: 'é'.repeat(500) }],
       ['no keys', {}],
     ])('accepts %s', async (_what, metadata) => {
-      const res = await initialize(`meta-ok-${Object.keys(metadata).length}-${JSON.stringify(metadata).length}`, { metadata });
+      const res = await initialize(`meta-ok-${Object.keys(metadata).length}-${JSON.stringify(metadata).length}`, {
+        metadata,
+      });
       expect(res.status).toBe(200);
       expect(res.body.metadata).toEqual(metadata);
     });
@@ -70,20 +91,32 @@ describe('metadata and description', () => {
       ['a 501-character value', { note: 'x'.repeat(501) }, 'metadata.note', 'must be at most 500 characters'],
       ['a number value', { qty: 2 }, 'metadata.qty', 'must be a string (not number)'],
       ['a boolean value', { gift: true }, 'metadata.gift', 'must be a string (not boolean)'],
-      ['a nested object', { order: { id: '1' } }, 'metadata.order', 'must be a string (nested objects and arrays are not allowed)'],
-      ['an array value', { ids: ['1'] }, 'metadata.ids', 'must be a string (nested objects and arrays are not allowed)'],
+      [
+        'a nested object',
+        { order: { id: '1' } },
+        'metadata.order',
+        'must be a string (nested objects and arrays are not allowed)',
+      ],
+      [
+        'an array value',
+        { ids: ['1'] },
+        'metadata.ids',
+        'must be a string (nested objects and arrays are not allowed)',
+      ],
       ['square brackets in a key', { 'a[b]': 'x' }, 'metadata.a[b]', 'key must not contain square brackets'],
       ['an array', ['x'], 'metadata', 'must be an object of string values (at most 50 keys)'],
       ['a string', 'x', 'metadata', 'must be an object of string values (at most 50 keys)'],
     ])('rejects %s and stores nothing', async (_what, metadata, field, message) => {
       const reference = `meta-bad-${field.length}-${JSON.stringify(metadata).length}`;
       const res = await initialize(reference, { metadata });
-      expect({ status: res.status, code: res.body.code, message: res.body.message, first: res.body.errors[0] }).toEqual({
-        status: 400,
-        code: 'validation_error',
-        message: `${field} ${message}`,
-        first: { field, message },
-      });
+      expect({ status: res.status, code: res.body.code, message: res.body.message, first: res.body.errors[0] }).toEqual(
+        {
+          status: 400,
+          code: 'validation_error',
+          message: `${field} ${message}`,
+          first: { field, message },
+        },
+      );
       expect(res.body.request_id).toMatch(/^req_/);
       expect((await verify(reference)).status).toBe(404);
     });
@@ -95,26 +128,50 @@ describe('metadata and description', () => {
     });
 
     it('limits description to a string of at most 1000 characters', async () => {
-      expect((await initialize('meta-desc-ok', { description: 'd'.repeat(1000) })).body.description).toBe('d'.repeat(1000));
+      expect((await initialize('meta-desc-ok', { description: 'd'.repeat(1000) })).body.description).toBe(
+        'd'.repeat(1000),
+      );
       const long = await initialize('meta-desc-long', { description: 'd'.repeat(1001) });
-      expect({ status: long.status, first: long.body.errors[0] }).toEqual({ status: 400, first: { field: 'description', message: 'must be at most 1000 characters' } });
+      expect({ status: long.status, first: long.body.errors[0] }).toEqual({
+        status: 400,
+        first: { field: 'description', message: 'must be at most 1000 characters' },
+      });
       const typed = await initialize('meta-desc-type', { description: 7 });
-      expect({ status: typed.status, first: typed.body.errors[0] }).toEqual({ status: 400, first: { field: 'description', message: 'must be a string' } });
+      expect({ status: typed.status, first: typed.body.errors[0] }).toEqual({
+        status: 400,
+        first: { field: 'description', message: 'must be a string' },
+      });
     });
 
     it('applies the same rules to payment links and refunds, storing nothing', async () => {
-      const link = await stack.api<ErrorBody>('POST', '/v1/links', { key: keys.test.secret, body: { amount: 100, currency: 'USD', description: 'L', metadata: keysOf(51) } });
+      const link = await stack.api<ErrorBody>('POST', '/v1/links', {
+        key: keys.test.secret,
+        body: { amount: 100, currency: 'USD', description: 'L', metadata: keysOf(51) },
+      });
       expect({ status: link.status, field: link.body.errors[0].field }).toEqual({ status: 400, field: 'metadata' });
       const links = await stack.api<{ links: Body[] }>('GET', '/v1/links?limit=100', { key: keys.test.secret });
       expect(links.body.links).toEqual([]);
 
       await initialize('meta-refund-bad');
       await settled('meta-refund-bad');
-      const refund = await stack.api<ErrorBody>('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'meta-refund-bad', metadata: { a: { b: 'c' } } } });
-      expect({ status: refund.status, field: refund.body.errors[0].field }).toEqual({ status: 400, field: 'metadata.a' });
-      const desc = await stack.api<ErrorBody>('POST', '/v1/transactions/refund', { key: keys.test.secret, body: { transaction_reference: 'meta-refund-bad', description: 'x'.repeat(1001) } });
+      const refund = await stack.api<ErrorBody>('POST', '/v1/transactions/refund', {
+        key: keys.test.secret,
+        body: { transaction_reference: 'meta-refund-bad', metadata: { a: { b: 'c' } } },
+      });
+      expect({ status: refund.status, field: refund.body.errors[0].field }).toEqual({
+        status: 400,
+        field: 'metadata.a',
+      });
+      const desc = await stack.api<ErrorBody>('POST', '/v1/transactions/refund', {
+        key: keys.test.secret,
+        body: { transaction_reference: 'meta-refund-bad', description: 'x'.repeat(1001) },
+      });
       expect({ status: desc.status, field: desc.body.errors[0].field }).toEqual({ status: 400, field: 'description' });
-      const refunds = await stack.api<{ refunds: Body[] }>('GET', '/v1/transactions/refunds?transaction_reference=meta-refund-bad', { key: keys.test.secret });
+      const refunds = await stack.api<{ refunds: Body[] }>(
+        'GET',
+        '/v1/transactions/refunds?transaction_reference=meta-refund-bad',
+        { key: keys.test.secret },
+      );
       expect(refunds.body.refunds).toEqual([]);
     });
   });
@@ -129,23 +186,41 @@ describe('metadata and description', () => {
       expect(init.body).toMatchObject({ metadata, description });
       const verified = await settled('meta-rt-1');
       expect(verified).toMatchObject({ metadata, description });
-      const fetched = await stack.api('GET', `/v1/transactions/fetch?publicId=${init.body.transaction_id as string}`, { key: keys.test.secret });
+      const fetched = await stack.api('GET', `/v1/transactions/fetch?publicId=${init.body.transaction_id as string}`, {
+        key: keys.test.secret,
+      });
       expect(fetched.body).toMatchObject({ metadata, description });
-      const list = await stack.api<{ transactions: Body[] }>('GET', '/v1/transactions/list?limit=500', { key: keys.test.secret });
-      expect(list.body.transactions.find((t) => t.transaction_id === init.body.transaction_id)).toMatchObject({ metadata, description });
+      const list = await stack.api<{ transactions: Body[] }>('GET', '/v1/transactions/list?limit=500', {
+        key: keys.test.secret,
+      });
+      expect(list.body.transactions.find((t) => t.transaction_id === init.body.transaction_id)).toMatchObject({
+        metadata,
+        description,
+      });
 
       const hook = await webhook('payment.completed', (d) => d.transaction_reference === 'meta-rt-1');
       expect(hook.data).toMatchObject({ metadata, description });
       expect(hook.data.metadata).toEqual(metadata);
       expect(await event(hook.id)).toEqual(hook);
-      const listed = await stack.api<{ events: Event[] }>('GET', '/v1/events?type=payment.created&limit=100', { key: keys.test.secret });
-      expect(listed.body.events.find((e) => e.data.transaction_reference === 'meta-rt-1')?.data).toMatchObject({ metadata, description });
+      const listed = await stack.api<{ events: Event[] }>('GET', '/v1/events?type=payment.created&limit=100', {
+        key: keys.test.secret,
+      });
+      expect(listed.body.events.find((e) => e.data.transaction_reference === 'meta-rt-1')?.data).toMatchObject({
+        metadata,
+        description,
+      });
     });
 
     it('shows a transaction’s description, never its metadata, on the hosted checkout page', async () => {
       const init = await stack.api('POST', '/v1/transactions', {
         key: keys.test.secret,
-        body: { amount: 900, email: 'page@example.com', currency: 'USD', description: 'Blue <mug> x2', metadata: { internal_note: 'vip-customer-77' } },
+        body: {
+          amount: 900,
+          email: 'page@example.com',
+          currency: 'USD',
+          description: 'Blue <mug> x2',
+          metadata: { internal_note: 'vip-customer-77' },
+        },
       });
       const page = await fetch(init.body.checkout_url as string);
       const html = await page.text();
@@ -155,16 +230,29 @@ describe('metadata and description', () => {
     });
 
     it('keeps keys that are special to JavaScript as plain keys', async () => {
-      const raw = '{"amount":900,"email":"k@example.com","currency":"USD","transaction_reference":"meta-proto","metadata":{"__proto__":"p","constructor":"c"}}';
+      const raw =
+        '{"amount":900,"email":"k@example.com","currency":"USD","transaction_reference":"meta-proto","metadata":{"__proto__":"p","constructor":"c"}}';
       const init = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, rawBody: raw });
       expect(init.status).toBe(200);
       expect((await verify('meta-proto')).body.metadata).toEqual(JSON.parse('{"__proto__":"p","constructor":"c"}'));
     });
 
     it('a public key may set them too', async () => {
-      const init = await stack.api('POST', '/v1/transactions', { key: keys.test.public, body: { amount: 900, email: 'pk@example.com', currency: 'USD', metadata: { cart: 'c-1' }, description: 'From the web page' } });
+      const init = await stack.api('POST', '/v1/transactions', {
+        key: keys.test.public,
+        body: {
+          amount: 900,
+          email: 'pk@example.com',
+          currency: 'USD',
+          metadata: { cart: 'c-1' },
+          description: 'From the web page',
+        },
+      });
       expect(init.status).toBe(200);
-      expect((await verify(init.body.transaction_reference as string)).body).toMatchObject({ metadata: { cart: 'c-1' }, description: 'From the web page' });
+      expect((await verify(init.body.transaction_reference as string)).body).toMatchObject({
+        metadata: { cart: 'c-1' },
+        description: 'From the web page',
+      });
     });
 
     it('a transaction without them reads {} and null everywhere', async () => {
@@ -178,14 +266,35 @@ describe('metadata and description', () => {
     it('a refund: create response, get, list, refund.success webhook (with its reason) and events API', async () => {
       await initialize('meta-rt-refund');
       await settled('meta-rt-refund');
-      const body = { transaction_reference: 'meta-rt-refund', amount: 500, reason: 'damaged item', metadata: { rma: 'RMA-9' }, description: 'partial refund' };
+      const body = {
+        transaction_reference: 'meta-rt-refund',
+        amount: 500,
+        reason: 'damaged item',
+        metadata: { rma: 'RMA-9' },
+        description: 'partial refund',
+      };
       const created = await stack.api('POST', '/v1/transactions/refund', { key: keys.test.secret, body });
       expect(created.status).toBe(200);
-      expect(created.body).toMatchObject({ reason: 'damaged item', metadata: { rma: 'RMA-9' }, description: 'partial refund' });
+      expect(created.body).toMatchObject({
+        reason: 'damaged item',
+        metadata: { rma: 'RMA-9' },
+        description: 'partial refund',
+      });
       const id = created.body.refund_id as string;
-      const expected = { refund_id: id, reason: 'damaged item', metadata: { rma: 'RMA-9' }, description: 'partial refund' };
-      expect((await stack.api('GET', `/v1/transactions/refunds/${id}`, { key: keys.test.secret })).body).toMatchObject(expected);
-      const list = await stack.api<{ refunds: Body[] }>('GET', '/v1/transactions/refunds?transaction_reference=meta-rt-refund', { key: keys.test.secret });
+      const expected = {
+        refund_id: id,
+        reason: 'damaged item',
+        metadata: { rma: 'RMA-9' },
+        description: 'partial refund',
+      };
+      expect((await stack.api('GET', `/v1/transactions/refunds/${id}`, { key: keys.test.secret })).body).toMatchObject(
+        expected,
+      );
+      const list = await stack.api<{ refunds: Body[] }>(
+        'GET',
+        '/v1/transactions/refunds?transaction_reference=meta-rt-refund',
+        { key: keys.test.secret },
+      );
       expect(list.body.refunds).toEqual([expect.objectContaining(expected)]);
       const hook = await webhook('refund.success', (d) => d.refund_id === id);
       expect(hook.data).toMatchObject(expected);
@@ -193,11 +302,17 @@ describe('metadata and description', () => {
     });
 
     it('a payment link: create response, get and list', async () => {
-      const created = await stack.api('POST', '/v1/links', { key: keys.test.secret, body: { amount: 700, currency: 'USD', description: 'Tee', metadata: { sku: 'TEE-1' } } });
+      const created = await stack.api('POST', '/v1/links', {
+        key: keys.test.secret,
+        body: { amount: 700, currency: 'USD', description: 'Tee', metadata: { sku: 'TEE-1' } },
+      });
       expect(created.status).toBe(200);
       expect(created.body).toMatchObject({ description: 'Tee', metadata: { sku: 'TEE-1' } });
       const id = created.body.payment_link_id as string;
-      expect((await stack.api('GET', `/v1/links/${id}`, { key: keys.test.secret })).body).toMatchObject({ description: 'Tee', metadata: { sku: 'TEE-1' } });
+      expect((await stack.api('GET', `/v1/links/${id}`, { key: keys.test.secret })).body).toMatchObject({
+        description: 'Tee',
+        metadata: { sku: 'TEE-1' },
+      });
       const list = await stack.api<{ links: Body[] }>('GET', '/v1/links?limit=100', { key: keys.test.secret });
       expect(list.body.links.find((l) => l.payment_link_id === id)).toMatchObject({ metadata: { sku: 'TEE-1' } });
     });
@@ -205,18 +320,27 @@ describe('metadata and description', () => {
 
   describe('POST /v1/links/{id} (update, Stripe semantics)', () => {
     let id: string;
-    const update = (body: unknown, key = keys.test.secret, linkId = id) => stack.api<Body & ErrorBody>('POST', `/v1/links/${linkId}`, { key, body });
+    const update = (body: unknown, key = keys.test.secret, linkId = id) =>
+      stack.api<Body & ErrorBody>('POST', `/v1/links/${linkId}`, { key, body });
     const current = async () => (await stack.api<Body>('GET', `/v1/links/${id}`, { key: keys.test.secret })).body;
 
     beforeAll(async () => {
-      const created = await stack.api('POST', '/v1/links', { key: keys.test.secret, body: { amount: 900, currency: 'USD', description: 'Mug', metadata: { a: '1', b: '2' } } });
+      const created = await stack.api('POST', '/v1/links', {
+        key: keys.test.secret,
+        body: { amount: 900, currency: 'USD', description: 'Mug', metadata: { a: '1', b: '2' } },
+      });
       id = created.body.payment_link_id as string;
     });
 
     it('merges keys, removes a key set to "", changes the description, and clears all with null or ""', async () => {
       const merged = await update({ metadata: { b: '20', c: '3', a: '' } });
       expect(merged.status).toBe(200);
-      expect(merged.body).toMatchObject({ result: 'success', payment_link_id: id, description: 'Mug', metadata: { b: '20', c: '3' } });
+      expect(merged.body).toMatchObject({
+        result: 'success',
+        payment_link_id: id,
+        description: 'Mug',
+        metadata: { b: '20', c: '3' },
+      });
       expect((await current()).metadata).toEqual({ b: '20', c: '3' });
       const described = await update({ description: 'Big mug' });
       expect(described.body).toMatchObject({ description: 'Big mug', metadata: { b: '20', c: '3' } });
@@ -229,8 +353,13 @@ describe('metadata and description', () => {
     it('refuses an update that would leave more than 50 keys, or breaks a rule, changing nothing', async () => {
       await update({ metadata: keysOf(30) });
       const before = await current();
-      const tooMany = await update({ metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`n${i}`, 'v'])) });
-      expect({ status: tooMany.status, first: tooMany.body.errors[0] }).toEqual({ status: 400, first: { field: 'metadata', message: 'may have at most 50 keys (the update would leave 51)' } });
+      const tooMany = await update({
+        metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`n${i}`, 'v'])),
+      });
+      expect({ status: tooMany.status, first: tooMany.body.errors[0] }).toEqual({
+        status: 400,
+        first: { field: 'metadata', message: 'may have at most 50 keys (the update would leave 51)' },
+      });
       for (const body of [{ description: '' }, { description: null }, { metadata: { k1: 5 } }, { active: false }]) {
         expect({ body, status: (await update(body)).status }).toEqual({ body, status: 400 });
       }
@@ -248,8 +377,15 @@ describe('metadata and description', () => {
     const first = await initialize('meta-idem', { metadata: { a: '1', b: '2' } }, headers);
     expect(first.status).toBe(200);
     const reordered = await initialize('meta-idem', { metadata: { b: '2', a: '1' } }, headers);
-    expect({ status: reordered.status, replayed: reordered.headers.get('idempotent-replayed'), body: reordered.body }).toEqual({ status: 200, replayed: 'true', body: first.body });
+    expect({
+      status: reordered.status,
+      replayed: reordered.headers.get('idempotent-replayed'),
+      body: reordered.body,
+    }).toEqual({ status: 200, replayed: 'true', body: first.body });
     const changed = await initialize('meta-idem', { metadata: { a: '1', b: '3' } }, headers);
-    expect({ status: changed.status, code: changed.body.code }).toEqual({ status: 422, code: 'idempotency_key_reused' });
+    expect({ status: changed.status, code: changed.body.code }).toEqual({
+      status: 422,
+      code: 'idempotency_key_reused',
+    });
   });
 });

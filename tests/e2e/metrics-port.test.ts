@@ -29,10 +29,20 @@ describe('gateway metrics', () => {
   it('count every unmatched path under one label value', async () => {
     const invented = Array.from({ length: 5 }, () => `/probe-${randomUUID()}`);
     for (const path of invented) expect((await stack.api('GET', path)).status).toBe(404);
-    await stack.api('POST', `/v1/${randomUUID()}`, { rawBody: '{not json', headers: { 'content-type': 'application/json' } });
+    await stack.api('POST', `/v1/${randomUUID()}`, {
+      rawBody: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     const text = await (await fetch(stack.metricsUrl('gateway'))).text();
     for (const path of invented) expect(text).not.toContain(path);
-    const unmatched = text.split('\n').find((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes('route="unmatched"') && l.includes('status="404"'));
+    const unmatched = text
+      .split('\n')
+      .find(
+        (l) =>
+          l.startsWith('http_request_duration_seconds_count{') &&
+          l.includes('route="unmatched"') &&
+          l.includes('status="404"'),
+      );
     expect(Number(unmatched?.split(' ').pop())).toBeGreaterThanOrEqual(invented.length);
     expect(text).not.toMatch(/route="\/v1\/[0-9a-f-]{36}"/);
   });

@@ -40,7 +40,10 @@ describe('OpenAPI document and /docs', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     try {
       await page.goto(`${stack.gatewayUrl}/docs`);
-      await page.locator('.opblock-summary-path', { hasText: '/v1/transactions/verify' }).first().waitFor({ timeout: 30_000 });
+      await page
+        .locator('.opblock-summary-path', { hasText: '/v1/transactions/verify' })
+        .first()
+        .waitFor({ timeout: 30_000 });
       await page.getByText('Webhooks', { exact: true }).first().waitFor({ timeout: 30_000 });
       await page.locator('.opblock', { hasText: 'refund.success' }).first().waitFor({ timeout: 30_000 });
       await page.screenshot({ path: screenshotPath('openapi-docs.png'), fullPage: false });

@@ -21,43 +21,112 @@ describe('internal RPC trust boundary', () => {
   let keys: Awaited<ReturnType<Stack['createBusiness']>>;
   let victimRef: string;
 
-  const frame = (pattern: string, data: unknown, auth?: unknown): RawFrame => ({ header: { pattern, id: randomUUID(), ...(auth ? { auth } : {}) }, body: JSON.stringify(data) });
+  const frame = (pattern: string, data: unknown, auth?: unknown): RawFrame => ({
+    header: { pattern, id: randomUUID(), ...(auth ? { auth } : {}) },
+    body: JSON.stringify(data),
+  });
   const event = (pattern: string, data: unknown): RawFrame => ({ header: { pattern }, body: JSON.stringify(data) });
   const signed = (pattern: string, data: unknown, opts: { secret?: string; scope?: RpcScope; at?: number } = {}) =>
-    frame(pattern, data, new RpcSigner(opts.secret ?? stack.rpcSecret, opts.scope ?? 'merchant').sign(pattern, JSON.stringify(data), undefined, opts.at));
-  const ctx = () => ({ request_id: `req_attack_${randomUUID().slice(0, 8)}`, business_id: keys.id, mode: 'test', key_type: 'secret' });
+    frame(
+      pattern,
+      data,
+      new RpcSigner(opts.secret ?? stack.rpcSecret, opts.scope ?? 'merchant').sign(
+        pattern,
+        JSON.stringify(data),
+        undefined,
+        opts.at,
+      ),
+    );
+  const ctx = () => ({
+    request_id: `req_attack_${randomUUID().slice(0, 8)}`,
+    business_id: keys.id,
+    mode: 'test',
+    key_type: 'secret',
+  });
 
   /** What an attacker would run on each service: reads of secrets and writes of money. */
   const attacks = (): { app: Service; pattern: string; data: unknown }[] => [
-    { app: 'transaction-service', pattern: RpcPatterns.TransactionsVerify, data: { ctx: ctx(), body: { reference: victimRef } } },
-    { app: 'transaction-service', pattern: RpcPatterns.RefundsCreate, data: { ctx: ctx(), body: { transaction_reference: victimRef, amount: 100 } } },
+    {
+      app: 'transaction-service',
+      pattern: RpcPatterns.TransactionsVerify,
+      data: { ctx: ctx(), body: { reference: victimRef } },
+    },
+    {
+      app: 'transaction-service',
+      pattern: RpcPatterns.RefundsCreate,
+      data: { ctx: ctx(), body: { transaction_reference: victimRef, amount: 100 } },
+    },
     {
       app: 'transaction-service',
       pattern: RpcPatterns.TransactionsInitialize,
-      data: { ctx: ctx(), body: { amount: 500, email: 'x@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771234567' } },
+      data: {
+        ctx: ctx(),
+        body: {
+          amount: 500,
+          email: 'x@example.com',
+          currency: 'USD',
+          payment_method_code: 'ecocash',
+          mobile_money_number: '0771234567',
+        },
+      },
     },
-    { app: 'split-ledger-service', pattern: LedgerRpcPatterns.SettlementRun, data: { ctx: { request_id: 'req_attack' }, body: {} } },
+    {
+      app: 'split-ledger-service',
+      pattern: LedgerRpcPatterns.SettlementRun,
+      data: { ctx: { request_id: 'req_attack' }, body: {} },
+    },
     {
       app: 'split-ledger-service',
       pattern: LedgerRpcPatterns.SplitConfigsCreate,
-      data: { ctx: ctx(), body: { partner_business_id: keys.id + 1, split_type: 'percentage', split_value: 10, split_role: 'fee', currency: 'USD' } },
+      data: {
+        ctx: ctx(),
+        body: {
+          partner_business_id: keys.id + 1,
+          split_type: 'percentage',
+          split_value: 10,
+          split_role: 'fee',
+          currency: 'USD',
+        },
+      },
     },
-    { app: 'webhook-dispatcher', pattern: WebhookRpcPatterns.CallbacksList, data: { ctx: ctx(), body: { limit: 10, skip: 0 } } },
-    { app: 'webhook-dispatcher', pattern: WebhookRpcPatterns.CallbacksSecret, data: { ctx: ctx(), body: { callback_id: 'cb_x' } } },
-    { app: 'webhook-dispatcher', pattern: WebhookRpcPatterns.CallbacksCreate, data: { ctx: ctx(), body: { url: 'http://127.0.0.1:9/hook', events: ['transaction.success'] } } },
+    {
+      app: 'webhook-dispatcher',
+      pattern: WebhookRpcPatterns.CallbacksList,
+      data: { ctx: ctx(), body: { limit: 10, skip: 0 } },
+    },
+    {
+      app: 'webhook-dispatcher',
+      pattern: WebhookRpcPatterns.CallbacksSecret,
+      data: { ctx: ctx(), body: { callback_id: 'cb_x' } },
+    },
+    {
+      app: 'webhook-dispatcher',
+      pattern: WebhookRpcPatterns.CallbacksCreate,
+      data: { ctx: ctx(), body: { url: 'http://127.0.0.1:9/hook', events: ['transaction.success'] } },
+    },
   ];
 
-  const snapshots = async () => Object.fromEntries(await Promise.all(SERVICES.map(async (a) => [a, await databaseSnapshot(stack.db(a))] as const)));
+  const snapshots = async () =>
+    Object.fromEntries(await Promise.all(SERVICES.map(async (a) => [a, await databaseSnapshot(stack.db(a))] as const)));
   /** Waits until no background work (sandbox settlement, relays, consumers) changes any database. */
   const quiet = () =>
-    waitFor('databases to stop changing', async () => {
-      const a = JSON.stringify(await snapshots());
-      await new Promise((r) => setTimeout(r, 500));
-      return a === JSON.stringify(await snapshots()) ? a : undefined;
-    }, { timeoutMs: 30_000 });
+    waitFor(
+      'databases to stop changing',
+      async () => {
+        const a = JSON.stringify(await snapshots());
+        await new Promise((r) => setTimeout(r, 500));
+        return a === JSON.stringify(await snapshots()) ? a : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
 
   const expectRefused = (replies: RawReply[], reason: string) => {
-    for (const r of replies) expect({ code: r.err?.code, message: r.err?.message, response: r.response }).toEqual({ code: 'rpc_refused', message: `request refused: ${reason}`, response: undefined });
+    for (const r of replies)
+      expect({ code: r.err?.code, message: r.err?.message, response: r.response }).toEqual({
+        code: 'rpc_refused',
+        message: `request refused: ${reason}`,
+        response: undefined,
+      });
   };
 
   beforeAll(async () => {
@@ -76,8 +145,21 @@ describe('internal RPC trust boundary', () => {
     for (const { app, pattern, data } of attacks()) {
       const port = stack.rpcPort(app);
       expectRefused(await rawRpc(port, [frame(pattern, data)]), 'missing');
-      expectRefused(await rawRpc(port, [signed(pattern, data, { secret: 'not-the-secret-0123456789abcdefghijkl', scope: 'admin' })]), 'bad_signature');
-      expectRefused(await rawRpc(port, [signed(pattern, data, { scope: pattern === LedgerRpcPatterns.SettlementRun ? 'admin' : 'merchant', at: Date.now() - 5 * 60_000 })]), 'expired');
+      expectRefused(
+        await rawRpc(port, [
+          signed(pattern, data, { secret: 'not-the-secret-0123456789abcdefghijkl', scope: 'admin' }),
+        ]),
+        'bad_signature',
+      );
+      expectRefused(
+        await rawRpc(port, [
+          signed(pattern, data, {
+            scope: pattern === LedgerRpcPatterns.SettlementRun ? 'admin' : 'merchant',
+            at: Date.now() - 5 * 60_000,
+          }),
+        ]),
+        'expired',
+      );
       // An event (no id) gets no answer either way; the next request on the connection proves it was read.
       const [afterEvent] = await rawRpc(port, [event(pattern, data), frame(pattern, data)]);
       expectRefused([afterEvent], 'missing');
@@ -90,13 +172,27 @@ describe('internal RPC trust boundary', () => {
   it('refuses admin patterns signed with the merchant scope', async () => {
     const before = await quiet();
     const port = stack.rpcPort('split-ledger-service');
-    expectRefused(await rawRpc(port, [signed(LedgerRpcPatterns.SettlementRun, { ctx: { request_id: 'req_x' }, body: {} })]), 'scope');
-    expectRefused(await rawRpc(port, [signed(LedgerRpcPatterns.InvoiceMarkPaid, { ctx: { request_id: 'req_x' }, body: { invoice_reference: 'INV-1' } })]), 'scope');
+    expectRefused(
+      await rawRpc(port, [signed(LedgerRpcPatterns.SettlementRun, { ctx: { request_id: 'req_x' }, body: {} })]),
+      'scope',
+    );
+    expectRefused(
+      await rawRpc(port, [
+        signed(LedgerRpcPatterns.InvoiceMarkPaid, {
+          ctx: { request_id: 'req_x' },
+          body: { invoice_reference: 'INV-1' },
+        }),
+      ]),
+      'scope',
+    );
     expect(JSON.stringify(await snapshots())).toBe(before);
   });
 
   it('runs a valid message once and refuses the same message replayed inside the window', async () => {
-    const message = signed(RpcPatterns.RefundsCreate, { ctx: ctx(), body: { transaction_reference: victimRef, amount: 700 } });
+    const message = signed(RpcPatterns.RefundsCreate, {
+      ctx: ctx(),
+      body: { transaction_reference: victimRef, amount: 700 },
+    });
     const [first] = await rawRpc(stack.rpcPort('transaction-service'), [message]);
     expect(first.err).toBeUndefined();
     expect(first.response).toMatchObject({ ok: true, data: { refund_id: expect.any(String) } });
@@ -122,9 +218,16 @@ describe('internal RPC trust boundary', () => {
 
   it('logs each refusal with the peer address and counts it by reason', async () => {
     for (const app of SERVICES) {
-      const line = stack.app(app).output.split('\n').find((l) => l.includes('RPC request refused'));
+      const line = stack
+        .app(app)
+        .output.split('\n')
+        .find((l) => l.includes('RPC request refused'));
       expect(line).toBeDefined();
-      expect(JSON.parse(line!)).toMatchObject({ level: 'warn', peer: expect.stringMatching(/^127\.0\.0\.1:\d+$/), reason: expect.any(String) });
+      expect(JSON.parse(line!)).toMatchObject({
+        level: 'warn',
+        peer: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+        reason: expect.any(String),
+      });
       const metrics = await (await fetch(stack.metricsUrl(app))).text();
       for (const reason of ['missing', 'bad_signature', 'expired']) {
         expect(metrics).toMatch(new RegExp(`rpc_requests_refused_total\\{[^}]*reason="${reason}"[^}]*\\} [1-9]`));
@@ -135,7 +238,9 @@ describe('internal RPC trust boundary', () => {
   it('still serves the gateway: merchant calls and the admin API work', async () => {
     const verify = await stack.api('GET', `/v1/transactions/verify?reference=${victimRef}`, { key: keys.test.secret });
     expect(verify.status).toBe(200);
-    const run = await stack.api('POST', '/admin/v1/settlements/run', { headers: { authorization: `Bearer ${stack.adminToken}` } });
+    const run = await stack.api('POST', '/admin/v1/settlements/run', {
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
     expect(run.status).toBe(200);
   });
 });

@@ -24,7 +24,14 @@ describe('split configs', () => {
     let owner: Business;
     let partner: Business;
     let stranger: Business;
-    const body = { partner_business_id: 0, split_type: 'percentage', split_value: 250, split_role: 'fee', currency: 'USD', description: 'Marketplace fee' };
+    const body = {
+      partner_business_id: 0,
+      split_type: 'percentage',
+      split_value: 250,
+      split_role: 'fee',
+      currency: 'USD',
+      description: 'Marketplace fee',
+    };
 
     beforeAll(async () => {
       owner = await stack.createBusiness('Config Owner');
@@ -33,7 +40,8 @@ describe('split configs', () => {
       body.partner_business_id = partner.id;
     });
 
-    const configCount = async (b: Business, key = b.test.secret) => (await api<{ count: number }>('GET', '/v1/splits/config', key)).body.count;
+    const configCount = async (b: Business, key = b.test.secret) =>
+      (await api<{ count: number }>('GET', '/v1/splits/config', key)).body.count;
 
     it('creates a config and answers exactly the spec fields', async () => {
       const res = await api('POST', '/v1/splits/config', owner.test.secret, body);
@@ -90,7 +98,11 @@ describe('split configs', () => {
     ])('refuses %s with 400 naming the field, writing nothing', async (_what, change, field) => {
       const res = await api('POST', '/v1/splits/config', owner.test.secret, { ...body, ...change() });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ result: 'error', code: 'validation_error', request_id: expect.stringMatching(/^req_/) });
+      expect(res.body).toMatchObject({
+        result: 'error',
+        code: 'validation_error',
+        request_id: expect.stringMatching(/^req_/),
+      });
       expect((res.body.errors as { field: string }[]).map((e) => e.field)).toEqual([field]);
       expect(await configCount(owner)).toBe(1);
     });
@@ -105,11 +117,26 @@ describe('split configs', () => {
 
     it('updates type, value, role and description, and refuses partner and currency', async () => {
       const id = await createConfig(owner, body);
-      const res = await api('PUT', `/v1/splits/config/${id}`, owner.test.secret, { split_type: 'fixed', split_value: 50_000, split_role: 'principal', description: 'Fixed now' });
+      const res = await api('PUT', `/v1/splits/config/${id}`, owner.test.secret, {
+        split_type: 'fixed',
+        split_value: 50_000,
+        split_role: 'principal',
+        description: 'Fixed now',
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         result: 'success',
-        split_config: { public_id: id, owner_business_id: owner.id, partner_business_id: partner.id, split_type: 'fixed', split_value: 50_000, split_role: 'principal', currency: 'USD', description: 'Fixed now', is_active: true },
+        split_config: {
+          public_id: id,
+          owner_business_id: owner.id,
+          partner_business_id: partner.id,
+          split_type: 'fixed',
+          split_value: 50_000,
+          split_role: 'principal',
+          currency: 'USD',
+          description: 'Fixed now',
+          is_active: true,
+        },
         message: expect.any(String),
       });
       for (const change of [{ partner_business_id: stranger.id }, { currency: 'ZAR' }]) {
@@ -123,8 +150,15 @@ describe('split configs', () => {
       expect(merged.body).toMatchObject({ code: 'validation_error', errors: [{ field: 'split_value' }] });
       const unknown = await api('PUT', `/v1/splits/config/${id}`, owner.test.secret, { is_active: true });
       expect(unknown.status).toBe(400);
-      const after = await api<{ split_configs: { public_id: string; split_value: number; split_type: string }[] }>('GET', '/v1/splits/config', owner.test.secret);
-      expect(after.body.split_configs.find((c) => c.public_id === id)).toMatchObject({ split_type: 'fixed', split_value: 50_000 });
+      const after = await api<{ split_configs: { public_id: string; split_value: number; split_type: string }[] }>(
+        'GET',
+        '/v1/splits/config',
+        owner.test.secret,
+      );
+      expect(after.body.split_configs.find((c) => c.public_id === id)).toMatchObject({
+        split_type: 'fixed',
+        split_value: 50_000,
+      });
     });
 
     it('deactivates, repeatably, with the same answer', async () => {
@@ -135,7 +169,11 @@ describe('split configs', () => {
       const again = await api('DELETE', `/v1/splits/config/${id}`, owner.test.secret);
       expect(again.status).toBe(200);
       expect(again.body).toEqual(first.body);
-      const list = await api<{ split_configs: { public_id: string; is_active: boolean }[] }>('GET', '/v1/splits/config', owner.test.secret);
+      const list = await api<{ split_configs: { public_id: string; is_active: boolean }[] }>(
+        'GET',
+        '/v1/splits/config',
+        owner.test.secret,
+      );
       expect(list.body.split_configs.find((c) => c.public_id === id)?.is_active).toBe(false);
     });
 
@@ -151,8 +189,15 @@ describe('split configs', () => {
         expect((await api('PUT', `/v1/splits/config/${bad}`, owner.test.secret, { split_value: 1 })).status).toBe(404);
         expect((await api('DELETE', `/v1/splits/config/${bad}`, owner.test.secret)).status).toBe(404);
       }
-      const list = await api<{ split_configs: { public_id: string; split_value: number; is_active: boolean }[] }>('GET', '/v1/splits/config', owner.test.secret);
-      expect(list.body.split_configs.find((c) => c.public_id === id)).toMatchObject({ split_value: 250, is_active: true });
+      const list = await api<{ split_configs: { public_id: string; split_value: number; is_active: boolean }[] }>(
+        'GET',
+        '/v1/splits/config',
+        owner.test.secret,
+      );
+      expect(list.body.split_configs.find((c) => c.public_id === id)).toMatchObject({
+        split_value: 250,
+        is_active: true,
+      });
     });
   });
 
@@ -167,7 +212,13 @@ describe('split configs', () => {
 
     it('ignores a config created after the transaction, and applies the terms in force at its creation', async () => {
       const before = await startCardPayment(owner, 10_000);
-      const id = await createConfig(owner, { partner_business_id: partner.id, split_type: 'fixed', split_value: 100, split_role: 'fee', currency: 'USD' });
+      const id = await createConfig(owner, {
+        partner_business_id: partner.id,
+        split_type: 'fixed',
+        split_value: 100,
+        split_role: 'fee',
+        currency: 'USD',
+      });
       const underV1 = await startCardPayment(owner, 10_000);
       expect((await api('PUT', `/v1/splits/config/${id}`, owner.test.secret, { split_value: 300 })).status).toBe(200);
       const underV2 = await startCardPayment(owner, 10_000);
@@ -186,7 +237,13 @@ describe('split configs', () => {
 
     it('applies payment-link splits as fee splits, after the configs, capped to the amount', async () => {
       const linkPartner = await stack.createBusiness('Link Partner');
-      await createConfig(owner, { partner_business_id: partner.id, split_type: 'percentage', split_value: 9_000, split_role: 'fee', currency: 'USD' });
+      await createConfig(owner, {
+        partner_business_id: partner.id,
+        split_type: 'percentage',
+        split_value: 9_000,
+        split_role: 'fee',
+        currency: 'USD',
+      });
       const link = await api('POST', '/v1/links', owner.test.secret, {
         amount: 5_000,
         currency: 'USD',
@@ -195,24 +252,51 @@ describe('split configs', () => {
       });
       expect(link.status).toBe(200);
       const res = await stack.api('POST', '/checkout/pay', {
-        rawBody: new URLSearchParams({ checkout_id: link.body.payment_link_id as string, action: 'pay', email: 'fan@example.com', payment_method_code: 'zimswitch' }).toString(),
+        rawBody: new URLSearchParams({
+          checkout_id: link.body.payment_link_id as string,
+          action: 'pay',
+          email: 'fan@example.com',
+          payment_method_code: 'zimswitch',
+        }).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(res.status).toBeLessThan(400);
       const entries = await waitFor('the link payment’s entries', async () => {
-        const { rows } = await stack.db('split-ledger-service').query(
-          "SELECT e.transaction_public_id FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id WHERE t.link_splits <> '[]'::jsonb AND e.debtor_business_id = $1",
-          [owner.id],
-        );
+        const { rows } = await stack
+          .db('split-ledger-service')
+          .query(
+            "SELECT e.transaction_public_id FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id WHERE t.link_splits <> '[]'::jsonb AND e.debtor_business_id = $1",
+            [owner.id],
+          );
         return rows.length === 2 ? entriesOf(rows[0].transaction_public_id) : undefined;
       });
       // Config first: floor(5 000 × 90 %) = 4 500; the link's 700 is capped to the 500 left.
       expect(entries).toEqual([
-        { kind: 'split', split_config_id: expect.any(Number), link_split_index: null, creditor_business_id: partner.id, debtor_business_id: owner.id, amount: 4_500, capped: false },
-        { kind: 'split', split_config_id: null, link_split_index: 0, creditor_business_id: linkPartner.id, debtor_business_id: owner.id, amount: 500, capped: true },
+        {
+          kind: 'split',
+          split_config_id: expect.any(Number),
+          link_split_index: null,
+          creditor_business_id: partner.id,
+          debtor_business_id: owner.id,
+          amount: 4_500,
+          capped: false,
+        },
+        {
+          kind: 'split',
+          split_config_id: null,
+          link_split_index: 0,
+          creditor_business_id: linkPartner.id,
+          debtor_business_id: owner.id,
+          amount: 500,
+          capped: true,
+        },
       ]);
       const linkLedger = await ledger(linkPartner);
-      expect(linkLedger.ledger_entries[0]).toMatchObject({ split_config_id: null, amount: 500, creditor_business_id: linkPartner.id });
+      expect(linkLedger.ledger_entries[0]).toMatchObject({
+        split_config_id: null,
+        amount: 500,
+        creditor_business_id: linkPartner.id,
+      });
     });
   });
 });

@@ -34,12 +34,34 @@ describe('split payments and the commission ledger', () => {
 
     it('records a paid transaction’s splits: the partner is owed, the owner owes (docs/decisions/0005-ledger.md)', async () => {
       // 2.5 % fee to the platform: floor(10 000 × 250 / 10 000) = 250.
-      const feeId = await createConfig(merchant, { partner_business_id: platform.id, split_type: 'percentage', split_value: 250, split_role: 'fee', currency: 'USD' });
+      const feeId = await createConfig(merchant, {
+        partner_business_id: platform.id,
+        split_type: 'percentage',
+        split_value: 250,
+        split_role: 'fee',
+        currency: 'USD',
+      });
       // Principal to the supplier, the merchant keeping 1 500 as commission: 10 000 − 1 500 = 8 500.
-      await createConfig(merchant, { partner_business_id: supplier.id, split_type: 'fixed', split_value: 1_500, split_role: 'principal', currency: 'USD' });
+      await createConfig(merchant, {
+        partner_business_id: supplier.id,
+        split_type: 'fixed',
+        split_value: 1_500,
+        split_role: 'principal',
+        currency: 'USD',
+      });
       // Neither of these applies to a test-mode USD payment.
-      await createConfig(merchant, { partner_business_id: platform.id, split_type: 'fixed', split_value: 100, split_role: 'fee', currency: 'ZAR' });
-      await createConfig(merchant, { partner_business_id: platform.id, split_type: 'fixed', split_value: 100, split_role: 'fee', currency: 'USD' }, merchant.live.secret);
+      await createConfig(merchant, {
+        partner_business_id: platform.id,
+        split_type: 'fixed',
+        split_value: 100,
+        split_role: 'fee',
+        currency: 'ZAR',
+      });
+      await createConfig(
+        merchant,
+        { partner_business_id: platform.id, split_type: 'fixed', split_value: 100, split_role: 'fee', currency: 'USD' },
+        merchant.live.secret,
+      );
 
       paid = await pay(merchant, 10_000);
 
@@ -54,8 +76,16 @@ describe('split payments and the commission ledger', () => {
 
       const { ledger_entries, count } = await ledger(platform);
       expect(count).toBe(1);
-      const [feeConfigRow] = (await stack.db('split-ledger-service').query('SELECT id::int AS id FROM split_configs WHERE public_id = $1', [feeId])).rows;
-      const [txnRow] = (await stack.db('transaction-service').query('SELECT id::int AS id FROM transactions WHERE public_id = $1', [paid.transactionId])).rows;
+      const [feeConfigRow] = (
+        await stack
+          .db('split-ledger-service')
+          .query('SELECT id::int AS id FROM split_configs WHERE public_id = $1', [feeId])
+      ).rows;
+      const [txnRow] = (
+        await stack
+          .db('transaction-service')
+          .query('SELECT id::int AS id FROM transactions WHERE public_id = $1', [paid.transactionId])
+      ).rows;
       expect(ledger_entries[0]).toEqual({
         public_id: expect.stringMatching(UUID),
         transaction_id: txnRow.id,
@@ -73,10 +103,12 @@ describe('split payments and the commission ledger', () => {
       expect((await ledger(merchant)).count).toBe(2);
 
       // Each entry is announced once on ledger.entry_created, keyed by the transaction.
-      const { rows } = await stack.db('split-ledger-service').query(
-        "SELECT payload->'data'->'entry'->>'amount' AS amount FROM outbox_events WHERE topic = 'ledger.entry_created' AND message_key = $1 ORDER BY id",
-        [paid.transactionId],
-      );
+      const { rows } = await stack
+        .db('split-ledger-service')
+        .query(
+          "SELECT payload->'data'->'entry'->>'amount' AS amount FROM outbox_events WHERE topic = 'ledger.entry_created' AND message_key = $1 ORDER BY id",
+          [paid.transactionId],
+        );
       expect(rows.map((r) => Number(r.amount))).toEqual([250, 8_500]);
     });
 
@@ -96,7 +128,10 @@ describe('split payments and the commission ledger', () => {
     });
 
     it('reverses the refunded share of each split when a refund succeeds', async () => {
-      const refund = await api('POST', '/v1/transactions/refund', merchant.test.secret, { transaction_reference: paid.reference, amount: 4_000 });
+      const refund = await api('POST', '/v1/transactions/refund', merchant.test.secret, {
+        transaction_reference: paid.reference,
+        amount: 4_000,
+      });
       expect(refund.status).toBe(200);
       // 40 % refunded: platform 250 − floor(250 × 0.4) = 150; supplier 8 500 − 3 400 = 5 100.
       await waitFor('the reversals', async () => (await summary(platform)).owed_to_you[0]?.total === 150);
@@ -109,13 +144,27 @@ describe('split payments and the commission ledger', () => {
     it('cancels a fully refunded transaction’s splits exactly', async () => {
       const buyer = await stack.createBusiness('Refund Merchant');
       const partner = await stack.createBusiness('Refund Partner');
-      await createConfig(buyer, { partner_business_id: partner.id, split_type: 'percentage', split_value: 333, split_role: 'fee', currency: 'USD' });
+      await createConfig(buyer, {
+        partner_business_id: partner.id,
+        split_type: 'percentage',
+        split_value: 333,
+        split_role: 'fee',
+        currency: 'USD',
+      });
       const p = await pay(buyer, 1_001); // floor(1 001 × 333 / 10 000) = 33
       await waitFor('the split', async () => (await summary(partner)).owed_to_you[0]?.total === 33);
       for (const amount of [300, 300, 401]) {
-        const res = await api('POST', '/v1/transactions/refund', buyer.test.secret, { transaction_reference: p.reference, amount });
+        const res = await api('POST', '/v1/transactions/refund', buyer.test.secret, {
+          transaction_reference: p.reference,
+          amount,
+        });
         expect(res.status).toBe(200);
-        await waitFor('the refund to succeed', async () => (await api('GET', `/v1/transactions/refunds/${res.body.refund_id}`, buyer.test.secret)).body.status === 'success');
+        await waitFor(
+          'the refund to succeed',
+          async () =>
+            (await api('GET', `/v1/transactions/refunds/${res.body.refund_id}`, buyer.test.secret)).body.status ===
+            'success',
+        );
       }
       await waitFor('three reversals', async () => (await entriesOf(p.transactionId)).length === 4);
       // Cumulative rounding: floor(33 × 300/1001) = 9, floor(33 × 600/1001) − 9 = 10, 33 − 19 = 14.
@@ -124,10 +173,17 @@ describe('split payments and the commission ledger', () => {
     });
 
     it('settles pending entries once: invoiced, listed, paid; a second run invoices nothing', async () => {
-      const pendingBefore = (await stack.db('split-ledger-service').query("SELECT count(*)::int AS n FROM ledger_entries WHERE status = 'pending'")).rows[0].n;
+      const pendingBefore = (
+        await stack
+          .db('split-ledger-service')
+          .query("SELECT count(*)::int AS n FROM ledger_entries WHERE status = 'pending'")
+      ).rows[0].n;
       expect(pendingBefore).toBeGreaterThanOrEqual(4);
 
-      const run = await admin<{ invoices: Invoice[]; entries_invoiced: number; count: number; period_end: string }>('POST', '/admin/v1/settlements/run');
+      const run = await admin<{ invoices: Invoice[]; entries_invoiced: number; count: number; period_end: string }>(
+        'POST',
+        '/admin/v1/settlements/run',
+      );
       expect(run.status).toBe(200);
       expect(run.body.entries_invoiced).toBe(pendingBefore);
       expect(run.body.period_end).toMatch(SPEC_DATE_TIME);
@@ -146,8 +202,18 @@ describe('split payments and the commission ledger', () => {
         mode: 'test',
       });
       expect(toPlatform.invoice_reference).toMatch(new RegExp(`^INV-\\d{8}-${merchant.id}-${platform.id}-USD-TEST-1$`));
-      expect(run.body.invoices.find((i) => i.creditor_business_id === supplier.id)).toMatchObject({ amount: 5_100, entry_count: 2, status: 'issued' });
-      expect((await stack.db('split-ledger-service').query("SELECT count(*)::int AS n FROM ledger_entries WHERE status = 'pending'")).rows[0].n).toBe(0);
+      expect(run.body.invoices.find((i) => i.creditor_business_id === supplier.id)).toMatchObject({
+        amount: 5_100,
+        entry_count: 2,
+        status: 'issued',
+      });
+      expect(
+        (
+          await stack
+            .db('split-ledger-service')
+            .query("SELECT count(*)::int AS n FROM ledger_entries WHERE status = 'pending'")
+        ).rows[0].n,
+      ).toBe(0);
 
       const again = await admin<{ invoices: Invoice[]; entries_invoiced: number }>('POST', '/admin/v1/settlements/run');
       expect(again.status).toBe(200);
@@ -155,7 +221,12 @@ describe('split payments and the commission ledger', () => {
 
       // The entries carry the invoice; invoiced is still unsettled, so the summary is unchanged.
       const entries = (await ledger(platform)).ledger_entries;
-      for (const e of entries) expect(e).toMatchObject({ status: 'invoiced', invoice_reference: toPlatform.invoice_reference, settlement_date: expect.stringMatching(SPEC_DATE_TIME) });
+      for (const e of entries)
+        expect(e).toMatchObject({
+          status: 'invoiced',
+          invoice_reference: toPlatform.invoice_reference,
+          settlement_date: expect.stringMatching(SPEC_DATE_TIME),
+        });
       expect(await summary(platform)).toEqual({ owed_to_you: [{ currency: 'USD', total: 150 }], you_owe: [] });
 
       // Both sides see the invoice, in their mode only.
@@ -169,18 +240,33 @@ describe('split payments and the commission ledger', () => {
 
       // The creditor is told: settlement.invoice_changed, business_id = creditor, status issued.
       const issued = (
-        await stack.db('split-ledger-service').query("SELECT payload FROM outbox_events WHERE topic = 'settlement.invoice_changed' AND message_key = $1 ORDER BY id", [
-          toPlatform.invoice_reference,
-        ])
+        await stack
+          .db('split-ledger-service')
+          .query(
+            "SELECT payload FROM outbox_events WHERE topic = 'settlement.invoice_changed' AND message_key = $1 ORDER BY id",
+            [toPlatform.invoice_reference],
+          )
       ).rows.map((r) => r.payload);
       expect(issued).toHaveLength(1);
-      expect(issued[0]).toMatchObject({ business_id: platform.id, mode: 'test', data: { previous_status: null, status: 'issued', invoice: { amount: 150, status: 'issued', entry_count: 2, date_paid: null } } });
+      expect(issued[0]).toMatchObject({
+        business_id: platform.id,
+        mode: 'test',
+        data: {
+          previous_status: null,
+          status: 'issued',
+          invoice: { amount: 150, status: 'issued', entry_count: 2, date_paid: null },
+        },
+      });
 
       // Paid: entries settled, gone from the summary; marking again answers the same.
       const path = `/admin/v1/invoices/${toPlatform.invoice_reference}/paid`;
       const paidRes = await admin<{ invoice: Invoice }>('POST', path);
       expect(paidRes.status).toBe(200);
-      expect(paidRes.body.invoice).toMatchObject({ invoice_reference: toPlatform.invoice_reference, status: 'paid', date_paid: expect.stringMatching(SPEC_DATE_TIME) });
+      expect(paidRes.body.invoice).toMatchObject({
+        invoice_reference: toPlatform.invoice_reference,
+        status: 'paid',
+        date_paid: expect.stringMatching(SPEC_DATE_TIME),
+      });
       const paidAgain = await admin<{ invoice: Invoice }>('POST', path);
       expect(paidAgain.status).toBe(200);
       expect(paidAgain.body.invoice).toEqual(paidRes.body.invoice);
@@ -188,9 +274,12 @@ describe('split payments and the commission ledger', () => {
       expect(await summary(platform)).toEqual({ owed_to_you: [], you_owe: [] });
       expect(await summary(merchant)).toEqual({ owed_to_you: [], you_owe: [{ currency: 'USD', total: 5_100 }] });
       const events = (
-        await stack.db('split-ledger-service').query("SELECT payload->'data'->>'status' AS status, payload->'data'->>'previous_status' AS prev FROM outbox_events WHERE topic = 'settlement.invoice_changed' AND message_key = $1 ORDER BY id", [
-          toPlatform.invoice_reference,
-        ])
+        await stack
+          .db('split-ledger-service')
+          .query(
+            "SELECT payload->'data'->>'status' AS status, payload->'data'->>'previous_status' AS prev FROM outbox_events WHERE topic = 'settlement.invoice_changed' AND message_key = $1 ORDER BY id",
+            [toPlatform.invoice_reference],
+          )
       ).rows;
       expect(events).toEqual([
         { status: 'issued', prev: null },

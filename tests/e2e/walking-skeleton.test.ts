@@ -71,15 +71,18 @@ describe('walking skeleton', () => {
 
     // Both consumers received the whole life of the transaction through Kafka, each once.
     const ledger = await waitFor('the ledger to see the success', async () => {
-      const { rows } = await stack.db('split-ledger-service').query('SELECT status, version FROM ledger_transactions WHERE public_id = $1', [init.body.transaction_id]);
+      const { rows } = await stack
+        .db('split-ledger-service')
+        .query('SELECT status, version FROM ledger_transactions WHERE public_id = $1', [init.body.transaction_id]);
       return rows[0]?.status === 'success' ? rows[0] : undefined;
     });
     expect(ledger.version).toBe(3);
     const hooks = await waitFor('the dispatcher to record the events', async () => {
-      const { rows } = await stack.db('webhook-dispatcher').query(
-        `SELECT event_type FROM webhook_events WHERE payload->>'transaction_id' = $1 ORDER BY event_type`,
-        [init.body.transaction_id],
-      );
+      const { rows } = await stack
+        .db('webhook-dispatcher')
+        .query(`SELECT event_type FROM webhook_events WHERE payload->>'transaction_id' = $1 ORDER BY event_type`, [
+          init.body.transaction_id,
+        ]);
       return rows.length === 7 ? rows.map((r) => r.event_type) : undefined;
     });
     expect(hooks).toEqual([
@@ -94,7 +97,10 @@ describe('walking skeleton', () => {
   });
 
   it('writes one outbox event per status change, in order, with the previous status', async () => {
-    const init = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, body: ecocash('order-1002', 'failed') });
+    const init = await stack.api('POST', '/v1/transactions', {
+      key: keys.test.secret,
+      body: ecocash('order-1002', 'failed'),
+    });
     expect(init.status).toBe(200);
     await waitFor('the sandbox to fail the payment', async () => {
       const res = await stack.api('GET', '/v1/transactions/verify?reference=order-1002', { key: keys.test.secret });
@@ -111,7 +117,11 @@ describe('walking skeleton', () => {
       ['processing', 'failed'],
     ]);
     await waitFor('the relay to publish them', async () => {
-      const { rows: pending } = await stack.db('transaction-service').query('SELECT 1 FROM outbox_events WHERE message_key = $1 AND published_at IS NULL', [init.body.transaction_id]);
+      const { rows: pending } = await stack
+        .db('transaction-service')
+        .query('SELECT 1 FROM outbox_events WHERE message_key = $1 AND published_at IS NULL', [
+          init.body.transaction_id,
+        ]);
       return pending.length === 0;
     });
   });
@@ -119,9 +129,14 @@ describe('walking skeleton', () => {
   it('lets a public key initialize but nothing else', async () => {
     // A public key may not choose the reference (tests/e2e/public-key-limits.test.ts): the server generates it.
     const { transaction_reference: _chosen, ...body } = ecocash('unused');
-    const init = await stack.api<{ transaction_reference: string }>('POST', '/v1/transactions', { key: keys.test.public, body });
+    const init = await stack.api<{ transaction_reference: string }>('POST', '/v1/transactions', {
+      key: keys.test.public,
+      body,
+    });
     expect(init.status).toBe(200);
-    const verify = await stack.api('GET', `/v1/transactions/verify?reference=${init.body.transaction_reference}`, { key: keys.test.public });
+    const verify = await stack.api('GET', `/v1/transactions/verify?reference=${init.body.transaction_reference}`, {
+      key: keys.test.public,
+    });
     expect(verify.status).toBe(403);
     expect(verify.body).toMatchObject({ result: 'error', code: 'secret_key_required' });
   });

@@ -28,7 +28,10 @@ interface FuzzRun {
 function schemathesis(name: string, bin: string, args: string[]): Promise<FuzzRun> {
   return new Promise((resolve, reject) => {
     // Only what Python needs: the key and token go in arguments, and no other secret leaks into its environment.
-    const child = spawn(bin, args, { cwd: WORK_DIR, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? WORK_DIR, LANG: 'C.UTF-8', NO_COLOR: '1' } });
+    const child = spawn(bin, args, {
+      cwd: WORK_DIR,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? WORK_DIR, LANG: 'C.UTF-8', NO_COLOR: '1' },
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -45,13 +48,20 @@ function schemathesis(name: string, bin: string, args: string[]): Promise<FuzzRu
 /** The lines of a run's report that name a failed check (ST101 is "server error"). */
 const failures = (run: FuzzRun) => run.output.split('\n').filter((l) => /ST\d{3}|Server error|❌/.test(l));
 /** What a failing run says (its report ends with the failures, the seed and the summary). */
-const verdict = (run: FuzzRun) => ({ exitCode: run.exitCode, failures: failures(run), ...(run.exitCode === 0 ? {} : { report: run.output.split('\n').slice(-60).join('\n') }) });
+const verdict = (run: FuzzRun) => ({
+  exitCode: run.exitCode,
+  failures: failures(run),
+  ...(run.exitCode === 0 ? {} : { report: run.output.split('\n').slice(-60).join('\n') }),
+});
 const selected = (run: FuzzRun) => Number(/Selected:\s+(\d+)\//.exec(run.output)?.[1] ?? NaN);
 /**
  * The fuzzer itself crashed (a Python traceback, e.g. CPython 3.11's "AST constructor recursion
  * depth mismatch" inside hypothesis) without any check failing: nothing was learnt about the API.
  */
-const crashedInFuzzer = (run: FuzzRun) => run.exitCode !== 0 && failures(run).length === 0 && /Runtime Error|Traceback \(most recent call last\)/.test(run.output);
+const crashedInFuzzer = (run: FuzzRun) =>
+  run.exitCode !== 0 &&
+  failures(run).length === 0 &&
+  /Runtime Error|Traceback \(most recent call last\)/.test(run.output);
 
 /** One run; a run the fuzzer itself crashed is run once more (a failed check never is). */
 async function fuzz(name: string, bin: string, args: string[]): Promise<FuzzRun> {
@@ -66,7 +76,10 @@ describe('API fuzzing (schemathesis): no input gives a server error or an undocu
 
   beforeAll(async () => {
     mkdirSync(WORK_DIR, { recursive: true });
-    const venv = await promisify(execFile)('bash', [join(ROOT, 'scripts', 'fuzz', 'venv.sh')], { cwd: ROOT, timeout: 300_000 });
+    const venv = await promisify(execFile)('bash', [join(ROOT, 'scripts', 'fuzz', 'venv.sh')], {
+      cwd: ROOT,
+      timeout: 300_000,
+    });
     bin = venv.stdout.trim().split('\n').pop()!;
     // Thousands of requests in a minute: a rate limit would answer 429 and leave the code behind it untested.
     stack = await Stack.start(undefined, { RATE_LIMIT_PER_SECOND: '5000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
@@ -95,18 +108,38 @@ describe('API fuzzing (schemathesis): no input gives a server error or an undocu
     '--no-color',
   ];
 
-  it('answers no 5xx, and only documented bodies, to any generated request, with a secret key, on every merchant operation', async () => {
-    const run = await fuzz('merchant', bin, [...common(), '--header', `Authorization: Bearer ${secretKey}`, '--exclude-path-regex', '^/admin/']);
-    expect(verdict(run)).toEqual({ exitCode: 0, failures: [] });
-    expect(selected(run)).toBeGreaterThan(25);
-    expect(run.output).toMatch(/Stateful \(in [\d.]+s\)/);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'answers no 5xx, and only documented bodies, to any generated request, with a secret key, on every merchant operation',
+    async () => {
+      const run = await fuzz('merchant', bin, [
+        ...common(),
+        '--header',
+        `Authorization: Bearer ${secretKey}`,
+        '--exclude-path-regex',
+        '^/admin/',
+      ]);
+      expect(verdict(run)).toEqual({ exitCode: 0, failures: [] });
+      expect(selected(run)).toBeGreaterThan(25);
+      expect(run.output).toMatch(/Stateful \(in [\d.]+s\)/);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('answers no 5xx, and only documented bodies, to any generated request on the admin operations', async () => {
-    const run = await fuzz('admin', bin, [...common(), '--header', `Authorization: Bearer ${stack.adminToken}`, '--include-path-regex', '^/admin/']);
-    expect(verdict(run)).toEqual({ exitCode: 0, failures: [] });
-    expect(selected(run)).toBeGreaterThanOrEqual(5);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'answers no 5xx, and only documented bodies, to any generated request on the admin operations',
+    async () => {
+      const run = await fuzz('admin', bin, [
+        ...common(),
+        '--header',
+        `Authorization: Bearer ${stack.adminToken}`,
+        '--include-path-regex',
+        '^/admin/',
+      ]);
+      expect(verdict(run)).toEqual({ exitCode: 0, failures: [] });
+      expect(selected(run)).toBeGreaterThanOrEqual(5);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
   it('logged no unhandled error in any service meanwhile', () => {
     for (const [app, proc] of stack.processes) {

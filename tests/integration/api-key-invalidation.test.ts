@@ -18,10 +18,16 @@ import { waitFor } from '../support/wait';
 describe('API-key cache: roll notices across a lost invalidation channel', () => {
   jest.setTimeout(30_000);
   const logger = createRootLogger('gateway', 'fatal');
-  const config = { API_KEY_CACHE_TTL_MS: 600_000, REDIS_KEY_PREFIX: `${runId()}:`, REDIS_TIMEOUT_MS: 1_000 } as GatewayConfig;
+  const config = {
+    API_KEY_CACHE_TTL_MS: 600_000,
+    REDIS_KEY_PREFIX: `${runId()}:`,
+    REDIS_TIMEOUT_MS: 1_000,
+  } as GatewayConfig;
   const channel = `${config.REDIS_KEY_PREFIX}apikeys:invalidate`;
   const key = newApiKey('secret', 'test');
-  const store = { valid: jest.fn(async () => ({ business_id: 7, mode: 'test', key_type: 'secret', expires_at: null })) };
+  const store = {
+    valid: jest.fn(async () => ({ business_id: 7, mode: 'test', key_type: 'secret', expires_at: null })),
+  };
   let proxy: TcpProxy;
   let viaProxy: Redis;
   let direct: Redis;

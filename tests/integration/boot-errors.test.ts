@@ -14,21 +14,25 @@ describe('startup errors', () => {
 
   async function boot(app: AppName, env: Record<string, string>) {
     const port = await freePort();
-    const proc = startApp(app, {
-      DATABASE_URL: real.DATABASE_URL,
-      REDIS_URL: real.REDIS_URL,
-      KAFKA_BROKERS: real.KAFKA_BROKERS,
-      DATABASE_NAME: dbName(app),
-      KAFKA_TOPIC_PREFIX: `${id}.`,
-      HTTP_PORT: String(port),
-      RPC_PORT: String(await freePort()),
-      GATEWAY_PORT: String(port),
-      ADMIN_API_TOKEN: 'a-long-enough-admin-token',
-      INTERNAL_RPC_SECRET: `boot-errors-${id}-0123456789abcdefghij`,
-      PROVIDER_CREDENTIALS_KEY: Buffer.alloc(32, 3).toString('base64'),
-      LOG_LEVEL: 'error',
-      ...env,
-    }, port);
+    const proc = startApp(
+      app,
+      {
+        DATABASE_URL: real.DATABASE_URL,
+        REDIS_URL: real.REDIS_URL,
+        KAFKA_BROKERS: real.KAFKA_BROKERS,
+        DATABASE_NAME: dbName(app),
+        KAFKA_TOPIC_PREFIX: `${id}.`,
+        HTTP_PORT: String(port),
+        RPC_PORT: String(await freePort()),
+        GATEWAY_PORT: String(port),
+        ADMIN_API_TOKEN: 'a-long-enough-admin-token',
+        INTERNAL_RPC_SECRET: `boot-errors-${id}-0123456789abcdefghij`,
+        PROVIDER_CREDENTIALS_KEY: Buffer.alloc(32, 3).toString('base64'),
+        LOG_LEVEL: 'error',
+        ...env,
+      },
+      port,
+    );
     const code = await proc.waitExit(60_000);
     return { code, output: proc.output };
   }
@@ -45,7 +49,9 @@ describe('startup errors', () => {
 
   it('names PostgreSQL and its address when the database server is down', async () => {
     const dead = await freePort();
-    const { code, output } = await boot('transaction-service', { DATABASE_URL: `postgres://payments:payments@127.0.0.1:${dead}/postgres` });
+    const { code, output } = await boot('transaction-service', {
+      DATABASE_URL: `postgres://payments:payments@127.0.0.1:${dead}/postgres`,
+    });
     expect(code).toBe(1);
     expect(output).toContain(`error: PostgreSQL at 127.0.0.1:${dead} is unreachable`);
     expect(output).not.toContain('payments:payments'); // no credentials in the message
@@ -72,16 +78,24 @@ describe('startup errors', () => {
     expect(output).toMatch(/- KAFKA_PARTITIONS: /);
   }, 30_000);
 
-  it.each(['gateway', 'transaction-service'] as AppName[])('refuses to start %s in production without INTERNAL_RPC_SECRET', async (app) => {
-    const { code, output } = await boot(app, { NODE_ENV: 'production', INTERNAL_RPC_SECRET: '' });
-    expect(code).toBe(2);
-    expect(output).toMatch(/- INTERNAL_RPC_SECRET: INTERNAL_RPC_SECRET must be a random secret of at least 32 characters/);
-  }, 30_000);
+  it.each(['gateway', 'transaction-service'] as AppName[])(
+    'refuses to start %s in production without INTERNAL_RPC_SECRET',
+    async (app) => {
+      const { code, output } = await boot(app, { NODE_ENV: 'production', INTERNAL_RPC_SECRET: '' });
+      expect(code).toBe(2);
+      expect(output).toMatch(
+        /- INTERNAL_RPC_SECRET: INTERNAL_RPC_SECRET must be a random secret of at least 32 characters/,
+      );
+    },
+    30_000,
+  );
 
   it('refuses to start transaction-service in production without PROVIDER_CREDENTIALS_KEY, or with one that is not 32 bytes, echoing neither', async () => {
     const missing = await boot('transaction-service', { NODE_ENV: 'production', PROVIDER_CREDENTIALS_KEY: '' });
     expect(missing.code).toBe(2);
-    expect(missing.output).toMatch(/- PROVIDER_CREDENTIALS_KEY: PROVIDER_CREDENTIALS_KEY must be the base64 of 32 random bytes/);
+    expect(missing.output).toMatch(
+      /- PROVIDER_CREDENTIALS_KEY: PROVIDER_CREDENTIALS_KEY must be the base64 of 32 random bytes/,
+    );
     const short = Buffer.alloc(16, 5).toString('base64');
     const bad = await boot('transaction-service', { NODE_ENV: 'production', PROVIDER_CREDENTIALS_KEY: short });
     expect(bad.code).toBe(2);

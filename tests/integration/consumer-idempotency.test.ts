@@ -4,7 +4,11 @@ import { Topics, type EventEnvelope, type TransactionStatusChangedData } from '@
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
-function statusChanged(status: 'pending' | 'success', previous: 'processing' | null, version: number): EventEnvelope<string, TransactionStatusChangedData> {
+function statusChanged(
+  status: 'pending' | 'success',
+  previous: 'processing' | null,
+  version: number,
+): EventEnvelope<string, TransactionStatusChangedData> {
   const now = new Date().toISOString();
   return {
     id: randomUUID(),
@@ -49,7 +53,12 @@ async function counter(url: string, group: string, outcome: string): Promise<num
   const text = await (await fetch(url)).text();
   const line = text
     .split('\n')
-    .find((l) => l.startsWith('kafka_events_consumed_total{') && l.includes(`group="${group}"`) && l.includes(`outcome="${outcome}"`));
+    .find(
+      (l) =>
+        l.startsWith('kafka_events_consumed_total{') &&
+        l.includes(`group="${group}"`) &&
+        l.includes(`outcome="${outcome}"`),
+    );
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
@@ -81,20 +90,34 @@ describe('idempotent consumers', () => {
 
     const ledgerMetrics = stack.app('split-ledger-service').url('/metrics');
     const hooksMetrics = stack.app('webhook-dispatcher').url('/metrics');
-    await waitFor('both consumers to see the event twice', async () =>
-      (await counter(ledgerMetrics, 'split-ledger-service', 'applied')) === 1 &&
-      (await counter(ledgerMetrics, 'split-ledger-service', 'duplicate')) === 1 &&
-      (await counter(hooksMetrics, 'webhook-dispatcher', 'applied')) === 1 &&
-      (await counter(hooksMetrics, 'webhook-dispatcher', 'duplicate')) === 1,
+    await waitFor(
+      'both consumers to see the event twice',
+      async () =>
+        (await counter(ledgerMetrics, 'split-ledger-service', 'applied')) === 1 &&
+        (await counter(ledgerMetrics, 'split-ledger-service', 'duplicate')) === 1 &&
+        (await counter(hooksMetrics, 'webhook-dispatcher', 'applied')) === 1 &&
+        (await counter(hooksMetrics, 'webhook-dispatcher', 'duplicate')) === 1,
     );
 
     const ledger = stack.db('split-ledger-service');
-    expect((await ledger.query('SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [created.id])).rows[0].n).toBe(1);
-    expect((await ledger.query('SELECT count(*)::int AS n FROM ledger_transactions WHERE id = 9001')).rows[0].n).toBe(1);
+    expect(
+      (await ledger.query('SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [created.id])).rows[0]
+        .n,
+    ).toBe(1);
+    expect((await ledger.query('SELECT count(*)::int AS n FROM ledger_transactions WHERE id = 9001')).rows[0].n).toBe(
+      1,
+    );
 
     const hooks = stack.db('webhook-dispatcher');
-    expect((await hooks.query('SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [created.id])).rows[0].n).toBe(1);
-    const types = (await hooks.query('SELECT event_type FROM webhook_events WHERE source_event_id = $1 ORDER BY event_type', [created.id])).rows;
+    expect(
+      (await hooks.query('SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [created.id])).rows[0]
+        .n,
+    ).toBe(1);
+    const types = (
+      await hooks.query('SELECT event_type FROM webhook_events WHERE source_event_id = $1 ORDER BY event_type', [
+        created.id,
+      ])
+    ).rows;
     expect(types.map((r) => r.event_type)).toEqual(['payment.created', 'transaction.pending']);
   });
 
@@ -106,14 +129,22 @@ describe('idempotent consumers', () => {
     await publish(created);
     const hooks = stack.db('webhook-dispatcher');
     const hooksMetrics = stack.app('webhook-dispatcher').url('/metrics');
-    const rows = async () => (await hooks.query('SELECT id, event_type FROM webhook_events WHERE source_event_id = $1 ORDER BY event_type', [created.id])).rows;
+    const rows = async () =>
+      (
+        await hooks.query('SELECT id, event_type FROM webhook_events WHERE source_event_id = $1 ORDER BY event_type', [
+          created.id,
+        ])
+      ).rows;
     await waitFor('the catalogue events', async () => (await rows()).length === 2);
     const first = await rows();
     const applied = await counter(hooksMetrics, 'webhook-dispatcher', 'applied');
     await hooks.query('DELETE FROM processed_events WHERE event_id = $1', [created.id]);
 
     await publish(created);
-    await waitFor('the event to be applied again', async () => (await counter(hooksMetrics, 'webhook-dispatcher', 'applied')) === applied + 1);
+    await waitFor(
+      'the event to be applied again',
+      async () => (await counter(hooksMetrics, 'webhook-dispatcher', 'applied')) === applied + 1,
+    );
     expect(await rows()).toEqual(first);
   });
 
@@ -121,16 +152,22 @@ describe('idempotent consumers', () => {
     const success = statusChanged('success', 'processing', 3);
     await publish(success);
     await waitFor('the ledger copy to reach success', async () => {
-      const { rows } = await stack.db('split-ledger-service').query('SELECT status, version FROM ledger_transactions WHERE id = 9001');
+      const { rows } = await stack
+        .db('split-ledger-service')
+        .query('SELECT status, version FROM ledger_transactions WHERE id = 9001');
       return rows[0]?.status === 'success';
     });
     const stale = statusChanged('pending', null, 1); // a different event id, older version
     await publish(stale);
     await waitFor('the stale event to be consumed', async () => {
-      const { rows } = await stack.db('split-ledger-service').query('SELECT 1 FROM processed_events WHERE event_id = $1', [stale.id]);
+      const { rows } = await stack
+        .db('split-ledger-service')
+        .query('SELECT 1 FROM processed_events WHERE event_id = $1', [stale.id]);
       return rows.length === 1;
     });
-    const { rows } = await stack.db('split-ledger-service').query('SELECT status, version FROM ledger_transactions WHERE id = 9001');
+    const { rows } = await stack
+      .db('split-ledger-service')
+      .query('SELECT status, version FROM ledger_transactions WHERE id = 9001');
     expect(rows[0]).toEqual({ status: 'success', version: 3 });
   });
 
@@ -141,7 +178,10 @@ describe('idempotent consumers', () => {
     await dlqConsumer.subscribe({ topic: `${stack.topicPrefix}split-ledger-service.dlq`, fromBeginning: true });
     await dlqConsumer.run({
       eachMessage: async ({ message }) => {
-        dead.push({ value: message.value?.toString() ?? '', reason: message.headers?.['dlq-reason']?.toString() ?? '' });
+        dead.push({
+          value: message.value?.toString() ?? '',
+          reason: message.headers?.['dlq-reason']?.toString() ?? '',
+        });
       },
     });
     try {
@@ -151,10 +191,16 @@ describe('idempotent consumers', () => {
       after.data.transaction.transaction_id = 'txn_idempotency000000000002';
       await publish(after);
 
-      await waitFor('the poison message on the dead-letter topic', () => dead.find((d) => d.value === '{ this is not json'), { timeoutMs: 30_000 });
+      await waitFor(
+        'the poison message on the dead-letter topic',
+        () => dead.find((d) => d.value === '{ this is not json'),
+        { timeoutMs: 30_000 },
+      );
       expect(dead.find((d) => d.value === '{ this is not json')?.reason).toBe('value is not JSON');
       await waitFor('the next event to be applied', async () => {
-        const { rows } = await stack.db('split-ledger-service').query('SELECT 1 FROM ledger_transactions WHERE id = 9002');
+        const { rows } = await stack
+          .db('split-ledger-service')
+          .query('SELECT 1 FROM ledger_transactions WHERE id = 9002');
         return rows.length === 1;
       });
     } finally {

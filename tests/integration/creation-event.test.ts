@@ -1,6 +1,11 @@
 import type { EntityManager } from '@payments/database';
 import type { EventEnvelope, TransactionStatusChangedData } from '@payments/contracts';
-import { ConcurrentStatusChange, TransactionStore, toSnapshot, type TransactionRow } from '../../apps/transaction-service/src/transactions/transaction-store';
+import {
+  ConcurrentStatusChange,
+  TransactionStore,
+  toSnapshot,
+  type TransactionRow,
+} from '../../apps/transaction-service/src/transactions/transaction-store';
 import { Stack } from '../support/stack';
 
 /**
@@ -21,7 +26,9 @@ describe('creation event of a transaction', () => {
 
   it('carries the snapshot of the stored row: id, timestamps to the millisecond, every field', async () => {
     const db = stack.db('transaction-service');
-    const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;
+    const manager = {
+      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
+    } as unknown as EntityManager;
     const store = new TransactionStore();
     const created: TransactionRow[] = [];
     for (let i = 0; i < 150; i++) {
@@ -52,10 +59,15 @@ describe('creation event of a transaction', () => {
         ),
       );
     }
-    const { rows: stored } = await db.query<TransactionRow>('SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id', ['snap-%']);
-    const { rows: events } = await db.query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData>; headers: Record<string, string> }>(
-      'SELECT message_key, payload, headers FROM outbox_events ORDER BY id',
+    const { rows: stored } = await db.query<TransactionRow>(
+      'SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id',
+      ['snap-%'],
     );
+    const { rows: events } = await db.query<{
+      message_key: string;
+      payload: EventEnvelope<string, TransactionStatusChangedData>;
+      headers: Record<string, string>;
+    }>('SELECT message_key, payload, headers FROM outbox_events ORDER BY id');
     expect(stored).toHaveLength(150);
     expect(events).toHaveLength(150);
     stored.forEach((row, i) => {
@@ -70,31 +82,57 @@ describe('creation event of a transaction', () => {
 
   it('a status change carries the snapshot of the changed row, and a stale row changes nothing', async () => {
     const db = stack.db('transaction-service');
-    const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;
+    const manager = {
+      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
+    } as unknown as EntityManager;
     const store = new TransactionStore();
-    const { rows: before } = await db.query<TransactionRow>('SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id LIMIT 20', ['snap-%']);
+    const { rows: before } = await db.query<TransactionRow>(
+      'SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id LIMIT 20',
+      ['snap-%'],
+    );
     const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
     const settleAt = new Date(Date.now() + 60_000);
     const changed: TransactionRow[] = [];
     for (const [i, row] of before.entries()) {
-      const processing = await store.changeStatus(manager, row, 'processing', 'Authorising the payment', `chg_${i}`, i % 2 ? { settleAt } : {});
-      changed.push(await store.changeStatus(manager, processing, i % 3 ? 'success' : 'failed', 'Settled', `chg_${i}`, { settleAt: null }));
+      const processing = await store.changeStatus(
+        manager,
+        row,
+        'processing',
+        'Authorising the payment',
+        `chg_${i}`,
+        i % 2 ? { settleAt } : {},
+      );
+      changed.push(
+        await store.changeStatus(manager, processing, i % 3 ? 'success' : 'failed', 'Settled', `chg_${i}`, {
+          settleAt: null,
+        }),
+      );
     }
     // The row as first read is two versions behind now: refused, nothing written.
-    await expect(store.changeStatus(manager, before[0], 'processing', 'again', null)).rejects.toBeInstanceOf(ConcurrentStatusChange);
-
-    const { rows: stored } = await db.query<TransactionRow>('SELECT * FROM transactions WHERE id = ANY($1::bigint[]) ORDER BY id', [before.map((r) => r.id)]);
-    const { rows: events } = await db.query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData>; headers: Record<string, string> }>(
-      'SELECT message_key, payload, headers FROM outbox_events WHERE id > $1 ORDER BY id',
-      [max[0].id],
+    await expect(store.changeStatus(manager, before[0], 'processing', 'again', null)).rejects.toBeInstanceOf(
+      ConcurrentStatusChange,
     );
+
+    const { rows: stored } = await db.query<TransactionRow>(
+      'SELECT * FROM transactions WHERE id = ANY($1::bigint[]) ORDER BY id',
+      [before.map((r) => r.id)],
+    );
+    const { rows: events } = await db.query<{
+      message_key: string;
+      payload: EventEnvelope<string, TransactionStatusChangedData>;
+      headers: Record<string, string>;
+    }>('SELECT message_key, payload, headers FROM outbox_events WHERE id > $1 ORDER BY id', [max[0].id]);
     expect(events).toHaveLength(40);
     stored.forEach((row, i) => {
       expect(row.version).toBe(3);
       expect(row.settle_at).toBeNull();
       const final = events[2 * i + 1];
       expect(final.message_key).toBe(row.public_id);
-      expect(final.payload.data).toEqual({ transaction: toSnapshot(row), previous_status: 'processing', status: row.status });
+      expect(final.payload.data).toEqual({
+        transaction: toSnapshot(row),
+        previous_status: 'processing',
+        status: row.status,
+      });
       expect(final.headers['correlation-id']).toBe(`chg_${i}`);
       expect(events[2 * i].payload.data.transaction.version).toBe(2);
       expect(events[2 * i].payload.data.status).toBe('processing');
@@ -104,23 +142,49 @@ describe('creation event of a transaction', () => {
 
   it('a method chosen on the checkout page bumps the version: a status change from the row read before it is refused', async () => {
     const db = stack.db('transaction-service');
-    const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;
+    const manager = {
+      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
+    } as unknown as EntityManager;
     const store = new TransactionStore();
     const pending = await store.create(
       manager,
-      { businessId: 30, mode: 'test', reference: 'method-1', amount: 700, charges: 0, currency: 'ZWG', email: 'payer@example.com', paymentMethodType: null, paymentMethodCode: null, mobileMoneyNumber: null, requestedResponse: null, message: 'Awaiting payment', successUrl: null, failureUrl: null, expiresInSeconds: 3600 },
+      {
+        businessId: 30,
+        mode: 'test',
+        reference: 'method-1',
+        amount: 700,
+        charges: 0,
+        currency: 'ZWG',
+        email: 'payer@example.com',
+        paymentMethodType: null,
+        paymentMethodCode: null,
+        mobileMoneyNumber: null,
+        requestedResponse: null,
+        message: 'Awaiting payment',
+        successUrl: null,
+        failureUrl: null,
+        expiresInSeconds: 3600,
+      },
       null,
     );
     const chosen = await store.setMethod(manager, pending, 'mobile_money', 'ecocash', '263771234567');
     expect(chosen.version).toBe(pending.version + 1);
     expect(chosen.payment_method_code).toBe('ecocash');
     // A caller that skipped the row lock and still holds the row without the method: its event would say no method was chosen.
-    await expect(store.changeStatus(manager, pending, 'processing', 'Authorising', null)).rejects.toBeInstanceOf(ConcurrentStatusChange);
-    const { rows: events } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>('SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id', [pending.public_id]);
+    await expect(store.changeStatus(manager, pending, 'processing', 'Authorising', null)).rejects.toBeInstanceOf(
+      ConcurrentStatusChange,
+    );
+    const { rows: events } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+      'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
+      [pending.public_id],
+    );
     expect(events.map((e) => e.payload.data.status)).toEqual(['pending']);
 
     const processing = await store.changeStatus(manager, chosen, 'processing', 'Authorising', null);
-    const { rows: after } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>('SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id', [pending.public_id]);
+    const { rows: after } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+      'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
+      [pending.public_id],
+    );
     expect(after).toHaveLength(2);
     expect(after[1].payload.data.transaction).toEqual(toSnapshot(processing));
     expect(after[1].payload.data.transaction).toMatchObject({ payment_method_code: 'ecocash', version: 3 });
@@ -128,7 +192,9 @@ describe('creation event of a transaction', () => {
 
   it('a transaction created straight into its first step gets both events, in order, in the same statement', async () => {
     const db = stack.db('transaction-service');
-    const manager = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows } as unknown as EntityManager;
+    const manager = {
+      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
+    } as unknown as EntityManager;
     const store = new TransactionStore();
     const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
     const settleAt = new Date(Date.now() + 3_000);
@@ -158,14 +224,38 @@ describe('creation event of a transaction', () => {
     }
     // A duplicate reference writes neither the row nor any event.
     await expect(
-      store.create(manager, { businessId: 20, mode: 'test', reference: 'step-0', amount: 1, charges: 0, currency: 'ZWG', email: 'p@example.com', paymentMethodType: null, paymentMethodCode: null, mobileMoneyNumber: null, requestedResponse: null, message: 'x', successUrl: null, failureUrl: null, expiresInSeconds: 60, then: { status: 'processing', message: 'y', settleAt } }, null),
+      store.create(
+        manager,
+        {
+          businessId: 20,
+          mode: 'test',
+          reference: 'step-0',
+          amount: 1,
+          charges: 0,
+          currency: 'ZWG',
+          email: 'p@example.com',
+          paymentMethodType: null,
+          paymentMethodCode: null,
+          mobileMoneyNumber: null,
+          requestedResponse: null,
+          message: 'x',
+          successUrl: null,
+          failureUrl: null,
+          expiresInSeconds: 60,
+          then: { status: 'processing', message: 'y', settleAt },
+        },
+        null,
+      ),
     ).rejects.toMatchObject({ code: '23505' });
 
-    const { rows: stored } = await db.query<TransactionRow>('SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id', ['step-%']);
-    const { rows: events } = await db.query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData> }>(
-      'SELECT message_key, payload FROM outbox_events WHERE id > $1 ORDER BY id',
-      [max[0].id],
+    const { rows: stored } = await db.query<TransactionRow>(
+      'SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id',
+      ['step-%'],
     );
+    const { rows: events } = await db.query<{
+      message_key: string;
+      payload: EventEnvelope<string, TransactionStatusChangedData>;
+    }>('SELECT message_key, payload FROM outbox_events WHERE id > $1 ORDER BY id', [max[0].id]);
     expect(stored).toHaveLength(10);
     expect(events).toHaveLength(20);
     stored.forEach((row, i) => {
@@ -179,7 +269,11 @@ describe('creation event of a transaction', () => {
         previous_status: null,
         status: 'pending',
       });
-      expect(prompted.payload.data).toEqual({ transaction: toSnapshot(row), previous_status: 'pending', status: 'processing' });
+      expect(prompted.payload.data).toEqual({
+        transaction: toSnapshot(row),
+        previous_status: 'pending',
+        status: 'processing',
+      });
       expect(prompted.payload.correlation_id).toBe(`step_${i}`);
     });
   }, 60_000);

@@ -1,7 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { databaseUrl, ensureDatabase, migrateWithLock, openDatabase, pendingMigrations, schemaReadinessCheck, waitForCurrentSchema } from '@payments/database';
+import {
+  databaseUrl,
+  ensureDatabase,
+  migrateWithLock,
+  openDatabase,
+  pendingMigrations,
+  schemaReadinessCheck,
+  waitForCurrentSchema,
+} from '@payments/database';
 import { migrations } from '../../apps/transaction-service/src/migrations';
 import { ROOT, infra, runId } from '../support/infra';
 
@@ -31,7 +39,13 @@ describe('per-app database roles and the schema readiness check', () => {
   const otherRoles = [`${id}_other_migrator`, `${id}_other_app`];
 
   function createRoles(database: string, migratorRole: string, appRole: string): void {
-    const vars = { db: database, migrator: migratorRole, migrator_password: `${migratorRole}-pw`, app: appRole, app_password: `${appRole}-pw` };
+    const vars = {
+      db: database,
+      migrator: migratorRole,
+      migrator_password: `${migratorRole}-pw`,
+      app: appRole,
+      app_password: `${appRole}-pw`,
+    };
     const args = [admin, '-q', '-X', '-f', join(ROOT, 'k8s/components/database-roles/roles.sql')];
     for (const [k, v] of Object.entries(vars)) args.push('-v', `${k}=${v}`);
     execFileSync('psql', args, { stdio: 'pipe' });
@@ -97,7 +111,9 @@ describe('per-app database roles and the schema readiness check', () => {
   it('tells a serving pod whose database was never created to run the migration first', async () => {
     await expect(
       openDatabase({ serverUrl: admin, database: `${id}_never_created`, migrations, migrate: false }),
-    ).rejects.toThrow(`database "${id}_never_created" does not exist. Run this app with the \`migrate\` argument first`);
+    ).rejects.toThrow(
+      `database "${id}_never_created" does not exist. Run this app with the \`migrate\` argument first`,
+    );
   });
 
   it("refuses the roles of one app on another app's database", async () => {

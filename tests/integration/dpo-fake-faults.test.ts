@@ -54,7 +54,12 @@ async function paidToken(): Promise<{ token: string; req: InitiateRequest }> {
 beforeAll(async () => {
   receiver = await ResultReceiver.start();
   receiver.okBody = 'OK';
-  fake = await DpoFake.start({ companies: [COMPANY], pushUrl: `${receiver.url}/push`, pushRetryMs: 10, maxPushAttempts: 3 });
+  fake = await DpoFake.start({
+    companies: [COMPANY],
+    pushUrl: `${receiver.url}/push`,
+    pushRetryMs: 10,
+    maxPushAttempts: 3,
+  });
   connector = new DpoConnector(fake.url);
 });
 
@@ -76,30 +81,68 @@ describe('the fake DPO Pay in trouble, through the connector', () => {
     ['garbage', { kind: 'unknown', sent: true, reason: 'reply unreadable: XML with a DOCTYPE is not taken' }, false],
     ['http-500', { kind: 'unknown', sent: true, reason: 'HTTP 500' }, false],
     ['drop-reply', { kind: 'unknown', sent: true }, true],
-  ])('createToken against %s: %o; verifyToken by CompanyRef then tells whether it exists', async (mode, expected, exists) => {
-    const req = request();
-    expect(await withMode('createToken', mode, () => connector.initiate(C, req, OPTS))).toMatchObject(expected);
-    const found = await connector.sync(C, { pollUrl: null, providerReference: null, transactionId: req.transactionId }, OPTS);
-    expect(found).toMatchObject(exists ? { kind: 'status', update: { status: 'pending', amountMinor: 250 } } : { kind: 'unknown' });
-  });
+  ])(
+    'createToken against %s: %o; verifyToken by CompanyRef then tells whether it exists',
+    async (mode, expected, exists) => {
+      const req = request();
+      expect(await withMode('createToken', mode, () => connector.initiate(C, req, OPTS))).toMatchObject(expected);
+      const found = await connector.sync(
+        C,
+        { pollUrl: null, providerReference: null, transactionId: req.transactionId },
+        OPTS,
+      );
+      expect(found).toMatchObject(
+        exists ? { kind: 'status', update: { status: 'pending', amountMinor: 250 } } : { kind: 'unknown' },
+      );
+    },
+  );
 
   it('createToken against a hanging DPO: unknown, sent, after the timeout', async () => {
     const started = Date.now();
-    expect(await withMode('createToken', 'hang', () => connector.initiate(C, request(), { timeoutMs: 200 }))).toEqual({ kind: 'unknown', sent: true, reason: 'no complete reply within 200 ms' });
+    expect(await withMode('createToken', 'hang', () => connector.initiate(C, request(), { timeoutMs: 200 }))).toEqual({
+      kind: 'unknown',
+      sent: true,
+      reason: 'no complete reply within 200 ms',
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
   });
 
   it('a DPO that refuses connections: unknown, never sent, for every verb', async () => {
     const nowhere = new DpoConnector(`http://127.0.0.1:${await closedPort()}`);
-    expect(await nowhere.initiate(C, request(), OPTS)).toEqual({ kind: 'unknown', sent: false, reason: 'could not connect (ECONNREFUSED)' });
-    expect(await nowhere.sync(C, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({ kind: 'unknown', reason: 'could not connect (ECONNREFUSED)' });
-    expect(await nowhere.refund(C, { providerReference: 'T', transactionId: 'x', amountMinor: 1, currency: 'USD', reason: null, refundId: 'r', notifyUrl: 'https://x.test/' }, OPTS)).toMatchObject({ kind: 'unknown' });
+    expect(await nowhere.initiate(C, request(), OPTS)).toEqual({
+      kind: 'unknown',
+      sent: false,
+      reason: 'could not connect (ECONNREFUSED)',
+    });
+    expect(await nowhere.sync(C, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({
+      kind: 'unknown',
+      reason: 'could not connect (ECONNREFUSED)',
+    });
+    expect(
+      await nowhere.refund(
+        C,
+        {
+          providerReference: 'T',
+          transactionId: 'x',
+          amountMinor: 1,
+          currency: 'USD',
+          reason: null,
+          refundId: 'r',
+          notifyUrl: 'https://x.test/',
+        },
+        OPTS,
+      ),
+    ).toMatchObject({ kind: 'unknown' });
   });
 
   it('the fake offline, then online again on the same port', async () => {
     await fake.goOffline();
     try {
-      expect(await connector.initiate(C, request(), OPTS)).toEqual({ kind: 'unknown', sent: false, reason: 'could not connect (ECONNREFUSED)' });
+      expect(await connector.initiate(C, request(), OPTS)).toEqual({
+        kind: 'unknown',
+        sent: false,
+        reason: 'could not connect (ECONNREFUSED)',
+      });
     } finally {
       await fake.goOnline();
     }
@@ -113,13 +156,20 @@ describe('the fake DPO Pay in trouble, through the connector', () => {
     ['http-500', 'HTTP 500'],
   ])('verifyToken against %s: unknown', async (mode, reason) => {
     const { token } = await paidToken();
-    const outcome = await withMode('verifyToken', mode, () => connector.sync(C, { pollUrl: null, providerReference: token, transactionId: 'x' }, OPTS));
+    const outcome = await withMode('verifyToken', mode, () =>
+      connector.sync(C, { pollUrl: null, providerReference: token, transactionId: 'x' }, OPTS),
+    );
     expect(outcome.kind).toBe('unknown');
-    if (outcome.kind === 'unknown') expect(outcome.reason).toEqual(typeof reason === 'string' ? reason : expect.stringMatching(reason));
+    if (outcome.kind === 'unknown')
+      expect(outcome.reason).toEqual(typeof reason === 'string' ? reason : expect.stringMatching(reason));
   });
 
   it('verifyToken against a hanging DPO: unknown after the timeout', async () => {
-    expect(await withMode('verifyToken', 'hang', () => connector.sync(C, { pollUrl: null, transactionId: 'x' }, { timeoutMs: 150 }))).toEqual({ kind: 'unknown', reason: 'no complete reply within 150 ms' });
+    expect(
+      await withMode('verifyToken', 'hang', () =>
+        connector.sync(C, { pollUrl: null, transactionId: 'x' }, { timeoutMs: 150 }),
+      ),
+    ).toEqual({ kind: 'unknown', reason: 'no complete reply within 150 ms' });
   });
 
   it.each<[FakeMode, boolean]>([
@@ -130,8 +180,20 @@ describe('the fake DPO Pay in trouble, through the connector', () => {
     ['hang', false],
   ])('refundToken against %s: unknown, never succeeded (refunded at DPO: %s)', async (mode, refunded) => {
     const { token, req } = await paidToken();
-    const refund: RefundRequest = { providerReference: token, transactionId: req.transactionId, amountMinor: 100, currency: 'USD', reason: 'test', refundId: `rfd_${mode}`, notifyUrl: 'https://x.test/' };
-    expect(await withMode('refundToken', mode, () => connector.refund(C, refund, { timeoutMs: mode === 'hang' ? 150 : 3000 }))).toMatchObject({ kind: 'unknown' });
+    const refund: RefundRequest = {
+      providerReference: token,
+      transactionId: req.transactionId,
+      amountMinor: 100,
+      currency: 'USD',
+      reason: 'test',
+      refundId: `rfd_${mode}`,
+      notifyUrl: 'https://x.test/',
+    };
+    expect(
+      await withMode('refundToken', mode, () =>
+        connector.refund(C, refund, { timeoutMs: mode === 'hang' ? 150 : 3000 }),
+      ),
+    ).toMatchObject({ kind: 'unknown' });
     expect(fake.payment(req.transactionId)?.refunds.length).toBe(refunded ? 1 : 0);
   });
 
@@ -146,7 +208,11 @@ describe('the fake DPO Pay in trouble, through the connector', () => {
     ]);
     const bodies = receiver.at('/push').filter((r) => r.body.includes(token));
     expect(bodies).toHaveLength(3);
-    for (const r of bodies) expect(connector.verifyNotification(C, r.body, r.contentType)).toMatchObject({ kind: 'recheck', providerReference: token });
+    for (const r of bodies)
+      expect(connector.verifyNotification(C, r.body, r.contentType)).toMatchObject({
+        kind: 'recheck',
+        providerReference: token,
+      });
   });
 
   it('a push answered 200 but not OK is tried again; OK (plain or API3G) ends it', async () => {
@@ -177,7 +243,10 @@ describe('the fake DPO Pay in trouble, through the connector', () => {
     await fake.sendPush(token, { Result: '901' });
     await fake.sendPush(token, { TransactionToken: null, CompanyRef: null });
     await fake.sendPush(token, { TransactionToken: null });
-    const verdicts = receiver.at('/push').slice(-3).map((r) => connector.verifyNotification(C, r.body, r.contentType));
+    const verdicts = receiver
+      .at('/push')
+      .slice(-3)
+      .map((r) => connector.verifyNotification(C, r.body, r.contentType));
     expect(verdicts).toEqual([
       { kind: 'recheck', providerReference: token, transactionId: req.transactionId },
       { kind: 'invalid', reason: 'push without TransactionToken or CompanyRef' },

@@ -41,7 +41,8 @@ async function created(req: InitiateRequest): Promise<string> {
   return outcome.providerReference as string;
 }
 
-const verify = (token: string | null, transactionId = 'txn_x') => connector.sync(C, { pollUrl: null, providerReference: token, transactionId }, OPTS);
+const verify = (token: string | null, transactionId = 'txn_x') =>
+  connector.sync(C, { pollUrl: null, providerReference: token, transactionId }, OPTS);
 
 beforeAll(async () => {
   receiver = await ResultReceiver.start();
@@ -59,7 +60,12 @@ describe('the fake DPO Pay, driven by the connector', () => {
   it('createToken: accepted with the payment page; the request as documented', async () => {
     const req = request();
     const outcome = await connector.initiate(C, req, OPTS);
-    expect(outcome).toMatchObject({ kind: 'accepted', status: 'pending', pollUrl: null, providerReference: expect.stringMatching(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/) });
+    expect(outcome).toMatchObject({
+      kind: 'accepted',
+      status: 'pending',
+      pollUrl: null,
+      providerReference: expect.stringMatching(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/),
+    });
     if (outcome.kind !== 'accepted') return;
     expect(outcome.redirectUrl).toBe(`${fake.url}/payv2.php?ID=${outcome.providerReference}`);
     const sent = fake.requestsTo('createToken').at(-1)!;
@@ -88,26 +94,61 @@ describe('the fake DPO Pay, driven by the connector', () => {
   it('verifyToken 900, the customer pays in the browser, redirect with the five parameters, 000 by token and by CompanyRef, one push answered OK', async () => {
     const req = request();
     const token = await created(req);
-    expect(await verify(token)).toMatchObject({ kind: 'status', update: { status: 'pending', providerStatus: 'Transaction not paid yet (900)', amountMinor: 1050, providerReference: token } });
-    const submit = await fetch(`${fake.url}/payv2.php`, { method: 'POST', body: new URLSearchParams({ ID: token, action: 'pay', card: '5436 8862 6984 8367' }), redirect: 'manual' });
+    expect(await verify(token)).toMatchObject({
+      kind: 'status',
+      update: {
+        status: 'pending',
+        providerStatus: 'Transaction not paid yet (900)',
+        amountMinor: 1050,
+        providerReference: token,
+      },
+    });
+    const submit = await fetch(`${fake.url}/payv2.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ ID: token, action: 'pay', card: '5436 8862 6984 8367' }),
+      redirect: 'manual',
+    });
     expect(submit.status).toBe(302);
     const back = new URL(submit.headers.get('location')!);
     expect(`${back.origin}${back.pathname}`).toBe(req.returnUrl);
-    expect([...back.searchParams.keys()]).toEqual(['TransID', 'CCDapproval', 'PnrID', 'TransactionToken', 'CompanyRef']);
+    expect([...back.searchParams.keys()]).toEqual([
+      'TransID',
+      'CCDapproval',
+      'PnrID',
+      'TransactionToken',
+      'CompanyRef',
+    ]);
     expect(back.searchParams.get('TransactionToken')).toBe(token);
     expect(back.searchParams.get('CompanyRef')).toBe(req.transactionId);
     expect(await verify(token)).toEqual({
       kind: 'status',
-      update: { providerStatus: 'Transaction Paid (000)', status: 'success', recognized: true, refunded: false, reference: null, amountMinor: 1050, currency: 'USD', providerReference: token, pollUrl: null },
+      update: {
+        providerStatus: 'Transaction Paid (000)',
+        status: 'success',
+        recognized: true,
+        refunded: false,
+        reference: null,
+        amountMinor: 1050,
+        currency: 'USD',
+        providerReference: token,
+        pollUrl: null,
+      },
     });
-    expect(await verify(null, req.transactionId)).toMatchObject({ kind: 'status', update: { status: 'success', providerReference: null } });
+    expect(await verify(null, req.transactionId)).toMatchObject({
+      kind: 'status',
+      update: { status: 'success', providerReference: null },
+    });
     expect(fake.requestsTo('verifyToken').at(-1)?.fields).toMatchObject({ CompanyRef: req.transactionId });
     await fake.idle();
     const pushes = fake.pushes.filter((p) => p.token === token);
     expect(pushes.map((p) => [p.attempt, p.httpStatus, p.ok])).toEqual([[1, 200, true]]);
     const posted = receiver.at('/dpo/push').find((r) => r.body.includes(token))!;
     expect(posted.contentType).toBe('application/xml');
-    expect(connector.verifyNotification(C, posted.body, posted.contentType)).toEqual({ kind: 'recheck', providerReference: token, transactionId: req.transactionId });
+    expect(connector.verifyNotification(C, posted.body, posted.contentType)).toEqual({
+      kind: 'recheck',
+      providerReference: token,
+      transactionId: req.transactionId,
+    });
   });
 
   it('a return URL with a query gets the parameters joined with &', async () => {
@@ -119,17 +160,32 @@ describe('the fake DPO Pay, driven by the connector', () => {
   it('the declining card: 901 failed; cancel: back to BackURL with two parameters, 904 failed; PTL passed: 903 failed', async () => {
     const declined = await created(request());
     expect(fake.pay(declined, DECLINING_CARD).status).toBe(302);
-    expect(await verify(declined)).toMatchObject({ kind: 'status', update: { status: 'failed', providerStatus: 'Transaction declined (901)' } });
+    expect(await verify(declined)).toMatchObject({
+      kind: 'status',
+      update: { status: 'failed', providerStatus: 'Transaction declined (901)' },
+    });
 
     const req = request({ returnUrl: 'https://shop.example.com/back' });
     const cancelled = await created(req);
-    const page = await fetch(`${fake.url}/payv2.php`, { method: 'POST', body: new URLSearchParams({ ID: cancelled, action: 'cancel' }), redirect: 'manual' });
-    expect(page.headers.get('location')).toBe(`https://shop.example.com/back?TransactionToken=${cancelled}&CompanyRef=${req.transactionId}`);
-    expect(await verify(cancelled)).toMatchObject({ kind: 'status', update: { status: 'failed', providerStatus: 'Transaction cancelled (904)' } });
+    const page = await fetch(`${fake.url}/payv2.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ ID: cancelled, action: 'cancel' }),
+      redirect: 'manual',
+    });
+    expect(page.headers.get('location')).toBe(
+      `https://shop.example.com/back?TransactionToken=${cancelled}&CompanyRef=${req.transactionId}`,
+    );
+    expect(await verify(cancelled)).toMatchObject({
+      kind: 'status',
+      update: { status: 'failed', providerStatus: 'Transaction cancelled (904)' },
+    });
 
     const late = await created(request());
     fake.expire(late);
-    expect(await verify(late)).toMatchObject({ kind: 'status', update: { status: 'failed', providerStatus: 'The transaction passed the Payment Time Limit (903)' } });
+    expect(await verify(late)).toMatchObject({
+      kind: 'status',
+      update: { status: 'failed', providerStatus: 'The transaction passed the Payment Time Limit (903)' },
+    });
     expect(fake.pay(late).status).toBe(410);
     expect((await fetch(`${fake.url}/payv2.php?ID=${late}`)).status).toBe(410);
   });
@@ -153,8 +209,14 @@ describe('the fake DPO Pay, driven by the connector', () => {
   });
 
   it('an unknown token or CompanyRef is never not_found: DPO has no such code', async () => {
-    expect(await verify('00000000-0000-0000-0000-000000000000')).toEqual({ kind: 'unknown', reason: 'verifyToken answered 902: Data mismatch in one of the fields - TransactionToken' });
-    expect(await verify(null, 'txn_never_sent')).toEqual({ kind: 'unknown', reason: 'verifyToken answered 902: Data mismatch in one of the fields - CompanyRef' });
+    expect(await verify('00000000-0000-0000-0000-000000000000')).toEqual({
+      kind: 'unknown',
+      reason: 'verifyToken answered 902: Data mismatch in one of the fields - TransactionToken',
+    });
+    expect(await verify(null, 'txn_never_sent')).toEqual({
+      kind: 'unknown',
+      reason: 'verifyToken answered 902: Data mismatch in one of the fields - CompanyRef',
+    });
   });
 
   it('940: a second createToken for a paid CompanyRef is not a decline but unknown', async () => {
@@ -167,11 +229,30 @@ describe('the fake DPO Pay, driven by the connector', () => {
   it('refundToken: 000 within the paid amount, 999 beyond it or for an unpaid token', async () => {
     const req = request();
     const token = await created(req);
-    const refund = (amountMinor: number, refundId: string) => connector.refund(C, { providerReference: token, transactionId: req.transactionId, amountMinor, currency: 'USD', reason: null, refundId, notifyUrl: 'https://x.test/' }, OPTS);
-    expect(await refund(100, 'rfd_0')).toEqual({ kind: 'declined', reason: 'Refund failed - transaction not paid (DPO 999)' });
+    const refund = (amountMinor: number, refundId: string) =>
+      connector.refund(
+        C,
+        {
+          providerReference: token,
+          transactionId: req.transactionId,
+          amountMinor,
+          currency: 'USD',
+          reason: null,
+          refundId,
+          notifyUrl: 'https://x.test/',
+        },
+        OPTS,
+      );
+    expect(await refund(100, 'rfd_0')).toEqual({
+      kind: 'declined',
+      reason: 'Refund failed - transaction not paid (DPO 999)',
+    });
     fake.pay(token);
     expect(await refund(400, 'rfd_1')).toEqual({ kind: 'succeeded', providerRefundId: null });
-    expect(await refund(700, 'rfd_2')).toEqual({ kind: 'declined', reason: 'Refund failed - amount exceeds the paid amount (DPO 999)' });
+    expect(await refund(700, 'rfd_2')).toEqual({
+      kind: 'declined',
+      reason: 'Refund failed - amount exceeds the paid amount (DPO 999)',
+    });
     expect(await refund(650, 'rfd_3')).toMatchObject({ kind: 'succeeded' });
     expect(fake.payment(req.transactionId)?.refunds).toEqual([
       { amount: '4.00', ref: 'rfd_1', details: `Refund rfd_1 of ${req.transactionId}` },
@@ -181,32 +262,73 @@ describe('the fake DPO Pay, driven by the connector', () => {
   });
 
   it('a bad or missing company token: 802 / 801, declined by DPO; a verify with it is unknown', async () => {
-    expect(await connector.initiate({ companyToken: 'NOT-A-COMPANY', serviceType: '3854' }, request(), OPTS)).toEqual({ kind: 'declined', source: 'provider', reason: 'Company token does not exist (DPO 802)' });
-    expect(await connector.sync({ companyToken: 'NOT-A-COMPANY', serviceType: '3854' }, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({ kind: 'unknown', reason: 'verifyToken answered 802: Company token does not exist' });
-    const post = (xml: string) => fetch(`${fake.url}/API/v6/`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: xml }).then((r) => r.text());
+    expect(await connector.initiate({ companyToken: 'NOT-A-COMPANY', serviceType: '3854' }, request(), OPTS)).toEqual({
+      kind: 'declined',
+      source: 'provider',
+      reason: 'Company token does not exist (DPO 802)',
+    });
+    expect(
+      await connector.sync(
+        { companyToken: 'NOT-A-COMPANY', serviceType: '3854' },
+        { pollUrl: null, transactionId: 'x' },
+        OPTS,
+      ),
+    ).toEqual({ kind: 'unknown', reason: 'verifyToken answered 802: Company token does not exist' });
+    const post = (xml: string) =>
+      fetch(`${fake.url}/API/v6/`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: xml }).then(
+        (r) => r.text(),
+      );
     expect(await post('<API3G><Request>createToken</Request></API3G>')).toContain('<Result>801</Result>');
     expect(await post('<API3G><CompanyToken>x</CompanyToken>')).toContain('<Result>804</Result>');
-    expect(await post(`<API3G><CompanyToken>${COMPANY}</CompanyToken><Request>payNow</Request></API3G>`)).toContain('<Result>803</Result>');
+    expect(await post(`<API3G><CompanyToken>${COMPANY}</CompanyToken><Request>payNow</Request></API3G>`)).toContain(
+      '<Result>803</Result>',
+    );
   });
 
   it('createToken refusals by hand: 904 currency, 902 amount, 950 service, 960 a repeated tag', async () => {
-    const post = (transaction: string, services = '<Services><Service><ServiceType>3854</ServiceType><ServiceDescription>x</ServiceDescription><ServiceDate>2026/01/01 10:00</ServiceDate></Service></Services>') =>
-      fetch(`${fake.url}/API/v6/`, { method: 'POST', body: `<API3G><CompanyToken>${COMPANY}</CompanyToken><Request>createToken</Request><Transaction>${transaction}</Transaction>${services}</API3G>` }).then((r) => r.text());
-    expect(await post('<PaymentAmount>1.00</PaymentAmount><PaymentCurrency>XYZ</PaymentCurrency>')).toContain('<Result>904</Result>');
-    expect(await post('<PaymentAmount>1.001</PaymentAmount><PaymentCurrency>USD</PaymentCurrency>')).toContain('<Result>902</Result>');
-    expect(await post('<PaymentCurrency>USD</PaymentCurrency>')).toContain('<ResultExplanation>Request missing transaction level mandatory fields - PaymentAmount</ResultExplanation>');
-    expect(await post('<PaymentAmount>1.00</PaymentAmount><PaymentCurrency>USD</PaymentCurrency>', '')).toContain('<Result>950</Result>');
-    expect(await post('<PaymentAmount>1.00</PaymentAmount><PaymentAmount>2.00</PaymentAmount><PaymentCurrency>USD</PaymentCurrency>')).toContain('<Result>960</Result>');
+    const post = (
+      transaction: string,
+      services = '<Services><Service><ServiceType>3854</ServiceType><ServiceDescription>x</ServiceDescription><ServiceDate>2026/01/01 10:00</ServiceDate></Service></Services>',
+    ) =>
+      fetch(`${fake.url}/API/v6/`, {
+        method: 'POST',
+        body: `<API3G><CompanyToken>${COMPANY}</CompanyToken><Request>createToken</Request><Transaction>${transaction}</Transaction>${services}</API3G>`,
+      }).then((r) => r.text());
+    expect(await post('<PaymentAmount>1.00</PaymentAmount><PaymentCurrency>XYZ</PaymentCurrency>')).toContain(
+      '<Result>904</Result>',
+    );
+    expect(await post('<PaymentAmount>1.001</PaymentAmount><PaymentCurrency>USD</PaymentCurrency>')).toContain(
+      '<Result>902</Result>',
+    );
+    expect(await post('<PaymentCurrency>USD</PaymentCurrency>')).toContain(
+      '<ResultExplanation>Request missing transaction level mandatory fields - PaymentAmount</ResultExplanation>',
+    );
+    expect(await post('<PaymentAmount>1.00</PaymentAmount><PaymentCurrency>USD</PaymentCurrency>', '')).toContain(
+      '<Result>950</Result>',
+    );
+    expect(
+      await post(
+        '<PaymentAmount>1.00</PaymentAmount><PaymentAmount>2.00</PaymentAmount><PaymentCurrency>USD</PaymentCurrency>',
+      ),
+    ).toContain('<Result>960</Result>');
     // The connector refuses what DPO would, before sending.
-    expect(await connector.initiate(C, request({ currency: 'KWD' }), OPTS)).toMatchObject({ kind: 'declined', source: 'connector' });
+    expect(await connector.initiate(C, request({ currency: 'KWD' }), OPTS)).toMatchObject({
+      kind: 'declined',
+      source: 'connector',
+    });
   });
 
   it('cancelToken: an unpaid token is cancelled (verifyToken 904), a paid one is not', async () => {
     const token = await created(request());
     const cancel = (t: string) =>
-      fetch(`${fake.url}/API/v6/`, { method: 'POST', body: `<API3G><CompanyToken>${COMPANY}</CompanyToken><Request>cancelToken</Request><TransactionToken>${t}</TransactionToken></API3G>` }).then((r) => r.text());
+      fetch(`${fake.url}/API/v6/`, {
+        method: 'POST',
+        body: `<API3G><CompanyToken>${COMPANY}</CompanyToken><Request>cancelToken</Request><TransactionToken>${t}</TransactionToken></API3G>`,
+      }).then((r) => r.text());
     expect(await cancel(token)).toContain('<Result>000</Result>');
-    expect(await verify(token)).toMatchObject({ update: { status: 'failed', providerStatus: 'Transaction cancelled (904)' } });
+    expect(await verify(token)).toMatchObject({
+      update: { status: 'failed', providerStatus: 'Transaction cancelled (904)' },
+    });
     const paid = await created(request());
     fake.pay(paid);
     expect(await cancel(paid)).toContain('<Result>999</Result>');

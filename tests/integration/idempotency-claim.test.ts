@@ -11,10 +11,16 @@ import { infra, runId } from '../support/infra';
 describe('Idempotency-Key on Redis: a claim is settled only by the request that holds it', () => {
   let redis: Redis;
   const prefix = `${runId()}:`;
-  const config = { REDIS_KEY_PREFIX: prefix, IDEMPOTENCY_TTL_SECONDS: 600, RPC_TIMEOUT_MS: 10_000, REDIS_TIMEOUT_MS: 1_000 } as GatewayConfig;
+  const config = {
+    REDIS_KEY_PREFIX: prefix,
+    IDEMPOTENCY_TTL_SECONDS: 600,
+    RPC_TIMEOUT_MS: 10_000,
+    REDIS_TIMEOUT_MS: 1_000,
+  } as GatewayConfig;
   const request = (key: string) => keyedRequest({ email: 'a@example.com', amount: 5000 }, key);
   const redisKey = (key: string) => `${prefix}idempotency:biz_1:test:${key}`;
-  const record = async (key: string) => JSON.parse((await redis.get(redisKey(key))) ?? 'null') as Record<string, unknown> | null;
+  const record = async (key: string) =>
+    JSON.parse((await redis.get(redisKey(key))) ?? 'null') as Record<string, unknown> | null;
 
   beforeAll(async () => {
     redis = new IORedis(infra().REDIS_URL, { lazyConnect: true });
@@ -36,7 +42,12 @@ describe('Idempotency-Key on Redis: a claim is settled only by the request that 
     expect(hold).toBeGreaterThan(30_000);
     expect(hold).toBeLessThanOrEqual(40_000);
     await idempotency.settle(req, req.idempotencyClaim!, 200, 'application/json; charset=utf-8', '{"status":true}');
-    expect(await record('held')).toEqual({ state: 'done', fingerprint: req.idempotencyClaim!.fingerprint, status: 200, body: { status: true } });
+    expect(await record('held')).toEqual({
+      state: 'done',
+      fingerprint: req.idempotencyClaim!.fingerprint,
+      status: 200,
+      body: { status: true },
+    });
     expect(await redis.ttl(redisKey('held'))).toBeGreaterThan(590);
   });
 
@@ -74,6 +85,10 @@ describe('Idempotency-Key on Redis: a claim is settled only by the request that 
     await redis.del(redisKey('lapsed'));
     await idempotency.settle(slow, slow.idempotencyClaim!, 200, 'application/json', '{"late":true}');
     expect(await record('lapsed')).toMatchObject({ state: 'done', body: { late: true } });
-    await expect(idempotency.claim(request('lapsed'))).rejects.toMatchObject({ name: 'IdempotentReplay', status: 200, body: { late: true } });
+    await expect(idempotency.claim(request('lapsed'))).rejects.toMatchObject({
+      name: 'IdempotentReplay',
+      status: 200,
+      body: { late: true },
+    });
   });
 });

@@ -20,16 +20,29 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
   let server: ChildProcess | undefined;
   let redis: Redis;
   let idempotency: Idempotency;
-  const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 600, RPC_TIMEOUT_MS: 10_000, REDIS_TIMEOUT_MS: 300 } as GatewayConfig;
+  const config = {
+    REDIS_KEY_PREFIX: '',
+    IDEMPOTENCY_TTL_SECONDS: 600,
+    RPC_TIMEOUT_MS: 10_000,
+    REDIS_TIMEOUT_MS: 300,
+  } as GatewayConfig;
   // A deadline longer than outcome()'s bound: only the not-ready path can refuse within it.
   const patient = { ...config, REDIS_TIMEOUT_MS: 10_000 } as GatewayConfig;
   const logger = createRootLogger('gateway', 'fatal');
   const request = (key: string) => keyedRequest({ email: 'a@example.com', amount: 5000 }, key);
 
   async function startServer(): Promise<void> {
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     await waitFor('redis-server to answer', async () => {
-      const probe = new IORedis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const probe = new IORedis(port, '127.0.0.1', {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
       probe.on('error', () => undefined);
       try {
         await probe.connect();
@@ -49,7 +62,10 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
   async function stored(key: string): Promise<Record<string, unknown> | null> {
     const reader = new IORedis(port, '127.0.0.1');
     try {
-      return JSON.parse((await reader.get(`idempotency:biz_1:test:${key}`)) ?? 'null') as Record<string, unknown> | null;
+      return JSON.parse((await reader.get(`idempotency:biz_1:test:${key}`)) ?? 'null') as Record<
+        string,
+        unknown
+      > | null;
     } finally {
       reader.disconnect();
     }
@@ -99,13 +115,18 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
 
     expect(await outcome(new Idempotency(redis, patient).claim(request('while-down'))!)).toBe('refused 503');
     // The request that was running when Redis went away: its answer goes out without waiting.
-    expect(await outcome(idempotency.settle(running, running.idempotencyClaim!, 200, 'application/json', '{"status":true}'))).toBe('done');
+    expect(
+      await outcome(idempotency.settle(running, running.idempotencyClaim!, 200, 'application/json', '{"status":true}')),
+    ).toBe('done');
 
     await startServer(); // empty: the answer is kept because nobody holds the key
     await waitFor('the connection to come back', () => redis.status === 'ready');
     const kept = await waitFor('the answer to be kept', async () => (await stored('kept-later')) ?? undefined);
     expect(kept).toMatchObject({ state: 'done', status: 200, body: { status: true } });
-    await expect(idempotency.claim(request('kept-later'))).rejects.toMatchObject({ name: 'IdempotentReplay', status: 200 });
+    await expect(idempotency.claim(request('kept-later'))).rejects.toMatchObject({
+      name: 'IdempotentReplay',
+      status: 200,
+    });
   });
 
   it('a claim Redis does not answer in time is refused with 503, and released when Redis applies it late', async () => {
@@ -129,7 +150,9 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
     await idempotency.claim(running);
     server!.kill('SIGSTOP');
     try {
-      expect(await outcome(idempotency.settle(running, running.idempotencyClaim!, 201, 'application/json', '{"late":true}'))).toBe('done');
+      expect(
+        await outcome(idempotency.settle(running, running.idempotencyClaim!, 201, 'application/json', '{"late":true}')),
+      ).toBe('done');
     } finally {
       server!.kill('SIGCONT');
     }
@@ -177,7 +200,13 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
       proxy.cut(); // ioredis resends the claim on the new connection; Redis answers that the key is taken
       expect(await outcome(claim)).toBe('done');
       expect(running.idempotencyClaim).toBeDefined();
-      await new Idempotency(viaProxy, patient).settle(running, running.idempotencyClaim!, 201, 'application/json', '{"ran":true}');
+      await new Idempotency(viaProxy, patient).settle(
+        running,
+        running.idempotencyClaim!,
+        201,
+        'application/json',
+        '{"ran":true}',
+      );
       expect(await stored('answer-lost')).toMatchObject({ state: 'done', status: 201, body: { ran: true } });
     }));
 
@@ -187,7 +216,13 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
     await new Idempotency(stopping, config).claim(running);
     server!.kill('SIGSTOP');
     try {
-      await new Idempotency(stopping, config).settle(running, running.idempotencyClaim!, 200, 'application/json', '{"kept":true}');
+      await new Idempotency(stopping, config).settle(
+        running,
+        running.idempotencyClaim!,
+        200,
+        'application/json',
+        '{"kept":true}',
+      );
       const quit = quitRedis(stopping, 5_000, logger); // QUIT goes behind the queued answer
       server!.kill('SIGCONT');
       expect(await outcome(quit)).toBe('done');
@@ -212,7 +247,13 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
     const running = request(key);
     await new Idempotency(viaProxy, config).claim(running);
     proxy.dropRequests(true); // the answer is sent but never reaches Redis on this connection
-    await new Idempotency(viaProxy, config).settle(running, running.idempotencyClaim!, 201, 'application/json', '{"kept":true}');
+    await new Idempotency(viaProxy, config).settle(
+      running,
+      running.idempotencyClaim!,
+      201,
+      'application/json',
+      '{"kept":true}',
+    );
     proxy.refuse(true);
     proxy.cut(); // ioredis keeps the unanswered script to resend it once it is back
     await waitFor('the connection to notice', () => viaProxy.status !== 'ready');

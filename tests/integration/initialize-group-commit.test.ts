@@ -3,7 +3,12 @@ import type { EventEnvelope, TransactionStatusChangedData } from '@payments/cont
 import { loadConfig } from '@payments/config';
 import { TransactionServiceConfig } from '../../apps/transaction-service/src/config/transaction.config';
 import { TransactionInsertBatch } from '../../apps/transaction-service/src/transactions/transaction-insert-batch';
-import { TransactionStore, toSnapshot, type NewTransaction, type TransactionRow } from '../../apps/transaction-service/src/transactions/transaction-store';
+import {
+  TransactionStore,
+  toSnapshot,
+  type NewTransaction,
+  type TransactionRow,
+} from '../../apps/transaction-service/src/transactions/transaction-store';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -40,13 +45,21 @@ describe('group commit of initialize inserts', () => {
   });
 
   /** The first insert goes out alone; the rest queue behind it and go together (one in flight). */
-  const fire = (items: NewTransaction[]) => items.map((t, i) => batch.create(t, `req_${t.reference}_${i}`).then((row) => ({ row }), (error: unknown) => ({ error })));
+  const fire = (items: NewTransaction[]) =>
+    items.map((t, i) =>
+      batch.create(t, `req_${t.reference}_${i}`).then(
+        (row) => ({ row }),
+        (error: unknown) => ({ error }),
+      ),
+    );
 
   async function eventsOf(publicIds: string[]) {
-    const { rows } = await stack.db('transaction-service').query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData> }>(
-      'SELECT message_key, payload FROM outbox_events WHERE message_key = ANY($1) ORDER BY id',
-      [publicIds],
-    );
+    const { rows } = await stack
+      .db('transaction-service')
+      .query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+        'SELECT message_key, payload FROM outbox_events WHERE message_key = ANY($1) ORDER BY id',
+        [publicIds],
+      );
     return rows;
   }
 
@@ -54,8 +67,17 @@ describe('group commit of initialize inserts', () => {
     stack = await Stack.start(['transaction-service'], { OUTBOX_RELAY_ENABLED: 'false' });
     const url = new URL(stack.infra.DATABASE_URL);
     url.pathname = `/${stack.dbName('transaction-service')}`;
-    ds = await new DataSource({ url: url.toString(), max: 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 10_000, statementTimeoutMillis: 30_000 }).initialize();
-    const config = loadConfig(TransactionServiceConfig, { INITIALIZE_INSERTS_IN_FLIGHT: '1', INITIALIZE_BATCH_MAX: '100' });
+    ds = await new DataSource({
+      url: url.toString(),
+      max: 4,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 10_000,
+      statementTimeoutMillis: 30_000,
+    }).initialize();
+    const config = loadConfig(TransactionServiceConfig, {
+      INITIALIZE_INSERTS_IN_FLIGHT: '1',
+      INITIALIZE_BATCH_MAX: '100',
+    });
     batch = new TransactionInsertBatch(ds, new TransactionStore(), config);
   }, 120_000);
 
@@ -75,7 +97,9 @@ describe('group commit of initialize inserts', () => {
       tx('gc-twin'),
       tx('gc-twin', { amount: 5 }),
       tx('gc-existing'),
-      tx('gc-sandbox', { then: { status: 'processing', message: 'Payment request sent', settleAt: new Date(Date.now() + 60_000) } }),
+      tx('gc-sandbox', {
+        then: { status: 'processing', message: 'Payment request sent', settleAt: new Date(Date.now() + 60_000) },
+      }),
     ];
     const answers = await Promise.all(fire(items));
 
@@ -83,7 +107,10 @@ describe('group commit of initialize inserts', () => {
     answers.forEach((a, i) => {
       const ref = items[i].reference;
       if (i === 22 || i === 23) {
-        expect((a as { error: { code?: string; constraint?: string } }).error).toMatchObject({ code: '23505', constraint: 'transactions_reference_unique' });
+        expect((a as { error: { code?: string; constraint?: string } }).error).toMatchObject({
+          code: '23505',
+          constraint: 'transactions_reference_unique',
+        });
       } else {
         const { row } = a as { row: TransactionRow };
         expect(row.reference).toBe(ref);
@@ -94,9 +121,12 @@ describe('group commit of initialize inserts', () => {
     // The first of the twins, in submission order, won.
     expect(Number(byRef.get('gc-twin')!.amount)).toBe(1000);
 
-    const { rows } = await db.query<TransactionRow>("SELECT * FROM transactions WHERE reference LIKE 'gc-%' ORDER BY id");
+    const { rows } = await db.query<TransactionRow>(
+      "SELECT * FROM transactions WHERE reference LIKE 'gc-%' ORDER BY id",
+    );
     expect(rows.map((r) => r.reference).sort()).toEqual([...byRef.keys(), 'gc-existing'].sort());
-    for (const row of rows.filter((r) => r.reference !== 'gc-existing')) expect(toSnapshot(byRef.get(row.reference)!)).toEqual(toSnapshot(row));
+    for (const row of rows.filter((r) => r.reference !== 'gc-existing'))
+      expect(toSnapshot(byRef.get(row.reference)!)).toEqual(toSnapshot(row));
     // Everything but the lead went in one statement: one transaction, one now().
     const grouped = rows.filter((r) => r.reference !== 'gc-existing' && r.reference !== 'gc-lead');
     expect(new Set(grouped.map((r) => r.created_at.toISOString())).size).toBe(1);
@@ -118,9 +148,13 @@ describe('group commit of initialize inserts', () => {
     // The group rolled back and its rows ran alone side by side: the twins raced as two concurrent requests do.
     const twins = [answers[3], answers[4]];
     expect(twins.filter((a) => 'row' in a)).toMatchObject([{ row: { reference: 'ck-2' } }]);
-    expect(twins.filter((a) => 'error' in a)).toMatchObject([{ error: { code: '23505', constraint: 'transactions_reference_unique' } }]);
+    expect(twins.filter((a) => 'error' in a)).toMatchObject([
+      { error: { code: '23505', constraint: 'transactions_reference_unique' } },
+    ]);
     for (const i of [0, 1, 5]) expect(answers[i]).toMatchObject({ row: { reference: items[i].reference } });
-    const { rows } = await stack.db('transaction-service').query<TransactionRow>("SELECT * FROM transactions WHERE reference LIKE 'ck-%'");
+    const { rows } = await stack
+      .db('transaction-service')
+      .query<TransactionRow>("SELECT * FROM transactions WHERE reference LIKE 'ck-%'");
     expect(rows.map((r) => r.reference).sort()).toEqual(['ck-1', 'ck-2', 'ck-3', 'ck-lead']);
     const events = await eventsOf(rows.map((r) => r.public_id));
     expect(events.map((e) => e.message_key).sort()).toEqual(rows.map((r) => r.public_id).sort());
@@ -130,10 +164,19 @@ describe('group commit of initialize inserts', () => {
     const db = stack.db('transaction-service');
     const url = new URL(stack.infra.DATABASE_URL);
     url.pathname = `/${stack.dbName('transaction-service')}`;
-    const quick = await new DataSource({ url: url.toString(), max: 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 10_000, statementTimeoutMillis: 1_000 }).initialize();
+    const quick = await new DataSource({
+      url: url.toString(),
+      max: 4,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 10_000,
+      statementTimeoutMillis: 1_000,
+    }).initialize();
     const holder = await db.connect();
     try {
-      const config = loadConfig(TransactionServiceConfig, { INITIALIZE_INSERTS_IN_FLIGHT: '1', INITIALIZE_BATCH_MAX: '100' });
+      const config = loadConfig(TransactionServiceConfig, {
+        INITIALIZE_INSERTS_IN_FLIGHT: '1',
+        INITIALIZE_BATCH_MAX: '100',
+      });
       const quickBatch = new TransactionInsertBatch(quick, new TransactionStore(), config);
       // An uncommitted row with a reference the group also inserts: the group waits on it until cancelled.
       await holder.query('BEGIN');
@@ -143,7 +186,12 @@ describe('group commit of initialize inserts', () => {
       );
       const items = [tx('slow-lead'), tx('slow-1'), tx('slow-held'), tx('slow-2')];
       const answers = await Promise.all(
-        items.map((t, i) => quickBatch.create(t, `req_${t.reference}_${i}`).then((row) => ({ row }), (error: unknown) => ({ error }))),
+        items.map((t, i) =>
+          quickBatch.create(t, `req_${t.reference}_${i}`).then(
+            (row) => ({ row }),
+            (error: unknown) => ({ error }),
+          ),
+        ),
       );
       expect(answers[0]).toMatchObject({ row: { reference: 'slow-lead' } });
       for (const a of answers.slice(1)) expect(a).toMatchObject({ error: { code: '57014' } });

@@ -65,15 +65,25 @@ describe('Kafka over SASL_SSL (SCRAM)', () => {
   it('produces and consumes through the SASL_SSL listener', async () => {
     client = stack.rpcClient('transaction-service');
     const reply = await client.request<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
-        ctx: { request_id: 'req_sasl', business_id: 3, mode: 'test', key_type: 'secret' },
-        body: { amount: 1500, email: 'sasl@example.com', currency: 'USD', payment_method_type: 'mobile_money', payment_method_code: 'ecocash', mobile_money_number: '0771000001', requested_response: 'success' },
+      ctx: { request_id: 'req_sasl', business_id: 3, mode: 'test', key_type: 'secret' },
+      body: {
+        amount: 1500,
+        email: 'sasl@example.com',
+        currency: 'USD',
+        payment_method_type: 'mobile_money',
+        payment_method_code: 'ecocash',
+        mobile_money_number: '0771000001',
+        requested_response: 'success',
+      },
     });
     if (!reply.ok) throw new Error(JSON.stringify(reply.error));
     // The ledger only learns of the transaction from Kafka: its inbox proves the round trip.
     await waitFor(
       'split-ledger-service to consume the events',
       async () => {
-        const { rows } = await stack.db('split-ledger-service').query<{ n: number }>('SELECT count(*)::int AS n FROM processed_events');
+        const { rows } = await stack
+          .db('split-ledger-service')
+          .query<{ n: number }>('SELECT count(*)::int AS n FROM processed_events');
         return rows[0].n >= 1;
       },
       { timeoutMs: 30_000 },
@@ -82,7 +92,17 @@ describe('Kafka over SASL_SSL (SCRAM)', () => {
 
   const boot = async (extra: Record<string, string>) => {
     const http = await freePort();
-    const proc = startApp('transaction-service', { ...stack.envFor('transaction-service'), RPC_PORT: String(await freePort()), HTTP_PORT: String(http), LOG_LEVEL: 'error', ...extra }, http);
+    const proc = startApp(
+      'transaction-service',
+      {
+        ...stack.envFor('transaction-service'),
+        RPC_PORT: String(await freePort()),
+        HTTP_PORT: String(http),
+        LOG_LEVEL: 'error',
+        ...extra,
+      },
+      http,
+    );
     return { code: await proc.waitExit(60_000), output: proc.output };
   };
 

@@ -8,7 +8,13 @@ async function consumed(url: string, group: string, topic: string, outcome: stri
   const text = await (await fetch(url)).text();
   return text
     .split('\n')
-    .filter((l) => l.startsWith('kafka_events_consumed_total{') && l.includes(`group="${group}"`) && l.includes(`topic="${topic}"`) && l.includes(`outcome="${outcome}"`))
+    .filter(
+      (l) =>
+        l.startsWith('kafka_events_consumed_total{') &&
+        l.includes(`group="${group}"`) &&
+        l.includes(`topic="${topic}"`) &&
+        l.includes(`outcome="${outcome}"`),
+    )
     .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
 }
 
@@ -30,8 +36,14 @@ describe('ledger under a replay from the beginning', () => {
 
   const ledgerDb = () => stack.db('split-ledger-service');
   const snapshot = async () => ({
-    entries: (await ledgerDb().query('SELECT id, public_id, kind, amount::int AS amount, status FROM ledger_entries ORDER BY id')).rows,
-    announced: (await ledgerDb().query("SELECT count(*)::int AS n FROM outbox_events WHERE topic = 'ledger.entry_created'")).rows[0].n,
+    entries: (
+      await ledgerDb().query(
+        'SELECT id, public_id, kind, amount::int AS amount, status FROM ledger_entries ORDER BY id',
+      )
+    ).rows,
+    announced: (
+      await ledgerDb().query("SELECT count(*)::int AS n FROM outbox_events WHERE topic = 'ledger.entry_created'")
+    ).rows[0].n,
   });
 
   it('adds no entry when the consumer group is reset to the earliest offsets', async () => {
@@ -39,7 +51,13 @@ describe('ledger under a replay from the beginning', () => {
     const partner = await stack.createBusiness('Replay Partner');
     const created = await stack.api('POST', '/v1/splits/config', {
       key: owner.test.secret,
-      body: { partner_business_id: partner.id, split_type: 'percentage', split_value: 1_000, split_role: 'fee', currency: 'USD' },
+      body: {
+        partner_business_id: partner.id,
+        split_type: 'percentage',
+        split_value: 1_000,
+        split_role: 'fee',
+        currency: 'USD',
+      },
     });
     expect(created.status).toBe(200);
 
@@ -50,7 +68,10 @@ describe('ledger under a replay from the beginning', () => {
       references.push(reference);
     }
     for (const reference of references) await settled(stack, owner.test.secret, reference);
-    const refund = await stack.api('POST', '/v1/transactions/refund', { key: owner.test.secret, body: { transaction_reference: references[0], amount: 5_000 } });
+    const refund = await stack.api('POST', '/v1/transactions/refund', {
+      key: owner.test.secret,
+      body: { transaction_reference: references[0], amount: 5_000 },
+    });
     expect(refund.status).toBe(200);
 
     // 1 000 + 250 owed, then half of the 1 000 reversed.
@@ -61,14 +82,18 @@ describe('ledger under a replay from the beginning', () => {
         const res = await stack.api('GET', '/v1/splits/ledger/summary', { key: partner.test.secret });
         return res.status === 200 ? res.body : undefined;
       });
-    expect(await summaryOf()).toEqual({ result: 'success', summary: { owed_to_you: [{ currency: 'USD', total: 750 }], you_owe: [] } });
+    expect(await summaryOf()).toEqual({
+      result: 'success',
+      summary: { owed_to_you: [{ currency: 'USD', total: 750 }], you_owe: [] },
+    });
     // Every event so far is in the inbox (the refund's success is the last one).
     await waitFor('the refund events to be consumed', async () => {
       const { rows } = await ledgerDb().query('SELECT status FROM ledger_refunds');
       return rows[0]?.status === 'success';
     });
     const before = await snapshot();
-    const inbox = (await ledgerDb().query('SELECT topic, count(*)::int AS n FROM processed_events GROUP BY topic')).rows as { topic: string; n: number }[];
+    const inbox = (await ledgerDb().query('SELECT topic, count(*)::int AS n FROM processed_events GROUP BY topic'))
+      .rows as { topic: string; n: number }[];
     const applied = (topic: string) => inbox.find((r) => r.topic === `${stack.topicPrefix}${topic}`)?.n ?? 0;
     expect(applied(Topics.TransactionStatusChanged)).toBeGreaterThanOrEqual(6);
     expect(applied(Topics.RefundStatusChanged)).toBe(2);
@@ -79,11 +104,18 @@ describe('ledger under a replay from the beginning', () => {
     await admin.connect();
     try {
       const groupId = `${stack.topicPrefix}${ConsumerGroups.SplitLedger}`;
-      await waitFor('the group to be empty', async () => (await admin.describeGroups([groupId])).groups[0].state === 'Empty', { timeoutMs: 30_000, intervalMs: 500 });
+      await waitFor(
+        'the group to be empty',
+        async () => (await admin.describeGroups([groupId])).groups[0].state === 'Empty',
+        { timeoutMs: 30_000, intervalMs: 500 },
+      );
       for (const topic of [Topics.TransactionStatusChanged, Topics.RefundStatusChanged]) {
         await admin.resetOffsets({ groupId, topic: `${stack.topicPrefix}${topic}`, earliest: true });
       }
-      const offsets = await admin.fetchOffsets({ groupId, topics: [`${stack.topicPrefix}${Topics.TransactionStatusChanged}`] });
+      const offsets = await admin.fetchOffsets({
+        groupId,
+        topics: [`${stack.topicPrefix}${Topics.TransactionStatusChanged}`],
+      });
       // kafkajs commits its "earliest" marker (-2) or 0: nothing consumed as far as the group knows.
       for (const p of offsets[0].partitions) expect(Number(p.offset)).toBeLessThanOrEqual(0);
     } finally {
@@ -96,14 +128,19 @@ describe('ledger under a replay from the beginning', () => {
     await waitFor(
       'the whole history to be consumed again',
       async () =>
-        (await consumed(metrics, ConsumerGroups.SplitLedger, Topics.TransactionStatusChanged, 'duplicate')) >= applied(Topics.TransactionStatusChanged) &&
-        (await consumed(metrics, ConsumerGroups.SplitLedger, Topics.RefundStatusChanged, 'duplicate')) >= applied(Topics.RefundStatusChanged),
+        (await consumed(metrics, ConsumerGroups.SplitLedger, Topics.TransactionStatusChanged, 'duplicate')) >=
+          applied(Topics.TransactionStatusChanged) &&
+        (await consumed(metrics, ConsumerGroups.SplitLedger, Topics.RefundStatusChanged, 'duplicate')) >=
+          applied(Topics.RefundStatusChanged),
       { timeoutMs: 60_000, intervalMs: 250 },
     );
     expect(await consumed(metrics, ConsumerGroups.SplitLedger, Topics.TransactionStatusChanged, 'applied')).toBe(0);
     expect(await consumed(metrics, ConsumerGroups.SplitLedger, Topics.RefundStatusChanged, 'applied')).toBe(0);
 
     expect(await snapshot()).toEqual(before);
-    expect(await summaryOf()).toEqual({ result: 'success', summary: { owed_to_you: [{ currency: 'USD', total: 750 }], you_owe: [] } });
+    expect(await summaryOf()).toEqual({
+      result: 'success',
+      summary: { owed_to_you: [{ currency: 'USD', total: 750 }], you_owe: [] },
+    });
   }, 180_000);
 });

@@ -29,7 +29,12 @@ describe('ops CLI: commands, lag and offset replays', () => {
 
   /** Every event of the transaction service is in Kafka. */
   const allPublished = () =>
-    waitFor('the outbox to be relayed', async () => (await stack.db('transaction-service').query('SELECT 1 FROM outbox_events WHERE published_at IS NULL')).rows.length === 0);
+    waitFor(
+      'the outbox to be relayed',
+      async () =>
+        (await stack.db('transaction-service').query('SELECT 1 FROM outbox_events WHERE published_at IS NULL')).rows
+          .length === 0,
+    );
 
   beforeAll(async () => {
     stack = await Stack.start(['transaction-service', 'split-ledger-service', 'gateway']);
@@ -44,7 +49,18 @@ describe('ops CLI: commands, lag and offset replays', () => {
   }, 120_000);
 
   it('has --help on every command and exits 2 with the usage on unknown commands, options and bad values', async () => {
-    for (const command of ['lag', 'replay', 'dlq', 'dlq list', 'dlq replay', 'business', 'business create', 'webhooks', 'webhooks recover', 'reconcile']) {
+    for (const command of [
+      'lag',
+      'replay',
+      'dlq',
+      'dlq list',
+      'dlq replay',
+      'business',
+      'business create',
+      'webhooks',
+      'webhooks recover',
+      'reconcile',
+    ]) {
       const help = await ops(...command.split(' '), '--help');
       expect([command, help.code]).toEqual([command, 0]);
       expect(help.out).toContain(`Usage: ops ${command}`);
@@ -57,7 +73,16 @@ describe('ops CLI: commands, lag and offset replays', () => {
     expect(unknownCommand.out).toContain('Usage: ops');
 
     // The old flag must not be ignored (the command would run for real).
-    const unknownOption = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--execute', '--dry-run');
+    const unknownOption = await ops(
+      'replay',
+      '--group',
+      GROUP,
+      '--topic',
+      TOPIC,
+      '--to-earliest',
+      '--execute',
+      '--dry-run',
+    );
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.out).toContain("unknown option '--dry-run'");
     expect(unknownOption.out).toContain('Usage: ops replay');
@@ -88,7 +113,9 @@ describe('ops CLI: commands, lag and offset replays', () => {
     });
     expect(lag.code).toBe(0);
     expect(lag.out).toContain(`group ${GROUP}: state Stable, 1 member(s)`);
-    expect(lag.out).toMatch(new RegExp(`member split-ledger-service-\\d+ on \\S+: .*${TOPIC.replace('.', '\\.')} 0,1,2`));
+    expect(lag.out).toMatch(
+      new RegExp(`member split-ledger-service-\\d+ on \\S+: .*${TOPIC.replace('.', '\\.')} 0,1,2`),
+    );
     expect(lag.out).toContain(TOPIC);
     expect(lag.out).not.toContain(Topics.LedgerEntryCreated);
 
@@ -106,7 +133,9 @@ describe('ops CLI: commands, lag and offset replays', () => {
 
     const topic = await ops('replay', '--group', GROUP, '--topic', 'transaction.status_change', '--to-earliest');
     expect(topic.code).toBe(2);
-    expect(topic.out).toMatch(/does not consume topic "transaction\.status_change"; its topics: .*transaction\.status_changed/);
+    expect(topic.out).toMatch(
+      /does not consume topic "transaction\.status_change"; its topics: .*transaction\.status_changed/,
+    );
   }, 60_000);
 
   it('refuses to move a group whose consumers are running', async () => {
@@ -145,10 +174,18 @@ describe('ops CLI: commands, lag and offset replays', () => {
     const dry = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--export', file);
     expect(dry.code).toBe(0);
     expect(dry.out).toContain('(dry run: nothing changes; add --execute to apply)');
-    for (const e of ends) expect(dry.out).toMatch(new RegExp(`${TOPIC.replace('.', '\\.')}\\s+${e.partition}\\s+\\(?${Math.max(0, before[e.partition] ?? 0)}\\)?\\s+0\\s+${Math.max(0, before[e.partition] ?? 0)}\\s+0`));
+    for (const e of ends)
+      expect(dry.out).toMatch(
+        new RegExp(
+          `${TOPIC.replace('.', '\\.')}\\s+${e.partition}\\s+\\(?${Math.max(0, before[e.partition] ?? 0)}\\)?\\s+0\\s+${Math.max(0, before[e.partition] ?? 0)}\\s+0`,
+        ),
+      );
     expect(dry.out).toContain(`${consumedBefore} event(s) will be delivered again, 0 skipped`);
     expect(await committedOffsets(admin, groupId, topic)).toEqual(before);
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { group: string; offsets: { partition: number; offset: number }[] };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      group: string;
+      offsets: { partition: number; offset: number }[];
+    };
     expect(saved.group).toBe(GROUP);
 
     const moved = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--execute');
@@ -163,11 +200,29 @@ describe('ops CLI: commands, lag and offset replays', () => {
     const past = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-datetime', '2000-01-01T00:00:00Z');
     expect(past.code).toBe(0);
     expect(past.out).toContain(`${consumedBefore} event(s) will be delivered again, 0 skipped`);
-    const future = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-datetime', '2999-01-01T00:00:00+01:00');
+    const future = await ops(
+      'replay',
+      '--group',
+      GROUP,
+      '--topic',
+      TOPIC,
+      '--to-datetime',
+      '2999-01-01T00:00:00+01:00',
+    );
     expect(future.code).toBe(3);
     expect(future.out).toContain(`0 event(s) will be delivered again, ${behind} skipped`);
     const [partition] = saved.offsets.filter((o) => o.offset > 0).map((o) => o.partition);
-    const shifted = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--shift-by', '-1', '--partition', String(partition));
+    const shifted = await ops(
+      'replay',
+      '--group',
+      GROUP,
+      '--topic',
+      TOPIC,
+      '--shift-by',
+      '-1',
+      '--partition',
+      String(partition),
+    );
     expect(shifted.code).toBe(0);
     expect(shifted.out.match(new RegExp(`^  ${TOPIC.replace('.', '\\.')} `, 'gm'))).toHaveLength(1);
     expect(shifted.out).toContain('1 event(s) will be delivered again, 0 skipped');

@@ -23,16 +23,29 @@ describe('ops CLI: live replay and dead letters', () => {
   const totalLag = (out: string) => Number(/total lag (\d+)/.exec(out)?.[1]);
   const count = async (app: 'split-ledger-service' | 'webhook-dispatcher', sql: string, params: unknown[] = []) =>
     (await stack.db(app).query(sql, params)).rows[0].n as number;
-  const succeeded = () => count('split-ledger-service', "SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'");
+  const succeeded = () =>
+    count('split-ledger-service', "SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'");
   const messagesIn = async (topic: string) =>
-    (await admin.fetchTopicOffsets(`${stack.topicPrefix}${topic}`)).reduce((n, p) => n + Number(p.high) - Number(p.low), 0);
+    (await admin.fetchTopicOffsets(`${stack.topicPrefix}${topic}`)).reduce(
+      (n, p) => n + Number(p.high) - Number(p.low),
+      0,
+    );
   const caughtUp = (group: string) =>
-    waitFor(`${group} to catch up`, async () => totalLag((await ops('lag', '--group', group)).out) === 0, { timeoutMs: 60_000, intervalMs: 500 });
-  const noReaderGroupLeft = async () => expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([]);
+    waitFor(`${group} to catch up`, async () => totalLag((await ops('lag', '--group', group)).out) === 0, {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
+  const noReaderGroupLeft = async () =>
+    expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([]);
 
   async function pay(reference: string): Promise<void> {
     await payAndSettle(stack, secret, reference, { amount: 900 });
-    await waitFor('the outbox to be relayed', async () => (await stack.db('transaction-service').query('SELECT 1 FROM outbox_events WHERE published_at IS NULL')).rows.length === 0);
+    await waitFor(
+      'the outbox to be relayed',
+      async () =>
+        (await stack.db('transaction-service').query('SELECT 1 FROM outbox_events WHERE published_at IS NULL')).rows
+          .length === 0,
+    );
   }
 
   beforeAll(async () => {
@@ -56,7 +69,17 @@ describe('ops CLI: live replay and dead letters', () => {
     await stack.app('split-ledger-service').stop();
     await pay('live-2');
     await pay('live-3');
-    const skipped = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-offset', '999999', '--allow-skip', '--execute');
+    const skipped = await ops(
+      'replay',
+      '--group',
+      GROUP,
+      '--topic',
+      TOPIC,
+      '--to-offset',
+      '999999',
+      '--allow-skip',
+      '--execute',
+    );
     expect(skipped.code).toBe(0);
     const skippedEvents = Number(/(\d+) skipped/.exec(skipped.out)?.[1]);
     expect(skippedEvents).toBeGreaterThan(0);
@@ -77,7 +100,9 @@ describe('ops CLI: live replay and dead letters', () => {
 
     const live = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
     expect(live.code).toBe(0);
-    expect(live.out).toContain(`${all} event(s) replayed to ${GROUP}: ${skippedEvents} applied, ${all - skippedEvents} already applied, 0 dead-lettered`);
+    expect(live.out).toContain(
+      `${all} event(s) replayed to ${GROUP}: ${skippedEvents} applied, ${all - skippedEvents} already applied, 0 dead-lettered`,
+    );
     expect(live.out).toContain(`applying in ${GROUP} ${all}/${all} (100 %)`);
 
     expect(await succeeded()).toBe(3);
@@ -92,7 +117,11 @@ describe('ops CLI: live replay and dead letters', () => {
     const dlq = deadLetterTopic(GROUP);
     const otherDlq = deadLetterTopic(OTHER);
     // A dead letter whose cause was fixed: a real event under a new id, never applied by anyone.
-    const payload = (await stack.db('transaction-service').query("SELECT payload FROM outbox_events WHERE topic = $1 ORDER BY id LIMIT 1", [TOPIC])).rows[0].payload;
+    const payload = (
+      await stack
+        .db('transaction-service')
+        .query('SELECT payload FROM outbox_events WHERE topic = $1 ORDER BY id LIMIT 1', [TOPIC])
+    ).rows[0].payload;
     const [fixedId, copiedId, damagedId] = [randomUUID(), randomUUID(), randomUUID()];
     await producer.send({
       topic: full(dlq),
@@ -100,7 +129,13 @@ describe('ops CLI: live replay and dead letters', () => {
         {
           key: 'fixed-key',
           value: JSON.stringify({ ...payload, id: fixedId }),
-          headers: { 'x-trace': 'fixed', 'dlq-reason': 'database was down', 'dlq-original-topic': full(TOPIC), 'dlq-original-partition': '0', 'dlq-original-offset': '0' },
+          headers: {
+            'x-trace': 'fixed',
+            'dlq-reason': 'database was down',
+            'dlq-original-topic': full(TOPIC),
+            'dlq-original-partition': '0',
+            'dlq-original-offset': '0',
+          },
         },
         {
           // A live replay's one-header copy, dead-lettered by a service of an earlier release: it read
@@ -122,20 +157,40 @@ describe('ops CLI: live replay and dead letters', () => {
           // A hand-made letter whose partition and offset are not numbers: only they are lost.
           key: 'damaged-key',
           value: JSON.stringify({ ...payload, id: damagedId }),
-          headers: { 'x-trace': 'damaged', 'dlq-reason': 'typed in', 'dlq-original-topic': full(TOPIC), 'dlq-original-partition': 'zero', 'dlq-original-offset': 'n/a' },
+          headers: {
+            'x-trace': 'damaged',
+            'dlq-reason': 'typed in',
+            'dlq-original-topic': full(TOPIC),
+            'dlq-original-partition': 'zero',
+            'dlq-original-offset': 'n/a',
+          },
         },
       ],
     });
     // A poison message both groups consume and dead-letter.
-    await producer.send({ topic: full(TOPIC), messages: [{ key: 'poison-key', value: 'not json at all', headers: { 'x-trace': 'poison' } }] });
-    await waitFor('the poison message in both dead-letter topics', async () => (await messagesIn(dlq)) === 4 && (await messagesIn(otherDlq)) === 1);
+    await producer.send({
+      topic: full(TOPIC),
+      messages: [{ key: 'poison-key', value: 'not json at all', headers: { 'x-trace': 'poison' } }],
+    });
+    await waitFor(
+      'the poison message in both dead-letter topics',
+      async () => (await messagesIn(dlq)) === 4 && (await messagesIn(otherDlq)) === 1,
+    );
 
     const list = await ops('dlq', 'list', '--group', GROUP);
     expect(list.code).toBe(0);
     expect(list.out).toContain(`4 message(s) in ${dlq}`);
-    expect(list.out).toMatch(new RegExp(`at \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z from ${TOPIC.replace('.', '\\.')} partition \\d offset \\d+\\n    key: poison-key\\n    reason: value is not JSON\\n    headers: x-trace=poison\\n    payload: not json at all`));
-    expect(list.out).toMatch(/from transaction\.status_changed partition 0 offset 0\n {4}key: fixed-key\n {4}reason: database was down\n {4}headers: x-trace=fixed\n {4}payload: \{"id":"/);
-    expect(list.out).toMatch(/from transaction\.status_changed partition 0 offset 0 \(dead-lettered as replay\.split-ledger-service; origin from its replay-origin header\)\n {4}key: copied-key\n {4}reason: no handler for topic replay\.split-ledger-service\n {4}headers: x-trace=copied\n/);
+    expect(list.out).toMatch(
+      new RegExp(
+        `at \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z from ${TOPIC.replace('.', '\\.')} partition \\d offset \\d+\\n    key: poison-key\\n    reason: value is not JSON\\n    headers: x-trace=poison\\n    payload: not json at all`,
+      ),
+    );
+    expect(list.out).toMatch(
+      /from transaction\.status_changed partition 0 offset 0\n {4}key: fixed-key\n {4}reason: database was down\n {4}headers: x-trace=fixed\n {4}payload: \{"id":"/,
+    );
+    expect(list.out).toMatch(
+      /from transaction\.status_changed partition 0 offset 0 \(dead-lettered as replay\.split-ledger-service; origin from its replay-origin header\)\n {4}key: copied-key\n {4}reason: no handler for topic replay\.split-ledger-service\n {4}headers: x-trace=copied\n/,
+    );
 
     const dry = await ops('dlq', 'replay', '--group', GROUP);
     expect(dry.code).toBe(0);
@@ -151,7 +206,9 @@ describe('ops CLI: live replay and dead letters', () => {
     const appliedAs = `SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1 AND topic = '${full(TOPIC)}'`;
     for (const id of [fixedId, copiedId, damagedId]) {
       expect(await count('split-ledger-service', appliedAs, [id])).toBe(1);
-      expect(await count('webhook-dispatcher', 'SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [id])).toBe(0);
+      expect(
+        await count('webhook-dispatcher', 'SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [id]),
+      ).toBe(0);
     }
 
     // Drained: only the poison message is back, once, with its key and headers; the other group's DLQ is untouched.

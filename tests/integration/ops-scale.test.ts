@@ -65,7 +65,9 @@ describe('ops admin commands at scale', () => {
     const r = await ops('reconcile');
     const planted = Math.floor((TRANSACTIONS - 7) / 25_000) + 1;
     expect(r.out).toContain(`${planted} differences (${TRANSACTIONS} transactions, ${TRANSACTIONS} webhook events)`);
-    expect(r.out.match(/transaction txn_scale\d{14} \(success\): split-ledger-service recorded processing/g)).toHaveLength(planted);
+    expect(
+      r.out.match(/transaction txn_scale\d{14} \(success\): split-ledger-service recorded processing/g),
+    ).toHaveLength(planted);
     expect(r.code).toBe(1);
     process.stderr.write(`ops reconcile over ${TRANSACTIONS} transactions: peak memory ${peakRss(r.out)} MB\n`);
     expect(peakRss(r.out)).toBeLessThan(MAX_RSS_MB);
@@ -75,14 +77,20 @@ describe('ops admin commands at scale', () => {
     const shop = await stack.createBusiness('Recovered at scale');
     const key = shop.test.secret;
     const paths = ['/scale-a', '/scale-b', '/scale-c', '/scale-d'];
-    for (const path of paths) await stack.api('POST', '/v1/callback', { key, body: { url: receiver.url(path), events: ['transaction.success'] } });
+    for (const path of paths)
+      await stack.api('POST', '/v1/callback', {
+        key,
+        body: { url: receiver.url(path), events: ['transaction.success'] },
+      });
     // One real payment gives the event and delivery shapes the seeded ones copy.
     await startPayment(stack, key, 'recover-model', { amount: 700 });
     await settled(stack, key, 'recover-model');
     await waitFor('the model deliveries', () => paths.every((p) => receiver.at(p).length === 1), { timeoutMs: 30_000 });
     const since = new Date().toISOString();
     const dispatcher = stack.db('webhook-dispatcher');
-    const { rows: [model] } = await dispatcher.query(
+    const {
+      rows: [model],
+    } = await dispatcher.query(
       `SELECT e.id FROM webhook_events e WHERE e.business_id = $1 AND e.event_type = 'transaction.success'`,
       [shop.id],
     );
@@ -104,12 +112,16 @@ describe('ops admin commands at scale', () => {
     const dry = await ops('webhooks', 'recover', '--business', String(shop.id), '--since', since, '--dry-run');
     expect(dry.code).toBe(0);
     expect(dry.out).toContain(`${DELIVERIES} failed or skipped deliveries`);
-    expect(dry.out.match(/^ {2}dlv_[0-9a-f]{32} +callback \d+ +transaction\.success +failed/gm)).toHaveLength(DELIVERIES);
+    expect(dry.out.match(/^ {2}dlv_[0-9a-f]{32} +callback \d+ +transaction\.success +failed/gm)).toHaveLength(
+      DELIVERIES,
+    );
 
     const sent = await ops('webhooks', 'recover', '--business', String(shop.id), '--since', since);
     expect(sent.code).toBe(0);
     expect(sent.out).toContain(`${DELIVERIES} deliveries queued again`);
-    process.stderr.write(`ops webhooks recover over ${DELIVERIES} deliveries: peak memory ${peakRss(sent.out)} MB (dry run ${peakRss(dry.out)} MB)\n`);
+    process.stderr.write(
+      `ops webhooks recover over ${DELIVERIES} deliveries: peak memory ${peakRss(sent.out)} MB (dry run ${peakRss(dry.out)} MB)\n`,
+    );
     expect(peakRss(dry.out)).toBeLessThan(MAX_RSS_MB);
     expect(peakRss(sent.out)).toBeLessThan(MAX_RSS_MB);
 
@@ -119,9 +131,16 @@ describe('ops admin commands at scale', () => {
     const ids = paths.flatMap((p) => receiver.at(p).map((h) => `${p} ${h.headers['webhook-id']}`));
     expect(ids).toHaveLength(DELIVERIES + paths.length);
     expect(new Set(ids).size).toBe(ids.length);
-    const { rows: [left] } = await dispatcher.query(`SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded' AND created_at >= $1`, [since]);
+    const {
+      rows: [left],
+    } = await dispatcher.query(
+      `SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded' AND created_at >= $1`,
+      [since],
+    );
     expect(left.n).toBe(0);
-    expect((await ops('webhooks', 'recover', '--business', String(shop.id), '--since', since, '--dry-run')).out).toContain('0 failed or skipped deliveries');
+    expect(
+      (await ops('webhooks', 'recover', '--business', String(shop.id), '--since', since, '--dry-run')).out,
+    ).toContain('0 failed or skipped deliveries');
   }, 1_800_000);
 
   it(`shows the lag of a group on a topic of ${PARTITIONS} partitions, every partition and the total`, async () => {
@@ -130,18 +149,33 @@ describe('ops admin commands at scale', () => {
     const topic = `${stack.topicPrefix}lag.scale`;
     const group = 'lag-scale-readers';
     try {
-      await admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }], waitForLeaders: true });
+      await admin.createTopics({
+        topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }],
+        waitForLeaders: true,
+      });
       // Idempotent: a retried request (a fresh partition's leader not ready yet) writes nothing twice.
       // A thousand new partitions can take the single broker's controller a while on a busy
       // machine after createTopics has seen their leaders: retries over about a minute.
-      const producer = stack.kafka().producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 12, initialRetryTime: 300, maxRetryTime: 8_000 } });
+      const producer = stack.kafka().producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        retry: { retries: 12, initialRetryTime: 300, maxRetryTime: 8_000 },
+      });
       await producer.connect();
       // Three events on every partition; the group has read one of them on each.
-      const messages = Array.from({ length: PARTITIONS * 3 }, (_, i) => ({ partition: i % PARTITIONS, value: `event ${i}` }));
-      for (let i = 0; i < messages.length; i += 3_000) await producer.send({ topic, acks: -1, messages: messages.slice(i, i + 3_000) });
+      const messages = Array.from({ length: PARTITIONS * 3 }, (_, i) => ({
+        partition: i % PARTITIONS,
+        value: `event ${i}`,
+      }));
+      for (let i = 0; i < messages.length; i += 3_000)
+        await producer.send({ topic, acks: -1, messages: messages.slice(i, i + 3_000) });
       await producer.disconnect();
       expect((await admin.fetchTopicOffsets(topic)).every((p) => p.high === '3')).toBe(true);
-      await admin.setOffsets({ groupId: `${stack.topicPrefix}${group}`, topic, partitions: Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, offset: '1' })) });
+      await admin.setOffsets({
+        groupId: `${stack.topicPrefix}${group}`,
+        topic,
+        partitions: Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, offset: '1' })),
+      });
 
       const one = await ops('lag', '--group', group);
       expect(one.code).toBe(0);
@@ -153,7 +187,11 @@ describe('ops admin commands at scale', () => {
       expect(all.out).toContain(`total lag ${2 * PARTITIONS}`);
       process.stderr.write(`ops lag over ${PARTITIONS} partitions: peak memory ${peakRss(one.out)} MB\n`);
 
-      await admin.setOffsets({ groupId: `${stack.topicPrefix}${group}`, topic, partitions: Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, offset: '3' })) });
+      await admin.setOffsets({
+        groupId: `${stack.topicPrefix}${group}`,
+        topic,
+        partitions: Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, offset: '3' })),
+      });
       const caughtUp = await ops('lag', '--group', group, '--follow', '--timeout', '60');
       expect(caughtUp).toMatchObject({ code: 0 });
       expect(caughtUp.out).toContain(`lag of ${group} is 0`);

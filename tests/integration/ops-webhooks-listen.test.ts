@@ -30,7 +30,11 @@ class LocalReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        this.received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+        this.received.push({
+          path: req.url ?? '',
+          headers: req.headers as Record<string, string>,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         res.writeHead(req.url === '/fail' ? 500 : 200).end();
       });
     });
@@ -54,14 +58,20 @@ class Listener {
   private readonly child: ChildProcess;
 
   constructor(args: string[], env: Record<string, string>) {
-    this.child = spawn(process.execPath, [...opsCommand(), 'webhooks', 'listen', ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    this.child = spawn(process.execPath, [...opsCommand(), 'webhooks', 'listen', ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
     this.child.stdout!.on('data', (c: Buffer) => (this.output += c.toString('utf8')));
     this.child.stderr!.on('data', (c: Buffer) => (this.output += c.toString('utf8')));
     this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
   }
 
   async secret(): Promise<string> {
-    return waitFor('the listener to be ready', () => /Ready! Your webhook signing secret is (whsec_\S+) \(\^C to quit\)/.exec(this.output)?.[1], { timeoutMs: 30_000 });
+    return waitFor(
+      'the listener to be ready',
+      () => /Ready! Your webhook signing secret is (whsec_\S+) \(\^C to quit\)/.exec(this.output)?.[1],
+      { timeoutMs: 30_000 },
+    );
   }
 
   /** Ctrl-C: the exit code. */
@@ -93,14 +103,17 @@ describe('ops webhooks listen', () => {
     return l;
   };
 
-  const pay = (reference: string) => startPayment(stack, secretKey, reference, { amount: 1200, email: 'listen@example.com' });
+  const pay = (reference: string) =>
+    startPayment(stack, secretKey, reference, { amount: 1200, email: 'listen@example.com' });
 
   /** The ids of a payment's events in the events API, once its last one (payment.completed) exists. */
   const eventIdsOf = (reference: string) =>
     waitFor(
       `the events of ${reference}`,
       async () => {
-        const list = (await stack.api<{ events: EventBody[] }>('GET', '/v1/events?limit=100', { key: secretKey })).body.events.filter((e) => e.data.transaction_reference === reference);
+        const list = (
+          await stack.api<{ events: EventBody[] }>('GET', '/v1/events?limit=100', { key: secretKey })
+        ).body.events.filter((e) => e.data.transaction_reference === reference);
         return list.some((e) => e.event === 'payment.completed') ? list : undefined;
       },
       { timeoutMs: 30_000 },
@@ -124,14 +137,25 @@ describe('ops webhooks listen', () => {
     await pay('listen-before');
     const before = await eventIdsOf('listen-before');
 
-    const l = listener(['--forward-to', `http://127.0.0.1:${receiver.port}/hook`, '--api-key', secretKey, '--poll-interval', '200']);
+    const l = listener([
+      '--forward-to',
+      `http://127.0.0.1:${receiver.port}/hook`,
+      '--api-key',
+      secretKey,
+      '--poll-interval',
+      '200',
+    ]);
     const secret = await l.secret();
     expect(l.output).not.toContain(secretKey);
 
     await pay('listen-a');
     await pay('listen-b');
     const expected = [...(await eventIdsOf('listen-a')), ...(await eventIdsOf('listen-b'))];
-    await waitFor('every event at the endpoint', () => expected.every((e) => bodies('/hook').some((b) => b.id === e.id)), { timeoutMs: 30_000 });
+    await waitFor(
+      'every event at the endpoint',
+      () => expected.every((e) => bodies('/hook').some((b) => b.id === e.id)),
+      { timeoutMs: 30_000 },
+    );
 
     const hook = receiver.at('/hook');
     const ids = hook.map((r) => r.headers['webhook-id']);
@@ -144,7 +168,11 @@ describe('ops webhooks listen', () => {
       expect(payload.id).toBe(r.headers['webhook-id']);
     }
     const success = expected.find((e) => e.event === 'transaction.success')!;
-    expect(l.output).toMatch(new RegExp(`transaction\\.success +${success.id} +→ \\[200\\] POST http://127\\.0\\.0\\.1:${receiver.port}/hook \\(\\d+ ms\\)`));
+    expect(l.output).toMatch(
+      new RegExp(
+        `transaction\\.success +${success.id} +→ \\[200\\] POST http://127\\.0\\.0\\.1:${receiver.port}/hook \\(\\d+ ms\\)`,
+      ),
+    );
 
     expect(await l.interrupt()).toBe(0);
     const printed = await runOps(stack, ['webhooks', 'listen', '--print-secret', '--api-key', secretKey]);
@@ -152,7 +180,17 @@ describe('ops webhooks listen', () => {
   }, 120_000);
 
   it('forwards only the chosen types, and a failing endpoint is reported without stopping the listener', async () => {
-    const l = listener(['--forward-to', `http://127.0.0.1:${receiver.port}/fail`, '--events', 'transaction.success,refund.success', '--poll-interval', '200'], { PAYMENTS_API_KEY: secretKey });
+    const l = listener(
+      [
+        '--forward-to',
+        `http://127.0.0.1:${receiver.port}/fail`,
+        '--events',
+        'transaction.success,refund.success',
+        '--poll-interval',
+        '200',
+      ],
+      { PAYMENTS_API_KEY: secretKey },
+    );
     await l.secret();
 
     await pay('listen-c');
@@ -161,18 +199,31 @@ describe('ops webhooks listen', () => {
 
     await pay('listen-d');
     const d = (await eventIdsOf('listen-d')).find((e) => e.event === 'transaction.success')!;
-    await waitFor('the next event to be forwarded too', () => bodies('/fail').some((b) => b.id === d.id), { timeoutMs: 30_000 });
+    await waitFor('the next event to be forwarded too', () => bodies('/fail').some((b) => b.id === d.id), {
+      timeoutMs: 30_000,
+    });
 
     expect(bodies('/fail').map((b) => b.event)).toEqual(['transaction.success', 'transaction.success']);
     expect(await l.interrupt()).toBe(0);
   }, 120_000);
 
   it('forwards an event recorded after the last poll even when its own time is long past (a lagging dispatcher)', async () => {
-    const l = listener(['--forward-to', `http://127.0.0.1:${receiver.port}/late`, '--api-key', secretKey, '--poll-interval', '200']);
+    const l = listener([
+      '--forward-to',
+      `http://127.0.0.1:${receiver.port}/late`,
+      '--api-key',
+      secretKey,
+      '--poll-interval',
+      '200',
+    ]);
     await l.secret();
     await pay('listen-e');
     const recent = await eventIdsOf('listen-e');
-    await waitFor('the recent events to be forwarded', () => recent.every((e) => bodies('/late').some((b) => b.id === e.id)), { timeoutMs: 30_000 });
+    await waitFor(
+      'the recent events to be forwarded',
+      () => recent.every((e) => bodies('/late').some((b) => b.id === e.id)),
+      { timeoutMs: 30_000 },
+    );
 
     // As a dispatcher catching up on a backlog records it: an hour after it happened.
     const late = 'evt_recordedAnHourLate01';
@@ -181,7 +232,9 @@ describe('ops webhooks listen', () => {
        SELECT $1, 'late-source-event', business_id, mode, event_type, payload, now() - interval '1 hour' FROM webhook_events WHERE id = $2`,
       [late, recent[0].id],
     );
-    await waitFor('the late event to be forwarded', () => bodies('/late').some((b) => b.id === late), { timeoutMs: 30_000 });
+    await waitFor('the late event to be forwarded', () => bodies('/late').some((b) => b.id === late), {
+      timeoutMs: 30_000,
+    });
     const forwarded = receiver.at('/late').map((r) => r.headers['webhook-id']);
     expect(new Set(forwarded).size).toBe(forwarded.length);
     expect(new Set(forwarded)).toEqual(new Set([...recent.map((e) => e.id), late]));
@@ -197,7 +250,10 @@ describe('ops webhooks listen', () => {
     const cases: [string[], string][] = [
       [['--forward-to', 'http://127.0.0.1:1/x', '--api-key', secretKey, '--bogus'], "unknown option '--bogus'"],
       [['--forward-to', 'ftp://example.com', '--api-key', secretKey], 'expected an http(s) URL'],
-      [['--forward-to', 'http://127.0.0.1:1/x', '--api-key', secretKey, '--events', 'transaction.success,nope'], 'unknown event type nope'],
+      [
+        ['--forward-to', 'http://127.0.0.1:1/x', '--api-key', secretKey, '--events', 'transaction.success,nope'],
+        'unknown event type nope',
+      ],
       [['--api-key', secretKey], "required option '--forward-to <url>'"],
       [['--forward-to', 'http://127.0.0.1:1/x'], 'give --api-key or set PAYMENTS_API_KEY'],
       [['--forward-to', 'http://127.0.0.1:1/x', '--api-key', 'pk_test_' + 'a'.repeat(40)], 'must be a secret key'],
@@ -211,8 +267,12 @@ describe('ops webhooks listen', () => {
   }, 120_000);
 
   it('retries while the gateway is down instead of crashing, and ^C still exits 0', async () => {
-    const l = listener(['--forward-to', `http://127.0.0.1:${receiver.port}/hook`, '--api-key', secretKey], { GATEWAY_URL: `http://127.0.0.1:${await freePort()}` });
-    await waitFor('a retry message', () => /is unreachable: ECONNREFUSED; retrying in \d+ s/.test(l.output), { timeoutMs: 15_000 });
+    const l = listener(['--forward-to', `http://127.0.0.1:${receiver.port}/hook`, '--api-key', secretKey], {
+      GATEWAY_URL: `http://127.0.0.1:${await freePort()}`,
+    });
+    await waitFor('a retry message', () => /is unreachable: ECONNREFUSED; retrying in \d+ s/.test(l.output), {
+      timeoutMs: 15_000,
+    });
     expect(l.output).not.toContain(secretKey);
     expect(await l.interrupt()).toBe(0);
   }, 60_000);

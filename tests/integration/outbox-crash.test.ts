@@ -1,6 +1,13 @@
 import type { FramedRpcClient } from '@payments/platform';
 import type { Consumer } from 'kafkajs';
-import { RpcPatterns, Topics, type EventEnvelope, type InitializeTransactionResult, type RpcReply, type TransactionStatusChangedData } from '@payments/contracts';
+import {
+  RpcPatterns,
+  Topics,
+  type EventEnvelope,
+  type InitializeTransactionResult,
+  type RpcReply,
+  type TransactionStatusChangedData,
+} from '@payments/contracts';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -28,8 +35,16 @@ describe('transactional outbox', () => {
   it('publishes committed events after a kill -9 and restart, in order, nothing lost', async () => {
     const client: FramedRpcClient = stack.rpcClient('transaction-service');
     const reply = await client.request<RpcReply<InitializeTransactionResult>>(RpcPatterns.TransactionsInitialize, {
-        ctx: { request_id: 'req_outbox_crash', business_id: 7, mode: 'test', key_type: 'secret' },
-        body: { amount: 2500, email: 'crash@example.com', currency: 'USD', payment_method_type: 'mobile_money', payment_method_code: 'ecocash', mobile_money_number: '0771000000', requested_response: 'success' },
+      ctx: { request_id: 'req_outbox_crash', business_id: 7, mode: 'test', key_type: 'secret' },
+      body: {
+        amount: 2500,
+        email: 'crash@example.com',
+        currency: 'USD',
+        payment_method_type: 'mobile_money',
+        payment_method_code: 'ecocash',
+        mobile_money_number: '0771000000',
+        requested_response: 'success',
+      },
     });
     client.close();
     if (!reply.ok) throw new Error(JSON.stringify(reply.error));
@@ -38,7 +53,10 @@ describe('transactional outbox', () => {
     const db = stack.db('transaction-service');
     // The sandbox settles while the relay is off: three committed, unpublished events.
     await waitFor('three committed events in the outbox', async () => {
-      const { rows } = await db.query('SELECT count(*)::int AS n FROM outbox_events WHERE message_key = $1 AND published_at IS NULL', [txId]);
+      const { rows } = await db.query(
+        'SELECT count(*)::int AS n FROM outbox_events WHERE message_key = $1 AND published_at IS NULL',
+        [txId],
+      );
       return rows[0].n === 3;
     });
 
@@ -64,7 +82,10 @@ describe('transactional outbox', () => {
     ]);
     expect(new Set(received.map((e) => e.id)).size).toBe(3);
     expect(received.every((e) => e.correlation_id === 'req_outbox_crash' || e.data.status === 'success')).toBe(true);
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM outbox_events WHERE message_key = $1 AND published_at IS NULL', [txId]);
+    const { rows } = await db.query(
+      'SELECT count(*)::int AS n FROM outbox_events WHERE message_key = $1 AND published_at IS NULL',
+      [txId],
+    );
     expect(rows[0].n).toBe(0);
   }, 90_000);
 });

@@ -12,7 +12,10 @@ const ROOT = join(__dirname, '..', '..');
 const SITE = 'TSTSTE0001:215114531AFF7134A94C88CEEA48E:cli-api-key';
 
 function run(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['scripts/ts-run.js', 'tests/support/fakes/ozow-main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/ts-run.js', 'tests/support/fakes/ozow-main.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -64,10 +67,24 @@ describe('the fake Ozow', () => {
   it('serves a payment and a refund on the port it prints, and stops on SIGTERM', async () => {
     const p = run(['--port', '0', '--site', SITE, '--refund-after-ms', '0']);
     try {
-      const url = await waitFor('the listening line', () => /listening on (http:\/\/[\d.:]+)/.exec(p.output())?.[1], { intervalMs: 50, timeoutMs: 15_000 });
+      const url = await waitFor('the listening line', () => /listening on (http:\/\/[\d.:]+)/.exec(p.output())?.[1], {
+        intervalMs: 50,
+        timeoutMs: 15_000,
+      });
       const connector = new OzowConnector(url);
       const C = { siteCode: 'TSTSTE0001', privateKey: '215114531AFF7134A94C88CEEA48E', apiKey: 'cli-api-key' };
-      const req = { transactionId: 'txn_cli', reference: 'CLI-1', amountMinor: 100, currency: 'ZAR', method: 'ozow', phone: null, email: 'm@example.com', description: null, resultUrl: 'http://127.0.0.1:1/none', returnUrl: 'http://127.0.0.1:1/none' };
+      const req = {
+        transactionId: 'txn_cli',
+        reference: 'CLI-1',
+        amountMinor: 100,
+        currency: 'ZAR',
+        method: 'ozow',
+        phone: null,
+        email: 'm@example.com',
+        description: null,
+        resultUrl: 'http://127.0.0.1:1/none',
+        returnUrl: 'http://127.0.0.1:1/none',
+      };
       const outcome = await connector.initiate(C, req, { timeoutMs: 5000 });
       expect(outcome).toMatchObject({ kind: 'accepted', status: 'pending' });
       const page = await fetch(`${outcome.kind === 'accepted' ? outcome.redirectUrl : ''}?choose=Complete`);
@@ -75,7 +92,15 @@ describe('the fake Ozow', () => {
       const synced = await connector.sync(C, { pollUrl: null, transactionId: 'txn_cli' }, { timeoutMs: 5000 });
       expect(synced).toMatchObject({ kind: 'status', update: { providerStatus: 'Complete', status: 'success' } });
       const providerReference = synced.kind === 'status' ? synced.update.providerReference! : '';
-      const refund = { providerReference, transactionId: 'txn_cli', amountMinor: 100, currency: 'ZAR', reason: null, refundId: 'rfd_cli', notifyUrl: 'http://127.0.0.1:1/none' };
+      const refund = {
+        providerReference,
+        transactionId: 'txn_cli',
+        amountMinor: 100,
+        currency: 'ZAR',
+        reason: null,
+        refundId: 'rfd_cli',
+        notifyUrl: 'http://127.0.0.1:1/none',
+      };
       expect(await connector.refund(C, refund, { timeoutMs: 5000 })).toMatchObject({ kind: 'pending' });
     } finally {
       p.child.kill('SIGTERM');

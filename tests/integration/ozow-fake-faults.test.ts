@@ -72,24 +72,39 @@ describe('the fake Ozow in trouble, through the connector', () => {
     expect(await withMode('PostPaymentRequest', mode, () => connector.initiate(C, req, OPTS))).toMatchObject(expected);
     expect(fake.payment(req.transactionId) !== undefined).toBe(exists);
     // Either way the status API lists nothing: no customer has the page's URL, so none can open it.
-    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toEqual({ kind: 'not_found' });
+    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toEqual({
+      kind: 'not_found',
+    });
   });
 
   it('initiate against a hanging Ozow: unknown, sent, after the timeout', async () => {
-    const outcome = await withMode('PostPaymentRequest', 'hang', () => connector.initiate(C, request(), { timeoutMs: 200 }));
+    const outcome = await withMode('PostPaymentRequest', 'hang', () =>
+      connector.initiate(C, request(), { timeoutMs: 200 }),
+    );
     expect(outcome).toEqual({ kind: 'unknown', sent: true, reason: 'no complete reply within 200 ms' });
   });
 
   it('nothing listening: unknown, certainly not sent', async () => {
     const closed = new OzowConnector(`http://127.0.0.1:${await closedPort()}`);
-    expect(await closed.initiate(C, request(), OPTS)).toEqual({ kind: 'unknown', sent: false, reason: 'could not connect (ECONNREFUSED)' });
-    expect(await closed.sync(C, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({ kind: 'unknown', reason: 'could not connect (ECONNREFUSED)' });
+    expect(await closed.initiate(C, request(), OPTS)).toEqual({
+      kind: 'unknown',
+      sent: false,
+      reason: 'could not connect (ECONNREFUSED)',
+    });
+    expect(await closed.sync(C, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({
+      kind: 'unknown',
+      reason: 'could not connect (ECONNREFUSED)',
+    });
   });
 
   it('the fake offline (nothing listening on its port): unknown, certainly not sent; back online it answers', async () => {
     await fake.offline();
     try {
-      expect(await connector.initiate(C, request(), OPTS)).toEqual({ kind: 'unknown', sent: false, reason: 'could not connect (ECONNREFUSED)' });
+      expect(await connector.initiate(C, request(), OPTS)).toEqual({
+        kind: 'unknown',
+        sent: false,
+        reason: 'could not connect (ECONNREFUSED)',
+      });
     } finally {
       await fake.online();
     }
@@ -105,13 +120,25 @@ describe('the fake Ozow in trouble, through the connector', () => {
     const req = request();
     await connector.initiate(C, req, OPTS);
     fake.customerChooses(req.transactionId, 'Complete');
-    const out = await withMode('GetTransactionByReference', mode, () => connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS));
-    expect(out).toMatchObject({ kind: 'unknown', reason: typeof reason === 'string' ? reason : expect.stringMatching(reason) });
-    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({ kind: 'status', update: { status: 'success' } });
+    const out = await withMode('GetTransactionByReference', mode, () =>
+      connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS),
+    );
+    expect(out).toMatchObject({
+      kind: 'unknown',
+      reason: typeof reason === 'string' ? reason : expect.stringMatching(reason),
+    });
+    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({
+      kind: 'status',
+      update: { status: 'success' },
+    });
   });
 
   it('the status API hanging: unknown after the timeout', async () => {
-    expect(await withMode('GetTransactionByReference', 'hang', () => connector.sync(C, { pollUrl: null, transactionId: 'x' }, { timeoutMs: 200 }))).toEqual({ kind: 'unknown', reason: 'no complete reply within 200 ms' });
+    expect(
+      await withMode('GetTransactionByReference', 'hang', () =>
+        connector.sync(C, { pollUrl: null, transactionId: 'x' }, { timeoutMs: 200 }),
+      ),
+    ).toEqual({ kind: 'unknown', reason: 'no complete reply within 200 ms' });
   });
 });
 
@@ -122,7 +149,15 @@ describe('refunds with Ozow in trouble', () => {
     fake.customerChooses(req.transactionId, 'Complete');
     return fake.payment(req.transactionId)!.transactions[0].transactionId;
   }
-  const refundOf = (transactionId: string) => ({ providerReference: transactionId, transactionId: 'txn', amountMinor: 500, currency: 'ZAR', reason: null, refundId: `rfd_${seq}`, notifyUrl: `${receiver.url}/refund/${seq}` });
+  const refundOf = (transactionId: string) => ({
+    providerReference: transactionId,
+    transactionId: 'txn',
+    amountMinor: 500,
+    currency: 'ZAR',
+    reason: null,
+    refundId: `rfd_${seq}`,
+    notifyUrl: `${receiver.url}/refund/${seq}`,
+  });
 
   it.each<OzowFakeMode>(['down', 'garbage', 'http-500'])('no token (%s): declined, nothing submitted', async (mode) => {
     const transactionId = await paidTransaction();
@@ -153,8 +188,12 @@ describe('notifications to a failing notify URL', () => {
     const req = request();
     await connector.initiate(C, req, OPTS);
     fake.customerChooses(req.transactionId, 'Complete');
-    await waitFor('a notification answered 200', () => fake.notificationAttempts.find((a) => a.key === req.transactionId && a.httpStatus === 200));
-    expect(fake.notificationAttempts.filter((a) => a.key === req.transactionId).map((a) => [a.attempt, a.httpStatus])).toEqual([
+    await waitFor('a notification answered 200', () =>
+      fake.notificationAttempts.find((a) => a.key === req.transactionId && a.httpStatus === 200),
+    );
+    expect(
+      fake.notificationAttempts.filter((a) => a.key === req.transactionId).map((a) => [a.attempt, a.httpStatus]),
+    ).toEqual([
       [1, 500],
       [2, 503],
       [3, 200],

@@ -63,10 +63,28 @@ describe('the fake Ozow, driven by the connector', () => {
     const req = request();
     const out = await connector.initiate(C, req, OPTS);
     const p = fake.payment(req.transactionId)!;
-    expect(out).toMatchObject({ kind: 'accepted', status: 'pending', providerReference: p.paymentRequestId, redirectUrl: `${fake.url}/${p.paymentRequestId}/Secure`, pollUrl: null });
+    expect(out).toMatchObject({
+      kind: 'accepted',
+      status: 'pending',
+      providerReference: p.paymentRequestId,
+      redirectUrl: `${fake.url}/${p.paymentRequestId}/Secure`,
+      pollUrl: null,
+    });
     const sent = fake.requestsTo('PostPaymentRequest').at(-1)!;
-    expect(sent.headers).toMatchObject({ apikey: SITE.apiKey, accept: 'application/json', 'content-type': 'application/json' });
-    expect(p.request).toMatchObject({ amount: '25.00', bankReference: `ORD-${seq}`, isTest: false, notifyUrl: req.resultUrl, successUrl: req.returnUrl, cancelUrl: req.returnUrl, errorUrl: req.returnUrl });
+    expect(sent.headers).toMatchObject({
+      apikey: SITE.apiKey,
+      accept: 'application/json',
+      'content-type': 'application/json',
+    });
+    expect(p.request).toMatchObject({
+      amount: '25.00',
+      bankReference: `ORD-${seq}`,
+      isTest: false,
+      notifyUrl: req.resultUrl,
+      successUrl: req.returnUrl,
+      cancelUrl: req.returnUrl,
+      errorUrl: req.returnUrl,
+    });
   });
 
   it('not found until the customer opens the page; processing while there; Complete notified, signed, with a new TransactionId', async () => {
@@ -76,19 +94,34 @@ describe('the fake Ozow, driven by the connector', () => {
     expect(await connector.sync(C, target, OPTS)).toEqual({ kind: 'not_found' });
     const page = await fetch(out.kind === 'accepted' ? out.redirectUrl! : '');
     expect(await page.text()).toContain('choose=Complete');
-    expect(await connector.sync(C, target, OPTS)).toMatchObject({ kind: 'status', update: { providerStatus: 'Pending', status: 'processing' } });
+    expect(await connector.sync(C, target, OPTS)).toMatchObject({
+      kind: 'status',
+      update: { providerStatus: 'Pending', status: 'processing' },
+    });
     const back = fake.customerChooses(req.transactionId, 'Complete');
     expect(back.target).toBe(req.returnUrl);
     const notified = await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0]);
     const t = fake.payment(req.transactionId)!.transactions[0];
     expect(notified).toEqual({
       kind: 'valid',
-      update: { providerStatus: 'Complete', status: 'success', recognized: true, refunded: false, reference: req.transactionId, amountMinor: 2500, providerReference: t.transactionId, pollUrl: null },
+      update: {
+        providerStatus: 'Complete',
+        status: 'success',
+        recognized: true,
+        refunded: false,
+        reference: req.transactionId,
+        amountMinor: 2500,
+        providerReference: t.transactionId,
+        pollUrl: null,
+      },
     });
     expect(t.transactionId).not.toBe(out.kind === 'accepted' ? out.providerReference : '');
     // What the browser posts to the return URL verifies the same way.
     expect(connector.verifyNotification(C, back.body, FORM)).toEqual(notified);
-    expect(await connector.sync(C, target, OPTS)).toMatchObject({ kind: 'status', update: { status: 'success', providerReference: t.transactionId, amountMinor: 2500 } });
+    expect(await connector.sync(C, target, OPTS)).toMatchObject({
+      kind: 'status',
+      update: { status: 'success', providerReference: t.transactionId, amountMinor: 2500 },
+    });
   });
 
   it('the page itself: choosing Cancelled answers a form that posts the signed variables to the cancel URL', async () => {
@@ -96,21 +129,44 @@ describe('the fake Ozow, driven by the connector', () => {
     const out = await connector.initiate(C, req, OPTS);
     const html = await (await fetch(`${out.kind === 'accepted' ? out.redirectUrl : ''}?choose=Cancelled`)).text();
     expect(html).toContain(`action="${req.returnUrl}"`);
-    const fields = [...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [m[1], m[2].replace(/&#(\d+);/g, (_x, n: string) => String.fromCharCode(Number(n)))]);
+    const fields = [...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [
+      m[1],
+      m[2].replace(/&#(\d+);/g, (_x, n: string) => String.fromCharCode(Number(n))),
+    ]);
     // A failed attempt is not the payment's outcome (the customer may try again): it makes us ask Ozow.
-    expect(connector.verifyNotification(C, new URLSearchParams(fields).toString(), FORM)).toEqual({ kind: 'recheck', providerReference: null, transactionId: req.transactionId });
-    expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject({ kind: 'recheck', transactionId: req.transactionId });
-    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({ kind: 'status', update: { providerStatus: 'Cancelled', status: 'failed' } });
+    expect(connector.verifyNotification(C, new URLSearchParams(fields).toString(), FORM)).toEqual({
+      kind: 'recheck',
+      providerReference: null,
+      transactionId: req.transactionId,
+    });
+    expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject({
+      kind: 'recheck',
+      transactionId: req.transactionId,
+    });
+    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({
+      kind: 'status',
+      update: { providerStatus: 'Cancelled', status: 'failed' },
+    });
   });
 
   it('Error and Abandoned are failed (their notifications make us ask Ozow); PendingInvestigation processing', async () => {
-    for (const [status, mapped] of [['Error', 'failed'], ['Abandoned', 'failed'], ['PendingInvestigation', 'processing']]) {
+    for (const [status, mapped] of [
+      ['Error', 'failed'],
+      ['Abandoned', 'failed'],
+      ['PendingInvestigation', 'processing'],
+    ]) {
       const req = request();
       await connector.initiate(C, req, OPTS);
       fake.setStatus(req.transactionId, status);
-      const notified = mapped === 'failed' ? { kind: 'recheck', transactionId: req.transactionId } : { kind: 'valid', update: { providerStatus: status, status: mapped } };
+      const notified =
+        mapped === 'failed'
+          ? { kind: 'recheck', transactionId: req.transactionId }
+          : { kind: 'valid', update: { providerStatus: status, status: mapped } };
       expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject(notified);
-      expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({ kind: 'status', update: { status: mapped } });
+      expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({
+        kind: 'status',
+        update: { status: mapped },
+      });
     }
   });
 
@@ -131,8 +187,15 @@ describe('the fake Ozow, driven by the connector', () => {
     fake.customerChooses(req.transactionId, 'Cancelled');
     fake.customerChooses(req.transactionId, 'Complete');
     fake.setStatus(req.transactionId, 'Abandoned'); // a third, newer attempt
-    expect(fake.payment(req.transactionId)!.transactions.map((t) => t.status)).toEqual(['Cancelled', 'Complete', 'Abandoned']);
-    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({ kind: 'status', update: { providerStatus: 'Complete', status: 'success' } });
+    expect(fake.payment(req.transactionId)!.transactions.map((t) => t.status)).toEqual([
+      'Cancelled',
+      'Complete',
+      'Abandoned',
+    ]);
+    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({
+      kind: 'status',
+      update: { providerStatus: 'Complete', status: 'success' },
+    });
   });
 
   it('test mode: IsTest true, found only when asked with isTest', async () => {
@@ -140,8 +203,12 @@ describe('the fake Ozow, driven by the connector', () => {
     await connector.initiate(C, req, OPTS);
     expect(fake.payment(req.transactionId)!.request.isTest).toBe(true);
     fake.customerChooses(req.transactionId, 'Complete');
-    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId, test: true }, OPTS)).toMatchObject({ kind: 'status', update: { status: 'success' } });
-    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId, test: false }, OPTS)).toEqual({ kind: 'not_found' });
+    expect(
+      await connector.sync(C, { pollUrl: null, transactionId: req.transactionId, test: true }, OPTS),
+    ).toMatchObject({ kind: 'status', update: { status: 'success' } });
+    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId, test: false }, OPTS)).toEqual({
+      kind: 'not_found',
+    });
   });
 
   it('a forged notification, a bad hash and another key are invalid; an overridden amount is signed and says so', async () => {
@@ -159,13 +226,30 @@ describe('the fake Ozow, driven by the connector', () => {
       { kind: 'invalid', reason: 'hash does not verify' },
     ]);
     expect(outcomes[2]).toMatchObject({ kind: 'valid', update: { amountMinor: 250, providerStatus: 'Complete' } });
-    expect(new OzowConnector(fake.url).verifyNotification({ ...C, privateKey: 'other' }, receiver.at(`/notify/${seq}`)[2].body, FORM)).toEqual({ kind: 'invalid', reason: 'hash does not verify' });
+    expect(
+      new OzowConnector(fake.url).verifyNotification(
+        { ...C, privateKey: 'other' },
+        receiver.at(`/notify/${seq}`)[2].body,
+        FORM,
+      ),
+    ).toEqual({ kind: 'invalid', reason: 'hash does not verify' });
   });
 
   it('a wrong private key: Ozow refuses the HashCheck; a wrong API key: 401', async () => {
-    expect(await connector.initiate({ ...C, privateKey: 'wrong' }, request(), OPTS)).toEqual({ kind: 'declined', source: 'provider', reason: 'HashCheck value has failed' });
-    expect(await connector.initiate({ ...C, apiKey: 'wrong' }, request(), OPTS)).toEqual({ kind: 'declined', source: 'provider', reason: 'Ozow refused the API key (HTTP 401)' });
-    expect(await connector.sync({ ...C, apiKey: 'wrong' }, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({ kind: 'unknown', reason: 'HTTP 401' });
+    expect(await connector.initiate({ ...C, privateKey: 'wrong' }, request(), OPTS)).toEqual({
+      kind: 'declined',
+      source: 'provider',
+      reason: 'HashCheck value has failed',
+    });
+    expect(await connector.initiate({ ...C, apiKey: 'wrong' }, request(), OPTS)).toEqual({
+      kind: 'declined',
+      source: 'provider',
+      reason: 'Ozow refused the API key (HTTP 401)',
+    });
+    expect(await connector.sync({ ...C, apiKey: 'wrong' }, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({
+      kind: 'unknown',
+      reason: 'HTTP 401',
+    });
   });
 });
 
@@ -194,18 +278,43 @@ describe('refunds at the fake Ozow', () => {
     const out = await connector.refund(C, refundOf(transactionId, 1000, 1), OPTS);
     expect(out).toMatchObject({ kind: 'pending' });
     const refundId = out.kind === 'pending' ? out.providerRefundId! : '';
-    expect(fake.refunds.find((r) => r.refundId === refundId)).toMatchObject({ amount: '10.00', transactionId, refundReason: 'Customer returned the goods' });
+    expect(fake.refunds.find((r) => r.refundId === refundId)).toMatchObject({
+      amount: '10.00',
+      transactionId,
+      refundReason: 'Customer returned the goods',
+    });
     fake.settleRefund(refundId, 'Complete');
     const notified = await waitFor('the refund notification', () => receiver.at('/refund/1')[0]);
-    expect(connector.verifyNotification(C, notified.body, notified.contentType)).toEqual({ kind: 'refund', update: { providerRefundId: refundId, providerPaymentReference: expect.any(String), providerStatus: 'Complete', status: 'success', amountMinor: 1000 } });
+    expect(connector.verifyNotification(C, notified.body, notified.contentType)).toEqual({
+      kind: 'refund',
+      update: {
+        providerRefundId: refundId,
+        providerPaymentReference: expect.any(String),
+        providerStatus: 'Complete',
+        status: 'success',
+        amountMinor: 1000,
+      },
+    });
   });
 
   it('more than what is left, an unpaid payment, or a wrong private key: declined with Ozow errors', async () => {
     const { transactionId } = await paid();
     expect(await connector.refund(C, refundOf(transactionId, 2000, 2), OPTS)).toMatchObject({ kind: 'pending' });
-    expect(await connector.refund(C, refundOf(transactionId, 600, 3), OPTS)).toEqual({ kind: 'declined', reason: 'Refund amount exceeds the available amount' });
-    expect(await connector.refund({ ...C, privateKey: 'wrong' }, refundOf(transactionId, 100, 4), OPTS)).toEqual({ kind: 'declined', reason: 'Invalid hash check' });
-    expect(await connector.refund(C, refundOf('no-such-transaction', 100, 5), OPTS)).toEqual({ kind: 'declined', reason: 'Transaction not found' });
-    expect(await connector.refund({ ...C, apiKey: 'wrong' }, refundOf(transactionId, 100, 6), OPTS)).toEqual({ kind: 'declined', reason: 'Ozow gave no access token (HTTP 400); nothing was submitted' });
+    expect(await connector.refund(C, refundOf(transactionId, 600, 3), OPTS)).toEqual({
+      kind: 'declined',
+      reason: 'Refund amount exceeds the available amount',
+    });
+    expect(await connector.refund({ ...C, privateKey: 'wrong' }, refundOf(transactionId, 100, 4), OPTS)).toEqual({
+      kind: 'declined',
+      reason: 'Invalid hash check',
+    });
+    expect(await connector.refund(C, refundOf('no-such-transaction', 100, 5), OPTS)).toEqual({
+      kind: 'declined',
+      reason: 'Transaction not found',
+    });
+    expect(await connector.refund({ ...C, apiKey: 'wrong' }, refundOf(transactionId, 100, 6), OPTS)).toEqual({
+      kind: 'declined',
+      reason: 'Ozow gave no access token (HTTP 400); nothing was submitted',
+    });
   });
 });

@@ -71,20 +71,31 @@ describe('the fake Paynow in trouble, through the connector', () => {
     const req = request();
     expect(await withMode('remotetransaction', mode, () => connector.initiate(C, req, OPTS))).toMatchObject(expected);
     const traced = await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS);
-    expect(traced).toMatchObject(exists ? { kind: 'status', update: { reference: req.reference, providerStatus: 'Sent' } } : { kind: 'not_found' });
+    expect(traced).toMatchObject(
+      exists ? { kind: 'status', update: { reference: req.reference, providerStatus: 'Sent' } } : { kind: 'not_found' },
+    );
   });
 
   it('initiate against a hanging Paynow: unknown, sent, after the timeout', async () => {
     const started = Date.now();
-    const outcome = await withMode('remotetransaction', 'hang', () => connector.initiate(C, request(), { timeoutMs: 200 }));
+    const outcome = await withMode('remotetransaction', 'hang', () =>
+      connector.initiate(C, request(), { timeoutMs: 200 }),
+    );
     expect(outcome).toEqual({ kind: 'unknown', sent: true, reason: 'no complete reply within 200 ms' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
   });
 
   it('initiate against a port nothing listens on: unknown, never sent', async () => {
     const nowhere = new PaynowConnector(`http://127.0.0.1:${await closedPort()}`);
-    expect(await nowhere.initiate(C, request(), OPTS)).toEqual({ kind: 'unknown', sent: false, reason: 'could not connect (ECONNREFUSED)' });
-    expect(await nowhere.sync(C, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({ kind: 'unknown', reason: 'could not connect (ECONNREFUSED)' });
+    expect(await nowhere.initiate(C, request(), OPTS)).toEqual({
+      kind: 'unknown',
+      sent: false,
+      reason: 'could not connect (ECONNREFUSED)',
+    });
+    expect(await nowhere.sync(C, { pollUrl: null, transactionId: 'x' }, OPTS)).toEqual({
+      kind: 'unknown',
+      reason: 'could not connect (ECONNREFUSED)',
+    });
   });
 
   it.each<[FakeMode, string]>([
@@ -94,11 +105,15 @@ describe('the fake Paynow in trouble, through the connector', () => {
   ])('trace against %s: unknown (%s)', async (mode, reason) => {
     const req = request();
     await connector.initiate(C, req, OPTS);
-    expect(await withMode('trace', mode, () => connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS))).toEqual({ kind: 'unknown', reason });
+    expect(
+      await withMode('trace', mode, () => connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)),
+    ).toEqual({ kind: 'unknown', reason });
   });
 
   it('a NotFound with a corrupted hash is not trusted', async () => {
-    expect(await withMode('trace', 'bad-hash', () => connector.sync(C, { pollUrl: null, transactionId: 'txf_never' }, OPTS))).toEqual({
+    expect(
+      await withMode('trace', 'bad-hash', () => connector.sync(C, { pollUrl: null, transactionId: 'txf_never' }, OPTS)),
+    ).toEqual({
       kind: 'unknown',
       reason: 'NotFound reply: hash does not verify',
     });
@@ -107,7 +122,11 @@ describe('the fake Paynow in trouble, through the connector', () => {
   it('poll against a dropped connection: unknown', async () => {
     const outcome = await connector.initiate(C, request(), OPTS);
     if (outcome.kind !== 'accepted') throw new Error('not accepted');
-    expect(await withMode('checkpayment', 'down', () => connector.sync(C, { pollUrl: outcome.pollUrl, transactionId: 'x' }, OPTS))).toMatchObject({ kind: 'unknown' });
+    expect(
+      await withMode('checkpayment', 'down', () =>
+        connector.sync(C, { pollUrl: outcome.pollUrl, transactionId: 'x' }, OPTS),
+      ),
+    ).toMatchObject({ kind: 'unknown' });
   });
 
   it('a status update answered 500 is tried ten times in all, then dropped', async () => {
@@ -119,8 +138,14 @@ describe('the fake Paynow in trouble, through the connector', () => {
     const path = new URL(req.resultUrl).pathname;
     expect(receiver.at(path)).toHaveLength(10);
     const attempts = fake.notificationAttempts.filter((a) => a.reference === req.reference);
-    expect(attempts.map((a) => [a.attempt, a.httpStatus, a.status])).toEqual(Array.from({ length: 10 }, (_, i) => [i + 1, 500, 'Paid']));
-    for (const r of receiver.at(path)) expect(connector.verifyNotification(C, r.body, r.contentType)).toMatchObject({ kind: 'valid', update: { status: 'success' } });
+    expect(attempts.map((a) => [a.attempt, a.httpStatus, a.status])).toEqual(
+      Array.from({ length: 10 }, (_, i) => [i + 1, 500, 'Paid']),
+    );
+    for (const r of receiver.at(path))
+      expect(connector.verifyNotification(C, r.body, r.contentType)).toMatchObject({
+        kind: 'valid',
+        update: { status: 'success' },
+      });
   });
 
   it('a status update stops being tried once answered 2xx', async () => {
@@ -140,7 +165,9 @@ describe('the fake Paynow in trouble, through the connector', () => {
     fake.settle(req.reference, 'Paid');
     await fake.idle();
     const attempts = fake.notificationAttempts.filter((a) => a.reference === req.reference);
-    expect(attempts.map((a) => [a.httpStatus, a.error])).toEqual(Array.from({ length: 10 }, () => [null, 'ECONNREFUSED']));
+    expect(attempts.map((a) => [a.httpStatus, a.error])).toEqual(
+      Array.from({ length: 10 }, () => [null, 'ECONNREFUSED']),
+    );
   });
 
   it('forged and duplicated status updates: the connector tells them apart', async () => {
@@ -150,10 +177,22 @@ describe('the fake Paynow in trouble, through the connector', () => {
     await fake.sendNotification(req.reference, { status: 'Paid' });
     await fake.sendNotification(req.reference, { status: 'Paid' }); // a duplicate
     await fake.sendNotification(req.reference, { status: 'Paid', hash: 'A'.repeat(128) });
-    await fake.sendNotification(req.reference, { status: 'Paid', amount: '0.01', hash: fake.notificationAttempts.at(-3)!.body.split('hash=')[1] });
+    await fake.sendNotification(req.reference, {
+      status: 'Paid',
+      amount: '0.01',
+      hash: fake.notificationAttempts.at(-3)!.body.split('hash=')[1],
+    });
     await fake.sendNotification(req.reference, { amount: null });
     const verdicts = receiver.at(path).map((r) => connector.verifyNotification(C, r.body, r.contentType));
-    expect(verdicts.map((v) => (v.kind === 'valid' ? `valid ${v.update.providerStatus} ${v.update.amountMinor}` : v.kind === 'invalid' ? `invalid: ${v.reason}` : v.kind))).toEqual([
+    expect(
+      verdicts.map((v) =>
+        v.kind === 'valid'
+          ? `valid ${v.update.providerStatus} ${v.update.amountMinor}`
+          : v.kind === 'invalid'
+            ? `invalid: ${v.reason}`
+            : v.kind,
+      ),
+    ).toEqual([
       'valid Paid 250',
       'valid Paid 250',
       'invalid: hash does not verify',

@@ -11,7 +11,12 @@ describe('rate limiter: a call given up on is not replayed after a reconnect', (
   const logger = createRootLogger('gateway', 'fatal');
   const prefix = `${runId()}:`;
   // Almost no refill: the bucket's count is what was taken.
-  const config = { REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_SECOND: 0.001, RATE_LIMIT_BURST: 5, RATE_LIMIT_TIMEOUT_MS: 200 } as GatewayConfig;
+  const config = {
+    REDIS_KEY_PREFIX: prefix,
+    RATE_LIMIT_PER_SECOND: 0.001,
+    RATE_LIMIT_BURST: 5,
+    RATE_LIMIT_TIMEOUT_MS: 200,
+  } as GatewayConfig;
   let proxy: TcpProxy;
   let shared: Redis;
   let withoutReplay: Redis;

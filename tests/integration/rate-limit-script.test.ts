@@ -11,7 +11,12 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
   let redis: Redis;
   const prefix = `${runId()}:`;
   // 5 tokens, refilled at 1 per second: the test's few milliseconds refill nothing that counts.
-  const config = { REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_SECOND: 1, RATE_LIMIT_BURST: 5, RATE_LIMIT_TIMEOUT_MS: 5_000 } as GatewayConfig;
+  const config = {
+    REDIS_KEY_PREFIX: prefix,
+    RATE_LIMIT_PER_SECOND: 1,
+    RATE_LIMIT_BURST: 5,
+    RATE_LIMIT_TIMEOUT_MS: 5_000,
+  } as GatewayConfig;
 
   beforeAll(async () => {
     redis = new IORedis(infra().REDIS_URL, { lazyConnect: true });
@@ -29,7 +34,11 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
     const decisions = await Promise.all(Array.from({ length: 8 }, () => limiter.take('busy')));
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false, false]);
     expect(decisions.map((d) => d.headers['RateLimit-Remaining'])).toEqual(['4', '3', '2', '1', '0', '0', '0', '0']);
-    expect(decisions[5].headers).toMatchObject({ 'RateLimit-Limit': '5', 'RateLimit-Policy': '5;w=5', 'Retry-After': '1' });
+    expect(decisions[5].headers).toMatchObject({
+      'RateLimit-Limit': '5',
+      'RateLimit-Policy': '5;w=5',
+      'Retry-After': '1',
+    });
     expect(decisions[0].headers['Retry-After']).toBeUndefined();
     const ttl = await redis.pttl(`${prefix}ratelimit:busy`);
     expect(ttl).toBeGreaterThan(5_000);
@@ -49,7 +58,12 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
   it('a stray key of another type lets only its own request through; the others of the call are still limited', async () => {
     await redis.set(`${prefix}ratelimit:stray`, 'not a hash');
     const limiter = new RateLimiter(redis, config);
-    const decisions = await Promise.all([limiter.take('z'), limiter.take('z'), limiter.take('stray'), ...Array.from({ length: 5 }, () => limiter.take('z'))]);
+    const decisions = await Promise.all([
+      limiter.take('z'),
+      limiter.take('z'),
+      limiter.take('stray'),
+      ...Array.from({ length: 5 }, () => limiter.take('z')),
+    ]);
     expect(decisions[2]).toEqual({ allowed: true, headers: {} });
     const z = decisions.filter((_, i) => i !== 2);
     expect(z.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false]);

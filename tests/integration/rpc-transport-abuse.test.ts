@@ -36,15 +36,27 @@ describe('framed RPC transport under abuse', () => {
     logLines = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
     server = new FramedRpcServer(
-      { host: '127.0.0.1', port, maxFrameBytes: opts.maxFrameBytes ?? 16 * 1024 * 1024, maxConnections: opts.maxConnections ?? 64, frameTimeoutMs: opts.frameTimeoutMs ?? FRAME_TIMEOUT_MS },
+      {
+        host: '127.0.0.1',
+        port,
+        maxFrameBytes: opts.maxFrameBytes ?? 16 * 1024 * 1024,
+        maxConnections: opts.maxConnections ?? 64,
+        frameTimeoutMs: opts.frameTimeoutMs ?? FRAME_TIMEOUT_MS,
+      },
       new RpcVerifier({ secrets: [SECRET], maxAgeMs: 30_000 }),
       log,
     );
-    server.addHandler('echo', async (data: unknown) => {
-      runs++;
-      return data;
-    }, false);
-    await new Promise<void>((resolve, reject) => server.listen((err?: unknown) => (err ? reject(err as Error) : resolve())));
+    server.addHandler(
+      'echo',
+      async (data: unknown) => {
+        runs++;
+        return data;
+      },
+      false,
+    );
+    await new Promise<void>((resolve, reject) =>
+      server.listen((err?: unknown) => (err ? reject(err as Error) : resolve())),
+    );
   };
 
   /** A raw connection, and a promise of its close. */
@@ -59,9 +71,23 @@ describe('framed RPC transport under abuse', () => {
     return { socket, closed, isClosed: () => isClosed };
   };
   const serverSockets = () => [...(server as unknown as { sockets: Set<Socket> }).sockets];
-  const refusals = async (reason: string) => (await rpcRefused.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+  const refusals = async (reason: string) =>
+    (await rpcRefused.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
   const forged = (i: number, body = '{"x":1}') =>
-    encodeFrame({ id: i, pattern: 'echo', auth: { v: 1, scope: 'merchant', ts: Date.now(), nonce: `forged-nonce-${String(i).padStart(8, '0')}`, sig: 'AAAA' } }, body);
+    encodeFrame(
+      {
+        id: i,
+        pattern: 'echo',
+        auth: {
+          v: 1,
+          scope: 'merchant',
+          ts: Date.now(),
+          nonce: `forged-nonce-${String(i).padStart(8, '0')}`,
+          sig: 'AAAA',
+        },
+      },
+      body,
+    );
 
   beforeAll(async () => {
     port = await freePort();
@@ -69,7 +95,13 @@ describe('framed RPC transport under abuse', () => {
 
   beforeEach(() => {
     runs = 0;
-    client = new FramedRpcClient({ host: '127.0.0.1', port, signer: new RpcSigner(SECRET, 'merchant'), timeoutMs: 5_000, maxFrameBytes: 16 * 1024 * 1024 });
+    client = new FramedRpcClient({
+      host: '127.0.0.1',
+      port,
+      signer: new RpcSigner(SECRET, 'merchant'),
+      timeoutMs: 5_000,
+      maxFrameBytes: 16 * 1024 * 1024,
+    });
   });
 
   afterEach(async () => {
@@ -113,7 +145,10 @@ describe('framed RPC transport under abuse', () => {
     await start();
     await client.request('echo', { warm: true });
     const socket = serverSockets()[0];
-    const frame = encodeFrame({ id: 1, pattern: 'echo', auth: new RpcSigner(SECRET, 'merchant').sign('echo', '{"n":1}') }, '{"n":1}');
+    const frame = encodeFrame(
+      { id: 1, pattern: 'echo', auth: new RpcSigner(SECRET, 'merchant').sign('echo', '{"n":1}') },
+      '{"n":1}',
+    );
     // The client's own socket is bypassed: split a signed frame byte by byte, so it spans many reads.
     const own = (client as unknown as { socket: Socket }).socket;
     for (let i = 0; i < frame.length; i++) own.write(frame.subarray(i, i + 1));
@@ -150,7 +185,10 @@ describe('framed RPC transport under abuse', () => {
     let replies = 0;
     socket.on('data', () => replies++);
     socket.write(Buffer.concat(Array.from({ length: 2_000 }, (_, i) => forged(i))));
-    await waitFor('every forged request to be refused', async () => (await refusals('bad_signature')) - before === 2_000);
+    await waitFor(
+      'every forged request to be refused',
+      async () => (await refusals('bad_signature')) - before === 2_000,
+    );
     expect(runs).toBe(0);
     expect(logLines.filter((l) => l.includes('RPC request refused')).length).toBeLessThanOrEqual(2);
     expect(replies).toBeGreaterThan(0);
@@ -163,7 +201,9 @@ describe('framed RPC transport under abuse', () => {
     const batch = Buffer.concat(Array.from({ length: 5_000 }, (_, i) => forged(i)));
     const pump = setInterval(() => socket.writableLength < 4 * batch.length && socket.write(batch), 10);
     try {
-      await waitFor('the server to stop reading that connection', () => serverSockets()[0]?.isPaused() === true, { timeoutMs: 60_000 });
+      await waitFor('the server to stop reading that connection', () => serverSockets()[0]?.isPaused() === true, {
+        timeoutMs: 60_000,
+      });
     } finally {
       clearInterval(pump);
     }
@@ -189,7 +229,9 @@ describe('framed RPC transport under abuse', () => {
       await closed;
     }
     // A timestamp of 1e400 parses as Infinity: refused as malformed, never compared as a date.
-    const header = Buffer.from('{"id":1,"pattern":"echo","auth":{"v":1,"scope":"merchant","ts":1e400,"nonce":"nonce-0123456789abcdef","sig":"AAAA"}}');
+    const header = Buffer.from(
+      '{"id":1,"pattern":"echo","auth":{"v":1,"scope":"merchant","ts":1e400,"nonce":"nonce-0123456789abcdef","sig":"AAAA"}}',
+    );
     const huge = Buffer.alloc(8 + header.length);
     huge.writeUInt32BE(4 + header.length, 0);
     huge.writeUInt32BE(header.length, 4);
@@ -223,7 +265,13 @@ describe('framed RPC client against a misbehaving server', () => {
       });
     });
     await new Promise<void>((r) => fake.listen(port, '127.0.0.1', r));
-    return new FramedRpcClient({ host: '127.0.0.1', port, signer: new RpcSigner(SECRET, 'merchant'), timeoutMs: 500, maxFrameBytes: 64 * 1024 });
+    return new FramedRpcClient({
+      host: '127.0.0.1',
+      port,
+      signer: new RpcSigner(SECRET, 'merchant'),
+      timeoutMs: 500,
+      maxFrameBytes: 64 * 1024,
+    });
   };
 
   it('ignores replies for ids it is not waiting for and still matches the right one', async () => {
@@ -259,15 +307,25 @@ describe('framed RPC client against a misbehaving server', () => {
     port = await freePort();
     fake = createServer({ pauseOnConnect: true }, (socket) => peers.push(socket));
     await new Promise<void>((r) => fake.listen(port, '127.0.0.1', r));
-    const c = new FramedRpcClient({ host: '127.0.0.1', port, signer: new RpcSigner(SECRET, 'merchant'), timeoutMs: 60_000, maxFrameBytes: 64 * 1024 });
+    const c = new FramedRpcClient({
+      host: '127.0.0.1',
+      port,
+      signer: new RpcSigner(SECRET, 'merchant'),
+      timeoutMs: 60_000,
+      maxFrameBytes: 64 * 1024,
+    });
     const pad = 'x'.repeat(32 * 1024);
     const calls: Promise<unknown>[] = [];
     try {
-      const refused = await waitFor('a call to be refused as not sent', async () => {
-        const call = c.request('echo', { pad });
-        calls.push(call.catch(() => undefined));
-        return Promise.race([call.catch((e: unknown) => e), new Promise((r) => setImmediate(() => r(undefined)))]);
-      }, { intervalMs: 1, timeoutMs: 30_000 });
+      const refused = await waitFor(
+        'a call to be refused as not sent',
+        async () => {
+          const call = c.request('echo', { pad });
+          calls.push(call.catch(() => undefined));
+          return Promise.race([call.catch((e: unknown) => e), new Promise((r) => setImmediate(() => r(undefined)))]);
+        },
+        { intervalMs: 1, timeoutMs: 30_000 },
+      );
       expect(refused).toBeInstanceOf(RpcNotSentError);
       expect(calls.length).toBeLessThan(2_000);
     } finally {

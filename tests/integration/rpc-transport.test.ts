@@ -33,12 +33,20 @@ describe('framed RPC transport', () => {
   let runs = 0;
 
   const start = async (maxFrameBytes = 1024 * 1024) => {
-    const s = new FramedRpcServer({ host: '127.0.0.1', port, maxFrameBytes, maxConnections: 64, frameTimeoutMs: 10_000 }, new RpcVerifier({ secrets: [SECRET], maxAgeMs: 30_000 }), pino({ level: 'silent' }));
-    s.addHandler('echo.delayed', async (data: { value: number; delayMs: number }) => {
-      runs++;
-      await new Promise((r) => setTimeout(r, data.delayMs));
-      return { value: data.value };
-    }, false);
+    const s = new FramedRpcServer(
+      { host: '127.0.0.1', port, maxFrameBytes, maxConnections: 64, frameTimeoutMs: 10_000 },
+      new RpcVerifier({ secrets: [SECRET], maxAgeMs: 30_000 }),
+      pino({ level: 'silent' }),
+    );
+    s.addHandler(
+      'echo.delayed',
+      async (data: { value: number; delayMs: number }) => {
+        runs++;
+        await new Promise((r) => setTimeout(r, data.delayMs));
+        return { value: data.value };
+      },
+      false,
+    );
     s.addHandler('hang', () => new Promise((resolve) => release.push(() => resolve({ released: true }))), false);
     s.addHandler('big', async (data: { bytes: number }) => 'x'.repeat(data.bytes), false);
     await new Promise<void>((resolve, reject) => s.listen((err?: unknown) => (err ? reject(err as Error) : resolve())));
@@ -50,7 +58,13 @@ describe('framed RPC transport', () => {
   });
 
   beforeEach(() => {
-    client = new FramedRpcClient({ host: '127.0.0.1', port, signer: new RpcSigner(SECRET, 'merchant'), timeoutMs: 5_000, maxFrameBytes: 64 * 1024 });
+    client = new FramedRpcClient({
+      host: '127.0.0.1',
+      port,
+      signer: new RpcSigner(SECRET, 'merchant'),
+      timeoutMs: 5_000,
+      maxFrameBytes: 64 * 1024,
+    });
   });
 
   afterEach(async () => {
@@ -63,7 +77,9 @@ describe('framed RPC transport', () => {
   it('multiplexes calls on one connection and matches replies by id, whatever their order', async () => {
     await start();
     const delays = [120, 10, 80, 0, 40, 60, 20, 100];
-    const replies = await Promise.all(delays.map((delayMs, value) => client.request<{ value: number }>('echo.delayed', { value, delayMs })));
+    const replies = await Promise.all(
+      delays.map((delayMs, value) => client.request<{ value: number }>('echo.delayed', { value, delayMs })),
+    );
     expect(replies.map((r) => r.value)).toEqual(delays.map((_, i) => i));
   });
 
@@ -77,7 +93,12 @@ describe('framed RPC transport', () => {
   it('reports a down peer as not sent, uses it again once it is up, and lets a closing server finish running calls', async () => {
     await expect(client.request('echo.delayed', { value: 1, delayMs: 0 })).rejects.toBeInstanceOf(RpcNotSentError);
     await start();
-    await waitFor('the client to reconnect after its backoff', async () => (await client.request<{ value: number }>('echo.delayed', { value: 2, delayMs: 0 }).catch(() => undefined))?.value === 2);
+    await waitFor(
+      'the client to reconnect after its backoff',
+      async () =>
+        (await client.request<{ value: number }>('echo.delayed', { value: 2, delayMs: 0 }).catch(() => undefined))
+          ?.value === 2,
+    );
     const inFlight = client.request('hang', {});
     await waitFor('the call to reach the server', () => release.length === 1);
     // Closing drains running requests (up to 5 s) and tells the client to send nothing more there.
@@ -106,7 +127,13 @@ describe('framed RPC transport', () => {
 
   it('answers a request signed with another secret as refused, without running it', async () => {
     await start();
-    const stranger = new FramedRpcClient({ host: '127.0.0.1', port, signer: new RpcSigner('another-secret-0123456789-abcdefghij', 'merchant'), timeoutMs: 5_000, maxFrameBytes: 64 * 1024 });
+    const stranger = new FramedRpcClient({
+      host: '127.0.0.1',
+      port,
+      signer: new RpcSigner('another-secret-0123456789-abcdefghij', 'merchant'),
+      timeoutMs: 5_000,
+      maxFrameBytes: 64 * 1024,
+    });
     try {
       const err = await stranger.request('hang', {}).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RpcRemoteError);

@@ -63,21 +63,31 @@ describe('database schema produced by the migrations', () => {
   const { DATABASE_URL } = infra();
   const id = runId();
 
-  it.each(SERVICES)('%s matches the committed snapshot', async (service, list) => {
-    const name = `${id}_schema_${service.replace(/-/g, '_')}`;
-    const ds = await openDatabase({ serverUrl: DATABASE_URL, database: name, migrations: list, migrate: true, applicationName: 'schema-snapshot' });
-    let actual: string;
-    try {
-      const rows: Array<{ line: string }> = await ds.query(CATALOGUE);
-      actual = rows.map((r) => r.line).join('\n') + '\n';
-    } finally {
-      await ds.destroy();
-      await dropDatabase(databaseUrl(DATABASE_URL, 'postgres'), name);
-    }
+  it.each(SERVICES)(
+    '%s matches the committed snapshot',
+    async (service, list) => {
+      const name = `${id}_schema_${service.replace(/-/g, '_')}`;
+      const ds = await openDatabase({
+        serverUrl: DATABASE_URL,
+        database: name,
+        migrations: list,
+        migrate: true,
+        applicationName: 'schema-snapshot',
+      });
+      let actual: string;
+      try {
+        const rows: Array<{ line: string }> = await ds.query(CATALOGUE);
+        actual = rows.map((r) => r.line).join('\n') + '\n';
+      } finally {
+        await ds.destroy();
+        await dropDatabase(databaseUrl(DATABASE_URL, 'postgres'), name);
+      }
 
-    const file = join(__dirname, 'schema', `${service}.txt`);
-    if (process.env.UPDATE_SCHEMA_SNAPSHOT === '1') writeFileSync(file, actual);
-    expect(existsSync(file)).toBe(true);
-    expect(actual).toBe(readFileSync(file, 'utf8'));
-  }, 60_000);
+      const file = join(__dirname, 'schema', `${service}.txt`);
+      if (process.env.UPDATE_SCHEMA_SNAPSHOT === '1') writeFileSync(file, actual);
+      expect(existsSync(file)).toBe(true);
+      expect(actual).toBe(readFileSync(file, 'utf8'));
+    },
+    60_000,
+  );
 });

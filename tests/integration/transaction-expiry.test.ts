@@ -1,5 +1,10 @@
 import type { FramedRpcClient } from '@payments/platform';
-import { RpcPatterns, type InitializeTransactionResult, type RpcReply, type TransactionView } from '@payments/contracts';
+import {
+  RpcPatterns,
+  type InitializeTransactionResult,
+  type RpcReply,
+  type TransactionView,
+} from '@payments/contracts';
 import { Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -39,10 +44,12 @@ describe('transaction expiry', () => {
       return v.status === 'failed' ? v : undefined;
     });
     expect(failed.message).toBe('Transaction expired before payment');
-    const { rows } = await stack.db('transaction-service').query(
-      `SELECT payload->'data'->>'previous_status' AS prev, payload->'data'->>'status' AS status FROM outbox_events WHERE message_key = $1 ORDER BY id`,
-      [created.transaction_id],
-    );
+    const { rows } = await stack
+      .db('transaction-service')
+      .query(
+        `SELECT payload->'data'->>'previous_status' AS prev, payload->'data'->>'status' AS status FROM outbox_events WHERE message_key = $1 ORDER BY id`,
+        [created.transaction_id],
+      );
     expect(rows).toEqual([
       { prev: null, status: 'pending' },
       { prev: 'pending', status: 'failed' },

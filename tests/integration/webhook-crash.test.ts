@@ -33,7 +33,10 @@ describe('webhook dispatcher crash and restart', () => {
     const keys = await stack.createBusiness('Crashy');
     const created = await stack.api('POST', '/v1/callback', {
       key: keys.test.secret,
-      body: { url: receiver.url('/crash'), events: ['transaction.pending', 'transaction.processing', 'transaction.success'] },
+      body: {
+        url: receiver.url('/crash'),
+        events: ['transaction.pending', 'transaction.processing', 'transaction.success'],
+      },
     });
     expect(created.status).toBe(200);
 
@@ -41,7 +44,14 @@ describe('webhook dispatcher crash and restart', () => {
     for (let i = 0; i < payments; i++) {
       const res = await stack.api('POST', '/v1/transactions', {
         key: keys.test.secret,
-        body: { amount: 100 + i, email: 'c@example.com', currency: 'USD', payment_method_code: 'ecocash', mobile_money_number: '0771111111', transaction_reference: `crash-${i}` },
+        body: {
+          amount: 100 + i,
+          email: 'c@example.com',
+          currency: 'USD',
+          payment_method_code: 'ecocash',
+          mobile_money_number: '0771111111',
+          transaction_reference: `crash-${i}`,
+        },
       });
       expect(res.status).toBe(200);
     }

@@ -45,9 +45,16 @@ describe('two webhook dispatchers and a slow receiver', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    stack = await Stack.start(['transaction-service', 'webhook-dispatcher', 'gateway'], { ...receiver.dispatcherEnv(), ...dispatcherEnv });
+    stack = await Stack.start(['transaction-service', 'webhook-dispatcher', 'gateway'], {
+      ...receiver.dispatcherEnv(),
+      ...dispatcherEnv,
+    });
     const [rpc, http] = [await freePort(), await freePort()];
-    second = startApp('webhook-dispatcher', { ...stack.envFor('webhook-dispatcher'), RPC_PORT: String(rpc), HTTP_PORT: String(http) }, http);
+    second = startApp(
+      'webhook-dispatcher',
+      { ...stack.envFor('webhook-dispatcher'), RPC_PORT: String(rpc), HTTP_PORT: String(http) },
+      http,
+    );
     await second.waitReady();
   }, 120_000);
 
@@ -64,23 +71,37 @@ describe('two webhook dispatchers and a slow receiver', () => {
       key: keys.test.secret,
       body: {
         url: receiver.url('/slow'),
-        events: ['transaction.pending', 'transaction.processing', 'transaction.success', 'payment.created', 'payment.updated', 'payment.completed'],
+        events: [
+          'transaction.pending',
+          'transaction.processing',
+          'transaction.success',
+          'payment.created',
+          'payment.updated',
+          'payment.completed',
+        ],
       },
     });
     expect(created.status).toBe(200);
 
     const hooks = stack.db('webhook-dispatcher');
     const byStatus = async () => {
-      const { rows } = await hooks.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM deliveries GROUP BY status');
+      const { rows } = await hooks.query<{ status: string; n: number }>(
+        'SELECT status, count(*)::int AS n FROM deliveries GROUP BY status',
+      );
       return Object.fromEntries(rows.map((r) => [r.status, r.n]));
     };
     // Bursts, each sent in full before the next: every burst starts both processes' attempts together again.
     for (let wave = 1; wave <= WAVES; wave++) {
-      for (let i = 0; i < PAYMENTS_PER_WAVE; i++) await startPayment(stack, keys.test.secret, `two-dispatchers-${wave}-${i}`);
-      await waitFor(`every delivery of burst ${wave} to succeed`, async () => (await byStatus()).succeeded === wave * PAYMENTS_PER_WAVE * PER_PAYMENT, {
-        timeoutMs: 60_000,
-        intervalMs: 250,
-      });
+      for (let i = 0; i < PAYMENTS_PER_WAVE; i++)
+        await startPayment(stack, keys.test.secret, `two-dispatchers-${wave}-${i}`);
+      await waitFor(
+        `every delivery of burst ${wave} to succeed`,
+        async () => (await byStatus()).succeeded === wave * PAYMENTS_PER_WAVE * PER_PAYMENT,
+        {
+          timeoutMs: 60_000,
+          intervalMs: 250,
+        },
+      );
     }
     const expected = WAVES * PAYMENTS_PER_WAVE * PER_PAYMENT;
 
@@ -98,14 +119,17 @@ describe('two webhook dispatchers and a slow receiver', () => {
     }
 
     const times = new Map<string, number>();
-    for (const r of receiver.at('/slow')) times.set(r.headers['webhook-id'], (times.get(r.headers['webhook-id']) ?? 0) + 1);
+    for (const r of receiver.at('/slow'))
+      times.set(r.headers['webhook-id'], (times.get(r.headers['webhook-id']) ?? 0) + 1);
     const sentMoreThanOnce = [...times].filter(([, n]) => n > 1);
     expect({ distinct: times.size, sentMoreThanOnce }).toEqual({ distinct: expected, sentMoreThanOnce: [] });
     expect(await byStatus()).toEqual({ succeeded: expected });
     const { rows: attempts } = await hooks.query<{ n: number }>('SELECT count(*)::int AS n FROM delivery_attempts');
     expect(attempts[0].n).toBe(expected);
     // The overlap this test is about did happen: the reconciler queued deliveries a process was still holding.
-    const { rows: requeued } = await hooks.query<{ n: number }>('SELECT count(*)::int AS n FROM deliveries WHERE enqueue_count > 1');
+    const { rows: requeued } = await hooks.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM deliveries WHERE enqueue_count > 1',
+    );
     expect(requeued[0].n).toBeGreaterThan(0);
   }, 240_000);
 });

@@ -21,17 +21,36 @@ function event(t: Txn, status: TransactionStatus, version: number): EventEnvelop
   const business = t.business ?? 1;
   const mode = t.mode ?? 'test';
   const transaction = {
-    id: t.id, transaction_id: `txn_${t.id}`, business_id: business, mode, amount: t.amount ?? 1000, currency: t.currency ?? 'USD',
-    status, version, link_splits: [], date_created: t.created ?? '2026-03-01T10:00:00.000Z',
+    id: t.id,
+    transaction_id: `txn_${t.id}`,
+    business_id: business,
+    mode,
+    amount: t.amount ?? 1000,
+    currency: t.currency ?? 'USD',
+    status,
+    version,
+    link_splits: [],
+    date_created: t.created ?? '2026-03-01T10:00:00.000Z',
   } as unknown as TransactionSnapshot;
   return {
-    id: `e-${t.id}-${version}`, type: 'transaction.status_changed', version: 1, occurred_at: '2026-03-01T10:00:00.000Z', producer: 't', mode, business_id: business,
-    correlation_id: null, data: { transaction, previous_status: null, status },
+    id: `e-${t.id}-${version}`,
+    type: 'transaction.status_changed',
+    version: 1,
+    occurred_at: '2026-03-01T10:00:00.000Z',
+    producer: 't',
+    mode,
+    business_id: business,
+    correlation_id: null,
+    data: { transaction, previous_status: null, status },
   };
 }
 
 /** A payment's three events, as the sandbox sends them. */
-const lifecycle = (t: Txn, last: TransactionStatus = 'success') => [event(t, 'pending', 1), event(t, 'processing', 2), event(t, last, 3)];
+const lifecycle = (t: Txn, last: TransactionStatus = 'success') => [
+  event(t, 'pending', 1),
+  event(t, 'processing', 2),
+  event(t, last, 3),
+];
 
 /**
  * The daily totals behind the dashboard's overview, counted by the triggers on the ledger's copies
@@ -65,7 +84,10 @@ describe('ledger daily totals', () => {
 
   it('counts a payment once and a success once, whether its events come in one batch or one at a time', async () => {
     await batch([...lifecycle({ id: 1, business: 10 }), ...lifecycle({ id: 2, business: 10, amount: 250 }, 'failed')]);
-    await oneByOne([...lifecycle({ id: 3, business: 10, amount: 4000 }), ...lifecycle({ id: 4, business: 10, currency: 'ZAR', amount: 700 })]);
+    await oneByOne([
+      ...lifecycle({ id: 3, business: 10, amount: 4000 }),
+      ...lifecycle({ id: 4, business: 10, currency: 'ZAR', amount: 700 }),
+    ]);
     expect(await read(10)).toEqual([
       { date: '2026-03-01', currency: 'USD', payments: 3, succeeded: 2, succeeded_amount: 5000 },
       { date: '2026-03-01', currency: 'ZAR', payments: 1, succeeded: 1, succeeded_amount: 700 },
@@ -78,7 +100,9 @@ describe('ledger daily totals', () => {
     await batch([events[0], events[1]]);
     await batch(events);
     await oneByOne(events);
-    expect(await read(11)).toEqual([{ date: '2026-03-01', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 900 }]);
+    expect(await read(11)).toEqual([
+      { date: '2026-03-01', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 900 },
+    ]);
   });
 
   it('keeps days (UTC), businesses and modes apart, and reads only the days asked', async () => {
@@ -92,9 +116,15 @@ describe('ledger daily totals', () => {
       { date: '2026-02-28', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 1 },
       { date: '2026-03-02', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 2 },
     ]);
-    expect(await read(12, '2026-03-01', '2026-03-02')).toEqual([{ date: '2026-03-02', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 2 }]);
-    expect(await read(12, '2026-03-01', '2026-03-01', 'live')).toEqual([{ date: '2026-03-01', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 4 }]);
-    expect(await read(13)).toEqual([{ date: '2026-03-01', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 8 }]);
+    expect(await read(12, '2026-03-01', '2026-03-02')).toEqual([
+      { date: '2026-03-02', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 2 },
+    ]);
+    expect(await read(12, '2026-03-01', '2026-03-01', 'live')).toEqual([
+      { date: '2026-03-01', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 4 },
+    ]);
+    expect(await read(13)).toEqual([
+      { date: '2026-03-01', currency: 'USD', payments: 1, succeeded: 1, succeeded_amount: 8 },
+    ]);
   });
 
   it('answers nothing for a range that is not two real days in order within 92 days', async () => {
@@ -105,7 +135,12 @@ describe('ledger daily totals', () => {
   });
 
   it('adds concurrent batches of many businesses and days without losing a count or deadlocking', async () => {
-    const txns = Array.from({ length: 600 }, (_, i) => ({ id: 1000 + i, business: 100 + (i % 5), created: `2026-03-0${1 + (i % 2)}T12:00:00.000Z`, amount: 10 }));
+    const txns = Array.from({ length: 600 }, (_, i) => ({
+      id: 1000 + i,
+      business: 100 + (i % 5),
+      created: `2026-03-0${1 + (i % 2)}T12:00:00.000Z`,
+      amount: 10,
+    }));
     // Four "partitions" in parallel, each with its own transactions, in reversed key orders.
     const parts = [0, 1, 2, 3].map((p) => txns.filter((_, i) => i % 4 === p));
     await Promise.all(parts.map((part, p) => batch((p % 2 ? [...part].reverse() : part).flatMap((t) => lifecycle(t)))));
@@ -124,12 +159,15 @@ describe('ledger daily totals', () => {
   it('folds the changes into the totals without changing what is read', async () => {
     await batch([...lifecycle({ id: 40, business: 14 }), ...lifecycle({ id: 41, business: 14, amount: 5 })]);
     const before = await read(14);
-    const changes = async () => Number((await db.ds.query('SELECT count(*) AS n FROM ledger_daily_totals_changes'))[0].n);
+    const changes = async () =>
+      Number((await db.ds.query('SELECT count(*) AS n FROM ledger_daily_totals_changes'))[0].n);
     expect(await changes()).toBeGreaterThan(0);
     while ((await copies.compactDailyTotals(db.ds, 3)) > 0);
     expect(await changes()).toBe(0);
     expect(await read(14)).toEqual(before);
-    expect(before).toEqual([{ date: '2026-03-01', currency: 'USD', payments: 2, succeeded: 2, succeeded_amount: 1005 }]);
+    expect(before).toEqual([
+      { date: '2026-03-01', currency: 'USD', payments: 2, succeeded: 2, succeeded_amount: 1005 },
+    ]);
   });
 
   it('counts what any writer does to the copies: two transactions saving the same copy at once, and plain SQL', async () => {
@@ -154,8 +192,10 @@ describe('ledger daily totals', () => {
        VALUES (51, 'txn_51', 15, 'test', 300, 'USD', 'pending', 1, '2026-03-01T09:00:00Z')`,
     );
     await db.ds.query("UPDATE ledger_transactions SET status = 'success', version = 2 WHERE id = 51");
-    await db.ds.query("UPDATE ledger_transactions SET version = 3 WHERE id = 51");
-    expect(await read(15)).toEqual([{ date: '2026-03-01', currency: 'USD', payments: 2, succeeded: 2, succeeded_amount: 1300 }]);
+    await db.ds.query('UPDATE ledger_transactions SET version = 3 WHERE id = 51');
+    expect(await read(15)).toEqual([
+      { date: '2026-03-01', currency: 'USD', payments: 2, succeeded: 2, succeeded_amount: 1300 },
+    ]);
   });
 
   it('the migration counts the copies written before it', async () => {
@@ -171,7 +211,9 @@ describe('ledger daily totals', () => {
     } finally {
       await run('up');
     }
-    expect(await read(16)).toEqual([{ date: '2026-03-02', currency: 'ZAR', payments: 2, succeeded: 1, succeeded_amount: 700 }]);
+    expect(await read(16)).toEqual([
+      { date: '2026-03-02', currency: 'ZAR', payments: 2, succeeded: 1, succeeded_amount: 700 },
+    ]);
     // Everything counted before it is still there (folded into the totals by the backfill).
     expect(await read(10)).toEqual([
       { date: '2026-03-01', currency: 'USD', payments: 3, succeeded: 2, succeeded_amount: 5000 },

@@ -32,11 +32,20 @@ describe('outbox relay: nothing held while the batch is being sent', () => {
   });
 
   const addEvent = (key: string) =>
-    ds.query(`INSERT INTO outbox_events (event_id, topic, message_key, payload) VALUES (gen_random_uuid(), 'transaction.status_changed', $1, '{}')`, [key]);
-  const unpublished = async () => Number((await observer.query(`SELECT count(*) AS n FROM outbox_events WHERE published_at IS NULL`)).rows[0].n);
+    ds.query(
+      `INSERT INTO outbox_events (event_id, topic, message_key, payload) VALUES (gen_random_uuid(), 'transaction.status_changed', $1, '{}')`,
+      [key],
+    );
+  const unpublished = async () =>
+    Number((await observer.query(`SELECT count(*) AS n FROM outbox_events WHERE published_at IS NULL`)).rows[0].n);
   /** The relay's backend while it waits in its open transaction. */
   const waitingRelay = async () =>
-    (await observer.query(`SELECT backend_xid::text AS xid FROM pg_stat_activity WHERE datname = $1 AND state = 'idle in transaction' AND pid <> pg_backend_pid()`, [db.name])).rows as { xid: string | null }[];
+    (
+      await observer.query(
+        `SELECT backend_xid::text AS xid FROM pg_stat_activity WHERE datname = $1 AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
+        [db.name],
+      )
+    ).rows as { xid: string | null }[];
 
   function gatedProducer(outcome: 'ok' | 'fail') {
     let open!: () => void;

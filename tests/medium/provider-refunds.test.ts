@@ -23,7 +23,10 @@ describe('refunds through a provider refund API', () => {
   let store: ProviderRefundStore;
   let seq = 0;
   const calls: RefundRequest[] = [];
-  let answer: (req: RefundRequest) => Promise<RefundOutcome> = async () => ({ kind: 'succeeded', providerRefundId: 'R1' });
+  let answer: (req: RefundRequest) => Promise<RefundOutcome> = async () => ({
+    kind: 'succeeded',
+    providerRefundId: 'R1',
+  });
 
   const connector = {
     provider: 'dpo',
@@ -39,8 +42,13 @@ describe('refunds through a provider refund API', () => {
     },
   } as unknown as Connector<unknown>;
   const registry = { get: () => connector } as unknown as ConnectorRegistry;
-  const credentials = { read: async () => ({ company_token: 'T', service_type: '1' }) } as unknown as ProviderCredentials;
-  const config = { PROVIDER_TIMEOUT_MS: 1_000, PUBLIC_BASE_URL: 'https://pay.example.com/' } as TransactionServiceConfig;
+  const credentials = {
+    read: async () => ({ company_token: 'T', service_type: '1' }),
+  } as unknown as ProviderCredentials;
+  const config = {
+    PROVIDER_TIMEOUT_MS: 1_000,
+    PUBLIC_BASE_URL: 'https://pay.example.com/',
+  } as TransactionServiceConfig;
   const outbox = { notify: () => undefined };
   let service: ProviderRefunds;
 
@@ -52,24 +60,56 @@ describe('refunds through a provider refund API', () => {
        VALUES ($1, 9, 'live', $2, 1000, 0, 1000, 'USD', 'a@example.com', 'success', 'Payment successful', $3, now() + interval '1 hour') RETURNING id`,
       [`txn_pr${n}`, `pr-${n}`, `chk_pr${n}`],
     );
-    await ds.query("INSERT INTO provider_payments (transaction_id, provider, state, provider_reference) VALUES ($1, 'dpo', 'final', $2)", [txn.id, `TOKEN-${n}`]);
+    await ds.query(
+      "INSERT INTO provider_payments (transaction_id, provider, state, provider_reference) VALUES ($1, 'dpo', 'final', $2)",
+      [txn.id, `TOKEN-${n}`],
+    );
     return ds.transaction(async (m) => {
-      const row = await refunds.insert(m, { transactionId: String(txn.id), businessId: 9, mode: 'live', amount, currency: 'USD', reason: null, metadata: {}, description: null, settleInSeconds: null, message: 'Refund sent to DPO Pay' });
+      const row = await refunds.insert(m, {
+        transactionId: String(txn.id),
+        businessId: 9,
+        mode: 'live',
+        amount,
+        currency: 'USD',
+        reason: null,
+        metadata: {},
+        description: null,
+        settleInSeconds: null,
+        message: 'Refund sent to DPO Pay',
+      });
       await store.queue(m, row.id, 'dpo');
       return row.id;
     });
   };
   const state = async (refundId: string) =>
-    (await ds.query('SELECT r.status, r.message, pr.state, pr.provider_refund_id, pr.last_error FROM refunds r JOIN provider_refunds pr ON pr.refund_id = r.id WHERE r.id = $1', [refundId]))[0];
+    (
+      await ds.query(
+        'SELECT r.status, r.message, pr.state, pr.provider_refund_id, pr.last_error FROM refunds r JOIN provider_refunds pr ON pr.refund_id = r.id WHERE r.id = $1',
+        [refundId],
+      )
+    )[0];
   /** As if `seconds` had passed since its provider row last changed. */
-  const age = (refundId: string, seconds: number) => ds.query('UPDATE provider_refunds SET updated_at = updated_at - make_interval(secs => $2) WHERE refund_id = $1', [refundId, seconds]);
+  const age = (refundId: string, seconds: number) =>
+    ds.query('UPDATE provider_refunds SET updated_at = updated_at - make_interval(secs => $2) WHERE refund_id = $1', [
+      refundId,
+      seconds,
+    ]);
 
   beforeAll(async () => {
     db = await migratedDatabase('transaction-service', 'provider_refunds');
     ds = db.ds;
     refunds = new RefundStore();
     store = new ProviderRefundStore();
-    service = new ProviderRefunds(ds, store, refunds, credentials, registry, outbox as never, config, pino({ level: 'silent' }));
+    service = new ProviderRefunds(
+      ds,
+      store,
+      refunds,
+      credentials,
+      registry,
+      outbox as never,
+      config,
+      pino({ level: 'silent' }),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -85,9 +125,19 @@ describe('refunds through a provider refund API', () => {
     const id = await queuedRefund(400);
     await Promise.all([service.send(id), service.send(id), service.send(id)]);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ amountMinor: 400, currency: 'USD', providerReference: expect.stringMatching(/^TOKEN-/), transactionId: expect.stringMatching(/^txn_pr/) });
+    expect(calls[0]).toMatchObject({
+      amountMinor: 400,
+      currency: 'USD',
+      providerReference: expect.stringMatching(/^TOKEN-/),
+      transactionId: expect.stringMatching(/^txn_pr/),
+    });
     expect(calls[0].notifyUrl).toMatch(/^https:\/\/pay\.example\.com\/v1\/provider-notifications\/dpo\/rfd_/);
-    expect(await state(id)).toMatchObject({ status: 'success', message: 'Refunded by DPO Pay', state: 'final', provider_refund_id: 'R1' });
+    expect(await state(id)).toMatchObject({
+      status: 'success',
+      message: 'Refunded by DPO Pay',
+      state: 'final',
+      provider_refund_id: 'R1',
+    });
     // Sent again later (a sweep, a retry): nothing more goes to the provider.
     await service.send(id);
     expect(calls).toHaveLength(1);
@@ -97,7 +147,11 @@ describe('refunds through a provider refund API', () => {
     answer = async () => ({ kind: 'declined', reason: 'Refund failed - amount exceeds' });
     const refused = await queuedRefund(300);
     await service.send(refused);
-    expect(await state(refused)).toMatchObject({ status: 'failed', message: 'DPO Pay refused the refund: Refund failed - amount exceeds', state: 'final' });
+    expect(await state(refused)).toMatchObject({
+      status: 'failed',
+      message: 'DPO Pay refused the refund: Refund failed - amount exceeds',
+      state: 'final',
+    });
 
     answer = async () => ({ kind: 'pending', providerRefundId: 'OZ-9' });
     const later = await queuedRefund(300);
@@ -109,7 +163,11 @@ describe('refunds through a provider refund API', () => {
     answer = async () => ({ kind: 'unknown', reason: 'timed out after 1000 ms' });
     const id = await queuedRefund(200);
     await service.send(id);
-    expect(await state(id)).toMatchObject({ status: 'pending', state: 'unresolved', last_error: 'timed out after 1000 ms' });
+    expect(await state(id)).toMatchObject({
+      status: 'pending',
+      state: 'unresolved',
+      last_error: 'timed out after 1000 ms',
+    });
     await age(id, 3600);
     await service.sweep();
     expect(calls).toHaveLength(1);
@@ -127,7 +185,11 @@ describe('refunds through a provider refund API', () => {
     await service.sweep();
     expect(calls.map((c) => c.refundId)).toEqual([expect.stringMatching(/^rfd_/)]);
     expect(await state(unsent)).toMatchObject({ status: 'success', state: 'final' });
-    expect(await state(dying)).toMatchObject({ status: 'pending', state: 'unresolved', last_error: expect.stringContaining('stopped before the provider answered') });
+    expect(await state(dying)).toMatchObject({
+      status: 'pending',
+      state: 'unresolved',
+      last_error: expect.stringContaining('stopped before the provider answered'),
+    });
   });
 
   it("a refund notification applies only to its own refund: the refund's payment, its provider refund id, its amount", async () => {
@@ -139,8 +201,18 @@ describe('refunds through a provider refund API', () => {
     await service.send(b);
     const [{ public_id: aId }] = await ds.query('SELECT public_id FROM refunds WHERE id = $1', [a]);
     const [{ public_id: bId }] = await ds.query('SELECT public_id FROM refunds WHERE id = $1', [b]);
-    const [{ provider_reference: bPayment }] = await ds.query('SELECT pp.provider_reference FROM refunds r JOIN provider_payments pp ON pp.transaction_id = r.transaction_id WHERE r.id = $1', [b]);
-    const complete = (over: object) => async () => ({ providerRefundId: 'OZ-B', providerPaymentReference: bPayment, providerStatus: 'Complete', status: 'success' as const, amountMinor: 300, ...over });
+    const [{ provider_reference: bPayment }] = await ds.query(
+      'SELECT pp.provider_reference FROM refunds r JOIN provider_payments pp ON pp.transaction_id = r.transaction_id WHERE r.id = $1',
+      [b],
+    );
+    const complete = (over: object) => async () => ({
+      providerRefundId: 'OZ-B',
+      providerPaymentReference: bPayment,
+      providerStatus: 'Complete',
+      status: 'success' as const,
+      amountMinor: 300,
+      ...over,
+    });
     // Refund A's signed Complete posted to B's URL: another refund id (A's), or another payment.
     expect(await service.notified(bId, 'dpo', complete({ providerRefundId: 'OZ-A' }))).toBe(false);
     expect(await service.notified(bId, 'dpo', complete({ providerPaymentReference: 'TOKEN-other' }))).toBe(false);
@@ -151,7 +223,18 @@ describe('refunds through a provider refund API', () => {
     expect(await service.notified(bId, 'dpo', complete({}))).toBe(true);
     expect(await state(b)).toMatchObject({ status: 'success', state: 'final', provider_refund_id: 'OZ-B' });
     // A's notification for A, with A's id learnt from the provider's answer.
-    expect(await service.notified(aId, 'dpo', complete({ providerRefundId: 'OZ-A', providerPaymentReference: null, status: 'failed', providerStatus: 'Failed' }))).toBe(true);
+    expect(
+      await service.notified(
+        aId,
+        'dpo',
+        complete({
+          providerRefundId: 'OZ-A',
+          providerPaymentReference: null,
+          status: 'failed',
+          providerStatus: 'Failed',
+        }),
+      ),
+    ).toBe(true);
     expect(await state(a)).toMatchObject({ status: 'failed', state: 'final' });
   });
 });

@@ -17,9 +17,13 @@ describe('recorded order after a move to another cluster', () => {
   let db: MigratedDatabase;
   let ds: DataSource;
   const errors: string[] = [];
-  const logger = { error: (_: unknown, message: string) => errors.push(message), warn: () => undefined } as unknown as Logger;
+  const logger = {
+    error: (_: unknown, message: string) => errors.push(message),
+    warn: () => undefined,
+  } as unknown as Logger;
   const ctx: RpcContext = { request_id: 'req_test', business_id: 7, mode: 'test', key_type: 'secret' };
-  const listed = async (store: EventsStore) => (await store.list(ctx, { order: 'recorded', created: {}, limit: 10 })).events.map((e) => e.id);
+  const listed = async (store: EventsStore) =>
+    (await store.list(ctx, { order: 'recorded', created: {}, limit: 10 })).events.map((e) => e.id);
   const insert = (id: string, recordedXid?: string) =>
     ds.query(
       `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at${recordedXid ? ', recorded_xid' : ''})
@@ -37,11 +41,13 @@ describe('recorded order after a move to another cluster', () => {
   });
 
   it('builds the index as a valid one', async () => {
-    const [index] = await ds.query(`SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'webhook_events_recorded'`);
+    const [index] = await ds.query(
+      `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'webhook_events_recorded'`,
+    );
     expect(index).toEqual({ indisvalid: true });
   });
 
-  it('is quiet while the values are this cluster\'s, names the fix when a copied event is ahead, and the fix lists it again', async () => {
+  it("is quiet while the values are this cluster's, names the fix when a copied event is ahead, and the fix lists it again", async () => {
     const store = new EventsStore(ds);
     const guard = new RecordedOrderGuard(store, logger);
     await insert('evt_here');
@@ -55,7 +61,9 @@ describe('recorded order after a move to another cluster', () => {
     expect(errors).toEqual([expect.stringContaining(RECORDED_ORDER_FIX_SQL)]);
 
     // The runbook's step (docs/operations.md, "Moving the webhook database").
-    expect(readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8')).toContain(`${RECORDED_ORDER_FIX_SQL};`);
+    expect(readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8')).toContain(
+      `${RECORDED_ORDER_FIX_SQL};`,
+    );
     await ds.query(RECORDED_ORDER_FIX_SQL);
     expect(await guard.check()).toBe(true);
     expect(await listed(store)).toEqual(['evt_copied', 'evt_here']);

@@ -12,7 +12,10 @@ describe('stores: locks and the database clock', () => {
   let webhooks: MigratedDatabase;
 
   beforeAll(async () => {
-    [gateway, webhooks] = await Promise.all([migratedDatabase('gateway', 'store_clock_gw'), migratedDatabase('webhook-dispatcher', 'store_locks_wh')]);
+    [gateway, webhooks] = await Promise.all([
+      migratedDatabase('gateway', 'store_clock_gw'),
+      migratedDatabase('webhook-dispatcher', 'store_locks_wh'),
+    ]);
   }, 120_000);
 
   afterAll(async () => {
@@ -23,7 +26,9 @@ describe('stores: locks and the database clock', () => {
     const keys = new ApiKeyStore(gateway.ds);
     const business = await gateway.ds.transaction((m) => new BusinessStore(gateway.ds).insert(m, 'Clock'));
     const add = (hash: string, type: 'secret' | 'public', mode: 'test' | 'live' = 'test') =>
-      gateway.ds.transaction((m) => keys.insert(m, { businessId: business.id, mode, type, hash, prefix: hash.slice(0, 8) }));
+      gateway.ds.transaction((m) =>
+        keys.insert(m, { businessId: business.id, mode, type, hash, prefix: hash.slice(0, 8) }),
+      );
     await add('hash-secret-1', 'secret');
     await add('hash-public-1', 'public');
     await add('hash-secret-live', 'secret', 'live');
@@ -47,7 +52,14 @@ describe('stores: locks and the database clock', () => {
 
   it('counts live callbacks under a lock per business and mode: a second creation waits for the first to commit', async () => {
     const store = new CallbackStore(webhooks.ds);
-    const callback = { businessId: 11, mode: 'test' as const, url: 'https://example.com/hook', description: '', events: ['transaction.success'], secret: 'whsec_x' };
+    const callback = {
+      businessId: 11,
+      mode: 'test' as const,
+      url: 'https://example.com/hook',
+      description: '',
+      events: ['transaction.success'],
+      secret: 'whsec_x',
+    };
     let releaseFirst!: () => void;
     const firstMayCommit = new Promise<void>((resolve) => (releaseFirst = resolve));
     let firstCounted!: () => void;

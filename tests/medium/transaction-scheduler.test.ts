@@ -4,7 +4,10 @@ import { TransactionServiceConfig } from '../../apps/transaction-service/src/con
 import { RefundStore } from '../../apps/transaction-service/src/refunds/refund-store';
 import { TransactionScheduler } from '../../apps/transaction-service/src/transactions/sandbox/transaction-scheduler';
 import { TransactionQueries } from '../../apps/transaction-service/src/transactions/transaction-queries';
-import { TransactionStore, type NewTransaction } from '../../apps/transaction-service/src/transactions/transaction-store';
+import {
+  TransactionStore,
+  type NewTransaction,
+} from '../../apps/transaction-service/src/transactions/transaction-store';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 import { waitFor } from '../support/wait';
 
@@ -19,18 +22,45 @@ describe('transaction scheduler', () => {
   let n = 0;
 
   const payment = (settleInMs: number | null, expiresInSeconds = 3_600): NewTransaction => ({
-    businessId: 1, mode: 'test', reference: `sched-${++n}`, amount: 1000, charges: 0, currency: 'USD', email: 'a@example.com',
-    paymentMethodType: 'mobile_money', paymentMethodCode: 'ecocash', mobileMoneyNumber: '0771234567', requestedResponse: 'success',
-    message: 'pending', successUrl: null, failureUrl: null, expiresInSeconds,
-    then: settleInMs === null ? undefined : { status: 'processing', message: 'processing', settleAt: new Date(Date.now() + settleInMs) },
+    businessId: 1,
+    mode: 'test',
+    reference: `sched-${++n}`,
+    amount: 1000,
+    charges: 0,
+    currency: 'USD',
+    email: 'a@example.com',
+    paymentMethodType: 'mobile_money',
+    paymentMethodCode: 'ecocash',
+    mobileMoneyNumber: '0771234567',
+    requestedResponse: 'success',
+    message: 'pending',
+    successUrl: null,
+    failureUrl: null,
+    expiresInSeconds,
+    then:
+      settleInMs === null
+        ? undefined
+        : { status: 'processing', message: 'processing', settleAt: new Date(Date.now() + settleInMs) },
   });
   const create = (t: NewTransaction) => db.ds.transaction((m) => store.create(m, t, null));
-  const status = async (id: string) => ((await db.ds.query('SELECT status FROM transactions WHERE id = $1', [id])) as { status: string }[])[0].status;
+  const status = async (id: string) =>
+    ((await db.ds.query('SELECT status FROM transactions WHERE id = $1', [id])) as { status: string }[])[0].status;
 
   beforeAll(async () => {
     db = await migratedDatabase('transaction-service', 'scheduler');
-    const config = Object.assign(new TransactionServiceConfig(), { SCHEDULER_POLL_INTERVAL_MS: 100, SCHEDULER_IDLE_MAX_MS: 1_000 });
-    scheduler = new TransactionScheduler(db.ds, store, new TransactionQueries(), new OutboxNotifier(), new RefundStore(), config, pino({ level: 'silent' }));
+    const config = Object.assign(new TransactionServiceConfig(), {
+      SCHEDULER_POLL_INTERVAL_MS: 100,
+      SCHEDULER_IDLE_MAX_MS: 1_000,
+    });
+    scheduler = new TransactionScheduler(
+      db.ds,
+      store,
+      new TransactionQueries(),
+      new OutboxNotifier(),
+      new RefundStore(),
+      config,
+      pino({ level: 'silent' }),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -50,7 +80,10 @@ describe('transaction scheduler', () => {
     expect(wait).toBeLessThanOrEqual(400);
     expect(await status(sooner.id)).toBe('processing');
     // Once due: settled, and then it looks again after the interval (false).
-    await waitFor('the settlement to come due', async () => ((await scheduler.tick()) === false ? true : undefined), { timeoutMs: 5_000, intervalMs: 50 });
+    await waitFor('the settlement to come due', async () => ((await scheduler.tick()) === false ? true : undefined), {
+      timeoutMs: 5_000,
+      intervalMs: 50,
+    });
     expect(await status(sooner.id)).toBe('success');
     expect(await status(later.id)).toBe('processing');
     // Next: the later one's settlement, about a minute away.

@@ -6,7 +6,11 @@ import { CallbackStore } from '../../apps/webhook-dispatcher/src/callbacks/callb
 import { UpdateCallbackUseCase } from '../../apps/webhook-dispatcher/src/callbacks/usecases/update-callback.usecase';
 import { DeliveryStore } from '../../apps/webhook-dispatcher/src/delivery/delivery-store';
 import { DeliveryReconciler } from '../../apps/webhook-dispatcher/src/delivery/delivery-reconciler';
-import { RECONCILE_PAGE, RECONCILE_PAGES_PER_PASS, deliveryJobId } from '../../apps/webhook-dispatcher/src/delivery/delivery-queue';
+import {
+  RECONCILE_PAGE,
+  RECONCILE_PAGES_PER_PASS,
+  deliveryJobId,
+} from '../../apps/webhook-dispatcher/src/delivery/delivery-queue';
 import { infra, runId } from '../support/infra';
 import { waitFor } from '../support/wait';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
@@ -48,7 +52,8 @@ describe('webhook dispatcher stores under concurrency', () => {
       [ids, seconds],
     );
   /** As if the lock of the claim on it had run out (its holder stalled, or died). */
-  const expireLock = (deliveryId: string) => ds.query("UPDATE deliveries SET locked_until = now() - interval '1 second' WHERE id = $1", [deliveryId]);
+  const expireLock = (deliveryId: string) =>
+    ds.query("UPDATE deliveries SET locked_until = now() - interval '1 second' WHERE id = $1", [deliveryId]);
   const row = async (deliveryId: string) =>
     (
       await ds.query(
@@ -56,7 +61,10 @@ describe('webhook dispatcher stores under concurrency', () => {
         [deliveryId],
       )
     )[0];
-  const attemptsOf = async (deliveryId: string) => ds.query('SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryId]);
+  const attemptsOf = async (deliveryId: string) =>
+    ds.query('SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt', [
+      deliveryId,
+    ]);
   const claim = async (deliveryId: string) => {
     const c = await store.claimAttempt(deliveryId, 0, 20, 100);
     if (!c || c === 'busy') throw new Error(`delivery ${deliveryId} was not claimed (${c})`);
@@ -68,7 +76,14 @@ describe('webhook dispatcher stores under concurrency', () => {
     ds = db.ds;
     store = new DeliveryStore(ds);
     callbacks = new CallbackStore(ds);
-    await callbacks.insert(ds.manager, { businessId: 7, mode: 'test', url: 'https://example.com/hook', description: '', events: ['transaction.success'], secret: SECRET });
+    await callbacks.insert(ds.manager, {
+      businessId: 7,
+      mode: 'test',
+      url: 'https://example.com/hook',
+      description: '',
+      events: ['transaction.success'],
+      secret: SECRET,
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -97,12 +112,25 @@ describe('webhook dispatcher stores under concurrency', () => {
 
     // The stalled worker comes back with its answer: neither a success nor a failure nor an unsent end is written.
     expect(await store.recordSuccess(stalled.delivery, 200, 12)).toBe(false);
-    const failure = { deliveryId: d, lockToken: stalled.delivery.lock_token, previousAttempts: 0, statusCode: 500, durationMs: 12, error: 'HTTP 500', retryInSeconds: 5 };
+    const failure = {
+      deliveryId: d,
+      lockToken: stalled.delivery.lock_token,
+      previousAttempts: 0,
+      statusCode: 500,
+      durationMs: 12,
+      error: 'HTTP 500',
+      retryInSeconds: 5,
+    };
     expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(false);
     expect(await store.finishUnsent(stalled.delivery, 'skipped', 'callback disabled')).toBe(false);
     await store.unlock(ds.manager, stalled.delivery);
     // The holder's lock stands (no third claim can send it beside the holder), and no attempt is recorded for it.
-    expect(await row(d)).toMatchObject({ status: 'pending', attempts: 0, lock_token: holder.delivery.lock_token, held: true });
+    expect(await row(d)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      lock_token: holder.delivery.lock_token,
+      held: true,
+    });
     expect(await attemptsOf(d)).toEqual([]);
 
     expect(await store.recordSuccess(holder.delivery, 204, 30)).toBe(true);
@@ -113,9 +141,23 @@ describe('webhook dispatcher stores under concurrency', () => {
   it('records a failure of the holder, and lets a late holder whose lock ran out record when nobody took it over', async () => {
     const [failing, late] = await deliveries(2);
     const c = await claim(failing);
-    const failure = { deliveryId: failing, lockToken: c.delivery.lock_token, previousAttempts: 0, statusCode: 503, durationMs: 8, error: 'HTTP 503', retryInSeconds: 5 };
+    const failure = {
+      deliveryId: failing,
+      lockToken: c.delivery.lock_token,
+      previousAttempts: 0,
+      statusCode: 503,
+      durationMs: 8,
+      error: 'HTTP 503',
+      retryInSeconds: 5,
+    };
     expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(true);
-    expect(await row(failing)).toMatchObject({ status: 'pending', attempts: 1, lock_token: null, held: null, handed_over: false });
+    expect(await row(failing)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lock_token: null,
+      held: null,
+      handed_over: false,
+    });
     expect(await attemptsOf(failing)).toEqual([{ attempt: 1, status_code: 503, error: 'HTTP 503' }]);
 
     const slow = await claim(late);
@@ -151,23 +193,39 @@ describe('webhook dispatcher stores under concurrency', () => {
     expect(queued.length + heldHere.length).toBeGreaterThan(RECONCILE_PAGE);
     // Overdue for a minute, in this order: the lost one last.
     await age(all, 60);
-    await ds.query("UPDATE deliveries SET next_attempt_at = next_attempt_at + (id - $2::bigint) * interval '1 ms' WHERE id = ANY($1::bigint[])", [all, all[0]]);
+    await ds.query(
+      "UPDATE deliveries SET next_attempt_at = next_attempt_at + (id - $2::bigint) * interval '1 ms' WHERE id = ANY($1::bigint[])",
+      [all, all[0]],
+    );
     for (const h of heldElsewhere) await claim(h);
 
     const connection = new IORedis(REDIS_URL, { maxRetriesPerRequest: null });
     const queue = new Queue(Queues.WebhookDeliveries, { connection, prefix: `bull:${id}` });
     try {
       // Their jobs wait behind a busy callback (delayed), as the enqueuer added them.
-      await queue.addBulk(queued.map((q) => ({ name: 'deliver', data: { deliveryId: q, attempt: 0 }, opts: { jobId: deliveryJobId({ id: q, attempts: 0, enqueue_count: 1 }), delay: 600_000 } })));
+      await queue.addBulk(
+        queued.map((q) => ({
+          name: 'deliver',
+          data: { deliveryId: q, attempt: 0 },
+          opts: { jobId: deliveryJobId({ id: q, attempts: 0, enqueue_count: 1 }), delay: 600_000 },
+        })),
+      );
       const held = new Set(heldHere);
-      const reconciler = new DeliveryReconciler(store, (r) => queue.getJobState(deliveryJobId(r)), (dId) => held.has(dId), {
-        graceSeconds: 5,
-        pageSize: RECONCILE_PAGE,
-        pagesPerPass: RECONCILE_PAGES_PER_PASS,
-      });
+      const reconciler = new DeliveryReconciler(
+        store,
+        (r) => queue.getJobState(deliveryJobId(r)),
+        (dId) => held.has(dId),
+        {
+          graceSeconds: 5,
+          pageSize: RECONCILE_PAGE,
+          pagesPerPass: RECONCILE_PAGES_PER_PASS,
+        },
+      );
 
       expect(await reconciler.pass()).toBe(1);
-      expect(await ds.query('SELECT id::text FROM deliveries WHERE id = ANY($1::bigint[]) AND enqueued_at IS NULL', [all])).toEqual([{ id: lost }]);
+      expect(
+        await ds.query('SELECT id::text FROM deliveries WHERE id = ANY($1::bigint[]) AND enqueued_at IS NULL', [all]),
+      ).toEqual([{ id: lost }]);
     } finally {
       await queue.obliterate({ force: true });
       await queue.close();
@@ -177,8 +235,17 @@ describe('webhook dispatcher stores under concurrency', () => {
 
   it('enabling a callback again while a failing attempt disables it clears the failure streak that disabled it', async () => {
     const update = new UpdateCallbackUseCase(callbacks, null as never);
-    const cb = await callbacks.insert(ds.manager, { businessId: 7, mode: 'test', url: 'https://example.com/flaky', description: '', events: ['payment.completed'], secret: SECRET });
-    await ds.query("UPDATE callbacks SET failure_count = 49, failing_since = now() - interval '6 days' WHERE id = $1", [cb.id]);
+    const cb = await callbacks.insert(ds.manager, {
+      businessId: 7,
+      mode: 'test',
+      url: 'https://example.com/flaky',
+      description: '',
+      events: ['payment.completed'],
+      secret: SECRET,
+    });
+    await ds.query("UPDATE callbacks SET failure_count = 49, failing_since = now() - interval '6 days' WHERE id = $1", [
+      cb.id,
+    ]);
 
     let enabling: Promise<unknown> | undefined;
     // The failing attempt's transaction (as DeliverAttemptUseCase records a failure): callback locked, 50th failure, disabled.
@@ -196,11 +263,17 @@ describe('webhook dispatcher stores under concurrency', () => {
       });
     });
     expect(await enabling).toMatchObject({ is_active: true, failure_count: 0 });
-    const [stored] = await ds.query('SELECT is_active, failure_count, failing_since, disabled_reason FROM callbacks WHERE id = $1', [cb.id]);
+    const [stored] = await ds.query(
+      'SELECT is_active, failure_count, failing_since, disabled_reason FROM callbacks WHERE id = $1',
+      [cb.id],
+    );
     expect(stored).toEqual({ is_active: true, failure_count: 0, failing_since: null, disabled_reason: null });
 
     // Enabling one that is active leaves its streak alone.
-    await ds.query("UPDATE callbacks SET failure_count = 3, failing_since = now() WHERE id = $1", [cb.id]);
-    expect(await update.execute({ ctx, body: { id: cb.id, is_active: true } })).toMatchObject({ is_active: true, failure_count: 3 });
+    await ds.query('UPDATE callbacks SET failure_count = 3, failing_since = now() WHERE id = $1', [cb.id]);
+    expect(await update.execute({ ctx, body: { id: cb.id, is_active: true } })).toMatchObject({
+      is_active: true,
+      failure_count: 3,
+    });
   });
 });

@@ -18,10 +18,12 @@ export async function signedInPage(
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of (401|403)\b/.test(m.text())) errors.push(`${m.text()} (${m.location().url} on ${page.url()})`);
+    if (m.type() === 'error' && !/status of (401|403)\b/.test(m.text()))
+      errors.push(`${m.text()} (${m.location().url} on ${page.url()})`);
   });
   page.on('response', (r) => {
-    if (r.status() >= 400 && r.status() !== 401 && r.status() !== 403) errors.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    if (r.status() >= 400 && r.status() !== 401 && r.status() !== 403)
+      errors.push(`${r.status()} ${r.request().method()} ${r.url()}`);
   });
   await page.goto(`${gatewayUrl}/dashboard`);
   await page.getByLabel('Email', { exact: true }).fill(email);

@@ -6,8 +6,16 @@ export type Role = 'owner' | 'developer' | 'viewer';
 export const TEST_PASSWORD = 'correct horse battery staple';
 
 /** Creates a dashboard user through the admin API; answers its e-mail. */
-export async function createDashboardUser(stack: Stack, businessId: number, role: Role, email = `${role}-${businessId}-${Math.random().toString(36).slice(2, 8)}@example.com`): Promise<string> {
-  const res = await stack.api('POST', `/admin/v1/businesses/${businessId}/users`, { headers: { authorization: `Bearer ${stack.adminToken}` }, body: { email, password: TEST_PASSWORD, role } });
+export async function createDashboardUser(
+  stack: Stack,
+  businessId: number,
+  role: Role,
+  email = `${role}-${businessId}-${Math.random().toString(36).slice(2, 8)}@example.com`,
+): Promise<string> {
+  const res = await stack.api('POST', `/admin/v1/businesses/${businessId}/users`, {
+    headers: { authorization: `Bearer ${stack.adminToken}` },
+    body: { email, password: TEST_PASSWORD, role },
+  });
   if (res.status !== 201) throw new Error(`create dashboard user failed: ${res.status} ${JSON.stringify(res.body)}`);
   return email;
 }
@@ -35,12 +43,21 @@ export class DashboardClient {
     return res;
   }
 
-  async request<T = Record<string, unknown>>(method: string, path: string, opts: { body?: unknown; csrf?: boolean; headers?: Record<string, string> } = {}): Promise<DashboardResponse<T>> {
+  async request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    opts: { body?: unknown; csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<DashboardResponse<T>> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (this.cookie) headers.cookie = this.cookie;
     if (opts.csrf !== false && this.csrf && method !== 'GET') headers['x-csrf-token'] = this.csrf;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.stack.gatewayUrl}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(`${this.stack.gatewayUrl}${path}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: AbortSignal.timeout(15_000),
+    });
     const text = await res.text();
     let body: unknown = text;
     try {

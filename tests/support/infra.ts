@@ -18,7 +18,10 @@ export function infra(): { DATABASE_URL: string; REDIS_URL: string; KAFKA_BROKER
   }
   const pick = (k: string) => {
     const v = process.env[k] ?? fromFile[k];
-    if (!v) throw new Error(`${k} is not set: run the tests with \`npm test\` (it starts PostgreSQL, Redis and Kafka) or run \`npm run infra:up\` first`);
+    if (!v)
+      throw new Error(
+        `${k} is not set: run the tests with \`npm test\` (it starts PostgreSQL, Redis and Kafka) or run \`npm run infra:up\` first`,
+      );
     return v;
   };
   return { DATABASE_URL: pick('DATABASE_URL'), REDIS_URL: pick('REDIS_URL'), KAFKA_BROKERS: pick('KAFKA_BROKERS') };

@@ -6,7 +6,12 @@ import { migrations as transactions } from '../../apps/transaction-service/src/m
 import { migrations as webhooks } from '../../apps/webhook-dispatcher/src/migrations';
 import { infra, runId } from './infra';
 
-const MIGRATIONS = { gateway, 'transaction-service': transactions, 'split-ledger-service': ledger, 'webhook-dispatcher': webhooks };
+const MIGRATIONS = {
+  gateway,
+  'transaction-service': transactions,
+  'split-ledger-service': ledger,
+  'webhook-dispatcher': webhooks,
+};
 export type AppWithDatabase = keyof typeof MIGRATIONS;
 
 export interface MigratedDatabase {
@@ -26,7 +31,13 @@ export interface MigratedDatabase {
 export async function migratedDatabase(app: AppWithDatabase, label: string): Promise<MigratedDatabase> {
   const { DATABASE_URL } = infra();
   const name = `${runId()}_${label.replace(/[^a-z0-9_]/gi, '_')}`;
-  const ds = await openDatabase({ serverUrl: DATABASE_URL, database: name, migrations: MIGRATIONS[app], migrate: true, applicationName: `${label}-test` });
+  const ds = await openDatabase({
+    serverUrl: DATABASE_URL,
+    database: name,
+    migrations: MIGRATIONS[app],
+    migrate: true,
+    applicationName: `${label}-test`,
+  });
   return {
     ds,
     name,

@@ -13,7 +13,9 @@ const run = promisify(execFile);
  * is documented with, then the built entry point. Tests and the bench run it exactly so.
  */
 export function opsCommand(): string[] {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { ops: string } }).scripts.ops.split(/\s+/);
+  const script = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { ops: string } }
+  ).scripts.ops.split(/\s+/);
   if (script[0] !== 'node') throw new Error(`package.json's ops script should start with node: ${script.join(' ')}`);
   return script.slice(1).map((arg) => (arg.startsWith('dist/') ? join(ROOT, arg) : arg));
 }
@@ -24,7 +26,12 @@ export interface OpsResult {
 }
 
 /** Runs the built ops CLI against a stack (stdout is not a terminal: plain progress lines). */
-export async function runOps(stack: Stack, args: string[], timeoutMs = 120_000, extraEnv: Record<string, string> = {}): Promise<OpsResult> {
+export async function runOps(
+  stack: Stack,
+  args: string[],
+  timeoutMs = 120_000,
+  extraEnv: Record<string, string> = {},
+): Promise<OpsResult> {
   const env = {
     PATH: process.env.PATH ?? '',
     KAFKA_BROKERS: stack.infra.KAFKA_BROKERS,
@@ -34,7 +41,11 @@ export async function runOps(stack: Stack, args: string[], timeoutMs = 120_000, 
     ...extraEnv,
   };
   try {
-    const { stdout, stderr } = await run(process.execPath, [...opsCommand(), ...args], { env, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [...opsCommand(), ...args], {
+      env,
+      timeout: timeoutMs,
+      maxBuffer: 256 * 1024 * 1024,
+    });
     return { code: 0, out: `${stdout}${stderr}` };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -51,5 +62,8 @@ export async function committedOffsets(admin: Admin, groupId: string, topic: str
 /** Consumer groups of a stack (prefix removed). */
 export async function stackGroups(admin: Admin, stack: Stack): Promise<string[]> {
   const { groups } = await admin.listGroups();
-  return groups.map((g) => g.groupId).filter((g) => g.startsWith(stack.topicPrefix)).map((g) => g.slice(stack.topicPrefix.length));
+  return groups
+    .map((g) => g.groupId)
+    .filter((g) => g.startsWith(stack.topicPrefix))
+    .map((g) => g.slice(stack.topicPrefix.length));
 }

@@ -47,6 +47,11 @@ export async function walkList(
 export async function refusesCursor(stack: Stack, path: string, key: string, foreign: string): Promise<void> {
   for (const field of ['starting_after', 'ending_before']) {
     const res = await stack.api<Body>('GET', withQuery(path, `${field}=${foreign}`), { key });
-    expect({ field, status: res.status, code: res.body.code, errors: res.body.errors }).toEqual({ field, status: 400, code: 'validation_error', errors: [expect.objectContaining({ field })] });
+    expect({ field, status: res.status, code: res.body.code, errors: res.body.errors }).toEqual({
+      field,
+      status: 400,
+      code: 'validation_error',
+      errors: [expect.objectContaining({ field })],
+    });
   }
 }

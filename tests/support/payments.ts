@@ -22,14 +22,24 @@ export function sandboxPayment(reference: string, fields: Body = {}): Body {
 }
 
 /** POST /v1/transactions of a sandbox payment; expects 200 and answers the response. */
-export async function startPayment(stack: Api, key: string, reference: string, fields: Body = {}): Promise<ApiResponse> {
+export async function startPayment(
+  stack: Api,
+  key: string,
+  reference: string,
+  fields: Body = {},
+): Promise<ApiResponse> {
   const res = await stack.api('POST', '/v1/transactions', { key, body: sandboxPayment(reference, fields) });
   expect({ reference, status: res.status, body: res.body }).toMatchObject({ reference, status: 200 });
   return res;
 }
 
 /** Polls verify until the payment is `status` (success by default); answers the verified transaction. */
-export function settled(stack: Api, key: string, reference: string, { status = 'success', timeoutMs = 30_000 } = {}): Promise<Body> {
+export function settled(
+  stack: Api,
+  key: string,
+  reference: string,
+  { status = 'success', timeoutMs = 30_000 } = {},
+): Promise<Body> {
   return waitFor(
     `${reference} to be ${status}`,
     async () => {

@@ -51,7 +51,9 @@ export class AppProcess {
   ) {
     child.stdout?.on('data', (d) => (this.output += d));
     child.stderr?.on('data', (d) => (this.output += d));
-    this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve((this.exitCode = code ?? (signal ? 128 : null)))));
+    this.exited = new Promise((resolve) =>
+      child.on('exit', (code, signal) => resolve((this.exitCode = code ?? (signal ? 128 : null)))),
+    );
   }
 
   get running(): boolean {
@@ -80,7 +82,9 @@ export class AppProcess {
   waitExit(timeoutMs = 30_000): Promise<number | null> {
     return Promise.race([
       this.exited,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${this.app} did not exit within ${timeoutMs} ms`)), timeoutMs).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`${this.app} did not exit within ${timeoutMs} ms`)), timeoutMs).unref(),
+      ),
     ]);
   }
 

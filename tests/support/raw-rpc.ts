@@ -24,7 +24,11 @@ export function rawRpc(port: number, frames: (RawFrame | Buffer)[], timeoutMs = 
   return rawRpcSession(port, frames, timeoutMs).then((r) => r.replies);
 }
 
-export function rawRpcSession(port: number, frames: (RawFrame | Buffer)[], timeoutMs = 10_000): Promise<{ replies: RawReply[]; closedByPeer: boolean }> {
+export function rawRpcSession(
+  port: number,
+  frames: (RawFrame | Buffer)[],
+  timeoutMs = 10_000,
+): Promise<{ replies: RawReply[]; closedByPeer: boolean }> {
   const expected = frames.filter((f) => !Buffer.isBuffer(f) && f.header.id !== undefined).length;
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -48,7 +52,8 @@ export function rawRpcSession(port: number, frames: (RawFrame | Buffer)[], timeo
     });
     socket.on('error', (err) => {
       if (done) return;
-      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || (err as NodeJS.ErrnoException).code === 'EPIPE') return finish(true);
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || (err as NodeJS.ErrnoException).code === 'EPIPE')
+        return finish(true);
       clearTimeout(timer);
       done = true;
       reject(err);
@@ -66,7 +71,9 @@ export function rawRpcSession(port: number, frames: (RawFrame | Buffer)[], timeo
 
 /** Every table of a database with a digest of its rows: equal snapshots mean nothing changed. */
 export async function databaseSnapshot(pool: Pool): Promise<Record<string, string>> {
-  const { rows } = await pool.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`);
+  const { rows } = await pool.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
+  );
   const out: Record<string, string> = {};
   for (const { table_name } of rows) {
     const { rows: digest } = await pool.query<{ n: string; md5: string | null }>(

@@ -59,14 +59,20 @@ export class Stack {
     const stack = new Stack(opts.migrationJobs ? { ...env, MIGRATE_ON_BOOT: 'false' } : env);
     for (const app of ALL_APPS) {
       const ports = [];
-      for (let i = 0; i < Math.max(1, opts.replicas?.[app] ?? 1); i++) ports.push({ http: await freePort(), rpc: await freePort(), metrics: await freePort() });
+      for (let i = 0; i < Math.max(1, opts.replicas?.[app] ?? 1); i++)
+        ports.push({ http: await freePort(), rpc: await freePort(), metrics: await freePort() });
       stack.ports.set(app, ports);
     }
     try {
       if (opts.migrationJobs) await Promise.all(apps.map((a) => stack.migrate(a)));
       for (const app of apps) stack.spawn(app);
       await Promise.all(apps.map((a) => stack.processes.get(a)!.waitReady()));
-      const more = apps.flatMap((a) => stack.ports.get(a)!.slice(1).map((_, i) => stack.spawn(a, {}, i + 1)));
+      const more = apps.flatMap((a) =>
+        stack.ports
+          .get(a)!
+          .slice(1)
+          .map((_, i) => stack.spawn(a, {}, i + 1)),
+      );
       await Promise.all(more.map((p) => p.waitReady()));
     } catch (err) {
       await stack.stop();
@@ -89,7 +95,10 @@ export class Stack {
   }
 
   private rpcAddrs(app: AppName): string {
-    return this.ports.get(app)!.map((p) => `127.0.0.1:${p.rpc}`).join(',');
+    return this.ports
+      .get(app)!
+      .map((p) => `127.0.0.1:${p.rpc}`)
+      .join(',');
   }
 
   envFor(app: AppName, extra: Record<string, string> = {}, replica = 0): Record<string, string> {
@@ -144,7 +153,13 @@ export class Stack {
 
   /** An RPC client of one service, signing like the gateway does (merchant scope unless told). */
   rpcClient(app: AppName, scope: RpcScope = 'merchant', port = this.rpcPort(app)): FramedRpcClient {
-    return new FramedRpcClient({ host: '127.0.0.1', port, signer: new RpcSigner(this.rpcSecret, scope), timeoutMs: 30_000, maxFrameBytes: 16 * 1024 * 1024 });
+    return new FramedRpcClient({
+      host: '127.0.0.1',
+      port,
+      signer: new RpcSigner(this.rpcSecret, scope),
+      timeoutMs: 30_000,
+      maxFrameBytes: 16 * 1024 * 1024,
+    });
   }
 
   /** Starts (or starts again) one app (one replica of it); resolves when it is ready. */
@@ -210,7 +225,13 @@ export class Stack {
     path: string,
     /** `rawBody` is sent as it is (bytes exactly; a string as UTF-8), `body` as JSON. */
     /** `gateway` picks a gateway replica (the first by default). */
-    opts: { key?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string>; gateway?: number } = {},
+    opts: {
+      key?: string;
+      body?: unknown;
+      rawBody?: string | Uint8Array;
+      headers?: Record<string, string>;
+      gateway?: number;
+    } = {},
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -218,7 +239,12 @@ export class Stack {
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.gatewayUrlOf(opts.gateway ?? 0)}${path}`, { method, headers, body, signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(`${this.gatewayUrlOf(opts.gateway ?? 0)}${path}`, {
+      method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(15_000),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -229,12 +255,13 @@ export class Stack {
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
 
-  async createBusiness(name = 'Test Business'): Promise<{ id: number; test: { secret: string; public: string }; live: { secret: string; public: string } }> {
-    const res = await this.api<{ business: { id: number }; api_keys: { test: { secret: string; public: string }; live: { secret: string; public: string } } }>(
-      'POST',
-      '/admin/v1/businesses',
-      { headers: { authorization: `Bearer ${this.adminToken}` }, body: { name } },
-    );
+  async createBusiness(
+    name = 'Test Business',
+  ): Promise<{ id: number; test: { secret: string; public: string }; live: { secret: string; public: string } }> {
+    const res = await this.api<{
+      business: { id: number };
+      api_keys: { test: { secret: string; public: string }; live: { secret: string; public: string } };
+    }>('POST', '/admin/v1/businesses', { headers: { authorization: `Bearer ${this.adminToken}` }, body: { name } });
     if (res.status !== 201) throw new Error(`create business failed: ${res.status} ${JSON.stringify(res.body)}`);
     return { id: res.body.business.id, ...res.body.api_keys };
   }
@@ -242,7 +269,11 @@ export class Stack {
   kafka(): Kafka {
     // As the services do (createKafka): kafkajs would otherwise make Node warn about negative timers.
     fixKafkajsNegativeTimer();
-    return new Kafka({ clientId: `test-${this.id}`, brokers: this.infra.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING });
+    return new Kafka({
+      clientId: `test-${this.id}`,
+      brokers: this.infra.KAFKA_BROKERS.split(','),
+      logLevel: logLevel.NOTHING,
+    });
   }
 
   /** Stops every process, drops this stack's databases and deletes its topics. */

@@ -12,17 +12,47 @@ export function replayEnvelope(i: number, at: string, businessId = 999_999): Eve
   const status = i % 2 === 0 ? 'pending' : 'success';
   const data: TransactionStatusChangedData = {
     transaction: {
-      id: 900_000_000 + n, transaction_id: `txn_replay${String(n).padStart(14, '0')}`, transaction_reference: `replay-${n}`, business_id: businessId, mode: 'test', amount: 1000, charges: 15, total: 1015,
-      currency: 'USD', status, message: 'replayed', email: 'replay@example.com', payment_method_type: 'card', payment_method_code: null, checkout_id: null,
-      payment_link_id: null, link_splits: [], version: status === 'pending' ? 1 : 2, date_created: at, date_updated: at,
+      id: 900_000_000 + n,
+      transaction_id: `txn_replay${String(n).padStart(14, '0')}`,
+      transaction_reference: `replay-${n}`,
+      business_id: businessId,
+      mode: 'test',
+      amount: 1000,
+      charges: 15,
+      total: 1015,
+      currency: 'USD',
+      status,
+      message: 'replayed',
+      email: 'replay@example.com',
+      payment_method_type: 'card',
+      payment_method_code: null,
+      checkout_id: null,
+      payment_link_id: null,
+      link_splits: [],
+      version: status === 'pending' ? 1 : 2,
+      date_created: at,
+      date_updated: at,
     },
     previous_status: status === 'pending' ? null : 'pending',
     status,
   };
-  return { id: randomUUID(), type: Topics.TransactionStatusChanged, version: 1, occurred_at: at, producer: 'bench', mode: 'test', business_id: businessId, correlation_id: null, data };
+  return {
+    id: randomUUID(),
+    type: Topics.TransactionStatusChanged,
+    version: 1,
+    occurred_at: at,
+    producer: 'bench',
+    mode: 'test',
+    business_id: businessId,
+    correlation_id: null,
+    data,
+  };
 }
 
-export function* history(count: number, businessId?: number): Generator<{ key: string; value: string; headers: Record<string, string> }> {
+export function* history(
+  count: number,
+  businessId?: number,
+): Generator<{ key: string; value: string; headers: Record<string, string> }> {
   const at = new Date().toISOString();
   for (let i = 0; i < count; i++) {
     const envelope = replayEnvelope(i, at, businessId);
@@ -45,14 +75,24 @@ export function produceDeadLetters(stack: Stack, group: string, topic: string, c
     let i = 0;
     for (const m of history(count)) {
       i++;
-      const headers = { ...m.headers, 'dlq-reason': 'database was down', 'dlq-original-topic': `${stack.topicPrefix}${topic}`, 'dlq-original-partition': String(i % 3), 'dlq-original-offset': String(Math.floor(i / 3)) };
+      const headers = {
+        ...m.headers,
+        'dlq-reason': 'database was down',
+        'dlq-original-topic': `${stack.topicPrefix}${topic}`,
+        'dlq-original-partition': String(i % 3),
+        'dlq-original-offset': String(Math.floor(i / 3)),
+      };
       yield { ...m, headers };
     }
   }
   return produceAll(stack, `${group}.dlq`, letters());
 }
 
-async function produceAll(stack: Stack, topic: string, messages: Iterable<{ key: string; value: string; headers: Record<string, string> }>): Promise<void> {
+async function produceAll(
+  stack: Stack,
+  topic: string,
+  messages: Iterable<{ key: string; value: string; headers: Record<string, string> }>,
+): Promise<void> {
   const producer = stack.kafka().producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   try {

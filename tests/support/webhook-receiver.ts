@@ -16,11 +16,29 @@ export function selfSignedCertificate(): { certFile: string; keyFile: string } {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-tls-'));
   const certFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { certFile, keyFile };
 }
 
@@ -43,25 +61,33 @@ export class WebhookReceiver {
   }
 
   async start(): Promise<void> {
-    this.server = createServer({ cert: readFileSync(this.tls.certFile), key: readFileSync(this.tls.keyFile) }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        this.received.push({ path, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-        const script = this.scripts.get(path) ?? [200];
-        const status = script.length > 1 ? script.shift()! : script[0];
-        const respond = () => {
-          if (status === 429 || status === 503) res.setHeader('Retry-After', '1');
-          res.writeHead(status, { 'content-type': 'text/plain' });
-          res.end(status < 300 ? 'ok' : 'nope');
-        };
-        const delayOf = this.delays.get(path) ?? 0;
-        const delay = typeof delayOf === 'number' ? delayOf : delayOf();
-        if (delay > 0) setTimeout(respond, delay);
-        else respond();
-      });
-    });
+    this.server = createServer(
+      { cert: readFileSync(this.tls.certFile), key: readFileSync(this.tls.keyFile) },
+      (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c) => chunks.push(c));
+        req.on('end', () => {
+          const path = req.url ?? '/';
+          this.received.push({
+            path,
+            headers: req.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString('utf8'),
+            at: Date.now(),
+          });
+          const script = this.scripts.get(path) ?? [200];
+          const status = script.length > 1 ? script.shift()! : script[0];
+          const respond = () => {
+            if (status === 429 || status === 503) res.setHeader('Retry-After', '1');
+            res.writeHead(status, { 'content-type': 'text/plain' });
+            res.end(status < 300 ? 'ok' : 'nope');
+          };
+          const delayOf = this.delays.get(path) ?? 0;
+          const delay = typeof delayOf === 'number' ? delayOf : delayOf();
+          if (delay > 0) setTimeout(respond, delay);
+          else respond();
+        });
+      },
+    );
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as { port: number }).port;
   }

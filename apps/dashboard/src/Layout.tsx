@@ -26,7 +26,11 @@ export function Layout({ children }: { children: ReactNode }) {
   if (!session) return null;
   const active = (to: string) => (to === '/' ? location.pathname === '/' : location.pathname.startsWith(to));
   return (
-    <AppShell header={{ height: 64 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 64 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -59,7 +63,15 @@ export function Layout({ children }: { children: ReactNode }) {
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Pages">
         {PAGES.filter((p) => can(p.action)).map((p) => (
-          <NavLink key={p.to} component={Link} to={p.to} label={p.label} active={active(p.to)} variant="filled" onClick={close} />
+          <NavLink
+            key={p.to}
+            component={Link}
+            to={p.to}
+            label={p.label}
+            active={active(p.to)}
+            variant="filled"
+            onClick={close}
+          />
         ))}
         <Text size="sm" c="dark.6" mt="auto">
           {session.user.email} ({session.user.role})

@@ -1,7 +1,12 @@
 /** Answers of the dashboard API's webhooks, events and settings pages (docs/dashboard.md). */
 import type { EventView } from '@payments/contracts/dashboard-api';
 
-export type { EndpointList, EventDeliveryView as EventDelivery, ProviderItem, Settings } from '@payments/contracts/dashboard-api';
+export type {
+  EndpointList,
+  EventDeliveryView as EventDelivery,
+  ProviderItem,
+  Settings,
+} from '@payments/contracts/dashboard-api';
 
 /** An event: exactly the body its webhook deliveries carry; the pages read its data loosely. */
 export type EventItem = Omit<EventView, 'data'> & { data: Record<string, unknown> };

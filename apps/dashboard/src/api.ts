@@ -54,17 +54,32 @@ export function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export async function api<T>(method: string, path: string, body?: unknown, extra: { idempotencyKey?: string } = {}): Promise<T> {
+export async function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  extra: { idempotencyKey?: string } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (extra.idempotencyKey) headers['idempotency-key'] = extra.idempotencyKey;
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   if (method !== 'GET' && shownMode) headers['x-dashboard-mode'] = shownMode;
-  const res = await fetch(`/dashboard/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const res = await fetch(`/dashboard/api${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
   const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok) {
     if (res.status === 401 && data.code === 'not_signed_in') onSignedOut();
-    throw new ApiError(res.status, String(data.code ?? 'error'), String(data.message ?? `HTTP ${res.status}`), (data.errors as ApiError['fields']) ?? []);
+    throw new ApiError(
+      res.status,
+      String(data.code ?? 'error'),
+      String(data.message ?? `HTTP ${res.status}`),
+      (data.errors as ApiError['fields']) ?? [],
+    );
   }
   return data as T;
 }

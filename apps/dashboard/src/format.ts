@@ -6,7 +6,10 @@ export function money(minor: number, currency: string): string {
   } catch {
     /* an unknown code: two decimals */
   }
-  const major = (minor / 10 ** digits).toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const major = (minor / 10 ** digits).toLocaleString('en', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
   return `${major} ${currency}`;
 }
 

@@ -2,7 +2,25 @@ import { toMinor } from './format';
 import { partnerLabel } from './money-api';
 
 /** The currencies the API takes (it refuses any other with the full list). */
-export const CURRENCIES = ['USD', 'ZWG', 'ZAR', 'BWP', 'ZMW', 'MZN', 'NAD', 'KES', 'NGN', 'GHS', 'EUR', 'GBP', 'JPY', 'UGX', 'RWF', 'BHD', 'KWD'];
+export const CURRENCIES = [
+  'USD',
+  'ZWG',
+  'ZAR',
+  'BWP',
+  'ZMW',
+  'MZN',
+  'NAD',
+  'KES',
+  'NGN',
+  'GHS',
+  'EUR',
+  'GBP',
+  'JPY',
+  'UGX',
+  'RWF',
+  'BHD',
+  'KWD',
+];
 
 /** A split row as typed into the create-link form. */
 export interface SplitRow {
@@ -46,10 +64,16 @@ export function linkBody(form: LinkForm): { body: LinkBody } | { error: string }
   const splits: LinkBody['splits'] = [];
   for (const [i, s] of form.splits.entries()) {
     const n = i + 1;
-    if (!/^[1-9]\d{0,9}$/.test(s.business_id.trim())) return { error: `Split ${n}: enter the partner's business id (a whole number).` };
+    if (!/^[1-9]\d{0,9}$/.test(s.business_id.trim()))
+      return { error: `Split ${n}: enter the partner's business id (a whole number).` };
     const value = s.type === 'percentage' ? percentToBasisPoints(s.value) : toMinor(s.value, form.currency);
     if (value === null || value < 1) {
-      return { error: s.type === 'percentage' ? `Split ${n}: enter a percentage above 0 and at most 100, such as 12.5.` : `Split ${n}: enter an amount in ${form.currency}, such as 3.00.` };
+      return {
+        error:
+          s.type === 'percentage'
+            ? `Split ${n}: enter a percentage above 0 and at most 100, such as 12.5.`
+            : `Split ${n}: enter an amount in ${form.currency}, such as 3.00.`,
+      };
     }
     splits.push({ business_id: Number(s.business_id.trim()), type: s.type, value });
   }
@@ -57,8 +81,15 @@ export function linkBody(form: LinkForm): { body: LinkBody } | { error: string }
 }
 
 /** A link split in words: "12.5 % to Business 7" or "3.00 USD to Business 9". */
-export function splitText(s: { business_id: number; type: 'percentage' | 'fixed'; value: number }, currency: string, money: (minor: number, currency: string) => string): string {
-  const share = s.type === 'percentage' ? `${(s.value / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %` : money(s.value, currency);
+export function splitText(
+  s: { business_id: number; type: 'percentage' | 'fixed'; value: number },
+  currency: string,
+  money: (minor: number, currency: string) => string,
+): string {
+  const share =
+    s.type === 'percentage'
+      ? `${(s.value / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %`
+      : money(s.value, currency);
   return `${share} to ${partnerLabel(s.business_id)}`;
 }
 
@@ -81,14 +112,20 @@ export interface LinkEditBody {
 }
 
 export function linkEditForm(link: { description: string; metadata: Record<string, string> }): LinkEditForm {
-  return { description: link.description, metadata: Object.entries(link.metadata).map(([key, value]) => ({ key, value })) };
+  return {
+    description: link.description,
+    metadata: Object.entries(link.metadata).map(([key, value]) => ({ key, value })),
+  };
 }
 
 /**
  * Only what changed, as the API's update body: a new description, keys added or changed, and
  * keys no longer in the form removed (all of them with one ""). `body` is {} when nothing changed.
  */
-export function linkEditBody(current: { description: string; metadata: Record<string, string> }, form: LinkEditForm): { body: LinkEditBody } | { error: string } {
+export function linkEditBody(
+  current: { description: string; metadata: Record<string, string> },
+  form: LinkEditForm,
+): { body: LinkEditBody } | { error: string } {
   const description = form.description.trim();
   if (!description) return { error: 'Enter a description: a link always has one (the customer sees it).' };
   const next = new Map<string, string>();

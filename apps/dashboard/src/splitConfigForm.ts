@@ -30,7 +30,14 @@ export interface SplitConfigChanges {
   description?: string | null;
 }
 
-export const EMPTY_SPLIT_CONFIG: SplitConfigForm = { partner_business_id: '', currency: 'USD', split_type: 'percentage', split_value: '', split_role: 'fee', description: '' };
+export const EMPTY_SPLIT_CONFIG: SplitConfigForm = {
+  partner_business_id: '',
+  currency: 'USD',
+  split_type: 'percentage',
+  split_value: '',
+  split_role: 'fee',
+  description: '',
+};
 const DESCRIPTION_MAX = 500;
 
 /** Minor units as typed major units, without grouping: 1250 USD → "12.50", 7 JPY → "7". */
@@ -46,19 +53,36 @@ export function configShareText(c: Pick<SplitConfig, 'split_type' | 'split_value
 
 /** A share in words: basis points as a percentage, or a fixed amount in the currency. */
 export function shareText(c: Pick<SplitConfig, 'split_type' | 'split_value' | 'currency'>): string {
-  return c.split_type === 'percentage' ? `${(c.split_value / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %` : money(c.split_value, c.currency);
+  return c.split_type === 'percentage'
+    ? `${(c.split_value / 100).toLocaleString('en', { maximumFractionDigits: 2 })} %`
+    : money(c.split_value, c.currency);
 }
 
 /** An existing config in its form, to edit it. */
 export function splitConfigForm(c: SplitConfig): SplitConfigForm {
   const value = c.split_type === 'percentage' ? String(c.split_value / 100) : majorText(c.split_value, c.currency);
-  return { partner_business_id: String(c.partner_business_id), currency: c.currency, split_type: c.split_type, split_value: value, split_role: c.split_role, description: c.description ?? '' };
+  return {
+    partner_business_id: String(c.partner_business_id),
+    currency: c.currency,
+    split_type: c.split_type,
+    split_value: value,
+    split_role: c.split_role,
+    description: c.description ?? '',
+  };
 }
 
 function splitValue(form: SplitConfigForm): number | { error: string } {
-  const value = form.split_type === 'percentage' ? percentToBasisPoints(form.split_value) : toMinor(form.split_value, form.currency);
+  const value =
+    form.split_type === 'percentage'
+      ? percentToBasisPoints(form.split_value)
+      : toMinor(form.split_value, form.currency);
   if (value !== null && value >= 1) return value;
-  return { error: form.split_type === 'percentage' ? 'Enter a percentage above 0 and at most 100, such as 2.5.' : `Enter an amount in ${form.currency}, such as 3.00.` };
+  return {
+    error:
+      form.split_type === 'percentage'
+        ? 'Enter a percentage above 0 and at most 100, such as 2.5.'
+        : `Enter an amount in ${form.currency}, such as 3.00.`,
+  };
 }
 
 /**
@@ -71,18 +95,29 @@ export function newSplitConfigBody(form: SplitConfigForm): { body: NewSplitConfi
   const value = splitValue(form);
   if (typeof value !== 'number') return value;
   const description = form.description.trim();
-  if (description.length > DESCRIPTION_MAX) return { error: `The description may have at most ${DESCRIPTION_MAX} characters.` };
-  const body: NewSplitConfigBody = { partner_business_id: Number(partner), currency: form.currency, split_type: form.split_type, split_value: value, split_role: form.split_role };
+  if (description.length > DESCRIPTION_MAX)
+    return { error: `The description may have at most ${DESCRIPTION_MAX} characters.` };
+  const body: NewSplitConfigBody = {
+    partner_business_id: Number(partner),
+    currency: form.currency,
+    split_type: form.split_type,
+    split_value: value,
+    split_role: form.split_role,
+  };
   if (description) body.description = description;
   return { body };
 }
 
 /** Only what changed, as the update's body ({} when nothing did). */
-export function splitConfigChanges(current: SplitConfig, form: SplitConfigForm): { body: SplitConfigChanges } | { error: string } {
+export function splitConfigChanges(
+  current: SplitConfig,
+  form: SplitConfigForm,
+): { body: SplitConfigChanges } | { error: string } {
   const value = splitValue(form);
   if (typeof value !== 'number') return value;
   const description = form.description.trim();
-  if (description.length > DESCRIPTION_MAX) return { error: `The description may have at most ${DESCRIPTION_MAX} characters.` };
+  if (description.length > DESCRIPTION_MAX)
+    return { error: `The description may have at most ${DESCRIPTION_MAX} characters.` };
   const body: SplitConfigChanges = {};
   if (form.split_type !== current.split_type) body.split_type = form.split_type;
   if (value !== current.split_value || body.split_type) body.split_value = value;

@@ -2,7 +2,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError, api } from './api';
 
 /** GETs `path` (again whenever it or `key` changes); `reload` fetches it once more. */
-export function useApi<T>(path: string, key: unknown = null): { data: T | undefined; error: string | null; loading: boolean; reload: () => void } {
+export function useApi<T>(
+  path: string,
+  key: unknown = null,
+): { data: T | undefined; error: string | null; loading: boolean; reload: () => void } {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);

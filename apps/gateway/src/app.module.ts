@@ -20,6 +20,19 @@ import { TransactionsController } from './transactions/transactions.controller';
 
 @Module({
   imports: [PublicHealthModule, RpcModule, AuthModule, SplitsModule, ConnectionsModule, DashboardModule],
-  controllers: [AdminController, TransactionsController, LinksController, CheckoutController, CallbacksController, EventsController, WebhooksAdminController, ReconcileAdminController, SettingsController, ProviderNotificationsController, ProviderReturnsController, RefundsAdminController],
+  controllers: [
+    AdminController,
+    TransactionsController,
+    LinksController,
+    CheckoutController,
+    CallbacksController,
+    EventsController,
+    WebhooksAdminController,
+    ReconcileAdminController,
+    SettingsController,
+    ProviderNotificationsController,
+    ProviderReturnsController,
+    RefundsAdminController,
+  ],
 })
 export class GatewayModule {}

@@ -4,7 +4,15 @@ import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import { DataSource, ensureDatabase, migrateWithLock, openDatabase, schemaReadinessCheck } from '@payments/database';
 import { loadConfig } from '@payments/config';
-import { HealthRegistry, NestPinoLogger, createRootLogger, fatal, initMetrics, onShutdown, startMetricsServer } from '@payments/platform';
+import {
+  HealthRegistry,
+  NestPinoLogger,
+  createRootLogger,
+  fatal,
+  initMetrics,
+  onShutdown,
+  startMetricsServer,
+} from '@payments/platform';
 import { REDIS, REDIS_WITHOUT_REPLAY, connectRedis, connectRedisWithoutReplay, quitRedis } from '@payments/redis';
 import { GatewayModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
@@ -22,7 +30,13 @@ async function main(): Promise<void> {
     const log = createRootLogger(NAME, config.LOG_LEVEL);
     logger = log;
     initMetrics(NAME);
-    const dbOptions = { serverUrl: config.DATABASE_URL, database: config.DATABASE_NAME, migrations, poolSize: config.DATABASE_POOL_SIZE, applicationName: NAME };
+    const dbOptions = {
+      serverUrl: config.DATABASE_URL,
+      database: config.DATABASE_NAME,
+      migrations,
+      poolSize: config.DATABASE_POOL_SIZE,
+      applicationName: NAME,
+    };
 
     if (process.argv[2] === 'migrate') {
       await ensureDatabase(config.DATABASE_URL, config.DATABASE_NAME);
@@ -53,16 +67,23 @@ async function main(): Promise<void> {
     @Module({ imports: [GatewayRuntimeModule, GatewayModule] })
     class GatewayRootModule {}
 
-    const app = await NestFactory.create<GatewayHttpApp>(GatewayRootModule, createHttpAdapter(config.trustedProxies()), {
-      logger: new NestPinoLogger(logger),
-      bodyParser: false,
-      abortOnError: false,
-    });
+    const app = await NestFactory.create<GatewayHttpApp>(
+      GatewayRootModule,
+      createHttpAdapter(config.trustedProxies()),
+      {
+        logger: new NestPinoLogger(logger),
+        bodyParser: false,
+        abortOnError: false,
+      },
+    );
     app.useGlobalFilters(new AllExceptionsFilter());
 
     // OpenAPI 3 generated from the code: Swagger UI at /docs, the document at /docs/openapi.json.
     // Built on the first request for it, not at boot: an idle gateway does not hold it.
-    SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+    SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+      jsonDocumentUrl: 'docs/openapi.json',
+      yamlDocumentUrl: 'docs/openapi.yaml',
+    });
 
     const health = app.get(HealthRegistry);
     health.register({ name: 'database', check: () => ds.query('SELECT 1') });

@@ -6,7 +6,14 @@ import { RefundStore } from './refunds/refund-store';
 import { TransactionQueries } from './transactions/transaction-queries';
 import { TransactionStore } from './transactions/transaction-store';
 
-const STORES = [TransactionStore, TransactionQueries, RefundStore, LinkStore, ProviderPaymentStore, ProviderRefundStore];
+const STORES = [
+  TransactionStore,
+  TransactionQueries,
+  RefundStore,
+  LinkStore,
+  ProviderPaymentStore,
+  ProviderRefundStore,
+];
 
 /**
  * The service's stores (its only SQL; which store owns which table is pinned by

@@ -5,5 +5,8 @@ import { DeliveryModule } from './delivery/delivery.module';
 import { EventsModule } from './events/events.module';
 
 /** One module per domain folder, each with its own RPC controllers; the stores sit below them (stores.module.ts). */
-@Module({ imports: [CallbacksModule, DeliveryModule, EventsModule], controllers: [pingController('webhook-dispatcher')] })
+@Module({
+  imports: [CallbacksModule, DeliveryModule, EventsModule],
+  controllers: [pingController('webhook-dispatcher')],
+})
 export class WebhookDispatcherModule {}

@@ -10,45 +10,63 @@ export class ServiceConfig extends WithKafkaClient(InternalRpcConfig) {
   @Matches(/^[a-z_][a-z0-9_]{0,62}$/, { message: '$property must be a lower-case PostgreSQL identifier' })
   DATABASE_NAME = '';
 
-  @IsInt() @Min(1) @Max(200)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DATABASE_POOL_SIZE = 10;
 
   @IsBoolean()
   MIGRATE_ON_BOOT = true;
 
-  @IsInt() @Min(1) @Max(1000)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   KAFKA_PARTITIONS = 6;
 
   /** 0: from the cluster — 3 on three brokers or more, else one per broker (libs/messaging topicReplication). */
-  @IsInt() @Min(0) @Max(10)
+  @IsInt()
+  @Min(0)
+  @Max(10)
   KAFKA_REPLICATION_FACTOR = 0;
 
   /** min.insync.replicas of the topics a service creates; 0: 2 when they have three copies or more. */
-  @IsInt() @Min(0) @Max(10)
+  @IsInt()
+  @Min(0)
+  @Max(10)
   KAFKA_MIN_INSYNC_REPLICAS = 0;
 
   /** false: the topics must already exist (managed Kafka); startup names the missing ones. */
   @IsBoolean()
   KAFKA_CREATE_TOPICS = true;
 
-  @IsInt() @Min(3000) @Max(300_000)
+  @IsInt()
+  @Min(3000)
+  @Max(300_000)
   KAFKA_SESSION_TIMEOUT_MS = 10_000;
 
   /** Loopback by default: only the gateway on the same host may call. Manifests set 0.0.0.0. */
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   RPC_HOST = '127.0.0.1';
 
-  @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
+  @IsInt(PORT_RULE)
+  @Min(1, PORT_RULE)
+  @Max(65535, PORT_RULE)
   RPC_PORT = 4000;
 
   /** Health and metrics; loopback by default, manifests set 0.0.0.0 for probes and scraping. */
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   HTTP_HOST = '127.0.0.1';
 
-  @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
+  @IsInt(PORT_RULE)
+  @Min(1, PORT_RULE)
+  @Max(65535, PORT_RULE)
   HTTP_PORT = 4100;
 
-  @IsInt() @Min(10) @Max(60_000)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
   OUTBOX_POLL_INTERVAL_MS = 200;
 
   /** Off only for operational drills and the crash test (events stay in the outbox). */

@@ -11,7 +11,9 @@ export class CommonConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
-  @IsInt() @Min(100) @Max(600_000)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
   SHUTDOWN_TIMEOUT_MS = 10_000;
 }
 

@@ -36,7 +36,9 @@ function convert(raw: string, type: unknown): unknown {
 
 function describe(errors: ValidationError[], values: Record<string, unknown>): { variable: string; message: string }[] {
   return errors.map((e) => {
-    const shown = e.property.match(/TOKEN|SECRET|PASSWORD|URL|CREDENTIALS/) ? '' : ` (got ${JSON.stringify(values[e.property])})`;
+    const shown = e.property.match(/TOKEN|SECRET|PASSWORD|URL|CREDENTIALS/)
+      ? ''
+      : ` (got ${JSON.stringify(values[e.property])})`;
     return { variable: e.property, message: [...new Set(Object.values(e.constraints ?? {}))].join('; ') + shown };
   });
 }
@@ -54,7 +56,10 @@ export function loadConfig<T extends object>(cls: Ctor<T>, env: NodeJS.ProcessEn
     if (raw === undefined || raw.trim() === '') continue;
     // The default value's type is the variable's type (every setting has a default).
     const current = instance[key];
-    instance[key] = convert(raw, typeof current === 'number' ? Number : typeof current === 'boolean' ? Boolean : String);
+    instance[key] = convert(
+      raw,
+      typeof current === 'number' ? Number : typeof current === 'boolean' ? Boolean : String,
+    );
   }
   const errors = validateSync(instance, { forbidUnknownValues: false });
   if (errors.length > 0) throw new ConfigError(describe(errors, instance));

@@ -1,4 +1,15 @@
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import { CommonConfig, HOST_PORT_LIST } from './common.config';
 
 // Mixins need `any[]` constructor arguments (TypeScript's rule for mixin classes).
@@ -6,7 +17,8 @@ import { CommonConfig, HOST_PORT_LIST } from './common.config';
 type ConfigClass = new (...args: any[]) => CommonConfig;
 
 const SECRET_RULE = {
-  message: '$property must be a random secret of at least 32 characters (required unless NODE_ENV=development; `npm run up` generates one)',
+  message:
+    '$property must be a random secret of at least 32 characters (required unless NODE_ENV=development; `npm run up` generates one)',
 };
 
 /**
@@ -15,23 +27,31 @@ const SECRET_RULE = {
  */
 export class InternalRpcConfig extends CommonConfig {
   @ValidateIf((o: InternalRpcConfig) => o.NODE_ENV !== 'development' || o.INTERNAL_RPC_SECRET !== '')
-  @IsString() @MinLength(32, SECRET_RULE)
+  @IsString()
+  @MinLength(32, SECRET_RULE)
   INTERNAL_RPC_SECRET = '';
 
   @ValidateIf((o: InternalRpcConfig) => o.INTERNAL_RPC_SECRET_PREVIOUS !== '')
-  @IsString() @MinLength(32, SECRET_RULE)
+  @IsString()
+  @MinLength(32, SECRET_RULE)
   INTERNAL_RPC_SECRET_PREVIOUS = '';
 
   /** Largest RPC frame read from a peer; a longer one drops the connection before it is buffered. */
-  @IsInt() @Min(65_536) @Max(268_435_456)
+  @IsInt()
+  @Min(65_536)
+  @Max(268_435_456)
   RPC_MAX_FRAME_BYTES = 16_777_216;
 
   /** Connections a service's RPC server keeps open at once (the gateway needs two per instance). */
-  @IsInt() @Min(8) @Max(65_536)
+  @IsInt()
+  @Min(8)
+  @Max(65_536)
   RPC_MAX_CONNECTIONS = 256;
 
   /** A service closes a connection with no valid request, or with a frame unfinished, after this long. */
-  @IsInt() @Min(100) @Max(600_000)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
   RPC_FRAME_TIMEOUT_MS = 10_000;
 }
 
@@ -54,7 +74,9 @@ export function WithKafkaClient<B extends ConfigClass>(Base: B) {
     @IsString()
     KAFKA_SSL_CA_FILE = '';
 
-    @IsIn(KAFKA_SASL_MECHANISMS, { message: '$property must be empty (no SASL), plain, scram-sha-256 or scram-sha-512' })
+    @IsIn(KAFKA_SASL_MECHANISMS, {
+      message: '$property must be empty (no SASL), plain, scram-sha-256 or scram-sha-512',
+    })
     KAFKA_SASL_MECHANISM: KafkaSaslMechanism = '';
 
     @ValidateIf((o: KafkaClientConfig) => o.KAFKA_SASL_MECHANISM !== '')

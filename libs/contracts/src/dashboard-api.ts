@@ -12,7 +12,16 @@ import type { EventView, TestCallbackResult } from './webhook-events';
 import type { CallbackView, DeliveryView, EventDeliveryView, TransactionEventView } from './webhooks';
 
 /** The shared pieces the answers below are made of, for the app to name. */
-export type { CounterpartyTotal, CurrencyTotal, DeliveryView, EventDeliveryView, EventView, KeyType, Mode, TransactionEventView };
+export type {
+  CounterpartyTotal,
+  CurrencyTotal,
+  DeliveryView,
+  EventDeliveryView,
+  EventView,
+  KeyType,
+  Mode,
+  TransactionEventView,
+};
 
 type Ok<T> = { result: 'success' } & T;
 
@@ -113,18 +122,16 @@ export interface Named {
 /** A ledger entry as the service gives it, with its dates as /v1/splits shows them: "YYYY-MM-DD HH:MM:SS" in UTC. */
 export type LedgerEntryItem = LedgerEntryView;
 
-export type PaymentDetail = Ok<
-  {
-    payment: PaymentItem;
-    refunds: RefundItem[];
-    /** Still refundable (0 unless the payment succeeded). */
-    refundable: number;
-    /** Its events and its refunds' (the status timeline), oldest first, with the deliveries each caused; null when the dispatcher could not be asked. */
-    events: TransactionEventView[] | null;
-    /** Its split ledger entries this business is a party to (splits, then reversals), oldest first; null when the ledger could not be asked. */
-    split_entries: LedgerEntryItem[] | null;
-  }
->;
+export type PaymentDetail = Ok<{
+  payment: PaymentItem;
+  refunds: RefundItem[];
+  /** Still refundable (0 unless the payment succeeded). */
+  refundable: number;
+  /** Its events and its refunds' (the status timeline), oldest first, with the deliveries each caused; null when the dispatcher could not be asked. */
+  events: TransactionEventView[] | null;
+  /** Its split ledger entries this business is a party to (splits, then reversals), oldest first; null when the ledger could not be asked. */
+  split_entries: LedgerEntryItem[] | null;
+}>;
 
 export type RefundAnswer = Ok<{ refund: RefundItem }>;
 
@@ -183,14 +190,21 @@ export interface InvoiceItem {
 export type SplitConfigList = Ok<{ split_configs: SplitConfigItem[]; count: number; has_more: boolean }>;
 export type SplitConfigAnswer = Ok<{ split_config: SplitConfigItem }>;
 export type LedgerPage = Ok<{ ledger_entries: LedgerEntryItem[]; count: number; has_more: boolean } & Named>;
-export type LedgerSummary = Ok<{ summary: { owed_to_you: CurrencyTotal[]; you_owe: CurrencyTotal[] }; by_counterparty: CounterpartyTotal[] } & Named>;
+export type LedgerSummary = Ok<
+  { summary: { owed_to_you: CurrencyTotal[]; you_owe: CurrencyTotal[] }; by_counterparty: CounterpartyTotal[] } & Named
+>;
 export type InvoiceList = Ok<{ invoices: InvoiceItem[]; count: number; has_more: boolean }>;
-export type InvoiceDetail = Ok<{ invoice: InvoiceItem; ledger_entries: LedgerEntryItem[]; has_more_entries: boolean } & Named>;
+export type InvoiceDetail = Ok<
+  { invoice: InvoiceItem; ledger_entries: LedgerEntryItem[]; has_more_entries: boolean } & Named
+>;
 
 // ---- webhooks and events
 
 /** A webhook endpoint as the dashboard shows it: never its signing secret. */
-export type EndpointItem = Pick<CallbackView, 'id' | 'url' | 'description' | 'events' | 'is_active' | 'failure_count' | 'last_triggered' | 'date_created'>;
+export type EndpointItem = Pick<
+  CallbackView,
+  'id' | 'url' | 'description' | 'events' | 'is_active' | 'failure_count' | 'last_triggered' | 'date_created'
+>;
 
 /** With the event types an endpoint may subscribe to, for the add and edit forms. */
 export type EndpointList = Ok<{ endpoints: EndpointItem[]; event_types: readonly string[] }>;

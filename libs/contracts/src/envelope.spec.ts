@@ -25,7 +25,9 @@ describe('envelopeProblem', () => {
   });
 
   it('accepts live mode, a null correlation_id and a time-zone offset', () => {
-    expect(envelopeProblem({ ...valid, mode: 'live', correlation_id: null, occurred_at: '2024-05-01T14:34:56+02:00' })).toBeNull();
+    expect(
+      envelopeProblem({ ...valid, mode: 'live', correlation_id: null, occurred_at: '2024-05-01T14:34:56+02:00' }),
+    ).toBeNull();
   });
 
   it('accepts a round trip through JSON (as read from Kafka)', () => {

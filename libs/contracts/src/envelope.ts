@@ -29,11 +29,17 @@ export function envelopeProblem(value: unknown): string | null {
   if (typeof e.id !== 'string' || e.id.length === 0) return 'id must be a non-empty string';
   if (typeof e.type !== 'string' || e.type.length === 0) return 'type must be a non-empty string';
   if (!Number.isInteger(e.version) || (e.version as number) < 1) return 'version must be a positive integer';
-  if (typeof e.occurred_at !== 'string' || !ISO_8601_WITH_ZONE.test(e.occurred_at) || Number.isNaN(Date.parse(e.occurred_at))) return 'occurred_at must be an ISO-8601 timestamp';
+  if (
+    typeof e.occurred_at !== 'string' ||
+    !ISO_8601_WITH_ZONE.test(e.occurred_at) ||
+    Number.isNaN(Date.parse(e.occurred_at))
+  )
+    return 'occurred_at must be an ISO-8601 timestamp';
   if (typeof e.producer !== 'string') return 'producer must be a string';
   if (typeof e.mode !== 'string' || !MODE_SET.has(e.mode)) return 'mode must be test or live';
   if (!Number.isInteger(e.business_id)) return 'business_id must be an integer';
-  if (e.correlation_id !== null && typeof e.correlation_id !== 'string') return 'correlation_id must be a string or null';
+  if (e.correlation_id !== null && typeof e.correlation_id !== 'string')
+    return 'correlation_id must be a string or null';
   if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return 'data must be an object';
   // The data of a consumed type is checked against what its consumers read (event-schemas.ts).
   // Own keys only: a type named after an Object.prototype member is not a consumed type.

@@ -19,7 +19,7 @@ export function eventChecksSource(): string {
     '/* eslint-disable */',
     '// @ts-nocheck',
     '',
-    '/** Whether an event\'s data is what the consumers of its type read (event-schemas.ts). */',
+    "/** Whether an event's data is what the consumers of its type read (event-schemas.ts). */",
     'export const EVENT_DATA_CHECKS: Readonly<Record<string, (data: unknown) => boolean>> = {',
     ...entries,
     '};',

@@ -9,7 +9,17 @@ import { invoiceEvent, refundEvent, transactionEvent } from './fixtures';
 import { Topics } from './topics';
 
 const envelope = (type: string, data: unknown): EventEnvelope =>
-  ({ id: 'evt_1', type, version: 1, occurred_at: '2026-01-31T12:00:00.000Z', producer: 'p', mode: 'test', business_id: 1, correlation_id: null, data }) as EventEnvelope;
+  ({
+    id: 'evt_1',
+    type,
+    version: 1,
+    occurred_at: '2026-01-31T12:00:00.000Z',
+    producer: 'p',
+    mode: 'test',
+    business_id: 1,
+    correlation_id: null,
+    data,
+  }) as EventEnvelope;
 
 describe('event data decoders', () => {
   it('are compiled from event-schemas.ts as it is now (run `npm run generate:event-checks`)', () => {
@@ -17,10 +27,26 @@ describe('event data decoders', () => {
   });
 
   it('decode every event type the producers write, old events without later fields included', () => {
-    const { metadata: _m, description: _d, link_splits: _l, ...oldTransaction } = { ...transactionEvent('success', 'pending').transaction, metadata: {}, description: null };
+    const {
+      metadata: _m,
+      description: _d,
+      link_splits: _l,
+      ...oldTransaction
+    } = { ...transactionEvent('success', 'pending').transaction, metadata: {}, description: null };
     const samples: [string, unknown][] = [
       [Topics.TransactionStatusChanged, transactionEvent('pending', null)],
-      [Topics.TransactionStatusChanged, { ...transactionEvent('success', 'pending'), transaction: { ...transactionEvent('success', 'pending').transaction, metadata: { order: '7' }, description: 'x', link_splits: [{ business_id: 2, type: 'percentage', value: 10 }] } }],
+      [
+        Topics.TransactionStatusChanged,
+        {
+          ...transactionEvent('success', 'pending'),
+          transaction: {
+            ...transactionEvent('success', 'pending').transaction,
+            metadata: { order: '7' },
+            description: 'x',
+            link_splits: [{ business_id: 2, type: 'percentage', value: 10 }],
+          },
+        },
+      ],
       [Topics.TransactionStatusChanged, { ...transactionEvent('success', 'pending'), transaction: oldTransaction }],
       [Topics.RefundStatusChanged, refundEvent('pending')],
       [Topics.RefundStatusChanged, refundEvent('failed')],
@@ -29,7 +55,8 @@ describe('event data decoders', () => {
       // A field a newer producer added is let through.
       [Topics.SettlementInvoiceChanged, { ...invoiceEvent('paid'), added_later: 1 }],
     ];
-    for (const [type, data] of samples) expect({ type, problem: envelopeProblem(envelope(type, data)) }).toEqual({ type, problem: null });
+    for (const [type, data] of samples)
+      expect({ type, problem: envelopeProblem(envelope(type, data)) }).toEqual({ type, problem: null });
   });
 
   it('refuse data a consumer could not apply, with the reason a dead letter carries', () => {
@@ -37,12 +64,22 @@ describe('event data decoders', () => {
     const broken: [string, unknown][] = [
       [Topics.TransactionStatusChanged, { ...txn, transaction: { ...txn.transaction, amount: '1000' } }],
       [Topics.TransactionStatusChanged, { ...txn, transaction: { ...txn.transaction, status: 'refunded' } }],
-      [Topics.TransactionStatusChanged, { ...txn, transaction: { ...txn.transaction, link_splits: [{ business_id: 2, type: 'half', value: 1 }] } }],
+      [
+        Topics.TransactionStatusChanged,
+        { ...txn, transaction: { ...txn.transaction, link_splits: [{ business_id: 2, type: 'half', value: 1 }] } },
+      ],
       [Topics.TransactionStatusChanged, { status: 'success', previous_status: null }],
-      [Topics.RefundStatusChanged, { ...refundEvent('pending'), refund: { ...refundEvent('pending').refund, transaction: null } }],
-      [Topics.SettlementInvoiceChanged, { ...invoiceEvent('paid'), invoice: { ...invoiceEvent('paid').invoice, amount: 2.5 } }],
+      [
+        Topics.RefundStatusChanged,
+        { ...refundEvent('pending'), refund: { ...refundEvent('pending').refund, transaction: null } },
+      ],
+      [
+        Topics.SettlementInvoiceChanged,
+        { ...invoiceEvent('paid'), invoice: { ...invoiceEvent('paid').invoice, amount: 2.5 } },
+      ],
     ];
-    for (const [type, data] of broken) expect(envelopeProblem(envelope(type, data))).toBe(`data is not what a ${type} event carries (event-schemas.ts)`);
+    for (const [type, data] of broken)
+      expect(envelopeProblem(envelope(type, data))).toBe(`data is not what a ${type} event carries (event-schemas.ts)`);
     // A type no service consumes is not checked here (the consumer dead-letters it: no handler).
     expect(envelopeProblem(envelope('something.else', { x: 1 }))).toBeNull();
   });

@@ -1,6 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MODES } from './common';
-import { REFUND_STATUSES, TRANSACTION_STATUSES, type RefundStatusChangedData, type TransactionStatusChangedData } from './events';
+import {
+  REFUND_STATUSES,
+  TRANSACTION_STATUSES,
+  type RefundStatusChangedData,
+  type TransactionStatusChangedData,
+} from './events';
 import { SPLIT_TYPES, type SettlementInvoiceChangedData } from './ledger';
 import { Topics } from './topics';
 
@@ -13,7 +18,8 @@ import { Topics } from './topics';
  */
 
 // Literal unions rather than the schema kit's StringEnum: they compile to plain comparisons.
-const OneOf = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as TSchema & { static: T[number] };
+const OneOf = <const T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TSchema & { static: T[number] };
 const NullableStr = Type.Union([Type.String(), Type.Null()]);
 const Metadata = Type.Record(Type.String(), Type.String());
 
@@ -69,7 +75,12 @@ export const RefundStatusChangedDecoder = Type.Object({
     reason: Type.Optional(NullableStr),
     metadata: Type.Optional(Metadata),
     description: Type.Optional(NullableStr),
-    transaction: Type.Object({ id: Type.Integer(), transaction_id: Type.String(), transaction_reference: Type.String(), amount: Type.Integer() }),
+    transaction: Type.Object({
+      id: Type.Integer(),
+      transaction_id: Type.String(),
+      transaction_reference: Type.String(),
+      amount: Type.Integer(),
+    }),
     version: Type.Integer(),
     date_created: Type.String(),
     date_updated: Type.String(),

@@ -70,7 +70,10 @@ export interface TransactionStatusChangedData {
   previous_status: TransactionStatus | null;
   status: TransactionStatus;
 }
-export type TransactionStatusChangedEvent = EventEnvelope<typeof EventTypes.TransactionStatusChanged, TransactionStatusChangedData>;
+export type TransactionStatusChangedEvent = EventEnvelope<
+  typeof EventTypes.TransactionStatusChanged,
+  TransactionStatusChangedData
+>;
 
 /** A refund as consumers see it. `transaction` identifies what it refunds. */
 export interface RefundSnapshot {

@@ -13,7 +13,14 @@ export * from './replay';
 export * from './webhook-events';
 export * from './webhook-signature';
 // Types only: the schema values load TypeBox and live behind `@payments/contracts/schemas`.
-export type { PayoutEventData, PingEventData, RefundEventData, TransactionEventData, WebhookEventBody, WebhookEventType } from './webhook-payloads';
+export type {
+  PayoutEventData,
+  PingEventData,
+  RefundEventData,
+  TransactionEventData,
+  WebhookEventBody,
+  WebhookEventType,
+} from './webhook-payloads';
 export * from './webhook-payload-builders';
 export * from './annotations';
 export * from './provider-notifications';

@@ -261,7 +261,10 @@ export interface SettlementInvoiceChangedData {
   previous_status: InvoiceStatus | null;
   status: InvoiceStatus;
 }
-export type SettlementInvoiceChangedEvent = EventEnvelope<typeof Topics.SettlementInvoiceChanged, SettlementInvoiceChangedData>;
+export type SettlementInvoiceChangedEvent = EventEnvelope<
+  typeof Topics.SettlementInvoiceChanged,
+  SettlementInvoiceChangedData
+>;
 
 /** Payload of a settlement job (BullMQ); the run settles what was created before it starts. */
 export interface SettlementJobData {

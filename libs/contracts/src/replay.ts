@@ -47,7 +47,8 @@ export interface ReplayOriginFields {
 export const UNKNOWN_PARTITION = -1;
 export const UNKNOWN_OFFSET = '-1';
 
-const partitionOf = (p: unknown): number => (typeof p === 'number' && Number.isSafeInteger(p) && p >= 0 ? p : UNKNOWN_PARTITION);
+const partitionOf = (p: unknown): number =>
+  typeof p === 'number' && Number.isSafeInteger(p) && p >= 0 ? p : UNKNOWN_PARTITION;
 const offsetOf = (o: unknown): string => (typeof o === 'string' && /^\d{1,19}$/.test(o) ? o : UNKNOWN_OFFSET);
 
 /**

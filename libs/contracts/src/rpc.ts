@@ -38,7 +38,10 @@ export type RpcPattern = (typeof RpcPatterns)[keyof typeof RpcPatterns];
  * lets a retry with the same key run again once the first can no longer commit; for every other
  * pattern it keeps the outcome_unknown answer (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
  */
-export const KEY_IDEMPOTENT_PATTERNS: ReadonlySet<string> = new Set<string>([RpcPatterns.TransactionsInitialize, RpcPatterns.RefundsCreate]);
+export const KEY_IDEMPOTENT_PATTERNS: ReadonlySet<string> = new Set<string>([
+  RpcPatterns.TransactionsInitialize,
+  RpcPatterns.RefundsCreate,
+]);
 
 /** Who is asking: set by the gateway from the API key, never by the caller's body. */
 export interface RpcContext {
@@ -266,7 +269,12 @@ export interface CheckoutView {
    * A payment waiting at its provider (live, or a test-mode connection): who, and what the
    * customer does there (go to its page, enter a code, approve a prompt). Absent otherwise.
    */
-  provider?: { name: string; authorization_url: string | null; authorization_code: string | null; instructions: string | null };
+  provider?: {
+    name: string;
+    authorization_url: string | null;
+    authorization_code: string | null;
+    instructions: string | null;
+  };
 }
 export interface CheckoutPayBody {
   checkout_id: string;

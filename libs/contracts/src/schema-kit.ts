@@ -16,14 +16,21 @@ export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
 
 // Lets TypeBox's own checker (Value.Check) validate the `enum` schemas below.
-if (!TypeRegistry.Has('StringEnum')) TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => schema.enum.includes(value as string));
+if (!TypeRegistry.Has('StringEnum'))
+  TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => schema.enum.includes(value as string));
 
 /** One of a fixed list of strings, typed as their union and documented as `enum`. */
 export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...(description ? { description } : {}) });
+  Type.Unsafe<T[number]>({
+    [Kind]: 'StringEnum',
+    type: 'string',
+    enum: [...values],
+    ...(description ? { description } : {}),
+  });
 
 export const Str = (description?: string) => Type.String(description ? { description } : {});
 export const Int = (description?: string) => Type.Integer(description ? { description } : {});
 export const Num = (description?: string) => Type.Number(description ? { description } : {});
 export const Bool = (description?: string) => Type.Boolean(description ? { description } : {});
-export const List = <T extends TSchema>(items: T, description?: string) => Type.Array(items, description ? { description } : {});
+export const List = <T extends TSchema>(items: T, description?: string) =>
+  Type.Array(items, description ? { description } : {});

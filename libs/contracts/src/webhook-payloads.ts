@@ -112,4 +112,3 @@ export const WebhookEventSchema = Type.Union(
   { description: 'An event: exactly the body of its webhook deliveries' },
 );
 export type WebhookEventBody = Static<typeof WebhookEventSchema>;
-

@@ -18,7 +18,12 @@ export function signPayload(secret: string, id: string, timestampSeconds: number
 }
 
 /** Headers of one attempt; during a secret roll both signatures go out, space-separated. */
-export function webhookHeaders(secrets: string[], id: string, timestampSeconds: number, body: string): Record<string, string> {
+export function webhookHeaders(
+  secrets: string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'payments-webhooks/1.0',

@@ -8,7 +8,8 @@ describe('isDataError', () => {
   });
 
   it('leaves every other error alone', () => {
-    for (const code of ['23505', '40001', '08006', 'ECONNREFUSED', '2200', '22']) expect(isDataError({ code })).toBe(false);
+    for (const code of ['23505', '40001', '08006', 'ECONNREFUSED', '2200', '22'])
+      expect(isDataError({ code })).toBe(false);
     expect(isDataError(new Error('boom'))).toBe(false);
     expect(isDataError(null)).toBe(false);
     expect(isDataError('22003')).toBe(false);
@@ -22,7 +23,8 @@ describe('isRowError', () => {
   });
 
   it('leaves errors of the statement or the connection alone', () => {
-    for (const code of ['57014', '40P01', '55P03', '40001', '08006', '57P01', 'ECONNRESET', '23']) expect(isRowError({ code })).toBe(false);
+    for (const code of ['57014', '40P01', '55P03', '40001', '08006', '57P01', 'ECONNRESET', '23'])
+      expect(isRowError({ code })).toBe(false);
     expect(isRowError(new Error('Connection terminated unexpectedly'))).toBe(false);
   });
 });

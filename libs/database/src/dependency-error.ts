@@ -36,7 +36,8 @@ const CONNECTION_CODES = new Set([
 export const STORE_UNREACHABLE_MESSAGE = 'a data store is unreachable; try again shortly';
 
 /** What a caller is told when PostgreSQL refused a value validation let through (SQLSTATE 22xxx): the statement failed, nothing changed. */
-export const STORE_DATA_REFUSED_MESSAGE = 'a value in the request is outside what can be stored (out of range, impossible date or invalid text)';
+export const STORE_DATA_REFUSED_MESSAGE =
+  'a value in the request is outside what can be stored (out of range, impossible date or invalid text)';
 
 /**
  * What a caller is told when the connection broke while a write was in flight (see
@@ -79,7 +80,7 @@ export function describeTarget(url: string): string {
  */
 export class DeadlineExceededError extends Error {
   readonly deadlineExceeded = true;
-  constructor(message = 'the caller\'s deadline passed before the work was done; nothing was written') {
+  constructor(message = "the caller's deadline passed before the work was done; nothing was written") {
     super(message);
     this.name = 'DeadlineExceededError';
   }

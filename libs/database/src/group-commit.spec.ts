@@ -30,7 +30,9 @@ const connectionLost = () => Object.assign(new Error('Connection terminated unex
 
 describe('GroupCommit', () => {
   it('does not put into a group an item whose caller gave up while it queued: it fails as not written', async () => {
-    const { groups, write, finishNext } = heldWrite<{ n: number; deadline?: number }, number>((items) => items.map((i) => i.n));
+    const { groups, write, finishNext } = heldWrite<{ n: number; deadline?: number }, number>((items) =>
+      items.map((i) => i.n),
+    );
     const gc = new GroupCommit(write, { deadline: (item) => item.deadline });
     const first = gc.submit({ n: 1 });
     const late = gc.submit({ n: 2, deadline: Date.now() - 1 });
@@ -163,7 +165,9 @@ describe('GroupCommit', () => {
     ['no SQLSTATE', undefined],
   ])('gives every caller of a group that failed with %s that error and runs none alone', async (_, code) => {
     const alone = jest.fn(async (i: number) => i);
-    const w = heldWrite<number, number>((items) => (items.length > 1 ? Object.assign(new Error('statement failed'), { code }) : items));
+    const w = heldWrite<number, number>((items) =>
+      items.length > 1 ? Object.assign(new Error('statement failed'), { code }) : items,
+    );
     const gc = new GroupCommit<number, number>(w.write, { alone });
     const first = gc.submit(0);
     const rest = [gc.submit(1), gc.submit(2), gc.submit(3)];

@@ -125,7 +125,9 @@ export class GroupCommit<I, O> {
     }
     // The statement committed: whatever is wrong from here on, no item may run again.
     if (!Array.isArray(out) || out.length !== group.length) {
-      const err = new Error(`group write answered ${Array.isArray(out) ? out.length : 'no array of'} results for ${group.length} items`);
+      const err = new Error(
+        `group write answered ${Array.isArray(out) ? out.length : 'no array of'} results for ${group.length} items`,
+      );
       for (const w of group) w.reject(err);
       return [];
     }
@@ -141,7 +143,8 @@ export class GroupCommit<I, O> {
   /** Never throws: the item's caller gets the answer or the error. */
   private async runAlone(w: Waiting<I, O>): Promise<void> {
     try {
-      if (!this.options.alone) throw new Error('the group write left an item unsettled and there is no `alone` to run it');
+      if (!this.options.alone)
+        throw new Error('the group write left an item unsettled and there is no `alone` to run it');
       w.resolve(await this.options.alone(w.item));
     } catch (err) {
       w.reject(err);

@@ -35,7 +35,9 @@ describe('keysetPage', () => {
     const page = await keysetPage<{ id: number }>(db, base({ limit: 2 }));
     expect(page).toEqual({ rows: [{ id: 3 }, { id: 2 }], hasMore: true });
     expect(calls).toHaveLength(1);
-    expect(calls[0].sql).toMatch(/^SELECT \* FROM things WHERE business_id = \$1 AND mode = \$2 AND status = \$3\s+ORDER BY created_at DESC, id DESC OFFSET \$4 LIMIT \$5$/);
+    expect(calls[0].sql).toMatch(
+      /^SELECT \* FROM things WHERE business_id = \$1 AND mode = \$2 AND status = \$3\s+ORDER BY created_at DESC, id DESC OFFSET \$4 LIMIT \$5$/,
+    );
     expect(calls[0].params).toEqual([7, 'test', 'success', 0, 3]);
   });
 
@@ -44,7 +46,9 @@ describe('keysetPage', () => {
     const page = await keysetPage<{ id: number }>(db, base({ limit: 2, starting_after: 'thg_1' }));
     expect(page).toEqual({ rows: [{ id: 1 }], hasMore: false });
     expect(calls).toHaveLength(1);
-    expect(calls[0].sql).toContain('WITH cursor_row AS (SELECT created_at AS k0, id AS k1 FROM things WHERE public_id = $3 AND business_id = $1 AND mode = $2)');
+    expect(calls[0].sql).toContain(
+      'WITH cursor_row AS (SELECT created_at AS k0, id AS k1 FROM things WHERE public_id = $3 AND business_id = $1 AND mode = $2)',
+    );
     expect(calls[0].sql).toContain('(created_at, id) < (cursor_row.k0, cursor_row.k1) AND status = $4');
     expect(calls[0].sql).toMatch(/ORDER BY p\.created_at DESC, p\.id DESC$/);
     expect(calls[0].params).toEqual([7, 'test', 'thg_1', 'success', 0, 3]);
@@ -52,7 +56,10 @@ describe('keysetPage', () => {
 
   it('ending_before: reads newer rows oldest first and answers them newest first', async () => {
     const { db, calls } = fakeDb({ cursorFound: true, rows: [{ id: 5 }, { id: 6 }, { id: 7 }] });
-    const page = await keysetPage<{ id: number }>(db, { ...base({ limit: 2, ending_before: 'thg_4' }), orderBy: ['id'] });
+    const page = await keysetPage<{ id: number }>(db, {
+      ...base({ limit: 2, ending_before: 'thg_4' }),
+      orderBy: ['id'],
+    });
     expect(page).toEqual({ rows: [{ id: 6 }, { id: 5 }], hasMore: true });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('(id) > (cursor_row.k0)');
@@ -61,7 +68,10 @@ describe('keysetPage', () => {
 
   it('a known cursor with nothing beyond it: an empty page, not an error', async () => {
     const { db } = fakeDb({ cursorFound: true, rows: [] });
-    await expect(keysetPage(db, base({ limit: 2, starting_after: 'thg_1' }))).resolves.toEqual({ rows: [], hasMore: false });
+    await expect(keysetPage(db, base({ limit: 2, starting_after: 'thg_1' }))).resolves.toEqual({
+      rows: [],
+      hasMore: false,
+    });
   });
 
   it('refuses a cursor outside the scope with the caller’s error', async () => {

@@ -43,17 +43,27 @@ export interface KeysetQuery {
  * row is looked up in the same statement as the page (one round trip), and its position is compared
  * in SQL, so timestamps keep their microseconds.
  */
-export async function keysetPage<T>(db: Pick<EntityManager, 'query'>, q: KeysetQuery): Promise<{ rows: T[]; hasMore: boolean }> {
+export async function keysetPage<T>(
+  db: Pick<EntityManager, 'query'>,
+  q: KeysetQuery,
+): Promise<{ rows: T[]; hasMore: boolean }> {
   const order = q.orderBy ?? ['created_at', 'id'];
   const params = [...q.params];
   const where = [...q.scope];
-  const field = q.page.ending_before !== undefined ? 'ending_before' : q.page.starting_after !== undefined ? 'starting_after' : null;
+  const field =
+    q.page.ending_before !== undefined
+      ? 'ending_before'
+      : q.page.starting_after !== undefined
+        ? 'starting_after'
+        : null;
   const backwards = field === 'ending_before';
   // Whether this page reads towards newer rows (ascending), and so compares with > and turns round if it is a backwards page.
   const ascending = backwards !== (q.oldestFirst ?? false);
   if (field) {
     params.push(q.page[field]);
-    where.push(`(${order.join(', ')}) ${ascending ? '>' : '<'} (${order.map((_, i) => `cursor_row.k${i}`).join(', ')})`);
+    where.push(
+      `(${order.join(', ')}) ${ascending ? '>' : '<'} (${order.map((_, i) => `cursor_row.k${i}`).join(', ')})`,
+    );
   }
   for (const [condition, value] of q.filters ?? []) {
     params.push(value);

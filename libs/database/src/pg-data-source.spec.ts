@@ -4,7 +4,13 @@ import { OutcomeUnknownError, QueryFailedError, isOutcomeUnknown } from './query
 
 /** The pool is faked: what is checked is the TypeORM-compatible surface the stores rely on. */
 function withFakePool(results: (sql: string) => unknown, connect?: () => Promise<never>) {
-  const ds = new DataSource({ url: 'postgres://localhost/x', max: 1, connectionTimeoutMillis: 1, idleTimeoutMillis: 1, statementTimeoutMillis: 1 });
+  const ds = new DataSource({
+    url: 'postgres://localhost/x',
+    max: 1,
+    connectionTimeoutMillis: 1,
+    idleTimeoutMillis: 1,
+    statementTimeoutMillis: 1,
+  });
   const sent: string[] = [];
   const prepared: unknown[] = [];
   const released: unknown[] = [];
@@ -34,7 +40,10 @@ describe('DataSource (pg pool)', () => {
   });
 
   it('wraps a failure in QueryFailedError with the statement, parameters and the driver fields', async () => {
-    const pgError = Object.assign(new Error('new row violates check constraint "c"'), { code: '23514', detail: 'Failing row contains (x).' });
+    const pgError = Object.assign(new Error('new row violates check constraint "c"'), {
+      code: '23514',
+      detail: 'Failing row contains (x).',
+    });
     const { ds } = withFakePool(() => {
       throw pgError;
     });
@@ -42,7 +51,13 @@ describe('DataSource (pg pool)', () => {
     expect(err).toBeInstanceOf(QueryFailedError);
     expect(err.name).toBe('QueryFailedError');
     expect(err.message).toBe('new row violates check constraint "c"');
-    expect(err).toMatchObject({ query: 'INSERT INTO t VALUES ($1)', parameters: ['secret'], driverError: pgError, code: '23514', detail: 'Failing row contains (x).' });
+    expect(err).toMatchObject({
+      query: 'INSERT INTO t VALUES ($1)',
+      parameters: ['secret'],
+      driverError: pgError,
+      code: '23514',
+      detail: 'Failing row contains (x).',
+    });
   });
 
   it('runs a PreparedStatement by its name with its parameters, and names its text when it fails', async () => {
@@ -54,12 +69,19 @@ describe('DataSource (pg pool)', () => {
     await expect(ds.query(statement, ['x'])).resolves.toEqual([{ id: 1, a: 'x' }]);
     expect(prepared).toEqual([{ name: 'things_create', text: statement.text, values: ['x'] }]);
     const failing = { name: 'things_fail', text: 'INSERT fail' };
-    await expect(ds.query(failing, ['y'])).rejects.toMatchObject({ name: 'QueryFailedError', query: 'INSERT fail', parameters: ['y'], code: '23505' });
+    await expect(ds.query(failing, ['y'])).rejects.toMatchObject({
+      name: 'QueryFailedError',
+      query: 'INSERT fail',
+      parameters: ['y'],
+      code: '23505',
+    });
   });
 
   it('commits a transaction on one connection, with the isolation level asked for', async () => {
     const { ds, sent, released } = withFakePool(() => ({ command: 'SELECT', rows: [], rowCount: 0 }));
-    await expect(ds.transaction('REPEATABLE READ', async (m) => (await m.query('SELECT 1'), 'done'))).resolves.toBe('done');
+    await expect(ds.transaction('REPEATABLE READ', async (m) => (await m.query('SELECT 1'), 'done'))).resolves.toBe(
+      'done',
+    );
     expect(sent).toEqual(['BEGIN ISOLATION LEVEL REPEATABLE READ', 'SELECT 1', 'COMMIT']);
     expect(released).toEqual([undefined]);
   });
@@ -73,20 +95,37 @@ describe('DataSource (pg pool)', () => {
 
   it('transactionFrom sends BEGIN and the first statement in one message and hands over its rows', async () => {
     const { ds, sent, released } = withFakePool((sql) =>
-      sql.startsWith('BEGIN;') ? [{ command: 'BEGIN', rows: [], rowCount: null }, { command: 'UPDATE', rows: [{ id: '7' }], rowCount: 1 }] : { command: sql, rows: [], rowCount: 0 },
+      sql.startsWith('BEGIN;')
+        ? [
+            { command: 'BEGIN', rows: [], rowCount: null },
+            { command: 'UPDATE', rows: [{ id: '7' }], rowCount: 1 },
+          ]
+        : { command: sql, rows: [], rowCount: 0 },
     );
-    const seen = await ds.transactionFrom<{ id: string }, string[]>('UPDATE t SET x = 1 RETURNING id', async (rows, m) => {
-      await m.query('SELECT 2');
-      return rows.map((r) => r.id);
-    });
+    const seen = await ds.transactionFrom<{ id: string }, string[]>(
+      'UPDATE t SET x = 1 RETURNING id',
+      async (rows, m) => {
+        await m.query('SELECT 2');
+        return rows.map((r) => r.id);
+      },
+    );
     expect(seen).toEqual(['7']);
     expect(sent).toEqual(['BEGIN; UPDATE t SET x = 1 RETURNING id', 'SELECT 2', 'COMMIT']);
     expect(released).toEqual([undefined]);
   });
 
   it('transactionFrom rolls back when the work after the first statement throws', async () => {
-    const { ds, sent } = withFakePool((sql) => (sql.startsWith('BEGIN;') ? [{ command: 'BEGIN', rows: [] }, { command: 'UPDATE', rows: [{ id: '7' }] }] : { command: sql, rows: [] }));
-    await expect(ds.transactionFrom('UPDATE t SET x = 1 RETURNING id', async () => Promise.reject(new Error('send failed')))).rejects.toThrow('send failed');
+    const { ds, sent } = withFakePool((sql) =>
+      sql.startsWith('BEGIN;')
+        ? [
+            { command: 'BEGIN', rows: [] },
+            { command: 'UPDATE', rows: [{ id: '7' }] },
+          ]
+        : { command: sql, rows: [] },
+    );
+    await expect(
+      ds.transactionFrom('UPDATE t SET x = 1 RETURNING id', async () => Promise.reject(new Error('send failed'))),
+    ).rejects.toThrow('send failed');
     expect(sent).toEqual(['BEGIN; UPDATE t SET x = 1 RETURNING id', 'ROLLBACK']);
   });
 
@@ -95,7 +134,9 @@ describe('DataSource (pg pool)', () => {
       if (sql.startsWith('BEGIN;')) throw Object.assign(new Error('relation "t" does not exist'), { code: '42P01' });
       return { command: sql, rows: [] };
     });
-    const err = (await ds.transactionFrom('UPDATE t SET x = 1', async () => 'never').catch((e: unknown) => e)) as QueryFailedError;
+    const err = (await ds
+      .transactionFrom('UPDATE t SET x = 1', async () => 'never')
+      .catch((e: unknown) => e)) as QueryFailedError;
     expect(err).toBeInstanceOf(QueryFailedError);
     expect(err).toMatchObject({ code: '42P01', query: 'BEGIN; UPDATE t SET x = 1' });
     expect(sent).toEqual(['BEGIN; UPDATE t SET x = 1', 'ROLLBACK']);
@@ -112,12 +153,20 @@ describe('DataSource (pg pool)', () => {
 
   it('refuses an unknown isolation level rather than splicing it into SQL', async () => {
     const { ds, sent } = withFakePool(() => ({ command: 'SELECT', rows: [], rowCount: 0 }));
-    await expect(ds.transaction('SERIALIZABLE; DROP TABLE x' as never, async () => 1)).rejects.toThrow('unknown transaction isolation level');
+    await expect(ds.transaction('SERIALIZABLE; DROP TABLE x' as never, async () => 1)).rejects.toThrow(
+      'unknown transaction isolation level',
+    );
     expect(sent).toEqual([]);
   });
 
   it('says so when used before initialize', async () => {
-    const ds = new DataSource({ url: 'postgres://localhost/x', max: 1, connectionTimeoutMillis: 1, idleTimeoutMillis: 1, statementTimeoutMillis: 1 });
+    const ds = new DataSource({
+      url: 'postgres://localhost/x',
+      max: 1,
+      connectionTimeoutMillis: 1,
+      idleTimeoutMillis: 1,
+      statementTimeoutMillis: 1,
+    });
     expect(ds.isInitialized).toBe(false);
     await expect(ds.query('SELECT 1')).rejects.toThrow('not initialized');
   });
@@ -152,11 +201,15 @@ describe('DataSource (pg pool)', () => {
     });
 
     it('is outcome unknown when COMMIT loses its reply, but not for a statement before it (the server rolls back)', async () => {
-      const commitLost = withFakePool((sql) => (sql === 'COMMIT' ? terminated() : { command: 'INSERT', rows: [], rowCount: 1 }));
+      const commitLost = withFakePool((sql) =>
+        sql === 'COMMIT' ? terminated() : { command: 'INSERT', rows: [], rowCount: 1 },
+      );
       const lostAtCommit = await commitLost.ds.transaction(async (m) => m.query('INSERT …')).catch((e: unknown) => e);
       expect(isOutcomeUnknown(lostAtCommit)).toBe(true);
 
-      const insertLost = withFakePool((sql) => (sql.startsWith('INSERT') ? terminated() : { command: 'SELECT', rows: [], rowCount: 0 }));
+      const insertLost = withFakePool((sql) =>
+        sql.startsWith('INSERT') ? terminated() : { command: 'SELECT', rows: [], rowCount: 0 },
+      );
       const lostBefore = await insertLost.ds.transaction(async (m) => m.query('INSERT …')).catch((e: unknown) => e);
       expect(isConnectionError(lostBefore)).toBe(true);
       expect(isOutcomeUnknown(lostBefore)).toBe(false);
@@ -164,7 +217,10 @@ describe('DataSource (pg pool)', () => {
     });
 
     it('is a connection error when pg refuses a statement on a connection that already failed or was closed', async () => {
-      for (const message of ['Client has encountered a connection error and is not queryable', 'Client was closed and is not queryable']) {
+      for (const message of [
+        'Client has encountered a connection error and is not queryable',
+        'Client was closed and is not queryable',
+      ]) {
         const refused = withFakePool((sql) => {
           if (sql.startsWith('UPDATE')) throw new Error(message);
           return { command: 'SELECT', rows: [], rowCount: 0 };

@@ -12,7 +12,12 @@ import { OutcomeUnknownError, QueryFailedError } from './query-failed';
 
 export type IsolationLevel = 'READ UNCOMMITTED' | 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
-const ISOLATION_LEVELS: readonly IsolationLevel[] = ['READ UNCOMMITTED', 'READ COMMITTED', 'REPEATABLE READ', 'SERIALIZABLE'];
+const ISOLATION_LEVELS: readonly IsolationLevel[] = [
+  'READ UNCOMMITTED',
+  'READ COMMITTED',
+  'REPEATABLE READ',
+  'SERIALIZABLE',
+];
 
 /**
  * A hot statement run as a named prepared statement: each pooled connection parses and plans it
@@ -57,9 +62,17 @@ function toTypeormResult(raw: QueryResult | QueryResult[] | undefined): unknown 
  * statement is in flight its outcome is unknown. Inside BEGIN … COMMIT a broken connection means
  * the server rolls the transaction back, so nothing was written.
  */
-async function run(target: PoolClient, sql: Sql, parameters: unknown[] | undefined, commits: boolean): Promise<unknown> {
+async function run(
+  target: PoolClient,
+  sql: Sql,
+  parameters: unknown[] | undefined,
+  commits: boolean,
+): Promise<unknown> {
   try {
-    const result = typeof sql === 'string' ? target.query(sql, parameters) : target.query({ name: sql.name, text: sql.text, values: parameters });
+    const result =
+      typeof sql === 'string'
+        ? target.query(sql, parameters)
+        : target.query({ name: sql.name, text: sql.text, values: parameters });
     return toTypeormResult((await result) as QueryResult | undefined);
   } catch (err) {
     if (commits && isConnectionError(err)) throw new OutcomeUnknownError(sqlText(sql), parameters, err);
@@ -73,7 +86,12 @@ async function run(target: PoolClient, sql: Sql, parameters: unknown[] | undefin
  * statement is an OutcomeUnknownError. Like pool.query, a connection whose statement failed is
  * closed rather than pooled.
  */
-async function runOnPool(pool: Pool, sql: Sql, parameters: unknown[] | undefined, deadline?: Deadline): Promise<unknown> {
+async function runOnPool(
+  pool: Pool,
+  sql: Sql,
+  parameters: unknown[] | undefined,
+  deadline?: Deadline,
+): Promise<unknown> {
   const client = await pool.connect();
   // A socket error while the statement is in flight also rejects the statement; this listener only
   // keeps the event from crashing the process and marks the connection as not reusable.
@@ -175,7 +193,9 @@ export class DataSource implements EntityManager {
    */
   until(cancelAt: number): EntityManager {
     const deadline: Deadline = { cancelAt, cancel: (client) => this.cancel(client) };
-    return { query: async (sql, parameters) => (await runOnPool(this.connected(), sql, parameters, deadline)) as never };
+    return {
+      query: async (sql, parameters) => (await runOnPool(this.connected(), sql, parameters, deadline)) as never,
+    };
   }
 
   /** Sends PostgreSQL's cancel request for the statement running on `client` (pg opens a connection of its own for it). */
@@ -184,14 +204,20 @@ export class DataSource implements EntityManager {
     // pg's Client.cancel(client, query) cancels `query` if it is the one running on `client`.
     const active = (client as unknown as { activeQuery?: unknown }).activeQuery;
     if (!active) return;
-    (canceller as unknown as { connection: { on(e: string, f: () => void): void } }).connection.on('error', () => undefined);
+    (canceller as unknown as { connection: { on(e: string, f: () => void): void } }).connection.on(
+      'error',
+      () => undefined,
+    );
     (canceller as unknown as { cancel(c: PoolClient, q: unknown): void }).cancel(client, active);
   }
 
   /** Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
   transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T>;
   transaction<T>(level: IsolationLevel, fn: (m: EntityManager) => Promise<T>): Promise<T>;
-  async transaction<T>(a: IsolationLevel | ((m: EntityManager) => Promise<T>), b?: (m: EntityManager) => Promise<T>): Promise<T> {
+  async transaction<T>(
+    a: IsolationLevel | ((m: EntityManager) => Promise<T>),
+    b?: (m: EntityManager) => Promise<T>,
+  ): Promise<T> {
     const fn = typeof a === 'function' ? a : b!;
     const begin = typeof a === 'function' ? 'BEGIN' : `BEGIN ISOLATION LEVEL ${isolationLevel(a)}`;
     return this.inTransaction(begin, (_, m) => fn(m));
@@ -203,8 +229,13 @@ export class DataSource implements EntityManager {
    * only). For a loop that runs one short transaction many times a second: the outbox relay.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see EntityManager
-  async transactionFrom<R = any, T = unknown>(first: string, fn: (rows: R[], m: EntityManager) => Promise<T>): Promise<T> {
-    return this.inTransaction(`BEGIN; ${first}`, (raw, m) => fn(((Array.isArray(raw) ? raw[1]?.rows : undefined) ?? []) as R[], m));
+  async transactionFrom<R = any, T = unknown>(
+    first: string,
+    fn: (rows: R[], m: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    return this.inTransaction(`BEGIN; ${first}`, (raw, m) =>
+      fn(((Array.isArray(raw) ? raw[1]?.rows : undefined) ?? []) as R[], m),
+    );
   }
 
   /**
@@ -216,7 +247,11 @@ export class DataSource implements EntityManager {
     return this.inTransaction('BEGIN', (_, m) => fn(m), cancelAt);
   }
 
-  private async inTransaction<T>(begin: string, fn: (raw: unknown, m: EntityManager) => Promise<T>, cancelAt?: number): Promise<T> {
+  private async inTransaction<T>(
+    begin: string,
+    fn: (raw: unknown, m: EntityManager) => Promise<T>,
+    cancelAt?: number,
+  ): Promise<T> {
     const client = await this.connected().connect();
     // A connection that fails mid-transaction must not go back to the pool.
     let broken: Error | undefined;
@@ -225,12 +260,15 @@ export class DataSource implements EntityManager {
     let expired = false;
     let timer: NodeJS.Timeout | undefined;
     if (cancelAt !== undefined) {
-      timer = setTimeout(() => {
-        expired = true;
-        // Closed, not pooled, afterwards: a late cancel must not reach the next user of the connection.
-        broken ??= new DeadlineExceededError('transaction cancelled at its deadline');
-        this.cancel(client);
-      }, Math.max(0, cancelAt - Date.now()));
+      timer = setTimeout(
+        () => {
+          expired = true;
+          // Closed, not pooled, afterwards: a late cancel must not reach the next user of the connection.
+          broken ??= new DeadlineExceededError('transaction cancelled at its deadline');
+          this.cancel(client);
+        },
+        Math.max(0, cancelAt - Date.now()),
+      );
     }
     const send = (sql: Sql, parameters: unknown[] | undefined, commits: boolean): Promise<unknown> => {
       if (expired) return Promise.reject(new DeadlineExceededError());
@@ -271,7 +309,8 @@ export class DataSource implements EntityManager {
   }
 
   private connected(): Pool {
-    if (!this.pool) throw new Error('the database connection is not open (DataSource not initialized or already destroyed)');
+    if (!this.pool)
+      throw new Error('the database connection is not open (DataSource not initialized or already destroyed)');
     return this.pool;
   }
 }

@@ -12,7 +12,11 @@ export class QueryFailedError extends Error {
     readonly parameters: unknown[] | undefined,
     readonly driverError: unknown,
   ) {
-    super(String(driverError).replace(/^error: /, '').replace(/^Error: /, ''));
+    super(
+      String(driverError)
+        .replace(/^error: /, '')
+        .replace(/^Error: /, ''),
+    );
     if (driverError && typeof driverError === 'object') {
       const { name: _name, message: _message, stack: _stack, ...fields } = driverError as Record<string, unknown>;
       Object.assign(this, fields);

@@ -10,7 +10,9 @@ export async function pendingMigrations(ds: DataSource): Promise<string[]> {
   const table = MIGRATIONS_TABLE;
   const known = migrationNames(ds.migrations);
   // to_regclass is NULL before the first migration created the table: then everything is pending.
-  const [{ present }] = (await ds.query('SELECT to_regclass($1) IS NOT NULL AS present', [table])) as { present: boolean }[];
+  const [{ present }] = (await ds.query('SELECT to_regclass($1) IS NOT NULL AS present', [table])) as {
+    present: boolean;
+  }[];
   if (!present) return known;
   const rows = (await ds.query(`SELECT name FROM "${table.replace(/"/g, '')}"`)) as { name: string }[];
   const applied = new Set(rows.map((r) => r.name));
@@ -30,7 +32,9 @@ export function schemaReadinessCheck(ds: DataSource): () => Promise<void> {
     const pending = await pendingMigrations(ds);
     if (pending.length > 0) {
       const shown = pending.slice(0, 3).join(', ') + (pending.length > 3 ? ', ...' : '');
-      throw new Error(`schema is behind the code: ${pending.length} migration(s) not applied (${shown}); run this release's migration Job`);
+      throw new Error(
+        `schema is behind the code: ${pending.length} migration(s) not applied (${shown}); run this release's migration Job`,
+      );
     }
     current = true;
   };
@@ -41,7 +45,11 @@ export function schemaReadinessCheck(ds: DataSource): () => Promise<void> {
  * telling `onBehind` what is missing meanwhile. A service waits here before it consumes or
  * relays events, which on an older schema would fail and be dead-lettered.
  */
-export async function waitForCurrentSchema(ds: DataSource, onBehind: (pending: string[]) => void, intervalMs = 5_000): Promise<void> {
+export async function waitForCurrentSchema(
+  ds: DataSource,
+  onBehind: (pending: string[]) => void,
+  intervalMs = 5_000,
+): Promise<void> {
   for (;;) {
     const pending = await pendingMigrations(ds);
     if (pending.length === 0) return;

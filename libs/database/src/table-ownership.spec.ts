@@ -11,36 +11,55 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   // gateway
   businesses: {
     owners: ['apps/gateway/src/businesses/business-store.ts'],
-    readers: { 'apps/gateway/src/dashboard/user-store.ts': 'a dashboard user is shown with its business name, and is created only for an existing business' },
+    readers: {
+      'apps/gateway/src/dashboard/user-store.ts':
+        'a dashboard user is shown with its business name, and is created only for an existing business',
+    },
   },
   api_keys: { owners: ['apps/gateway/src/auth/api-key-store.ts'] },
   dashboard_users: { owners: ['apps/gateway/src/dashboard/user-store.ts'] },
   dashboard_audit_log: { owners: ['apps/gateway/src/dashboard/audit-store.ts'] },
   // transaction-service
   transactions: {
-    owners: ['apps/transaction-service/src/transactions/transaction-store.ts', 'apps/transaction-service/src/transactions/transaction-queries.ts'],
+    owners: [
+      'apps/transaction-service/src/transactions/transaction-store.ts',
+      'apps/transaction-service/src/transactions/transaction-queries.ts',
+    ],
     readers: {
-      'apps/transaction-service/src/refunds/refund-store.ts': 'a refund is shown and published with the reference and amount of the transaction it refunds',
-      'apps/transaction-service/src/connectors/provider-payment-store.ts': 'the status poller claims due checks with the public id, business and mode of their transaction',
-      'apps/transaction-service/src/connectors/provider-refund-store.ts': "a refund is sent to the provider with its transaction's public id",
+      'apps/transaction-service/src/refunds/refund-store.ts':
+        'a refund is shown and published with the reference and amount of the transaction it refunds',
+      'apps/transaction-service/src/connectors/provider-payment-store.ts':
+        'the status poller claims due checks with the public id, business and mode of their transaction',
+      'apps/transaction-service/src/connectors/provider-refund-store.ts':
+        "a refund is sent to the provider with its transaction's public id",
     },
   },
   refunds: {
     owners: ['apps/transaction-service/src/refunds/refund-store.ts'],
-    readers: { 'apps/transaction-service/src/connectors/provider-refund-store.ts': 'a refund is sent to the provider with its amount, currency, reason, business and mode' },
+    readers: {
+      'apps/transaction-service/src/connectors/provider-refund-store.ts':
+        'a refund is sent to the provider with its amount, currency, reason, business and mode',
+    },
   },
   payment_links: { owners: ['apps/transaction-service/src/links/link-store.ts'] },
   provider_connections: { owners: ['apps/transaction-service/src/connections/connection-store.ts'] },
   provider_payments: {
     owners: ['apps/transaction-service/src/connectors/provider-payment-store.ts'],
     readers: {
-      'apps/transaction-service/src/transactions/transaction-queries.ts': 'a pending payment still open at its provider does not expire',
-      'apps/transaction-service/src/connectors/provider-refund-store.ts': "a refund is sent to the provider with the provider's id of the payment",
+      'apps/transaction-service/src/transactions/transaction-queries.ts':
+        'a pending payment still open at its provider does not expire',
+      'apps/transaction-service/src/connectors/provider-refund-store.ts':
+        "a refund is sent to the provider with the provider's id of the payment",
     },
   },
   provider_refunds: { owners: ['apps/transaction-service/src/connectors/provider-refund-store.ts'] },
   // split-ledger-service
-  ledger_entries: { owners: ['apps/split-ledger-service/src/ledger/ledger-store.ts', 'apps/split-ledger-service/src/ledger/ledger-queries.ts'] },
+  ledger_entries: {
+    owners: [
+      'apps/split-ledger-service/src/ledger/ledger-store.ts',
+      'apps/split-ledger-service/src/ledger/ledger-queries.ts',
+    ],
+  },
   ledger_transactions: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
   ledger_refunds: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
   ledger_daily_totals: { owners: ['apps/split-ledger-service/src/ledger/transaction-copy-store.ts'] },
@@ -53,20 +72,34 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   callbacks: {
     owners: ['apps/webhook-dispatcher/src/callbacks/callback-store.ts'],
     readers: {
-      'apps/webhook-dispatcher/src/delivery/delivery-store.ts': 'fan-out and claims need the subscriptions and the endpoint of each delivery',
-      'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts': 'recovery is scoped to the active callbacks of a business',
+      'apps/webhook-dispatcher/src/delivery/delivery-store.ts':
+        'fan-out and claims need the subscriptions and the endpoint of each delivery',
+      'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts':
+        'recovery is scoped to the active callbacks of a business',
     },
   },
   deliveries: {
-    owners: ['apps/webhook-dispatcher/src/delivery/delivery-store.ts', 'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts'],
-    readers: { 'apps/webhook-dispatcher/src/events/events-store.ts': 'retention skips an event while one of its deliveries is pending; a transaction’s events are shown with the deliveries they caused' },
+    owners: [
+      'apps/webhook-dispatcher/src/delivery/delivery-store.ts',
+      'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts',
+    ],
+    readers: {
+      'apps/webhook-dispatcher/src/events/events-store.ts':
+        'retention skips an event while one of its deliveries is pending; a transaction’s events are shown with the deliveries they caused',
+    },
   },
-  delivery_attempts: { owners: ['apps/webhook-dispatcher/src/delivery/delivery-store.ts', 'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts'] },
+  delivery_attempts: {
+    owners: [
+      'apps/webhook-dispatcher/src/delivery/delivery-store.ts',
+      'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts',
+    ],
+  },
   webhook_events: {
     owners: ['apps/webhook-dispatcher/src/events/events-store.ts'],
     readers: {
       'apps/webhook-dispatcher/src/delivery/delivery-store.ts': 'fan-out and claims need the event each delivery sends',
-      'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts': 'the delivery log names the event type; test pings are never recovered',
+      'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts':
+        'the delivery log names the event type; test pings are never recovered',
     },
   },
   // every service's messaging tables, written by libs/messaging only
@@ -78,7 +111,25 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
 };
 
 /** Names after FROM/JOIN that are not tables: CTEs, set-returning functions, catalogs. */
-const NOT_TABLES = new Set(['t', 'cursor_row', 'picked', 'done', 'input', 'relay', 'ranked', 'scopes', 'folded', 'parts', 'batch', 'now', 'unnest', 'jsonb_to_recordset', 'pg_database', 'pg_index', 'pg_class']);
+const NOT_TABLES = new Set([
+  't',
+  'cursor_row',
+  'picked',
+  'done',
+  'input',
+  'relay',
+  'ranked',
+  'scopes',
+  'folded',
+  'parts',
+  'batch',
+  'now',
+  'unnest',
+  'jsonb_to_recordset',
+  'pg_database',
+  'pg_index',
+  'pg_class',
+]);
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -102,7 +153,12 @@ function tableUses(file: string, text: string): Use[] {
   const uses: Use[] = [];
   for (const m of text.matchAll(/\b(DELETE\s+FROM|FROM|JOIN|INTO|UPDATE)\s+"?([a-z_][a-z0-9_]*)\b/g)) {
     const keyword = m[1].replace(/\s+/g, ' ');
-    uses.push({ file, table: m[2], write: keyword !== 'FROM' && keyword !== 'JOIN', line: text.slice(0, m.index).split('\n').length });
+    uses.push({
+      file,
+      table: m[2],
+      write: keyword !== 'FROM' && keyword !== 'JOIN',
+      line: text.slice(0, m.index).split('\n').length,
+    });
   }
   // Queries a helper builds from a table name (keysetPage): the file naming the table reads it.
   for (const m of text.matchAll(/\btable:\s*'([a-z_][a-z0-9_]*)'/g)) {
@@ -123,7 +179,10 @@ const NOT_STORES_WITH_SQL: Record<string, string> = {
   'libs/service-host/src/run-service.ts': 'the readiness check: SELECT 1',
 };
 const isStore = (file: string) =>
-  /-(store|queries)\.ts$/.test(file) || file.startsWith('libs/database/') || file.startsWith('libs/messaging/') || NOT_STORES_WITH_SQL[file] !== undefined;
+  /-(store|queries)\.ts$/.test(file) ||
+  file.startsWith('libs/database/') ||
+  file.startsWith('libs/messaging/') ||
+  NOT_STORES_WITH_SQL[file] !== undefined;
 
 /** Lines that hold the start of an SQL statement in a string (SQL keywords are written in capitals here). */
 function sqlStatements(file: string, text: string): string[] {
@@ -134,10 +193,14 @@ function sqlStatements(file: string, text: string): string[] {
 
 describe('one owner per table', () => {
   it('SQL is written in stores only: use cases, handlers and schedulers call store methods', () => {
-    const found = files.filter((f) => !isStore(f)).flatMap((f) => sqlStatements(f, readFileSync(join(ROOT, f), 'utf8')));
+    const found = files
+      .filter((f) => !isStore(f))
+      .flatMap((f) => sqlStatements(f, readFileSync(join(ROOT, f), 'utf8')));
     expect(found).toEqual([]);
     // The scan finds what it looks for.
-    expect(sqlStatements('x.ts', "await m.query('SELECT pg_advisory_xact_lock(1)'); const q = `\n  WITH t AS (SELECT 1)`;")).toEqual(['x.ts:1 SELECT', 'x.ts:1 WITH']);
+    expect(
+      sqlStatements('x.ts', "await m.query('SELECT pg_advisory_xact_lock(1)'); const q = `\n  WITH t AS (SELECT 1)`;"),
+    ).toEqual(['x.ts:1 SELECT', 'x.ts:1 WITH']);
   });
 
   it('every table the migrations create has an owner', () => {
@@ -151,7 +214,10 @@ describe('one owner per table', () => {
         continue;
       }
       for (const n of names.filter((x) => x.endsWith('.ts'))) {
-        for (const m of readFileSync(join(ROOT, dir, n), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)/g)) created.add(m[1]);
+        for (const m of readFileSync(join(ROOT, dir, n), 'utf8').matchAll(
+          /CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)/g,
+        ))
+          created.add(m[1]);
       }
     }
     expect(created.size).toBeGreaterThan(10);
@@ -172,8 +238,21 @@ describe('one owner per table', () => {
   });
 
   it('finds SQL where it is (the scan itself works)', () => {
-    const sample = "await m.query('SELECT * FROM transactions t JOIN refunds r ON r.id = 1'); await m.query('DELETE FROM deliveries'); `UPDATE callbacks SET x = 1`; 'INSERT INTO \"api_keys\" (a)'; keysetPage(db, { table: 'payment_links' })";
-    expect(tableUses('x.ts', sample).map((u) => `${u.write ? 'w' : 'r'}:${u.table}`)).toEqual(['r:transactions', 'r:refunds', 'w:deliveries', 'w:callbacks', 'w:api_keys', 'r:payment_links']);
-    expect(uses.some((u) => u.file === 'apps/transaction-service/src/transactions/transaction-queries.ts' && u.table === 'transactions')).toBe(true);
+    const sample =
+      "await m.query('SELECT * FROM transactions t JOIN refunds r ON r.id = 1'); await m.query('DELETE FROM deliveries'); `UPDATE callbacks SET x = 1`; 'INSERT INTO \"api_keys\" (a)'; keysetPage(db, { table: 'payment_links' })";
+    expect(tableUses('x.ts', sample).map((u) => `${u.write ? 'w' : 'r'}:${u.table}`)).toEqual([
+      'r:transactions',
+      'r:refunds',
+      'w:deliveries',
+      'w:callbacks',
+      'w:api_keys',
+      'r:payment_links',
+    ]);
+    expect(
+      uses.some(
+        (u) =>
+          u.file === 'apps/transaction-service/src/transactions/transaction-queries.ts' && u.table === 'transactions',
+      ),
+    ).toBe(true);
   });
 });

@@ -10,8 +10,10 @@ const mobileMoney: InitializeTransactionBody = {
   mobile_money_number: '0771234567',
 };
 
-const body = (over: Partial<InitializeTransactionBody> & Record<string, unknown>): InitializeTransactionBody => ({ ...mobileMoney, ...over }) as InitializeTransactionBody;
-const fields = (b: InitializeTransactionBody, mode: 'test' | 'live' = 'test') => initializeProblems(b, mode).map((e) => e.field);
+const body = (over: Partial<InitializeTransactionBody> & Record<string, unknown>): InitializeTransactionBody =>
+  ({ ...mobileMoney, ...over }) as InitializeTransactionBody;
+const fields = (b: InitializeTransactionBody, mode: 'test' | 'live' = 'test') =>
+  initializeProblems(b, mode).map((e) => e.field);
 
 describe('initializeProblems', () => {
   it('finds nothing wrong with a valid mobile-money body, in either mode', () => {
@@ -20,7 +22,13 @@ describe('initializeProblems', () => {
   });
 
   it('finds nothing wrong with a valid card body (no number needed)', () => {
-    const card = { amount: 2500, email: 'a@b.co', currency: 'ZAR', payment_method_type: 'card', payment_method_code: 'zimswitch' } as const;
+    const card = {
+      amount: 2500,
+      email: 'a@b.co',
+      currency: 'ZAR',
+      payment_method_type: 'card',
+      payment_method_code: 'zimswitch',
+    } as const;
     expect(initializeProblems(card, 'live')).toEqual([]);
   });
 
@@ -34,13 +42,18 @@ describe('initializeProblems', () => {
   });
 
   it('treats an empty mobile_money_number as missing', () => {
-    expect(initializeProblems(body({ mobile_money_number: '' }), 'test')).toEqual([{ field: 'mobile_money_number', message: expect.stringMatching(/required/) }]);
+    expect(initializeProblems(body({ mobile_money_number: '' }), 'test')).toEqual([
+      { field: 'mobile_money_number', message: expect.stringMatching(/required/) },
+    ]);
   });
 
-  it.each(['771234567', '+263771234567', '07712x4567', '012345', '0123456789012345', ' 0771234567'])('rejects the mobile number %p', (n) => {
-    const problems = initializeProblems(body({ mobile_money_number: n }), 'test');
-    expect(problems).toEqual([{ field: 'mobile_money_number', message: expect.stringMatching(/start with 0/) }]);
-  });
+  it.each(['771234567', '+263771234567', '07712x4567', '012345', '0123456789012345', ' 0771234567'])(
+    'rejects the mobile number %p',
+    (n) => {
+      const problems = initializeProblems(body({ mobile_money_number: n }), 'test');
+      expect(problems).toEqual([{ field: 'mobile_money_number', message: expect.stringMatching(/start with 0/) }]);
+    },
+  );
 
   it.each(['0123456', '012345678901234'])('accepts the mobile number %p (7 and 15 digits)', (n) => {
     expect(initializeProblems(body({ mobile_money_number: n }), 'test')).toEqual([]);
@@ -52,7 +65,10 @@ describe('initializeProblems', () => {
   });
 
   it('refuses a card code with type mobile_money (and still wants a number for the stated type)', () => {
-    expect(fields(body({ payment_method_code: 'zimswitch', mobile_money_number: undefined }))).toEqual(['payment_method_code', 'mobile_money_number']);
+    expect(fields(body({ payment_method_code: 'zimswitch', mobile_money_number: undefined }))).toEqual([
+      'payment_method_code',
+      'mobile_money_number',
+    ]);
   });
 
   it('refuses an unknown payment_method_code and lists the known ones', () => {
@@ -86,25 +102,48 @@ describe('initializeProblems', () => {
 
   it.each(['success', 'failed'] as const)('allows requested_response %p in test mode only', (requested_response) => {
     expect(initializeProblems(body({ requested_response }), 'test')).toEqual([]);
-    expect(initializeProblems(body({ requested_response }), 'live')).toEqual([{ field: 'requested_response', message: expect.stringMatching(/test mode/) }]);
+    expect(initializeProblems(body({ requested_response }), 'live')).toEqual([
+      { field: 'requested_response', message: expect.stringMatching(/test mode/) },
+    ]);
   });
 
   it('infers mobile_money from an ecocash code without a type and still needs a number', () => {
-    expect(fields(body({ payment_method_type: undefined, mobile_money_number: undefined }))).toEqual(['mobile_money_number']);
-    expect(fields(body({ payment_method_type: undefined, mobile_money_number: '12345' }))).toEqual(['mobile_money_number']);
+    expect(fields(body({ payment_method_type: undefined, mobile_money_number: undefined }))).toEqual([
+      'mobile_money_number',
+    ]);
+    expect(fields(body({ payment_method_type: undefined, mobile_money_number: '12345' }))).toEqual([
+      'mobile_money_number',
+    ]);
     expect(initializeProblems(body({ payment_method_type: undefined }), 'test')).toEqual([]);
   });
 
   it('does not ask for a number when the code without a type is a card code', () => {
-    expect(initializeProblems(body({ payment_method_type: undefined, payment_method_code: 'dpo', mobile_money_number: undefined }), 'test')).toEqual([]);
+    expect(
+      initializeProblems(
+        body({ payment_method_type: undefined, payment_method_code: 'dpo', mobile_money_number: undefined }),
+        'test',
+      ),
+    ).toEqual([]);
   });
 
   it('reports every problem at once, not just the first', () => {
     const problems = initializeProblems(
-      body({ amount: -5, currency: 'XXX', payment_method_code: 'zimswitch', mobile_money_number: undefined, requested_response: 'success' }),
+      body({
+        amount: -5,
+        currency: 'XXX',
+        payment_method_code: 'zimswitch',
+        mobile_money_number: undefined,
+        requested_response: 'success',
+      }),
       'live',
     );
-    expect(problems.map((p) => p.field).sort()).toEqual(['amount', 'currency', 'mobile_money_number', 'payment_method_code', 'requested_response']);
+    expect(problems.map((p) => p.field).sort()).toEqual([
+      'amount',
+      'currency',
+      'mobile_money_number',
+      'payment_method_code',
+      'requested_response',
+    ]);
     for (const p of problems) expect(p.message.length).toBeGreaterThan(0);
   });
 });

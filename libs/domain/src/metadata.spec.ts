@@ -4,11 +4,22 @@ const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) 
 
 describe('metadataProblems', () => {
   it('accepts absence, null, "" and Stripe’s limits exactly', () => {
-    for (const ok of [undefined, null, '', {}, keys(50), { ['k'.repeat(40)]: 'x'.repeat(500) }, { emoji: '😀'.repeat(500) }]) expect(metadataProblems(ok)).toEqual([]);
+    for (const ok of [
+      undefined,
+      null,
+      '',
+      {},
+      keys(50),
+      { ['k'.repeat(40)]: 'x'.repeat(500) },
+      { emoji: '😀'.repeat(500) },
+    ])
+      expect(metadataProblems(ok)).toEqual([]);
   });
 
   it('names the key at fault, one rule per key, type before format before range', () => {
-    expect(metadataProblems({ ['k'.repeat(41)]: 'x', 'a[b]': 'x', n: 1, long: 'x'.repeat(501), deep: { a: 'b' } })).toEqual([
+    expect(
+      metadataProblems({ ['k'.repeat(41)]: 'x', 'a[b]': 'x', n: 1, long: 'x'.repeat(501), deep: { a: 'b' } }),
+    ).toEqual([
       { field: 'metadata.n', message: 'must be a string (not number)' },
       { field: 'metadata.deep', message: 'must be a string (nested objects and arrays are not allowed)' },
       { field: 'metadata.a[b]', message: 'key must not contain square brackets' },
@@ -28,7 +39,10 @@ describe('descriptionProblem', () => {
   it('allows a string of up to 1000 characters or null', () => {
     expect(descriptionProblem('d'.repeat(1000))).toBeNull();
     expect(descriptionProblem(null)).toBeNull();
-    expect(descriptionProblem('d'.repeat(1001))).toEqual({ field: 'description', message: 'must be at most 1000 characters' });
+    expect(descriptionProblem('d'.repeat(1001))).toEqual({
+      field: 'description',
+      message: 'must be at most 1000 characters',
+    });
     expect(descriptionProblem(5)).toEqual({ field: 'description', message: 'must be a string' });
   });
 
@@ -36,9 +50,19 @@ describe('descriptionProblem', () => {
     const required = { required: true };
     expect(descriptionProblem('d', 'description', required)).toBeNull();
     expect(descriptionProblem('😀'.repeat(1000), 'description', required)).toBeNull();
-    expect(descriptionProblem(undefined, 'description', required)).toEqual({ field: 'description', message: 'is required' });
-    expect(descriptionProblem(null, 'description', required)).toEqual({ field: 'description', message: 'must be a string' });
-    for (const bad of ['', 'd'.repeat(1001)]) expect(descriptionProblem(bad, 'description', required)).toEqual({ field: 'description', message: 'must be 1 to 1000 characters' });
+    expect(descriptionProblem(undefined, 'description', required)).toEqual({
+      field: 'description',
+      message: 'is required',
+    });
+    expect(descriptionProblem(null, 'description', required)).toEqual({
+      field: 'description',
+      message: 'must be a string',
+    });
+    for (const bad of ['', 'd'.repeat(1001)])
+      expect(descriptionProblem(bad, 'description', required)).toEqual({
+        field: 'description',
+        message: 'must be 1 to 1000 characters',
+      });
   });
 });
 

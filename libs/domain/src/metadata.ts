@@ -32,14 +32,20 @@ export function metadataProblems(value: unknown, field = 'metadata'): FieldError
   for (const [key, v] of entries) {
     const sub = `${field}.${key}`;
     if (typeof v !== 'string') {
-      const what = v !== null && typeof v === 'object' ? 'nested objects and arrays are not allowed' : `not ${v === null ? 'null' : typeof v}`;
+      const what =
+        v !== null && typeof v === 'object'
+          ? 'nested objects and arrays are not allowed'
+          : `not ${v === null ? 'null' : typeof v}`;
       add(RANK.type, sub, `must be a string (${what})`);
     } else if (key.length === 0) add(RANK.format, field, 'keys must not be empty');
     else if (/[[\]]/.test(key)) add(RANK.format, sub, 'key must not contain square brackets');
-    else if (length(key) > METADATA_KEY_MAX_LENGTH) add(RANK.range, sub, `key must be at most ${METADATA_KEY_MAX_LENGTH} characters`);
-    else if (length(v) > METADATA_VALUE_MAX_LENGTH) add(RANK.range, sub, `must be at most ${METADATA_VALUE_MAX_LENGTH} characters`);
+    else if (length(key) > METADATA_KEY_MAX_LENGTH)
+      add(RANK.range, sub, `key must be at most ${METADATA_KEY_MAX_LENGTH} characters`);
+    else if (length(v) > METADATA_VALUE_MAX_LENGTH)
+      add(RANK.range, sub, `must be at most ${METADATA_VALUE_MAX_LENGTH} characters`);
   }
-  if (entries.length > METADATA_MAX_KEYS) add(RANK.range, field, `may have at most ${METADATA_MAX_KEYS} keys (has ${entries.length})`);
+  if (entries.length > METADATA_MAX_KEYS)
+    add(RANK.range, field, `may have at most ${METADATA_MAX_KEYS} keys (has ${entries.length})`);
   return problems.sort((a, b) => a.rank - b.rank).map((p) => p.error);
 }
 
@@ -48,14 +54,19 @@ export function metadataProblems(value: unknown, field = 'metadata'): FieldError
  * characters. An optional one may be null or "" (none); a required one (a payment link's) must
  * be a string of at least one character.
  */
-export function descriptionProblem(value: unknown, field = 'description', { required = false } = {}): FieldError | null {
+export function descriptionProblem(
+  value: unknown,
+  field = 'description',
+  { required = false } = {},
+): FieldError | null {
   if (value === undefined || value === null) {
     if (!required) return null;
     return { field, message: value === undefined ? 'is required' : 'must be a string' };
   }
   if (typeof value !== 'string') return { field, message: 'must be a string' };
   const n = length(value);
-  if (required && (n === 0 || n > DESCRIPTION_MAX_LENGTH)) return { field, message: `must be 1 to ${DESCRIPTION_MAX_LENGTH} characters` };
+  if (required && (n === 0 || n > DESCRIPTION_MAX_LENGTH))
+    return { field, message: `must be 1 to ${DESCRIPTION_MAX_LENGTH} characters` };
   if (n > DESCRIPTION_MAX_LENGTH) return { field, message: `must be at most ${DESCRIPTION_MAX_LENGTH} characters` };
   return null;
 }

@@ -1,5 +1,17 @@
-import { MOBILE_MONEY_NUMBER, MOBILE_MONEY_NUMBER_INPUT_PATTERN, isMobileMoneyNumber, normalizeMobileMoneyNumber } from './mobile-number';
-import { PAYMENT_METHOD_CODES, PAYMENT_METHOD_TYPES, codesOfType, isPaymentMethodCode, settlesWithoutCustomer, typeOfCode } from './payment-methods';
+import {
+  MOBILE_MONEY_NUMBER,
+  MOBILE_MONEY_NUMBER_INPUT_PATTERN,
+  isMobileMoneyNumber,
+  normalizeMobileMoneyNumber,
+} from './mobile-number';
+import {
+  PAYMENT_METHOD_CODES,
+  PAYMENT_METHOD_TYPES,
+  codesOfType,
+  isPaymentMethodCode,
+  settlesWithoutCustomer,
+  typeOfCode,
+} from './payment-methods';
 
 describe('payment methods', () => {
   it('lists the codes of the contract, each with one of the two types', () => {

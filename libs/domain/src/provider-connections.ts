@@ -19,7 +19,10 @@ export const CREDENTIAL_DIGITS: CredentialRule = { pattern: /^[0-9]{1,20}$/, mes
  * Keys, tokens and codes: printable ASCII without spaces, so a blank pasted along with a key is
  * refused instead of stored (the provider would refuse every payment signed with it).
  */
-export const CREDENTIAL_TEXT: CredentialRule = { pattern: /^[\x21-\x7E]{1,100}$/, message: 'must be 1 to 100 printable characters without spaces' };
+export const CREDENTIAL_TEXT: CredentialRule = {
+  pattern: /^[\x21-\x7E]{1,100}$/,
+  message: 'must be 1 to 100 printable characters without spaces',
+};
 
 interface ProviderSpec {
   /** The payment_method_codes the provider's account serves. */
@@ -52,7 +55,9 @@ export const PROVIDER_CONNECTIONS: Readonly<Record<ConnectionProvider, ProviderS
 };
 
 /** Every credential field name of every provider (the log redaction masks them by name). */
-export const CREDENTIAL_FIELD_NAMES: readonly string[] = [...new Set(Object.values(PROVIDER_CONNECTIONS).flatMap((p) => Object.keys(p.fields)))];
+export const CREDENTIAL_FIELD_NAMES: readonly string[] = [
+  ...new Set(Object.values(PROVIDER_CONNECTIONS).flatMap((p) => Object.keys(p.fields))),
+];
 
 /**
  * The problems of a credentials object for `provider`, one per field in the order required,
@@ -60,7 +65,8 @@ export const CREDENTIAL_FIELD_NAMES: readonly string[] = [...new Set(Object.valu
  * Messages never quote a value.
  */
 export function credentialProblems(provider: ConnectionProvider, input: unknown): FieldError[] {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return [{ field: 'credentials', message: 'must be a JSON object' }];
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return [{ field: 'credentials', message: 'must be a JSON object' }];
   const { fields } = PROVIDER_CONNECTIONS[provider];
   const given = input as Record<string, unknown>;
   const problems: FieldError[] = Object.keys(given)

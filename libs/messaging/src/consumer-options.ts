@@ -14,7 +14,11 @@ export interface MessageMeta {
 export type AfterCommit = () => void;
 
 /** Applies one event inside the transaction that also records it in the inbox. */
-export type EventHandler = (event: EventEnvelope, manager: EntityManager, meta: MessageMeta) => Promise<void | AfterCommit>;
+export type EventHandler = (
+  event: EventEnvelope,
+  manager: EntityManager,
+  meta: MessageMeta,
+) => Promise<void | AfterCommit>;
 
 /**
  * Applies several new events of one topic inside one transaction: must have the same effect as the

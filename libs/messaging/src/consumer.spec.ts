@@ -4,7 +4,17 @@ import type { DataSource, EntityManager } from '@payments/database';
 import { transactionEvent } from '@payments/contracts/fixtures';
 import { IdempotentConsumer } from './consumer';
 
-const envelope = (id: string) => ({ id, type: 'transaction.status_changed', version: 1, occurred_at: '2026-01-31T12:00:00.000Z', producer: 'spec', mode: 'test', business_id: 1, correlation_id: null, data: transactionEvent('pending', null) });
+const envelope = (id: string) => ({
+  id,
+  type: 'transaction.status_changed',
+  version: 1,
+  occurred_at: '2026-01-31T12:00:00.000Z',
+  producer: 'spec',
+  mode: 'test',
+  business_id: 1,
+  correlation_id: null,
+  data: transactionEvent('pending', null),
+});
 
 /** A consumer on a fake Kafka: `eachBatch` is what kafkajs would call for each partition's batch. */
 async function consumerOn(ds: DataSource) {
@@ -24,7 +34,12 @@ async function consumerOn(ds: DataSource) {
     kafka,
     ds,
     {} as Producer,
-    { group: 'spec-group', topicPrefix: 'p.', sessionTimeoutMs: 10_000, handlers: { 'transaction.status_changed': async (event) => void applied.push(event.id) } },
+    {
+      group: 'spec-group',
+      topicPrefix: 'p.',
+      sessionTimeoutMs: 10_000,
+      handlers: { 'transaction.status_changed': async (event) => void applied.push(event.id) },
+    },
     pino({ level: 'silent' }),
   );
   await consumer.start();
@@ -34,7 +49,15 @@ async function consumerOn(ds: DataSource) {
       batch: {
         topic: 'p.transaction.status_changed',
         partition: 0,
-        messages: ids.map((id, i) => ({ offset: String(i), key: null, value: Buffer.from(JSON.stringify(envelope(id))), headers: {} }) as unknown as KafkaMessage),
+        messages: ids.map(
+          (id, i) =>
+            ({
+              offset: String(i),
+              key: null,
+              value: Buffer.from(JSON.stringify(envelope(id))),
+              headers: {},
+            }) as unknown as KafkaMessage,
+        ),
       },
       resolveOffset: (offset: string) => void resolved.push(offset),
       heartbeat: async () => undefined,
@@ -88,7 +111,8 @@ describe('IdempotentConsumer after a crash the Kafka client does not restart', (
           created += 1;
           return {
             events: { CRASH: 'consumer.crash' },
-            on: (_event: string, listener: (e: { payload: { error: Error; restart: boolean } }) => void) => void crashListeners.push(listener),
+            on: (_event: string, listener: (e: { payload: { error: Error; restart: boolean } }) => void) =>
+              void crashListeners.push(listener),
             connect: async () => undefined,
             subscribe: async () => undefined,
             run: async () => undefined,
@@ -96,7 +120,13 @@ describe('IdempotentConsumer after a crash the Kafka client does not restart', (
           };
         },
       } as unknown as Kafka;
-      const consumer = new IdempotentConsumer(kafka, {} as DataSource, {} as Producer, { group: 'g', topicPrefix: 'p.', sessionTimeoutMs: 10_000, handlers: {} }, pino({ level: 'silent' }));
+      const consumer = new IdempotentConsumer(
+        kafka,
+        {} as DataSource,
+        {} as Producer,
+        { group: 'g', topicPrefix: 'p.', sessionTimeoutMs: 10_000, handlers: {} },
+        pino({ level: 'silent' }),
+      );
       await consumer.start();
       expect(created).toBe(1);
       // A crash kafkajs restarts itself needs nothing from us.
@@ -104,7 +134,9 @@ describe('IdempotentConsumer after a crash the Kafka client does not restart', (
       await jest.advanceTimersByTimeAsync(5_000);
       expect(created).toBe(1);
       // One it gives up on: a new consumer after a second.
-      crashListeners[0]({ payload: { error: new Error('relation "processed_events" does not exist'), restart: false } });
+      crashListeners[0]({
+        payload: { error: new Error('relation "processed_events" does not exist'), restart: false },
+      });
       await jest.advanceTimersByTimeAsync(999);
       expect(created).toBe(1);
       await jest.advanceTimersByTimeAsync(1);

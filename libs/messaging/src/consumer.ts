@@ -2,7 +2,13 @@ import { CrashRestarter } from './crash-restarter';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { type DataSource, isConnectionError } from '@payments/database';
-import { DeadLetterHeaders, deadLetterTopic, replayTopic, type EventEnvelope, type ReplayOutcome } from '@payments/contracts';
+import {
+  DeadLetterHeaders,
+  deadLetterTopic,
+  replayTopic,
+  type EventEnvelope,
+  type ReplayOutcome,
+} from '@payments/contracts';
 import { eventsConsumed, runWithContext } from '@payments/platform';
 import type { AfterCommit, ConsumerOptions, EventHandler, MessageMeta } from './consumer-options';
 import { FetchCommit } from './fetch-commit';
@@ -46,13 +52,20 @@ export class IdempotentConsumer {
   ) {
     this.offsets = new OffsetCommitter(OFFSET_COMMIT_INTERVAL_MS, logger);
     this.crashes = new CrashRestarter(() => this.start(), logger, `${options.topicPrefix}${options.group}`);
-    this.fetchCommit = new FetchCommit(ds, async (manager, ids, topics) => {
-      const inserted: { event_id: string }[] = await manager.query(
-        'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
-        [options.group, ids, topics],
-      );
-      return new Set(inserted.map((r) => r.event_id));
-    }, { concurrency: options.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS_AT_ONCE, fullAt: options.maxBatch ?? DEFAULT_MAX_BATCH });
+    this.fetchCommit = new FetchCommit(
+      ds,
+      async (manager, ids, topics) => {
+        const inserted: { event_id: string }[] = await manager.query(
+          'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
+          [options.group, ids, topics],
+        );
+        return new Set(inserted.map((r) => r.event_id));
+      },
+      {
+        concurrency: options.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS_AT_ONCE,
+        fullAt: options.maxBatch ?? DEFAULT_MAX_BATCH,
+      },
+    );
   }
 
   get groupId(): string {
@@ -83,7 +96,9 @@ export class IdempotentConsumer {
     await this.consumer.connect();
     await this.consumer.subscribe({
       // The replay topic delivers records to this group only (ops live and dead-letter replays).
-      topics: [...Object.keys(this.options.handlers), replayTopic(this.options.group)].map((t) => `${this.options.topicPrefix}${t}`),
+      topics: [...Object.keys(this.options.handlers), replayTopic(this.options.group)].map(
+        (t) => `${this.options.topicPrefix}${t}`,
+      ),
       // A new group must see events published before it first joined.
       fromBeginning: true,
     });
@@ -119,7 +134,8 @@ export class IdempotentConsumer {
 
   private async onBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
-    if (batch.topic === `${this.options.topicPrefix}${replayTopic(this.options.group)}`) return this.onReplayBatch(payload);
+    if (batch.topic === `${this.options.topicPrefix}${replayTopic(this.options.group)}`)
+      return this.onReplayBatch(payload);
     const { topic, partition } = batch;
     const handler = this.options.handlers[this.base(topic)];
     const size = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
@@ -128,7 +144,14 @@ export class IdempotentConsumer {
       this.throwIfStopping('batch');
       const chunk = batch.messages.slice(i, i + size).map((m) => decodeMessage(m));
       const valid = chunk.filter((d) => d.event && handler);
-      const together = valid.length > 0 ? await this.applyTogether(valid.map((d) => ({ event: d.event!, meta: { topic, partition, offset: d.message.offset } })), handler!, payload) : null;
+      const together =
+        valid.length > 0
+          ? await this.applyTogether(
+              valid.map((d) => ({ event: d.event!, meta: { topic, partition, offset: d.message.offset } })),
+              handler!,
+              payload,
+            )
+          : null;
       if (together === 'lost') return;
       for (const d of chunk) {
         const meta: MessageMeta = { topic, partition, offset: d.message.offset };
@@ -143,7 +166,11 @@ export class IdempotentConsumer {
    * Applies events in one shared inbox transaction, waiting out an unreachable database: the ids applied
    * now; null when they must go one at a time (an event fails); 'lost' when the batch is not ours any more.
    */
-  private async applyTogether(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler, { heartbeat, isRunning, isStale }: EachBatchPayload): Promise<Set<string> | null | 'lost'> {
+  private async applyTogether(
+    items: { event: EventEnvelope; meta: MessageMeta }[],
+    handler: EventHandler,
+    { heartbeat, isRunning, isStale }: EachBatchPayload,
+  ): Promise<Set<string> | null | 'lost'> {
     const { topic, partition } = items[0].meta;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -151,12 +178,20 @@ export class IdempotentConsumer {
       } catch (err) {
         // While the database is unreachable the batch waits whole: one at a time would only multiply the waiting.
         if (isConnectionError(err)) {
-          await this.backOff(attempt, heartbeat, (delay) => this.logger.warn({ err, topic, partition, count: items.length, attempt, delay }, 'database unreachable; retrying the batch'));
+          await this.backOff(attempt, heartbeat, (delay) =>
+            this.logger.warn(
+              { err, topic, partition, count: items.length, attempt, delay },
+              'database unreachable; retrying the batch',
+            ),
+          );
           if (!isRunning() || isStale()) return 'lost';
           this.throwIfStopping('batch');
           continue;
         }
-        this.logger.warn({ err, topic, partition, count: items.length }, 'batch failed; applying its events one at a time');
+        this.logger.warn(
+          { err, topic, partition, count: items.length },
+          'batch failed; applying its events one at a time',
+        );
         return null;
       }
     }
@@ -177,13 +212,25 @@ export class IdempotentConsumer {
       this.throwIfStopping('batch');
       const records = batch.messages.slice(i, i + size).map((message) => {
         const origin = replayOrigin(batch.topic, message);
-        return { message, origin, decoded: decodeMessage(message), meta: { topic: origin.topic, partition: origin.partition, offset: origin.offset } as MessageMeta };
+        return {
+          message,
+          origin,
+          decoded: decodeMessage(message),
+          meta: { topic: origin.topic, partition: origin.partition, offset: origin.offset } as MessageMeta,
+        };
       });
       const outcomes: ReplayOutcome[] = [];
       for (const run of runsOf(records, (r) => r.origin.topic)) {
         const handler: EventHandler | undefined = this.options.handlers[this.base(run[0].origin.topic)];
         const valid = handler !== undefined && run.every((r) => r.decoded.event) ? run : [];
-        const applied = valid.length > 0 ? await this.applyTogether(valid.map((r) => ({ event: r.decoded.event!, meta: r.meta })), handler!, payload) : null;
+        const applied =
+          valid.length > 0
+            ? await this.applyTogether(
+                valid.map((r) => ({ event: r.decoded.event!, meta: r.meta })),
+                handler!,
+                payload,
+              )
+            : null;
         if (applied === 'lost') return;
         for (const r of run) {
           // An id applied now counts as applied once; a second copy of it in the same run is a duplicate.
@@ -191,13 +238,23 @@ export class IdempotentConsumer {
           else outcomes.push(await this.onMessage(r.meta, r.decoded, handler, heartbeat));
         }
       }
-      await reportReplayOutcomes(this.dlqProducer, this.options.topicPrefix, this.options.group, records.map((r, k) => ({ origin: r.origin, outcome: outcomes[k] })));
+      await reportReplayOutcomes(
+        this.dlqProducer,
+        this.options.topicPrefix,
+        this.options.group,
+        records.map((r, k) => ({ origin: r.origin, outcome: outcomes[k] })),
+      );
       for (const r of records) resolveOffset(r.message.offset);
       await heartbeat().catch(() => undefined);
     }
   }
 
-  private async onMessage(meta: MessageMeta, { message, event, problem }: Decoded, handler: EventHandler | undefined, heartbeat: () => Promise<void>): Promise<ReplayOutcome> {
+  private async onMessage(
+    meta: MessageMeta,
+    { message, event, problem }: Decoded,
+    handler: EventHandler | undefined,
+    heartbeat: () => Promise<void>,
+  ): Promise<ReplayOutcome> {
     const base = this.base(meta.topic);
     if (!event || !handler) return this.deadLetter(meta, message, problem ?? `no handler for topic ${base}`);
 
@@ -213,10 +270,15 @@ export class IdempotentConsumer {
         } catch (err) {
           const transient = isConnectionError(err);
           if (!transient && attempt >= maxAttempts) {
-            this.logger.error({ err, ...meta, attempt }, 'event failed after its retries; sending to the dead-letter topic');
+            this.logger.error(
+              { err, ...meta, attempt },
+              'event failed after its retries; sending to the dead-letter topic',
+            );
             return this.deadLetter(meta, message, (err as Error).message);
           }
-          await this.backOff(attempt, heartbeat, (delay) => this.logger.warn({ err, ...meta, attempt, transient, delay }, 'event failed; retrying'));
+          await this.backOff(attempt, heartbeat, (delay) =>
+            this.logger.warn({ err, ...meta, attempt, transient, delay }, 'event failed; retrying'),
+          );
         }
       }
     });
@@ -254,11 +316,19 @@ export class IdempotentConsumer {
   }
 
   /** Applies new events of one partition in order, in the fetch's shared transaction; the ids applied now. */
-  private async applyBatch(items: { event: EventEnvelope; meta: MessageMeta }[], handler: EventHandler): Promise<Set<string>> {
+  private async applyBatch(
+    items: { event: EventEnvelope; meta: MessageMeta }[],
+    handler: EventHandler,
+  ): Promise<Set<string>> {
     const base = this.base(items[0].meta.topic);
-    const { applied, appliedIds, thens } = await this.fetchCommit.submit({ items, handler, batchHandler: this.options.batchHandlers?.[base] });
+    const { applied, appliedIds, thens } = await this.fetchCommit.submit({
+      items,
+      handler,
+      batchHandler: this.options.batchHandlers?.[base],
+    });
     if (applied > 0) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'applied' }, applied);
-    if (items.length > applied) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'duplicate' }, items.length - applied);
+    if (items.length > applied)
+      eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'duplicate' }, items.length - applied);
     for (const then of thens) this.afterCommit(then);
     if (applied > 0) this.options.afterCommit?.();
     return appliedIds;

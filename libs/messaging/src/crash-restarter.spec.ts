@@ -6,7 +6,8 @@ describe('startRetrying', () => {
   const logger = pino({ level: 'silent' });
   const protocolError = (type: string, code: number, retriable: boolean, message: string) =>
     new KafkaJSProtocolError({ type, code, retriable, message } as unknown as string);
-  const unknownTopic = () => protocolError('UNKNOWN_TOPIC_OR_PARTITION', 3, true, 'This server does not host this topic-partition');
+  const unknownTopic = () =>
+    protocolError('UNKNOWN_TOPIC_OR_PARTITION', 3, true, 'This server does not host this topic-partition');
 
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());

@@ -22,7 +22,10 @@ export class CrashRestarter {
   watch(consumer: Consumer, isCurrent: () => boolean): void {
     consumer.on(consumer.events.CRASH, (e: { payload: { error: Error; restart: boolean } }) => {
       if (e.payload.restart || this.stopped || !isCurrent()) return;
-      this.logger.error({ err: e.payload.error, group: this.group }, 'consumer crashed and was not restarted by the Kafka client; starting it again');
+      this.logger.error(
+        { err: e.payload.error, group: this.group },
+        'consumer crashed and was not restarted by the Kafka client; starting it again',
+      );
       this.schedule(1_000);
     });
   }
@@ -55,7 +58,12 @@ function retriable(err: unknown): boolean {
  * retriable — on a fresh cluster a topic just created can be unknown to the broker a subscribe
  * asks for longer than kafkajs's own retries last. Anything else fails at once.
  */
-export async function startRetrying(start: () => Promise<void>, logger: Logger, group: string, withinMs = 120_000): Promise<void> {
+export async function startRetrying(
+  start: () => Promise<void>,
+  logger: Logger,
+  group: string,
+  withinMs = 120_000,
+): Promise<void> {
   const deadline = Date.now() + withinMs;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -63,7 +71,10 @@ export async function startRetrying(start: () => Promise<void>, logger: Logger, 
     } catch (err) {
       if (!retriable(err) || Date.now() > deadline) throw err;
       const delay = Math.min(1_000 * attempt, 5_000);
-      logger.warn({ err, group, attempt, delay }, 'starting the consumer failed with a retriable Kafka error; trying again');
+      logger.warn(
+        { err, group, attempt, delay },
+        'starting the consumer failed with a retriable Kafka error; trying again',
+      );
       await new Promise((r) => setTimeout(r, delay));
     }
   }

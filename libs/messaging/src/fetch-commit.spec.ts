@@ -56,7 +56,10 @@ describe('FetchCommit', () => {
       if (event.id === 'poison') throw new Error('bad event');
     };
     const commit = new FetchCommit(ds, record);
-    const results = await Promise.allSettled([commit.submit(chunk('t', 0, ['a', 'poison'], handler)), commit.submit(chunk('t', 1, ['b'], handler))]);
+    const results = await Promise.allSettled([
+      commit.submit(chunk('t', 0, ['a', 'poison'], handler)),
+      commit.submit(chunk('t', 1, ['b'], handler)),
+    ]);
     expect(results[0].status).toBe('rejected');
     expect(results[1]).toEqual({ status: 'fulfilled', value: { applied: 1, appliedIds: new Set(['b']), thens: [] } });
     expect(transactions).toHaveLength(3);
@@ -68,7 +71,10 @@ describe('FetchCommit', () => {
     const commit = new FetchCommit(ds, record);
     const first = () => undefined;
     const second = () => undefined;
-    const [one, two] = await Promise.all([commit.submit(chunk('t', 0, ['a'], async () => first)), commit.submit(chunk('t', 1, ['b'], async () => second))]);
+    const [one, two] = await Promise.all([
+      commit.submit(chunk('t', 0, ['a'], async () => first)),
+      commit.submit(chunk('t', 1, ['b'], async () => second)),
+    ]);
     expect(one.thens).toEqual([first]);
     expect(two.thens).toEqual([second]);
   });
@@ -105,7 +111,11 @@ describe('FetchCommit', () => {
     const commit = new FetchCommit(ds, record);
     let later: Promise<unknown> | undefined;
     const handler: EventHandler = async (event) => {
-      if (event.id === 'a') later = Promise.all([commit.submit(chunk('t', 1, ['b'], async () => undefined)), commit.submit(chunk('t', 2, ['c'], async () => undefined))]);
+      if (event.id === 'a')
+        later = Promise.all([
+          commit.submit(chunk('t', 1, ['b'], async () => undefined)),
+          commit.submit(chunk('t', 2, ['c'], async () => undefined)),
+        ]);
     };
     await commit.submit(chunk('t', 0, ['a'], handler));
     await later;
@@ -128,7 +138,7 @@ describe('FetchCommit', () => {
     expect(transactions).toBe(1);
   });
 
-  it('fails every chunk at once when the transaction\'s connection was dropped between its statements', async () => {
+  it("fails every chunk at once when the transaction's connection was dropped between its statements", async () => {
     // What pg answers a statement sent on a connection the server closed while the transaction was idle (a restart).
     const dropped = new Error('Client has encountered a connection error and is not queryable');
     let transactions = 0;
@@ -139,7 +149,9 @@ describe('FetchCommit', () => {
       },
     } as unknown as DataSource;
     const commit = new FetchCommit(ds, async () => new Set());
-    const results = await Promise.allSettled([0, 1, 2].map((p) => commit.submit(chunk('t', p, [`e${p}`], async () => undefined))));
+    const results = await Promise.allSettled(
+      [0, 1, 2].map((p) => commit.submit(chunk('t', p, [`e${p}`], async () => undefined))),
+    );
     expect(results).toEqual([0, 1, 2].map(() => ({ status: 'rejected', reason: dropped })));
     expect(transactions).toBe(1);
   });

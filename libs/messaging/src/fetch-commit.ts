@@ -92,7 +92,8 @@ export class FetchCommit {
   private take(): Pending[] {
     let events = 0;
     let n = 0;
-    while (n < this.queue.length && (n === 0 || events + this.queue[n].chunk.items.length <= this.limits.fullAt)) events += this.queue[n++].chunk.items.length;
+    while (n < this.queue.length && (n === 0 || events + this.queue[n].chunk.items.length <= this.limits.fullAt))
+      events += this.queue[n++].chunk.items.length;
     return this.queue.splice(0, n);
   }
 
@@ -133,7 +134,11 @@ export class FetchCommit {
       );
       // A redelivered event, or the same id twice in one transaction, is applied once.
       const todos = chunks.map((chunk) => chunk.items.filter(({ event }) => fresh.delete(event.id)));
-      const outcomes: ChunkOutcome[] = todos.map((todo) => ({ applied: todo.length, appliedIds: new Set(todo.map((x) => x.event.id)), thens: [] }));
+      const outcomes: ChunkOutcome[] = todos.map((todo) => ({
+        applied: todo.length,
+        appliedIds: new Set(todo.map((x) => x.event.id)),
+        thens: [],
+      }));
       const batched = new Map<BatchEventHandler, number[]>();
       for (let i = 0; i < chunks.length; i++) {
         const handler = chunks[i].batchHandler;
@@ -142,7 +147,10 @@ export class FetchCommit {
         else batched.set(handler, [...(batched.get(handler) ?? []), i]);
       }
       for (const [handler, indexes] of batched) {
-        const then = await handler(indexes.flatMap((i) => todos[i].map((x) => x.event)), manager);
+        const then = await handler(
+          indexes.flatMap((i) => todos[i].map((x) => x.event)),
+          manager,
+        );
         if (then) outcomes[indexes[0]].thens.push(then);
       }
       return outcomes;
@@ -150,10 +158,16 @@ export class FetchCommit {
   }
 }
 
-async function applyEach(todo: PartitionChunk['items'], handler: EventHandler, manager: EntityManager): Promise<AfterCommit[]> {
+async function applyEach(
+  todo: PartitionChunk['items'],
+  handler: EventHandler,
+  manager: EntityManager,
+): Promise<AfterCommit[]> {
   const thens: AfterCommit[] = [];
   for (const { event, meta } of todo) {
-    const then = await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, () => handler(event, manager, meta));
+    const then = await runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, () =>
+      handler(event, manager, meta),
+    );
     if (then) thens.push(then);
   }
   return thens;

@@ -20,12 +20,21 @@ export function kafkaSecurityOptions(s: KafkaSecuritySettings): Pick<KafkaConfig
       try {
         ssl = { ca: [readFileSync(s.KAFKA_SSL_CA_FILE, 'utf8')] };
       } catch (err) {
-        throw new ConfigError([{ variable: 'KAFKA_SSL_CA_FILE', message: `cannot read ${s.KAFKA_SSL_CA_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }]);
+        throw new ConfigError([
+          {
+            variable: 'KAFKA_SSL_CA_FILE',
+            message: `cannot read ${s.KAFKA_SSL_CA_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+          },
+        ]);
       }
     }
   }
   const sasl: SASLOptions | undefined = s.KAFKA_SASL_MECHANISM
-    ? ({ mechanism: s.KAFKA_SASL_MECHANISM, username: s.KAFKA_SASL_USERNAME, password: s.KAFKA_SASL_PASSWORD } as SASLOptions)
+    ? ({
+        mechanism: s.KAFKA_SASL_MECHANISM,
+        username: s.KAFKA_SASL_USERNAME,
+        password: s.KAFKA_SASL_PASSWORD,
+      } as SASLOptions)
     : undefined;
   return { ssl, sasl };
 }

@@ -9,7 +9,13 @@ const settings = (over: Partial<KafkaSettings> = {}): KafkaSettings => ({
   replicationFactor: 0,
   minInsyncReplicas: 0,
   createTopics: true,
-  security: { KAFKA_SSL: false, KAFKA_SSL_CA_FILE: '', KAFKA_SASL_MECHANISM: '', KAFKA_SASL_USERNAME: '', KAFKA_SASL_PASSWORD: '' } as unknown as KafkaSettings['security'],
+  security: {
+    KAFKA_SSL: false,
+    KAFKA_SSL_CA_FILE: '',
+    KAFKA_SASL_MECHANISM: '',
+    KAFKA_SASL_USERNAME: '',
+    KAFKA_SASL_PASSWORD: '',
+  } as unknown as KafkaSettings['security'],
   ...over,
 });
 
@@ -28,18 +34,38 @@ describe('topicReplication', () => {
   });
 
   it('keeps an explicit replication factor whatever the cluster, and min.insync.replicas 2 from three copies', () => {
-    expect(topicReplication(5, settings({ replicationFactor: 1 }))).toEqual({ replicationFactor: 1, minInsyncReplicas: undefined });
-    expect(topicReplication(0, settings({ replicationFactor: 3 }))).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
-    expect(topicReplication(5, settings({ replicationFactor: 5, minInsyncReplicas: 3 }))).toEqual({ replicationFactor: 5, minInsyncReplicas: 3 });
+    expect(topicReplication(5, settings({ replicationFactor: 1 }))).toEqual({
+      replicationFactor: 1,
+      minInsyncReplicas: undefined,
+    });
+    expect(topicReplication(0, settings({ replicationFactor: 3 }))).toEqual({
+      replicationFactor: 3,
+      minInsyncReplicas: 2,
+    });
+    expect(topicReplication(5, settings({ replicationFactor: 5, minInsyncReplicas: 3 }))).toEqual({
+      replicationFactor: 5,
+      minInsyncReplicas: 3,
+    });
   });
 
   it('refuses more in-sync replicas than copies', () => {
-    expect(() => topicReplication(1, settings({ minInsyncReplicas: 2 }))).toThrow(/KAFKA_MIN_INSYNC_REPLICAS \(2\) is larger than the replication factor \(1\)/);
+    expect(() => topicReplication(1, settings({ minInsyncReplicas: 2 }))).toThrow(
+      /KAFKA_MIN_INSYNC_REPLICAS \(2\) is larger than the replication factor \(1\)/,
+    );
   });
 
   it('gives the topic its min.insync.replicas only when there is one to set', () => {
-    expect(newTopic('t', 6, { replicationFactor: 3, minInsyncReplicas: 2 })).toEqual({ topic: 't', numPartitions: 6, replicationFactor: 3, configEntries: [{ name: 'min.insync.replicas', value: '2' }] });
-    expect(newTopic('t', 6, { replicationFactor: 1, minInsyncReplicas: undefined })).toEqual({ topic: 't', numPartitions: 6, replicationFactor: 1 });
+    expect(newTopic('t', 6, { replicationFactor: 3, minInsyncReplicas: 2 })).toEqual({
+      topic: 't',
+      numPartitions: 6,
+      replicationFactor: 3,
+      configEntries: [{ name: 'min.insync.replicas', value: '2' }],
+    });
+    expect(newTopic('t', 6, { replicationFactor: 1, minInsyncReplicas: undefined })).toEqual({
+      topic: 't',
+      numPartitions: 6,
+      replicationFactor: 1,
+    });
   });
 });
 
@@ -52,13 +78,19 @@ describe('ensureTopics', () => {
       listTopics: async () => created.map((t) => t.topic),
       describeCluster: async () => {
         describeCalls += 1;
-        return { brokers: Array.from({ length: brokers }, (_, i) => ({ nodeId: i + 1, host: '127.0.0.1', port: 9092 + i })), controller: 1, clusterId: 'c' };
+        return {
+          brokers: Array.from({ length: brokers }, (_, i) => ({ nodeId: i + 1, host: '127.0.0.1', port: 9092 + i })),
+          controller: 1,
+          clusterId: 'c',
+        };
       },
       createTopics: async ({ topics }: { topics: ITopicConfig[] }) => {
         created.push(...topics);
         return true;
       },
-      fetchTopicMetadata: async ({ topics }: { topics: string[] }) => ({ topics: topics.map((name) => ({ name, partitions: [{ partitionId: 0, leader: 1, replicas: [1], isr: [1] }] })) }),
+      fetchTopicMetadata: async ({ topics }: { topics: string[] }) => ({
+        topics: topics.map((name) => ({ name, partitions: [{ partitionId: 0, leader: 1, replicas: [1], isr: [1] }] })),
+      }),
     } as unknown as Admin;
     return { admin, created, describeCalls: () => describeCalls };
   }
@@ -67,8 +99,18 @@ describe('ensureTopics', () => {
     const three = adminOf(3);
     await ensureTopics(three.admin, settings(), ['a', 'b']);
     expect(three.created).toEqual([
-      { topic: 'p.a', numPartitions: 6, replicationFactor: 3, configEntries: [{ name: 'min.insync.replicas', value: '2' }] },
-      { topic: 'p.b', numPartitions: 6, replicationFactor: 3, configEntries: [{ name: 'min.insync.replicas', value: '2' }] },
+      {
+        topic: 'p.a',
+        numPartitions: 6,
+        replicationFactor: 3,
+        configEntries: [{ name: 'min.insync.replicas', value: '2' }],
+      },
+      {
+        topic: 'p.b',
+        numPartitions: 6,
+        replicationFactor: 3,
+        configEntries: [{ name: 'min.insync.replicas', value: '2' }],
+      },
     ]);
     const one = adminOf(1);
     await ensureTopics(one.admin, settings(), ['a']);

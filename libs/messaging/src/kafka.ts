@@ -41,7 +41,10 @@ export function createKafka(settings: KafkaSettings, logger: Logger): Kafka {
       ({ level, log: entry }: LogEntry) => {
         const { message, ...rest } = entry;
         // kafkajs logs rebalances and retried requests as errors; they are normal operation.
-        const lvl = LEVELS[level] === 'error' && /rebalanc|coordinator|not the leader/i.test(message) ? 'warn' : LEVELS[level] ?? 'info';
+        const lvl =
+          LEVELS[level] === 'error' && /rebalanc|coordinator|not the leader/i.test(message)
+            ? 'warn'
+            : (LEVELS[level] ?? 'info');
         log[lvl](rest, message);
       },
   });
@@ -60,11 +63,22 @@ export interface TopicReplication {
  * (the producers' acks=-1) is then on two brokers at least, and one broker may be down without
  * refusing writes. Fewer copies keep the broker's default (1).
  */
-export function topicReplication(brokerCount: number, settings: Pick<KafkaSettings, 'replicationFactor' | 'minInsyncReplicas'>): TopicReplication {
-  const replicationFactor = settings.replicationFactor > 0 ? settings.replicationFactor : Math.min(3, Math.max(1, brokerCount));
-  const minInsyncReplicas = settings.minInsyncReplicas && settings.minInsyncReplicas > 0 ? settings.minInsyncReplicas : replicationFactor >= 3 ? 2 : undefined;
+export function topicReplication(
+  brokerCount: number,
+  settings: Pick<KafkaSettings, 'replicationFactor' | 'minInsyncReplicas'>,
+): TopicReplication {
+  const replicationFactor =
+    settings.replicationFactor > 0 ? settings.replicationFactor : Math.min(3, Math.max(1, brokerCount));
+  const minInsyncReplicas =
+    settings.minInsyncReplicas && settings.minInsyncReplicas > 0
+      ? settings.minInsyncReplicas
+      : replicationFactor >= 3
+        ? 2
+        : undefined;
   if (minInsyncReplicas !== undefined && minInsyncReplicas > replicationFactor) {
-    throw new Error(`KAFKA_MIN_INSYNC_REPLICAS (${minInsyncReplicas}) is larger than the replication factor (${replicationFactor}): no write could ever succeed`);
+    throw new Error(
+      `KAFKA_MIN_INSYNC_REPLICAS (${minInsyncReplicas}) is larger than the replication factor (${replicationFactor}): no write could ever succeed`,
+    );
   }
   return { replicationFactor, minInsyncReplicas };
 }
@@ -81,7 +95,9 @@ export function newTopic(topic: string, partitions: number, replication: TopicRe
     topic,
     numPartitions: partitions,
     replicationFactor: replication.replicationFactor,
-    ...(replication.minInsyncReplicas !== undefined ? { configEntries: [{ name: 'min.insync.replicas', value: String(replication.minInsyncReplicas) }] } : {}),
+    ...(replication.minInsyncReplicas !== undefined
+      ? { configEntries: [{ name: 'min.insync.replicas', value: String(replication.minInsyncReplicas) }] }
+      : {}),
   };
 }
 
@@ -90,7 +106,12 @@ export function newTopic(topic: string, partitions: number, replication: TopicRe
  * existing topics are left alone. Several services boot at once and race to create the same topics,
  * so this retries until every topic exists with a leader on each partition.
  */
-export async function ensureTopics(admin: Admin, settings: KafkaSettings, names: string[], deadlineMs = 30_000): Promise<void> {
+export async function ensureTopics(
+  admin: Admin,
+  settings: KafkaSettings,
+  names: string[],
+  deadlineMs = 30_000,
+): Promise<void> {
   const topics = [...new Set(names.map((n) => (settings.topicPrefix ? `${settings.topicPrefix}${n}` : n)))];
   const deadline = Date.now() + deadlineMs;
   for (let attempt = 1; ; attempt++) {
@@ -99,7 +120,10 @@ export async function ensureTopics(admin: Admin, settings: KafkaSettings, names:
       if (!settings.createTopics) {
         const missing = topics.filter((n) => !existing.has(n));
         if (missing.length > 0) {
-          const wanted = settings.replicationFactor > 0 ? `replication factor ${settings.replicationFactor}` : 'replication factor 3 and min.insync.replicas=2 on three brokers or more';
+          const wanted =
+            settings.replicationFactor > 0
+              ? `replication factor ${settings.replicationFactor}`
+              : 'replication factor 3 and min.insync.replicas=2 on three brokers or more';
           throw new DependencyUnavailableError(
             'Kafka',
             settings.brokers,
@@ -111,7 +135,10 @@ export async function ensureTopics(admin: Admin, settings: KafkaSettings, names:
       const missing = topics.filter((n) => !existing.has(n));
       if (missing.length > 0) {
         const replication = await clusterTopicReplication(admin, settings);
-        await admin.createTopics({ topics: missing.map((topic) => newTopic(topic, settings.partitions, replication)), waitForLeaders: false });
+        await admin.createTopics({
+          topics: missing.map((topic) => newTopic(topic, settings.partitions, replication)),
+          waitForLeaders: false,
+        });
       }
       const meta = await admin.fetchTopicMetadata({ topics });
       const leaderless = meta.topics.filter((t) => t.partitions.length === 0 || t.partitions.some((p) => p.leader < 0));
@@ -119,7 +146,8 @@ export async function ensureTopics(admin: Admin, settings: KafkaSettings, names:
       throw new Error(`no leader yet for ${leaderless.map((t) => t.name).join(', ')}`);
     } catch (err) {
       if (err instanceof DependencyUnavailableError) throw err;
-      if (Date.now() > deadline) throw new Error(`could not create Kafka topics ${topics.join(', ')}: ${(err as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(`could not create Kafka topics ${topics.join(', ')}: ${(err as Error).message}`);
       await new Promise((r) => setTimeout(r, Math.min(100 * attempt, 1_000)));
     }
   }
@@ -137,7 +165,9 @@ export async function connectAdmin(kafka: Kafka, brokers: string, security?: Kaf
       'Kafka',
       brokers,
       (err as Error).message,
-      security ? kafkaConnectHint(err, security) : 'Start it with `npm run infra:up` or point KAFKA_BROKERS at a running broker',
+      security
+        ? kafkaConnectHint(err, security)
+        : 'Start it with `npm run infra:up` or point KAFKA_BROKERS at a running broker',
     );
   }
   return admin;

@@ -31,7 +31,10 @@ function run(fix: boolean): { stderr: string; delays: (number | null)[]; fixed: 
     quiet.destroy();
     console.log(JSON.stringify({ delays, fixed, rearmed }));
   `;
-  const child = spawnSync(process.execPath, ['-e', script], { cwd: join(__dirname, '..', '..', '..'), encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['-e', script], {
+    cwd: join(__dirname, '..', '..', '..'),
+    encoding: 'utf8',
+  });
   if (child.status !== 0) throw new Error(child.stderr);
   return { stderr: child.stderr, ...JSON.parse(child.stdout) };
 }

@@ -15,7 +15,9 @@ function source(pending: { topics: Topics }, commits: Topics[], fail?: Error): O
   };
 }
 
-const resolvedAt = (offset: string): { topics: Topics } => ({ topics: [{ topic: 't', partitions: [{ partition: 0, offset }] }] });
+const resolvedAt = (offset: string): { topics: Topics } => ({
+  topics: [{ topic: 't', partitions: [{ partition: 0, offset }] }],
+});
 
 describe('OffsetCommitter', () => {
   beforeEach(() => jest.useFakeTimers());

@@ -45,7 +45,10 @@ export class OffsetCommitter {
       const offsets = source.uncommittedOffsets();
       if (offsets.topics.length > 0) await source.commitOffsetsIfNecessary(offsets);
     } catch (err) {
-      this.logger.warn({ err }, 'offset commit failed; events since the last commit will be redelivered and skipped by the inbox');
+      this.logger.warn(
+        { err },
+        'offset commit failed; events since the last commit will be redelivered and skipped by the inbox',
+      );
     }
   }
 

@@ -1,13 +1,25 @@
-import { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError, Partitioners, type Producer, type ProducerBatch, type RecordMetadata } from 'kafkajs';
+import {
+  KafkaJSConnectionError,
+  KafkaJSNumberOfRetriesExceeded,
+  KafkaJSProtocolError,
+  Partitioners,
+  type Producer,
+  type ProducerBatch,
+  type RecordMetadata,
+} from 'kafkajs';
 import pino from 'pino';
 import type { DataSource } from '@payments/database';
 import { OutboxRelay, relayFailure } from './outbox';
 
-const protocolError = (type: string, code: number) => new KafkaJSProtocolError({ type, code, retriable: true, message: `${type} from the broker` } as unknown as string);
+const protocolError = (type: string, code: number) =>
+  new KafkaJSProtocolError({ type, code, retriable: true, message: `${type} from the broker` } as unknown as string);
 
 describe('relayFailure', () => {
   it('names missing in-sync replicas behind a send that ran out of retries', () => {
-    for (const [type, code] of [['NOT_ENOUGH_REPLICAS', 19], ['NOT_ENOUGH_REPLICAS_AFTER_APPEND', 20]] as const) {
+    for (const [type, code] of [
+      ['NOT_ENOUGH_REPLICAS', 19],
+      ['NOT_ENOUGH_REPLICAS_AFTER_APPEND', 20],
+    ] as const) {
       const err = new KafkaJSNumberOfRetriesExceeded(protocolError(type, code), { retryCount: 8, retryTime: 5000 });
       const failure = relayFailure(err);
       expect(failure.reason).toBe('not_enough_replicas');
@@ -25,24 +37,43 @@ describe('relayFailure', () => {
 });
 
 describe('OutboxRelay sending a batch', () => {
-  const rows = Array.from({ length: 12 }, (_, i) => ({ id: String(i + 1), event_id: `e${i}`, topic: i % 2 ? 'a' : 'b', message_key: `key-${i % 5}`, payload: `{"n":${i}}`, headers: {} }));
+  const rows = Array.from({ length: 12 }, (_, i) => ({
+    id: String(i + 1),
+    event_id: `e${i}`,
+    topic: i % 2 ? 'a' : 'b',
+    message_key: `key-${i % 5}`,
+    payload: `{"n":${i}}`,
+    headers: {},
+  }));
   const partitionOf = Partitioners.DefaultPartitioner();
-  const meta = Array.from({ length: 6 }, (_, i) => ({ partitionErrorCode: 0, partitionId: i, leader: 0, replicas: [], isr: [] }));
+  const meta = Array.from({ length: 6 }, (_, i) => ({
+    partitionErrorCode: 0,
+    partitionId: i,
+    leader: 0,
+    replicas: [],
+    isr: [],
+  }));
   /** What Kafka answers for a batch: one entry per topic-partition it wrote. */
   const acknowledgeAll = (b: ProducerBatch): RecordMetadata[] => {
     const seen = new Set<string>();
     const out: RecordMetadata[] = [];
-    for (const t of b.topicMessages ?? []) for (const m of t.messages) {
-      const key = `${t.topic}/${m.partition}`;
-      if (!seen.has(key)) out.push({ topicName: t.topic, partition: m.partition!, errorCode: 0 });
-      seen.add(key);
-    }
+    for (const t of b.topicMessages ?? [])
+      for (const m of t.messages) {
+        const key = `${t.topic}/${m.partition}`;
+        if (!seen.has(key)) out.push({ topicName: t.topic, partition: m.partition!, errorCode: 0 });
+        seen.add(key);
+      }
     return out;
   };
 
   function relayWith(sendBatch: (b: ProducerBatch) => Promise<RecordMetadata[]>) {
     const updates: unknown[] = [];
-    const ds = { transactionFrom: async (_sql: string, fn: (r: typeof rows, m: { query: (...a: unknown[]) => Promise<void> }) => Promise<number>) => fn(rows, { query: async (...a) => void updates.push(a) }) } as unknown as DataSource;
+    const ds = {
+      transactionFrom: async (
+        _sql: string,
+        fn: (r: typeof rows, m: { query: (...a: unknown[]) => Promise<void> }) => Promise<number>,
+      ) => fn(rows, { query: async (...a) => void updates.push(a) }),
+    } as unknown as DataSource;
     const producer = { sendBatch } as unknown as Producer;
     return { relay: new OutboxRelay(ds, producer, 'p.', pino({ level: 'silent' }), async () => 6, 500, 7), updates };
   }
@@ -54,17 +85,23 @@ describe('OutboxRelay sending a batch', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].acks).toBe(-1);
     const messages = (sent[0].topicMessages ?? []).flatMap((t) => t.messages.map((m) => ({ topic: t.topic, ...m })));
-    for (const m of messages) expect(m.partition).toBe(partitionOf({ topic: m.topic, partitionMetadata: meta, message: { key: m.key, value: m.value } }));
+    for (const m of messages)
+      expect(m.partition).toBe(
+        partitionOf({ topic: m.topic, partitionMetadata: meta, message: { key: m.key, value: m.value } }),
+      );
     expect(messages.map((m) => m.headers!['event-id']).sort()).toEqual(rows.map((r) => r.event_id).sort());
     // Per topic and key, the rows' order is kept.
-    for (const topic of ['p.a', 'p.b']) for (let k = 0; k < 5; k++) {
-      const mine = messages.filter((m) => m.topic === topic && m.key === `key-${k}`).map((m) => m.value);
-      expect(mine).toEqual(rows.filter((r) => `p.${r.topic}` === topic && r.message_key === `key-${k}`).map((r) => r.payload));
-    }
+    for (const topic of ['p.a', 'p.b'])
+      for (let k = 0; k < 5; k++) {
+        const mine = messages.filter((m) => m.topic === topic && m.key === `key-${k}`).map((m) => m.value);
+        expect(mine).toEqual(
+          rows.filter((r) => `p.${r.topic}` === topic && r.message_key === `key-${k}`).map((r) => r.payload),
+        );
+      }
     expect(updates).toHaveLength(1);
   });
 
-  it('marks nothing when Kafka\'s answer leaves out a partition it was sent (kafkajs skipped it on a retry)', async () => {
+  it("marks nothing when Kafka's answer leaves out a partition it was sent (kafkajs skipped it on a retry)", async () => {
     const { relay, updates } = relayWith(async (b) => acknowledgeAll(b).slice(1));
     await expect(relay.tick()).rejects.toThrow(/Kafka acknowledged no write for p\.[ab]\/\d/);
     expect(updates).toHaveLength(0);

@@ -37,11 +37,20 @@ export const OUTBOX_INSERT_COLUMNS = 'event_id, topic, message_key, payload, hea
 
 /** An outbox row of `event` as one object (for a statement that inserts several from one JSON parameter). */
 export function outboxRecord<TData>(event: NewEvent<TData>, envelope: EventEnvelope<string, TData>) {
-  return { event_id: envelope.id, topic: event.topic, message_key: event.key, payload: envelope, headers: { 'correlation-id': event.correlationId ?? '' } };
+  return {
+    event_id: envelope.id,
+    topic: event.topic,
+    message_key: event.key,
+    payload: envelope,
+    headers: { 'correlation-id': event.correlationId ?? '' },
+  };
 }
 
 /** Parameters of an outbox insert for `event` (see OUTBOX_INSERT_COLUMNS). */
-export function outboxValues<TData>(event: NewEvent<TData>, envelope: EventEnvelope<string, TData>): [string, string, string, string, string] {
+export function outboxValues<TData>(
+  event: NewEvent<TData>,
+  envelope: EventEnvelope<string, TData>,
+): [string, string, string, string, string] {
   const r = outboxRecord(event, envelope);
   return [r.event_id, r.topic, r.message_key, JSON.stringify(r.payload), JSON.stringify(r.headers)];
 }
@@ -50,9 +59,15 @@ export function outboxValues<TData>(event: NewEvent<TData>, envelope: EventEnvel
  * Appends an event to the outbox inside the caller's transaction: it is published if and only if
  * that transaction commits.
  */
-export async function appendToOutbox<TData>(manager: EntityManager, event: NewEvent<TData>): Promise<EventEnvelope<string, TData>> {
+export async function appendToOutbox<TData>(
+  manager: EntityManager,
+  event: NewEvent<TData>,
+): Promise<EventEnvelope<string, TData>> {
   const envelope = buildEnvelope(event);
-  await manager.query(`INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, outboxValues(event, envelope));
+  await manager.query(
+    `INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`,
+    outboxValues(event, envelope),
+  );
   return envelope;
 }
 
@@ -92,7 +107,8 @@ export class OutboxRelay {
     private readonly batchSize = 500,
     private readonly retentionDays = 7,
   ) {
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`outbox relay batch size must be a positive integer, got ${batchSize}`);
+    if (!Number.isInteger(batchSize) || batchSize < 1)
+      throw new Error(`outbox relay batch size must be a positive integer, got ${batchSize}`);
     // A plain SELECT: no transaction id is assigned and no row is locked while the batch is sent
     // (a transaction id held across the send would hold back every horizon PostgreSQL keeps by
     // the oldest running writer: vacuum's, and the events API's recorded order).
@@ -113,7 +129,9 @@ export class OutboxRelay {
     const sent = await this.ds.transactionFrom<OutboxRow, number>(this.takeBatch, async (rows, m) => {
       if (rows.length === 0) return 0;
       await this.publish(rows);
-      await m.query('UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
+      await m.query('UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])', [
+        rows.map((r) => r.id),
+      ]);
       return rows.length;
     });
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();
@@ -162,9 +180,19 @@ export class OutboxRelay {
     for (const [name, list] of byTopic) {
       const topic = `${this.topicPrefix}${name}`;
       const count = await this.partitionCount(topic);
-      const partitionMetadata: PartitionMetadata[] = Array.from({ length: count }, (_, i) => ({ partitionErrorCode: 0, partitionId: i, leader: 0, replicas: [], isr: [] }));
+      const partitionMetadata: PartitionMetadata[] = Array.from({ length: count }, (_, i) => ({
+        partitionErrorCode: 0,
+        partitionId: i,
+        leader: 0,
+        replicas: [],
+        isr: [],
+      }));
       const messages = list.map((r): Message => {
-        const message: Message = { key: r.message_key, value: r.payload, headers: { ...r.headers, 'event-id': r.event_id } };
+        const message: Message = {
+          key: r.message_key,
+          value: r.payload,
+          headers: { ...r.headers, 'event-id': r.event_id },
+        };
         const partition = partitionFor({ topic, partitionMetadata, message });
         expected.add(`${topic}/${partition}`);
         return { ...message, partition };
@@ -174,13 +202,17 @@ export class OutboxRelay {
     const acknowledged = await this.producer.sendBatch({ acks: -1, topicMessages });
     for (const r of acknowledged) expected.delete(`${r.topicName}/${r.partition}`);
     if (expected.size > 0) {
-      throw new Error(`Kafka acknowledged no write for ${[...expected].join(', ')} (their leader moved during the send); the batch is sent again`);
+      throw new Error(
+        `Kafka acknowledged no write for ${[...expected].join(', ')} (their leader moved during the send); the batch is sent again`,
+      );
     }
   }
 
   private async prune(): Promise<void> {
     this.lastPrune = Date.now();
-    await this.ds.query(`DELETE FROM outbox_events WHERE published_at < now() - make_interval(days => $1)`, [this.retentionDays]);
+    await this.ds.query(`DELETE FROM outbox_events WHERE published_at < now() - make_interval(days => $1)`, [
+      this.retentionDays,
+    ]);
   }
 }
 
@@ -230,12 +262,20 @@ export function relayFailure(err: unknown): { reason: RelayFailureReason; types:
     };
   }
   if (has('LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'UNKNOWN_TOPIC_OR_PARTITION')) {
-    return { reason: 'leader_unavailable', types, explanation: `a partition has no leader it can reach (${types.join(', ')}): a broker is down or leaders are moving` };
+    return {
+      reason: 'leader_unavailable',
+      types,
+      explanation: `a partition has no leader it can reach (${types.join(', ')}): a broker is down or leaders are moving`,
+    };
   }
   if (has('REQUEST_TIMED_OUT') || names.includes('KafkaJSRequestTimeoutError')) {
     return { reason: 'timeout', types, explanation: 'the brokers did not answer in time' };
   }
-  if (names.some((n) => n === 'KafkaJSConnectionError' || n === 'KafkaJSBrokerNotFound' || n === 'KafkaJSConnectionClosedError')) {
+  if (
+    names.some(
+      (n) => n === 'KafkaJSConnectionError' || n === 'KafkaJSBrokerNotFound' || n === 'KafkaJSConnectionClosedError',
+    )
+  ) {
     return { reason: 'connection', types, explanation: 'no connection to the brokers' };
   }
   return { reason: 'other', types, explanation: err instanceof Error ? err.message : String(err) };

@@ -2,12 +2,22 @@ import type { KafkaMessage } from 'kafkajs';
 import { formatReplayOrigin, ReplayHeaders } from '@payments/contracts';
 import { ownHeaders, replayOrigin, reportReplayOutcomes } from './replay';
 
-const message = (headers: KafkaMessage['headers']): KafkaMessage => ({ key: null, value: null, timestamp: '0', attributes: 0, offset: '7', headers }) as KafkaMessage;
+const message = (headers: KafkaMessage['headers']): KafkaMessage =>
+  ({ key: null, value: null, timestamp: '0', attributes: 0, offset: '7', headers }) as KafkaMessage;
 
 describe('replayOrigin', () => {
   it('reads the one replay-origin header ops writes', () => {
-    const origin = { run: '0b8f2d7e-5a1c-4c4e-9d0e-1f2a3b4c5d6e', seq: 98765, partition: 2, offset: '123456', topic: 'p1.transaction.status_changed' };
-    const m = message({ [ReplayHeaders.Origin]: Buffer.from(formatReplayOrigin(origin)), 'event-id': Buffer.from('evt_1') });
+    const origin = {
+      run: '0b8f2d7e-5a1c-4c4e-9d0e-1f2a3b4c5d6e',
+      seq: 98765,
+      partition: 2,
+      offset: '123456',
+      topic: 'p1.transaction.status_changed',
+    };
+    const m = message({
+      [ReplayHeaders.Origin]: Buffer.from(formatReplayOrigin(origin)),
+      'event-id': Buffer.from('evt_1'),
+    });
     expect(replayOrigin('p1.replay.split-ledger-service', m)).toEqual({ ...origin, ranged: true });
   });
 
@@ -19,18 +29,41 @@ describe('replayOrigin', () => {
       [ReplayHeaders.SourceOffset]: Buffer.from('42'),
       [ReplayHeaders.Sequence]: Buffer.from('3'),
     });
-    expect(replayOrigin('p1.replay.g', old)).toEqual({ run: 'run-1', topic: 'p1.refund.status_changed', partition: 0, offset: '42', seq: 3, ranged: false });
+    expect(replayOrigin('p1.replay.g', old)).toEqual({
+      run: 'run-1',
+      topic: 'p1.refund.status_changed',
+      partition: 0,
+      offset: '42',
+      seq: 3,
+      ranged: false,
+    });
     const noSeq = formatReplayOrigin({ run: 'run-2', seq: null, partition: -1, offset: '-1', topic: 'p1.replay.g' });
-    expect(replayOrigin('p1.replay.g', message({ [ReplayHeaders.Origin]: Buffer.from(noSeq) }))).toEqual({ run: 'run-2', seq: null, partition: -1, offset: '-1', topic: 'p1.replay.g', ranged: true });
+    expect(replayOrigin('p1.replay.g', message({ [ReplayHeaders.Origin]: Buffer.from(noSeq) }))).toEqual({
+      run: 'run-2',
+      seq: null,
+      partition: -1,
+      offset: '-1',
+      topic: 'p1.replay.g',
+      ranged: true,
+    });
   });
 
   it('falls back to the replay topic itself for a header it cannot read (the record then has no handler and is dead-lettered)', () => {
-    expect(replayOrigin('p1.replay.g', message({ [ReplayHeaders.Origin]: Buffer.from('not an origin') }))).toMatchObject({ run: 'unknown', topic: 'p1.replay.g', seq: null });
+    expect(
+      replayOrigin('p1.replay.g', message({ [ReplayHeaders.Origin]: Buffer.from('not an origin') })),
+    ).toMatchObject({ run: 'unknown', topic: 'p1.replay.g', seq: null });
   });
 
   it('keeps the source topic of a replay-origin header one field of which cannot be read (a dead letter with damaged coordinates, replayed)', () => {
     const m = message({ [ReplayHeaders.Origin]: Buffer.from('run-3 5 NaN 12 p1.transaction.status_changed') });
-    expect(replayOrigin('p1.replay.g', m)).toEqual({ run: 'run-3', seq: 5, partition: -1, offset: '12', topic: 'p1.transaction.status_changed', ranged: true });
+    expect(replayOrigin('p1.replay.g', m)).toEqual({
+      run: 'run-3',
+      seq: 5,
+      partition: -1,
+      offset: '12',
+      topic: 'p1.transaction.status_changed',
+      ranged: true,
+    });
   });
 
   it('drops the replay headers from what a dead letter keeps as the message’s own', () => {
@@ -41,7 +74,14 @@ describe('replayOrigin', () => {
 describe('reportReplayOutcomes', () => {
   const send = jest.fn(async () => []);
   const producer = { send } as unknown as Parameters<typeof reportReplayOutcomes>[0];
-  const origin = (seq: number | null, ranged: boolean, run = 'run-1') => ({ run, topic: 'p1.t', partition: 0, offset: String(seq ?? 0), seq, ranged });
+  const origin = (seq: number | null, ranged: boolean, run = 'run-1') => ({
+    run,
+    topic: 'p1.t',
+    partition: 0,
+    offset: String(seq ?? 0),
+    seq,
+    ranged,
+  });
 
   it('sends the outcomes of a current ops as ranges, one message a run, and an earlier ops its one message per record', async () => {
     await reportReplayOutcomes(producer, 'p1.', 'g', [
@@ -51,11 +91,21 @@ describe('reportReplayOutcomes', () => {
       { origin: origin(14, true), outcome: 'duplicate' },
       { origin: origin(3, false, 'old-run'), outcome: 'applied' },
     ]);
-    const [[{ topic, messages }]] = send.mock.calls as unknown as [[{ topic: string; messages: { key: string; value: string }[] }]];
+    const [[{ topic, messages }]] = send.mock.calls as unknown as [
+      [{ topic: string; messages: { key: string; value: string }[] }],
+    ];
     expect(topic).toBe('p1.replay.results');
     expect(messages.map((m) => JSON.parse(m.value))).toEqual([
       { run: 'old-run', group: 'g', outcome: 'applied', topic: 'p1.t', partition: 0, offset: '3', seq: 3 },
-      { run: 'run-1', group: 'g', ranges: [[10, 11, 'applied'], [12, 12, 'duplicate'], [14, 14, 'duplicate']] },
+      {
+        run: 'run-1',
+        group: 'g',
+        ranges: [
+          [10, 11, 'applied'],
+          [12, 12, 'duplicate'],
+          [14, 14, 'duplicate'],
+        ],
+      },
     ]);
   });
 });

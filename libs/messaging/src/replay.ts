@@ -1,5 +1,16 @@
 import type { IHeaders, KafkaMessage, Producer } from 'kafkajs';
-import { DeadLetterHeaders, REPLAY_RESULTS_TOPIC, ReplayHeaders, envelopeProblem, parseReplayOrigin, type EventEnvelope, type ReplayOriginFields, type ReplayOutcome, type ReplayResult, type ReplayResultRanges } from '@payments/contracts';
+import {
+  DeadLetterHeaders,
+  REPLAY_RESULTS_TOPIC,
+  ReplayHeaders,
+  envelopeProblem,
+  parseReplayOrigin,
+  type EventEnvelope,
+  type ReplayOriginFields,
+  type ReplayOutcome,
+  type ReplayResult,
+  type ReplayResultRanges,
+} from '@payments/contracts';
 
 /** A consumed message read as an event envelope, or why it is not one. */
 export interface Decoded {
@@ -64,7 +75,12 @@ export function ownHeaders(headers: IHeaders | undefined): IHeaders {
  * ops, runs of consecutive sequence numbers with the same outcome (ReplayResultRanges); for those
  * of an earlier ops, one message each (ReplayResult, a few hundred bytes), as it reads them.
  */
-export async function reportReplayOutcomes(producer: Producer, topicPrefix: string, group: string, outcomes: { origin: ReplayOrigin; outcome: ReplayOutcome }[]): Promise<void> {
+export async function reportReplayOutcomes(
+  producer: Producer,
+  topicPrefix: string,
+  group: string,
+  outcomes: { origin: ReplayOrigin; outcome: ReplayOutcome }[],
+): Promise<void> {
   if (outcomes.length === 0) return;
   const messages: { key: string; value: string }[] = [];
   const ranges = new Map<string, ReplayResultRanges['ranges']>();
@@ -77,9 +93,18 @@ export async function reportReplayOutcomes(producer: Producer, topicPrefix: stri
       ranges.set(origin.run, list);
       continue;
     }
-    const result: ReplayResult = { run: origin.run, group, outcome, topic: origin.topic, partition: origin.partition, offset: origin.offset, seq: origin.seq };
+    const result: ReplayResult = {
+      run: origin.run,
+      group,
+      outcome,
+      topic: origin.topic,
+      partition: origin.partition,
+      offset: origin.offset,
+      seq: origin.seq,
+    };
     messages.push({ key: origin.run, value: JSON.stringify(result) });
   }
-  for (const [run, list] of ranges) messages.push({ key: run, value: JSON.stringify({ run, group, ranges: list } satisfies ReplayResultRanges) });
+  for (const [run, list] of ranges)
+    messages.push({ key: run, value: JSON.stringify({ run, group, ranges: list } satisfies ReplayResultRanges) });
   await producer.send({ topic: `${topicPrefix}${REPLAY_RESULTS_TOPIC}`, acks: -1, messages });
 }

@@ -57,25 +57,46 @@ export class ServiceMessaging {
     publishesEvents: boolean,
   ) {
     if (config.OUTBOX_RELAY_ENABLED && publishesEvents) {
-      this.relay = new OutboxRelay(ds, producer, config.KAFKA_TOPIC_PREFIX, logger.child({ component: 'outbox-relay' }), cachedPartitionCounts(admin));
+      this.relay = new OutboxRelay(
+        ds,
+        producer,
+        config.KAFKA_TOPIC_PREFIX,
+        logger.child({ component: 'outbox-relay' }),
+        cachedPartitionCounts(admin),
+      );
       const relay = this.relay;
       this.relayWorker = new PollingWorker('outbox-relay', () => relay.tick(), config.OUTBOX_POLL_INTERVAL_MS, logger);
     }
     this.notifier = new OutboxNotifier(this.relayWorker);
   }
 
-  static async connect(name: string, config: ServiceConfig, ds: DataSource, logger: Logger, publishesEvents: boolean): Promise<ServiceMessaging> {
+  static async connect(
+    name: string,
+    config: ServiceConfig,
+    ds: DataSource,
+    logger: Logger,
+    publishesEvents: boolean,
+  ): Promise<ServiceMessaging> {
     const settings = kafkaSettings(config, `${name}-${process.pid}`);
     const kafka = createKafka(settings, logger);
     const admin = await connectAdmin(kafka, config.KAFKA_BROKERS, config);
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    const producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     await producer.connect();
     return new ServiceMessaging(kafka, admin, producer, settings, ds, logger, config, publishesEvents);
   }
 
   /** Every catalogue topic plus each consumer group's dead-letter and replay topics. */
   ensureTopics(specs: ConsumerSpec[]): Promise<void> {
-    return ensureTopics(this.admin, this.settings, [...ALL_TOPICS, REPLAY_RESULTS_TOPIC, ...specs.flatMap((s) => [deadLetterTopic(s.group), replayTopic(s.group)])]);
+    return ensureTopics(this.admin, this.settings, [
+      ...ALL_TOPICS,
+      REPLAY_RESULTS_TOPIC,
+      ...specs.flatMap((s) => [deadLetterTopic(s.group), replayTopic(s.group)]),
+    ]);
   }
 
   async start(specs: ConsumerSpec[]): Promise<void> {
@@ -86,7 +107,15 @@ export class ServiceMessaging {
           this.kafka,
           this.ds,
           this.producer,
-          { group: s.group, handlers: s.handlers, batchHandlers: s.batchHandlers, afterCommit: s.afterCommit, fetch: s.fetch, topicPrefix: this.config.KAFKA_TOPIC_PREFIX, sessionTimeoutMs: this.config.KAFKA_SESSION_TIMEOUT_MS },
+          {
+            group: s.group,
+            handlers: s.handlers,
+            batchHandlers: s.batchHandlers,
+            afterCommit: s.afterCommit,
+            fetch: s.fetch,
+            topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
+            sessionTimeoutMs: this.config.KAFKA_SESSION_TIMEOUT_MS,
+          },
           this.logger.child({ component: 'consumer', group: s.group }),
         ),
     );

@@ -15,12 +15,16 @@ describe('basis points', () => {
 
   it('floor and ceil bracket the exact share, at most one unit apart', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 0, max: BPS_WHOLE }), (amount, bps) => {
-        const exact = BigInt(amount) * BigInt(bps); // the share × 10 000
-        const [lo, hi] = [BigInt(bpsShareFloor(amount, bps)), BigInt(bpsShareCeil(amount, bps))];
-        expect(lo * 10_000n <= exact && exact <= hi * 10_000n).toBe(true);
-        expect(hi - lo).toBe(exact % 10_000n === 0n ? 0n : 1n);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        fc.integer({ min: 0, max: BPS_WHOLE }),
+        (amount, bps) => {
+          const exact = BigInt(amount) * BigInt(bps); // the share × 10 000
+          const [lo, hi] = [BigInt(bpsShareFloor(amount, bps)), BigInt(bpsShareCeil(amount, bps))];
+          expect(lo * 10_000n <= exact && exact <= hi * 10_000n).toBe(true);
+          expect(hi - lo).toBe(exact % 10_000n === 0n ? 0n : 1n);
+        },
+      ),
     );
   });
 

@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { CURRENCY_EXPONENTS, SUPPORTED_CURRENCIES, exponentOf, isSupportedCurrency, toMajorNumber, toMajorString } from './currency';
+import {
+  CURRENCY_EXPONENTS,
+  SUPPORTED_CURRENCIES,
+  exponentOf,
+  isSupportedCurrency,
+  toMajorNumber,
+  toMajorString,
+} from './currency';
 
 describe('toMajorString', () => {
   it.each([
@@ -31,9 +38,12 @@ describe('toMajorString', () => {
     expect(() => toMajorString(100, currency)).toThrow(/unsupported currency/);
   });
 
-  it.each([1.5, 0.1, NaN, Infinity, -Infinity, Number.MAX_SAFE_INTEGER + 1])('throws for the non-(safe-)integer amount %p', (minor) => {
-    expect(() => toMajorString(minor, 'USD')).toThrow(/safe integer/);
-  });
+  it.each([1.5, 0.1, NaN, Infinity, -Infinity, Number.MAX_SAFE_INTEGER + 1])(
+    'throws for the non-(safe-)integer amount %p',
+    (minor) => {
+      expect(() => toMajorString(minor, 'USD')).toThrow(/safe integer/);
+    },
+  );
 
   describe('properties', () => {
     const currency = fc.constantFrom(...SUPPORTED_CURRENCIES);

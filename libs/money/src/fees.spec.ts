@@ -31,7 +31,11 @@ describe('computeCharges', () => {
   describe('properties', () => {
     const amount = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER });
     const fee = fc.record({ bps: fc.integer({ min: 0, max: 10_000 }), fixed: fc.integer({ min: 0, max: 1_000_000 }) });
-    const safeCase = fc.tuple(amount, fee).filter(([a, f]) => (BigInt(a) * BigInt(f.bps) + 9_999n) / 10_000n + BigInt(f.fixed) <= BigInt(Number.MAX_SAFE_INTEGER));
+    const safeCase = fc
+      .tuple(amount, fee)
+      .filter(
+        ([a, f]) => (BigInt(a) * BigInt(f.bps) + 9_999n) / 10_000n + BigInt(f.fixed) <= BigInt(Number.MAX_SAFE_INTEGER),
+      );
 
     it('is ceil(amount × bps / 10 000) + fixed: an integer within one minor unit above the exact value', () => {
       fc.assert(

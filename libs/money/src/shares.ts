@@ -4,7 +4,8 @@
  * reversals add up to once `refunded` has been refunded (the ledger writes it, reconcile checks it).
  */
 export function refundedShare(part: number, refunded: number, total: number): number {
-  if (!Number.isSafeInteger(total) || total <= 0) throw new Error(`total must be a positive safe integer, got ${total}`);
+  if (!Number.isSafeInteger(total) || total <= 0)
+    throw new Error(`total must be a positive safe integer, got ${total}`);
   const capped = BigInt(Math.min(refunded, total));
   return Number((BigInt(part) * capped) / BigInt(total));
 }

@@ -21,7 +21,11 @@ type Handler<T> = (...args: never[]) => Promise<T> | T;
  * generated from this metadata. Read when the document is built, never per request.
  */
 export function ApiResponds<S extends TSchema>(status: number, description: string, schema: S) {
-  return <F extends Handler<Static<S>>>(_target: object, _key: string | symbol, descriptor: TypedPropertyDescriptor<F>): void => {
+  return <F extends Handler<Static<S>>>(
+    _target: object,
+    _key: string | symbol,
+    descriptor: TypedPropertyDescriptor<F>,
+  ): void => {
     Reflect.defineMetadata(API_RESPONSE, { status, description, schema } satisfies ApiResponseSpec, descriptor.value!);
   };
 }

@@ -15,7 +15,9 @@ export class DomainException extends Error {
   }
 
   toPayload(): ErrorPayload {
-    return this.errors ? { code: this.code, message: this.message, errors: this.errors } : { code: this.code, message: this.message };
+    return this.errors
+      ? { code: this.code, message: this.message, errors: this.errors }
+      : { code: this.code, message: this.message };
   }
 }
 
@@ -23,6 +25,12 @@ export class DomainException extends Error {
  * The error of a list cursor that names none of the caller's objects (unknown, or another
  * business's or mode's): a 400 on the field, which never tells whether the id exists elsewhere.
  */
-export function unknownCursor(noun: string, plural = `${noun}s`): (field: 'starting_after' | 'ending_before', value: string) => DomainException {
-  return (field, value) => new DomainException(ErrorCodes.ValidationError, `${field} names no ${noun}: ${value}`, [{ field, message: `must be the id of one of your ${plural}` }]);
+export function unknownCursor(
+  noun: string,
+  plural = `${noun}s`,
+): (field: 'starting_after' | 'ending_before', value: string) => DomainException {
+  return (field, value) =>
+    new DomainException(ErrorCodes.ValidationError, `${field} names no ${noun}: ${value}`, [
+      { field, message: `must be the id of one of your ${plural}` },
+    ]);
 }

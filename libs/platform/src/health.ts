@@ -68,7 +68,6 @@ export class HealthController {
     res.status(ok ? 200 : 503);
     return { status: ok ? 'ok' : 'unavailable', checks };
   }
-
 }
 
 /**
@@ -78,7 +77,9 @@ export class HealthController {
 export function documentHealthAnswers(schemas: { live: typeof HealthLive; ready: typeof HealthReady }): void {
   const controller = HealthController.prototype;
   ApiResponds(200, 'The process is up', schemas.live)(controller, 'live', { value: controller.live });
-  ApiResponds(200, 'Dependencies reachable (503 otherwise)', schemas.ready)(controller, 'ready', { value: controller.ready });
+  ApiResponds(200, 'Dependencies reachable (503 otherwise)', schemas.ready)(controller, 'ready', {
+    value: controller.ready,
+  });
 }
 
 /** Prometheus metrics on a service's internal HTTP port. */

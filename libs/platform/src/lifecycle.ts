@@ -5,7 +5,9 @@ import { redactText } from './redaction';
 
 export function fatal(logger: Logger | undefined, err: unknown): never {
   const message =
-    err instanceof ConfigError || err instanceof DependencyUnavailableError ? err.message : `startup failed: ${(err as Error)?.stack ?? err}`;
+    err instanceof ConfigError || err instanceof DependencyUnavailableError
+      ? err.message
+      : `startup failed: ${(err as Error)?.stack ?? err}`;
   if (logger) logger.fatal({ err }, message);
   // Also plain on stderr, so a person starting the service by hand reads it at once.
   process.stderr.write(`error: ${redactText(message)}\n`);

@@ -45,14 +45,23 @@ describe('redactText', () => {
     expect(redactText('whsec_abc-def_ghijkl')).toBe('whsec_[REDACTED]');
   });
 
-  it.each(['4242424242424242', '5555555555554444', '378282246310005', '6011000990139424', '4242 4242 4242 4242', '4242-4242-4242-4242'])('masks the card number %s', (pan) => {
+  it.each([
+    '4242424242424242',
+    '5555555555554444',
+    '378282246310005',
+    '6011000990139424',
+    '4242 4242 4242 4242',
+    '4242-4242-4242-4242',
+  ])('masks the card number %s', (pan) => {
     const out = redactText(`card ${pan} declined`);
     expect(out).toBe('card [REDACTED_PAN] declined');
   });
 
   it('masks every secret in one line, not just the first', () => {
     const out = redactText(`a=${SK_TEST} b=${PK_LIVE} c=${WHSEC} pan=4242424242424242 again ${SK_TEST}`);
-    expect(out).toBe('a=sk_test_[REDACTED] b=pk_live_[REDACTED] c=whsec_[REDACTED] pan=[REDACTED_PAN] again sk_test_[REDACTED]');
+    expect(out).toBe(
+      'a=sk_test_[REDACTED] b=pk_live_[REDACTED] c=whsec_[REDACTED] pan=[REDACTED_PAN] again sk_test_[REDACTED]',
+    );
   });
 
   it('masks keys inside JSON text', () => {
@@ -86,25 +95,46 @@ describe('redaction of customer data and credentials', () => {
   });
 
   it('masks a parameter that is only a phone number', () => {
-    expect(redactValue(['0771234567', '+263 77 123 4567', 42, '2026-11-23', 'txn_0771234567'])).toEqual(['***567', '***567', 42, '2026-11-23', 'txn_0771234567']);
+    expect(redactValue(['0771234567', '+263 77 123 4567', 42, '2026-11-23', 'txn_0771234567'])).toEqual([
+      '***567',
+      '***567',
+      42,
+      '2026-11-23',
+      'txn_0771234567',
+    ]);
   });
 
   it('cleans structured fields at any depth, masking credential fields whole', () => {
     const out = redactValue({
       headers: { authorization: 'Bearer abc', cookie: 'sid=s3ss10n', 'x-request-id': 'req_1' },
-      body: { customer: { email: 'jane.doe@example.com', mobile_money_number: '0779876543' }, url: `https://a:b@x.io/?k=${'sk_live_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3'}` },
+      body: {
+        customer: { email: 'jane.doe@example.com', mobile_money_number: '0779876543' },
+        url: `https://a:b@x.io/?k=${'sk_live_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3'}`,
+      },
       password: 'hunter2',
     });
     expect(out).toEqual({
       headers: { authorization: '[REDACTED]', cookie: '[REDACTED]', 'x-request-id': 'req_1' },
-      body: { customer: { email: 'j***@example.com', mobile_money_number: '***543' }, url: 'https://a:[REDACTED]@x.io/?k=sk_live_[REDACTED]' },
+      body: {
+        customer: { email: 'j***@example.com', mobile_money_number: '***543' },
+        url: 'https://a:[REDACTED]@x.io/?k=sk_live_[REDACTED]',
+      },
       password: '[REDACTED]',
     });
   });
 
   it('writes no secret or customer data of a failed query to the log line', () => {
-    const secrets = ['whsec_' + 'MfKQ9r8GKYqrTwjUPD8ILPZIo2La', 'sk_test_' + 'Ab3dEf6hIj9kLm2nOp5qRs8t', 'buyer.one@example.com', '0771234567', 'pw-in-url-42'];
-    const driverError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021', detail: `Key (email)=(${secrets[2]}) already exists.` });
+    const secrets = [
+      'whsec_' + 'MfKQ9r8GKYqrTwjUPD8ILPZIo2La',
+      'sk_test_' + 'Ab3dEf6hIj9kLm2nOp5qRs8t',
+      'buyer.one@example.com',
+      '0771234567',
+      'pw-in-url-42',
+    ];
+    const driverError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+      code: '22021',
+      detail: `Key (email)=(${secrets[2]}) already exists.`,
+    });
     const err = new QueryFailedError(
       `INSERT INTO callbacks (secret, url, email, phone) VALUES ($1, $2, $3, $4) -- ${secrets[0]}`,
       [secrets[0], `https://u:${secrets[4]}@hooks.example.com/\u0000`, secrets[2], secrets[3], secrets[1]],
@@ -115,23 +145,52 @@ describe('redaction of customer data and credentials', () => {
     const logger = createRootLogger('test', 'info', sink);
     logger.error({ err, pattern: 'callbacks.create' }, 'RPC handler failed');
     logger.error(err);
-    logger.warn({ req: { headers: { cookie: 'session=abcdef', authorization: `Bearer ${secrets[1]}` }, body: { email: secrets[2] } } }, `for ${secrets[2]}`);
+    logger.warn(
+      {
+        req: {
+          headers: { cookie: 'session=abcdef', authorization: `Bearer ${secrets[1]}` },
+          body: { email: secrets[2] },
+        },
+      },
+      `for ${secrets[2]}`,
+    );
     expect(lines).toHaveLength(3);
     for (const line of lines) for (const s of secrets) expect(line).not.toContain(s);
     expect(lines.join('')).not.toContain('session=abcdef');
-    const first = JSON.parse(lines[0]) as { err: { type: string; parameters: string[]; driverError: { code: string } } };
+    const first = JSON.parse(lines[0]) as {
+      err: { type: string; parameters: string[]; driverError: { code: string } };
+    };
     expect(first.err.type).toBe('QueryFailedError');
     expect(first.err.driverError.code).toBe('22021');
-    expect(first.err.parameters).toEqual(['whsec_[REDACTED]', 'https://u:[REDACTED]@hooks.example.com/\u0000', 'b***@example.com', '***567', 'sk_test_[REDACTED]']);
+    expect(first.err.parameters).toEqual([
+      'whsec_[REDACTED]',
+      'https://u:[REDACTED]@hooks.example.com/\u0000',
+      'b***@example.com',
+      '***567',
+      'sk_test_[REDACTED]',
+    ]);
     expect(JSON.parse(lines[1]).message).toBe('invalid byte sequence for encoding "UTF8": 0x00');
   });
 
   it('drops metadata and descriptions whole: in request bodies and in JSON statement parameters', () => {
     const note = 'deliver to flat 4, gate code 7781';
     const annotations = JSON.stringify({ metadata: { note }, description: note });
-    const outbox = JSON.stringify([{ payload: { data: { transaction: { email: 'buyer.two@example.com', metadata: { note }, description: note, amount: 10 } } } }]);
-    const driverError = Object.assign(new Error('new row violates check constraint'), { code: '23514', detail: `Failing row contains (1, ref-1, {"note": "${note}"}, ${note}).` });
-    const err = new QueryFailedError('INSERT INTO transactions …', ['ref-1', annotations, outbox, '{not json'], driverError);
+    const outbox = JSON.stringify([
+      {
+        payload: {
+          data: { transaction: { email: 'buyer.two@example.com', metadata: { note }, description: note, amount: 10 } },
+        },
+      },
+    ]);
+    const driverError = Object.assign(new Error('new row violates check constraint'), {
+      code: '23514',
+      detail: `Failing row contains (1, ref-1, {"note": "${note}"}, ${note}).`,
+    });
+    const err = new QueryFailedError(
+      'INSERT INTO transactions …',
+      ['ref-1', annotations, outbox, '{not json'],
+      driverError,
+    );
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
     const logger = createRootLogger('test', 'info', sink);
@@ -141,9 +200,19 @@ describe('redaction of customer data and credentials', () => {
     const params = (JSON.parse(lines[0]) as { err: { parameters: string[] } }).err.parameters;
     expect(params[0]).toBe('ref-1');
     expect(JSON.parse(params[1])).toEqual({ metadata: '[REDACTED]', description: '[REDACTED]' });
-    expect(JSON.parse(params[2])).toEqual([{ payload: { data: { transaction: { email: 'b***@example.com', metadata: '[REDACTED]', description: '[REDACTED]', amount: 10 } } } }]);
+    expect(JSON.parse(params[2])).toEqual([
+      {
+        payload: {
+          data: {
+            transaction: { email: 'b***@example.com', metadata: '[REDACTED]', description: '[REDACTED]', amount: 10 },
+          },
+        },
+      },
+    ]);
     expect(params[3]).toBe('{not json');
-    expect((JSON.parse(lines[0]) as { err: { driverError: { detail: string } } }).err.driverError.detail).toBe('Failing row contains ([REDACTED]).');
+    expect((JSON.parse(lines[0]) as { err: { driverError: { detail: string } } }).err.driverError.detail).toBe(
+      'Failing row contains ([REDACTED]).',
+    );
     expect(JSON.parse(lines[1]).body).toEqual({ amount: 10, metadata: '[REDACTED]', description: '[REDACTED]' });
   });
 
@@ -159,17 +228,28 @@ describe('redaction of customer data and credentials', () => {
     };
     // Every field a provider takes (libs/domain) is covered here: a new provider field fails this test until it is masked.
     expect(Object.keys(credentials).sort()).toEqual([...CREDENTIAL_FIELD_NAMES].sort());
-    const out = redactValue({ ...credentials, body: { provider: 'paynow', credentials }, nested: { fields: credentials } }) as Record<string, unknown>;
-    for (const name of CREDENTIAL_FIELD_NAMES) expect({ name, value: out[name] }).toEqual({ name, value: '[REDACTED]' });
+    const out = redactValue({
+      ...credentials,
+      body: { provider: 'paynow', credentials },
+      nested: { fields: credentials },
+    }) as Record<string, unknown>;
+    for (const name of CREDENTIAL_FIELD_NAMES)
+      expect({ name, value: out[name] }).toEqual({ name, value: '[REDACTED]' });
     expect(out.body).toEqual({ provider: 'paynow', credentials: '[REDACTED]' });
 
-    const err = new QueryFailedError('INSERT INTO provider_connections …', [7, 'live', JSON.stringify(credentials)], new Error('boom'));
+    const err = new QueryFailedError(
+      'INSERT INTO provider_connections …',
+      [7, 'live', JSON.stringify(credentials)],
+      new Error('boom'),
+    );
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
     const logger = createRootLogger('test', 'info', sink);
     logger.error({ err, request: { body: credentials } }, 'RPC handler failed');
     logger.warn({ credentials }, 'refused');
     expect(lines).toHaveLength(2);
-    for (const line of lines) for (const value of Object.values(credentials)) expect({ line, value, leaked: line.includes(value) }).toEqual({ line, value, leaked: false });
+    for (const line of lines)
+      for (const value of Object.values(credentials))
+        expect({ line, value, leaked: line.includes(value) }).toEqual({ line, value, leaked: false });
   });
 });

@@ -24,7 +24,12 @@ export function createRootLogger(service: string, level = 'info', destination?: 
         const [first, ...rest] = args as unknown[];
         const err = first instanceof Error ? first : (first as { err?: unknown } | null)?.err;
         const fields = first instanceof Error ? { err: first } : first;
-        const normalised = err instanceof Error && rest.length === 0 ? [fields, err.message] : first instanceof Error ? [fields, ...rest] : args;
+        const normalised =
+          err instanceof Error && rest.length === 0
+            ? [fields, err.message]
+            : first instanceof Error
+              ? [fields, ...rest]
+              : args;
         const cleaned = normalised.map((a) => (typeof a === 'string' ? redactText(a) : a));
         return method.apply(this, cleaned as Parameters<typeof method>);
       },

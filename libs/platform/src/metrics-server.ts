@@ -17,7 +17,9 @@ export function startMetricsServer(host: string, port: number): Promise<Server> 
       .catch(() => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'));
   });
   return new Promise((resolve, reject) => {
-    server.once('error', (err) => reject(new Error(`cannot serve metrics on ${host}:${port} (METRICS_PORT): ${err.message}`)));
+    server.once('error', (err) =>
+      reject(new Error(`cannot serve metrics on ${host}:${port} (METRICS_PORT): ${err.message}`)),
+    );
     server.listen(port, host, () => resolve(server));
   });
 }

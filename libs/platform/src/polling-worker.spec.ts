@@ -34,10 +34,15 @@ describe('PollingWorker', () => {
     jest.useFakeTimers();
     try {
       let calls = 0;
-      const w = new PollingWorker('t', async () => {
-        calls += 1;
-        return false;
-      }, 1_000, silent());
+      const w = new PollingWorker(
+        't',
+        async () => {
+          calls += 1;
+          return false;
+        },
+        1_000,
+        silent(),
+      );
       w.start();
       await jest.advanceTimersByTimeAsync(0);
       expect(calls).toBe(1);
@@ -56,10 +61,15 @@ describe('PollingWorker', () => {
   it('calls tick again at once while it returns true (no interval wait)', async () => {
     // The interval is far longer than the deadline: only the "more work" path can reach 6 calls.
     let calls = 0;
-    worker = new PollingWorker('t', async () => {
-      calls += 1;
-      return calls <= 5;
-    }, 60_000, silent());
+    worker = new PollingWorker(
+      't',
+      async () => {
+        calls += 1;
+        return calls <= 5;
+      },
+      60_000,
+      silent(),
+    );
     worker.start();
     await waitFor(() => calls === 6, 'six back-to-back ticks', 1_000);
     await new Promise((r) => setTimeout(r, 20));
@@ -68,10 +78,15 @@ describe('PollingWorker', () => {
 
   it('wake() skips the wait', async () => {
     let calls = 0;
-    worker = new PollingWorker('t', async () => {
-      calls += 1;
-      return false;
-    }, 60_000, silent());
+    worker = new PollingWorker(
+      't',
+      async () => {
+        calls += 1;
+        return false;
+      },
+      60_000,
+      silent(),
+    );
     worker.start();
     await waitFor(() => calls === 1, 'first tick');
     await new Promise((r) => setTimeout(r, 5)); // let the loop reach its wait
@@ -83,14 +98,19 @@ describe('PollingWorker', () => {
     let inFlight = 0;
     let maxInFlight = 0;
     let calls = 0;
-    worker = new PollingWorker('t', async () => {
-      inFlight += 1;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      await new Promise((r) => setTimeout(r, 2));
-      inFlight -= 1;
-      calls += 1;
-      return calls < 5;
-    }, 5, silent());
+    worker = new PollingWorker(
+      't',
+      async () => {
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((r) => setTimeout(r, 2));
+        inFlight -= 1;
+        calls += 1;
+        return calls < 5;
+      },
+      5,
+      silent(),
+    );
     worker.start();
     worker.start();
     await waitFor(() => calls >= 5, 'five ticks');
@@ -101,12 +121,17 @@ describe('PollingWorker', () => {
     const gate = deferred();
     let calls = 0;
     let finished = false;
-    worker = new PollingWorker('t', async () => {
-      calls += 1;
-      await gate.promise;
-      finished = true;
-      return true; // would normally ask for another tick at once
-    }, 5, silent());
+    worker = new PollingWorker(
+      't',
+      async () => {
+        calls += 1;
+        await gate.promise;
+        finished = true;
+        return true; // would normally ask for another tick at once
+      },
+      5,
+      silent(),
+    );
     worker.start();
     await waitFor(() => calls === 1, 'tick to start');
 
@@ -128,10 +153,15 @@ describe('PollingWorker', () => {
 
   it('stop() during the interval wait returns promptly', async () => {
     let calls = 0;
-    worker = new PollingWorker('t', async () => {
-      calls += 1;
-      return false;
-    }, 60_000, silent());
+    worker = new PollingWorker(
+      't',
+      async () => {
+        calls += 1;
+        return false;
+      },
+      60_000,
+      silent(),
+    );
     worker.start();
     await waitFor(() => calls === 1, 'first tick');
     await new Promise((r) => setTimeout(r, 5));
@@ -150,11 +180,16 @@ describe('PollingWorker', () => {
     const logger = silent();
     const logged = jest.spyOn(logger, 'error');
     let calls = 0;
-    worker = new PollingWorker('outbox', async () => {
-      calls += 1;
-      if (calls <= 2) throw new Error(`boom ${calls}`);
-      return false;
-    }, 5, logger);
+    worker = new PollingWorker(
+      'outbox',
+      async () => {
+        calls += 1;
+        if (calls <= 2) throw new Error(`boom ${calls}`);
+        return false;
+      },
+      5,
+      logger,
+    );
     worker.start();
     await waitFor(() => calls >= 4, 'ticks after two failures');
     // First failure is logged; the second (not a multiple of 20) is not.
@@ -167,12 +202,17 @@ describe('PollingWorker', () => {
 
   it('survives a rejected promise as well as a synchronous throw', async () => {
     let calls = 0;
-    worker = new PollingWorker('t', (() => {
-      calls += 1;
-      if (calls === 1) throw new Error('sync');
-      if (calls === 2) return Promise.reject(new Error('async'));
-      return Promise.resolve(false);
-    }) as () => Promise<boolean>, 5, silent());
+    worker = new PollingWorker(
+      't',
+      (() => {
+        calls += 1;
+        if (calls === 1) throw new Error('sync');
+        if (calls === 2) return Promise.reject(new Error('async'));
+        return Promise.resolve(false);
+      }) as () => Promise<boolean>,
+      5,
+      silent(),
+    );
     worker.start();
     await waitFor(() => calls >= 3, 'a tick after both kinds of failure');
   });
@@ -183,10 +223,16 @@ describe('PollingWorker', () => {
       const at: number[] = [];
       const answers: number[] = [350, 10, Infinity, Infinity];
       const started = Date.now();
-      const w = new PollingWorker('t', async () => {
-        at.push(Date.now() - started);
-        return answers.shift() ?? Infinity;
-      }, 100, silent(), 1_000);
+      const w = new PollingWorker(
+        't',
+        async () => {
+          at.push(Date.now() - started);
+          return answers.shift() ?? Infinity;
+        },
+        100,
+        silent(),
+        1_000,
+      );
       w.start();
       await jest.advanceTimersByTimeAsync(3_000);
       await w.stop();
@@ -203,14 +249,20 @@ describe('PollingWorker', () => {
       const at: number[] = [];
       const started = Date.now();
       let hurryDuringTick = false;
-      const w: PollingWorker = new PollingWorker('t', async () => {
-        at.push(Date.now() - started);
-        if (hurryDuringTick) {
-          hurryDuringTick = false;
-          w.hurry();
-        }
-        return Infinity;
-      }, 100, silent(), 1_000);
+      const w: PollingWorker = new PollingWorker(
+        't',
+        async () => {
+          at.push(Date.now() - started);
+          if (hurryDuringTick) {
+            hurryDuringTick = false;
+            w.hurry();
+          }
+          return Infinity;
+        },
+        100,
+        silent(),
+        1_000,
+      );
       w.start();
       await jest.advanceTimersByTimeAsync(500);
       w.hurry(); // 500 ms into a 1 s wait: the next tick comes 100 ms from now, not at 1 000

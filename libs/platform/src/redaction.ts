@@ -5,7 +5,8 @@
  */
 
 /** API keys, webhook signing secrets and Bearer credentials; the prefix stays visible. */
-const SECRET_PATTERN = /(?<![A-Za-z0-9])((?:sk|pk)_(?:test|live)_)[A-Za-z0-9]{6,}|(?<![A-Za-z0-9])(whsec_)[A-Za-z0-9+/=_-]{6,}|\b(Bearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi;
+const SECRET_PATTERN =
+  /(?<![A-Za-z0-9])((?:sk|pk)_(?:test|live)_)[A-Za-z0-9]{6,}|(?<![A-Za-z0-9])(whsec_)[A-Za-z0-9+/=_-]{6,}|\b(Bearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi;
 /** `scheme://user:password@host`: the password goes. */
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*):[^\s@/]+@/gi;
 /** E-mail addresses: first character and domain stay, `b***@example.com`. */
@@ -22,7 +23,8 @@ const PAN_CANDIDATE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
  * provider credentials (libs/domain provider-connections.ts: integration_id, integration_key,
  * company_token, service_type, site_code, private_key, api_key; `credentials` as a whole).
  */
-const SECRET_KEY = /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|credential|private[-_]?key|integration[-_]?(id|key)|site[-_]?code|service[-_]?type/i;
+const SECRET_KEY =
+  /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|credential|private[-_]?key|integration[-_]?(id|key)|site[-_]?code|service[-_]?type/i;
 /** Field names whose whole value is the merchant's free-form data about its customers. */
 const CUSTOMER_DATA_KEY = /^(metadata|description)$/i;
 /** Field names of a database error's statement parameters. */
@@ -60,7 +62,10 @@ export function phoneHint(value: string): string {
 export function redactText(text: string): string {
   if (PHONE_VALUE.test(text) && !DATE_VALUE.test(text) && /\d{7}/.test(text.replace(/\D/g, ''))) return phoneHint(text);
   return text
-    .replace(SECRET_PATTERN, (_m, keyPrefix?: string, whsec?: string, bearer?: string) => `${keyPrefix ?? whsec ?? bearer ?? ''}[REDACTED]`)
+    .replace(
+      SECRET_PATTERN,
+      (_m, keyPrefix?: string, whsec?: string, bearer?: string) => `${keyPrefix ?? whsec ?? bearer ?? ''}[REDACTED]`,
+    )
     .replace(URL_PASSWORD, '$1:[REDACTED]@')
     .replace(EMAIL, '$1***@$2')
     .replace(PAN_CANDIDATE, (m) => (luhnValid(m.replace(/[ -]/g, '')) ? '[REDACTED_PAN]' : m))
@@ -69,10 +74,14 @@ export function redactText(text: string): string {
 
 /** An error as a plain, redacted object: type, message, stack, and its own fields (query, parameters, driverError…). */
 function redactError(err: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: err.constructor?.name ?? err.name, message: redactText(String(err.message)) };
+  const out: Record<string, unknown> = {
+    type: err.constructor?.name ?? err.name,
+    message: redactText(String(err.message)),
+  };
   if (err.stack) out.stack = redactText(err.stack);
   for (const key of Object.keys(err)) {
-    if (key !== 'message' && key !== 'stack') out[key] = redactField(key, (err as unknown as Record<string, unknown>)[key], depth + 1, seen);
+    if (key !== 'message' && key !== 'stack')
+      out[key] = redactField(key, (err as unknown as Record<string, unknown>)[key], depth + 1, seen);
   }
   if (err.cause !== undefined) out.cause = redactField('cause', err.cause, depth + 1, seen);
   return out;

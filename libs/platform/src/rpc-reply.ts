@@ -1,7 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { ErrorCodes, type RpcContext, type RpcReply } from '@payments/contracts';
-import { STORE_DATA_REFUSED_MESSAGE, STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isDeadlineExceeded, isOutcomeUnknown } from '@payments/database';
+import {
+  STORE_DATA_REFUSED_MESSAGE,
+  STORE_OUTCOME_UNKNOWN_MESSAGE,
+  STORE_UNREACHABLE_MESSAGE,
+  isConnectionError,
+  isDataError,
+  isDeadlineExceeded,
+  isOutcomeUnknown,
+} from '@payments/database';
 import { DomainException } from './domain-exception';
 import { rootLogger } from './logger';
 import { rpcRequestDuration } from './metrics';
@@ -18,7 +26,8 @@ const INTERNAL = { message: 'internal error' };
  */
 export function rpcReply(pattern: string, payload: unknown, handle: () => unknown): Promise<RpcReply<unknown>> {
   const started = process.hrtime.bigint();
-  const observe = (outcome: string) => rpcRequestDuration.observe({ pattern, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+  const observe = (outcome: string) =>
+    rpcRequestDuration.observe({ pattern, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
   const requestId = (payload as { ctx?: RpcContext } | undefined)?.ctx?.request_id;
   return runWithContext({ request_id: requestId }, async (): Promise<RpcReply<unknown>> => {
     try {
@@ -49,7 +58,14 @@ function refusal(pattern: string, err: unknown, observe: (outcome: string) => vo
     // statement_timeout): nothing was written. The caller has usually stopped waiting already.
     observe('deadline_exceeded');
     rootLogger().warn({ pattern }, 'RPC work not done: its deadline passed; nothing was written');
-    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: 'the request took too long and was not applied; try again', not_executed: true } };
+    return {
+      ok: false,
+      error: {
+        code: ErrorCodes.ServiceUnavailable,
+        message: 'the request took too long and was not applied; try again',
+        not_executed: true,
+      },
+    };
   }
   if (isConnectionError(err)) {
     // No connection was had, or it broke inside BEGIN … COMMIT before the COMMIT was sent (the
@@ -57,14 +73,23 @@ function refusal(pattern: string, err: unknown, observe: (outcome: string) => vo
     // releases the Idempotency-Key rather than keeping this answer for the key's lifetime.
     observe('service_unavailable');
     rootLogger().error({ err, pattern }, 'RPC handler could not reach a store');
-    return { ok: false, error: { code: ErrorCodes.ServiceUnavailable, message: STORE_UNREACHABLE_MESSAGE, not_executed: true } };
+    return {
+      ok: false,
+      error: { code: ErrorCodes.ServiceUnavailable, message: STORE_UNREACHABLE_MESSAGE, not_executed: true },
+    };
   }
   if (isDataError(err)) {
     // PostgreSQL refused a value (SQLSTATE 22xxx): the caller's input, not a bug of ours.
     // The statement failed, so nothing was written. The driver's message may quote the
     // value, so only its code is logged and none of it is returned.
     observe(ErrorCodes.ValidationError);
-    rootLogger().warn({ pattern, sqlstate: (err as { code?: string }).code ?? (err as { driverError?: { code?: string } }).driverError?.code }, 'RPC input refused by the database');
+    rootLogger().warn(
+      {
+        pattern,
+        sqlstate: (err as { code?: string }).code ?? (err as { driverError?: { code?: string } }).driverError?.code,
+      },
+      'RPC input refused by the database',
+    );
     return { ok: false, error: { code: ErrorCodes.ValidationError, message: STORE_DATA_REFUSED_MESSAGE } };
   }
   observe('error');
@@ -92,7 +117,8 @@ export function RpcController(): ClassDecorator {
       const wrapped = function (this: unknown, ...args: unknown[]) {
         return rpcReply(pattern, args[0], () => (method as (...a: unknown[]) => unknown).apply(this, args));
       };
-      for (const key of Reflect.getMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), wrapped);
+      for (const key of Reflect.getMetadataKeys(method))
+        Reflect.defineMetadata(key, Reflect.getMetadata(key, method), wrapped);
       Object.defineProperty(wrapped, 'name', { value: method.name });
       Object.defineProperty(proto, name, { ...Object.getOwnPropertyDescriptor(proto, name), value: wrapped });
     }

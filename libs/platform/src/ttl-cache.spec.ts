@@ -36,6 +36,10 @@ describe('TtlCache', () => {
     expect(cache.get('k3', 0)).toBeUndefined();
     cache.set('k3', { business: 2 }, 0);
     cache.deleteWhere((v) => v.business === 1);
-    expect([cache.get('k1', 0), cache.get('k2', 0), cache.get('k3', 0)]).toEqual([undefined, undefined, { business: 2 }]);
+    expect([cache.get('k1', 0), cache.get('k2', 0), cache.get('k3', 0)]).toEqual([
+      undefined,
+      undefined,
+      { business: 2 },
+    ]);
   });
 });

@@ -24,7 +24,8 @@ export class TtlCache<K, V> {
 
   set(key: K, value: V, now = Date.now()): void {
     if (this.ttlMs <= 0) return;
-    if (!this.entries.has(key) && this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+    if (!this.entries.has(key) && this.entries.size >= this.maxEntries)
+      this.entries.delete(this.entries.keys().next().value as K);
     this.entries.set(key, { value, storedAt: now });
   }
 

@@ -14,7 +14,12 @@ export const REDIS = Symbol('REDIS');
 export const REDIS_WITHOUT_REPLAY = Symbol('REDIS_WITHOUT_REPLAY');
 
 export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  const redis = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: null, enableReadyCheck: true, connectTimeout: 3_000 });
+  const redis = new IORedis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+    connectTimeout: 3_000,
+  });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   try {
     await redis.connect();
@@ -60,7 +65,10 @@ export async function quitRedis(redis: Redis, ms: number, logger: Logger): Promi
     if (reconnected) await withinDeadline(reconnected.promise, Math.max(deadline - Date.now(), 1), 'reconnecting');
     await withinDeadline(redis.quit(), Math.max(deadline - Date.now(), 1), 'closing');
   } catch (err) {
-    logger.error({ err: (err as Error).message }, 'redis did not take the calls still queued before shutdown; they are lost');
+    logger.error(
+      { err: (err as Error).message },
+      'redis did not take the calls still queued before shutdown; they are lost',
+    );
   } finally {
     reconnected?.cancel();
   }

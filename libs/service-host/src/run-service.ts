@@ -5,7 +5,14 @@ import type { Logger } from 'pino';
 import { loadConfig, type RedisServiceConfig, type ServiceConfig } from '@payments/config';
 import { openDatabase, schemaReadinessCheck, waitForCurrentSchema } from '@payments/database';
 import { ServiceMessaging, type ConsumerSpec } from '@payments/messaging';
-import { HealthRegistry, authenticatedRpcServer, createRootLogger, fatal, initMetrics, onShutdown } from '@payments/platform';
+import {
+  HealthRegistry,
+  authenticatedRpcServer,
+  createRootLogger,
+  fatal,
+  initMetrics,
+  onShutdown,
+} from '@payments/platform';
 import { connectRedis } from '@payments/redis';
 import { createServiceApp } from './runtime-module';
 
@@ -34,7 +41,13 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     const dbName = config.DATABASE_NAME;
     logger = createRootLogger(def.name, config.LOG_LEVEL);
     initMetrics(def.name);
-    const dbOptions = { serverUrl: config.DATABASE_URL, database: dbName, migrations: def.migrations, poolSize: config.DATABASE_POOL_SIZE, applicationName: def.name };
+    const dbOptions = {
+      serverUrl: config.DATABASE_URL,
+      database: dbName,
+      migrations: def.migrations,
+      poolSize: config.DATABASE_POOL_SIZE,
+      applicationName: def.name,
+    };
 
     if (process.argv[2] === 'migrate') {
       const ds = await openDatabase({ ...dbOptions, migrate: true });
@@ -45,9 +58,19 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
 
     const ds = await openDatabase({ ...dbOptions, migrate: config.MIGRATE_ON_BOOT });
     const messaging = await ServiceMessaging.connect(def.name, config, ds, logger, def.publishesEvents !== false);
-    const redis = def.usesRedis ? await connectRedis((config as unknown as RedisServiceConfig).REDIS_URL, logger) : undefined;
+    const redis = def.usesRedis
+      ? await connectRedis((config as unknown as RedisServiceConfig).REDIS_URL, logger)
+      : undefined;
 
-    const app = await createServiceApp(def.module, { config, configClass: def.config, ds, producer: messaging.producer, redis, logger, notifier: messaging.notifier });
+    const app = await createServiceApp(def.module, {
+      config,
+      configClass: def.config,
+      ds,
+      producer: messaging.producer,
+      redis,
+      logger,
+      notifier: messaging.notifier,
+    });
     const health = app.get(HealthRegistry);
     health.register({ name: 'database', check: () => ds.query('SELECT 1') });
     health.register({ name: 'schema', check: schemaReadinessCheck(ds) });
@@ -61,7 +84,9 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
     app.connectMicroservice<MicroserviceOptions>({ strategy: rpcServer });
     await app.startAllMicroservices();
     await app.listen(config.HTTP_PORT, config.HTTP_HOST);
-    await waitForCurrentSchema(ds, (pending) => logger!.warn({ pending }, 'waiting for the migration Job: the database schema is behind the code'));
+    await waitForCurrentSchema(ds, (pending) =>
+      logger!.warn({ pending }, 'waiting for the migration Job: the database schema is behind the code'),
+    );
 
     await messaging.start(specs);
     logger.info({ http_port: config.HTTP_PORT, rpc_port: config.RPC_PORT, database: dbName }, `${def.name} started`);
@@ -74,7 +99,8 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
       // meanwhile, so their partitions move to the other replicas.
       // allSettled: a consumer that fails to stop must not cut the RPC drain short.
       for (const r of await Promise.allSettled([rpcServer.close(), messaging.stopConsuming()])) {
-        if (r.status === 'rejected') logger!.error({ err: r.reason as Error }, 'error while stopping RPC or consumers; shutting down the rest');
+        if (r.status === 'rejected')
+          logger!.error({ err: r.reason as Error }, 'error while stopping RPC or consumers; shutting down the rest');
       }
       await app.close();
       await messaging.close();

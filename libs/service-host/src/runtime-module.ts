@@ -22,7 +22,10 @@ export interface RuntimeDeps<C> {
 }
 
 /** The Nest app of a service: its module plus a global module providing the process's connections. */
-export async function createServiceApp<C extends ServiceConfig>(module: Type<unknown>, deps: RuntimeDeps<C>): Promise<INestApplication> {
+export async function createServiceApp<C extends ServiceConfig>(
+  module: Type<unknown>,
+  deps: RuntimeDeps<C>,
+): Promise<INestApplication> {
   @Global()
   @Module({
     imports: [HealthModule],
@@ -35,7 +38,16 @@ export async function createServiceApp<C extends ServiceConfig>(module: Type<unk
       { provide: ROOT_LOGGER, useValue: deps.logger },
       { provide: OutboxNotifier, useValue: deps.notifier },
     ],
-    exports: [SERVICE_CONFIG, deps.configClass, DataSource, KAFKA_PRODUCER, REDIS, ROOT_LOGGER, OutboxNotifier, HealthModule],
+    exports: [
+      SERVICE_CONFIG,
+      deps.configClass,
+      DataSource,
+      KAFKA_PRODUCER,
+      REDIS,
+      ROOT_LOGGER,
+      OutboxNotifier,
+      HealthModule,
+    ],
   })
   class RuntimeModule {}
 

@@ -31,7 +31,10 @@ function peerMatches(rulePeer: Obj, peer: Peer, policyNamespace: string): boolea
   if (rulePeer.ipBlock) return peer.ip !== undefined && inBlock(peer.ip, obj(rulePeer.ipBlock));
   if (peer.ip !== undefined) return false;
   const nsSel = rulePeer.namespaceSelector;
-  const nsOk = nsSel === undefined ? peer.namespace === policyNamespace : selects(obj(nsSel), { 'kubernetes.io/metadata.name': peer.namespace });
+  const nsOk =
+    nsSel === undefined
+      ? peer.namespace === policyNamespace
+      : selects(obj(nsSel), { 'kubernetes.io/metadata.name': peer.namespace });
   const podOk = rulePeer.podSelector === undefined || selects(obj(rulePeer.podSelector), peer.labels ?? {});
   return nsOk && podOk;
 }
@@ -40,21 +43,38 @@ function ruleAdmits(rule: Obj, peers: 'to' | 'from', peer: Peer, port: number, p
   const list = arr(rule[peers]).map(obj);
   const peerOk = list.length === 0 || list.some((p) => peerMatches(p, peer, ns));
   const ports = arr(rule.ports).map(obj);
-  const portOk = ports.length === 0 || ports.some((p) => Number(p.port) === port && (str(p.protocol) ?? 'TCP') === protocol);
+  const portOk =
+    ports.length === 0 || ports.some((p) => Number(p.port) === port && (str(p.protocol) ?? 'TCP') === protocol);
   return peerOk && portOk;
 }
 
-function direction(objects: Obj[], pod: Peer, type: 'Ingress' | 'Egress', other: Peer, port: number, protocol: string): boolean {
+function direction(
+  objects: Obj[],
+  pod: Peer,
+  type: 'Ingress' | 'Egress',
+  other: Peer,
+  port: number,
+  protocol: string,
+): boolean {
   if (pod.ip !== undefined) return true; // outside the cluster: not governed by these policies
   const policies = ofKind(objects, 'NetworkPolicy').filter(
-    (p) => str(at(p, 'metadata', 'namespace')) === pod.namespace && selects(obj(at(p, 'spec', 'podSelector')), pod.labels ?? {}) && arr(at(p, 'spec', 'policyTypes')).includes(type),
+    (p) =>
+      str(at(p, 'metadata', 'namespace')) === pod.namespace &&
+      selects(obj(at(p, 'spec', 'podSelector')), pod.labels ?? {}) &&
+      arr(at(p, 'spec', 'policyTypes')).includes(type),
   );
   if (policies.length === 0) return true;
   const key = type === 'Ingress' ? 'ingress' : 'egress';
-  return policies.some((p) => arr(at(p, 'spec', key)).some((r) => ruleAdmits(obj(r), type === 'Ingress' ? 'from' : 'to', other, port, protocol, pod.namespace ?? '')));
+  return policies.some((p) =>
+    arr(at(p, 'spec', key)).some((r) =>
+      ruleAdmits(obj(r), type === 'Ingress' ? 'from' : 'to', other, port, protocol, pod.namespace ?? ''),
+    ),
+  );
 }
 
 /** Whether `from` may open a connection to `to` on `port`. */
 export function allowed(objects: Obj[], from: Peer, to: Peer, port: number, protocol = 'TCP'): boolean {
-  return direction(objects, from, 'Egress', to, port, protocol) && direction(objects, to, 'Ingress', from, port, protocol);
+  return (
+    direction(objects, from, 'Egress', to, port, protocol) && direction(objects, to, 'Ingress', from, port, protocol)
+  );
 }

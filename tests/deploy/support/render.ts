@@ -38,7 +38,10 @@ const cache = new Map<string, Obj[]>();
 export function render(overlay: string): Obj[] {
   let objects = cache.get(overlay);
   if (!objects) {
-    const out = execFileSync(kustomize(), ['build', path.join(ROOT, 'k8s', 'overlays', overlay)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const out = execFileSync(kustomize(), ['build', path.join(ROOT, 'k8s', 'overlays', overlay)], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     objects = parseAllDocuments(out).map((d) => obj(d.toJS()));
     cache.set(overlay, objects);
   }
@@ -67,14 +70,21 @@ export function containerEnv(objects: Obj[], c: Obj): Map<string, { value?: stri
     const secret = str(at(from, 'secretRef', 'name'));
     const source = cm ? find(objects, 'ConfigMap', cm) : secret ? find(objects, 'Secret', secret) : undefined;
     for (const [k, v] of Object.entries(obj(source?.data))) {
-      env.set(k, cm ? { value: str(v) } : { secret, key: k, value: Buffer.from(str(v) ?? '', 'base64').toString('utf8') });
+      env.set(
+        k,
+        cm ? { value: str(v) } : { secret, key: k, value: Buffer.from(str(v) ?? '', 'base64').toString('utf8') },
+      );
     }
   }
   for (const e of arr(c.env).map(obj)) {
     const ref = obj(at(e, 'valueFrom', 'secretKeyRef'));
     if (ref.name) {
       const secret = find(objects, 'Secret', str(ref.name) ?? '');
-      env.set(str(e.name) ?? '', { secret: str(ref.name), key: str(ref.key), value: Buffer.from(str(obj(secret.data)[str(ref.key) ?? '']) ?? '', 'base64').toString('utf8') });
+      env.set(str(e.name) ?? '', {
+        secret: str(ref.name),
+        key: str(ref.key),
+        value: Buffer.from(str(obj(secret.data)[str(ref.key) ?? '']) ?? '', 'base64').toString('utf8'),
+      });
     } else env.set(str(e.name) ?? '', { value: str(e.value) });
   }
   return env;
@@ -82,7 +92,9 @@ export function containerEnv(objects: Obj[], c: Obj): Map<string, { value?: stri
 
 /** The app a container starts: `node dist/apps/<app>/src/main.js [migrate]`. */
 export function entry(c: Obj): { app?: string; args: string[] } {
-  const words = arr(c.command).concat(arr(c.args)).map((w) => str(w) ?? '');
+  const words = arr(c.command)
+    .concat(arr(c.args))
+    .map((w) => str(w) ?? '');
   const i = words.findIndex((w) => /^dist\/apps\/[^/]+\/src\/main\.js$/.test(w));
   return i < 0 ? { args: words } : { app: words[i].split('/')[2], args: words.slice(i + 1) };
 }
@@ -91,16 +103,23 @@ export function entry(c: Obj): { app?: string; args: string[] } {
 export function selects(selector: Obj, labels: Obj): boolean {
   const ml = obj(selector.matchLabels ?? (selector.matchExpressions ? {} : selector));
   const okLabels = Object.entries(ml).every(([k, v]) => str(labels[k]) === str(v));
-  const okExpr = arr(selector.matchExpressions).map(obj).every((e) => {
-    const value = str(labels[str(e.key) ?? '']);
-    const values = arr(e.values).map((v) => str(v));
-    switch (e.operator) {
-      case 'In': return value !== undefined && values.includes(value);
-      case 'NotIn': return value === undefined || !values.includes(value);
-      case 'Exists': return value !== undefined;
-      case 'DoesNotExist': return value === undefined;
-      default: return false;
-    }
-  });
+  const okExpr = arr(selector.matchExpressions)
+    .map(obj)
+    .every((e) => {
+      const value = str(labels[str(e.key) ?? '']);
+      const values = arr(e.values).map((v) => str(v));
+      switch (e.operator) {
+        case 'In':
+          return value !== undefined && values.includes(value);
+        case 'NotIn':
+          return value === undefined || !values.includes(value);
+        case 'Exists':
+          return value !== undefined;
+        case 'DoesNotExist':
+          return value === undefined;
+        default:
+          return false;
+      }
+    });
   return okLabels && okExpr;
 }

@@ -37,12 +37,27 @@ export interface FakeReply {
   location?: string;
 }
 
-export const xml = (fields: ReadonlyArray<readonly [string, string]>): FakeReply => ({ status: 200, contentType: 'text/xml; charset=utf-8', body: writeApi3g(fields) });
-export const result = (code: string, explanation: string): FakeReply => xml([['Result', code], ['ResultExplanation', explanation]]);
-const html = (status: number, body: string): FakeReply => ({ status, contentType: 'text/html; charset=utf-8', body: `<!DOCTYPE html><html><head><title>DPO Pay (fake)</title></head><body>${body}</body></html>` });
+export const xml = (fields: ReadonlyArray<readonly [string, string]>): FakeReply => ({
+  status: 200,
+  contentType: 'text/xml; charset=utf-8',
+  body: writeApi3g(fields),
+});
+export const result = (code: string, explanation: string): FakeReply =>
+  xml([
+    ['Result', code],
+    ['ResultExplanation', explanation],
+  ]);
+const html = (status: number, body: string): FakeReply => ({
+  status,
+  contentType: 'text/html; charset=utf-8',
+  body: `<!DOCTYPE html><html><head><title>DPO Pay (fake)</title></head><body>${body}</body></html>`,
+});
 
 /** 801 / 802: the company token of a request, or the reply refusing it. */
-export function checkCompany(store: FakeStore, root: XmlElement): { ok: true; company: string } | { ok: false; reply: FakeReply } {
+export function checkCompany(
+  store: FakeStore,
+  root: XmlElement,
+): { ok: true; company: string } | { ok: false; reply: FakeReply } {
   const company = childText(root, 'CompanyToken') ?? '';
   if (company === '') return { ok: false, reply: result('801', 'Request missing company token') };
   if (!store.companies.has(company)) return { ok: false, reply: result('802', 'Company token does not exist') };
@@ -53,9 +68,15 @@ export function handleCreateToken(store: FakeStore, company: string, root: XmlEl
   const checked = checkCreateToken(root);
   if (!checked.ok) return result(checked.code, checked.explanation);
   const req = checked.value;
-  if (req.companyRefUnique && req.companyRef !== '' && store.byCompanyRef(company, req.companyRef)?.status === 'paid') return result('940', 'CompanyREF already exists and paid');
+  if (req.companyRefUnique && req.companyRef !== '' && store.byCompanyRef(company, req.companyRef)?.status === 'paid')
+    return result('940', 'CompanyREF already exists and paid');
   const p = store.create(company, req);
-  return xml([['Result', '000'], ['ResultExplanation', 'Transaction created'], ['TransToken', p.token], ['TransRef', p.transRef]]);
+  return xml([
+    ['Result', '000'],
+    ['ResultExplanation', 'Transaction created'],
+    ['TransToken', p.token],
+    ['TransRef', p.transRef],
+  ]);
 }
 
 /** verifyToken's code for a payment now. */
@@ -83,7 +104,10 @@ export function verifyFields(p: FakePayment): Array<[string, string]> {
     ['FraudAlert', paid ? '000' : ''],
     ['FraudExplnation', paid ? 'Genuine transaction' : ''],
     ['TransactionNetAmount', paid ? fromCents(Math.round(cents(p.request.amount) * 0.965)) : ''],
-    ['TransactionSettlementDate', paid ? new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '/') : ''],
+    [
+      'TransactionSettlementDate',
+      paid ? new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '/') : '',
+    ],
     ['TransactionRollingReserveAmount', '0.00'],
     ['TransactionRollingReserveDate', ''],
     ['CustomerPhone', p.request.phone ?? ''],
@@ -106,22 +130,26 @@ export function verifyFields(p: FakePayment): Array<[string, string]> {
 export function handleVerifyToken(store: FakeStore, company: string, root: XmlElement): FakeReply {
   const token = childText(root, 'TransactionToken') ?? '';
   const ref = childText(root, 'CompanyRef') ?? '';
-  if (token === '' && ref === '') return result('950', 'Request missing transaction level mandatory fields - TransactionToken');
+  if (token === '' && ref === '')
+    return result('950', 'Request missing transaction level mandatory fields - TransactionToken');
   const p = token !== '' ? store.byToken(company, token) : store.byCompanyRef(company, ref);
-  if (p === undefined) return result('902', `Data mismatch in one of the fields - ${token !== '' ? 'TransactionToken' : 'CompanyRef'}`);
+  if (p === undefined)
+    return result('902', `Data mismatch in one of the fields - ${token !== '' ? 'TransactionToken' : 'CompanyRef'}`);
   return xml(verifyFields(p));
 }
 
 /** refundToken: 000 "Refund successful" for a paid payment within what is left of it; 999 otherwise. */
 export function handleRefundToken(store: FakeStore, company: string, root: XmlElement): FakeReply {
   const get = (k: string) => childText(root, k) ?? '';
-  for (const k of ['TransactionToken', 'refundAmount', 'refundDetails']) if (get(k) === '') return result('950', `Request missing mandatory fields - ${k}`);
+  for (const k of ['TransactionToken', 'refundAmount', 'refundDetails'])
+    if (get(k) === '') return result('950', `Request missing mandatory fields - ${k}`);
   const p = store.byToken(company, get('TransactionToken'));
   if (p === undefined) return result('999', 'Refund failed - transaction token does not exist');
   if (p.status !== 'paid') return result('999', 'Refund failed - transaction not paid');
   const amount = twoDecimals(get('refundAmount'));
   if (amount === null) return result('999', 'Refund failed - invalid refund amount');
-  if (p.refundedCents + cents(amount) > cents(p.request.amount)) return result('999', 'Refund failed - amount exceeds the paid amount');
+  if (p.refundedCents + cents(amount) > cents(p.request.amount))
+    return result('999', 'Refund failed - amount exceeds the paid amount');
   p.refundedCents += cents(amount);
   p.refunds.push({ amount, ref: get('refundRef'), details: get('refundDetails') });
   return result('000', 'Refund successful');
@@ -171,15 +199,22 @@ export function handleSubmit(store: FakeStore, token: string, action: string, ca
   if (p === undefined) return html(404, '<p>Transaction not found</p>');
   if (p.status !== 'unpaid') return html(409, `<p>This transaction is ${p.status}</p>`);
   if (verifyCode(p)[0] === '903') return html(410, '<p>The transaction passed the Payment Time Limit</p>');
-  const back: Array<[string, string]> = [['TransactionToken', p.token], ['CompanyRef', p.request.companyRef]];
-  const go = (url: string, params: Array<[string, string]>): FakeReply => ({ ...html(302, '<p>Back to the merchant</p>'), location: withParams(url, params) });
+  const back: Array<[string, string]> = [
+    ['TransactionToken', p.token],
+    ['CompanyRef', p.request.companyRef],
+  ];
+  const go = (url: string, params: Array<[string, string]>): FakeReply => ({
+    ...html(302, '<p>Back to the merchant</p>'),
+    location: withParams(url, params),
+  });
   if (action === 'cancel') {
     p.status = 'cancelled';
     return go(p.request.backUrl || p.request.redirectUrl, back);
   }
   if (action !== 'pay') return html(400, '<p>Unknown action</p>');
   const digits = card.replace(/\D/g, '');
-  if (digits !== PAYING_CARD && digits !== DECLINING_CARD) return html(400, '<p>Card not accepted (the fake takes its two test cards)</p>');
+  if (digits !== PAYING_CARD && digits !== DECLINING_CARD)
+    return html(400, '<p>Card not accepted (the fake takes its two test cards)</p>');
   p.cardEnding = digits.slice(-4);
   if (digits === DECLINING_CARD) {
     p.status = 'declined';
@@ -188,5 +223,10 @@ export function handleSubmit(store: FakeStore, token: string, action: string, ca
   p.status = 'paid';
   p.approval = String(approvals++);
   store.paid(p);
-  return go(p.request.redirectUrl, [['TransID', p.token], ['CCDapproval', p.approval], ['PnrID', p.request.companyRef], ...back]);
+  return go(p.request.redirectUrl, [
+    ['TransID', p.token],
+    ['CCDapproval', p.approval],
+    ['PnrID', p.request.companyRef],
+    ...back,
+  ]);
 }

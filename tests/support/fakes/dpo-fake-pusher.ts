@@ -72,10 +72,25 @@ export class Pusher {
     });
   }
 
-  private async post(url: string, fields: ReadonlyArray<readonly [string, string]>, attempt: number): Promise<PushAttempt> {
+  private async post(
+    url: string,
+    fields: ReadonlyArray<readonly [string, string]>,
+    attempt: number,
+  ): Promise<PushAttempt> {
     const body = writeApi3g(fields);
     const get = (k: string) => fields.find(([key]) => key === k)?.[1] ?? '';
-    const record: PushAttempt = { token: get('TransactionToken'), companyRef: get('CompanyRef'), attempt, url, body, httpStatus: null, answer: null, ok: false, error: null, at: Date.now() };
+    const record: PushAttempt = {
+      token: get('TransactionToken'),
+      companyRef: get('CompanyRef'),
+      attempt,
+      url,
+      body,
+      httpStatus: null,
+      answer: null,
+      ok: false,
+      error: null,
+      at: Date.now(),
+    };
     try {
       const res = await fetch(url, {
         method: 'POST',

@@ -11,7 +11,21 @@ export const PAYING_CARD = '5436886269848367';
 export const DECLINING_CARD = '4000000000000002';
 
 /** Currencies the fake's accounts take; any other is 904 "Currency not supported". */
-export const FAKE_CURRENCIES: readonly string[] = ['USD', 'ZAR', 'KES', 'TZS', 'UGX', 'ZMW', 'GHS', 'NGN', 'BWP', 'MWK', 'ZWG', 'EUR', 'GBP'];
+export const FAKE_CURRENCIES: readonly string[] = [
+  'USD',
+  'ZAR',
+  'KES',
+  'TZS',
+  'UGX',
+  'ZMW',
+  'GHS',
+  'NGN',
+  'BWP',
+  'MWK',
+  'ZWG',
+  'EUR',
+  'GBP',
+];
 
 export interface CreateFields {
   amount: string;
@@ -32,7 +46,11 @@ export interface CreateFields {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; code: string; explanation: string };
 
-const refuse = (code: string, explanation: string): { ok: false; code: string; explanation: string } => ({ ok: false, code, explanation });
+const refuse = (code: string, explanation: string): { ok: false; code: string; explanation: string } => ({
+  ok: false,
+  code,
+  explanation,
+});
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -48,10 +66,12 @@ export function checkCreateToken(root: XmlElement): Checked<CreateFields> {
   const transaction = childrenNamed(root, 'Transaction')[0];
   if (transaction === undefined) return refuse('950', 'Request missing mandatory fields - Transaction');
   const get = (k: string) => childText(transaction, k) ?? '';
-  if (get('PaymentAmount') === '') return refuse('902', 'Request missing transaction level mandatory fields - PaymentAmount');
+  if (get('PaymentAmount') === '')
+    return refuse('902', 'Request missing transaction level mandatory fields - PaymentAmount');
   const amount = twoDecimals(get('PaymentAmount'));
   if (amount === null) return refuse('902', 'Request missing transaction level mandatory fields - PaymentAmount');
-  if (get('PaymentCurrency') === '') return refuse('902', 'Request missing transaction level mandatory fields - PaymentCurrency');
+  if (get('PaymentCurrency') === '')
+    return refuse('902', 'Request missing transaction level mandatory fields - PaymentCurrency');
   if (!FAKE_CURRENCIES.includes(get('PaymentCurrency'))) return refuse('904', 'Currency not supported');
   const services = childrenNamed(root, 'Services')[0];
   const service = services === undefined ? undefined : childrenNamed(services, 'Service')[0];
@@ -59,10 +79,12 @@ export function checkCreateToken(root: XmlElement): Checked<CreateFields> {
   for (const k of ['ServiceType', 'ServiceDescription', 'ServiceDate']) {
     if ((childText(service, k) ?? '') === '') return refuse('950', `Request missing mandatory fields - ${k}`);
   }
-  if (!/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}$/.test(childText(service, 'ServiceDate') as string)) return refuse('950', 'Request missing mandatory fields - ServiceDate');
+  if (!/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}$/.test(childText(service, 'ServiceDate') as string))
+    return refuse('950', 'Request missing mandatory fields - ServiceDate');
   const redirectUrl = get('RedirectURL');
   const backUrl = get('BackURL');
-  if (redirectUrl !== '' && !isHttpUrl(redirectUrl)) return refuse('950', 'Request missing mandatory fields - RedirectURL');
+  if (redirectUrl !== '' && !isHttpUrl(redirectUrl))
+    return refuse('950', 'Request missing mandatory fields - RedirectURL');
   if (backUrl !== '' && !isHttpUrl(backUrl)) return refuse('950', 'Request missing mandatory fields - BackURL');
   const ptl = get('PTL') === '' ? 96 : Number(get('PTL'));
   if (!Number.isFinite(ptl) || ptl <= 0) return refuse('950', 'Request missing mandatory fields - PTL');

@@ -27,7 +27,11 @@ function decode(text: string): string | null {
 
 /** Parses a document into its root element; null when it is not well-formed XML (as the fake reads it). */
 export function readXml(body: string): XmlElement | null {
-  const text = body.replace(/^\uFEFF/, '').replace(/^\s*<\?xml[^>]*\?>/, '').replace(/<!--[\s\S]*?-->/g, '').trim();
+  const text = body
+    .replace(/^\uFEFF/, '')
+    .replace(/^\s*<\?xml[^>]*\?>/, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .trim();
   if (text === '' || /<!DOCTYPE/i.test(text)) return null;
   const token = /<!\[CDATA\[([\s\S]*?)\]\]>|<(\/?)([A-Za-z_][\w.-]*)(?:\s[^<>]*?)?(\/?)>|([^<]+)/gy;
   const stack: XmlElement[] = [{ name: '#document', text: '', children: [] }];

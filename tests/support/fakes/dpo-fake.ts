@@ -78,7 +78,11 @@ export class DpoFake implements FakeStore {
   constructor(options: DpoFakeOptions) {
     this.companies = new Set(options.companies);
     this.pushUrl = options.pushUrl ?? null;
-    this.pusher = new Pusher({ maxAttempts: options.maxPushAttempts ?? 3, retryIntervalMs: options.pushRetryMs ?? 1000, timeoutMs: options.pushTimeoutMs ?? 5000 });
+    this.pusher = new Pusher({
+      maxAttempts: options.maxPushAttempts ?? 3,
+      retryIntervalMs: options.pushRetryMs ?? 1000,
+      timeoutMs: options.pushTimeoutMs ?? 5000,
+    });
   }
 
   static async start(options: DpoFakeOptions, port = 0, host = '127.0.0.1'): Promise<DpoFake> {
@@ -160,7 +164,11 @@ export class DpoFake implements FakeStore {
   }
 
   /** Posts one push for a payment now (one try, whatever its status), with fields replaced, added or removed (null). */
-  sendPush(token: string, overrides: Record<string, string | null> = {}, url: string | null = this.pushUrl): Promise<PushAttempt> {
+  sendPush(
+    token: string,
+    overrides: Record<string, string | null> = {},
+    url: string | null = this.pushUrl,
+  ): Promise<PushAttempt> {
     const p = this.byToken(null, token);
     if (p === undefined) throw new Error(`the fake DPO has no token ${token}`);
     if (url === null) throw new Error('the fake DPO has no push URL');
@@ -207,7 +215,9 @@ export class DpoFake implements FakeStore {
   }
 
   byToken(company: string | null, token: string): FakePayment | undefined {
-    return this.all.find((p) => p.token.toLowerCase() === token.toLowerCase() && (company === null || p.company === company));
+    return this.all.find(
+      (p) => p.token.toLowerCase() === token.toLowerCase() && (company === null || p.company === company),
+    );
   }
 
   /** A paid one first, else the latest. */
@@ -222,12 +232,27 @@ export class DpoFake implements FakeStore {
 
   private pushFields(p: FakePayment): Array<[string, string]> {
     const [code, explanation, ...rest] = verifyFields(p);
-    return [code, explanation, ['TransactionToken', p.token], ['TransactionRef', p.transRef], ['CompanyRef', p.request.companyRef], ...rest];
+    return [
+      code,
+      explanation,
+      ['TransactionToken', p.token],
+      ['TransactionRef', p.transRef],
+      ['CompanyRef', p.request.companyRef],
+      ...rest,
+    ];
   }
 
   private submit(token: string, action: string, card: string): FakeReply {
     const reply = handleSubmit(this, token, action, card);
-    this.requests.push({ verb: null, method: 'POST', path: '/payv2.php', contentType: 'application/x-www-form-urlencoded', body: '', fields: { ID: token, action, card }, at: Date.now() });
+    this.requests.push({
+      verb: null,
+      method: 'POST',
+      path: '/payv2.php',
+      contentType: 'application/x-www-form-urlencoded',
+      body: '',
+      fields: { ID: token, action, card },
+      at: Date.now(),
+    });
     return reply;
   }
 
@@ -244,27 +269,58 @@ export class DpoFake implements FakeStore {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://fake');
-    const record: FakeRequest = { verb: null, method: req.method ?? '', path: `${url.pathname}${url.search}`, contentType: req.headers['content-type'], body, fields: {}, at: Date.now() };
+    const record: FakeRequest = {
+      verb: null,
+      method: req.method ?? '',
+      path: `${url.pathname}${url.search}`,
+      contentType: req.headers['content-type'],
+      body,
+      fields: {},
+      at: Date.now(),
+    };
     this.requests.push(record);
     if (url.pathname === '/payv2.php') {
       if (req.method === 'GET') return this.send(res, handlePage(this, url.searchParams.get('ID') ?? ''), 'normal');
-      if (req.method !== 'POST') return this.send(res, { status: 405, contentType: 'text/plain', body: 'Method Not Allowed' }, 'normal');
+      if (req.method !== 'POST')
+        return this.send(res, { status: 405, contentType: 'text/plain', body: 'Method Not Allowed' }, 'normal');
       const form = new URLSearchParams(body);
       record.fields = Object.fromEntries(form);
-      return this.send(res, handleSubmit(this, form.get('ID') ?? '', form.get('action') ?? '', form.get('card') ?? ''), 'normal');
+      return this.send(
+        res,
+        handleSubmit(this, form.get('ID') ?? '', form.get('action') ?? '', form.get('card') ?? ''),
+        'normal',
+      );
     }
-    if (url.pathname !== '/API/v6/' && url.pathname !== '/API/v6') return this.send(res, { status: 404, contentType: 'text/plain', body: 'Not Found' }, 'normal');
-    if (req.method !== 'POST') return this.send(res, { status: 405, contentType: 'text/plain', body: 'Method Not Allowed' }, 'normal');
+    if (url.pathname !== '/API/v6/' && url.pathname !== '/API/v6')
+      return this.send(res, { status: 404, contentType: 'text/plain', body: 'Not Found' }, 'normal');
+    if (req.method !== 'POST')
+      return this.send(res, { status: 405, contentType: 'text/plain', body: 'Method Not Allowed' }, 'normal');
     const root = readXml(body);
     if (root === null || root.name !== 'API3G') return this.send(res, result('804', 'Error in XML'), 'normal');
     record.fields = flatten(root);
     const verb = childText(root, 'Request') ?? '';
     record.verb = verb;
-    const mode = (FAKE_VERBS as readonly string[]).includes(verb) ? (this.modes.get(verb as FakeVerb) ?? 'normal') : 'normal';
+    const mode = (FAKE_VERBS as readonly string[]).includes(verb)
+      ? (this.modes.get(verb as FakeVerb) ?? 'normal')
+      : 'normal';
     if (mode === 'down') return void req.socket.destroy();
     if (mode === 'hang') return; // closed by stop()
-    if (mode === 'garbage') return this.send(res, { status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html><head><title>DPO</title></head><body>Scheduled maintenance</body></html>' }, mode);
-    if (mode === 'http-500') return this.send(res, { status: 500, contentType: 'text/html', body: '<html><body>Internal Server Error</body></html>' }, mode);
+    if (mode === 'garbage')
+      return this.send(
+        res,
+        {
+          status: 200,
+          contentType: 'text/html',
+          body: '<!DOCTYPE html><html><head><title>DPO</title></head><body>Scheduled maintenance</body></html>',
+        },
+        mode,
+      );
+    if (mode === 'http-500')
+      return this.send(
+        res,
+        { status: 500, contentType: 'text/html', body: '<html><body>Internal Server Error</body></html>' },
+        mode,
+      );
     const company = checkCompany(this, root);
     if (!company.ok) return this.send(res, company.reply, mode);
     if (verb === 'createToken') return this.send(res, handleCreateToken(this, company.company, root), mode);

@@ -30,22 +30,41 @@ function fail(message: string): never {
 }
 
 function parseArgs(argv: string[]) {
-  const out = { port: 8090, host: '127.0.0.1', companies: [] as string[], pushUrl: null as string | null, retryMs: 1000 };
+  const out = {
+    port: 8090,
+    host: '127.0.0.1',
+    companies: [] as string[],
+    pushUrl: null as string | null,
+    retryMs: 1000,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
       process.stdout.write(HELP);
       process.exit(0);
     }
-    if (!['--port', '--host', '--company', '--push-url', '--retry-interval-ms'].includes(arg)) fail(`unknown option ${arg}`);
+    if (!['--port', '--host', '--company', '--push-url', '--retry-interval-ms'].includes(arg))
+      fail(`unknown option ${arg}`);
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--')) fail(`${arg} needs a value`);
     i++;
-    if (arg === '--port') out.port = Number.isInteger(Number(value)) && Number(value) >= 0 && Number(value) < 65536 ? Number(value) : fail(`--port ${value} is not a port`);
+    if (arg === '--port')
+      out.port =
+        Number.isInteger(Number(value)) && Number(value) >= 0 && Number(value) < 65536
+          ? Number(value)
+          : fail(`--port ${value} is not a port`);
     else if (arg === '--host') out.host = value;
-    else if (arg === '--company') out.companies.push(/^[\x21-\x7e]{1,100}$/.test(value) ? value : fail('--company must be printable characters without spaces'));
-    else if (arg === '--push-url') out.pushUrl = /^https?:\/\//.test(value) ? value : fail('--push-url must be an http(s) URL');
-    else out.retryMs = Number.isInteger(Number(value)) && Number(value) >= 0 ? Number(value) : fail('--retry-interval-ms must be a whole number ≥ 0');
+    else if (arg === '--company')
+      out.companies.push(
+        /^[\x21-\x7e]{1,100}$/.test(value) ? value : fail('--company must be printable characters without spaces'),
+      );
+    else if (arg === '--push-url')
+      out.pushUrl = /^https?:\/\//.test(value) ? value : fail('--push-url must be an http(s) URL');
+    else
+      out.retryMs =
+        Number.isInteger(Number(value)) && Number(value) >= 0
+          ? Number(value)
+          : fail('--retry-interval-ms must be a whole number ≥ 0');
   }
   if (out.companies.length === 0) fail('give at least one --company <token>');
   return out;
@@ -53,8 +72,14 @@ function parseArgs(argv: string[]) {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const fake = await DpoFake.start({ companies: args.companies, pushUrl: args.pushUrl, pushRetryMs: args.retryMs }, args.port, args.host);
-  process.stdout.write(`fake DPO Pay listening on ${fake.url} (DPO_API_URL=${fake.url}); companies: ${args.companies.map((c) => `…${c.slice(-4)}`).join(', ')}; push: ${args.pushUrl ?? 'none'}\n`);
+  const fake = await DpoFake.start(
+    { companies: args.companies, pushUrl: args.pushUrl, pushRetryMs: args.retryMs },
+    args.port,
+    args.host,
+  );
+  process.stdout.write(
+    `fake DPO Pay listening on ${fake.url} (DPO_API_URL=${fake.url}); companies: ${args.companies.map((c) => `…${c.slice(-4)}`).join(', ')}; push: ${args.pushUrl ?? 'none'}\n`,
+  );
   const shutdown = () => void fake.stop().then(() => process.exit(0));
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);

@@ -21,7 +21,11 @@ export interface OzowFakeStore {
   tokens: Map<string, FakeSite>;
 }
 
-export const json = (status: number, body: unknown): OzowFakeReply => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
+export const json = (status: number, body: unknown): OzowFakeReply => ({
+  status,
+  contentType: 'application/json; charset=utf-8',
+  body: JSON.stringify(body),
+});
 const unauthorized = (): OzowFakeReply => json(401, { message: 'Authorization has been denied for this request.' });
 
 function siteByApiKey(store: OzowFakeStore, apiKey: string | undefined): FakeSite | undefined {
@@ -29,7 +33,12 @@ function siteByApiKey(store: OzowFakeStore, apiKey: string | undefined): FakeSit
 }
 
 /** POST /PostPaymentRequest: JSON (or a form), the ApiKey header; `{ paymentRequestId, url, errorMessage }`. */
-export function handlePostPaymentRequest(store: OzowFakeStore, apiKey: string | undefined, body: string, isJson: boolean): OzowFakeReply {
+export function handlePostPaymentRequest(
+  store: OzowFakeStore,
+  apiKey: string | undefined,
+  body: string,
+  isJson: boolean,
+): OzowFakeReply {
   const site = siteByApiKey(store, apiKey);
   if (site === undefined) return unauthorized();
   let input: unknown;
@@ -43,7 +52,14 @@ export function handlePostPaymentRequest(store: OzowFakeStore, apiKey: string | 
   const checked = checkPaymentRequest(fields, site);
   if (!checked.ok) return json(200, { paymentRequestId: null, url: null, errorMessage: checked.error });
   const paymentRequestId = randomUUID();
-  const p: FakeOzowPayment = { paymentRequestId, request: checked.value, url: `${store.url}/${paymentRequestId}/Secure`, transactions: [], notifiedAmount: null, refundedCents: 0 };
+  const p: FakeOzowPayment = {
+    paymentRequestId,
+    request: checked.value,
+    url: `${store.url}/${paymentRequestId}/Secure`,
+    transactions: [],
+    notifiedAmount: null,
+    refundedCents: 0,
+  };
   store.addPayment(p);
   return json(200, { paymentRequestId, url: p.url, errorMessage: null });
 }
@@ -60,7 +76,9 @@ export function handleByReference(store: OzowFakeStore, apiKey: string | undefin
   const isTest = queryOf(url, 'isTest').toLowerCase() === 'true';
   const reference = queryOf(url, 'transactionReference');
   const list = store.payments
-    .filter((p) => p.request.site === site && p.request.transactionReference === reference && p.request.isTest === isTest)
+    .filter(
+      (p) => p.request.site === site && p.request.transactionReference === reference && p.request.isTest === isTest,
+    )
     .flatMap((p) => p.transactions.map((t) => transactionJson(p, t)));
   return json(200, list.slice(-10));
 }
@@ -92,7 +110,11 @@ export function handleToken(store: OzowFakeStore, apiKey: string | undefined, bo
  * POST /secure/refunds/submit (Bearer): a JSON array of refunds; each answered with a refundId, or
  * with errors (unknown or unpaid transaction, bad hashCheck, more than what is left to refund).
  */
-export function handleRefundSubmit(store: OzowFakeStore, authorization: string | undefined, body: string): OzowFakeReply {
+export function handleRefundSubmit(
+  store: OzowFakeStore,
+  authorization: string | undefined,
+  body: string,
+): OzowFakeReply {
   const site = store.tokens.get((authorization ?? '').replace(/^Bearer\s+/i, ''));
   if (site === undefined) return unauthorized();
   let items: unknown;
@@ -107,15 +129,27 @@ export function handleRefundSubmit(store: OzowFakeStore, authorization: string |
     const transactionId = String(item.transactionId ?? '');
     const amount = String(item.amount ?? '');
     const fail = (error: string) => ({ refundId: null, transactionId, refundAmount: 0, errors: [error] });
-    const p = store.payments.find((x) => x.request.site === site && x.transactions.some((t) => t.transactionId === transactionId));
+    const p = store.payments.find(
+      (x) => x.request.site === site && x.transactions.some((t) => t.transactionId === transactionId),
+    );
     const t = p?.transactions.find((x) => x.transactionId === transactionId);
     if (p === undefined || t === undefined) return fail('Transaction not found');
     if (t.status !== 'Complete') return fail('Transaction is not complete');
-    if (!sameHash(String(item.hashCheck ?? item.HashCheck ?? ''), expectedRefundHash(item, site.privateKey))) return fail('Invalid hash check');
+    if (!sameHash(String(item.hashCheck ?? item.HashCheck ?? ''), expectedRefundHash(item, site.privateKey)))
+      return fail('Invalid hash check');
     if (!/^\d+(\.\d{1,2})?$/.test(amount) || cents(amount) <= 0) return fail('Invalid amount');
-    if (cents(amount) > cents(p.request.amount) - p.refundedCents) return fail('Refund amount exceeds the available amount');
+    if (cents(amount) > cents(p.request.amount) - p.refundedCents)
+      return fail('Refund amount exceeds the available amount');
     p.refundedCents += cents(amount);
-    const refund: FakeOzowRefund = { refundId: randomUUID(), transactionId, amount: Number(amount).toFixed(2), refundReason: String(item.refundReason ?? ''), notifyUrl: String(item.notifyUrl ?? ''), status: 'Pending', site };
+    const refund: FakeOzowRefund = {
+      refundId: randomUUID(),
+      transactionId,
+      amount: Number(amount).toFixed(2),
+      refundReason: String(item.refundReason ?? ''),
+      notifyUrl: String(item.notifyUrl ?? ''),
+      status: 'Pending',
+      site,
+    };
     store.addRefund(refund);
     return { refundId: refund.refundId, transactionId, refundAmount: Number(amount), errors: [] };
   });

@@ -71,7 +71,13 @@ export function responseFields(p: FakeOzowPayment, t: FakeOzowTransaction): Form
     ['IsTest', r.isTest ? 'true' : 'false'],
     ['StatusMessage', t.statusMessage],
   ];
-  fields.push(['Hash', ozowFakeHash(fields.map(([, v]) => v), r.site.privateKey)]);
+  fields.push([
+    'Hash',
+    ozowFakeHash(
+      fields.map(([, v]) => v),
+      r.site.privateKey,
+    ),
+  ]);
   return fields;
 }
 
@@ -87,7 +93,13 @@ export function refundFields(r: FakeOzowRefund): FormFields {
     ['AccountNumber', '62000000001'],
     ['StatusMessage', r.status === 'Complete' ? 'Refund paid' : ''],
   ];
-  fields.push(['Hash', ozowFakeHash(fields.map(([, v]) => v), r.site.privateKey)]);
+  fields.push([
+    'Hash',
+    ozowFakeHash(
+      fields.map(([, v]) => v),
+      r.site.privateKey,
+    ),
+  ]);
   return fields;
 }
 
@@ -112,7 +124,9 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 /** What the customer's browser gets after choosing: a form that posts itself to the merchant's URL. */
 export function autoPostPage(target: string, fields: FormFields): string {
-  const inputs = fields.map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('');
+  const inputs = fields
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join('');
   return `<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(target)}">${inputs}<noscript><button type="submit">Continue</button></noscript></form></body></html>`;
 }
 

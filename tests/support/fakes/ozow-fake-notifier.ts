@@ -63,7 +63,12 @@ export class OzowNotifier {
     });
   }
 
-  private async post(kind: 'payment' | 'refund', url: string, fields: FormFields, attempt: number): Promise<OzowNotificationAttempt> {
+  private async post(
+    kind: 'payment' | 'refund',
+    url: string,
+    fields: FormFields,
+    attempt: number,
+  ): Promise<OzowNotificationAttempt> {
     const body = encode(fields);
     const get = (k: string) => fields.find(([key]) => key === k)?.[1] ?? '';
     const record: OzowNotificationAttempt = {

@@ -1,7 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 
-export type OzowFakeEndpoint = 'PostPaymentRequest' | 'GetTransactionByReference' | 'GetTransaction' | 'token' | 'refunds' | 'page';
-export const OZOW_FAKE_ENDPOINTS: readonly OzowFakeEndpoint[] = ['PostPaymentRequest', 'GetTransactionByReference', 'GetTransaction', 'token', 'refunds', 'page'];
+export type OzowFakeEndpoint =
+  'PostPaymentRequest' | 'GetTransactionByReference' | 'GetTransaction' | 'token' | 'refunds' | 'page';
+export const OZOW_FAKE_ENDPOINTS: readonly OzowFakeEndpoint[] = [
+  'PostPaymentRequest',
+  'GetTransactionByReference',
+  'GetTransaction',
+  'token',
+  'refunds',
+  'page',
+];
 
 /**
  * `down` closes the socket without handling the request; `drop-reply` handles it (a payment request
@@ -29,4 +37,3 @@ export function endpointOf(path: string): { endpoint: OzowFakeEndpoint; arg: str
   const page = /^\/([0-9a-f-]{36})\/secure$/.exec(p);
   return page ? { endpoint: 'page', arg: page[1] } : null;
 }
-

@@ -13,7 +13,9 @@ export interface FakeSite {
 
 /** SHA-512 of the lower-cased concatenation of the values and the private key, lower-case hex. */
 export function ozowFakeHash(values: readonly string[], privateKey: string): string {
-  return createHash('sha512').update(`${values.join('')}${privateKey}`.toLowerCase(), 'utf8').digest('hex');
+  return createHash('sha512')
+    .update(`${values.join('')}${privateKey}`.toLowerCase(), 'utf8')
+    .digest('hex');
 }
 
 export function sameHash(given: string, expected: string): boolean {
@@ -23,11 +25,33 @@ export function sameHash(given: string, expected: string): boolean {
 }
 
 const HASHED = [
-  'SiteCode', 'CountryCode', 'CurrencyCode', 'Amount', 'TransactionReference', 'BankReference',
-  'Optional1', 'Optional2', 'Optional3', 'Optional4', 'Optional5', 'Customer',
-  'CancelUrl', 'ErrorUrl', 'SuccessUrl', 'NotifyUrl', 'IsTest',
-  'SelectedBankId', 'BankAccountNumber', 'BranchCode', 'BankAccountName', 'PayeeDisplayName',
-  'ExpiryDateUtc', 'AllowVariableAmount', 'VariableAmountMin', 'VariableAmountMax', 'CustomerIdentifier',
+  'SiteCode',
+  'CountryCode',
+  'CurrencyCode',
+  'Amount',
+  'TransactionReference',
+  'BankReference',
+  'Optional1',
+  'Optional2',
+  'Optional3',
+  'Optional4',
+  'Optional5',
+  'Customer',
+  'CancelUrl',
+  'ErrorUrl',
+  'SuccessUrl',
+  'NotifyUrl',
+  'IsTest',
+  'SelectedBankId',
+  'BankAccountNumber',
+  'BranchCode',
+  'BankAccountName',
+  'PayeeDisplayName',
+  'ExpiryDateUtc',
+  'AllowVariableAmount',
+  'VariableAmountMin',
+  'VariableAmountMax',
+  'CustomerIdentifier',
 ];
 
 /** The request's fields as Ozow reads them: names without regard to case, values as strings. */
@@ -49,7 +73,9 @@ export function field(f: RequestFields, name: string): string {
 
 /** The HashCheck a request should carry: hashed fields in order, empty ones adding nothing, AllowVariableAmount only when true. */
 export function expectedHashCheck(f: RequestFields, privateKey: string): string {
-  const values = HASHED.map((name) => field(f, name)).filter((v, i) => v !== '' && (HASHED[i] !== 'AllowVariableAmount' || v.toLowerCase() === 'true'));
+  const values = HASHED.map((name) => field(f, name)).filter(
+    (v, i) => v !== '' && (HASHED[i] !== 'AllowVariableAmount' || v.toLowerCase() === 'true'),
+  );
   return ozowFakeHash(values, privateKey);
 }
 
@@ -80,15 +106,20 @@ function isHttpUrl(v: string): boolean {
  * ZA and ZAR, a (9,2) amount, references within their lengths, true/false IsTest, and HashCheck.
  * The error texts are the fake's (Ozow's exact wording is not published).
  */
-export function checkPaymentRequest(f: RequestFields, site: FakeSite): { ok: true; value: CheckedRequest } | { ok: false; error: string } {
+export function checkPaymentRequest(
+  f: RequestFields,
+  site: FakeSite,
+): { ok: true; value: CheckedRequest } | { ok: false; error: string } {
   if (field(f, 'SiteCode') !== site.siteCode) return { ok: false, error: 'Invalid SiteCode' };
-  if (!sameHash(field(f, 'HashCheck'), expectedHashCheck(f, site.privateKey))) return { ok: false, error: 'HashCheck value has failed' };
+  if (!sameHash(field(f, 'HashCheck'), expectedHashCheck(f, site.privateKey)))
+    return { ok: false, error: 'HashCheck value has failed' };
   if (field(f, 'CountryCode') !== 'ZA') return { ok: false, error: 'Invalid CountryCode' };
   if (field(f, 'CurrencyCode') !== 'ZAR') return { ok: false, error: 'Invalid CurrencyCode' };
   const amount = field(f, 'Amount');
   if (!/^\d{1,7}(\.\d{1,2})?$/.test(amount) || Number(amount) <= 0) return { ok: false, error: 'Invalid Amount' };
   const transactionReference = field(f, 'TransactionReference');
-  if (transactionReference === '' || transactionReference.length > 50) return { ok: false, error: 'Invalid TransactionReference' };
+  if (transactionReference === '' || transactionReference.length > 50)
+    return { ok: false, error: 'Invalid TransactionReference' };
   const bankReference = field(f, 'BankReference');
   if (!/^[A-Za-z0-9 -]{1,20}$/.test(bankReference)) return { ok: false, error: 'Invalid BankReference' };
   const isTest = field(f, 'IsTest').toLowerCase();
@@ -114,7 +145,10 @@ export function checkPaymentRequest(f: RequestFields, site: FakeSite): { ok: tru
 
 /** A refund request's hashCheck: transactionId, amount, refundReason, notifyUrl, then the private key. */
 export function expectedRefundHash(r: Record<string, unknown>, privateKey: string): string {
-  return ozowFakeHash(['transactionId', 'amount', 'refundReason', 'notifyUrl'].map((k) => String(r[k] ?? '')), privateKey);
+  return ozowFakeHash(
+    ['transactionId', 'amount', 'refundReason', 'notifyUrl'].map((k) => String(r[k] ?? '')),
+    privateKey,
+  );
 }
 
 /** Fields as sent in a form post: original key case, original order. */

@@ -1,16 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type OzowFakeReply, type OzowFakeStore, handleByReference, handleGetTransaction, handlePostPaymentRequest, handleRefundSubmit, handleToken } from './ozow-fake-handlers';
-import { type FakeOzowPayment, type FakeOzowRefund, type FakeOzowTransaction, autoPostPage, paymentPage, refundFields, responseFields, statusMessageFor } from './ozow-fake-model';
+import {
+  type OzowFakeReply,
+  type OzowFakeStore,
+  handleByReference,
+  handleGetTransaction,
+  handlePostPaymentRequest,
+  handleRefundSubmit,
+  handleToken,
+} from './ozow-fake-handlers';
+import {
+  type FakeOzowPayment,
+  type FakeOzowRefund,
+  type FakeOzowTransaction,
+  autoPostPage,
+  paymentPage,
+  refundFields,
+  responseFields,
+  statusMessageFor,
+} from './ozow-fake-model';
 import { type OzowNotificationAttempt, OzowNotifier } from './ozow-fake-notifier';
 import type { FakeSite, FormFields } from './ozow-fake-rules';
-import { OZOW_FAKE_ENDPOINTS, type OzowFakeEndpoint, type OzowFakeMode, type OzowFakeRequest, endpointOf } from './ozow-fake-routes';
+import {
+  OZOW_FAKE_ENDPOINTS,
+  type OzowFakeEndpoint,
+  type OzowFakeMode,
+  type OzowFakeRequest,
+  endpointOf,
+} from './ozow-fake-routes';
 
 export type { FakeOzowPayment, FakeOzowRefund, FakeOzowTransaction } from './ozow-fake-model';
 export type { OzowNotificationAttempt } from './ozow-fake-notifier';
 export type { FakeSite } from './ozow-fake-rules';
-export { OZOW_FAKE_ENDPOINTS, type OzowFakeEndpoint, type OzowFakeMode, type OzowFakeRequest } from './ozow-fake-routes';
+export {
+  OZOW_FAKE_ENDPOINTS,
+  type OzowFakeEndpoint,
+  type OzowFakeMode,
+  type OzowFakeRequest,
+} from './ozow-fake-routes';
 
 export interface OzowFakeOptions {
   sites: FakeSite[];
@@ -57,7 +85,11 @@ export class OzowFake implements OzowFakeStore {
   constructor(options: OzowFakeOptions) {
     this.sites = options.sites;
     this.refundSettleMs = options.refundSettleMs ?? null;
-    this.notifier = new OzowNotifier({ maxAttempts: options.maxNotificationAttempts ?? 5, retryIntervalMs: options.notificationRetryMs ?? 1000, timeoutMs: options.notificationTimeoutMs ?? 5000 });
+    this.notifier = new OzowNotifier({
+      maxAttempts: options.maxNotificationAttempts ?? 5,
+      retryIntervalMs: options.notificationRetryMs ?? 1000,
+      timeoutMs: options.notificationTimeoutMs ?? 5000,
+    });
   }
 
   static async start(options: OzowFakeOptions, port = 0, host = '127.0.0.1'): Promise<OzowFake> {
@@ -121,7 +153,13 @@ export class OzowFake implements OzowFakeStore {
   open(p: FakeOzowPayment): FakeOzowTransaction {
     const last = p.transactions[p.transactions.length - 1];
     if (last !== undefined && ['Pending', 'PendingInvestigation'].includes(last.status)) return last;
-    const t: FakeOzowTransaction = { transactionId: randomUUID(), status: 'Pending', statusMessage: '', createdDate: new Date().toISOString(), paymentDate: null };
+    const t: FakeOzowTransaction = {
+      transactionId: randomUUID(),
+      status: 'Pending',
+      statusMessage: '',
+      createdDate: new Date().toISOString(),
+      paymentDate: null,
+    };
     p.transactions.push(t);
     return t;
   }
@@ -154,12 +192,19 @@ export class OzowFake implements OzowFakeStore {
    */
   responseFor(reference: string, overrides: Record<string, string> = {}): FormFields {
     const p = this.mustPayment(reference);
-    return responseFields(p, p.transactions[p.transactions.length - 1] ?? this.open(p)).map(([k, v]) => [k, overrides[k] ?? v]);
+    return responseFields(p, p.transactions[p.transactions.length - 1] ?? this.open(p)).map(([k, v]) => [
+      k,
+      overrides[k] ?? v,
+    ]);
   }
 
   /** Posts one notification now (one try): the latest transaction's, with fields replaced (a forgery keeps the old Hash). */
   sendNotification(reference: string, overrides: Record<string, string> = {}): Promise<OzowNotificationAttempt> {
-    return this.notifier.sendOnce('payment', this.mustPayment(reference).request.notifyUrl, this.responseFor(reference, overrides));
+    return this.notifier.sendOnce(
+      'payment',
+      this.mustPayment(reference).request.notifyUrl,
+      this.responseFor(reference, overrides),
+    );
   }
 
   /** Moves a refund to a status and posts its notification (signed). */
@@ -220,14 +265,21 @@ export class OzowFake implements OzowFakeStore {
   }
 
   /** Sets the status and notifies it (after `after`, the Pending notification, when given); resolves when delivered. */
-  private apply(p: FakeOzowPayment, t: FakeOzowTransaction, status: string, after?: Promise<unknown>): Promise<unknown> | undefined {
+  private apply(
+    p: FakeOzowPayment,
+    t: FakeOzowTransaction,
+    status: string,
+    after?: Promise<unknown>,
+  ): Promise<unknown> | undefined {
     t.status = status;
     t.statusMessage = statusMessageFor(status);
     if (status === 'Complete') t.paymentDate = new Date().toISOString();
     if (this.notifications === 'off' || p.request.notifyUrl === '') return undefined;
     const times = status === 'Pending' ? 1 : Math.max(1, this.duplicates);
     const fields = responseFields(p, t);
-    return Promise.all(Array.from({ length: times }, () => this.notifier.deliver('payment', p.request.notifyUrl, fields, after)));
+    return Promise.all(
+      Array.from({ length: times }, () => this.notifier.deliver('payment', p.request.notifyUrl, fields, after)),
+    );
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -236,22 +288,51 @@ export class OzowFake implements OzowFakeStore {
     const body = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://fake');
     const route = endpointOf(url.pathname);
-    this.requests.push({ endpoint: route?.endpoint ?? null, method: req.method ?? '', path: `${url.pathname}${url.search}`, headers: req.headers, body, at: Date.now() });
+    this.requests.push({
+      endpoint: route?.endpoint ?? null,
+      method: req.method ?? '',
+      path: `${url.pathname}${url.search}`,
+      headers: req.headers,
+      body,
+      at: Date.now(),
+    });
     if (route === null) return this.send(res, { status: 404, contentType: 'text/plain', body: 'Not Found' }, 'normal');
     const mode = this.modes.get(route.endpoint) ?? 'normal';
     if (mode === 'down') return void req.socket.destroy();
     if (mode === 'hang') return; // closed by stop()
-    if (mode === 'garbage') return this.send(res, { status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html><body>Ozow is down for maintenance</body></html>' }, mode);
-    if (mode === 'http-500') return this.send(res, { status: 500, contentType: 'text/html', body: '<html><body>Server Error</body></html>' }, mode);
+    if (mode === 'garbage')
+      return this.send(
+        res,
+        {
+          status: 200,
+          contentType: 'text/html',
+          body: '<!DOCTYPE html><html><body>Ozow is down for maintenance</body></html>',
+        },
+        mode,
+      );
+    if (mode === 'http-500')
+      return this.send(
+        res,
+        { status: 500, contentType: 'text/html', body: '<html><body>Server Error</body></html>' },
+        mode,
+      );
     this.send(res, this.route(route.endpoint, route.arg, req, body, url), mode);
   }
 
-  private route(endpoint: OzowFakeEndpoint, arg: string | null, req: IncomingMessage, body: string, url: URL): OzowFakeReply {
+  private route(
+    endpoint: OzowFakeEndpoint,
+    arg: string | null,
+    req: IncomingMessage,
+    body: string,
+    url: URL,
+  ): OzowFakeReply {
     const method = req.method ?? '';
     const apiKey = typeof req.headers.apikey === 'string' ? req.headers.apikey : undefined;
-    const wants = endpoint === 'page' || endpoint === 'GetTransaction' || endpoint === 'GetTransactionByReference' ? 'GET' : 'POST';
+    const wants =
+      endpoint === 'page' || endpoint === 'GetTransaction' || endpoint === 'GetTransactionByReference' ? 'GET' : 'POST';
     if (method !== wants) return { status: 405, contentType: 'text/plain', body: 'Method Not Allowed' };
-    if (endpoint === 'PostPaymentRequest') return handlePostPaymentRequest(this, apiKey, body, (req.headers['content-type'] ?? '').includes('json'));
+    if (endpoint === 'PostPaymentRequest')
+      return handlePostPaymentRequest(this, apiKey, body, (req.headers['content-type'] ?? '').includes('json'));
     if (endpoint === 'GetTransactionByReference') return handleByReference(this, apiKey, url);
     if (endpoint === 'GetTransaction') return handleGetTransaction(this, apiKey, url);
     if (endpoint === 'token') return handleToken(this, apiKey, body);
@@ -261,7 +342,11 @@ export class OzowFake implements OzowFakeStore {
 
   private page(paymentRequestId: string, choice: string | null): OzowFakeReply {
     const p = this.allPayments.find((x) => x.paymentRequestId === paymentRequestId);
-    const html = (status: number, text: string): OzowFakeReply => ({ status, contentType: 'text/html; charset=utf-8', body: text });
+    const html = (status: number, text: string): OzowFakeReply => ({
+      status,
+      contentType: 'text/html; charset=utf-8',
+      body: text,
+    });
     if (p === undefined) return html(404, '<html><body>No such payment request</body></html>');
     const last = p.transactions[p.transactions.length - 1];
     if (last?.status === 'Complete') return html(409, '<html><body>This payment request has been paid</body></html>');
@@ -269,9 +354,13 @@ export class OzowFake implements OzowFakeStore {
       this.open(p);
       return html(200, paymentPage(p));
     }
-    if (!['Complete', 'Cancelled', 'Error'].includes(choice)) return html(400, '<html><body>Unknown choice</body></html>');
+    if (!['Complete', 'Cancelled', 'Error'].includes(choice))
+      return html(400, '<html><body>Unknown choice</body></html>');
     const back = this.choose(p, choice);
-    return html(200, back.target === '' ? `<html><body>${choice}</body></html>` : autoPostPage(back.target, back.fields));
+    return html(
+      200,
+      back.target === '' ? `<html><body>${choice}</body></html>` : autoPostPage(back.target, back.fields),
+    );
   }
 
   private send(res: ServerResponse, reply: OzowFakeReply, mode: OzowFakeMode): void {

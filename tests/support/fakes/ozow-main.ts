@@ -33,7 +33,8 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const wholeNumber = (v: string, what: string) => (Number.isInteger(Number(v)) && Number(v) >= 0 ? Number(v) : fail(`${what} must be a whole number ≥ 0`));
+const wholeNumber = (v: string, what: string) =>
+  Number.isInteger(Number(v)) && Number(v) >= 0 ? Number(v) : fail(`${what} must be a whole number ≥ 0`);
 
 function parseArgs(argv: string[]) {
   const out = { port: 8090, host: '127.0.0.1', sites: [] as FakeSite[], retryMs: 1000, refundMs: 2000 };
@@ -43,11 +44,13 @@ function parseArgs(argv: string[]) {
       process.stdout.write(HELP);
       process.exit(0);
     }
-    if (!['--port', '--host', '--site', '--retry-interval-ms', '--refund-after-ms'].includes(arg)) fail(`unknown option ${arg}`);
+    if (!['--port', '--host', '--site', '--retry-interval-ms', '--refund-after-ms'].includes(arg))
+      fail(`unknown option ${arg}`);
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--')) fail(`${arg} needs a value`);
     i++;
-    if (arg === '--port') out.port = Number(value) < 65536 ? wholeNumber(value, '--port') : fail(`--port ${value} is not a port`);
+    if (arg === '--port')
+      out.port = Number(value) < 65536 ? wholeNumber(value, '--port') : fail(`--port ${value} is not a port`);
     else if (arg === '--host') out.host = value;
     else if (arg === '--site') {
       const m = /^([\x21-\x39\x3b-\x7e]+):([\x21-\x39\x3b-\x7e]+):([\x21-\x39\x3b-\x7e]+)$/.exec(value);
@@ -62,8 +65,14 @@ function parseArgs(argv: string[]) {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const fake = await OzowFake.start({ sites: args.sites, notificationRetryMs: args.retryMs, refundSettleMs: args.refundMs }, args.port, args.host);
-  process.stdout.write(`fake Ozow listening on ${fake.url} (OZOW_API_URL=${fake.url}); sites: ${args.sites.map((s) => s.siteCode).join(', ')}\n`);
+  const fake = await OzowFake.start(
+    { sites: args.sites, notificationRetryMs: args.retryMs, refundSettleMs: args.refundMs },
+    args.port,
+    args.host,
+  );
+  process.stdout.write(
+    `fake Ozow listening on ${fake.url} (OZOW_API_URL=${fake.url}); sites: ${args.sites.map((s) => s.siteCode).join(', ')}\n`,
+  );
   const shutdown = () => void fake.stop().then(() => process.exit(0));
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);

@@ -36,11 +36,20 @@ export interface FakeReply {
 // Paynow's content type for these replies is not documented (ASP.NET answers text/html by
 // default): the connector must read the body, whatever the header says.
 const form = (body: string): FakeReply => ({ status: 200, contentType: 'text/html; charset=utf-8', body });
-const html = (status: number, text: string): FakeReply => ({ status, contentType: 'text/html; charset=utf-8', body: `<!DOCTYPE html><html><body><p>${text}</p></body></html>` });
+const html = (status: number, text: string): FakeReply => ({
+  status,
+  contentType: 'text/html; charset=utf-8',
+  body: `<!DOCTYPE html><html><body><p>${text}</p></body></html>`,
+});
 
 /** `Status=Error&Error=…`: no hash, as Paynow sends it. */
 export function errorReply(error: string): FakeReply {
-  return form(encodeWire([['Status', 'Error'], ['Error', error]]));
+  return form(
+    encodeWire([
+      ['Status', 'Error'],
+      ['Error', error],
+    ]),
+  );
 }
 
 /** A status message in the docs' status-update order: reference, amount, paynowreference, pollurl, status. */
@@ -74,12 +83,24 @@ export function handleInitiate(store: FakeStore, fields: WireFields, express: bo
   const p = store.create(integration, checked.value, express ? 'express' : 'web');
   if (!express) {
     // The docs' reply order (Validating Hash): status, browserurl, pollurl, paynowreference.
-    return form(signWire([['status', 'Ok'], ['browserurl', p.browserUrl as string], ['pollurl', p.pollUrl], ['paynowreference', p.paynowReference]], integration.key));
+    return form(
+      signWire(
+        [
+          ['status', 'Ok'],
+          ['browserurl', p.browserUrl as string],
+          ['pollurl', p.pollUrl],
+          ['paynowreference', p.paynowReference],
+        ],
+        integration.key,
+      ),
+    );
   }
   const reply: WireFields = [['status', 'Ok']];
-  if (p.request.method === 'ecocash' || p.request.method === 'onemoney') reply.push(['instructions', `Approve the ${p.request.method} prompt on your phone`]);
+  if (p.request.method === 'ecocash' || p.request.method === 'onemoney')
+    reply.push(['instructions', `Approve the ${p.request.method} prompt on your phone`]);
   reply.push(['paynowreference', p.paynowReference], ['pollurl', p.pollUrl]);
-  if (p.request.method === 'innbucks') reply.push(['authorizationcode', String(authorizationCounter++)], ['authorizationexpires', expiresIn30Minutes()]);
+  if (p.request.method === 'innbucks')
+    reply.push(['authorizationcode', String(authorizationCounter++)], ['authorizationexpires', expiresIn30Minutes()]);
   return form(signWire(reply, integration.key));
 }
 
@@ -117,7 +138,9 @@ export function handleConfirm(store: FakeStore, paynowReference: string, outcome
   const p = store.byPaynowReference(paynowReference);
   if (p === undefined || p.flow !== 'web') return html(404, 'No such payment');
   if (outcome === null) {
-    const links = Object.keys(OUTCOMES).map((o) => `<a href="?outcome=${o}">${o}</a>`).join(' ');
+    const links = Object.keys(OUTCOMES)
+      .map((o) => `<a href="?outcome=${o}">${o}</a>`)
+      .join(' ');
     return html(200, `Pay ${p.request.amount} for ${p.request.reference}: ${links}`);
   }
   const status = OUTCOMES[outcome.toLowerCase()];

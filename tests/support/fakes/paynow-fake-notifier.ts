@@ -69,7 +69,16 @@ export class Notifier {
   private async post(url: string, fields: WireFields, attempt: number): Promise<NotificationAttempt> {
     const body = encodeWire(fields);
     const get = (k: string) => fields.find(([key]) => key === k)?.[1] ?? '';
-    const record: NotificationAttempt = { reference: get('reference'), status: get('status'), attempt, url, body, httpStatus: null, error: null, at: Date.now() };
+    const record: NotificationAttempt = {
+      reference: get('reference'),
+      status: get('status'),
+      attempt,
+      url,
+      body,
+      httpStatus: null,
+      error: null,
+      at: Date.now(),
+    };
     try {
       const res = await fetch(url, {
         method: 'POST',

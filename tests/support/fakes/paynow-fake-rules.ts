@@ -12,7 +12,8 @@ export interface FakeIntegration {
 }
 
 /** What a test-mode number or token does: the status it reaches and after how long (ms, before timeScale), or an immediate refusal. */
-export type Scenario = { kind: 'settle'; status: 'Paid' | 'Failed'; afterMs: number } | { kind: 'refuse'; error: string };
+export type Scenario =
+  { kind: 'settle'; status: 'Paid' | 'Failed'; afterMs: number } | { kind: 'refuse'; error: string };
 
 const SUCCESS: Scenario = { kind: 'settle', status: 'Paid', afterMs: 5_000 };
 const DELAYED: Scenario = { kind: 'settle', status: 'Paid', afterMs: 30_000 };
@@ -41,7 +42,10 @@ const WALLETS = ['ecocash', 'onemoney', 'innbucks'];
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** The integration a request names, and its hash checked over the values in RECEIVED order. */
-export function checkSigned(fields: WireFields, integrations: ReadonlyMap<string, FakeIntegration>): Checked<FakeIntegration> {
+export function checkSigned(
+  fields: WireFields,
+  integrations: ReadonlyMap<string, FakeIntegration>,
+): Checked<FakeIntegration> {
   const integration = integrations.get((wireGet(fields, 'id') ?? '').trim());
   if (integration === undefined) return { ok: false, error: 'Invalid id.' }; // (the SDKs' RESPONSE_INVALID_ID)
   const expected = wireHash(fields, integration.key);
@@ -74,7 +78,11 @@ function isHttpUrl(text: string): boolean {
 }
 
 /** The fields of an initiate request; `express` for /interface/remotetransaction. */
-export function checkInitiate(fields: WireFields, express: boolean, traceTaken: (trace: string) => boolean): Checked<InitiateFields> {
+export function checkInitiate(
+  fields: WireFields,
+  express: boolean,
+  traceTaken: (trace: string) => boolean,
+): Checked<InitiateFields> {
   const get = (k: string) => (wireGet(fields, k) ?? '').trim();
   const amount = twoDecimals(get('amount'));
   if (amount === null) return { ok: false, error: 'Invalid amount field' }; // (documented)
@@ -94,7 +102,21 @@ export function checkInitiate(fields: WireFields, express: boolean, traceTaken: 
     if (!WALLETS.includes(method as string) && trace === null) return { ok: false, error: 'Invalid merchanttrace' }; // required for token payments
   }
   const key = express ? (WALLETS.includes(method as string) ? phone : token) : null;
-  const scenario = key !== null && Object.prototype.hasOwnProperty.call(TEST_SCENARIOS, key) ? TEST_SCENARIOS[key] : null;
+  const scenario =
+    key !== null && Object.prototype.hasOwnProperty.call(TEST_SCENARIOS, key) ? TEST_SCENARIOS[key] : null;
   if (scenario?.kind === 'refuse') return { ok: false, error: scenario.error };
-  return { ok: true, value: { reference: get('reference'), amount, resultUrl: get('resulturl'), returnUrl: get('returnurl'), method, phone, token, merchantTrace: trace, scenario } };
+  return {
+    ok: true,
+    value: {
+      reference: get('reference'),
+      amount,
+      resultUrl: get('resulturl'),
+      returnUrl: get('returnurl'),
+      method,
+      phone,
+      token,
+      merchantTrace: trace,
+      scenario,
+    },
+  };
 }

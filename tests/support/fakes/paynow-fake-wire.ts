@@ -20,7 +20,11 @@ export function wireGet(fields: WireFields, key: string): string | undefined {
 
 /** SHA-512 over the values (all but `hash`) in order, then the key; upper-case hex. */
 export function wireHash(fields: WireFields, integrationKey: string): string {
-  const text = fields.filter(([k]) => k.toLowerCase() !== 'hash').map(([, v]) => v).join('') + integrationKey;
+  const text =
+    fields
+      .filter(([k]) => k.toLowerCase() !== 'hash')
+      .map(([, v]) => v)
+      .join('') + integrationKey;
   return createHash('sha512').update(Buffer.from(text, 'utf8')).digest('hex').toUpperCase();
 }
 

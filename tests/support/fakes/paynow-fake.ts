@@ -20,7 +20,13 @@ export type { FakePayment } from './paynow-fake-handlers';
 export type { NotificationAttempt } from './paynow-fake-notifier';
 
 export type FakeEndpoint = 'initiatetransaction' | 'remotetransaction' | 'trace' | 'checkpayment' | 'confirmpayment';
-export const FAKE_ENDPOINTS: readonly FakeEndpoint[] = ['initiatetransaction', 'remotetransaction', 'trace', 'checkpayment', 'confirmpayment'];
+export const FAKE_ENDPOINTS: readonly FakeEndpoint[] = [
+  'initiatetransaction',
+  'remotetransaction',
+  'trace',
+  'checkpayment',
+  'confirmpayment',
+];
 
 /**
  * How an endpoint behaves: `normal`; `down` closes the socket without handling the request;
@@ -133,7 +139,8 @@ export class PaynowFake implements FakeStore {
     if (p === undefined) throw new Error(`the fake Paynow has no payment with reference ${String(target)}`);
     if (p.status === status) return p;
     p.status = status;
-    if (this.notifications === 'on') this.notifier.deliver(p.request.resultUrl, this.signedFields(p, statusUpdateFields(p)));
+    if (this.notifications === 'on')
+      this.notifier.deliver(p.request.resultUrl, this.signedFields(p, statusUpdateFields(p)));
     return p;
   }
 
@@ -233,21 +240,45 @@ export class PaynowFake implements FakeStore {
     const route = endpointOf(url.pathname);
     const isForm = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
     const fields = req.method === 'POST' && isForm ? parseWire(body) : [];
-    this.requests.push({ endpoint: route?.endpoint ?? null, method: req.method ?? '', path: `${url.pathname}${url.search}`, contentType: req.headers['content-type'], body, fields, at: Date.now() });
+    this.requests.push({
+      endpoint: route?.endpoint ?? null,
+      method: req.method ?? '',
+      path: `${url.pathname}${url.search}`,
+      contentType: req.headers['content-type'],
+      body,
+      fields,
+      at: Date.now(),
+    });
     if (route === null) return this.send(res, { status: 404, contentType: 'text/plain', body: 'Not Found' }, 'normal');
     const mode = this.modes.get(route.endpoint) ?? 'normal';
     if (mode === 'down') return void req.socket.destroy();
     if (mode === 'hang') return; // closed by stop()
-    if (mode === 'garbage') return this.send(res, { status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html><head><title>Paynow</title></head><body>Down for maintenance</body></html>' }, mode);
-    if (mode === 'http-500') return this.send(res, { status: 500, contentType: 'text/html', body: '<html><body>Server Error</body></html>' }, mode);
-    if (mode === 'error') return this.send(res, errorReply(route.endpoint === 'trace' ? 'Trace failed' : 'An error occurred'), mode);
+    if (mode === 'garbage')
+      return this.send(
+        res,
+        {
+          status: 200,
+          contentType: 'text/html',
+          body: '<!DOCTYPE html><html><head><title>Paynow</title></head><body>Down for maintenance</body></html>',
+        },
+        mode,
+      );
+    if (mode === 'http-500')
+      return this.send(
+        res,
+        { status: 500, contentType: 'text/html', body: '<html><body>Server Error</body></html>' },
+        mode,
+      );
+    if (mode === 'error')
+      return this.send(res, errorReply(route.endpoint === 'trace' ? 'Trace failed' : 'An error occurred'), mode);
     this.send(res, this.route(route.endpoint, route.arg, req.method ?? '', fields, url), mode);
   }
 
   private route(endpoint: FakeEndpoint, arg: string | null, method: string, fields: WireFields, url: URL): FakeReply {
     const allowed = endpoint === 'checkpayment' ? ['GET', 'POST'] : endpoint === 'confirmpayment' ? ['GET'] : ['POST'];
     if (!allowed.includes(method)) return { status: 405, contentType: 'text/plain', body: 'Method Not Allowed' };
-    if (endpoint === 'initiatetransaction' || endpoint === 'remotetransaction') return handleInitiate(this, fields, endpoint === 'remotetransaction');
+    if (endpoint === 'initiatetransaction' || endpoint === 'remotetransaction')
+      return handleInitiate(this, fields, endpoint === 'remotetransaction');
     if (endpoint === 'trace') return handleTrace(this, fields);
     if (endpoint === 'checkpayment') return handlePoll(this, url.searchParams.get('guid') ?? '');
     return handleConfirm(this, arg as string, url.searchParams.get('outcome'));
@@ -256,7 +287,11 @@ export class PaynowFake implements FakeStore {
   private send(res: ServerResponse, reply: FakeReply, mode: FakeMode): void {
     if (mode === 'drop-reply') return void res.socket?.destroy();
     let body = reply.body;
-    if (mode === 'bad-hash') body = body.replace(/(hash=[0-9A-F]*)([0-9A-F])$/i, (_m, head: string, last: string) => head + (last === '0' ? '1' : '0'));
+    if (mode === 'bad-hash')
+      body = body.replace(
+        /(hash=[0-9A-F]*)([0-9A-F])$/i,
+        (_m, head: string, last: string) => head + (last === '0' ? '1' : '0'),
+      );
     const headers: Record<string, string> = { 'content-type': reply.contentType };
     if (reply.location) headers.location = reply.location;
     res.writeHead(reply.status, headers);

@@ -33,25 +33,41 @@ function fail(message: string): never {
 }
 
 function parseArgs(argv: string[]) {
-  const out = { port: 8089, host: '127.0.0.1', integrations: [] as Array<{ id: string; key: string }>, timeScale: 1, retryMs: 1000 };
+  const out = {
+    port: 8089,
+    host: '127.0.0.1',
+    integrations: [] as Array<{ id: string; key: string }>,
+    timeScale: 1,
+    retryMs: 1000,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
       process.stdout.write(HELP);
       process.exit(0);
     }
-    if (!['--port', '--host', '--integration', '--time-scale', '--retry-interval-ms'].includes(arg)) fail(`unknown option ${arg}`);
+    if (!['--port', '--host', '--integration', '--time-scale', '--retry-interval-ms'].includes(arg))
+      fail(`unknown option ${arg}`);
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--')) fail(`${arg} needs a value`);
     i++;
-    if (arg === '--port') out.port = Number.isInteger(Number(value)) && Number(value) >= 0 && Number(value) < 65536 ? Number(value) : fail(`--port ${value} is not a port`);
+    if (arg === '--port')
+      out.port =
+        Number.isInteger(Number(value)) && Number(value) >= 0 && Number(value) < 65536
+          ? Number(value)
+          : fail(`--port ${value} is not a port`);
     else if (arg === '--host') out.host = value;
     else if (arg === '--integration') {
       const m = /^(\d+):([0-9a-fA-F-]{36})$/.exec(value);
       if (m === null) fail('--integration must be <digits>:<uuid key>');
       out.integrations.push({ id: m[1], key: m[2].toLowerCase() });
-    } else if (arg === '--time-scale') out.timeScale = Number(value) >= 0 ? Number(value) : fail('--time-scale must be a number ≥ 0');
-    else out.retryMs = Number.isInteger(Number(value)) && Number(value) >= 0 ? Number(value) : fail('--retry-interval-ms must be a whole number ≥ 0');
+    } else if (arg === '--time-scale')
+      out.timeScale = Number(value) >= 0 ? Number(value) : fail('--time-scale must be a number ≥ 0');
+    else
+      out.retryMs =
+        Number.isInteger(Number(value)) && Number(value) >= 0
+          ? Number(value)
+          : fail('--retry-interval-ms must be a whole number ≥ 0');
   }
   if (out.integrations.length === 0) fail('give at least one --integration <id:key>');
   return out;
@@ -59,8 +75,14 @@ function parseArgs(argv: string[]) {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const fake = await PaynowFake.start({ integrations: args.integrations, timeScale: args.timeScale, notificationRetryMs: args.retryMs }, args.port, args.host);
-  process.stdout.write(`fake Paynow listening on ${fake.url} (PAYNOW_API_URL=${fake.url}); integrations: ${args.integrations.map((i) => i.id).join(', ')}\n`);
+  const fake = await PaynowFake.start(
+    { integrations: args.integrations, timeScale: args.timeScale, notificationRetryMs: args.retryMs },
+    args.port,
+    args.host,
+  );
+  process.stdout.write(
+    `fake Paynow listening on ${fake.url} (PAYNOW_API_URL=${fake.url}); integrations: ${args.integrations.map((i) => i.id).join(', ')}\n`,
+  );
   const shutdown = () => void fake.stop().then(() => process.exit(0));
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);

@@ -27,7 +27,12 @@ export class ResultReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        receiver.received.push({ path: req.url ?? '/', contentType: req.headers['content-type'], body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        receiver.received.push({
+          path: req.url ?? '/',
+          contentType: req.headers['content-type'],
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
         const status = receiver.script.shift() ?? receiver.status;
         res.writeHead(status, { 'content-type': 'text/plain' });
         res.end(status < 300 ? receiver.okBody : 'error');

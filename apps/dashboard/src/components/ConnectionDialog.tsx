@@ -5,7 +5,17 @@ import { api, type Mode } from '../api';
 import { problemText, type ProviderItem } from '../api-types';
 
 /** Sets (or replaces) a provider connection's credentials in the page's mode; they are never shown again. */
-export function ConnectionDialog({ provider, mode, onDone, onClose }: { provider: ProviderItem | null; mode: Mode; onDone: (text: string) => void; onClose: () => void }) {
+export function ConnectionDialog({
+  provider,
+  mode,
+  onDone,
+  onClose,
+}: {
+  provider: ProviderItem | null;
+  mode: Mode;
+  onDone: (text: string) => void;
+  onClose: () => void;
+}) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -31,7 +41,12 @@ export function ConnectionDialog({ provider, mode, onDone, onClose }: { provider
   };
 
   return (
-    <Modal opened onClose={onClose} title={`Connect ${provider.provider} (${mode} mode)`} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Connect ${provider.provider} (${mode} mode)`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
           {error && (
@@ -39,10 +54,22 @@ export function ConnectionDialog({ provider, mode, onDone, onClose }: { provider
               {error}
             </Alert>
           )}
-          <Text size="sm">The credentials are stored encrypted and never shown again. Sending them again replaces them.</Text>
+          <Text size="sm">
+            The credentials are stored encrypted and never shown again. Sending them again replaces them.
+          </Text>
           {provider.fields.map((f) => {
             const Input = f.secret ? PasswordInput : TextInput;
-            return <Input key={f.name} label={f.name} required withAsterisk={false} autoComplete="off" value={values[f.name] ?? ''} onChange={(e) => setValues({ ...values, [f.name]: e.currentTarget.value })} />;
+            return (
+              <Input
+                key={f.name}
+                label={f.name}
+                required
+                withAsterisk={false}
+                autoComplete="off"
+                value={values[f.name] ?? ''}
+                onChange={(e) => setValues({ ...values, [f.name]: e.currentTarget.value })}
+              />
+            );
           })}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

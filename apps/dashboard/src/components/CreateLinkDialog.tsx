@@ -24,7 +24,8 @@ export function CreateLinkDialog({ opened, onClose, onCreated }: Props) {
   // the first attempt instead of making a second link.
   const idempotencyKey = useMemo(() => newIdempotencyKey(), [form, done]);
   const set = (patch: Partial<LinkForm>) => setForm((f) => ({ ...f, ...patch }));
-  const setSplit = (i: number, patch: Partial<SplitRow>) => set({ splits: form.splits.map((s, j) => (j === i ? { ...s, ...patch } : s)) });
+  const setSplit = (i: number, patch: Partial<SplitRow>) =>
+    set({ splits: form.splits.map((s, j) => (j === i ? { ...s, ...patch } : s)) });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -38,25 +39,62 @@ export function CreateLinkDialog({ opened, onClose, onCreated }: Props) {
       setForm(EMPTY);
       onCreated(r.link);
     } catch (err) {
-      setError(err instanceof ApiError ? { text: err.message, fields: err.fields } : { text: 'Could not reach the server; the link may have been made. Reload to check.', fields: [] });
+      setError(
+        err instanceof ApiError
+          ? { text: err.message, fields: err.fields }
+          : { text: 'Could not reach the server; the link may have been made. Reload to check.', fields: [] },
+      );
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="New payment link" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="New payment link"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
           <FormError error={error} />
-          <Textarea label="Description" description="The customer sees it on the payment page." styles={{ description: { color: 'var(--mantine-color-dark-7)' } }} maxLength={500} required value={form.description} onChange={(e) => set({ description: e.currentTarget.value })} />
+          <Textarea
+            label="Description"
+            description="The customer sees it on the payment page."
+            styles={{ description: { color: 'var(--mantine-color-dark-7)' } }}
+            maxLength={500}
+            required
+            value={form.description}
+            onChange={(e) => set({ description: e.currentTarget.value })}
+          />
           <Group grow align="start">
-            <TextInput label={`Amount (${form.currency})`} inputMode="decimal" required value={form.amount} onChange={(e) => set({ amount: e.currentTarget.value })} />
-            <Select label="Currency" data={CURRENCIES} value={form.currency} onChange={(v) => set({ currency: v ?? 'USD' })} allowDeselect={false} searchable />
+            <TextInput
+              label={`Amount (${form.currency})`}
+              inputMode="decimal"
+              required
+              value={form.amount}
+              onChange={(e) => set({ amount: e.currentTarget.value })}
+            />
+            <Select
+              label="Currency"
+              data={CURRENCIES}
+              value={form.currency}
+              onChange={(v) => set({ currency: v ?? 'USD' })}
+              allowDeselect={false}
+              searchable
+            />
           </Group>
           {form.splits.map((s, i) => (
             <Group key={i} align="end" wrap="wrap" gap="xs" role="group" aria-label={`Split ${i + 1}`}>
-              <TextInput label={`Split ${i + 1} partner business id`} inputMode="numeric" w={{ base: '100%', xs: 170 }} value={s.business_id} onChange={(e) => setSplit(i, { business_id: e.currentTarget.value })} />
+              <TextInput
+                label={`Split ${i + 1} partner business id`}
+                inputMode="numeric"
+                w={{ base: '100%', xs: 170 }}
+                value={s.business_id}
+                onChange={(e) => setSplit(i, { business_id: e.currentTarget.value })}
+              />
               <Select
                 label={`Split ${i + 1} type`}
                 w={{ base: '100%', xs: 150 }}
@@ -68,14 +106,31 @@ export function CreateLinkDialog({ opened, onClose, onCreated }: Props) {
                 allowDeselect={false}
                 onChange={(v) => setSplit(i, { type: (v ?? 'percentage') as SplitRow['type'] })}
               />
-              <TextInput label={s.type === 'percentage' ? `Split ${i + 1} share (%)` : `Split ${i + 1} amount (${form.currency})`} inputMode="decimal" w={{ base: '100%', xs: 150 }} value={s.value} onChange={(e) => setSplit(i, { value: e.currentTarget.value })} />
-              <ActionIcon variant="default" size="lg" aria-label={`Remove split ${i + 1}`} onClick={() => set({ splits: form.splits.filter((_, j) => j !== i) })}>
+              <TextInput
+                label={
+                  s.type === 'percentage' ? `Split ${i + 1} share (%)` : `Split ${i + 1} amount (${form.currency})`
+                }
+                inputMode="decimal"
+                w={{ base: '100%', xs: 150 }}
+                value={s.value}
+                onChange={(e) => setSplit(i, { value: e.currentTarget.value })}
+              />
+              <ActionIcon
+                variant="default"
+                size="lg"
+                aria-label={`Remove split ${i + 1}`}
+                onClick={() => set({ splits: form.splits.filter((_, j) => j !== i) })}
+              >
                 ×
               </ActionIcon>
             </Group>
           ))}
           <Group justify="space-between">
-            <Button variant="default" disabled={form.splits.length >= MAX_SPLITS} onClick={() => set({ splits: [...form.splits, { business_id: '', type: 'percentage', value: '' }] })}>
+            <Button
+              variant="default"
+              disabled={form.splits.length >= MAX_SPLITS}
+              onClick={() => set({ splits: [...form.splits, { business_id: '', type: 'percentage', value: '' }] })}
+            >
               Add split
             </Button>
             <Group>

@@ -38,7 +38,9 @@ export function DataTable<T>({
         <Table.Thead>
           <Table.Tr>
             {columns.map((c) => (
-              <Table.Th key={c.header}>{c.visuallyHiddenHeader ? <VisuallyHidden>{c.header}</VisuallyHidden> : c.header}</Table.Th>
+              <Table.Th key={c.header}>
+                {c.visuallyHiddenHeader ? <VisuallyHidden>{c.header}</VisuallyHidden> : c.header}
+              </Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>

@@ -9,9 +9,23 @@ import { useApi } from '../useApi';
  * One delivery of the log: the request (method, URL and the body every attempt sent, which is the
  * event as the events API shows it) and each attempt's answer and duration.
  */
-export function DeliveryDialog({ delivery, url, onClose }: { delivery: Delivery | null; url: string; onClose: () => void }) {
+export function DeliveryDialog({
+  delivery,
+  url,
+  onClose,
+}: {
+  delivery: Delivery | null;
+  url: string;
+  onClose: () => void;
+}) {
   return (
-    <Modal opened={delivery !== null} onClose={onClose} size="xl" title={delivery ? `Delivery of ${delivery.event}` : ''} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={delivery !== null}
+      onClose={onClose}
+      size="xl"
+      title={delivery ? `Delivery of ${delivery.event}` : ''}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {delivery && <DeliveryDetail delivery={delivery} url={url} />}
     </Modal>
   );

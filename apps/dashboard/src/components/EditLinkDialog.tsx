@@ -29,7 +29,8 @@ export function EditLinkDialog({ link, onClose, onSaved }: Props) {
     setError(null);
   }, [link]);
 
-  const setRow = (i: number, patch: Partial<MetadataRow>) => setForm((f) => ({ ...f, metadata: f.metadata.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
+  const setRow = (i: number, patch: Partial<MetadataRow>) =>
+    setForm((f) => ({ ...f, metadata: f.metadata.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -43,21 +44,39 @@ export function EditLinkDialog({ link, onClose, onSaved }: Props) {
       const r = await api<LinkAnswer>('PATCH', `/links/${link.payment_link_id}`, checked.body);
       onSaved(r.link);
     } catch (err) {
-      setError(err instanceof ApiError ? { text: err.message, fields: err.fields } : { text: 'Could not reach the server; the change may not have been saved. Reload to check.', fields: [] });
+      setError(
+        err instanceof ApiError
+          ? { text: err.message, fields: err.fields }
+          : { text: 'Could not reach the server; the change may not have been saved. Reload to check.', fields: [] },
+      );
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Modal opened={link !== null} onClose={onClose} title="Edit payment link" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={link !== null}
+      onClose={onClose}
+      title="Edit payment link"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
           <FormError error={error} />
           <Text size="sm" c="dark.7">
             The amount, currency and splits of a link cannot change: deactivate it and make a new one instead.
           </Text>
-          <Textarea label="Description" description="The customer sees it on the payment page." styles={{ description: { color: 'var(--mantine-color-dark-7)' } }} maxLength={1000} required value={form.description} onChange={(e) => setForm((f) => ({ ...f, description: e.currentTarget.value }))} />
+          <Textarea
+            label="Description"
+            description="The customer sees it on the payment page."
+            styles={{ description: { color: 'var(--mantine-color-dark-7)' } }}
+            maxLength={1000}
+            required
+            value={form.description}
+            onChange={(e) => setForm((f) => ({ ...f, description: e.currentTarget.value }))}
+          />
           <Text fw={500} size="sm">
             Metadata: notes for your own systems (the customer never sees them)
           </Text>
@@ -68,15 +87,36 @@ export function EditLinkDialog({ link, onClose, onSaved }: Props) {
           )}
           {form.metadata.map((row, i) => (
             <Group key={i} align="end" wrap="wrap" gap="xs" role="group" aria-label={`Metadata ${i + 1}`}>
-              <TextInput label={`Metadata ${i + 1} key`} maxLength={40} w={{ base: '100%', xs: 180 }} value={row.key} onChange={(e) => setRow(i, { key: e.currentTarget.value })} />
-              <TextInput label={`Metadata ${i + 1} value`} maxLength={500} w={{ base: '100%', xs: 260 }} value={row.value} onChange={(e) => setRow(i, { value: e.currentTarget.value })} />
-              <ActionIcon variant="default" size="lg" aria-label={`Remove metadata ${i + 1}`} onClick={() => setForm((f) => ({ ...f, metadata: f.metadata.filter((_, j) => j !== i) }))}>
+              <TextInput
+                label={`Metadata ${i + 1} key`}
+                maxLength={40}
+                w={{ base: '100%', xs: 180 }}
+                value={row.key}
+                onChange={(e) => setRow(i, { key: e.currentTarget.value })}
+              />
+              <TextInput
+                label={`Metadata ${i + 1} value`}
+                maxLength={500}
+                w={{ base: '100%', xs: 260 }}
+                value={row.value}
+                onChange={(e) => setRow(i, { value: e.currentTarget.value })}
+              />
+              <ActionIcon
+                variant="default"
+                size="lg"
+                aria-label={`Remove metadata ${i + 1}`}
+                onClick={() => setForm((f) => ({ ...f, metadata: f.metadata.filter((_, j) => j !== i) }))}
+              >
                 ×
               </ActionIcon>
             </Group>
           ))}
           <Group justify="space-between">
-            <Button variant="default" disabled={form.metadata.length >= MAX_KEYS} onClick={() => setForm((f) => ({ ...f, metadata: [...f.metadata, { key: '', value: '' }] }))}>
+            <Button
+              variant="default"
+              disabled={form.metadata.length >= MAX_KEYS}
+              onClick={() => setForm((f) => ({ ...f, metadata: [...f.metadata, { key: '', value: '' }] }))}
+            >
               Add metadata
             </Button>
             <Group>

@@ -52,12 +52,18 @@ export function EndpointActions({
   const toggle = () =>
     run('toggle', async () => {
       await api('PATCH', base, { is_active: !endpoint.is_active });
-      return { ok: true, text: endpoint.is_active ? 'The endpoint is disabled: nothing is sent to it until it is enabled again.' : 'The endpoint is enabled again.' };
+      return {
+        ok: true,
+        text: endpoint.is_active
+          ? 'The endpoint is disabled: nothing is sent to it until it is enabled again.'
+          : 'The endpoint is enabled again.',
+      };
     });
   const ping = () =>
     run('ping', async () => {
       const r = await api<EndpointTested>('POST', `${base}/test`);
-      if (r.error === null) return { ok: true, text: `Test ping delivered: HTTP ${r.status_code} in ${r.duration_ms} ms.` };
+      if (r.error === null)
+        return { ok: true, text: `Test ping delivered: HTTP ${r.status_code} in ${r.duration_ms} ms.` };
       return { ok: false, text: `Test ping failed: ${r.status_code !== null ? `HTTP ${r.status_code}` : r.error}.` };
     });
   const roll = () =>
@@ -107,11 +113,27 @@ export function EndpointActions({
           Delete
         </Button>
       </Group>
-      <ConfirmDialog opened={confirmDelete} title="Delete the endpoint" action="Delete endpoint" busy={busy === 'delete'} onConfirm={() => void remove()} onClose={() => setConfirmDelete(false)}>
-        Nothing more is sent to {endpoint.url}, and its deliveries still waiting are cancelled. This cannot be undone; to pause it instead, disable it.
+      <ConfirmDialog
+        opened={confirmDelete}
+        title="Delete the endpoint"
+        action="Delete endpoint"
+        busy={busy === 'delete'}
+        onConfirm={() => void remove()}
+        onClose={() => setConfirmDelete(false)}
+      >
+        Nothing more is sent to {endpoint.url}, and its deliveries still waiting are cancelled. This cannot be undone;
+        to pause it instead, disable it.
       </ConfirmDialog>
-      <ConfirmDialog opened={confirmRoll} title="Roll the signing secret" action="Roll secret" busy={busy === 'roll'} onConfirm={() => void roll()} onClose={() => setConfirmRoll(false)}>
-        A new secret signs every webhook from now on. For a while the current secret signs them too, so your endpoint keeps accepting them until it has the new one.
+      <ConfirmDialog
+        opened={confirmRoll}
+        title="Roll the signing secret"
+        action="Roll secret"
+        busy={busy === 'roll'}
+        onConfirm={() => void roll()}
+        onClose={() => setConfirmRoll(false)}
+      >
+        A new secret signs every webhook from now on. For a while the current secret signs them too, so your endpoint
+        keeps accepting them until it has the new one.
       </ConfirmDialog>
     </>
   );

@@ -44,7 +44,13 @@ export function EndpointDialog({
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={endpoint ? 'Edit webhook endpoint' : 'Add a webhook endpoint'} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={endpoint ? 'Edit webhook endpoint' : 'Add a webhook endpoint'}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
           {error && (
@@ -52,8 +58,20 @@ export function EndpointDialog({
               {error}
             </Alert>
           )}
-          <TextInput label="Endpoint URL (https)" type="url" required withAsterisk={false} value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
-          <TextInput label="Description" value={description} maxLength={500} onChange={(e) => setDescription(e.currentTarget.value)} />
+          <TextInput
+            label="Endpoint URL (https)"
+            type="url"
+            required
+            withAsterisk={false}
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+          />
+          <TextInput
+            label="Description"
+            value={description}
+            maxLength={500}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+          />
           <Checkbox.Group label="Events to send" value={events} onChange={setEvents}>
             <SimpleGrid cols={{ base: 1, xs: 2 }} mt="xs" spacing="xs">
               {eventTypes.map((t) => (

@@ -32,10 +32,20 @@ export function Pager({ label, cursor, ids, hasMore, onChange }: Props) {
   if (!newer && !older) return null;
   return (
     <Group justify="flex-end" gap="xs" aria-label={`${label} pages`} role="group">
-      <Button variant="default" size="xs" disabled={!newer} onClick={() => onChange(ids.length > 0 ? { ending_before: ids[0] } : {})}>
+      <Button
+        variant="default"
+        size="xs"
+        disabled={!newer}
+        onClick={() => onChange(ids.length > 0 ? { ending_before: ids[0] } : {})}
+      >
         Newer
       </Button>
-      <Button variant="default" size="xs" disabled={!older} onClick={() => onChange({ starting_after: ids[ids.length - 1] })}>
+      <Button
+        variant="default"
+        size="xs"
+        disabled={!older}
+        onClick={() => onChange({ starting_after: ids[ids.length - 1] })}
+      >
         Older
       </Button>
     </Group>

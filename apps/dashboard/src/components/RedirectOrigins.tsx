@@ -5,7 +5,15 @@ import { api } from '../api';
 import { problemText } from '../api-types';
 
 /** The origins public-key payments may send customers back to; owners replace the list. */
-export function RedirectOrigins({ origins, editable, onSaved }: { origins: string[]; editable: boolean; onSaved: () => void }) {
+export function RedirectOrigins({
+  origins,
+  editable,
+  onSaved,
+}: {
+  origins: string[];
+  editable: boolean;
+  onSaved: () => void;
+}) {
   const [text, setText] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const save = async () => {
@@ -52,7 +60,13 @@ export function RedirectOrigins({ origins, editable, onSaved }: { origins: strin
         </>
       ) : (
         <>
-          <Textarea label="Redirect origins, one per line (https://host[:port])" autosize minRows={3} value={text} onChange={(e) => setText(e.currentTarget.value)} />
+          <Textarea
+            label="Redirect origins, one per line (https://host[:port])"
+            autosize
+            minRows={3}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+          />
           <Group>
             <Button onClick={() => void save()}>Save origins</Button>
             <Button variant="default" onClick={() => setText(null)}>

@@ -25,17 +25,29 @@ export function RefundDialog({ payment, refundable, opened, onClose, onDone }: P
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const minor = amount.trim() === '' ? undefined : toMinor(amount, payment.currency);
-    if (minor === null) return setError(`Enter an amount in ${payment.currency}, such as 12.50, or leave it empty to refund everything left.`);
+    if (minor === null)
+      return setError(
+        `Enter an amount in ${payment.currency}, such as 12.50, or leave it empty to refund everything left.`,
+      );
     setBusy(true);
     setError(null);
     try {
-      await api('POST', `/payments/${payment.transaction_id}/refunds`, { ...(minor !== undefined ? { amount: minor } : {}), ...(reason.trim() ? { reason: reason.trim() } : {}) }, { idempotencyKey });
+      await api(
+        'POST',
+        `/payments/${payment.transaction_id}/refunds`,
+        { ...(minor !== undefined ? { amount: minor } : {}), ...(reason.trim() ? { reason: reason.trim() } : {}) },
+        { idempotencyKey },
+      );
       setDone((n) => n + 1);
       setAmount('');
       setReason('');
       onDone();
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Could not reach the server; the refund may not have been made. Reload to check.');
+      setError(
+        err instanceof ApiError
+          ? err.message
+          : 'Could not reach the server; the refund may not have been made. Reload to check.',
+      );
     } finally {
       setBusy(false);
     }

@@ -10,7 +10,15 @@ const GRACE = [
 ];
 
 /** Rolls one key of the session's mode; the new key is shown here once and never again. */
-export function RollKeyDialog({ type, mode, onClose }: { type: 'secret' | 'public' | null; mode: Mode; onClose: () => void }) {
+export function RollKeyDialog({
+  type,
+  mode,
+  onClose,
+}: {
+  type: 'secret' | 'public' | null;
+  mode: Mode;
+  onClose: () => void;
+}) {
   const [grace, setGrace] = useState('0');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -35,7 +43,12 @@ export function RollKeyDialog({ type, mode, onClose }: { type: 'secret' | 'publi
   };
 
   return (
-    <Modal opened={type !== null} onClose={close} title={`Roll the ${mode} ${type ?? ''} key`} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={type !== null}
+      onClose={close}
+      title={`Roll the ${mode} ${type ?? ''} key`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {revealed ? (
         <Stack>
           <Alert color="#7a4b00" variant="filled" title="Copy it now">
@@ -45,7 +58,13 @@ export function RollKeyDialog({ type, mode, onClose }: { type: 'secret' | 'publi
             {revealed}
           </Code>
           <Group justify="flex-end">
-            <CopyButton value={revealed}>{({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton>
+            <CopyButton value={revealed}>
+              {({ copied, copy }) => (
+                <Button variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
             <Button onClick={close}>Done</Button>
           </Group>
         </Stack>
@@ -57,7 +76,13 @@ export function RollKeyDialog({ type, mode, onClose }: { type: 'secret' | 'publi
             </Alert>
           )}
           <Text>A new key replaces the current one. Programs using the current key need the new one.</Text>
-          <Select label="The current key stops working" data={GRACE} value={grace} onChange={(v) => setGrace(v ?? '0')} allowDeselect={false} />
+          <Select
+            label="The current key stops working"
+            data={GRACE}
+            value={grace}
+            onChange={(v) => setGrace(v ?? '0')}
+            allowDeselect={false}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

@@ -3,7 +3,13 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ApiError, api, newIdempotencyKey } from '../api';
 import { CURRENCIES } from '../linkForm';
 import type { SplitConfigAnswer, SplitConfigItem as SplitConfig } from '@payments/contracts/dashboard-api';
-import { EMPTY_SPLIT_CONFIG, newSplitConfigBody, splitConfigChanges, splitConfigForm, type SplitConfigForm } from '../splitConfigForm';
+import {
+  EMPTY_SPLIT_CONFIG,
+  newSplitConfigBody,
+  splitConfigChanges,
+  splitConfigForm,
+  type SplitConfigForm,
+} from '../splitConfigForm';
 import { FormError, type FormProblem } from './FormError';
 
 const TYPES = [
@@ -72,7 +78,8 @@ export function SplitConfigDialog({ opened, config, onClose, onSaved }: Props) {
     } catch (err) {
       if (err instanceof ApiError) setError({ text: err.message, fields: err.fields });
       else if (err instanceof InvalidForm) setError({ text: err.message, fields: [] });
-      else setError({ text: 'Could not reach the server; the change may have been made. Reload to check.', fields: [] });
+      else
+        setError({ text: 'Could not reach the server; the change may have been made. Reload to check.', fields: [] });
     } finally {
       setBusy(false);
     }
@@ -80,7 +87,13 @@ export function SplitConfigDialog({ opened, config, onClose, onSaved }: Props) {
 
   const valueLabel = form.split_type === 'percentage' ? 'Share (%)' : `Amount (${form.currency})`;
   return (
-    <Modal opened={opened} onClose={onClose} title={config ? 'Edit split config' : 'New split config'} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={config ? 'Edit split config' : 'New split config'}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
           <FormError error={error} />
@@ -95,14 +108,47 @@ export function SplitConfigDialog({ opened, config, onClose, onSaved }: Props) {
               value={form.partner_business_id}
               onChange={(e) => set({ partner_business_id: e.currentTarget.value })}
             />
-            <Select label="Currency" description={config ? 'Cannot change.' : 'Payments in this currency get the split.'} styles={muted} data={CURRENCIES} disabled={!!config} value={form.currency} onChange={(v) => set({ currency: v ?? 'USD' })} allowDeselect={false} searchable />
+            <Select
+              label="Currency"
+              description={config ? 'Cannot change.' : 'Payments in this currency get the split.'}
+              styles={muted}
+              data={CURRENCIES}
+              disabled={!!config}
+              value={form.currency}
+              onChange={(v) => set({ currency: v ?? 'USD' })}
+              allowDeselect={false}
+              searchable
+            />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
-            <Select label="Type" data={TYPES} value={form.split_type} allowDeselect={false} onChange={(v) => set({ split_type: (v ?? 'percentage') as SplitConfigForm['split_type'] })} />
-            <TextInput label={valueLabel} inputMode="decimal" required value={form.split_value} onChange={(e) => set({ split_value: e.currentTarget.value })} />
+            <Select
+              label="Type"
+              data={TYPES}
+              value={form.split_type}
+              allowDeselect={false}
+              onChange={(v) => set({ split_type: (v ?? 'percentage') as SplitConfigForm['split_type'] })}
+            />
+            <TextInput
+              label={valueLabel}
+              inputMode="decimal"
+              required
+              value={form.split_value}
+              onChange={(e) => set({ split_value: e.currentTarget.value })}
+            />
           </SimpleGrid>
-          <Select label="Role" data={ROLES} value={form.split_role} allowDeselect={false} onChange={(v) => set({ split_role: (v ?? 'fee') as SplitConfigForm['split_role'] })} />
-          <Textarea label="Description" maxLength={500} value={form.description} onChange={(e) => set({ description: e.currentTarget.value })} />
+          <Select
+            label="Role"
+            data={ROLES}
+            value={form.split_role}
+            allowDeselect={false}
+            onChange={(v) => set({ split_role: (v ?? 'fee') as SplitConfigForm['split_role'] })}
+          />
+          <Textarea
+            label="Description"
+            maxLength={500}
+            value={form.description}
+            onChange={(e) => set({ description: e.currentTarget.value })}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

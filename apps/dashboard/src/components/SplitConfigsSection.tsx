@@ -32,7 +32,10 @@ export function SplitConfigsSection({ configs, onChanged }: Props) {
     setBusy(true);
     try {
       await api('POST', `/splits/configs/${c.public_id}/deactivate`);
-      setNotice({ ok: true, text: `Split config “${name(c)}” deactivated: payments made from now on get no split from it.` });
+      setNotice({
+        ok: true,
+        text: `Split config “${name(c)}” deactivated: payments made from now on get no split from it.`,
+      });
       onChanged(false);
     } catch (err) {
       setNotice({ ok: false, text: err instanceof ApiError ? err.message : 'Could not reach the server.' });
@@ -55,7 +58,13 @@ export function SplitConfigsSection({ configs, onChanged }: Props) {
         )}
       </Group>
       {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color={notice.ok ? 'green' : 'red'}
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setNotice(null)}
+        >
           {notice.text}
         </Alert>
       )}
@@ -90,10 +99,20 @@ export function SplitConfigsSection({ configs, onChanged }: Props) {
                     cell: (c: SplitConfig) =>
                       c.is_active && (
                         <Group gap="xs" wrap="nowrap">
-                          <Button size="xs" variant="default" aria-label={`Edit split config ${name(c)}`} onClick={() => setEditing(c)}>
+                          <Button
+                            size="xs"
+                            variant="default"
+                            aria-label={`Edit split config ${name(c)}`}
+                            onClick={() => setEditing(c)}
+                          >
                             Edit
                           </Button>
-                          <Button size="xs" variant="default" aria-label={`Deactivate split config ${name(c)}`} onClick={() => setEnding(c)}>
+                          <Button
+                            size="xs"
+                            variant="default"
+                            aria-label={`Deactivate split config ${name(c)}`}
+                            onClick={() => setEnding(c)}
+                          >
                             Deactivate
                           </Button>
                         </Group>
@@ -110,12 +129,23 @@ export function SplitConfigsSection({ configs, onChanged }: Props) {
         onClose={() => setEditing(null)}
         onSaved={(c, created) => {
           setEditing(null);
-          setNotice({ ok: true, text: `Split config (${configShareText(c)}) ${created ? 'created' : 'saved'}: it applies to payments made from now on.` });
+          setNotice({
+            ok: true,
+            text: `Split config (${configShareText(c)}) ${created ? 'created' : 'saved'}: it applies to payments made from now on.`,
+          });
           onChanged(created);
         }}
       />
-      <ConfirmDialog opened={ending !== null} title="Deactivate this split config?" action="Deactivate split config" busy={busy} onConfirm={() => ending && void deactivate(ending)} onClose={() => setEnding(null)}>
-        Payments made from now on get no split to {ending ? partnerLabel(ending.partner_business_id) : ''} from it; what earlier payments owe stays owed. This cannot be undone.
+      <ConfirmDialog
+        opened={ending !== null}
+        title="Deactivate this split config?"
+        action="Deactivate split config"
+        busy={busy}
+        onConfirm={() => ending && void deactivate(ending)}
+        onClose={() => setEnding(null)}
+      >
+        Payments made from now on get no split to {ending ? partnerLabel(ending.partner_business_id) : ''} from it; what
+        earlier payments owe stays owed. This cannot be undone.
       </ConfirmDialog>
     </Stack>
   );

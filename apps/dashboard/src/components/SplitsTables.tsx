@@ -61,7 +61,8 @@ export function SummarySection({ data }: { data: LedgerSummary }) {
 }
 
 export function InvoicesTable({ invoices, businessId }: { invoices: Invoice[]; businessId: number }) {
-  if (invoices.length === 0) return <Text c="dark.6">No settlement invoices yet: the weekly settlement makes them.</Text>;
+  if (invoices.length === 0)
+    return <Text c="dark.6">No settlement invoices yet: the weekly settlement makes them.</Text>;
   return (
     <DataTable
       label="Settlement invoices"
@@ -78,7 +79,11 @@ export function InvoicesTable({ invoices, businessId }: { invoices: Invoice[]; b
             </Anchor>
           ),
         },
-        { header: 'Partner', cell: (i) => partnerLabel(i.creditor_business_id === businessId ? i.debtor_business_id : i.creditor_business_id) },
+        {
+          header: 'Partner',
+          cell: (i) =>
+            partnerLabel(i.creditor_business_id === businessId ? i.debtor_business_id : i.creditor_business_id),
+        },
         { header: 'Direction', cell: (i) => (i.creditor_business_id === businessId ? 'Owed to you' : 'You owe') },
         { header: 'Amount', cell: (i) => money(i.amount, i.currency) },
         { header: 'Status', cell: (i) => <StatusBadge status={i.status} /> },

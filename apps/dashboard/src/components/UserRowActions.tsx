@@ -36,9 +36,23 @@ export function UserRowActions({
   };
   return (
     <Group gap="xs" wrap="nowrap">
-      <Select aria-label={`Access level of ${user.email}`} data={roles.map((r) => ({ value: r.value, label: r.value }))} value={user.role} onChange={(v) => void change(v)} allowDeselect={false} w={130} size="xs" />
+      <Select
+        aria-label={`Access level of ${user.email}`}
+        data={roles.map((r) => ({ value: r.value, label: r.value }))}
+        value={user.role}
+        onChange={(v) => void change(v)}
+        allowDeselect={false}
+        w={130}
+        size="xs"
+      />
       {/* Named "Remove" and described by the row's e-mail cell: a name holding the e-mail would also name the cell. */}
-      <Button size="xs" variant="default" color="red.9" aria-describedby={`user-${user.id}-email`} onClick={() => void remove()}>
+      <Button
+        size="xs"
+        variant="default"
+        color="red.9"
+        aria-describedby={`user-${user.id}-email`}
+        onClick={() => void remove()}
+      >
         Remove
       </Button>
     </Group>

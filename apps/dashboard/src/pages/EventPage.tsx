@@ -11,7 +11,10 @@ import { useApi } from '../useApi';
 export function EventPage() {
   const { id = '' } = useParams();
   const { session } = useSession();
-  const { data, error } = useApi<{ event: EventItem; deliveries: EventDelivery[] }>(`/events/${encodeURIComponent(id)}`, session?.mode);
+  const { data, error } = useApi<{ event: EventItem; deliveries: EventDelivery[] }>(
+    `/events/${encodeURIComponent(id)}`,
+    session?.mode,
+  );
   return (
     <Stack>
       <Anchor component={Link} to="/events">
@@ -55,7 +58,9 @@ export function EventPage() {
                         <StatusBadge status={d.status} />
                       </Table.Td>
                       <Table.Td>{d.attempts}</Table.Td>
-                      <Table.Td>{d.last_status_code !== null ? `HTTP ${d.last_status_code}` : (d.last_error ?? '—')}</Table.Td>
+                      <Table.Td>
+                        {d.last_status_code !== null ? `HTTP ${d.last_status_code}` : (d.last_error ?? '—')}
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

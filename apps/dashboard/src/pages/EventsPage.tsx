@@ -20,7 +20,10 @@ export function EventsPage() {
   const [params, setParams] = useSearchParams();
   const type = params.get('type') ?? '';
   const cursor = { starting_after: params.get('starting_after'), ending_before: params.get('ending_before') };
-  const { data, error } = useApi<{ events: EventItem[]; has_more: boolean; event_types: string[] }>(`/events${query({ type, ...cursor })}`, session?.mode);
+  const { data, error } = useApi<{ events: EventItem[]; has_more: boolean; event_types: string[] }>(
+    `/events${query({ type, ...cursor })}`,
+    session?.mode,
+  );
   const set = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(changes)) {
@@ -81,10 +84,18 @@ export function EventsPage() {
         </ScrollRegion>
       )}
       <Group justify="flex-end">
-        <Button variant="default" disabled={!newer || events.length === 0} onClick={() => set({ ending_before: events[0]?.id, starting_after: null })}>
+        <Button
+          variant="default"
+          disabled={!newer || events.length === 0}
+          onClick={() => set({ ending_before: events[0]?.id, starting_after: null })}
+        >
           Newer
         </Button>
-        <Button variant="default" disabled={!older || events.length === 0} onClick={() => set({ starting_after: events[events.length - 1]?.id, ending_before: null })}>
+        <Button
+          variant="default"
+          disabled={!older || events.length === 0}
+          onClick={() => set({ starting_after: events[events.length - 1]?.id, ending_before: null })}
+        >
           Older
         </Button>
       </Group>

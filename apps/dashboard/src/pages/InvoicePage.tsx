@@ -34,7 +34,11 @@ export function InvoicePage() {
           <Card withBorder>
             <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
               <Fact label="Amount">{money(i.amount, i.currency)}</Fact>
-              <Fact label="Direction">{i.creditor_business_id === businessId ? `${partnerLabel(i.debtor_business_id, data.business_names)} owes you` : `You owe ${partnerLabel(i.creditor_business_id, data.business_names)}`}</Fact>
+              <Fact label="Direction">
+                {i.creditor_business_id === businessId
+                  ? `${partnerLabel(i.debtor_business_id, data.business_names)} owes you`
+                  : `You owe ${partnerLabel(i.creditor_business_id, data.business_names)}`}
+              </Fact>
               <Fact label="Status">
                 <StatusBadge status={i.status} />
               </Fact>
@@ -47,10 +51,20 @@ export function InvoicePage() {
           <Title order={3} size="h4">
             Ledger entries
           </Title>
-          <LedgerTable entries={data.ledger_entries} caption={`The entries this invoice nets, oldest first (from entry ${skip + 1})`} businessId={businessId} names={data.business_names} />
+          <LedgerTable
+            entries={data.ledger_entries}
+            caption={`The entries this invoice nets, oldest first (from entry ${skip + 1})`}
+            businessId={businessId}
+            names={data.business_names}
+          />
           {(skip > 0 || data.has_more_entries) && (
             <Group justify="flex-end" gap="xs" role="group" aria-label="Ledger entries pages">
-              <Button variant="default" size="xs" disabled={skip === 0} onClick={() => setSkip(Math.max(0, skip - 100))}>
+              <Button
+                variant="default"
+                size="xs"
+                disabled={skip === 0}
+                onClick={() => setSkip(Math.max(0, skip - 100))}
+              >
                 Earlier
               </Button>
               <Button variant="default" size="xs" disabled={!data.has_more_entries} onClick={() => setSkip(skip + 100)}>

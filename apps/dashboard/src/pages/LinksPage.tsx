@@ -44,7 +44,13 @@ export function LinksPage() {
       </Group>
       {error && <Alert color="red">{error}</Alert>}
       {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color={notice.ok ? 'green' : 'red'}
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setNotice(null)}
+        >
           {notice.text}
         </Alert>
       )}
@@ -59,7 +65,15 @@ export function LinksPage() {
           columns={[
             { header: 'Description', cell: (l) => l.description },
             { header: 'Amount', cell: (l) => money(l.amount, l.currency) },
-            { header: 'Splits', cell: (l) => (l.splits.length === 0 ? '—' : l.splits.map((s) => <div key={`${s.business_id}-${s.type}-${s.value}`}>{splitText(s, l.currency, money)}</div>)) },
+            {
+              header: 'Splits',
+              cell: (l) =>
+                l.splits.length === 0
+                  ? '—'
+                  : l.splits.map((s) => (
+                      <div key={`${s.business_id}-${s.type}-${s.value}`}>{splitText(s, l.currency, money)}</div>
+                    )),
+            },
             {
               header: 'Status',
               cell: (l) => (
@@ -72,7 +86,12 @@ export function LinksPage() {
             {
               header: 'Page',
               cell: (l) => (
-                <Anchor href={l.hosted_payment_link} target="_blank" rel="noreferrer" aria-label={`Open the payment page of ${l.description}`}>
+                <Anchor
+                  href={l.hosted_payment_link}
+                  target="_blank"
+                  rel="noreferrer"
+                  aria-label={`Open the payment page of ${l.description}`}
+                >
                   Open
                 </Anchor>
               ),
@@ -83,11 +102,21 @@ export function LinksPage() {
               cell: (l) =>
                 writer && (
                   <Group gap="xs" wrap="nowrap">
-                    <Button size="xs" variant="default" aria-label={`Edit ${l.description}`} onClick={() => setEditing(l)}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      aria-label={`Edit ${l.description}`}
+                      onClick={() => setEditing(l)}
+                    >
                       Edit
                     </Button>
                     {l.active && (
-                      <Button size="xs" variant="default" aria-label={`Deactivate ${l.description}`} onClick={() => setEnding(l)}>
+                      <Button
+                        size="xs"
+                        variant="default"
+                        aria-label={`Deactivate ${l.description}`}
+                        onClick={() => setEnding(l)}
+                      >
                         Deactivate
                       </Button>
                     )}
@@ -97,7 +126,15 @@ export function LinksPage() {
           ]}
         />
       )}
-      {data && <Pager label="Payment links" cursor={cursor} ids={links.map((l) => l.payment_link_id)} hasMore={data.has_more} onChange={setCursor} />}
+      {data && (
+        <Pager
+          label="Payment links"
+          cursor={cursor}
+          ids={links.map((l) => l.payment_link_id)}
+          hasMore={data.has_more}
+          onChange={setCursor}
+        />
+      )}
       <CreateLinkDialog
         opened={creating}
         onClose={() => setCreating(false)}
@@ -117,7 +154,14 @@ export function LinksPage() {
           reload();
         }}
       />
-      <ConfirmDialog opened={ending !== null} title="Deactivate this link?" action="Deactivate link" busy={false} onConfirm={() => ending && void deactivate(ending)} onClose={() => setEnding(null)}>
+      <ConfirmDialog
+        opened={ending !== null}
+        title="Deactivate this link?"
+        action="Deactivate link"
+        busy={false}
+        onConfirm={() => ending && void deactivate(ending)}
+        onClose={() => setEnding(null)}
+      >
         “{ending?.description}” will stop taking payments. This cannot be undone.
       </ConfirmDialog>
     </Stack>

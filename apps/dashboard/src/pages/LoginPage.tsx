@@ -37,8 +37,23 @@ export function LoginPage() {
                   {error}
                 </Alert>
               )}
-              <TextInput label="Email" type="email" autoComplete="username" required withAsterisk={false} value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-              <PasswordInput label="Password" autoComplete="current-password" required withAsterisk={false} value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+              <TextInput
+                label="Email"
+                type="email"
+                autoComplete="username"
+                required
+                withAsterisk={false}
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+              />
+              <PasswordInput
+                label="Password"
+                autoComplete="current-password"
+                required
+                withAsterisk={false}
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
               <Button type="submit" loading={busy} fullWidth>
                 Sign in
               </Button>

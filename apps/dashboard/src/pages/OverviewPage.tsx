@@ -33,23 +33,39 @@ export function OverviewPage() {
       {error && <Alert color="red">{error}</Alert>}
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
         <Card withBorder>
-          <Text size="sm" c="dark.6">Payments, last 14 days</Text>
-          <Text fw={700} size="xl">{total}</Text>
+          <Text size="sm" c="dark.6">
+            Payments, last 14 days
+          </Text>
+          <Text fw={700} size="xl">
+            {total}
+          </Text>
         </Card>
         <Card withBorder>
-          <Text size="sm" c="dark.6">Success rate</Text>
-          <Text fw={700} size="xl">{total === 0 ? '—' : `${Math.round((succeeded / total) * 100)} %`}</Text>
+          <Text size="sm" c="dark.6">
+            Success rate
+          </Text>
+          <Text fw={700} size="xl">
+            {total === 0 ? '—' : `${Math.round((succeeded / total) * 100)} %`}
+          </Text>
         </Card>
         <Card withBorder>
-          <Text size="sm" c="dark.6">Volume ({currency})</Text>
-          <Text fw={700} size="xl">{money(volume, currency)}</Text>
+          <Text size="sm" c="dark.6">
+            Volume ({currency})
+          </Text>
+          <Text fw={700} size="xl">
+            {money(volume, currency)}
+          </Text>
         </Card>
       </SimpleGrid>
       <Card withBorder>
         <Title order={3} size="h5" mb="sm">
           Volume and success rate by day
         </Title>
-        <div role="img" aria-label={`Chart of successful ${currency} volume and success rate for each of the last 14 days`} style={{ width: '100%', height: 260 }}>
+        <div
+          role="img"
+          aria-label={`Chart of successful ${currency} volume and success rate for each of the last 14 days`}
+          style={{ width: '100%', height: 260 }}
+        >
           <ResponsiveContainer>
             <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" />
@@ -58,8 +74,21 @@ export function OverviewPage() {
               <YAxis yAxisId="r" orientation="right" domain={[0, 100]} unit="%" />
               <Tooltip />
               <Legend />
-              <Bar yAxisId="v" dataKey="volume" name={`Volume (${currency})`} fill="#364fc7" isAnimationActive={false} />
-              <Line yAxisId="r" dataKey="rate" name="Success rate" stroke="#2b8a3e" connectNulls isAnimationActive={false} />
+              <Bar
+                yAxisId="v"
+                dataKey="volume"
+                name={`Volume (${currency})`}
+                fill="#364fc7"
+                isAnimationActive={false}
+              />
+              <Line
+                yAxisId="r"
+                dataKey="rate"
+                name="Success rate"
+                stroke="#2b8a3e"
+                connectNulls
+                isAnimationActive={false}
+              />
             </ComposedChart>
           </ResponsiveContainer>
         </div>

@@ -86,7 +86,12 @@ export function PaymentPage() {
           {data.split_entries === null ? (
             <Text c="dark.6">The split ledger could not be read just now; reload to try again.</Text>
           ) : (
-            <LedgerTable entries={data.split_entries} caption="What this payment owes partners (and refunds took back), oldest first" businessId={session?.user.business_id ?? 0} withoutPayment />
+            <LedgerTable
+              entries={data.split_entries}
+              caption="What this payment owes partners (and refunds took back), oldest first"
+              businessId={session?.user.business_id ?? 0}
+              withoutPayment
+            />
           )}
           <Title order={3} size="h4">
             Timeline and webhooks

@@ -15,7 +15,10 @@ const FILTERS = ['status', 'method', 'from', 'to', 'q'] as const;
 export function PaymentsPage() {
   const { session } = useSession();
   const [params, setParams] = useSearchParams();
-  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<
+    (typeof FILTERS)[number],
+    string
+  >;
   const [search, setSearch] = useState(filters.q);
   const cursor = { starting_after: params.get('starting_after'), ending_before: params.get('ending_before') };
   const { data, error } = useApi<PaymentList>(`/payments${query({ ...filters, ...cursor })}`, session?.mode);
@@ -46,10 +49,38 @@ export function PaymentsPage() {
         </Anchor>
       </Group>
       <Group align="end" gap="sm">
-        <Select label="Status" placeholder="Any" clearable data={STATUSES} value={filters.status || null} onChange={(v) => set({ status: v })} w={150} />
-        <Select label="Method" placeholder="Any" clearable data={METHODS} value={filters.method || null} onChange={(v) => set({ method: v })} w={150} />
-        <TextInput label="From" type="date" value={filters.from} onChange={(e) => set({ from: e.currentTarget.value })} w={160} />
-        <TextInput label="To" type="date" value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} w={160} />
+        <Select
+          label="Status"
+          placeholder="Any"
+          clearable
+          data={STATUSES}
+          value={filters.status || null}
+          onChange={(v) => set({ status: v })}
+          w={150}
+        />
+        <Select
+          label="Method"
+          placeholder="Any"
+          clearable
+          data={METHODS}
+          value={filters.method || null}
+          onChange={(v) => set({ method: v })}
+          w={150}
+        />
+        <TextInput
+          label="From"
+          type="date"
+          value={filters.from}
+          onChange={(e) => set({ from: e.currentTarget.value })}
+          w={160}
+        />
+        <TextInput
+          label="To"
+          type="date"
+          value={filters.to}
+          onChange={(e) => set({ to: e.currentTarget.value })}
+          w={160}
+        />
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -57,7 +88,12 @@ export function PaymentsPage() {
           }}
         >
           <Group align="end" gap="xs">
-            <TextInput label="Reference or e-mail" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={220} />
+            <TextInput
+              label="Reference or e-mail"
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              w={220}
+            />
             <Button type="submit" variant="default">
               Search
             </Button>
@@ -67,10 +103,18 @@ export function PaymentsPage() {
       {error && <Alert color="red">{error}</Alert>}
       <PaymentsTable payments={payments} caption="Payments, newest first" />
       <Group justify="flex-end">
-        <Button variant="default" disabled={!back || payments.length === 0} onClick={() => set({ ending_before: payments[0]?.transaction_id, starting_after: null })}>
+        <Button
+          variant="default"
+          disabled={!back || payments.length === 0}
+          onClick={() => set({ ending_before: payments[0]?.transaction_id, starting_after: null })}
+        >
           Newer
         </Button>
-        <Button variant="default" disabled={!forward || payments.length === 0} onClick={() => set({ starting_after: payments[payments.length - 1]?.transaction_id, ending_before: null })}>
+        <Button
+          variant="default"
+          disabled={!forward || payments.length === 0}
+          onClick={() => set({ starting_after: payments[payments.length - 1]?.transaction_id, ending_before: null })}
+        >
           Older
         </Button>
       </Group>

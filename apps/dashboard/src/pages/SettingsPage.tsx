@@ -19,7 +19,12 @@ export function SettingsPage() {
   if (!session) return null;
 
   const remove = async (p: ProviderItem) => {
-    if (!window.confirm(`Remove the ${p.provider} connection in ${session.mode} mode? Its payments then use the platform's account.`)) return;
+    if (
+      !window.confirm(
+        `Remove the ${p.provider} connection in ${session.mode} mode? Its payments then use the platform's account.`,
+      )
+    )
+      return;
     try {
       await api('DELETE', `/settings/connections/${p.provider}?mode=${session.mode}`);
       setNotice({ ok: true, text: `${p.provider} connection removed (${session.mode} mode).` });
@@ -34,7 +39,13 @@ export function SettingsPage() {
       <Title order={2}>Settings</Title>
       {error && <Alert color="red">{error}</Alert>}
       {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color={notice.ok ? 'green' : 'red'}
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setNotice(null)}
+        >
           {notice.text}
         </Alert>
       )}
@@ -59,7 +70,8 @@ export function SettingsPage() {
                   </Group>
                   {p.connection && (
                     <Text size="sm">
-                      Account {p.connection.account} · {p.connection.methods.join(', ')} · since {dateTime(p.connection.date_updated)}
+                      Account {p.connection.account} · {p.connection.methods.join(', ')} · since{' '}
+                      {dateTime(p.connection.date_updated)}
                     </Text>
                   )}
                   <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -83,7 +95,11 @@ export function SettingsPage() {
           ))}
           {can('users.read') && (
             <Text>
-              People and roles: <Anchor component={Link} to="/users">manage users</Anchor> (change a role, remove someone).
+              People and roles:{' '}
+              <Anchor component={Link} to="/users">
+                manage users
+              </Anchor>{' '}
+              (change a role, remove someone).
             </Text>
           )}
         </>

@@ -38,8 +38,19 @@ export function SplitsPage() {
       </Title>
       {ledger.data && (
         <>
-          <LedgerTable entries={ledger.data.ledger_entries} caption={`Ledger entries, newest first (${ledger.data.count} in all)`} businessId={businessId} names={ledger.data.business_names} />
-          <Pager label="Ledger" cursor={ledgerAt} ids={ledger.data.ledger_entries.map((e) => e.public_id)} hasMore={ledger.data.has_more} onChange={setLedgerAt} />
+          <LedgerTable
+            entries={ledger.data.ledger_entries}
+            caption={`Ledger entries, newest first (${ledger.data.count} in all)`}
+            businessId={businessId}
+            names={ledger.data.business_names}
+          />
+          <Pager
+            label="Ledger"
+            cursor={ledgerAt}
+            ids={ledger.data.ledger_entries.map((e) => e.public_id)}
+            hasMore={ledger.data.has_more}
+            onChange={setLedgerAt}
+          />
         </>
       )}
       {configs.data && (
@@ -51,7 +62,13 @@ export function SplitsPage() {
               configs.reload();
             }}
           />
-          <Pager label="Split configs" cursor={configsAt} ids={configs.data.split_configs.map((c) => c.public_id)} hasMore={configs.data.has_more} onChange={setConfigsAt} />
+          <Pager
+            label="Split configs"
+            cursor={configsAt}
+            ids={configs.data.split_configs.map((c) => c.public_id)}
+            hasMore={configs.data.has_more}
+            onChange={setConfigsAt}
+          />
         </>
       )}
       <Title order={3} size="h4">
@@ -60,7 +77,13 @@ export function SplitsPage() {
       {invoices.data && (
         <>
           <InvoicesTable invoices={invoices.data.invoices} businessId={businessId} />
-          <Pager label="Settlement invoices" cursor={invoicesAt} ids={invoices.data.invoices.map((i) => i.invoice_reference)} hasMore={invoices.data.has_more} onChange={setInvoicesAt} />
+          <Pager
+            label="Settlement invoices"
+            cursor={invoicesAt}
+            ids={invoices.data.invoices.map((i) => i.invoice_reference)}
+            hasMore={invoices.data.has_more}
+            onChange={setInvoicesAt}
+          />
         </>
       )}
     </Stack>

@@ -83,9 +83,32 @@ export function UsersPage() {
       </Title>
       <form onSubmit={(e) => void invite(e)}>
         <Group align="end">
-          <TextInput label="E-mail address" type="email" required withAsterisk={false} value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={{ base: '100%', sm: 260 }} />
-          <PasswordInput label="First password (12 or more characters)" required withAsterisk={false} minLength={12} value={password} onChange={(e) => setPassword(e.currentTarget.value)} w={{ base: '100%', sm: 260 }} />
-          <Select label="Role" data={ROLES} value={role} onChange={(v) => setRole(v ?? 'viewer')} allowDeselect={false} w={{ base: '100%', sm: 320 }} />
+          <TextInput
+            label="E-mail address"
+            type="email"
+            required
+            withAsterisk={false}
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            w={{ base: '100%', sm: 260 }}
+          />
+          <PasswordInput
+            label="First password (12 or more characters)"
+            required
+            withAsterisk={false}
+            minLength={12}
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            w={{ base: '100%', sm: 260 }}
+          />
+          <Select
+            label="Role"
+            data={ROLES}
+            value={role}
+            onChange={(v) => setRole(v ?? 'viewer')}
+            allowDeselect={false}
+            w={{ base: '100%', sm: 320 }}
+          />
           <Button type="submit">Invite</Button>
         </Group>
       </form>

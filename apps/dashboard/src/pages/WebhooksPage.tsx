@@ -29,7 +29,10 @@ export function WebhooksPage() {
   const [chosen, setChosen] = useState<string | null>(null);
   const list = endpoints.data?.endpoints ?? [];
   const selected = chosen && list.some((e) => String(e.id) === chosen) ? chosen : list[0] ? String(list[0].id) : null;
-  const log = useApi<DeliveryList>(selected ? `/webhooks/${selected}/deliveries` : '/webhooks', `${session?.mode}:${selected}`);
+  const log = useApi<DeliveryList>(
+    selected ? `/webhooks/${selected}/deliveries` : '/webhooks',
+    `${session?.mode}:${selected}`,
+  );
   const [notice, setNotice] = useState<Notice | null>(null);
   const [editing, setEditing] = useState<Endpoint | 'new' | null>(null);
   const [secret, setSecret] = useState<{ secret: string; previousExpires: string | null } | null>(null);
@@ -74,14 +77,27 @@ export function WebhooksPage() {
       </Group>
       {endpoints.error && <Alert color="red">{endpoints.error}</Alert>}
       {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color={notice.ok ? 'green' : 'red'}
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setNotice(null)}
+        >
           {notice.text}
         </Alert>
       )}
       {endpoints.data && list.length === 0 && <Text c="dark.6">No webhook endpoints in this mode yet.</Text>}
       {list.length > 0 && (
         <Group align="end">
-          <Select label="Endpoint" data={list.map((e) => ({ value: String(e.id), label: e.url }))} value={selected} onChange={setChosen} allowDeselect={false} w={{ base: '100%', sm: 420 }} />
+          <Select
+            label="Endpoint"
+            data={list.map((e) => ({ value: String(e.id), label: e.url }))}
+            value={selected}
+            onChange={setChosen}
+            allowDeselect={false}
+            w={{ base: '100%', sm: 420 }}
+          />
           {endpoint && (
             <Stack gap={4}>
               <Group gap="xs">
@@ -100,7 +116,17 @@ export function WebhooksPage() {
         </Group>
       )}
       {endpoint && writer && (
-        <EndpointActions endpoint={endpoint} onEdit={() => setEditing(endpoint)} onNotice={setNotice} onSecret={(s, p) => setSecret({ secret: s, previousExpires: p })} onChanged={() => { endpoints.reload(); log.reload(); }} onDeleted={() => endpoints.reload()} />
+        <EndpointActions
+          endpoint={endpoint}
+          onEdit={() => setEditing(endpoint)}
+          onNotice={setNotice}
+          onSecret={(s, p) => setSecret({ secret: s, previousExpires: p })}
+          onChanged={() => {
+            endpoints.reload();
+            log.reload();
+          }}
+          onDeleted={() => endpoints.reload()}
+        />
       )}
       {selected && deliveries.length === 0 && !log.loading && <Text c="dark.6">No deliveries yet.</Text>}
       {deliveries.length > 0 && (
@@ -121,11 +147,22 @@ export function WebhooksPage() {
               visuallyHiddenHeader: true,
               cell: (d) => (
                 <>
-                  <Button size="xs" variant="subtle" mr="xs" aria-label={`Details of ${d.event} delivery ${d.delivery_id}`} onClick={() => setShown(d)}>
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    mr="xs"
+                    aria-label={`Details of ${d.event} delivery ${d.delivery_id}`}
+                    onClick={() => setShown(d)}
+                  >
                     Details
                   </Button>
                   {writer && d.status !== 'pending' && d.event !== 'ping' && (
-                    <Button size="xs" variant="default" aria-label={`Resend ${d.event} delivery ${d.delivery_id}`} onClick={() => void resend(d.delivery_id)}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      aria-label={`Resend ${d.event} delivery ${d.delivery_id}`}
+                      onClick={() => void resend(d.delivery_id)}
+                    >
                       Resend
                     </Button>
                   )}
@@ -135,9 +172,19 @@ export function WebhooksPage() {
           ]}
         />
       )}
-      <EndpointDialog opened={editing !== null} endpoint={editing === 'new' ? null : editing} eventTypes={endpoints.data?.event_types ?? []} onSave={save} onClose={() => setEditing(null)} />
+      <EndpointDialog
+        opened={editing !== null}
+        endpoint={editing === 'new' ? null : editing}
+        eventTypes={endpoints.data?.event_types ?? []}
+        onSave={save}
+        onClose={() => setEditing(null)}
+      />
       <DeliveryDialog delivery={shown} url={endpoint?.url ?? ''} onClose={() => setShown(null)} />
-      <SecretDialog secret={secret?.secret ?? null} previousExpires={secret?.previousExpires ?? null} onClose={() => setSecret(null)} />
+      <SecretDialog
+        secret={secret?.secret ?? null}
+        previousExpires={secret?.previousExpires ?? null}
+        onClose={() => setSecret(null)}
+      />
     </Stack>
   );
 }

@@ -15,8 +15,17 @@ export interface ApiKeyRow {
 export class ApiKeyStore {
   constructor(private readonly ds: DataSource) {}
 
-  async insert(m: EntityManager, k: { businessId: number; mode: Mode; type: KeyType; hash: string; prefix: string }): Promise<void> {
-    await m.query('INSERT INTO api_keys (business_id, mode, key_type, key_hash, prefix) VALUES ($1,$2,$3,$4,$5)', [k.businessId, k.mode, k.type, k.hash, k.prefix]);
+  async insert(
+    m: EntityManager,
+    k: { businessId: number; mode: Mode; type: KeyType; hash: string; prefix: string },
+  ): Promise<void> {
+    await m.query('INSERT INTO api_keys (business_id, mode, key_type, key_hash, prefix) VALUES ($1,$2,$3,$4,$5)', [
+      k.businessId,
+      k.mode,
+      k.type,
+      k.hash,
+      k.prefix,
+    ]);
   }
 
   /**
@@ -24,7 +33,13 @@ export class ApiKeyStore {
    * clock, which every expiry check compares with (or sooner, if they already would); answers
    * that time.
    */
-  async expireCurrent(m: EntityManager, businessId: number, mode: Mode, type: KeyType, graceSeconds: number): Promise<Date> {
+  async expireCurrent(
+    m: EntityManager,
+    businessId: number,
+    mode: Mode,
+    type: KeyType,
+    graceSeconds: number,
+  ): Promise<Date> {
     const [{ expires }] = await queryRows<{ expires: Date }>(
       m,
       `WITH t AS (SELECT now() + make_interval(secs => $4) AS expires),
@@ -49,7 +64,10 @@ export class ApiKeyStore {
   }
 
   /** The keys of a business and mode that still work (by their display prefix only: the keys themselves are not stored). */
-  async working(businessId: number, mode: Mode): Promise<{ key_type: KeyType; prefix: string; created_at: Date; expires_at: Date | null }[]> {
+  async working(
+    businessId: number,
+    mode: Mode,
+  ): Promise<{ key_type: KeyType; prefix: string; created_at: Date; expires_at: Date | null }[]> {
     return queryRows(
       this.ds,
       `SELECT key_type, prefix, created_at, expires_at FROM api_keys

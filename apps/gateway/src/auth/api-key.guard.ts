@@ -29,18 +29,33 @@ export class ApiKeyGuard implements CanActivate {
     const req = http.getRequest<ApiRequest>();
     const header = requestHeader(req, 'authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match) throw new ApiException(ErrorCodes.InvalidApiKey, 'missing Authorization header; send Authorization: Bearer <API key>');
+    if (!match)
+      throw new ApiException(
+        ErrorCodes.InvalidApiKey,
+        'missing Authorization header; send Authorization: Bearer <API key>',
+      );
     const principal = await this.keys.authenticate(match[1]);
     if (!principal) throw new ApiException(ErrorCodes.InvalidApiKey, 'the API key is not valid');
     // The route's marking is read only for a public key (secret keys may call every route).
-    if (principal.key_type === 'public' && !this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY_ALLOWED, [context.getHandler(), context.getClass()])) {
-      throw new ApiException(ErrorCodes.SecretKeyRequired, 'this endpoint needs your secret key (sk_…); public keys may only initialize transactions');
+    if (
+      principal.key_type === 'public' &&
+      !this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY_ALLOWED, [context.getHandler(), context.getClass()])
+    ) {
+      throw new ApiException(
+        ErrorCodes.SecretKeyRequired,
+        'this endpoint needs your secret key (sk_…); public keys may only initialize transactions',
+      );
     }
     // Rate limits are per key, shared by every replica (Redis).
     const limit = await this.limiter.take(`${principal.business_id}:${principal.mode}:${principal.key_type}`);
     http.getResponse<ApiReply>().headers(limit.headers);
     if (!limit.allowed) {
-      throw new ApiException(ErrorCodes.RateLimited, `too many requests; retry after ${limit.headers['Retry-After']} s`, undefined, limit.headers);
+      throw new ApiException(
+        ErrorCodes.RateLimited,
+        `too many requests; retry after ${limit.headers['Retry-After']} s`,
+        undefined,
+        limit.headers,
+      );
     }
     req.principal = principal;
     // Last: a key is claimed only by a request that may run (authenticated, within its limit).

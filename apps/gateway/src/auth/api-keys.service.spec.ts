@@ -14,7 +14,10 @@ async function setUp() {
   const pendingSubscribes: Array<(refusal?: Error) => void> = [];
   const subscriber = Object.assign(new EventEmitter(), {
     status: 'ready',
-    subscribe: () => new Promise<number>((resolve, reject) => pendingSubscribes.push((refusal) => (refusal ? reject(refusal) : resolve(1)))),
+    subscribe: () =>
+      new Promise<number>((resolve, reject) =>
+        pendingSubscribes.push((refusal) => (refusal ? reject(refusal) : resolve(1))),
+      ),
     disconnect: () => {
       subscriber.status = 'end';
       subscriber.emit('close');
@@ -100,7 +103,13 @@ describe('ApiKeysService: the invalidation channel', () => {
     await keys.authenticate(key);
     await keys.authenticate(key);
     expect(store.valid).toHaveBeenCalledTimes(5);
-    expect(lines).toEqual([expect.objectContaining({ level: 'warn', keys: 1, message: expect.stringContaining('reading keys from the database') })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        keys: 1,
+        message: expect.stringContaining('reading keys from the database'),
+      }),
+    ]);
     expect(JSON.stringify(lines)).not.toContain(key);
   });
 
@@ -130,7 +139,12 @@ describe('ApiKeysService: the invalidation channel', () => {
     await keys.authenticate(key);
     await keys.authenticate(key);
     expect(store.valid).toHaveBeenCalledTimes(3);
-    expect(lines).toEqual([expect.objectContaining({ level: 'error', message: expect.stringContaining('cannot subscribe to key invalidations') })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        message: expect.stringContaining('cannot subscribe to key invalidations'),
+      }),
+    ]);
   });
 
   it('a gateway stopping does not report its channel as lost', async () => {

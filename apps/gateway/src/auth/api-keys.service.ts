@@ -65,7 +65,11 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     // Notices published while the subscriber is disconnected are lost: what is cached is dropped
     // then, and nothing is cached until it listens again.
     subscriber.on('close', () => {
-      if (this.listening && subscriber.status !== 'end') rootLogger().warn({ keys: this.cache.size }, 'api key invalidation channel lost; reading keys from the database until it is back');
+      if (this.listening && subscriber.status !== 'end')
+        rootLogger().warn(
+          { keys: this.cache.size },
+          'api key invalidation channel lost; reading keys from the database until it is back',
+        );
       this.listening = false;
       this.generation++;
       this.cache.deleteWhere(() => true);
@@ -95,8 +99,14 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
         break;
       } catch (err) {
         if (attempt !== this.listenAttempt || this.subscriber?.status === 'end') return;
-        if (failures % 10 === 0) rootLogger().error({ err: (err as Error).message }, 'cannot subscribe to key invalidations; reading keys from the database until it can');
-        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** failures, SUBSCRIBE_RETRY_MAX_MS)).unref());
+        if (failures % 10 === 0)
+          rootLogger().error(
+            { err: (err as Error).message },
+            'cannot subscribe to key invalidations; reading keys from the database until it can',
+          );
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(100 * 2 ** failures, SUBSCRIBE_RETRY_MAX_MS)).unref(),
+        );
         if (attempt !== this.listenAttempt) return;
       }
     }
@@ -128,7 +138,8 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     const { expires_at, ...principal } = row;
     // Not cached while notices cannot reach this replica, nor when a key may have changed while
     // it was read (a notice came in meanwhile, or notices were lost).
-    if (this.listening && generation === this.generation) this.cache.set(hash, { principal, expiresAt: expires_at ? expires_at.getTime() : null }, now);
+    if (this.listening && generation === this.generation)
+      this.cache.set(hash, { principal, expiresAt: expires_at ? expires_at.getTime() : null }, now);
     return principal;
   }
 
@@ -138,7 +149,9 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     // Not waited for longer than REDIS_TIMEOUT_MS: the key change is committed, and a Redis that is
     // down must not hang the admin's request (other replicas' caches expire within API_KEY_CACHE_TTL_MS).
     const notice = this.redis.publish(this.channel, String(businessId));
-    await withinDeadline(notice, this.config.REDIS_TIMEOUT_MS, 'key invalidation').catch((err: Error) => rootLogger().error({ err: err.message }, 'cannot publish key invalidation'));
+    await withinDeadline(notice, this.config.REDIS_TIMEOUT_MS, 'key invalidation').catch((err: Error) =>
+      rootLogger().error({ err: err.message }, 'cannot publish key invalidation'),
+    );
   }
 
   private forgetLocally(businessId: number): void {

@@ -12,7 +12,26 @@ import { RateLimiter } from './rate-limiter';
 /** One instance each of the key cache, rate limiter and guards, for every controller of the gateway. */
 @Global()
 @Module({
-  providers: [Idempotency, ApiKeyStore, BusinessStore, ApiKeysService, ApiKeyGuard, AdminGuard, RateLimiter, BusinessesService, RedirectOriginsService],
-  exports: [Idempotency, ApiKeyStore, ApiKeysService, ApiKeyGuard, AdminGuard, RateLimiter, BusinessesService, RedirectOriginsService],
+  providers: [
+    Idempotency,
+    ApiKeyStore,
+    BusinessStore,
+    ApiKeysService,
+    ApiKeyGuard,
+    AdminGuard,
+    RateLimiter,
+    BusinessesService,
+    RedirectOriginsService,
+  ],
+  exports: [
+    Idempotency,
+    ApiKeyStore,
+    ApiKeysService,
+    ApiKeyGuard,
+    AdminGuard,
+    RateLimiter,
+    BusinessesService,
+    RedirectOriginsService,
+  ],
 })
 export class AuthModule {}

@@ -29,8 +29,17 @@ function fakeRedis(buckets: Record<string, Tokens>) {
   return { redis: redis as unknown as Redis, calls, answer, fail, reply };
 }
 
-const config = { REDIS_KEY_PREFIX: 'p:', RATE_LIMIT_PER_SECOND: 10, RATE_LIMIT_BURST: 20, RATE_LIMIT_TIMEOUT_MS: 300 } as GatewayConfig;
-const buckets: Record<string, Tokens> = { 'p:ratelimit:a': [1, '12.5'], 'p:ratelimit:b': [0, '0.25'], 'p:ratelimit:c': [1, '19'] };
+const config = {
+  REDIS_KEY_PREFIX: 'p:',
+  RATE_LIMIT_PER_SECOND: 10,
+  RATE_LIMIT_BURST: 20,
+  RATE_LIMIT_TIMEOUT_MS: 300,
+} as GatewayConfig;
+const buckets: Record<string, Tokens> = {
+  'p:ratelimit:a': [1, '12.5'],
+  'p:ratelimit:b': [0, '0.25'],
+  'p:ratelimit:c': [1, '19'],
+};
 
 describe('RateLimiter: one Redis call for the requests that arrive while every slot is in flight', () => {
   it('sends a lone request at once', () => {
@@ -58,11 +67,22 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
     const [b, c, a] = await Promise.all(rest);
     expect(a).toEqual({
       allowed: true,
-      headers: { 'RateLimit-Limit': '20', 'RateLimit-Remaining': '12', 'RateLimit-Reset': '1', 'RateLimit-Policy': '20;w=2' },
+      headers: {
+        'RateLimit-Limit': '20',
+        'RateLimit-Remaining': '12',
+        'RateLimit-Reset': '1',
+        'RateLimit-Policy': '20;w=2',
+      },
     });
     expect(b).toEqual({
       allowed: false,
-      headers: { 'RateLimit-Limit': '20', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1', 'RateLimit-Policy': '20;w=2', 'Retry-After': '1' },
+      headers: {
+        'RateLimit-Limit': '20',
+        'RateLimit-Remaining': '0',
+        'RateLimit-Reset': '1',
+        'RateLimit-Policy': '20;w=2',
+        'Retry-After': '1',
+      },
     });
     expect(c.headers['RateLimit-Remaining']).toBe('19');
     // Nothing in flight again: the next request goes at once.
@@ -84,30 +104,40 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
       { allowed: true, headers: {} },
       { allowed: true, headers: {} },
     ]);
-    expect(lines).toEqual([expect.objectContaining({ level: 'warn', err: 'Connection is closed.', requests: 2, message: expect.stringContaining('rate limiter unavailable') })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        err: 'Connection is closed.',
+        requests: 2,
+        message: expect.stringContaining('rate limiter unavailable'),
+      }),
+    ]);
     const next = limiter.take('b');
     expect(calls).toHaveLength(4);
     answer(3);
     expect((await next).allowed).toBe(false);
   });
 
-  it.each([null, 'OK', [1]])('a reply that is not one per request (%p) lets the call through, is logged, and frees its slot', async (bad) => {
-    const lines = logLines();
-    const { redis, calls, answer, reply } = fakeRedis(buckets);
-    const limiter = new RateLimiter(redis, config);
-    const first = limiter.take('a');
-    const second = limiter.take('b');
-    reply(0, bad);
-    expect(await first).toEqual({ allowed: true, headers: {} });
-    expect(lines).toEqual([expect.objectContaining({ level: 'warn', err: 'unexpected reply', requests: 1 })]);
-    answer(1);
-    expect((await second).allowed).toBe(false);
-    // Both slots are free again: later requests are sent, not left waiting.
-    const later = limiter.take('c');
-    expect(calls).toHaveLength(3);
-    answer(2);
-    expect((await later).allowed).toBe(true);
-  });
+  it.each([null, 'OK', [1]])(
+    'a reply that is not one per request (%p) lets the call through, is logged, and frees its slot',
+    async (bad) => {
+      const lines = logLines();
+      const { redis, calls, answer, reply } = fakeRedis(buckets);
+      const limiter = new RateLimiter(redis, config);
+      const first = limiter.take('a');
+      const second = limiter.take('b');
+      reply(0, bad);
+      expect(await first).toEqual({ allowed: true, headers: {} });
+      expect(lines).toEqual([expect.objectContaining({ level: 'warn', err: 'unexpected reply', requests: 1 })]);
+      answer(1);
+      expect((await second).allowed).toBe(false);
+      // Both slots are free again: later requests are sent, not left waiting.
+      const later = limiter.take('c');
+      expect(calls).toHaveLength(3);
+      answer(2);
+      expect((await later).allowed).toBe(true);
+    },
+  );
 
   it('a bucket the script could not read (-1) lets only its own request through', async () => {
     const lines = logLines();
@@ -118,7 +148,9 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
     reply(1, [0, '0.25']);
     expect(await stray).toEqual({ allowed: true, headers: {} });
     expect((await limited).allowed).toBe(false);
-    expect(lines).toEqual([expect.objectContaining({ level: 'warn', requests: 1, message: expect.stringContaining('unreadable') })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'warn', requests: 1, message: expect.stringContaining('unreadable') }),
+    ]);
   });
 
   describe('when Redis holds calls without answering (reconnecting)', () => {

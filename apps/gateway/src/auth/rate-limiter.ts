@@ -157,9 +157,13 @@ export class RateLimiter {
 
   /** Answers each request of a call from its reply; a failed call or a reply of another shape lets them all through. */
   private answer(batch: Waiting[], result: unknown, err: string | undefined, alsoPassed: number): void {
-    const problem = err ?? (Array.isArray(result) && result.length === 2 * batch.length ? undefined : 'unexpected reply');
+    const problem =
+      err ?? (Array.isArray(result) && result.length === 2 * batch.length ? undefined : 'unexpected reply');
     if (problem !== undefined) {
-      rootLogger().warn({ err: problem, requests: batch.length + alsoPassed }, 'rate limiter unavailable; letting the requests through');
+      rootLogger().warn(
+        { err: problem, requests: batch.length + alsoPassed },
+        'rate limiter unavailable; letting the requests through',
+      );
       for (const w of batch) w.resolve(UNLIMITED);
       return;
     }
@@ -174,7 +178,11 @@ export class RateLimiter {
         batch[i].resolve(UNLIMITED);
       }
     }
-    if (unreadable > 0) rootLogger().warn({ requests: unreadable }, 'rate-limit bucket unreadable (not a hash?); letting its requests through');
+    if (unreadable > 0)
+      rootLogger().warn(
+        { requests: unreadable },
+        'rate-limit bucket unreadable (not a hash?); letting its requests through',
+      );
   }
 
   /** At most one warning a second while the connection is down (one per request would flood the log). */

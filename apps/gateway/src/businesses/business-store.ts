@@ -7,7 +7,11 @@ export class BusinessStore {
   constructor(private readonly ds: DataSource) {}
 
   async insert(m: EntityManager, name: string): Promise<{ id: number; name: string }> {
-    const [business] = await queryRows<{ id: number; name: string }>(m, 'INSERT INTO businesses (name) VALUES ($1) RETURNING id, name', [name]);
+    const [business] = await queryRows<{ id: number; name: string }>(
+      m,
+      'INSERT INTO businesses (name) VALUES ($1) RETURNING id, name',
+      [name],
+    );
     return business;
   }
 
@@ -25,7 +29,11 @@ export class BusinessStore {
 
   /** The names of the businesses among `ids` (one query, however many), keyed by id; unknown ids are left out. */
   async names(ids: number[]): Promise<Map<number, string>> {
-    const rows = await queryRows<{ id: number; name: string }>(this.ds, 'SELECT id, name FROM businesses WHERE id = ANY($1::int[])', [ids]);
+    const rows = await queryRows<{ id: number; name: string }>(
+      this.ds,
+      'SELECT id, name FROM businesses WHERE id = ANY($1::int[])',
+      [ids],
+    );
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
@@ -36,13 +44,21 @@ export class BusinessStore {
 
   /** Null when there is no such business. */
   async redirectOrigins(id: number): Promise<string[] | null> {
-    const [row] = await queryRows<{ redirect_origins: string[] }>(this.ds, 'SELECT redirect_origins FROM businesses WHERE id = $1', [id]);
+    const [row] = await queryRows<{ redirect_origins: string[] }>(
+      this.ds,
+      'SELECT redirect_origins FROM businesses WHERE id = $1',
+      [id],
+    );
     return row?.redirect_origins ?? null;
   }
 
   /** Null when there is no such business. */
   async setRedirectOrigins(id: number, origins: string[]): Promise<string[] | null> {
-    const [row] = await queryRows<{ redirect_origins: string[] }>(this.ds, 'UPDATE businesses SET redirect_origins = $2 WHERE id = $1 RETURNING redirect_origins', [id, origins]);
+    const [row] = await queryRows<{ redirect_origins: string[] }>(
+      this.ds,
+      'UPDATE businesses SET redirect_origins = $2 WHERE id = $1 RETURNING redirect_origins',
+      [id, origins],
+    );
     return row?.redirect_origins ?? null;
   }
 }

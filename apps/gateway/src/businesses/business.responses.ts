@@ -5,7 +5,10 @@ import { Ok } from '../http/responses';
 /** Answers of the business admin and settings APIs: the handlers' return types and the OpenAPI schemas. */
 const Keys = Closed({ secret: Str(), public: Str() });
 
-export const BusinessCreated = Ok({ business: Closed({ id: Int(), name: Str() }), api_keys: Closed({ test: Keys, live: Keys }) });
+export const BusinessCreated = Ok({
+  business: Closed({ id: Int(), name: Str() }),
+  api_keys: Closed({ test: Keys, live: Keys }),
+});
 export type BusinessCreated = Static<typeof BusinessCreated>;
 
 export const KeyRolled = Ok({

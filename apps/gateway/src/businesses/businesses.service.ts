@@ -27,16 +27,25 @@ export class BusinessesService {
       const business = await this.businesses.insert(m, name);
       const keys = {} as CreatedBusiness['api_keys'];
       for (const mode of MODES) {
-        keys[mode] = { secret: await this.issue(m, business.id, mode, 'secret'), public: await this.issue(m, business.id, mode, 'public') };
+        keys[mode] = {
+          secret: await this.issue(m, business.id, mode, 'secret'),
+          public: await this.issue(m, business.id, mode, 'public'),
+        };
       }
       return { business, api_keys: keys };
     });
   }
 
   /** Issues a new key; the current one(s) of that mode and type stop working after `graceSeconds`. */
-  async roll(businessId: number, mode: Mode, type: KeyType, graceSeconds: number): Promise<{ key: string; previous_key_expires_at: string }> {
+  async roll(
+    businessId: number,
+    mode: Mode,
+    type: KeyType,
+    graceSeconds: number,
+  ): Promise<{ key: string; previous_key_expires_at: string }> {
     const rolled = await this.ds.transaction(async (m) => {
-      if (!(await this.businesses.lock(m, businessId))) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
+      if (!(await this.businesses.lock(m, businessId)))
+        throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
       const expires = await this.keyStore.expireCurrent(m, businessId, mode, type, graceSeconds);
       const key = await this.issue(m, businessId, mode, type);
       return { key, previous_key_expires_at: new Date(expires).toISOString() };

@@ -13,7 +13,18 @@ describe('redirect origins', () => {
   });
 
   it('refuses anything else', () => {
-    for (const bad of ['http://shop.example', 'https://shop.example/a', 'https://shop.example?x', 'https://shop.example#f', 'https://u:p@shop.example', 'ftp://shop.example', 'shop.example', '', 'https://', 'javascript:alert(1)']) {
+    for (const bad of [
+      'http://shop.example',
+      'https://shop.example/a',
+      'https://shop.example?x',
+      'https://shop.example#f',
+      'https://u:p@shop.example',
+      'ftp://shop.example',
+      'shop.example',
+      '',
+      'https://',
+      'javascript:alert(1)',
+    ]) {
       expect({ bad, result: 'problem' in parseRedirectOrigin(bad) }).toEqual({ bad, result: true });
     }
   });
@@ -22,12 +33,20 @@ describe('redirect origins', () => {
 describe('dates', () => {
   it('accepts only real calendar days of years 0001–9999', () => {
     for (const ok of ['2024-02-29', '0001-01-01', '9999-12-31']) expect(isCalendarDate(ok)).toBe(true);
-    for (const bad of ['0000-01-01', '2025-02-29', '2025-13-01', '2025-04-31', '10000-01-01', '2025-1-1', 20250101]) expect(isCalendarDate(bad)).toBe(false);
+    for (const bad of ['0000-01-01', '2025-02-29', '2025-13-01', '2025-04-31', '10000-01-01', '2025-1-1', 20250101])
+      expect(isCalendarDate(bad)).toBe(false);
   });
 
   it('accepts only ISO-8601 timestamps of real instants', () => {
     for (const ok of ['2025-01-31T12:00:00Z', '2025-01-31T12:00:00.123+02:00']) expect(isTimestamp(ok)).toBe(true);
-    for (const bad of ['0000-01-01T00:00:00Z', '2025-02-30T00:00:00Z', '2025-01-01T24:30:00Z', '2025-01-01', 'yesterday']) expect(isTimestamp(bad)).toBe(false);
+    for (const bad of [
+      '0000-01-01T00:00:00Z',
+      '2025-02-30T00:00:00Z',
+      '2025-01-01T24:30:00Z',
+      '2025-01-01',
+      'yesterday',
+    ])
+      expect(isTimestamp(bad)).toBe(false);
   });
 });
 
@@ -50,7 +69,10 @@ describe('RedirectOriginsService cache', () => {
         return id === 1 ? origins : null;
       },
     };
-    const service = new RedirectOriginsService(store as unknown as BusinessStore, { REDIRECT_ORIGINS_CACHE_TTL_MS: ttlMs } as GatewayConfig);
+    const service = new RedirectOriginsService(
+      store as unknown as BusinessStore,
+      { REDIRECT_ORIGINS_CACHE_TTL_MS: ttlMs } as GatewayConfig,
+    );
     return { store, service, release: () => held?.() };
   }
   const urls = { success_url: 'https://shop.example/ok', failure_url: 'https://other.example/ko' };

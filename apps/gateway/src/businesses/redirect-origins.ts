@@ -26,7 +26,14 @@ export function parseRedirectOrigin(raw: string): { origin: string } | { problem
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname))) {
     return { problem: 'must use https (http only for localhost)' };
   }
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '') || !/^https?:\/\/[^/?#]+\/?$/i.test(raw)) {
+  if (
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    (url.pathname !== '/' && url.pathname !== '') ||
+    !/^https?:\/\/[^/?#]+\/?$/i.test(raw)
+  ) {
     return { problem: 'must be only scheme, host and optional port (no path, query, fragment or credentials)' };
   }
   return { origin: url.origin };

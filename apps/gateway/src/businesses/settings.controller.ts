@@ -16,16 +16,19 @@ export class SettingsController {
   constructor(private readonly origins: RedirectOriginsService) {}
 
   @Get('redirect_origins')
-  @ApiResponds(200, "Origins public-key payments may redirect to", R.RedirectOrigins)
+  @ApiResponds(200, 'Origins public-key payments may redirect to', R.RedirectOrigins)
   @ApiErrors(ErrorCodes.NotFound)
   async getRedirectOrigins(@Req() req: ApiRequest): Promise<R.RedirectOrigins> {
     return { result: 'success', redirect_origins: await this.origins.get(rpcContext(req).business_id) };
   }
 
   @Put('redirect_origins')
-  @ApiResponds(200, "The list, replaced", R.RedirectOriginsSet)
+  @ApiResponds(200, 'The list, replaced', R.RedirectOriginsSet)
   @ApiErrors(ErrorCodes.NotFound, ErrorCodes.OutcomeUnknown)
-  async setRedirectOrigins(@Req() req: ApiRequest, @ValidBody(RedirectOriginsDto) dto: RedirectOriginsDto): Promise<R.RedirectOriginsSet> {
+  async setRedirectOrigins(
+    @Req() req: ApiRequest,
+    @ValidBody(RedirectOriginsDto) dto: RedirectOriginsDto,
+  ): Promise<R.RedirectOriginsSet> {
     const saved = await this.origins.set(rpcContext(req).business_id, dto.redirect_origins);
     return { result: 'success', message: `${saved.length} redirect origin(s) allowed`, redirect_origins: saved };
   }

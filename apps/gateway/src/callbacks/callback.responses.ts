@@ -15,7 +15,10 @@ const callbackFields = {
 };
 
 /** The fetch shape: the spec's longer form, whose id is a string. */
-export const CallbackLong = Closed({ id: Str('The spec types the fetched callback id as a string'), ...callbackFields });
+export const CallbackLong = Closed({
+  id: Str('The spec types the fetched callback id as a string'),
+  ...callbackFields,
+});
 export type CallbackLong = Static<typeof CallbackLong>;
 
 /** The list's superset item: both spec shapes at once, id as an integer. */
@@ -25,7 +28,12 @@ export type CallbackListItem = Static<typeof CallbackListItem>;
 export const CallbackMessage = Ok({ message: Str() });
 export type CallbackMessage = Static<typeof CallbackMessage>;
 
-export const CallbackList = Ok({ message: Str(), callbacks: List(CallbackListItem), total_count: Int(), has_more: Bool('Whether another page follows in the direction paged') });
+export const CallbackList = Ok({
+  message: Str(),
+  callbacks: List(CallbackListItem),
+  total_count: Int(),
+  has_more: Bool('Whether another page follows in the direction paged'),
+});
 export type CallbackList = Static<typeof CallbackList>;
 
 export const CallbackAnswer = Ok({ callback: CallbackLong });
@@ -42,11 +50,23 @@ const Delivery = Closed({
   event_id: Str(),
   event: Str(),
   status: StringEnum(DELIVERY_STATUSES),
-  attempts: List(Closed({ attempt: Int(), status_code: Nullable(Int()), duration_ms: Int(), error: Nullable(Str()), date_created: Str() })),
+  attempts: List(
+    Closed({
+      attempt: Int(),
+      status_code: Nullable(Int()),
+      duration_ms: Int(),
+      error: Nullable(Str()),
+      date_created: Str(),
+    }),
+  ),
   next_attempt_at: Nullable(Str()),
   date_created: Str(),
 });
-export const DeliveryList = Ok({ deliveries: List(Delivery), total_count: Int(), has_more: Bool('Whether another page follows in the direction paged') });
+export const DeliveryList = Ok({
+  deliveries: List(Delivery),
+  total_count: Int(),
+  has_more: Bool('Whether another page follows in the direction paged'),
+});
 export type DeliveryList = Static<typeof DeliveryList>;
 
 export const DeliveryResent = Ok({ message: Str(), delivery_id: Str(), status: StringEnum(['pending'] as const) });
@@ -68,7 +88,14 @@ export type TestWebhookSent = Static<typeof TestWebhookSent>;
 export const AdminDeliveriesRecovered = Ok({
   dry_run: Bool(),
   deliveries: List(
-    Closed({ delivery_id: Str(), callback_id: Int(), event_id: Str(), event: Str(), status: StringEnum(['failed', 'skipped'] as const), date_created: Str() }),
+    Closed({
+      delivery_id: Str(),
+      callback_id: Int(),
+      event_id: Str(),
+      event: Str(),
+      status: StringEnum(['failed', 'skipped'] as const),
+      date_created: Str(),
+    }),
   ),
   next: Nullable(Str()),
   total: Nullable(Int()),

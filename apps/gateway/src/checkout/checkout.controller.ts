@@ -1,11 +1,28 @@
 import { Body, Controller, Get, Header, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ErrorCodes, RpcPatterns, type CheckoutGetBody, type CheckoutPayBody, type CheckoutPayResult, type CheckoutView } from '@payments/contracts';
+import {
+  ErrorCodes,
+  RpcPatterns,
+  type CheckoutGetBody,
+  type CheckoutPayBody,
+  type CheckoutPayResult,
+  type CheckoutView,
+} from '@payments/contracts';
 import { ApiRespondsRaw, randomBase62 } from '@payments/platform';
 import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
 import type { ApiReply, ApiRequest } from '../http/http-types';
 import { RpcClientPool, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
-import { CHECKOUT_CSS, renderAtProvider, renderForm, renderInactive, renderNotFound, renderProcessing, renderResult, renderUnavailable, type CheckoutPageModel } from './checkout.view';
+import {
+  CHECKOUT_CSS,
+  renderAtProvider,
+  renderForm,
+  renderInactive,
+  renderNotFound,
+  renderProcessing,
+  renderResult,
+  renderUnavailable,
+  type CheckoutPageModel,
+} from './checkout.view';
 import { ApiErrors } from '../openapi/route-docs';
 
 const CHECKOUT_ID = /^(chk|plink)_[0-9A-Za-z]{10,40}$/;
@@ -51,17 +68,33 @@ export class CheckoutController {
   }
 
   @Get()
-  @ApiRespondsRaw({ status: 200, description: 'The hosted checkout page (HTML); 303 to the merchant once the payment ended', contentType: 'text/html' })
+  @ApiRespondsRaw({
+    status: 200,
+    description: 'The hosted checkout page (HTML); 303 to the merchant once the payment ended',
+    contentType: 'text/html',
+  })
   @ApiErrors(ErrorCodes.OutcomeUnknown)
   async show(@Req() req: ApiRequest, @Res() res: ApiReply, @Query('checkout_id') checkoutId: unknown) {
     const view = await this.load(req, res, checkoutId);
     if (!view) return;
     const target = view.kind === 'transaction' ? redirectTarget(view) : null;
     if (target) return res.redirect(target, 303);
-    if (view.status === 'inactive') return this.send(res, 410, view, renderInactive({ view, merchant: await this.merchantName(view) }));
-    const model = { view, merchant: await this.merchantName(view), attemptToken: view.kind === 'link' ? randomBase62(32) : undefined };
+    if (view.status === 'inactive')
+      return this.send(res, 410, view, renderInactive({ view, merchant: await this.merchantName(view) }));
+    const model = {
+      view,
+      merchant: await this.merchantName(view),
+      attemptToken: view.kind === 'link' ? randomBase62(32) : undefined,
+    };
     const open = view.status === 'pending' || view.status === 'processing';
-    const page = open && view.provider ? renderAtProvider(model) : view.status === 'processing' ? renderProcessing(model) : view.status === 'success' || view.status === 'failed' ? renderResult(model) : renderForm(model);
+    const page =
+      open && view.provider
+        ? renderAtProvider(model)
+        : view.status === 'processing'
+          ? renderProcessing(model)
+          : view.status === 'success' || view.status === 'failed'
+            ? renderResult(model)
+            : renderForm(model);
     this.send(res, 200, view, page);
   }
 
@@ -96,7 +129,11 @@ export class CheckoutController {
           view,
           merchant: await this.merchantName(view),
           error: err.errors?.[0] ? `${err.errors[0].field.replace(/_/g, ' ')} ${err.errors[0].message}` : err.message,
-          form: { email: str('email'), payment_method_code: str('payment_method_code'), mobile_money_number: str('mobile_money_number') },
+          form: {
+            email: str('email'),
+            payment_method_code: str('payment_method_code'),
+            mobile_money_number: str('mobile_money_number'),
+          },
           attemptToken: str('attempt_token'),
         };
         return this.send(res, err.status, view, renderForm(model));
@@ -111,7 +148,11 @@ export class CheckoutController {
       return null;
     }
     try {
-      return await this.transactions.call<CheckoutGetBody, CheckoutView>(RpcPatterns.CheckoutGet, { request_id: req.requestId }, { checkout_id: checkoutId });
+      return await this.transactions.call<CheckoutGetBody, CheckoutView>(
+        RpcPatterns.CheckoutGet,
+        { request_id: req.requestId },
+        { checkout_id: checkoutId },
+      );
     } catch (err) {
       if (err instanceof ApiException && err.status === 404) this.send(res, 404, null, renderNotFound());
       else this.send(res, 503, null, renderUnavailable(req.requestId));
@@ -125,9 +166,14 @@ export class CheckoutController {
 
   /** HTML with a CSP that allows only our stylesheet, and form posts to us and the merchant's return URLs. */
   private send(res: ApiReply, status: number, view: CheckoutView | null, html: string): void {
-    const formTargets = ["'self'", origin(view?.success_url ?? null), origin(view?.failure_url ?? null)].filter(Boolean);
+    const formTargets = ["'self'", origin(view?.success_url ?? null), origin(view?.failure_url ?? null)].filter(
+      Boolean,
+    );
     res
-      .header('Content-Security-Policy', `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${[...new Set(formTargets)].join(' ')}; frame-ancestors 'none'; base-uri 'none'`)
+      .header(
+        'Content-Security-Policy',
+        `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${[...new Set(formTargets)].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+      )
       .header('Cache-Control', 'no-store')
       .code(status)
       .type('text/html; charset=utf-8')

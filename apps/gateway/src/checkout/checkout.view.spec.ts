@@ -23,7 +23,9 @@ const view: CheckoutView = {
 describe('checkout form', () => {
   it('offers every payment method by its name, and asks for the number of the mobile-money ones', () => {
     const html = renderForm({ view, merchant: 'Acme' });
-    const offered = [...html.matchAll(/name="payment_method_code" value="([a-z]+)"[^>]*> ([^<]+)<\/label>/g)].map((m) => [m[1], m[2]]);
+    const offered = [...html.matchAll(/name="payment_method_code" value="([a-z]+)"[^>]*> ([^<]+)<\/label>/g)].map(
+      (m) => [m[1], m[2]],
+    );
     expect(offered).toEqual([
       ['ecocash', 'EcoCash'],
       ['innbucks', 'InnBucks'],
@@ -47,7 +49,10 @@ describe('checkout form', () => {
 
 describe('inactive payment link page', () => {
   it('says the link is no longer active, escapes the merchant and offers nothing to submit', () => {
-    const html = renderInactive({ view: { ...view, kind: 'link', checkout_id: 'plink_1', status: 'inactive', description: 'Ticket' }, merchant: '<Acme>' });
+    const html = renderInactive({
+      view: { ...view, kind: 'link', checkout_id: 'plink_1', status: 'inactive', description: 'Ticket' },
+      merchant: '<Acme>',
+    });
     expect(html).toContain('This payment link is no longer active');
     expect(html).toContain('&lt;Acme&gt; no longer accepts payments');
     expect(html).not.toContain('<form');

@@ -1,9 +1,19 @@
 import type { CheckoutView } from '@payments/contracts';
-import { MOBILE_MONEY_NUMBER_INPUT_PATTERN, PAYMENT_METHOD_CODES, PAYMENT_METHODS, codesOfType, isPaymentMethodCode, labelOfCode } from '@payments/domain';
+import {
+  MOBILE_MONEY_NUMBER_INPUT_PATTERN,
+  PAYMENT_METHOD_CODES,
+  PAYMENT_METHODS,
+  codesOfType,
+  isPaymentMethodCode,
+  labelOfCode,
+} from '@payments/domain';
 import { toMajorString } from '@payments/money';
 
 const esc = (v: unknown) =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  String(v ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 
 export interface CheckoutPageModel {
   view: CheckoutView;
@@ -55,15 +65,18 @@ function summary(v: CheckoutView, merchant: string): string {
 
 function methodChoice(v: CheckoutView, chosen?: string): string {
   if (v.payment_method_code) {
-    const label = isPaymentMethodCode(v.payment_method_code) ? labelOfCode(v.payment_method_code) : v.payment_method_code;
+    const label = isPaymentMethodCode(v.payment_method_code)
+      ? labelOfCode(v.payment_method_code)
+      : v.payment_method_code;
     return `<p class="fixed-method">Payment method: <strong>${esc(label)}</strong></p>`;
   }
   return `<fieldset>
   <legend>Payment method</legend>
   ${PAYMENT_METHOD_CODES.map(
-    (code, i) => `<label class="method"><input type="radio" name="payment_method_code" value="${code}" ${
-      (chosen ? chosen === code : i === 0) ? 'checked' : ''
-    } required> ${esc(labelOfCode(code))}</label>`,
+    (code, i) =>
+      `<label class="method"><input type="radio" name="payment_method_code" value="${code}" ${
+        (chosen ? chosen === code : i === 0) ? 'checked' : ''
+      } required> ${esc(labelOfCode(code))}</label>`,
   ).join('\n  ')}
 </fieldset>`;
 }
@@ -119,8 +132,12 @@ export function renderProcessing({ view: v, merchant }: CheckoutPageModel): stri
 export function renderAtProvider({ view: v, merchant }: CheckoutPageModel): string {
   const p = v.provider!;
   const steps = [
-    p.authorization_url ? `<p><a class="pay button" href="${esc(p.authorization_url)}" rel="noreferrer">Continue to ${esc(p.name)}</a></p>` : '',
-    p.authorization_code ? `<p>Enter the code <code data-testid="authorization-code">${esc(p.authorization_code)}</code> in your ${esc(p.name)} app.</p>` : '',
+    p.authorization_url
+      ? `<p><a class="pay button" href="${esc(p.authorization_url)}" rel="noreferrer">Continue to ${esc(p.name)}</a></p>`
+      : '',
+    p.authorization_code
+      ? `<p>Enter the code <code data-testid="authorization-code">${esc(p.authorization_code)}</code> in your ${esc(p.name)} app.</p>`
+      : '',
     p.instructions ? `<p>${esc(p.instructions)}</p>` : '',
   ].join('');
   return layout(
@@ -161,11 +178,17 @@ export function renderInactive({ view: v, merchant }: CheckoutPageModel): string
 }
 
 export function renderNotFound(): string {
-  return layout('Checkout not found', '<h1>This checkout does not exist</h1><p>Check the link you were given, or ask the merchant for a new one.</p>');
+  return layout(
+    'Checkout not found',
+    '<h1>This checkout does not exist</h1><p>Check the link you were given, or ask the merchant for a new one.</p>',
+  );
 }
 
 export function renderUnavailable(requestId: string): string {
-  return layout('Try again shortly', `<h1>We could not load this payment</h1><p>Please try again in a moment. Reference <code>${esc(requestId)}</code>.</p>`);
+  return layout(
+    'Try again shortly',
+    `<h1>We could not load this payment</h1><p>Please try again in a moment. Reference <code>${esc(requestId)}</code>.</p>`,
+  );
 }
 
 export const CHECKOUT_CSS = `

@@ -7,7 +7,9 @@ import { Ok } from '../http/responses';
 const connectionFields = {
   provider: StringEnum(CONNECTION_PROVIDERS),
   mode: StringEnum(MODES, 'The mode of the key that connected it'),
-  account: Str('The provider account, masked: its prefix and the last characters of its id (int_…1201, ct_…5E0A, site_…0001)'),
+  account: Str(
+    'The provider account, masked: its prefix and the last characters of its id (int_…1201, ct_…5E0A, site_…0001)',
+  ),
   methods: List(StringEnum(PAYMENT_METHOD_CODES), 'The payment_method_codes this connection serves'),
   notification_url: Str("Give it to the provider as the account's notification (result) URL"),
   date_created: Str(),

@@ -40,16 +40,31 @@ export class ConnectionsController {
   @ApiResponds(200, "The key's mode's connections, newest first (no credentials)", R.ConnectionList)
   @ApiErrors()
   async list(@Req() req: ApiRequest): Promise<R.ConnectionList> {
-    const { connections } = await this.transactions.call<Record<string, never>, ListConnectionsResult>(RpcPatterns.ConnectionsList, rpcContext(req), {});
-    return { result: 'success', connections: connections.map((c) => presentConnection(c, this.config.publicBaseUrl())) };
+    const { connections } = await this.transactions.call<Record<string, never>, ListConnectionsResult>(
+      RpcPatterns.ConnectionsList,
+      rpcContext(req),
+      {},
+    );
+    return {
+      result: 'success',
+      connections: connections.map((c) => presentConnection(c, this.config.publicBaseUrl())),
+    };
   }
 
   @Get(':provider')
   @ApiPathEnum('provider', CONNECTION_PROVIDERS)
-  @ApiResponds(200, 'The connection (no credentials); 404 when the provider is not connected in this mode', R.ConnectionAnswer)
+  @ApiResponds(
+    200,
+    'The connection (no credentials); 404 when the provider is not connected in this mode',
+    R.ConnectionAnswer,
+  )
   @ApiErrors(ErrorCodes.NotFound)
   async get(@Req() req: ApiRequest, @Param('provider') provider: string): Promise<R.ConnectionAnswer> {
-    const c = await this.transactions.call<ConnectionProviderBody, ConnectionView>(RpcPatterns.ConnectionsGet, rpcContext(req), { provider: checkedProvider(provider) });
+    const c = await this.transactions.call<ConnectionProviderBody, ConnectionView>(
+      RpcPatterns.ConnectionsGet,
+      rpcContext(req),
+      { provider: checkedProvider(provider) },
+    );
     return { result: 'success', ...presentConnection(c, this.config.publicBaseUrl()) };
   }
 
@@ -57,30 +72,58 @@ export class ConnectionsController {
   @Put(':provider')
   @ApiPathEnum('provider', CONNECTION_PROVIDERS)
   @ApiBodyOneOf(PaynowConnectionDto, DpoConnectionDto, OzowConnectionDto)
-  @ApiResponds(200, 'The connection as stored (no credentials): paynow takes PaynowConnectionDto, dpo DpoConnectionDto, ozow OzowConnectionDto', R.ConnectionAnswer)
+  @ApiResponds(
+    200,
+    'The connection as stored (no credentials): paynow takes PaynowConnectionDto, dpo DpoConnectionDto, ozow OzowConnectionDto',
+    R.ConnectionAnswer,
+  )
   @ApiErrors(ErrorCodes.NotFound)
-  async put(@Req() req: ApiRequest, @Param('provider') provider: string, @Body() body: unknown): Promise<R.ConnectionAnswer> {
+  async put(
+    @Req() req: ApiRequest,
+    @Param('provider') provider: string,
+    @Body() body: unknown,
+  ): Promise<R.ConnectionAnswer> {
     const known = checkedProvider(provider);
     // The body's schema depends on the provider, so it is validated here, after the provider is known.
     const credentials = validateRequest(CONNECTION_BODIES[known], body);
-    const c = await this.transactions.call<PutConnectionBody, ConnectionView>(RpcPatterns.ConnectionsPut, rpcContext(req), { provider: known, credentials });
+    const c = await this.transactions.call<PutConnectionBody, ConnectionView>(
+      RpcPatterns.ConnectionsPut,
+      rpcContext(req),
+      { provider: known, credentials },
+    );
     return { result: 'success', ...presentConnection(c, this.config.publicBaseUrl()) };
   }
 
   @Delete(':provider')
   @ApiPathEnum('provider', CONNECTION_PROVIDERS)
-  @ApiResponds(200, 'Removed: the credentials are deleted; 404 when the provider is not connected in this mode', R.ConnectionDeleted)
+  @ApiResponds(
+    200,
+    'Removed: the credentials are deleted; 404 when the provider is not connected in this mode',
+    R.ConnectionDeleted,
+  )
   @ApiErrors(ErrorCodes.NotFound)
   async remove(@Req() req: ApiRequest, @Param('provider') provider: string): Promise<R.ConnectionDeleted> {
-    const { provider: removed } = await this.transactions.call<ConnectionProviderBody, ConnectionDeletedResult>(RpcPatterns.ConnectionsDelete, rpcContext(req), {
-      provider: checkedProvider(provider),
-    });
-    return { result: 'success', provider: removed, message: `${removed} connection removed (${rpcContext(req).mode} mode)` };
+    const { provider: removed } = await this.transactions.call<ConnectionProviderBody, ConnectionDeletedResult>(
+      RpcPatterns.ConnectionsDelete,
+      rpcContext(req),
+      {
+        provider: checkedProvider(provider),
+      },
+    );
+    return {
+      result: 'success',
+      provider: removed,
+      message: `${removed} connection removed (${rpcContext(req).mode} mode)`,
+    };
   }
 }
 
 /** A provider the API knows; any other name in the path names nothing (404 without an RPC). */
 export function checkedProvider(provider: string): ConnectionProvider {
-  if (!isConnectionProvider(provider)) throw new ApiException(ErrorCodes.NotFound, `no provider ${provider}; connections exist for ${CONNECTION_PROVIDERS.join(', ')}`);
+  if (!isConnectionProvider(provider))
+    throw new ApiException(
+      ErrorCodes.NotFound,
+      `no provider ${provider}; connections exist for ${CONNECTION_PROVIDERS.join(', ')}`,
+    );
   return provider;
 }

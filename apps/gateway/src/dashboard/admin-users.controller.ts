@@ -19,7 +19,11 @@ export class AdminDashboardUsersController {
   @Post(':id/users')
   @HttpCode(201)
   @ApiErrors(ErrorCodes.NotFound, ErrorCodes.EmailTaken)
-  @ApiResponds(201, 'A dashboard user of the business (409 email_taken when the e-mail already has an account)', DashboardUserCreated)
+  @ApiResponds(
+    201,
+    'A dashboard user of the business (409 email_taken when the e-mail already has an account)',
+    DashboardUserCreated,
+  )
   async create(@Param('id') id: string, @ValidBody(NewUserDto) body: NewUserDto): Promise<DashboardUserCreated> {
     const businessId = serialId(id, 'business');
     const user = await this.users.create(businessId, body);

@@ -39,14 +39,27 @@ export class AuditStore {
   }
 
   /** One page, newest first; `before` is the id of the last entry of the previous page. */
-  async page(businessId: number, limit: number, before?: string): Promise<{ entries: AuditEntry[]; has_more: boolean }> {
+  async page(
+    businessId: number,
+    limit: number,
+    before?: string,
+  ): Promise<{ entries: AuditEntry[]; has_more: boolean }> {
     const rows = await queryRows<AuditRow>(
       this.ds,
       `SELECT id::text AS id, actor, action, mode, target, details, ip, created_at FROM dashboard_audit_log
        WHERE business_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) ORDER BY dashboard_audit_log.id DESC LIMIT $3`,
       [businessId, before ?? null, limit + 1],
     );
-    const entries = rows.slice(0, limit).map((r): AuditEntry => ({ id: r.id, actor: r.actor, action: r.action, mode: r.mode, target: r.target, details: r.details, ip: r.ip, date_created: r.created_at.toISOString() }));
+    const entries = rows.slice(0, limit).map((r): AuditEntry => ({
+      id: r.id,
+      actor: r.actor,
+      action: r.action,
+      mode: r.mode,
+      target: r.target,
+      details: r.details,
+      ip: r.ip,
+      date_created: r.created_at.toISOString(),
+    }));
     return { entries, has_more: rows.length > limit };
   }
 }

@@ -26,14 +26,23 @@ export class PartnerNames {
    * direction is not used: netting can turn it (a refund's reversal makes the net negative), so an
    * invoice can have as debtor a business that never chose to pay.
    */
-  payersOf(req: ApiRequest, entries: { kind: string; creditor_business_id: number; debtor_business_id: number }[]): Promise<BusinessNames> {
+  payersOf(
+    req: ApiRequest,
+    entries: { kind: string; creditor_business_id: number; debtor_business_id: number }[],
+  ): Promise<BusinessNames> {
     const own = req.dashboard!.user.business_id;
-    return this.of(req, entries.filter((e) => e.kind === 'split' && e.creditor_business_id === own).map((e) => e.debtor_business_id));
+    return this.of(
+      req,
+      entries.filter((e) => e.kind === 'split' && e.creditor_business_id === own).map((e) => e.debtor_business_id),
+    );
   }
 
   /** The names of the counterparties that owe the session's business something. */
   owingOf(req: ApiRequest, rows: { business_id: number; owed_to_you: number }[]): Promise<BusinessNames> {
-    return this.of(req, rows.filter((r) => r.owed_to_you > 0).map((r) => r.business_id));
+    return this.of(
+      req,
+      rows.filter((r) => r.owed_to_you > 0).map((r) => r.business_id),
+    );
   }
 
   private async of(req: ApiRequest, ids: Iterable<number>): Promise<BusinessNames> {
@@ -46,7 +55,10 @@ export class PartnerNames {
       for (const [id, name] of found) names[String(id)] = name;
       return names;
     } catch (err) {
-      rootLogger().warn({ err: (err as Error).message, business_id: ownBusinessId }, 'partner names not read; the page shows ids');
+      rootLogger().warn(
+        { err: (err as Error).message, business_id: ownBusinessId },
+        'partner names not read; the page shows ids',
+      );
       return {};
     }
   }

@@ -16,7 +16,14 @@ describe('webhook endpoint edits in the audit log', () => {
 
 describe('the settings page’s providers', () => {
   it('lists every provider, connected or not, with its field names and never a credential', () => {
-    const connected = { provider: 'paynow' as const, mode: 'test' as const, account: 'int_…1201', methods: ['ecocash'], date_created: '2026-01-01T00:00:00.000Z', date_updated: '2026-01-01T00:00:00.000Z' };
+    const connected = {
+      provider: 'paynow' as const,
+      mode: 'test' as const,
+      account: 'int_…1201',
+      methods: ['ecocash'],
+      date_created: '2026-01-01T00:00:00.000Z',
+      date_updated: '2026-01-01T00:00:00.000Z',
+    };
     const items = providerItems([connected], 'https://pay.example');
     expect(items.map((p) => [p.provider, p.connection?.account ?? null])).toEqual([
       ['paynow', 'int_…1201'],

@@ -10,11 +10,18 @@ import { DashboardUserStore, type DashboardUser } from './user-store';
 export class DashboardUsersService {
   constructor(private readonly store: DashboardUserStore) {}
 
-  async create(businessId: number, input: { email: string; password: string; role: Role }, invitedBy: number | null = null): Promise<DashboardUser> {
+  async create(
+    businessId: number,
+    input: { email: string; password: string; role: Role },
+    invitedBy: number | null = null,
+  ): Promise<DashboardUser> {
     const hash = await hashPassword(input.password);
     const user = await this.store.insert(businessId, input.email.toLowerCase(), hash, input.role, invitedBy);
     if (user === undefined) throw new ApiException(ErrorCodes.NotFound, `no business ${businessId}`);
-    if (user === null) throw new ApiException(ErrorCodes.EmailTaken, 'that e-mail already has a dashboard account', [{ field: 'email', message: 'already has a dashboard account' }]);
+    if (user === null)
+      throw new ApiException(ErrorCodes.EmailTaken, 'that e-mail already has a dashboard account', [
+        { field: 'email', message: 'already has a dashboard account' },
+      ]);
     return user;
   }
 }

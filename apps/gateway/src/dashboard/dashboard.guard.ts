@@ -64,7 +64,8 @@ export class DashboardGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const token = sessionToken(req);
     const session = token ? await this.sessions.get(token) : null;
-    if (!token || !session) throw new ApiException(ErrorCodes.NotSignedIn, 'not signed in, or the session ended; sign in again');
+    if (!token || !session)
+      throw new ApiException(ErrorCodes.NotSignedIn, 'not signed in, or the session ended; sign in again');
     const user = await this.users.byId(session.user_id);
     if (!user || user.business_id !== session.business_id) {
       await this.sessions.destroy(token);
@@ -80,13 +81,28 @@ export class DashboardGuard implements CanActivate {
     // The app names the mode its page showed on every change (X-Dashboard-Mode): another tab may
     // have switched the session since, and the change must not land in the other mode's data.
     const shown = header(req, 'x-dashboard-mode');
-    if (!SAFE_METHODS.has(req.method) && shown !== undefined && shown !== session.mode && !this.reflector.get<boolean>(ANY_MODE, context.getHandler())) {
-      throw new ApiException(ErrorCodes.ModeMismatch, `the session is in ${session.mode} mode now (another tab switched it); reload the page`);
+    if (
+      !SAFE_METHODS.has(req.method) &&
+      shown !== undefined &&
+      shown !== session.mode &&
+      !this.reflector.get<boolean>(ANY_MODE, context.getHandler())
+    ) {
+      throw new ApiException(
+        ErrorCodes.ModeMismatch,
+        `the session is in ${session.mode} mode now (another tab switched it); reload the page`,
+      );
     }
     req.dashboard = { user, session, token };
     req.principal = { business_id: user.business_id, mode: session.mode, key_type: 'secret' };
-    if (this.reflector.get<boolean | undefined>(SECRET_ANSWER, context.getHandler()) && header(req, 'idempotency-key') !== undefined) {
-      throw new ApiException(ErrorCodes.ValidationError, 'this request takes no Idempotency-Key: its answer holds a secret shown once and never kept', [{ field: 'Idempotency-Key', message: 'is not accepted here' }]);
+    if (
+      this.reflector.get<boolean | undefined>(SECRET_ANSWER, context.getHandler()) &&
+      header(req, 'idempotency-key') !== undefined
+    ) {
+      throw new ApiException(
+        ErrorCodes.ValidationError,
+        'this request takes no Idempotency-Key: its answer holds a secret shown once and never kept',
+        [{ field: 'Idempotency-Key', message: 'is not accepted here' }],
+      );
     }
     // The dashboard's own scope, per user: its keys never replay or block a merchant's API calls.
     const claiming = this.idempotency.claim(req, { scope: `dashboard:${user.business_id}:${session.mode}:${user.id}` });

@@ -44,6 +44,15 @@ import { DashboardSettingsController } from './settings.controller';
     DashboardSettingsController,
     DashboardPagesController,
   ],
-  providers: [DashboardUserStore, AuditStore, Audit, SessionStore, LoginLimiter, DashboardGuard, DashboardUsersService, PartnerNames],
+  providers: [
+    DashboardUserStore,
+    AuditStore,
+    Audit,
+    SessionStore,
+    LoginLimiter,
+    DashboardGuard,
+    DashboardUsersService,
+    PartnerNames,
+  ],
 })
 export class DashboardModule {}

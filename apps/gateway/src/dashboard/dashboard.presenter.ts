@@ -7,9 +7,22 @@ export type UserView = DashboardApi.UserView;
 export type SessionAnswer = DashboardApi.SessionAnswer;
 
 export function presentUser(u: DashboardUser): UserView {
-  return { id: u.id, email: u.email, role: u.role, business_id: u.business_id, business_name: u.business_name, date_created: u.date_created };
+  return {
+    id: u.id,
+    email: u.email,
+    role: u.role,
+    business_id: u.business_id,
+    business_name: u.business_name,
+    date_created: u.date_created,
+  };
 }
 
 export function presentSession(user: DashboardUser, session: Session): SessionAnswer {
-  return { result: 'success', user: presentUser(user), mode: session.mode, csrf_token: session.csrf, actions: allowedActions(user.role) };
+  return {
+    result: 'success',
+    user: presentUser(user),
+    mode: session.mode,
+    csrf_token: session.csrf,
+    actions: allowedActions(user.role),
+  };
 }

@@ -24,9 +24,12 @@ export type LoginDto = Static<typeof LoginDto>;
 
 export const NewUserDto = requestBody('DashboardNewUserDto', {
   email: required(email()),
-  password: required([isLength(PASSWORD_MIN, PASSWORD_MAX, `password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`)], {
-    description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters`,
-  }),
+  password: required(
+    [isLength(PASSWORD_MIN, PASSWORD_MAX, `password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`)],
+    {
+      description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters`,
+    },
+  ),
   role: required([isIn(ROLES, `role must be one of ${ROLES.join(', ')}`)]),
 });
 export type NewUserDto = Static<typeof NewUserDto>;
@@ -61,7 +64,9 @@ const TXN = /^txn_[0-9A-Za-z]{1,64}$/;
 
 /** The payments list's filters, as the query string carries them (all text). */
 export const PaymentsQuery = requestQuery('DashboardPaymentsQuery', {
-  status: optional([isIn(['pending', 'processing', 'success', 'failed'], 'status must be pending, processing, success or failed')]),
+  status: optional([
+    isIn(['pending', 'processing', 'success', 'failed'], 'status must be pending, processing, success or failed'),
+  ]),
   method: optional([isIn(PAYMENT_METHOD_CODES, `method must be one of ${PAYMENT_METHOD_CODES.join(', ')}`)]),
   from: optional([matches(DAY, 'from must be a date, YYYY-MM-DD')]),
   to: optional([matches(DAY, 'to must be a date, YYYY-MM-DD')]),

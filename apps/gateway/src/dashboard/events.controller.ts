@@ -54,7 +54,11 @@ export class DashboardEventsController {
     const ctx = rpcContext(req);
     // The event first: 404 for another business's or mode's id before anything else is asked.
     const event = await this.hooks.call<EventIdBody, EventView>(WebhookRpcPatterns.EventsGet, ctx, { id });
-    const { deliveries } = await this.hooks.call<EventDeliveriesBody, EventDeliveriesResult>(WebhookRpcPatterns.EventsDeliveries, ctx, { event_id: id });
+    const { deliveries } = await this.hooks.call<EventDeliveriesBody, EventDeliveriesResult>(
+      WebhookRpcPatterns.EventsDeliveries,
+      ctx,
+      { event_id: id },
+    );
     return { result: 'success', event, deliveries };
   }
 }

@@ -31,7 +31,13 @@ export class KeysController {
   async list(@Req() req: ApiRequest): Promise<DashboardApi.KeyList> {
     const { user, session } = req.dashboard!;
     const rows = await this.keys.working(user.business_id, session.mode);
-    const keys = rows.map((r): KeyItem => ({ type: r.key_type, mode: session.mode, masked: `${r.prefix}…`, date_created: r.created_at.toISOString(), expires_at: r.expires_at?.toISOString() ?? null }));
+    const keys = rows.map((r): KeyItem => ({
+      type: r.key_type,
+      mode: session.mode,
+      masked: `${r.prefix}…`,
+      date_created: r.created_at.toISOString(),
+      expires_at: r.expires_at?.toISOString() ?? null,
+    }));
     return { result: 'success', keys };
   }
 
@@ -43,11 +49,20 @@ export class KeysController {
     const { user, session } = req.dashboard!;
     // The key the page showed: another tab may have switched the session's mode since.
     if (body.mode !== session.mode) {
-      throw new ApiException(ErrorCodes.ModeMismatch, `the session is in ${session.mode} mode now; reload the page to roll a ${session.mode} key`);
+      throw new ApiException(
+        ErrorCodes.ModeMismatch,
+        `the session is in ${session.mode} mode now; reload the page to roll a ${session.mode} key`,
+      );
     }
     const grace = body.grace_seconds ?? 0;
     const rolled = await this.businesses.roll(user.business_id, session.mode, body.type, grace);
     await this.audit.record(req, 'key.roll', `${body.type} key`, { grace_seconds: grace });
-    return { result: 'success', type: body.type, mode: session.mode, api_key: rolled.key, previous_key_expires_at: rolled.previous_key_expires_at };
+    return {
+      result: 'success',
+      type: body.type,
+      mode: session.mode,
+      api_key: rolled.key,
+      previous_key_expires_at: rolled.previous_key_expires_at,
+    };
   }
 }

@@ -1,6 +1,15 @@
 import { Controller, Get, HttpCode, Inject, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ErrorCodes, RpcPatterns, type DashboardApi, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type UpdateLinkBody } from '@payments/contracts';
+import {
+  ErrorCodes,
+  RpcPatterns,
+  type DashboardApi,
+  type LinkIdBody,
+  type LinkView,
+  type ListLinksBody,
+  type ListLinksResult,
+  type UpdateLinkBody,
+} from '@payments/contracts';
 import { rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { GatewayConfig } from '../config/gateway.config';
@@ -25,7 +34,9 @@ const PAGE = 25;
  */
 export function linkChanges(dto: UpdateLinkDto): Record<string, unknown> {
   const m = dto.metadata;
-  const changed: Record<string, unknown> = { fields: (['description', 'metadata'] as const).filter((f) => dto[f] !== undefined) };
+  const changed: Record<string, unknown> = {
+    fields: (['description', 'metadata'] as const).filter((f) => dto[f] !== undefined),
+  };
   if (m === null || m === '') changed.metadata_removed = 'all';
   else if (m !== undefined && typeof m === 'object') {
     const values = Object.values(m);
@@ -56,7 +67,11 @@ export class DashboardLinksController {
     @Req() req: ApiRequest,
     @ValidQuery(ListLinksQuery) query: ListLinksQuery,
   ): Promise<DashboardApi.LinkList> {
-    const page = await this.transactions.call<ListLinksBody, ListLinksResult>(RpcPatterns.LinksList, rpcContext(req), cursorPage(query, PAGE));
+    const page = await this.transactions.call<ListLinksBody, ListLinksResult>(
+      RpcPatterns.LinksList,
+      rpcContext(req),
+      cursorPage(query, PAGE),
+    );
     const links = page.links.map((l) => this.present(l));
     return { result: 'success', links, has_more: page.has_more };
   }
@@ -67,10 +82,18 @@ export class DashboardLinksController {
   @Allows('links.write')
   async create(@Req() req: ApiRequest, @ValidBody(CreateLinkDto) dto: CreateLinkDto): Promise<DashboardApi.LinkAnswer> {
     if (!req.idempotencyClaim) {
-      throw new ApiException(ErrorCodes.ValidationError, 'creating a link needs an Idempotency-Key header (one per link, reused when retrying it)', [{ field: 'Idempotency-Key', message: 'is required' }]);
+      throw new ApiException(
+        ErrorCodes.ValidationError,
+        'creating a link needs an Idempotency-Key header (one per link, reused when retrying it)',
+        [{ field: 'Idempotency-Key', message: 'is required' }],
+      );
     }
     const link = await createLink(this.transactions, this.businesses, rpcContext(req), dto);
-    await this.audit.record(req, 'link.create', link.payment_link_id, { amount: link.amount, currency: link.currency, splits: link.splits.length });
+    await this.audit.record(req, 'link.create', link.payment_link_id, {
+      amount: link.amount,
+      currency: link.currency,
+      splits: link.splits.length,
+    });
     return { result: 'success', link: this.present(link) };
   }
 
@@ -80,7 +103,11 @@ export class DashboardLinksController {
    */
   @Patch(':id')
   @Allows('links.write')
-  async update(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(UpdateLinkDto) dto: UpdateLinkDto): Promise<DashboardApi.LinkAnswer> {
+  async update(
+    @Req() req: ApiRequest,
+    @Param('id') id: string,
+    @ValidBody(UpdateLinkDto) dto: UpdateLinkDto,
+  ): Promise<DashboardApi.LinkAnswer> {
     const link = await this.transactions.call<UpdateLinkBody, LinkView>(RpcPatterns.LinksUpdate, rpcContext(req), {
       payment_link_id: checkedLinkId(id),
       description: dto.description,
@@ -95,7 +122,9 @@ export class DashboardLinksController {
   @HttpCode(200)
   @Allows('links.write')
   async deactivate(@Req() req: ApiRequest, @Param('id') id: string): Promise<DashboardApi.LinkAnswer> {
-    const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksDeactivate, rpcContext(req), { payment_link_id: checkedLinkId(id) });
+    const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksDeactivate, rpcContext(req), {
+      payment_link_id: checkedLinkId(id),
+    });
     await this.audit.record(req, 'link.deactivate', link.payment_link_id);
     return { result: 'success', link: this.present(link) };
   }

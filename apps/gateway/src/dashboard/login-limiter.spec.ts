@@ -21,6 +21,7 @@ describe('sign-in limiter: what one address is', () => {
   it('reads an embedded IPv4 tail as two groups, and counts malformed text as it is (never throws)', () => {
     expect(addressBucket('1::2:3:4:5.6.7.8')).toBe('1:0:0:2::/64');
     expect(addressBucket('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
-    for (const odd of ['1:2:3:4:5:6:7:8::', 'not an address', '::ffff:999.1.1.1', '']) expect(addressBucket(odd)).toBe(odd);
+    for (const odd of ['1:2:3:4:5:6:7:8::', 'not an address', '::ffff:999.1.1.1', ''])
+      expect(addressBucket(odd)).toBe(odd);
   });
 });

@@ -30,8 +30,12 @@ export function addressBucket(address: string): string {
   const [head, tail] = text.split('::');
   const left = head ? head.split(':') : [];
   const right = tail === undefined ? [] : tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /**
@@ -84,10 +88,27 @@ export class LoginLimiter {
 
   /** Takes an attempt, or throws 429 rate_limited with Retry-After. */
   async take(keys: string[]): Promise<void> {
-    const wait = Number(await this.call(this.redis.eval(TAKE, 2, keys[0], keys[1], LOGIN_LIMITS.perAccount, LOGIN_LIMITS.perAddress, LOGIN_LIMITS.windowMs)));
+    const wait = Number(
+      await this.call(
+        this.redis.eval(
+          TAKE,
+          2,
+          keys[0],
+          keys[1],
+          LOGIN_LIMITS.perAccount,
+          LOGIN_LIMITS.perAddress,
+          LOGIN_LIMITS.windowMs,
+        ),
+      ),
+    );
     if (wait > 0) {
       const seconds = String(Math.ceil(wait / 1000));
-      throw new ApiException(ErrorCodes.RateLimited, `too many sign-in attempts; try again in ${seconds} s`, undefined, { 'Retry-After': seconds });
+      throw new ApiException(
+        ErrorCodes.RateLimited,
+        `too many sign-in attempts; try again in ${seconds} s`,
+        undefined,
+        { 'Retry-After': seconds },
+      );
     }
   }
 

@@ -1,6 +1,14 @@
 import { Controller, Get, Inject, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { LedgerRpcPatterns, RpcPatterns, type DailyTotalsBody, type DailyTotalsResult, type DashboardApi, type ListTransactionsBody, type ListTransactionsResult } from '@payments/contracts';
+import {
+  LedgerRpcPatterns,
+  RpcPatterns,
+  type DailyTotalsBody,
+  type DailyTotalsResult,
+  type DashboardApi,
+  type ListTransactionsBody,
+  type ListTransactionsResult,
+} from '@payments/contracts';
 import { rpcContext } from '../auth/api-key.guard';
 import type { ApiRequest } from '../http/http-types';
 import { RpcClientPool, SPLIT_LEDGER_SERVICE, TRANSACTION_SERVICE } from '../rpc/rpc-client-pool';
@@ -33,9 +41,20 @@ export class OverviewController {
     const to = new Date().toISOString().slice(0, 10);
     const from = new Date(Date.now() - (DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
     const [totals, latest] = await Promise.all([
-      this.ledger.call<DailyTotalsBody, DailyTotalsResult>(LedgerRpcPatterns.LedgerDailyTotals, rpcContext(req), { from, to }),
-      this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), { limit: RECENT }),
+      this.ledger.call<DailyTotalsBody, DailyTotalsResult>(LedgerRpcPatterns.LedgerDailyTotals, rpcContext(req), {
+        from,
+        to,
+      }),
+      this.transactions.call<ListTransactionsBody, ListTransactionsResult>(
+        RpcPatterns.TransactionsList,
+        rpcContext(req),
+        { limit: RECENT },
+      ),
     ]);
-    return { result: 'success', days: totalsByDay(totals.daily_totals, from, to), recent: latest.transactions.map(presentPayment) };
+    return {
+      result: 'success',
+      days: totalsByDay(totals.daily_totals, from, to),
+      recent: latest.transactions.map(presentPayment),
+    };
   }
 }

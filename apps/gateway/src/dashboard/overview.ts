@@ -5,7 +5,11 @@ export type DayTotals = DashboardApi.DayTotals;
 /** One entry per UTC day from `from` to `to` (both YYYY-MM-DD), days without payments included. */
 export function totalsByDay(totals: DailyTotal[], from: string, to: string): DayTotals[] {
   const days = new Map<string, DayTotals>();
-  for (let d = new Date(`${from}T00:00:00Z`); d.toISOString().slice(0, 10) <= to; d = new Date(d.getTime() + 86_400_000)) {
+  for (
+    let d = new Date(`${from}T00:00:00Z`);
+    d.toISOString().slice(0, 10) <= to;
+    d = new Date(d.getTime() + 86_400_000)
+  ) {
     const date = d.toISOString().slice(0, 10);
     days.set(date, { date, payments: 0, succeeded: 0, volume: {} });
   }

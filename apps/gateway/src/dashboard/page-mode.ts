@@ -9,9 +9,12 @@ import type { ApiRequest } from '../http/http-types';
  */
 export function expectPageMode(req: ApiRequest, raw: unknown): Mode {
   if (raw !== 'test' && raw !== 'live') {
-    throw new ApiException(ErrorCodes.ValidationError, 'mode must be test or live', [{ field: 'mode', message: 'must be test or live (the mode the page shows)' }]);
+    throw new ApiException(ErrorCodes.ValidationError, 'mode must be test or live', [
+      { field: 'mode', message: 'must be test or live (the mode the page shows)' },
+    ]);
   }
   const current = req.dashboard!.session.mode;
-  if (raw !== current) throw new ApiException(ErrorCodes.ModeMismatch, `the session is in ${current} mode now; reload the page`);
+  if (raw !== current)
+    throw new ApiException(ErrorCodes.ModeMismatch, `the session is in ${current} mode now; reload the page`);
   return raw;
 }

@@ -28,7 +28,11 @@ function load(dir: string): Built | null {
   const assets = new Map<string, { body: Buffer; type: string }>();
   const assetDir = join(dir, 'assets');
   if (existsSync(assetDir)) {
-    for (const name of readdirSync(assetDir)) assets.set(`/dashboard/assets/${name}`, { body: readFileSync(join(assetDir, name)), type: TYPES[extname(name)] ?? 'application/octet-stream' });
+    for (const name of readdirSync(assetDir))
+      assets.set(`/dashboard/assets/${name}`, {
+        body: readFileSync(join(assetDir, name)),
+        type: TYPES[extname(name)] ?? 'application/octet-stream',
+      });
   }
   return { index: readFileSync(join(dir, 'index.html')), assets };
 }
@@ -45,7 +49,9 @@ export class DashboardPagesController {
 
   constructor(@Inject(GatewayConfig) config: GatewayConfig) {
     // dist/apps/gateway/src/dashboard → dist/apps/dashboard
-    this.built = load(config.DASHBOARD_DIR ? resolve(config.DASHBOARD_DIR) : resolve(__dirname, '..', '..', '..', 'dashboard'));
+    this.built = load(
+      config.DASHBOARD_DIR ? resolve(config.DASHBOARD_DIR) : resolve(__dirname, '..', '..', '..', 'dashboard'),
+    );
   }
 
   @Get()
@@ -56,8 +62,13 @@ export class DashboardPagesController {
   @Get('*')
   page(@Req() req: ApiRequest, @Res() reply: ApiReply): void {
     const path = requestPath(req);
-    if (/^\/dashboard\/api(\/|$)/i.test(path)) throw new ApiException(ErrorCodes.NotFound, `no route ${req.method} ${path}`);
-    if (!this.built) throw new ApiException(ErrorCodes.ServiceUnavailable, 'the dashboard is not built on this server (npm run build builds it)');
+    if (/^\/dashboard\/api(\/|$)/i.test(path))
+      throw new ApiException(ErrorCodes.NotFound, `no route ${req.method} ${path}`);
+    if (!this.built)
+      throw new ApiException(
+        ErrorCodes.ServiceUnavailable,
+        'the dashboard is not built on this server (npm run build builds it)',
+      );
     const asset = this.built.assets.get(path);
     if (asset) {
       void reply.header('cache-control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);

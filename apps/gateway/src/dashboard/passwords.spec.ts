@@ -29,7 +29,9 @@ describe('dashboard passwords (scrypt)', () => {
 
   it('runs two hashes at once and queues 32; past that it answers 503 at once, and every slot comes back', async () => {
     const stored = await hashPassword('correct horse battery staple');
-    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => verifyPassword('wrong horse battery staple', stored)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, () => verifyPassword('wrong horse battery staple', stored)),
+    );
     const refused = outcomes.filter((o) => o.status === 'rejected');
     expect(refused).toHaveLength(6);
     for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(PasswordCheckBusy);

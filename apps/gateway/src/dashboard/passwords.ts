@@ -30,7 +30,9 @@ const waiting: (() => void)[] = [];
 /** 503: the password was not checked (nothing happened); the caller retries shortly. */
 export class PasswordCheckBusy extends ApiException {
   constructor() {
-    super(ErrorCodes.ServiceUnavailable, 'too many sign-ins at once; try again in a few seconds', undefined, { 'Retry-After': '2' });
+    super(ErrorCodes.ServiceUnavailable, 'too many sign-ins at once; try again in a few seconds', undefined, {
+      'Retry-After': '2',
+    });
   }
 }
 
@@ -40,7 +42,9 @@ async function scrypt(password: string, salt: Buffer, keylen: number, opts: Scry
     await new Promise<void>((resolve) => waiting.push(resolve));
   } else running++;
   try {
-    return await new Promise((resolve, reject) => scryptCb(password.normalize('NFC'), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
+    return await new Promise((resolve, reject) =>
+      scryptCb(password.normalize('NFC'), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+    );
   } finally {
     // The slot passes to the next waiting hash, or is freed.
     const next = waiting.shift();

@@ -57,7 +57,11 @@ export class PaymentsController {
   @Get()
   @Allows('payments.read')
   async list(@Req() req: ApiRequest, @Query() query: unknown): Promise<DashboardApi.PaymentList> {
-    const r = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, rpcContext(req), listBody(query, PAGE));
+    const r = await this.transactions.call<ListTransactionsBody, ListTransactionsResult>(
+      RpcPatterns.TransactionsList,
+      rpcContext(req),
+      listBody(query, PAGE),
+    );
     return { result: 'success', payments: r.transactions.map(presentPayment), has_more: r.has_more };
   }
 
@@ -72,7 +76,8 @@ export class PaymentsController {
   async export(@Req() req: ApiRequest, @Res() reply: ApiReply, @Query() query: unknown): Promise<void> {
     const ctx = rpcContext(req);
     const transactions = this.transactions;
-    const list = (page: ListTransactionsBody) => transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, ctx, page);
+    const list = (page: ListTransactionsBody) =>
+      transactions.call<ListTransactionsBody, ListTransactionsResult>(RpcPatterns.TransactionsList, ctx, page);
     let page: ListTransactionsBody = { ...listBody(query, EXPORT_PAGE), limit: EXPORT_PAGE, ending_before: undefined };
     const first = await list(page);
     async function* rows(): AsyncGenerator<string> {
@@ -96,38 +101,73 @@ export class PaymentsController {
   @Allows('payments.read')
   async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<PaymentDetail> {
     const payment = await this.fetch(req, id);
-    const [refunds, events, splitEntries] = await Promise.all([this.refundsOf(req, payment), this.eventsOf(req, payment.transaction_id), this.splitEntriesOf(req, payment.transaction_id)]);
-    return { result: 'success', payment: presentPayment(payment), refunds: refunds.map(presentRefund), refundable: refundable(payment, refunds), events, split_entries: splitEntries };
+    const [refunds, events, splitEntries] = await Promise.all([
+      this.refundsOf(req, payment),
+      this.eventsOf(req, payment.transaction_id),
+      this.splitEntriesOf(req, payment.transaction_id),
+    ]);
+    return {
+      result: 'success',
+      payment: presentPayment(payment),
+      refunds: refunds.map(presentRefund),
+      refundable: refundable(payment, refunds),
+      events,
+      split_entries: splitEntries,
+    };
   }
 
   /** The same refund as POST /v1/transactions/refund: same rules, events and webhooks. */
   @Post(':id/refunds')
   @HttpCode(201)
   @Allows('refunds.create')
-  async refund(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(RefundDto) body: RefundDto): Promise<DashboardApi.RefundAnswer> {
+  async refund(
+    @Req() req: ApiRequest,
+    @Param('id') id: string,
+    @ValidBody(RefundDto) body: RefundDto,
+  ): Promise<DashboardApi.RefundAnswer> {
     // A refund is money leaving: a retry after an unknown outcome must replay, never refund twice.
     if (!req.idempotencyClaim) {
-      throw new ApiException(ErrorCodes.ValidationError, 'a refund needs an Idempotency-Key header (one per refund, reused when retrying it)', [{ field: 'Idempotency-Key', message: 'is required' }]);
+      throw new ApiException(
+        ErrorCodes.ValidationError,
+        'a refund needs an Idempotency-Key header (one per refund, reused when retrying it)',
+        [{ field: 'Idempotency-Key', message: 'is required' }],
+      );
     }
     const payment = await this.fetch(req, id);
-    const refund = await this.transactions.call<CreateRefundBody, RefundView>(RpcPatterns.RefundsCreate, rpcContext(req), {
-      transaction_reference: payment.transaction_reference,
-      ...(body.amount != null ? { amount: body.amount } : {}),
-      ...(body.reason != null ? { reason: body.reason } : {}),
+    const refund = await this.transactions.call<CreateRefundBody, RefundView>(
+      RpcPatterns.RefundsCreate,
+      rpcContext(req),
+      {
+        transaction_reference: payment.transaction_reference,
+        ...(body.amount != null ? { amount: body.amount } : {}),
+        ...(body.reason != null ? { reason: body.reason } : {}),
+      },
+    );
+    await this.audit.record(req, 'refund.create', payment.transaction_id, {
+      refund_id: refund.refund_id,
+      amount: refund.amount,
+      currency: refund.currency,
     });
-    await this.audit.record(req, 'refund.create', payment.transaction_id, { refund_id: refund.refund_id, amount: refund.amount, currency: refund.currency });
     return { result: 'success', refund: presentRefund(refund) };
   }
 
   private fetch(req: ApiRequest, id: string): Promise<TransactionView> {
     if (!TXN_ID.test(id)) throw new ApiException(ErrorCodes.NotFound, `no payment ${id}`);
-    return this.transactions.call<FetchTransactionBody, TransactionView>(RpcPatterns.TransactionsFetch, rpcContext(req), { public_id: id });
+    return this.transactions.call<FetchTransactionBody, TransactionView>(
+      RpcPatterns.TransactionsFetch,
+      rpcContext(req),
+      { public_id: id },
+    );
   }
 
   /** The page still shows the payment when the dispatcher cannot be asked; its timeline is then missing. */
   private async eventsOf(req: ApiRequest, transactionId: string): Promise<EventsOfTransactionResult['events'] | null> {
     try {
-      const r = await this.hooks.call<EventsOfTransactionBody, EventsOfTransactionResult>(WebhookRpcPatterns.EventsOfTransaction, rpcContext(req), { transaction_id: transactionId });
+      const r = await this.hooks.call<EventsOfTransactionBody, EventsOfTransactionResult>(
+        WebhookRpcPatterns.EventsOfTransaction,
+        rpcContext(req),
+        { transaction_id: transactionId },
+      );
       return r.events;
     } catch (err) {
       rootLogger().warn({ err, request_id: req.requestId }, 'events of a payment unavailable');
@@ -138,7 +178,11 @@ export class PaymentsController {
   /** Asked only for a payment fetched as this business and mode; the page still shows the payment when the ledger cannot be asked. */
   private async splitEntriesOf(req: ApiRequest, transactionId: string): Promise<DashboardLedgerEntry[] | null> {
     try {
-      const r = await this.ledger.call<LedgerOfTransactionBody, LedgerOfTransactionResult>(LedgerRpcPatterns.LedgerOfTransaction, rpcContext(req), { transaction_id: transactionId });
+      const r = await this.ledger.call<LedgerOfTransactionBody, LedgerOfTransactionResult>(
+        LedgerRpcPatterns.LedgerOfTransaction,
+        rpcContext(req),
+        { transaction_id: transactionId },
+      );
       return r.ledger_entries.map(presentDashboardEntry);
     } catch (err) {
       rootLogger().warn({ err, request_id: req.requestId }, 'split ledger entries of a payment unavailable');
@@ -147,7 +191,11 @@ export class PaymentsController {
   }
 
   private async refundsOf(req: ApiRequest, payment: TransactionView): Promise<RefundView[]> {
-    const r = await this.transactions.call<ListRefundsBody, ListRefundsResult>(RpcPatterns.RefundsList, rpcContext(req), { transaction_reference: payment.transaction_reference });
+    const r = await this.transactions.call<ListRefundsBody, ListRefundsResult>(
+      RpcPatterns.RefundsList,
+      rpcContext(req),
+      { transaction_reference: payment.transaction_reference },
+    );
     return r.refunds;
   }
 }

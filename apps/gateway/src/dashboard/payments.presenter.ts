@@ -25,7 +25,15 @@ export function presentPayment(t: TransactionView): PaymentItem {
 }
 
 export function presentRefund(r: RefundView): RefundItem {
-  return { refund_id: r.refund_id, amount: r.amount, currency: r.currency, status: r.status, reason: r.reason, date_created: r.date_created, date_updated: r.date_updated };
+  return {
+    refund_id: r.refund_id,
+    amount: r.amount,
+    currency: r.currency,
+    status: r.status,
+    reason: r.reason,
+    date_created: r.date_created,
+    date_updated: r.date_updated,
+  };
 }
 
 /** What is left to refund: the amount less every refund that has not failed (the service's own rule). */
@@ -34,7 +42,19 @@ export function refundable(t: TransactionView, refunds: RefundView[]): number {
   return Math.max(0, t.amount - refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0));
 }
 
-const CSV_COLUMNS = ['transaction_id', 'reference', 'status', 'amount', 'charges', 'total', 'amount_refunded', 'currency', 'email', 'payment_method_code', 'date_created'] as const;
+const CSV_COLUMNS = [
+  'transaction_id',
+  'reference',
+  'status',
+  'amount',
+  'charges',
+  'total',
+  'amount_refunded',
+  'currency',
+  'email',
+  'payment_method_code',
+  'date_created',
+] as const;
 
 /** One CSV field: quoted when needed; a leading = + - @ is defused so spreadsheets do not run it as a formula. */
 function field(value: unknown): string {

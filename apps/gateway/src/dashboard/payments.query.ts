@@ -8,9 +8,14 @@ import { PaymentsQuery } from './dashboard.requests';
 export function listBody(query: unknown, defaultLimit: number): ListTransactionsBody {
   const q = validateRequest(PaymentsQuery, query ?? {});
   if (q.starting_after && q.ending_before) {
-    throw new ApiException(ErrorCodes.ValidationError, 'give starting_after or ending_before, not both', [{ field: 'ending_before', message: 'cannot be given with starting_after' }]);
+    throw new ApiException(ErrorCodes.ValidationError, 'give starting_after or ending_before, not both', [
+      { field: 'ending_before', message: 'cannot be given with starting_after' },
+    ]);
   }
-  if (q.from && q.to && q.to < q.from) throw new ApiException(ErrorCodes.ValidationError, 'to must not be before from', [{ field: 'to', message: 'must not be before from' }]);
+  if (q.from && q.to && q.to < q.from)
+    throw new ApiException(ErrorCodes.ValidationError, 'to must not be before from', [
+      { field: 'to', message: 'must not be before from' },
+    ]);
   const search = q.q?.trim();
   return {
     limit: q.limit ? Number(q.limit) : defaultLimit,

@@ -39,7 +39,13 @@ export class SessionStore {
 
   async create(userId: number, businessId: number): Promise<{ token: string; session: Session }> {
     const token = randomBytes(32).toString('base64url');
-    const session: Session = { user_id: userId, business_id: businessId, mode: 'test', csrf: randomBytes(32).toString('base64url'), created_at: Date.now() };
+    const session: Session = {
+      user_id: userId,
+      business_id: businessId,
+      mode: 'test',
+      csrf: randomBytes(32).toString('base64url'),
+      created_at: Date.now(),
+    };
     // The user's set of session keys, so that removing the user can end every one of them.
     const userSessions = this.userKey(userId);
     await this.call(
@@ -81,7 +87,10 @@ export class SessionStore {
     const userSessions = this.userKey(userId);
     const digests = await this.call(this.redis.smembers(userSessions));
     const keys = digests.map((d) => this.prefix + d);
-    const [ended] = await Promise.all([keys.length > 0 ? this.call(this.redis.del(...keys)) : Promise.resolve(0), this.call(this.redis.del(userSessions))]);
+    const [ended] = await Promise.all([
+      keys.length > 0 ? this.call(this.redis.del(...keys)) : Promise.resolve(0),
+      this.call(this.redis.del(userSessions)),
+    ]);
     return ended;
   }
 
@@ -100,7 +109,10 @@ export class SessionStore {
       return await withinDeadline(p, this.config.REDIS_TIMEOUT_MS, 'dashboard session');
     } catch (err) {
       p.catch(() => undefined);
-      const e = new ApiException(ErrorCodes.ServiceUnavailable, 'sessions are unavailable right now; try again shortly');
+      const e = new ApiException(
+        ErrorCodes.ServiceUnavailable,
+        'sessions are unavailable right now; try again shortly',
+      );
       e.cause = err;
       throw e;
     }

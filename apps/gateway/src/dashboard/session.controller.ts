@@ -25,16 +25,22 @@ const WRONG = 'wrong e-mail or password';
 function refuseCrossSite(req: ApiRequest): void {
   const type = header(req, 'content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new ApiException(ErrorCodes.ValidationError, 'sign-in takes a JSON body (Content-Type: application/json)', [{ field: 'Content-Type', message: 'must be application/json' }]);
+    throw new ApiException(ErrorCodes.ValidationError, 'sign-in takes a JSON body (Content-Type: application/json)', [
+      { field: 'Content-Type', message: 'must be application/json' },
+    ]);
   }
   // Browsers since 2020–2023 send Sec-Fetch-Site; older ones are judged by Origin against the
   // host the request was sent to (a proxy in front may name it in X-Forwarded-Host).
   const site = header(req, 'sec-fetch-site');
   const origin = header(req, 'origin');
   // X-Forwarded-Host may list one host per proxy: any of them is where the request was sent.
-  const hosts = [header(req, 'host'), ...(header(req, 'x-forwarded-host')?.split(',') ?? [])].flatMap((h) => (h?.trim() ? [h.trim().toLowerCase()] : []));
+  const hosts = [header(req, 'host'), ...(header(req, 'x-forwarded-host')?.split(',') ?? [])].flatMap((h) =>
+    h?.trim() ? [h.trim().toLowerCase()] : [],
+  );
   const crossSite =
-    site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && !hosts.includes(hostOf(origin) ?? '');
+    site !== undefined
+      ? site !== 'same-origin' && site !== 'none'
+      : origin !== undefined && !hosts.includes(hostOf(origin) ?? '');
   if (crossSite) throw new ApiException(ErrorCodes.Forbidden, 'sign in from the dashboard itself');
 }
 
@@ -64,7 +70,11 @@ export class SessionController {
    */
   @Post('login')
   @HttpCode(200)
-  async login(@Req() req: ApiRequest, @Res({ passthrough: true }) reply: ApiReply, @ValidBody(LoginDto) body: LoginDto): Promise<SessionAnswer> {
+  async login(
+    @Req() req: ApiRequest,
+    @Res({ passthrough: true }) reply: ApiReply,
+    @ValidBody(LoginDto) body: LoginDto,
+  ): Promise<SessionAnswer> {
     refuseCrossSite(req);
     const keys = this.limiter.keys(body.email, req.ip);
     await this.limiter.take(keys);
@@ -72,7 +82,10 @@ export class SessionController {
     const ok = await verifyPassword(body.password, found?.passwordHash ?? (await dummyHash()));
     if (!found || !ok) {
       // Not awaited: a known account's refusal must not take longer than an unknown one's.
-      if (found) this.audit.recordFor(req, found.user, 'login.failed').catch((err) => rootLogger().error({ err }, 'audit record failed'));
+      if (found)
+        this.audit
+          .recordFor(req, found.user, 'login.failed')
+          .catch((err) => rootLogger().error({ err }, 'audit record failed'));
       throw new ApiException(ErrorCodes.InvalidCredentials, WRONG);
     }
     await this.limiter.giveBack(keys);
@@ -108,7 +121,10 @@ export class SessionController {
   @HttpCode(200)
   @UseGuards(DashboardGuard)
   @AnyMode()
-  async logout(@Req() req: ApiRequest, @Res({ passthrough: true }) reply: ApiReply): Promise<{ result: 'success'; message: string }> {
+  async logout(
+    @Req() req: ApiRequest,
+    @Res({ passthrough: true }) reply: ApiReply,
+  ): Promise<{ result: 'success'; message: string }> {
     await this.audit.record(req, 'logout', null);
     await this.sessions.destroy(req.dashboard!.token);
     clearSessionCookie(req, reply);

@@ -34,7 +34,10 @@ export function providerItems(connections: ConnectionView[], publicBaseUrl: stri
     const c = connections.find((x) => x.provider === provider);
     return {
       provider,
-      fields: Object.keys(PROVIDER_CONNECTIONS[provider].fields).map((name) => ({ name, secret: /key|token/.test(name) })),
+      fields: Object.keys(PROVIDER_CONNECTIONS[provider].fields).map((name) => ({
+        name,
+        secret: /key|token/.test(name),
+      })),
       notification_url: notificationUrl(publicBaseUrl, provider),
       connection: c ? presentConnection(c, publicBaseUrl) : null,
     };
@@ -65,14 +68,21 @@ export class DashboardSettingsController {
       this.origins.get(ctx.business_id),
       this.transactions.call<Record<string, never>, ListConnectionsResult>(RpcPatterns.ConnectionsList, ctx, {}),
     ]);
-    return { result: 'success', redirect_origins: origins, providers: providerItems(connections, this.config.publicBaseUrl()) };
+    return {
+      result: 'success',
+      redirect_origins: origins,
+      providers: providerItems(connections, this.config.publicBaseUrl()),
+    };
   }
 
   /** The whole list, replacing the previous one: PUT /v1/settings/redirect_origins's rules. */
   @Put('redirect_origins')
   @AnyMode()
   @Allows('connections.write')
-  async setRedirectOrigins(@Req() req: ApiRequest, @ValidBody(RedirectOriginsDto) dto: RedirectOriginsDto): Promise<DashboardApi.RedirectOrigins> {
+  async setRedirectOrigins(
+    @Req() req: ApiRequest,
+    @ValidBody(RedirectOriginsDto) dto: RedirectOriginsDto,
+  ): Promise<DashboardApi.RedirectOrigins> {
     const saved = await this.origins.set(rpcContext(req).business_id, dto.redirect_origins);
     await this.audit.record(req, 'settings.redirect_origins', null, { redirect_origins: saved });
     return { result: 'success', redirect_origins: saved };
@@ -81,11 +91,20 @@ export class DashboardSettingsController {
   /** PUT /v1/connections/{provider}: the provider's credential fields, all required; `?mode=` the page's mode. */
   @Put('connections/:provider')
   @Allows('connections.write')
-  async putConnection(@Req() req: ApiRequest, @Param('provider') provider: string, @Query('mode') mode: unknown, @Body() body: unknown): Promise<DashboardApi.ConnectionAnswer> {
+  async putConnection(
+    @Req() req: ApiRequest,
+    @Param('provider') provider: string,
+    @Query('mode') mode: unknown,
+    @Body() body: unknown,
+  ): Promise<DashboardApi.ConnectionAnswer> {
     const known = checkedProvider(provider);
     expectPageMode(req, mode);
     const credentials = validateRequest(CONNECTION_BODIES[known], body);
-    const c = await this.transactions.call<PutConnectionBody, ConnectionView>(RpcPatterns.ConnectionsPut, rpcContext(req), { provider: known, credentials });
+    const c = await this.transactions.call<PutConnectionBody, ConnectionView>(
+      RpcPatterns.ConnectionsPut,
+      rpcContext(req),
+      { provider: known, credentials },
+    );
     // The account as masked by the service; never a credential.
     await this.audit.record(req, 'connection.set', known, { account: c.account });
     return { result: 'success', connection: presentConnection(c, this.config.publicBaseUrl()) };
@@ -93,10 +112,18 @@ export class DashboardSettingsController {
 
   @Delete('connections/:provider')
   @Allows('connections.write')
-  async removeConnection(@Req() req: ApiRequest, @Param('provider') provider: string, @Query('mode') mode: unknown): Promise<{ result: 'success'; provider: ConnectionProvider }> {
+  async removeConnection(
+    @Req() req: ApiRequest,
+    @Param('provider') provider: string,
+    @Query('mode') mode: unknown,
+  ): Promise<{ result: 'success'; provider: ConnectionProvider }> {
     const known = checkedProvider(provider);
     expectPageMode(req, mode);
-    const r = await this.transactions.call<ConnectionProviderBody, ConnectionDeletedResult>(RpcPatterns.ConnectionsDelete, rpcContext(req), { provider: known });
+    const r = await this.transactions.call<ConnectionProviderBody, ConnectionDeletedResult>(
+      RpcPatterns.ConnectionsDelete,
+      rpcContext(req),
+      { provider: known },
+    );
     await this.audit.record(req, 'connection.remove', r.provider);
     return { result: 'success', provider: r.provider };
   }

@@ -1,6 +1,12 @@
 import { Controller, HttpCode, Inject, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ErrorCodes, LedgerRpcPatterns, type DashboardApi, type SplitConfigRefBody, type SplitConfigView } from '@payments/contracts';
+import {
+  ErrorCodes,
+  LedgerRpcPatterns,
+  type DashboardApi,
+  type SplitConfigRefBody,
+  type SplitConfigView,
+} from '@payments/contracts';
 import { rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { ApiException } from '../http/api-exception';
@@ -41,22 +47,37 @@ export class DashboardSplitConfigsController {
   @Post()
   @HttpCode(201)
   @Allows('splits.write')
-  async create(@Req() req: ApiRequest, @ValidBody(CreateSplitConfigDto) dto: CreateSplitConfigDto): Promise<ConfigAnswer> {
+  async create(
+    @Req() req: ApiRequest,
+    @ValidBody(CreateSplitConfigDto) dto: CreateSplitConfigDto,
+  ): Promise<ConfigAnswer> {
     if (!req.idempotencyClaim) {
-      throw new ApiException(ErrorCodes.ValidationError, 'creating a split config needs an Idempotency-Key header (one per config, reused when retrying it)', [
-        { field: 'Idempotency-Key', message: 'is required' },
-      ]);
+      throw new ApiException(
+        ErrorCodes.ValidationError,
+        'creating a split config needs an Idempotency-Key header (one per config, reused when retrying it)',
+        [{ field: 'Idempotency-Key', message: 'is required' }],
+      );
     }
     const c = await createSplitConfig(this.ledger, this.businesses, rpcContext(req), dto);
     const { partner_business_id, split_type, split_value, split_role, currency } = c;
-    await this.audit.record(req, 'split_config.create', c.public_id, { partner_business_id, split_type, split_value, split_role, currency });
+    await this.audit.record(req, 'split_config.create', c.public_id, {
+      partner_business_id,
+      split_type,
+      split_value,
+      split_role,
+      currency,
+    });
     return { result: 'success', split_config: presentListedSplitConfig(c) };
   }
 
   /** As PUT /v1/splits/config/{id}: any of split_type, split_value, split_role, description; partner and currency never change. */
   @Patch(':id')
   @Allows('splits.write')
-  async update(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(UpdateSplitConfigDto) dto: UpdateSplitConfigDto): Promise<ConfigAnswer> {
+  async update(
+    @Req() req: ApiRequest,
+    @Param('id') id: string,
+    @ValidBody(UpdateSplitConfigDto) dto: UpdateSplitConfigDto,
+  ): Promise<ConfigAnswer> {
     const c = await updateSplitConfig(this.ledger, rpcContext(req), id, dto);
     await this.audit.record(req, 'split_config.update', c.public_id, splitConfigChanges(dto));
     return { result: 'success', split_config: presentListedSplitConfig(c) };
@@ -67,7 +88,11 @@ export class DashboardSplitConfigsController {
   @HttpCode(200)
   @Allows('splits.write')
   async deactivate(@Req() req: ApiRequest, @Param('id') id: string): Promise<ConfigAnswer> {
-    const c = await this.ledger.call<SplitConfigRefBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsDeactivate, rpcContext(req), { public_id: checkedSplitConfigId(id) });
+    const c = await this.ledger.call<SplitConfigRefBody, SplitConfigView>(
+      LedgerRpcPatterns.SplitConfigsDeactivate,
+      rpcContext(req),
+      { public_id: checkedSplitConfigId(id) },
+    );
     await this.audit.record(req, 'split_config.deactivate', c.public_id);
     return { result: 'success', split_config: presentListedSplitConfig(c) };
   }

@@ -29,7 +29,6 @@ import { presentDashboardEntry } from './splits.presenter';
 
 const PAGE = 25;
 
-
 /**
  * Split configs, the ledger with its summary, and settlement invoices of the session's business
  * and mode: the RPCs and answers of /v1/splits, plus an invoice's page (its entries), the summary
@@ -48,32 +47,62 @@ export class DashboardSplitsController {
   /** As GET /v1/splits/config, one page of 25 unless a limit is given. */
   @Get('configs')
   @Allows('splits.read')
-  async configs(@Req() req: ApiRequest, @ValidQuery(SplitConfigPageQuery) q: SplitConfigPageQuery): Promise<DashboardApi.SplitConfigList> {
-    const r = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), cursorPage(q, PAGE));
+  async configs(
+    @Req() req: ApiRequest,
+    @ValidQuery(SplitConfigPageQuery) q: SplitConfigPageQuery,
+  ): Promise<DashboardApi.SplitConfigList> {
+    const r = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(
+      LedgerRpcPatterns.SplitConfigsList,
+      rpcContext(req),
+      cursorPage(q, PAGE),
+    );
     return presentSplitConfigList(r);
   }
 
   @Get('ledger')
   @Allows('splits.read')
-  async entries(@Req() req: ApiRequest, @ValidQuery(LedgerPageQuery) q: LedgerPageQuery): Promise<DashboardApi.LedgerPage> {
-    const r = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), { ...cursorPage(q, PAGE), skip: q.skip ?? 0 });
+  async entries(
+    @Req() req: ApiRequest,
+    @ValidQuery(LedgerPageQuery) q: LedgerPageQuery,
+  ): Promise<DashboardApi.LedgerPage> {
+    const r = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), {
+      ...cursorPage(q, PAGE),
+      skip: q.skip ?? 0,
+    });
     const names = await this.names.payersOf(req, r.ledger_entries);
-    return { result: 'success', ledger_entries: r.ledger_entries.map(presentDashboardEntry), count: r.count, has_more: r.has_more, business_names: names };
+    return {
+      result: 'success',
+      ledger_entries: r.ledger_entries.map(presentDashboardEntry),
+      count: r.count,
+      has_more: r.has_more,
+      business_names: names,
+    };
   }
 
   /** GET /v1/splits/ledger/summary's answer, and the same amounts per counterparty and currency. */
   @Get('ledger/summary')
   @Allows('splits.read')
   async summary(@Req() req: ApiRequest): Promise<DashboardApi.LedgerSummary> {
-    const r = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(LedgerRpcPatterns.LedgerSummary, rpcContext(req), {});
+    const r = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(
+      LedgerRpcPatterns.LedgerSummary,
+      rpcContext(req),
+      {},
+    );
     const names = await this.names.owingOf(req, r.by_counterparty);
     return { ...presentSummary(r), by_counterparty: r.by_counterparty, business_names: names };
   }
 
   @Get('invoices')
   @Allows('splits.read')
-  async invoices(@Req() req: ApiRequest, @ValidQuery(InvoicePageQuery) q: InvoicePageQuery): Promise<DashboardApi.InvoiceList> {
-    const r = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), { ...cursorPage(q, PAGE), skip: q.skip ?? 0 });
+  async invoices(
+    @Req() req: ApiRequest,
+    @ValidQuery(InvoicePageQuery) q: InvoicePageQuery,
+  ): Promise<DashboardApi.InvoiceList> {
+    const r = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(
+      LedgerRpcPatterns.InvoicesList,
+      rpcContext(req),
+      { ...cursorPage(q, PAGE), skip: q.skip ?? 0 },
+    );
     return presentInvoices(r.invoices, r.count, r.has_more);
   }
 
@@ -85,10 +114,20 @@ export class DashboardSplitsController {
     @Param('reference') reference: string,
     @ValidQuery(InvoiceEntriesQuery) q: InvoiceEntriesQuery,
   ): Promise<DashboardApi.InvoiceDetail> {
-    if (!INVOICE_REFERENCE_PATTERN.test(reference)) throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
-    const r = await this.ledger.call<GetInvoiceBody, GetInvoiceResult>(LedgerRpcPatterns.InvoicesGet, rpcContext(req), { invoice_reference: reference, entries_skip: q.skip ?? 0 });
+    if (!INVOICE_REFERENCE_PATTERN.test(reference))
+      throw new ApiException(ErrorCodes.NotFound, `no invoice ${reference}`);
+    const r = await this.ledger.call<GetInvoiceBody, GetInvoiceResult>(LedgerRpcPatterns.InvoicesGet, rpcContext(req), {
+      invoice_reference: reference,
+      entries_skip: q.skip ?? 0,
+    });
     const names = await this.names.payersOf(req, r.ledger_entries);
     const invoice = presentInvoice(r.invoice);
-    return { result: 'success', invoice, ledger_entries: r.ledger_entries.map(presentDashboardEntry), has_more_entries: r.has_more_entries, business_names: names };
+    return {
+      result: 'success',
+      invoice,
+      ledger_entries: r.ledger_entries.map(presentDashboardEntry),
+      has_more_entries: r.has_more_entries,
+      business_names: names,
+    };
   }
 }

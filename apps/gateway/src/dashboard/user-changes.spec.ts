@@ -26,7 +26,10 @@ describe('changing and removing dashboard users', () => {
 
   it('never leaves the business without an owner', () => {
     // The acting owner was demoted meanwhile (another owner's change): the last owner stays one.
-    const oneOwner = [{ id: 1, role: 'developer' as const }, { id: 4, role: 'owner' as const }];
+    const oneOwner = [
+      { id: 1, role: 'developer' as const },
+      { id: 4, role: 'owner' as const },
+    ];
     expect(membershipProblem(1, 4, oneOwner, 'developer')).toBe('last_owner');
     expect(membershipProblem(1, 4, oneOwner, 'removed')).toBe('last_owner');
     expect(membershipProblem(1, 4, oneOwner, 'owner')).toBeNull();

@@ -9,11 +9,17 @@ export type MembershipProblem = 'not_found' | 'self' | 'last_owner' | null;
  * does that), and a business always keeps an owner. `users` are the business's users as they are
  * now (read under a lock, so two owners demoting each other cannot both succeed).
  */
-export function membershipProblem(actorId: number, targetId: number, users: readonly { id: number; role: Role }[], change: Role | 'removed'): MembershipProblem {
+export function membershipProblem(
+  actorId: number,
+  targetId: number,
+  users: readonly { id: number; role: Role }[],
+  change: Role | 'removed',
+): MembershipProblem {
   const target = users.find((u) => u.id === targetId);
   if (!target) return 'not_found';
   if (targetId === actorId) return 'self';
   const staysOwner = change === 'owner';
-  if (target.role === 'owner' && !staysOwner && users.filter((u) => u.role === 'owner').length <= 1) return 'last_owner';
+  if (target.role === 'owner' && !staysOwner && users.filter((u) => u.role === 'owner').length <= 1)
+    return 'last_owner';
   return null;
 }

@@ -22,7 +22,14 @@ interface UserRow {
   password_hash: string;
 }
 
-const toUser = (r: UserRow): DashboardUser => ({ id: r.id, business_id: r.business_id, business_name: r.business_name, email: r.email, role: r.role, date_created: r.created_at.toISOString() });
+const toUser = (r: UserRow): DashboardUser => ({
+  id: r.id,
+  business_id: r.business_id,
+  business_name: r.business_name,
+  email: r.email,
+  role: r.role,
+  date_created: r.created_at.toISOString(),
+});
 
 const SELECT_USER = `SELECT u.id, u.business_id, b.name AS business_name, u.email, u.role, u.created_at, u.password_hash
   FROM dashboard_users u JOIN businesses b ON b.id = u.business_id`;
@@ -33,7 +40,13 @@ export class DashboardUserStore {
   constructor(private readonly ds: DataSource) {}
 
   /** The new user; null when the e-mail already has an account, undefined when the business does not exist. */
-  async insert(businessId: number, email: string, passwordHash: string, role: Role, invitedBy: number | null): Promise<DashboardUser | null | undefined> {
+  async insert(
+    businessId: number,
+    email: string,
+    passwordHash: string,
+    role: Role,
+    invitedBy: number | null,
+  ): Promise<DashboardUser | null | undefined> {
     const [row] = await queryRows<{ id: number }>(
       this.ds,
       `INSERT INTO dashboard_users (business_id, email, password_hash, role, invited_by)
@@ -42,7 +55,9 @@ export class DashboardUserStore {
       [businessId, email.toLowerCase(), passwordHash, role, invitedBy],
     );
     if (row) return (await this.byId(row.id)) ?? undefined;
-    const [business] = await queryRows<{ id: number }>(this.ds, 'SELECT id FROM businesses WHERE id = $1', [businessId]);
+    const [business] = await queryRows<{ id: number }>(this.ds, 'SELECT id FROM businesses WHERE id = $1', [
+      businessId,
+    ]);
     return business ? null : undefined;
   }
 
@@ -58,7 +73,9 @@ export class DashboardUserStore {
   }
 
   async ofBusiness(businessId: number): Promise<DashboardUser[]> {
-    const rows = await queryRows<UserRow>(this.ds, `${SELECT_USER} WHERE u.business_id = $1 ORDER BY u.id`, [businessId]);
+    const rows = await queryRows<UserRow>(this.ds, `${SELECT_USER} WHERE u.business_id = $1 ORDER BY u.id`, [
+      businessId,
+    ]);
     return rows.map(toUser);
   }
 
@@ -66,7 +83,12 @@ export class DashboardUserStore {
    * Gives a user of the business another role; refused (and nothing changed) for the actor's own
    * account, a user of another business, or the business's last owner (user-changes.ts).
    */
-  changeRole(businessId: number, actorId: number, userId: number, role: Role): Promise<{ user: DashboardUser; from: Role } | { problem: Exclude<MembershipProblem, null> }> {
+  changeRole(
+    businessId: number,
+    actorId: number,
+    userId: number,
+    role: Role,
+  ): Promise<{ user: DashboardUser; from: Role } | { problem: Exclude<MembershipProblem, null> }> {
     return this.ds.transaction(async (m) => {
       const users = await this.lockBusinessUsers(m, businessId);
       const problem = membershipProblem(actorId, userId, users, role);
@@ -79,7 +101,11 @@ export class DashboardUserStore {
   }
 
   /** Deletes a user of the business, under the same rules as changeRole; their audit entries keep their e-mail. */
-  remove(businessId: number, actorId: number, userId: number): Promise<{ user: DashboardUser } | { problem: Exclude<MembershipProblem, null> }> {
+  remove(
+    businessId: number,
+    actorId: number,
+    userId: number,
+  ): Promise<{ user: DashboardUser } | { problem: Exclude<MembershipProblem, null> }> {
     return this.ds.transaction(async (m) => {
       const users = await this.lockBusinessUsers(m, businessId);
       const problem = membershipProblem(actorId, userId, users, 'removed');
@@ -93,6 +119,10 @@ export class DashboardUserStore {
 
   /** Every user of the business, locked until the transaction ends: changes of one business's users run one at a time. */
   private lockBusinessUsers(m: EntityManager, businessId: number): Promise<{ id: number; role: Role }[]> {
-    return queryRows<{ id: number; role: Role }>(m, 'SELECT id, role FROM dashboard_users WHERE business_id = $1 ORDER BY id FOR UPDATE', [businessId]);
+    return queryRows<{ id: number; role: Role }>(
+      m,
+      'SELECT id, role FROM dashboard_users WHERE business_id = $1 ORDER BY id FOR UPDATE',
+      [businessId],
+    );
   }
 }

@@ -20,8 +20,15 @@ import { ChangeRoleDto } from './users.requests';
 /** The API's answer to a refused change of a user (user-changes.ts). */
 function refused(problem: Exclude<MembershipProblem, null>, id: number): ApiException {
   if (problem === 'not_found') return new ApiException(ErrorCodes.NotFound, `no user ${id}`);
-  if (problem === 'self') return new ApiException(ErrorCodes.ValidationError, 'you cannot change or remove your own account; another owner can', [{ field: 'id', message: 'is your own account' }]);
-  return new ApiException(ErrorCodes.ValidationError, 'the business must keep at least one owner', [{ field: 'role', message: 'would leave the business without an owner' }]);
+  if (problem === 'self')
+    return new ApiException(
+      ErrorCodes.ValidationError,
+      'you cannot change or remove your own account; another owner can',
+      [{ field: 'id', message: 'is your own account' }],
+    );
+  return new ApiException(ErrorCodes.ValidationError, 'the business must keep at least one owner', [
+    { field: 'role', message: 'would leave the business without an owner' },
+  ]);
 }
 
 const AUDIT_PAGE = 50;
@@ -61,7 +68,11 @@ export class UsersController {
   @Patch('users/:id')
   @AnyMode()
   @Allows('users.write')
-  async changeRole(@Req() req: ApiRequest, @Param('id') rawId: string, @ValidBody(ChangeRoleDto) { role }: ChangeRoleDto): Promise<DashboardApi.UserAnswer> {
+  async changeRole(
+    @Req() req: ApiRequest,
+    @Param('id') rawId: string,
+    @ValidBody(ChangeRoleDto) { role }: ChangeRoleDto,
+  ): Promise<DashboardApi.UserAnswer> {
     const me = req.dashboard!.user;
     const id = serialId(rawId, 'user');
     const r = await this.store.changeRole(me.business_id, me.id, id, role);
@@ -74,7 +85,10 @@ export class UsersController {
   @Delete('users/:id')
   @AnyMode()
   @Allows('users.write')
-  async remove(@Req() req: ApiRequest, @Param('id') rawId: string): Promise<{ result: 'success'; sessions_ended: number | null }> {
+  async remove(
+    @Req() req: ApiRequest,
+    @Param('id') rawId: string,
+  ): Promise<{ result: 'success'; sessions_ended: number | null }> {
     const me = req.dashboard!.user;
     const id = serialId(rawId, 'user');
     const r = await this.store.remove(me.business_id, me.id, id);
@@ -85,7 +99,10 @@ export class UsersController {
     try {
       ended = await this.sessions.endAllOf(id);
     } catch (err) {
-      rootLogger().error({ err: (err as Error).message, business_id: me.business_id, user_id: id }, 'removed user’s sessions not ended now; the guard refuses them');
+      rootLogger().error(
+        { err: (err as Error).message, business_id: me.business_id, user_id: id },
+        'removed user’s sessions not ended now; the guard refuses them',
+      );
     }
     await this.audit.record(req, 'user.remove', r.user.email, { role: r.user.role, sessions_ended: ended });
     return { result: 'success', sessions_ended: ended };

@@ -56,20 +56,38 @@ export class WebhookEndpointsController {
   @HttpCode(201)
   @Allows('webhooks.write')
   @AnswersSecret()
-  async create(@Req() req: ApiRequest, @Query('mode') mode: unknown, @ValidBody(CreateCallbackDto) body: CreateCallbackDto): Promise<DashboardApi.EndpointCreated> {
+  async create(
+    @Req() req: ApiRequest,
+    @Query('mode') mode: unknown,
+    @ValidBody(CreateCallbackDto) body: CreateCallbackDto,
+  ): Promise<DashboardApi.EndpointCreated> {
     expectPageMode(req, mode);
     const ctx = rpcContext(req);
-    const created = await this.hooks.call<CreateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksCreate, ctx, { ...asRpcBody(body) });
+    const created = await this.hooks.call<CreateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksCreate, ctx, {
+      ...asRpcBody(body),
+    });
     await this.audit.record(req, 'webhook.create', String(created.id), { url: created.url, events: created.events });
-    const { secret } = await this.hooks.call<CallbackIdBody, CallbackSecretView>(WebhookRpcPatterns.CallbacksSecret, ctx, { id: created.id });
+    const { secret } = await this.hooks.call<CallbackIdBody, CallbackSecretView>(
+      WebhookRpcPatterns.CallbacksSecret,
+      ctx,
+      { id: created.id },
+    );
     return { result: 'success', endpoint: presentEndpoint(created), secret };
   }
 
   /** Any of url, description, events, is_active (false disables it, true enables it again). */
   @Patch(':id')
   @Allows('webhooks.write')
-  async update(@Req() req: ApiRequest, @Param('id') id: string, @ValidBody(UpdateCallbackDto) body: UpdateCallbackDto): Promise<DashboardApi.EndpointAnswer> {
-    const updated = await this.hooks.call<UpdateCallbackBody, CallbackView>(WebhookRpcPatterns.CallbacksUpdate, rpcContext(req), { id: endpointId(id), ...asRpcBody(body) });
+  async update(
+    @Req() req: ApiRequest,
+    @Param('id') id: string,
+    @ValidBody(UpdateCallbackDto) body: UpdateCallbackDto,
+  ): Promise<DashboardApi.EndpointAnswer> {
+    const updated = await this.hooks.call<UpdateCallbackBody, CallbackView>(
+      WebhookRpcPatterns.CallbacksUpdate,
+      rpcContext(req),
+      { id: endpointId(id), ...asRpcBody(body) },
+    );
     await this.audit.record(req, endpointEditAction(body), String(updated.id), endpointChanges(body));
     return { result: 'success', endpoint: presentEndpoint(updated) };
   }
@@ -82,7 +100,9 @@ export class WebhookEndpointsController {
   @HttpCode(200)
   @Allows('webhooks.write')
   async remove(@Req() req: ApiRequest, @Param('id') id: string): Promise<{ result: 'success'; deleted: true }> {
-    await this.hooks.call<CallbackIdBody, { deleted: true }>(WebhookRpcPatterns.CallbacksDelete, rpcContext(req), { id: endpointId(id) });
+    await this.hooks.call<CallbackIdBody, { deleted: true }>(WebhookRpcPatterns.CallbacksDelete, rpcContext(req), {
+      id: endpointId(id),
+    });
     await this.audit.record(req, 'webhook.delete', id);
     return { result: 'success', deleted: true };
   }
@@ -92,7 +112,11 @@ export class WebhookEndpointsController {
   @HttpCode(200)
   @Allows('webhooks.write')
   async test(@Req() req: ApiRequest, @Param('id') id: string): Promise<DashboardApi.EndpointTested> {
-    const r = await this.hooks.call<CallbackIdBody, TestCallbackResult>(WebhookRpcPatterns.CallbacksTest, rpcContext(req), { id: endpointId(id) });
+    const r = await this.hooks.call<CallbackIdBody, TestCallbackResult>(
+      WebhookRpcPatterns.CallbacksTest,
+      rpcContext(req),
+      { id: endpointId(id) },
+    );
     await this.audit.record(req, 'webhook.test', id, { delivery_id: r.delivery_id, status_code: r.status_code });
     return { result: 'success', ...r };
   }
@@ -106,8 +130,14 @@ export class WebhookEndpointsController {
   @Allows('webhooks.write')
   @AnswersSecret()
   async roll(@Req() req: ApiRequest, @Param('id') id: string): Promise<DashboardApi.SecretRolled> {
-    const s = await this.hooks.call<CallbackIdBody, CallbackSecretView>(WebhookRpcPatterns.CallbacksRollSecret, rpcContext(req), { id: endpointId(id) });
-    await this.audit.record(req, 'webhook.secret.roll', id, { previous_secret_expires_at: s.previous_secret_expires_at });
+    const s = await this.hooks.call<CallbackIdBody, CallbackSecretView>(
+      WebhookRpcPatterns.CallbacksRollSecret,
+      rpcContext(req),
+      { id: endpointId(id) },
+    );
+    await this.audit.record(req, 'webhook.secret.roll', id, {
+      previous_secret_expires_at: s.previous_secret_expires_at,
+    });
     return { result: 'success', secret: s.secret, previous_secret_expires_at: s.previous_secret_expires_at };
   }
 }

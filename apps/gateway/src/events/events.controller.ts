@@ -1,6 +1,13 @@
 import { Controller, Get, Inject, Param, Req, UseGuards } from '@nestjs/common';
 import type { ApiRequest } from '../http/http-types';
-import { ErrorCodes, WebhookRpcPatterns, type EventIdBody, type EventView, type ListEventsBody, type ListEventsResult } from '@payments/contracts';
+import {
+  ErrorCodes,
+  WebhookRpcPatterns,
+  type EventIdBody,
+  type EventView,
+  type ListEventsBody,
+  type ListEventsResult,
+} from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { ApiException } from '../http/api-exception';
 import { RpcClientPool, WEBHOOK_DISPATCHER } from '../rpc/rpc-client-pool';
@@ -23,7 +30,11 @@ export class EventsController {
   constructor(@Inject(WEBHOOK_DISPATCHER) private readonly hooks: RpcClientPool) {}
 
   @Get()
-  @ApiResponds(200, "One page of events, newest first by time or, with order=recorded, by when they were recorded (test pings are not listed)", R.EventList)
+  @ApiResponds(
+    200,
+    'One page of events, newest first by time or, with order=recorded, by when they were recorded (test pings are not listed)',
+    R.EventList,
+  )
   @ApiErrors()
   async list(@Req() req: ApiRequest, @ValidQuery(ListEventsQuery) q: ListEventsQuery): Promise<R.EventList> {
     const r = await this.hooks.call<ListEventsBody, ListEventsResult>(WebhookRpcPatterns.EventsList, rpcContext(req), {
@@ -36,7 +47,7 @@ export class EventsController {
   }
 
   @Get(':id')
-  @ApiResponds(200, "The event", R.EventAnswer)
+  @ApiResponds(200, 'The event', R.EventAnswer)
   @ApiErrors(ErrorCodes.NotFound)
   async get(@Req() req: ApiRequest, @Param('id') id: string): Promise<R.EventAnswer> {
     if (!isEventId(id)) throw new ApiException(ErrorCodes.NotFound, `no event ${id}`);

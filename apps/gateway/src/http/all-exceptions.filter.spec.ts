@@ -25,7 +25,9 @@ function run(exception: unknown) {
     },
   };
   const request = { requestId: 'req_test123', method: 'GET', url: '/v1/x?a=1' };
-  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ArgumentsHost;
+  const host = {
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }),
+  } as unknown as ArgumentsHost;
   new AllExceptionsFilter().catch(exception, host);
   return res;
 }
@@ -34,7 +36,12 @@ describe('AllExceptionsFilter', () => {
   it('answers an unexpected error with 500 and only the request id: no message, no stack', () => {
     const res = run(new Error('database password is hunter2 at /srv/app/db.ts:42'));
     expect(res.statusCode).toBe(500);
-    expect(res.body).toEqual({ result: 'error', code: 'internal_error', message: 'internal error; quote request id req_test123 to support', request_id: 'req_test123' });
+    expect(res.body).toEqual({
+      result: 'error',
+      code: 'internal_error',
+      message: 'internal error; quote request id req_test123 to support',
+      request_id: 'req_test123',
+    });
     expect(JSON.stringify(res.body)).not.toContain('hunter2');
   });
 
@@ -42,7 +49,12 @@ describe('AllExceptionsFilter', () => {
     const res = run(new ApiException('rate_limited', 'slow down', undefined, { 'Retry-After': '2' }));
     expect(res.statusCode).toBe(429);
     expect(res.headers['Retry-After']).toBe('2');
-    expect(res.body).toEqual({ result: 'error', code: 'rate_limited', message: 'slow down', request_id: 'req_test123' });
+    expect(res.body).toEqual({
+      result: 'error',
+      code: 'rate_limited',
+      message: 'slow down',
+      request_id: 'req_test123',
+    });
   });
 
   it('maps an unknown route to 404 not_found', () => {
@@ -73,11 +85,21 @@ describe('AllExceptionsFilter and bodies that cannot be read', () => {
   it('answers 413 payload_too_large for a body over the limit (Fastify refuses it, Nest maps that to an HttpException)', () => {
     const res = run(new HttpException('Request body is too large', 413));
     expect(res.statusCode).toBe(413);
-    expect(res.body).toEqual({ result: 'error', code: 'payload_too_large', message: 'request body is larger than 64 KiB', request_id: 'req_test123' });
+    expect(res.body).toEqual({
+      result: 'error',
+      code: 'payload_too_large',
+      message: 'request body is larger than 64 KiB',
+      request_id: 'req_test123',
+    });
   });
 
   it('answers 400 validation_error for malformed JSON, and names the path without its query in a 404', () => {
-    expect(run(new BodyUnreadable()).body).toEqual({ result: 'error', code: 'validation_error', message: 'request body is not valid JSON', request_id: 'req_test123' });
+    expect(run(new BodyUnreadable()).body).toEqual({
+      result: 'error',
+      code: 'validation_error',
+      message: 'request body is not valid JSON',
+      request_id: 'req_test123',
+    });
     expect(run(new NotFoundException()).body).toMatchObject({ message: 'no route GET /v1/x' });
   });
 });

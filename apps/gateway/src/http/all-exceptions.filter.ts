@@ -40,7 +40,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
       // The idempotency layer releases the key of a request that certainly never ran.
       if (exception.notExecuted) req.notExecuted = true;
       if (exception.rerunAfter !== undefined) req.rerunAfter = exception.rerunAfter;
-      return sendError(res, exception.status, { code: exception.code, message: exception.message, errors: exception.errors, request_id: requestId }, exception.headers);
+      return sendError(
+        res,
+        exception.status,
+        { code: exception.code, message: exception.message, errors: exception.errors, request_id: requestId },
+        exception.headers,
+      );
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -55,14 +60,28 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (storeAnswer.notExecuted) req.notExecuted = true;
       if (storeAnswer.status === 400) {
         // PostgreSQL refused a value validation let through: the statement failed, nothing changed.
-        rootLogger().warn({ request_id: requestId, path, sqlstate: (exception as { code?: string }).code }, 'input refused by the database');
+        rootLogger().warn(
+          { request_id: requestId, path, sqlstate: (exception as { code?: string }).code },
+          'input refused by the database',
+        );
       } else {
-        rootLogger().error({ err: exception, request_id: requestId, path }, storeAnswer.notExecuted ? 'a store is unreachable' : 'store connection lost mid-write; outcome unknown');
+        rootLogger().error(
+          { err: exception, request_id: requestId, path },
+          storeAnswer.notExecuted ? 'a store is unreachable' : 'store connection lost mid-write; outcome unknown',
+        );
       }
-      return sendError(res, storeAnswer.status, { code: storeAnswer.code, message: storeAnswer.message, request_id: requestId });
+      return sendError(res, storeAnswer.status, {
+        code: storeAnswer.code,
+        message: storeAnswer.message,
+        request_id: requestId,
+      });
     }
     rootLogger().error({ err: exception, request_id: requestId, path }, 'unhandled error');
-    sendError(res, 500, { code: ErrorCodes.InternalError, message: `internal error; quote request id ${requestId} to support`, request_id: requestId });
+    sendError(res, 500, {
+      code: ErrorCodes.InternalError,
+      message: `internal error; quote request id ${requestId} to support`,
+      request_id: requestId,
+    });
   }
 }
 
@@ -74,6 +93,7 @@ function bodyParserError(err: unknown): { status: number; code: ErrorCode; messa
   if ((err instanceof BodyUnreadable && err.tooLarge) || (err instanceof HttpException && err.getStatus() === 413)) {
     return { status: 413, code: ErrorCodes.PayloadTooLarge, message: 'request body is larger than 64 KiB' };
   }
-  if (err instanceof BodyUnreadable) return { status: 400, code: ErrorCodes.ValidationError, message: 'request body is not valid JSON' };
+  if (err instanceof BodyUnreadable)
+    return { status: 400, code: ErrorCodes.ValidationError, message: 'request body is not valid JSON' };
   return undefined;
 }

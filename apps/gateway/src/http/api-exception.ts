@@ -1,5 +1,12 @@
 import { ERROR_HTTP_STATUS, ErrorCodes, type ErrorCode, type FieldError } from '@payments/contracts';
-import { STORE_DATA_REFUSED_MESSAGE, STORE_OUTCOME_UNKNOWN_MESSAGE, STORE_UNREACHABLE_MESSAGE, isConnectionError, isDataError, isOutcomeUnknown } from '@payments/database';
+import {
+  STORE_DATA_REFUSED_MESSAGE,
+  STORE_OUTCOME_UNKNOWN_MESSAGE,
+  STORE_UNREACHABLE_MESSAGE,
+  isConnectionError,
+  isDataError,
+  isOutcomeUnknown,
+} from '@payments/database';
 
 /** An error answer of the public API (docs/contract.md, Errors); the filter renders it. */
 export class ApiException extends Error {

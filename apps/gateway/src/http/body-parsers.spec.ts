@@ -3,8 +3,10 @@ import { BODY_LIMIT, BodyUnreadable, parseFormBody, parseJsonBody } from './body
 import type { ApiRequest } from './http-types';
 import { InputRejected } from './input-rejection';
 
-const req = (headers: Record<string, string> = {}) => ({ headers: { 'content-type': 'application/json', ...headers } }) as unknown as ApiRequest;
-const json = (body: string | Buffer, headers?: Record<string, string>) => parseJsonBody(req(headers), Buffer.isBuffer(body) ? body : Buffer.from(body));
+const req = (headers: Record<string, string> = {}) =>
+  ({ headers: { 'content-type': 'application/json', ...headers } }) as unknown as ApiRequest;
+const json = (body: string | Buffer, headers?: Record<string, string>) =>
+  parseJsonBody(req(headers), Buffer.isBuffer(body) ? body : Buffer.from(body));
 
 describe('parseJsonBody', () => {
   it('parses an object or an array; an empty body is {}', () => {
@@ -52,10 +54,15 @@ describe('parseJsonBody', () => {
 });
 
 describe('parseFormBody', () => {
-  const form = (body: string) => parseFormBody(req({ 'content-type': 'application/x-www-form-urlencoded' }), Buffer.from(body));
+  const form = (body: string) =>
+    parseFormBody(req({ 'content-type': 'application/x-www-form-urlencoded' }), Buffer.from(body));
 
   it('parses flat keys: brackets are not nesting', () => {
-    expect(form('checkout_id=chk_1&email=a%40b.co&x[y]=1')).toEqual({ checkout_id: 'chk_1', email: 'a@b.co', 'x[y]': '1' });
+    expect(form('checkout_id=chk_1&email=a%40b.co&x[y]=1')).toEqual({
+      checkout_id: 'chk_1',
+      email: 'a@b.co',
+      'x[y]': '1',
+    });
     expect(form('')).toEqual({});
   });
 
@@ -64,7 +71,11 @@ describe('parseFormBody', () => {
   });
 
   it('accepts UTF-8 and ISO-8859-1 labels, refuses other charsets; Latin-1 escapes are not UTF-8', () => {
-    const labelled = (charset: string, body: string) => parseFormBody(req({ 'content-type': `application/x-www-form-urlencoded; charset=${charset}` }), Buffer.from(body));
+    const labelled = (charset: string, body: string) =>
+      parseFormBody(
+        req({ 'content-type': `application/x-www-form-urlencoded; charset=${charset}` }),
+        Buffer.from(body),
+      );
     expect(labelled('UTF-8', 'name=J%C3%A9r%C3%B4me')).toEqual({ name: 'Jérôme' });
     expect(labelled('iso-8859-1', 'email=a%40b.co')).toEqual({ email: 'a@b.co' });
     expect(() => labelled('iso-8859-1', 'name=J%E9r%F4me')).toThrow(InputRejected);

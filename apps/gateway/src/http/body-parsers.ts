@@ -84,7 +84,13 @@ export function parseFormBody(req: ApiRequest, raw: Buffer): unknown {
   const params = text.split('&').length;
   if (params > MAX_FORM_PARAMS) throw new BodyUnreadable(true);
   // The count is checked above, so qs is told not to drop parameters silently.
-  return parseForm(text, { allowPrototypes: true, arrayLimit: params, depth: 0, parameterLimit: Infinity, strictDepth: true });
+  return parseForm(text, {
+    allowPrototypes: true,
+    arrayLimit: params,
+    depth: 0,
+    parameterLimit: Infinity,
+    strictDepth: true,
+  });
 }
 
 /** Where XML bodies are read: payment providers' notifications (DPO's push is API3G XML). */
@@ -111,17 +117,19 @@ export function parseXmlBody(req: ApiRequest, raw: Buffer): unknown {
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   const asBuffer = { parseAs: 'buffer' as const, bodyLimit: BODY_LIMIT };
-  const guarded = (parse: (req: ApiRequest, raw: Buffer) => unknown) => (req: ApiRequest, raw: Buffer | string, done: (err: Error | null, body?: unknown) => void) => {
-    try {
-      const body = parse(req, raw as Buffer);
-      // Every key and string value of a parsed body is clean text.
-      const problem = findBadText(body);
-      if (problem) throw new InputRejected(problem);
-      done(null, body);
-    } catch (err) {
-      done(err as Error);
-    }
-  };
+  const guarded =
+    (parse: (req: ApiRequest, raw: Buffer) => unknown) =>
+    (req: ApiRequest, raw: Buffer | string, done: (err: Error | null, body?: unknown) => void) => {
+      try {
+        const body = parse(req, raw as Buffer);
+        // Every key and string value of a parsed body is clean text.
+        const problem = findBadText(body);
+        if (problem) throw new InputRejected(problem);
+        done(null, body);
+      } catch (err) {
+        done(err as Error);
+      }
+    };
   fastify.addContentTypeParser('application/json', asBuffer, guarded(parseJsonBody));
   fastify.addContentTypeParser(/^application\/[^/;\s]+\+json(?:;|$)/, asBuffer, guarded(parseJsonBody));
   fastify.addContentTypeParser('application/x-www-form-urlencoded', asBuffer, guarded(parseFormBody));

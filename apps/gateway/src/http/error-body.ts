@@ -15,7 +15,12 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-export function sendError(reply: ApiReply, status: number, body: Omit<ErrorBody, 'result'>, headers: Record<string, string> = {}): void {
+export function sendError(
+  reply: ApiReply,
+  status: number,
+  body: Omit<ErrorBody, 'result'>,
+  headers: Record<string, string> = {},
+): void {
   const out: ErrorBody = { result: 'error', code: body.code, message: body.message, request_id: body.request_id };
   if (body.errors && body.errors.length > 0) out.errors = body.errors;
   reply.headers(headers).code(status).type('application/json; charset=utf-8').send(JSON.stringify(out));

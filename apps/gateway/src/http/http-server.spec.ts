@@ -4,11 +4,19 @@ import { createHttpAdapter } from './http-server';
 
 /** The client address the gateway sees (req.ip) for a request from `remoteAddress` with an X-Forwarded-For header. */
 async function clientIp(trustedProxies: string, remoteAddress: string, forwardedFor: string): Promise<string> {
-  const config = loadConfig(GatewayConfig, { ADMIN_API_TOKEN: 'a-very-long-admin-token-0123456789', TRUSTED_PROXIES: trustedProxies });
+  const config = loadConfig(GatewayConfig, {
+    ADMIN_API_TOKEN: 'a-very-long-admin-token-0123456789',
+    TRUSTED_PROXIES: trustedProxies,
+  });
   const fastify = createHttpAdapter(config.trustedProxies()).getInstance();
   fastify.get('/ip', (req, reply) => void reply.send({ ip: req.ip }));
   try {
-    const res = await fastify.inject({ method: 'GET', url: '/ip', remoteAddress, headers: { 'x-forwarded-for': forwardedFor } });
+    const res = await fastify.inject({
+      method: 'GET',
+      url: '/ip',
+      remoteAddress,
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
     return (JSON.parse(res.body) as { ip: string }).ip;
   } finally {
     await fastify.close();

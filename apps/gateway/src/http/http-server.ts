@@ -25,7 +25,11 @@ const NO_ROUTE_SCHEMAS = (): never => {
 function answerFrameworkError(_err: Error, req: ApiRequest, reply: ApiReply): void {
   const problem = stampRequest(req, reply);
   if (problem) return sendInputProblem(req, reply, problem);
-  sendError(reply, 400, { code: ErrorCodes.ValidationError, message: 'the URL path is not valid percent-encoded UTF-8', request_id: req.requestId });
+  sendError(reply, 400, {
+    code: ErrorCodes.ValidationError,
+    message: 'the URL path is not valid percent-encoded UTF-8',
+    request_id: req.requestId,
+  });
 }
 
 /**
@@ -44,7 +48,9 @@ export function createHttpAdapter(trustedProxies: string[] | false): FastifyAdap
     // During shutdown, requests on open connections are still answered (they are drained).
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
-    schemaController: { compilersFactory: { buildValidator: () => NO_ROUTE_SCHEMAS, buildSerializer: () => NO_ROUTE_SCHEMAS } },
+    schemaController: {
+      compilersFactory: { buildValidator: () => NO_ROUTE_SCHEMAS, buildSerializer: () => NO_ROUTE_SCHEMAS },
+    },
     frameworkErrors: answerFrameworkError,
     routerOptions: {
       // `created[gte]=…` stays one flat key: the request schemas name the bracketed keys.

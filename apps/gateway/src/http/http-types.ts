@@ -28,7 +28,10 @@ export function requestPath(req: { url: string }): string {
 }
 
 /** A request header as one string (the first of repeated ones), or undefined. */
-export function header(req: { headers: Record<string, string | string[] | undefined> }, name: string): string | undefined {
+export function header(
+  req: { headers: Record<string, string | string[] | undefined> },
+  name: string,
+): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }

@@ -9,7 +9,8 @@ describe('Idempotency: what a failure leaves under the key', () => {
   function setUp() {
     const { call: send, store } = harness();
     const call = (handle: () => Promise<unknown>) => send(body, handle);
-    const kept = () => [...store.values()].map((v) => JSON.parse(v) as { state: string; status?: number; body?: { code?: string } });
+    const kept = () =>
+      [...store.values()].map((v) => JSON.parse(v) as { state: string; status?: number; body?: { code?: string } });
     return { call, kept };
   }
 
@@ -31,21 +32,36 @@ describe('Idempotency: what a failure leaves under the key', () => {
 
   it('a request refused by validation releases the key', async () => {
     const { call, kept } = setUp();
-    const invalid = new ApiException(ErrorCodes.ValidationError, 'request body failed validation', [{ field: 'amount', message: 'must be positive' }]);
+    const invalid = new ApiException(ErrorCodes.ValidationError, 'request body failed validation', [
+      { field: 'amount', message: 'must be positive' },
+    ]);
     expect((await call(() => Promise.reject(invalid))).status).toBe(400);
     expect(kept()).toEqual([]);
   });
 
   it("a store connection lost mid-write is kept as the filter's 504 outcome_unknown, never as a 500", async () => {
     const { call, kept } = setUp();
-    const lost = new OutcomeUnknownError('INSERT INTO transactions …', [], new Error('Connection terminated unexpectedly'));
+    const lost = new OutcomeUnknownError(
+      'INSERT INTO transactions …',
+      [],
+      new Error('Connection terminated unexpectedly'),
+    );
     expect((await call(() => Promise.reject(lost))).status).toBe(504);
-    expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 504, body: expect.objectContaining({ code: 'outcome_unknown' }) })]);
+    expect(kept()).toEqual([
+      expect.objectContaining({
+        state: 'done',
+        status: 504,
+        body: expect.objectContaining({ code: 'outcome_unknown' }),
+      }),
+    ]);
   });
 
   it('an unknown outcome of an endpoint the service is not idempotent on is kept', async () => {
     const { call, kept } = setUp();
-    const timedOut = new ApiException(ErrorCodes.OutcomeUnknown, 'transaction-service did not answer in time; check its outcome');
+    const timedOut = new ApiException(
+      ErrorCodes.OutcomeUnknown,
+      'transaction-service did not answer in time; check its outcome',
+    );
     expect((await call(() => Promise.reject(timedOut))).status).toBe(504);
     expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 504 })]);
   });
@@ -59,7 +75,9 @@ describe('Idempotency: what a failure leaves under the key', () => {
       const timedOut = new ApiException(ErrorCodes.OutcomeUnknown, 'transaction-service did not answer in time');
       timedOut.rerunAfter = now + 5_000;
       expect((await call(body, () => Promise.reject(timedOut))).status).toBe(504);
-      expect([...store.values()].map((v) => JSON.parse(v))).toEqual([expect.objectContaining({ state: 'unknown', rerun_after: now + 5_000 })]);
+      expect([...store.values()].map((v) => JSON.parse(v))).toEqual([
+        expect.objectContaining({ state: 'unknown', rerun_after: now + 5_000 }),
+      ]);
       const ran = jest.fn(async () => ({ transaction_id: 'txn_1' }));
       now += 4_000;
       const early = await call(body, ran);
@@ -96,7 +114,12 @@ describe('Idempotency: a request that outlived its claim', () => {
     await idempotency.settle(slow, slow.idempotencyClaim!, 200, 'application/json', '{"late":true}');
     expect(store.get(key)).toBe(retrysClaim);
     await idempotency.settle(retry, retry.idempotencyClaim!, 200, 'application/json', '{"retry":true}');
-    expect(JSON.parse(store.get(key)!)).toEqual({ state: 'done', fingerprint: retry.idempotencyClaim!.fingerprint, status: 200, body: { retry: true } });
+    expect(JSON.parse(store.get(key)!)).toEqual({
+      state: 'done',
+      fingerprint: retry.idempotencyClaim!.fingerprint,
+      status: 200,
+      body: { retry: true },
+    });
   });
 
   it("does not release the retry's claim when it was refused", async () => {

@@ -42,7 +42,11 @@ return 1`;
 function parseStored(raw: string): Stored | undefined {
   try {
     const stored = JSON.parse(raw) as Partial<Stored> | null;
-    const valid = stored !== null && typeof stored === 'object' && typeof stored.fingerprint === 'string' && (stored.state === 'running' || stored.state === 'done' || stored.state === 'unknown');
+    const valid =
+      stored !== null &&
+      typeof stored === 'object' &&
+      typeof stored.fingerprint === 'string' &&
+      (stored.state === 'running' || stored.state === 'done' || stored.state === 'unknown');
     return valid ? (stored as Stored) : undefined;
   } catch {
     return undefined;
@@ -140,7 +144,9 @@ export class Idempotency {
 
   private async claimKey(req: ApiRequest, key: string, scope: string): Promise<void> {
     if (!KEY_FORMAT.test(key)) {
-      throw new ApiException(ErrorCodes.ValidationError, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'is malformed' }]);
+      throw new ApiException(ErrorCodes.ValidationError, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [
+        { field: 'Idempotency-Key', message: 'is malformed' },
+      ]);
     }
     const redisKey = `${this.config.REDIS_KEY_PREFIX}idempotency:${scope}:${key}`;
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
@@ -163,7 +169,11 @@ export class Idempotency {
         // TTL: it counts as absent. Taken over only if it is still that record, so two retries
         // cannot both claim the key.
         rootLogger().error({ scope: idempotencyScope(req) }, 'unreadable idempotency record; claiming the key again');
-        claimed = await withinDeadline(this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs), ms(), 'idempotency take-over');
+        claimed = await withinDeadline(
+          this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs),
+          ms(),
+          'idempotency take-over',
+        );
         if (claimed !== 'OK') raw = await read();
       }
       // An earlier attempt of this same request got no answer (outcome_unknown) from a service
@@ -171,8 +181,17 @@ export class Idempotency {
       // outcome (the service answers with what the first attempt did, if it did anything). Taken
       // over only if the record is still that one, so of two retries one runs.
       const stored = raw === null ? undefined : parseStored(raw);
-      if (raw !== null && stored?.state === 'unknown' && this.sameRequest(req, stored, fingerprint) && Date.now() >= (stored.rerun_after ?? 0)) {
-        claimed = await withinDeadline(this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs), ms(), 'idempotency re-run');
+      if (
+        raw !== null &&
+        stored?.state === 'unknown' &&
+        this.sameRequest(req, stored, fingerprint) &&
+        Date.now() >= (stored.rerun_after ?? 0)
+      ) {
+        claimed = await withinDeadline(
+          this.redis.eval(TAKE_OVER, 1, redisKey, raw, running, holdMs),
+          ms(),
+          'idempotency re-run',
+        );
         if (claimed !== 'OK') raw = await read();
       }
       // The key holds this request's own claim (its token is this request's alone): Redis applied
@@ -194,19 +213,38 @@ export class Idempotency {
   }
 
   private sameRequest(req: ApiRequest, stored: Stored, fingerprint: string): boolean {
-    return stored.fingerprint === fingerprint || stored.fingerprint === legacyRequestFingerprint(req.method, req.originalUrl, req.body);
+    return (
+      stored.fingerprint === fingerprint ||
+      stored.fingerprint === legacyRequestFingerprint(req.method, req.originalUrl, req.body)
+    );
   }
 
   private replay(req: ApiRequest, raw: string | null, fingerprint: string): never {
     const stored = raw === null ? undefined : parseStored(raw);
-    if (!stored) throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key has just finished; retry');
+    if (!stored)
+      throw new ApiException(
+        ErrorCodes.IdempotencyInProgress,
+        'a request with this Idempotency-Key has just finished; retry',
+      );
     if (!this.sameRequest(req, stored, fingerprint)) {
-      throw new ApiException(ErrorCodes.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request; use a new key');
+      throw new ApiException(
+        ErrorCodes.IdempotencyKeyReused,
+        'this Idempotency-Key was used with a different request; use a new key',
+      );
     }
-    if (stored.state === 'running') throw new ApiException(ErrorCodes.IdempotencyInProgress, 'a request with this Idempotency-Key is still in progress');
+    if (stored.state === 'running')
+      throw new ApiException(
+        ErrorCodes.IdempotencyInProgress,
+        'a request with this Idempotency-Key is still in progress',
+      );
     if (stored.state === 'unknown') {
       const wait = Math.max(1, Math.ceil(((stored.rerun_after ?? 0) - Date.now()) / 1000));
-      throw new ApiException(ErrorCodes.IdempotencyInProgress, `the first attempt with this Idempotency-Key may still be applied; retry with the same key in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+      throw new ApiException(
+        ErrorCodes.IdempotencyInProgress,
+        `the first attempt with this Idempotency-Key may still be applied; retry with the same key in ${wait} s`,
+        undefined,
+        { 'Retry-After': String(wait) },
+      );
     }
     throw new IdempotentReplay(stored.status ?? 200, stored.body);
   }
@@ -216,30 +254,57 @@ export class Idempotency {
    * was refused before it ran (its status, or `notExecuted` from the exceptions filter). Either
    * only while the key still holds this request's claim: one compare-and-set script.
    */
-  async settle(req: ApiRequest, claim: IdempotencyClaim, status: number, contentType: unknown, payload: unknown): Promise<void> {
+  async settle(
+    req: ApiRequest,
+    claim: IdempotencyClaim,
+    status: number,
+    contentType: unknown,
+    payload: unknown,
+  ): Promise<void> {
     let stored = '';
     if (req.rerunAfter !== undefined && !req.notExecuted) {
       // Not kept as an answer: a retry with the same request runs again once the first attempt can no longer commit.
-      stored = JSON.stringify({ state: 'unknown', fingerprint: claim.fingerprint, rerun_after: req.rerunAfter } satisfies Stored);
+      stored = JSON.stringify({
+        state: 'unknown',
+        fingerprint: claim.fingerprint,
+        rerun_after: req.rerunAfter,
+      } satisfies Stored);
     } else if (!req.notExecuted && !REFUSED_BEFORE_RUNNING.has(status)) {
       // The payload is the JSON text that is sent: kept as it is, not serialised again. A payload that
       // says JSON but is not is kept as a string: an unreadable record would let a retry run again.
-      const isJson = typeof contentType === 'string' && contentType.startsWith('application/json') && typeof payload === 'string' && isJsonText(payload);
+      const isJson =
+        typeof contentType === 'string' &&
+        contentType.startsWith('application/json') &&
+        typeof payload === 'string' &&
+        isJsonText(payload);
       const body = typeof payload !== 'string' ? undefined : isJson ? payload : JSON.stringify(payload);
       stored = `{"state":"done","fingerprint":${JSON.stringify(claim.fingerprint)},"status":${status}${body === undefined ? '' : `,"body":${body}`}}`;
     }
     try {
       // Past the deadline the answer is sent anyway: the script stays queued in ioredis and keeps
       // it once Redis answers, as long as the key still holds this claim.
-      const call = this.redis.eval(SETTLE, 1, claim.redisKey, claim.running, stored, this.config.IDEMPOTENCY_TTL_SECONDS);
+      const call = this.redis.eval(
+        SETTLE,
+        1,
+        claim.redisKey,
+        claim.running,
+        stored,
+        this.config.IDEMPOTENCY_TTL_SECONDS,
+      );
       const settled = await withinDeadline(call, this.config.REDIS_TIMEOUT_MS, 'idempotency settle');
       if (settled !== 1) {
         // This request outlived its claim (RPC deadline + margin) and a retry claimed the key:
         // the retry's answer is the one kept, so this one is not written over it.
-        rootLogger().warn({ scope: idempotencyScope(req), status }, 'idempotency claim expired and another request holds the key now; left to it');
+        rootLogger().warn(
+          { scope: idempotencyScope(req), status },
+          'idempotency claim expired and another request holds the key now; left to it',
+        );
       }
     } catch (err) {
-      rootLogger().error({ err: (err as Error).message, scope: idempotencyScope(req), status }, stored === '' ? 'could not release an idempotency key yet' : 'could not store an idempotent response yet');
+      rootLogger().error(
+        { err: (err as Error).message, scope: idempotencyScope(req), status },
+        stored === '' ? 'could not release an idempotency key yet' : 'could not store an idempotent response yet',
+      );
     }
   }
 
@@ -248,7 +313,10 @@ export class Idempotency {
     const now = Date.now();
     if (now - this.lastWarnAt >= 1_000) {
       this.lastWarnAt = now;
-      rootLogger().warn({ err: why, scope: idempotencyScope(req) }, 'idempotency keys unavailable; request refused before it ran');
+      rootLogger().warn(
+        { err: why, scope: idempotencyScope(req) },
+        'idempotency keys unavailable; request refused before it ran',
+      );
     }
     throw new ApiException(ErrorCodes.ServiceUnavailable, 'idempotency keys are unavailable right now; retry shortly');
   }
@@ -269,9 +337,16 @@ function isJsonText(text: string): boolean {
 }
 
 /** Fastify onSend hook: a request holding a claim has its answer kept before it is sent. */
-export function settleIdempotency(req: ApiRequest, reply: ApiReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+export function settleIdempotency(
+  req: ApiRequest,
+  reply: ApiReply,
+  payload: unknown,
+  done: (err: null, payload: unknown) => void,
+): void {
   const claim = req.idempotencyClaim;
   if (claim === undefined) return done(null, payload);
   req.idempotencyClaim = undefined;
-  void claim.owner.settle(req, claim, reply.statusCode, reply.getHeader('content-type'), payload).then(() => done(null, payload));
+  void claim.owner
+    .settle(req, claim, reply.statusCode, reply.getHeader('content-type'), payload)
+    .then(() => done(null, payload));
 }

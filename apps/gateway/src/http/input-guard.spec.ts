@@ -30,7 +30,10 @@ describe('input guard', () => {
 
   it('finds control characters and unpaired surrogates in values and keys, allowing tab and line breaks', () => {
     expect(findBadText({ description: 'a\tb\nc\r\n', list: ['x', { y: 'z' }], n: 1, b: null })).toBeUndefined();
-    expect(findBadText({ splits: [{ description: 'x\u0000' }] })).toMatchObject({ status: 400, field: 'splits.0.description' });
+    expect(findBadText({ splits: [{ description: 'x\u0000' }] })).toMatchObject({
+      status: 400,
+      field: 'splits.0.description',
+    });
     expect(findBadText({ a: '\u0085' })).toMatchObject({ field: 'a' });
     expect(findBadText({ a: 'x\ud800' })?.message).toContain('surrogate');
     expect(findBadText({ a: '\ud83d\ude00' })).toBeUndefined();

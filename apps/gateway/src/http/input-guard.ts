@@ -60,7 +60,8 @@ export function checkUtf8(buf: Uint8Array): InputProblem | undefined {
 export function checkJsonBytes(buf: Uint8Array): InputProblem | undefined {
   const problem = checkUtf8(buf);
   if (problem) return problem;
-  if (jsonDeeperThan(buf, MAX_JSON_DEPTH)) return { status: 400, message: `request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels` };
+  if (jsonDeeperThan(buf, MAX_JSON_DEPTH))
+    return { status: 400, message: `request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels` };
   return undefined;
 }
 
@@ -85,12 +86,16 @@ export function checkUrlEncoded(raw: string, what: string, maxBytes = Infinity):
 export function checkRequestTarget(url: string): InputProblem | undefined {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
-  return checkUrlEncoded(path, 'the URL path') ?? (q === -1 ? undefined : checkUrlEncoded(url.slice(q + 1), 'the query string', MAX_QUERY_BYTES));
+  return (
+    checkUrlEncoded(path, 'the URL path') ??
+    (q === -1 ? undefined : checkUrlEncoded(url.slice(q + 1), 'the query string', MAX_QUERY_BYTES))
+  );
 }
 
 function textProblem(s: string): string | undefined {
   if (LONE_SURROGATE.test(s)) return 'is not valid Unicode text (unpaired surrogate)';
-  if (TEXT_CONTROL.test(s)) return 'must not contain control characters (only tab, line feed and carriage return are allowed)';
+  if (TEXT_CONTROL.test(s))
+    return 'must not contain control characters (only tab, line feed and carriage return are allowed)';
   return undefined;
 }
 
@@ -107,7 +112,9 @@ function join(parent: string, key: string): string {
 export function findBadText(value: unknown, path = ''): InputProblem | undefined {
   if (typeof value === 'string') {
     const problem = textProblem(value);
-    return problem ? { status: 400, field: path || 'body', message: `${path || 'request body'} ${problem}` } : undefined;
+    return problem
+      ? { status: 400, field: path || 'body', message: `${path || 'request body'} ${problem}` }
+      : undefined;
   }
   if (value === null || typeof value !== 'object') return undefined;
   for (const [key, child] of Object.entries(value)) {

@@ -34,7 +34,9 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   const body = JSON.stringify({
     result: 'error',
     code: tooLarge ? ErrorCodes.PayloadTooLarge : ErrorCodes.ValidationError,
-    message: tooLarge ? 'the request line or headers are too large (query string included)' : 'the request is not valid HTTP',
+    message: tooLarge
+      ? 'the request line or headers are too large (query string included)'
+      : 'the request is not valid HTTP',
     request_id: requestId,
   });
   socket.end(

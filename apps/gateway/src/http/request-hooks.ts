@@ -9,7 +9,8 @@ const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,100}$/;
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 // /docs serves Swagger UI (its own scripts and styles).
-const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
+const DOCS_CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
 // The merchant dashboard's pages: only its own script files (no inline script, no eval); inline
 // styles are allowed because the component kit and the charts set style attributes.
 export const DASHBOARD_CSP =
@@ -58,7 +59,10 @@ export function registerRequestHooks(fastify: FastifyInstance): void {
     const logger = rootLogger();
     if (!path.startsWith('/health') && logger.isLevelEnabled('info')) {
       runWithContext({ request_id: req.requestId }, () =>
-        logger.info({ method: req.method, path, status: reply.statusCode, duration_ms: Math.round(seconds * 1000) }, 'request'),
+        logger.info(
+          { method: req.method, path, status: reply.statusCode, duration_ms: Math.round(seconds * 1000) },
+          'request',
+        ),
       );
     }
     done();

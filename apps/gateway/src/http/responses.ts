@@ -4,4 +4,5 @@ import { Closed, Type, type TProperties } from '@payments/contracts/schemas';
 export const Success = Type.Literal('success');
 
 /** A closed success body: `result` plus the given fields. */
-export const Ok = <P extends TProperties>(properties: P, description?: string) => Closed({ result: Success, ...properties }, description);
+export const Ok = <P extends TProperties>(properties: P, description?: string) =>
+  Closed({ result: Success, ...properties }, description);

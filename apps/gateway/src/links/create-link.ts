@@ -10,14 +10,22 @@ import type { CreateLinkDto } from './link.requests';
  * split partners must exist (businesses live in the gateway's database, so that check happens
  * here, before the RPC), then transaction-service's links.create applies the rest of the rules.
  */
-export async function createLink(transactions: RpcClientPool, businesses: BusinessesService, ctx: RpcContext, dto: CreateLinkDto): Promise<LinkView> {
+export async function createLink(
+  transactions: RpcClientPool,
+  businesses: BusinessesService,
+  ctx: RpcContext,
+  dto: CreateLinkDto,
+): Promise<LinkView> {
   const splits = dto.splits ?? [];
   const missing = await businesses.missing(splits.map((s) => s.business_id));
   if (missing.length > 0) {
     throw new ApiException(
       ErrorCodes.ValidationError,
       `splits name businesses that do not exist: ${missing.join(', ')}`,
-      splits.map((s, i) => ({ s, i })).filter(({ s }) => missing.includes(s.business_id)).map(({ i }) => ({ field: `splits.${i}.business_id`, message: 'is not an existing business' })),
+      splits
+        .map((s, i) => ({ s, i }))
+        .filter(({ s }) => missing.includes(s.business_id))
+        .map(({ i }) => ({ field: `splits.${i}.business_id`, message: 'is not an existing business' })),
     );
   }
   const sent = asRpcBody(dto);
@@ -25,7 +33,12 @@ export async function createLink(transactions: RpcClientPool, businesses: Busine
     amount: dto.amount,
     currency: dto.currency,
     description: dto.description,
-    splits: splits.map((s) => ({ business_id: s.business_id, type: s.type, value: s.value, description: s.description ?? null })),
+    splits: splits.map((s) => ({
+      business_id: s.business_id,
+      type: s.type,
+      value: s.value,
+      description: s.description ?? null,
+    })),
     success_url: sent.success_url,
     failure_url: sent.failure_url,
     metadata: dto.metadata,

@@ -17,7 +17,12 @@ export function presentLinkObject(l: LinkView, checkoutBaseUrl: string): LinkObj
     currency: l.currency,
     description: l.description,
     metadata: annotationsOf(l).metadata,
-    splits: l.splits.map((s) => ({ business_id: s.business_id, type: s.type, value: s.value, description: s.description ?? null })),
+    splits: l.splits.map((s) => ({
+      business_id: s.business_id,
+      type: s.type,
+      value: s.value,
+      description: s.description ?? null,
+    })),
     success_url: l.success_url,
     failure_url: l.failure_url,
     active: l.active,

@@ -1,6 +1,14 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import type { ApiRequest } from '../http/http-types';
-import { ErrorCodes, RpcPatterns, type LinkIdBody, type LinkView, type ListLinksBody, type ListLinksResult, type UpdateLinkBody } from '@payments/contracts';
+import {
+  ErrorCodes,
+  RpcPatterns,
+  type LinkIdBody,
+  type LinkView,
+  type ListLinksBody,
+  type ListLinksResult,
+  type UpdateLinkBody,
+} from '@payments/contracts';
 import { ApiKeyGuard, rpcContext } from '../auth/api-key.guard';
 import { BusinessesService } from '../businesses/businesses.service';
 import { GatewayConfig } from '../config/gateway.config';
@@ -42,23 +50,37 @@ export class LinksController {
     const page = await this.transactions.call<ListLinksBody, ListLinksResult>(RpcPatterns.LinksList, rpcContext(req), {
       ...cursorPage(query, LINKS_PAGE_DEFAULT),
     });
-    return { result: 'success', links: page.links.map((l) => presentLinkObject(l, this.config.CHECKOUT_URL)), has_more: page.has_more };
+    return {
+      result: 'success',
+      links: page.links.map((l) => presentLinkObject(l, this.config.CHECKOUT_URL)),
+      has_more: page.has_more,
+    };
   }
 
   @Get(':payment_link_id')
   @ApiResponds(200, 'The payment link', R.LinkAnswer)
   @ApiErrors(ErrorCodes.NotFound)
   async get(@Req() req: ApiRequest, @Param('payment_link_id') id: string): Promise<R.LinkAnswer> {
-    const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksGet, rpcContext(req), { payment_link_id: checkedLinkId(id) });
+    const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksGet, rpcContext(req), {
+      payment_link_id: checkedLinkId(id),
+    });
     return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
   }
 
   /** Stripe-style update of description and metadata; an inactive link can still be annotated. */
   @Post(':payment_link_id')
   @HttpCode(200)
-  @ApiResponds(200, 'The link with its new description and metadata (a metadata key set to "" removed; null or "" removes all)', R.LinkAnswer)
+  @ApiResponds(
+    200,
+    'The link with its new description and metadata (a metadata key set to "" removed; null or "" removes all)',
+    R.LinkAnswer,
+  )
   @ApiErrors(ErrorCodes.NotFound)
-  async update(@Req() req: ApiRequest, @Param('payment_link_id') id: string, @ValidBody(UpdateLinkDto) dto: UpdateLinkDto): Promise<R.LinkAnswer> {
+  async update(
+    @Req() req: ApiRequest,
+    @Param('payment_link_id') id: string,
+    @ValidBody(UpdateLinkDto) dto: UpdateLinkDto,
+  ): Promise<R.LinkAnswer> {
     const link = await this.transactions.call<UpdateLinkBody, LinkView>(RpcPatterns.LinksUpdate, rpcContext(req), {
       payment_link_id: checkedLinkId(id),
       description: dto.description,
@@ -70,10 +92,16 @@ export class LinksController {
   /** Idempotent: a link already inactive is returned as it is. */
   @Post(':payment_link_id/deactivate')
   @HttpCode(200)
-  @ApiResponds(200, 'The link, now inactive (idempotent); its page says it is no longer active and refuses payments', R.LinkAnswer)
+  @ApiResponds(
+    200,
+    'The link, now inactive (idempotent); its page says it is no longer active and refuses payments',
+    R.LinkAnswer,
+  )
   @ApiErrors(ErrorCodes.NotFound)
   async deactivate(@Req() req: ApiRequest, @Param('payment_link_id') id: string): Promise<R.LinkAnswer> {
-    const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksDeactivate, rpcContext(req), { payment_link_id: checkedLinkId(id) });
+    const link = await this.transactions.call<LinkIdBody, LinkView>(RpcPatterns.LinksDeactivate, rpcContext(req), {
+      payment_link_id: checkedLinkId(id),
+    });
     return { result: 'success', ...presentLinkObject(link, this.config.CHECKOUT_URL) };
   }
 }

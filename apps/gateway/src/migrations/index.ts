@@ -3,4 +3,9 @@ import { RedirectOrigins1764000000000 } from './1764000000000-redirect-origins';
 import { DashboardUsers1765200000000 } from './1765200000000-dashboard-users';
 import { DashboardUserRemoval1765400000000 } from './1765400000000-dashboard-user-removal';
 
-export const migrations = [InitialSchema1763800000000, RedirectOrigins1764000000000, DashboardUsers1765200000000, DashboardUserRemoval1765400000000];
+export const migrations = [
+  InitialSchema1763800000000,
+  RedirectOrigins1764000000000,
+  DashboardUsers1765200000000,
+  DashboardUserRemoval1765400000000,
+];

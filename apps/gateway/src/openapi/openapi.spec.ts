@@ -32,8 +32,12 @@ describe('OpenAPI document', () => {
 
   it('is OpenAPI 3.1 and documents each webhook event type with its Standard Webhooks headers', () => {
     expect(generated.openapi).toBe('3.1.0');
-    const webhooks = (generated as { webhooks?: Record<string, { post: { parameters: { name: string }[]; requestBody: unknown } }> }).webhooks ?? {};
-    expect(Object.keys(webhooks)).toEqual(expect.arrayContaining(['payment.created', 'transaction.success', 'refund.success', 'payout.completed', 'ping']));
+    const webhooks =
+      (generated as { webhooks?: Record<string, { post: { parameters: { name: string }[]; requestBody: unknown } }> })
+        .webhooks ?? {};
+    expect(Object.keys(webhooks)).toEqual(
+      expect.arrayContaining(['payment.created', 'transaction.success', 'refund.success', 'payout.completed', 'ping']),
+    );
     for (const hook of Object.values(webhooks)) {
       expect(hook.post.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
       expect(hook.post.requestBody).toBeDefined();
@@ -76,42 +80,79 @@ describe('OpenAPI document', () => {
       const op = generated.paths[path]?.[method as 'get'];
       expect({ method, path, documented: Boolean(op) }).toEqual({ method, path, documented: true });
       const ok = Object.entries(op!.responses).find(([s]) => s.startsWith('2'));
-      expect({ path, hasSchema: Boolean((ok?.[1] as { content?: unknown }).content) }).toEqual({ path, hasSchema: true });
+      expect({ path, hasSchema: Boolean((ok?.[1] as { content?: unknown }).content) }).toEqual({
+        path,
+        hasSchema: true,
+      });
       expect(Object.keys(op!.responses)).toEqual(expect.arrayContaining(['500', '503']));
     }
-    const init = generated.components!.schemas!.InitializeTransactionDto as { properties: Record<string, unknown>; required: string[] };
-    expect(Object.keys(init.properties)).toEqual(expect.arrayContaining(['amount', 'email', 'currency', 'payment_method_type', 'payment_method_code', 'mobile_money_number', 'transaction_reference', 'success_url', 'failure_url', 'requested_response']));
+    const init = generated.components!.schemas!.InitializeTransactionDto as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    expect(Object.keys(init.properties)).toEqual(
+      expect.arrayContaining([
+        'amount',
+        'email',
+        'currency',
+        'payment_method_type',
+        'payment_method_code',
+        'mobile_money_number',
+        'transaction_reference',
+        'success_url',
+        'failure_url',
+        'requested_response',
+      ]),
+    );
     expect(init.required).toEqual(expect.arrayContaining(['amount', 'email', 'currency']));
     const list = generated.paths['/v1/transactions/list'].get!;
-    expect(list.parameters!.map((p) => (p as { name: string }).name)).toEqual(expect.arrayContaining(['start_date', 'end_date', 'limit']));
+    expect(list.parameters!.map((p) => (p as { name: string }).name)).toEqual(
+      expect.arrayContaining(['start_date', 'end_date', 'limit']),
+    );
     expect(generated.paths['/v1/callback/list'].get!.responses['403']).toBeDefined();
     expect(generated.paths['/v1/transactions'].post!.responses['403']).toBeUndefined(); // a public key may initialize
   });
 
-  it('documents a connection\'s provider as one of the providers and its PUT body as one of their credential objects', () => {
+  it("documents a connection's provider as one of the providers and its PUT body as one of their credential objects", () => {
     const item = generated.paths['/v1/connections/{provider}'];
     for (const op of [item.get!, item.put!, item.delete!]) {
-      expect(op.parameters).toEqual([{ name: 'provider', required: true, in: 'path', schema: { type: 'string', enum: ['paynow', 'dpo', 'ozow'] } }]);
+      expect(op.parameters).toEqual([
+        { name: 'provider', required: true, in: 'path', schema: { type: 'string', enum: ['paynow', 'dpo', 'ozow'] } },
+      ]);
       expect(op.responses['403']).toBeDefined();
       expect(op.responses['404']).toBeDefined();
     }
     expect(item.put!.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { oneOf: ['PaynowConnectionDto', 'DpoConnectionDto', 'OzowConnectionDto'].map((n) => ({ $ref: `#/components/schemas/${n}` })) } } },
+      content: {
+        'application/json': {
+          schema: {
+            oneOf: ['PaynowConnectionDto', 'DpoConnectionDto', 'OzowConnectionDto'].map((n) => ({
+              $ref: `#/components/schemas/${n}`,
+            })),
+          },
+        },
+      },
     });
-    const schemas = generated.components!.schemas! as Record<string, { required: string[]; properties: Record<string, { type: string; pattern: string }> }>;
+    const schemas = generated.components!.schemas! as Record<
+      string,
+      { required: string[]; properties: Record<string, { type: string; pattern: string }> }
+    >;
     expect(schemas.PaynowConnectionDto.required).toEqual(['integration_id', 'integration_key']);
     expect(schemas.DpoConnectionDto.required).toEqual(['company_token', 'service_type']);
     expect(schemas.OzowConnectionDto.required).toEqual(['site_code', 'private_key', 'api_key']);
     expect(schemas.PaynowConnectionDto.properties.integration_id).toEqual({ type: 'string', pattern: '^[0-9]{1,20}$' });
   });
 
-  it('documents each operation\'s errors from its handler, not from its path', () => {
-    const statuses = (path: string, method: 'get' | 'post' | 'put' | 'delete') => Object.keys(generated.paths[path][method]!.responses);
+  it("documents each operation's errors from its handler, not from its path", () => {
+    const statuses = (path: string, method: 'get' | 'post' | 'put' | 'delete') =>
+      Object.keys(generated.paths[path][method]!.responses);
     // An admin recover names no resource: no 404, though its path says "recover".
     expect(statuses('/admin/v1/webhooks/recover', 'post')).not.toContain('404');
     expect(statuses('/v1/transactions/verify', 'get')).toContain('404');
-    expect(statuses('/v1/transactions', 'post')).toEqual(expect.arrayContaining(['402', '409', '422', '502', '503', '504']));
+    expect(statuses('/v1/transactions', 'post')).toEqual(
+      expect.arrayContaining(['402', '409', '422', '502', '503', '504']),
+    );
     expect(statuses('/checkout/checkout.css', 'get')).not.toContain('504');
     const conflict = generated.paths['/v1/transactions'].post!.responses['409'] as { description: string };
     expect(conflict.description).toContain('duplicate_reference');
@@ -151,7 +192,9 @@ describe('OpenAPI document', () => {
     class UncheckedModule {}
     const app = await NestFactory.create(UncheckedModule, { preview: true, logger: false });
     try {
-      expect(() => buildOpenApiDocument(app)).toThrow('POST /v1/unchecked (UncheckedController_create) takes its body or query without a request schema');
+      expect(() => buildOpenApiDocument(app)).toThrow(
+        'POST /v1/unchecked (UncheckedController_create) takes its body or query without a request schema',
+      );
     } finally {
       await app.close();
     }
@@ -169,7 +212,9 @@ describe('OpenAPI document', () => {
     class UndeclaredModule {}
     const app = await NestFactory.create(UndeclaredModule, { preview: true, logger: false });
     try {
-      expect(() => buildOpenApiDocument(app)).toThrow('GET /v1/undeclared (UndeclaredController_list) declares no success answer');
+      expect(() => buildOpenApiDocument(app)).toThrow(
+        'GET /v1/undeclared (UndeclaredController_list) declares no success answer',
+      );
     } finally {
       await app.close();
     }

@@ -15,7 +15,13 @@ import { documentValidator } from './__tests__/document-validator';
  * the schemas are closed, so a field the document lacks fails.
  */
 
-const event = (type: string, data: unknown) => ({ id: 'evt_AbCdEfGhIjKlMnOpQrStUvWx', event: type, created_at: at, mode: 'test', data });
+const event = (type: string, data: unknown) => ({
+  id: 'evt_AbCdEfGhIjKlMnOpQrStUvWx',
+  event: type,
+  created_at: at,
+  mode: 'test',
+  data,
+});
 
 describe('webhook payloads against the OpenAPI document', () => {
   const doc = documentValidator();
@@ -25,8 +31,14 @@ describe('webhook payloads against the OpenAPI document', () => {
   });
 
   const cases: [string, unknown][] = [
-    ...['payment.created', 'transaction.pending'].map((t): [string, unknown] => [t, transactionPayload(transactionEvent('pending', null))]),
-    ...['payment.updated', 'payment.completed', 'transaction.success'].map((t): [string, unknown] => [t, transactionPayload(transactionEvent('success', 'pending'))]),
+    ...['payment.created', 'transaction.pending'].map((t): [string, unknown] => [
+      t,
+      transactionPayload(transactionEvent('pending', null)),
+    ]),
+    ...['payment.updated', 'payment.completed', 'transaction.success'].map((t): [string, unknown] => [
+      t,
+      transactionPayload(transactionEvent('success', 'pending')),
+    ]),
     ['refund.pending', refundPayload(refundEvent('pending'))],
     ['refund.failed', refundPayload(refundEvent('failed'))],
     ['payout.created', payoutPayload(invoiceEvent('issued'))],
@@ -40,7 +52,9 @@ describe('webhook payloads against the OpenAPI document', () => {
 
   it('fails a payload with a field the document lacks, or sent under another event type', () => {
     const data = refundPayload(refundEvent('pending'));
-    expect(doc.webhook('refund.pending', event('refund.pending', { ...data, checkoutId: null }))).toContain('/data must NOT have additional properties: checkoutId');
+    expect(doc.webhook('refund.pending', event('refund.pending', { ...data, checkoutId: null }))).toContain(
+      '/data must NOT have additional properties: checkoutId',
+    );
     expect(doc.webhook('payment.created', event('refund.pending', data))).not.toEqual([]);
   });
 });

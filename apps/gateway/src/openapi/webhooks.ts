@@ -1,6 +1,13 @@
 import type { PathItemObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { WebhookEventType } from '@payments/contracts';
-import { PayoutEventData, PingEventData, RefundEventData, TransactionEventData, WEBHOOK_EVENT_TYPES, webhookEventSchema } from '@payments/contracts/schemas';
+import {
+  PayoutEventData,
+  PingEventData,
+  RefundEventData,
+  TransactionEventData,
+  WEBHOOK_EVENT_TYPES,
+  webhookEventSchema,
+} from '@payments/contracts/schemas';
 
 /** When each event type is sent; the compiler requires an entry per type the dispatcher sends. */
 const WHEN: Record<WebhookEventType, string> = {
@@ -20,9 +27,20 @@ const WHEN: Record<WebhookEventType, string> = {
 };
 
 /** The data schemas of the webhooks, shown once under components and referenced from each event type. */
-export const WEBHOOK_DATA_COMPONENTS: Record<string, object> = { TransactionEventData, RefundEventData, PayoutEventData, PingEventData };
+export const WEBHOOK_DATA_COMPONENTS: Record<string, object> = {
+  TransactionEventData,
+  RefundEventData,
+  PayoutEventData,
+  PingEventData,
+};
 
-const header = (name: string, description: string) => ({ name, in: 'header', required: true, schema: { type: 'string' }, description });
+const header = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  schema: { type: 'string' },
+  description,
+});
 
 /**
  * OpenAPI 3.1 `webhooks`: one entry per event type, its body schema the one the dispatcher's
@@ -40,10 +58,16 @@ export function webhooksSection(ref: (schema: object) => SchemaObject): Record<s
           parameters: [
             header('webhook-id', 'The event id (evt_…), the same on every attempt: deduplicate on it'),
             header('webhook-timestamp', 'Unix seconds when this attempt was signed'),
-            header('webhook-signature', 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, space-separated while a rolled secret overlaps'),
+            header(
+              'webhook-signature',
+              'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, space-separated while a rolled secret overlaps',
+            ),
           ],
           requestBody: { required: true, content: { 'application/json': { schema: ref(webhookEventSchema(type)) } } },
-          responses: { '2XX': { description: 'Acknowledged; any other answer (or none within the timeout) is retried' }, '410': { description: 'Gone: the callback is disabled' } },
+          responses: {
+            '2XX': { description: 'Acknowledged; any other answer (or none within the timeout) is retried' },
+            '410': { description: 'Gone: the callback is disabled' },
+          },
         },
       } as PathItemObject,
     ]),

@@ -25,32 +25,70 @@ export class ProviderNotificationsController {
 
   @Post(':provider/:id')
   @HttpCode(200)
-  @ApiRespondsRaw({ status: 200, description: "A payment provider's status update of one payment or refund was taken (body `OK`)", contentType: 'text/plain' })
+  @ApiRespondsRaw({
+    status: 200,
+    description: "A payment provider's status update of one payment or refund was taken (body `OK`)",
+    contentType: 'text/plain',
+  })
   @ApiErrors(ErrorCodes.NotFound, ErrorCodes.ProviderUnavailable)
-  async notify(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Param('id') id: string, @Body() body: unknown) {
+  async notify(
+    @Req() req: ApiRequest,
+    @Res() res: ApiReply,
+    @Param('provider') provider: string,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ) {
     if (!NOTIFIED_ID.test(id)) throw new ApiException(ErrorCodes.NotFound, 'no such payment');
     await this.forward(req, res, provider, id, body);
   }
 
   @Post(':provider')
   @HttpCode(200)
-  @ApiRespondsRaw({ status: 200, description: "A payment provider's status update posted to its account-wide URL (DPO's push) was taken (body `OK`)", contentType: 'text/plain' })
+  @ApiRespondsRaw({
+    status: 200,
+    description: "A payment provider's status update posted to its account-wide URL (DPO's push) was taken (body `OK`)",
+    contentType: 'text/plain',
+  })
   @ApiErrors(ErrorCodes.NotFound, ErrorCodes.ProviderUnavailable)
-  async notifyAccount(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Body() body: unknown) {
+  async notifyAccount(
+    @Req() req: ApiRequest,
+    @Res() res: ApiReply,
+    @Param('provider') provider: string,
+    @Body() body: unknown,
+  ) {
     await this.forward(req, res, provider, undefined, body);
   }
 
-  private async forward(req: ApiRequest, res: ApiReply, provider: string, id: string | undefined, body: unknown): Promise<void> {
-    if (!PROVIDERS.includes(provider)) throw new ApiException(ErrorCodes.NotFound, `no provider ${provider.slice(0, 20)}`);
+  private async forward(
+    req: ApiRequest,
+    res: ApiReply,
+    provider: string,
+    id: string | undefined,
+    body: unknown,
+  ): Promise<void> {
+    if (!PROVIDERS.includes(provider))
+      throw new ApiException(ErrorCodes.NotFound, `no provider ${provider.slice(0, 20)}`);
     const text = typeof body === 'string' ? body : formText(body);
-    if (text === undefined) throw new ApiException(ErrorCodes.ValidationError, 'a status update is a form of single values or an XML document', [{ field: 'body', message: 'must be a form of single values or XML' }]);
+    if (text === undefined)
+      throw new ApiException(
+        ErrorCodes.ValidationError,
+        'a status update is a form of single values or an XML document',
+        [{ field: 'body', message: 'must be a form of single values or XML' }],
+      );
     const result = await this.transactions.call<ProviderNotifyBody, ProviderNotifyResult>(
       RpcPatterns.ProviderNotify,
       { request_id: req.requestId },
       { provider, ...(id ? { id } : {}), body: text, content_type: header(req, 'content-type') },
     );
-    if (result.retry_later) throw new ApiException(ErrorCodes.ProviderUnavailable, 'the status update could not be checked with the provider now; send it again');
-    if (!result.accepted) throw new ApiException(ErrorCodes.ValidationError, 'status update refused', [{ field: 'body', message: 'is not a valid status update of this payment' }]);
+    if (result.retry_later)
+      throw new ApiException(
+        ErrorCodes.ProviderUnavailable,
+        'the status update could not be checked with the provider now; send it again',
+      );
+    if (!result.accepted)
+      throw new ApiException(ErrorCodes.ValidationError, 'status update refused', [
+        { field: 'body', message: 'is not a valid status update of this payment' },
+      ]);
     res.code(200).type('text/plain; charset=utf-8').send('OK');
   }
 }

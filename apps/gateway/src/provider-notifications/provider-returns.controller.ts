@@ -24,20 +24,38 @@ export class ProviderReturnsController {
   @Get(':provider/:transactionId')
   @ApiRespondsRaw({ status: 303, description: "Back from the provider's payment page: on to the checkout page" })
   @ApiErrors(ErrorCodes.NotFound)
-  back(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Param('transactionId') transactionId: string) {
+  back(
+    @Req() req: ApiRequest,
+    @Res() res: ApiReply,
+    @Param('provider') provider: string,
+    @Param('transactionId') transactionId: string,
+  ) {
     return this.forward(req, res, provider, transactionId);
   }
 
   @Post(':provider/:transactionId')
-  @ApiRespondsRaw({ status: 303, description: "Back from the provider's payment page (a posted form): on to the checkout page" })
+  @ApiRespondsRaw({
+    status: 303,
+    description: "Back from the provider's payment page (a posted form): on to the checkout page",
+  })
   @ApiErrors(ErrorCodes.NotFound)
-  backPosted(@Req() req: ApiRequest, @Res() res: ApiReply, @Param('provider') provider: string, @Param('transactionId') transactionId: string) {
+  backPosted(
+    @Req() req: ApiRequest,
+    @Res() res: ApiReply,
+    @Param('provider') provider: string,
+    @Param('transactionId') transactionId: string,
+  ) {
     return this.forward(req, res, provider, transactionId);
   }
 
   private async forward(req: ApiRequest, res: ApiReply, provider: string, transactionId: string): Promise<void> {
-    if (!PROVIDERS.includes(provider) || !TRANSACTION_ID.test(transactionId)) throw new ApiException(ErrorCodes.NotFound, 'no such payment');
-    const found = await this.transactions.call<ProviderReturnBody, ProviderReturnResult>(RpcPatterns.ProviderReturn, { request_id: req.requestId }, { provider, transaction_id: transactionId });
+    if (!PROVIDERS.includes(provider) || !TRANSACTION_ID.test(transactionId))
+      throw new ApiException(ErrorCodes.NotFound, 'no such payment');
+    const found = await this.transactions.call<ProviderReturnBody, ProviderReturnResult>(
+      RpcPatterns.ProviderReturn,
+      { request_id: req.requestId },
+      { provider, transaction_id: transactionId },
+    );
     res.redirect(`/checkout?checkout_id=${encodeURIComponent(found.checkout_id)}`, 303);
   }
 }

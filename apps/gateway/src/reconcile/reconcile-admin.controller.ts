@@ -13,7 +13,12 @@ import {
   type ReconcileWebhookTransactionsResult,
 } from '@payments/contracts';
 import { AdminGuard } from '../auth/admin.guard';
-import { ADMIN_SPLIT_LEDGER_SERVICE, ADMIN_TRANSACTION_SERVICE, ADMIN_WEBHOOK_DISPATCHER, RpcClientPool } from '../rpc/rpc-client-pool';
+import {
+  ADMIN_SPLIT_LEDGER_SERVICE,
+  ADMIN_TRANSACTION_SERVICE,
+  ADMIN_WEBHOOK_DISPATCHER,
+  RpcClientPool,
+} from '../rpc/rpc-client-pool';
 import { ReconcileIdsDto, ReconcilePageQuery, ReconcileTransactionIdsDto } from './reconcile.requests';
 import { ApiResponds } from '@payments/platform';
 import * as R from './reconcile.responses';
@@ -37,27 +42,53 @@ export class ReconcileAdminController {
   ) {}
 
   @Get('transactions')
-  @ApiResponds(200, "One page of transactions with their refunds, as transaction-service recorded them", R.ReconcileTransactions)
+  @ApiResponds(
+    200,
+    'One page of transactions with their refunds, as transaction-service recorded them',
+    R.ReconcileTransactions,
+  )
   @ApiErrors()
-  async listTransactions(@Req() req: ApiRequest, @ValidQuery(ReconcilePageQuery) q: ReconcilePageQuery): Promise<R.ReconcileTransactions> {
-    const r = await this.transactions.call<ReconcilePageBody, ReconcileTransactionsResult>(ReconcileAdminRpcPatterns.Transactions, { request_id: req.requestId }, page(q));
+  async listTransactions(
+    @Req() req: ApiRequest,
+    @ValidQuery(ReconcilePageQuery) q: ReconcilePageQuery,
+  ): Promise<R.ReconcileTransactions> {
+    const r = await this.transactions.call<ReconcilePageBody, ReconcileTransactionsResult>(
+      ReconcileAdminRpcPatterns.Transactions,
+      { request_id: req.requestId },
+      page(q),
+    );
     return { result: 'success', ...r };
   }
 
   @Post('ledger')
   @HttpCode(200)
-  @ApiResponds(200, "The ledger's copy of the given transactions: refunds, split entries with what their reversals undo, and the entries its rules expect", R.ReconcileLedger)
+  @ApiResponds(
+    200,
+    "The ledger's copy of the given transactions: refunds, split entries with what their reversals undo, and the entries its rules expect",
+    R.ReconcileLedger,
+  )
   @ApiErrors()
   async ledgerOf(@Req() req: ApiRequest, @ValidBody(ReconcileIdsDto) dto: ReconcileIdsDto): Promise<R.ReconcileLedger> {
-    const r = await this.ledger.call<ReconcileLedgerBody, ReconcileLedgerResult>(ReconcileAdminRpcPatterns.Ledger, { request_id: req.requestId }, { ids: dto.ids });
+    const r = await this.ledger.call<ReconcileLedgerBody, ReconcileLedgerResult>(
+      ReconcileAdminRpcPatterns.Ledger,
+      { request_id: req.requestId },
+      { ids: dto.ids },
+    );
     return { result: 'success', ...r };
   }
 
   @Post('webhook-transactions')
   @HttpCode(200)
-  @ApiResponds(200, "The status of the latest transaction.* event webhook-dispatcher recorded per transaction", R.ReconcileWebhookTransactions)
+  @ApiResponds(
+    200,
+    'The status of the latest transaction.* event webhook-dispatcher recorded per transaction',
+    R.ReconcileWebhookTransactions,
+  )
   @ApiErrors()
-  async webhookTransactions(@Req() req: ApiRequest, @ValidBody(ReconcileTransactionIdsDto) dto: ReconcileTransactionIdsDto): Promise<R.ReconcileWebhookTransactions> {
+  async webhookTransactions(
+    @Req() req: ApiRequest,
+    @ValidBody(ReconcileTransactionIdsDto) dto: ReconcileTransactionIdsDto,
+  ): Promise<R.ReconcileWebhookTransactions> {
     const r = await this.hooks.call<ReconcileWebhookTransactionsBody, ReconcileWebhookTransactionsResult>(
       ReconcileAdminRpcPatterns.WebhookTransactions,
       { request_id: req.requestId },
@@ -67,18 +98,32 @@ export class ReconcileAdminController {
   }
 
   @Get('webhook-events')
-  @ApiResponds(200, "One page of catalogue events with the callbacks each has a delivery for", R.ReconcileWebhookEvents)
+  @ApiResponds(200, 'One page of catalogue events with the callbacks each has a delivery for', R.ReconcileWebhookEvents)
   @ApiErrors()
-  async webhookEvents(@Req() req: ApiRequest, @ValidQuery(ReconcilePageQuery) q: ReconcilePageQuery): Promise<R.ReconcileWebhookEvents> {
-    const r = await this.hooks.call<ReconcilePageBody, ReconcileWebhookEventsResult>(ReconcileAdminRpcPatterns.WebhookEvents, { request_id: req.requestId }, page(q));
+  async webhookEvents(
+    @Req() req: ApiRequest,
+    @ValidQuery(ReconcilePageQuery) q: ReconcilePageQuery,
+  ): Promise<R.ReconcileWebhookEvents> {
+    const r = await this.hooks.call<ReconcilePageBody, ReconcileWebhookEventsResult>(
+      ReconcileAdminRpcPatterns.WebhookEvents,
+      { request_id: req.requestId },
+      page(q),
+    );
     return { result: 'success', ...r };
   }
 
   @Get('webhook-callbacks')
-  @ApiResponds(200, "One page of callbacks", R.ReconcileCallbacks)
+  @ApiResponds(200, 'One page of callbacks', R.ReconcileCallbacks)
   @ApiErrors()
-  async webhookCallbacks(@Req() req: ApiRequest, @ValidQuery(ReconcilePageQuery) q: ReconcilePageQuery): Promise<R.ReconcileCallbacks> {
-    const r = await this.hooks.call<ReconcilePageBody, ReconcileCallbacksResult>(ReconcileAdminRpcPatterns.WebhookCallbacks, { request_id: req.requestId }, page(q));
+  async webhookCallbacks(
+    @Req() req: ApiRequest,
+    @ValidQuery(ReconcilePageQuery) q: ReconcilePageQuery,
+  ): Promise<R.ReconcileCallbacks> {
+    const r = await this.hooks.call<ReconcilePageBody, ReconcileCallbacksResult>(
+      ReconcileAdminRpcPatterns.WebhookCallbacks,
+      { request_id: req.requestId },
+      page(q),
+    );
     return { result: 'success', ...r };
   }
 }

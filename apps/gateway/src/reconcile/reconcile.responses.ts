@@ -10,7 +10,16 @@ const Next = Nullable(Str('Cursor of the next page; null on the last'));
 
 export const ReconcileTransactions = Ok({
   transactions: List(
-    Closed({ id: Str(), transaction_id: Str(), business_id: Int(), mode: Mode, amount: Int(), status: TxStatus, refunds: List(Refund), updated_at: Str() }),
+    Closed({
+      id: Str(),
+      transaction_id: Str(),
+      business_id: Int(),
+      mode: Mode,
+      amount: Int(),
+      status: TxStatus,
+      refunds: List(Refund),
+      updated_at: Str(),
+    }),
   ),
   next: Next,
 });
@@ -37,13 +46,32 @@ export const ReconcileWebhookTransactions = Ok({
 export type ReconcileWebhookTransactions = Static<typeof ReconcileWebhookTransactions>;
 
 export const ReconcileWebhookEvents = Ok({
-  events: List(Closed({ event_id: Str(), event_type: Str(), business_id: Int(), mode: Mode, created_at: Str(), delivered_to: List(Int()) })),
+  events: List(
+    Closed({
+      event_id: Str(),
+      event_type: Str(),
+      business_id: Int(),
+      mode: Mode,
+      created_at: Str(),
+      delivered_to: List(Int()),
+    }),
+  ),
   next: Next,
 });
 export type ReconcileWebhookEvents = Static<typeof ReconcileWebhookEvents>;
 
 export const ReconcileCallbacks = Ok({
-  callbacks: List(Closed({ id: Int(), business_id: Int(), mode: Mode, events: List(Str()), is_active: Bool(), deleted: Bool(), created_at: Str() })),
+  callbacks: List(
+    Closed({
+      id: Int(),
+      business_id: Int(),
+      mode: Mode,
+      events: List(Str()),
+      is_active: Bool(),
+      deleted: Bool(),
+      created_at: Str(),
+    }),
+  ),
   next: Next,
 });
 export type ReconcileCallbacks = Static<typeof ReconcileCallbacks>;

@@ -25,9 +25,13 @@ export class RefundsAdminController {
 
   @Post(':refund_id/complete')
   @HttpCode(200)
-  @ApiResponds(200, 'The refund, now success: the ledger reverses the payment\'s splits', RefundAnswer)
+  @ApiResponds(200, "The refund, now success: the ledger reverses the payment's splits", RefundAnswer)
   @ApiErrors(ErrorCodes.NotFound)
-  complete(@Req() req: ApiRequest, @Param('refund_id') refundId: string, @ValidBody(ResolveRefundDto) dto: ResolveRefundDto): Promise<RefundAnswer> {
+  complete(
+    @Req() req: ApiRequest,
+    @Param('refund_id') refundId: string,
+    @ValidBody(ResolveRefundDto) dto: ResolveRefundDto,
+  ): Promise<RefundAnswer> {
     return this.resolve(req, refundId, 'success', dto);
   }
 
@@ -35,13 +39,26 @@ export class RefundsAdminController {
   @HttpCode(200)
   @ApiResponds(200, 'The refund, now failed (nothing was refunded)', RefundAnswer)
   @ApiErrors(ErrorCodes.NotFound)
-  fail(@Req() req: ApiRequest, @Param('refund_id') refundId: string, @ValidBody(ResolveRefundDto) dto: ResolveRefundDto): Promise<RefundAnswer> {
+  fail(
+    @Req() req: ApiRequest,
+    @Param('refund_id') refundId: string,
+    @ValidBody(ResolveRefundDto) dto: ResolveRefundDto,
+  ): Promise<RefundAnswer> {
     return this.resolve(req, refundId, 'failed', dto);
   }
 
-  private async resolve(req: ApiRequest, refundId: string, outcome: ResolveRefundBody['outcome'], dto: ResolveRefundDto): Promise<RefundAnswer> {
+  private async resolve(
+    req: ApiRequest,
+    refundId: string,
+    outcome: ResolveRefundBody['outcome'],
+    dto: ResolveRefundDto,
+  ): Promise<RefundAnswer> {
     if (!REFUND_ID.test(refundId)) throw new ApiException(ErrorCodes.NotFound, `no refund ${refundId}`);
-    const refund = await this.transactions.call<ResolveRefundBody, RefundView>(RefundAdminRpcPatterns.Resolve, { request_id: req.requestId }, { refund_id: refundId, outcome, note: asRpcBody(dto).note });
+    const refund = await this.transactions.call<ResolveRefundBody, RefundView>(
+      RefundAdminRpcPatterns.Resolve,
+      { request_id: req.requestId },
+      { refund_id: refundId, outcome, note: asRpcBody(dto).note },
+    );
     return presentRefund(refund);
   }
 }

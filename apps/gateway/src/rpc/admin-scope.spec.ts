@@ -34,7 +34,9 @@ describe('admin RPC scope', () => {
   });
 
   it("is produced only by the RPC module's admin pool", () => {
-    const withAdminScope = sources(SRC).filter((f) => /,\s*'admin'\)/.test(readFileSync(f, 'utf8')) && /RpcSigner|pool\(/.test(readFileSync(f, 'utf8')));
+    const withAdminScope = sources(SRC).filter(
+      (f) => /,\s*'admin'\)/.test(readFileSync(f, 'utf8')) && /RpcSigner|pool\(/.test(readFileSync(f, 'utf8')),
+    );
     expect(withAdminScope.map((f) => relative(SRC, f))).toEqual(['rpc/rpc.module.ts']);
   });
 });

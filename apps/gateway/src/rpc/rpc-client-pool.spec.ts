@@ -41,7 +41,11 @@ jest.mock('node:net', () => ({
   ...jest.requireActual<object>('node:net'),
   connect: ({ host }: { host: string }) => {
     const socket = new FakeSocket(host);
-    if (host === '10.0.0.4') setTimeout(() => socket.emit('error', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })), 1);
+    if (host === '10.0.0.4')
+      setTimeout(
+        () => socket.emit('error', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+        1,
+      );
     else if (host !== '10.0.0.1') setTimeout(() => socket.emit('connect'), 1);
     return socket;
   },
@@ -49,9 +53,14 @@ jest.mock('node:net', () => ({
 
 /** What the next DNS lookups answer, in turn. */
 const lookups: string[][] = [];
-jest.mock('node:dns/promises', () => ({ lookup: async () => (lookups.shift() ?? []).map((address) => ({ address, family: 4 })) }));
+jest.mock('node:dns/promises', () => ({
+  lookup: async () => (lookups.shift() ?? []).map((address) => ({ address, family: 4 })),
+}));
 
-const STORE_DOWN = { ok: false, error: { code: 'service_unavailable', message: 'a data store is unreachable; try again shortly', not_executed: true } };
+const STORE_DOWN = {
+  ok: false,
+  error: { code: 'service_unavailable', message: 'a data store is unreachable; try again shortly', not_executed: true },
+};
 const logger = { warn: () => undefined, error: () => undefined } as unknown as Logger;
 const signer = new RpcSigner('unit-test-secret-0123456789-abcdefghij', 'merchant');
 
@@ -60,7 +69,16 @@ describe('RpcClientPool failover', () => {
   afterEach(() => jest.useRealTimers());
 
   it('moves on from an address that drops packets after the connect cap, well within the call deadline', async () => {
-    const pool = new RpcClientPool('transaction-service', '10.0.0.1:4001,10.0.0.2:4001', 10_000, 1_000, 60_000, logger, signer, 64 * 1024);
+    const pool = new RpcClientPool(
+      'transaction-service',
+      '10.0.0.1:4001,10.0.0.2:4001',
+      10_000,
+      1_000,
+      60_000,
+      logger,
+      signer,
+      64 * 1024,
+    );
     await pool.start();
     let outcome: unknown = 'pending';
     pool.call('transactions.get', { request_id: 'req_1' }, {}).then(
@@ -77,10 +95,23 @@ describe('RpcClientPool failover', () => {
 
 describe('RpcClientPool with a replica restarting', () => {
   it('sends every one of many concurrent calls to the replica that is up, none twice to the one that refuses', async () => {
-    const pool = new RpcClientPool('transaction-service', '10.0.0.4:4001,10.0.0.2:4001', 10_000, 1_000, 60_000, logger, signer, 64 * 1024);
+    const pool = new RpcClientPool(
+      'transaction-service',
+      '10.0.0.4:4001,10.0.0.2:4001',
+      10_000,
+      1_000,
+      60_000,
+      logger,
+      signer,
+      64 * 1024,
+    );
     await pool.start();
-    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => pool.call('transactions.get', { request_id: `req_${i}` }, {})));
-    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual(Array(20).fill('pong'));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => pool.call('transactions.get', { request_id: `req_${i}` }, {})),
+    );
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual(
+      Array(20).fill('pong'),
+    );
     await pool.close();
   });
 });
@@ -88,7 +119,16 @@ describe('RpcClientPool with a replica restarting', () => {
 describe('RpcClientPool and DNS', () => {
   it('lets a call in flight to an address that left the DNS answers (a terminating pod) finish', async () => {
     lookups.push(['10.0.0.5'], []);
-    const pool = new RpcClientPool('transaction-service', 'transaction-service.internal:4001', 10_000, 1_000, 20, logger, signer, 64 * 1024);
+    const pool = new RpcClientPool(
+      'transaction-service',
+      'transaction-service.internal:4001',
+      10_000,
+      1_000,
+      20,
+      logger,
+      signer,
+      64 * 1024,
+    );
     await pool.start();
     expect(pool.addresses).toEqual(['10.0.0.5:4001']);
     const call = pool.call('transactions.get', { request_id: 'req_1' }, {});
@@ -101,7 +141,16 @@ describe('RpcClientPool and DNS', () => {
 
 describe('RpcClientPool refusals', () => {
   it('a refusal the service marks not_executed reaches the idempotency layer as notExecuted, and never the public body', async () => {
-    const pool = new RpcClientPool('transaction-service', '10.0.0.3:4001', 10_000, 1_000, 60_000, logger, signer, 64 * 1024);
+    const pool = new RpcClientPool(
+      'transaction-service',
+      '10.0.0.3:4001',
+      10_000,
+      1_000,
+      60_000,
+      logger,
+      signer,
+      64 * 1024,
+    );
     await pool.start();
     const err = await pool.call('transactions.initialize', { request_id: 'req_1' }, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiException);

@@ -45,7 +45,13 @@ export class RpcClientPool {
 
   async start(): Promise<void> {
     await this.refresh();
-    this.timer = setInterval(() => void this.refresh().catch((err) => this.logger.warn({ err, service: this.service }, 'RPC address refresh failed')), this.refreshMs);
+    this.timer = setInterval(
+      () =>
+        void this.refresh().catch((err) =>
+          this.logger.warn({ err, service: this.service }, 'RPC address refresh failed'),
+        ),
+      this.refreshMs,
+    );
     this.timer.unref();
   }
 
@@ -61,7 +67,10 @@ export class RpcClientPool {
 
   private async refresh(): Promise<void> {
     const wanted: string[] = [];
-    for (const entry of this.addrs.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const entry of this.addrs
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const i = entry.lastIndexOf(':');
       const host = entry.slice(0, i);
       const port = entry.slice(i + 1);
@@ -73,7 +82,10 @@ export class RpcClientPool {
         const found = await lookup(host, { all: true });
         for (const a of found) wanted.push(`${a.family === 6 ? `[${a.address}]` : a.address}:${port}`);
       } catch (err) {
-        this.logger.warn({ host, err: (err as Error).message, service: this.service }, 'cannot resolve RPC host; keeping previous addresses');
+        this.logger.warn(
+          { host, err: (err as Error).message, service: this.service },
+          'cannot resolve RPC host; keeping previous addresses',
+        );
         for (const e of this.endpoints) if (!wanted.includes(e.address)) wanted.push(e.address);
       }
     }
@@ -83,7 +95,14 @@ export class RpcClientPool {
     for (const address of wanted.filter((a) => !keep.some((e) => e.address === a))) {
       const i = address.lastIndexOf(':');
       const host = address.slice(0, i).replace(/^\[|\]$/g, '');
-      const client = new FramedRpcClient({ host, port: Number(address.slice(i + 1)), signer: this.signer, timeoutMs: this.timeoutMs, connectTimeoutMs: this.connectTimeoutMs, maxFrameBytes: this.maxFrameBytes });
+      const client = new FramedRpcClient({
+        host,
+        port: Number(address.slice(i + 1)),
+        signer: this.signer,
+        timeoutMs: this.timeoutMs,
+        connectTimeoutMs: this.connectTimeoutMs,
+        maxFrameBytes: this.maxFrameBytes,
+      });
       keep.push({ address, client });
     }
     this.endpoints = keep;
@@ -92,7 +111,8 @@ export class RpcClientPool {
   /** Sends one request and unwraps the reply: data, or an ApiException carrying the service's error. */
   async call<TBody, TResult>(pattern: string, ctx: RpcContext | { request_id: string }, body: TBody): Promise<TResult> {
     // Services refuse it anyway; failing here names the bug (an admin call from a merchant path).
-    if (isAdminPattern(pattern) && this.signer.scope !== 'admin') throw new Error(`${pattern} needs the admin RPC client`);
+    if (isAdminPattern(pattern) && this.signer.scope !== 'admin')
+      throw new Error(`${pattern} needs the admin RPC client`);
     const tries = Math.max(1, this.endpoints.length);
     // One deadline for the call, however many addresses it has to try.
     const deadline = Date.now() + this.timeoutMs;
@@ -120,33 +140,57 @@ export class RpcClientPool {
       } catch (err) {
         if (err instanceof ApiException) throw err;
         if (err instanceof RpcTimeoutError) {
-          this.logger.error({ service: this.service, pattern, address: endpoint.address }, 'RPC timed out; outcome unknown');
+          this.logger.error(
+            { service: this.service, pattern, address: endpoint.address },
+            'RPC timed out; outcome unknown',
+          );
           throw outcomeUnknown(pattern, `${this.service} did not answer in time`);
         }
         if (err instanceof RpcNotSentError) {
           lastError = err;
-          this.logger.warn({ service: this.service, address: endpoint.address, err: err.message }, 'RPC connection failed; trying the next address');
+          this.logger.warn(
+            { service: this.service, address: endpoint.address, err: err.message },
+            'RPC connection failed; trying the next address',
+          );
           continue;
         }
         if (err instanceof RpcConnectionLostError) {
           // Never re-sent elsewhere: the first instance may already have acted on it.
-          this.logger.error({ service: this.service, pattern, address: endpoint.address, err: err.message }, 'RPC connection broke; outcome unknown');
+          this.logger.error(
+            { service: this.service, pattern, address: endpoint.address, err: err.message },
+            'RPC connection broke; outcome unknown',
+          );
           throw outcomeUnknown(pattern, `${this.service} stopped answering`);
         }
         if (err instanceof RpcRemoteError && err.code === RPC_REFUSED) {
           // Nothing ran. Usually INTERNAL_RPC_SECRET differs between the gateway and the service.
-          this.logger.error({ service: this.service, pattern, address: endpoint.address, err: err.message }, 'service refused the RPC credentials; check INTERNAL_RPC_SECRET');
-          const refused = new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} is unavailable; try again shortly`);
+          this.logger.error(
+            { service: this.service, pattern, address: endpoint.address, err: err.message },
+            'service refused the RPC credentials; check INTERNAL_RPC_SECRET',
+          );
+          const refused = new ApiException(
+            ErrorCodes.ServiceUnavailable,
+            `${this.service} is unavailable; try again shortly`,
+          );
           refused.notExecuted = true;
           throw refused;
         }
         // The service answered with an unexpected error: its log has the details.
-        this.logger.error({ service: this.service, pattern, err: String((err as Error)?.message ?? err) }, 'RPC failed');
+        this.logger.error(
+          { service: this.service, pattern, err: String((err as Error)?.message ?? err) },
+          'RPC failed',
+        );
         throw err;
       }
     }
-    this.logger.error({ service: this.service, err: String((lastError as Error)?.message ?? lastError) }, 'no instance reachable');
-    const unavailable = new ApiException(ErrorCodes.ServiceUnavailable, `${this.service} is unavailable; try again shortly`);
+    this.logger.error(
+      { service: this.service, err: String((lastError as Error)?.message ?? lastError) },
+      'no instance reachable',
+    );
+    const unavailable = new ApiException(
+      ErrorCodes.ServiceUnavailable,
+      `${this.service} is unavailable; try again shortly`,
+    );
     unavailable.notExecuted = true;
     throw unavailable;
   }

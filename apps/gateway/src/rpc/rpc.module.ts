@@ -2,24 +2,72 @@ import { Global, Inject, Module, type OnApplicationShutdown, type OnModuleInit }
 import type { Logger } from 'pino';
 import { RpcSigner, rootLogger, rpcSecrets, type RpcScope } from '@payments/platform';
 import { GatewayConfig } from '../config/gateway.config';
-import { ADMIN_SPLIT_LEDGER_SERVICE, ADMIN_TRANSACTION_SERVICE, ADMIN_WEBHOOK_DISPATCHER, RpcClientPool, SPLIT_LEDGER_SERVICE, TRANSACTION_SERVICE, WEBHOOK_DISPATCHER } from './rpc-client-pool';
+import {
+  ADMIN_SPLIT_LEDGER_SERVICE,
+  ADMIN_TRANSACTION_SERVICE,
+  ADMIN_WEBHOOK_DISPATCHER,
+  RpcClientPool,
+  SPLIT_LEDGER_SERVICE,
+  TRANSACTION_SERVICE,
+  WEBHOOK_DISPATCHER,
+} from './rpc-client-pool';
 
 function pool(name: string, pick: (c: GatewayConfig) => string, scope: RpcScope = 'merchant') {
   return (config: GatewayConfig) =>
-    new RpcClientPool(name, pick(config), config.RPC_TIMEOUT_MS, config.RPC_CONNECT_TIMEOUT_MS, config.RPC_DNS_REFRESH_MS, rootLogger() as Logger, new RpcSigner(rpcSecrets(config).current, scope), config.RPC_MAX_FRAME_BYTES);
+    new RpcClientPool(
+      name,
+      pick(config),
+      config.RPC_TIMEOUT_MS,
+      config.RPC_CONNECT_TIMEOUT_MS,
+      config.RPC_DNS_REFRESH_MS,
+      rootLogger() as Logger,
+      new RpcSigner(rpcSecrets(config).current, scope),
+      config.RPC_MAX_FRAME_BYTES,
+    );
 }
 
 @Global()
 @Module({
   providers: [
-    { provide: TRANSACTION_SERVICE, useFactory: pool('transaction-service', (c) => c.TRANSACTION_SERVICE_ADDRS), inject: [GatewayConfig] },
-    { provide: SPLIT_LEDGER_SERVICE, useFactory: pool('split-ledger-service', (c) => c.SPLIT_LEDGER_SERVICE_ADDRS), inject: [GatewayConfig] },
-    { provide: WEBHOOK_DISPATCHER, useFactory: pool('webhook-dispatcher', (c) => c.WEBHOOK_DISPATCHER_ADDRS), inject: [GatewayConfig] },
-    { provide: ADMIN_TRANSACTION_SERVICE, useFactory: pool('transaction-service', (c) => c.TRANSACTION_SERVICE_ADDRS, 'admin'), inject: [GatewayConfig] },
-    { provide: ADMIN_SPLIT_LEDGER_SERVICE, useFactory: pool('split-ledger-service', (c) => c.SPLIT_LEDGER_SERVICE_ADDRS, 'admin'), inject: [GatewayConfig] },
-    { provide: ADMIN_WEBHOOK_DISPATCHER, useFactory: pool('webhook-dispatcher', (c) => c.WEBHOOK_DISPATCHER_ADDRS, 'admin'), inject: [GatewayConfig] },
+    {
+      provide: TRANSACTION_SERVICE,
+      useFactory: pool('transaction-service', (c) => c.TRANSACTION_SERVICE_ADDRS),
+      inject: [GatewayConfig],
+    },
+    {
+      provide: SPLIT_LEDGER_SERVICE,
+      useFactory: pool('split-ledger-service', (c) => c.SPLIT_LEDGER_SERVICE_ADDRS),
+      inject: [GatewayConfig],
+    },
+    {
+      provide: WEBHOOK_DISPATCHER,
+      useFactory: pool('webhook-dispatcher', (c) => c.WEBHOOK_DISPATCHER_ADDRS),
+      inject: [GatewayConfig],
+    },
+    {
+      provide: ADMIN_TRANSACTION_SERVICE,
+      useFactory: pool('transaction-service', (c) => c.TRANSACTION_SERVICE_ADDRS, 'admin'),
+      inject: [GatewayConfig],
+    },
+    {
+      provide: ADMIN_SPLIT_LEDGER_SERVICE,
+      useFactory: pool('split-ledger-service', (c) => c.SPLIT_LEDGER_SERVICE_ADDRS, 'admin'),
+      inject: [GatewayConfig],
+    },
+    {
+      provide: ADMIN_WEBHOOK_DISPATCHER,
+      useFactory: pool('webhook-dispatcher', (c) => c.WEBHOOK_DISPATCHER_ADDRS, 'admin'),
+      inject: [GatewayConfig],
+    },
   ],
-  exports: [TRANSACTION_SERVICE, SPLIT_LEDGER_SERVICE, WEBHOOK_DISPATCHER, ADMIN_TRANSACTION_SERVICE, ADMIN_SPLIT_LEDGER_SERVICE, ADMIN_WEBHOOK_DISPATCHER],
+  exports: [
+    TRANSACTION_SERVICE,
+    SPLIT_LEDGER_SERVICE,
+    WEBHOOK_DISPATCHER,
+    ADMIN_TRANSACTION_SERVICE,
+    ADMIN_SPLIT_LEDGER_SERVICE,
+    ADMIN_WEBHOOK_DISPATCHER,
+  ],
 })
 export class RpcModule implements OnModuleInit, OnApplicationShutdown {
   private readonly pools: RpcClientPool[];

@@ -28,16 +28,23 @@ export function checkedSplitConfigId(publicId: string): string {
  * POST /v1/splits/config: businesses live in the gateway's database, so the partner check
  * (another business, and an existing one) happens here, before the RPC applies the other rules.
  */
-export async function createSplitConfig(ledger: RpcClientPool, businesses: BusinessesService, ctx: RpcContext, dto: CreateSplitConfigDto): Promise<SplitConfigView> {
+export async function createSplitConfig(
+  ledger: RpcClientPool,
+  businesses: BusinessesService,
+  ctx: RpcContext,
+  dto: CreateSplitConfigDto,
+): Promise<SplitConfigView> {
   if (dto.partner_business_id === ctx.business_id) {
     throw new ApiException(ErrorCodes.ValidationError, 'partner_business_id must be a business other than your own', [
       { field: 'partner_business_id', message: 'must be a business other than your own' },
     ]);
   }
   if ((await businesses.missing([dto.partner_business_id])).length > 0) {
-    throw new ApiException(ErrorCodes.ValidationError, `partner_business_id ${dto.partner_business_id} is not an existing business`, [
-      { field: 'partner_business_id', message: 'is not an existing business' },
-    ]);
+    throw new ApiException(
+      ErrorCodes.ValidationError,
+      `partner_business_id ${dto.partner_business_id} is not an existing business`,
+      [{ field: 'partner_business_id', message: 'is not an existing business' }],
+    );
   }
   return ledger.call<CreateSplitConfigBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsCreate, ctx, {
     partner_business_id: dto.partner_business_id,
@@ -50,7 +57,12 @@ export async function createSplitConfig(ledger: RpcClientPool, businesses: Busin
 }
 
 /** PUT /v1/splits/config/{public_id}: absent fields stay; another business's or mode's config is 404. */
-export async function updateSplitConfig(ledger: RpcClientPool, ctx: RpcContext, publicId: string, dto: UpdateSplitConfigDto): Promise<SplitConfigView> {
+export async function updateSplitConfig(
+  ledger: RpcClientPool,
+  ctx: RpcContext,
+  publicId: string,
+  dto: UpdateSplitConfigDto,
+): Promise<SplitConfigView> {
   const sent = asRpcBody(dto);
   return ledger.call<UpdateSplitConfigBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsUpdate, ctx, {
     public_id: checkedSplitConfigId(publicId),

@@ -52,40 +52,62 @@ export class SplitsController {
 
   @Post('config')
   @HttpCode(200)
-  @ApiResponds(200, "Split config created", R.SplitConfigSaved)
+  @ApiResponds(200, 'Split config created', R.SplitConfigSaved)
   @ApiErrors()
-  async create(@Req() req: ApiRequest, @ValidBody(CreateSplitConfigDto) dto: CreateSplitConfigDto): Promise<R.SplitConfigSaved> {
+  async create(
+    @Req() req: ApiRequest,
+    @ValidBody(CreateSplitConfigDto) dto: CreateSplitConfigDto,
+  ): Promise<R.SplitConfigSaved> {
     const config = await createSplitConfig(this.ledger, this.businesses, rpcContext(req), dto);
     return presentSplitConfigCreated(config);
   }
 
   @Get('config')
-  @ApiResponds(200, 'The business’s split configs, newest first: all of them, or one page when a limit is given', R.SplitConfigList)
+  @ApiResponds(
+    200,
+    'The business’s split configs, newest first: all of them, or one page when a limit is given',
+    R.SplitConfigList,
+  )
   @ApiErrors()
-  async list(@Req() req: ApiRequest, @ValidQuery(SplitConfigPageQuery) query: SplitConfigPageQuery): Promise<R.SplitConfigList> {
-    const result = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(LedgerRpcPatterns.SplitConfigsList, rpcContext(req), {
-      limit: query.limit,
-      starting_after: query.starting_after,
-      ending_before: query.ending_before,
-    });
+  async list(
+    @Req() req: ApiRequest,
+    @ValidQuery(SplitConfigPageQuery) query: SplitConfigPageQuery,
+  ): Promise<R.SplitConfigList> {
+    const result = await this.ledger.call<ListSplitConfigsBody, ListSplitConfigsResult>(
+      LedgerRpcPatterns.SplitConfigsList,
+      rpcContext(req),
+      {
+        limit: query.limit,
+        starting_after: query.starting_after,
+        ending_before: query.ending_before,
+      },
+    );
     return presentSplitConfigList(result);
   }
 
   @Put('config/:public_id')
-  @ApiResponds(200, "Split config updated", R.SplitConfigSaved)
+  @ApiResponds(200, 'Split config updated', R.SplitConfigSaved)
   @ApiErrors(ErrorCodes.NotFound)
-  async update(@Req() req: ApiRequest, @Param('public_id') publicId: string, @ValidBody(UpdateSplitConfigDto) dto: UpdateSplitConfigDto): Promise<R.SplitConfigSaved> {
+  async update(
+    @Req() req: ApiRequest,
+    @Param('public_id') publicId: string,
+    @ValidBody(UpdateSplitConfigDto) dto: UpdateSplitConfigDto,
+  ): Promise<R.SplitConfigSaved> {
     const config = await updateSplitConfig(this.ledger, rpcContext(req), publicId, dto);
     return presentSplitConfigUpdated(config);
   }
 
   @Delete('config/:public_id')
-  @ApiResponds(200, "Deactivated (repeatable)", R.SplitConfigDeactivated)
+  @ApiResponds(200, 'Deactivated (repeatable)', R.SplitConfigDeactivated)
   @ApiErrors(ErrorCodes.NotFound)
   async deactivate(@Req() req: ApiRequest, @Param('public_id') publicId: string): Promise<R.SplitConfigDeactivated> {
-    const config = await this.ledger.call<SplitConfigRefBody, SplitConfigView>(LedgerRpcPatterns.SplitConfigsDeactivate, rpcContext(req), {
-      public_id: checkedSplitConfigId(publicId),
-    });
+    const config = await this.ledger.call<SplitConfigRefBody, SplitConfigView>(
+      LedgerRpcPatterns.SplitConfigsDeactivate,
+      rpcContext(req),
+      {
+        public_id: checkedSplitConfigId(publicId),
+      },
+    );
     return presentSplitConfigDeactivated(config);
   }
 
@@ -93,29 +115,44 @@ export class SplitsController {
   @ApiResponds(200, 'Ledger entries, newest first', R.Ledger)
   @ApiErrors()
   async entries(@Req() req: ApiRequest, @ValidQuery(LedgerPageQuery) query: LedgerPageQuery): Promise<R.Ledger> {
-    const result = await this.ledger.call<ListLedgerBody, ListLedgerResult>(LedgerRpcPatterns.LedgerList, rpcContext(req), {
-      ...cursorPage(query, PAGE_LIMIT_DEFAULT),
-      skip: query.skip ?? 0,
-    });
+    const result = await this.ledger.call<ListLedgerBody, ListLedgerResult>(
+      LedgerRpcPatterns.LedgerList,
+      rpcContext(req),
+      {
+        ...cursorPage(query, PAGE_LIMIT_DEFAULT),
+        skip: query.skip ?? 0,
+      },
+    );
     return presentLedger(result.ledger_entries, result.count, result.has_more);
   }
 
   @Get('ledger/summary')
-  @ApiResponds(200, "Unsettled totals per currency", R.LedgerSummary)
+  @ApiResponds(200, 'Unsettled totals per currency', R.LedgerSummary)
   @ApiErrors()
   async summary(@Req() req: ApiRequest): Promise<R.LedgerSummary> {
-    const result = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(LedgerRpcPatterns.LedgerSummary, rpcContext(req), {});
+    const result = await this.ledger.call<Record<string, never>, LedgerSummaryResult>(
+      LedgerRpcPatterns.LedgerSummary,
+      rpcContext(req),
+      {},
+    );
     return presentSummary(result);
   }
 
   @Get('invoices')
   @ApiResponds(200, 'Settlement invoices of the business', R.InvoiceList)
   @ApiErrors()
-  async invoices(@Req() req: ApiRequest, @ValidQuery(InvoicePageQuery) query: InvoicePageQuery): Promise<R.InvoiceList> {
-    const result = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(LedgerRpcPatterns.InvoicesList, rpcContext(req), {
-      ...cursorPage(query, PAGE_LIMIT_DEFAULT),
-      skip: query.skip ?? 0,
-    });
+  async invoices(
+    @Req() req: ApiRequest,
+    @ValidQuery(InvoicePageQuery) query: InvoicePageQuery,
+  ): Promise<R.InvoiceList> {
+    const result = await this.ledger.call<ListInvoicesBody, ListInvoicesResult>(
+      LedgerRpcPatterns.InvoicesList,
+      rpcContext(req),
+      {
+        ...cursorPage(query, PAGE_LIMIT_DEFAULT),
+        skip: query.skip ?? 0,
+      },
+    );
     return presentInvoices(result.invoices, result.count, result.has_more);
   }
 }

@@ -1,4 +1,10 @@
-import type { InvoiceView, LedgerEntryView, LedgerSummaryResult, ListSplitConfigsResult, SplitConfigView } from '@payments/contracts';
+import type {
+  InvoiceView,
+  LedgerEntryView,
+  LedgerSummaryResult,
+  ListSplitConfigsResult,
+  SplitConfigView,
+} from '@payments/contracts';
 import type * as R from './splits.responses';
 
 /** The spec's "YYYY-MM-DD HH:MM:SS" (UTC) from an ISO 8601 timestamp. */
@@ -103,7 +109,11 @@ function adminInvoice(i: InvoiceView): R.AdminInvoice {
   return { ...presentInvoice(i), mode: i.mode };
 }
 
-export function presentSettlementRun(r: { period_end: string; invoices: InvoiceView[]; entries_invoiced: number }): R.SettlementRun {
+export function presentSettlementRun(r: {
+  period_end: string;
+  invoices: InvoiceView[];
+  entries_invoiced: number;
+}): R.SettlementRun {
   return {
     result: 'success',
     message: `Settlement run invoiced ${r.entries_invoiced} ledger entries into ${r.invoices.length} invoices`,

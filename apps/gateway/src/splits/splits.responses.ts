@@ -22,7 +22,11 @@ export type SplitConfig = Static<typeof SplitConfig>;
 export const SplitConfigSaved = Ok({ split_config: SplitConfig, message: Str() });
 export type SplitConfigSaved = Static<typeof SplitConfigSaved>;
 
-export const SplitConfigList = Ok({ split_configs: List(Closed({ ...splitConfigFields, date_created: SpecDateTime() })), count: Int('Every config of the business, not the page size'), has_more: Bool('Whether another page follows in the direction paged') });
+export const SplitConfigList = Ok({
+  split_configs: List(Closed({ ...splitConfigFields, date_created: SpecDateTime() })),
+  count: Int('Every config of the business, not the page size'),
+  has_more: Bool('Whether another page follows in the direction paged'),
+});
 export type SplitConfigList = Static<typeof SplitConfigList>;
 
 export const SplitConfigDeactivated = Ok({ public_id: Str(), message: Str() });
@@ -43,7 +47,11 @@ export const LedgerEntry = Closed({
 });
 export type LedgerEntry = Static<typeof LedgerEntry>;
 
-export const Ledger = Ok({ ledger_entries: List(LedgerEntry), count: Int('Every matching entry, not the page size'), has_more: Bool('Whether another page follows in the direction paged') });
+export const Ledger = Ok({
+  ledger_entries: List(LedgerEntry),
+  count: Int('Every matching entry, not the page size'),
+  has_more: Bool('Whether another page follows in the direction paged'),
+});
 export type Ledger = Static<typeof Ledger>;
 
 const CurrencyTotals = List(Closed({ currency: Str(), total: Int('Minor units') }));
@@ -65,7 +73,11 @@ const invoiceFields = {
 export const Invoice = Closed(invoiceFields);
 export type Invoice = Static<typeof Invoice>;
 
-export const InvoiceList = Ok({ invoices: List(Invoice), count: Int(), has_more: Bool('Whether another page follows in the direction paged') });
+export const InvoiceList = Ok({
+  invoices: List(Invoice),
+  count: Int(),
+  has_more: Bool('Whether another page follows in the direction paged'),
+});
 export type InvoiceList = Static<typeof InvoiceList>;
 
 /** Admin answers name the mode too: one run settles both. */

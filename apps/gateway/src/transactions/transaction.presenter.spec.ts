@@ -53,7 +53,16 @@ describe('presentInitialized', () => {
   it('adds checkout_url = <base>?checkout_id=<id> when a checkout id is given', () => {
     const body = presentInitialized(result({ checkout_id: 'chk_XYZ123' }), BASE);
     expect(body.checkout_url).toBe('https://pay.example.com/checkout?checkout_id=chk_XYZ123');
-    expect(Object.keys(body).sort()).toEqual(['checkout_url', 'description', 'message', 'metadata', 'result', 'total', 'transaction_id', 'transaction_reference']);
+    expect(Object.keys(body).sort()).toEqual([
+      'checkout_url',
+      'description',
+      'message',
+      'metadata',
+      'result',
+      'total',
+      'transaction_id',
+      'transaction_reference',
+    ]);
   });
 
   it('encodes the checkout id in the query string', () => {

@@ -1,4 +1,10 @@
-import { annotationsOf, type InitializeTransactionResult, type LinkView, type RefundView, type TransactionView } from '@payments/contracts';
+import {
+  annotationsOf,
+  type InitializeTransactionResult,
+  type LinkView,
+  type RefundView,
+  type TransactionView,
+} from '@payments/contracts';
 import { toMajorNumber, toMajorString } from '@payments/money';
 import type {
   InitializedTransaction,

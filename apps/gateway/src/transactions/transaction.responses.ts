@@ -1,5 +1,18 @@
 import { REFUND_STATUSES, TRANSACTION_STATUSES, SPLIT_TYPES } from '@payments/contracts';
-import { AnnotationFields, MetadataSchema, Bool, Closed, Int, List, Nullable, Num, Str, StringEnum, Type, type Static } from '@payments/contracts/schemas';
+import {
+  AnnotationFields,
+  MetadataSchema,
+  Bool,
+  Closed,
+  Int,
+  List,
+  Nullable,
+  Num,
+  Str,
+  StringEnum,
+  Type,
+  type Static,
+} from '@payments/contracts/schemas';
 import { Ok } from '../http/responses';
 
 /** Answers of /v1/transactions and /v1/links: the presenters' return types and the OpenAPI schemas. */
@@ -12,7 +25,9 @@ export const InitializedTransaction = Ok({
   message: Str(),
   total: Num('Amount plus charges in MAJOR units'),
   checkout_url: Type.Optional(Str('Present when the customer completes the payment on the hosted page')),
-  authorization_url: Type.Optional(Str("Live payments by redirect: send the customer's browser here to pay at the provider")),
+  authorization_url: Type.Optional(
+    Str("Live payments by redirect: send the customer's browser here to pay at the provider"),
+  ),
   authorization_code: Type.Optional(Str('InnBucks: the code the customer approves in their wallet')),
   authorization_expires: Type.Optional(Str('InnBucks: until when the code is valid, as the provider wrote it')),
   instructions: Type.Optional(Str('What the provider asks the customer to do')),
@@ -60,7 +75,10 @@ export const TransactionListItem = Closed({
 });
 export type TransactionListItem = Static<typeof TransactionListItem>;
 
-export const TransactionList = Ok({ transactions: List(TransactionListItem), has_more: Bool('Whether another page follows in the direction paged') });
+export const TransactionList = Ok({
+  transactions: List(TransactionListItem),
+  has_more: Bool('Whether another page follows in the direction paged'),
+});
 export type TransactionList = Static<typeof TransactionList>;
 
 export const TransactionModel = Ok({
@@ -108,10 +126,19 @@ export const RefundItem = Closed(refundFields);
 export type RefundItem = Static<typeof RefundItem>;
 export const RefundAnswer = Ok(refundFields);
 export type RefundAnswer = Static<typeof RefundAnswer>;
-export const RefundList = Ok({ refunds: List(RefundItem), has_more: Bool('Whether another page follows in the direction paged') });
+export const RefundList = Ok({
+  refunds: List(RefundItem),
+  has_more: Bool('Whether another page follows in the direction paged'),
+});
 export type RefundList = Static<typeof RefundList>;
 
-export const LinkCreated = Ok({ payment_link_id: Str(), hosted_payment_link: Str(), message: Str('States amount, charges and total'), description: Str(), metadata: MetadataSchema });
+export const LinkCreated = Ok({
+  payment_link_id: Str(),
+  hosted_payment_link: Str(),
+  message: Str('States amount, charges and total'),
+  description: Str(),
+  metadata: MetadataSchema,
+});
 export type LinkCreated = Static<typeof LinkCreated>;
 
 const linkFields = {
@@ -124,7 +151,12 @@ const linkFields = {
   description: Str(),
   metadata: MetadataSchema,
   splits: List(
-    Closed({ business_id: Int(), type: StringEnum(SPLIT_TYPES), value: Int('Basis points for percentage, minor units for fixed'), description: Nullable(Str()) }),
+    Closed({
+      business_id: Int(),
+      type: StringEnum(SPLIT_TYPES),
+      value: Int('Basis points for percentage, minor units for fixed'),
+      description: Nullable(Str()),
+    }),
   ),
   success_url: Nullable(Str()),
   failure_url: Nullable(Str()),

@@ -9,7 +9,6 @@ const controller = new AbortController();
 /** Aborted by the first ^C (SIGINT) or SIGTERM once `installInterruptHandler` ran. */
 export const interrupted: AbortSignal = controller.signal;
 
-
 export function installInterruptHandler(out: NodeJS.WriteStream = process.stderr): void {
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(ExitCode.Interrupted);

@@ -4,7 +4,10 @@ import { drained } from './output';
 describe('drained', () => {
   it('returns at once when stdout is not full', async () => {
     const heartbeat = jest.fn(async () => undefined);
-    await drained(heartbeat, Object.assign(new EventEmitter(), { writableNeedDrain: false }) as unknown as NodeJS.WritableStream);
+    await drained(
+      heartbeat,
+      Object.assign(new EventEmitter(), { writableNeedDrain: false }) as unknown as NodeJS.WritableStream,
+    );
     expect(heartbeat).not.toHaveBeenCalled();
   });
 

@@ -47,7 +47,10 @@ export class Progress {
     this.unit = o.unit;
     this.startedAt = this.now();
     if (this.out.isTTY) {
-      this.bar = new SingleBar({ format: `${label} [{bar}] {percentage}% {value}/{total} {detail}`, stream: this.out, hideCursor: true }, Presets.shades_classic);
+      this.bar = new SingleBar(
+        { format: `${label} [{bar}] {percentage}% {value}/{total} {detail}`, stream: this.out, hideCursor: true },
+        Presets.shades_classic,
+      );
       this.bar.start(total, 0, { detail: '' });
     }
   }
@@ -77,7 +80,12 @@ export class Progress {
     if (!this.unit) return detail;
     const moving = this.first ? (this.now() - this.first.at) / 1000 : 0;
     const rate = moving > 0 ? (this.value - this.first!.value) / moving : 0;
-    const timing = this.value >= this.total ? `in ${clock((this.now() - this.startedAt) / 1000)}` : rate > 0 ? `${clock((this.total - this.value) / rate)} left` : 'time left unknown';
+    const timing =
+      this.value >= this.total
+        ? `in ${clock((this.now() - this.startedAt) / 1000)}`
+        : rate > 0
+          ? `${clock((this.total - this.value) / rate)} left`
+          : 'time left unknown';
     return [`${Math.round(rate)} ${this.unit}/s, ${timing}`, detail].filter(Boolean).join('; ');
   }
 

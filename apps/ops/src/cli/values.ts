@@ -18,7 +18,8 @@ export function isoTimestamp(value: string): Date {
     Number(mi) < 60 &&
     Number(s) < 60 &&
     !Number.isNaN(Date.parse(value));
-  if (!valid) throw new InvalidArgumentError('expected an ISO 8601 timestamp with seconds and a zone, e.g. 2026-11-22T00:00:00Z');
+  if (!valid)
+    throw new InvalidArgumentError('expected an ISO 8601 timestamp with seconds and a zone, e.g. 2026-11-22T00:00:00Z');
   return new Date(Date.parse(value));
 }
 

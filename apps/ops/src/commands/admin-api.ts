@@ -8,7 +8,10 @@ export async function adminApi<T>(config: OpsConfig, method: string, path: strin
   try {
     res = await fetch(`${config.GATEWAY_URL}${path}`, {
       method,
-      headers: { authorization: `Bearer ${config.ADMIN_API_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${config.ADMIN_API_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(60_000),
     });

@@ -10,6 +10,8 @@ export const registerBusiness: CommandRegistration = (program, ctx) => {
     .description('create a business and print its four API keys (shown once)')
     .requiredOption('--name <name>', 'the business name')
     .action(async (opts: { name: string }) => {
-      console.log(JSON.stringify(await adminApi(ctx.config(), 'POST', '/admin/v1/businesses', { name: opts.name }), null, 2));
+      console.log(
+        JSON.stringify(await adminApi(ctx.config(), 'POST', '/admin/v1/businesses', { name: opts.name }), null, 2),
+      );
     });
 };

@@ -8,4 +8,12 @@ import { registerWebhooksListen } from './webhooks-listen';
 import { registerWebhooks } from './webhooks-recover';
 
 /** Every `ops` command, in the order `ops --help` lists them. */
-export const COMMANDS: CommandRegistration[] = [registerLag, registerReplay, registerDlq, registerBusiness, registerWebhooks, registerWebhooksListen, registerReconcile];
+export const COMMANDS: CommandRegistration[] = [
+  registerLag,
+  registerReplay,
+  registerDlq,
+  registerBusiness,
+  registerWebhooks,
+  registerWebhooksListen,
+  registerReconcile,
+];

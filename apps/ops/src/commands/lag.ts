@@ -2,7 +2,16 @@ import { ExitCode, TimedOutError } from '../cli/errors';
 import { usageError, type CommandRegistration } from '../cli/program';
 import { Progress } from '../cli/progress';
 import { positiveInt } from '../cli/values';
-import { describeGroup, groupLag, groupTopics, listGroups, requireGroup, totalLag, type GroupInfo, type PartitionLag } from '../kafka/groups';
+import {
+  describeGroup,
+  groupLag,
+  groupTopics,
+  listGroups,
+  requireGroup,
+  totalLag,
+  type GroupInfo,
+  type PartitionLag,
+} from '../kafka/groups';
 import type { KafkaSession } from '../kafka/session';
 
 function printGroup(info: GroupInfo, rows: PartitionLag[]): void {
@@ -15,9 +24,13 @@ function printGroup(info: GroupInfo, rows: PartitionLag[]): void {
     console.log('  (no topics consumed yet)');
     return;
   }
-  console.log(`  ${'topic'.padEnd(32)}${'partition'.padStart(10)}${'committed'.padStart(11)}${'end'.padStart(11)}${'lag'.padStart(9)}`);
+  console.log(
+    `  ${'topic'.padEnd(32)}${'partition'.padStart(10)}${'committed'.padStart(11)}${'end'.padStart(11)}${'lag'.padStart(9)}`,
+  );
   for (const r of rows) {
-    console.log(`  ${r.topic.padEnd(32)}${String(r.partition).padStart(10)}${String(r.committed ?? '-').padStart(11)}${String(r.end).padStart(11)}${String(r.lag).padStart(9)}`);
+    console.log(
+      `  ${r.topic.padEnd(32)}${String(r.partition).padStart(10)}${String(r.committed ?? '-').padStart(11)}${String(r.end).padStart(11)}${String(r.lag).padStart(9)}`,
+    );
   }
   console.log(`  total lag ${totalLag(rows)}`);
 }
@@ -27,13 +40,15 @@ async function follow(s: KafkaSession, group: string, timeoutS: number): Promise
   const start = totalLag(await groupLag(s, group, topics));
   const progress = new Progress(`lag of ${group}`, start);
   const deadline = Date.now() + timeoutS * 1000;
-  for (let lag = start; ; ) {
+  for (let lag = start; ;) {
     progress.update(start - lag, `lag ${lag}`);
     if (lag === 0) break;
     if (Date.now() > deadline) {
       progress.stop(`lag ${lag}`);
       const info = await describeGroup(s, group);
-      throw new TimedOutError(`lag of ${group} is still ${lag} after ${timeoutS} s; the group is ${info.state} with ${info.members.length} member(s)`);
+      throw new TimedOutError(
+        `lag of ${group} is still ${lag} after ${timeoutS} s; the group is ${info.state} with ${info.members.length} member(s)`,
+      );
     }
     await new Promise((r) => setTimeout(r, 1_000));
     lag = totalLag(await groupLag(s, group, topics));
@@ -48,7 +63,10 @@ export const registerLag: CommandRegistration = (program, ctx) => {
     .command('lag')
     .description('state, members and lag of consumer groups, for the topics each group consumes')
     .option('--group <group>', 'one consumer group (default: every group of the deployment)')
-    .option('--follow', `with --group: wait until its lag is 0 (progress bar on a terminal); exit ${ExitCode.TimedOut} on timeout`)
+    .option(
+      '--follow',
+      `with --group: wait until its lag is 0 (progress bar on a terminal); exit ${ExitCode.TimedOut} on timeout`,
+    )
     .option('--timeout <seconds>', 'how long --follow waits', positiveInt, 600)
     .action(async (opts: { group?: string; follow?: boolean; timeout: number }, cmd) => {
       if (opts.follow && !opts.group) usageError(cmd, '--follow needs --group');

@@ -43,7 +43,11 @@ interface ReconcileReport {
  * Walks every page of every service, handing each difference to `found` as soon as it is seen,
  * so memory stays that of one page whatever the size; the comparison is in reconcile-checks.
  */
-async function reconcile(config: OpsConfig, found: (difference: string) => void, progress: (line: string) => void): Promise<ReconcileReport> {
+async function reconcile(
+  config: OpsConfig,
+  found: (difference: string) => void,
+  progress: (line: string) => void,
+): Promise<ReconcileReport> {
   const report: ReconcileReport = { transactions: 0, events: 0, differences: 0 };
   const differences = (list: string[]) => {
     report.differences += list.length;
@@ -54,14 +58,19 @@ async function reconcile(config: OpsConfig, found: (difference: string) => void,
   for await (const page of pages<ReconcileTransactionsResult>(config, '/admin/v1/reconcile/transactions')) {
     if (page.transactions.length > 0) {
       const [ledger, hooks] = await Promise.all([
-        adminApi<ReconcileLedgerResult>(config, 'POST', '/admin/v1/reconcile/ledger', { ids: page.transactions.map((t) => t.id) }),
+        adminApi<ReconcileLedgerResult>(config, 'POST', '/admin/v1/reconcile/ledger', {
+          ids: page.transactions.map((t) => t.id),
+        }),
         adminApi<ReconcileWebhookTransactionsResult>(config, 'POST', '/admin/v1/reconcile/webhook-transactions', {
           transaction_ids: page.transactions.map((t) => t.transaction_id),
         }),
       ]);
       const ledgerById = new Map(ledger.transactions.map((l) => [l.id, l]));
       const statusOf = new Map(hooks.transactions.map((h) => [h.transaction_id, h.status]));
-      for (const t of page.transactions) differences(transactionDifferences(t, ledgerById.get(t.id), statusOf.get(t.transaction_id), hooks.retained_since));
+      for (const t of page.transactions)
+        differences(
+          transactionDifferences(t, ledgerById.get(t.id), statusOf.get(t.transaction_id), hooks.retained_since),
+        );
     }
     report.transactions += page.transactions.length;
     progress(`${report.transactions} transactions checked`);
@@ -69,7 +78,8 @@ async function reconcile(config: OpsConfig, found: (difference: string) => void,
   }
 
   const callbacks: ReconcileCallback[] = [];
-  for await (const page of pages<ReconcileCallbacksResult>(config, '/admin/v1/reconcile/webhook-callbacks')) callbacks.push(...page.callbacks);
+  for await (const page of pages<ReconcileCallbacksResult>(config, '/admin/v1/reconcile/webhook-callbacks'))
+    callbacks.push(...page.callbacks);
   for await (const page of pages<ReconcileWebhookEventsResult>(config, '/admin/v1/reconcile/webhook-events')) {
     for (const e of page.events) differences(deliveryDifferences(e, callbacks));
     report.events += page.events.length;
@@ -108,7 +118,9 @@ Run it when the system is quiet: an event still on its way shows as a difference
         status,
       );
       if (tty) process.stderr.write('\n');
-      console.log(`${report.differences} differences (${report.transactions} transactions, ${report.events} webhook events)`);
+      console.log(
+        `${report.differences} differences (${report.transactions} transactions, ${report.events} webhook events)`,
+      );
       if (report.differences > 0) throw new OpsError(`${report.differences} differences found`, ExitCode.Failed);
     });
 };

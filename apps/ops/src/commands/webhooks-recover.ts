@@ -33,10 +33,15 @@ async function recoverWebhooks(config: OpsConfig, args: RecoverArgs): Promise<vo
     });
     if (page.total !== null) {
       total = page.total;
-      console.log(`${total} failed or skipped deliveries of business ${args.business} (${args.mode}) since ${args.since}${args.dryRun ? ' (dry run: nothing is sent)' : ''}`);
+      console.log(
+        `${total} failed or skipped deliveries of business ${args.business} (${args.mode}) since ${args.since}${args.dryRun ? ' (dry run: nothing is sent)' : ''}`,
+      );
     }
     for (const d of page.deliveries) {
-      if (args.dryRun) console.log(`  ${d.delivery_id}  callback ${d.callback_id}  ${d.event.padEnd(22)} ${d.status.padEnd(8)} ${d.event_id}  ${d.date_created}`);
+      if (args.dryRun)
+        console.log(
+          `  ${d.delivery_id}  callback ${d.callback_id}  ${d.event.padEnd(22)} ${d.status.padEnd(8)} ${d.event_id}  ${d.date_created}`,
+        );
     }
     await drained();
     done += page.deliveries.length;
@@ -61,12 +66,23 @@ export const registerWebhooks: CommandRegistration = (program, ctx) => {
     .command('webhooks')
     .description('webhook deliveries (through the admin API) and local forwarding of events')
     .command('recover')
-    .description("send again the failed deliveries of a business's active callbacks, and those skipped while a callback was disabled")
+    .description(
+      "send again the failed deliveries of a business's active callbacks, and those skipped while a callback was disabled",
+    )
     .requiredOption('--business <id>', 'the business', positiveInt)
-    .requiredOption('--since <iso>', 'deliveries created at or after this time (ISO 8601 with a zone, e.g. 2026-01-31T12:00:00Z)', isoTimestamp)
+    .requiredOption(
+      '--since <iso>',
+      'deliveries created at or after this time (ISO 8601 with a zone, e.g. 2026-01-31T12:00:00Z)',
+      isoTimestamp,
+    )
     .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).default('test'))
     .option('--dry-run', 'list what would be sent; send nothing')
     .action((opts: { business: number; since: Date; mode: Mode; dryRun?: boolean }) =>
-      recoverWebhooks(ctx.config(), { business: opts.business, since: opts.since.toISOString(), mode: opts.mode, dryRun: opts.dryRun === true }),
+      recoverWebhooks(ctx.config(), {
+        business: opts.business,
+        since: opts.since.toISOString(),
+        mode: opts.mode,
+        dryRun: opts.dryRun === true,
+      }),
     );
 };

@@ -15,7 +15,8 @@ interface Sized {
   headers?: IHeaders;
 }
 
-const byteLength = (v: unknown): number => (v === null || v === undefined ? 0 : Buffer.isBuffer(v) ? v.length : Buffer.byteLength(String(v)));
+const byteLength = (v: unknown): number =>
+  v === null || v === undefined ? 0 : Buffer.isBuffer(v) ? v.length : Buffer.byteLength(String(v));
 
 /** An upper estimate of a record's size inside a record batch (uncompressed). */
 export function recordBytes(r: Sized): number {
@@ -33,7 +34,12 @@ export function recordBytes(r: Sized): number {
  * max.message.bytes: a record batch above it is refused, non-retriably). At most `maxRecords` per
  * chunk. A single record that cannot fit is an error naming it: it could not be copied at all.
  */
-export function chunkBySize<T extends Sized>(records: T[], limitBytes: number, maxRecords = 5_000, describe: (r: T) => string = () => 'a record'): T[][] {
+export function chunkBySize<T extends Sized>(
+  records: T[],
+  limitBytes: number,
+  maxRecords = 5_000,
+  describe: (r: T) => string = () => 'a record',
+): T[][] {
   const budget = Math.floor(limitBytes * FILL) - BATCH_OVERHEAD;
   const chunks: T[][] = [];
   let current: T[] = [];
@@ -41,7 +47,10 @@ export function chunkBySize<T extends Sized>(records: T[], limitBytes: number, m
   for (const r of records) {
     const bytes = recordBytes(r);
     if (bytes > budget) {
-      throw new OpsError(`${describe(r)} is ${bytes} bytes with its replay headers, above what the destination accepts in one request (${limitBytes} bytes): raise max.message.bytes of the topic`, ExitCode.Failed);
+      throw new OpsError(
+        `${describe(r)} is ${bytes} bytes with its replay headers, above what the destination accepts in one request (${limitBytes} bytes): raise max.message.bytes of the topic`,
+        ExitCode.Failed,
+      );
     }
     if (current.length > 0 && (size + bytes > budget || current.length >= maxRecords)) {
       chunks.push(current);

@@ -22,7 +22,11 @@ const header = (m: KafkaMessage, name: string) => m.headers?.[name]?.toString();
  */
 export function letterOrigin(m: KafkaMessage, base: (topic: string) => string): LetterOrigin {
   const topic = header(m, DeadLetterHeaders.OriginalTopic);
-  const own: LetterOrigin = { topic, partition: header(m, DeadLetterHeaders.OriginalPartition), offset: header(m, DeadLetterHeaders.OriginalOffset) };
+  const own: LetterOrigin = {
+    topic,
+    partition: header(m, DeadLetterHeaders.OriginalPartition),
+    offset: header(m, DeadLetterHeaders.OriginalOffset),
+  };
   if (!topic || replayTopicGroup(base(topic)) === undefined) return own;
   const packed = header(m, ReplayHeaders.Origin);
   const origin = packed === undefined ? undefined : parseReplayOrigin(packed);

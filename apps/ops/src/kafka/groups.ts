@@ -51,13 +51,19 @@ export async function requireGroup(s: KafkaSession, group: string): Promise<void
 export async function describeGroup(s: KafkaSession, group: string): Promise<GroupInfo> {
   const [g] = (await s.admin.describeGroups([s.full(group)])).groups;
   const members = (g?.members ?? []).map((m) => {
-    const assignment = m.memberAssignment.length ? AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {} : {};
-    const subscription = m.memberMetadata.length ? AssignerProtocol.MemberMetadata.decode(m.memberMetadata)?.topics ?? [] : [];
+    const assignment = m.memberAssignment.length
+      ? (AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {})
+      : {};
+    const subscription = m.memberMetadata.length
+      ? (AssignerProtocol.MemberMetadata.decode(m.memberMetadata)?.topics ?? [])
+      : [];
     return {
       memberId: m.memberId,
       clientId: m.clientId,
       host: m.clientHost.replace(/^\//, ''),
-      assignment: Object.fromEntries(Object.entries(assignment).map(([t, ps]) => [s.base(t), [...ps].sort((a, b) => a - b)])),
+      assignment: Object.fromEntries(
+        Object.entries(assignment).map(([t, ps]) => [s.base(t), [...ps].sort((a, b) => a - b)]),
+      ),
       subscription: subscription.map((t) => s.base(t)),
     };
   });
@@ -71,15 +77,21 @@ export async function describeGroup(s: KafkaSession, group: string): Promise<Gro
 export async function groupTopics(s: KafkaSession, group: string, info?: GroupInfo): Promise<string[]> {
   const described = info ?? (await describeGroup(s, group));
   const topics = new Set(described.members.flatMap((m) => m.subscription));
-  const candidates = (await s.admin.listTopics()).filter((t) => t.startsWith(s.prefix) && s.base(t) !== REPLAY_RESULTS_TOPIC);
+  const candidates = (await s.admin.listTopics()).filter(
+    (t) => t.startsWith(s.prefix) && s.base(t) !== REPLAY_RESULTS_TOPIC,
+  );
   const offsets = await s.admin.fetchOffsets({ groupId: s.full(group), topics: candidates });
-  for (const { topic, partitions } of offsets) if (partitions.some((p) => Number(p.offset) >= 0)) topics.add(s.base(topic));
+  for (const { topic, partitions } of offsets)
+    if (partitions.some((p) => Number(p.offset) >= 0)) topics.add(s.base(topic));
   return [...topics].sort();
 }
 
 /** Fails with the group's topics when `topic` is not one of them. */
 export function requireTopic(group: string, topics: string[], topic: string): void {
-  if (!topics.includes(topic)) throw new BadValueError(`group "${group}" does not consume topic "${topic}"; its topics: ${topics.join(', ') || '(none)'}`);
+  if (!topics.includes(topic))
+    throw new BadValueError(
+      `group "${group}" does not consume topic "${topic}"; its topics: ${topics.join(', ') || '(none)'}`,
+    );
 }
 
 /** Committed offset, end offset and lag per partition of the given topics. */
@@ -94,7 +106,14 @@ export async function groupLag(s: KafkaSession, group: string, topics: string[])
       const end = Number(e?.high ?? 0);
       const c = Number(p.offset) >= 0 ? Number(p.offset) : null;
       // A group that never committed starts from the earliest offset (consumers subscribe fromBeginning).
-      rows.push({ topic: s.base(topic), partition: p.partition, committed: c, low, end, lag: Math.max(0, end - (c ?? low)) });
+      rows.push({
+        topic: s.base(topic),
+        partition: p.partition,
+        committed: c,
+        low,
+        end,
+        lag: Math.max(0, end - (c ?? low)),
+      });
     }
   }
   return rows.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);

@@ -16,11 +16,18 @@ export async function produceLimit(s: KafkaSession, topic: string): Promise<numb
     includeSynonyms: false,
     resources: [
       { type: ConfigResourceTypes.TOPIC, name: s.full(topic), configNames: ['max.message.bytes'] },
-      ...brokers.map((b) => ({ type: ConfigResourceTypes.BROKER, name: String(b.nodeId), configNames: ['message.max.bytes'] })),
+      ...brokers.map((b) => ({
+        type: ConfigResourceTypes.BROKER,
+        name: String(b.nodeId),
+        configNames: ['message.max.bytes'],
+      })),
     ],
   });
   const valuesOf = (type: ConfigResourceTypes) =>
-    resources.filter((r) => r.resourceType === type).flatMap((r) => r.configEntries.map((e) => Number(e.configValue))).filter((n) => Number.isFinite(n) && n > 0);
+    resources
+      .filter((r) => r.resourceType === type)
+      .flatMap((r) => r.configEntries.map((e) => Number(e.configValue)))
+      .filter((n) => Number.isFinite(n) && n > 0);
   const [topicLimit] = valuesOf(ConfigResourceTypes.TOPIC);
   const brokerLimits = valuesOf(ConfigResourceTypes.BROKER);
   return topicLimit ?? (brokerLimits.length > 0 ? Math.min(...brokerLimits) : KAFKA_DEFAULT_MAX_MESSAGE_BYTES);

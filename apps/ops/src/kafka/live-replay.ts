@@ -35,7 +35,11 @@ interface TopicCopy {
  * (same command-line range, or same start offset), the rest of it (its end as first planned: what
  * the group consumed since was applied normally). Another pending range is refused, not mixed in.
  */
-export async function resumeOrPlan(checkpoint: ReplayCheckpoint, rows: PlanRow[], spec: string): Promise<{ copies: TopicCopy[]; copiedBefore: number }> {
+export async function resumeOrPlan(
+  checkpoint: ReplayCheckpoint,
+  rows: PlanRow[],
+  spec: string,
+): Promise<{ copies: TopicCopy[]; copiedBefore: number }> {
   const copies: TopicCopy[] = [];
   let copiedBefore = 0;
   for (const topic of [...new Set(rows.map((r) => r.topic))]) {
@@ -65,13 +69,21 @@ export async function resumeOrPlan(checkpoint: ReplayCheckpoint, rows: PlanRow[]
  * destination's size limits (read from the cluster); the copy runs as long as it moves, records
  * how far it got in Kafka, and stops cleanly on ^C: the same command then continues it.
  */
-export async function liveReplay(s: KafkaSession, group: string, rows: PlanRow[], opts: LiveReplayOptions): Promise<OutcomeCounts> {
+export async function liveReplay(
+  s: KafkaSession,
+  group: string,
+  rows: PlanRow[],
+  opts: LiveReplayOptions,
+): Promise<OutcomeCounts> {
   const checkpoint = new ReplayCheckpoint(s, group);
   await checkpoint.requireIdle();
   if (opts.restart) await checkpoint.discard();
   const { copies, copiedBefore } = await resumeOrPlan(checkpoint, rows, opts.spec);
   const total = copies.reduce((n, c) => n + c.ranges.reduce((m, r) => m + (r.to - r.from), 0), 0);
-  if (copiedBefore > 0) console.log(`continuing the interrupted live replay of ${group}: ${copiedBefore} event(s) were copied before, ${total} left`);
+  if (copiedBefore > 0)
+    console.log(
+      `continuing the interrupted live replay of ${group}: ${copiedBefore} event(s) were copied before, ${total} left`,
+    );
   const redelivery = new Redelivery(s, group);
   await redelivery.open();
   try {
@@ -83,13 +95,23 @@ export async function liveReplay(s: KafkaSession, group: string, rows: PlanRow[]
         topic,
         ranges,
         async (partition, messages) => {
-          const records: ReplayRecord[] = messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers ?? {}, sourceTopic: s.full(topic), sourcePartition: partition, sourceOffset: m.offset }));
+          const records: ReplayRecord[] = messages.map((m) => ({
+            key: m.key,
+            value: m.value,
+            headers: m.headers ?? {},
+            sourceTopic: s.full(topic),
+            sourcePartition: partition,
+            sourceOffset: m.offset,
+          }));
           await redelivery.send(records, () => progress.update(redelivery.sent));
         },
         {
           stallMs: opts.stallMs,
           what: `copying ${topic}`,
-          checkpoint: { groupId: checkpoint.groupId, metadata: (p) => checkpoint.metadata(wholeOf.get(p)!.from, wholeOf.get(p)!.end, opts.spec) },
+          checkpoint: {
+            groupId: checkpoint.groupId,
+            metadata: (p) => checkpoint.metadata(wholeOf.get(p)!.from, wholeOf.get(p)!.end, opts.spec),
+          },
         },
       );
       if (end === 'interrupted') {

@@ -30,9 +30,24 @@ describe('live replay: the outcomes of a run, each record once', () => {
 
   it('counts ranges of sequence numbers once each, with a range reported again after a restart, and old single results beside them', () => {
     const tally = new OutcomeTally(10);
-    tally.addMessage({ run: 'r', group: 'g', ranges: [[0, 3, 'applied'], [4, 4, 'dead_lettered'], [5, 7, 'duplicate']] });
+    tally.addMessage({
+      run: 'r',
+      group: 'g',
+      ranges: [
+        [0, 3, 'applied'],
+        [4, 4, 'dead_lettered'],
+        [5, 7, 'duplicate'],
+      ],
+    });
     tally.addMessage({ run: 'r', group: 'g', ranges: [[2, 5, 'duplicate']] }); // 2..5 again after a restart
-    tally.addMessage({ run: 'r', group: 'g', ranges: [[8, 40, 'applied'], [-3, -1, 'applied']] }); // past what was sent: only 8 and 9
+    tally.addMessage({
+      run: 'r',
+      group: 'g',
+      ranges: [
+        [8, 40, 'applied'],
+        [-3, -1, 'applied'],
+      ],
+    }); // past what was sent: only 8 and 9
     tally.addMessage({ run: 'r', group: 'g', outcome: 'applied', topic: 't', partition: 0, offset: '1', seq: null });
     expect(tally.counts).toEqual({ applied: 4 + 2 + 1, duplicate: 3, dead_lettered: 1 });
   });

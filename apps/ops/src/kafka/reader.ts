@@ -13,7 +13,11 @@ export interface PartitionRange {
 }
 
 /** Handles a batch; `false` says it held nothing for this read (e.g. another run's results): not progress. */
-export type BatchHandler = (partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void>) => Promise<void | boolean>;
+export type BatchHandler = (
+  partition: number,
+  messages: KafkaMessage[],
+  heartbeat: () => Promise<void>,
+) => Promise<void | boolean>;
 
 const MB = 1024 * 1024;
 
@@ -41,12 +45,26 @@ export type ReadEnd = 'done' | 'interrupted';
  * Reads from the given offsets with a consumer group of its own (kafkajs has no assign-only
  * consumer) until `done()`, ^C, or a stall of `stallMs` without any batch.
  */
-export async function readFrom(s: KafkaSession, topic: string, starts: Map<number, number>, onBatch: BatchHandler, done: () => boolean, opts: ReadOptions): Promise<ReadEnd> {
+export async function readFrom(
+  s: KafkaSession,
+  topic: string,
+  starts: Map<number, number>,
+  onBatch: BatchHandler,
+  done: () => boolean,
+  opts: ReadOptions,
+): Promise<ReadEnd> {
   if (done()) return 'done';
   const groupId = opts.checkpoint?.groupId ?? s.full(`${OPS_READER_GROUP}${randomUUID()}`);
   // Partitions handled side by side: reading and handling one partition's batch overlap with the
   // others' network waits. Fetches of 1 MB per partition keep the copier's memory bounded.
-  const consumer = s.kafka.consumer({ groupId, sessionTimeout: 30_000, allowAutoTopicCreation: false, maxWaitTimeInMs: 500, maxBytesPerPartition: MB, maxBytes: 4 * MB });
+  const consumer = s.kafka.consumer({
+    groupId,
+    sessionTimeout: 30_000,
+    allowAutoTopicCreation: false,
+    maxWaitTimeInMs: 500,
+    maxBytesPerPartition: MB,
+    maxBytes: 4 * MB,
+  });
   // With a checkpoint every partition is recorded from the first commit on (its range in the metadata).
   const next = new Map<number, number>(opts.checkpoint ? starts : []);
   let lastCommit = 0;
@@ -54,7 +72,12 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
     if (!opts.checkpoint || next.size === 0) return;
     lastCommit = Date.now();
     await consumer.commitOffsets(
-      [...next].map(([partition, offset]) => ({ topic: s.full(topic), partition, offset: String(offset), metadata: opts.checkpoint!.metadata(partition) })),
+      [...next].map(([partition, offset]) => ({
+        topic: s.full(topic),
+        partition,
+        offset: String(offset),
+        metadata: opts.checkpoint!.metadata(partition),
+      })),
     );
   };
   let stallTimer: NodeJS.Timeout | undefined;
@@ -70,7 +93,12 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
     // gone to retention), it reads from the earliest rather than skipping to the end.
     await consumer.subscribe({ topics: [s.full(topic)], fromBeginning: true });
     await new Promise<void>((resolve, reject) => {
-      const stalled = () => reject(new TimedOutError(`${opts.what}: nothing read for ${Math.round(opts.stallMs / 1000)} s (see --stall-timeout)`));
+      const stalled = () =>
+        reject(
+          new TimedOutError(
+            `${opts.what}: nothing read for ${Math.round(opts.stallMs / 1000)} s (see --stall-timeout)`,
+          ),
+        );
       // Armed from the last batch that moved, and only while no batch is being handled.
       const arm = () => {
         clearTimeout(stallTimer);
@@ -121,7 +149,8 @@ export async function readFrom(s: KafkaSession, topic: string, starts: Map<numbe
           },
         })
         .catch(reject);
-      for (const [partition, offset] of starts) consumer.seek({ topic: s.full(topic), partition, offset: String(offset) });
+      for (const [partition, offset] of starts)
+        consumer.seek({ topic: s.full(topic), partition, offset: String(offset) });
     });
     await Promise.allSettled([...inFlight]);
     await commit();
@@ -141,7 +170,13 @@ async function stopConsumer(consumer: Consumer): Promise<void> {
 }
 
 /** Reads exactly the given ranges of a topic (base name), in offset order per partition. */
-export async function readRanges(s: KafkaSession, topic: string, ranges: PartitionRange[], onBatch: BatchHandler, opts: ReadOptions): Promise<ReadEnd> {
+export async function readRanges(
+  s: KafkaSession,
+  topic: string,
+  ranges: PartitionRange[],
+  onBatch: BatchHandler,
+  opts: ReadOptions,
+): Promise<ReadEnd> {
   const pending = ranges.filter((r) => r.to > r.from);
   const next = new Map(pending.map((r) => [r.partition, r.from]));
   const ends = new Map(pending.map((r) => [r.partition, r.to]));
@@ -164,5 +199,7 @@ export async function readRanges(s: KafkaSession, topic: string, ranges: Partiti
 /** The current [low, high) of every partition of a topic (base name). */
 export async function topicRanges(s: KafkaSession, topic: string): Promise<PartitionRange[]> {
   const offsets = await s.admin.fetchTopicOffsets(s.full(topic));
-  return offsets.map((o) => ({ partition: o.partition, from: Number(o.low), to: Number(o.high) })).sort((a, b) => a.partition - b.partition);
+  return offsets
+    .map((o) => ({ partition: o.partition, from: Number(o.low), to: Number(o.high) }))
+    .sort((a, b) => a.partition - b.partition);
 }

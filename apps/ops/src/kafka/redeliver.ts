@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type IHeaders, type Producer } from 'kafkajs';
-import { REPLAY_RESULTS_TOPIC, ReplayHeaders, formatReplayOrigin, replayTopic, type ReplayResult, type ReplayResultRanges } from '@payments/contracts';
+import {
+  REPLAY_RESULTS_TOPIC,
+  ReplayHeaders,
+  formatReplayOrigin,
+  replayTopic,
+  type ReplayResult,
+  type ReplayResultRanges,
+} from '@payments/contracts';
 import { InterruptedError } from '../cli/errors';
 import { Progress } from '../cli/progress';
 import { chunkBySize } from './chunks';
@@ -53,7 +60,12 @@ export class Redelivery {
     this.limit = await produceLimit(this.s, replayTopic(this.group));
     const [meta] = (await this.s.admin.fetchTopicMetadata({ topics: [this.s.full(replayTopic(this.group))] })).topics;
     this.partitions = meta.partitions.length;
-    this.producer = this.s.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    this.producer = this.s.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     await this.producer.connect();
   }
 
@@ -72,11 +84,18 @@ export class Redelivery {
       // One header for the replay's fields (each header costs kafkajs a buffer of its own).
       headers: {
         ...r.headers,
-        [ReplayHeaders.Origin]: formatReplayOrigin({ run: this.run, seq: this.sequence++, partition: r.sourcePartition, offset: r.sourceOffset, topic: r.sourceTopic }),
+        [ReplayHeaders.Origin]: formatReplayOrigin({
+          run: this.run,
+          seq: this.sequence++,
+          partition: r.sourcePartition,
+          offset: r.sourceOffset,
+          topic: r.sourceTopic,
+        }),
       },
       record: r,
     }));
-    const describe = (m: (typeof messages)[number]) => `${this.s.base(m.record.sourceTopic)} partition ${m.record.sourcePartition} offset ${m.record.sourceOffset}`;
+    const describe = (m: (typeof messages)[number]) =>
+      `${this.s.base(m.record.sourceTopic)} partition ${m.record.sourcePartition} offset ${m.record.sourceOffset}`;
     for (const chunk of chunkBySize(messages, this.limit, CHUNK_RECORDS, describe)) {
       // kafkajs reads key, value, partition and headers; `record` rides along for the error message.
       await this.producer!.send({ topic: this.s.full(replayTopic(this.group)), acks: -1, messages: chunk });
@@ -95,7 +114,8 @@ export class Redelivery {
     const { counts } = tally;
     const total = () => tally.total;
     const progress = new Progress(`applying in ${this.group}`, this.sent, { unit: 'events' });
-    const detail = () => `applied ${counts.applied}, already applied ${counts.duplicate}, dead-lettered ${counts.dead_lettered}`;
+    const detail = () =>
+      `applied ${counts.applied}, already applied ${counts.duplicate}, dead-lettered ${counts.dead_lettered}`;
     let end: ReadEnd = 'done';
     try {
       end = await readFrom(
@@ -113,13 +133,18 @@ export class Redelivery {
           return mine;
         },
         () => tally.total >= this.sent,
-        { stallMs, what: `waiting for ${this.group} to apply the ${this.sent} replayed event(s) (${total()} so far); are its consumers running?` },
+        {
+          stallMs,
+          what: `waiting for ${this.group} to apply the ${this.sent} replayed event(s) (${total()} so far); are its consumers running?`,
+        },
       );
     } finally {
       progress.stop(detail());
     }
     if (end === 'interrupted') {
-      throw new InterruptedError(`interrupted while ${this.group} applies the ${this.sent} event(s) sent: ${total()} reported so far (${detail()}); the rest is applied all the same`);
+      throw new InterruptedError(
+        `interrupted while ${this.group} applies the ${this.sent} event(s) sent: ${total()} reported so far (${detail()}); the rest is applied all the same`,
+      );
     }
     return counts;
   }

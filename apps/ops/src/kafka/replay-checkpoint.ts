@@ -34,19 +34,28 @@ export class ReplayCheckpoint {
     const { groups } = await this.s.admin.describeGroups([this.groupId]);
     const members = groups[0]?.members ?? [];
     if (members.length > 0) {
-      throw new RefusedError(`another live replay of ${this.group} is copying right now (${members.map((m) => `${m.clientId} on ${m.clientHost}`).join(', ')}); wait for it, or stop it with ^C`);
+      throw new RefusedError(
+        `another live replay of ${this.group} is copying right now (${members.map((m) => `${m.clientId} on ${m.clientHost}`).join(', ')}); wait for it, or stop it with ^C`,
+      );
     }
   }
 
   /** What an interrupted replay copied of `topic` (base name), by partition; empty when none is pending. */
   async load(topic: string): Promise<Map<number, CopyRange>> {
     const saved = new Map<number, CopyRange>();
-    const offsets = await this.s.admin.fetchOffsets({ groupId: this.groupId, topics: [this.s.full(topic)] }).catch(() => []);
+    const offsets = await this.s.admin
+      .fetchOffsets({ groupId: this.groupId, topics: [this.s.full(topic)] })
+      .catch(() => []);
     for (const { partitions } of offsets) {
       for (const p of partitions) {
         const next = Number(p.offset);
         const meta = parseMetadata(p.metadata);
-        if (next >= 0 && meta) saved.set(p.partition, { partition: p.partition, ...meta, next: Math.min(Math.max(next, meta.from), meta.end) });
+        if (next >= 0 && meta)
+          saved.set(p.partition, {
+            partition: p.partition,
+            ...meta,
+            next: Math.min(Math.max(next, meta.from), meta.end),
+          });
       }
     }
     return saved;
@@ -59,7 +68,8 @@ export class ReplayCheckpoint {
   /** Forgets the pending copy (it finished, or --restart). */
   async discard(): Promise<void> {
     await this.s.admin.deleteGroups([this.groupId]).catch((err: Error) => {
-      if (!/does not exist|GROUP_ID_NOT_FOUND/i.test(err.message)) throw new BadValueError(`cannot discard the state of the interrupted live replay: ${err.message}`);
+      if (!/does not exist|GROUP_ID_NOT_FOUND/i.test(err.message))
+        throw new BadValueError(`cannot discard the state of the interrupted live replay: ${err.message}`);
     });
   }
 }

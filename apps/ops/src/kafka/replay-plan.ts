@@ -38,7 +38,13 @@ interface ExportFile {
 
 const clamp = (n: number, low: number, high: number) => Math.min(Math.max(n, low), high);
 
-export async function buildPlan(s: KafkaSession, group: string, topics: string[], target: ReplayTarget, partition?: number): Promise<PlanRow[]> {
+export async function buildPlan(
+  s: KafkaSession,
+  group: string,
+  topics: string[],
+  target: ReplayTarget,
+  partition?: number,
+): Promise<PlanRow[]> {
   const rows: PlanRow[] = [];
   for (const lag of await groupLag(s, group, topics)) {
     if (partition !== undefined && lag.partition !== partition) continue;
@@ -48,7 +54,9 @@ export async function buildPlan(s: KafkaSession, group: string, topics: string[]
     else if (target.kind === 'offset') wanted = target.offset;
     else if (target.kind === 'shift') wanted = current + target.by;
     else if (target.kind === 'datetime') {
-      const found = (await s.admin.fetchTopicOffsetsByTimestamp(s.full(lag.topic), target.at.getTime())).find((o) => o.partition === lag.partition);
+      const found = (await s.admin.fetchTopicOffsetsByTimestamp(s.full(lag.topic), target.at.getTime())).find(
+        (o) => o.partition === lag.partition,
+      );
       // -1: no event at or after that time, so the target is the end.
       wanted = Number(found?.offset ?? -1) < 0 ? lag.end : Number(found!.offset);
     } else {
@@ -57,9 +65,18 @@ export async function buildPlan(s: KafkaSession, group: string, topics: string[]
       wanted = saved.offset;
     }
     const t = clamp(wanted, lag.low, lag.end);
-    rows.push({ topic: lag.topic, partition: lag.partition, committed: lag.committed, current, target: t, again: Math.max(0, current - t), skipped: Math.max(0, t - current) });
+    rows.push({
+      topic: lag.topic,
+      partition: lag.partition,
+      committed: lag.committed,
+      current,
+      target: t,
+      again: Math.max(0, current - t),
+      skipped: Math.max(0, t - current),
+    });
   }
-  if (partition !== undefined && rows.length === 0) throw new BadValueError(`partition ${partition} does not exist in ${topics.join(', ')}`);
+  if (partition !== undefined && rows.length === 0)
+    throw new BadValueError(`partition ${partition} does not exist in ${topics.join(', ')}`);
   return rows;
 }
 
@@ -68,10 +85,14 @@ export function planTotals(rows: PlanRow[]): { again: number; skipped: number } 
 }
 
 export function printPlan(rows: PlanRow[]): void {
-  console.log(`  ${'topic'.padEnd(32)}${'partition'.padStart(10)}${'current'.padStart(10)}${'target'.padStart(10)}${'again'.padStart(8)}${'skipped'.padStart(9)}`);
+  console.log(
+    `  ${'topic'.padEnd(32)}${'partition'.padStart(10)}${'current'.padStart(10)}${'target'.padStart(10)}${'again'.padStart(8)}${'skipped'.padStart(9)}`,
+  );
   for (const r of rows) {
     const current = r.committed === null ? `(${r.current})` : String(r.current);
-    console.log(`  ${r.topic.padEnd(32)}${String(r.partition).padStart(10)}${current.padStart(10)}${String(r.target).padStart(10)}${String(r.again).padStart(8)}${String(r.skipped).padStart(9)}`);
+    console.log(
+      `  ${r.topic.padEnd(32)}${String(r.partition).padStart(10)}${current.padStart(10)}${String(r.target).padStart(10)}${String(r.again).padStart(8)}${String(r.skipped).padStart(9)}`,
+    );
   }
   const { again, skipped } = planTotals(rows);
   console.log(`  ${again} event(s) will be delivered again, ${skipped} skipped`);
@@ -79,7 +100,11 @@ export function printPlan(rows: PlanRow[]): void {
 
 /** Saves the offsets before the change, for `ops replay --from-file FILE --execute`. */
 export function exportOffsets(file: string, group: string, rows: PlanRow[]): void {
-  const content: ExportFile = { group, exported_at: new Date().toISOString(), offsets: rows.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.current })) };
+  const content: ExportFile = {
+    group,
+    exported_at: new Date().toISOString(),
+    offsets: rows.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.current })),
+  };
   writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
 }
 
@@ -94,7 +119,10 @@ export function readExport(file: string): ExportFile {
   const valid =
     typeof f?.group === 'string' &&
     Array.isArray(f.offsets) &&
-    f.offsets.every((o) => typeof o?.topic === 'string' && Number.isInteger(o.partition) && Number.isInteger(o.offset) && o.offset >= 0);
+    f.offsets.every(
+      (o) =>
+        typeof o?.topic === 'string' && Number.isInteger(o.partition) && Number.isInteger(o.offset) && o.offset >= 0,
+    );
   if (!valid) throw new BadValueError(`${file} is not an offsets file written by ops replay --export`);
   return f as ExportFile;
 }

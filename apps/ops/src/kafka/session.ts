@@ -31,7 +31,15 @@ export async function withKafka<T>(config: OpsConfig, fn: (session: KafkaSession
   const logger = pino({ level: config.LOG_LEVEL }, pino.destination(2));
   const kafka = createKafka(
     // ops never creates topics: partitions and replication are not used.
-    { brokers: config.KAFKA_BROKERS, clientId: `ops-cli-${process.pid}`, topicPrefix: config.KAFKA_TOPIC_PREFIX, partitions: 1, replicationFactor: 1, createTopics: false, security: config },
+    {
+      brokers: config.KAFKA_BROKERS,
+      clientId: `ops-cli-${process.pid}`,
+      topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      partitions: 1,
+      replicationFactor: 1,
+      createTopics: false,
+      security: config,
+    },
     logger,
   );
   const admin = await connectAdmin(kafka, config.KAFKA_BROKERS, config);

@@ -19,7 +19,13 @@ function fakeApi(table: EventView[]): { fetch: FetchEventsPage; calls: Record<st
     if (q.ending_before) {
       if (position(q.ending_before) < 0) throw new CursorGoneError(`ending_before names no event: ${q.ending_before}`);
       const newer = rows.filter(({ i }) => i > position(q.ending_before));
-      return { events: newer.slice(0, limit).map(({ e }) => e).reverse(), has_more: newer.length > limit };
+      return {
+        events: newer
+          .slice(0, limit)
+          .map(({ e }) => e)
+          .reverse(),
+        has_more: newer.length > limit,
+      };
     }
     let older = rows.reverse();
     if (q.starting_after) older = older.filter(({ i }) => i < position(q.starting_after));
@@ -31,7 +37,13 @@ function fakeApi(table: EventView[]): { fetch: FetchEventsPage; calls: Record<st
 let n = 0;
 // The follower pages and orders events; it never reads their data, so an empty one stands in.
 const at = (ms: number, event = 'transaction.success'): EventView =>
-  ({ id: `evt_${String(++n).padStart(6, '0')}`, event, created_at: new Date(1_700_000_000_000 + ms).toISOString(), mode: 'test', data: {} }) as EventView;
+  ({
+    id: `evt_${String(++n).padStart(6, '0')}`,
+    event,
+    created_at: new Date(1_700_000_000_000 + ms).toISOString(),
+    mode: 'test',
+    data: {},
+  }) as EventView;
 const ids = (events: EventView[]) => events.map((e) => e.id);
 
 describe('EventFollower', () => {

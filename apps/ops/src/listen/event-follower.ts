@@ -97,7 +97,9 @@ export class EventFollower {
     const all: EventView[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = await this.fetchPage(this.query({ limit: String(PAGE_SIZE), ...(after ? { starting_after: after } : {}) }));
+      const page = await this.fetchPage(
+        this.query({ limit: String(PAGE_SIZE), ...(after ? { starting_after: after } : {}) }),
+      );
       all.push(...page.events);
       if (!page.has_more || page.events.length === 0) return all.reverse();
       after = page.events[page.events.length - 1].id;

@@ -20,11 +20,15 @@ describe('eventsApi', () => {
 
   it('reports a pruned ending_before cursor as CursorGoneError, so the follower can re-anchor', async () => {
     gatewayAnswers(400, unknownCursor);
-    await expect(api()({ ending_before: 'evt_gone', order: 'recorded', limit: '100' })).rejects.toBeInstanceOf(CursorGoneError);
+    await expect(api()({ ending_before: 'evt_gone', order: 'recorded', limit: '100' })).rejects.toBeInstanceOf(
+      CursorGoneError,
+    );
   });
 
   it('still treats a gateway error as worth retrying', async () => {
     gatewayAnswers(503, { result: 'error', code: 'service_unavailable', message: 'down' });
-    await expect(api()({ ending_before: 'evt_1', order: 'recorded', limit: '100' })).rejects.toBeInstanceOf(GatewayUnavailableError);
+    await expect(api()({ ending_before: 'evt_1', order: 'recorded', limit: '100' })).rejects.toBeInstanceOf(
+      GatewayUnavailableError,
+    );
   });
 });

@@ -13,7 +13,10 @@ export function eventsApi(gatewayUrl: string, apiKey: string, stop: AbortSignal)
     const url = `${gatewayUrl}/v1/events?${new URLSearchParams(query).toString()}`;
     let res: Response;
     try {
-      res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.any([stop, AbortSignal.timeout(15_000)]) });
+      res = await fetch(url, {
+        headers: { authorization: `Bearer ${apiKey}` },
+        signal: AbortSignal.any([stop, AbortSignal.timeout(15_000)]),
+      });
     } catch (err) {
       if (stop.aborted) throw err;
       const e = err as Error & { cause?: { code?: string } };

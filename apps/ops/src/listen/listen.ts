@@ -48,8 +48,10 @@ function pause(ms: number, stop: AbortSignal): Promise<void> {
 export async function listen(args: ListenArgs, stop: AbortSignal): Promise<void> {
   const secret = localSigningSecret(args.apiKey);
   const wanted = new Set(args.events);
-  const follower = new EventFollower(eventsApi(args.gatewayUrl, args.apiKey, stop), args.events.length === 1 ? args.events[0] : undefined, (message) =>
-    console.error(`${clock()}  warning: ${message}`),
+  const follower = new EventFollower(
+    eventsApi(args.gatewayUrl, args.apiKey, stop),
+    args.events.length === 1 ? args.events[0] : undefined,
+    (message) => console.error(`${clock()}  warning: ${message}`),
   );
   let failures = 0;
   let ready = false;
@@ -66,7 +68,11 @@ export async function listen(args: ListenArgs, stop: AbortSignal): Promise<void>
       for (const event of await follower.poll()) {
         if (stop.aborted) break;
         if (wanted.size && !wanted.has(event.event)) continue;
-        printLine(event, args.forwardTo, await forwardEvent(args.forwardTo, secret, event, args.forwardTimeoutMs, stop));
+        printLine(
+          event,
+          args.forwardTo,
+          await forwardEvent(args.forwardTo, secret, event, args.forwardTimeoutMs, stop),
+        );
       }
       if (failures > 0) console.error(`${clock()}  the gateway answers again`);
       failures = 0;

@@ -34,5 +34,7 @@ function validPart(part: string, f: (typeof FIELDS)[number]): boolean {
  */
 export function isCronExpression(text: string): boolean {
   const fields = text.trim().split(/\s+/);
-  return fields.length === 5 && fields.every((field, i) => field.split(',').every((part) => validPart(part, FIELDS[i])));
+  return (
+    fields.length === 5 && fields.every((field, i) => field.split(',').every((part) => validPart(part, FIELDS[i])))
+  );
 }

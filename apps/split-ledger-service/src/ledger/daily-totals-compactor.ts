@@ -22,7 +22,12 @@ export class DailyTotalsCompactor implements OnApplicationBootstrap, BeforeAppli
     private readonly copies: TransactionCopyStore,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
-    this.worker = new PollingWorker('daily-totals-compactor', async () => (await this.copies.compactDailyTotals(this.ds, BATCH)) === BATCH, INTERVAL_MS, logger);
+    this.worker = new PollingWorker(
+      'daily-totals-compactor',
+      async () => (await this.copies.compactDailyTotals(this.ds, BATCH)) === BATCH,
+      INTERVAL_MS,
+      logger,
+    );
   }
 
   onApplicationBootstrap(): void {

@@ -23,7 +23,11 @@ export interface ReconcileEntryRow {
 @Injectable()
 export class LedgerQueries {
   /** Sums per (creditor, debtor, currency) over a business's unsettled entries in a mode. */
-  unsettledSums(db: Db, businessId: number, mode: Mode): Promise<{ creditor_business_id: number; debtor_business_id: number; currency: string; amount: string }[]> {
+  unsettledSums(
+    db: Db,
+    businessId: number,
+    mode: Mode,
+  ): Promise<{ creditor_business_id: number; debtor_business_id: number; currency: string; amount: string }[]> {
     return queryRows(
       db,
       `SELECT creditor_business_id, debtor_business_id, currency, sum(amount)::text AS amount
@@ -35,7 +39,12 @@ export class LedgerQueries {
   }
 
   /** One page of a business's entries (as creditor or debtor), newest first (by cursor and/or offset), and how many it has in all. */
-  async page(m: EntityManager, businessId: number, mode: Mode, page: PageRequest): Promise<{ rows: LedgerEntryRow[]; hasMore: boolean; count: number }> {
+  async page(
+    m: EntityManager,
+    businessId: number,
+    mode: Mode,
+    page: PageRequest,
+  ): Promise<{ rows: LedgerEntryRow[]; hasMore: boolean; count: number }> {
     const { rows, hasMore } = await keysetPage<LedgerEntryRow>(m, {
       table: 'ledger_entries',
       scope: [OF_BUSINESS],
@@ -44,7 +53,11 @@ export class LedgerQueries {
       page,
       unknownCursor: unknownCursor('ledger entry', 'ledger entries'),
     });
-    const [{ n }] = await queryRows<{ n: number }>(m, `SELECT count(*)::int AS n FROM ledger_entries WHERE ${OF_BUSINESS}`, [businessId, mode]);
+    const [{ n }] = await queryRows<{ n: number }>(
+      m,
+      `SELECT count(*)::int AS n FROM ledger_entries WHERE ${OF_BUSINESS}`,
+      [businessId, mode],
+    );
     return { rows, hasMore, count: n };
   }
 
@@ -62,7 +75,11 @@ export class LedgerQueries {
 
   /** A page of the entries an invoice nets, oldest first (ledger_entries_invoice). */
   ofInvoice(db: Db, invoiceReference: string, skip: number, limit: number): Promise<LedgerEntryRow[]> {
-    return queryRows<LedgerEntryRow>(db, 'SELECT * FROM ledger_entries WHERE invoice_reference = $1 ORDER BY id OFFSET $2 LIMIT $3', [invoiceReference, skip, limit]);
+    return queryRows<LedgerEntryRow>(
+      db,
+      'SELECT * FROM ledger_entries WHERE invoice_reference = $1 ORDER BY id OFFSET $2 LIMIT $3',
+      [invoiceReference, skip, limit],
+    );
   }
 
   forReconcile(m: EntityManager, transactionIds: string[]): Promise<ReconcileEntryRow[]> {

@@ -37,7 +37,20 @@ export interface LedgerEntryRow {
   created_at: Date;
 }
 
-export type NewLedgerEntry = Omit<LedgerEntryRow, 'id' | 'public_id' | 'status' | 'invoice_reference' | 'settlement_date' | 'created_at' | 'amount' | 'transaction_id' | 'split_config_id' | 'refund_id' | 'reverses_entry_id'> & {
+export type NewLedgerEntry = Omit<
+  LedgerEntryRow,
+  | 'id'
+  | 'public_id'
+  | 'status'
+  | 'invoice_reference'
+  | 'settlement_date'
+  | 'created_at'
+  | 'amount'
+  | 'transaction_id'
+  | 'split_config_id'
+  | 'refund_id'
+  | 'reverses_entry_id'
+> & {
   amount: number;
   transaction_id: number;
   split_config_id: number | null;
@@ -102,7 +115,9 @@ function toSnapshot(r: LedgerEntryRow): LedgerEntrySnapshot {
  * at the same time, and each must see what the other wrote.
  */
 export async function lockTransactionLedger(m: EntityManager, transactionId: number): Promise<void> {
-  await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_transaction'), hashtext($1::text))", [String(transactionId)]);
+  await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_transaction'), hashtext($1::text))", [
+    String(transactionId),
+  ]);
 }
 
 /** lockTransactionLedger for several transactions in one statement, in id order (no deadlock between two such calls). */
@@ -110,7 +125,10 @@ export async function lockTransactionLedgers(m: EntityManager, transactionIds: n
   if (transactionIds.length === 0) return;
   const ids = [...new Set(transactionIds)].sort((a, b) => a - b).map(String);
   // unnest yields the array in order and each row takes its lock as it is produced.
-  await m.query("SELECT pg_advisory_xact_lock(hashtext('ledger_transaction'), hashtext(x)) FROM unnest($1::text[]) AS x", [ids]);
+  await m.query(
+    "SELECT pg_advisory_xact_lock(hashtext('ledger_transaction'), hashtext(x)) FROM unnest($1::text[]) AS x",
+    [ids],
+  );
 }
 
 /** The one place ledger entries are written, each with its `ledger.entry_created` outbox event. */
@@ -162,7 +180,9 @@ export class LedgerStore {
   }
 
   async entriesOfTransaction(m: EntityManager, transactionId: number): Promise<LedgerEntryRow[]> {
-    return queryRows<LedgerEntryRow>(m, 'SELECT * FROM ledger_entries WHERE transaction_id = $1 ORDER BY id', [transactionId]);
+    return queryRows<LedgerEntryRow>(m, 'SELECT * FROM ledger_entries WHERE transaction_id = $1 ORDER BY id', [
+      transactionId,
+    ]);
   }
 
   /** Every pending entry created up to periodEnd, locked for the settlement run. */
@@ -176,7 +196,12 @@ export class LedgerStore {
   }
 
   /** Moves the given entries that are still pending onto an invoice; answers how many moved. */
-  async invoice(m: EntityManager, entryIds: number[], status: 'invoiced' | 'settled', invoiceReference: string): Promise<number> {
+  async invoice(
+    m: EntityManager,
+    entryIds: number[],
+    status: 'invoiced' | 'settled',
+    invoiceReference: string,
+  ): Promise<number> {
     const moved = await queryRows<{ id: string }>(
       m,
       `UPDATE ledger_entries SET status = $2, invoice_reference = $3, settlement_date = now()
@@ -188,6 +213,8 @@ export class LedgerStore {
 
   /** An invoice was paid: its invoiced entries are settled. */
   async settleInvoiced(m: EntityManager, invoiceReference: string): Promise<void> {
-    await m.query("UPDATE ledger_entries SET status = 'settled' WHERE invoice_reference = $1 AND status = 'invoiced'", [invoiceReference]);
+    await m.query("UPDATE ledger_entries SET status = 'settled' WHERE invoice_reference = $1 AND status = 'invoiced'", [
+      invoiceReference,
+    ]);
   }
 }

@@ -17,7 +17,19 @@ import { ReverseRefundedSplitsUseCase } from './usecases/reverse-refunded-splits
 @Module({
   imports: [SplitsModule],
   controllers: [LedgerRpcController, LedgerReconcileRpcController],
-  providers: [LedgerStore, LedgerQueries, TransactionCopyStore, ApplySplitsUseCase, ReverseRefundedSplitsUseCase, ListLedgerEntriesUseCase, GetLedgerSummaryUseCase, ListLedgerEntriesOfTransactionUseCase, GetDailyTotalsUseCase, DailyTotalsCompactor, ReconcileLedgerUseCase],
+  providers: [
+    LedgerStore,
+    LedgerQueries,
+    TransactionCopyStore,
+    ApplySplitsUseCase,
+    ReverseRefundedSplitsUseCase,
+    ListLedgerEntriesUseCase,
+    GetLedgerSummaryUseCase,
+    ListLedgerEntriesOfTransactionUseCase,
+    GetDailyTotalsUseCase,
+    DailyTotalsCompactor,
+    ReconcileLedgerUseCase,
+  ],
   exports: [ApplySplitsUseCase, ReverseRefundedSplitsUseCase, LedgerStore, LedgerQueries, TransactionCopyStore],
 })
 export class LedgerModule {}

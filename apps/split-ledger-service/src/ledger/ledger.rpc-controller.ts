@@ -1,5 +1,11 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { LedgerRpcPatterns, type DailyTotalsBody, type LedgerOfTransactionBody, type ListLedgerBody, type RpcRequest } from '@payments/contracts';
+import {
+  LedgerRpcPatterns,
+  type DailyTotalsBody,
+  type LedgerOfTransactionBody,
+  type ListLedgerBody,
+  type RpcRequest,
+} from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { GetDailyTotalsUseCase } from './usecases/get-daily-totals.usecase';
 import { ListLedgerEntriesOfTransactionUseCase } from './usecases/list-ledger-entries-of-transaction.usecase';

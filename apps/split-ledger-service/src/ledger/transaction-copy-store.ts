@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { type DataSource, type EntityManager, queryRows } from '@payments/database';
-import type { DailyTotal, LinkSplit, Mode, RefundSnapshot, RefundStatus, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
+import type {
+  DailyTotal,
+  LinkSplit,
+  Mode,
+  RefundSnapshot,
+  RefundStatus,
+  TransactionSnapshot,
+  TransactionStatus,
+} from '@payments/contracts';
 
 /** A ledger_transactions row: the ledger's copy of a transaction, as its events described it. */
 export interface TransactionCopyRow {
@@ -114,7 +122,11 @@ export class TransactionCopyStore {
   }
 
   transactions(m: EntityManager, ids: string[]): Promise<TransactionCopyRow[]> {
-    return queryRows<TransactionCopyRow>(m, 'SELECT * FROM ledger_transactions WHERE id = ANY($1::bigint[]) ORDER BY id', [ids]);
+    return queryRows<TransactionCopyRow>(
+      m,
+      'SELECT * FROM ledger_transactions WHERE id = ANY($1::bigint[]) ORDER BY id',
+      [ids],
+    );
   }
 
   /** The refunds of the given transactions, oldest first; only successful ones when asked. */

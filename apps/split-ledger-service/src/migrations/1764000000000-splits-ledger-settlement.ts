@@ -42,7 +42,9 @@ export class SplitsLedgerSettlement1764000000000 implements MigrationInterface {
         PRIMARY KEY (split_config_id, version),
         CHECK (valid_to IS NULL OR valid_to >= valid_from)
       )`);
-    await q.query('CREATE UNIQUE INDEX split_config_versions_current ON split_config_versions (split_config_id) WHERE valid_to IS NULL');
+    await q.query(
+      'CREATE UNIQUE INDEX split_config_versions_current ON split_config_versions (split_config_id) WHERE valid_to IS NULL',
+    );
 
     await q.query(`
       CREATE TABLE ledger_refunds (
@@ -72,8 +74,12 @@ export class SplitsLedgerSettlement1764000000000 implements MigrationInterface {
         paid_at timestamptz,
         CHECK ((status = 'paid') = (paid_at IS NOT NULL))
       )`);
-    await q.query('CREATE INDEX settlement_invoices_debtor ON settlement_invoices (debtor_business_id, mode, created_at DESC)');
-    await q.query('CREATE INDEX settlement_invoices_creditor ON settlement_invoices (creditor_business_id, mode, created_at DESC)');
+    await q.query(
+      'CREATE INDEX settlement_invoices_debtor ON settlement_invoices (debtor_business_id, mode, created_at DESC)',
+    );
+    await q.query(
+      'CREATE INDEX settlement_invoices_creditor ON settlement_invoices (creditor_business_id, mode, created_at DESC)',
+    );
 
     // One row per (transaction, split) and per (transaction, split, refund) for reversals; the
     // unique constraint backs the inbox so that not even a bug can write one twice.
@@ -106,11 +112,15 @@ export class SplitsLedgerSettlement1764000000000 implements MigrationInterface {
         CHECK ((status = 'pending') = (invoice_reference IS NULL) AND (invoice_reference IS NULL) = (settlement_date IS NULL)),
         CONSTRAINT ledger_entries_once UNIQUE NULLS NOT DISTINCT (transaction_id, split_config_id, link_split_index, kind, refund_id)
       )`);
-    await q.query('CREATE INDEX ledger_entries_creditor ON ledger_entries (creditor_business_id, mode, created_at DESC)');
+    await q.query(
+      'CREATE INDEX ledger_entries_creditor ON ledger_entries (creditor_business_id, mode, created_at DESC)',
+    );
     await q.query('CREATE INDEX ledger_entries_debtor ON ledger_entries (debtor_business_id, mode, created_at DESC)');
     await q.query('CREATE INDEX ledger_entries_transaction ON ledger_entries (transaction_id)');
     await q.query("CREATE INDEX ledger_entries_pending ON ledger_entries (id) WHERE status = 'pending'");
-    await q.query('CREATE INDEX ledger_entries_invoice ON ledger_entries (invoice_reference) WHERE invoice_reference IS NOT NULL');
+    await q.query(
+      'CREATE INDEX ledger_entries_invoice ON ledger_entries (invoice_reference) WHERE invoice_reference IS NOT NULL',
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

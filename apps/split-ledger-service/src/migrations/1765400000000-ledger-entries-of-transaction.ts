@@ -14,7 +14,11 @@ export class LedgerEntriesOfTransaction1765400000000 implements MigrationInterfa
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    await createIndexConcurrently(q, 'ledger_entries_of_transaction_public_id', 'ledger_entries (transaction_public_id)');
+    await createIndexConcurrently(
+      q,
+      'ledger_entries_of_transaction_public_id',
+      'ledger_entries (transaction_public_id)',
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -28,7 +28,9 @@ export class LedgerDailyTotals1765600000000 implements MigrationInterface {
         succeeded_amount bigint NOT NULL`;
     await q.query(`CREATE TABLE ledger_daily_totals (${columns}, PRIMARY KEY (business_id, mode, day, currency))`);
     await q.query(`CREATE TABLE ledger_daily_totals_changes (id bigserial PRIMARY KEY, ${columns})`);
-    await q.query('CREATE INDEX ledger_daily_totals_changes_key ON ledger_daily_totals_changes (business_id, mode, day)');
+    await q.query(
+      'CREATE INDEX ledger_daily_totals_changes_key ON ledger_daily_totals_changes (business_id, mode, day)',
+    );
     await q.query(`
       CREATE FUNCTION ledger_daily_totals_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN

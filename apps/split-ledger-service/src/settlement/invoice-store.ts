@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
-import { Topics, type InvoiceStatus, type InvoiceView, type Mode, type SettlementInvoiceChangedData } from '@payments/contracts';
+import {
+  Topics,
+  type InvoiceStatus,
+  type InvoiceView,
+  type Mode,
+  type SettlementInvoiceChangedData,
+} from '@payments/contracts';
 import { unknownCursor } from '@payments/platform';
 import { appendToOutbox } from '@payments/messaging';
 import { PRODUCER } from '../ledger/ledger-store';
@@ -66,18 +72,30 @@ export class InvoiceStore {
   }
 
   async byReference(m: EntityManager, reference: string, lock = false): Promise<InvoiceRow | undefined> {
-    const [row] = await queryRows<InvoiceRow>(m, `SELECT * FROM settlement_invoices WHERE invoice_reference = $1${lock ? ' FOR UPDATE' : ''}`, [reference]);
+    const [row] = await queryRows<InvoiceRow>(
+      m,
+      `SELECT * FROM settlement_invoices WHERE invoice_reference = $1${lock ? ' FOR UPDATE' : ''}`,
+      [reference],
+    );
     return row;
   }
 
   async markPaid(m: EntityManager, id: string): Promise<InvoiceRow> {
-    const [paid] = await queryRows<InvoiceRow>(m, "UPDATE settlement_invoices SET status = 'paid', paid_at = now() WHERE id = $1 RETURNING *", [id]);
+    const [paid] = await queryRows<InvoiceRow>(
+      m,
+      "UPDATE settlement_invoices SET status = 'paid', paid_at = now() WHERE id = $1 RETURNING *",
+      [id],
+    );
     return paid;
   }
 
   /** How many invoices have a reference starting with the prefix (the next one's sequence number is this + 1). */
   async countWithPrefix(m: EntityManager, prefix: string): Promise<number> {
-    const [{ n }] = await queryRows<{ n: number }>(m, "SELECT count(*)::int AS n FROM settlement_invoices WHERE invoice_reference LIKE $1 || '%'", [prefix]);
+    const [{ n }] = await queryRows<{ n: number }>(
+      m,
+      "SELECT count(*)::int AS n FROM settlement_invoices WHERE invoice_reference LIKE $1 || '%'",
+      [prefix],
+    );
     return n;
   }
 
@@ -87,13 +105,28 @@ export class InvoiceStore {
       m,
       `INSERT INTO settlement_invoices (invoice_reference, mode, debtor_business_id, creditor_business_id, currency, amount, status, entry_count, period_end, paid_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9, CASE WHEN $7 = 'paid' THEN now() END) RETURNING *`,
-      [i.reference, i.mode, i.debtorBusinessId, i.creditorBusinessId, i.currency, i.amount, i.status, i.entryCount, i.periodEnd],
+      [
+        i.reference,
+        i.mode,
+        i.debtorBusinessId,
+        i.creditorBusinessId,
+        i.currency,
+        i.amount,
+        i.status,
+        i.entryCount,
+        i.periodEnd,
+      ],
     );
     return invoice;
   }
 
   /** One page of a business's invoices (as debtor or creditor), newest first, and how many it has in all. */
-  async page(m: EntityManager, businessId: number, mode: Mode, page: PageRequest): Promise<{ rows: InvoiceRow[]; hasMore: boolean; count: number }> {
+  async page(
+    m: EntityManager,
+    businessId: number,
+    mode: Mode,
+    page: PageRequest,
+  ): Promise<{ rows: InvoiceRow[]; hasMore: boolean; count: number }> {
     const { rows, hasMore } = await keysetPage<InvoiceRow>(m, {
       table: 'settlement_invoices',
       scope: [OF_BUSINESS],
@@ -102,7 +135,11 @@ export class InvoiceStore {
       page,
       unknownCursor: unknownCursor('invoice'),
     });
-    const [{ n }] = await queryRows<{ n: number }>(m, `SELECT count(*)::int AS n FROM settlement_invoices WHERE ${OF_BUSINESS}`, [businessId, mode]);
+    const [{ n }] = await queryRows<{ n: number }>(
+      m,
+      `SELECT count(*)::int AS n FROM settlement_invoices WHERE ${OF_BUSINESS}`,
+      [businessId, mode],
+    );
     return { rows, hasMore, count: n };
   }
 
@@ -110,7 +147,12 @@ export class InvoiceStore {
    * Announces an invoice change to its creditor (`settlement.invoice_changed`, which the webhook
    * dispatcher turns into payout.created / payout.completed), in the caller's DB transaction.
    */
-  async announce(m: EntityManager, r: InvoiceRow, previous: InvoiceStatus | null, correlationId: string | null): Promise<void> {
+  async announce(
+    m: EntityManager,
+    r: InvoiceRow,
+    previous: InvoiceStatus | null,
+    correlationId: string | null,
+  ): Promise<void> {
     const { mode: _mode, ...invoice } = toInvoiceView(r);
     const data: SettlementInvoiceChangedData = { invoice, previous_status: previous, status: r.status };
     await appendToOutbox(m, {

@@ -11,6 +11,13 @@ import { RunSettlementUseCase } from './usecases/run-settlement.usecase';
 @Module({
   imports: [LedgerModule],
   controllers: [SettlementRpcController],
-  providers: [InvoiceStore, RunSettlementUseCase, MarkInvoicePaidUseCase, ListInvoicesUseCase, GetInvoiceUseCase, SettlementScheduler],
+  providers: [
+    InvoiceStore,
+    RunSettlementUseCase,
+    MarkInvoicePaidUseCase,
+    ListInvoicesUseCase,
+    GetInvoiceUseCase,
+    SettlementScheduler,
+  ],
 })
 export class SettlementModule {}

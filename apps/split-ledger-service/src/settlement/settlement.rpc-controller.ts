@@ -1,5 +1,12 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { LedgerRpcPatterns, type CheckoutRpcRequest, type GetInvoiceBody, type ListInvoicesBody, type MarkInvoicePaidBody, type RpcRequest } from '@payments/contracts';
+import {
+  LedgerRpcPatterns,
+  type CheckoutRpcRequest,
+  type GetInvoiceBody,
+  type ListInvoicesBody,
+  type MarkInvoicePaidBody,
+  type RpcRequest,
+} from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { GetInvoiceUseCase } from './usecases/get-invoice.usecase';
 import { ListInvoicesUseCase } from './usecases/list-invoices.usecase';

@@ -45,10 +45,19 @@ export class SettlementScheduler implements OnApplicationBootstrap, OnApplicatio
     await this.queue.upsertJobScheduler(
       SETTLEMENT_SCHEDULER_ID,
       { pattern: this.config.SETTLEMENT_CRON, tz: 'UTC' },
-      { name: 'settlement.run', data: { trigger: 'schedule' }, opts: { removeOnComplete: 50, removeOnFail: 200, attempts: 3, backoff: { type: 'exponential', delay: 30_000 } } },
+      {
+        name: 'settlement.run',
+        data: { trigger: 'schedule' },
+        opts: { removeOnComplete: 50, removeOnFail: 200, attempts: 3, backoff: { type: 'exponential', delay: 30_000 } },
+      },
     );
-    this.worker = new Worker<SettlementJobData>(this.queueName, (job) => this.process(job), { connection, concurrency: 1 });
-    this.worker.on('failed', (job, err) => this.logger.error({ err, job_id: job?.id, attempts: job?.attemptsMade }, 'settlement job failed'));
+    this.worker = new Worker<SettlementJobData>(this.queueName, (job) => this.process(job), {
+      connection,
+      concurrency: 1,
+    });
+    this.worker.on('failed', (job, err) =>
+      this.logger.error({ err, job_id: job?.id, attempts: job?.attemptsMade }, 'settlement job failed'),
+    );
     this.worker.on('error', (err) => this.logger.warn({ err: err.message }, 'settlement worker error'));
     this.logger.info({ queue: this.queueName, cron: this.config.SETTLEMENT_CRON }, 'weekly settlement scheduled');
   }

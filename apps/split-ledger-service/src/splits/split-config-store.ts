@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
-import { ErrorCodes, UUID_PATTERN, type Mode, type SplitConfigView, type SplitRole, type SplitType } from '@payments/contracts';
+import {
+  ErrorCodes,
+  UUID_PATTERN,
+  type Mode,
+  type SplitConfigView,
+  type SplitRole,
+  type SplitType,
+} from '@payments/contracts';
 import { DomainException, unknownCursor } from '@payments/platform';
 
 /** The page size when no limit is asked: the whole list (keysetPage reads one row more, still an exact integer). */
@@ -90,11 +97,11 @@ export class SplitConfigStore {
   /** The config, locked, if it belongs to this business and mode; 404 otherwise (also for a malformed id). */
   async lockOwned(m: EntityManager, publicId: string, owner: number, mode: Mode): Promise<SplitConfigRow> {
     const rows = UUID_PATTERN.test(publicId)
-      ? await queryRows<SplitConfigRow>(m, 'SELECT * FROM split_configs WHERE public_id = $1 AND owner_business_id = $2 AND mode = $3 FOR UPDATE', [
-          publicId,
-          owner,
-          mode,
-        ])
+      ? await queryRows<SplitConfigRow>(
+          m,
+          'SELECT * FROM split_configs WHERE public_id = $1 AND owner_business_id = $2 AND mode = $3 FOR UPDATE',
+          [publicId, owner, mode],
+        )
       : [];
     if (rows.length === 0) throw new DomainException(ErrorCodes.NotFound, `no split config ${publicId}`);
     return rows[0];
@@ -104,7 +111,12 @@ export class SplitConfigStore {
    * Newest first; with a limit, one cursor page (cursors are public ids). `count` is every config
    * of the business and mode, whatever the page: counted only when the page is not the whole list.
    */
-  async pageOwned(m: Pick<EntityManager, 'query'>, owner: number, mode: Mode, page: Omit<PageRequest, 'limit'> & { limit?: number }): Promise<{ rows: SplitConfigRow[]; hasMore: boolean; count: number }> {
+  async pageOwned(
+    m: Pick<EntityManager, 'query'>,
+    owner: number,
+    mode: Mode,
+    page: Omit<PageRequest, 'limit'> & { limit?: number },
+  ): Promise<{ rows: SplitConfigRow[]; hasMore: boolean; count: number }> {
     const { rows, hasMore } = await keysetPage<SplitConfigRow>(m, {
       table: 'split_configs',
       scope: ['owner_business_id = $1', 'mode = $2'],
@@ -116,7 +128,11 @@ export class SplitConfigStore {
     });
     const whole = !hasMore && page.starting_after === undefined && page.ending_before === undefined && !page.skip;
     if (whole) return { rows, hasMore, count: rows.length };
-    const [{ n }] = await queryRows<{ n: number }>(m, 'SELECT count(*)::int AS n FROM split_configs WHERE owner_business_id = $1 AND mode = $2', [owner, mode]);
+    const [{ n }] = await queryRows<{ n: number }>(
+      m,
+      'SELECT count(*)::int AS n FROM split_configs WHERE owner_business_id = $1 AND mode = $2',
+      [owner, mode],
+    );
     return { rows, hasMore, count: n };
   }
 
@@ -133,7 +149,11 @@ export class SplitConfigStore {
   }
 
   async deactivate(m: EntityManager, current: SplitConfigRow): Promise<SplitConfigRow> {
-    const [row] = await queryRows<SplitConfigRow>(m, 'UPDATE split_configs SET is_active = false, updated_at = now() WHERE id = $1 RETURNING *', [current.id]);
+    const [row] = await queryRows<SplitConfigRow>(
+      m,
+      'UPDATE split_configs SET is_active = false, updated_at = now() WHERE id = $1 RETURNING *',
+      [current.id],
+    );
     await this.closeVersion(m, current.id);
     return row;
   }
@@ -144,7 +164,13 @@ export class SplitConfigStore {
    * `at` comes from the event with millisecond precision, so the intervals are compared at that
    * precision too: a change made in the same millisecond as the transaction applies to it.
    */
-  async versionsInForce(m: EntityManager, owner: number, mode: Mode, currency: string, at: string): Promise<SplitVersionRow[]> {
+  async versionsInForce(
+    m: EntityManager,
+    owner: number,
+    mode: Mode,
+    currency: string,
+    at: string,
+  ): Promise<SplitVersionRow[]> {
     return queryRows<SplitVersionRow>(
       m,
       `SELECT v.split_config_id, v.version, c.partner_business_id, v.split_type, v.split_value, v.split_role
@@ -195,6 +221,8 @@ export class SplitConfigStore {
   }
 
   private async closeVersion(m: EntityManager, configId: string): Promise<void> {
-    await m.query('UPDATE split_config_versions SET valid_to = now() WHERE split_config_id = $1 AND valid_to IS NULL', [configId]);
+    await m.query('UPDATE split_config_versions SET valid_to = now() WHERE split_config_id = $1 AND valid_to IS NULL', [
+      configId,
+    ]);
   }
 }

@@ -8,7 +8,13 @@ import { UpdateSplitConfigUseCase } from './usecases/update-split-config.usecase
 
 @Module({
   controllers: [SplitsRpcController],
-  providers: [SplitConfigStore, CreateSplitConfigUseCase, ListSplitConfigsUseCase, UpdateSplitConfigUseCase, DeactivateSplitConfigUseCase],
+  providers: [
+    SplitConfigStore,
+    CreateSplitConfigUseCase,
+    ListSplitConfigsUseCase,
+    UpdateSplitConfigUseCase,
+    DeactivateSplitConfigUseCase,
+  ],
   exports: [SplitConfigStore],
 })
 export class SplitsModule {}

@@ -1,5 +1,12 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { LedgerRpcPatterns, type CreateSplitConfigBody, type ListSplitConfigsBody, type RpcRequest, type SplitConfigRefBody, type UpdateSplitConfigBody } from '@payments/contracts';
+import {
+  LedgerRpcPatterns,
+  type CreateSplitConfigBody,
+  type ListSplitConfigsBody,
+  type RpcRequest,
+  type SplitConfigRefBody,
+  type UpdateSplitConfigBody,
+} from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { CreateSplitConfigUseCase } from './usecases/create-split-config.usecase';
 import { DeactivateSplitConfigUseCase } from './usecases/deactivate-split-config.usecase';

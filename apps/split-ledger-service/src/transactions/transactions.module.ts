@@ -8,5 +8,9 @@ import { TransactionStatusHandler } from './transaction-status.handler';
  * What the ledger does with transaction-service's events: keeps its copies of transactions and
  * refunds (and the daily totals), applies a success's splits and reverses a refund's share.
  */
-@Module({ imports: [LedgerModule, SplitsModule], providers: [TransactionStatusHandler, RefundStatusHandler], exports: [TransactionStatusHandler, RefundStatusHandler] })
+@Module({
+  imports: [LedgerModule, SplitsModule],
+  providers: [TransactionStatusHandler, RefundStatusHandler],
+  exports: [TransactionStatusHandler, RefundStatusHandler],
+})
 export class LedgerTransactionsModule {}

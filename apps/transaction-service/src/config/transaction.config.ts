@@ -1,4 +1,14 @@
-import { IsInt, IsString, Matches, Max, Min, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsInt,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  Validate,
+  ValidateIf,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { PORT_RULE, ServiceConfig } from '@payments/config';
 
 export const DURATION = /^\d+(ms|s|m|h|d)?$/;
@@ -15,7 +25,8 @@ export function decodeCredentialsKey(text: string): Buffer | undefined {
 }
 
 const KEY_RULE = {
-  message: '$property must be the base64 of 32 random bytes (required unless NODE_ENV=development; `npm run up` generates one)',
+  message:
+    '$property must be the base64 of 32 random bytes (required unless NODE_ENV=development; `npm run up` generates one)',
 };
 
 @ValidatorConstraint({ name: 'credentialsKey' })
@@ -36,14 +47,20 @@ class CredentialsKeyList implements ValidatorConstraintInterface {
 export class TransactionServiceConfig extends ServiceConfig {
   override DATABASE_NAME = 'payments_transactions';
 
-  @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
+  @IsInt(PORT_RULE)
+  @Min(1, PORT_RULE)
+  @Max(65535, PORT_RULE)
   override RPC_PORT = 4001;
 
-  @IsInt(PORT_RULE) @Min(1, PORT_RULE) @Max(65535, PORT_RULE)
+  @IsInt(PORT_RULE)
+  @Min(1, PORT_RULE)
+  @Max(65535, PORT_RULE)
   override HTTP_PORT = 4101;
 
   /** How long the test-mode sandbox takes to settle a mobile-money payment or a refund. */
-  @IsInt() @Min(0) @Max(3_600_000)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
   SANDBOX_SETTLE_MS = 3_000;
 
   /** A pending transaction not paid within this time fails as expired: `900`, `90s`, `30m`, `2h`, `1d`. */
@@ -54,14 +71,18 @@ export class TransactionServiceConfig extends ServiceConfig {
   @IsString()
   FEE_SCHEDULE = 'ecocash=150+0,innbucks=100+0,zimswitch=250+0,dpo=350+0,ozow=200+0,default=250+0';
 
-  @IsInt() @Min(10) @Max(60_000)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
   SCHEDULER_POLL_INTERVAL_MS = 100;
 
   /**
    * The longest the scheduler sleeps when nothing is due soon (an expiry can be this much late);
    * a payment this process makes cuts the sleep short, and another replica's within this time.
    */
-  @IsInt() @Min(10) @Max(60_000)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
   SCHEDULER_IDLE_MAX_MS = 1_000;
 
   /**
@@ -69,7 +90,9 @@ export class TransactionServiceConfig extends ServiceConfig {
    * (group commit; docs/decisions/0013-group-commit-of-initialize.md). Below DATABASE_POOL_SIZE, so
    * the relay and reads keep connections.
    */
-  @IsInt() @Min(1) @Max(64)
+  @IsInt()
+  @Min(1)
+  @Max(64)
   INITIALIZE_INSERTS_IN_FLIGHT = 2;
 
   /**
@@ -78,7 +101,9 @@ export class TransactionServiceConfig extends ServiceConfig {
    * lets a retry with the same Idempotency-Key run again 5 s after its deadline, so keep this
    * well under that (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
    */
-  @IsInt() @Min(0) @Max(3_000)
+  @IsInt()
+  @Min(0)
+  @Max(3_000)
   RPC_DEADLINE_MARGIN_MS = 2_000;
 
   /**
@@ -86,15 +111,21 @@ export class TransactionServiceConfig extends ServiceConfig {
    * updates are posted to `{PUBLIC_BASE_URL}/v1/provider-notifications/{provider}/{transaction id}`
    * and customers come back to `{PUBLIC_BASE_URL}/checkout/return?…` (docs/going-live.md).
    */
-  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: '$property must be an http(s) URL without query or fragment' })
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+    message: '$property must be an http(s) URL without query or fragment',
+  })
   PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
 
   /** Paynow's API host (its own test mode runs on the same host, with the merchant's test integration). */
-  @Matches(/^https?:\/\/[^\s/?#]+$/, { message: '$property must be an http(s) origin such as https://www.paynow.co.zw' })
+  @Matches(/^https?:\/\/[^\s/?#]+$/, {
+    message: '$property must be an http(s) origin such as https://www.paynow.co.zw',
+  })
   PAYNOW_API_URL = 'https://www.paynow.co.zw';
 
   /** DPO Pay's host: the 3G API at `{DPO_API_URL}/API/v6/`, its payment page at `{DPO_API_URL}/payv2.php` (sandbox: https://secure1.sandbox.directpay.online). */
-  @Matches(/^https?:\/\/[^\s/?#]+$/, { message: '$property must be an http(s) origin such as https://secure.3gdirectpay.com' })
+  @Matches(/^https?:\/\/[^\s/?#]+$/, {
+    message: '$property must be an http(s) origin such as https://secure.3gdirectpay.com',
+  })
   DPO_API_URL = 'https://secure.3gdirectpay.com';
 
   /** Ozow's API host: payment requests, status by reference, refunds (staging: https://stagingapi.ozow.com). */
@@ -102,11 +133,15 @@ export class TransactionServiceConfig extends ServiceConfig {
   OZOW_API_URL = 'https://api.ozow.com';
 
   /** Longest a call to a provider may take (always within the caller's RPC deadline). */
-  @IsInt() @Min(500) @Max(60_000)
+  @IsInt()
+  @Min(500)
+  @Max(60_000)
   PROVIDER_TIMEOUT_MS = 8_000;
 
   /** How soon a live payment without a status update is checked at its provider, doubling per check up to 16 times this. */
-  @IsInt() @Min(100) @Max(3_600_000)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
   PROVIDER_POLL_INTERVAL_MS = 30_000;
 
   /** After this long without a final answer from the provider, checks stop and the payment is left to an operator (docs/going-live.md). */
@@ -114,7 +149,9 @@ export class TransactionServiceConfig extends ServiceConfig {
   PROVIDER_POLL_MAX_AGE = '24h';
 
   /** Most transactions in one grouped insert statement. */
-  @IsInt() @Min(1) @Max(1000)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   INITIALIZE_BATCH_MAX = 100;
 
   /**
@@ -127,7 +164,9 @@ export class TransactionServiceConfig extends ServiceConfig {
 
   /** During a rotation: earlier keys (comma-separated), accepted for decryption only. */
   @ValidateIf((o: TransactionServiceConfig) => o.PROVIDER_CREDENTIALS_OLD_KEYS !== '')
-  @Validate(CredentialsKeyList, { message: '$property must be a comma-separated list of keys, each the base64 of 32 bytes' })
+  @Validate(CredentialsKeyList, {
+    message: '$property must be a comma-separated list of keys, each the base64 of 32 bytes',
+  })
   PROVIDER_CREDENTIALS_OLD_KEYS = '';
 }
 

@@ -37,10 +37,18 @@ describe('ConnectionKeyRotation', () => {
     ]);
     const { logger: log, lines } = logger();
     const rotation = new ConnectionKeyRotation(store, rotating, log);
-    expect([await rotation.tick(), await rotation.tick(), await rotation.tick(), await rotation.tick()]).toEqual([true, true, false, false]);
+    expect([await rotation.tick(), await rotation.tick(), await rotation.tick(), await rotation.tick()]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(starts).toEqual(['0', '140', '260', '0']);
     // A pass that met rows it could not open says so, and does not claim to be done.
-    expect(lines).toEqual([{ level: 'error', fields: { resealed: 205, unreadable: 2 }, message: expect.stringContaining('do not decrypt') }, expect.objectContaining({ level: 'info' })]);
+    expect(lines).toEqual([
+      { level: 'error', fields: { resealed: 205, unreadable: 2 }, message: expect.stringContaining('do not decrypt') },
+      expect.objectContaining({ level: 'info' }),
+    ]);
   });
 
   it('says once when no row is left under an old key, and again only after it sealed more', async () => {
@@ -53,8 +61,16 @@ describe('ConnectionKeyRotation', () => {
     const rotation = new ConnectionKeyRotation(store, rotating, log);
     for (let i = 0; i < 4; i++) await rotation.tick();
     expect(lines).toEqual([
-      { level: 'info', fields: { resealed: 3, key_id: 'k1' }, message: expect.stringContaining('none left under PROVIDER_CREDENTIALS_OLD_KEYS') },
-      { level: 'info', fields: { resealed: 1, key_id: 'k1' }, message: expect.stringContaining('none left under PROVIDER_CREDENTIALS_OLD_KEYS') },
+      {
+        level: 'info',
+        fields: { resealed: 3, key_id: 'k1' },
+        message: expect.stringContaining('none left under PROVIDER_CREDENTIALS_OLD_KEYS'),
+      },
+      {
+        level: 'info',
+        fields: { resealed: 1, key_id: 'k1' },
+        message: expect.stringContaining('none left under PROVIDER_CREDENTIALS_OLD_KEYS'),
+      },
     ]);
   });
 

@@ -27,7 +27,8 @@ export class ConnectionKeyRotation implements OnApplicationBootstrap, BeforeAppl
     cipher: CredentialsCipher,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
-    if (cipher.olderKeyIds.length > 0) this.worker = new PollingWorker('provider-credentials-rotation', () => this.tick(), PASS_INTERVAL_MS, logger);
+    if (cipher.olderKeyIds.length > 0)
+      this.worker = new PollingWorker('provider-credentials-rotation', () => this.tick(), PASS_INTERVAL_MS, logger);
   }
 
   onApplicationBootstrap(): void {
@@ -49,10 +50,16 @@ export class ConnectionKeyRotation implements OnApplicationBootstrap, BeforeAppl
     }
     const { resealed, unreadable } = this.pass;
     if (unreadable > 0) {
-      this.logger.error({ resealed, unreadable }, 'provider credentials under an old key do not decrypt (altered?); they were left as they are');
+      this.logger.error(
+        { resealed, unreadable },
+        'provider credentials under an old key do not decrypt (altered?); they were left as they are',
+      );
       this.clean = false;
     } else if (resealed > 0 || !this.clean) {
-      this.logger.info({ resealed, key_id: this.store.currentKeyId }, 'provider credentials: none left under PROVIDER_CREDENTIALS_OLD_KEYS (the rest are sealed with PROVIDER_CREDENTIALS_KEY)');
+      this.logger.info(
+        { resealed, key_id: this.store.currentKeyId },
+        'provider credentials: none left under PROVIDER_CREDENTIALS_OLD_KEYS (the rest are sealed with PROVIDER_CREDENTIALS_KEY)',
+      );
       this.clean = true;
     }
     this.afterId = '0';

@@ -29,7 +29,11 @@ export function toConnectionView(row: ConnectionRow): ConnectionView {
   };
 }
 
-const scopeOf = (row: ConnectionRow): CredentialScope => ({ businessId: row.business_id, mode: row.mode, provider: row.provider });
+const scopeOf = (row: ConnectionRow): CredentialScope => ({
+  businessId: row.business_id,
+  mode: row.mode,
+  provider: row.provider,
+});
 
 /** The columns a merchant-facing read needs: the sealed credentials stay in the table. */
 const VIEW_COLUMNS = 'id, business_id, mode, provider, account, version, created_at, updated_at';
@@ -57,7 +61,11 @@ export class ConnectionStore {
    * The same credentials again change nothing (the row, its dates and version stay), so a PUT
    * repeated answers the same; a row that can no longer be opened is overwritten.
    */
-  async put(scope: CredentialScope, credentials: Readonly<Record<string, string>>, account: string): Promise<ConnectionRow> {
+  async put(
+    scope: CredentialScope,
+    credentials: Readonly<Record<string, string>>,
+    account: string,
+  ): Promise<ConnectionRow> {
     return this.ds.transaction(async (m) => {
       const [current] = await queryRows<ConnectionRow>(
         m,
@@ -79,26 +87,30 @@ export class ConnectionStore {
   }
 
   async get(businessId: number, mode: Mode, provider: ConnectionProvider): Promise<ConnectionRow | undefined> {
-    const [row] = await queryRows<ConnectionRow>(this.ds, `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3`, [
-      businessId,
-      mode,
-      provider,
-    ]);
+    const [row] = await queryRows<ConnectionRow>(
+      this.ds,
+      `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3`,
+      [businessId, mode, provider],
+    );
     return row;
   }
 
   /** Newest first (a business has at most one per provider and mode). */
   list(businessId: number, mode: Mode): Promise<ConnectionRow[]> {
-    return queryRows<ConnectionRow>(this.ds, `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC`, [businessId, mode]);
+    return queryRows<ConnectionRow>(
+      this.ds,
+      `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC`,
+      [businessId, mode],
+    );
   }
 
   /** True when a connection was removed; false when there was none. */
   async remove(businessId: number, mode: Mode, provider: ConnectionProvider): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(this.ds, 'DELETE FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3 RETURNING id', [
-      businessId,
-      mode,
-      provider,
-    ]);
+    const rows = await queryRows<{ id: string }>(
+      this.ds,
+      'DELETE FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3 RETURNING id',
+      [businessId, mode, provider],
+    );
     return rows.length > 0;
   }
 
@@ -108,7 +120,11 @@ export class ConnectionStore {
    * the stored value cannot be opened (its key is no longer configured, or it was altered).
    * Never log what it returns.
    */
-  async credentialsFor(businessId: number, mode: Mode, provider: ConnectionProvider): Promise<Record<string, string> | null> {
+  async credentialsFor(
+    businessId: number,
+    mode: Mode,
+    provider: ConnectionProvider,
+  ): Promise<Record<string, string> | null> {
     const [row] = await queryRows<Pick<ConnectionRow, 'credentials'>>(
       this.ds,
       'SELECT credentials FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3',
@@ -124,7 +140,10 @@ export class ConnectionStore {
    * is; rows another replica is rotating are skipped. `lastId` is where the next batch starts
    * (null when this batch found nothing).
    */
-  async resealBatch(afterId: string, limit: number): Promise<{ resealed: number; unreadable: number; lastId: string | null }> {
+  async resealBatch(
+    afterId: string,
+    limit: number,
+  ): Promise<{ resealed: number; unreadable: number; lastId: string | null }> {
     const older = this.cipher.olderKeyIds;
     if (older.length === 0) return { resealed: 0, unreadable: 0, lastId: null };
     return this.ds.transaction(async (m) => {
@@ -142,7 +161,10 @@ export class ConnectionStore {
           unreadable += 1;
           continue;
         }
-        await m.query('UPDATE provider_connections SET credentials = $2, version = version + 1 WHERE id = $1', [row.id, this.cipher.seal(credentials, scopeOf(row))]);
+        await m.query('UPDATE provider_connections SET credentials = $2, version = version + 1 WHERE id = $1', [
+          row.id,
+          this.cipher.seal(credentials, scopeOf(row)),
+        ]);
       }
       return { resealed: rows.length - unreadable, unreadable, lastId: rows.at(-1)?.id ?? null };
     });

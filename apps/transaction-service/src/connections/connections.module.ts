@@ -13,7 +13,11 @@ import { ManageConnectionsUseCase } from './usecases/manage-connections.usecase'
 @Module({
   controllers: [ConnectionsRpcController],
   providers: [
-    { provide: CredentialsCipher, useFactory: (config: TransactionServiceConfig) => CredentialsCipher.fromConfig(config), inject: [TransactionServiceConfig] },
+    {
+      provide: CredentialsCipher,
+      useFactory: (config: TransactionServiceConfig) => CredentialsCipher.fromConfig(config),
+      inject: [TransactionServiceConfig],
+    },
     ConnectionStore,
     ManageConnectionsUseCase,
     ConnectionKeyRotation,

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@payments/config';
 import { TransactionServiceConfig } from '../config/transaction.config';
-import { CredentialsCipher, CredentialsUnreadable, DEVELOPMENT_CREDENTIALS_KEY, credentialsKeyId, type CredentialScope } from './credentials-cipher';
+import {
+  CredentialsCipher,
+  CredentialsUnreadable,
+  DEVELOPMENT_CREDENTIALS_KEY,
+  credentialsKeyId,
+  type CredentialScope,
+} from './credentials-cipher';
 
 const PAYNOW = { integration_id: '1201', integration_key: '3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977' };
 const SCOPE: CredentialScope = { businessId: 7, mode: 'live', provider: 'paynow' };
@@ -22,7 +28,10 @@ describe('CredentialsCipher', () => {
   it('opens what it sealed: the same credentials, for the same business, mode and provider', () => {
     const sealed = cipher.seal(PAYNOW, SCOPE);
     expect(cipher.open(sealed, SCOPE)).toEqual(PAYNOW);
-    expect(cipher.open(cipher.seal({ ...PAYNOW, integration_key: 'ключ-🔑' }, SCOPE), SCOPE)).toEqual({ ...PAYNOW, integration_key: 'ключ-🔑' });
+    expect(cipher.open(cipher.seal({ ...PAYNOW, integration_key: 'ключ-🔑' }, SCOPE), SCOPE)).toEqual({
+      ...PAYNOW,
+      integration_key: 'ключ-🔑',
+    });
   });
 
   it('writes no plaintext: a versioned value naming its key, with a fresh 12-byte IV each time', () => {
@@ -52,7 +61,9 @@ describe('CredentialsCipher', () => {
     const sealed = cipher.seal(PAYNOW, SCOPE);
     const parts = sealed.split('.');
     expect(() => cipher.open([...parts.slice(0, 4), parts[4].slice(0, 8)].join('.'), SCOPE)).toThrow(/malformed/);
-    expect(() => cipher.open([parts[0], 'ffffffff', ...parts.slice(2)].join('.'), SCOPE)).toThrow(/sealed with key ffffffff/);
+    expect(() => cipher.open([parts[0], 'ffffffff', ...parts.slice(2)].join('.'), SCOPE)).toThrow(
+      /sealed with key ffffffff/,
+    );
     expect(() => cipher.open(JSON.stringify(PAYNOW), SCOPE)).toThrow(/not a sealed value/);
   });
 
@@ -88,7 +99,9 @@ describe('CredentialsCipher', () => {
     it('opens values sealed with an old key while it is configured as one', () => {
       const sealedBefore = before.seal(PAYNOW, SCOPE);
       expect(during.open(sealedBefore, SCOPE)).toEqual(PAYNOW);
-      expect(() => after.open(sealedBefore, SCOPE)).toThrow(/neither PROVIDER_CREDENTIALS_KEY nor one of PROVIDER_CREDENTIALS_OLD_KEYS/);
+      expect(() => after.open(sealedBefore, SCOPE)).toThrow(
+        /neither PROVIDER_CREDENTIALS_KEY nor one of PROVIDER_CREDENTIALS_OLD_KEYS/,
+      );
     });
 
     it('seals new values with the current key only', () => {
@@ -124,8 +137,16 @@ describe('CredentialsCipher', () => {
     });
 
     it('falls back to the development key only in development', () => {
-      expect(CredentialsCipher.fromConfig(loadConfig(TransactionServiceConfig, {})).keyId).toBe(credentialsKeyId(DEVELOPMENT_CREDENTIALS_KEY));
-      expect(() => CredentialsCipher.fromConfig({ NODE_ENV: 'production', PROVIDER_CREDENTIALS_KEY: '', PROVIDER_CREDENTIALS_OLD_KEYS: '' })).toThrow(/PROVIDER_CREDENTIALS_KEY/);
+      expect(CredentialsCipher.fromConfig(loadConfig(TransactionServiceConfig, {})).keyId).toBe(
+        credentialsKeyId(DEVELOPMENT_CREDENTIALS_KEY),
+      );
+      expect(() =>
+        CredentialsCipher.fromConfig({
+          NODE_ENV: 'production',
+          PROVIDER_CREDENTIALS_KEY: '',
+          PROVIDER_CREDENTIALS_OLD_KEYS: '',
+        }),
+      ).toThrow(/PROVIDER_CREDENTIALS_KEY/);
     });
   });
 });

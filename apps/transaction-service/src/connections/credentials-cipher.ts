@@ -10,7 +10,9 @@ export interface CredentialScope {
 }
 
 /** Used only when NODE_ENV=development and PROVIDER_CREDENTIALS_KEY is empty; every other environment sets a key. */
-export const DEVELOPMENT_CREDENTIALS_KEY = createHash('sha256').update('development-only provider credentials key, not for production').digest();
+export const DEVELOPMENT_CREDENTIALS_KEY = createHash('sha256')
+  .update('development-only provider credentials key, not for production')
+  .digest();
 
 /** Version tag of the sealed format: `pc1.<key id>.<iv>.<ciphertext>.<tag>`, each part base64url. */
 const FORMAT = 'pc1';
@@ -52,11 +54,20 @@ export class CredentialsCipher {
     this.keyId = credentialsKeyId(current);
   }
 
-  static fromConfig(config: Pick<TransactionServiceConfig, 'NODE_ENV' | 'PROVIDER_CREDENTIALS_KEY' | 'PROVIDER_CREDENTIALS_OLD_KEYS'>): CredentialsCipher {
-    const current = config.PROVIDER_CREDENTIALS_KEY ? decodeCredentialsKey(config.PROVIDER_CREDENTIALS_KEY) : config.NODE_ENV === 'development' ? DEVELOPMENT_CREDENTIALS_KEY : undefined;
+  static fromConfig(
+    config: Pick<TransactionServiceConfig, 'NODE_ENV' | 'PROVIDER_CREDENTIALS_KEY' | 'PROVIDER_CREDENTIALS_OLD_KEYS'>,
+  ): CredentialsCipher {
+    const current = config.PROVIDER_CREDENTIALS_KEY
+      ? decodeCredentialsKey(config.PROVIDER_CREDENTIALS_KEY)
+      : config.NODE_ENV === 'development'
+        ? DEVELOPMENT_CREDENTIALS_KEY
+        : undefined;
     if (!current) throw new Error('PROVIDER_CREDENTIALS_KEY is not set to the base64 of 32 bytes');
-    const older = config.PROVIDER_CREDENTIALS_OLD_KEYS.split(',').filter((k) => k.trim() !== '').map((k) => decodeCredentialsKey(k));
-    if (older.some((k) => !k)) throw new Error('PROVIDER_CREDENTIALS_OLD_KEYS holds a value that is not the base64 of 32 bytes');
+    const older = config.PROVIDER_CREDENTIALS_OLD_KEYS.split(',')
+      .filter((k) => k.trim() !== '')
+      .map((k) => decodeCredentialsKey(k));
+    if (older.some((k) => !k))
+      throw new Error('PROVIDER_CREDENTIALS_OLD_KEYS holds a value that is not the base64 of 32 bytes');
     return new CredentialsCipher(current, older as Buffer[]);
   }
 
@@ -70,7 +81,13 @@ export class CredentialsCipher {
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.keyId)!, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(aad(scope));
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(credentials), 'utf8'), cipher.final()]);
-    return [FORMAT, this.keyId, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+    return [
+      FORMAT,
+      this.keyId,
+      iv.toString('base64url'),
+      ciphertext.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+    ].join('.');
   }
 
   open(sealed: string, scope: CredentialScope): Record<string, string> {
@@ -78,7 +95,10 @@ export class CredentialsCipher {
     if (parts.length !== 5 || parts[0] !== FORMAT) throw new CredentialsUnreadable('not a sealed value');
     const [, keyId, ivText, ciphertextText, tagText] = parts;
     const key = this.keys.get(keyId);
-    if (!key) throw new CredentialsUnreadable(`sealed with key ${keyId}, which is neither PROVIDER_CREDENTIALS_KEY nor one of PROVIDER_CREDENTIALS_OLD_KEYS`);
+    if (!key)
+      throw new CredentialsUnreadable(
+        `sealed with key ${keyId}, which is neither PROVIDER_CREDENTIALS_KEY nor one of PROVIDER_CREDENTIALS_OLD_KEYS`,
+      );
     const iv = Buffer.from(ivText, 'base64url');
     const tag = Buffer.from(tagText, 'base64url');
     if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new CredentialsUnreadable('malformed');
@@ -90,7 +110,9 @@ export class CredentialsCipher {
       plaintext = Buffer.concat([decipher.update(Buffer.from(ciphertextText, 'base64url')), decipher.final()]);
     } catch {
       // GCM's tag check: the value was altered, or sealed for another business, mode or provider.
-      throw new CredentialsUnreadable('it does not authenticate (altered, or sealed for another business, mode or provider)');
+      throw new CredentialsUnreadable(
+        'it does not authenticate (altered, or sealed for another business, mode or provider)',
+      );
     }
     return JSON.parse(plaintext.toString('utf8')) as Record<string, string>;
   }

@@ -12,7 +12,11 @@
 export type ProviderName = 'paynow' | 'dpo' | 'ozow';
 
 /** How messages to merchants and customers name each provider. */
-export const PROVIDER_NAMES: Readonly<Record<ProviderName, string>> = { paynow: 'Paynow', dpo: 'DPO Pay', ozow: 'Ozow' };
+export const PROVIDER_NAMES: Readonly<Record<ProviderName, string>> = {
+  paynow: 'Paynow',
+  dpo: 'DPO Pay',
+  ozow: 'Ozow',
+};
 
 /**
  * Our statuses, as the transaction status machine knows them:
@@ -108,7 +112,8 @@ export interface ProviderUpdate {
   pollUrl: string | null;
 }
 
-export type SyncOutcome = { kind: 'status'; update: ProviderUpdate } | { kind: 'not_found' } | { kind: 'unknown'; reason: string };
+export type SyncOutcome =
+  { kind: 'status'; update: ProviderUpdate } | { kind: 'not_found' } | { kind: 'unknown'; reason: string };
 
 /** What a sync asks about: the poll URL and the provider's reference when known (initiate accepted), our transaction id always. */
 export interface SyncTarget {

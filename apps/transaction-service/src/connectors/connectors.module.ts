@@ -16,7 +16,14 @@ import { ProviderRefunds } from './provider-refunds';
 @Module({
   imports: [StoresModule, ConnectionsModule],
   controllers: [ProviderNotificationsRpcController],
-  providers: [ConnectorRegistry, ProviderCredentials, LivePayments, ProviderPoller, ProviderRefunds, ProviderNotifications],
+  providers: [
+    ConnectorRegistry,
+    ProviderCredentials,
+    LivePayments,
+    ProviderPoller,
+    ProviderRefunds,
+    ProviderNotifications,
+  ],
   exports: [LivePayments, ProviderRefunds],
 })
 export class ConnectorsModule {}

@@ -7,7 +7,14 @@ import { DomainException, ROOT_LOGGER } from '@payments/platform';
 import { TransactionServiceConfig } from '../config/transaction.config';
 import { TransactionQueries } from '../transactions/transaction-queries';
 import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
-import { PROVIDER_NAMES, type Connector, type ConnectorStatus, type InitiateOutcome, type ProviderName, type ProviderUpdate } from './connector';
+import {
+  PROVIDER_NAMES,
+  type Connector,
+  type ConnectorStatus,
+  type InitiateOutcome,
+  type ProviderName,
+  type ProviderUpdate,
+} from './connector';
 import { ConnectorRegistry } from './connector-registry';
 import { ProviderCredentials } from './provider-credentials';
 import { ProviderPaymentStore, type ProviderPaymentRow } from './provider-payment-store';
@@ -66,16 +73,26 @@ export class LivePayments {
       // No method yet: the customer chooses on the hosted checkout page, which routes that choice.
       // A live payment needs at least one connected provider to choose from.
       if (mode === 'test' || (await this.connections.anyConnected(businessId, mode))) return null;
-      throw new DomainException(ErrorCodes.PaymentMethodUnavailable, 'no payment provider is connected for live payments: PUT /v1/connections/{provider} first');
+      throw new DomainException(
+        ErrorCodes.PaymentMethodUnavailable,
+        'no payment provider is connected for live payments: PUT /v1/connections/{provider} first',
+      );
     }
     const found = this.registry.forMethod(code);
     if (!found) {
       if (mode === 'test') return null;
-      throw new DomainException(ErrorCodes.PaymentMethodUnavailable, `payment method ${code} is not available for live payments yet`);
+      throw new DomainException(
+        ErrorCodes.PaymentMethodUnavailable,
+        `payment method ${code} is not available for live payments yet`,
+      );
     }
     const stored = await this.connections.cached(businessId, mode, found.provider);
     const parsed = stored ? found.connector.parseCredentials(stored) : undefined;
-    if (parsed && !parsed.ok) this.logger.error({ business_id: businessId, mode, provider: found.provider, field: parsed.field }, 'stored provider credentials are not valid; connect the provider again');
+    if (parsed && !parsed.ok)
+      this.logger.error(
+        { business_id: businessId, mode, provider: found.provider, field: parsed.field },
+        'stored provider credentials are not valid; connect the provider again',
+      );
     if (!parsed || !parsed.ok) {
       if (mode === 'test') return null;
       throw new DomainException(
@@ -92,7 +109,11 @@ export class LivePayments {
    * with the provider's reason; not reached at all → failed, 503; an answer that could not be
    * read → still pending, checked again by the poller, answered 502.
    */
-  async start(route: Route, row: TransactionRow, ctx: RpcContext): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
+  async start(
+    route: Route,
+    row: TransactionRow,
+    ctx: RpcContext,
+  ): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
     const name = PROVIDER_NAMES[route.provider];
     try {
       return await this.send(route, row, ctx, name);
@@ -101,7 +122,10 @@ export class LivePayments {
       // The payment is committed and may have reached the provider: never "nothing was applied".
       // It stays as it is; the poller finds it (by our id) if it was sent; a retry with the same
       // Idempotency-Key answers it as it is by then.
-      this.logger.error({ err, transaction_id: row.public_id, provider: route.provider }, 'sending the payment to its provider failed midway; the poller checks it');
+      this.logger.error(
+        { err, transaction_id: row.public_id, provider: route.provider },
+        'sending the payment to its provider failed midway; the poller checks it',
+      );
       throw new DomainException(
         ErrorCodes.ProviderError,
         `the payment ${row.reference} was stored but sending it to ${name} did not finish; it is checked at ${name} until its status is known: retry with the same Idempotency-Key or verify it by reference`,
@@ -110,18 +134,32 @@ export class LivePayments {
   }
 
   /** What a payment sent to a provider answers when a retry finds it: sent now if the first attempt died before recording it. */
-  async resume(route: Route, row: TransactionRow, ctx: RpcContext): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
+  async resume(
+    route: Route,
+    row: TransactionRow,
+    ctx: RpcContext,
+  ): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
     const attempt = await this.attempts.get(this.ds, row.id);
     if (attempt) return { row, answer: answerOf(attempt) };
     if (row.status !== 'pending') return { row, answer: {} };
     return this.start(route, row, ctx);
   }
 
-  private async send(route: Route, row: TransactionRow, ctx: RpcContext, name: string): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
+  private async send(
+    route: Route,
+    row: TransactionRow,
+    ctx: RpcContext,
+    name: string,
+  ): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
     const left = (ctx.deadline_at ?? Number.POSITIVE_INFINITY) - Date.now() - ANSWER_MARGIN_MS;
     const timeoutMs = Math.max(1_000, Math.min(this.config.PROVIDER_TIMEOUT_MS, left));
     // Recorded first: if this process dies while the provider answers, the poller finds the payment by our id.
-    await this.attempts.begin(this.ds, row.id, route.provider, new Date(Date.now() + timeoutMs + this.config.PROVIDER_POLL_INTERVAL_MS));
+    await this.attempts.begin(
+      this.ds,
+      row.id,
+      route.provider,
+      new Date(Date.now() + timeoutMs + this.config.PROVIDER_POLL_INTERVAL_MS),
+    );
     const outcome = await route.connector.initiate(
       route.credentials,
       {
@@ -142,10 +180,19 @@ export class LivePayments {
     return this.initiated(route, row, outcome, name, ctx.request_id);
   }
 
-  private async initiated(route: Route, row: TransactionRow, outcome: InitiateOutcome, name: string, correlationId: string): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
+  private async initiated(
+    route: Route,
+    row: TransactionRow,
+    outcome: InitiateOutcome,
+    name: string,
+    correlationId: string,
+  ): Promise<{ row: TransactionRow; answer: ProviderAnswer }> {
     if (outcome.kind === 'accepted') {
       const next = new Date(Date.now() + this.config.PROVIDER_POLL_INTERVAL_MS);
-      const message = outcome.status === 'processing' ? `Payment request sent to the customer by ${name}` : `Awaiting the customer at ${name}`;
+      const message =
+        outcome.status === 'processing'
+          ? `Payment request sent to the customer by ${name}`
+          : `Awaiting the customer at ${name}`;
       const { moved, attempt } = await this.ds.transaction(async (m) => {
         const current = (await this.queries.byId(m, row.id, true))!;
         const saved = await this.attempts.accepted(m, row.id, outcome, next);
@@ -157,20 +204,37 @@ export class LivePayments {
     }
     if (outcome.kind === 'declined' || !outcome.sent) {
       // Nothing exists at the provider: the payment fails here, nothing was charged.
-      const why = outcome.kind === 'declined' ? `${name} refused the payment: ${outcome.reason}` : `${name} could not be reached; nothing was charged`;
+      const why =
+        outcome.kind === 'declined'
+          ? `${name} refused the payment: ${outcome.reason}`
+          : `${name} could not be reached; nothing was charged`;
       await this.ds.transaction(async (m) => {
         const current = (await this.queries.byId(m, row.id, true))!;
         await this.moveTo(m, current, 'failed', why, correlationId);
         await this.attempts.finish(m, row.id, outcome.reason);
       });
       this.outbox.notify();
-      this.logger.warn({ transaction_id: row.public_id, provider: route.provider, reason: outcome.reason }, 'provider did not take the payment');
+      this.logger.warn(
+        { transaction_id: row.public_id, provider: route.provider, reason: outcome.reason },
+        'provider did not take the payment',
+      );
       if (outcome.kind === 'declined') throw new DomainException(ErrorCodes.PaymentDeclined, why);
-      throw new DomainException(ErrorCodes.ProviderUnavailable, `${why}; try again later with a new Idempotency-Key and a new transaction_reference`);
+      throw new DomainException(
+        ErrorCodes.ProviderUnavailable,
+        `${why}; try again later with a new Idempotency-Key and a new transaction_reference`,
+      );
     }
     // It may exist at the provider: the poller asks (by our id) until the provider says.
-    await this.attempts.retryLater(this.ds, row.id, outcome.reason, new Date(Date.now() + Math.min(this.config.PROVIDER_POLL_INTERVAL_MS, 5_000)));
-    this.logger.error({ transaction_id: row.public_id, provider: route.provider, reason: outcome.reason }, 'provider answer unknown; the payment stays pending until the provider confirms its status');
+    await this.attempts.retryLater(
+      this.ds,
+      row.id,
+      outcome.reason,
+      new Date(Date.now() + Math.min(this.config.PROVIDER_POLL_INTERVAL_MS, 5_000)),
+    );
+    this.logger.error(
+      { transaction_id: row.public_id, provider: route.provider, reason: outcome.reason },
+      'provider answer unknown; the payment stays pending until the provider confirms its status',
+    );
     throw new DomainException(
       ErrorCodes.ProviderError,
       `${name}'s answer could not be read (${outcome.reason}); the payment ${row.reference} stays pending until ${name} confirms its status: retry with the same Idempotency-Key or verify it by reference`,
@@ -181,14 +245,30 @@ export class LivePayments {
    * Applies an authenticated statement of the provider in one transaction with the record of it:
    * the transaction moves forward only, after its reference and amount were checked.
    */
-  async applyAndRecord(transactionId: string, update: ProviderUpdate, source: 'notification' | 'poll', nextCheckAt: Date | null = null): Promise<ApplyResult> {
+  async applyAndRecord(
+    transactionId: string,
+    update: ProviderUpdate,
+    source: 'notification' | 'poll',
+    nextCheckAt: Date | null = null,
+  ): Promise<ApplyResult> {
     const result = await this.ds.transaction(async (m) => {
       const row = (await this.queries.byId(m, transactionId, true))!;
       const applied = await this.apply(m, row, update, source);
       if (applied !== 'mismatch') {
         const final = update.recognized && (update.status === 'success' || update.status === 'failed');
-        await this.attempts.observed(m, transactionId, { providerStatus: update.providerStatus, providerReference: update.providerReference, pollUrl: update.pollUrl, final, nextCheckAt });
-        if (applied === 'conflict') await this.attempts.unresolved(m, transactionId, `provider says ${update.providerStatus} but the payment is ${row.status}`);
+        await this.attempts.observed(m, transactionId, {
+          providerStatus: update.providerStatus,
+          providerReference: update.providerReference,
+          pollUrl: update.pollUrl,
+          final,
+          nextCheckAt,
+        });
+        if (applied === 'conflict')
+          await this.attempts.unresolved(
+            m,
+            transactionId,
+            `provider says ${update.providerStatus} but the payment is ${row.status}`,
+          );
       }
       return applied;
     });
@@ -196,15 +276,27 @@ export class LivePayments {
     return result;
   }
 
-  private async apply(m: EntityManager, row: TransactionRow, update: ProviderUpdate, source: string): Promise<ApplyResult> {
-    const reference = update.reference === null || update.reference === row.reference || update.reference === row.public_id;
+  private async apply(
+    m: EntityManager,
+    row: TransactionRow,
+    update: ProviderUpdate,
+    source: string,
+  ): Promise<ApplyResult> {
+    const reference =
+      update.reference === null || update.reference === row.reference || update.reference === row.public_id;
     const currency = !update.currency || update.currency.toUpperCase() === row.currency.trim();
     if (!reference || !currency || (update.amountMinor !== null && update.amountMinor !== Number(row.total))) {
-      this.logger.error({ transaction_id: row.public_id, source, provider_status: update.providerStatus }, 'provider statement does not match the payment (reference, amount or currency); not applied');
+      this.logger.error(
+        { transaction_id: row.public_id, source, provider_status: update.providerStatus },
+        'provider statement does not match the payment (reference, amount or currency); not applied',
+      );
       return 'mismatch';
     }
     if (!update.recognized) {
-      this.logger.warn({ transaction_id: row.public_id, source, provider_status: update.providerStatus }, 'provider status not known; the payment stays where it is');
+      this.logger.warn(
+        { transaction_id: row.public_id, source, provider_status: update.providerStatus },
+        'provider status not known; the payment stays where it is',
+      );
       return 'unchanged';
     }
     const finalNow = row.status === 'success' || row.status === 'failed';
@@ -212,7 +304,10 @@ export class LivePayments {
       const agrees = row.status === update.status || update.status === 'pending' || update.status === 'processing';
       if (!agrees) {
         // e.g. Paid for a payment we failed: money may have moved. Never flipped here: an operator decides.
-        this.logger.error({ transaction_id: row.public_id, source, provider_status: update.providerStatus, status: row.status }, 'provider contradicts a final payment; left to an operator');
+        this.logger.error(
+          { transaction_id: row.public_id, source, provider_status: update.providerStatus, status: row.status },
+          'provider contradicts a final payment; left to an operator',
+        );
         return 'conflict';
       }
       return 'unchanged';
@@ -223,11 +318,24 @@ export class LivePayments {
   }
 
   /** Moves a transaction forward to `to` (through processing on the way to success), never back. */
-  private async moveTo(m: EntityManager, row: TransactionRow, to: ConnectorStatus, message: string, correlationId: string | null): Promise<TransactionRow> {
+  private async moveTo(
+    m: EntityManager,
+    row: TransactionRow,
+    to: ConnectorStatus,
+    message: string,
+    correlationId: string | null,
+  ): Promise<TransactionRow> {
     let current = row;
-    if (to === 'pending' || current.status === to || current.status === 'success' || current.status === 'failed') return current;
+    if (to === 'pending' || current.status === to || current.status === 'success' || current.status === 'failed')
+      return current;
     if (to === 'processing' || (to === 'success' && current.status === 'pending')) {
-      current = await this.store.changeStatus(m, current, 'processing', to === 'processing' ? message : 'Payment confirmed by the provider', correlationId);
+      current = await this.store.changeStatus(
+        m,
+        current,
+        'processing',
+        to === 'processing' ? message : 'Payment confirmed by the provider',
+        correlationId,
+      );
       if (to === 'processing') return current;
     }
     return this.store.changeStatus(m, current, to, message, correlationId);
@@ -248,7 +356,8 @@ function answerOf(a: ProviderPaymentRow): ProviderAnswer {
 }
 
 function messageFor(u: ProviderUpdate): string {
-  if (u.status === 'success') return u.refunded ? `Payment successful (the provider reports it ${u.providerStatus} since)` : 'Payment successful';
+  if (u.status === 'success')
+    return u.refunded ? `Payment successful (the provider reports it ${u.providerStatus} since)` : 'Payment successful';
   if (u.status === 'failed') return `Payment ${u.providerStatus.toLowerCase()} at the provider`;
   return `Awaiting the customer (${u.providerStatus})`;
 }

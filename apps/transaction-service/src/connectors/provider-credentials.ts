@@ -47,7 +47,10 @@ export class ProviderCredentials {
       return await this.connections.credentialsFor(businessId, mode, provider);
     } catch (err) {
       if (!(err instanceof CredentialsUnreadable)) throw err;
-      this.logger.error({ business_id: businessId, mode, provider }, 'stored provider credentials cannot be opened (PROVIDER_CREDENTIALS_KEY changed?); the connection counts as absent');
+      this.logger.error(
+        { business_id: businessId, mode, provider },
+        'stored provider credentials cannot be opened (PROVIDER_CREDENTIALS_KEY changed?); the connection counts as absent',
+      );
       return null;
     }
   }

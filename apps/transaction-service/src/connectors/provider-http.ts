@@ -82,17 +82,29 @@ async function readCapped(res: Response, maxBytes: number): Promise<string | nul
  * Sends one request and reads the whole reply within `timeoutMs` (headers and body). Never throws:
  * redirects are not followed (a 3xx is an answer like any other), a reply over `maxBytes` is refused.
  */
-export async function sendProviderRequest(fetchImpl: FetchLike, req: ProviderRequest, timeoutMs: number, maxBytes: number): Promise<HttpOutcome> {
+export async function sendProviderRequest(
+  fetchImpl: FetchLike,
+  req: ProviderRequest,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<HttpOutcome> {
   let target: URL;
   try {
     target = new URL(req.url);
   } catch {
     return { kind: 'failed', sent: false, reason: 'invalid URL' };
   }
-  if (target.protocol !== 'https:' && target.protocol !== 'http:') return { kind: 'failed', sent: false, reason: 'unsupported URL scheme' };
+  if (target.protocol !== 'https:' && target.protocol !== 'http:')
+    return { kind: 'failed', sent: false, reason: 'unsupported URL scheme' };
   let res: Response;
   try {
-    res = await fetchImpl(target.toString(), { method: req.method, body: req.body, headers: req.headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetchImpl(target.toString(), {
+      method: req.method,
+      body: req.body,
+      headers: req.headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (err) {
     return { kind: 'failed', ...classifyFetchError(err, timeoutMs) };
   }

@@ -15,7 +15,8 @@ import { ProviderNotifications } from './provider-notifications';
 const PROVIDERS: readonly string[] = ['paynow', 'dpo', 'ozow'] satisfies ProviderName[];
 
 function provider(name: unknown): ProviderName {
-  if (typeof name !== 'string' || !PROVIDERS.includes(name)) throw new DomainException(ErrorCodes.NotFound, `no provider ${String(name).slice(0, 20)}`);
+  if (typeof name !== 'string' || !PROVIDERS.includes(name))
+    throw new DomainException(ErrorCodes.NotFound, `no provider ${String(name).slice(0, 20)}`);
   return name as ProviderName;
 }
 
@@ -27,7 +28,12 @@ export class ProviderNotificationsRpcController {
   /** A status update (the provider's signature authenticates it, or, unsigned, it only makes us ask the provider). */
   @MessagePattern(RpcPatterns.ProviderNotify)
   async onNotify(@Payload() { body }: CheckoutRpcRequest<ProviderNotifyBody>): Promise<ProviderNotifyResult> {
-    const result = await this.notifications.notify(provider(body.provider), typeof body.id === 'string' ? body.id : null, String(body.body), body.content_type);
+    const result = await this.notifications.notify(
+      provider(body.provider),
+      typeof body.id === 'string' ? body.id : null,
+      String(body.body),
+      body.content_type,
+    );
     return result.retryLater ? { accepted: result.accepted, retry_later: true } : { accepted: result.accepted };
   }
 

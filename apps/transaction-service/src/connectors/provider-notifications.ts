@@ -55,15 +55,28 @@ export class ProviderNotifications {
    * null when the provider posts every update to one URL (DPO's push names the payment inside).
    * Idempotent; a forged or mismatched one changes nothing and is logged (without the body).
    */
-  async notify(provider: ProviderName, id: string | null, body: string, contentType: string | undefined): Promise<NotifyResult> {
+  async notify(
+    provider: ProviderName,
+    id: string | null,
+    body: string,
+    contentType: string | undefined,
+  ): Promise<NotifyResult> {
     const connector = this.registry.get(provider);
     if (!connector) return { accepted: false };
     if (id?.startsWith('rfd_')) {
       const accepted = await this.refunds.notified(id, provider, async (businessId, mode) => {
         const credentials = await this.credentials(connector, businessId, mode);
-        const verified = credentials === undefined ? undefined : connector.verifyNotification(credentials, body, contentType);
+        const verified =
+          credentials === undefined ? undefined : connector.verifyNotification(credentials, body, contentType);
         if (verified?.kind === 'refund') return verified.update;
-        this.logger.warn({ provider, refund_id: id, reason: verified?.kind === 'invalid' ? verified.reason : (verified?.kind ?? 'not connected') }, 'provider refund notification refused');
+        this.logger.warn(
+          {
+            provider,
+            refund_id: id,
+            reason: verified?.kind === 'invalid' ? verified.reason : (verified?.kind ?? 'not connected'),
+          },
+          'provider refund notification refused',
+        );
         return null;
       });
       return { accepted };
@@ -71,12 +84,18 @@ export class ProviderNotifications {
     const transactionId = id ?? connector.identifyNotification?.(body, contentType) ?? null;
     const found = transactionId ? await this.payment(provider, transactionId) : undefined;
     if (!found) {
-      this.logger.warn({ provider, transaction_id: transactionId?.slice(0, 40) ?? null }, 'provider notification for no payment sent to it; ignored');
+      this.logger.warn(
+        { provider, transaction_id: transactionId?.slice(0, 40) ?? null },
+        'provider notification for no payment sent to it; ignored',
+      );
       return { accepted: false };
     }
     const credentials = await this.credentials(connector, found.row.business_id, found.row.mode);
     if (credentials === undefined) {
-      this.logger.error({ provider, transaction_id: found.row.public_id }, 'provider notification for a business no longer connected to it; not applied');
+      this.logger.error(
+        { provider, transaction_id: found.row.public_id },
+        'provider notification for a business no longer connected to it; not applied',
+      );
       return { accepted: false };
     }
     const verified = connector.verifyNotification(credentials, body, contentType);
@@ -87,7 +106,14 @@ export class ProviderNotifications {
       return asked === 'unknown' ? { accepted: false, retryLater: true } : { accepted: true };
     }
     if (verified.kind !== 'valid') {
-      this.logger.warn({ provider, transaction_id: found.row.public_id, reason: verified.kind === 'invalid' ? verified.reason : verified.kind }, 'provider notification refused');
+      this.logger.warn(
+        {
+          provider,
+          transaction_id: found.row.public_id,
+          reason: verified.kind === 'invalid' ? verified.reason : verified.kind,
+        },
+        'provider notification refused',
+      );
       return { accepted: false };
     }
     const result = await this.live.applyAndRecord(found.row.id, verified.update, 'notification');
@@ -104,22 +130,45 @@ export class ProviderNotifications {
     if (!found) return null;
     const connector = this.registry.get(provider);
     const open = found.attempt.state === 'initiating' || found.attempt.state === 'sent';
-    const credentials = connector && open ? await this.credentials(connector, found.row.business_id, found.row.mode) : undefined;
+    const credentials =
+      connector && open ? await this.credentials(connector, found.row.business_id, found.row.mode) : undefined;
     if (connector && credentials !== undefined) {
-      await this.recheck(connector, credentials, found, Math.min(RETURN_SYNC_MS, this.config.PROVIDER_TIMEOUT_MS)).catch((err: unknown) => {
-        this.logger.error({ err, provider, transaction_id: found.row.public_id }, 'asking the provider on the customer\'s return failed; the poller asks again');
+      await this.recheck(
+        connector,
+        credentials,
+        found,
+        Math.min(RETURN_SYNC_MS, this.config.PROVIDER_TIMEOUT_MS),
+      ).catch((err: unknown) => {
+        this.logger.error(
+          { err, provider, transaction_id: found.row.public_id },
+          "asking the provider on the customer's return failed; the poller asks again",
+        );
       });
     }
     return { checkout_id: found.row.checkout_id };
   }
 
   /** Asks the provider about the payment and applies its answer; 'skipped' when it is being asked already, or too many are. */
-  private async recheck(connector: Connector<unknown>, credentials: unknown, found: { row: TransactionRow; attempt: ProviderPaymentRow }, timeoutMs: number): Promise<'applied' | 'skipped' | 'unknown'> {
+  private async recheck(
+    connector: Connector<unknown>,
+    credentials: unknown,
+    found: { row: TransactionRow; attempt: ProviderPaymentRow },
+    timeoutMs: number,
+  ): Promise<'applied' | 'skipped' | 'unknown'> {
     const { attempt, row } = found;
     if (this.rechecking.has(row.public_id) || this.rechecking.size >= RECHECKS_IN_FLIGHT) return 'skipped';
     this.rechecking.add(row.public_id);
     try {
-      const sync = await connector.sync(credentials, { pollUrl: attempt.poll_url, providerReference: attempt.provider_reference, transactionId: row.public_id, test: row.mode === 'test' }, { timeoutMs });
+      const sync = await connector.sync(
+        credentials,
+        {
+          pollUrl: attempt.poll_url,
+          providerReference: attempt.provider_reference,
+          transactionId: row.public_id,
+          test: row.mode === 'test',
+        },
+        { timeoutMs },
+      );
       if (sync.kind !== 'status') return 'unknown';
       await this.live.applyAndRecord(row.id, sync.update, 'poll');
       return 'applied';
@@ -128,7 +177,10 @@ export class ProviderNotifications {
     }
   }
 
-  private async payment(provider: ProviderName, transactionId: string): Promise<{ row: TransactionRow; attempt: ProviderPaymentRow } | undefined> {
+  private async payment(
+    provider: ProviderName,
+    transactionId: string,
+  ): Promise<{ row: TransactionRow; attempt: ProviderPaymentRow } | undefined> {
     const row = await this.queries.byPublicIdAnyBusiness(this.ds, transactionId);
     const attempt = row ? await this.attempts.get(this.ds, row.id) : undefined;
     return row && attempt?.provider === provider ? { row, attempt } : undefined;

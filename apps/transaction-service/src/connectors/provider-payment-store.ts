@@ -41,24 +41,51 @@ export interface DueProviderPayment extends ProviderPaymentRow {
 export class ProviderPaymentStore {
   /** Recorded before the provider is called: a lost answer is then found by the poller (trace by our id). */
   async begin(m: EntityManager, transactionId: string, provider: ProviderName, firstCheckAt: Date): Promise<void> {
-    await m.query('INSERT INTO provider_payments (transaction_id, provider, state, next_check_at) VALUES ($1, $2, $3, $4)', [transactionId, provider, 'initiating', firstCheckAt]);
+    await m.query(
+      'INSERT INTO provider_payments (transaction_id, provider, state, next_check_at) VALUES ($1, $2, $3, $4)',
+      [transactionId, provider, 'initiating', firstCheckAt],
+    );
   }
 
   /** The provider accepted the payment: what it answered, and when to check it next. */
-  async accepted(m: EntityManager, transactionId: string, a: Extract<InitiateOutcome, { kind: 'accepted' }>, nextCheckAt: Date): Promise<ProviderPaymentRow> {
+  async accepted(
+    m: EntityManager,
+    transactionId: string,
+    a: Extract<InitiateOutcome, { kind: 'accepted' }>,
+    nextCheckAt: Date,
+  ): Promise<ProviderPaymentRow> {
     const [row] = await queryRows<ProviderPaymentRow>(
       m,
       `UPDATE provider_payments SET state = CASE WHEN state = 'final' THEN state ELSE 'sent' END, provider_reference = $2, poll_url = $3,
               authorization_url = $4, authorization_code = $5, authorization_expires = $6, instructions = $7, next_check_at = $8,
               last_error = NULL, updated_at = now()
         WHERE transaction_id = $1 RETURNING *`,
-      [transactionId, a.providerReference, a.pollUrl, a.redirectUrl, a.authorizationCode, a.authorizationExpires, a.instructions, nextCheckAt],
+      [
+        transactionId,
+        a.providerReference,
+        a.pollUrl,
+        a.redirectUrl,
+        a.authorizationCode,
+        a.authorizationExpires,
+        a.instructions,
+        nextCheckAt,
+      ],
     );
     return row;
   }
 
   /** What the provider said last (and its poll URL, if it gave a new one); `final` stops the poller. */
-  async observed(m: EntityManager, transactionId: string, o: { providerStatus: string; providerReference: string | null; pollUrl: string | null; final: boolean; nextCheckAt: Date | null }): Promise<void> {
+  async observed(
+    m: EntityManager,
+    transactionId: string,
+    o: {
+      providerStatus: string;
+      providerReference: string | null;
+      pollUrl: string | null;
+      final: boolean;
+      nextCheckAt: Date | null;
+    },
+  ): Promise<void> {
     await m.query(
       `UPDATE provider_payments SET provider_status = $2, provider_reference = COALESCE($3, provider_reference), poll_url = COALESCE($4, poll_url),
               state = CASE WHEN $5::boolean THEN 'final' WHEN state = 'initiating' THEN 'sent' ELSE state END,
@@ -69,7 +96,13 @@ export class ProviderPaymentStore {
   }
 
   /** No answer this time (`error` is safe to store: no secret, no phone): check again at `nextCheckAt`. */
-  async retryLater(m: EntityManager, transactionId: string, error: string, nextCheckAt: Date, notFound = false): Promise<void> {
+  async retryLater(
+    m: EntityManager,
+    transactionId: string,
+    error: string,
+    nextCheckAt: Date,
+    notFound = false,
+  ): Promise<void> {
     await m.query(
       `UPDATE provider_payments SET last_error = $2, next_check_at = $3, updated_at = now(),
               not_found_checks = CASE WHEN $4::boolean THEN not_found_checks + 1 ELSE 0 END
@@ -80,36 +113,42 @@ export class ProviderPaymentStore {
 
   /** The row locked, for a decision that depends on its state (the poller's "never reached the provider"). */
   async lock(m: EntityManager, transactionId: string): Promise<ProviderPaymentRow | undefined> {
-    const [row] = await queryRows<ProviderPaymentRow>(m, 'SELECT * FROM provider_payments WHERE transaction_id = $1 FOR UPDATE', [transactionId]);
+    const [row] = await queryRows<ProviderPaymentRow>(
+      m,
+      'SELECT * FROM provider_payments WHERE transaction_id = $1 FOR UPDATE',
+      [transactionId],
+    );
     return row;
   }
 
   /** The payment ended without the provider (refused before it was created, or found never to exist there). */
   async finish(m: EntityManager, transactionId: string, error: string | null): Promise<void> {
-    await m.query("UPDATE provider_payments SET state = 'final', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state IN ('initiating', 'sent')", [
-      transactionId,
-      error?.slice(0, 500) ?? null,
-    ]);
+    await m.query(
+      "UPDATE provider_payments SET state = 'final', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state IN ('initiating', 'sent')",
+      [transactionId, error?.slice(0, 500) ?? null],
+    );
   }
 
   /** The poller stops: nobody could learn the outcome in time. */
   async unresolved(m: EntityManager, transactionId: string, error: string): Promise<void> {
-    await m.query("UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state <> 'unresolved'", [
-      transactionId,
-      error.slice(0, 500),
-    ]);
+    await m.query(
+      "UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state <> 'unresolved'",
+      [transactionId, error.slice(0, 500)],
+    );
   }
 
   /** The poller gives up on a payment still open (a final answer that raced it is kept). */
   async giveUp(m: EntityManager, transactionId: string, error: string): Promise<void> {
-    await m.query("UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state IN ('initiating', 'sent')", [
-      transactionId,
-      error.slice(0, 500),
-    ]);
+    await m.query(
+      "UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state IN ('initiating', 'sent')",
+      [transactionId, error.slice(0, 500)],
+    );
   }
 
   async get(m: Pick<EntityManager, 'query'>, transactionId: string): Promise<ProviderPaymentRow | undefined> {
-    const [row] = await queryRows<ProviderPaymentRow>(m, 'SELECT * FROM provider_payments WHERE transaction_id = $1', [transactionId]);
+    const [row] = await queryRows<ProviderPaymentRow>(m, 'SELECT * FROM provider_payments WHERE transaction_id = $1', [
+      transactionId,
+    ]);
     return row;
   }
 

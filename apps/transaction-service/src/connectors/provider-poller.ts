@@ -40,7 +40,12 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
     // Due rows are looked for every second at most: a check is due PROVIDER_POLL_INTERVAL_MS after the last.
-    this.worker = new PollingWorker('provider-poller', () => this.tick(), Math.min(1_000, config.PROVIDER_POLL_INTERVAL_MS), logger);
+    this.worker = new PollingWorker(
+      'provider-poller',
+      () => this.tick(),
+      Math.min(1_000, config.PROVIDER_POLL_INTERVAL_MS),
+      logger,
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -54,24 +59,54 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
   async tick(): Promise<boolean> {
     const lease = this.config.PROVIDER_TIMEOUT_MS * 2 + this.config.PROVIDER_POLL_INTERVAL_MS;
     const due = await this.ds.transaction((m) => this.attempts.claimDue(m, BATCH, lease));
-    await Promise.all(due.map((d) => this.check(d).catch((err) => this.logger.error({ err, transaction_id: d.public_id }, 'provider status check failed; retried after its lease'))));
+    await Promise.all(
+      due.map((d) =>
+        this.check(d).catch((err) =>
+          this.logger.error(
+            { err, transaction_id: d.public_id },
+            'provider status check failed; retried after its lease',
+          ),
+        ),
+      ),
+    );
     return due.length === BATCH;
   }
 
   private async check(d: DueProviderPayment): Promise<void> {
     if (Date.now() - new Date(d.created_at).getTime() > durationMs(this.config.PROVIDER_POLL_MAX_AGE)) {
-      await this.attempts.giveUp(this.ds, d.transaction_id, `no final answer from the provider after ${this.config.PROVIDER_POLL_MAX_AGE}`);
-      this.logger.error({ transaction_id: d.public_id, provider: d.provider, provider_status: d.provider_status }, 'provider gave no final answer in time; payment left to an operator');
+      await this.attempts.giveUp(
+        this.ds,
+        d.transaction_id,
+        `no final answer from the provider after ${this.config.PROVIDER_POLL_MAX_AGE}`,
+      );
+      this.logger.error(
+        { transaction_id: d.public_id, provider: d.provider, provider_status: d.provider_status },
+        'provider gave no final answer in time; payment left to an operator',
+      );
       return;
     }
     const connector = this.registry.get(d.provider);
     const stored = await this.connections.read(d.business_id, d.mode, d.provider);
     const credentials = stored && connector ? connector.parseCredentials(stored) : undefined;
     if (!connector || !credentials?.ok) {
-      await this.attempts.retryLater(this.ds, d.transaction_id, 'the business is not connected to the provider any more', this.nextCheck(d));
+      await this.attempts.retryLater(
+        this.ds,
+        d.transaction_id,
+        'the business is not connected to the provider any more',
+        this.nextCheck(d),
+      );
       return;
     }
-    const sync = await connector.sync(credentials.value, { pollUrl: d.poll_url, providerReference: d.provider_reference, transactionId: d.public_id, test: d.mode === 'test' }, { timeoutMs: this.config.PROVIDER_TIMEOUT_MS });
+    const sync = await connector.sync(
+      credentials.value,
+      {
+        pollUrl: d.poll_url,
+        providerReference: d.provider_reference,
+        transactionId: d.public_id,
+        test: d.mode === 'test',
+      },
+      { timeoutMs: this.config.PROVIDER_TIMEOUT_MS },
+    );
     if (sync.kind === 'status') {
       await this.live.applyAndRecord(d.transaction_id, sync.update, 'poll', this.nextCheck(d));
       return;
@@ -84,7 +119,13 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
         if (attempt?.state !== 'initiating' || attempt.not_found_checks + 1 < NOT_FOUND_CHECKS) return false;
         const row = (await this.queries.byId(m, d.transaction_id, true))!;
         if (row.status === 'pending' || row.status === 'processing') {
-          await this.store.changeStatus(m, row, 'failed', 'The provider has no record of this payment; nothing was charged', null);
+          await this.store.changeStatus(
+            m,
+            row,
+            'failed',
+            'The provider has no record of this payment; nothing was charged',
+            null,
+          );
         }
         await this.attempts.finish(m, d.transaction_id, 'not found at the provider');
         return true;
@@ -95,7 +136,13 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
       }
     }
     const notFound = sync.kind === 'not_found';
-    await this.attempts.retryLater(this.ds, d.transaction_id, notFound ? 'not found at the provider yet' : sync.reason, this.nextCheck(d), notFound);
+    await this.attempts.retryLater(
+      this.ds,
+      d.transaction_id,
+      notFound ? 'not found at the provider yet' : sync.reason,
+      this.nextCheck(d),
+      notFound,
+    );
   }
 
   /** The next check: PROVIDER_POLL_INTERVAL_MS doubled per check already made, at most 16 times. */

@@ -39,7 +39,10 @@ export interface RefundToSend extends ProviderRefundRow {
 export class ProviderRefundStore {
   /** Written in the refund's own transaction: the refund is then sent exactly once, by whoever claims it. */
   async queue(m: EntityManager, refundId: string, provider: ProviderName): Promise<void> {
-    await m.query("INSERT INTO provider_refunds (refund_id, provider, state) VALUES ($1, $2, 'queued')", [refundId, provider]);
+    await m.query("INSERT INTO provider_refunds (refund_id, provider, state) VALUES ($1, $2, 'queued')", [
+      refundId,
+      provider,
+    ]);
   }
 
   /**
@@ -63,7 +66,12 @@ export class ProviderRefundStore {
    * and 'sending' for longer than `sendingMs` (it may have reached the provider: left to an
    * operator). Returns the queued ones' ids; the stale 'sending' ones are marked unresolved here.
    */
-  async sweep(m: EntityManager, queuedMs: number, sendingMs: number, batch: number): Promise<{ queued: string[]; abandoned: string[] }> {
+  async sweep(
+    m: EntityManager,
+    queuedMs: number,
+    sendingMs: number,
+    batch: number,
+  ): Promise<{ queued: string[]; abandoned: string[] }> {
     const queued = await queryRows<{ refund_id: string }>(
       m,
       `SELECT refund_id::text AS refund_id FROM provider_refunds
@@ -82,7 +90,16 @@ export class ProviderRefundStore {
   }
 
   /** What the provider answered, or that its answer is unknown (`error` is safe to store). A final row stays final. */
-  async record(m: EntityManager, refundId: string, o: { state: ProviderRefundState; providerRefundId?: string | null; providerStatus?: string | null; error?: string | null }): Promise<void> {
+  async record(
+    m: EntityManager,
+    refundId: string,
+    o: {
+      state: ProviderRefundState;
+      providerRefundId?: string | null;
+      providerStatus?: string | null;
+      error?: string | null;
+    },
+  ): Promise<void> {
     await m.query(
       `UPDATE provider_refunds SET state = CASE WHEN state = 'final' THEN state ELSE $2 END, provider_refund_id = COALESCE($3, provider_refund_id), provider_status = COALESCE($4, provider_status),
               last_error = $5, updated_at = now()
@@ -103,12 +120,20 @@ export class ProviderRefundStore {
 
   /** Whether the provider's refund id is already another refund's (a notification of that one, posted to this one's URL). */
   async refundIdTaken(m: Pick<EntityManager, 'query'>, providerRefundId: string, refundId: string): Promise<boolean> {
-    const rows = await queryRows(m, 'SELECT 1 FROM provider_refunds WHERE provider_refund_id = $1 AND refund_id <> $2 LIMIT 1', [providerRefundId, refundId]);
+    const rows = await queryRows(
+      m,
+      'SELECT 1 FROM provider_refunds WHERE provider_refund_id = $1 AND refund_id <> $2 LIMIT 1',
+      [providerRefundId, refundId],
+    );
     return rows.length > 0;
   }
 
   async lock(m: EntityManager, refundId: string): Promise<ProviderRefundRow | undefined> {
-    const [row] = await queryRows<ProviderRefundRow>(m, 'SELECT * FROM provider_refunds WHERE refund_id = $1 FOR UPDATE', [refundId]);
+    const [row] = await queryRows<ProviderRefundRow>(
+      m,
+      'SELECT * FROM provider_refunds WHERE refund_id = $1 FOR UPDATE',
+      [refundId],
+    );
     return row;
   }
 }

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, keysetPage, queryRows } from '@payments/database';
-import { ErrorCodes, type CursorPageBody, type LinkSplit, type LinkView, type Metadata, type Mode } from '@payments/contracts';
+import {
+  ErrorCodes,
+  type CursorPageBody,
+  type LinkSplit,
+  type LinkView,
+  type Metadata,
+  type Mode,
+} from '@payments/contracts';
 import { DomainException, publicId, unknownCursor } from '@payments/platform';
 import { annotationsParam } from '../transactions/transaction-store';
 
@@ -70,7 +77,18 @@ export class LinkStore {
       this.ds,
       `INSERT INTO payment_links (public_id, business_id, mode, amount, charges, currency, description, splits, success_url, failure_url, metadata)
        VALUES ($1,$2,$3,$4,$5,$6,($10::jsonb)->>'description',$7,$8,$9,($10::jsonb)->'metadata') RETURNING *`,
-      [publicId('plink'), l.businessId, l.mode, l.amount, l.charges, l.currency, JSON.stringify(l.splits), l.successUrl, l.failureUrl, annotationsParam(l.metadata, l.description)],
+      [
+        publicId('plink'),
+        l.businessId,
+        l.mode,
+        l.amount,
+        l.charges,
+        l.currency,
+        JSON.stringify(l.splits),
+        l.successUrl,
+        l.failureUrl,
+        annotationsParam(l.metadata, l.description),
+      ],
     );
     return row;
   }
@@ -81,12 +99,20 @@ export class LinkStore {
    * already under way or is seen by it: none is created through a link after it was deactivated.
    */
   async byPublicId(db: Db, id: string, { forPayment = false } = {}): Promise<LinkRow | undefined> {
-    const [row] = await queryRows<LinkRow>(db, `SELECT * FROM payment_links WHERE public_id = $1${forPayment ? ' FOR SHARE' : ''}`, [id]);
+    const [row] = await queryRows<LinkRow>(
+      db,
+      `SELECT * FROM payment_links WHERE public_id = $1${forPayment ? ' FOR SHARE' : ''}`,
+      [id],
+    );
     return row;
   }
 
   async get(businessId: number, mode: Mode, id: string): Promise<LinkRow> {
-    const [row] = await queryRows<LinkRow>(this.ds, 'SELECT * FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3', [id, businessId, mode]);
+    const [row] = await queryRows<LinkRow>(
+      this.ds,
+      'SELECT * FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3',
+      [id, businessId, mode],
+    );
     if (!row) throw linkNotFound(id);
     return row;
   }
@@ -96,9 +122,18 @@ export class LinkStore {
    * worked out from the current one, so two updates of different keys both take effect.
    * `change` returns the new values, or throws to refuse them (nothing is written).
    */
-  async update(businessId: number, mode: Mode, id: string, change: (current: LinkRow) => { description: string; metadata: Metadata }): Promise<LinkRow> {
+  async update(
+    businessId: number,
+    mode: Mode,
+    id: string,
+    change: (current: LinkRow) => { description: string; metadata: Metadata },
+  ): Promise<LinkRow> {
     return this.ds.transaction(async (m) => {
-      const [current] = await queryRows<LinkRow>(m, 'SELECT * FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3 FOR UPDATE', [id, businessId, mode]);
+      const [current] = await queryRows<LinkRow>(
+        m,
+        'SELECT * FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3 FOR UPDATE',
+        [id, businessId, mode],
+      );
       if (!current) throw linkNotFound(id);
       const next = change(current);
       const [row] = await queryRows<LinkRow>(

@@ -1,5 +1,12 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { RpcPatterns, type CreateLinkBody, type LinkIdBody, type ListLinksBody, type RpcRequest, type UpdateLinkBody } from '@payments/contracts';
+import {
+  RpcPatterns,
+  type CreateLinkBody,
+  type LinkIdBody,
+  type ListLinksBody,
+  type RpcRequest,
+  type UpdateLinkBody,
+} from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { CreateLinkUseCase } from './usecases/create-link.usecase';
 import { DeactivateLinkUseCase } from './usecases/deactivate-link.usecase';

@@ -15,12 +15,15 @@ export class MetadataAndDescriptions1764600000000 implements MigrationInterface 
         CONSTRAINT ${table}_metadata_object CHECK (jsonb_typeof(metadata) = 'object')`);
     }
     for (const table of ['transactions', 'refunds']) {
-      await q.query(`ALTER TABLE ${table} ADD COLUMN description text CONSTRAINT ${table}_description_length CHECK (char_length(description) <= 1000)`);
+      await q.query(
+        `ALTER TABLE ${table} ADD COLUMN description text CONSTRAINT ${table}_description_length CHECK (char_length(description) <= 1000)`,
+      );
     }
   }
 
   async down(q: QueryRunner): Promise<void> {
     for (const table of ['transactions', 'refunds']) await q.query(`ALTER TABLE ${table} DROP COLUMN description`);
-    for (const table of ['transactions', 'refunds', 'payment_links']) await q.query(`ALTER TABLE ${table} DROP COLUMN metadata`);
+    for (const table of ['transactions', 'refunds', 'payment_links'])
+      await q.query(`ALTER TABLE ${table} DROP COLUMN metadata`);
   }
 }

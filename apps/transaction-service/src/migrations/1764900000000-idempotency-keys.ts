@@ -24,7 +24,9 @@ export class IdempotencyKeys1764900000000 implements MigrationInterface {
         [`${table}_idempotency_key`],
       );
       if (invalid.length > 0) await q.query(`DROP INDEX CONCURRENTLY ${table}_idempotency_key`);
-      await q.query(`CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${table}_idempotency_key ON ${table} (business_id, mode, idempotency_key) WHERE idempotency_key IS NOT NULL`);
+      await q.query(
+        `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${table}_idempotency_key ON ${table} (business_id, mode, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+      );
     }
   }
 

@@ -30,7 +30,9 @@ export class ProviderPayments1765100000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query("CREATE INDEX provider_payments_due ON provider_payments (next_check_at) WHERE state IN ('initiating', 'sent')");
+    await q.query(
+      "CREATE INDEX provider_payments_due ON provider_payments (next_check_at) WHERE state IN ('initiating', 'sent')",
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

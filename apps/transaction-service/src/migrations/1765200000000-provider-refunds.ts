@@ -23,7 +23,9 @@ export class ProviderRefunds1765200000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query("CREATE INDEX provider_refunds_unsent ON provider_refunds (updated_at) WHERE state IN ('queued', 'sending')");
+    await q.query(
+      "CREATE INDEX provider_refunds_unsent ON provider_refunds (updated_at) WHERE state IN ('queued', 'sending')",
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

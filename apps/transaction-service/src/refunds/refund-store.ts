@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, keysetPage, queryRows } from '@payments/database';
-import { Topics, type Metadata, type RefundSnapshot, type RefundStatus, type RefundStatusChangedData, type RefundView, type Mode } from '@payments/contracts';
+import {
+  Topics,
+  type Metadata,
+  type RefundSnapshot,
+  type RefundStatus,
+  type RefundStatusChangedData,
+  type RefundView,
+  type Mode,
+} from '@payments/contracts';
 import { appendToOutbox } from '@payments/messaging';
 import { publicId, unknownCursor } from '@payments/platform';
 import { ConcurrentStatusChange, PRODUCER, annotationsParam } from '../transactions/transaction-store';
@@ -40,7 +48,6 @@ export interface RefundRow {
 const REFUND_SELECT = `
   SELECT r.*, t.public_id AS txn_public_id, t.reference AS txn_reference, t.amount AS txn_amount
     FROM refunds r JOIN transactions t ON t.id = r.transaction_id`;
-
 
 export function toRefundView(r: RefundRow): RefundView {
   return {
@@ -89,7 +96,12 @@ function toRefundSnapshot(r: RefundRow): RefundSnapshot {
     reason: r.reason,
     metadata: r.metadata ?? {},
     description: r.description ?? null,
-    transaction: { id: Number(r.transaction_id), transaction_id: r.txn_public_id, transaction_reference: r.txn_reference, amount: Number(r.txn_amount) },
+    transaction: {
+      id: Number(r.transaction_id),
+      transaction_id: r.txn_public_id,
+      transaction_reference: r.txn_reference,
+      amount: Number(r.txn_amount),
+    },
     version: r.version,
     date_created: r.created_at.toISOString(),
     date_updated: r.updated_at.toISOString(),
@@ -115,7 +127,10 @@ export class RefundStore {
   }
 
   /** `amount_refunded` of each given transaction: the sum of its successful refunds (absent: 0). */
-  async refundedByTransaction(db: Pick<EntityManager, 'query'>, transactionIds: string[]): Promise<Map<string, number>> {
+  async refundedByTransaction(
+    db: Pick<EntityManager, 'query'>,
+    transactionIds: string[],
+  ): Promise<Map<string, number>> {
     if (transactionIds.length === 0) return new Map();
     const rows = await queryRows<{ transaction_id: string; refunded: string }>(
       db,
@@ -126,7 +141,10 @@ export class RefundStore {
   }
 
   /** The refunds of each given transaction, oldest first, as `ops reconcile` compares them. */
-  async forReconcile(db: Pick<EntityManager, 'query'>, transactionIds: string[]): Promise<Map<string, { id: string; amount: number; status: RefundStatus }[]>> {
+  async forReconcile(
+    db: Pick<EntityManager, 'query'>,
+    transactionIds: string[],
+  ): Promise<Map<string, { id: string; amount: number; status: RefundStatus }[]>> {
     const byTransaction = new Map<string, { id: string; amount: number; status: RefundStatus }[]>();
     if (transactionIds.length === 0) return byTransaction;
     const rows = await queryRows<{ transaction_id: string; id: string; amount: string; status: RefundStatus }>(
@@ -168,7 +186,19 @@ export class RefundStore {
       m,
       `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason, settle_at, metadata, description, idempotency_key)
        VALUES ($1,$2,$3,$4,$5,$6,'pending',$11,$7, now() + make_interval(secs => $8), ($9::jsonb)->'metadata', ($9::jsonb)->>'description', $10) RETURNING id`,
-      [publicId('rfd'), r.transactionId, r.businessId, r.mode, r.amount, r.currency, r.reason, r.settleInSeconds, annotationsParam(r.metadata, r.description), r.idempotencyKey ?? null, r.message ?? 'Refund is being processed'],
+      [
+        publicId('rfd'),
+        r.transactionId,
+        r.businessId,
+        r.mode,
+        r.amount,
+        r.currency,
+        r.reason,
+        r.settleInSeconds,
+        annotationsParam(r.metadata, r.description),
+        r.idempotencyKey ?? null,
+        r.message ?? 'Refund is being processed',
+      ],
     );
     return this.load(m, inserted.id);
   }
@@ -180,13 +210,31 @@ export class RefundStore {
   }
 
   /** The refund a request with this Idempotency-Key (ctx.idempotency_key) created, if any. */
-  async byIdempotencyKey(db: Pick<EntityManager, 'query'>, businessId: number, mode: string, key: string): Promise<RefundRow | undefined> {
-    const [row] = await queryRows<RefundRow>(db, `${REFUND_SELECT} WHERE r.business_id = $1 AND r.mode = $2 AND r.idempotency_key = $3`, [businessId, mode, key]);
+  async byIdempotencyKey(
+    db: Pick<EntityManager, 'query'>,
+    businessId: number,
+    mode: string,
+    key: string,
+  ): Promise<RefundRow | undefined> {
+    const [row] = await queryRows<RefundRow>(
+      db,
+      `${REFUND_SELECT} WHERE r.business_id = $1 AND r.mode = $2 AND r.idempotency_key = $3`,
+      [businessId, mode, key],
+    );
     return row;
   }
 
-  async byPublicId(db: Pick<EntityManager, 'query'>, businessId: number, mode: string, refundId: string): Promise<RefundRow | undefined> {
-    const [row] = await queryRows<RefundRow>(db, `${REFUND_SELECT} WHERE r.public_id = $1 AND r.business_id = $2 AND r.mode = $3`, [refundId, businessId, mode]);
+  async byPublicId(
+    db: Pick<EntityManager, 'query'>,
+    businessId: number,
+    mode: string,
+    refundId: string,
+  ): Promise<RefundRow | undefined> {
+    const [row] = await queryRows<RefundRow>(
+      db,
+      `${REFUND_SELECT} WHERE r.public_id = $1 AND r.business_id = $2 AND r.mode = $3`,
+      [refundId, businessId, mode],
+    );
     return row;
   }
 
@@ -197,7 +245,14 @@ export class RefundStore {
     page: { limit?: number; starting_after?: string; ending_before?: string },
   ): Promise<{ rows: RefundRow[]; hasMore: boolean }> {
     if (page.limit === undefined && !page.starting_after && !page.ending_before) {
-      return { rows: await queryRows<RefundRow>(db, `${REFUND_SELECT} WHERE r.transaction_id = $1 ORDER BY r.created_at, r.id`, [txn.id]), hasMore: false };
+      return {
+        rows: await queryRows<RefundRow>(
+          db,
+          `${REFUND_SELECT} WHERE r.transaction_id = $1 ORDER BY r.created_at, r.id`,
+          [txn.id],
+        ),
+        hasMore: false,
+      };
     }
     const { rows, hasMore } = await keysetPage<Omit<RefundRow, 'txn_public_id' | 'txn_reference' | 'txn_amount'>>(db, {
       table: 'refunds',
@@ -209,15 +264,30 @@ export class RefundStore {
       unknownCursor: unknownCursor('refund of this transaction', 'refunds of this transaction'),
     });
     // Every refund of the page refunds the same transaction, which the caller already holds.
-    return { rows: rows.map((r) => ({ ...r, txn_public_id: txn.public_id, txn_reference: txn.reference, txn_amount: txn.amount })), hasMore };
+    return {
+      rows: rows.map((r) => ({
+        ...r,
+        txn_public_id: txn.public_id,
+        txn_reference: txn.reference,
+        txn_amount: txn.amount,
+      })),
+      hasMore,
+    };
   }
 
   async recordCreated(m: EntityManager, row: RefundRow, correlationId: string | null): Promise<void> {
     await this.emit(m, row, null, correlationId);
   }
 
-  async changeStatus(m: EntityManager, row: RefundRow, to: RefundStatus, message: string, correlationId: string | null): Promise<RefundRow> {
-    if (!canRefundTransition(row.status, to)) throw new ConcurrentStatusChange(`refund ${row.public_id} cannot go from ${row.status} to ${to}`);
+  async changeStatus(
+    m: EntityManager,
+    row: RefundRow,
+    to: RefundStatus,
+    message: string,
+    correlationId: string | null,
+  ): Promise<RefundRow> {
+    if (!canRefundTransition(row.status, to))
+      throw new ConcurrentStatusChange(`refund ${row.public_id} cannot go from ${row.status} to ${to}`);
     const updated = await queryRows<{ id: string }>(
       m,
       `UPDATE refunds SET status = $3, message = $4, settle_at = NULL, version = version + 1, updated_at = now()
@@ -231,7 +301,11 @@ export class RefundStore {
   }
 
   private async emit(m: EntityManager, row: RefundRow, previous: RefundStatus | null, correlationId: string | null) {
-    const data: RefundStatusChangedData = { refund: toRefundSnapshot(row), previous_status: previous, status: row.status };
+    const data: RefundStatusChangedData = {
+      refund: toRefundSnapshot(row),
+      previous_status: previous,
+      status: row.status,
+    };
     // Keyed by the transaction, so a transaction's refunds and status changes share a partition.
     await appendToOutbox(m, {
       topic: Topics.RefundStatusChanged,

@@ -1,5 +1,11 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { RpcPatterns, type CreateRefundBody, type GetRefundBody, type ListRefundsBody, type RpcRequest } from '@payments/contracts';
+import {
+  RpcPatterns,
+  type CreateRefundBody,
+  type GetRefundBody,
+  type ListRefundsBody,
+  type RpcRequest,
+} from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { CreateRefundUseCase } from './usecases/create-refund.usecase';
 import { GetRefundUseCase } from './usecases/get-refund.usecase';

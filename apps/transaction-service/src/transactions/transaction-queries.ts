@@ -48,7 +48,13 @@ export interface ReconcileTransactionRow {
 @Injectable()
 export class TransactionQueries {
   /** A merchant's transaction by its reference (unique per business and mode). */
-  async byReference(db: Db, businessId: number, mode: string, reference: string, lock = false): Promise<TransactionRow | undefined> {
+  async byReference(
+    db: Db,
+    businessId: number,
+    mode: string,
+    reference: string,
+    lock = false,
+  ): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(
       db,
       `SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND reference = $3${lock ? ' FOR UPDATE' : ''}`,
@@ -59,13 +65,21 @@ export class TransactionQueries {
 
   /** The transaction a request with this Idempotency-Key (ctx.idempotency_key) created, if any. */
   async byIdempotencyKey(db: Db, businessId: number, mode: string, key: string): Promise<TransactionRow | undefined> {
-    const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND idempotency_key = $3', [businessId, mode, key]);
+    const [row] = await queryRows<TransactionRow>(
+      db,
+      'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND idempotency_key = $3',
+      [businessId, mode, key],
+    );
     return row;
   }
 
   /** A transaction by its internal id, locked (FOR UPDATE) in the caller's transaction when `lock`. */
   async byId(db: Db, id: string, lock = false): Promise<TransactionRow | undefined> {
-    const [row] = await queryRows<TransactionRow>(db, `SELECT * FROM transactions WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    const [row] = await queryRows<TransactionRow>(
+      db,
+      `SELECT * FROM transactions WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
     return row;
   }
 
@@ -76,13 +90,21 @@ export class TransactionQueries {
   }
 
   async byPublicId(db: Db, businessId: number, mode: string, publicId: string): Promise<TransactionRow | undefined> {
-    const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND public_id = $3', [businessId, mode, publicId]);
+    const [row] = await queryRows<TransactionRow>(
+      db,
+      'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND public_id = $3',
+      [businessId, mode, publicId],
+    );
     return row;
   }
 
   /** The hosted checkout page's transaction (chk_…); not scoped to a business: the id is the customer's capability. */
   async byCheckoutId(db: Db, checkoutId: string, lock = false): Promise<TransactionRow | undefined> {
-    const [row] = await queryRows<TransactionRow>(db, `SELECT * FROM transactions WHERE checkout_id = $1${lock ? ' FOR UPDATE' : ''}`, [checkoutId]);
+    const [row] = await queryRows<TransactionRow>(
+      db,
+      `SELECT * FROM transactions WHERE checkout_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [checkoutId],
+    );
     return row;
   }
 
@@ -93,10 +115,11 @@ export class TransactionQueries {
    */
   async byLinkAttempt(m: EntityManager, paymentLinkId: string, attempt: string): Promise<TransactionRow | undefined> {
     await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${paymentLinkId}:${attempt}`]);
-    const [row] = await queryRows<TransactionRow>(m, 'SELECT * FROM transactions WHERE payment_link_id = $1 AND checkout_attempt = $2 FOR UPDATE', [
-      paymentLinkId,
-      attempt,
-    ]);
+    const [row] = await queryRows<TransactionRow>(
+      m,
+      'SELECT * FROM transactions WHERE payment_link_id = $1 AND checkout_attempt = $2 FOR UPDATE',
+      [paymentLinkId, attempt],
+    );
     return row;
   }
 
@@ -105,7 +128,12 @@ export class TransactionQueries {
    * and end dates are whole UTC days, both included). A cursor names one of the merchant's
    * transactions in this mode, whatever the filters.
    */
-  list(db: Db, businessId: number, mode: string, body: ListTransactionsBody): Promise<{ rows: TransactionRow[]; hasMore: boolean }> {
+  list(
+    db: Db,
+    businessId: number,
+    mode: string,
+    body: ListTransactionsBody,
+  ): Promise<{ rows: TransactionRow[]; hasMore: boolean }> {
     const filters: Filter[] = [];
     const add = (condition: (n: string) => string, value: unknown) => filters.push([condition, value]);
     if (body.start_date) add((n) => `created_at >= ${n}::date::timestamp AT TIME ZONE 'UTC'`, body.start_date);

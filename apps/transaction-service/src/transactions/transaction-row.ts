@@ -1,4 +1,12 @@
-import { Topics, type Metadata, type Mode, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData, type TransactionView } from '@payments/contracts';
+import {
+  Topics,
+  type Metadata,
+  type Mode,
+  type TransactionSnapshot,
+  type TransactionStatus,
+  type TransactionStatusChangedData,
+  type TransactionView,
+} from '@payments/contracts';
 import type { NewEvent, outboxRecord } from '@payments/messaging';
 
 /** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
@@ -35,10 +43,34 @@ export interface TransactionRow {
 
 /** Every column of TransactionRow, for statements that must list them (prepared statements: see PreparedStatement). */
 const ROW_KEYS = {
-  id: 1, public_id: 1, business_id: 1, mode: 1, reference: 1, amount: 1, charges: 1, total: 1, currency: 1, email: 1,
-  payment_method_type: 1, payment_method_code: 1, mobile_money_number: 1, requested_response: 1, status: 1, message: 1,
-  checkout_id: 1, success_url: 1, failure_url: 1, payment_link_id: 1, link_splits: 1, metadata: 1, description: 1,
-  settle_at: 1, expires_at: 1, version: 1, created_at: 1, updated_at: 1,
+  id: 1,
+  public_id: 1,
+  business_id: 1,
+  mode: 1,
+  reference: 1,
+  amount: 1,
+  charges: 1,
+  total: 1,
+  currency: 1,
+  email: 1,
+  payment_method_type: 1,
+  payment_method_code: 1,
+  mobile_money_number: 1,
+  requested_response: 1,
+  status: 1,
+  message: 1,
+  checkout_id: 1,
+  success_url: 1,
+  failure_url: 1,
+  payment_link_id: 1,
+  link_splits: 1,
+  metadata: 1,
+  description: 1,
+  settle_at: 1,
+  expires_at: 1,
+  version: 1,
+  created_at: 1,
+  updated_at: 1,
 } satisfies Record<keyof TransactionRow, 1>;
 export const ROW_COLUMNS = Object.keys(ROW_KEYS).join(', ');
 
@@ -109,10 +141,15 @@ export function toView(row: TransactionRow, amountRefunded: number): Transaction
 export class ConcurrentStatusChange extends Error {}
 
 /** A timestamp column as a JSON string formatted as toSnapshot formats it (ISO-8601 UTC, milliseconds truncated like a Date). */
-export const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+export const iso = (column: string) =>
+  `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 /** The event of a row's status change (`previous` null for its creation), built from the row as it will be. */
-export function statusEvent(row: TransactionRow, previous: TransactionStatus | null, correlationId: string | null): NewEvent<TransactionStatusChangedData> {
+export function statusEvent(
+  row: TransactionRow,
+  previous: TransactionStatus | null,
+  correlationId: string | null,
+): NewEvent<TransactionStatusChangedData> {
   return {
     topic: Topics.TransactionStatusChanged,
     type: Topics.TransactionStatusChanged,
@@ -132,11 +169,32 @@ export function statusEvent(row: TransactionRow, previous: TransactionStatus | n
  * (now() + `expires_in`), so a transaction's expiry counts from its commit.
  */
 export const INSERT_COLUMNS = {
-  public_id: 'text', business_id: 'integer', mode: 'text', reference: 'text', amount: 'bigint', charges: 'bigint', total: 'bigint',
-  currency: 'text', email: 'text', payment_method_type: 'text', payment_method_code: 'text', mobile_money_number: 'text',
-  requested_response: 'text', status: 'text', message: 'text', checkout_id: 'text', success_url: 'text', failure_url: 'text',
-  payment_link_id: 'text', link_splits: 'jsonb', checkout_attempt: 'text', version: 'integer', settle_at: 'timestamptz',
-  metadata: 'jsonb', description: 'text', idempotency_key: 'text',
+  public_id: 'text',
+  business_id: 'integer',
+  mode: 'text',
+  reference: 'text',
+  amount: 'bigint',
+  charges: 'bigint',
+  total: 'bigint',
+  currency: 'text',
+  email: 'text',
+  payment_method_type: 'text',
+  payment_method_code: 'text',
+  mobile_money_number: 'text',
+  requested_response: 'text',
+  status: 'text',
+  message: 'text',
+  checkout_id: 'text',
+  success_url: 'text',
+  failure_url: 'text',
+  payment_link_id: 'text',
+  link_splits: 'jsonb',
+  checkout_attempt: 'text',
+  version: 'integer',
+  settle_at: 'timestamptz',
+  metadata: 'jsonb',
+  description: 'text',
+  idempotency_key: 'text',
 } as const;
 
 /** A transaction ready to insert: `row` as stored (in its `then` status, if any), its events, and what only the insert uses. */
@@ -155,7 +213,10 @@ export interface PreparedInsert {
  * One entry of the insert statement's JSON document; field names as the columns, so log redaction
  * recognises them (metadata, description, mobile number) in a logged statement's parameters.
  */
-export function insertRecord({ row, outbox, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert, i: number) {
+export function insertRecord(
+  { row, outbox, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert,
+  i: number,
+) {
   const record = {
     public_id: row.public_id,
     business_id: row.business_id,

@@ -4,7 +4,16 @@ import type { Metadata, TransactionSnapshot, TransactionStatus, Mode } from '@pa
 import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
-import { ConcurrentStatusChange, INSERT_COLUMNS, ROW_COLUMNS, insertRecord, iso, statusEvent, type PreparedInsert, type TransactionRow } from './transaction-row';
+import {
+  ConcurrentStatusChange,
+  INSERT_COLUMNS,
+  ROW_COLUMNS,
+  insertRecord,
+  iso,
+  statusEvent,
+  type PreparedInsert,
+  type TransactionRow,
+} from './transaction-row';
 
 export * from './transaction-row';
 
@@ -32,7 +41,9 @@ const INSERTED = Object.keys(INSERT_COLUMNS).join(', ');
  * order given, so of two with one reference in one group the first is inserted.
  */
 function insertStatement(name: string, skipConflicts: boolean): PreparedStatement {
-  const recordset = Object.entries(INSERT_COLUMNS).map(([column, type]) => `${column} ${type}`).join(', ');
+  const recordset = Object.entries(INSERT_COLUMNS)
+    .map(([column, type]) => `${column} ${type}`)
+    .join(', ');
   return {
     name,
     text: `WITH input AS (
@@ -140,13 +151,27 @@ export class TransactionStore {
     const events = [statusEvent(draft, null, correlationId)];
     let row = draft;
     if (t.then) {
-      if (!canTransition('pending', t.then.status)) throw new ConcurrentStatusChange(`a new transaction cannot go to ${t.then.status}`);
-      row = { ...draft, status: t.then.status, message: t.then.message, settle_at: t.then.settleAt, version: draft.version + 1 };
+      if (!canTransition('pending', t.then.status))
+        throw new ConcurrentStatusChange(`a new transaction cannot go to ${t.then.status}`);
+      row = {
+        ...draft,
+        status: t.then.status,
+        message: t.then.message,
+        settle_at: t.then.settleAt,
+        version: draft.version + 1,
+      };
       events.push(statusEvent(row, 'pending', correlationId));
     }
     // Every event is of this row: the statement sets id and timestamps (the same now() for all).
     const outbox = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
-    return { row, outbox, expiresInSeconds: t.expiresInSeconds, checkoutAttempt: t.checkoutAttempt ?? null, idempotencyKey: t.idempotencyKey ?? null, deadlineAt: t.deadlineAt };
+    return {
+      row,
+      outbox,
+      expiresInSeconds: t.expiresInSeconds,
+      checkoutAttempt: t.checkoutAttempt ?? null,
+      idempotencyKey: t.idempotencyKey ?? null,
+      deadlineAt: t.deadlineAt,
+    };
   }
 
   /** Inserts prepared transactions and their events in one statement; returns the rows inserted, without those a unique constraint skipped. */
@@ -165,7 +190,13 @@ export class TransactionStore {
    * version like every change of the row: a status change built from a row read before it then
    * fails its version guard instead of publishing a snapshot without the method.
    */
-  async setMethod(m: EntityManager, row: TransactionRow, type: string, code: string, mobileNumber: string | null): Promise<TransactionRow> {
+  async setMethod(
+    m: EntityManager,
+    row: TransactionRow,
+    type: string,
+    code: string,
+    mobileNumber: string | null,
+  ): Promise<TransactionRow> {
     const [updated] = await queryRows<TransactionRow>(
       m,
       `UPDATE transactions SET payment_method_type = $2, payment_method_code = $3, mobile_money_number = COALESCE($4, mobile_money_number),
@@ -185,7 +216,8 @@ export class TransactionStore {
     correlationId: string | null,
     extra: { settleAt?: Date | null } = {},
   ): Promise<TransactionRow> {
-    if (!canTransition(row.status, to)) throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
+    if (!canTransition(row.status, to))
+      throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
     // One statement for the change and its event (as create() does): the event is built from the
     // row as it will be, which the version guard makes exact (every caller holds the row locked or
     // just wrote it); only date_updated comes from the statement.

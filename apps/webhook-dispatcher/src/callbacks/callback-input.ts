@@ -6,7 +6,8 @@ import { EVENT_CATALOGUE } from '../events/catalogue';
 
 // What creating and updating a callback check in the merchant's input: its events, and its URL (through the sender's SSRF guard).
 
-export const invalid = (field: string, message: string) => new DomainException(ErrorCodes.ValidationError, `${field} ${message}`, [{ field, message }]);
+export const invalid = (field: string, message: string) =>
+  new DomainException(ErrorCodes.ValidationError, `${field} ${message}`, [{ field, message }]);
 
 export async function validateTarget(sender: HttpSender, url: string): Promise<void> {
   const problem = callbackUrlProblem(url);
@@ -22,5 +23,9 @@ export async function validateTarget(sender: HttpSender, url: string): Promise<v
 export function validateEvents(events: string[]): void {
   const unknown = events.filter((e) => !(EVENT_CATALOGUE as readonly string[]).includes(e));
   if (events.length === 0) throw invalid('events', 'must name at least one event');
-  if (unknown.length > 0) throw invalid('events', `has unknown event types ${unknown.join(', ')}; valid ones are ${EVENT_CATALOGUE.join(', ')}`);
+  if (unknown.length > 0)
+    throw invalid(
+      'events',
+      `has unknown event types ${unknown.join(', ')}; valid ones are ${EVENT_CATALOGUE.join(', ')}`,
+    );
 }

@@ -69,7 +69,11 @@ export class CallbackStore {
 
   /** A live (not deleted) callback of the business and mode. */
   async owned(businessId: number, mode: string, id: number): Promise<CallbackRow | undefined> {
-    const [row] = await queryRows<CallbackRow>(this.ds, `SELECT * FROM callbacks WHERE id = $3 AND ${LIVE}`, [businessId, mode, id]);
+    const [row] = await queryRows<CallbackRow>(this.ds, `SELECT * FROM callbacks WHERE id = $3 AND ${LIVE}`, [
+      businessId,
+      mode,
+      id,
+    ]);
     return row;
   }
 
@@ -90,7 +94,10 @@ export class CallbackStore {
   }
 
   async countLive(db: Db, businessId: number, mode: string): Promise<number> {
-    const [{ n }] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM callbacks WHERE ${LIVE}`, [businessId, mode]);
+    const [{ n }] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM callbacks WHERE ${LIVE}`, [
+      businessId,
+      mode,
+    ]);
     return n;
   }
 
@@ -104,7 +111,11 @@ export class CallbackStore {
   }
 
   /** Newest first (by cursor and/or offset), with the number of live callbacks in all. */
-  async page(businessId: number, mode: string, page: PageRequest): Promise<{ rows: CallbackRow[]; hasMore: boolean; total: number }> {
+  async page(
+    businessId: number,
+    mode: string,
+    page: PageRequest,
+  ): Promise<{ rows: CallbackRow[]; hasMore: boolean; total: number }> {
     const { rows, hasMore } = await keysetPage<CallbackRow>(this.ds, {
       table: 'callbacks',
       scope: [LIVE],
@@ -173,7 +184,10 @@ export class CallbackStore {
   }
 
   async disable(m: EntityManager, id: number, reason: string): Promise<void> {
-    await m.query('UPDATE callbacks SET is_active = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [id, reason]);
+    await m.query('UPDATE callbacks SET is_active = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [
+      id,
+      reason,
+    ]);
   }
 
   /** After a success: clears the failure streak and notes the time, at most about once a second per callback. */
@@ -186,7 +200,20 @@ export class CallbackStore {
   }
 
   /** Every callback, deleted ones too, in id order, for `ops reconcile`. */
-  reconcilePage(after: number, limit: number): Promise<{ id: number; business_id: number; mode: Mode; events: string[]; is_active: boolean; deleted: boolean; created_at: Date }[]> {
+  reconcilePage(
+    after: number,
+    limit: number,
+  ): Promise<
+    {
+      id: number;
+      business_id: number;
+      mode: Mode;
+      events: string[];
+      is_active: boolean;
+      deleted: boolean;
+      created_at: Date;
+    }[]
+  > {
     return queryRows(
       this.ds,
       `SELECT id, business_id, mode, events, is_active, deleted_at IS NOT NULL AS deleted, created_at

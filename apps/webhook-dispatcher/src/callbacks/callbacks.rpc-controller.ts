@@ -1,5 +1,12 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { WebhookRpcPatterns, type CallbackIdBody, type CreateCallbackBody, type ListCallbacksBody, type RpcRequest, type UpdateCallbackBody } from '@payments/contracts';
+import {
+  WebhookRpcPatterns,
+  type CallbackIdBody,
+  type CreateCallbackBody,
+  type ListCallbacksBody,
+  type RpcRequest,
+  type UpdateCallbackBody,
+} from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { CreateCallbackUseCase } from './usecases/create-callback.usecase';
 import { DeleteCallbackUseCase } from './usecases/delete-callback.usecase';

@@ -6,11 +6,15 @@ const SCHEDULE = parseSchedule('5,300,1800,7200,18000,36000,36000');
 describe('nextRetry', () => {
   it('follows the schedule with at most ±20 % jitter', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: SCHEDULE.length }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (n, r) => {
-        const d = nextRetry(n, SCHEDULE, null, () => r);
-        const base = SCHEDULE[n - 1] * 1000;
-        return d.retry && d.delayMs >= base * 0.8 - 1 && d.delayMs <= base * 1.2 + 1;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: SCHEDULE.length }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        (n, r) => {
+          const d = nextRetry(n, SCHEDULE, null, () => r);
+          const base = SCHEDULE[n - 1] * 1000;
+          return d.retry && d.delayMs >= base * 0.8 - 1 && d.delayMs <= base * 1.2 + 1;
+        },
+      ),
     );
   });
 

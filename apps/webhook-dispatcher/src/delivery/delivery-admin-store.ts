@@ -1,6 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, keysetPage, queryRows, type Filter, type PageRequest } from '@payments/database';
-import { PING_EVENT, type DeliveryView, type EventDeliveriesResult, type EventDeliveryView, type RecoverableDeliveryView, type RpcContext } from '@payments/contracts';
+import {
+  DataSource,
+  type EntityManager,
+  keysetPage,
+  queryRows,
+  type Filter,
+  type PageRequest,
+} from '@payments/database';
+import {
+  PING_EVENT,
+  type DeliveryView,
+  type EventDeliveriesResult,
+  type EventDeliveryView,
+  type RecoverableDeliveryView,
+  type RpcContext,
+} from '@payments/contracts';
 import { unknownCursor } from '@payments/platform';
 
 /** Whose failed and skipped deliveries to recover: one callback, or every callback of a business and mode. */
@@ -35,12 +49,28 @@ export class DeliveryAdminStore {
   constructor(private readonly ds: DataSource) {}
 
   /** Newest first (by cursor and/or offset), each with its event type and attempts, and how many match in all. */
-  async page(callbackId: number, status: string | null, page: PageRequest): Promise<{ rows: DeliveryLogRow[]; hasMore: boolean; total: number }> {
+  async page(
+    callbackId: number,
+    status: string | null,
+    page: PageRequest,
+  ): Promise<{ rows: DeliveryLogRow[]; hasMore: boolean; total: number }> {
     const filters: Filter[] = status ? [[(n) => `status = ${n}`, status]] : [];
-    const { rows, hasMore } = await keysetPage<{ id: string; public_id: string; event_id: string; status: DeliveryView['status']; next_attempt_at: Date | null; created_at: Date }>(
-      this.ds,
-      { table: 'deliveries', scope: ['callback_id = $1'], params: [callbackId], filters, cursorColumn: 'public_id', page, unknownCursor: unknownCursor('delivery of this callback', 'deliveries to this callback') },
-    );
+    const { rows, hasMore } = await keysetPage<{
+      id: string;
+      public_id: string;
+      event_id: string;
+      status: DeliveryView['status'];
+      next_attempt_at: Date | null;
+      created_at: Date;
+    }>(this.ds, {
+      table: 'deliveries',
+      scope: ['callback_id = $1'],
+      params: [callbackId],
+      filters,
+      cursorColumn: 'public_id',
+      page,
+      unknownCursor: unknownCursor('delivery of this callback', 'deliveries to this callback'),
+    });
     const [details, [{ total }]] = await Promise.all([
       queryRows<{ id: string; event_type: string; attempts: DeliveryView['attempts'] | null }>(
         this.ds,
@@ -52,7 +82,11 @@ export class DeliveryAdminStore {
           WHERE d.id = ANY($1::bigint[])`,
         [rows.map((r) => String(r.id))],
       ),
-      queryRows<{ total: number }>(this.ds, 'SELECT count(*)::int AS total FROM deliveries WHERE callback_id = $1 AND ($2::text IS NULL OR status = $2)', [callbackId, status]),
+      queryRows<{ total: number }>(
+        this.ds,
+        'SELECT count(*)::int AS total FROM deliveries WHERE callback_id = $1 AND ($2::text IS NULL OR status = $2)',
+        [callbackId, status],
+      ),
     ]);
     const byId = new Map(details.map((d) => [d.id, d]));
     return {
@@ -101,9 +135,19 @@ export class DeliveryAdminStore {
    * order after the cursor `after`: queued again (a fresh retry cycle), or only listed on a dry run.
    * Test pings are never recovered: each was a one-off check.
    */
-  async recover(scope: RecoverScope, since: string, opts: { dryRun: boolean; after: string | null; limit: number | null }): Promise<(RecoverableDeliveryView & { id: string })[]> {
+  async recover(
+    scope: RecoverScope,
+    since: string,
+    opts: { dryRun: boolean; after: string | null; limit: number | null },
+  ): Promise<(RecoverableDeliveryView & { id: string })[]> {
     const byCallback = 'callbackId' in scope;
-    const params: unknown[] = [byCallback ? scope.callbackId : scope.businessId, byCallback ? null : scope.mode, since, opts.after ?? '0', opts.limit];
+    const params: unknown[] = [
+      byCallback ? scope.callbackId : scope.businessId,
+      byCallback ? null : scope.mode,
+      since,
+      opts.after ?? '0',
+      opts.limit,
+    ];
     const page = `SELECT d.id FROM deliveries d JOIN callbacks c ON c.id = d.callback_id
         WHERE ${byCallback ? 'c.id = $1 AND $2::text IS NULL' : 'c.business_id = $1 AND c.mode = $2'} AND c.is_active AND c.deleted_at IS NULL
           AND d.status IN ('failed', 'skipped') AND d.created_at >= $3 AND d.id > $4::bigint
@@ -132,12 +176,10 @@ export class DeliveryAdminStore {
       'INSERT INTO deliveries (public_id, event_id, callback_id, status, attempts, last_error) VALUES ($1, $2, $3, $4, 1, $5) RETURNING id',
       [p.publicId, p.eventId, p.callbackId, p.error === null ? 'succeeded' : 'failed', p.error],
     );
-    await m.query('INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, 1, $2, $3, $4)', [
-      delivery.id,
-      p.statusCode,
-      p.durationMs,
-      p.error,
-    ]);
+    await m.query(
+      'INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, 1, $2, $3, $4)',
+      [delivery.id, p.statusCode, p.durationMs, p.error],
+    );
   }
 
   /** The callbacks each given event has a delivery for, in id order. */
@@ -154,13 +196,20 @@ export class DeliveryAdminStore {
 
   /** Locks the deliveries of the given events; answers the events that have one still pending. */
   async lockPendingEvents(m: EntityManager, eventIds: string[]): Promise<Set<string>> {
-    const locked = await queryRows<{ event_id: string; status: string }>(m, 'SELECT event_id, status FROM deliveries WHERE event_id = ANY ($1::text[]) FOR UPDATE', [eventIds]);
+    const locked = await queryRows<{ event_id: string; status: string }>(
+      m,
+      'SELECT event_id, status FROM deliveries WHERE event_id = ANY ($1::text[]) FOR UPDATE',
+      [eventIds],
+    );
     return new Set(locked.filter((d) => d.status === 'pending').map((d) => d.event_id));
   }
 
   /** Deletes the deliveries of the given events with their attempts (retention). */
   async deleteOfEvents(m: EntityManager, eventIds: string[]): Promise<void> {
-    await m.query('DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_id = ANY ($1::text[]))', [eventIds]);
+    await m.query(
+      'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_id = ANY ($1::text[]))',
+      [eventIds],
+    );
     await m.query('DELETE FROM deliveries WHERE event_id = ANY ($1::text[])', [eventIds]);
   }
 
@@ -171,7 +220,16 @@ export class DeliveryAdminStore {
    * delivery per endpoint, and a business has at most WEBHOOK_MAX_CALLBACKS of those.
    */
   async deliveriesOf(ctx: RpcContext, eventId: string): Promise<EventDeliveriesResult> {
-    const rows = await queryRows<{ public_id: string; callback_id: number; url: string; status: EventDeliveryView['status']; attempts: number; last_error: string | null; last_status_code: number | null; created_at: Date }>(
+    const rows = await queryRows<{
+      public_id: string;
+      callback_id: number;
+      url: string;
+      status: EventDeliveryView['status'];
+      attempts: number;
+      last_error: string | null;
+      last_status_code: number | null;
+      created_at: Date;
+    }>(
       this.ds,
       `SELECT d.public_id, d.callback_id, c.url, d.status, d.attempts, d.last_error, d.created_at,
               (SELECT a.status_code FROM delivery_attempts a WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1) AS last_status_code

@@ -18,7 +18,8 @@ export const RECONCILE_PAGE = 1_000;
 export const RECONCILE_PAGES_PER_PASS = 10;
 
 /** One job id per hand-over: (delivery, attempt, how many times the row was queued). */
-export const deliveryJobId = (r: { id: string; attempts: number; enqueue_count: number }) => `dlv-${r.id}-${r.attempts}-${r.enqueue_count}`;
+export const deliveryJobId = (r: { id: string; attempts: number; enqueue_count: number }) =>
+  `dlv-${r.id}-${r.attempts}-${r.enqueue_count}`;
 
 /**
  * Deliveries travel through a BullMQ queue, one job per attempt (a delayed job for a retry),
@@ -46,13 +47,28 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(WebhookDispatcherConfig) private readonly config: WebhookDispatcherConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
-    this.enqueuer = new PollingWorker('delivery-enqueuer', () => this.enqueueDue(), config.WEBHOOK_ENQUEUE_INTERVAL_MS, logger);
-    this.reconciler = new PollingWorker('delivery-reconciler', () => this.reconcile(), config.WEBHOOK_RECONCILE_INTERVAL_MS, logger);
-    this.lostJobs = new DeliveryReconciler(store, (row) => this.queue.getJobState(deliveryJobId(row)), (id) => this.first.holds(id), {
-      graceSeconds: config.WEBHOOK_RECONCILE_GRACE_MS / 1000,
-      pageSize: RECONCILE_PAGE,
-      pagesPerPass: RECONCILE_PAGES_PER_PASS,
-    });
+    this.enqueuer = new PollingWorker(
+      'delivery-enqueuer',
+      () => this.enqueueDue(),
+      config.WEBHOOK_ENQUEUE_INTERVAL_MS,
+      logger,
+    );
+    this.reconciler = new PollingWorker(
+      'delivery-reconciler',
+      () => this.reconcile(),
+      config.WEBHOOK_RECONCILE_INTERVAL_MS,
+      logger,
+    );
+    this.lostJobs = new DeliveryReconciler(
+      store,
+      (row) => this.queue.getJobState(deliveryJobId(row)),
+      (id) => this.first.holds(id),
+      {
+        graceSeconds: config.WEBHOOK_RECONCILE_GRACE_MS / 1000,
+        pageSize: RECONCILE_PAGE,
+        pagesPerPass: RECONCILE_PAGES_PER_PASS,
+      },
+    );
     first.wakeQueue = () => this.enqueuer.wake();
   }
 

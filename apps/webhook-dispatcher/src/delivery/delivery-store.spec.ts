@@ -13,7 +13,14 @@ function fakeDatabase() {
         claims.push(ids);
         // The first statement stays in flight until the test lets it go, so the next claims group behind it.
         if (claims.length === 1) await firstHeld;
-        return ids.map((id) => ({ id, callback_id: 1, attempts: 0, lock_token: `token-${id}-${claims.length}`, callback_json: null, event_json: { id: `evt_${id}`, created_at: '2026-01-01T00:00:00.000Z' } }));
+        return ids.map((id) => ({
+          id,
+          callback_id: 1,
+          attempts: 0,
+          lock_token: `token-${id}-${claims.length}`,
+          callback_json: null,
+          event_json: { id: `evt_${id}`, created_at: '2026-01-01T00:00:00.000Z' },
+        }));
       }
       // The "busy?" check of a claim that came back empty: the row is held (by the claim that won).
       return [];
@@ -28,7 +35,11 @@ describe('DeliveryStore claims', () => {
     const store = new DeliveryStore(ds);
     const other = store.claimAttempt('7', 0, 20, 32);
     // Both arrive while the first statement is in flight: they go out together in the next one.
-    const [a, b, c] = [store.claimAttempt('9', 0, 20, 32), store.claimAttempt('9', 0, 20, 32), store.claimAttempt('8', 0, 20, 32)];
+    const [a, b, c] = [
+      store.claimAttempt('9', 0, 20, 32),
+      store.claimAttempt('9', 0, 20, 32),
+      store.claimAttempt('8', 0, 20, 32),
+    ];
     letFirstGo();
     const results = await Promise.all([other, a, b, c]);
 

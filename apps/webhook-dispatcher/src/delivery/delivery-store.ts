@@ -1,9 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, GroupCommit, queryRows } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';
-import type { ClaimedAttempt, ClaimRef, DeliveryRow, FailedAttempt, FannedOut, OverdueCursor, OverdueRow, WebhookEventRow } from './delivery-rows';
+import type {
+  ClaimedAttempt,
+  ClaimRef,
+  DeliveryRow,
+  FailedAttempt,
+  FannedOut,
+  OverdueCursor,
+  OverdueRow,
+  WebhookEventRow,
+} from './delivery-rows';
 
-export type { ClaimedAttempt, ClaimRef, DeliveryRow, DeliveryStatus, FailedAttempt, FannedOut, OverdueCursor, OverdueRow, WebhookEventRow } from './delivery-rows';
+export type {
+  ClaimedAttempt,
+  ClaimRef,
+  DeliveryRow,
+  DeliveryStatus,
+  FailedAttempt,
+  FannedOut,
+  OverdueCursor,
+  OverdueRow,
+  WebhookEventRow,
+} from './delivery-rows';
 
 /**
  * The worker's side of `deliveries` and `delivery_attempts`: fan-out, queue hand-off, claims and
@@ -49,7 +68,10 @@ export class DeliveryStore {
   /** Hands deliveries taken for an in-process attempt, and never attempted, back to the enqueuer. */
   async releaseMany(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.ds.query(`UPDATE deliveries SET enqueued_at = NULL WHERE id = ANY($1::bigint[]) AND status = 'pending' AND attempts = 0 AND enqueue_count = 1 AND locked_until IS NULL`, [ids]);
+    await this.ds.query(
+      `UPDATE deliveries SET enqueued_at = NULL WHERE id = ANY($1::bigint[]) AND status = 'pending' AND attempts = 0 AND enqueue_count = 1 AND locked_until IS NULL`,
+      [ids],
+    );
   }
 
   /** Deliveries waiting for a queue job; marks them handed over. Called inside a transaction. */
@@ -112,7 +134,12 @@ export class DeliveryStore {
    * writes a new `lock_token`, which the attempt's outcome must present (recordSuccess,
    * recordFailure, finishUnsent, unlock).
    */
-  async claimAttempt(deliveryId: string, attempt: number, lockSeconds: number, perCallbackLimit: number): Promise<ClaimedAttempt | 'busy' | null> {
+  async claimAttempt(
+    deliveryId: string,
+    attempt: number,
+    lockSeconds: number,
+    perCallbackLimit: number,
+  ): Promise<ClaimedAttempt | 'busy' | null> {
     const claimed = await this.claims.submit({ deliveryId, attempt, lockSeconds, perCallbackLimit });
     if (claimed) return claimed;
     const waiting = await queryRows<{ id: string }>(
@@ -133,7 +160,9 @@ export class DeliveryStore {
       return true;
     });
     const unique = items.filter((_, n) => claims[n]);
-    const rows = await queryRows<DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }>(
+    const rows = await queryRows<
+      DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }
+    >(
       this.ds,
       `WITH input AS (
          SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[]) AS t(id, attempt, lock_seconds, max_in_flight)
@@ -150,7 +179,12 @@ export class DeliveryStore {
           (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
           (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode, 'payload', e.payload, 'created_at', e.created_at)
              FROM webhook_events e WHERE e.id = d.event_id) AS event_json`,
-      [unique.map((i) => i.deliveryId), unique.map((i) => i.attempt), unique.map((i) => i.lockSeconds), unique.map((i) => i.perCallbackLimit)],
+      [
+        unique.map((i) => i.deliveryId),
+        unique.map((i) => i.attempt),
+        unique.map((i) => i.lockSeconds),
+        unique.map((i) => i.perCallbackLimit),
+      ],
     );
     const byId = new Map<string, ClaimedAttempt>();
     for (const { callback_json, event_json, ...delivery } of rows) {
@@ -173,7 +207,13 @@ export class DeliveryStore {
    * written together (GroupCommit).
    */
   recordSuccess(claim: ClaimRef, statusCode: number | null, durationMs: number): Promise<boolean> {
-    return this.successes.submit({ deliveryId: claim.id, lockToken: claim.lock_token, previousAttempts: claim.attempts, statusCode, durationMs });
+    return this.successes.submit({
+      deliveryId: claim.id,
+      lockToken: claim.lock_token,
+      previousAttempts: claim.attempts,
+      statusCode,
+      durationMs,
+    });
   }
 
   /** Several successes in one statement; true for each delivery that was still this worker's. */
@@ -239,7 +279,10 @@ export class DeliveryStore {
 
   /** Lets go of a delivery that moved on (cancelled, settled) while this worker held its claim. */
   async unlock(m: Pick<EntityManager, 'query'>, claim: ClaimRef): Promise<void> {
-    await m.query("UPDATE deliveries SET locked_until = NULL, lock_token = NULL WHERE id = $1 AND lock_token = $2 AND status <> 'pending'", [claim.id, claim.lock_token]);
+    await m.query(
+      "UPDATE deliveries SET locked_until = NULL, lock_token = NULL WHERE id = $1 AND lock_token = $2 AND status <> 'pending'",
+      [claim.id, claim.lock_token],
+    );
   }
 
   /**
@@ -285,7 +328,14 @@ interface Success {
   durationMs: number;
 }
 
-const CALLBACK_DATES = ['last_triggered', 'failing_since', 'previous_secret_expires_at', 'created_at', 'updated_at', 'deleted_at'] as const;
+const CALLBACK_DATES = [
+  'last_triggered',
+  'failing_since',
+  'previous_secret_expires_at',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const;
 
 /** Rows that travelled as JSON carry timestamps as strings: back to Dates, as pg gives them. */
 function withDates<T>(json: Record<string, unknown>, fields: readonly string[]): T {

@@ -25,7 +25,12 @@ import { ResendDeliveryUseCase } from './usecases/resend-delivery.usecase';
     // One gate per process, shared by the queue's worker and the in-process first attempts. As many
     // may wait for a callback as may run for it, so one busy callback holds at most twice its limit
     // of queue worker slots and the rest stay free for other callbacks.
-    { provide: CallbackGate, useFactory: (c: WebhookDispatcherConfig) => new CallbackGate(c.WEBHOOK_CALLBACK_CONCURRENCY, c.WEBHOOK_CALLBACK_CONCURRENCY), inject: [WebhookDispatcherConfig] },
+    {
+      provide: CallbackGate,
+      useFactory: (c: WebhookDispatcherConfig) =>
+        new CallbackGate(c.WEBHOOK_CALLBACK_CONCURRENCY, c.WEBHOOK_CALLBACK_CONCURRENCY),
+      inject: [WebhookDispatcherConfig],
+    },
     FirstAttempts,
     HttpSender,
     DeliverAttemptUseCase,

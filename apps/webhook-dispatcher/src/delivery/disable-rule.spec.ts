@@ -12,7 +12,8 @@ describe('parseDuration', () => {
   });
 
   it('rejects anything else', () => {
-    for (const bad of ['', '5', '1.5h', '-1d', '5 d', '5w', '05s', 'd']) expect(() => parseDuration(bad)).toThrow('not a duration');
+    for (const bad of ['', '5', '1.5h', '-1d', '5 d', '5w', '05s', 'd'])
+      expect(() => parseDuration(bad)).toThrow('not a duration');
   });
 
   it('defaults to 5 days, as Svix does', () => {
@@ -28,7 +29,9 @@ describe('disableReason', () => {
     // The incident of the issue: 50 failures within 0.3 s of the first one.
     expect(disableReason(rule, { gone: false, count: 50, failingForMs: 300 })).toBeNull();
     expect(disableReason(rule, { gone: false, count: 49, failingForMs: fiveDays + 1 })).toBeNull();
-    expect(disableReason(rule, { gone: false, count: 50, failingForMs: fiveDays })).toBe('50 consecutive failed deliveries over 432000 s');
+    expect(disableReason(rule, { gone: false, count: 50, failingForMs: fiveDays })).toBe(
+      '50 consecutive failed deliveries over 432000 s',
+    );
   });
 
   it('keeps the count-only rule when the span is 0', () => {
@@ -38,6 +41,8 @@ describe('disableReason', () => {
   });
 
   it('disables at once on 410 Gone', () => {
-    expect(disableReason({ after: 50, minFailingMs: fiveDays }, { gone: true, count: 1, failingForMs: 0 })).toBe('the endpoint answered 410 Gone');
+    expect(disableReason({ after: 50, minFailingMs: fiveDays }, { gone: true, count: 1, failingForMs: 0 })).toBe(
+      'the endpoint answered 410 Gone',
+    );
   });
 });

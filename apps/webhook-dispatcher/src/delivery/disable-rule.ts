@@ -22,7 +22,10 @@ export interface DisableRule {
  * burst of failures during a short outage (many deliveries failing within a second) does not
  * disable an endpoint that is back a minute later.
  */
-export function disableReason(rule: DisableRule, failure: { gone: boolean; count: number; failingForMs: number }): string | null {
+export function disableReason(
+  rule: DisableRule,
+  failure: { gone: boolean; count: number; failingForMs: number },
+): string | null {
   if (failure.gone) return 'the endpoint answered 410 Gone';
   if (failure.count < rule.after || failure.failingForMs < rule.minFailingMs) return null;
   return rule.minFailingMs > 0

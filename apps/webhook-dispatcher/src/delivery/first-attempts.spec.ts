@@ -5,7 +5,13 @@ import type { DeliveryStore, FannedOut } from './delivery-store';
 import { FirstAttempts } from './first-attempts';
 import type { WebhookDispatcherConfig } from '../config/webhook.config';
 
-const row = (id: string, callback = 1, extra: Partial<FannedOut> = {}): FannedOut => ({ id, callback_id: callback, status: 'pending', enqueue_count: 1, ...extra });
+const row = (id: string, callback = 1, extra: Partial<FannedOut> = {}): FannedOut => ({
+  id,
+  callback_id: callback,
+  status: 'pending',
+  enqueue_count: 1,
+  ...extra,
+});
 const tick = () => new Promise((r) => setImmediate(r));
 /** Lets the promise chains run until `done` holds, with a deadline rather than a guessed number of ticks. */
 async function until(done: () => boolean, what: string): Promise<void> {
@@ -29,7 +35,13 @@ function setup(outcomes: Record<string, AttemptOutcome> = {}, limits = { callbac
   } as unknown as DeliverAttemptUseCase;
   const store = { releaseMany: async (ids: string[]) => void released.push(ids) } as unknown as DeliveryStore;
   const config = { WEBHOOK_WORKER_CONCURRENCY: limits.worker } as WebhookDispatcherConfig;
-  const first = new FirstAttempts(store, attempt, new CallbackGate(limits.callback, 0), config, pino({ level: 'silent' }));
+  const first = new FirstAttempts(
+    store,
+    attempt,
+    new CallbackGate(limits.callback, 0),
+    config,
+    pino({ level: 'silent' }),
+  );
   let woken = 0;
   first.wakeQueue = () => void woken++;
   return { first, calls, finish, released, woken: () => woken };
@@ -38,7 +50,14 @@ function setup(outcomes: Record<string, AttemptOutcome> = {}, limits = { callbac
 describe('FirstAttempts', () => {
   it('attempts each new pending delivery once, its first attempt, within the callback limit', async () => {
     const { first, calls, finish } = setup();
-    first.dispatch([row('1'), row('2'), row('3'), row('4', 2), row('5', 1, { status: 'skipped' }), row('6', 1, { enqueue_count: 0 })]);
+    first.dispatch([
+      row('1'),
+      row('2'),
+      row('3'),
+      row('4', 2),
+      row('5', 1, { status: 'skipped' }),
+      row('6', 1, { enqueue_count: 0 }),
+    ]);
     first.dispatch([row('1')]);
     await tick();
     expect(calls.map((c) => c.deliveryId)).toEqual(['1', '2', '4']);

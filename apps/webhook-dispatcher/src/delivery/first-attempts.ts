@@ -103,7 +103,10 @@ export class FirstAttempts implements BeforeApplicationShutdown {
         this.freeSlot();
       }
     } catch (err) {
-      this.logger.warn({ err, delivery_id: row.id }, 'in-process first attempt failed; the queue takes the delivery over');
+      this.logger.warn(
+        { err, delivery_id: row.id },
+        'in-process first attempt failed; the queue takes the delivery over',
+      );
       await this.handBack(row, 'error').catch(() => undefined);
     } finally {
       release();

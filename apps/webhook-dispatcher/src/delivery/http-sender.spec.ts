@@ -3,7 +3,11 @@ import type { WebhookDispatcherConfig } from '../config/webhook.config';
 import { ForbiddenTargetError, HttpSender } from './http-sender';
 
 const sender = (allowPrivate: boolean) =>
-  new HttpSender({ WEBHOOK_CA_FILE: '', WEBHOOK_ALLOW_PRIVATE_TARGETS: allowPrivate, WEBHOOK_TIMEOUT_MS: 1000 } as WebhookDispatcherConfig);
+  new HttpSender({
+    WEBHOOK_CA_FILE: '',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: allowPrivate,
+    WEBHOOK_TIMEOUT_MS: 1000,
+  } as WebhookDispatcherConfig);
 
 describe('HttpSender target checks', () => {
   it('refuses names and literals that resolve to loopback or private addresses', async () => {

@@ -30,7 +30,9 @@ export class HttpSender implements OnApplicationShutdown {
     // The extra CA goes in as a secure context built once, not as `ca`: the agent names its
     // connection pools by concatenating `ca` (every root certificate, ≈ 200 kB) several times
     // per request, and would parse all of them again for each new connection.
-    const secureContext = config.WEBHOOK_CA_FILE ? createSecureContext({ ca: [...rootCertificates, readFileSync(config.WEBHOOK_CA_FILE, 'utf8')] }) : undefined;
+    const secureContext = config.WEBHOOK_CA_FILE
+      ? createSecureContext({ ca: [...rootCertificates, readFileSync(config.WEBHOOK_CA_FILE, 'utf8')] })
+      : undefined;
     // Keep-alive: consecutive deliveries to one endpoint reuse the TLS connection. A reused
     // connection goes to an address that was checked when it was opened.
     this.agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64, timeout: 30_000, secureContext });
@@ -43,7 +45,9 @@ export class HttpSender implements OnApplicationShutdown {
   /** The addresses `host` resolves to, refused when any of them is private or reserved. */
   async resolveTarget(host: string): Promise<{ address: string; family: number }> {
     const bare = host.replace(/^\[|\]$/g, '');
-    const found = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true, verbatim: true });
+    const found = isIP(bare)
+      ? [{ address: bare, family: isIP(bare) }]
+      : await lookup(bare, { all: true, verbatim: true });
     if (found.length === 0) throw new ForbiddenTargetError(`${host} does not resolve`);
     if (!this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
       const bad = found.find((a) => isForbiddenAddress(a.address));
@@ -70,7 +74,12 @@ export class HttpSender implements OnApplicationShutdown {
         }),
       ]);
     } catch (err) {
-      return { statusCode: null, error: (err as Error).message, durationMs: Date.now() - started, retryAfter: undefined };
+      return {
+        statusCode: null,
+        error: (err as Error).message,
+        durationMs: Date.now() - started,
+        retryAfter: undefined,
+      };
     } finally {
       clearTimeout(lookupTimer);
     }
@@ -100,7 +109,9 @@ export class HttpSender implements OnApplicationShutdown {
           const status = res.statusCode ?? 0;
           const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined;
           res.resume();
-          res.on('end', () => finish({ statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}`, retryAfter }));
+          res.on('end', () =>
+            finish({ statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}`, retryAfter }),
+          );
           res.on('error', () => finish({ statusCode: status, error: `HTTP ${status}`, retryAfter }));
         },
       );

@@ -33,7 +33,15 @@ describe('isForbiddenAddress', () => {
     expect(isForbiddenAddress(ip)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001:80b::200e'])('allows the public address %s', (ip) => {
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '2a00:1450:4001:80b::200e',
+  ])('allows the public address %s', (ip) => {
     expect(isForbiddenAddress(ip)).toBe(false);
   });
 });

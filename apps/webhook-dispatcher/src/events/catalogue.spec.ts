@@ -1,4 +1,9 @@
-import { TRANSACTION_STATUSES, type TransactionSnapshot, type TransactionStatus, type TransactionStatusChangedData } from '@payments/contracts';
+import {
+  TRANSACTION_STATUSES,
+  type TransactionSnapshot,
+  type TransactionStatus,
+  type TransactionStatusChangedData,
+} from '@payments/contracts';
 import { EVENT_CATALOGUE, catalogueEventsForTransaction } from './catalogue';
 
 function change(previous_status: TransactionStatus | null, status: TransactionStatus): TransactionStatusChangedData {
@@ -33,16 +38,26 @@ describe('catalogueEventsForTransaction', () => {
   });
 
   it('pending → processing → transaction.processing + payment.updated', () => {
-    expect(catalogueEventsForTransaction(change('pending', 'processing'))).toEqual(['transaction.processing', 'payment.updated']);
+    expect(catalogueEventsForTransaction(change('pending', 'processing'))).toEqual([
+      'transaction.processing',
+      'payment.updated',
+    ]);
   });
 
   it('processing → success → transaction.success + payment.updated + payment.completed', () => {
-    expect(catalogueEventsForTransaction(change('processing', 'success'))).toEqual(['transaction.success', 'payment.updated', 'payment.completed']);
+    expect(catalogueEventsForTransaction(change('processing', 'success'))).toEqual([
+      'transaction.success',
+      'payment.updated',
+      'payment.completed',
+    ]);
   });
 
-  it.each(['pending', 'processing'] as const)('%s → failed → transaction.failed + payment.updated (never completed)', (from) => {
-    expect(catalogueEventsForTransaction(change(from, 'failed'))).toEqual(['transaction.failed', 'payment.updated']);
-  });
+  it.each(['pending', 'processing'] as const)(
+    '%s → failed → transaction.failed + payment.updated (never completed)',
+    (from) => {
+      expect(catalogueEventsForTransaction(change(from, 'failed'))).toEqual(['transaction.failed', 'payment.updated']);
+    },
+  );
 
   it('only ever returns names from EVENT_CATALOGUE, without duplicates', () => {
     const previous: (TransactionStatus | null)[] = [null, ...TRANSACTION_STATUSES];

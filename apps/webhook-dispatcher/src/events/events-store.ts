@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
-import { ErrorCodes, PING_EVENT, type EventsOfTransactionResult, type EventView, type TransactionEventView, type ListEventsBody, type ListEventsResult, type RpcContext, type TransactionStatus } from '@payments/contracts';
+import {
+  ErrorCodes,
+  PING_EVENT,
+  type EventsOfTransactionResult,
+  type EventView,
+  type TransactionEventView,
+  type ListEventsBody,
+  type ListEventsResult,
+  type RpcContext,
+  type TransactionStatus,
+} from '@payments/contracts';
 import { DomainException, unknownCursor } from '@payments/platform';
 
 interface EventRow {
@@ -14,7 +24,13 @@ interface EventRow {
 /** The body a webhook delivery of this event carries; the events API answers the same object. */
 export function eventView(e: EventRow): EventView {
   // The row holds what the typed payload builders (./webhook-payloads) wrote for that event type.
-  return { id: e.id, event: e.event_type, created_at: e.created_at.toISOString(), mode: e.mode, data: e.payload } as EventView;
+  return {
+    id: e.id,
+    event: e.event_type,
+    created_at: e.created_at.toISOString(),
+    mode: e.mode,
+    data: e.payload,
+  } as EventView;
 }
 
 const COLUMNS = 'id, event_type, mode, payload, created_at';
@@ -42,7 +58,8 @@ const RECORDED_HORIZON = 'recorded_xid < pg_snapshot_xmin(pg_current_snapshot())
  * The runbook's fix for copied rows whose recorded_xid is ahead of this cluster (see
  * recordedOrderAhead): they take the fixing transaction's id, so every later event follows them.
  */
-export const RECORDED_ORDER_FIX_SQL = 'UPDATE webhook_events SET recorded_xid = pg_current_xact_id() WHERE recorded_xid > pg_current_xact_id()';
+export const RECORDED_ORDER_FIX_SQL =
+  'UPDATE webhook_events SET recorded_xid = pg_current_xact_id() WHERE recorded_xid > pg_current_xact_id()';
 
 /**
  * Every read and write of `webhook_events`. A business's events list newest first, paged by a
@@ -54,7 +71,11 @@ export class EventsStore {
   constructor(private readonly ds: DataSource) {}
 
   async get(ctx: RpcContext, id: string): Promise<EventView> {
-    const [row] = await queryRows<EventRow>(this.ds, `SELECT ${COLUMNS} FROM webhook_events WHERE id = $1 AND business_id = $2 AND mode = $3`, [id, ctx.business_id, ctx.mode]);
+    const [row] = await queryRows<EventRow>(
+      this.ds,
+      `SELECT ${COLUMNS} FROM webhook_events WHERE id = $1 AND business_id = $2 AND mode = $3`,
+      [id, ctx.business_id, ctx.mode],
+    );
     if (!row) throw new DomainException(ErrorCodes.NotFound, `no event ${id}`);
     return eventView(row);
   }
@@ -124,15 +145,10 @@ export class EventsStore {
 
   /** A test ping's event (its payload is the ping's data). */
   async insertPing(m: EntityManager, e: NewWebhookEvent): Promise<void> {
-    await m.query('INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-      e.id,
-      e.source_event_id,
-      e.business_id,
-      e.mode,
-      e.event_type,
-      JSON.stringify(e.payload),
-      e.created_at,
-    ]);
+    await m.query(
+      'INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [e.id, e.source_event_id, e.business_id, e.mode, e.event_type, JSON.stringify(e.payload), e.created_at],
+    );
   }
 
   /**
@@ -157,7 +173,9 @@ export class EventsStore {
   }
 
   /** The status of the latest transaction.* event of each given transaction (by public id). */
-  latestTransactionStatuses(transactionIds: string[]): Promise<{ transaction_id: string; status: TransactionStatus }[]> {
+  latestTransactionStatuses(
+    transactionIds: string[],
+  ): Promise<{ transaction_id: string; status: TransactionStatus }[]> {
     // Events of one transaction can share a timestamp; the status order breaks the tie. One index
     // lookup per id (LATERAL … LIMIT 1): with `= ANY(ids)` over a million events the planner chose a
     // parallel sequential scan of the whole table, a second per page of `ops reconcile`.
@@ -175,8 +193,16 @@ export class EventsStore {
   }
 
   /** Every event in id order after `after`, for `ops reconcile`. */
-  reconcilePage(db: Pick<EntityManager, 'query'>, after: string, limit: number): Promise<{ event_id: string; event_type: string; business_id: number; mode: string; created_at: Date }[]> {
-    return queryRows(db, 'SELECT id AS event_id, event_type, business_id, mode, created_at FROM webhook_events WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]);
+  reconcilePage(
+    db: Pick<EntityManager, 'query'>,
+    after: string,
+    limit: number,
+  ): Promise<{ event_id: string; event_type: string; business_id: number; mode: string; created_at: Date }[]> {
+    return queryRows(
+      db,
+      'SELECT id AS event_id, event_type, business_id, mode, created_at FROM webhook_events WHERE id > $1 ORDER BY id LIMIT $2',
+      [after, limit],
+    );
   }
 
   /**
@@ -185,7 +211,12 @@ export class EventsStore {
    */
   async ofTransaction(ctx: RpcContext, transactionId: string): Promise<EventsOfTransactionResult> {
     const limit = 200;
-    const rows = await queryRows<{ id: string; event_type: string; created_at: Date; deliveries: TransactionEventView['deliveries'] }>(
+    const rows = await queryRows<{
+      id: string;
+      event_type: string;
+      created_at: Date;
+      deliveries: TransactionEventView['deliveries'];
+    }>(
       this.ds,
       `SELECT e.id, e.event_type, e.created_at,
               COALESCE((SELECT json_agg(json_build_object('delivery_id', d.public_id, 'callback_id', d.callback_id, 'status', d.status,
@@ -196,7 +227,12 @@ export class EventsStore {
         ORDER BY e.created_at, e.id LIMIT $5`,
       [ctx.business_id, ctx.mode, transactionId, PING_EVENT, limit + 1],
     );
-    const events = rows.slice(0, limit).map((r) => ({ id: r.id, event: r.event_type, created_at: r.created_at.toISOString(), deliveries: r.deliveries }));
+    const events = rows.slice(0, limit).map((r) => ({
+      id: r.id,
+      event: r.event_type,
+      created_at: r.created_at.toISOString(),
+      deliveries: r.deliveries,
+    }));
     return { events, has_more: rows.length > limit };
   }
 }

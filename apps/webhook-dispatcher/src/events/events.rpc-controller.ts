@@ -1,5 +1,12 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { WebhookRpcPatterns, type EventDeliveriesBody, type EventIdBody, type EventsOfTransactionBody, type ListEventsBody, type RpcRequest } from '@payments/contracts';
+import {
+  WebhookRpcPatterns,
+  type EventDeliveriesBody,
+  type EventIdBody,
+  type EventsOfTransactionBody,
+  type ListEventsBody,
+  type RpcRequest,
+} from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { GetEventUseCase } from './usecases/get-event.usecase';
 import { ListEventDeliveriesUseCase } from './usecases/list-event-deliveries.usecase';

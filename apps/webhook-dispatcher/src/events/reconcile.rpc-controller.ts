@@ -1,5 +1,9 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ReconcileAdminRpcPatterns, type ReconcilePageBody, type ReconcileWebhookTransactionsBody } from '@payments/contracts';
+import {
+  ReconcileAdminRpcPatterns,
+  type ReconcilePageBody,
+  type ReconcileWebhookTransactionsBody,
+} from '@payments/contracts';
 import { RpcController } from '@payments/platform';
 import { ReconcileCallbacksUseCase } from './usecases/reconcile-callbacks.usecase';
 import { ReconcileEventsUseCase } from './usecases/reconcile-events.usecase';

@@ -32,13 +32,16 @@ export class RecordedOrderGuard implements OnApplicationBootstrap {
       if (!ahead) return true;
       this.logger.error(
         { newest_recorded_xid: ahead.newest, next_xid: ahead.next },
-        'webhook_events.recorded_xid is ahead of this database cluster\'s transaction ids (restored or switched over from another cluster?): ' +
+        "webhook_events.recorded_xid is ahead of this database cluster's transaction ids (restored or switched over from another cluster?): " +
           'GET /v1/events?order=recorded hides those events until the counter catches up. Fix: ' +
           `${RECORDED_ORDER_FIX_SQL}; (see docs/operations.md, 'Moving the webhook database')`,
       );
       return false;
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'could not check webhook_events.recorded_xid against this cluster');
+      this.logger.warn(
+        { err: (err as Error).message },
+        'could not check webhook_events.recorded_xid against this cluster',
+      );
       return true;
     }
   }

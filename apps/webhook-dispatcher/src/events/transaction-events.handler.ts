@@ -40,7 +40,10 @@ export class WebhookEventsHandler {
    * the transaction commits, the new deliveries' first attempts start in this process (or, when it
    * holds too many already, the queue's enqueuer is woken for them).
    */
-  private async emit(m: EntityManager, items: { source: EventEnvelope; types: CatalogueEvent[]; payload: unknown }[]): Promise<AfterCommit | undefined> {
+  private async emit(
+    m: EntityManager,
+    items: { source: EventEnvelope; types: CatalogueEvent[]; payload: unknown }[],
+  ): Promise<AfterCommit | undefined> {
     const rows = items.flatMap(({ source, types, payload }) =>
       types.map((type) => ({
         id: webhookEventId(source.id, type),
@@ -85,7 +88,8 @@ export class WebhookEventsHandler {
       m,
       events.map((source) => {
         const data = source.data as SettlementInvoiceChangedData;
-        const type: CatalogueEvent | null = data.status === 'issued' ? 'payout.created' : data.status === 'paid' ? 'payout.completed' : null;
+        const type: CatalogueEvent | null =
+          data.status === 'issued' ? 'payout.created' : data.status === 'paid' ? 'payout.completed' : null;
         return { source, types: type ? [type] : [], payload: payoutPayload(data) };
       }),
     );

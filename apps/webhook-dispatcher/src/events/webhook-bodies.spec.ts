@@ -1,6 +1,12 @@
 import { Value } from '@sinclair/typebox/value';
 import type { DataSource, EntityManager } from '@payments/database';
-import { payoutPayload, refundPayload, transactionPayload, type EventEnvelope, type WebhookEventType } from '@payments/contracts';
+import {
+  payoutPayload,
+  refundPayload,
+  transactionPayload,
+  type EventEnvelope,
+  type WebhookEventType,
+} from '@payments/contracts';
 import { webhookEventSchema } from '@payments/contracts/schemas';
 import { at, invoiceEvent, refundEvent, transactionEvent } from '@payments/contracts/fixtures';
 import type { DeliveryStore } from '../delivery/delivery-store';
@@ -50,7 +56,10 @@ describe('WebhookEventsHandler records typed webhook bodies', () => {
     const rows = await recorded(async (h, m) => {
       await h.onTransactions([envelope('e1', 'tx', tx1), envelope('e2', 'tx', tx2)], m);
       await h.onRefunds([envelope('e3', 'rf', refundEvent('pending')), envelope('e4', 'rf', refundEvent('failed'))], m);
-      await h.onInvoices([envelope('e5', 'inv', invoiceEvent('issued')), envelope('e6', 'inv', invoiceEvent('paid'))], m);
+      await h.onInvoices(
+        [envelope('e5', 'inv', invoiceEvent('issued')), envelope('e6', 'inv', invoiceEvent('paid'))],
+        m,
+      );
     });
     expect(rows.map((r) => [r.event_type, r.payload])).toEqual([
       ['transaction.pending', transactionPayload(tx1)],
@@ -64,7 +73,9 @@ describe('WebhookEventsHandler records typed webhook bodies', () => {
       ['payout.completed', payoutPayload(invoiceEvent('paid'))],
     ]);
     for (const row of rows) {
-      const errors = [...Value.Errors(webhookEventSchema(row.event_type as WebhookEventType), body(row))].map((e) => `${e.path} ${e.message}`);
+      const errors = [...Value.Errors(webhookEventSchema(row.event_type as WebhookEventType), body(row))].map(
+        (e) => `${e.path} ${e.message}`,
+      );
       expect({ type: row.event_type, errors }).toEqual({ type: row.event_type, errors: [] });
     }
   });

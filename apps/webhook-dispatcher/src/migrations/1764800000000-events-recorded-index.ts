@@ -16,7 +16,11 @@ export class EventsRecordedIndex1764800000000 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    await createIndexConcurrently(q, 'webhook_events_recorded', 'webhook_events (business_id, mode, recorded_xid DESC, id DESC)');
+    await createIndexConcurrently(
+      q,
+      'webhook_events_recorded',
+      'webhook_events (business_id, mode, recorded_xid DESC, id DESC)',
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

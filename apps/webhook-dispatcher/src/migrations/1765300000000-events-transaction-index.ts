@@ -15,7 +15,11 @@ export class EventsTransactionIndex1765300000000 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    await createIndexConcurrently(q, 'webhook_events_of_transaction', "webhook_events (business_id, mode, (payload->>'transaction_id'))");
+    await createIndexConcurrently(
+      q,
+      'webhook_events_of_transaction',
+      "webhook_events (business_id, mode, (payload->>'transaction_id'))",
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -9,4 +9,15 @@ import { EventsDropSourceUnique1764900000000 } from './1764900000000-events-drop
 import { DeliveryLockToken1765000000000 } from './1765000000000-delivery-lock-token';
 import { EventsTransactionIndex1765300000000 } from './1765300000000-events-transaction-index';
 
-export const migrations = [InitialSchema1763800000000, CallbacksAndDeliveries1763900000000, InFlightIndex1764100000000, SkippedDeliveries1764300000000, EventsApi1764500000000, EventsRecordedOrder1764700000000, EventsRecordedIndex1764800000000, EventsDropSourceUnique1764900000000, DeliveryLockToken1765000000000, EventsTransactionIndex1765300000000];
+export const migrations = [
+  InitialSchema1763800000000,
+  CallbacksAndDeliveries1763900000000,
+  InFlightIndex1764100000000,
+  SkippedDeliveries1764300000000,
+  EventsApi1764500000000,
+  EventsRecordedOrder1764700000000,
+  EventsRecordedIndex1764800000000,
+  EventsDropSourceUnique1764900000000,
+  DeliveryLockToken1765000000000,
+  EventsTransactionIndex1765300000000,
+];

@@ -24,15 +24,27 @@ describe('signed RPC envelope', () => {
   it('signs the deadline (version 2): a changed or missing ttl is refused, a version 1 envelope still passes', () => {
     const signer = new RpcSigner(SECRET, 'merchant');
     const data = JSON.stringify(body);
-    const p = { pattern: RpcPatterns.TransactionsInitialize, body: data, auth: signer.sign(RpcPatterns.TransactionsInitialize, data, 2_000) };
+    const p = {
+      pattern: RpcPatterns.TransactionsInitialize,
+      body: data,
+      auth: signer.sign(RpcPatterns.TransactionsInitialize, data, 2_000),
+    };
     expect(p.auth).toMatchObject({ v: 2, ttl: 2_000 });
     expect(verifier.verify(p)).toBeNull();
-    expect(verifier.verify({ ...p, auth: { ...p.auth, nonce: `${p.auth.nonce.slice(0, -1)}0`, ttl: 60_000 } })).toBe('bad_signature');
+    expect(verifier.verify({ ...p, auth: { ...p.auth, nonce: `${p.auth.nonce.slice(0, -1)}0`, ttl: 60_000 } })).toBe(
+      'bad_signature',
+    );
     expect(verifier.verify({ ...p, auth: { ...p.auth, ttl: 60_000 } })).toBe('bad_signature');
     expect(verifier.verify({ ...p, auth: { ...p.auth, ttl: undefined } })).toBe('malformed');
     expect(verifier.verify({ ...p, auth: { ...p.auth, ttl: -1 } })).toBe('malformed');
     expect(verifier.verify({ ...p, auth: { ...p.auth, v: 1, ttl: undefined } })).toBe('bad_signature');
-    expect(verifier.verify({ pattern: RpcPatterns.TransactionsInitialize, body: data, auth: signer.sign(RpcPatterns.TransactionsInitialize, data) })).toBeNull();
+    expect(
+      verifier.verify({
+        pattern: RpcPatterns.TransactionsInitialize,
+        body: data,
+        auth: signer.sign(RpcPatterns.TransactionsInitialize, data),
+      }),
+    ).toBeNull();
   });
 
   it('refuses a request without credentials or with malformed ones', () => {
@@ -43,14 +55,22 @@ describe('signed RPC envelope', () => {
   });
 
   it('refuses another secret, and any change of body, pattern or scope', () => {
-    expect(verifier.verify(packet(new RpcSigner('wrong-secret-0123456789-abcdefghijk', 'merchant'), RpcPatterns.RefundsCreate))).toBe('bad_signature');
+    expect(
+      verifier.verify(
+        packet(new RpcSigner('wrong-secret-0123456789-abcdefghijk', 'merchant'), RpcPatterns.RefundsCreate),
+      ),
+    ).toBe('bad_signature');
     const p = packet(new RpcSigner(SECRET, 'merchant'), RpcPatterns.TransactionsVerify);
-    expect(verifier.verify({ ...p, body: JSON.stringify({ ...body, ctx: { ...body.ctx, business_id: 8 } }) })).toBe('bad_signature');
+    expect(verifier.verify({ ...p, body: JSON.stringify({ ...body, ctx: { ...body.ctx, business_id: 8 } }) })).toBe(
+      'bad_signature',
+    );
     // The bytes are what is signed: the same value serialised differently is refused too.
     expect(verifier.verify({ ...p, body: JSON.stringify(body, null, 1) })).toBe('bad_signature');
     expect(verifier.verify({ ...p, body: Buffer.from(p.body) })).toBeNull();
     expect(verifier.verify({ ...p, pattern: RpcPatterns.RefundsCreate })).toBe('bad_signature');
-    expect(verifier.verify({ ...p, pattern: LedgerRpcPatterns.SettlementRun, auth: { ...p.auth, scope: 'admin' } })).toBe('bad_signature');
+    expect(
+      verifier.verify({ ...p, pattern: LedgerRpcPatterns.SettlementRun, auth: { ...p.auth, scope: 'admin' } }),
+    ).toBe('bad_signature');
   });
 
   it('refuses a request older (or newer) than the window, and an exact replay inside it', () => {
@@ -63,14 +83,24 @@ describe('signed RPC envelope', () => {
   });
 
   it('runs admin-only patterns only with the admin scope', () => {
-    expect(verifier.verify(packet(new RpcSigner(SECRET, 'merchant'), LedgerRpcPatterns.SettlementRun, {}))).toBe('scope');
-    expect(verifier.verify(packet(new RpcSigner(SECRET, 'merchant'), LedgerRpcPatterns.InvoiceMarkPaid, {}))).toBe('scope');
+    expect(verifier.verify(packet(new RpcSigner(SECRET, 'merchant'), LedgerRpcPatterns.SettlementRun, {}))).toBe(
+      'scope',
+    );
+    expect(verifier.verify(packet(new RpcSigner(SECRET, 'merchant'), LedgerRpcPatterns.InvoiceMarkPaid, {}))).toBe(
+      'scope',
+    );
     expect(verifier.verify(packet(new RpcSigner(SECRET, 'admin'), LedgerRpcPatterns.SettlementRun, {}))).toBeNull();
   });
 
   it('uses the development key only in development', () => {
-    expect(rpcSecrets({ NODE_ENV: 'development', INTERNAL_RPC_SECRET: '', INTERNAL_RPC_SECRET_PREVIOUS: '' }).current).toBe(DEVELOPMENT_RPC_SECRET);
-    expect(() => rpcSecrets({ NODE_ENV: 'production', INTERNAL_RPC_SECRET: '', INTERNAL_RPC_SECRET_PREVIOUS: '' })).toThrow(/INTERNAL_RPC_SECRET/);
-    expect(rpcSecrets({ NODE_ENV: 'production', INTERNAL_RPC_SECRET: SECRET, INTERNAL_RPC_SECRET_PREVIOUS: OLD }).accepted).toEqual([SECRET, OLD]);
+    expect(
+      rpcSecrets({ NODE_ENV: 'development', INTERNAL_RPC_SECRET: '', INTERNAL_RPC_SECRET_PREVIOUS: '' }).current,
+    ).toBe(DEVELOPMENT_RPC_SECRET);
+    expect(() =>
+      rpcSecrets({ NODE_ENV: 'production', INTERNAL_RPC_SECRET: '', INTERNAL_RPC_SECRET_PREVIOUS: '' }),
+    ).toThrow(/INTERNAL_RPC_SECRET/);
+    expect(
+      rpcSecrets({ NODE_ENV: 'production', INTERNAL_RPC_SECRET: SECRET, INTERNAL_RPC_SECRET_PREVIOUS: OLD }).accepted,
+    ).toEqual([SECRET, OLD]);
   });
 });

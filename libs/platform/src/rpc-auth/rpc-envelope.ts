@@ -28,7 +28,8 @@ export interface RpcAuth {
  * `oversize`: a frame longer than the connection's limit, refused before it is read. `timeout`: a
  * connection without a valid request, or with a frame left unfinished, for RPC_FRAME_TIMEOUT_MS.
  */
-export type RefusalReason = 'missing' | 'malformed' | 'bad_signature' | 'expired' | 'replayed' | 'scope' | 'oversize' | 'timeout';
+export type RefusalReason =
+  'missing' | 'malformed' | 'bad_signature' | 'expired' | 'replayed' | 'scope' | 'oversize' | 'timeout';
 
 /** Used only when NODE_ENV=development and no secret is set; every other environment must set one. */
 export const DEVELOPMENT_RPC_SECRET = 'development-only-internal-rpc-secret-not-for-production';
@@ -43,8 +44,19 @@ export function isAdminPattern(pattern: string): boolean {
 /** The body is the JSON text as sent (empty for no payload): signed once, verified without parsing. */
 export type RpcBody = string | Buffer;
 
-function mac(key: KeyObject, pattern: string, scope: string, ts: number, nonce: string, ttl: number | undefined, body: RpcBody): Buffer {
-  const head = ttl === undefined ? `1\n${pattern}\n${scope}\n${ts}\n${nonce}\n` : `2\n${pattern}\n${scope}\n${ts}\n${nonce}\n${ttl}\n`;
+function mac(
+  key: KeyObject,
+  pattern: string,
+  scope: string,
+  ts: number,
+  nonce: string,
+  ttl: number | undefined,
+  body: RpcBody,
+): Buffer {
+  const head =
+    ttl === undefined
+      ? `1\n${pattern}\n${scope}\n${ts}\n${nonce}\n`
+      : `2\n${pattern}\n${scope}\n${ts}\n${nonce}\n${ttl}\n`;
   return createHmac('sha256', key).update(head).update(body).digest();
 }
 
@@ -53,7 +65,10 @@ export class RpcSigner {
   // A KeyObject is imported once; a raw Buffer would be imported again by every createHmac.
   private readonly key: KeyObject;
 
-  constructor(secret: string, readonly scope: RpcScope) {
+  constructor(
+    secret: string,
+    readonly scope: RpcScope,
+  ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
@@ -61,7 +76,9 @@ export class RpcSigner {
   sign(pattern: string, body: RpcBody, ttlMs?: number, now = Date.now()): RpcAuth {
     const nonce = randomUUID();
     const sig = mac(this.key, pattern, this.scope, now, nonce, ttlMs, body).toString('base64url');
-    return ttlMs === undefined ? { v: 1, scope: this.scope, ts: now, nonce, sig } : { v: 2, scope: this.scope, ts: now, nonce, ttl: ttlMs, sig };
+    return ttlMs === undefined
+      ? { v: 1, scope: this.scope, ts: now, nonce, sig }
+      : { v: 2, scope: this.scope, ts: now, nonce, ttl: ttlMs, sig };
   }
 }
 
@@ -110,7 +127,15 @@ export class RpcVerifier {
     }
     const given = Buffer.from(auth.sig, 'base64url');
     const valid = this.keys.some((key) => {
-      const expected = mac(key, packet.pattern as string, auth.scope!, auth.ts!, auth.nonce!, auth.v === 2 ? auth.ttl : undefined, packet.body);
+      const expected = mac(
+        key,
+        packet.pattern as string,
+        auth.scope!,
+        auth.ts!,
+        auth.nonce!,
+        auth.v === 2 ? auth.ttl : undefined,
+        packet.body,
+      );
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
     if (!valid) return 'bad_signature';
@@ -127,7 +152,11 @@ export class RpcVerifier {
 }
 
 /** The secrets a process signs and verifies with: the configured ones, or the development key. */
-export function rpcSecrets(config: { NODE_ENV: string; INTERNAL_RPC_SECRET: string; INTERNAL_RPC_SECRET_PREVIOUS: string }): { current: string; accepted: string[] } {
+export function rpcSecrets(config: {
+  NODE_ENV: string;
+  INTERNAL_RPC_SECRET: string;
+  INTERNAL_RPC_SECRET_PREVIOUS: string;
+}): { current: string; accepted: string[] } {
   const current = config.INTERNAL_RPC_SECRET || (config.NODE_ENV === 'development' ? DEVELOPMENT_RPC_SECRET : '');
   if (!current) throw new Error('INTERNAL_RPC_SECRET is not set');
   return { current, accepted: [current, config.INTERNAL_RPC_SECRET_PREVIOUS].filter(Boolean) };

@@ -21,7 +21,11 @@ describe('RPC frame codec', () => {
   });
 
   it('reassembles frames split at any byte and several frames in one chunk', () => {
-    const bytes = Buffer.concat([encodeFrame({ id: 1 }, '{"a":1}'), encodeFrame({ id: 2 }, '{"b":[1,2,3]}'), encodeFrame({ id: 3 }, '"x"')]);
+    const bytes = Buffer.concat([
+      encodeFrame({ id: 1 }, '{"a":1}'),
+      encodeFrame({ id: 2 }, '{"b":[1,2,3]}'),
+      encodeFrame({ id: 3 }, '"x"'),
+    ]);
     for (let cut = 1; cut < bytes.length; cut++) {
       const { frames, decoder } = collect();
       decoder.push(bytes.subarray(0, cut));

@@ -48,14 +48,16 @@ export function decodeFrame(frame: Buffer): { header: Record<string, unknown>; b
   if (frame.length < LENGTH_BYTES) throw new FrameError('malformed', 'frame shorter than its header length');
   const headBytes = frame.readUInt32BE(0);
   if (headBytes > frame.length - LENGTH_BYTES) throw new FrameError('malformed', 'header longer than the frame');
-  if (headBytes > MAX_HEADER_BYTES) throw new FrameError('malformed', `header of ${headBytes} bytes exceeds ${MAX_HEADER_BYTES}`);
+  if (headBytes > MAX_HEADER_BYTES)
+    throw new FrameError('malformed', `header of ${headBytes} bytes exceeds ${MAX_HEADER_BYTES}`);
   let header: unknown;
   try {
     header = JSON.parse(frame.toString('utf8', LENGTH_BYTES, LENGTH_BYTES + headBytes));
   } catch {
     throw new FrameError('malformed', 'header is not JSON');
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new FrameError('malformed', 'header is not an object');
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    throw new FrameError('malformed', 'header is not an object');
   return { header: header as Record<string, unknown>, body: frame.subarray(LENGTH_BYTES + headBytes) };
 }
 
@@ -92,7 +94,8 @@ export class FrameDecoder {
       if (this.need < 0) {
         if (this.buffered < LENGTH_BYTES) return;
         const length = this.take(LENGTH_BYTES).readUInt32BE(0);
-        if (length > this.maxBytes) throw new FrameError('oversize', `frame of ${length} bytes exceeds the limit of ${this.maxBytes}`);
+        if (length > this.maxBytes)
+          throw new FrameError('oversize', `frame of ${length} bytes exceeds the limit of ${this.maxBytes}`);
         if (length < LENGTH_BYTES) throw new FrameError('malformed', `frame of ${length} bytes cannot hold a header`);
         this.need = length;
       }
@@ -134,7 +137,11 @@ const corked = new WeakSet<Socket>();
  * than the framing itself. The default flushes at the end of the current tick; setImmediate also
  * gathers what the rest of this turn of the event loop writes (other connections' requests).
  */
-export function writeFrame(socket: Socket, frame: Buffer, flushOn: (flush: () => void) => void = process.nextTick): void {
+export function writeFrame(
+  socket: Socket,
+  frame: Buffer,
+  flushOn: (flush: () => void) => void = process.nextTick,
+): void {
   if (!corked.has(socket)) {
     corked.add(socket);
     socket.cork();

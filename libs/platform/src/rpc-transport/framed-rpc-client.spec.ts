@@ -64,7 +64,14 @@ async function advance(ms: number): Promise<void> {
 }
 
 const client = (connectTimeoutMs?: number, timeoutMs = 200) =>
-  new FramedRpcClient({ host: '10.0.0.1', port: 4000, signer: new RpcSigner('unit-test-secret-0123456789-abcdefghij', 'merchant'), timeoutMs, connectTimeoutMs, maxFrameBytes: 64 * 1024 });
+  new FramedRpcClient({
+    host: '10.0.0.1',
+    port: 4000,
+    signer: new RpcSigner('unit-test-secret-0123456789-abcdefghij', 'merchant'),
+    timeoutMs,
+    connectTimeoutMs,
+    maxFrameBytes: 64 * 1024,
+  });
 
 describe('FramedRpcClient deadline', () => {
   beforeEach(() => {

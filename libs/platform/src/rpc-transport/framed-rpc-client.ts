@@ -87,11 +87,15 @@ export class FramedRpcClient {
       const deadline = Date.now() + timeoutMs;
       socket = await this.connectBy(deadline, timeoutMs);
       replyMs = deadline - Date.now();
-      if (replyMs < MIN_REPLY_MS) throw new RpcNotSentError(`connected to ${this.address} with only ${replyMs} ms of the call's ${timeoutMs} ms left`);
+      if (replyMs < MIN_REPLY_MS)
+        throw new RpcNotSentError(
+          `connected to ${this.address} with only ${replyMs} ms of the call's ${timeoutMs} ms left`,
+        );
     }
     // A service that stopped reading: queueing more would only grow this process and run the
     // calls long after their callers gave up. Not sent, so another instance may take it.
-    if (socket.writableLength >= this.options.maxFrameBytes) throw new RpcNotSentError(`${this.address} is not reading its requests`);
+    if (socket.writableLength >= this.options.maxFrameBytes)
+      throw new RpcNotSentError(`${this.address} is not reading its requests`);
     const body = data === undefined ? '' : JSON.stringify(data);
     const id = this.nextId++;
     // The deadline travels with the request (signed): the time this call still waits, as of now.
@@ -118,7 +122,13 @@ export class FramedRpcClient {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       const wait = Math.min(deadline - Date.now(), this.connectTimeoutMs);
-      timer = setTimeout(() => reject(new RpcNotSentError(`cannot connect to ${this.address} within ${wait} ms (call deadline ${timeoutMs} ms)`)), wait);
+      timer = setTimeout(
+        () =>
+          reject(
+            new RpcNotSentError(`cannot connect to ${this.address} within ${wait} ms (call deadline ${timeoutMs} ms)`),
+          ),
+        wait,
+      );
     });
     // The caller that gave up must not leave the shared connect's failure unhandled.
     connecting.catch(() => undefined);
@@ -147,7 +157,8 @@ export class FramedRpcClient {
 
   private connect(): Promise<Socket> {
     if (this.closed) return Promise.reject(new RpcNotSentError('client closed'));
-    if (Date.now() < this.retryAt) return Promise.reject(new RpcNotSentError(`connect to ${this.address} failed recently; retrying after backoff`));
+    if (Date.now() < this.retryAt)
+      return Promise.reject(new RpcNotSentError(`connect to ${this.address} failed recently; retrying after backoff`));
     this.connecting ??= new Promise<Socket>((resolve, reject) => {
       const socket = connect({ host: this.options.host, port: this.options.port, noDelay: true, keepAlive: true });
       socket.setTimeout(this.connectTimeoutMs);
@@ -155,7 +166,10 @@ export class FramedRpcClient {
         socket.destroy();
         this.connecting = undefined;
         this.failures++;
-        const backoff = Math.min(this.options.maxBackoffMs ?? 1_000, (this.options.backoffMs ?? 50) * 2 ** (this.failures - 1));
+        const backoff = Math.min(
+          this.options.maxBackoffMs ?? 1_000,
+          (this.options.backoffMs ?? 50) * 2 ** (this.failures - 1),
+        );
         this.retryAt = Date.now() + backoff;
         reject(new RpcNotSentError(`cannot connect to ${this.address}: ${err.message}`));
       };
@@ -218,7 +232,8 @@ export class FramedRpcClient {
     this.pending.delete(header.id as number);
     clearTimeout(call.timer);
     const err = header.err as { code?: string; message?: string } | undefined;
-    if (err?.code === RPC_GOING_AWAY) call.reject(new RpcNotSentError(`${this.address} is shutting down and did not run the request`));
+    if (err?.code === RPC_GOING_AWAY)
+      call.reject(new RpcNotSentError(`${this.address} is shutting down and did not run the request`));
     else if (err) call.reject(new RpcRemoteError(err.code, String(err.message ?? 'error')));
     else {
       try {

@@ -119,7 +119,10 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
         }),
     );
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(peersClosed), new Promise<void>((resolve) => (timer = setTimeout(resolve, PEER_CLOSE_MS)))]);
+    await Promise.race([
+      Promise.all(peersClosed),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, PEER_CLOSE_MS))),
+    ]);
     clearTimeout(timer);
     for (const socket of this.sockets) socket.end();
     const cutOff = setTimeout(() => {
@@ -174,13 +177,21 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
       // Sent before the client read the goaway: not run, and said so, so it can go elsewhere. A
       // client that would not know the code (an older gateway during a rollout would take it for a
       // failure) gets no answer: the connection's end tells it the outcome is unknown, as before.
-      if (replyTo !== undefined && header.ga === 1) this.write(socket, encodeFrame({ id: replyTo, err: { code: RPC_GOING_AWAY, message: 'the service is shutting down; not run' } }));
+      if (replyTo !== undefined && header.ga === 1)
+        this.write(
+          socket,
+          encodeFrame({ id: replyTo, err: { code: RPC_GOING_AWAY, message: 'the service is shutting down; not run' } }),
+        );
       return;
     }
     const reason = this.verifier.verify({ pattern, body, auth });
     if (reason !== null) {
       this.refuse(socket, reason, pattern);
-      if (replyTo !== undefined) this.write(socket, encodeFrame({ id: replyTo, err: { code: RPC_REFUSED, message: `request refused: ${reason}` } }));
+      if (replyTo !== undefined)
+        this.write(
+          socket,
+          encodeFrame({ id: replyTo, err: { code: RPC_REFUSED, message: `request refused: ${reason}` } }),
+        );
       return;
     }
     this.guards.get(socket)?.verifiedOnce();
@@ -191,7 +202,8 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     } catch {
       // Signed, so from a holder of the secret: a bug of the caller, not an attack.
       this.log.error({ pattern: name }, 'RPC request body is not JSON');
-      if (replyTo !== undefined) this.write(socket, encodeFrame({ id: replyTo, err: { message: 'request body is not JSON' } }));
+      if (replyTo !== undefined)
+        this.write(socket, encodeFrame({ id: replyTo, err: { message: 'request body is not JSON' } }));
       return;
     }
     // The caller's deadline (signed, version 2), on this process's clock: handlers read it from
@@ -207,7 +219,9 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     }
     const ctx = new FramedRpcContext([socket, name]);
     if (replyTo === undefined) {
-      this.handleEvent(name, { pattern: name, data }, ctx).catch((err: unknown) => this.log.error({ err, pattern: name }, 'RPC event handler failed'));
+      this.handleEvent(name, { pattern: name, data }, ctx).catch((err: unknown) =>
+        this.log.error({ err, pattern: name }, 'RPC event handler failed'),
+      );
       return;
     }
     // A string pattern is its own key; Nest's lookup first tries JSON.parse on it, which throws for
@@ -220,7 +234,8 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     this.inFlight++;
     void this.run(handler, data, ctx)
       .then(
-        (response) => this.write(socket, encodeFrame({ id: replyTo }, response === undefined ? '' : JSON.stringify(response))),
+        (response) =>
+          this.write(socket, encodeFrame({ id: replyTo }, response === undefined ? '' : JSON.stringify(response))),
         (err: unknown) => this.write(socket, encodeFrame({ id: replyTo, err: errorBody(err) })),
       )
       .finally(() => {
@@ -251,7 +266,12 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
     const suppressed = this.unloggedRefusals;
     this.unloggedRefusals = 0;
     this.log.warn(
-      { peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, reason, pattern: typeof pattern === 'string' ? pattern.slice(0, 80) : typeof pattern, suppressed },
+      {
+        peer: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`,
+        reason,
+        pattern: typeof pattern === 'string' ? pattern.slice(0, 80) : typeof pattern,
+        suppressed,
+      },
       'RPC request refused',
     );
   }

@@ -50,7 +50,9 @@ export function fakeReply(req: ApiRequest) {
         answer.headers['content-type'] ??= 'application/json; charset=utf-8';
         payload = JSON.stringify(body);
       }
-      settleIdempotency(req, reply as unknown as ApiReply, payload, (_err, out) => release({ ...answer, payload: String(out) }));
+      settleIdempotency(req, reply as unknown as ApiReply, payload, (_err, out) =>
+        release({ ...answer, payload: String(out) }),
+      );
       return reply;
     },
   };
@@ -64,7 +66,8 @@ export function fakeReply(req: ApiRequest) {
  */
 export function harness(store = new Map<string, string>()) {
   const redis = {
-    set: async (k: string, v: string, ...opts: unknown[]) => (opts.includes('NX') && store.has(k) ? null : (store.set(k, v), 'OK')),
+    set: async (k: string, v: string, ...opts: unknown[]) =>
+      opts.includes('NX') && store.has(k) ? null : (store.set(k, v), 'OK'),
     get: async (k: string) => store.get(k) ?? null,
     // The scripts as Redis runs them (tests/integration/idempotency-claim.test.ts runs the real ones).
     eval: async (script: string, _keys: number, k: string, was: string, now: string) => {
@@ -76,9 +79,18 @@ export function harness(store = new Map<string, string>()) {
       return 1;
     },
   };
-  const config = { REDIS_KEY_PREFIX: '', IDEMPOTENCY_TTL_SECONDS: 86_400, RPC_TIMEOUT_MS: 10_000, REDIS_TIMEOUT_MS: 1_000 };
+  const config = {
+    REDIS_KEY_PREFIX: '',
+    IDEMPOTENCY_TTL_SECONDS: 86_400,
+    RPC_TIMEOUT_MS: 10_000,
+    REDIS_TIMEOUT_MS: 1_000,
+  };
   const idempotency = new Idempotency(redis as unknown as Redis, config as GatewayConfig);
-  const call = async (sent: unknown, handle: () => Promise<unknown>, headers: Record<string, string> = { 'idempotency-key': 'key-1' }): Promise<Answer> => {
+  const call = async (
+    sent: unknown,
+    handle: () => Promise<unknown>,
+    headers: Record<string, string> = { 'idempotency-key': 'key-1' },
+  ): Promise<Answer> => {
     const req = keyedRequest(sent);
     req.headers = headers;
     const { reply, sent: answer } = fakeReply(req);
@@ -87,7 +99,9 @@ export function harness(store = new Map<string, string>()) {
       const body = await handle();
       reply.code(200).send(body);
     } catch (err) {
-      const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => reply }) } as unknown as ArgumentsHost;
+      const host = {
+        switchToHttp: () => ({ getRequest: () => req, getResponse: () => reply }),
+      } as unknown as ArgumentsHost;
       new AllExceptionsFilter().catch(err, host);
     }
     return answer;

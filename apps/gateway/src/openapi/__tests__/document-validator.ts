@@ -32,7 +32,10 @@ export function documentValidator(): DocumentValidator {
     for (const [method, op] of Object.entries(item)) {
       const ok = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith('2'));
       if (op.operationId && ok?.[1].content?.['application/json']) {
-        pointers.set(op.operationId, `/paths/${escape(path)}/${method}/responses/${ok[0]}/content/application~1json/schema`);
+        pointers.set(
+          op.operationId,
+          `/paths/${escape(path)}/${method}/responses/${ok[0]}/content/application~1json/schema`,
+        );
       }
     }
   }
@@ -45,11 +48,18 @@ export function documentValidator(): DocumentValidator {
   return {
     response: (operationId, value) => check(pointers.get(operationId), operationId, value),
     webhook: (eventType, value) =>
-      check(doc.webhooks?.[eventType] ? `/webhooks/${escape(eventType)}/post/requestBody/content/application~1json/schema` : undefined, `webhook ${eventType}`, value),
+      check(
+        doc.webhooks?.[eventType]
+          ? `/webhooks/${escape(eventType)}/post/requestBody/content/application~1json/schema`
+          : undefined,
+        `webhook ${eventType}`,
+        value,
+      ),
     webhookTypes: () => Object.keys(doc.webhooks ?? {}),
   };
 }
 
 const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
-const describe = (e: ErrorObject) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? `: ${e.params.additionalProperty}` : ''}`;
+const describe = (e: ErrorObject) =>
+  `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? `: ${e.params.additionalProperty}` : ''}`;

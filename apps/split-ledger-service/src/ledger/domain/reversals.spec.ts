@@ -30,12 +30,30 @@ describe('planReversals', () => {
   it('plans only what is missing, whatever order the refunds arrive in', () => {
     const first = planReversals(10_000, entries, [{ refundId: 10, amount: 3_000 }], []);
     const existing: ExistingReversal[] = first.map((p) => ({ ...p }));
-    const second = planReversals(10_000, entries, [{ refundId: 11, amount: 7_000 }, { refundId: 10, amount: 3_000 }], existing);
+    const second = planReversals(
+      10_000,
+      entries,
+      [
+        { refundId: 11, amount: 7_000 },
+        { refundId: 10, amount: 3_000 },
+      ],
+      existing,
+    );
     expect(second).toEqual([
       { entryId: 1, refundId: 11, amount: -175 },
       { entryId: 2, refundId: 11, amount: -234 },
     ]);
-    expect(planReversals(10_000, entries, [{ refundId: 10, amount: 3_000 }, { refundId: 11, amount: 7_000 }], [...existing, ...second])).toEqual([]);
+    expect(
+      planReversals(
+        10_000,
+        entries,
+        [
+          { refundId: 10, amount: 3_000 },
+          { refundId: 11, amount: 7_000 },
+        ],
+        [...existing, ...second],
+      ),
+    ).toEqual([]);
   });
 
   it('writes no zero reversal', () => {
@@ -49,7 +67,11 @@ describe('planReversals', () => {
 
   describe('properties', () => {
     const permutations = <T>(items: T[]): T[][] =>
-      items.length <= 1 ? [items] : items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+      items.length <= 1
+        ? [items]
+        : items.flatMap((item, i) =>
+            permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+          );
 
     it('settling the last two refunds out of order still reverses a fully refunded payment exactly', () => {
       // 3 × 3 333 + 1: with per-refund rounding in id order the entry of 100 kept 1 cent owed.
@@ -59,7 +81,8 @@ describe('planReversals', () => {
         { refundId: 3, amount: 3_334 },
       ];
       let existing: ExistingReversal[] = [];
-      for (const done of [[refunds[0]], [refunds[0], refunds[2]], refunds]) existing = [...existing, ...planReversals(10_000, [{ entryId: 1, amount: 100 }], done, existing)];
+      for (const done of [[refunds[0]], [refunds[0], refunds[2]], refunds])
+        existing = [...existing, ...planReversals(10_000, [{ entryId: 1, amount: 100 }], done, existing)];
       expect(existing.reduce((s, r) => s + r.amount, 0)).toBe(-100);
     });
 
@@ -128,7 +151,10 @@ describe('planReversals', () => {
       .map(({ amount, entries, cuts }) => {
         // Refunds that together refund everything: consecutive gaps between sorted cut points.
         const points = [...new Set([...cuts, amount])].sort((a, b) => a - b);
-        const refunds: SuccessfulRefund[] = points.map((p, i) => ({ refundId: i + 1, amount: p - (i === 0 ? 0 : points[i - 1]) }));
+        const refunds: SuccessfulRefund[] = points.map((p, i) => ({
+          refundId: i + 1,
+          amount: p - (i === 0 ? 0 : points[i - 1]),
+        }));
         return { amount, entries: entries.map((a, i) => ({ entryId: i + 1, amount: a })), refunds };
       });
 
@@ -167,8 +193,10 @@ describe('planReversals', () => {
       fc.assert(
         fc.property(scenario, ({ amount, entries, refunds }) => {
           let existing: ExistingReversal[] = [];
-          for (let i = 1; i <= refunds.length; i++) existing = [...existing, ...planReversals(amount, entries, refunds.slice(0, i), existing)];
-          const sorted = (list: ExistingReversal[]) => [...list].sort((a, b) => a.entryId - b.entryId || a.refundId - b.refundId);
+          for (let i = 1; i <= refunds.length; i++)
+            existing = [...existing, ...planReversals(amount, entries, refunds.slice(0, i), existing)];
+          const sorted = (list: ExistingReversal[]) =>
+            [...list].sort((a, b) => a.entryId - b.entryId || a.refundId - b.refundId);
           expect(sorted(existing)).toEqual(sorted(planReversals(amount, entries, refunds, [])));
         }),
       );

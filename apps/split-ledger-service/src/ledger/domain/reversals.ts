@@ -46,7 +46,8 @@ export function planReversals(
   refunds: SuccessfulRefund[],
   existing: ExistingReversal[],
 ): PlannedReversal[] {
-  if (!Number.isSafeInteger(transactionAmount) || transactionAmount <= 0) throw new Error(`transaction amount must be a positive safe integer, got ${transactionAmount}`);
+  if (!Number.isSafeInteger(transactionAmount) || transactionAmount <= 0)
+    throw new Error(`transaction amount must be a positive safe integer, got ${transactionAmount}`);
   const ordered = [...refunds].sort((a, b) => a.refundId - b.refundId);
   const refunded = ordered.reduce((s, r) => s + BigInt(r.amount), 0n);
   const planned: PlannedReversal[] = [];

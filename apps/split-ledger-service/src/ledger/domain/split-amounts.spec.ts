@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { computeSplitEntries, owedToPartner, splitAmount, type SplitRule } from './split-amounts';
 
-const config = (configId: number, partner: number, type: 'percentage' | 'fixed', value: number, role: 'fee' | 'principal' = 'fee'): SplitRule => ({
+const config = (
+  configId: number,
+  partner: number,
+  type: 'percentage' | 'fixed',
+  value: number,
+  role: 'fee' | 'principal' = 'fee',
+): SplitRule => ({
   source: { kind: 'config', configId },
   partnerBusinessId: partner,
   type,
@@ -42,14 +48,20 @@ describe('owedToPartner', () => {
 
 describe('computeSplitEntries', () => {
   it('gives one entry per split with the partner as creditor', () => {
-    expect(computeSplitEntries(10_000, [config(7, 2, 'percentage', 250), config(9, 3, 'fixed', 500, 'principal')])).toEqual([
+    expect(
+      computeSplitEntries(10_000, [config(7, 2, 'percentage', 250), config(9, 3, 'fixed', 500, 'principal')]),
+    ).toEqual([
       { source: { kind: 'config', configId: 7 }, creditorBusinessId: 2, amount: 250, capped: false },
       { source: { kind: 'config', configId: 9 }, creditorBusinessId: 3, amount: 9_500, capped: false },
     ]);
   });
 
   it('applies configs by id, then link splits by position, and caps the later ones', () => {
-    const entries = computeSplitEntries(1_000, [link(0, 4, 'fixed', 300), config(9, 3, 'fixed', 600), config(2, 2, 'percentage', 5_000)]);
+    const entries = computeSplitEntries(1_000, [
+      link(0, 4, 'fixed', 300),
+      config(9, 3, 'fixed', 600),
+      config(2, 2, 'percentage', 5_000),
+    ]);
     expect(entries).toEqual([
       { source: { kind: 'config', configId: 2 }, creditorBusinessId: 2, amount: 500, capped: false },
       { source: { kind: 'config', configId: 9 }, creditorBusinessId: 3, amount: 500, capped: true },
@@ -58,20 +70,21 @@ describe('computeSplitEntries', () => {
   });
 
   it('treats link splits as fee splits', () => {
-    expect(computeSplitEntries(2_000, [link(0, 5, 'percentage', 1_000), link(1, 6, 'fixed', 150)]).map((e) => e.amount)).toEqual([200, 150]);
+    expect(
+      computeSplitEntries(2_000, [link(0, 5, 'percentage', 1_000), link(1, 6, 'fixed', 150)]).map((e) => e.amount),
+    ).toEqual([200, 150]);
   });
 
   it('gives nothing without splits', () => {
     expect(computeSplitEntries(5_000, [])).toEqual([]);
   });
 
-  it.each([
-    [config(1, 2, 'percentage', 10_001)],
-    [config(1, 2, 'fixed', 0)],
-    [config(1, 2, 'fixed', 1.5)],
-  ])('refuses an invalid rule %#', (rule) => {
-    expect(() => computeSplitEntries(1_000, [rule])).toThrow();
-  });
+  it.each([[config(1, 2, 'percentage', 10_001)], [config(1, 2, 'fixed', 0)], [config(1, 2, 'fixed', 1.5)]])(
+    'refuses an invalid rule %#',
+    (rule) => {
+      expect(() => computeSplitEntries(1_000, [rule])).toThrow();
+    },
+  );
 
   it.each([-1, 1.5, Number.MAX_SAFE_INTEGER + 1])('refuses the amount %p', (amount) => {
     expect(() => computeSplitEntries(amount, [])).toThrow(/non-negative safe integer/);
@@ -101,9 +114,15 @@ describe('computeSplitEntries', () => {
         role: fc.constant('fee' as const),
       }),
     );
-    const amount = fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }));
+    const amount = fc.oneof(
+      fc.integer({ min: 0, max: 1_000_000 }),
+      fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+    );
     // A transaction's splits have distinct sources (one config id, one link position each).
-    const rules = fc.uniqueArray(rule, { maxLength: 12, selector: (r) => (r.source.kind === 'config' ? `c${r.source.configId}` : `l${r.source.index}`) });
+    const rules = fc.uniqueArray(rule, {
+      maxLength: 12,
+      selector: (r) => (r.source.kind === 'config' ? `c${r.source.configId}` : `l${r.source.index}`),
+    });
 
     it('gives non-negative integer entries that never total more than the amount', () => {
       fc.assert(
@@ -127,7 +146,10 @@ describe('computeSplitEntries', () => {
           const entries = computeSplitEntries(a, rs);
           let total = 0;
           for (const e of entries) {
-            const owed = owedToPartner(a, rs.find((r) => r.source === e.source)!);
+            const owed = owedToPartner(
+              a,
+              rs.find((r) => r.source === e.source)!,
+            );
             expect(e.amount).toBeLessThanOrEqual(owed);
             expect(e.capped).toBe(e.amount < owed);
             if (e.capped) expect(total + e.amount).toBe(a);
@@ -141,7 +163,8 @@ describe('computeSplitEntries', () => {
       fc.assert(
         fc.property(amount, rules, fc.func(fc.integer()), (a, rs, key) => {
           const shuffled = [...rs].sort((x, y) => key(x) - key(y));
-          const norm = (list: ReturnType<typeof computeSplitEntries>) => list.map((e) => [e.source.kind, e.amount, e.capped]);
+          const norm = (list: ReturnType<typeof computeSplitEntries>) =>
+            list.map((e) => [e.source.kind, e.amount, e.capped]);
           expect(norm(computeSplitEntries(a, shuffled))).toEqual(norm(computeSplitEntries(a, rs)));
         }),
       );

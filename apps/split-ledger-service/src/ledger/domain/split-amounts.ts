@@ -41,8 +41,10 @@ export function compareSources(a: SplitSource, b: SplitSource): number {
 }
 
 function assertRule(r: SplitRule): void {
-  if (!Number.isSafeInteger(r.value) || r.value <= 0) throw new Error(`split value must be a positive integer, got ${r.value}`);
-  if (r.type === 'percentage' && r.value > BPS_WHOLE) throw new Error(`percentage split of ${r.value} bps exceeds ${BPS_WHOLE}`);
+  if (!Number.isSafeInteger(r.value) || r.value <= 0)
+    throw new Error(`split value must be a positive integer, got ${r.value}`);
+  if (r.type === 'percentage' && r.value > BPS_WHOLE)
+    throw new Error(`percentage split of ${r.value} bps exceeds ${BPS_WHOLE}`);
 }
 
 /**
@@ -51,7 +53,8 @@ function assertRule(r: SplitRule): void {
  * Link splits act like fee splits. Pure: no I/O, integers only.
  */
 export function computeSplitEntries(amount: number, rules: SplitRule[]): SplitEntry[] {
-  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`amount must be a non-negative safe integer, got ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new Error(`amount must be a non-negative safe integer, got ${amount}`);
   rules.forEach(assertRule);
   let remaining = amount;
   return [...rules]
@@ -60,6 +63,11 @@ export function computeSplitEntries(amount: number, rules: SplitRule[]): SplitEn
       const owed = owedToPartner(amount, rule);
       const granted = Math.min(owed, remaining);
       remaining -= granted;
-      return { source: rule.source, creditorBusinessId: rule.partnerBusinessId, amount: granted, capped: granted < owed };
+      return {
+        source: rule.source,
+        creditorBusinessId: rule.partnerBusinessId,
+        amount: granted,
+        capped: granted < owed,
+      };
     });
 }

@@ -10,7 +10,9 @@ export interface SummableAmount {
 }
 
 function totals(map: Map<string, bigint>): CurrencyTotal[] {
-  return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([currency, total]) => ({ currency, total: Number(total) }));
+  return [...map.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([currency, total]) => ({ currency, total: Number(total) }));
 }
 
 /**
@@ -41,6 +43,11 @@ export function summarize(amounts: SummableAmount[], businessId: number): Ledger
   }
   const byCounterparty: CounterpartyTotal[] = [...pairs.values()]
     .sort((x, y) => x.business_id - y.business_id || (x.currency < y.currency ? -1 : x.currency > y.currency ? 1 : 0))
-    .map((p) => ({ business_id: p.business_id, currency: p.currency, owed_to_you: Number(p.owed), you_owe: Number(p.owes) }));
+    .map((p) => ({
+      business_id: p.business_id,
+      currency: p.currency,
+      owed_to_you: Number(p.owed),
+      you_owe: Number(p.owes),
+    }));
   return { owed_to_you: totals(owed), you_owe: totals(owes), by_counterparty: byCounterparty };
 }

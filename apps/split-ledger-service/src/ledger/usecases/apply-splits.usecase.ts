@@ -9,7 +9,10 @@ import { LedgerStore } from '../ledger-store';
 import { ReverseRefundedSplitsUseCase } from './reverse-refunded-splits.usecase';
 
 /** What split entries are computed from. */
-export type SplitSubject = Pick<TransactionSnapshot, 'transaction_id' | 'business_id' | 'mode' | 'currency' | 'date_created' | 'amount' | 'link_splits'>;
+export type SplitSubject = Pick<
+  TransactionSnapshot,
+  'transaction_id' | 'business_id' | 'mode' | 'currency' | 'date_created' | 'amount' | 'link_splits'
+>;
 
 /**
  * Writes the ledger entries of a transaction that reached success: its owner's split configs as
@@ -35,8 +38,13 @@ export class ApplySplitsUseCase {
    * when it was created, then its payment link's splits. What `execute` writes and what
    * reconciliation expects.
    */
-  async plan(m: EntityManager, t: SplitSubject, inForce?: SplitVersionRow[]): Promise<{ entries: SplitEntry[]; versionOf: Map<number, number> }> {
-    const versions = inForce ?? (await this.configs.versionsInForce(m, t.business_id, t.mode, t.currency, t.date_created));
+  async plan(
+    m: EntityManager,
+    t: SplitSubject,
+    inForce?: SplitVersionRow[],
+  ): Promise<{ entries: SplitEntry[]; versionOf: Map<number, number> }> {
+    const versions =
+      inForce ?? (await this.configs.versionsInForce(m, t.business_id, t.mode, t.currency, t.date_created));
     const versionOf = new Map(versions.map((v) => [Number(v.split_config_id), v.version]));
     const rules: SplitRule[] = [
       ...versions.map((v): SplitRule => ({
@@ -56,7 +64,10 @@ export class ApplySplitsUseCase {
     ].filter((r) => {
       // The gateway refuses a business as its own partner; an old link could still carry one.
       if (r.partnerBusinessId !== t.business_id) return true;
-      this.logger.warn({ transaction_id: t.transaction_id, source: r.source }, 'split names the transaction owner as partner; skipped');
+      this.logger.warn(
+        { transaction_id: t.transaction_id, source: r.source },
+        'split names the transaction owner as partner; skipped',
+      );
       return false;
     });
     return { entries: rules.length === 0 ? [] : computeSplitEntries(t.amount, rules), versionOf };
@@ -87,7 +98,11 @@ export class ApplySplitsUseCase {
         },
         correlationId,
       );
-      if (!written) this.logger.warn({ transaction_id: t.transaction_id, source: e.source }, 'ledger entry already existed; not written again');
+      if (!written)
+        this.logger.warn(
+          { transaction_id: t.transaction_id, source: e.source },
+          'ledger entry already existed; not written again',
+        );
     }
     // Refunds handled before this success (they travel on another topic) are reversed now.
     await this.reversals.execute(m, t.id, correlationId);

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from '@payments/database';
-import { DAILY_TOTALS_MAX_DAYS, type DailyTotalsBody, type DailyTotalsResult, type RpcRequest } from '@payments/contracts';
+import {
+  DAILY_TOTALS_MAX_DAYS,
+  type DailyTotalsBody,
+  type DailyTotalsResult,
+  type RpcRequest,
+} from '@payments/contracts';
 import { TransactionCopyStore } from '../transaction-copy-store';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

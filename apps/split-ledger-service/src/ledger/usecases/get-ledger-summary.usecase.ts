@@ -19,7 +19,12 @@ export class GetLedgerSummaryUseCase {
   async execute({ ctx }: RpcRequest<unknown>): Promise<LedgerSummaryResult> {
     const rows = await this.queries.unsettledSums(this.ds, ctx.business_id, ctx.mode);
     return summarize(
-      rows.map((r) => ({ creditorBusinessId: r.creditor_business_id, debtorBusinessId: r.debtor_business_id, currency: r.currency.trim(), amount: Number(r.amount) })),
+      rows.map((r) => ({
+        creditorBusinessId: r.creditor_business_id,
+        debtorBusinessId: r.debtor_business_id,
+        currency: r.currency.trim(),
+        amount: Number(r.amount),
+      })),
       ctx.business_id,
     );
   }

@@ -24,7 +24,8 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   }
   return out;
 }
-const keyOfPlanned = (e: SplitEntry) => (e.source.kind === 'config' ? `config:${e.source.configId}` : `link:${e.source.index}`);
+const keyOfPlanned = (e: SplitEntry) =>
+  e.source.kind === 'config' ? `config:${e.source.configId}` : `link:${e.source.index}`;
 
 /**
  * What the ledger recorded for the given transactions, for `ops reconcile`: its copy of each
@@ -49,14 +50,25 @@ export class ReconcileLedgerUseCase {
       const refunds = await this.copies.refunds(m, ids);
       const entries = await this.entries.forReconcile(m, ids);
       const reversedOf = new Map<string, number>();
-      for (const e of entries) if (e.kind === 'reversal' && e.reverses_entry_id) reversedOf.set(e.reverses_entry_id, (reversedOf.get(e.reverses_entry_id) ?? 0) - Number(e.amount));
+      for (const e of entries)
+        if (e.kind === 'reversal' && e.reverses_entry_id)
+          reversedOf.set(e.reverses_entry_id, (reversedOf.get(e.reverses_entry_id) ?? 0) - Number(e.amount));
       const refundsOf = groupBy(refunds, (r) => r.transaction_id);
-      const splitsOf = groupBy(entries.filter((e) => e.kind === 'split'), (e) => e.transaction_id);
+      const splitsOf = groupBy(
+        entries.filter((e) => e.kind === 'split'),
+        (e) => e.transaction_id,
+      );
       // The terms in force of the whole page in one statement (not one per transaction).
       const succeeded = txns.filter((t) => t.status === 'success');
       const terms = await this.configs.versionsInForceMany(
         m,
-        succeeded.map((t) => ({ key: t.id, owner: t.business_id, mode: t.mode, currency: t.currency.trim(), at: t.transaction_created_at.toISOString() })),
+        succeeded.map((t) => ({
+          key: t.id,
+          owner: t.business_id,
+          mode: t.mode,
+          currency: t.currency.trim(),
+          at: t.transaction_created_at.toISOString(),
+        })),
       );
       const out: ReconcileLedgerTransaction[] = [];
       for (const t of txns) {
@@ -69,13 +81,23 @@ export class ReconcileLedgerUseCase {
           amount: Number(t.amount),
           link_splits: t.link_splits,
         };
-        const expected = t.status === 'success' ? (await this.splits.plan(m, subject, terms.get(t.id) ?? [])).entries.map((e) => ({ key: keyOfPlanned(e), amount: e.amount })) : [];
+        const expected =
+          t.status === 'success'
+            ? (await this.splits.plan(m, subject, terms.get(t.id) ?? [])).entries.map((e) => ({
+                key: keyOfPlanned(e),
+                amount: e.amount,
+              }))
+            : [];
         out.push({
           id: t.id,
           status: t.status,
           amount: Number(t.amount),
           refunds: (refundsOf.get(t.id) ?? []).map((r) => ({ id: r.id, amount: Number(r.amount), status: r.status })),
-          splits: (splitsOf.get(t.id) ?? []).map((e) => ({ key: keyOf(e), amount: Number(e.amount), reversed: reversedOf.get(e.id) ?? 0 })),
+          splits: (splitsOf.get(t.id) ?? []).map((e) => ({
+            key: keyOf(e),
+            amount: Number(e.amount),
+            reversed: reversedOf.get(e.id) ?? 0,
+          })),
           expected,
         });
       }

@@ -28,7 +28,13 @@ export class ReverseRefundedSplitsUseCase {
       Number(txn.amount),
       splits.map((e) => ({ entryId: Number(e.id), amount: Number(e.amount) })),
       refunds.map((r) => ({ refundId: Number(r.id), amount: Number(r.amount) })),
-      entries.filter((e) => e.kind === 'reversal').map((e) => ({ entryId: Number(e.reverses_entry_id), refundId: Number(e.refund_id), amount: Number(e.amount) })),
+      entries
+        .filter((e) => e.kind === 'reversal')
+        .map((e) => ({
+          entryId: Number(e.reverses_entry_id),
+          refundId: Number(e.refund_id),
+          amount: Number(e.amount),
+        })),
     );
     const byId = new Map(splits.map((e) => [Number(e.id), e]));
     for (const p of plan) {

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { INVOICE_REFERENCE_PATTERN } from '@payments/contracts';
 import { invoiceReference, netEntries, type NettableEntry } from './netting';
 
-const e = (id: number, debtor: number, creditor: number, amount: number, currency = 'USD', mode: 'test' | 'live' = 'test'): NettableEntry => ({
+const e = (
+  id: number,
+  debtor: number,
+  creditor: number,
+  amount: number,
+  currency = 'USD',
+  mode: 'test' | 'live' = 'test',
+): NettableEntry => ({
   id,
   mode,
   debtorBusinessId: debtor,
@@ -25,7 +32,12 @@ describe('netEntries', () => {
   });
 
   it('keeps currencies, modes and pairs apart', () => {
-    const invoices = netEntries([e(1, 1, 2, 100), e(2, 1, 2, 100, 'ZAR'), e(3, 1, 2, 100, 'USD', 'live'), e(4, 1, 3, 100)]);
+    const invoices = netEntries([
+      e(1, 1, 2, 100),
+      e(2, 1, 2, 100, 'ZAR'),
+      e(3, 1, 2, 100, 'USD', 'live'),
+      e(4, 1, 3, 100),
+    ]);
     expect(invoices.map((i) => [i.mode, i.currency, i.debtorBusinessId, i.creditorBusinessId, i.entryIds])).toEqual([
       ['live', 'USD', 1, 2, [3]],
       ['test', 'USD', 1, 2, [1]],
@@ -56,9 +68,15 @@ describe('netEntries', () => {
         }),
         { maxLength: 60 },
       )
-      .map((list) => list.filter((x) => x.debtor !== x.creditor).map((x, i) => e(i + 1, x.debtor, x.creditor, x.amount, x.currency, x.mode)));
+      .map((list) =>
+        list
+          .filter((x) => x.debtor !== x.creditor)
+          .map((x, i) => e(i + 1, x.debtor, x.creditor, x.amount, x.currency, x.mode)),
+      );
 
-    const balances = (items: { mode: string; currency: string; debtorBusinessId: number; creditorBusinessId: number; amount: number }[]) => {
+    const balances = (
+      items: { mode: string; currency: string; debtorBusinessId: number; creditorBusinessId: number; amount: number }[],
+    ) => {
       const b = new Map<string, number>();
       const add = (k: string, v: number) => b.set(k, (b.get(k) ?? 0) + v);
       for (const i of items) {
@@ -82,7 +100,9 @@ describe('netEntries', () => {
             for (const id of inv.entryIds) {
               const x = list[id - 1];
               expect([x.mode, x.currency]).toEqual([inv.mode, inv.currency]);
-              expect(new Set([x.debtorBusinessId, x.creditorBusinessId])).toEqual(new Set([inv.debtorBusinessId, inv.creditorBusinessId]));
+              expect(new Set([x.debtorBusinessId, x.creditorBusinessId])).toEqual(
+                new Set([inv.debtorBusinessId, inv.creditorBusinessId]),
+              );
             }
           }
         }),
@@ -94,7 +114,10 @@ describe('netEntries', () => {
         fc.property(entries, (list) => {
           const invoices = netEntries(list);
           for (const i of invoices) expect(Number.isSafeInteger(i.amount) && i.amount >= 0).toBe(true);
-          const keys = invoices.map((i) => `${i.mode}|${i.currency}|${Math.min(i.debtorBusinessId, i.creditorBusinessId)}|${Math.max(i.debtorBusinessId, i.creditorBusinessId)}`);
+          const keys = invoices.map(
+            (i) =>
+              `${i.mode}|${i.currency}|${Math.min(i.debtorBusinessId, i.creditorBusinessId)}|${Math.max(i.debtorBusinessId, i.creditorBusinessId)}`,
+          );
           expect(new Set(keys).size).toBe(keys.length);
         }),
       );
@@ -104,14 +127,22 @@ describe('netEntries', () => {
 
 describe('invoiceReference', () => {
   it('names the day, the pair, the currency, the mode and a sequence number', () => {
-    const ref = invoiceReference(new Date('2026-01-05T00:00:00.000Z'), { debtorBusinessId: 12, creditorBusinessId: 34, currency: 'USD', mode: 'test' }, 1);
+    const ref = invoiceReference(
+      new Date('2026-01-05T00:00:00.000Z'),
+      { debtorBusinessId: 12, creditorBusinessId: 34, currency: 'USD', mode: 'test' },
+      1,
+    );
     expect(ref).toBe('INV-20260105-12-34-USD-TEST-1');
     expect(ref).toMatch(INVOICE_REFERENCE_PATTERN);
   });
 
   it('uses the UTC day', () => {
-    expect(invoiceReference(new Date('2026-01-04T23:30:00-02:00'), { debtorBusinessId: 1, creditorBusinessId: 2, currency: 'ZAR', mode: 'live' }, 3)).toBe(
-      'INV-20260105-1-2-ZAR-LIVE-3',
-    );
+    expect(
+      invoiceReference(
+        new Date('2026-01-04T23:30:00-02:00'),
+        { debtorBusinessId: 1, creditorBusinessId: 2, currency: 'ZAR', mode: 'live' },
+        3,
+      ),
+    ).toBe('INV-20260105-1-2-ZAR-LIVE-3');
   });
 });

@@ -29,7 +29,10 @@ export interface PlannedInvoice {
  * same before and after. Pure; invoices come out in a deterministic order.
  */
 export function netEntries(entries: NettableEntry[]): PlannedInvoice[] {
-  const groups = new Map<string, { mode: Mode; currency: string; low: number; high: number; net: bigint; ids: number[] }>();
+  const groups = new Map<
+    string,
+    { mode: Mode; currency: string; low: number; high: number; net: bigint; ids: number[] }
+  >();
   for (const e of entries) {
     if (e.debtorBusinessId === e.creditorBusinessId) throw new Error(`entry ${e.id} has the same debtor and creditor`);
     const low = Math.min(e.debtorBusinessId, e.creditorBusinessId);

@@ -62,14 +62,22 @@ export class RunSettlementUseCase {
         });
         const moved = await this.ledger.invoice(m, plan.entryIds, zero ? 'settled' : 'invoiced', reference);
         // Cannot happen while the rows are locked; if it did, committing would misstate the invoice.
-        if (moved !== plan.entryIds.length) throw new Error(`invoice ${reference}: ${moved} of ${plan.entryIds.length} entries were still pending`);
+        if (moved !== plan.entryIds.length)
+          throw new Error(`invoice ${reference}: ${moved} of ${plan.entryIds.length} entries were still pending`);
         if (!zero) await this.invoices.announce(m, invoice, null, correlationId);
         issued.push(invoice);
       }
-      return { period_end: period_end.toISOString(), invoices: issued.map(toInvoiceView), entries_invoiced: pending.length };
+      return {
+        period_end: period_end.toISOString(),
+        invoices: issued.map(toInvoiceView),
+        entries_invoiced: pending.length,
+      };
     });
     this.outbox.notify();
-    this.logger.info({ period_end: result.period_end, invoices: result.invoices.length, entries: result.entries_invoiced }, 'settlement run finished');
+    this.logger.info(
+      { period_end: result.period_end, invoices: result.invoices.length, entries: result.entries_invoiced },
+      'settlement run finished',
+    );
     return result;
   }
 }

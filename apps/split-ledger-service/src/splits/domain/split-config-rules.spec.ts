@@ -1,6 +1,14 @@
 import { splitConfigProblems, type SplitConfigTerms } from './split-config-rules';
 
-const valid: SplitConfigTerms = { ownerBusinessId: 1, partnerBusinessId: 2, type: 'percentage', value: 250, role: 'fee', currency: 'USD', description: 'Platform fee' };
+const valid: SplitConfigTerms = {
+  ownerBusinessId: 1,
+  partnerBusinessId: 2,
+  type: 'percentage',
+  value: 250,
+  role: 'fee',
+  currency: 'USD',
+  description: 'Platform fee',
+};
 
 describe('splitConfigProblems', () => {
   it('accepts a valid config, with or without a description', () => {
@@ -27,6 +35,10 @@ describe('splitConfigProblems', () => {
   });
 
   it('lists every broken field', () => {
-    expect(splitConfigProblems({ ...valid, type: 'x', role: 'y', currency: 'Q' }).map((p) => p.field)).toEqual(['split_type', 'split_role', 'currency']);
+    expect(splitConfigProblems({ ...valid, type: 'x', role: 'y', currency: 'Q' }).map((p) => p.field)).toEqual([
+      'split_type',
+      'split_role',
+      'currency',
+    ]);
   });
 });

@@ -24,15 +24,25 @@ export function splitConfigProblems(t: SplitConfigTerms): FieldError[] {
   } else if (t.partnerBusinessId === t.ownerBusinessId) {
     problems.push({ field: 'partner_business_id', message: 'must be a business other than your own' });
   }
-  if (!SPLIT_TYPES.includes(t.type as never)) problems.push({ field: 'split_type', message: `must be one of ${SPLIT_TYPES.join(', ')}` });
+  if (!SPLIT_TYPES.includes(t.type as never))
+    problems.push({ field: 'split_type', message: `must be one of ${SPLIT_TYPES.join(', ')}` });
   if (!Number.isSafeInteger(t.value) || (t.value as number) < 1) {
     problems.push({ field: 'split_value', message: 'must be a positive integer' });
   } else if (t.type === 'percentage' && (t.value as number) > BPS_WHOLE) {
-    problems.push({ field: 'split_value', message: `must be at most ${BPS_WHOLE} basis points for a percentage split` });
+    problems.push({
+      field: 'split_value',
+      message: `must be at most ${BPS_WHOLE} basis points for a percentage split`,
+    });
   }
-  if (!SPLIT_ROLES.includes(t.role as never)) problems.push({ field: 'split_role', message: `must be one of ${SPLIT_ROLES.join(', ')}` });
-  if (!isSupportedCurrency(t.currency)) problems.push({ field: 'currency', message: 'must be a supported ISO 4217 currency code' });
-  if (t.description !== null && t.description !== undefined && (typeof t.description !== 'string' || t.description.length > SPLIT_DESCRIPTION_MAX)) {
+  if (!SPLIT_ROLES.includes(t.role as never))
+    problems.push({ field: 'split_role', message: `must be one of ${SPLIT_ROLES.join(', ')}` });
+  if (!isSupportedCurrency(t.currency))
+    problems.push({ field: 'currency', message: 'must be a supported ISO 4217 currency code' });
+  if (
+    t.description !== null &&
+    t.description !== undefined &&
+    (typeof t.description !== 'string' || t.description.length > SPLIT_DESCRIPTION_MAX)
+  ) {
     problems.push({ field: 'description', message: `must be a string of at most ${SPLIT_DESCRIPTION_MAX} characters` });
   }
   return problems;

@@ -28,7 +28,8 @@ export class CreateSplitConfigUseCase {
       currency: body.currency,
       description,
     });
-    if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
+    if (problems.length > 0)
+      throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     const row = await this.ds.transaction((m) =>
       this.store.create(m, {
         owner: ctx.business_id,

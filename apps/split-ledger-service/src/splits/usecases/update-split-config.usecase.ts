@@ -22,9 +22,11 @@ export class UpdateSplitConfigUseCase {
     const row = await this.ds.transaction(async (m) => {
       const current = await this.store.lockOwned(m, body.public_id, ctx.business_id, ctx.mode);
       if (!current.is_active) {
-        throw new DomainException(ErrorCodes.ValidationError, 'this split config has been deactivated and can no longer be changed; create a new one', [
-          { field: 'public_id', message: 'is deactivated' },
-        ]);
+        throw new DomainException(
+          ErrorCodes.ValidationError,
+          'this split config has been deactivated and can no longer be changed; create a new one',
+          [{ field: 'public_id', message: 'is deactivated' }],
+        );
       }
       const next: SplitTerms = {
         split_type: body.split_type ?? current.split_type,
@@ -41,7 +43,8 @@ export class UpdateSplitConfigUseCase {
         currency: current.currency.trim(),
         description: next.description,
       });
-      if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
+      if (problems.length > 0)
+        throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
       const unchanged =
         next.split_type === current.split_type &&
         next.split_value === Number(current.split_value) &&

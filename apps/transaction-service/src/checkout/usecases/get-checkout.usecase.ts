@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from '@payments/database';
-import {
-  ErrorCodes,
-  type CheckoutGetBody,
-  type CheckoutRpcRequest,
-  type CheckoutView,
-} from '@payments/contracts';
+import { ErrorCodes, type CheckoutGetBody, type CheckoutRpcRequest, type CheckoutView } from '@payments/contracts';
 import { DomainException } from '@payments/platform';
 import { LinkStore } from '../../links/link-store';
 import { PROVIDER_NAMES } from '../../connectors/connector';

@@ -11,7 +11,14 @@ import {
 import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig, durationMs } from '../../config/transaction.config';
-import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber, isPaymentMethodCode, normalizeMobileMoneyNumber, typeOfCode, type PaymentMethodCode } from '@payments/domain';
+import {
+  MOBILE_MONEY_NUMBER_RULE,
+  isMobileMoneyNumber,
+  isPaymentMethodCode,
+  normalizeMobileMoneyNumber,
+  typeOfCode,
+  type PaymentMethodCode,
+} from '@payments/domain';
 import { LinkStore } from '../../links/link-store';
 import { LivePayments, type Route } from '../../connectors/live-payments';
 import { ProviderPaymentStore } from '../../connectors/provider-payment-store';
@@ -62,7 +69,8 @@ export class PayCheckoutUseCase {
       // Sent to a provider: only the provider's answer ends it (the customer pays, or not, there).
       // The page cannot decline it, nor have the sandbox pay it.
       if (await this.attempts.get(m, txn.id)) return txn;
-      if (body.action === 'decline') return this.store.changeStatus(m, txn, 'failed', 'Declined by the customer', ctx.request_id);
+      if (body.action === 'decline')
+        return this.store.changeStatus(m, txn, 'failed', 'Declined by the customer', ctx.request_id);
       if (!txn.payment_method_code) {
         const { code, number } = this.chosenMethod(body);
         txn = await this.store.setMethod(m, txn, typeOfCode(code), code, number);
@@ -75,7 +83,8 @@ export class PayCheckoutUseCase {
       return route ? txn : this.sandbox.start(m, txn, ctx.request_id);
     });
     this.outbox.notify();
-    if (!route || row.status !== 'pending') return { checkout_id: row.checkout_id, transaction_id: row.public_id, status: row.status };
+    if (!route || row.status !== 'pending')
+      return { checkout_id: row.checkout_id, transaction_id: row.public_id, status: row.status };
     // Committed with its method: now to the provider, as an initialize does (a declined payment is
     // a 402 the page shows; an unreadable answer leaves it pending, shown as waiting). The page
     // then sends the customer on to the provider's own page, or shows its code or instructions.
@@ -89,14 +98,20 @@ export class PayCheckoutUseCase {
 
   private chosenMethod(body: CheckoutPayBody): { code: PaymentMethodCode; number: string | null } {
     const code = body.payment_method_code;
-    if (!code || !isPaymentMethodCode(code)) throw invalid([{ field: 'payment_method_code', message: 'choose a payment method' }]);
+    if (!code || !isPaymentMethodCode(code))
+      throw invalid([{ field: 'payment_method_code', message: 'choose a payment method' }]);
     if (typeOfCode(code) !== 'mobile_money') return { code, number: null };
     const number = normalizeMobileMoneyNumber(body.mobile_money_number ?? '');
-    if (!isMobileMoneyNumber(number)) throw invalid([{ field: 'mobile_money_number', message: MOBILE_MONEY_NUMBER_RULE }]);
+    if (!isMobileMoneyNumber(number))
+      throw invalid([{ field: 'mobile_money_number', message: MOBILE_MONEY_NUMBER_RULE }]);
     return { code, number };
   }
 
-  private async createFromLink(m: EntityManager, body: CheckoutPayBody, correlationId: string): Promise<TransactionRow> {
+  private async createFromLink(
+    m: EntityManager,
+    body: CheckoutPayBody,
+    correlationId: string,
+  ): Promise<TransactionRow> {
     const link = await this.links.byPublicId(m, body.checkout_id, { forPayment: true });
     if (!link) throw checkoutNotFound();
     const token = body.attempt_token && /^[A-Za-z0-9_-]{16,64}$/.test(body.attempt_token) ? body.attempt_token : null;
@@ -108,7 +123,8 @@ export class PayCheckoutUseCase {
     // Checked after the replay above: a page submitted before the deactivation still finds its payment.
     if (!link.active) throw new DomainException(ErrorCodes.LinkInactive, 'this payment link is no longer active');
     const email = body.email?.trim() ?? '';
-    if (!EMAIL.test(email) || email.length > 254) throw invalid([{ field: 'email', message: 'must be a valid e-mail address' }]);
+    if (!EMAIL.test(email) || email.length > 254)
+      throw invalid([{ field: 'email', message: 'must be a valid e-mail address' }]);
     const method = body.action === 'pay' ? this.chosenMethod(body) : null;
     return this.store.create(
       m,

@@ -15,10 +15,12 @@ import { credentialProblems, maskedAccount } from '@payments/domain';
 import { DomainException } from '@payments/platform';
 import { ConnectionStore, toConnectionView } from '../connection-store';
 
-const notConnected = (provider: string, mode: Mode) => new DomainException(ErrorCodes.NotFound, `no ${provider} connection in ${mode} mode`);
+const notConnected = (provider: string, mode: Mode) =>
+  new DomainException(ErrorCodes.NotFound, `no ${provider} connection in ${mode} mode`);
 
 function knownProvider(provider: unknown): ConnectionProvider {
-  if (!isConnectionProvider(provider)) throw new DomainException(ErrorCodes.NotFound, `no provider ${String(provider)}`);
+  if (!isConnectionProvider(provider))
+    throw new DomainException(ErrorCodes.NotFound, `no provider ${String(provider)}`);
   return provider;
 }
 
@@ -34,8 +36,13 @@ export class ManageConnectionsUseCase {
     const provider = knownProvider(body.provider);
     // The gateway checked the same rules; they are checked again where the credentials are kept.
     const problems = credentialProblems(provider, body.credentials);
-    if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
-    const row = await this.store.put({ businessId: ctx.business_id, mode: ctx.mode, provider }, body.credentials, maskedAccount(provider, body.credentials));
+    if (problems.length > 0)
+      throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
+    const row = await this.store.put(
+      { businessId: ctx.business_id, mode: ctx.mode, provider },
+      body.credentials,
+      maskedAccount(provider, body.credentials),
+    );
     return toConnectionView(row);
   }
 

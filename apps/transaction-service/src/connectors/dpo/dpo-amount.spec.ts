@@ -23,7 +23,9 @@ describe('DPO amounts', () => {
     ['1,000.00', 100000],
   ])('reads %j as %i', (text, minor) => expect(parseDpoAmount(text)).toBe(minor));
 
-  it.each(['', '-1.00', '1.234', '1e3', '10,00', 'abc', '１０', '99999999999999999.00'])('refuses %j', (text) => expect(parseDpoAmount(text)).toBeNull());
+  it.each(['', '-1.00', '1.234', '1e3', '10,00', 'abc', '１０', '99999999999999999.00'])('refuses %j', (text) =>
+    expect(parseDpoAmount(text)).toBeNull(),
+  );
 
   it('sends only currencies whose minor unit is a hundredth here (UGX is kept in whole shillings: never sent as cents)', () => {
     expect(isDpoCurrency('USD')).toBe(true);

@@ -13,7 +13,8 @@ export function isDpoCurrency(code: string): boolean {
 
 /** 1234 → "12.34"; 5 → "0.05". Exact (integer arithmetic); throws for a non-safe or negative integer. */
 export function formatDpoAmount(minor: number): string {
-  if (!Number.isSafeInteger(minor) || minor < 0) throw new Error(`amount must be a non-negative safe integer, got ${minor}`);
+  if (!Number.isSafeInteger(minor) || minor < 0)
+    throw new Error(`amount must be a non-negative safe integer, got ${minor}`);
   const digits = minor.toString().padStart(3, '0');
   return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

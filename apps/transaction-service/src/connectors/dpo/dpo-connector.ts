@@ -1,4 +1,13 @@
-import type { Connector, InitiateOutcome, InitiateRequest, NotificationOutcome, RefundOutcome, RefundRequest, SyncOutcome, SyncTarget } from '../connector';
+import type {
+  Connector,
+  InitiateOutcome,
+  InitiateRequest,
+  NotificationOutcome,
+  RefundOutcome,
+  RefundRequest,
+  SyncOutcome,
+  SyncTarget,
+} from '../connector';
 import { type DpoCredentials, maskDpoCompanyToken, parseDpoCredentials } from './dpo-credentials';
 import { type FetchLike, postXml } from './dpo-http';
 import { interpretCreateReply, interpretRefundReply, interpretVerifyReply } from './dpo-reply';
@@ -30,7 +39,8 @@ export class DpoConnector implements Connector<DpoCredentials> {
   /** `apiUrl`: DPO_API_URL, e.g. https://secure.3gdirectpay.com (no path). Throws when it is not an http(s) URL. */
   constructor(apiUrl: string = DPO_DEFAULT_API_URL, options: DpoConnectorOptions = {}) {
     const url = new URL(apiUrl);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('the DPO API URL must be an http(s) URL');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error('the DPO API URL must be an http(s) URL');
     this.base = url.toString().replace(/\/+$/, '');
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.now = options.now ?? (() => new Date());
@@ -84,8 +94,10 @@ export class DpoConnector implements Connector<DpoCredentials> {
     if (!parsed.ok) return { kind: 'invalid', reason: parsed.reason };
     const token = fieldOf(parsed.fields, 'TransactionToken') || null;
     const ref = fieldOf(parsed.fields, 'CompanyRef') || null;
-    if (token === null && ref === null) return { kind: 'invalid', reason: 'push without TransactionToken or CompanyRef' };
-    if ((token !== null && token.length > 100) || (ref !== null && ref.length > 100)) return { kind: 'invalid', reason: 'push with an oversized TransactionToken or CompanyRef' };
+    if (token === null && ref === null)
+      return { kind: 'invalid', reason: 'push without TransactionToken or CompanyRef' };
+    if ((token !== null && token.length > 100) || (ref !== null && ref.length > 100))
+      return { kind: 'invalid', reason: 'push with an oversized TransactionToken or CompanyRef' };
     return { kind: 'recheck', providerReference: token, transactionId: ref };
   }
 
@@ -108,7 +120,8 @@ export class DpoConnector implements Connector<DpoCredentials> {
     const planned = planRefundToken(c, req);
     if (!planned.ok) return { kind: 'declined', reason: planned.reason };
     const res = await postXml(this.fetch, this.apiEndpoint, planned.xml, opts.timeoutMs);
-    if (res.kind === 'failed') return { kind: 'unknown', reason: res.sent ? res.reason : `${res.reason}; nothing was sent` };
+    if (res.kind === 'failed')
+      return { kind: 'unknown', reason: res.sent ? res.reason : `${res.reason}; nothing was sent` };
     if (res.status < 200 || res.status > 299) return { kind: 'unknown', reason: `HTTP ${res.status}` };
     return interpretRefundReply(res.body);
   }

@@ -4,8 +4,14 @@ const TOKEN = '9F416C11-127B-4DE2-AC7F-D5710E4C5E0A';
 
 describe('DPO credentials', () => {
   it('takes a company token and a service type, trimmed', () => {
-    expect(parseDpoCredentials({ company_token: ` ${TOKEN} `, service_type: ' 3854 ' })).toEqual({ ok: true, value: { companyToken: TOKEN, serviceType: '3854' } });
-    expect(parseDpoCredentials({ company_token: TOKEN, service_type: 3854 })).toEqual({ ok: true, value: { companyToken: TOKEN, serviceType: '3854' } });
+    expect(parseDpoCredentials({ company_token: ` ${TOKEN} `, service_type: ' 3854 ' })).toEqual({
+      ok: true,
+      value: { companyToken: TOKEN, serviceType: '3854' },
+    });
+    expect(parseDpoCredentials({ company_token: TOKEN, service_type: 3854 })).toEqual({
+      ok: true,
+      value: { companyToken: TOKEN, serviceType: '3854' },
+    });
   });
 
   it.each<[unknown, string]>([

@@ -17,9 +17,14 @@ export function parseDpoCredentials(input: unknown): CredentialsResult<DpoCreden
   }
   const { company_token: token, service_type: service } = input as Record<string, unknown>;
   if (typeof token !== 'string' || !TOKEN.test(token.trim())) {
-    return { ok: false, field: 'company_token', message: 'must be the company token: 1 to 100 printable characters without spaces' };
+    return {
+      ok: false,
+      field: 'company_token',
+      message: 'must be the company token: 1 to 100 printable characters without spaces',
+    };
   }
-  const serviceText = typeof service === 'number' && Number.isSafeInteger(service) && service >= 0 ? String(service) : service;
+  const serviceText =
+    typeof service === 'number' && Number.isSafeInteger(service) && service >= 0 ? String(service) : service;
   if (typeof serviceText !== 'string' || !SERVICE_TYPE.test(serviceText.trim())) {
     return { ok: false, field: 'service_type', message: 'must be the service type: 1 to 20 digits' };
   }

@@ -5,14 +5,25 @@ import type { Api3gFields } from './dpo-xml';
  * summary: only elements on an allow-list, so the company token, the customer's name, e-mail,
  * phone and address, card details (CustomerCredit), URLs and any element DPO adds later stay out.
  */
-const LOGGABLE = new Set(['request', 'result', 'resultexplanation', 'transref', 'companyref', 'transactionamount', 'transactioncurrency', 'transactionapproval', 'fraudalert']);
+const LOGGABLE = new Set([
+  'request',
+  'result',
+  'resultexplanation',
+  'transref',
+  'companyref',
+  'transactionamount',
+  'transactioncurrency',
+  'transactionapproval',
+  'fraudalert',
+]);
 
 export function describeForLog(fields: Api3gFields): { fields: Record<string, string>; omitted: string[] } {
   const out: Record<string, string> = {};
   const omitted: string[] = [];
   for (const [k, v] of fields) {
     const lower = k.toLowerCase();
-    if (LOGGABLE.has(lower) && v !== null) out[k] = lower === 'resultexplanation' ? safeReason(v) : safeReason(v).slice(0, 64);
+    if (LOGGABLE.has(lower) && v !== null)
+      out[k] = lower === 'resultexplanation' ? safeReason(v) : safeReason(v).slice(0, 64);
     else omitted.push(k);
   }
   return { fields: out, omitted };

@@ -73,7 +73,15 @@ describe('DPO requests', () => {
     expect(fieldOf(byRef.fields, 'TransactionToken')).toBeUndefined();
   });
 
-  const refund: RefundRequest = { providerReference: 'TOK-1', transactionId: 'txn_1', amountMinor: 400, currency: 'USD', reason: 'Damaged <item>', refundId: 'rfd_9', notifyUrl: 'https://x.test/n' };
+  const refund: RefundRequest = {
+    providerReference: 'TOK-1',
+    transactionId: 'txn_1',
+    amountMinor: 400,
+    currency: 'USD',
+    reason: 'Damaged <item>',
+    refundId: 'rfd_9',
+    notifyUrl: 'https://x.test/n',
+  };
 
   it('refundToken: token, amount in major units, details, our refund id as refundRef', () => {
     expect(planRefundToken(C, refund)).toEqual({

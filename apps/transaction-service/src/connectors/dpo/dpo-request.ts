@@ -31,9 +31,12 @@ export function dpoServiceDate(now: Date): string {
 }
 
 function refusal(req: InitiateRequest): string | null {
-  if (!DPO_METHODS.includes(req.method.trim().toLowerCase())) return `method ${JSON.stringify(req.method)} is not a DPO Pay method`;
-  if (!isDpoCurrency(req.currency)) return `currency ${JSON.stringify(req.currency)} is not one the DPO connector sends (two-decimal ISO currencies only)`;
-  if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor <= 0) return 'amount must be a positive whole number of minor units';
+  if (!DPO_METHODS.includes(req.method.trim().toLowerCase()))
+    return `method ${JSON.stringify(req.method)} is not a DPO Pay method`;
+  if (!isDpoCurrency(req.currency))
+    return `currency ${JSON.stringify(req.currency)} is not one the DPO connector sends (two-decimal ISO currencies only)`;
+  if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor <= 0)
+    return 'amount must be a positive whole number of minor units';
   if (!REF.test(req.transactionId)) return 'transaction id must be 1 to 50 printable ASCII characters (DPO CompanyRef)';
   if (!isHttpUrl(req.returnUrl)) return 'the return URL must be an http(s) URL';
   return null;
@@ -71,7 +74,19 @@ export function planCreateToken(c: DpoCredentials, req: InitiateRequest, now: Da
       ['CompanyToken', c.companyToken],
       ['Request', 'createToken'],
       ['Transaction', transaction],
-      ['Services', [['Service', [['ServiceType', c.serviceType], ['ServiceDescription', description.slice(0, 200)], ['ServiceDate', dpoServiceDate(now)]]]]],
+      [
+        'Services',
+        [
+          [
+            'Service',
+            [
+              ['ServiceType', c.serviceType],
+              ['ServiceDescription', description.slice(0, 200)],
+              ['ServiceDate', dpoServiceDate(now)],
+            ],
+          ],
+        ],
+      ],
     ]),
   };
 }
@@ -89,7 +104,8 @@ export type RefundPlan = { ok: true; xml: string } | { ok: false; reason: string
 
 /** refundToken: the payment's token, the amount (major units), why, and our refund id as refundRef. */
 export function planRefundToken(c: DpoCredentials, req: RefundRequest): RefundPlan {
-  if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor <= 0) return { ok: false, reason: 'refund amount must be a positive whole number of minor units' };
+  if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor <= 0)
+    return { ok: false, reason: 'refund amount must be a positive whole number of minor units' };
   if (req.providerReference.trim() === '') return { ok: false, reason: 'the payment has no DPO transaction token' };
   return {
     ok: true,

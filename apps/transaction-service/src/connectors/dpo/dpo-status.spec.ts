@@ -25,15 +25,40 @@ describe('DPO verifyToken result codes', () => {
   });
 
   it('knows exactly the documented codes', () => {
-    expect(DPO_VERIFY_CODES).toEqual(['000', '001', '002', '003', '005', '007', '801', '802', '803', '804', '900', '901', '902', '903', '904', '950', '951']);
+    expect(DPO_VERIFY_CODES).toEqual([
+      '000',
+      '001',
+      '002',
+      '003',
+      '005',
+      '007',
+      '801',
+      '802',
+      '803',
+      '804',
+      '900',
+      '901',
+      '902',
+      '903',
+      '904',
+      '950',
+      '951',
+    ]);
   });
 
-  it.each(['', '0', '00', '999', '905', '940', 'abc', '0000', '000x'])('an undocumented code %j is never a statement about the payment', (code) => {
-    expect(mapDpoVerifyCode(code)).toMatchObject({ kind: 'request-problem' });
-  });
+  it.each(['', '0', '00', '999', '905', '940', 'abc', '0000', '000x'])(
+    'an undocumented code %j is never a statement about the payment',
+    (code) => {
+      expect(mapDpoVerifyCode(code)).toMatchObject({ kind: 'request-problem' });
+    },
+  );
 
   it('only 001, 003, 005, 007 and 900 leave a payment open; success only for 000; failed only for 901, 903, 904', () => {
-    const by = (s: string) => DPO_VERIFY_CODES.filter((c) => { const m = mapDpoVerifyCode(c); return m.kind === 'status' && m.status === s && m.recognized; });
+    const by = (s: string) =>
+      DPO_VERIFY_CODES.filter((c) => {
+        const m = mapDpoVerifyCode(c);
+        return m.kind === 'status' && m.status === s && m.recognized;
+      });
     expect(by('success')).toEqual(['000']);
     expect(by('failed')).toEqual(['901', '903', '904']);
     expect(by('processing')).toEqual(['001', '003', '005', '007']);
@@ -41,7 +66,21 @@ describe('DPO verifyToken result codes', () => {
   });
 
   it('createToken refusals are the documented codes but 000 and 940', () => {
-    expect(Object.keys(DPO_CREATE_REFUSALS).sort()).toEqual(['801', '802', '803', '804', '902', '904', '905', '906', '922', '923', '930', '950', '960']);
+    expect(Object.keys(DPO_CREATE_REFUSALS).sort()).toEqual([
+      '801',
+      '802',
+      '803',
+      '804',
+      '902',
+      '904',
+      '905',
+      '906',
+      '922',
+      '923',
+      '930',
+      '950',
+      '960',
+    ]);
   });
 
   it('refundToken refusals', () => {

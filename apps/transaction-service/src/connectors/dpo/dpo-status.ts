@@ -61,7 +61,8 @@ export const DPO_VERIFY_CODES: readonly string[] = [...Object.keys(STATUSES), ..
 export function mapDpoVerifyCode(code: string): DpoVerifyMeaning {
   const key = code.trim();
   if (Object.prototype.hasOwnProperty.call(STATUSES, key)) return { kind: 'status', ...STATUSES[key] };
-  if (Object.prototype.hasOwnProperty.call(REQUEST_PROBLEMS, key)) return { kind: 'request-problem', explanation: REQUEST_PROBLEMS[key] };
+  if (Object.prototype.hasOwnProperty.call(REQUEST_PROBLEMS, key))
+    return { kind: 'request-problem', explanation: REQUEST_PROBLEMS[key] };
   return { kind: 'request-problem', explanation: 'a result code DPO does not document for verifyToken' };
 }
 

@@ -13,8 +13,12 @@ describe('DPO XML', () => {
       ['Request', 'createToken'],
       ['Transaction', [['CompanyRef', 'a&b</CompanyRef><x>']]],
     ]);
-    expect(xml).toBe('<?xml version="1.0" encoding="utf-8"?><API3G><CompanyToken>T</CompanyToken><Request>createToken</Request><Transaction><CompanyRef>a&amp;b&lt;/CompanyRef&gt;&lt;x&gt;</CompanyRef></Transaction></API3G>');
-    expect(fieldOf((parseApi3g(xml) as { ok: true; fields: Map<string, string | null> }).fields, 'request')).toBe('createToken');
+    expect(xml).toBe(
+      '<?xml version="1.0" encoding="utf-8"?><API3G><CompanyToken>T</CompanyToken><Request>createToken</Request><Transaction><CompanyRef>a&amp;b&lt;/CompanyRef&gt;&lt;x&gt;</CompanyRef></Transaction></API3G>',
+    );
+    expect(fieldOf((parseApi3g(xml) as { ok: true; fields: Map<string, string | null> }).fields, 'request')).toBe(
+      'createToken',
+    );
   });
 
   it('refuses an element name that is not one', () => {
@@ -58,13 +62,19 @@ describe('DPO XML', () => {
     ['<API3G>text<Result>000</Result></API3G>', 'not a well-formed API3G document'],
     ['<API3G><Result>0&00</Result></API3G>', 'element Result has a malformed entity'],
     ['<API3G><Result>&xxe;</Result></API3G>', 'element Result has a malformed entity'],
-    ['<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x "y">]><API3G><Result>&x;</Result></API3G>', 'XML with a DOCTYPE is not taken'],
+    [
+      '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x "y">]><API3G><Result>&x;</Result></API3G>',
+      'XML with a DOCTYPE is not taken',
+    ],
   ])('refuses %j: %s', (body, reason) => {
     expect(parseApi3g(body)).toEqual({ ok: false, reason });
   });
 
   it('refuses a body far larger than any reply', () => {
-    expect(parseApi3g(`<API3G><Result>000</Result><X>${'a'.repeat(70_000)}</X></API3G>`)).toEqual({ ok: false, reason: 'reply too large' });
+    expect(parseApi3g(`<API3G><Result>000</Result><X>${'a'.repeat(70_000)}</X></API3G>`)).toEqual({
+      ok: false,
+      reason: 'reply too large',
+    });
   });
 
   it('an empty API3G with children but no Result still parses: the reader decides', () => {

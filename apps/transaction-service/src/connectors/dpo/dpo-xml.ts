@@ -15,11 +15,18 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 /** Characters XML 1.0 cannot carry at all (controls but tab, CR and LF; lone surrogates; U+FFFE/U+FFFF). */
 // eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Escapes text for element content: `& < > " '`, and drops characters XML cannot carry. */
 export function escapeXml(text: string): string {
-  return text.replace(NOT_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(NOT_XML, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 function render(node: XmlNode): string {
@@ -95,9 +102,13 @@ export function parseApi3g(body: string): ParsedApi3g {
   let text = body.replace(/^\uFEFF/, '').trim();
   if (text === '') return { ok: false, reason: 'empty reply' };
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) return { ok: false, reason: 'XML with a DOCTYPE is not taken' };
-  text = text.replace(/^<\?xml[^>]*\?>/, '').replace(/<!--[\s\S]*?-->/g, '').trim();
+  text = text
+    .replace(/^<\?xml[^>]*\?>/, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .trim();
   const root = /^<API3G(?:\s[^>]*)?>([\s\S]*)<\/API3G>$/i.exec(text);
-  if (root === null) return { ok: false, reason: /^<API3G\s*\/>$/i.test(text) ? 'empty API3G element' : 'not an API3G XML document' };
+  if (root === null)
+    return { ok: false, reason: /^<API3G\s*\/>$/i.test(text) ? 'empty API3G element' : 'not an API3G XML document' };
   const inner = root[1];
   const fields = new Map<string, string | null>();
   const seen = new Set<string>();
@@ -120,7 +131,8 @@ export function parseApi3g(body: string): ParsedApi3g {
     const close = closeOf(inner, name, open.lastIndex);
     if (close === null) return { ok: false, reason: `element ${name.slice(0, 40)} is not closed` };
     const content = contentText(inner.slice(open.lastIndex, close.start));
-    if (content.text === null && !content.nested) return { ok: false, reason: `element ${name.slice(0, 40)} has a malformed entity` };
+    if (content.text === null && !content.nested)
+      return { ok: false, reason: `element ${name.slice(0, 40)} has a malformed entity` };
     fields.set(name, content.text);
     at = close.end;
   }

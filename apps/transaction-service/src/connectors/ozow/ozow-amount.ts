@@ -7,7 +7,8 @@ export const OZOW_COUNTRY = 'ZA';
 
 /** 2500 → "25.00"; 5 → "0.05". Exact (integer arithmetic); throws for a non-safe or negative integer. */
 export function formatOzowAmount(minor: number): string {
-  if (!Number.isSafeInteger(minor) || minor < 0) throw new Error(`amount must be a non-negative safe integer, got ${minor}`);
+  if (!Number.isSafeInteger(minor) || minor < 0)
+    throw new Error(`amount must be a non-negative safe integer, got ${minor}`);
   const digits = minor.toString().padStart(3, '0');
   return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

@@ -1,4 +1,13 @@
-import type { Connector, InitiateOutcome, InitiateRequest, NotificationOutcome, RefundOutcome, RefundRequest, SyncOutcome, SyncTarget } from '../connector';
+import type {
+  Connector,
+  InitiateOutcome,
+  InitiateRequest,
+  NotificationOutcome,
+  RefundOutcome,
+  RefundRequest,
+  SyncOutcome,
+  SyncTarget,
+} from '../connector';
 import { type OzowCredentials, maskOzowSite, parseOzowCredentials } from './ozow-credentials';
 import { type FetchLike, send } from './ozow-http';
 import { identifyOzowNotification, verifyOzowNotification } from './ozow-notification';
@@ -36,7 +45,8 @@ export class OzowConnector implements Connector<OzowCredentials> {
   /** `apiUrl`: OZOW_API_URL, e.g. https://api.ozow.com. Throws when it is not an http(s) URL. */
   constructor(apiUrl: string = OZOW_DEFAULT_API_URL, options: OzowConnectorOptions = {}) {
     const url = new URL(apiUrl);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('the Ozow API URL must be an http(s) URL');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error('the Ozow API URL must be an http(s) URL');
     this.base = url.toString().replace(/\/+$/, '');
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
   }
@@ -52,7 +62,16 @@ export class OzowConnector implements Connector<OzowCredentials> {
   async initiate(c: OzowCredentials, req: InitiateRequest, opts: { timeoutMs: number }): Promise<InitiateOutcome> {
     const planned = planPaymentRequest(c, req);
     if (!planned.ok) return { kind: 'declined', source: 'connector', reason: planned.reason };
-    const res = await send(this.fetch, { method: 'POST', url: `${this.base}/PostPaymentRequest`, headers: { ApiKey: c.apiKey, ...JSON_HEADERS }, body: JSON.stringify(planned.body) }, opts.timeoutMs);
+    const res = await send(
+      this.fetch,
+      {
+        method: 'POST',
+        url: `${this.base}/PostPaymentRequest`,
+        headers: { ApiKey: c.apiKey, ...JSON_HEADERS },
+        body: JSON.stringify(planned.body),
+      },
+      opts.timeoutMs,
+    );
     if (res.kind === 'failed') return { kind: 'unknown', sent: res.sent, reason: res.reason };
     return interpretPaymentRequestReply(res.status, res.body);
   }
@@ -60,7 +79,11 @@ export class OzowConnector implements Connector<OzowCredentials> {
   /** Always by our transaction id (the TransactionReference we sent), with the payment's test flag. */
   async sync(c: OzowCredentials, target: SyncTarget, opts: { timeoutMs: number }): Promise<SyncOutcome> {
     const url = `${this.base}/GetTransactionByReference?${byReferenceQuery(c, target.transactionId, target.test === true)}`;
-    const res = await send(this.fetch, { method: 'GET', url, headers: { ApiKey: c.apiKey, Accept: 'application/json' } }, opts.timeoutMs);
+    const res = await send(
+      this.fetch,
+      { method: 'GET', url, headers: { ApiKey: c.apiKey, Accept: 'application/json' } },
+      opts.timeoutMs,
+    );
     if (res.kind === 'failed') return { kind: 'unknown', reason: res.reason };
     return interpretTransactionsReply(res.status, res.body, c.siteCode, target.transactionId);
   }
@@ -88,7 +111,12 @@ export class OzowConnector implements Connector<OzowCredentials> {
     const started = Date.now();
     const tokenRes = await send(
       this.fetch,
-      { method: 'POST', url: `${this.base}/token`, headers: { ApiKey: c.apiKey, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' }, body: tokenForm(c) },
+      {
+        method: 'POST',
+        url: `${this.base}/token`,
+        headers: { ApiKey: c.apiKey, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: tokenForm(c),
+      },
       opts.timeoutMs,
     );
     const token = readToken(tokenRes);
@@ -96,7 +124,12 @@ export class OzowConnector implements Connector<OzowCredentials> {
     const left = Math.max(1_000, opts.timeoutMs - (Date.now() - started));
     const res = await send(
       this.fetch,
-      { method: 'POST', url: `${this.base}/secure/refunds/submit`, headers: { Authorization: `Bearer ${token.token}`, ...JSON_HEADERS }, body: JSON.stringify(planned.body) },
+      {
+        method: 'POST',
+        url: `${this.base}/secure/refunds/submit`,
+        headers: { Authorization: `Bearer ${token.token}`, ...JSON_HEADERS },
+        body: JSON.stringify(planned.body),
+      },
       left,
     );
     return interpretRefundReply(res, req.providerReference.trim());

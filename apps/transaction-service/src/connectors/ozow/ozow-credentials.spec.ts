@@ -4,7 +4,10 @@ const GOOD = { site_code: 'TSTSTE0001', private_key: '215114531AFF7134A94C88CEEA
 
 describe('Ozow credentials', () => {
   it('accepts a site code, private key and API key as given', () => {
-    expect(parseOzowCredentials(GOOD)).toEqual({ ok: true, value: { siteCode: 'TSTSTE0001', privateKey: '215114531AFF7134A94C88CEEA48E', apiKey: 'ak-1a2b3c4d5e6f' } });
+    expect(parseOzowCredentials(GOOD)).toEqual({
+      ok: true,
+      value: { siteCode: 'TSTSTE0001', privateKey: '215114531AFF7134A94C88CEEA48E', apiKey: 'ak-1a2b3c4d5e6f' },
+    });
   });
 
   it.each([

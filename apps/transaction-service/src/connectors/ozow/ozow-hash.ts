@@ -76,10 +76,22 @@ export const NOTIFICATION_HASH_ORDER: readonly string[] = [
 ];
 
 /** A refund notification's Hash order (hub.ozow.com "Refund processing"; Ozow's WooCommerce plugin). */
-export const REFUND_NOTIFICATION_HASH_ORDER: readonly string[] = ['RefundId', 'TransactionId', 'CurrencyCode', 'Amount', 'Status', 'BankName', 'AccountNumber', 'StatusMessage'];
+export const REFUND_NOTIFICATION_HASH_ORDER: readonly string[] = [
+  'RefundId',
+  'TransactionId',
+  'CurrencyCode',
+  'Amount',
+  'Status',
+  'BankName',
+  'AccountNumber',
+  'StatusMessage',
+];
 
 /** The refund request's hashCheck: transactionId, amount, refundReason, notifyUrl, then the key. */
-export function refundRequestHash(r: { transactionId: string; amount: string; refundReason: string; notifyUrl: string }, privateKey: string): string {
+export function refundRequestHash(
+  r: { transactionId: string; amount: string; refundReason: string; notifyUrl: string },
+  privateKey: string,
+): string {
   return ozowHash([r.transactionId, r.amount, r.refundReason, r.notifyUrl], privateKey);
 }
 

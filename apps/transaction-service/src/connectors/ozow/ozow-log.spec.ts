@@ -19,12 +19,29 @@ describe('what may be logged of an Ozow message', () => {
     });
     const { fields: logged, omitted } = describeForLog(fields);
     const text = JSON.stringify(logged);
-    expect(logged).toMatchObject({ TransactionReference: 'txn_1', Amount: '25.00', Status: 'Complete', RefundId: 'r-1' });
-    for (const secret of ['TSTSTE0001', 'abc', 'Standard Bank', '0123456789', '0821234567', 'jane@example.com', 'customer@example.com']) expect(text).not.toContain(secret);
+    expect(logged).toMatchObject({
+      TransactionReference: 'txn_1',
+      Amount: '25.00',
+      Status: 'Complete',
+      RefundId: 'r-1',
+    });
+    for (const secret of [
+      'TSTSTE0001',
+      'abc',
+      'Standard Bank',
+      '0123456789',
+      '0821234567',
+      'jane@example.com',
+      'customer@example.com',
+    ])
+      expect(text).not.toContain(secret);
     expect(omitted.sort()).toEqual(['AccountNumber', 'BankName', 'Hash', 'Optional1', 'SiteCode']);
   });
 
   it('matches names without regard to case and reads JSON values', () => {
-    expect(describeForLog(Object.entries({ status: 'Complete', amount: 25, accountNumber: '123' }))).toEqual({ fields: { status: 'Complete', amount: '25' }, omitted: ['accountNumber'] });
+    expect(describeForLog(Object.entries({ status: 'Complete', amount: 25, accountNumber: '123' }))).toEqual({
+      fields: { status: 'Complete', amount: '25' },
+      omitted: ['accountNumber'],
+    });
   });
 });

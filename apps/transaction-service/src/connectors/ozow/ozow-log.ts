@@ -8,10 +8,24 @@ export { safeReason };
  * keys, the site code, the customer's bank name and account number, the optional fields and any
  * field Ozow adds later stay out. Field names are matched without regard to case.
  */
-const LOGGABLE = new Set(['transactionid', 'transactionreference', 'amount', 'status', 'currencycode', 'istest', 'statusmessage', 'refundid', 'paymentrequestid', 'errormessage']);
+const LOGGABLE = new Set([
+  'transactionid',
+  'transactionreference',
+  'amount',
+  'status',
+  'currencycode',
+  'istest',
+  'statusmessage',
+  'refundid',
+  'paymentrequestid',
+  'errormessage',
+]);
 const FREE_TEXT = new Set(['statusmessage', 'errormessage']);
 
-export function describeForLog(fields: Iterable<readonly [string, unknown]>): { fields: Record<string, string>; omitted: string[] } {
+export function describeForLog(fields: Iterable<readonly [string, unknown]>): {
+  fields: Record<string, string>;
+  omitted: string[];
+} {
   const out: Record<string, string> = {};
   const omitted: string[] = [];
   for (const [k, raw] of fields) {

@@ -1,4 +1,9 @@
-import { identifyOzowNotification, paymentNotificationHash, refundNotificationHash, verifyOzowNotification } from './ozow-notification';
+import {
+  identifyOzowNotification,
+  paymentNotificationHash,
+  refundNotificationHash,
+  verifyOzowNotification,
+} from './ozow-notification';
 
 const C = { siteCode: 'TSTSTE0001', privateKey: '215114531AFF7134A94C88CEEA48E', apiKey: 'ak' };
 const FORM = 'application/x-www-form-urlencoded';
@@ -31,7 +36,16 @@ describe('Ozow payment notifications', () => {
   it('a signed Complete of this site: valid, success, with the TransactionId as provider reference', () => {
     expect(verifyOzowNotification(C, signed(payment()), FORM)).toEqual({
       kind: 'valid',
-      update: { providerStatus: 'Complete', status: 'success', recognized: true, refunded: false, reference: 'txn_1', amountMinor: 2500, providerReference: '6f1c2b0a-1111-2222-3333-444455556666', pollUrl: null },
+      update: {
+        providerStatus: 'Complete',
+        status: 'success',
+        recognized: true,
+        refunded: false,
+        reference: 'txn_1',
+        amountMinor: 2500,
+        providerReference: '6f1c2b0a-1111-2222-3333-444455556666',
+        pollUrl: null,
+      },
     });
   });
 
@@ -39,32 +53,58 @@ describe('Ozow payment notifications', () => {
     ['PendingInvestigation', 'processing'],
     ['Pending', 'processing'],
   ])('%s → %s', (status, mapped) => {
-    expect(verifyOzowNotification(C, signed(payment({ Status: status })), FORM)).toMatchObject({ kind: 'valid', update: { providerStatus: status, status: mapped } });
+    expect(verifyOzowNotification(C, signed(payment({ Status: status })), FORM)).toMatchObject({
+      kind: 'valid',
+      update: { providerStatus: status, status: mapped },
+    });
   });
 
   // A reference can hold several attempts: one that failed does not fail the payment (the customer
   // may pay on a second try); the status API, listing them all, is asked instead.
-  it.each(['Cancelled', 'Error', 'Abandoned'])('a signed %s of one attempt: ask Ozow about the whole payment', (status) => {
-    const fields = payment({ Status: status });
-    expect(verifyOzowNotification(C, signed(fields), FORM)).toEqual({ kind: 'recheck', providerReference: null, transactionId: fields.TransactionReference });
-  });
+  it.each(['Cancelled', 'Error', 'Abandoned'])(
+    'a signed %s of one attempt: ask Ozow about the whole payment',
+    (status) => {
+      const fields = payment({ Status: status });
+      expect(verifyOzowNotification(C, signed(fields), FORM)).toEqual({
+        kind: 'recheck',
+        providerReference: null,
+        transactionId: fields.TransactionReference,
+      });
+    },
+  );
 
   it('hashes absent optionals as empty and the lower-cased values (the key as given)', () => {
-    const fields = payment({ Optional1: null, Optional2: null, Optional3: null, Optional4: null, Optional5: null, StatusMessage: null });
+    const fields = payment({
+      Optional1: null,
+      Optional2: null,
+      Optional3: null,
+      Optional4: null,
+      Optional5: null,
+      StatusMessage: null,
+    });
     expect(verifyOzowNotification(C, signed(fields), undefined)).toMatchObject({ kind: 'valid' });
-    expect(verifyOzowNotification(C, signed(fields, paymentNotificationHash(fields, C.privateKey).toUpperCase()), FORM)).toMatchObject({ kind: 'valid' });
+    expect(
+      verifyOzowNotification(C, signed(fields, paymentNotificationHash(fields, C.privateKey).toUpperCase()), FORM),
+    ).toMatchObject({ kind: 'valid' });
   });
 
   it.each<[string, string, string | undefined]>([
     ['a wrong hash', signed(payment(), 'ab'.repeat(64)), FORM],
     ['an amount changed after signing', signed(payment()).replace('Amount=25.00', 'Amount=2.50'), FORM],
-    ['a status changed after signing', signed(payment({ Status: 'Cancelled' })).replace('Status=Cancelled', 'Status=Complete'), FORM],
+    [
+      'a status changed after signing',
+      signed(payment({ Status: 'Cancelled' })).replace('Status=Cancelled', 'Status=Complete'),
+      FORM,
+    ],
   ])('%s: invalid (hash does not verify)', (_what, body, type) => {
     expect(verifyOzowNotification(C, body, type)).toEqual({ kind: 'invalid', reason: 'hash does not verify' });
   });
 
   it('refuses a hash made with another key', () => {
-    expect(verifyOzowNotification(C, signed(payment(), paymentNotificationHash(payment(), 'other')), FORM)).toEqual({ kind: 'invalid', reason: 'hash does not verify' });
+    expect(verifyOzowNotification(C, signed(payment(), paymentNotificationHash(payment(), 'other')), FORM)).toEqual({
+      kind: 'invalid',
+      reason: 'hash does not verify',
+    });
   });
 
   it.each<[string, string, string | undefined, string]>([
@@ -89,7 +129,17 @@ describe('Ozow payment notifications', () => {
 });
 
 function refund(over: Record<string, string> = {}): Record<string, string> {
-  return { RefundId: 'R-77', TransactionId: '6f1c2b0a', CurrencyCode: 'ZAR', Amount: '12.50', Status: 'Complete', BankName: 'Standard Bank', AccountNumber: '0123456789', StatusMessage: '', ...over };
+  return {
+    RefundId: 'R-77',
+    TransactionId: '6f1c2b0a',
+    CurrencyCode: 'ZAR',
+    Amount: '12.50',
+    Status: 'Complete',
+    BankName: 'Standard Bank',
+    AccountNumber: '0123456789',
+    StatusMessage: '',
+    ...over,
+  };
 }
 
 describe('Ozow refund notifications', () => {
@@ -103,7 +153,16 @@ describe('Ozow refund notifications', () => {
   ])('a signed %s → %s', (status, mapped) => {
     const fields = refund({ Status: status });
     const body = new URLSearchParams({ ...fields, Hash: refundNotificationHash(fields, C.privateKey) }).toString();
-    expect(verifyOzowNotification(C, body, FORM)).toEqual({ kind: 'refund', update: { providerRefundId: 'R-77', providerPaymentReference: '6f1c2b0a', providerStatus: status, status: mapped, amountMinor: 1250 } });
+    expect(verifyOzowNotification(C, body, FORM)).toEqual({
+      kind: 'refund',
+      update: {
+        providerRefundId: 'R-77',
+        providerPaymentReference: '6f1c2b0a',
+        providerStatus: status,
+        status: mapped,
+        amountMinor: 1250,
+      },
+    });
   });
 
   it('a bad hash is invalid, and no outcome carries the bank name or account number', () => {
@@ -111,7 +170,11 @@ describe('Ozow refund notifications', () => {
     const body = new URLSearchParams({ ...fields, Hash: 'cd'.repeat(64) }).toString();
     const out = verifyOzowNotification(C, body, FORM);
     expect(out).toEqual({ kind: 'invalid', reason: 'hash does not verify' });
-    const good = verifyOzowNotification(C, new URLSearchParams({ ...fields, Hash: refundNotificationHash(fields, C.privateKey) }).toString(), FORM);
+    const good = verifyOzowNotification(
+      C,
+      new URLSearchParams({ ...fields, Hash: refundNotificationHash(fields, C.privateKey) }).toString(),
+      FORM,
+    );
     for (const o of [out, good]) {
       expect(JSON.stringify(o)).not.toContain('0123456789');
       expect(JSON.stringify(o)).not.toContain('Standard Bank');

@@ -43,7 +43,11 @@ function valuesOf(form: Map<string, string>, order: readonly string[]): string[]
  * The hash is checked first (constant time). Reasons never quote a value: bank names and account
  * numbers of customers never reach a log through them.
  */
-export function verifyOzowNotification(c: OzowCredentials, rawBody: string, contentType: string | undefined): NotificationOutcome {
+export function verifyOzowNotification(
+  c: OzowCredentials,
+  rawBody: string,
+  contentType: string | undefined,
+): NotificationOutcome {
   if (!isForm(contentType)) return { kind: 'invalid', reason: 'not a form post' };
   const form = readForm(rawBody);
   if (typeof form === 'string') return { kind: 'invalid', reason: form };
@@ -53,17 +57,25 @@ export function verifyOzowNotification(c: OzowCredentials, rawBody: string, cont
 }
 
 function paymentNotification(c: OzowCredentials, form: Map<string, string>, hash: string): NotificationOutcome {
-  if (!hashMatches(hash, ozowHash(valuesOf(form, NOTIFICATION_HASH_ORDER), c.privateKey))) return { kind: 'invalid', reason: 'hash does not verify' };
+  if (!hashMatches(hash, ozowHash(valuesOf(form, NOTIFICATION_HASH_ORDER), c.privateKey)))
+    return { kind: 'invalid', reason: 'hash does not verify' };
   for (const name of ['SiteCode', 'TransactionId', 'TransactionReference', 'Amount', 'Status', 'CurrencyCode']) {
     if ((form.get(name.toLowerCase()) ?? '').trim() === '') return { kind: 'invalid', reason: `field ${name} missing` };
   }
-  if (form.get('sitecode')!.trim().toLowerCase() !== c.siteCode.toLowerCase()) return { kind: 'invalid', reason: 'not for this site' };
-  if (form.get('currencycode')!.trim().toUpperCase() !== 'ZAR') return { kind: 'invalid', reason: 'currency is not ZAR' };
+  if (form.get('sitecode')!.trim().toLowerCase() !== c.siteCode.toLowerCase())
+    return { kind: 'invalid', reason: 'not for this site' };
+  if (form.get('currencycode')!.trim().toUpperCase() !== 'ZAR')
+    return { kind: 'invalid', reason: 'currency is not ZAR' };
   const isTest = (form.get('istest') ?? 'false').trim().toLowerCase();
   if (isTest !== 'true' && isTest !== 'false') return { kind: 'invalid', reason: 'IsTest is neither true nor false' };
   const amountMinor = parseOzowAmount(form.get('amount'));
   if (amountMinor === null) return { kind: 'invalid', reason: 'amount malformed' };
-  const update = updateOf(form.get('status')!, form.get('transactionreference')!.trim(), amountMinor, form.get('transactionid')!.trim());
+  const update = updateOf(
+    form.get('status')!,
+    form.get('transactionreference')!.trim(),
+    amountMinor,
+    form.get('transactionid')!.trim(),
+  );
   // One reference can hold several attempts (a customer who cancelled, then paid on a second try):
   // a failed attempt does not fail the payment; the status API, which lists them all, decides.
   if (update.status === 'failed') return { kind: 'recheck', providerReference: null, transactionId: update.reference };
@@ -71,7 +83,8 @@ function paymentNotification(c: OzowCredentials, form: Map<string, string>, hash
 }
 
 function refundNotification(c: OzowCredentials, form: Map<string, string>, hash: string): NotificationOutcome {
-  if (!hashMatches(hash, ozowHash(valuesOf(form, REFUND_NOTIFICATION_HASH_ORDER), c.privateKey))) return { kind: 'invalid', reason: 'hash does not verify' };
+  if (!hashMatches(hash, ozowHash(valuesOf(form, REFUND_NOTIFICATION_HASH_ORDER), c.privateKey)))
+    return { kind: 'invalid', reason: 'hash does not verify' };
   for (const name of ['RefundId', 'TransactionId', 'Amount', 'Status']) {
     if ((form.get(name.toLowerCase()) ?? '').trim() === '') return { kind: 'invalid', reason: `field ${name} missing` };
   }
@@ -80,7 +93,13 @@ function refundNotification(c: OzowCredentials, form: Map<string, string>, hash:
   const meaning = mapOzowRefundStatus(form.get('status')!);
   return {
     kind: 'refund',
-    update: { providerRefundId: form.get('refundid')!.trim(), providerPaymentReference: form.get('transactionid')!.trim(), providerStatus: meaning.providerStatus, status: meaning.status, amountMinor },
+    update: {
+      providerRefundId: form.get('refundid')!.trim(),
+      providerPaymentReference: form.get('transactionid')!.trim(),
+      providerStatus: meaning.providerStatus,
+      status: meaning.status,
+      amountMinor,
+    },
   };
 }
 

@@ -2,8 +2,20 @@ import { refundRequestHash } from './ozow-hash';
 import { interpretRefundReply, planRefund, readToken, tokenForm } from './ozow-refund';
 
 const C = { siteCode: 'TSTSTE0001', privateKey: 'PK123', apiKey: 'ak' };
-const REQ = { providerReference: 'ozow-tx-1', transactionId: 'txn_1', amountMinor: 1250, currency: 'ZAR', reason: 'Damaged', refundId: 'rfd_1', notifyUrl: 'https://pay.example.com/v1/provider-notifications/ozow/rfd_1' };
-const ok = (status: number, body: unknown) => ({ kind: 'response' as const, status, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const REQ = {
+  providerReference: 'ozow-tx-1',
+  transactionId: 'txn_1',
+  amountMinor: 1250,
+  currency: 'ZAR',
+  reason: 'Damaged',
+  refundId: 'rfd_1',
+  notifyUrl: 'https://pay.example.com/v1/provider-notifications/ozow/rfd_1',
+};
+const ok = (status: number, body: unknown) => ({
+  kind: 'response' as const,
+  status,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 describe('planning an Ozow refund', () => {
   it('one refund of the payment with hashCheck over transactionId, amount, reason, notifyUrl', () => {
@@ -15,7 +27,10 @@ describe('planning an Ozow refund', () => {
         amount: '12.50',
         refundReason: 'Damaged',
         notifyUrl: REQ.notifyUrl,
-        hashCheck: refundRequestHash({ transactionId: 'ozow-tx-1', amount: '12.50', refundReason: 'Damaged', notifyUrl: REQ.notifyUrl }, 'PK123'),
+        hashCheck: refundRequestHash(
+          { transactionId: 'ozow-tx-1', amount: '12.50', refundReason: 'Damaged', notifyUrl: REQ.notifyUrl },
+          'PK123',
+        ),
         isRtc: false,
       },
     ]);
@@ -39,28 +54,63 @@ describe('planning an Ozow refund', () => {
 describe('reading the token', () => {
   it('takes access_token, and says why there is none otherwise', () => {
     expect(readToken(ok(200, { access_token: 'tok', token_type: 'bearer' }))).toEqual({ ok: true, token: 'tok' });
-    expect(readToken(ok(400, { error: 'invalid_grant' }))).toEqual({ ok: false, reason: 'Ozow gave no access token (HTTP 400); nothing was submitted' });
-    expect(readToken({ kind: 'failed', sent: true, reason: 'no complete reply within 10 ms' })).toMatchObject({ ok: false });
+    expect(readToken(ok(400, { error: 'invalid_grant' }))).toEqual({
+      ok: false,
+      reason: 'Ozow gave no access token (HTTP 400); nothing was submitted',
+    });
+    expect(readToken({ kind: 'failed', sent: true, reason: 'no complete reply within 10 ms' })).toMatchObject({
+      ok: false,
+    });
   });
 });
 
 describe("reading Ozow's answer to a refund", () => {
   it('a refundId without errors: pending', () => {
-    expect(interpretRefundReply(ok(200, [{ refundId: 'R-1', transactionId: 'ozow-tx-1', refundAmount: 12.5, errors: [] }]), 'ozow-tx-1')).toEqual({ kind: 'pending', providerRefundId: 'R-1' });
-    expect(interpretRefundReply(ok(200, [{ refundId: 'R-1', transactionId: 'ozow-tx-1', refundAmount: 12.5, errors: null }]), 'ozow-tx-1')).toEqual({ kind: 'pending', providerRefundId: 'R-1' });
+    expect(
+      interpretRefundReply(
+        ok(200, [{ refundId: 'R-1', transactionId: 'ozow-tx-1', refundAmount: 12.5, errors: [] }]),
+        'ozow-tx-1',
+      ),
+    ).toEqual({ kind: 'pending', providerRefundId: 'R-1' });
+    expect(
+      interpretRefundReply(
+        ok(200, [{ refundId: 'R-1', transactionId: 'ozow-tx-1', refundAmount: 12.5, errors: null }]),
+        'ozow-tx-1',
+      ),
+    ).toEqual({ kind: 'pending', providerRefundId: 'R-1' });
   });
 
   it('errors: declined with them', () => {
-    expect(interpretRefundReply(ok(200, [{ refundId: null, transactionId: 'ozow-tx-1', refundAmount: 0, errors: ['Refund amount exceeds available balance'] }]), 'ozow-tx-1')).toEqual({
+    expect(
+      interpretRefundReply(
+        ok(200, [
+          {
+            refundId: null,
+            transactionId: 'ozow-tx-1',
+            refundAmount: 0,
+            errors: ['Refund amount exceeds available balance'],
+          },
+        ]),
+        'ozow-tx-1',
+      ),
+    ).toEqual({
       kind: 'declined',
       reason: 'Refund amount exceeds available balance',
     });
-    expect(interpretRefundReply(ok(400, [{ errors: [{ message: 'Invalid hash' }] }]), 'ozow-tx-1')).toEqual({ kind: 'declined', reason: 'Invalid hash' });
-    expect(interpretRefundReply(ok(401, ''), 'ozow-tx-1')).toEqual({ kind: 'declined', reason: 'Ozow refused the refund (HTTP 401)' });
+    expect(interpretRefundReply(ok(400, [{ errors: [{ message: 'Invalid hash' }] }]), 'ozow-tx-1')).toEqual({
+      kind: 'declined',
+      reason: 'Invalid hash',
+    });
+    expect(interpretRefundReply(ok(401, ''), 'ozow-tx-1')).toEqual({
+      kind: 'declined',
+      reason: 'Ozow refused the refund (HTTP 401)',
+    });
   });
 
   it('a refund that certainly never left: declined, nothing was submitted', () => {
-    expect(interpretRefundReply({ kind: 'failed', sent: false, reason: 'could not connect (ECONNREFUSED)' }, 'ozow-tx-1')).toEqual({
+    expect(
+      interpretRefundReply({ kind: 'failed', sent: false, reason: 'could not connect (ECONNREFUSED)' }, 'ozow-tx-1'),
+    ).toEqual({
       kind: 'declined',
       reason: 'could not reach Ozow (could not connect (ECONNREFUSED)); nothing was submitted',
     });

@@ -32,7 +32,8 @@ function text(o: Json, name: string): string | null {
  * are refusals that created nothing; every other status is unknown.
  */
 export function interpretPaymentRequestReply(status: number, body: string): InitiateOutcome {
-  if (status === 401 || status === 403) return { kind: 'declined', source: 'provider', reason: `Ozow refused the API key (HTTP ${status})` };
+  if (status === 401 || status === 403)
+    return { kind: 'declined', source: 'provider', reason: `Ozow refused the API key (HTTP ${status})` };
   const json = parseJson(body);
   if (!isObject(json)) {
     if (status >= 200 && status < 300) return { kind: 'unknown', sent: true, reason: 'reply is not a JSON object' };
@@ -41,17 +42,20 @@ export function interpretPaymentRequestReply(status: number, body: string): Init
   const error = text(json, 'errorMessage');
   const url = text(json, 'url');
   const id = text(json, 'paymentRequestId');
-  if (error !== null && url === null && (status === 200 || status === 400)) return { kind: 'declined', source: 'provider', reason: safeReason(error) || 'Ozow refused the payment request' };
+  if (error !== null && url === null && (status === 200 || status === 400))
+    return { kind: 'declined', source: 'provider', reason: safeReason(error) || 'Ozow refused the payment request' };
   if (status < 200 || status > 299) return { kind: 'unknown', sent: true, reason: `HTTP ${status}` };
   if (error !== null) return { kind: 'unknown', sent: true, reason: 'reply has both a url and an errorMessage' };
-  if (url === null || id === null) return { kind: 'unknown', sent: true, reason: 'reply without a url and a paymentRequestId' };
+  if (url === null || id === null)
+    return { kind: 'unknown', sent: true, reason: 'reply without a url and a paymentRequestId' };
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return { kind: 'unknown', sent: true, reason: 'reply url is not a URL' };
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { kind: 'unknown', sent: true, reason: 'reply url is not an http(s) URL' };
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    return { kind: 'unknown', sent: true, reason: 'reply url is not an http(s) URL' };
   return {
     kind: 'accepted',
     status: 'pending',
@@ -83,7 +87,14 @@ export function readTransaction(o: unknown): OzowTransaction | null {
   if (transactionId === null || transactionReference === null || status === null || amountMinor === null) return null;
   const created = text(o, 'createdDate');
   const createdAt = created === null ? null : Date.parse(created);
-  return { transactionId, transactionReference, status, amountMinor, createdAt: Number.isNaN(createdAt) ? null : createdAt, siteCode: text(o, 'siteCode') };
+  return {
+    transactionId,
+    transactionReference,
+    status,
+    amountMinor,
+    createdAt: Number.isNaN(createdAt) ? null : createdAt,
+    siteCode: text(o, 'siteCode'),
+  };
 }
 
 /**
@@ -104,7 +115,12 @@ export function chooseTransaction(list: readonly OzowTransaction[]): OzowTransac
  * `not_found`: Ozow holds no transaction under our reference (see the connector for what that does
  * and does not mean). Anything unreadable, or an entry of another site or another reference, is unknown.
  */
-export function interpretTransactionsReply(status: number, body: string, siteCode: string, transactionId: string): SyncOutcome {
+export function interpretTransactionsReply(
+  status: number,
+  body: string,
+  siteCode: string,
+  transactionId: string,
+): SyncOutcome {
   if (status < 200 || status > 299) return { kind: 'unknown', reason: `HTTP ${status}` };
   const json = parseJson(body);
   if (!Array.isArray(json)) return { kind: 'unknown', reason: 'reply is not a JSON array' };
@@ -113,15 +129,25 @@ export function interpretTransactionsReply(status: number, body: string, siteCod
   for (const item of json) {
     const t = readTransaction(item);
     if (t === null) return { kind: 'unknown', reason: 'a transaction in the reply is incomplete' };
-    if (t.transactionReference !== transactionId) return { kind: 'unknown', reason: 'a transaction in the reply is of another reference' };
-    if (t.siteCode !== null && t.siteCode.toLowerCase() !== siteCode.toLowerCase()) return { kind: 'unknown', reason: 'a transaction in the reply is of another site' };
+    if (t.transactionReference !== transactionId)
+      return { kind: 'unknown', reason: 'a transaction in the reply is of another reference' };
+    if (t.siteCode !== null && t.siteCode.toLowerCase() !== siteCode.toLowerCase())
+      return { kind: 'unknown', reason: 'a transaction in the reply is of another site' };
     list.push(t);
   }
   const chosen = chooseTransaction(list);
-  return { kind: 'status', update: updateOf(chosen.status, chosen.transactionReference, chosen.amountMinor, chosen.transactionId) };
+  return {
+    kind: 'status',
+    update: updateOf(chosen.status, chosen.transactionReference, chosen.amountMinor, chosen.transactionId),
+  };
 }
 
-export function updateOf(rawStatus: string, reference: string, amountMinor: number, transactionId: string): ProviderUpdate {
+export function updateOf(
+  rawStatus: string,
+  reference: string,
+  amountMinor: number,
+  transactionId: string,
+): ProviderUpdate {
   const meaning = mapOzowStatus(rawStatus);
   return {
     providerStatus: meaning.providerStatus,

@@ -73,7 +73,10 @@ describe('planning an Ozow payment request', () => {
     [{ amountMinor: 0 }, 'amount must be a positive whole number of minor units'],
     [{ amountMinor: 10.5 }, 'amount must be a positive whole number of minor units'],
     [{ amountMinor: 1_000_000_000 }, 'amount is over what Ozow takes (decimal 9,2)'],
-    [{ transactionId: 'has space' }, 'transaction id must be 1 to 50 printable ASCII characters (Ozow TransactionReference)'],
+    [
+      { transactionId: 'has space' },
+      'transaction id must be 1 to 50 printable ASCII characters (Ozow TransactionReference)',
+    ],
     [{ returnUrl: 'javascript:alert(1)' }, 'notification and return URLs must be http(s) URLs'],
   ])('refuses %p before sending', (over, reason) => {
     expect(planPaymentRequest(C, req(over))).toEqual({ ok: false, reason });

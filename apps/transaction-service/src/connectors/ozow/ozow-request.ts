@@ -41,12 +41,17 @@ export function bankReference(reference: string, transactionId: string): string 
 }
 
 function refusal(req: InitiateRequest): string | null {
-  if (!OZOW_METHODS.includes(req.method.trim().toLowerCase())) return `method ${JSON.stringify(req.method)} is not an Ozow method`;
-  if (req.currency.trim().toUpperCase() !== OZOW_CURRENCY) return `currency ${JSON.stringify(req.currency)} is not one Ozow takes (ZAR only)`;
-  if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor <= 0) return 'amount must be a positive whole number of minor units';
+  if (!OZOW_METHODS.includes(req.method.trim().toLowerCase()))
+    return `method ${JSON.stringify(req.method)} is not an Ozow method`;
+  if (req.currency.trim().toUpperCase() !== OZOW_CURRENCY)
+    return `currency ${JSON.stringify(req.currency)} is not one Ozow takes (ZAR only)`;
+  if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor <= 0)
+    return 'amount must be a positive whole number of minor units';
   if (req.amountMinor > 9_999_999_99) return 'amount is over what Ozow takes (decimal 9,2)';
-  if (!REFERENCE.test(req.transactionId)) return 'transaction id must be 1 to 50 printable ASCII characters (Ozow TransactionReference)';
-  if (!isHttpUrl(req.resultUrl) || !isHttpUrl(req.returnUrl)) return 'notification and return URLs must be http(s) URLs';
+  if (!REFERENCE.test(req.transactionId))
+    return 'transaction id must be 1 to 50 printable ASCII characters (Ozow TransactionReference)';
+  if (!isHttpUrl(req.resultUrl) || !isHttpUrl(req.returnUrl))
+    return 'notification and return URLs must be http(s) URLs';
   return null;
 }
 
@@ -79,5 +84,9 @@ export function planPaymentRequest(c: OzowCredentials, req: InitiateRequest): Pl
 
 /** The query of GetTransactionByReference: siteCode, transactionReference, isTest. */
 export function byReferenceQuery(c: OzowCredentials, transactionId: string, test: boolean): string {
-  return new URLSearchParams({ siteCode: c.siteCode, transactionReference: transactionId, isTest: test ? 'true' : 'false' }).toString();
+  return new URLSearchParams({
+    siteCode: c.siteCode,
+    transactionReference: transactionId,
+    isTest: test ? 'true' : 'false',
+  }).toString();
 }

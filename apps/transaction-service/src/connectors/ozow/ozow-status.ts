@@ -32,7 +32,9 @@ export function mapOzowStatus(raw: string): OzowStatusMeaning {
   const providerStatus = raw.trim();
   const key = providerStatus.toLowerCase();
   const status = Object.hasOwn(TABLE, key) ? TABLE[key] : undefined;
-  return status === undefined ? { providerStatus, status: 'processing', recognized: false } : { providerStatus, status, recognized: true };
+  return status === undefined
+    ? { providerStatus, status: 'processing', recognized: false }
+    : { providerStatus, status, recognized: true };
 }
 
 /**
@@ -51,7 +53,11 @@ const REFUND_TABLE: Readonly<Record<string, 'pending' | 'success' | 'failed'>> =
 
 export const OZOW_KNOWN_REFUND_STATUSES: readonly string[] = Object.keys(REFUND_TABLE);
 
-export function mapOzowRefundStatus(raw: string): { providerStatus: string; status: 'pending' | 'success' | 'failed'; recognized: boolean } {
+export function mapOzowRefundStatus(raw: string): {
+  providerStatus: string;
+  status: 'pending' | 'success' | 'failed';
+  recognized: boolean;
+} {
   const providerStatus = raw.trim();
   const key = providerStatus.toLowerCase();
   const status = Object.hasOwn(REFUND_TABLE, key) ? REFUND_TABLE[key] : undefined;

@@ -32,12 +32,27 @@ describe('Paynow amounts', () => {
     expect(parsePaynowAmount(text)).toBe(minor);
   });
 
-  it.each(['', '-1.00', '+1.00', '1.234', '1e3', '01.00', '.50', '1.', '1,00.00', '12,34', '1 000.00', 'abc', '10.50 USD', '$10.50', '0x10', '90071992547409.92', '1.0\u0660'])(
-    'refuses %p',
-    (text) => {
-      expect(parsePaynowAmount(text)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '-1.00',
+    '+1.00',
+    '1.234',
+    '1e3',
+    '01.00',
+    '.50',
+    '1.',
+    '1,00.00',
+    '12,34',
+    '1 000.00',
+    'abc',
+    '10.50 USD',
+    '$10.50',
+    '0x10',
+    '90071992547409.92',
+    '1.0\u0660',
+  ])('refuses %p', (text) => {
+    expect(parsePaynowAmount(text)).toBeNull();
+  });
 
   it('reads back exactly what it writes', () => {
     fc.assert(

@@ -8,7 +8,8 @@ export const PAYNOW_CURRENCIES: readonly string[] = ['USD', 'ZWG'];
 
 /** 1234 → "12.34"; 5 → "0.05". Exact (integer arithmetic); throws for a non-safe or negative integer. */
 export function formatPaynowAmount(minor: number): string {
-  if (!Number.isSafeInteger(minor) || minor < 0) throw new Error(`amount must be a non-negative safe integer, got ${minor}`);
+  if (!Number.isSafeInteger(minor) || minor < 0)
+    throw new Error(`amount must be a non-negative safe integer, got ${minor}`);
   const digits = minor.toString().padStart(3, '0');
   return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

@@ -50,19 +50,65 @@ describe('PaynowConnector', () => {
   });
 
   it('posts an express checkout to {base}/interface/remotetransaction and accepts the signed Ok', async () => {
-    const { fetch, calls } = stubFetch(() => new Response(signed([['status', 'Ok'], ['instructions', 'Approve on your phone'], ['paynowreference', '42'], ['pollurl', POLL]])));
+    const { fetch, calls } = stubFetch(
+      () =>
+        new Response(
+          signed([
+            ['status', 'Ok'],
+            ['instructions', 'Approve on your phone'],
+            ['paynowreference', '42'],
+            ['pollurl', POLL],
+          ]),
+        ),
+    );
     const outcome = await new PaynowConnector(`${BASE}/`, { fetch }).initiate(C, REQ, OPTS);
-    expect(outcome).toMatchObject({ kind: 'accepted', status: 'processing', providerReference: '42', pollUrl: POLL, instructions: 'Approve on your phone' });
+    expect(outcome).toMatchObject({
+      kind: 'accepted',
+      status: 'processing',
+      providerReference: '42',
+      pollUrl: POLL,
+      instructions: 'Approve on your phone',
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0].url).toBe(`${BASE}/interface/remotetransaction`);
     const sent = parsePaynowMessage(calls[0].body);
-    expect(sent.ok && sent.fields.map(([k]) => k)).toEqual(['resulturl', 'returnurl', 'reference', 'amount', 'id', 'additionalinfo', 'authemail', 'status', 'phone', 'method', 'merchanttrace', 'hash']);
+    expect(sent.ok && sent.fields.map(([k]) => k)).toEqual([
+      'resulturl',
+      'returnurl',
+      'reference',
+      'amount',
+      'id',
+      'additionalinfo',
+      'authemail',
+      'status',
+      'phone',
+      'method',
+      'merchanttrace',
+      'hash',
+    ]);
   });
 
   it('posts a card payment to {base}/interface/initiatetransaction, keeping a path prefix', async () => {
-    const { fetch, calls } = stubFetch(() => new Response(signed([['status', 'Ok'], ['browserurl', `${BASE}/Payment/ConfirmPayment/1`], ['pollurl', POLL]])));
-    const outcome = await new PaynowConnector(`${BASE}/gw`, { fetch }).initiate(C, { ...REQ, method: 'zimswitch', phone: null }, OPTS);
-    expect(outcome).toMatchObject({ kind: 'accepted', status: 'pending', redirectUrl: `${BASE}/Payment/ConfirmPayment/1` });
+    const { fetch, calls } = stubFetch(
+      () =>
+        new Response(
+          signed([
+            ['status', 'Ok'],
+            ['browserurl', `${BASE}/Payment/ConfirmPayment/1`],
+            ['pollurl', POLL],
+          ]),
+        ),
+    );
+    const outcome = await new PaynowConnector(`${BASE}/gw`, { fetch }).initiate(
+      C,
+      { ...REQ, method: 'zimswitch', phone: null },
+      OPTS,
+    );
+    expect(outcome).toMatchObject({
+      kind: 'accepted',
+      status: 'pending',
+      redirectUrl: `${BASE}/Payment/ConfirmPayment/1`,
+    });
     expect(calls[0].url).toBe(`${BASE}/gw/interface/initiatetransaction`);
   });
 
@@ -77,15 +123,51 @@ describe('PaynowConnector', () => {
   });
 
   it.each<[string, () => Response | Promise<Response>, object]>([
-    ['connection refused', () => Promise.reject(connectError('ECONNREFUSED')), { kind: 'unknown', sent: false, reason: 'could not connect (ECONNREFUSED)' }],
-    ['DNS failure', () => Promise.reject(connectError('ENOTFOUND')), { kind: 'unknown', sent: false, reason: 'could not connect (ENOTFOUND)' }],
-    ['DNS try again', () => Promise.reject(connectError('EAI_AGAIN')), { kind: 'unknown', sent: false, reason: 'could not connect (EAI_AGAIN)' }],
-    ['connection reset', () => Promise.reject(connectError('ECONNRESET')), { kind: 'unknown', sent: true, reason: 'request failed (ECONNRESET)' }],
-    ['a 500', () => new Response('status=Error&error=oops', { status: 500 }), { kind: 'unknown', sent: true, reason: 'HTTP 500' }],
-    ['a 503 HTML page', () => new Response('<html>busy</html>', { status: 503 }), { kind: 'unknown', sent: true, reason: 'HTTP 503' }],
-    ['a redirect', () => new Response(null, { status: 302, headers: { location: 'https://elsewhere.test/' } }), { kind: 'unknown', sent: true, reason: 'HTTP 302' }],
-    ['an HTML 200', () => new Response('<html><body>maintenance</body></html>'), { kind: 'unknown', sent: true, reason: 'reply unreadable: not a form-encoded message' }],
-    ['an Error reply', () => new Response('Status=Error&Error=Insufficient+balance'), { kind: 'declined', source: 'provider', reason: 'Insufficient balance' }],
+    [
+      'connection refused',
+      () => Promise.reject(connectError('ECONNREFUSED')),
+      { kind: 'unknown', sent: false, reason: 'could not connect (ECONNREFUSED)' },
+    ],
+    [
+      'DNS failure',
+      () => Promise.reject(connectError('ENOTFOUND')),
+      { kind: 'unknown', sent: false, reason: 'could not connect (ENOTFOUND)' },
+    ],
+    [
+      'DNS try again',
+      () => Promise.reject(connectError('EAI_AGAIN')),
+      { kind: 'unknown', sent: false, reason: 'could not connect (EAI_AGAIN)' },
+    ],
+    [
+      'connection reset',
+      () => Promise.reject(connectError('ECONNRESET')),
+      { kind: 'unknown', sent: true, reason: 'request failed (ECONNRESET)' },
+    ],
+    [
+      'a 500',
+      () => new Response('status=Error&error=oops', { status: 500 }),
+      { kind: 'unknown', sent: true, reason: 'HTTP 500' },
+    ],
+    [
+      'a 503 HTML page',
+      () => new Response('<html>busy</html>', { status: 503 }),
+      { kind: 'unknown', sent: true, reason: 'HTTP 503' },
+    ],
+    [
+      'a redirect',
+      () => new Response(null, { status: 302, headers: { location: 'https://elsewhere.test/' } }),
+      { kind: 'unknown', sent: true, reason: 'HTTP 302' },
+    ],
+    [
+      'an HTML 200',
+      () => new Response('<html><body>maintenance</body></html>'),
+      { kind: 'unknown', sent: true, reason: 'reply unreadable: not a form-encoded message' },
+    ],
+    [
+      'an Error reply',
+      () => new Response('Status=Error&Error=Insufficient+balance'),
+      { kind: 'declined', source: 'provider', reason: 'Insufficient balance' },
+    ],
   ])('initiate: %s', async (_what, reply, expected) => {
     const { fetch } = stubFetch(reply);
     expect(await new PaynowConnector(BASE, { fetch }).initiate(C, REQ, OPTS)).toEqual(expected);
@@ -94,7 +176,11 @@ describe('PaynowConnector', () => {
   it('initiate: no reply within the timeout is unknown, sent', async () => {
     const fetch: FetchLike = (_url, init) =>
       new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-    expect(await new PaynowConnector(BASE, { fetch }).initiate(C, REQ, { timeoutMs: 30 })).toEqual({ kind: 'unknown', sent: true, reason: 'no complete reply within 30 ms' });
+    expect(await new PaynowConnector(BASE, { fetch }).initiate(C, REQ, { timeoutMs: 30 })).toEqual({
+      kind: 'unknown',
+      sent: true,
+      reason: 'no complete reply within 30 ms',
+    });
   });
 
   describe('sync', () => {
@@ -108,8 +194,20 @@ describe('PaynowConnector', () => {
 
     it('polls the poll URL with an empty POST', async () => {
       const { fetch, calls } = stubFetch(() => new Response(signed(status)));
-      const outcome = await new PaynowConnector(BASE, { fetch }).sync(C, { pollUrl: POLL, transactionId: 'txn_1' }, OPTS);
-      expect(outcome).toEqual({ kind: 'status', update: expect.objectContaining({ status: 'success', providerStatus: 'Paid', amountMinor: 1050, reference: 'ORD-1' }) });
+      const outcome = await new PaynowConnector(BASE, { fetch }).sync(
+        C,
+        { pollUrl: POLL, transactionId: 'txn_1' },
+        OPTS,
+      );
+      expect(outcome).toEqual({
+        kind: 'status',
+        update: expect.objectContaining({
+          status: 'success',
+          providerStatus: 'Paid',
+          amountMinor: 1050,
+          reference: 'ORD-1',
+        }),
+      });
       expect(calls).toEqual([{ url: POLL, body: '' }]);
     });
 
@@ -128,16 +226,33 @@ describe('PaynowConnector', () => {
       expect(isPaynowUrl(new URL(url), new URL(api))).toBe(expected);
     });
 
-    it.each(['https://evil.test/Interface/CheckPayment/?guid=1', 'http://paynow.test/Interface/CheckPayment/?guid=1', 'not a url'])('never polls %s, off the API origin', async (pollUrl) => {
+    it.each([
+      'https://evil.test/Interface/CheckPayment/?guid=1',
+      'http://paynow.test/Interface/CheckPayment/?guid=1',
+      'not a url',
+    ])('never polls %s, off the API origin', async (pollUrl) => {
       const { fetch, calls } = stubFetch(() => new Response(signed(status)));
-      expect(await new PaynowConnector(BASE, { fetch }).sync(C, { pollUrl, transactionId: 'txn_1' }, OPTS)).toMatchObject({ kind: 'unknown' });
+      expect(
+        await new PaynowConnector(BASE, { fetch }).sync(C, { pollUrl, transactionId: 'txn_1' }, OPTS),
+      ).toMatchObject({ kind: 'unknown' });
       expect(calls).toHaveLength(0);
     });
 
     it('traces by merchanttrace without a poll URL', async () => {
       const { fetch, calls } = stubFetch(() => new Response(signed([['status', 'NotFound']])));
-      expect(await new PaynowConnector(BASE, { fetch }).sync(C, { pollUrl: null, transactionId: 'txn_1' }, OPTS)).toEqual({ kind: 'not_found' });
-      expect(calls).toEqual([{ url: `${BASE}/interface/trace`, body: signed([['id', '1201'], ['merchanttrace', 'txn_1'], ['status', 'Message']]) }]);
+      expect(
+        await new PaynowConnector(BASE, { fetch }).sync(C, { pollUrl: null, transactionId: 'txn_1' }, OPTS),
+      ).toEqual({ kind: 'not_found' });
+      expect(calls).toEqual([
+        {
+          url: `${BASE}/interface/trace`,
+          body: signed([
+            ['id', '1201'],
+            ['merchanttrace', 'txn_1'],
+            ['status', 'Message'],
+          ]),
+        },
+      ]);
     });
 
     it.each<[string, () => Response | Promise<Response>, string]>([
@@ -146,7 +261,9 @@ describe('PaynowConnector', () => {
       ['refused', () => Promise.reject(connectError('ECONNREFUSED')), 'could not connect (ECONNREFUSED)'],
     ])('%s is unknown', async (_what, reply, reason) => {
       const { fetch } = stubFetch(reply);
-      expect(await new PaynowConnector(BASE, { fetch }).sync(C, { pollUrl: null, transactionId: 'txn_1' }, OPTS)).toEqual({ kind: 'unknown', reason });
+      expect(
+        await new PaynowConnector(BASE, { fetch }).sync(C, { pollUrl: null, transactionId: 'txn_1' }, OPTS),
+      ).toEqual({ kind: 'unknown', reason });
     });
   });
 
@@ -165,7 +282,16 @@ describe('PaynowConnector', () => {
       const body = signed([...update, ['paymentchannel', 'Ecocash'], ['token', 'tok']]);
       expect(connector.verifyNotification(C, body, `${FORM}; charset=UTF-8`)).toEqual({
         kind: 'valid',
-        update: { providerStatus: 'Paid', status: 'success', recognized: true, refunded: false, reference: 'ORD-1', amountMinor: 1050, providerReference: '42', pollUrl: POLL },
+        update: {
+          providerStatus: 'Paid',
+          status: 'success',
+          recognized: true,
+          refunded: false,
+          reference: 'ORD-1',
+          amountMinor: 1050,
+          providerReference: '42',
+          pollUrl: POLL,
+        },
       });
       expect(connector.verifyNotification(C, body, undefined).kind).toBe('valid');
     });
@@ -178,10 +304,20 @@ describe('PaynowConnector', () => {
       ['no hash', encodePaynowMessage(update), FORM, 'no hash'],
       ['no reference', signed(update.filter(([k]) => k !== 'reference')), FORM, 'field reference missing'],
       ['no amount', signed(update.filter(([k]) => k !== 'amount')), FORM, 'field amount missing'],
-      ['no paynowreference', signed(update.filter(([k]) => k !== 'paynowreference')), FORM, 'field paynowreference missing'],
+      [
+        'no paynowreference',
+        signed(update.filter(([k]) => k !== 'paynowreference')),
+        FORM,
+        'field paynowreference missing',
+      ],
       ['no pollurl', signed(update.filter(([k]) => k !== 'pollurl')), FORM, 'field pollurl missing'],
       ['no status', signed(update.filter(([k]) => k !== 'status')), FORM, 'field status missing'],
-      ['a malformed amount', signed(update.map(([k, v]) => [k, k === 'amount' ? '10.5.0' : v] as const)), FORM, 'amount malformed'],
+      [
+        'a malformed amount',
+        signed(update.map(([k, v]) => [k, k === 'amount' ? '10.5.0' : v] as const)),
+        FORM,
+        'amount malformed',
+      ],
       ['JSON', JSON.stringify({ status: 'Paid' }), 'application/json', 'not a form post'],
       ['an empty body', '', FORM, 'empty message'],
       ['HTML', '<html></html>', FORM, 'not a form-encoded message'],
@@ -191,12 +327,18 @@ describe('PaynowConnector', () => {
 
     it('keeps an unknown status not final and flagged', () => {
       const body = signed(update.map(([k, v]) => [k, k === 'status' ? 'On Hold' : v] as const));
-      expect(connector.verifyNotification(C, body, FORM)).toMatchObject({ kind: 'valid', update: { status: 'processing', recognized: false, providerStatus: 'On Hold' } });
+      expect(connector.verifyNotification(C, body, FORM)).toMatchObject({
+        kind: 'valid',
+        update: { status: 'processing', recognized: false, providerStatus: 'On Hold' },
+      });
     });
 
     it('marks a refund made at Paynow', () => {
       const body = signed(update.map(([k, v]) => [k, k === 'status' ? 'Refunded' : v] as const));
-      expect(connector.verifyNotification(C, body, FORM)).toMatchObject({ kind: 'valid', update: { status: 'success', refunded: true, providerStatus: 'Refunded' } });
+      expect(connector.verifyNotification(C, body, FORM)).toMatchObject({
+        kind: 'valid',
+        update: { status: 'success', refunded: true, providerStatus: 'Refunded' },
+      });
     });
   });
 });

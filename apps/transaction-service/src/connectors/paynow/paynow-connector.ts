@@ -1,4 +1,11 @@
-import type { Connector, InitiateOutcome, InitiateRequest, NotificationOutcome, SyncOutcome, SyncTarget } from '../connector';
+import type {
+  Connector,
+  InitiateOutcome,
+  InitiateRequest,
+  NotificationOutcome,
+  SyncOutcome,
+  SyncTarget,
+} from '../connector';
 import { type PaynowCredentials, maskPaynowIntegration, parsePaynowCredentials } from './paynow-credentials';
 import { encodePaynowMessage, parsePaynowMessage } from './paynow-form';
 import { type FetchLike, postForm } from './paynow-http';
@@ -17,7 +24,8 @@ export interface PaynowConnectorOptions {
  * domain (the API at www.paynow.co.zw may hand out poll URLs on paynow.co.zw or another subdomain).
  */
 export function isPaynowUrl(url: URL, api: URL): boolean {
-  if (url.protocol !== api.protocol || url.port !== api.port || url.username !== '' || url.password !== '') return false;
+  if (url.protocol !== api.protocol || url.port !== api.port || url.username !== '' || url.password !== '')
+    return false;
   const domain = api.hostname.replace(/^www\./, '');
   return url.hostname === api.hostname || url.hostname === domain || url.hostname.endsWith(`.${domain}`);
 }
@@ -41,7 +49,8 @@ export class PaynowConnector implements Connector<PaynowCredentials> {
   /** `apiUrl`: PAYNOW_API_URL, e.g. https://www.paynow.co.zw (no trailing path needed). Throws when it is not an http(s) URL. */
   constructor(apiUrl: string = PAYNOW_DEFAULT_API_URL, options: PaynowConnectorOptions = {}) {
     const url = new URL(apiUrl);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('the Paynow API URL must be an http(s) URL');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error('the Paynow API URL must be an http(s) URL');
     this.base = url.toString().replace(/\/+$/, '');
     this.api = url;
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
@@ -59,7 +68,12 @@ export class PaynowConnector implements Connector<PaynowCredentials> {
     const planned = planInitiate(c, req);
     if (!planned.ok) return { kind: 'declined', source: 'connector', reason: planned.reason };
     const { plan } = planned;
-    const res = await postForm(this.fetch, `${this.base}/interface/${plan.endpoint}`, encodePaynowMessage(plan.fields), opts.timeoutMs);
+    const res = await postForm(
+      this.fetch,
+      `${this.base}/interface/${plan.endpoint}`,
+      encodePaynowMessage(plan.fields),
+      opts.timeoutMs,
+    );
     if (res.kind === 'failed') return { kind: 'unknown', sent: res.sent, reason: res.reason };
     // Paynow answers its errors with 200 and Status=Error; any other status is not Paynow's answer.
     if (res.status < 200 || res.status > 299) return { kind: 'unknown', sent: true, reason: `HTTP ${res.status}` };

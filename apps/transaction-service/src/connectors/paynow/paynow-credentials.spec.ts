@@ -4,7 +4,10 @@ const KEY = '3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977';
 
 describe('Paynow credentials', () => {
   it('accepts an id of digits and a UUID key, lower-casing the key', () => {
-    expect(parsePaynowCredentials({ integration_id: '1201', integration_key: KEY })).toEqual({ ok: true, value: { integrationId: '1201', integrationKey: KEY } });
+    expect(parsePaynowCredentials({ integration_id: '1201', integration_key: KEY })).toEqual({
+      ok: true,
+      value: { integrationId: '1201', integrationKey: KEY },
+    });
     expect(parsePaynowCredentials({ integration_id: ' 1201 ', integration_key: ` ${KEY.toUpperCase()}\n` })).toEqual({
       ok: true,
       value: { integrationId: '1201', integrationKey: KEY },

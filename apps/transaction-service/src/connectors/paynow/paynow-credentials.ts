@@ -20,7 +20,11 @@ export function parsePaynowCredentials(input: unknown): CredentialsResult<Paynow
     return { ok: false, field: 'integration_id', message: 'must be the integration id: 1 to 12 digits' };
   }
   if (typeof key !== 'string' || !KEY.test(key.trim().toLowerCase())) {
-    return { ok: false, field: 'integration_key', message: 'must be the integration key: a UUID (8-4-4-4-12 hexadecimal digits)' };
+    return {
+      ok: false,
+      field: 'integration_key',
+      message: 'must be the integration key: a UUID (8-4-4-4-12 hexadecimal digits)',
+    };
   }
   return { ok: true, value: { integrationId: id.trim(), integrationKey: key.trim().toLowerCase() } };
 }

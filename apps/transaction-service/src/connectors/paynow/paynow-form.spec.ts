@@ -2,7 +2,9 @@ import { encodePaynowMessage, fieldOf, parsePaynowMessage } from './paynow-form'
 
 describe('Paynow message format', () => {
   it('keeps the order, lower-cases the keys and URL-decodes the values', () => {
-    const parsed = parsePaynowMessage('Status=Ok&BrowserUrl=http%3a%2f%2fwww.paynow.co.zw%3a7106%2fPayment%2fConfirmPayment%2f1169&Error=Invalid+amount+field');
+    const parsed = parsePaynowMessage(
+      'Status=Ok&BrowserUrl=http%3a%2f%2fwww.paynow.co.zw%3a7106%2fPayment%2fConfirmPayment%2f1169&Error=Invalid+amount+field',
+    );
     expect(parsed).toEqual({
       ok: true,
       fields: [
@@ -11,11 +13,18 @@ describe('Paynow message format', () => {
         ['error', 'Invalid amount field'],
       ],
     });
-    if (parsed.ok) expect(fieldOf(parsed.fields, 'BROWSERURL')).toBe('http://www.paynow.co.zw:7106/Payment/ConfirmPayment/1169');
+    if (parsed.ok)
+      expect(fieldOf(parsed.fields, 'BROWSERURL')).toBe('http://www.paynow.co.zw:7106/Payment/ConfirmPayment/1169');
   });
 
   it('takes a trailing newline, a trailing & and an empty value', () => {
-    expect(parsePaynowMessage('status=Ok&instructions=&\r\n')).toEqual({ ok: true, fields: [['status', 'Ok'], ['instructions', '']] });
+    expect(parsePaynowMessage('status=Ok&instructions=&\r\n')).toEqual({
+      ok: true,
+      fields: [
+        ['status', 'Ok'],
+        ['instructions', ''],
+      ],
+    });
   });
 
   it.each([
@@ -41,7 +50,9 @@ describe('Paynow message format', () => {
         ['returnurl', 'http://www.google.com/search?q=returnurl&x=1'],
         ['additionalinfo', 'Café & co'],
       ]),
-    ).toBe('reference=TEST+REF&returnurl=http%3A%2F%2Fwww.google.com%2Fsearch%3Fq%3Dreturnurl%26x%3D1&additionalinfo=Caf%C3%A9+%26+co');
+    ).toBe(
+      'reference=TEST+REF&returnurl=http%3A%2F%2Fwww.google.com%2Fsearch%3Fq%3Dreturnurl%26x%3D1&additionalinfo=Caf%C3%A9+%26+co',
+    );
   });
 
   it('parses back what it encodes', () => {

@@ -18,7 +18,15 @@ function fieldsOf(body: string) {
 
 describe('Paynow hash', () => {
   it('reproduces the documentation vector for an outbound message', () => {
-    const values = ['1201', 'TEST REF', '99.99', 'A test ticket transaction', 'http://www.google.com/search?q=returnurl', 'http://www.google.com/search?q=resulturl', 'Message'];
+    const values = [
+      '1201',
+      'TEST REF',
+      '99.99',
+      'A test ticket transaction',
+      'http://www.google.com/search?q=returnurl',
+      'http://www.google.com/search?q=resulturl',
+      'Message',
+    ];
     expect(paynowHash(values, KEY)).toBe(OUTBOUND_HASH);
     const fields = [
       ['id', '1201'],
@@ -59,7 +67,9 @@ describe('Paynow hash', () => {
   });
 
   it('depends on the key', () => {
-    expect(checkHash(fieldsOf(`${INBOUND}&hash=${INBOUND_HASH}`), '00000000-60e1-4ce5-ab6e-6b1eb2d4f977')).toBe('mismatch');
+    expect(checkHash(fieldsOf(`${INBOUND}&hash=${INBOUND_HASH}`), '00000000-60e1-4ce5-ab6e-6b1eb2d4f977')).toBe(
+      'mismatch',
+    );
   });
 
   it('hashes UTF-8', () => {

@@ -5,7 +5,15 @@ function fetchFailed(code: string): Error {
 }
 
 describe('classifying what fetch throws', () => {
-  it.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'CERT_HAS_EXPIRED'])('%s: never sent', (code) => {
+  it.each([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'CERT_HAS_EXPIRED',
+  ])('%s: never sent', (code) => {
     expect(classifyFetchError(fetchFailed(code), 1000)).toEqual({ sent: false, reason: `could not connect (${code})` });
   });
 
@@ -14,7 +22,9 @@ describe('classifying what fetch throws', () => {
   });
 
   it('a timeout may have been sent', () => {
-    expect(classifyFetchError(new DOMException('The operation was aborted due to timeout', 'TimeoutError'), 1500)).toEqual({
+    expect(
+      classifyFetchError(new DOMException('The operation was aborted due to timeout', 'TimeoutError'), 1500),
+    ).toEqual({
       sent: true,
       reason: 'no complete reply within 1500 ms',
     });
@@ -40,7 +50,12 @@ describe('postForm', () => {
     );
     expect(res).toEqual({ kind: 'response', status: 200, body: 'status=Ok' });
     expect(calls[0][0]).toBe('https://paynow.test/interface/trace');
-    expect(calls[0][1]).toMatchObject({ method: 'POST', body: 'a=1', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' } });
+    expect(calls[0][1]).toMatchObject({
+      method: 'POST',
+      body: 'a=1',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    });
     expect(calls[0][1].signal).toBeInstanceOf(AbortSignal);
   });
 

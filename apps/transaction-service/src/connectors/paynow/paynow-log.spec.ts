@@ -23,11 +23,18 @@ describe('what may be logged of a Paynow message', () => {
     );
     if (!planned.ok) throw new Error(planned.reason);
     const described = describeForLog(planned.plan.fields);
-    expect(described.fields).toEqual({ reference: 'ORD-1', amount: '10.50', status: 'Message', method: 'ecocash', merchanttrace: 'txn_abc' });
+    expect(described.fields).toEqual({
+      reference: 'ORD-1',
+      amount: '10.50',
+      status: 'Message',
+      method: 'ecocash',
+      merchanttrace: 'txn_abc',
+    });
     expect(described.omitted).toEqual(['resulturl', 'returnurl', 'id', 'additionalinfo', 'authemail', 'phone', 'hash']);
     const text = JSON.stringify(described);
     const hash = planned.plan.fields.find(([k]) => k === 'hash')?.[1] as string;
-    for (const secret of [hash, '987654', 'buyer@example.com', '0771234567', KEY, 'secret-token']) expect(text).not.toContain(secret);
+    for (const secret of [hash, '987654', 'buyer@example.com', '0771234567', KEY, 'secret-token'])
+      expect(text).not.toContain(secret);
   });
 
   it('drops a card token, an InnBucks code and any field it does not know', () => {
@@ -46,7 +53,9 @@ describe('what may be logged of a Paynow message', () => {
     expect(safeReason('Invalid phone 0771234567 for buyer@example.com\r\n')).toBe('Invalid phone [number] for [email]');
     expect(safeReason('Card 4111 1111 1111 1111 declined')).toBe('Card [number] declined');
     expect(safeReason('+263 77 123 4567 busy')).toBe('[number] busy');
-    expect(safeReason('Invalid Hash.  Hash should start with: 0BF21B')).toBe('Invalid Hash.  Hash should start with: 0BF21B');
+    expect(safeReason('Invalid Hash.  Hash should start with: 0BF21B')).toBe(
+      'Invalid Hash.  Hash should start with: 0BF21B',
+    );
     expect(safeReason('x'.repeat(500))).toHaveLength(200);
   });
 });

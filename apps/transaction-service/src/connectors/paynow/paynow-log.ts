@@ -5,7 +5,16 @@ import type { PaynowFields } from './paynow-form';
  * summary: only the fields on an allow-list, so the hash, the integration id, the customer's e-mail
  * and phone, card tokens, InnBucks codes, URLs and any field Paynow adds later stay out.
  */
-const LOGGABLE = new Set(['status', 'reference', 'amount', 'paynowreference', 'method', 'merchanttrace', 'error', 'paymentchannel']);
+const LOGGABLE = new Set([
+  'status',
+  'reference',
+  'amount',
+  'paynowreference',
+  'method',
+  'merchanttrace',
+  'error',
+  'paymentchannel',
+]);
 
 export function describeForLog(fields: PaynowFields): { fields: Record<string, string>; omitted: string[] } {
   const out: Record<string, string> = {};

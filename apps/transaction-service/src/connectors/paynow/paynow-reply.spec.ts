@@ -83,10 +83,28 @@ describe('reading the initiate reply', () => {
   });
 
   it.each([
-    ['an Ok reply with a forged hash', DOC_REPLY.replace('9510&Hash', '9511&Hash'), 'Ok reply whose hash does not verify'],
-    ['an Ok reply signed with another key', signed([['status', 'Ok'], ['pollurl', POLL]], '00000000-0000-0000-0000-000000000000'), 'Ok reply whose hash does not verify'],
+    [
+      'an Ok reply with a forged hash',
+      DOC_REPLY.replace('9510&Hash', '9511&Hash'),
+      'Ok reply whose hash does not verify',
+    ],
+    [
+      'an Ok reply signed with another key',
+      signed(
+        [
+          ['status', 'Ok'],
+          ['pollurl', POLL],
+        ],
+        '00000000-0000-0000-0000-000000000000',
+      ),
+      'Ok reply whose hash does not verify',
+    ],
     ['an Ok reply without a hash', DOC_REPLY.slice(0, DOC_REPLY.indexOf('&Hash')), 'Ok reply without a hash'],
-    ['an HTML page', '<!DOCTYPE html><html><body><h1>Paynow</h1></body></html>', 'reply unreadable: not a form-encoded message'],
+    [
+      'an HTML page',
+      '<!DOCTYPE html><html><body><h1>Paynow</h1></body></html>',
+      'reply unreadable: not a form-encoded message',
+    ],
     ['an empty body', '', 'reply unreadable: empty message'],
     ['JSON', '{"status":"Ok"}', 'reply unreadable: not a form-encoded message'],
     ['garbage bytes', '\u0000\u00ff%%%', 'reply unreadable: not a form-encoded message'],
@@ -125,8 +143,13 @@ describe('reading a poll or trace reply', () => {
 
   it('NotFound is not_found for a trace, only with a hash that verifies', () => {
     expect(interpretSyncReply(signed([['status', 'NotFound']]), KEY, true)).toEqual({ kind: 'not_found' });
-    expect(interpretSyncReply('status=NotFound', KEY, true)).toEqual({ kind: 'unknown', reason: 'NotFound reply: no hash' });
-    expect(interpretSyncReply(signed([['status', 'NotFound']], '00000000-0000-0000-0000-000000000000'), KEY, true)).toEqual({
+    expect(interpretSyncReply('status=NotFound', KEY, true)).toEqual({
+      kind: 'unknown',
+      reason: 'NotFound reply: no hash',
+    });
+    expect(
+      interpretSyncReply(signed([['status', 'NotFound']], '00000000-0000-0000-0000-000000000000'), KEY, true),
+    ).toEqual({
       kind: 'unknown',
       reason: 'NotFound reply: hash does not verify',
     });
@@ -140,7 +163,10 @@ describe('reading a poll or trace reply', () => {
     [encodePaynowMessage(pollFields), 'status reply refused: no hash'],
     [signed(pollFields).replace('100.00', '1.00'), 'status reply refused: hash does not verify'],
     [signed(pollFields.filter(([k]) => k !== 'amount')), 'status reply refused: field amount missing'],
-    [signed(pollFields.map(([k, v]) => [k, k === 'amount' ? '100,00' : v] as const)), 'status reply refused: amount malformed'],
+    [
+      signed(pollFields.map(([k, v]) => [k, k === 'amount' ? '100,00' : v] as const)),
+      'status reply refused: amount malformed',
+    ],
   ])('%s is unknown', (body, reason) => {
     expect(interpretSyncReply(body, KEY, true)).toEqual({ kind: 'unknown', reason });
   });

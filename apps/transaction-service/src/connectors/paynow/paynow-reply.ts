@@ -22,7 +22,11 @@ function orNull(v: string | undefined): string | null {
  * - `Status=Ok` must carry a hash that verifies, or it is unknown: never accepted on an unsigned word;
  * - anything else (HTML, empty, another status) is unknown: the payment may exist at Paynow.
  */
-export function interpretInitiateReply(body: string, integrationKey: string, acceptedStatus: 'pending' | 'processing'): InitiateOutcome {
+export function interpretInitiateReply(
+  body: string,
+  integrationKey: string,
+  acceptedStatus: 'pending' | 'processing',
+): InitiateOutcome {
   const parsed = parsePaynowMessage(body);
   if (!parsed.ok) return { kind: 'unknown', sent: true, reason: `reply unreadable: ${parsed.reason}` };
   const { fields } = parsed;
@@ -32,8 +36,18 @@ export function interpretInitiateReply(body: string, integrationKey: string, acc
     if (hash === 'mismatch') return { kind: 'unknown', sent: true, reason: 'Error reply whose hash does not verify' };
     return { kind: 'declined', source: 'provider', reason: errorText(fields) };
   }
-  if (status !== 'ok') return { kind: 'unknown', sent: true, reason: status === '' ? 'reply without a status' : `unexpected reply status ${safeReason(status)}` };
-  if (hash !== 'valid') return { kind: 'unknown', sent: true, reason: hash === 'missing' ? 'Ok reply without a hash' : 'Ok reply whose hash does not verify' };
+  if (status !== 'ok')
+    return {
+      kind: 'unknown',
+      sent: true,
+      reason: status === '' ? 'reply without a status' : `unexpected reply status ${safeReason(status)}`,
+    };
+  if (hash !== 'valid')
+    return {
+      kind: 'unknown',
+      sent: true,
+      reason: hash === 'missing' ? 'Ok reply without a hash' : 'Ok reply whose hash does not verify',
+    };
   return {
     kind: 'accepted',
     status: acceptedStatus,
@@ -93,8 +107,12 @@ export function interpretSyncReply(body: string, integrationKey: string, allowNo
   if (status === 'error') return { kind: 'unknown', reason: `Paynow answered Error: ${errorText(parsed.fields)}` };
   if (status === 'notfound' && allowNotFound) {
     const hash = checkHash(parsed.fields, integrationKey);
-    return hash === 'valid' ? { kind: 'not_found' } : { kind: 'unknown', reason: `NotFound reply: ${hash === 'missing' ? 'no hash' : 'hash does not verify'}` };
+    return hash === 'valid'
+      ? { kind: 'not_found' }
+      : { kind: 'unknown', reason: `NotFound reply: ${hash === 'missing' ? 'no hash' : 'hash does not verify'}` };
   }
   const message = readStatusMessage(parsed.fields, integrationKey);
-  return message.ok ? { kind: 'status', update: message.update } : { kind: 'unknown', reason: `status reply refused: ${message.reason}` };
+  return message.ok
+    ? { kind: 'status', update: message.update }
+    : { kind: 'unknown', reason: `status reply refused: ${message.reason}` };
 }

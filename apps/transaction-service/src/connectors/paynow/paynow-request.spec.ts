@@ -31,13 +31,16 @@ function plan(over: Partial<InitiateRequest> = {}) {
 const COMMON = ['resulturl', 'returnurl', 'reference', 'amount', 'id', 'additionalinfo', 'authemail', 'status'];
 
 describe('Paynow initiate request', () => {
-  it.each(['ecocash', 'onemoney', 'innbucks'])('%s: remotetransaction, PHP SDK order, phone and method after status', (method) => {
-    const p = plan({ method });
-    expect(p.endpoint).toBe('remotetransaction');
-    expect(p.fields.map(([k]) => k)).toEqual([...COMMON, 'phone', 'method', 'merchanttrace', 'hash']);
-    expect(p.fields.find(([k]) => k === 'method')?.[1]).toBe(method);
-    expect(p.acceptedStatus).toBe(method === 'innbucks' ? 'pending' : 'processing');
-  });
+  it.each(['ecocash', 'onemoney', 'innbucks'])(
+    '%s: remotetransaction, PHP SDK order, phone and method after status',
+    (method) => {
+      const p = plan({ method });
+      expect(p.endpoint).toBe('remotetransaction');
+      expect(p.fields.map(([k]) => k)).toEqual([...COMMON, 'phone', 'method', 'merchanttrace', 'hash']);
+      expect(p.fields.find(([k]) => k === 'method')?.[1]).toBe(method);
+      expect(p.acceptedStatus).toBe(method === 'innbucks' ? 'pending' : 'processing');
+    },
+  );
 
   it.each(['zimswitch', 'vmc'])('%s without a token: initiatetransaction, no method nor phone', (method) => {
     const p = plan({ method, phone: null });
@@ -67,7 +70,13 @@ describe('Paynow initiate request', () => {
       ['phone', '0771111111'],
       ['method', 'ecocash'],
       ['merchanttrace', 'txn_0123456789abcdef0123456789ab'],
-      ['hash', paynowHash(p.fields.slice(0, -1).map(([, v]) => v), KEY)],
+      [
+        'hash',
+        paynowHash(
+          p.fields.slice(0, -1).map(([, v]) => v),
+          KEY,
+        ),
+      ],
     ]);
     expect(encodePaynowMessage(p.fields)).toBe(
       'resulturl=https%3A%2F%2Fapi.example.com%2Fpaynow%2Fresult&returnurl=https%3A%2F%2Fshop.example.com%2Fdone%3Fo%3D1' +

@@ -38,10 +38,14 @@ function isHttpUrl(text: string): boolean {
 
 function refusal(req: InitiateRequest, method: string): string | null {
   if (!PAYNOW_METHODS.includes(method)) return `method ${JSON.stringify(req.method)} is not a Paynow method`;
-  if (!PAYNOW_CURRENCIES.includes(req.currency)) return `currency ${JSON.stringify(req.currency)} is not one Paynow takes`;
-  if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor <= 0) return 'amount must be a positive whole number of minor units';
-  if (!TRACE.test(req.transactionId)) return 'transaction id must be 1 to 32 printable ASCII characters (Paynow merchanttrace)';
-  if (req.reference === '' || req.reference !== req.reference.trim()) return 'reference must be non-empty, without surrounding spaces';
+  if (!PAYNOW_CURRENCIES.includes(req.currency))
+    return `currency ${JSON.stringify(req.currency)} is not one Paynow takes`;
+  if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor <= 0)
+    return 'amount must be a positive whole number of minor units';
+  if (!TRACE.test(req.transactionId))
+    return 'transaction id must be 1 to 32 printable ASCII characters (Paynow merchanttrace)';
+  if (req.reference === '' || req.reference !== req.reference.trim())
+    return 'reference must be non-empty, without surrounding spaces';
   if (!isHttpUrl(req.resultUrl) || !isHttpUrl(req.returnUrl)) return 'result and return URLs must be http(s) URLs';
   const express = PAYNOW_WALLET_METHODS.includes(method) || Boolean(req.paymentToken);
   if (express && !EMAIL.test(req.email.trim())) return 'express checkout needs the customer e-mail (authemail)';

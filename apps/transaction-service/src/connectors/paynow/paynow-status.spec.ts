@@ -20,7 +20,19 @@ describe('Paynow status map', () => {
 
   it('knows exactly the statuses listed above', () => {
     expect([...PAYNOW_KNOWN_STATUSES].sort()).toEqual(
-      ['paid', 'awaiting delivery', 'delivered', 'refunded', 'cancelled', 'failed', 'disputed', 'created', 'sent', 'created but not paid', 'awaiting redirect'].sort(),
+      [
+        'paid',
+        'awaiting delivery',
+        'delivered',
+        'refunded',
+        'cancelled',
+        'failed',
+        'disputed',
+        'created',
+        'sent',
+        'created but not paid',
+        'awaiting redirect',
+      ].sort(),
     );
   });
 
@@ -38,7 +50,15 @@ describe('Paynow status map', () => {
     expect(meaning.providerStatus).toBe(word.trim());
   });
 
-  it.each(['Ok', 'Error', 'NotFound', 'Pending', 'Paid!', '', 'toString', '__proto__', 'Insufficient balance'])('keeps the unknown word %p not final and flagged', (word) => {
-    expect(mapPaynowStatus(word)).toEqual({ providerStatus: word.trim(), status: 'processing', recognized: false, refunded: false });
-  });
+  it.each(['Ok', 'Error', 'NotFound', 'Pending', 'Paid!', '', 'toString', '__proto__', 'Insufficient balance'])(
+    'keeps the unknown word %p not final and flagged',
+    (word) => {
+      expect(mapPaynowStatus(word)).toEqual({
+        providerStatus: word.trim(),
+        status: 'processing',
+        recognized: false,
+        refunded: false,
+      });
+    },
+  );
 });

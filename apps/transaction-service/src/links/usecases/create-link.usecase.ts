@@ -23,16 +23,24 @@ export class CreateLinkUseCase {
   ) {}
 
   async execute({ ctx, body }: RpcRequest<CreateLinkBody>): Promise<LinkView> {
-    if (!isSupportedCurrency(body.currency)) throw new DomainException(ErrorCodes.ValidationError, 'currency is not supported', [{ field: 'currency', message: 'is not supported' }]);
+    if (!isSupportedCurrency(body.currency))
+      throw new DomainException(ErrorCodes.ValidationError, 'currency is not supported', [
+        { field: 'currency', message: 'is not supported' },
+      ]);
     const description = descriptionProblem(body.description, 'description', { required: true });
     const problems = [...(description ? [description] : []), ...metadataProblems(body.metadata)];
-    if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
+    if (problems.length > 0)
+      throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     const splits = body.splits ?? [];
     if (splits.some((s) => s.business_id === ctx.business_id)) {
-      throw new DomainException(ErrorCodes.ValidationError, 'a split cannot pay the link owner itself', [{ field: 'splits', message: 'business_id must be another business' }]);
+      throw new DomainException(ErrorCodes.ValidationError, 'a split cannot pay the link owner itself', [
+        { field: 'splits', message: 'business_id must be another business' },
+      ]);
     }
     if (splitsTotal(body.amount, splits) > body.amount) {
-      throw new DomainException(ErrorCodes.ValidationError, 'the splits add up to more than the amount', [{ field: 'splits', message: 'must not add up to more than amount' }]);
+      throw new DomainException(ErrorCodes.ValidationError, 'the splits add up to more than the amount', [
+        { field: 'splits', message: 'must not add up to more than amount' },
+      ]);
     }
     const charges = computeCharges(body.amount, this.fees.forCode(null));
     const row = await this.links.create({

@@ -34,13 +34,15 @@ export class CreateRefundUseCase {
   async execute({ ctx, body }: RpcRequest<CreateRefundBody>): Promise<RefundView> {
     const description = descriptionProblem(body.description);
     const problems = [...metadataProblems(body.metadata), ...(description ? [description] : [])];
-    if (problems.length > 0) throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
+    if (problems.length > 0)
+      throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     // The caller gave up before this started: nothing is done (its retry runs it). Otherwise the
     // transaction is cancelled RPC_DEADLINE_MARGIN_MS after the caller's deadline.
     if (ctx.deadline_at !== undefined && Date.now() >= ctx.deadline_at) throw new DeadlineExceededError();
     const work = async (m: EntityManager) => {
       const txn = await this.transactions.byReference(m, ctx.business_id, ctx.mode, body.transaction_reference, true);
-      if (!txn) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
+      if (!txn)
+        throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
       // A retry of a request that already made its refund (its answer was lost): that refund, as
       // it is now. The transaction's row lock orders this read after any refund of it in flight.
       if (ctx.idempotency_key) {
@@ -48,7 +50,10 @@ export class CreateRefundUseCase {
         if (earlier) return { row: earlier, created: false, viaApi: false };
       }
       if (txn.status !== 'success') {
-        throw new DomainException(ErrorCodes.TransactionNotRefundable, `only successful transactions can be refunded; this one is ${txn.status}`);
+        throw new DomainException(
+          ErrorCodes.TransactionNotRefundable,
+          `only successful transactions can be refunded; this one is ${txn.status}`,
+        );
       }
       // A payment collected by a provider is refunded there: through its refund API (DPO Pay,
       // Ozow) once this commits; without one (Paynow) the refund waits, pending, for an operator
@@ -56,13 +61,18 @@ export class CreateRefundUseCase {
       // /admin/v1/refunds/{id}/complete|fail). The sandbox settles neither.
       const attempt = await this.attempts.get(m, txn.id);
       if (!attempt && ctx.mode === 'live') {
-        throw new DomainException(ErrorCodes.PaymentMethodUnavailable, `refunds through ${txn.payment_method_code ?? 'this method'} are not available for live payments yet`);
+        throw new DomainException(
+          ErrorCodes.PaymentMethodUnavailable,
+          `refunds through ${txn.payment_method_code ?? 'this method'} are not available for live payments yet`,
+        );
       }
       const viaApi = attempt !== undefined && this.providerRefunds.hasRefundApi(attempt.provider);
       const byOperator = attempt !== undefined && !viaApi;
       const remaining = Number(txn.amount) - (await this.store.committed(m, txn.id));
       if (remaining <= 0) {
-        throw new DomainException(ErrorCodes.RefundExceedsAmount, `nothing is left to refund of ${txn.amount}`, [{ field: 'amount', message: 'nothing is left to refund' }]);
+        throw new DomainException(ErrorCodes.RefundExceedsAmount, `nothing is left to refund of ${txn.amount}`, [
+          { field: 'amount', message: 'nothing is left to refund' },
+        ]);
       }
       const amount = body.amount ?? remaining;
       if (amount > remaining) {
@@ -93,7 +103,10 @@ export class CreateRefundUseCase {
       await this.store.recordCreated(m, row, ctx.request_id);
       return { row, created: true, viaApi };
     };
-    const refund = ctx.deadline_at === undefined ? await this.ds.transaction(work) : await this.ds.transactionUntil(ctx.deadline_at + this.config.RPC_DEADLINE_MARGIN_MS, work);
+    const refund =
+      ctx.deadline_at === undefined
+        ? await this.ds.transaction(work)
+        : await this.ds.transactionUntil(ctx.deadline_at + this.config.RPC_DEADLINE_MARGIN_MS, work);
     if (refund.created) this.outbox.notify();
     if (!refund.created || !refund.viaApi) return toRefundView(refund.row);
     // Committed: now to the provider, within the caller's deadline (a refund left queued is sent by the sweeper).
@@ -101,9 +114,14 @@ export class CreateRefundUseCase {
     if (left < 1_000) return toRefundView(refund.row);
     // The refund exists whatever happens now: a failure here answers it as it is (pending), never an error
     // a merchant would retry into a second refund; what was not sent, the sweeper sends.
-    await this.providerRefunds.send(refund.row.id, Math.min(this.config.PROVIDER_TIMEOUT_MS, left)).catch((err: unknown) => {
-      this.logger.error({ err, refund_id: refund.row.public_id }, 'sending the refund to its provider failed midway; it is answered pending');
-    });
+    await this.providerRefunds
+      .send(refund.row.id, Math.min(this.config.PROVIDER_TIMEOUT_MS, left))
+      .catch((err: unknown) => {
+        this.logger.error(
+          { err, refund_id: refund.row.public_id },
+          'sending the refund to its provider failed midway; it is answered pending',
+        );
+      });
     return toRefundView(await this.store.load(this.ds.manager, refund.row.id).catch(() => refund.row));
   }
 }

@@ -16,7 +16,8 @@ export class ListRefundsUseCase {
 
   async execute({ ctx, body }: RpcRequest<ListRefundsBody>): Promise<ListRefundsResult> {
     const txn = await this.transactions.byReference(this.ds, ctx.business_id, ctx.mode, body.transaction_reference);
-    if (!txn) throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
+    if (!txn)
+      throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);
     const { rows, hasMore } = await this.store.forTransaction(this.ds, txn, body);
     return { refunds: rows.map(toRefundView), has_more: hasMore };
   }

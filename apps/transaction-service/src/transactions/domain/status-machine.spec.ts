@@ -4,7 +4,9 @@ import { canRefundTransition, canTransition, isFinal } from './status-machine';
 const ALLOWED = new Set(['pending→processing', 'pending→failed', 'processing→success', 'processing→failed']);
 
 describe('transaction status machine', () => {
-  const pairs: [TransactionStatus, TransactionStatus][] = TRANSACTION_STATUSES.flatMap((from) => TRANSACTION_STATUSES.map((to) => [from, to] as [TransactionStatus, TransactionStatus]));
+  const pairs: [TransactionStatus, TransactionStatus][] = TRANSACTION_STATUSES.flatMap((from) =>
+    TRANSACTION_STATUSES.map((to) => [from, to] as [TransactionStatus, TransactionStatus]),
+  );
 
   it('covers all 16 (from, to) pairs of the four statuses', () => {
     expect(TRANSACTION_STATUSES).toEqual(['pending', 'processing', 'success', 'failed']);
@@ -52,7 +54,9 @@ describe('transaction status machine', () => {
 describe('refund status machine', () => {
   const STATUSES = REFUND_STATUSES;
   it('moves from pending to success or failed, once, and never back', () => {
-    const allowed = STATUSES.flatMap((from) => STATUSES.filter((to) => canRefundTransition(from, to)).map((to) => `${from}→${to}`));
+    const allowed = STATUSES.flatMap((from) =>
+      STATUSES.filter((to) => canRefundTransition(from, to)).map((to) => `${from}→${to}`),
+    );
     expect(allowed).toEqual(['pending→success', 'pending→failed']);
   });
 });

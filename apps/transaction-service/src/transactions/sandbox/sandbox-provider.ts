@@ -23,12 +23,17 @@ export class SandboxProvider {
    */
   firstStep(code: string | null): NonNullable<NewTransaction['then']> | null {
     if (!code || !isPaymentMethodCode(code) || typeOfCode(code) !== 'mobile_money') return null;
-    return { status: 'processing', message: 'Awaiting customer approval on the handset', settleAt: new Date(Date.now() + this.config.SANDBOX_SETTLE_MS) };
+    return {
+      status: 'processing',
+      message: 'Awaiting customer approval on the handset',
+      settleAt: new Date(Date.now() + this.config.SANDBOX_SETTLE_MS),
+    };
   }
 
   async start(m: EntityManager, row: TransactionRow, correlationId: string | null): Promise<TransactionRow> {
     const first = this.firstStep(row.payment_method_code);
-    if (first) return this.store.changeStatus(m, row, first.status, first.message, correlationId, { settleAt: first.settleAt });
+    if (first)
+      return this.store.changeStatus(m, row, first.status, first.message, correlationId, { settleAt: first.settleAt });
     const processing = await this.store.changeStatus(m, row, 'processing', 'Authorising the payment', correlationId);
     return row.requested_response === 'failed'
       ? this.store.changeStatus(m, processing, 'failed', 'Payment declined by the issuer', correlationId)

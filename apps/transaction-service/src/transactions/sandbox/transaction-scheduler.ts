@@ -33,7 +33,13 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
     @Inject(TransactionServiceConfig) config: TransactionServiceConfig,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
-    this.worker = new PollingWorker('transaction-scheduler', () => this.tick(), config.SCHEDULER_POLL_INTERVAL_MS, logger, config.SCHEDULER_IDLE_MAX_MS);
+    this.worker = new PollingWorker(
+      'transaction-scheduler',
+      () => this.tick(),
+      config.SCHEDULER_POLL_INTERVAL_MS,
+      logger,
+      config.SCHEDULER_IDLE_MAX_MS,
+    );
     outbox.onNotify(() => this.worker.hurry());
   }
 
@@ -48,7 +54,10 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
   /** True when a batch was full (go again at once); else when the next known work is due (see PollingWorker). */
   async tick(): Promise<TickResult> {
     // Each store's indexed looks, asked at the same time: when is the earliest of each due.
-    const [due, refundsDue] = await Promise.all([this.queries.due(this.ds), this.refunds.sandboxSettlementDueIn(this.ds)]);
+    const [due, refundsDue] = await Promise.all([
+      this.queries.due(this.ds),
+      this.refunds.sandboxSettlementDueIn(this.ds),
+    ]);
     const now = (dueIn: number | null) => dueIn !== null && dueIn <= 0;
     const settled = now(due.settle) ? await this.settleSandbox() : 0;
     const expired = now(due.expire) ? await this.expirePending() : 0;
@@ -86,7 +95,10 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
     );
   }
 
-  private claim<R>(take: (m: EntityManager) => Promise<R[]>, apply: (m: EntityManager, row: R) => Promise<unknown>): Promise<number> {
+  private claim<R>(
+    take: (m: EntityManager) => Promise<R[]>,
+    apply: (m: EntityManager, row: R) => Promise<unknown>,
+  ): Promise<number> {
     return this.ds.transaction(async (m) => {
       const rows = await take(m);
       for (const row of rows) await apply(m, row);

@@ -9,7 +9,14 @@ import { computeCharges } from '@payments/money';
 import { DomainException, publicId } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig, durationMs } from '../../config/transaction.config';
-import { descriptionToStore, initializeProblems, isPaymentMethodCode, metadataToStore, settlesWithoutCustomer, typeOfCode } from '@payments/domain';
+import {
+  descriptionToStore,
+  initializeProblems,
+  isPaymentMethodCode,
+  metadataToStore,
+  settlesWithoutCustomer,
+  typeOfCode,
+} from '@payments/domain';
 import { FeeSchedule } from '../fee-schedule';
 import { LivePayments, type ProviderAnswer } from '../../connectors/live-payments';
 import { SandboxProvider } from '../sandbox/sandbox-provider';
@@ -37,9 +44,10 @@ export class InitializeTransactionUseCase {
     // The caller gave up before this started: nothing is done (its retry runs it).
     if (ctx.deadline_at !== undefined && Date.now() >= ctx.deadline_at) throw new DeadlineExceededError();
     // The gateway refuses this too; a public key must never choose the reference (it could squat the merchant's).
-    const problems = ctx.key_type === 'public' && body.transaction_reference !== undefined
-      ? [{ field: 'transaction_reference', message: 'cannot be set with a public key' }]
-      : initializeProblems(body, ctx.mode);
+    const problems =
+      ctx.key_type === 'public' && body.transaction_reference !== undefined
+        ? [{ field: 'transaction_reference', message: 'cannot be set with a public key' }]
+        : initializeProblems(body, ctx.mode);
     if (problems.length > 0) {
       throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     }
@@ -94,16 +102,22 @@ export class InitializeTransactionUseCase {
             return existing;
           }
         }
-        if ((err as { code?: string }).code === UNIQUE_VIOLATION && /reference/.test((err as { constraint?: string }).constraint ?? '')) {
-          throw new DomainException(ErrorCodes.DuplicateReference, `transaction_reference ${reference} has already been used`, [
-            { field: 'transaction_reference', message: 'has already been used' },
-          ]);
+        if (
+          (err as { code?: string }).code === UNIQUE_VIOLATION &&
+          /reference/.test((err as { constraint?: string }).constraint ?? '')
+        ) {
+          throw new DomainException(
+            ErrorCodes.DuplicateReference,
+            `transaction_reference ${reference} has already been used`,
+            [{ field: 'transaction_reference', message: 'has already been used' }],
+          );
         }
         throw err;
       });
     this.outbox.notify();
     let answer: ProviderAnswer = {};
-    if (route) ({ row, answer } = reused ? await this.live.resume(route, row, ctx) : await this.live.start(route, row, ctx));
+    if (route)
+      ({ row, answer } = reused ? await this.live.resume(route, row, ctx) : await this.live.start(route, row, ctx));
 
     return {
       ...answer,
@@ -114,7 +128,11 @@ export class InitializeTransactionUseCase {
       total: Number(row.total),
       currency: row.currency,
       status: row.status,
-      message: route ? row.message : sandboxSettles ? 'Payment request sent to the customer' : 'Transaction initialized; the customer completes it on the checkout page',
+      message: route
+        ? row.message
+        : sandboxSettles
+          ? 'Payment request sent to the customer'
+          : 'Transaction initialized; the customer completes it on the checkout page',
       checkout_id: route || sandboxSettles ? null : row.checkout_id,
       metadata: row.metadata,
       description: row.description,

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from '@payments/database';
-import { reconcilePageSize, type ReconcilePageBody, type ReconcileTransaction, type ReconcileTransactionsResult } from '@payments/contracts';
+import {
+  reconcilePageSize,
+  type ReconcilePageBody,
+  type ReconcileTransaction,
+  type ReconcileTransactionsResult,
+} from '@payments/contracts';
 import { RefundStore } from '../../refunds/refund-store';
 import { TransactionQueries } from '../transaction-queries';
 
@@ -19,7 +24,10 @@ export class ReconcileTransactionsUseCase {
     // Both reads in one snapshot, so a refund is never seen without its transaction's matching state.
     return this.ds.transaction('REPEATABLE READ', async (m) => {
       const rows = await this.queries.reconcilePage(m, after, limit);
-      const refunds = await this.refunds.forReconcile(m, rows.map((r) => r.id));
+      const refunds = await this.refunds.forReconcile(
+        m,
+        rows.map((r) => r.id),
+      );
       const transactions: ReconcileTransaction[] = rows.map((r) => ({
         ...r,
         status: r.status as ReconcileTransaction['status'],

@@ -7,8 +7,15 @@ import { TransactionQueries } from '../transaction-queries';
 import { toView, type TransactionRow } from '../transaction-store';
 
 /** Views of transaction rows with their `amount_refunded`, in one query for the whole page. */
-export async function toViews(db: Pick<EntityManager, 'query'>, refunds: RefundStore, rows: TransactionRow[]): Promise<TransactionView[]> {
-  const refunded = await refunds.refundedByTransaction(db, rows.map((r) => String(r.id)));
+export async function toViews(
+  db: Pick<EntityManager, 'query'>,
+  refunds: RefundStore,
+  rows: TransactionRow[],
+): Promise<TransactionView[]> {
+  const refunded = await refunds.refundedByTransaction(
+    db,
+    rows.map((r) => String(r.id)),
+  );
   return rows.map((r) => toView(r, refunded.get(String(r.id)) ?? 0));
 }
 

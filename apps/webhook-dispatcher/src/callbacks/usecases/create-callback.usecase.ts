@@ -23,7 +23,10 @@ export class CreateCallbackUseCase {
     return this.ds.transaction(async (m) => {
       const n = await this.store.countLiveLocked(m, ctx.business_id, ctx.mode);
       if (n >= this.config.WEBHOOK_MAX_CALLBACKS) {
-        throw new DomainException(ErrorCodes.ValidationError, `a business may register at most ${this.config.WEBHOOK_MAX_CALLBACKS} callbacks per mode`);
+        throw new DomainException(
+          ErrorCodes.ValidationError,
+          `a business may register at most ${this.config.WEBHOOK_MAX_CALLBACKS} callbacks per mode`,
+        );
       }
       const row = await this.store.insert(m, {
         businessId: ctx.business_id,

@@ -10,6 +10,9 @@ export class RevealSecretUseCase {
   async execute({ ctx, body }: RpcRequest<CallbackIdBody>): Promise<CallbackSecretView> {
     const c = await this.store.ownedOrNotFound(ctx, body.id);
     const prevLive = c.previous_secret_expires_at && c.previous_secret_expires_at > new Date();
-    return { secret: c.secret, previous_secret_expires_at: prevLive ? c.previous_secret_expires_at!.toISOString() : null };
+    return {
+      secret: c.secret,
+      previous_secret_expires_at: prevLive ? c.previous_secret_expires_at!.toISOString() : null,
+    };
   }
 }

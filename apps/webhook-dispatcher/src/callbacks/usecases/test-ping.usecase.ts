@@ -1,7 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from '@payments/database';
-import { PING_EVENT, pingPayload, webhookBody, type CallbackIdBody, type RpcRequest, type TestCallbackResult } from '@payments/contracts';
+import {
+  PING_EVENT,
+  pingPayload,
+  webhookBody,
+  type CallbackIdBody,
+  type RpcRequest,
+  type TestCallbackResult,
+} from '@payments/contracts';
 import { WebhookDispatcherConfig } from '../../config/webhook.config';
 import { HttpSender } from '../../delivery/http-sender';
 import { signingSecrets, webhookHeaders } from '../../delivery/signature';
@@ -31,7 +38,13 @@ export class TestPingUseCase {
     const id = `evt_${randomBytes(18).toString('base64url')}`;
     const createdAt = new Date();
     const data = pingPayload(callback.id);
-    const payload = webhookBody({ id, event: PING_EVENT, created_at: createdAt.toISOString(), mode: callback.mode, data });
+    const payload = webhookBody({
+      id,
+      event: PING_EVENT,
+      created_at: createdAt.toISOString(),
+      mode: callback.mode,
+      data,
+    });
     // The sender's own deadline, shortened to the ping's: the merchant waits on this answer.
     const headers = webhookHeaders(signingSecrets(callback), id, Math.floor(createdAt.getTime() / 1000), payload);
     const result = await this.sender.send(callback.url, headers, payload, this.config.WEBHOOK_TEST_TIMEOUT_MS);
@@ -55,6 +68,12 @@ export class TestPingUseCase {
         error: result.error?.slice(0, 500) ?? null,
       });
     });
-    return { event_id: id, delivery_id: deliveryId, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error };
+    return {
+      event_id: id,
+      delivery_id: deliveryId,
+      status_code: result.statusCode,
+      duration_ms: result.durationMs,
+      error: result.error,
+    };
   }
 }

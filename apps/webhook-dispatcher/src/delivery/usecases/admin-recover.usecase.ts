@@ -20,7 +20,8 @@ export class AdminRecoverUseCase {
 
   async execute(body: AdminRecoverDeliveriesBody): Promise<AdminRecoverDeliveriesResult> {
     const limit = Math.min(Math.max(1, Math.trunc(body.limit)), ADMIN_RECOVER_MAX_PAGE);
-    if (body.after !== null && !/^\d{1,18}$/.test(body.after)) throw new DomainException(ErrorCodes.ValidationError, 'after must be a cursor from a previous page');
+    if (body.after !== null && !/^\d{1,18}$/.test(body.after))
+      throw new DomainException(ErrorCodes.ValidationError, 'after must be a cursor from a previous page');
     const scope = { businessId: body.business_id, mode: body.mode };
     let total: number | null = null;
     if (body.after === null) total = await this.store.countRecoverable(body.business_id, body.mode, body.since);

@@ -39,26 +39,43 @@ export class DeliverAttemptUseCase {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
     this.schedule = parseSchedule(config.WEBHOOK_RETRY_SCHEDULE);
-    this.disableRule = { after: config.WEBHOOK_DISABLE_AFTER, minFailingMs: parseDuration(config.WEBHOOK_DISABLE_MIN_FAILING) };
+    this.disableRule = {
+      after: config.WEBHOOK_DISABLE_AFTER,
+      minFailingMs: parseDuration(config.WEBHOOK_DISABLE_MIN_FAILING),
+    };
   }
 
   async execute(job: DeliveryJob): Promise<AttemptOutcome> {
     const lockSeconds = Math.ceil(this.config.WEBHOOK_TIMEOUT_MS / 1000) + 5;
-    const claim = await this.store.claimAttempt(job.deliveryId, job.attempt, lockSeconds, this.config.WEBHOOK_CALLBACK_CONCURRENCY);
+    const claim = await this.store.claimAttempt(
+      job.deliveryId,
+      job.attempt,
+      lockSeconds,
+      this.config.WEBHOOK_CALLBACK_CONCURRENCY,
+    );
     if (claim === 'busy') return 'busy';
     if (!claim) return 'skipped';
     const { delivery, callback, event } = claim;
     if (!callback || callback.deleted_at || !callback.is_active) {
       // Disabled: nothing is sent; a first attempt never made is `skipped`, which `recover` picks up.
       const gone = callback?.deleted_at || !callback;
-      await this.store.finishUnsent(delivery, gone ? 'cancelled' : delivery.attempts === 0 ? 'skipped' : 'failed', gone ? 'callback deleted' : 'callback disabled');
+      await this.store.finishUnsent(
+        delivery,
+        gone ? 'cancelled' : delivery.attempts === 0 ? 'skipped' : 'failed',
+        gone ? 'callback deleted' : 'callback disabled',
+      );
       return 'skipped';
     }
     const body = webhookBody(eventView(event));
 
     let result: SendResult;
     if (Buffer.byteLength(body) > this.config.WEBHOOK_MAX_PAYLOAD_BYTES) {
-      result = { statusCode: null, error: `payload of ${Buffer.byteLength(body)} bytes exceeds the ${this.config.WEBHOOK_MAX_PAYLOAD_BYTES}-byte limit`, durationMs: 0, retryAfter: undefined };
+      result = {
+        statusCode: null,
+        error: `payload of ${Buffer.byteLength(body)} bytes exceeds the ${this.config.WEBHOOK_MAX_PAYLOAD_BYTES}-byte limit`,
+        durationMs: 0,
+        retryAfter: undefined,
+      };
     } else {
       const headers = webhookHeaders(signingSecrets(callback), event.id, Math.floor(Date.now() / 1000), body);
       result = await this.sender.send(callback.url, headers, body);
@@ -83,7 +100,8 @@ export class DeliverAttemptUseCase {
       }
       // A busy callback succeeds many times a second: write its row only when something changes.
       const lastTriggered = callback.last_triggered?.getTime() ?? 0;
-      if (callback.failure_count !== 0 || Date.now() - lastTriggered > 1_000) await this.callbacks.recordSuccess(callback.id);
+      if (callback.failure_count !== 0 || Date.now() - lastTriggered > 1_000)
+        await this.callbacks.recordSuccess(callback.id);
       return 'delivered';
     }
     return this.recordFailure(delivery, callback, result);
@@ -96,8 +114,11 @@ export class DeliverAttemptUseCase {
       // deliveries — the other order against a concurrent DELETE deadlocks.
       await this.callbacks.lock(m, callback.id);
       const gone = result.statusCode === 410;
-      const retryable = result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : null;
-      const decision = gone ? { retry: false, delayMs: 0 } : nextRetry(attemptNo - delivery.cycle_start, this.schedule, retryable);
+      const retryable =
+        result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : null;
+      const decision = gone
+        ? { retry: false, delayMs: 0 }
+        : nextRetry(attemptNo - delivery.cycle_start, this.schedule, retryable);
       const moved = await this.store.recordFailure(m, {
         deliveryId: delivery.id,
         lockToken: delivery.lock_token,

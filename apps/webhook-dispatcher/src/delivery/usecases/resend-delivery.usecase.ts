@@ -16,9 +16,14 @@ export class ResendDeliveryUseCase {
   /** Sends one delivery again (a fresh retry cycle), whatever its outcome so far. */
   async execute({ ctx, body }: RpcRequest<ResendDeliveryBody>): Promise<DeliveryView['status']> {
     const c = await this.callbacks.ownedOrNotFound(ctx, body.id);
-    if (!c.is_active) throw new DomainException(ErrorCodes.ValidationError, 'the callback is disabled; enable it (PUT is_active=true) first');
+    if (!c.is_active)
+      throw new DomainException(
+        ErrorCodes.ValidationError,
+        'the callback is disabled; enable it (PUT is_active=true) first',
+      );
     const resent = await this.deliveryLog.resend(c.id, body.delivery_id);
-    if (!resent) throw new DomainException(ErrorCodes.NotFound, `no delivery ${body.delivery_id} that can be sent again now`);
+    if (!resent)
+      throw new DomainException(ErrorCodes.NotFound, `no delivery ${body.delivery_id} that can be sent again now`);
     this.queue.wake();
     return 'pending';
   }

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from '@payments/database';
-import { reconcilePageSize, type ReconcilePageBody, type ReconcileWebhookEvent, type ReconcileWebhookEventsResult } from '@payments/contracts';
+import {
+  reconcilePageSize,
+  type ReconcilePageBody,
+  type ReconcileWebhookEvent,
+  type ReconcileWebhookEventsResult,
+} from '@payments/contracts';
 import { DeliveryAdminStore } from '../../delivery/delivery-admin-store';
 import { EventsStore } from '../events-store';
 
@@ -18,8 +23,15 @@ export class ReconcileEventsUseCase {
     // Both reads in one snapshot, so an event is seen with exactly the deliveries it had.
     const rows = await this.ds.transaction('REPEATABLE READ', async (m) => {
       const events = await this.events.reconcilePage(m, body.after ?? '', limit);
-      const deliveredTo = await this.deliveries.deliveredTo(m, events.map((e) => e.event_id));
-      return events.map((e) => ({ ...e, mode: e.mode as ReconcileWebhookEvent['mode'], delivered_to: deliveredTo.get(e.event_id) ?? [] }));
+      const deliveredTo = await this.deliveries.deliveredTo(
+        m,
+        events.map((e) => e.event_id),
+      );
+      return events.map((e) => ({
+        ...e,
+        mode: e.mode as ReconcileWebhookEvent['mode'],
+        delivered_to: deliveredTo.get(e.event_id) ?? [],
+      }));
     });
     return {
       events: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
