@@ -21,10 +21,12 @@ const EXPIRY_WAITING = `status = 'pending'
   AND NOT EXISTS (SELECT 1 FROM provider_payments p WHERE p.transaction_id = transactions.id AND p.state <> 'final')`;
 const EXPIRY_DUE_WHERE = `${EXPIRY_WAITING} AND expires_at <= now()`;
 
-/** The scheduler's look: in how many milliseconds the earliest settlement and expiry are due (<= 0: now), two indexed looks. */
+/** The scheduler's look: in how many ms the earliest settlement and expiry are due (<= 0: now), two indexed looks. */
 const DUE = `SELECT
-  (SELECT date_part('epoch', settle_at - now()) * 1000 FROM transactions WHERE ${SANDBOX_SETTLEMENT_WAITING} ORDER BY settle_at LIMIT 1) AS settle_in_ms,
-  (SELECT date_part('epoch', expires_at - now()) * 1000 FROM transactions WHERE ${EXPIRY_WAITING} ORDER BY expires_at LIMIT 1) AS expire_in_ms`;
+  (SELECT date_part('epoch', settle_at - now()) * 1000 FROM transactions
+    WHERE ${SANDBOX_SETTLEMENT_WAITING} ORDER BY settle_at LIMIT 1) AS settle_in_ms,
+  (SELECT date_part('epoch', expires_at - now()) * 1000 FROM transactions
+    WHERE ${EXPIRY_WAITING} ORDER BY expires_at LIMIT 1) AS expire_in_ms`;
 
 /** Milliseconds until something is due (<= 0: it is), or null when nothing waits. */
 export type DueIn = number | null;
@@ -83,7 +85,7 @@ export class TransactionQueries {
     return row;
   }
 
-  /** A transaction by its public id in any business (a provider's notification names it); the caller checks the rest. */
+  /** A transaction by public id in any business (a provider's notification names it); the caller checks the rest. */
   async byPublicIdAnyBusiness(db: Db, publicId: string): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE public_id = $1', [publicId]);
     return row;
