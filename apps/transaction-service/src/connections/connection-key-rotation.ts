@@ -58,7 +58,8 @@ export class ConnectionKeyRotation implements OnApplicationBootstrap, BeforeAppl
     } else if (resealed > 0 || !this.clean) {
       this.logger.info(
         { resealed, key_id: this.store.currentKeyId },
-        'provider credentials: none left under PROVIDER_CREDENTIALS_OLD_KEYS (the rest are sealed with PROVIDER_CREDENTIALS_KEY)',
+        'provider credentials: none left under PROVIDER_CREDENTIALS_OLD_KEYS ' +
+          '(the rest are sealed with PROVIDER_CREDENTIALS_KEY)',
       );
       this.clean = true;
     }

@@ -76,9 +76,11 @@ export class ConnectionStore {
       // Two first PUTs at once both find no row: the later insert becomes an update.
       const [row] = await queryRows<ConnectionRow>(
         m,
-        `INSERT INTO provider_connections (business_id, mode, provider, credentials, account) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO provider_connections (business_id, mode, provider, credentials, account)
+         VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (business_id, mode, provider) DO UPDATE
-           SET credentials = EXCLUDED.credentials, account = EXCLUDED.account, updated_at = now(), version = provider_connections.version + 1
+           SET credentials = EXCLUDED.credentials, account = EXCLUDED.account, updated_at = now(),
+               version = provider_connections.version + 1
          RETURNING *`,
         [scope.businessId, scope.mode, scope.provider, this.cipher.seal(credentials, scope), account],
       );
@@ -99,7 +101,8 @@ export class ConnectionStore {
   list(businessId: number, mode: Mode): Promise<ConnectionRow[]> {
     return queryRows<ConnectionRow>(
       this.ds,
-      `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC`,
+      `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2
+        ORDER BY created_at DESC, id DESC`,
       [businessId, mode],
     );
   }
@@ -149,7 +152,8 @@ export class ConnectionStore {
     return this.ds.transaction(async (m) => {
       const rows = await queryRows<ConnectionRow>(
         m,
-        `SELECT * FROM provider_connections WHERE id > $1 AND split_part(credentials, '.', 2) = ANY($2::text[]) ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+        `SELECT * FROM provider_connections WHERE id > $1 AND split_part(credentials, '.', 2) = ANY($2::text[])
+          ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`,
         [afterId, older, limit],
       );
       let unreadable = 0;

@@ -29,7 +29,7 @@ export const PROVIDER_NAMES: Readonly<Record<ProviderName, string>> = {
 export type ConnectorStatus = 'pending' | 'processing' | 'success' | 'failed';
 
 export interface InitiateRequest {
-  /** Our public transaction id (at most 32 characters): Paynow's `merchanttrace`, what `sync` finds it by without a poll URL. */
+  /** Our public transaction id (at most 32 characters), Paynow's `merchanttrace`: `sync` finds it by this. */
   transactionId: string;
   /** The merchant-visible reference the provider echoes in every update. */
   reference: string;
@@ -67,7 +67,7 @@ export type InitiateOutcome =
       redirectUrl: string | null;
       /** What to show the customer (e.g. "dial *151# and approve"). */
       instructions: string | null;
-      /** A code the customer enters or scans in their wallet app (InnBucks), and until when it is valid, as the provider wrote it. */
+      /** A code the customer enters or scans in their wallet app (InnBucks), and its expiry as the provider gave it. */
       authorizationCode: string | null;
       authorizationExpires: string | null;
     }
@@ -104,7 +104,7 @@ export interface ProviderUpdate {
    * the token it was asked about).
    */
   reference: string | null;
-  /** The amount the provider says, in minor units; null when it sent none. The caller compares it with the transaction's. */
+  /** The amount the provider says, in minor units (null: none sent). The caller compares it with the transaction's. */
   amountMinor: number | null;
   /** The currency the provider says (ISO 4217), when it says one. The caller compares it with the transaction's. */
   currency?: string | null;
@@ -115,10 +115,10 @@ export interface ProviderUpdate {
 export type SyncOutcome =
   { kind: 'status'; update: ProviderUpdate } | { kind: 'not_found' } | { kind: 'unknown'; reason: string };
 
-/** What a sync asks about: the poll URL and the provider's reference when known (initiate accepted), our transaction id always. */
+/** What a sync asks about: poll URL and provider reference when known (initiate accepted); our transaction id. */
 export interface SyncTarget {
   pollUrl: string | null;
-  /** The provider's own id of the payment (DPO's TransToken, Ozow's TransactionId), when the initiate answer gave one. */
+  /** The provider's own id of the payment (DPO's TransToken, Ozow's TransactionId), if the initiate answer gave one. */
   providerReference?: string | null;
   transactionId: string;
   /** A test payment (Ozow's isTest). Absent: live. */

@@ -7,12 +7,12 @@ import { TransactionServiceConfig, durationMs } from '../config/transaction.conf
 import { TransactionQueries } from '../transactions/transaction-queries';
 import { TransactionStore } from '../transactions/transaction-store';
 import { ConnectorRegistry } from './connector-registry';
-import { LivePayments } from './live-payments';
 import { ProviderCredentials } from './provider-credentials';
 import { ProviderPaymentStore, type DueProviderPayment } from './provider-payment-store';
+import { ProviderStatements } from './provider-statements';
 
 const BATCH = 20;
-/** An initiate whose answer was lost and that the provider says it does not have, this many times in a row, never reached it. */
+/** An initiate whose answer was lost and which the provider says it lacks this many times in a row never reached it. */
 const NOT_FOUND_CHECKS = 3;
 
 /**
@@ -30,7 +30,7 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
   constructor(
     private readonly ds: DataSource,
     private readonly attempts: ProviderPaymentStore,
-    private readonly live: LivePayments,
+    private readonly statements: ProviderStatements,
     private readonly connections: ProviderCredentials,
     private readonly registry: ConnectorRegistry,
     private readonly queries: TransactionQueries,
@@ -108,7 +108,7 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
       { timeoutMs: this.config.PROVIDER_TIMEOUT_MS },
     );
     if (sync.kind === 'status') {
-      await this.live.applyAndRecord(d.transaction_id, sync.update, 'poll', this.nextCheck(d));
+      await this.statements.applyAndRecord(d.transaction_id, sync.update, 'poll', this.nextCheck(d));
       return;
     }
     if (sync.kind === 'not_found' && d.state === 'initiating' && d.not_found_checks + 1 >= NOT_FOUND_CHECKS) {

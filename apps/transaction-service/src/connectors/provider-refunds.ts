@@ -86,7 +86,9 @@ export class ProviderRefunds implements OnApplicationBootstrap, BeforeApplicatio
         currency: r.currency.trim(),
         reason: r.reason,
         refundId: r.public_id,
-        notifyUrl: `${this.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/v1/provider-notifications/${r.provider}/${r.public_id}`,
+        notifyUrl:
+          `${this.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}` +
+          `/v1/provider-notifications/${r.provider}/${r.public_id}`,
       },
       { timeoutMs },
     );
@@ -207,7 +209,8 @@ export class ProviderRefunds implements OnApplicationBootstrap, BeforeApplicatio
     for (const id of abandoned)
       this.logger.error(
         { refund_row: id },
-        'a refund was being sent when its process stopped; its outcome at the provider is unknown: left pending for an operator',
+        'a refund was being sent when its process stopped; ' +
+          'its outcome at the provider is unknown: left pending for an operator',
       );
     for (const id of queued) await this.send(id);
     return queued.length === SWEEP_BATCH;

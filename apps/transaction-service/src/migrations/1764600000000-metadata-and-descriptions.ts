@@ -16,7 +16,8 @@ export class MetadataAndDescriptions1764600000000 implements MigrationInterface 
     }
     for (const table of ['transactions', 'refunds']) {
       await q.query(
-        `ALTER TABLE ${table} ADD COLUMN description text CONSTRAINT ${table}_description_length CHECK (char_length(description) <= 1000)`,
+        `ALTER TABLE ${table} ADD COLUMN description text
+          CONSTRAINT ${table}_description_length CHECK (char_length(description) <= 1000)`,
       );
     }
   }

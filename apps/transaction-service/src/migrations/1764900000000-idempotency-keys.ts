@@ -25,7 +25,8 @@ export class IdempotencyKeys1764900000000 implements MigrationInterface {
       );
       if (invalid.length > 0) await q.query(`DROP INDEX CONCURRENTLY ${table}_idempotency_key`);
       await q.query(
-        `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${table}_idempotency_key ON ${table} (business_id, mode, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+        `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${table}_idempotency_key
+           ON ${table} (business_id, mode, idempotency_key) WHERE idempotency_key IS NOT NULL`,
       );
     }
   }

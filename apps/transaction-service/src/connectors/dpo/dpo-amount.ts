@@ -22,7 +22,7 @@ export function formatDpoAmount(minor: number): string {
 /** Digits, optionally grouped by commas in threes, then none, one or two decimals. No sign or exponent. */
 const AMOUNT = /^(0|[1-9]\d*|[1-9]\d{0,2}(?:,\d{3})+)(?:\.(\d{1,2}))?$/;
 
-/** "12.34" → 1234, "10.5" → 1050, "7" → 700, "1,000.00" → 100000; null for anything else or beyond a safe integer. */
+/** "12.34" → 1234, "10.5" → 1050, "7" → 700, "1,000.00" → 100000; null for anything else or an unsafe integer. */
 export function parseDpoAmount(text: string): number | null {
   const m = AMOUNT.exec(text.trim());
   if (m === null) return null;

@@ -96,7 +96,10 @@ export function interpretVerifyReply(body: string, askedToken: string | null): S
   };
 }
 
-/** refundToken's reply: 000 → succeeded; a documented refusal (999 "Refund failed – …" and the request errors) → declined; anything else → unknown. */
+/**
+ * refundToken's reply: 000 → succeeded; a documented refusal (999 "Refund failed – …" and the
+ * request errors) → declined; anything else → unknown.
+ */
 export function interpretRefundReply(body: string): RefundOutcome {
   const result = resultOf(body);
   if (!result.ok) return { kind: 'unknown', reason: result.reason };

@@ -78,7 +78,8 @@ export class OzowConnector implements Connector<OzowCredentials> {
 
   /** Always by our transaction id (the TransactionReference we sent), with the payment's test flag. */
   async sync(c: OzowCredentials, target: SyncTarget, opts: { timeoutMs: number }): Promise<SyncOutcome> {
-    const url = `${this.base}/GetTransactionByReference?${byReferenceQuery(c, target.transactionId, target.test === true)}`;
+    const query = byReferenceQuery(c, target.transactionId, target.test === true);
+    const url = `${this.base}/GetTransactionByReference?${query}`;
     const res = await send(
       this.fetch,
       { method: 'GET', url, headers: { ApiKey: c.apiKey, Accept: 'application/json' } },

@@ -17,7 +17,7 @@ export interface PaynowRequestPlan {
   endpoint: PaynowEndpoint;
   /** In send order, `hash` last. */
   fields: PaynowFields;
-  /** Our status once Paynow accepts it: `pending` while the customer still has to act (follow the redirect, use the code). */
+  /** Our status once Paynow accepts it: `pending` while the customer still has to act (redirect, code). */
   acceptedStatus: 'pending' | 'processing';
 }
 
@@ -88,7 +88,7 @@ export function planInitiate(c: PaynowCredentials, req: InitiateRequest): PlanRe
   return { ok: true, plan: { endpoint, fields: withHash(fields, c.integrationKey), acceptedStatus } };
 }
 
-/** The trace request (docs "Polling for a Status Update" → "Using Merchant Trace"): id, merchanttrace, status, hash. */
+/** The trace request (Paynow docs: "Using Merchant Trace"): id, merchanttrace, status, hash. */
 export function traceFields(c: PaynowCredentials, transactionId: string): PaynowFields {
   return withHash(
     [

@@ -14,8 +14,9 @@ import { ProviderRefundStore } from '../../connectors/provider-refund-store';
 import { ProviderRefunds } from '../../connectors/provider-refunds';
 
 /**
- * Refunds a successful transaction, in part or in full (no amount: all that is left). The transaction row is locked while the
- * refunds already made are summed, so two refunds arriving together can never exceed the amount.
+ * Refunds a successful transaction, in part or in full (no amount: all that is left). The transaction
+ * row is locked while the refunds already made are summed, so two refunds at once can never exceed
+ * the amount.
  */
 @Injectable()
 export class CreateRefundUseCase {
@@ -93,7 +94,8 @@ export class CreateRefundUseCase {
         description: descriptionToStore(body.description),
         settleInSeconds: attempt ? null : this.config.SANDBOX_SETTLE_MS / 1000,
         message: byOperator
-          ? `Waiting for an operator: ${attempt.provider} has no refund API, so the customer is refunded at ${attempt.provider} and the refund then completed here`
+          ? `Waiting for an operator: ${attempt.provider} has no refund API, ` +
+            `so the customer is refunded at ${attempt.provider} and the refund then completed here`
           : viaApi
             ? `Refund sent to ${PROVIDER_NAMES[attempt.provider]}`
             : undefined,

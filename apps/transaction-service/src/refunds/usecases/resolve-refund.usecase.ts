@@ -30,7 +30,8 @@ export class ResolveRefundUseCase {
       if (row.status !== 'pending' || row.settle_at !== null) {
         throw new DomainException(
           ErrorCodes.ValidationError,
-          `refund ${row.public_id} is ${row.status === 'pending' ? 'settled by the sandbox' : row.status}, not waiting for an operator`,
+          `refund ${row.public_id} is ${row.status === 'pending' ? 'settled by the sandbox' : row.status}, ` +
+            'not waiting for an operator',
           [{ field: 'refund_id', message: 'is not waiting for an operator' }],
         );
       }
