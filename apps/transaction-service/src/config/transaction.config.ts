@@ -97,10 +97,9 @@ export class TransactionServiceConfig extends ServiceConfig {
   INITIALIZE_INSERTS_IN_FLIGHT = 2;
 
   /**
-   * How long after its caller's RPC deadline a statement of that call may still run: then it is
-   * cancelled (rolled back). Work is not started at all once the deadline has passed. The gateway
-   * lets a retry with the same Idempotency-Key run again 5 s after its deadline, so keep this
-   * well under that (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
+   * How long a statement may run past its caller's RPC deadline before it is cancelled (rolled
+   * back). Keep it well under the 5 s after which the gateway lets a retry with the same
+   * Idempotency-Key run (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
    */
   @IsInt()
   @Min(0)

@@ -35,11 +35,9 @@ const ANSWER_MARGIN_MS = 1_000;
 
 /**
  * Live payments (and test payments of a business with a test-mode connection) through their
- * provider: the pending transaction is committed first, then its provider attempt is recorded,
- * then the provider is called; its answer moves the transaction. Only an explicit, authenticated
- * answer of the provider (initiate reply, status update, poll) moves a payment out of pending or
- * processing; an answer that could not be read leaves it where it is, and the ProviderPoller asks
- * the provider again until it knows (docs/going-live.md).
+ * provider. The transaction is committed and its provider attempt recorded before the provider is
+ * called, so a crash leaves something the poller can find. An answer that could not be read leaves
+ * the payment where it is; the poller asks again (docs/going-live.md).
  */
 @Injectable()
 export class LivePayments {
@@ -56,10 +54,9 @@ export class LivePayments {
   ) {}
 
   /**
-   * Where a payment with this method goes: its provider with the business's credentials, or null
-   * when the business has not connected that provider in this mode (test mode then uses the
-   * sandbox) or no method is chosen yet (the hosted checkout routes the customer's choice). Throws
-   * 422 for a live payment that cannot go anywhere.
+   * Where a payment with this method goes, or null when the sandbox takes it (test mode without a
+   * connection) or no method is chosen yet (the hosted checkout routes the choice). Throws 422 for
+   * a live payment that cannot go anywhere.
    */
   async route(businessId: number, mode: Mode, code: string | null): Promise<Route | null> {
     if (code === null) {
@@ -113,9 +110,8 @@ export class LivePayments {
       return await this.send(route, row, ctx, name);
     } catch (err) {
       if (err instanceof DomainException) throw err;
-      // The payment is committed and may have reached the provider: never "nothing was applied".
-      // It stays as it is; the poller finds it (by our id) if it was sent; a retry with the same
-      // Idempotency-Key answers it as it is by then.
+      // Committed and possibly at the provider, so never "nothing was applied": the poller finds it
+      // by our id, and a retry with the same Idempotency-Key answers it as it is by then.
       this.logger.error(
         { err, transaction_id: row.public_id, provider: route.provider },
         'sending the payment to its provider failed midway; the poller checks it',

@@ -29,10 +29,9 @@ const RECHECKS_IN_FLIGHT = 20;
 const RETURN_SYNC_MS = 5_000;
 
 /**
- * What providers post to the gateway's public URLs, and customers coming back from them (no API
- * key on either): payment status updates, verified with the business's own credentials; DPO's
- * unsigned push, which only makes us ask DPO; refund updates; and the return from a provider's
- * payment page, which asks the provider at once so the customer sees the outcome.
+ * What providers post to the gateway's public URLs (no API key): status updates verified with the
+ * business's own credentials, DPO's unsigned push (which only makes us ask DPO), refund updates,
+ * and the customer's return from a payment page, which asks the provider at once.
  */
 @Injectable()
 export class ProviderNotifications {

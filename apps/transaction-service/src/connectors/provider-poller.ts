@@ -16,12 +16,11 @@ const BATCH = 20;
 const NOT_FOUND_CHECKS = 3;
 
 /**
- * Asks providers about live payments that got no final answer yet (Kill Bill's janitor): by poll
- * URL, or by our transaction id when the initiate answer was lost. Due checks live in the database
- * (provider_payments.next_check_at), each taken with a lease, so a replica that dies mid-check
- * loses nothing: the row comes due again when its lease runs out. Checks back off (interval × 2^n,
- * at most 16×) until the provider says success or failed, or PROVIDER_POLL_MAX_AGE passes; then
- * the payment is left 'unresolved' for an operator (docs/going-live.md).
+ * Asks providers about live payments without a final answer, by poll URL or by our transaction id.
+ * Due checks live in the database, each taken with a lease, so a replica that dies mid-check loses
+ * nothing. Checks back off (at most 16× the interval) until a final answer or
+ * PROVIDER_POLL_MAX_AGE; then the payment is left 'unresolved' for an operator
+ * (docs/going-live.md).
  */
 @Injectable()
 export class ProviderPoller implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -4,10 +4,9 @@ import type { ProviderName } from './connector';
 import type { Mode } from '@payments/contracts';
 
 /**
- * A refund's life at a provider with a refund API: 'queued' with the refund, 'sending' while the
- * call is under way, then 'pending' (the provider answers later, by a refund notification),
- * 'final', or 'unresolved' (its answer is unknown: an operator checks at the provider). A refund
- * is sent at most once: only a 'queued' row is ever claimed for sending.
+ * A refund's life at a provider with a refund API. Only a 'queued' row is ever claimed for sending,
+ * so a refund is sent at most once; 'unresolved' means its answer is unknown and an operator
+ * checks.
  */
 export type ProviderRefundState = 'queued' | 'sending' | 'pending' | 'final' | 'unresolved';
 

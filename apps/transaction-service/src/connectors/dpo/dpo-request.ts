@@ -47,10 +47,8 @@ function refusal(req: InitiateRequest): string | null {
 }
 
 /**
- * createToken: the transaction (the total the customer pays, in major units; CompanyRef = our
- * transaction id, unique, so an answer lost on the way back is found by verifyToken by CompanyRef;
- * every return URL = our return endpoint; the page's time limit; the customer's e-mail and phone
- * when given) and one service of the account's service type.
+ * createToken: the transaction and one service of the account's service type. CompanyRef is our
+ * transaction id, unique, so an answer lost on the way back is found by verifyToken by CompanyRef.
  */
 export function planCreateToken(c: DpoCredentials, req: InitiateRequest, now: Date): PlanResult {
   const refused = refusal(req);

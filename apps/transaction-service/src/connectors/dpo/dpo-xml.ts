@@ -1,8 +1,7 @@
 /**
- * DPO's API3G XML, both ways, without an XML library: requests are built from a tree of elements
- * with every text escaped; replies are flat (`<API3G><Result>000</Result>…</API3G>`) and read by
- * element name, whatever the order. Nested elements of a reply (createToken's `Allocations`) are
- * skipped; a DOCTYPE, a processing instruction inside the body, or a repeated element is refused.
+ * DPO's API3G XML, both ways, without an XML library. Replies are flat and read by element name in
+ * any order; nested elements are skipped, and a DOCTYPE, a processing instruction or a repeated
+ * element is refused.
  */
 
 /** An element: a name and a text, or a name and child elements. */

@@ -55,14 +55,10 @@ function refusal(req: InitiateRequest, method: string): string | null {
 }
 
 /**
- * Builds the initiate request, field order as the PHP SDK sends it: resulturl, returnurl, reference,
- * amount, id, additionalinfo, authemail, status, then phone and method (express checkout), token
- * (stored card), merchanttrace, and the hash over those values in that order. Paynow hashes what it
- * receives in the order received, so any order works as long as the hash follows it.
- *
- * Wallets (ecocash, onemoney, innbucks) and card tokens go to /interface/remotetransaction; cards
- * without a token to /interface/initiatetransaction, which answers a browserurl and takes no method
- * (the customer chooses on Paynow's page).
+ * Builds the initiate request in the PHP SDK's field order, hash last; Paynow hashes the values in
+ * the order received, so the hash must follow whatever order is sent. Wallets and card tokens go to
+ * /interface/remotetransaction; cards without a token to /interface/initiatetransaction, which
+ * takes no method (the customer chooses on Paynow's page).
  */
 export function planInitiate(c: PaynowCredentials, req: InitiateRequest): PlanResult {
   const method = req.method.trim().toLowerCase();

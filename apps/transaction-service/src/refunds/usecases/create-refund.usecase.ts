@@ -56,10 +56,9 @@ export class CreateRefundUseCase {
           `only successful transactions can be refunded; this one is ${txn.status}`,
         );
       }
-      // A payment collected by a provider is refunded there: through its refund API (DPO Pay,
-      // Ozow) once this commits; without one (Paynow) the refund waits, pending, for an operator
-      // who refunds at the provider and then completes or fails it (POST
-      // /admin/v1/refunds/{id}/complete|fail). The sandbox settles neither.
+      // A provider-collected payment is refunded there: by its refund API once this commits, or,
+      // without one (Paynow), by an operator who then completes or fails the refund. The sandbox
+      // settles neither.
       const attempt = await this.attempts.get(m, txn.id);
       if (!attempt && ctx.mode === 'live') {
         throw new DomainException(
