@@ -26,7 +26,8 @@ export function decodeCredentialsKey(text: string): Buffer | undefined {
 
 const KEY_RULE = {
   message:
-    '$property must be the base64 of 32 random bytes (required unless NODE_ENV=development; `npm run up` generates one)',
+    '$property must be the base64 of 32 random bytes ' +
+    '(required unless NODE_ENV=development; `npm run up` generates one)',
 };
 
 @ValidatorConstraint({ name: 'credentialsKey' })
@@ -96,10 +97,9 @@ export class TransactionServiceConfig extends ServiceConfig {
   INITIALIZE_INSERTS_IN_FLIGHT = 2;
 
   /**
-   * How long after its caller's RPC deadline a statement of that call may still run: then it is
-   * cancelled (rolled back). Work is not started at all once the deadline has passed. The gateway
-   * lets a retry with the same Idempotency-Key run again 5 s after its deadline, so keep this
-   * well under that (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
+   * How long a statement may run past its caller's RPC deadline before it is cancelled (rolled
+   * back). Keep it well under the 5 s after which the gateway lets a retry with the same
+   * Idempotency-Key run (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
    */
   @IsInt()
   @Min(0)
@@ -122,7 +122,10 @@ export class TransactionServiceConfig extends ServiceConfig {
   })
   PAYNOW_API_URL = 'https://www.paynow.co.zw';
 
-  /** DPO Pay's host: the 3G API at `{DPO_API_URL}/API/v6/`, its payment page at `{DPO_API_URL}/payv2.php` (sandbox: https://secure1.sandbox.directpay.online). */
+  /**
+   * DPO Pay's host: the 3G API at `{DPO_API_URL}/API/v6/`, its payment page at `{DPO_API_URL}/payv2.php`
+   * (sandbox: https://secure1.sandbox.directpay.online).
+   */
   @Matches(/^https?:\/\/[^\s/?#]+$/, {
     message: '$property must be an http(s) origin such as https://secure.3gdirectpay.com',
   })
@@ -138,13 +141,13 @@ export class TransactionServiceConfig extends ServiceConfig {
   @Max(60_000)
   PROVIDER_TIMEOUT_MS = 8_000;
 
-  /** How soon a live payment without a status update is checked at its provider, doubling per check up to 16 times this. */
+  /** How soon a live payment without a status update is checked at its provider; doubles per check, up to 16x. */
   @IsInt()
   @Min(100)
   @Max(3_600_000)
   PROVIDER_POLL_INTERVAL_MS = 30_000;
 
-  /** After this long without a final answer from the provider, checks stop and the payment is left to an operator (docs/going-live.md). */
+  /** After this long without a final answer, checks stop and an operator decides (docs/going-live.md). */
   @Matches(DURATION, { message: '$property must be a duration such as 24h' })
   PROVIDER_POLL_MAX_AGE = '24h';
 

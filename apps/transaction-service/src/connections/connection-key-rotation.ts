@@ -10,9 +10,8 @@ const PASS_INTERVAL_MS = 60_000;
 
 /**
  * Completes a rotation of PROVIDER_CREDENTIALS_KEY: while PROVIDER_CREDENTIALS_OLD_KEYS is set,
- * seals every connection still under an old key again with the current one, at start and then
- * every minute, and logs when none is left under an old key (then, once every replica runs with
- * the new key, the old keys can be removed; docs/going-live.md). Without old keys it does not run.
+ * reseals connections still under an old key (at start, then every minute) and logs when none is
+ * left, after which the old keys can be removed (docs/going-live.md).
  */
 @Injectable()
 export class ConnectionKeyRotation implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -58,7 +57,8 @@ export class ConnectionKeyRotation implements OnApplicationBootstrap, BeforeAppl
     } else if (resealed > 0 || !this.clean) {
       this.logger.info(
         { resealed, key_id: this.store.currentKeyId },
-        'provider credentials: none left under PROVIDER_CREDENTIALS_OLD_KEYS (the rest are sealed with PROVIDER_CREDENTIALS_KEY)',
+        'provider credentials: none left under PROVIDER_CREDENTIALS_OLD_KEYS ' +
+          '(the rest are sealed with PROVIDER_CREDENTIALS_KEY)',
       );
       this.clean = true;
     }

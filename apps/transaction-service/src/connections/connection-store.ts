@@ -39,10 +39,9 @@ const scopeOf = (row: ConnectionRow): CredentialScope => ({
 const VIEW_COLUMNS = 'id, business_id, mode, provider, account, version, created_at, updated_at';
 
 /**
- * Every statement on provider_connections, one row per business, mode and provider. Credentials
- * are sealed here before they reach SQL and opened only by `credentialsFor` (and the key
- * rotation), so neither a statement's parameters nor a merchant-facing read ever holds them in
- * the clear.
+ * Every statement on provider_connections. Credentials are sealed before they reach SQL and opened
+ * only by `credentialsFor` and the key rotation, so no statement parameter or merchant-facing read
+ * holds them in the clear.
  */
 @Injectable()
 export class ConnectionStore {
@@ -76,9 +75,11 @@ export class ConnectionStore {
       // Two first PUTs at once both find no row: the later insert becomes an update.
       const [row] = await queryRows<ConnectionRow>(
         m,
-        `INSERT INTO provider_connections (business_id, mode, provider, credentials, account) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO provider_connections (business_id, mode, provider, credentials, account)
+         VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (business_id, mode, provider) DO UPDATE
-           SET credentials = EXCLUDED.credentials, account = EXCLUDED.account, updated_at = now(), version = provider_connections.version + 1
+           SET credentials = EXCLUDED.credentials, account = EXCLUDED.account, updated_at = now(),
+               version = provider_connections.version + 1
          RETURNING *`,
         [scope.businessId, scope.mode, scope.provider, this.cipher.seal(credentials, scope), account],
       );
@@ -99,7 +100,8 @@ export class ConnectionStore {
   list(businessId: number, mode: Mode): Promise<ConnectionRow[]> {
     return queryRows<ConnectionRow>(
       this.ds,
-      `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC`,
+      `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2
+        ORDER BY created_at DESC, id DESC`,
       [businessId, mode],
     );
   }
@@ -115,10 +117,9 @@ export class ConnectionStore {
   }
 
   /**
-   * The decrypted credentials of a business's connection to a provider in one mode, for calling
-   * the provider; null when the business has not connected it. Throws CredentialsUnreadable when
-   * the stored value cannot be opened (its key is no longer configured, or it was altered).
-   * Never log what it returns.
+   * A connection's decrypted credentials, for calling the provider; null when not connected. Throws
+   * CredentialsUnreadable when the stored value cannot be opened (key gone, or altered). Never log
+   * what it returns.
    */
   async credentialsFor(
     businessId: number,
@@ -134,11 +135,9 @@ export class ConnectionStore {
   }
 
   /**
-   * Key rotation: seals again, with the current key, up to `limit` rows after `afterId` (in id
-   * order) still sealed with one of PROVIDER_CREDENTIALS_OLD_KEYS. Rows under a key this process
-   * does not know are not selected; a row that does not open (altered) is counted and left as it
-   * is; rows another replica is rotating are skipped. `lastId` is where the next batch starts
-   * (null when this batch found nothing).
+   * Key rotation: reseals with the current key up to `limit` rows after `afterId` still sealed with
+   * an old key; a row that does not open (altered) is counted and left as it is, rows another
+   * replica is rotating are skipped. `lastId` is where the next batch starts (null: nothing found).
    */
   async resealBatch(
     afterId: string,
@@ -149,7 +148,8 @@ export class ConnectionStore {
     return this.ds.transaction(async (m) => {
       const rows = await queryRows<ConnectionRow>(
         m,
-        `SELECT * FROM provider_connections WHERE id > $1 AND split_part(credentials, '.', 2) = ANY($2::text[]) ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+        `SELECT * FROM provider_connections WHERE id > $1 AND split_part(credentials, '.', 2) = ANY($2::text[])
+          ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`,
         [afterId, older, limit],
       );
       let unreadable = 0;

@@ -19,7 +19,7 @@ const FORMAT = 'pc1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** A sealed value that cannot be opened: unknown key, altered, or sealed for another scope. Never says what it holds. */
+/** A sealed value that cannot be opened: unknown key, altered, or sealed for another scope. Never names its content. */
 export class CredentialsUnreadable extends Error {
   constructor(reason: string) {
     super(`provider credentials cannot be decrypted: ${reason}`);

@@ -1,12 +1,8 @@
 /**
- * The port every payment-provider connector implements (Paynow, DPO Pay, Ozow): plain
- * types, no Nest, no database. A connector turns one provider's wire protocol into these outcomes
- * and never throws for a provider problem (timeouts, garbage, bad signatures): it answers
- * `unknown` instead.
- *
- * The one rule every outcome keeps: only an explicit, authenticated provider answer says that a
- * payment succeeded, failed or was refused. Anything uncertain is `unknown`, and the caller finds
- * out later (sync by poll URL or by our transaction id) instead of guessing.
+ * The port every payment-provider connector implements: plain types, no Nest, no database. A
+ * connector never throws for a provider problem (timeout, garbage, bad signature): only an
+ * explicit, authenticated provider answer says a payment succeeded, failed or was refused; anything
+ * uncertain is `unknown`, and the caller finds out later by sync instead of guessing.
  */
 
 export type ProviderName = 'paynow' | 'dpo' | 'ozow';
@@ -19,17 +15,13 @@ export const PROVIDER_NAMES: Readonly<Record<ProviderName, string>> = {
 };
 
 /**
- * Our statuses, as the transaction status machine knows them:
- * - `pending`: not yet at the provider, or at the provider but the customer has not acted yet
- *   (a redirect not followed, a code not yet entered);
- * - `processing`: the provider holds it and the customer has been asked to pay (a USSD push sent,
- *   an upstream system reached);
- * - `success` / `failed`: the provider said so explicitly.
+ * Our statuses: `pending` until the customer has acted (even if the provider has it), `processing`
+ * once the customer has been asked to pay, `success` / `failed` only when the provider said so.
  */
 export type ConnectorStatus = 'pending' | 'processing' | 'success' | 'failed';
 
 export interface InitiateRequest {
-  /** Our public transaction id (at most 32 characters): Paynow's `merchanttrace`, what `sync` finds it by without a poll URL. */
+  /** Our public transaction id (at most 32 characters), Paynow's `merchanttrace`: `sync` finds it by this. */
   transactionId: string;
   /** The merchant-visible reference the provider echoes in every update. */
   reference: string;
@@ -45,10 +37,8 @@ export interface InitiateRequest {
   /** Where the provider posts status updates (our notifications endpoint). */
   resultUrl: string;
   /**
-   * Where the customer's browser goes back to after a redirect flow, whatever happened there (paid,
-   * cancelled, an error): our return endpoint, which asks the provider (`sync`) and then sends the
-   * customer on to the merchant's page. Providers with several return URLs (DPO's RedirectURL and
-   * BackURL, Ozow's SuccessUrl, CancelUrl and ErrorUrl) get this one for each.
+   * Where the customer's browser comes back to, whatever happened: our return endpoint, which syncs
+   * before sending the customer on. Providers with several return URLs get this one for each.
    */
   returnUrl: string;
   /** A test payment (a test-mode connection): providers with a test flag get it (Ozow's IsTest). Absent: live. */
@@ -67,7 +57,7 @@ export type InitiateOutcome =
       redirectUrl: string | null;
       /** What to show the customer (e.g. "dial *151# and approve"). */
       instructions: string | null;
-      /** A code the customer enters or scans in their wallet app (InnBucks), and until when it is valid, as the provider wrote it. */
+      /** A code the customer enters or scans in their wallet app (InnBucks), and its expiry as the provider gave it. */
       authorizationCode: string | null;
       authorizationExpires: string | null;
     }
@@ -104,7 +94,7 @@ export interface ProviderUpdate {
    * the token it was asked about).
    */
   reference: string | null;
-  /** The amount the provider says, in minor units; null when it sent none. The caller compares it with the transaction's. */
+  /** The amount the provider says, in minor units (null: none sent). The caller compares it with the transaction's. */
   amountMinor: number | null;
   /** The currency the provider says (ISO 4217), when it says one. The caller compares it with the transaction's. */
   currency?: string | null;
@@ -115,10 +105,10 @@ export interface ProviderUpdate {
 export type SyncOutcome =
   { kind: 'status'; update: ProviderUpdate } | { kind: 'not_found' } | { kind: 'unknown'; reason: string };
 
-/** What a sync asks about: the poll URL and the provider's reference when known (initiate accepted), our transaction id always. */
+/** What a sync asks about: poll URL and provider reference when known (initiate accepted); our transaction id. */
 export interface SyncTarget {
   pollUrl: string | null;
-  /** The provider's own id of the payment (DPO's TransToken, Ozow's TransactionId), when the initiate answer gave one. */
+  /** The provider's own id of the payment (DPO's TransToken, Ozow's TransactionId), if the initiate answer gave one. */
   providerReference?: string | null;
   transactionId: string;
   /** A test payment (Ozow's isTest). Absent: live. */
@@ -137,12 +127,8 @@ export interface ProviderRefundUpdate {
 }
 
 /**
- * `reason` is safe to log: it never holds a secret, a phone number or a body.
- * - `valid`: a signed status update of a payment, verified;
- * - `recheck`: the provider's notification carries no signature (DPO's push): it only names a
- *   payment, and the caller asks the provider (`sync`) and applies that answer instead;
- * - `refund`: a signed status update of a refund, verified;
- * - `invalid`: forged, malformed or not for this account: nothing changes.
+ * `reason` is safe to log: never a secret, a phone number or a body. `recheck`: the notification is
+ * unsigned (DPO's push), so it only names a payment and the caller syncs instead of trusting it.
  */
 export type NotificationOutcome =
   | { kind: 'valid'; update: ProviderUpdate }
@@ -165,11 +151,9 @@ export interface RefundRequest {
 }
 
 /**
- * - `succeeded`: the provider says the customer is refunded;
- * - `pending`: the provider took it and says later (a refund notification, or an operator);
- * - `declined`: the provider explicitly refused it, nothing was refunded;
- * - `unknown`: it may or may not have happened at the provider (timeout, garbage). Never retried
- *   blindly, since a refund API without an idempotency key would refund twice: an operator checks.
+ * `pending`: the provider took it and says later. `unknown`: it may or may not have happened
+ * (timeout, garbage); never retried blindly, as a refund API without an idempotency key would
+ * refund twice: an operator checks.
  */
 export type RefundOutcome =
   | { kind: 'succeeded'; providerRefundId: string | null }

@@ -8,6 +8,7 @@ import { ProviderNotifications } from './provider-notifications';
 import { ProviderNotificationsRpcController } from './provider-notifications.rpc-controller';
 import { ProviderPoller } from './provider-poller';
 import { ProviderRefunds } from './provider-refunds';
+import { ProviderStatements } from './provider-statements';
 
 /**
  * Live payments and refunds through the providers' connectors, with the businesses' connections:
@@ -20,6 +21,7 @@ import { ProviderRefunds } from './provider-refunds';
     ConnectorRegistry,
     ProviderCredentials,
     LivePayments,
+    ProviderStatements,
     ProviderPoller,
     ProviderRefunds,
     ProviderNotifications,

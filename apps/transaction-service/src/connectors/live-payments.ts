@@ -1,23 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ErrorCodes, type Mode, type RpcContext } from '@payments/contracts';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource } from '@payments/database';
 import { OutboxNotifier } from '@payments/messaging';
 import { DomainException, ROOT_LOGGER } from '@payments/platform';
 import { TransactionServiceConfig } from '../config/transaction.config';
 import { TransactionQueries } from '../transactions/transaction-queries';
-import { TransactionStore, type TransactionRow } from '../transactions/transaction-store';
-import {
-  PROVIDER_NAMES,
-  type Connector,
-  type ConnectorStatus,
-  type InitiateOutcome,
-  type ProviderName,
-  type ProviderUpdate,
-} from './connector';
+import type { TransactionRow } from '../transactions/transaction-store';
+import { PROVIDER_NAMES, type Connector, type InitiateOutcome, type ProviderName } from './connector';
 import { ConnectorRegistry } from './connector-registry';
 import { ProviderCredentials } from './provider-credentials';
 import { ProviderPaymentStore, type ProviderPaymentRow } from './provider-payment-store';
+import { ProviderStatements } from './provider-statements';
+
+export type { ApplyResult } from './provider-statements';
 
 /** A payment method's provider, its connector and the business's credentials for it in one mode. */
 export interface Route {
@@ -34,27 +30,22 @@ export interface ProviderAnswer {
   instructions?: string;
 }
 
-/** How an authenticated provider statement met the transaction. */
-export type ApplyResult = 'applied' | 'unchanged' | 'mismatch' | 'conflict';
-
 /** Left of the caller's deadline after the provider call, for writing its answer. */
 const ANSWER_MARGIN_MS = 1_000;
 
 /**
  * Live payments (and test payments of a business with a test-mode connection) through their
- * provider: the pending transaction is committed first, then its provider attempt is recorded,
- * then the provider is called; its answer moves the transaction. Only an explicit, authenticated
- * answer of the provider (initiate reply, status update, poll) moves a payment out of pending or
- * processing; an answer that could not be read leaves it where it is, and the ProviderPoller asks
- * the provider again until it knows (docs/going-live.md).
+ * provider. The transaction is committed and its provider attempt recorded before the provider is
+ * called, so a crash leaves something the poller can find. An answer that could not be read leaves
+ * the payment where it is; the poller asks again (docs/going-live.md).
  */
 @Injectable()
 export class LivePayments {
   constructor(
     private readonly ds: DataSource,
-    private readonly store: TransactionStore,
     private readonly queries: TransactionQueries,
     private readonly attempts: ProviderPaymentStore,
+    private readonly statements: ProviderStatements,
     private readonly connections: ProviderCredentials,
     private readonly registry: ConnectorRegistry,
     private readonly outbox: OutboxNotifier,
@@ -63,10 +54,9 @@ export class LivePayments {
   ) {}
 
   /**
-   * Where a payment with this method goes: its provider with the business's credentials, or null
-   * when the business has not connected that provider in this mode (test mode then uses the
-   * sandbox) or no method is chosen yet (the hosted checkout routes the customer's choice). Throws
-   * 422 for a live payment that cannot go anywhere.
+   * Where a payment with this method goes, or null when the sandbox takes it (test mode without a
+   * connection) or no method is chosen yet (the hosted checkout routes the choice). Throws 422 for
+   * a live payment that cannot go anywhere.
    */
   async route(businessId: number, mode: Mode, code: string | null): Promise<Route | null> {
     if (code === null) {
@@ -97,7 +87,8 @@ export class LivePayments {
       if (mode === 'test') return null;
       throw new DomainException(
         ErrorCodes.PaymentMethodUnavailable,
-        `payment method ${code} needs a connected ${PROVIDER_NAMES[found.provider]} account for live payments: PUT /v1/connections/${found.provider}`,
+        `payment method ${code} needs a connected ${PROVIDER_NAMES[found.provider]} account for live payments: ` +
+          `PUT /v1/connections/${found.provider}`,
       );
     }
     return { ...found, credentials: parsed.value };
@@ -119,21 +110,22 @@ export class LivePayments {
       return await this.send(route, row, ctx, name);
     } catch (err) {
       if (err instanceof DomainException) throw err;
-      // The payment is committed and may have reached the provider: never "nothing was applied".
-      // It stays as it is; the poller finds it (by our id) if it was sent; a retry with the same
-      // Idempotency-Key answers it as it is by then.
+      // Committed and possibly at the provider, so never "nothing was applied": the poller finds it
+      // by our id, and a retry with the same Idempotency-Key answers it as it is by then.
       this.logger.error(
         { err, transaction_id: row.public_id, provider: route.provider },
         'sending the payment to its provider failed midway; the poller checks it',
       );
       throw new DomainException(
         ErrorCodes.ProviderError,
-        `the payment ${row.reference} was stored but sending it to ${name} did not finish; it is checked at ${name} until its status is known: retry with the same Idempotency-Key or verify it by reference`,
+        `the payment ${row.reference} was stored but sending it to ${name} did not finish; ` +
+          `it is checked at ${name} until its status is known: ` +
+          'retry with the same Idempotency-Key or verify it by reference',
       );
     }
   }
 
-  /** What a payment sent to a provider answers when a retry finds it: sent now if the first attempt died before recording it. */
+  /** A retry's answer for a payment already sent; sent now if the first attempt died before recording it. */
   async resume(
     route: Route,
     row: TransactionRow,
@@ -197,7 +189,10 @@ export class LivePayments {
         const current = (await this.queries.byId(m, row.id, true))!;
         const saved = await this.attempts.accepted(m, row.id, outcome, next);
         // A status update may have arrived first and moved it further: only forward moves apply.
-        return { moved: await this.moveTo(m, current, outcome.status, message, correlationId), attempt: saved };
+        return {
+          moved: await this.statements.moveTo(m, current, outcome.status, message, correlationId),
+          attempt: saved,
+        };
       });
       this.outbox.notify();
       return { row: moved, answer: answerOf(attempt) };
@@ -210,7 +205,7 @@ export class LivePayments {
           : `${name} could not be reached; nothing was charged`;
       await this.ds.transaction(async (m) => {
         const current = (await this.queries.byId(m, row.id, true))!;
-        await this.moveTo(m, current, 'failed', why, correlationId);
+        await this.statements.moveTo(m, current, 'failed', why, correlationId);
         await this.attempts.finish(m, row.id, outcome.reason);
       });
       this.outbox.notify();
@@ -237,108 +232,10 @@ export class LivePayments {
     );
     throw new DomainException(
       ErrorCodes.ProviderError,
-      `${name}'s answer could not be read (${outcome.reason}); the payment ${row.reference} stays pending until ${name} confirms its status: retry with the same Idempotency-Key or verify it by reference`,
+      `${name}'s answer could not be read (${outcome.reason}); ` +
+        `the payment ${row.reference} stays pending until ${name} confirms its status: ` +
+        'retry with the same Idempotency-Key or verify it by reference',
     );
-  }
-
-  /**
-   * Applies an authenticated statement of the provider in one transaction with the record of it:
-   * the transaction moves forward only, after its reference and amount were checked.
-   */
-  async applyAndRecord(
-    transactionId: string,
-    update: ProviderUpdate,
-    source: 'notification' | 'poll',
-    nextCheckAt: Date | null = null,
-  ): Promise<ApplyResult> {
-    const result = await this.ds.transaction(async (m) => {
-      const row = (await this.queries.byId(m, transactionId, true))!;
-      const applied = await this.apply(m, row, update, source);
-      if (applied !== 'mismatch') {
-        const final = update.recognized && (update.status === 'success' || update.status === 'failed');
-        await this.attempts.observed(m, transactionId, {
-          providerStatus: update.providerStatus,
-          providerReference: update.providerReference,
-          pollUrl: update.pollUrl,
-          final,
-          nextCheckAt,
-        });
-        if (applied === 'conflict')
-          await this.attempts.unresolved(
-            m,
-            transactionId,
-            `provider says ${update.providerStatus} but the payment is ${row.status}`,
-          );
-      }
-      return applied;
-    });
-    if (result === 'applied') this.outbox.notify();
-    return result;
-  }
-
-  private async apply(
-    m: EntityManager,
-    row: TransactionRow,
-    update: ProviderUpdate,
-    source: string,
-  ): Promise<ApplyResult> {
-    const reference =
-      update.reference === null || update.reference === row.reference || update.reference === row.public_id;
-    const currency = !update.currency || update.currency.toUpperCase() === row.currency.trim();
-    if (!reference || !currency || (update.amountMinor !== null && update.amountMinor !== Number(row.total))) {
-      this.logger.error(
-        { transaction_id: row.public_id, source, provider_status: update.providerStatus },
-        'provider statement does not match the payment (reference, amount or currency); not applied',
-      );
-      return 'mismatch';
-    }
-    if (!update.recognized) {
-      this.logger.warn(
-        { transaction_id: row.public_id, source, provider_status: update.providerStatus },
-        'provider status not known; the payment stays where it is',
-      );
-      return 'unchanged';
-    }
-    const finalNow = row.status === 'success' || row.status === 'failed';
-    if (finalNow) {
-      const agrees = row.status === update.status || update.status === 'pending' || update.status === 'processing';
-      if (!agrees) {
-        // e.g. Paid for a payment we failed: money may have moved. Never flipped here: an operator decides.
-        this.logger.error(
-          { transaction_id: row.public_id, source, provider_status: update.providerStatus, status: row.status },
-          'provider contradicts a final payment; left to an operator',
-        );
-        return 'conflict';
-      }
-      return 'unchanged';
-    }
-    const before = row.status;
-    const moved = await this.moveTo(m, row, update.status, messageFor(update), null);
-    return moved.status === before ? 'unchanged' : 'applied';
-  }
-
-  /** Moves a transaction forward to `to` (through processing on the way to success), never back. */
-  private async moveTo(
-    m: EntityManager,
-    row: TransactionRow,
-    to: ConnectorStatus,
-    message: string,
-    correlationId: string | null,
-  ): Promise<TransactionRow> {
-    let current = row;
-    if (to === 'pending' || current.status === to || current.status === 'success' || current.status === 'failed')
-      return current;
-    if (to === 'processing' || (to === 'success' && current.status === 'pending')) {
-      current = await this.store.changeStatus(
-        m,
-        current,
-        'processing',
-        to === 'processing' ? message : 'Payment confirmed by the provider',
-        correlationId,
-      );
-      if (to === 'processing') return current;
-    }
-    return this.store.changeStatus(m, current, to, message, correlationId);
   }
 
   private get publicBase(): string {
@@ -353,11 +250,4 @@ function answerOf(a: ProviderPaymentRow): ProviderAnswer {
   if (a.authorization_expires) answer.authorization_expires = a.authorization_expires;
   if (a.instructions) answer.instructions = a.instructions;
   return answer;
-}
-
-function messageFor(u: ProviderUpdate): string {
-  if (u.status === 'success')
-    return u.refunded ? `Payment successful (the provider reports it ${u.providerStatus} since)` : 'Payment successful';
-  if (u.status === 'failed') return `Payment ${u.providerStatus.toLowerCase()} at the provider`;
-  return `Awaiting the customer (${u.providerStatus})`;
 }

@@ -41,7 +41,7 @@ export class ProviderCredentials {
     return (await this.connections.list(businessId, mode)).length > 0;
   }
 
-  /** The credentials now; null when not connected, or when stored ones cannot be opened (logged: their key is gone, or they were altered). */
+  /** The credentials now; null when not connected or when stored ones cannot be opened (key gone, or altered). */
   async read(businessId: number, mode: Mode, provider: ProviderName): Promise<Record<string, string> | null> {
     try {
       return await this.connections.credentialsFor(businessId, mode, provider);
@@ -49,7 +49,8 @@ export class ProviderCredentials {
       if (!(err instanceof CredentialsUnreadable)) throw err;
       this.logger.error(
         { business_id: businessId, mode, provider },
-        'stored provider credentials cannot be opened (PROVIDER_CREDENTIALS_KEY changed?); the connection counts as absent',
+        'stored provider credentials cannot be opened (PROVIDER_CREDENTIALS_KEY changed?); ' +
+          'the connection counts as absent',
       );
       return null;
     }

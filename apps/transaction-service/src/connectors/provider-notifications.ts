@@ -7,10 +7,10 @@ import { TransactionQueries } from '../transactions/transaction-queries';
 import type { TransactionRow } from '../transactions/transaction-row';
 import type { Connector, ProviderName } from './connector';
 import { ConnectorRegistry } from './connector-registry';
-import { LivePayments } from './live-payments';
 import { ProviderCredentials } from './provider-credentials';
 import { ProviderPaymentStore, type ProviderPaymentRow } from './provider-payment-store';
 import { ProviderRefunds } from './provider-refunds';
+import { ProviderStatements } from './provider-statements';
 import type { Mode } from '@payments/contracts';
 
 /** `retryLater`: it could not be applied now (the provider could not be asked); the provider should send it again. */
@@ -29,10 +29,9 @@ const RECHECKS_IN_FLIGHT = 20;
 const RETURN_SYNC_MS = 5_000;
 
 /**
- * What providers post to the gateway's public URLs, and customers coming back from them (no API
- * key on either): payment status updates, verified with the business's own credentials; DPO's
- * unsigned push, which only makes us ask DPO; refund updates; and the return from a provider's
- * payment page, which asks the provider at once so the customer sees the outcome.
+ * What providers post to the gateway's public URLs (no API key): status updates verified with the
+ * business's own credentials, DPO's unsigned push (which only makes us ask DPO), refund updates,
+ * and the customer's return from a payment page, which asks the provider at once.
  */
 @Injectable()
 export class ProviderNotifications {
@@ -44,7 +43,7 @@ export class ProviderNotifications {
     private readonly attempts: ProviderPaymentStore,
     private readonly connections: ProviderCredentials,
     private readonly registry: ConnectorRegistry,
-    private readonly live: LivePayments,
+    private readonly statements: ProviderStatements,
     private readonly refunds: ProviderRefunds,
     @Inject(TransactionServiceConfig) private readonly config: TransactionServiceConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
@@ -116,7 +115,7 @@ export class ProviderNotifications {
       );
       return { accepted: false };
     }
-    const result = await this.live.applyAndRecord(found.row.id, verified.update, 'notification');
+    const result = await this.statements.applyAndRecord(found.row.id, verified.update, 'notification');
     return { accepted: result === 'applied' || result === 'unchanged' };
   }
 
@@ -148,7 +147,7 @@ export class ProviderNotifications {
     return { checkout_id: found.row.checkout_id };
   }
 
-  /** Asks the provider about the payment and applies its answer; 'skipped' when it is being asked already, or too many are. */
+  /** Asks the provider about the payment and applies its answer; 'skipped' if already being asked, or too many are. */
   private async recheck(
     connector: Connector<unknown>,
     credentials: unknown,
@@ -170,7 +169,7 @@ export class ProviderNotifications {
         { timeoutMs },
       );
       if (sync.kind !== 'status') return 'unknown';
-      await this.live.applyAndRecord(row.id, sync.update, 'poll');
+      await this.statements.applyAndRecord(row.id, sync.update, 'poll');
       return 'applied';
     } finally {
       this.rechecking.delete(row.public_id);

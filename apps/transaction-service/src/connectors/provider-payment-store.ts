@@ -56,9 +56,9 @@ export class ProviderPaymentStore {
   ): Promise<ProviderPaymentRow> {
     const [row] = await queryRows<ProviderPaymentRow>(
       m,
-      `UPDATE provider_payments SET state = CASE WHEN state = 'final' THEN state ELSE 'sent' END, provider_reference = $2, poll_url = $3,
-              authorization_url = $4, authorization_code = $5, authorization_expires = $6, instructions = $7, next_check_at = $8,
-              last_error = NULL, updated_at = now()
+      `UPDATE provider_payments SET state = CASE WHEN state = 'final' THEN state ELSE 'sent' END,
+              provider_reference = $2, poll_url = $3, authorization_url = $4, authorization_code = $5,
+              authorization_expires = $6, instructions = $7, next_check_at = $8, last_error = NULL, updated_at = now()
         WHERE transaction_id = $1 RETURNING *`,
       [
         transactionId,
@@ -87,9 +87,11 @@ export class ProviderPaymentStore {
     },
   ): Promise<void> {
     await m.query(
-      `UPDATE provider_payments SET provider_status = $2, provider_reference = COALESCE($3, provider_reference), poll_url = COALESCE($4, poll_url),
+      `UPDATE provider_payments SET provider_status = $2, provider_reference = COALESCE($3, provider_reference),
+              poll_url = COALESCE($4, poll_url),
               state = CASE WHEN $5::boolean THEN 'final' WHEN state = 'initiating' THEN 'sent' ELSE state END,
-              next_check_at = CASE WHEN $5::boolean THEN NULL ELSE $6::timestamptz END, last_error = NULL, not_found_checks = 0, updated_at = now()
+              next_check_at = CASE WHEN $5::boolean THEN NULL ELSE $6::timestamptz END,
+              last_error = NULL, not_found_checks = 0, updated_at = now()
         WHERE transaction_id = $1 AND state IN ('initiating', 'sent')`,
       [transactionId, o.providerStatus, o.providerReference, o.pollUrl, o.final, o.nextCheckAt],
     );
@@ -124,7 +126,8 @@ export class ProviderPaymentStore {
   /** The payment ended without the provider (refused before it was created, or found never to exist there). */
   async finish(m: EntityManager, transactionId: string, error: string | null): Promise<void> {
     await m.query(
-      "UPDATE provider_payments SET state = 'final', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state IN ('initiating', 'sent')",
+      `UPDATE provider_payments SET state = 'final', next_check_at = NULL, last_error = $2, updated_at = now()
+        WHERE transaction_id = $1 AND state IN ('initiating', 'sent')`,
       [transactionId, error?.slice(0, 500) ?? null],
     );
   }
@@ -132,7 +135,8 @@ export class ProviderPaymentStore {
   /** The poller stops: nobody could learn the outcome in time. */
   async unresolved(m: EntityManager, transactionId: string, error: string): Promise<void> {
     await m.query(
-      "UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state <> 'unresolved'",
+      `UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now()
+        WHERE transaction_id = $1 AND state <> 'unresolved'`,
       [transactionId, error.slice(0, 500)],
     );
   }
@@ -140,7 +144,8 @@ export class ProviderPaymentStore {
   /** The poller gives up on a payment still open (a final answer that raced it is kept). */
   async giveUp(m: EntityManager, transactionId: string, error: string): Promise<void> {
     await m.query(
-      "UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now() WHERE transaction_id = $1 AND state IN ('initiating', 'sent')",
+      `UPDATE provider_payments SET state = 'unresolved', next_check_at = NULL, last_error = $2, updated_at = now()
+        WHERE transaction_id = $1 AND state IN ('initiating', 'sent')`,
       [transactionId, error.slice(0, 500)],
     );
   }

@@ -7,21 +7,20 @@ import { TransactionServiceConfig, durationMs } from '../config/transaction.conf
 import { TransactionQueries } from '../transactions/transaction-queries';
 import { TransactionStore } from '../transactions/transaction-store';
 import { ConnectorRegistry } from './connector-registry';
-import { LivePayments } from './live-payments';
 import { ProviderCredentials } from './provider-credentials';
 import { ProviderPaymentStore, type DueProviderPayment } from './provider-payment-store';
+import { ProviderStatements } from './provider-statements';
 
 const BATCH = 20;
-/** An initiate whose answer was lost and that the provider says it does not have, this many times in a row, never reached it. */
+/** An initiate whose answer was lost and which the provider says it lacks this many times in a row never reached it. */
 const NOT_FOUND_CHECKS = 3;
 
 /**
- * Asks providers about live payments that got no final answer yet (Kill Bill's janitor): by poll
- * URL, or by our transaction id when the initiate answer was lost. Due checks live in the database
- * (provider_payments.next_check_at), each taken with a lease, so a replica that dies mid-check
- * loses nothing: the row comes due again when its lease runs out. Checks back off (interval × 2^n,
- * at most 16×) until the provider says success or failed, or PROVIDER_POLL_MAX_AGE passes; then
- * the payment is left 'unresolved' for an operator (docs/going-live.md).
+ * Asks providers about live payments without a final answer, by poll URL or by our transaction id.
+ * Due checks live in the database, each taken with a lease, so a replica that dies mid-check loses
+ * nothing. Checks back off (at most 16× the interval) until a final answer or
+ * PROVIDER_POLL_MAX_AGE; then the payment is left 'unresolved' for an operator
+ * (docs/going-live.md).
  */
 @Injectable()
 export class ProviderPoller implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -30,7 +29,7 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
   constructor(
     private readonly ds: DataSource,
     private readonly attempts: ProviderPaymentStore,
-    private readonly live: LivePayments,
+    private readonly statements: ProviderStatements,
     private readonly connections: ProviderCredentials,
     private readonly registry: ConnectorRegistry,
     private readonly queries: TransactionQueries,
@@ -108,7 +107,7 @@ export class ProviderPoller implements OnApplicationBootstrap, BeforeApplication
       { timeoutMs: this.config.PROVIDER_TIMEOUT_MS },
     );
     if (sync.kind === 'status') {
-      await this.live.applyAndRecord(d.transaction_id, sync.update, 'poll', this.nextCheck(d));
+      await this.statements.applyAndRecord(d.transaction_id, sync.update, 'poll', this.nextCheck(d));
       return;
     }
     if (sync.kind === 'not_found' && d.state === 'initiating' && d.not_found_checks + 1 >= NOT_FOUND_CHECKS) {

@@ -4,10 +4,9 @@ import type { ProviderName } from './connector';
 import type { Mode } from '@payments/contracts';
 
 /**
- * A refund's life at a provider with a refund API: 'queued' with the refund, 'sending' while the
- * call is under way, then 'pending' (the provider answers later, by a refund notification),
- * 'final', or 'unresolved' (its answer is unknown: an operator checks at the provider). A refund
- * is sent at most once: only a 'queued' row is ever claimed for sending.
+ * A refund's life at a provider with a refund API. Only a 'queued' row is ever claimed for sending,
+ * so a refund is sent at most once; 'unresolved' means its answer is unknown and an operator
+ * checks.
  */
 export type ProviderRefundState = 'queued' | 'sending' | 'pending' | 'final' | 'unresolved';
 
@@ -53,9 +52,11 @@ export class ProviderRefundStore {
     const [row] = await queryRows<RefundToSend>(
       m,
       `UPDATE provider_refunds pr SET state = 'sending', updated_at = now()
-         FROM refunds r JOIN transactions t ON t.id = r.transaction_id LEFT JOIN provider_payments pp ON pp.transaction_id = t.id
+         FROM refunds r JOIN transactions t ON t.id = r.transaction_id
+         LEFT JOIN provider_payments pp ON pp.transaction_id = t.id
         WHERE pr.refund_id = $1 AND pr.state = 'queued' AND r.id = pr.refund_id
-       RETURNING pr.*, r.public_id, r.business_id, r.mode, r.amount::text AS amount, r.currency, r.reason, t.public_id AS txn_public_id, pp.provider_reference`,
+       RETURNING pr.*, r.public_id, r.business_id, r.mode, r.amount::text AS amount, r.currency, r.reason,
+                 t.public_id AS txn_public_id, pp.provider_reference`,
       [refundId],
     );
     return row;
@@ -75,13 +76,16 @@ export class ProviderRefundStore {
     const queued = await queryRows<{ refund_id: string }>(
       m,
       `SELECT refund_id::text AS refund_id FROM provider_refunds
-        WHERE state = 'queued' AND updated_at < now() - make_interval(secs => $1 / 1000.0) ORDER BY updated_at LIMIT $2`,
+        WHERE state = 'queued' AND updated_at < now() - make_interval(secs => $1 / 1000.0)
+        ORDER BY updated_at LIMIT $2`,
       [queuedMs, batch],
     );
     const abandoned = await queryRows<{ refund_id: string }>(
       m,
-      `UPDATE provider_refunds SET state = 'unresolved', last_error = 'the process sending it stopped before the provider answered', updated_at = now()
-        WHERE refund_id IN (SELECT refund_id FROM provider_refunds WHERE state = 'sending' AND updated_at < now() - make_interval(secs => $1 / 1000.0)
+      `UPDATE provider_refunds SET state = 'unresolved',
+              last_error = 'the process sending it stopped before the provider answered', updated_at = now()
+        WHERE refund_id IN (SELECT refund_id FROM provider_refunds
+                             WHERE state = 'sending' AND updated_at < now() - make_interval(secs => $1 / 1000.0)
                              ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING refund_id::text AS refund_id`,
       [sendingMs, batch],
@@ -89,7 +93,7 @@ export class ProviderRefundStore {
     return { queued: queued.map((r) => r.refund_id), abandoned: abandoned.map((r) => r.refund_id) };
   }
 
-  /** What the provider answered, or that its answer is unknown (`error` is safe to store). A final row stays final. */
+  /** What the provider answered, or that its answer is unknown (`error` is safe to store). Final stays final. */
   async record(
     m: EntityManager,
     refundId: string,
@@ -101,7 +105,8 @@ export class ProviderRefundStore {
     },
   ): Promise<void> {
     await m.query(
-      `UPDATE provider_refunds SET state = CASE WHEN state = 'final' THEN state ELSE $2 END, provider_refund_id = COALESCE($3, provider_refund_id), provider_status = COALESCE($4, provider_status),
+      `UPDATE provider_refunds SET state = CASE WHEN state = 'final' THEN state ELSE $2 END,
+              provider_refund_id = COALESCE($3, provider_refund_id), provider_status = COALESCE($4, provider_status),
               last_error = $5, updated_at = now()
         WHERE refund_id = $1`,
       [refundId, o.state, o.providerRefundId ?? null, o.providerStatus ?? null, o.error?.slice(0, 500) ?? null],
@@ -112,13 +117,14 @@ export class ProviderRefundStore {
   async paymentReference(m: Pick<EntityManager, 'query'>, refundId: string): Promise<string | null> {
     const [row] = await queryRows<{ provider_reference: string | null }>(
       m,
-      'SELECT pp.provider_reference FROM refunds r JOIN provider_payments pp ON pp.transaction_id = r.transaction_id WHERE r.id = $1',
+      `SELECT pp.provider_reference FROM refunds r JOIN provider_payments pp ON pp.transaction_id = r.transaction_id
+        WHERE r.id = $1`,
       [refundId],
     );
     return row?.provider_reference ?? null;
   }
 
-  /** Whether the provider's refund id is already another refund's (a notification of that one, posted to this one's URL). */
+  /** Whether the provider's refund id is already another refund's: a notification of that one, posted to this URL. */
   async refundIdTaken(m: Pick<EntityManager, 'query'>, providerRefundId: string, refundId: string): Promise<boolean> {
     const rows = await queryRows(
       m,

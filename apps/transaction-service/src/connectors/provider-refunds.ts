@@ -17,12 +17,10 @@ const SWEEP_EVERY_MS = 5_000;
 const SWEEP_BATCH = 50;
 
 /**
- * Refunds of live payments through the provider's refund API (DPO Pay, Ozow). The refund row and
- * its 'queued' provider_refunds row commit together; the provider is called once, by whoever
- * claims the row (the request that made it, or the sweeper after a crash); its answer completes or
- * fails the refund, or leaves it pending for the provider's refund notification. An answer that
- * was lost is never sent again (that could refund twice): the refund stays pending, 'unresolved',
- * for an operator (POST /admin/v1/refunds/{id}/complete|fail, docs/going-live.md).
+ * Refunds of live payments through the provider's refund API (DPO Pay, Ozow). The refund and its
+ * 'queued' provider_refunds row commit together, and the provider is called once, by whoever claims
+ * the row. A lost answer is never resent (that could refund twice): the refund stays pending,
+ * 'unresolved', for an operator (docs/going-live.md).
  */
 @Injectable()
 export class ProviderRefunds implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -86,7 +84,9 @@ export class ProviderRefunds implements OnApplicationBootstrap, BeforeApplicatio
         currency: r.currency.trim(),
         reason: r.reason,
         refundId: r.public_id,
-        notifyUrl: `${this.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/v1/provider-notifications/${r.provider}/${r.public_id}`,
+        notifyUrl:
+          `${this.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}` +
+          `/v1/provider-notifications/${r.provider}/${r.public_id}`,
       },
       { timeoutMs },
     );
@@ -207,7 +207,8 @@ export class ProviderRefunds implements OnApplicationBootstrap, BeforeApplicatio
     for (const id of abandoned)
       this.logger.error(
         { refund_row: id },
-        'a refund was being sent when its process stopped; its outcome at the provider is unknown: left pending for an operator',
+        'a refund was being sent when its process stopped; ' +
+          'its outcome at the provider is unknown: left pending for an operator',
       );
     for (const id of queued) await this.send(id);
     return queued.length === SWEEP_BATCH;

@@ -75,7 +75,9 @@ export class LinkStore {
   async create(l: NewLink): Promise<LinkRow> {
     const [row] = await queryRows<LinkRow>(
       this.ds,
-      `INSERT INTO payment_links (public_id, business_id, mode, amount, charges, currency, description, splits, success_url, failure_url, metadata)
+      `INSERT INTO payment_links
+         (public_id, business_id, mode, amount, charges, currency, description, splits, success_url, failure_url,
+          metadata)
        VALUES ($1,$2,$3,$4,$5,$6,($10::jsonb)->>'description',$7,$8,$9,($10::jsonb)->'metadata') RETURNING *`,
       [
         publicId('plink'),
@@ -138,7 +140,9 @@ export class LinkStore {
       const next = change(current);
       const [row] = await queryRows<LinkRow>(
         m,
-        `UPDATE payment_links SET description = ($2::jsonb)->>'description', metadata = ($2::jsonb)->'metadata', updated_at = now() WHERE id = $1 RETURNING *`,
+        `UPDATE payment_links SET description = ($2::jsonb)->>'description', metadata = ($2::jsonb)->'metadata',
+                updated_at = now()
+          WHERE id = $1 RETURNING *`,
         [current.id, annotationsParam(next.metadata, next.description)],
       );
       return row;
@@ -149,7 +153,8 @@ export class LinkStore {
   async deactivate(businessId: number, mode: Mode, id: string): Promise<LinkRow> {
     const [row] = await queryRows<LinkRow>(
       this.ds,
-      `UPDATE payment_links SET active = false, deactivated_at = COALESCE(deactivated_at, now()), updated_at = CASE WHEN active THEN now() ELSE updated_at END
+      `UPDATE payment_links SET active = false, deactivated_at = COALESCE(deactivated_at, now()),
+              updated_at = CASE WHEN active THEN now() ELSE updated_at END
         WHERE public_id = $1 AND business_id = $2 AND mode = $3 RETURNING *`,
       [id, businessId, mode],
     );

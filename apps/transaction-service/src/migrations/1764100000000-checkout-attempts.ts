@@ -7,7 +7,8 @@ export class CheckoutAttempts1764100000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE transactions ADD COLUMN checkout_attempt text');
     await q.query(
-      'CREATE UNIQUE INDEX transactions_link_attempt ON transactions (payment_link_id, checkout_attempt) WHERE checkout_attempt IS NOT NULL',
+      `CREATE UNIQUE INDEX transactions_link_attempt ON transactions (payment_link_id, checkout_attempt)
+        WHERE checkout_attempt IS NOT NULL`,
     );
   }
 

@@ -1,10 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Merchant `metadata` (string key-value pairs, `{}` when none) and `description` on transactions,
- * refunds and payment links (links already had a description). The checks are a last guard behind
- * the API's rules (@payments/domain metadata.ts): metadata is an object, a description at most 1000
- * characters. Existing rows read as `{}` and null, as the API documents for objects without them.
+ * Merchant `metadata` and `description` on transactions, refunds and payment links. The checks are
+ * a last guard behind the API's rules (@payments/domain metadata.ts); existing rows read as `{}`
+ * and null, as the API documents.
  */
 export class MetadataAndDescriptions1764600000000 implements MigrationInterface {
   name = 'MetadataAndDescriptions1764600000000';
@@ -16,7 +15,8 @@ export class MetadataAndDescriptions1764600000000 implements MigrationInterface 
     }
     for (const table of ['transactions', 'refunds']) {
       await q.query(
-        `ALTER TABLE ${table} ADD COLUMN description text CONSTRAINT ${table}_description_length CHECK (char_length(description) <= 1000)`,
+        `ALTER TABLE ${table} ADD COLUMN description text
+          CONSTRAINT ${table}_description_length CHECK (char_length(description) <= 1000)`,
       );
     }
   }

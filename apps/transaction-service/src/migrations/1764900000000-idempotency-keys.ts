@@ -1,15 +1,13 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The Idempotency-Key of the request that created a transaction or a refund (a hash bound to the
- * key type, the key and the request's parameters, set by the gateway): unique per business and
- * mode, so a retry of a request whose outcome was unknown finds what the first attempt did instead
- * of creating a second payment or refund (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
+ * The Idempotency-Key of the request that created a transaction or refund (a hash set by the
+ * gateway), unique per business and mode, so a retry after an unknown outcome finds the first
+ * attempt instead of paying twice (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
  *
- * Both tables take writes all the time: the unique indexes are built CONCURRENTLY (outside a
- * transaction block, hence `transaction = false`), so initializes and refunds are not blocked for
- * the build. A build that failed leaves an INVALID index, dropped first so running this again
- * rebuilds it.
+ * Both tables take writes all the time, so the indexes are built CONCURRENTLY (outside a
+ * transaction, hence `transaction = false`); a failed build leaves an INVALID index, dropped first
+ * so a rerun rebuilds it.
  */
 export class IdempotencyKeys1764900000000 implements MigrationInterface {
   name = 'IdempotencyKeys1764900000000';
@@ -25,7 +23,8 @@ export class IdempotencyKeys1764900000000 implements MigrationInterface {
       );
       if (invalid.length > 0) await q.query(`DROP INDEX CONCURRENTLY ${table}_idempotency_key`);
       await q.query(
-        `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${table}_idempotency_key ON ${table} (business_id, mode, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+        `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${table}_idempotency_key
+           ON ${table} (business_id, mode, idempotency_key) WHERE idempotency_key IS NOT NULL`,
       );
     }
   }

@@ -1,11 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A live payment's life at its provider (docs/going-live.md): one row per transaction sent to a
- * provider, written before the provider is called, so a payment whose initiate answer was lost
- * is found and checked again (by the provider's trace or poll URL) until its outcome is known.
- * `next_check_at` drives the status poller; `checks` its back-off; `last_error` what went wrong
- * (never a credential or a phone number).
+ * A live payment's life at its provider (docs/going-live.md), written before the provider is called
+ * so a payment whose initiate answer was lost is found and checked until its outcome is known.
+ * `last_error` never holds a credential or a phone number.
  */
 export class ProviderPayments1765100000000 implements MigrationInterface {
   name = 'ProviderPayments1765100000000';

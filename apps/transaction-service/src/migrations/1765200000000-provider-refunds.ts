@@ -1,12 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A refund sent to a provider's refund API (DPO Pay's refundToken, Ozow's refunds): one row per
- * refund, written with the refund, so a process that dies before sending it sends it later, and
- * one that dies while the provider answers leaves it to an operator instead of sending it twice
- * (docs/going-live.md, Refunds of live payments). `state`: 'queued' (not sent yet), 'sending' (the
- * call is under way), 'pending' (the provider took it and answers later), 'final', 'unresolved'
- * (the provider's answer is unknown: an operator checks at the provider).
+ * A refund sent to a provider's refund API, one row written with the refund: a process that dies
+ * before sending it sends it later; one that dies while the provider answers leaves it 'unresolved'
+ * for an operator instead of sending it twice (docs/going-live.md, Refunds of live payments).
  */
 export class ProviderRefunds1765200000000 implements MigrationInterface {
   name = 'ProviderRefunds1765200000000';

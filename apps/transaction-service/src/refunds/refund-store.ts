@@ -134,7 +134,8 @@ export class RefundStore {
     if (transactionIds.length === 0) return new Map();
     const rows = await queryRows<{ transaction_id: string; refunded: string }>(
       db,
-      "SELECT transaction_id, sum(amount) AS refunded FROM refunds WHERE transaction_id = ANY($1::bigint[]) AND status = 'success' GROUP BY transaction_id",
+      `SELECT transaction_id, sum(amount) AS refunded FROM refunds
+        WHERE transaction_id = ANY($1::bigint[]) AND status = 'success' GROUP BY transaction_id`,
       [transactionIds],
     );
     return new Map(rows.map((r) => [String(r.transaction_id), Number(r.refunded)]));
@@ -149,7 +150,8 @@ export class RefundStore {
     if (transactionIds.length === 0) return byTransaction;
     const rows = await queryRows<{ transaction_id: string; id: string; amount: string; status: RefundStatus }>(
       db,
-      'SELECT transaction_id::text AS transaction_id, id::text AS id, amount::text AS amount, status FROM refunds WHERE transaction_id = ANY($1::bigint[]) ORDER BY id',
+      `SELECT transaction_id::text AS transaction_id, id::text AS id, amount::text AS amount, status FROM refunds
+        WHERE transaction_id = ANY($1::bigint[]) ORDER BY id`,
       [transactionIds],
     );
     for (const r of rows) {
@@ -160,18 +162,17 @@ export class RefundStore {
     return byTransaction;
   }
 
-  /** Whether a test-mode refund's settlement is due: an indexed look, one of the scheduler's idle checks. */
-  /** In how many milliseconds the earliest test-mode refund settlement is due (<= 0: now), or null when none waits. */
+  /** In how many ms the earliest test-mode refund settlement is due (<= 0: now), or null when none waits. */
   async sandboxSettlementDueIn(db: Pick<EntityManager, 'query'>): Promise<number | null> {
     const [row] = await queryRows<{ due_in_ms: string | null }>(
       db,
-      `SELECT (SELECT date_part('epoch', r.settle_at - now()) * 1000 FROM refunds r WHERE ${REFUND_SETTLEMENT_WAITING} ORDER BY r.settle_at LIMIT 1) AS due_in_ms`,
+      `SELECT (SELECT date_part('epoch', r.settle_at - now()) * 1000 FROM refunds r
+                WHERE ${REFUND_SETTLEMENT_WAITING} ORDER BY r.settle_at LIMIT 1) AS due_in_ms`,
     );
     return row.due_in_ms === null ? null : Number(row.due_in_ms);
   }
 
   /** Test-mode refunds whose settlement is due, locked; rows another replica holds are skipped. */
-
   claimDueSandbox(m: EntityManager, batch: number): Promise<RefundRow[]> {
     return queryRows<RefundRow>(
       m,
@@ -184,8 +185,10 @@ export class RefundStore {
   async insert(m: EntityManager, r: NewRefund): Promise<RefundRow> {
     const [inserted] = await queryRows<{ id: string }>(
       m,
-      `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason, settle_at, metadata, description, idempotency_key)
-       VALUES ($1,$2,$3,$4,$5,$6,'pending',$11,$7, now() + make_interval(secs => $8), ($9::jsonb)->'metadata', ($9::jsonb)->>'description', $10) RETURNING id`,
+      `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason,
+                            settle_at, metadata, description, idempotency_key)
+       VALUES ($1,$2,$3,$4,$5,$6,'pending',$11,$7, now() + make_interval(secs => $8),
+               ($9::jsonb)->'metadata', ($9::jsonb)->>'description', $10) RETURNING id`,
       [
         publicId('rfd'),
         r.transactionId,
@@ -238,7 +241,7 @@ export class RefundStore {
     return row;
   }
 
-  /** Oldest first: the order they were asked for; with a limit, one cursor page in that order (cursors are refund ids). */
+  /** Oldest first, the order they were asked for; with a limit, one cursor page in that order (cursors: refund ids). */
   async forTransaction(
     db: Pick<EntityManager, 'query'>,
     txn: { id: string; public_id: string; reference: string; amount: string },

@@ -35,11 +35,9 @@ function invalid(errors: FieldError[]): DomainException {
 }
 
 /**
- * The customer's answer on the hosted page. Paying a link first creates its transaction (one per
- * payment). Paying a pending transaction records the chosen method and hands it to its provider
- * (live, or a test-mode connection: once the method is committed, like an initialize) or to the
- * sandbox; declining fails it. A transaction that is no longer pending is left as it is (a second
- * click), and so is one already sent to a provider.
+ * The customer's answer on the hosted page: paying hands the transaction to its provider or to the
+ * sandbox (a link first creates its transaction), declining fails it. A transaction no longer
+ * pending, or already sent to a provider, is left as it is (a second click).
  */
 @Injectable()
 export class PayCheckoutUseCase {
@@ -85,9 +83,8 @@ export class PayCheckoutUseCase {
     this.outbox.notify();
     if (!route || row.status !== 'pending')
       return { checkout_id: row.checkout_id, transaction_id: row.public_id, status: row.status };
-    // Committed with its method: now to the provider, as an initialize does (a declined payment is
-    // a 402 the page shows; an unreadable answer leaves it pending, shown as waiting). The page
-    // then sends the customer on to the provider's own page, or shows its code or instructions.
+    // Committed with its method, then to the provider as an initialize does; the page shows a
+    // decline (402) or, for an unreadable answer, waiting.
     const rpcCtx = { ...ctx, business_id: row.business_id, mode: row.mode, key_type: 'public' } as RpcContext;
     const started = await this.live.start(route, row, rpcCtx).catch((err: unknown) => {
       if (err instanceof DomainException && err.code === ErrorCodes.ProviderError) return { row };

@@ -27,7 +27,7 @@ describe('DPO amounts', () => {
     expect(parseDpoAmount(text)).toBeNull(),
   );
 
-  it('sends only currencies whose minor unit is a hundredth here (UGX is kept in whole shillings: never sent as cents)', () => {
+  it('sends only currencies whose minor unit is a hundredth (UGX is whole shillings: never sent as cents)', () => {
     expect(isDpoCurrency('USD')).toBe(true);
     expect(isDpoCurrency('ZAR')).toBe(true);
     expect(isDpoCurrency('UGX')).toBe(false);

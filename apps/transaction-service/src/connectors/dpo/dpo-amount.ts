@@ -1,11 +1,9 @@
 import { exponentOf, isSupportedCurrency } from '@payments/money';
 
 /**
- * DPO amounts are decimals in major units with at most two decimals (createToken `PaymentAmount`,
- * refundToken `refundAmount`, verifyToken `TransactionAmount`), and this scale turns our minor
- * units into them by 100. So only currencies whose minor unit is a hundredth in this platform
- * (`@payments/money`) are sent: a zero-decimal one such as UGX (stored in whole shillings) would
- * be charged a hundredth of its amount, a three-decimal one ten times it.
+ * DPO amounts are major units with at most two decimals, converted from our minor units by 100, so
+ * only currencies whose minor unit is a hundredth are sent: UGX (whole shillings) would be charged
+ * a hundredth of its amount, a three-decimal currency ten times it.
  */
 export function isDpoCurrency(code: string): boolean {
   return isSupportedCurrency(code) && exponentOf(code) === 2;
@@ -22,7 +20,7 @@ export function formatDpoAmount(minor: number): string {
 /** Digits, optionally grouped by commas in threes, then none, one or two decimals. No sign or exponent. */
 const AMOUNT = /^(0|[1-9]\d*|[1-9]\d{0,2}(?:,\d{3})+)(?:\.(\d{1,2}))?$/;
 
-/** "12.34" → 1234, "10.5" → 1050, "7" → 700, "1,000.00" → 100000; null for anything else or beyond a safe integer. */
+/** "12.34" → 1234, "10.5" → 1050, "7" → 700, "1,000.00" → 100000; null for anything else or an unsafe integer. */
 export function parseDpoAmount(text: string): number | null {
   const m = AMOUNT.exec(text.trim());
   if (m === null) return null;

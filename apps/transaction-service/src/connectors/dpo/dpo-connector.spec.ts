@@ -67,7 +67,8 @@ describe('DpoConnector', () => {
     const { connector, sent } = connectorAnswering(
       200,
       api3g(
-        '<Result>900</Result><ResultExplanation>Transaction not paid yet</ResultExplanation><TransactionAmount>25.00</TransactionAmount>',
+        '<Result>900</Result><ResultExplanation>Transaction not paid yet</ResultExplanation>' +
+          '<TransactionAmount>25.00</TransactionAmount>',
       ),
     );
     expect(
@@ -118,7 +119,8 @@ describe('DpoConnector', () => {
       connector.verifyNotification(
         C,
         api3g(
-          '<Result>000</Result><TransactionToken>T-1</TransactionToken><TransactionRef>R</TransactionRef><CompanyRef>txn_1</CompanyRef>',
+          '<Result>000</Result><TransactionToken>T-1</TransactionToken><TransactionRef>R</TransactionRef>' +
+            '<CompanyRef>txn_1</CompanyRef>',
         ),
         'application/xml',
       ),

@@ -84,10 +84,9 @@ export class DpoConnector implements Connector<DpoCredentials> {
   }
 
   /**
-   * DPO's push (API3G XML posted after a successful payment) is not signed: it is never applied as
-   * it is. One that names a payment (TransactionToken or CompanyRef) asks the caller to verify that
-   * payment with DPO (`recheck`); anything else is invalid. The content type is not checked (DPO
-   * documents none).
+   * DPO's push is unsigned, so it is never applied: one naming a payment asks the caller to verify
+   * it with DPO (`recheck`); anything else is invalid. DPO documents no content type, so none is
+   * checked.
    */
   verifyNotification(_c: DpoCredentials, rawBody: string, _contentType: string | undefined): NotificationOutcome {
     const parsed = parseApi3g(rawBody);

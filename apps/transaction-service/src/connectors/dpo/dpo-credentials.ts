@@ -6,7 +6,10 @@ export interface DpoCredentials {
   serviceType: string;
 }
 
-/** DPO's company tokens are GUID-like (`9F416C11-127B-4DE2-AC7F-D5710E4C5E0A`); any printable text without spaces is taken, as the connection rules do. */
+/**
+ * DPO's company tokens are GUID-like (`9F416C11-127B-4DE2-AC7F-D5710E4C5E0A`); any printable text
+ * without spaces is taken, as the connection rules do.
+ */
 const TOKEN = /^[\x21-\x7e]{1,100}$/;
 const SERVICE_TYPE = /^\d{1,20}$/;
 

@@ -6,9 +6,12 @@ const TOKEN = '9F416C11-127B-4DE2-AC7F-D5710E4C5E0A';
 describe('DPO log redaction', () => {
   it('keeps only allow-listed elements of a request or reply: never the company token, e-mail or phone', () => {
     const parsed = parseApi3g(
-      `<API3G><CompanyToken>${TOKEN}</CompanyToken><Request>verifyToken</Request><Result>000</Result><ResultExplanation>Transaction Paid</ResultExplanation>` +
-        `<CustomerName>Jane Doe</CustomerName><CustomerPhone>263771234567</CustomerPhone><customerEmail>jane@example.com</customerEmail><CustomerCredit>5436</CustomerCredit>` +
-        `<TransactionAmount>10.50</TransactionAmount><TransactionCurrency>USD</TransactionCurrency><Transaction><CompanyRef>x</CompanyRef></Transaction></API3G>`,
+      `<API3G><CompanyToken>${TOKEN}</CompanyToken><Request>verifyToken</Request><Result>000</Result>` +
+        '<ResultExplanation>Transaction Paid</ResultExplanation>' +
+        '<CustomerName>Jane Doe</CustomerName><CustomerPhone>263771234567</CustomerPhone>' +
+        '<customerEmail>jane@example.com</customerEmail><CustomerCredit>5436</CustomerCredit>' +
+        '<TransactionAmount>10.50</TransactionAmount><TransactionCurrency>USD</TransactionCurrency>' +
+        '<Transaction><CompanyRef>x</CompanyRef></Transaction></API3G>',
     );
     if (!parsed.ok) throw new Error(parsed.reason);
     const summary = describeForLog(parsed.fields);

@@ -8,7 +8,8 @@ describe('createToken replies', () => {
     expect(
       interpretCreateReply(
         api3g(
-          '<Result>000</Result><ResultExplanation>Transaction created</ResultExplanation><TransToken>ABC-1</TransToken><TransRef>R1</TransRef>',
+          '<Result>000</Result><ResultExplanation>Transaction created</ResultExplanation>' +
+            '<TransToken>ABC-1</TransToken><TransRef>R1</TransRef>',
         ),
         page,
       ),
@@ -80,7 +81,9 @@ describe('createToken replies', () => {
 
 describe('verifyToken replies', () => {
   const paid = api3g(
-    '<Result>000</Result><ResultExplanation>Transaction Paid</ResultExplanation><CustomerName>J</CustomerName><TransactionApproval>123</TransactionApproval><TransactionCurrency>USD</TransactionCurrency><TransactionAmount>10.50</TransactionAmount><FraudAlert>000</FraudAlert>',
+    '<Result>000</Result><ResultExplanation>Transaction Paid</ResultExplanation><CustomerName>J</CustomerName>' +
+      '<TransactionApproval>123</TransactionApproval><TransactionCurrency>USD</TransactionCurrency>' +
+      '<TransactionAmount>10.50</TransactionAmount><FraudAlert>000</FraudAlert>',
   );
 
   it('000: success with the amount and currency, reference null, the token asked about', () => {

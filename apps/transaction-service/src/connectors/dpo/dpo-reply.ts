@@ -22,10 +22,9 @@ function resultOf(
 }
 
 /**
- * createToken's reply: 000 with a TransToken → accepted, pending (the customer has not acted);
- * a documented refusal → declined with DPO's explanation; 940 "CompanyREF already exists and paid"
- * → unknown: an earlier createToken of this very payment (CompanyRef is our transaction id) reached
- * DPO and was paid, so the poller finds it by CompanyRef; anything else → unknown.
+ * createToken's reply: 000 with a TransToken → accepted, pending; a documented refusal → declined.
+ * 940 "CompanyREF already exists and paid" → unknown: an earlier createToken of this very payment
+ * was paid, and the poller finds it by CompanyRef.
  */
 export function interpretCreateReply(body: string, payPageUrl: (token: string) => string): InitiateOutcome {
   const result = resultOf(body);
@@ -59,10 +58,8 @@ export function interpretCreateReply(body: string, payPageUrl: (token: string) =
 }
 
 /**
- * verifyToken's reply, as `mapDpoVerifyCode` reads its code. A paid answer (000) must carry a
- * TransactionAmount that reads; an amount that does not read is never ignored. verifyToken does
- * not echo CompanyRef: `reference` is the reply's CompanyRef when it has one, else null (the answer
- * is about the token or CompanyRef asked for).
+ * verifyToken's reply. A paid answer (000) must carry a TransactionAmount that reads, never
+ * ignored. verifyToken does not always echo CompanyRef, so `reference` is null without one.
  */
 export function interpretVerifyReply(body: string, askedToken: string | null): SyncOutcome {
   const result = resultOf(body);
@@ -96,7 +93,10 @@ export function interpretVerifyReply(body: string, askedToken: string | null): S
   };
 }
 
-/** refundToken's reply: 000 → succeeded; a documented refusal (999 "Refund failed – …" and the request errors) → declined; anything else → unknown. */
+/**
+ * refundToken's reply: 000 → succeeded; a documented refusal (999 "Refund failed – …" and the
+ * request errors) → declined; anything else → unknown.
+ */
 export function interpretRefundReply(body: string): RefundOutcome {
   const result = resultOf(body);
   if (!result.ok) return { kind: 'unknown', reason: result.reason };

@@ -27,17 +27,22 @@ describe('DPO requests', () => {
     expect(planned).toEqual({
       ok: true,
       xml:
-        '<?xml version="1.0" encoding="utf-8"?><API3G><CompanyToken>9F416C11-127B-4DE2-AC7F-D5710E4C5E0A</CompanyToken><Request>createToken</Request>' +
-        '<Transaction><PaymentAmount>10.50</PaymentAmount><PaymentCurrency>USD</PaymentCurrency><CompanyRef>txn_01HXYZ</CompanyRef>' +
+        '<?xml version="1.0" encoding="utf-8"?>' +
+        '<API3G><CompanyToken>9F416C11-127B-4DE2-AC7F-D5710E4C5E0A</CompanyToken><Request>createToken</Request>' +
+        '<Transaction><PaymentAmount>10.50</PaymentAmount><PaymentCurrency>USD</PaymentCurrency>' +
+        '<CompanyRef>txn_01HXYZ</CompanyRef>' +
         '<RedirectURL>https://pay.example.com/v1/provider-returns/dpo/txn_01HXYZ?a=1&amp;b=2</RedirectURL>' +
         '<BackURL>https://pay.example.com/v1/provider-returns/dpo/txn_01HXYZ?a=1&amp;b=2</BackURL>' +
         '<DeclinedURL>https://pay.example.com/v1/provider-returns/dpo/txn_01HXYZ?a=1&amp;b=2</DeclinedURL>' +
-        '<CompanyRefUnique>1</CompanyRefUnique><PTL>1</PTL><PTLtype>hours</PTLtype><customerEmail>buyer@example.com</customerEmail><customerPhone>263771234567</customerPhone></Transaction>' +
-        '<Services><Service><ServiceType>3854</ServiceType><ServiceDescription>Two &lt;mugs&gt; &amp; a &quot;pot&quot;</ServiceDescription><ServiceDate>2026/03/04 05:06</ServiceDate></Service></Services></API3G>',
+        '<CompanyRefUnique>1</CompanyRefUnique><PTL>1</PTL><PTLtype>hours</PTLtype>' +
+        '<customerEmail>buyer@example.com</customerEmail><customerPhone>263771234567</customerPhone></Transaction>' +
+        '<Services><Service><ServiceType>3854</ServiceType>' +
+        '<ServiceDescription>Two &lt;mugs&gt; &amp; a &quot;pot&quot;</ServiceDescription>' +
+        '<ServiceDate>2026/03/04 05:06</ServiceDate></Service></Services></API3G>',
     });
   });
 
-  it('createToken without phone, with a bad e-mail and no description: no customer fields, the reference as the service description', () => {
+  it('createToken, no phone, bad e-mail, no description: no customer fields, reference as description', () => {
     const planned = planCreateToken(C, request({ phone: null, email: 'not-an-email', description: '  ' }), NOW);
     if (!planned.ok) throw new Error(planned.reason);
     expect(planned.xml).not.toContain('customerEmail');
@@ -65,7 +70,9 @@ describe('DPO requests', () => {
 
   it('verifyToken by token or by CompanyRef', () => {
     expect(planVerifyToken(C, { token: 'T&1' })).toBe(
-      '<?xml version="1.0" encoding="utf-8"?><API3G><CompanyToken>9F416C11-127B-4DE2-AC7F-D5710E4C5E0A</CompanyToken><Request>verifyToken</Request><TransactionToken>T&amp;1</TransactionToken></API3G>',
+      '<?xml version="1.0" encoding="utf-8"?>' +
+        '<API3G><CompanyToken>9F416C11-127B-4DE2-AC7F-D5710E4C5E0A</CompanyToken><Request>verifyToken</Request>' +
+        '<TransactionToken>T&amp;1</TransactionToken></API3G>',
     );
     const byRef = parseApi3g(planVerifyToken(C, { companyRef: 'txn_1' }));
     if (!byRef.ok) throw new Error(byRef.reason);
@@ -87,8 +94,10 @@ describe('DPO requests', () => {
     expect(planRefundToken(C, refund)).toEqual({
       ok: true,
       xml:
-        '<?xml version="1.0" encoding="utf-8"?><API3G><CompanyToken>9F416C11-127B-4DE2-AC7F-D5710E4C5E0A</CompanyToken><Request>refundToken</Request>' +
-        '<TransactionToken>TOK-1</TransactionToken><refundAmount>4.00</refundAmount><refundDetails>Damaged &lt;item&gt;</refundDetails><refundRef>rfd_9</refundRef></API3G>',
+        '<?xml version="1.0" encoding="utf-8"?>' +
+        '<API3G><CompanyToken>9F416C11-127B-4DE2-AC7F-D5710E4C5E0A</CompanyToken><Request>refundToken</Request>' +
+        '<TransactionToken>TOK-1</TransactionToken><refundAmount>4.00</refundAmount>' +
+        '<refundDetails>Damaged &lt;item&gt;</refundDetails><refundRef>rfd_9</refundRef></API3G>',
     });
     const planned = planRefundToken(C, { ...refund, reason: null });
     expect(planned.ok && planned.xml).toContain('<refundDetails>Refund rfd_9 of txn_1</refundDetails>');

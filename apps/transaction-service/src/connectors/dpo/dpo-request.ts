@@ -27,14 +27,18 @@ function isHttpUrl(text: string): boolean {
 /** `YYYY/MM/DD HH:MM` in UTC (createToken ServiceDate). */
 export function dpoServiceDate(now: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${now.getUTCFullYear()}/${p(now.getUTCMonth() + 1)}/${p(now.getUTCDate())} ${p(now.getUTCHours())}:${p(now.getUTCMinutes())}`;
+  const date = `${now.getUTCFullYear()}/${p(now.getUTCMonth() + 1)}/${p(now.getUTCDate())}`;
+  return `${date} ${p(now.getUTCHours())}:${p(now.getUTCMinutes())}`;
 }
 
 function refusal(req: InitiateRequest): string | null {
   if (!DPO_METHODS.includes(req.method.trim().toLowerCase()))
     return `method ${JSON.stringify(req.method)} is not a DPO Pay method`;
   if (!isDpoCurrency(req.currency))
-    return `currency ${JSON.stringify(req.currency)} is not one the DPO connector sends (two-decimal ISO currencies only)`;
+    return (
+      `currency ${JSON.stringify(req.currency)} is not one the DPO connector sends ` +
+      '(two-decimal ISO currencies only)'
+    );
   if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor <= 0)
     return 'amount must be a positive whole number of minor units';
   if (!REF.test(req.transactionId)) return 'transaction id must be 1 to 50 printable ASCII characters (DPO CompanyRef)';
@@ -43,10 +47,8 @@ function refusal(req: InitiateRequest): string | null {
 }
 
 /**
- * createToken: the transaction (the total the customer pays, in major units; CompanyRef = our
- * transaction id, unique, so an answer lost on the way back is found by verifyToken by CompanyRef;
- * every return URL = our return endpoint; the page's time limit; the customer's e-mail and phone
- * when given) and one service of the account's service type.
+ * createToken: the transaction and one service of the account's service type. CompanyRef is our
+ * transaction id, unique, so an answer lost on the way back is found by verifyToken by CompanyRef.
  */
 export function planCreateToken(c: DpoCredentials, req: InitiateRequest, now: Date): PlanResult {
   const refused = refusal(req);
@@ -91,7 +93,7 @@ export function planCreateToken(c: DpoCredentials, req: InitiateRequest, now: Da
   };
 }
 
-/** verifyToken by TransactionToken (the initiate answer's TransToken) when known, else by CompanyRef (our transaction id). */
+/** verifyToken by TransactionToken (the initiate answer's TransToken) if known, else by CompanyRef (our id). */
 export function planVerifyToken(c: DpoCredentials, by: { token: string } | { companyRef: string }): string {
   return buildApi3g([
     ['CompanyToken', c.companyToken],

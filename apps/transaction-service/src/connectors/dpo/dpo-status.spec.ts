@@ -53,7 +53,7 @@ describe('DPO verifyToken result codes', () => {
     },
   );
 
-  it('only 001, 003, 005, 007 and 900 leave a payment open; success only for 000; failed only for 901, 903, 904', () => {
+  it('only 001, 003, 005, 007, 900 leave a payment open; success only for 000; failed only for 901, 903, 904', () => {
     const by = (s: string) =>
       DPO_VERIFY_CODES.filter((c) => {
         const m = mapDpoVerifyCode(c);

@@ -1,35 +1,20 @@
 import type { ConnectorStatus } from '../connector';
 
 /**
- * What one verifyToken result code means to us:
- * - `status`: a statement about the payment, mapped to our status; `recognized: false` keeps the
- *   payment where it is for an operator (never success or failed on a word we do not trust);
- * - `request-problem`: DPO could not answer about the payment (our request, our credentials, or a
- *   code this table does not know): the sync outcome is `unknown`, and the poller asks again.
+ * What one verifyToken code means: a statement about the payment (`recognized: false` keeps it
+ * where it is, for an operator), or a request problem (ours, or an unknown code): the sync is
+ * `unknown` and the poller asks again.
  */
 export type DpoVerifyMeaning =
   | { kind: 'status'; status: ConnectorStatus; recognized: boolean; explanation: string }
   | { kind: 'request-problem'; explanation: string };
 
 /**
- * Every verifyToken code DPO documents (verifyToken page; DPO's own PHP library `Dpo.php`):
- * - 000 Transaction Paid → success.
- * - 001 Authorized: the card is authorised, not charged. We only create charge transactions
- *   (TransactionChargeType 1, DPO's default), so it is a step on the way: processing.
- * - 002 Transaction overpaid/underpaid: money moved but not the amount asked. Neither success nor
- *   failed automatically: `recognized: false`, so the payment stays where it is, the poller keeps
- *   asking and, after PROVIDER_POLL_MAX_AGE, leaves it to an operator.
- * - 003 Pending Bank and 005 Queued Authorization (listed on the current verifyToken page): the
- *   payment is on its way at the bank → processing.
- * - 007 Pending split payment (part paid) → processing.
- * - 900 Transaction not paid yet → pending (the customer has not acted).
- * - 901 declined, 903 past the payment time limit (PTL), 904 cancelled → failed.
- * - 902 Data mismatch in one of the fields: a field of our request (an optional verification field)
- *   does not match the transaction: about the request, not the payment → unknown.
- * - 801–804 (company token, request, XML), 950 (missing field) and 951 (an older page's "data
- *   mismatch – VerifyTransaction") → unknown: our request's problem.
- * DPO documents no code for "no such transaction", so no answer is taken as `not_found`: an
- * unlisted code is unknown too (see `mapDpoVerifyCode`).
+ * Every verifyToken code DPO documents (verifyToken page; DPO's PHP library `Dpo.php`). 001
+ * Authorized is only a step to processing: we create charge transactions only
+ * (TransactionChargeType 1). 002 (over/underpaid) moved money but not the amount asked, so it is
+ * never success or failed automatically: the poller keeps asking, then leaves it to an operator.
+ * DPO has no code for "no such transaction", so no answer is `not_found`.
  */
 const STATUSES: Readonly<Record<string, { status: ConnectorStatus; recognized: boolean; explanation: string }>> = {
   '000': { status: 'success', recognized: true, explanation: 'Transaction Paid' },

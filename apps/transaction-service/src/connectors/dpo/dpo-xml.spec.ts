@@ -14,7 +14,8 @@ describe('DPO XML', () => {
       ['Transaction', [['CompanyRef', 'a&b</CompanyRef><x>']]],
     ]);
     expect(xml).toBe(
-      '<?xml version="1.0" encoding="utf-8"?><API3G><CompanyToken>T</CompanyToken><Request>createToken</Request><Transaction><CompanyRef>a&amp;b&lt;/CompanyRef&gt;&lt;x&gt;</CompanyRef></Transaction></API3G>',
+      '<?xml version="1.0" encoding="utf-8"?><API3G><CompanyToken>T</CompanyToken><Request>createToken</Request>' +
+        '<Transaction><CompanyRef>a&amp;b&lt;/CompanyRef&gt;&lt;x&gt;</CompanyRef></Transaction></API3G>',
     );
     expect(fieldOf((parseApi3g(xml) as { ok: true; fields: Map<string, string | null> }).fields, 'request')).toBe(
       'createToken',

@@ -1,8 +1,7 @@
 /**
- * DPO's API3G XML, both ways, without an XML library: requests are built from a tree of elements
- * with every text escaped; replies are flat (`<API3G><Result>000</Result>…</API3G>`) and read by
- * element name, whatever the order. Nested elements of a reply (createToken's `Allocations`) are
- * skipped; a DOCTYPE, a processing instruction inside the body, or a repeated element is refused.
+ * DPO's API3G XML, both ways, without an XML library. Replies are flat and read by element name in
+ * any order; nested elements are skipped, and a DOCTYPE, a processing instruction or a repeated
+ * element is refused.
  */
 
 /** An element: a name and a text, or a name and child elements. */
@@ -13,10 +12,12 @@ export const MAX_XML_CHARS = 64 * 1024;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-/** Characters XML 1.0 cannot carry at all (controls but tab, CR and LF; lone surrogates; U+FFFE/U+FFFF). */
+// Characters XML 1.0 cannot carry at all: controls but tab, CR and LF; U+FFFE/U+FFFF; lone surrogates.
 // eslint-disable-next-line no-control-regex
-const NOT_XML =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+const LONE_HIGH_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])/;
+const LONE_LOW_SURROGATE = /(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_XML = new RegExp(`${NOT_XML_CHAR.source}|${LONE_HIGH_SURROGATE.source}|${LONE_LOW_SURROGATE.source}`, 'g');
 
 /** Escapes text for element content: `& < > " '`, and drops characters XML cannot carry. */
 export function escapeXml(text: string): string {
@@ -80,7 +81,7 @@ function contentText(raw: string): { text: string | null; nested: boolean } {
   return { text, nested: false };
 }
 
-/** The index just past the `</name>` that closes an element opened before `from`, counting nested elements of the same name. */
+/** The `</name>` closing an element opened before `from` (start, end), counting nested elements of the same name. */
 function closeOf(body: string, name: string, from: number): { start: number; end: number } | null {
   const tag = new RegExp(`<(/?)${name.replace(/\./g, '\\.')}(?:\\s[^>]*?)?(/?)>`, 'g');
   tag.lastIndex = from;

@@ -25,16 +25,12 @@ export interface OzowConnectorOptions {
 const JSON_HEADERS = { Accept: 'application/json', 'Content-Type': 'application/json' };
 
 /**
- * Ozow (South Africa, instant EFT), its published API (hub.ozow.com): payment requests by
- * PostPaymentRequest, the status by our reference (GetTransactionByReference), SHA-512 hashes with
- * the site's private key, refunds through the token and secure/refunds/submit. It logs nothing itself.
+ * Ozow (South Africa, instant EFT) through its published API (hub.ozow.com). It logs nothing
+ * itself.
  *
- * An empty status answer is `not_found`. Ozow lists transactions (the customer's attempts at
- * paying); a payment request nobody opened is most likely not listed (not documented either way),
- * so an empty answer does not prove the request never reached Ozow. That is safe
- * for the one decision `not_found` drives (the poller fails an initiate whose answer was lost after
- * three of them in a row): without that answer nobody has the payment page's URL, so nobody can open
- * it. An accepted payment the customer never opens stays pending until the poller gives up on it.
+ * An empty status answer is `not_found` although Ozow may not list a payment request nobody opened.
+ * That is safe for the one decision it drives (the poller fails a lost initiate after three in a
+ * row): without that initiate's answer nobody has the payment page's URL, so nobody can pay it.
  */
 export class OzowConnector implements Connector<OzowCredentials> {
   readonly provider = 'ozow' as const;
@@ -78,7 +74,8 @@ export class OzowConnector implements Connector<OzowCredentials> {
 
   /** Always by our transaction id (the TransactionReference we sent), with the payment's test flag. */
   async sync(c: OzowCredentials, target: SyncTarget, opts: { timeoutMs: number }): Promise<SyncOutcome> {
-    const url = `${this.base}/GetTransactionByReference?${byReferenceQuery(c, target.transactionId, target.test === true)}`;
+    const query = byReferenceQuery(c, target.transactionId, target.test === true);
+    const url = `${this.base}/GetTransactionByReference?${query}`;
     const res = await send(
       this.fetch,
       { method: 'GET', url, headers: { ApiKey: c.apiKey, Accept: 'application/json' } },

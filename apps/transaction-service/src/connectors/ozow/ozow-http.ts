@@ -7,7 +7,7 @@ export const MAX_REPLY_BYTES = 64 * 1024;
 
 export type OzowHttpRequest = ProviderRequest;
 
-/** Sends one request and reads the whole reply within `timeoutMs` (sendProviderRequest); a reply over 64 KiB is refused. */
+/** Sends one request and reads the whole reply within `timeoutMs`; a reply over 64 KiB is refused. */
 export function send(fetchImpl: FetchLike, req: OzowHttpRequest, timeoutMs: number): Promise<HttpOutcome> {
   return sendProviderRequest(fetchImpl, req, timeoutMs, MAX_REPLY_BYTES);
 }

@@ -3,10 +3,8 @@ import { safeReason } from '../paynow/paynow-log';
 export { safeReason };
 
 /**
- * Nothing in the Ozow connector logs a request or a reply. What may be logged about one (a
- * notification, a status answer) is this summary: only the fields on an allow-list, so the hashes,
- * keys, the site code, the customer's bank name and account number, the optional fields and any
- * field Ozow adds later stay out. Field names are matched without regard to case.
+ * What may be logged about an Ozow message: allow-listed fields only (case-insensitive), so hashes,
+ * keys, the site code, the customer's bank details and any field Ozow adds later stay out.
  */
 const LOGGABLE = new Set([
   'transactionid',

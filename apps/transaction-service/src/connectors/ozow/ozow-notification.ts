@@ -33,15 +33,11 @@ function valuesOf(form: Map<string, string>, order: readonly string[]): string[]
 }
 
 /**
- * Authenticates what Ozow posted to a notification URL (or, as the customer came back, to a return
- * URL), form-encoded:
- * - a payment notification (hub.ozow.com "Outcome"): SiteCode, TransactionId, TransactionReference,
- *   Amount, Status, Optional1..5, CurrencyCode, IsTest, StatusMessage and Hash over them in that
- *   order plus the private key, lower-cased, SHA-512; it must be of this connection's site;
- * - a refund notification (hub.ozow.com "Refund processing"): RefundId, TransactionId, CurrencyCode,
- *   Amount, Status, BankName, AccountNumber, StatusMessage and Hash over those 8 plus the key.
- * The hash is checked first (constant time). Reasons never quote a value: bank names and account
- * numbers of customers never reach a log through them.
+ * Authenticates a form Ozow posted to a notification or return URL: a payment notification
+ * (hub.ozow.com "Outcome", which must be of this connection's site) or a refund notification
+ * ("Refund processing"), each with a SHA-512 Hash over its fields in documented order plus the
+ * private key. The hash is checked first, in constant time. Reasons never quote a value, so
+ * customers' bank names and account numbers never reach a log.
  */
 export function verifyOzowNotification(
   c: OzowCredentials,

@@ -11,10 +11,8 @@ const MAX_REASON = 450;
 export type RefundPlan = { ok: true; body: Array<Record<string, string | boolean>> } | { ok: false; reason: string };
 
 /**
- * The refund submission (hub.ozow.com "Submit refunds"): a JSON array of one refund of the payment
- * (Ozow's TransactionId), the amount in rand, the reason, our refund's notification URL and
- * hashCheck over transactionId, amount, refundReason and notifyUrl plus the private key; isRtc
- * false (no real-time clearing fee).
+ * The refund submission (hub.ozow.com "Submit refunds"): one refund of the payment, with hashCheck
+ * and isRtc false (no real-time clearing fee).
  */
 export function planRefund(c: OzowCredentials, req: RefundRequest): RefundPlan {
   if (req.currency.trim().toUpperCase() !== OZOW_CURRENCY)
@@ -63,10 +61,9 @@ function errorsOf(v: unknown): string[] | null {
 }
 
 /**
- * /secure/refunds/submit's answer, `[{ refundId, transactionId, refundAmount, errors[] }]`:
- * non-empty errors → declined with them; a refundId → pending (completed by a refund notification);
- * 400/401/403/422 → declined (refused before anything was done); anything else → unknown, never
- * retried blindly: Ozow's refund API has no idempotency key.
+ * /secure/refunds/submit's answer: errors or 400/401/403/422 → declined; a refundId → pending until
+ * a refund notification; anything else → unknown, never retried blindly: Ozow's refund API has no
+ * idempotency key.
  */
 export function interpretRefundReply(res: HttpOutcome, transactionId: string): RefundOutcome {
   if (res.kind === 'failed')

@@ -24,12 +24,9 @@ function text(o: Json, name: string): string | null {
 }
 
 /**
- * PostPaymentRequest's answer, `{ paymentRequestId, url, errorMessage }`:
- * - errorMessage set (and no url) → declined with Ozow's text (nothing was created);
- * - an https/http url and a paymentRequestId → accepted, `pending`: the customer has not paid yet;
- * - anything else (HTML, an empty object, both or neither) → unknown: it may exist at Ozow.
- * HTTP statuses: 200 is read; 400 with an errorMessage is a refusal too; 401/403 (a wrong API key)
- * are refusals that created nothing; every other status is unknown.
+ * PostPaymentRequest's answer: an errorMessage (200 or 400), or 401/403 (wrong API key), is a
+ * refusal that created nothing; a url with a paymentRequestId is accepted, `pending`; anything else
+ * is unknown, as the request may exist at Ozow.
  */
 export function interpretPaymentRequestReply(status: number, body: string): InitiateOutcome {
   if (status === 401 || status === 403)

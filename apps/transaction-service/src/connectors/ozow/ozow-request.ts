@@ -24,10 +24,8 @@ function isHttpUrl(text: string): boolean {
 }
 
 /**
- * BankReference, what the customer's bank statement shows: at most 20 letters, digits, spaces and
- * dashes (hub.ozow.com). Made from the merchant's reference (other characters dropped, spaces
- * collapsed, the first 20 kept); a reference with none of those characters gives our transaction
- * id's last 20 letters and digits instead.
+ * BankReference, shown on the customer's bank statement: at most 20 letters, digits, spaces and
+ * dashes (hub.ozow.com), from the merchant's reference, else from our transaction id.
  */
 export function bankReference(reference: string, transactionId: string): string {
   const cleaned = reference
@@ -56,12 +54,10 @@ function refusal(req: InitiateRequest): string | null {
 }
 
 /**
- * Plans the payment request (hub.ozow.com "Post from merchant website", API variant
- * PostPaymentRequest): ZA, ZAR, the total in rand, our transaction id as TransactionReference (what
- * the status API finds it by), the bank reference from the merchant's reference, our return URL as
- * CancelUrl, ErrorUrl and SuccessUrl (it asks Ozow what happened instead of trusting which one the
- * browser came back to), our notification URL as NotifyUrl, IsTest from the connection's mode. No
- * Customer or Optional fields: nothing about the customer is sent that Ozow does not need.
+ * Plans PostPaymentRequest (hub.ozow.com "Post from merchant website"). Our transaction id is the
+ * TransactionReference, what the status API finds it by. Cancel, error and success all return to
+ * our URL, which asks Ozow what happened instead of trusting the URL the browser came back to.
+ * Nothing about the customer that Ozow does not need is sent.
  */
 export function planPaymentRequest(c: OzowCredentials, req: InitiateRequest): PlanResult {
   const refused = refusal(req);

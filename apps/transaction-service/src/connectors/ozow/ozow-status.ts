@@ -9,12 +9,9 @@ export interface OzowStatusMeaning {
 }
 
 /**
- * Every payment status Ozow documents (hub.ozow.com "Outcome"), keys lower-case:
- * - Complete: paid;
- * - Cancelled (the customer or Ozow stopped it), Error (a technical error), Abandoned (no activity
- *   for a while): final, nothing paid;
- * - PendingInvestigation (the bank's result was inconclusive; checked by hand at Ozow) and Pending
- *   (the final status is notified later): the customer acted, the outcome is not known yet.
+ * Every payment status Ozow documents (hub.ozow.com "Outcome"), keys lower-case.
+ * PendingInvestigation (the bank's result was inconclusive, checked by hand at Ozow) and Pending
+ * mean the customer acted but the outcome is not known yet.
  */
 const TABLE: Readonly<Record<string, ConnectorStatus>> = {
   complete: 'success',

@@ -1,8 +1,7 @@
 /**
- * Paynow amounts are decimals in major units "to two decimal places" (docs "Initiate a
- * transaction"). Paynow takes no currency field: an integration is for one currency, so only
- * currencies with two-decimal minor units are accepted, and the integration must be the one set up
- * for the transaction's currency.
+ * Paynow amounts are major units to two decimals, and Paynow takes no currency field: an
+ * integration is for one currency, so only two-decimal currencies are accepted and the integration
+ * must be the one set up for the transaction's currency.
  */
 export const PAYNOW_CURRENCIES: readonly string[] = ['USD', 'ZWG'];
 

@@ -46,7 +46,7 @@ export class PaynowConnector implements Connector<PaynowCredentials> {
   private readonly api: URL;
   private readonly fetch: FetchLike;
 
-  /** `apiUrl`: PAYNOW_API_URL, e.g. https://www.paynow.co.zw (no trailing path needed). Throws when it is not an http(s) URL. */
+  /** `apiUrl`: PAYNOW_API_URL, e.g. https://www.paynow.co.zw (no path needed). Throws when not an http(s) URL. */
   constructor(apiUrl: string = PAYNOW_DEFAULT_API_URL, options: PaynowConnectorOptions = {}) {
     const url = new URL(apiUrl);
     if (url.protocol !== 'https:' && url.protocol !== 'http:')

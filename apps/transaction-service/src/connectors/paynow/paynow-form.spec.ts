@@ -3,7 +3,8 @@ import { encodePaynowMessage, fieldOf, parsePaynowMessage } from './paynow-form'
 describe('Paynow message format', () => {
   it('keeps the order, lower-cases the keys and URL-decodes the values', () => {
     const parsed = parsePaynowMessage(
-      'Status=Ok&BrowserUrl=http%3a%2f%2fwww.paynow.co.zw%3a7106%2fPayment%2fConfirmPayment%2f1169&Error=Invalid+amount+field',
+      'Status=Ok&BrowserUrl=http%3a%2f%2fwww.paynow.co.zw%3a7106%2fPayment%2fConfirmPayment%2f1169' +
+        '&Error=Invalid+amount+field',
     );
     expect(parsed).toEqual({
       ok: true,
@@ -51,7 +52,8 @@ describe('Paynow message format', () => {
         ['additionalinfo', 'Café & co'],
       ]),
     ).toBe(
-      'reference=TEST+REF&returnurl=http%3A%2F%2Fwww.google.com%2Fsearch%3Fq%3Dreturnurl%26x%3D1&additionalinfo=Caf%C3%A9+%26+co',
+      'reference=TEST+REF&returnurl=http%3A%2F%2Fwww.google.com%2Fsearch%3Fq%3Dreturnurl%26x%3D1' +
+        '&additionalinfo=Caf%C3%A9+%26+co',
     );
   });
 

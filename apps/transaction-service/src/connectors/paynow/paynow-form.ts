@@ -1,8 +1,7 @@
 /**
- * Paynow's message format, both ways: `key=value&key=value`, values URL-encoded (form encoding,
- * `+` for a space). Keys are case-insensitive (the docs show both `Status=Ok&BrowserUrl=…` and
- * `status=Ok&browserurl=…`), so they are kept lower-cased; the ORDER of the fields is kept, because
- * the hash covers the values in message order.
+ * Paynow's message format, both ways: form-encoded `key=value&…`. Keys are case-insensitive (the
+ * docs use both cases), so they are lower-cased; field order is kept because the hash covers the
+ * values in message order.
  */
 
 /** The fields of one message, in message order, keys lower-cased. */

@@ -3,7 +3,7 @@ import { MAX_MESSAGE_CHARS } from './paynow-form';
 
 export { classifyFetchError, type FetchLike, type HttpOutcome } from '../provider-http';
 
-/** POSTs a form body and reads the whole reply within `timeoutMs`; a reply over 64 KiB is refused (sendProviderRequest). */
+/** POSTs a form body and reads the whole reply within `timeoutMs`; a reply over 64 KiB is refused. */
 export function postForm(fetchImpl: FetchLike, url: string, body: string, timeoutMs: number): Promise<HttpOutcome> {
   return sendProviderRequest(
     fetchImpl,

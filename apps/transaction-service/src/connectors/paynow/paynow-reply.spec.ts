@@ -8,8 +8,11 @@ const signed = (fields: PaynowFields, key = KEY) => encodePaynowMessage(withHash
 
 // The docs' reply with its hash (Validating Hash): keys capitalised as in the initiate example.
 const DOC_REPLY =
-  'Status=Ok&BrowserUrl=https%3a%2f%2fstaging.paynow.co.zw%2fPayment%2fConfirmPayment%2f9510&PollUrl=https%3a%2f%2fstaging.paynow.co.zw%2fInterface%2fCheckPayment%2f%3fguid%3dc7ed41da-0159-46da-b428-69549f770413&PaynowReference=9510' +
-  '&Hash=750DD0B0DF374678707BB5AF915AF81C228B9058AD57BB7120569EC68BBB9C2EFC1B26C6375D2BC562AC909B3CD6B2AF1D42E1A5E479FFAC8F4FB3FDCE71DF4D';
+  'Status=Ok&BrowserUrl=https%3a%2f%2fstaging.paynow.co.zw%2fPayment%2fConfirmPayment%2f9510' +
+  '&PollUrl=https%3a%2f%2fstaging.paynow.co.zw%2fInterface%2fCheckPayment%2f' +
+  '%3fguid%3dc7ed41da-0159-46da-b428-69549f770413&PaynowReference=9510' +
+  '&Hash=750DD0B0DF374678707BB5AF915AF81C228B9058AD57BB7120569EC68BBB9C2E' +
+  'FC1B26C6375D2BC562AC909B3CD6B2AF1D42E1A5E479FFAC8F4FB3FDCE71DF4D';
 
 describe('reading the initiate reply', () => {
   it('web flow: the docs reply is accepted, pending, with its redirect', () => {

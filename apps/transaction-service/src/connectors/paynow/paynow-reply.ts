@@ -16,11 +16,9 @@ function orNull(v: string | undefined): string | null {
 }
 
 /**
- * Reads Paynow's answer to an initiate request:
- * - `Status=Error&Error=…` carries no hash (every SDK skips the check for it) → declined with Paynow's
- *   text; an Error reply that does carry a hash must verify, or it is not trusted (unknown);
- * - `Status=Ok` must carry a hash that verifies, or it is unknown: never accepted on an unsigned word;
- * - anything else (HTML, empty, another status) is unknown: the payment may exist at Paynow.
+ * Reads Paynow's answer to an initiate request. `Status=Error` without a hash is a refusal (every
+ * SDK skips the check for it); any other reply must carry a hash that verifies, or it is unknown:
+ * never accepted on an unsigned word, and the payment may exist at Paynow.
  */
 export function interpretInitiateReply(
   body: string,
@@ -63,10 +61,9 @@ export function interpretInitiateReply(
 export type StatusMessage = { ok: true; update: ProviderUpdate } | { ok: false; reason: string };
 
 /**
- * A status message (status update posted to the result URL, poll reply, trace reply): reference,
- * amount, paynowreference, pollurl, status and hash, in whatever order Paynow sent them (the docs'
- * status update and poll example differ), possibly with more fields (token, paymentchannel…), all
- * covered by the hash. The hash is checked first; reasons never quote values.
+ * A status message (status update, poll or trace reply), its fields in whatever order Paynow sent
+ * them (the docs' examples differ), all covered by the hash. The hash is checked first; reasons
+ * never quote values.
  */
 export function readStatusMessage(fields: PaynowFields, integrationKey: string): StatusMessage {
   const hash = checkHash(fields, integrationKey);

@@ -79,8 +79,10 @@ describe('Paynow initiate request', () => {
       ],
     ]);
     expect(encodePaynowMessage(p.fields)).toBe(
-      'resulturl=https%3A%2F%2Fapi.example.com%2Fpaynow%2Fresult&returnurl=https%3A%2F%2Fshop.example.com%2Fdone%3Fo%3D1' +
-        '&reference=ORD+1&amount=10.50&id=1201&additionalinfo=Two+tickets&authemail=buyer%40example.com&status=Message' +
+      'resulturl=https%3A%2F%2Fapi.example.com%2Fpaynow%2Fresult' +
+        '&returnurl=https%3A%2F%2Fshop.example.com%2Fdone%3Fo%3D1' +
+        '&reference=ORD+1&amount=10.50&id=1201&additionalinfo=Two+tickets&authemail=buyer%40example.com' +
+        '&status=Message' +
         `&phone=0771111111&method=ecocash&merchanttrace=txn_0123456789abcdef0123456789ab&hash=${p.fields.at(-1)?.[1]}`,
     );
   });

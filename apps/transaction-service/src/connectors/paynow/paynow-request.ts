@@ -17,7 +17,7 @@ export interface PaynowRequestPlan {
   endpoint: PaynowEndpoint;
   /** In send order, `hash` last. */
   fields: PaynowFields;
-  /** Our status once Paynow accepts it: `pending` while the customer still has to act (follow the redirect, use the code). */
+  /** Our status once Paynow accepts it: `pending` while the customer still has to act (redirect, code). */
   acceptedStatus: 'pending' | 'processing';
 }
 
@@ -55,14 +55,10 @@ function refusal(req: InitiateRequest, method: string): string | null {
 }
 
 /**
- * Builds the initiate request, field order as the PHP SDK sends it: resulturl, returnurl, reference,
- * amount, id, additionalinfo, authemail, status, then phone and method (express checkout), token
- * (stored card), merchanttrace, and the hash over those values in that order. Paynow hashes what it
- * receives in the order received, so any order works as long as the hash follows it.
- *
- * Wallets (ecocash, onemoney, innbucks) and card tokens go to /interface/remotetransaction; cards
- * without a token to /interface/initiatetransaction, which answers a browserurl and takes no method
- * (the customer chooses on Paynow's page).
+ * Builds the initiate request in the PHP SDK's field order, hash last; Paynow hashes the values in
+ * the order received, so the hash must follow whatever order is sent. Wallets and card tokens go to
+ * /interface/remotetransaction; cards without a token to /interface/initiatetransaction, which
+ * takes no method (the customer chooses on Paynow's page).
  */
 export function planInitiate(c: PaynowCredentials, req: InitiateRequest): PlanResult {
   const method = req.method.trim().toLowerCase();
@@ -88,7 +84,7 @@ export function planInitiate(c: PaynowCredentials, req: InitiateRequest): PlanRe
   return { ok: true, plan: { endpoint, fields: withHash(fields, c.integrationKey), acceptedStatus } };
 }
 
-/** The trace request (docs "Polling for a Status Update" → "Using Merchant Trace"): id, merchanttrace, status, hash. */
+/** The trace request (Paynow docs: "Using Merchant Trace"): id, merchanttrace, status, hash. */
 export function traceFields(c: PaynowCredentials, transactionId: string): PaynowFields {
   return withHash(
     [

@@ -12,10 +12,8 @@ export interface PaynowStatusMeaning {
 }
 
 /**
- * Every status Paynow documents (docs "Status Update": Paid, Awaiting Delivery, Delivered, Created,
- * Sent, Cancelled, Disputed, Refunded), plus Failed (test mode's "FAILED status update" for a
- * cancelled or declined express checkout) and the older SDK's Awaiting Redirect and Created But Not
- * Paid. Keys are lower-case with single spaces.
+ * Every status Paynow documents ("Status Update"), plus test mode's Failed and the older SDK's
+ * Awaiting Redirect and Created But Not Paid. Keys are lower-case with single spaces.
  */
 const TABLE: Readonly<Record<string, Omit<PaynowStatusMeaning, 'providerStatus' | 'recognized'>>> = {
   // Paid: Awaiting Delivery and Delivered hold the funds in suspense, but the customer has paid.

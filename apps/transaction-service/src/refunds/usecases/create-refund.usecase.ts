@@ -14,8 +14,9 @@ import { ProviderRefundStore } from '../../connectors/provider-refund-store';
 import { ProviderRefunds } from '../../connectors/provider-refunds';
 
 /**
- * Refunds a successful transaction, in part or in full (no amount: all that is left). The transaction row is locked while the
- * refunds already made are summed, so two refunds arriving together can never exceed the amount.
+ * Refunds a successful transaction, in part or in full (no amount: all that is left). The transaction
+ * row is locked while the refunds already made are summed, so two refunds at once can never exceed
+ * the amount.
  */
 @Injectable()
 export class CreateRefundUseCase {
@@ -55,10 +56,9 @@ export class CreateRefundUseCase {
           `only successful transactions can be refunded; this one is ${txn.status}`,
         );
       }
-      // A payment collected by a provider is refunded there: through its refund API (DPO Pay,
-      // Ozow) once this commits; without one (Paynow) the refund waits, pending, for an operator
-      // who refunds at the provider and then completes or fails it (POST
-      // /admin/v1/refunds/{id}/complete|fail). The sandbox settles neither.
+      // A provider-collected payment is refunded there: by its refund API once this commits, or,
+      // without one (Paynow), by an operator who then completes or fails the refund. The sandbox
+      // settles neither.
       const attempt = await this.attempts.get(m, txn.id);
       if (!attempt && ctx.mode === 'live') {
         throw new DomainException(
@@ -93,7 +93,8 @@ export class CreateRefundUseCase {
         description: descriptionToStore(body.description),
         settleInSeconds: attempt ? null : this.config.SANDBOX_SETTLE_MS / 1000,
         message: byOperator
-          ? `Waiting for an operator: ${attempt.provider} has no refund API, so the customer is refunded at ${attempt.provider} and the refund then completed here`
+          ? `Waiting for an operator: ${attempt.provider} has no refund API, ` +
+            `so the customer is refunded at ${attempt.provider} and the refund then completed here`
           : viaApi
             ? `Refund sent to ${PROVIDER_NAMES[attempt.provider]}`
             : undefined,

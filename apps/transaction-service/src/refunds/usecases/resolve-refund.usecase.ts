@@ -7,12 +7,9 @@ import { ProviderRefundStore } from '../../connectors/provider-refund-store';
 import { RefundStore, toRefundView } from '../refund-store';
 
 /**
- * An operator completes or fails a refund that waits for one (its provider has no refund API, so
- * the customer was refunded, or not, at the provider by hand). Its event reaches the ledger,
- * which reverses the payment's splits only when it succeeded. Only a pending refund without a
- * sandbox settlement time waits for an operator; any other is refused and nothing changes. A
- * refund sent through a provider's refund API waits for one only once the provider's answer was
- * lost (or it takes the provider long to confirm it); while it is being sent, it is refused.
+ * An operator completes or fails a refund whose provider has no refund API (refunded by hand at the
+ * provider), or whose provider answer was lost. Only a pending refund without a sandbox settlement
+ * time qualifies; any other, including one still being sent, is refused and nothing changes.
  */
 @Injectable()
 export class ResolveRefundUseCase {
@@ -30,7 +27,8 @@ export class ResolveRefundUseCase {
       if (row.status !== 'pending' || row.settle_at !== null) {
         throw new DomainException(
           ErrorCodes.ValidationError,
-          `refund ${row.public_id} is ${row.status === 'pending' ? 'settled by the sandbox' : row.status}, not waiting for an operator`,
+          `refund ${row.public_id} is ${row.status === 'pending' ? 'settled by the sandbox' : row.status}, ` +
+            'not waiting for an operator',
           [{ field: 'refund_id', message: 'is not waiting for an operator' }],
         );
       }
