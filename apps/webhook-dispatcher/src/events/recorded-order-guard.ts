@@ -25,14 +25,18 @@ export class RecordedOrderGuard implements OnApplicationBootstrap {
     void this.check();
   }
 
-  /** False when copied rows are ahead of this cluster (the fix is logged); true otherwise, or when the check itself failed (logged as a warning). */
+  /**
+   * False when copied rows are ahead of this cluster (the fix is logged); true otherwise, or when
+   * the check itself failed (logged as a warning).
+   */
   async check(): Promise<boolean> {
     try {
       const ahead = await this.events.recordedOrderAhead();
       if (!ahead) return true;
       this.logger.error(
         { newest_recorded_xid: ahead.newest, next_xid: ahead.next },
-        "webhook_events.recorded_xid is ahead of this database cluster's transaction ids (restored or switched over from another cluster?): " +
+        "webhook_events.recorded_xid is ahead of this database cluster's transaction ids " +
+          '(restored or switched over from another cluster?): ' +
           'GET /v1/events?order=recorded hides those events until the counter catches up. Fix: ' +
           `${RECORDED_ORDER_FIX_SQL}; (see docs/operations.md, 'Moving the webhook database')`,
       );

@@ -17,7 +17,8 @@ export class EventsDropSourceUnique1764900000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(
-      'ALTER TABLE webhook_events ADD CONSTRAINT webhook_events_source_event_id_event_type_key UNIQUE (source_event_id, event_type)',
+      `ALTER TABLE webhook_events ADD CONSTRAINT webhook_events_source_event_id_event_type_key
+       UNIQUE (source_event_id, event_type)`,
     );
   }
 }
