@@ -1,19 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Payments and successful volume per business, mode, UTC day of creation and currency: the
- * merchant dashboard's overview, which cannot sum a day of transactions on every page load.
- *
- * Two statement-level triggers on the ledger's copies write what each statement changed to
- * `ledger_daily_totals_changes` (append only: no row two consumers would wait on): an inserted
- * copy is one more payment (and one more success if inserted as one), an update that moves a
- * copy to success one more success, read from the statement's own before and after rows. So
- * every writer counts, whatever its version, and a copy that does not change (a replayed or late
- * event) counts nothing. DailyTotalsCompactor folds the changes into `ledger_daily_totals`.
- *
- * The existing copies are counted here. Creating the triggers locks the copies against writes
- * until this migration commits, so each copy is counted once: here if it was written before,
- * by the triggers after. The ledger's consumers wait for that (docs/dashboard.md).
+ * Daily payment totals per business, mode, UTC day and currency for the dashboard overview, which
+ * cannot sum a day of transactions per page load: statement-level triggers on the ledger's copies
+ * append what each statement changed, and DailyTotalsCompactor folds it in (docs/dashboard.md).
+ * Creating the triggers locks the copies until this migration commits, so each existing copy is
+ * counted once: here, or by the triggers after.
  */
 export class LedgerDailyTotals1765600000000 implements MigrationInterface {
   name = 'LedgerDailyTotals1765600000000';

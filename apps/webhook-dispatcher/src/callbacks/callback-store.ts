@@ -130,12 +130,9 @@ export class CallbackStore {
   }
 
   /**
-   * Whether this enables the callback again is decided by the statement, on the row as it is when
-   * the statement holds its lock (every SET expression reads the row before the update), not on a
-   * copy read earlier: an auto-disable that commits between that read and this update (a failing
-   * attempt holds the row locked while it disables it) is then enabled again with its failure streak
-   * cleared, instead of keeping the count and failing_since that disabled it, so that the next
-   * failure does not disable it again at once.
+   * Whether this enables the callback again is decided by the statement on the locked row, not on a
+   * copy read earlier: an auto-disable committed in between is then enabled again with its failure
+   * streak cleared, so that the next failure does not disable it again at once.
    */
   async update(id: number, c: CallbackChanges): Promise<CallbackRow> {
     const [row] = await queryRows<CallbackRow>(

@@ -223,10 +223,9 @@ export class DeliveryAdminStore {
   }
 
   /**
-   * The deliveries one of the caller's events caused, oldest first, each with its endpoint's URL
-   * and its latest attempt's HTTP status: an event of another business or mode has none (the
-   * gateway answers 404 for it from events.get). At most 100: an event goes to at most one
-   * delivery per endpoint, and a business has at most WEBHOOK_MAX_CALLBACKS of those.
+   * The deliveries one of the caller's events caused, oldest first, with endpoint URL and latest
+   * HTTP status; none for another business's or mode's event. LIMIT 100 cuts nothing: one delivery
+   * per endpoint, and a business has at most WEBHOOK_MAX_CALLBACKS of those.
    */
   async deliveriesOf(ctx: RpcContext, eventId: string): Promise<EventDeliveriesResult> {
     const rows = await queryRows<{

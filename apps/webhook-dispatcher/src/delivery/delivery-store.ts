@@ -37,13 +37,11 @@ export class DeliveryStore {
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * One delivery per callback of each event's business and mode that subscribes to it: `pending`
-   * for an active callback, `skipped` for a disabled one, so an outage loses no event (`recover`
-   * sends skipped deliveries once the callback is active again). Runs inside the consumer's inbox
-   * transaction; the unique (event, callback) pair makes it idempotent. With `handOver`, the
-   * pending ones are written already handed over (`enqueued_at` set, as the enqueuer would), for
-   * the caller to attempt in-process once the transaction commits: the enqueuer leaves them alone,
-   * and the reconciler queues any that this process never got to (a crash).
+   * One delivery per subscribed callback of each event's business and mode: `pending` for an active
+   * callback, `skipped` for a disabled one, so an outage loses no event (`recover` sends them later).
+   * Idempotent by the unique (event, callback) pair. With `handOver`, pending ones are written
+   * handed over for the caller to attempt in-process after commit; the reconciler queues any this
+   * process never got to.
    */
   async fanOut(m: EntityManager, eventIds: string[], handOver = false): Promise<FannedOut[]> {
     return queryRows<FannedOut>(
@@ -91,10 +89,9 @@ export class DeliveryStore {
   }
 
   /**
-   * Pending deliveries that were handed to the queue a while ago and are overdue, and that no live
-   * worker holds (no lock, or an expired one): candidates for a lost job (a crash, a Redis restart).
-   * The caller checks the queue. A page in (next_attempt_at, id) order after `after`, so a caller
-   * can read past a page of rows that are overdue but alive (waiting behind a busy callback).
+   * Overdue pending deliveries handed to the queue a while ago that no live worker holds: candidates
+   * for a lost job, which the caller checks with the queue. Keyset-paged after `after`, so a caller
+   * can read past rows that are overdue but alive (waiting behind a busy callback).
    */
   async overdue(graceSeconds: number, limit: number, after: OverdueCursor | null = null): Promise<OverdueRow[]> {
     return queryRows(
@@ -126,17 +123,13 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes one attempt of a delivery for this worker, in one statement that also returns its
-   * callback and event: still pending, still at that attempt, not held by another worker, and its
-   * callback below its concurrency limit. The limit is counted without locking the callback, so
-   * two workers racing for the last slot may both win: a soft limit, traded for no lock
-   * contention on a busy callback. Claims that arrive together go out in one statement
-   * (GroupCommit); each counts the callback's attempts as they were before that statement, and
-   * the in-process CallbackGate keeps one process's own claims within the limit. A delivery named
-   * more than once in one statement (its in-process first attempt and a queue job for it, both in
-   * this process) is claimed for the first of them only: the others are not claimed. Each claim
-   * writes a new `lock_token`, which the attempt's outcome must present (recordSuccess,
-   * recordFailure, finishUnsent, unlock).
+   * Takes one attempt of a delivery for this worker and returns it with its callback and event, if
+   * it is still pending at that attempt, not held by another worker, and its callback is below its
+   * concurrency limit. The limit is counted without locking the callback: a soft limit (two workers
+   * racing for the last slot may both win) traded for no lock contention on a busy callback;
+   * CallbackGate keeps one process within it. Claims arriving together share one statement
+   * (GroupCommit), and a delivery named twice in it is claimed for the first caller only. Each
+   * claim writes a new `lock_token`, which the attempt's outcome must present.
    */
   async claimAttempt(
     deliveryId: string,
@@ -209,13 +202,10 @@ export class DeliveryStore {
   }
 
   /**
-   * Records a successful attempt: the delivery succeeded, and the attempt row, if the claim is
-   * still this worker's (its token is on the row: no other worker claimed it after this one's lock
-   * expired) and the row is still at that attempt. No callback lock: nothing here writes the
-   * callback row (see CallbackStore.recordSuccess), so a concurrent DELETE of the callback cannot
-   * deadlock with it. False when the delivery moved on or was claimed again meanwhile: nothing is
-   * written then, so the new holder's lock and attempt stand. Successes that arrive together are
-   * written together (GroupCommit).
+   * Records a successful attempt (the delivery and its attempt row) if the claim's token is still
+   * on the row and the row still at that attempt; otherwise false, writing nothing, so a new
+   * holder's lock stands. Takes no callback lock (see CallbackStore.recordSuccess), so a concurrent
+   * DELETE of the callback cannot deadlock with it. Successes arriving together share a statement.
    */
   recordSuccess(claim: ClaimRef, statusCode: number | null, durationMs: number): Promise<boolean> {
     return this.successes.submit({
@@ -259,10 +249,8 @@ export class DeliveryStore {
   }
 
   /**
-   * Records a failed attempt: the delivery moved to its next state (pending again at
-   * retryInSeconds, or failed), and the attempt row, if the claim is still this worker's and the
-   * row still at that attempt (as recordSuccess). False when it moved on or was claimed again
-   * meanwhile: nothing is written then. One statement.
+   * Records a failed attempt (pending again at retryInSeconds, or failed) and its attempt row,
+   * under the same claim check as recordSuccess; false, writing nothing, when the claim was lost.
    */
   async recordFailure(m: EntityManager, f: FailedAttempt): Promise<boolean> {
     const moved = await queryRows<{ id: string }>(

@@ -4,15 +4,11 @@ import { ROOT_LOGGER } from '@payments/platform';
 import { EventsStore, RECORDED_ORDER_FIX_SQL } from './events-store';
 
 /**
- * `webhook_events.recorded_xid` holds transaction ids, which only mean something in the cluster
- * that assigned them. After a dump/restore or a logical-replication switchover the new cluster's
- * counter is usually lower, and `GET /v1/events?order=recorded` hides every copied event (and
- * orders new ones before them) until the counter catches up. Checked once at boot, in the
- * background; found, it is logged as an error naming the fix.
- *
- * It does not fix the rows itself: the fix rewrites every copied row of a hot table, and moves
- * them in the recorded order that running `ops webhooks listen` followers page through; an
- * operator runs it at a chosen moment (docs/operations.md, "Moving the webhook database").
+ * `recorded_xid` values only mean something in the cluster that assigned them: after a
+ * dump/restore or a switchover the counter is usually lower, and `GET /v1/events?order=recorded`
+ * hides the copied events until it catches up. Checked once at boot, logged as an error naming the
+ * fix. Not fixed here: the fix rewrites every copied row of a hot table under running followers,
+ * so an operator picks the moment (docs/operations.md, "Moving the webhook database").
  */
 @Injectable()
 export class RecordedOrderGuard implements OnApplicationBootstrap {
