@@ -7,11 +7,9 @@ import { EventsStore } from './events/events-store';
 const STORES = [CallbackStore, DeliveryStore, DeliveryAdminStore, EventsStore];
 
 /**
- * The service's stores (its only SQL; which store owns which table is pinned by
- * libs/database/src/table-ownership.spec.ts), shared by the domain modules. They live in their
- * domain's folder; this module only makes them one layer below every domain module, so that
- * callbacks, delivery and events can read each other's rows without importing each other's
- * modules in a cycle.
+ * The service's stores, its only SQL (table ownership is pinned by
+ * libs/database/src/table-ownership.spec.ts), one layer below every domain module so that
+ * callbacks, delivery and events can read each other's rows without a module import cycle.
  */
 @Module({ providers: STORES, exports: STORES })
 export class StoresModule {}

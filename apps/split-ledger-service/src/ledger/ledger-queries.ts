@@ -38,7 +38,10 @@ export class LedgerQueries {
     );
   }
 
-  /** One page of a business's entries (as creditor or debtor), newest first (by cursor and/or offset), and how many it has in all. */
+  /**
+   * One page of a business's entries (as creditor or debtor), newest first (by cursor and/or
+   * offset), and how many it has in all.
+   */
   async page(
     m: EntityManager,
     businessId: number,
@@ -85,7 +88,8 @@ export class LedgerQueries {
   forReconcile(m: EntityManager, transactionIds: string[]): Promise<ReconcileEntryRow[]> {
     return queryRows<ReconcileEntryRow>(
       m,
-      `SELECT id::text, kind, transaction_id::text, split_config_id::text, link_split_index, reverses_entry_id::text, amount::text
+      `SELECT id::text, kind, transaction_id::text, split_config_id::text, link_split_index, reverses_entry_id::text,
+              amount::text
          FROM ledger_entries WHERE transaction_id = ANY($1::bigint[]) ORDER BY id`,
       [transactionIds],
     );

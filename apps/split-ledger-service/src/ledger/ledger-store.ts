@@ -120,7 +120,7 @@ export async function lockTransactionLedger(m: EntityManager, transactionId: num
   ]);
 }
 
-/** lockTransactionLedger for several transactions in one statement, in id order (no deadlock between two such calls). */
+/** lockTransactionLedger for several transactions in one statement, in id order (so two such calls cannot deadlock). */
 export async function lockTransactionLedgers(m: EntityManager, transactionIds: number[]): Promise<void> {
   if (transactionIds.length === 0) return;
   const ids = [...new Set(transactionIds)].sort((a, b) => a - b).map(String);
@@ -142,8 +142,9 @@ export class LedgerStore {
   async insert(m: EntityManager, e: NewLedgerEntry, correlationId: string | null): Promise<LedgerEntryRow | null> {
     const [row] = await queryRows<LedgerEntryRow>(
       m,
-      `INSERT INTO ledger_entries (kind, mode, transaction_id, transaction_public_id, split_config_id, split_config_version, link_split_index,
-         refund_id, reverses_entry_id, creditor_business_id, debtor_business_id, amount, currency, capped)
+      `INSERT INTO ledger_entries (kind, mode, transaction_id, transaction_public_id, split_config_id,
+         split_config_version, link_split_index, refund_id, reverses_entry_id, creditor_business_id,
+         debtor_business_id, amount, currency, capped)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)
        ON CONFLICT ON CONSTRAINT ledger_entries_once DO NOTHING RETURNING *`,
       [

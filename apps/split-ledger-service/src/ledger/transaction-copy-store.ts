@@ -53,10 +53,13 @@ export class TransactionCopyStore {
       transaction_created_at: t.date_created,
     }));
     await m.query(
-      `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version, link_splits, transaction_created_at, updated_at)
-       SELECT r.id, r.public_id, r.business_id, r.mode, r.amount, r.currency, r.status, r.version, COALESCE(r.link_splits, '[]'::jsonb), r.transaction_created_at, now()
-         FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, public_id text, business_id integer, mode text, amount bigint, currency text, status text,
-                                                  version integer, link_splits jsonb, transaction_created_at timestamptz)
+      `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version,
+                                        link_splits, transaction_created_at, updated_at)
+       SELECT r.id, r.public_id, r.business_id, r.mode, r.amount, r.currency, r.status, r.version,
+              COALESCE(r.link_splits, '[]'::jsonb), r.transaction_created_at, now()
+         FROM jsonb_to_recordset($1::jsonb)
+              AS r(id bigint, public_id text, business_id integer, mode text, amount bigint, currency text, status text,
+                   version integer, link_splits jsonb, transaction_created_at timestamptz)
        ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
         WHERE ledger_transactions.version < EXCLUDED.version`,
       [JSON.stringify(rows)],
@@ -70,7 +73,8 @@ export class TransactionCopyStore {
   dailyTotals(ds: DataSource, businessId: number, mode: Mode, from: string, to: string): Promise<DailyTotal[]> {
     return queryRows<DailyTotal & { succeeded_amount: string }>(
       ds,
-      `SELECT to_char(day, 'YYYY-MM-DD') AS date, currency, sum(payments)::int AS payments, sum(succeeded)::int AS succeeded, sum(succeeded_amount)::text AS succeeded_amount
+      `SELECT to_char(day, 'YYYY-MM-DD') AS date, currency, sum(payments)::int AS payments,
+              sum(succeeded)::int AS succeeded, sum(succeeded_amount)::text AS succeeded_amount
          FROM (SELECT day, currency, payments, succeeded, succeeded_amount FROM ledger_daily_totals
                 WHERE business_id = $1 AND mode = $2 AND day BETWEEN $3::date AND $4::date
                UNION ALL

@@ -43,7 +43,8 @@ export class SplitsLedgerSettlement1764000000000 implements MigrationInterface {
         CHECK (valid_to IS NULL OR valid_to >= valid_from)
       )`);
     await q.query(
-      'CREATE UNIQUE INDEX split_config_versions_current ON split_config_versions (split_config_id) WHERE valid_to IS NULL',
+      `CREATE UNIQUE INDEX split_config_versions_current ON split_config_versions (split_config_id)
+       WHERE valid_to IS NULL`,
     );
 
     await q.query(`
@@ -109,8 +110,10 @@ export class SplitsLedgerSettlement1764000000000 implements MigrationInterface {
         CHECK ((split_config_id IS NULL) <> (link_split_index IS NULL)),
         CHECK (CASE kind WHEN 'split' THEN amount >= 0 AND refund_id IS NULL AND reverses_entry_id IS NULL
                          ELSE amount < 0 AND refund_id IS NOT NULL AND reverses_entry_id IS NOT NULL END),
-        CHECK ((status = 'pending') = (invoice_reference IS NULL) AND (invoice_reference IS NULL) = (settlement_date IS NULL)),
-        CONSTRAINT ledger_entries_once UNIQUE NULLS NOT DISTINCT (transaction_id, split_config_id, link_split_index, kind, refund_id)
+        CHECK ((status = 'pending') = (invoice_reference IS NULL)
+               AND (invoice_reference IS NULL) = (settlement_date IS NULL)),
+        CONSTRAINT ledger_entries_once UNIQUE NULLS NOT DISTINCT
+          (transaction_id, split_config_id, link_split_index, kind, refund_id)
       )`);
     await q.query(
       'CREATE INDEX ledger_entries_creditor ON ledger_entries (creditor_business_id, mode, created_at DESC)',

@@ -2,12 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { createIndexConcurrently, dropIndexConcurrently } from '@payments/database';
 
 /**
- * One transaction's entries by its public id (ledger.of_transaction: the merchant dashboard's
- * payment page). The older `ledger_entries_transaction` is by the internal id, which the gateway
- * never sees.
- *
- * Built CONCURRENTLY: the table takes writes all the time. An INVALID index left by a failed build
- * is dropped first, so running this again rebuilds it.
+ * One transaction's entries by its public id, for the dashboard's payment page (ledger.of_transaction):
+ * `ledger_entries_transaction` is by the internal id, which the gateway never sees. Built
+ * CONCURRENTLY (a busy table), an INVALID leftover of a failed build dropped first.
  */
 export class LedgerEntriesOfTransaction1765400000000 implements MigrationInterface {
   name = 'LedgerEntriesOfTransaction1765400000000';

@@ -1,19 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Payments and successful volume per business, mode, UTC day of creation and currency: the
- * merchant dashboard's overview, which cannot sum a day of transactions on every page load.
- *
- * Two statement-level triggers on the ledger's copies write what each statement changed to
- * `ledger_daily_totals_changes` (append only: no row two consumers would wait on): an inserted
- * copy is one more payment (and one more success if inserted as one), an update that moves a
- * copy to success one more success, read from the statement's own before and after rows. So
- * every writer counts, whatever its version, and a copy that does not change (a replayed or late
- * event) counts nothing. DailyTotalsCompactor folds the changes into `ledger_daily_totals`.
- *
- * The existing copies are counted here. Creating the triggers locks the copies against writes
- * until this migration commits, so each copy is counted once: here if it was written before,
- * by the triggers after. The ledger's consumers wait for that (docs/dashboard.md).
+ * Daily payment totals per business, mode, UTC day and currency for the dashboard overview, which
+ * cannot sum a day of transactions per page load: statement-level triggers on the ledger's copies
+ * append what each statement changed, and DailyTotalsCompactor folds it in (docs/dashboard.md).
+ * Creating the triggers locks the copies until this migration commits, so each existing copy is
+ * counted once: here, or by the triggers after.
  */
 export class LedgerDailyTotals1765600000000 implements MigrationInterface {
   name = 'LedgerDailyTotals1765600000000';
@@ -31,10 +23,14 @@ export class LedgerDailyTotals1765600000000 implements MigrationInterface {
     await q.query(
       'CREATE INDEX ledger_daily_totals_changes_key ON ledger_daily_totals_changes (business_id, mode, day)',
     );
+    // Named parts, not re-wrapped text: a function body is stored as written, so it stays the same
+    // in databases migrated before and after this file was reformatted.
+    const changeColumns = 'business_id, mode, day, currency, payments, succeeded, succeeded_amount';
+    const updatedDay = "(n.transaction_created_at AT TIME ZONE 'UTC')::date";
     await q.query(`
       CREATE FUNCTION ledger_daily_totals_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        INSERT INTO ledger_daily_totals_changes (business_id, mode, day, currency, payments, succeeded, succeeded_amount)
+        INSERT INTO ledger_daily_totals_changes (${changeColumns})
         SELECT business_id, mode, (transaction_created_at AT TIME ZONE 'UTC')::date, currency, count(*),
                count(*) FILTER (WHERE status = 'success'), COALESCE(sum(amount) FILTER (WHERE status = 'success'), 0)
           FROM inserted GROUP BY 1, 2, 3, 4;
@@ -43,8 +39,8 @@ export class LedgerDailyTotals1765600000000 implements MigrationInterface {
     await q.query(`
       CREATE FUNCTION ledger_daily_totals_updated() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        INSERT INTO ledger_daily_totals_changes (business_id, mode, day, currency, payments, succeeded, succeeded_amount)
-        SELECT n.business_id, n.mode, (n.transaction_created_at AT TIME ZONE 'UTC')::date, n.currency, 0, count(*), sum(n.amount)
+        INSERT INTO ledger_daily_totals_changes (${changeColumns})
+        SELECT n.business_id, n.mode, ${updatedDay}, n.currency, 0, count(*), sum(n.amount)
           FROM updated n JOIN previous o ON o.id = n.id
          WHERE n.status = 'success' AND o.status <> 'success'
          GROUP BY 1, 2, 3, 4;
@@ -53,7 +49,8 @@ export class LedgerDailyTotals1765600000000 implements MigrationInterface {
     await q.query(`CREATE TRIGGER ledger_daily_totals_on_insert AFTER INSERT ON ledger_transactions
       REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION ledger_daily_totals_inserted()`);
     await q.query(`CREATE TRIGGER ledger_daily_totals_on_update AFTER UPDATE ON ledger_transactions
-      REFERENCING OLD TABLE AS previous NEW TABLE AS updated FOR EACH STATEMENT EXECUTE FUNCTION ledger_daily_totals_updated()`);
+      REFERENCING OLD TABLE AS previous NEW TABLE AS updated
+      FOR EACH STATEMENT EXECUTE FUNCTION ledger_daily_totals_updated()`);
     await q.query(`
       INSERT INTO ledger_daily_totals (business_id, mode, day, currency, payments, succeeded, succeeded_amount)
       SELECT business_id, mode, (transaction_created_at AT TIME ZONE 'UTC')::date, currency, count(*),

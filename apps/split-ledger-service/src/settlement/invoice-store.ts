@@ -103,7 +103,8 @@ export class InvoiceStore {
   async insert(m: EntityManager, i: NewInvoice): Promise<InvoiceRow> {
     const [invoice] = await queryRows<InvoiceRow>(
       m,
-      `INSERT INTO settlement_invoices (invoice_reference, mode, debtor_business_id, creditor_business_id, currency, amount, status, entry_count, period_end, paid_at)
+      `INSERT INTO settlement_invoices (invoice_reference, mode, debtor_business_id, creditor_business_id, currency,
+                                       amount, status, entry_count, period_end, paid_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9, CASE WHEN $7 = 'paid' THEN now() END) RETURNING *`,
       [
         i.reference,

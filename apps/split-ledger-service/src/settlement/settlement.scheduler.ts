@@ -13,10 +13,8 @@ export const SETTLEMENT_SCHEDULER_ID = 'weekly-settlement';
 
 /**
  * The weekly settlement as a BullMQ repeatable job (SETTLEMENT_CRON, UTC). Every replica upserts
- * the same scheduler (so a changed cron replaces the old one) and runs a worker; BullMQ gives each
- * occurrence to one worker, and the run itself is safe to repeat. The worker only calls the use
- * case. Started once the service's dependencies are up; closed on shutdown, after the job in
- * progress ends.
+ * the same scheduler, so a changed cron replaces the old one; BullMQ gives each occurrence to one
+ * worker, and the run is safe to repeat. Closed on shutdown after the job in progress ends.
  */
 @Injectable()
 export class SettlementScheduler implements OnApplicationBootstrap, OnApplicationShutdown {

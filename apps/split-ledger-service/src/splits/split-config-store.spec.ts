@@ -1,7 +1,7 @@
 import type { EntityManager } from '@payments/database';
 import { SplitConfigStore } from './split-config-store';
 
-/** A fake database: the page from canned rows (the cursor always known), the count as given; records every statement. */
+/** A fake database: the page from canned rows (the cursor always known), the count as given; records statements. */
 function fakeDb(rows: { id: string }[], total: number) {
   const sql: string[] = [];
   const db = {

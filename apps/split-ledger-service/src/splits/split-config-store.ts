@@ -86,7 +86,8 @@ export class SplitConfigStore {
   ): Promise<SplitConfigRow> {
     const [row] = await queryRows<SplitConfigRow>(
       m,
-      `INSERT INTO split_configs (owner_business_id, partner_business_id, mode, currency, split_type, split_value, split_role, description)
+      `INSERT INTO split_configs (owner_business_id, partner_business_id, mode, currency, split_type, split_value,
+                                 split_role, description)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING *`,
       [c.owner, c.partner, c.mode, c.currency, c.split_type, c.split_value, c.split_role, c.description],
     );
@@ -139,7 +140,8 @@ export class SplitConfigStore {
   async update(m: EntityManager, current: SplitConfigRow, terms: SplitTerms): Promise<SplitConfigRow> {
     const [row] = await queryRows<SplitConfigRow>(
       m,
-      `UPDATE split_configs SET split_type = $2, split_value = $3, split_role = $4, description = $5, version = version + 1, updated_at = now()
+      `UPDATE split_configs SET split_type = $2, split_value = $3, split_role = $4, description = $5,
+                                version = version + 1, updated_at = now()
         WHERE id = $1 RETURNING *`,
       [current.id, terms.split_type, terms.split_value, terms.split_role, terms.description],
     );
@@ -214,7 +216,8 @@ export class SplitConfigStore {
   // [valid_from, valid_to) intervals of one config never overlap and leave no gap.
   private async openVersion(m: EntityManager, row: SplitConfigRow): Promise<void> {
     await m.query(
-      `INSERT INTO split_config_versions (split_config_id, version, split_type, split_value, split_role, description, valid_from)
+      `INSERT INTO split_config_versions
+              (split_config_id, version, split_type, split_value, split_role, description, valid_from)
        VALUES ($1,$2,$3,$4,$5,$6, now())`,
       [row.id, row.version, row.split_type, row.split_value, row.split_role, row.description],
     );

@@ -88,7 +88,7 @@ describe('TransactionStatusHandler.handleBatch', () => {
     ]);
   });
 
-  it('folds a success without split terms into the run, its ledger locked first (in id order), and asks about terms once', async () => {
+  it('folds a success without split terms into the run, ledger locked first (id order); asks terms once', async () => {
     const { log, m, handler } = recorder([]);
     await handler.handleBatch(
       [event(1, 'pending', 1), event(2, 'success', 2), event(1, 'success', 2), event(3, 'failed', 2)],

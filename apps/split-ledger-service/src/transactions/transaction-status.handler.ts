@@ -30,11 +30,9 @@ export class TransactionStatusHandler {
   }
 
   /**
-   * The same as handle() on each event in turn, with one statement for each run of events that
-   * write no ledger entries: everything but success, and a success with no split terms (no
-   * config in force, no link splits), whose handling is only the copy under the ledger lock.
-   * Which successes have terms is asked once for the batch; a success with terms is handled on
-   * its own, in its place.
+   * handle() on each event in turn, with one statement per run of events that write no ledger
+   * entries: everything but success, and a success without split terms (only the copy, under the
+   * ledger lock). Terms are asked once per batch; a success with terms is handled on its own.
    */
   async handleBatch(events: EventEnvelope[], m: EntityManager): Promise<void> {
     const snapshots = events.map((e) => (e.data as TransactionStatusChangedData).transaction);

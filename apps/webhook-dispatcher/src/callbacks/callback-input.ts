@@ -4,7 +4,8 @@ import { ForbiddenTargetError, type HttpSender } from '../delivery/http-sender';
 import { callbackUrlProblem } from '../delivery/ssrf';
 import { EVENT_CATALOGUE } from '../events/catalogue';
 
-// What creating and updating a callback check in the merchant's input: its events, and its URL (through the sender's SSRF guard).
+// What creating and updating a callback check in the merchant's input: its events, and its URL
+// (through the sender's SSRF guard).
 
 export const invalid = (field: string, message: string) =>
   new DomainException(ErrorCodes.ValidationError, `${field} ${message}`, [{ field, message }]);

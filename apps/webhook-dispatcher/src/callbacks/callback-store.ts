@@ -77,7 +77,7 @@ export class CallbackStore {
     return row;
   }
 
-  /** The caller's live callback, or NotFound: every merchant call on one callback (and on its deliveries) starts here. */
+  /** The caller's live callback, or NotFound: every merchant call on a callback (or its deliveries) starts here. */
   async ownedOrNotFound(ctx: RpcContext, id: number): Promise<CallbackRow> {
     const row = await this.owned(ctx.business_id, ctx.mode, id);
     if (!row) throw new DomainException(ErrorCodes.NotFound, `no callback ${id}`);
@@ -104,7 +104,8 @@ export class CallbackStore {
   async insert(m: EntityManager, c: NewCallback): Promise<CallbackRow> {
     const [row] = await queryRows<CallbackRow>(
       m,
-      'INSERT INTO callbacks (business_id, mode, url, description, events, secret) VALUES ($1,$2,$3,$4,$5,$6) RETURNING *',
+      `INSERT INTO callbacks (business_id, mode, url, description, events, secret)
+       VALUES ($1,$2,$3,$4,$5,$6) RETURNING *`,
       [c.businessId, c.mode, c.url, c.description, c.events, c.secret],
     );
     return row;
@@ -129,21 +130,21 @@ export class CallbackStore {
   }
 
   /**
-   * Whether this enables the callback again is decided by the statement, on the row as it is when
-   * the statement holds its lock (every SET expression reads the row before the update), not on a
-   * copy read earlier: an auto-disable that commits between that read and this update (a failing
-   * attempt holds the row locked while it disables it) is then enabled again with its failure streak
-   * cleared, instead of keeping the count and failing_since that disabled it, so that the next
-   * failure does not disable it again at once.
+   * Whether this enables the callback again is decided by the statement on the locked row, not on a
+   * copy read earlier: an auto-disable committed in between is then enabled again with its failure
+   * streak cleared, so that the next failure does not disable it again at once.
    */
   async update(id: number, c: CallbackChanges): Promise<CallbackRow> {
     const [row] = await queryRows<CallbackRow>(
       this.ds,
-      `UPDATE callbacks SET url = COALESCE($2, url), events = COALESCE($3, events), description = COALESCE($4, description),
+      `UPDATE callbacks SET url = COALESCE($2, url), events = COALESCE($3, events),
+          description = COALESCE($4, description),
           is_active = COALESCE($5, is_active),
           failure_count = CASE WHEN $5 AND NOT is_active THEN 0 ELSE failure_count END,
           failing_since = CASE WHEN $5 AND NOT is_active THEN NULL ELSE failing_since END,
-          disabled_reason = CASE WHEN $5 AND NOT is_active THEN NULL WHEN $5 = false THEN 'disabled by the merchant' ELSE disabled_reason END,
+          disabled_reason = CASE WHEN $5 AND NOT is_active THEN NULL
+                                 WHEN $5 = false THEN 'disabled by the merchant'
+                                 ELSE disabled_reason END,
           updated_at = now()
         WHERE id = $1 RETURNING *`,
       [id, c.url, c.events, c.description, c.isActive],
@@ -160,7 +161,8 @@ export class CallbackStore {
   async rollSecret(id: number, secret: string, graceSeconds: number): Promise<CallbackRow> {
     const [row] = await queryRows<CallbackRow>(
       this.ds,
-      `UPDATE callbacks SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(secs => $3), secret = $2, updated_at = now()
+      `UPDATE callbacks SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(secs => $3),
+                            secret = $2, updated_at = now()
         WHERE id = $1 RETURNING *`,
       [id, secret, graceSeconds],
     );
@@ -176,8 +178,10 @@ export class CallbackStore {
   async recordFailure(m: EntityManager, id: number): Promise<{ failure_count: number; failing_ms: number }> {
     const [cb] = await queryRows<{ failure_count: number; failing_ms: number }>(
       m,
-      `UPDATE callbacks SET failure_count = failure_count + 1, failing_since = COALESCE(failing_since, now()), last_triggered = now()
-        WHERE id = $1 RETURNING failure_count, (extract(epoch FROM now() - failing_since) * 1000)::float8 AS failing_ms`,
+      `UPDATE callbacks SET failure_count = failure_count + 1, failing_since = COALESCE(failing_since, now()),
+                            last_triggered = now()
+        WHERE id = $1
+        RETURNING failure_count, (extract(epoch FROM now() - failing_since) * 1000)::float8 AS failing_ms`,
       [id],
     );
     return cb;
@@ -194,7 +198,8 @@ export class CallbackStore {
   async recordSuccess(id: number): Promise<void> {
     await this.ds.query(
       `UPDATE callbacks SET failure_count = 0, failing_since = NULL, last_triggered = now()
-        WHERE id = $1 AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
+        WHERE id = $1
+          AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
       [id],
     );
   }

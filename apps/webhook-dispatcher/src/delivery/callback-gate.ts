@@ -7,13 +7,10 @@ interface Slots {
 }
 
 /**
- * The per-callback concurrency limit inside one dispatcher process, checked before a worker claims
- * a delivery. Without it, a worker that picks a job of a callback already at its limit is refused
- * by the claim and must back off, so during a burst to one callback most worker slots spin on
- * refusals while the callback sits below its limit between back-offs. With it, up to `limit`
- * attempts run and up to `maxWaiting` more wait here in order and start the moment a slot frees.
- * The database's count of locked deliveries stays the limit across replicas (the claim still
- * enforces it); this gate only keeps one process from wasting its own slots.
+ * The per-callback concurrency limit within one process, checked before a worker claims. Without
+ * it, during a burst to one callback most worker slots spin on refused claims and back-offs while
+ * the callback sits below its limit; with it, up to `maxWaiting` more attempts wait here in order
+ * for a free slot. The claim's database count stays the limit across replicas.
  */
 export class CallbackGate {
   private readonly slots = new Map<number, Slots>();

@@ -75,8 +75,9 @@ export class DeliveryAdminStore {
       queryRows<{ id: string; event_type: string; attempts: DeliveryView['attempts'] | null }>(
         this.ds,
         `SELECT d.id::text AS id, e.event_type,
-                (SELECT json_agg(json_build_object('attempt', a.attempt, 'status_code', a.status_code, 'duration_ms', a.duration_ms,
-                                                   'error', a.error, 'date_created', a.created_at) ORDER BY a.attempt)
+                (SELECT json_agg(json_build_object('attempt', a.attempt, 'status_code', a.status_code,
+                                                   'duration_ms', a.duration_ms, 'error', a.error,
+                                                   'date_created', a.created_at) ORDER BY a.attempt)
                    FROM delivery_attempts a WHERE a.delivery_id = d.id) AS attempts
            FROM deliveries d JOIN webhook_events e ON e.id = d.event_id
           WHERE d.id = ANY($1::bigint[])`,
@@ -103,17 +104,20 @@ export class DeliveryAdminStore {
   async resend(callbackId: number, publicId: string): Promise<boolean> {
     const rows = await queryRows<{ status: string }>(
       this.ds,
-      `UPDATE deliveries SET status = 'pending', cycle_start = attempts, next_attempt_at = now(), enqueued_at = NULL, last_error = NULL, updated_at = now()
+      `UPDATE deliveries SET status = 'pending', cycle_start = attempts, next_attempt_at = now(), enqueued_at = NULL,
+                             last_error = NULL, updated_at = now()
         WHERE callback_id = $1 AND public_id = $2 AND (locked_until IS NULL OR locked_until < now()) RETURNING status`,
       [callbackId, publicId],
     );
     return rows.length > 0;
   }
 
-  /** The callback was deleted: what it had pending is cancelled. Call with the callback row locked (or just updated). */
+  /** Cancels a deleted callback's pending deliveries. Call with the callback row locked (or just updated). */
   async cancelPendingOf(m: EntityManager, callbackId: number): Promise<void> {
     await m.query(
-      "UPDATE deliveries SET status = 'cancelled', last_error = 'callback deleted', next_attempt_at = NULL, updated_at = now() WHERE callback_id = $1 AND status = 'pending'",
+      `UPDATE deliveries SET status = 'cancelled', last_error = 'callback deleted', next_attempt_at = NULL,
+                             updated_at = now()
+        WHERE callback_id = $1 AND status = 'pending'`,
       [callbackId],
     );
   }
@@ -148,14 +152,16 @@ export class DeliveryAdminStore {
       opts.after ?? '0',
       opts.limit,
     ];
+    const owner = byCallback ? 'c.id = $1 AND $2::text IS NULL' : 'c.business_id = $1 AND c.mode = $2';
     const page = `SELECT d.id FROM deliveries d JOIN callbacks c ON c.id = d.callback_id
-        WHERE ${byCallback ? 'c.id = $1 AND $2::text IS NULL' : 'c.business_id = $1 AND c.mode = $2'} AND c.is_active AND c.deleted_at IS NULL
+        WHERE ${owner} AND c.is_active AND c.deleted_at IS NULL
           AND d.status IN ('failed', 'skipped') AND d.created_at >= $3 AND d.id > $4::bigint
           AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.id = d.event_id AND p.event_type = '${PING_EVENT}')
         ORDER BY d.id LIMIT $5`;
     const picked = opts.dryRun
       ? `SELECT d.id, d.status FROM deliveries d WHERE d.id IN (${page})`
-      : `UPDATE deliveries d SET status = 'pending', cycle_start = d.attempts, next_attempt_at = now(), enqueued_at = NULL, last_error = NULL, updated_at = now()
+      : `UPDATE deliveries d SET status = 'pending', cycle_start = d.attempts, next_attempt_at = now(),
+                                 enqueued_at = NULL, last_error = NULL, updated_at = now()
            FROM deliveries before WHERE before.id = d.id AND d.id IN (${page}) AND d.status IN ('failed', 'skipped')
          RETURNING d.id, before.status`;
     const rows = await queryRows<Omit<RecoverableDeliveryView, 'date_created'> & { id: string; created_at: Date }>(
@@ -173,11 +179,13 @@ export class DeliveryAdminStore {
   async recordPing(m: EntityManager, p: PingDelivery): Promise<void> {
     const [delivery] = await queryRows<{ id: string }>(
       m,
-      'INSERT INTO deliveries (public_id, event_id, callback_id, status, attempts, last_error) VALUES ($1, $2, $3, $4, 1, $5) RETURNING id',
+      `INSERT INTO deliveries (public_id, event_id, callback_id, status, attempts, last_error)
+       VALUES ($1, $2, $3, $4, 1, $5) RETURNING id`,
       [p.publicId, p.eventId, p.callbackId, p.error === null ? 'succeeded' : 'failed', p.error],
     );
     await m.query(
-      'INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, 1, $2, $3, $4)',
+      `INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
+       VALUES ($1, 1, $2, $3, $4)`,
       [delivery.id, p.statusCode, p.durationMs, p.error],
     );
   }
@@ -207,17 +215,17 @@ export class DeliveryAdminStore {
   /** Deletes the deliveries of the given events with their attempts (retention). */
   async deleteOfEvents(m: EntityManager, eventIds: string[]): Promise<void> {
     await m.query(
-      'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_id = ANY ($1::text[]))',
+      `DELETE FROM delivery_attempts
+        WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_id = ANY ($1::text[]))`,
       [eventIds],
     );
     await m.query('DELETE FROM deliveries WHERE event_id = ANY ($1::text[])', [eventIds]);
   }
 
   /**
-   * The deliveries one of the caller's events caused, oldest first, each with its endpoint's URL
-   * and its latest attempt's HTTP status: an event of another business or mode has none (the
-   * gateway answers 404 for it from events.get). At most 100: an event goes to at most one
-   * delivery per endpoint, and a business has at most WEBHOOK_MAX_CALLBACKS of those.
+   * The deliveries one of the caller's events caused, oldest first, with endpoint URL and latest
+   * HTTP status; none for another business's or mode's event. LIMIT 100 cuts nothing: one delivery
+   * per endpoint, and a business has at most WEBHOOK_MAX_CALLBACKS of those.
    */
   async deliveriesOf(ctx: RpcContext, eventId: string): Promise<EventDeliveriesResult> {
     const rows = await queryRows<{
@@ -232,7 +240,8 @@ export class DeliveryAdminStore {
     }>(
       this.ds,
       `SELECT d.public_id, d.callback_id, c.url, d.status, d.attempts, d.last_error, d.created_at,
-              (SELECT a.status_code FROM delivery_attempts a WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1) AS last_status_code
+              (SELECT a.status_code FROM delivery_attempts a
+                WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1) AS last_status_code
          FROM deliveries d
          JOIN webhook_events e ON e.id = d.event_id
          JOIN callbacks c ON c.id = d.callback_id

@@ -22,12 +22,10 @@ export const deliveryJobId = (r: { id: string; attempts: number; enqueue_count: 
   `dlv-${r.id}-${r.attempts}-${r.enqueue_count}`;
 
 /**
- * Deliveries travel through a BullMQ queue, one job per attempt (a delayed job for a retry),
- * except a new delivery's first attempt, which normally runs in-process (FirstAttempts). The
- * database row stays the source of truth: the enqueuer hands every pending row without a job to
- * the queue (an outbox in front of Redis), and the reconciler hands back rows whose job was lost
- * (a crash, a Redis restart), so no delivery depends on Redis alone. A job for a row that moved
- * on is skipped, so a duplicate job is harmless.
+ * Deliveries travel through a BullMQ queue, one job per attempt (delayed for a retry), except most
+ * first attempts (FirstAttempts). The row stays the source of truth: the enqueuer queues pending
+ * rows without a job (an outbox in front of Redis) and the reconciler hands back rows whose job was
+ * lost, so no delivery depends on Redis alone. A job for a row that moved on is skipped.
  */
 @Injectable()
 export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {

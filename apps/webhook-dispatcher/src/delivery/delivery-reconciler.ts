@@ -14,15 +14,11 @@ export interface ReconcilerOptions {
 
 /**
  * Finds pending deliveries whose queue job was lost (a crash, a Redis restart) and hands them back
- * to the enqueuer. The database leaves out rows a live worker holds (their lock is held and not
- * expired), and `release` checks that again, so a row claimed since it was read is not queued
- * again. What the database cannot tell is asked here: whether this process holds the row for its
- * in-process first attempt, and the state of the row's current job.
- *
- * Rows that are overdue but alive (waiting behind a busy callback, their jobs delayed) can be many,
- * and they come first in `next_attempt_at` order: a pass reads page after page (keyset), and when
- * it stops at its budget the next pass goes on from there, so a row whose job really was lost is
- * found within a pass or a few, however large the live backlog ahead of it.
+ * to the enqueuer. The database skips rows a live worker holds and `release` re-checks that; this
+ * asks what the database cannot tell: whether this process holds the row for its first attempt,
+ * and the state of the row's job. Overdue but alive rows (behind a busy callback) come first and
+ * can be many, so a pass pages through them (keyset) and the next resumes where it stopped: a
+ * really lost job is found within a few passes, however large the backlog ahead of it.
  */
 export class DeliveryReconciler {
   private cursor: OverdueCursor | null = null;

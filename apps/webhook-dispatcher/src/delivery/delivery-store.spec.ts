@@ -1,7 +1,7 @@
 import type { DataSource } from '@payments/database';
 import { DeliveryStore } from './delivery-store';
 
-/** A database that answers a claim statement with a row for each delivery it was asked about, and records the statements. */
+/** A database that answers a claim statement with a row for each delivery it names, and records the claims. */
 function fakeDatabase() {
   const claims: string[][] = [];
   let letFirstGo!: () => void;

@@ -37,18 +37,17 @@ export class DeliveryStore {
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * One delivery per callback of each event's business and mode that subscribes to it: `pending`
-   * for an active callback, `skipped` for a disabled one, so an outage loses no event (`recover`
-   * sends skipped deliveries once the callback is active again). Runs inside the consumer's inbox
-   * transaction; the unique (event, callback) pair makes it idempotent. With `handOver`, the
-   * pending ones are written already handed over (`enqueued_at` set, as the enqueuer would), for
-   * the caller to attempt in-process once the transaction commits: the enqueuer leaves them alone,
-   * and the reconciler queues any that this process never got to (a crash).
+   * One delivery per subscribed callback of each event's business and mode: `pending` for an active
+   * callback, `skipped` for a disabled one, so an outage loses no event (`recover` sends them later).
+   * Idempotent by the unique (event, callback) pair. With `handOver`, pending ones are written
+   * handed over for the caller to attempt in-process after commit; the reconciler queues any this
+   * process never got to.
    */
   async fanOut(m: EntityManager, eventIds: string[], handOver = false): Promise<FannedOut[]> {
     return queryRows<FannedOut>(
       m,
-      `INSERT INTO deliveries (public_id, event_id, callback_id, status, next_attempt_at, last_error, enqueued_at, enqueue_count)
+      `INSERT INTO deliveries
+              (public_id, event_id, callback_id, status, next_attempt_at, last_error, enqueued_at, enqueue_count)
        SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e.id, c.id,
               CASE WHEN c.is_active THEN 'pending' ELSE 'skipped' END,
               CASE WHEN c.is_active THEN now() END,
@@ -56,7 +55,8 @@ export class DeliveryStore {
               CASE WHEN c.is_active AND $2 THEN now() END,
               CASE WHEN c.is_active AND $2 THEN 1 ELSE 0 END
          FROM webhook_events e
-         JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL AND e.event_type = ANY (c.events)
+         JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL
+                         AND e.event_type = ANY (c.events)
         WHERE e.id = ANY ($1::text[])
         ORDER BY array_position($1::text[], e.id), c.id
        ON CONFLICT (event_id, callback_id) DO NOTHING
@@ -69,7 +69,9 @@ export class DeliveryStore {
   async releaseMany(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.ds.query(
-      `UPDATE deliveries SET enqueued_at = NULL WHERE id = ANY($1::bigint[]) AND status = 'pending' AND attempts = 0 AND enqueue_count = 1 AND locked_until IS NULL`,
+      `UPDATE deliveries SET enqueued_at = NULL
+        WHERE id = ANY($1::bigint[]) AND status = 'pending' AND attempts = 0 AND enqueue_count = 1
+          AND locked_until IS NULL`,
       [ids],
     );
   }
@@ -87,10 +89,9 @@ export class DeliveryStore {
   }
 
   /**
-   * Pending deliveries that were handed to the queue a while ago and are overdue, and that no live
-   * worker holds (no lock, or an expired one): candidates for a lost job (a crash, a Redis restart).
-   * The caller checks the queue. A page in (next_attempt_at, id) order after `after`, so a caller
-   * can read past a page of rows that are overdue but alive (waiting behind a busy callback).
+   * Overdue pending deliveries handed to the queue a while ago that no live worker holds: candidates
+   * for a lost job, which the caller checks with the queue. Keyset-paged after `after`, so a caller
+   * can read past rows that are overdue but alive (waiting behind a busy callback).
    */
   async overdue(graceSeconds: number, limit: number, after: OverdueCursor | null = null): Promise<OverdueRow[]> {
     return queryRows(
@@ -122,17 +123,13 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes one attempt of a delivery for this worker, in one statement that also returns its
-   * callback and event: still pending, still at that attempt, not held by another worker, and its
-   * callback below its concurrency limit. The limit is counted without locking the callback, so
-   * two workers racing for the last slot may both win: a soft limit, traded for no lock
-   * contention on a busy callback. Claims that arrive together go out in one statement
-   * (GroupCommit); each counts the callback's attempts as they were before that statement, and
-   * the in-process CallbackGate keeps one process's own claims within the limit. A delivery named
-   * more than once in one statement (its in-process first attempt and a queue job for it, both in
-   * this process) is claimed for the first of them only: the others are not claimed. Each claim
-   * writes a new `lock_token`, which the attempt's outcome must present (recordSuccess,
-   * recordFailure, finishUnsent, unlock).
+   * Takes one attempt of a delivery for this worker and returns it with its callback and event, if
+   * it is still pending at that attempt, not held by another worker, and its callback is below its
+   * concurrency limit. The limit is counted without locking the callback: a soft limit (two workers
+   * racing for the last slot may both win) traded for no lock contention on a busy callback;
+   * CallbackGate keeps one process within it. Claims arriving together share one statement
+   * (GroupCommit), and a delivery named twice in it is claimed for the first caller only. Each
+   * claim writes a new `lock_token`, which the attempt's outcome must present.
    */
   async claimAttempt(
     deliveryId: string,
@@ -144,7 +141,8 @@ export class DeliveryStore {
     if (claimed) return claimed;
     const waiting = await queryRows<{ id: string }>(
       this.ds,
-      `SELECT id FROM deliveries WHERE id = $1 AND status = 'pending' AND attempts = $2 AND (locked_until IS NULL OR locked_until < now())`,
+      `SELECT id FROM deliveries
+        WHERE id = $1 AND status = 'pending' AND attempts = $2 AND (locked_until IS NULL OR locked_until < now())`,
       [deliveryId, attempt],
     );
     return waiting.length > 0 ? 'busy' : null;
@@ -165,19 +163,25 @@ export class DeliveryStore {
     >(
       this.ds,
       `WITH input AS (
-         SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[]) AS t(id, attempt, lock_seconds, max_in_flight)
+         SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[])
+                    AS t(id, attempt, lock_seconds, max_in_flight)
        ),
        ranked AS ( -- the count below predates this statement: ranked, one callback's claims stay within its limit
          SELECT t.*, row_number() OVER (PARTITION BY x.callback_id ORDER BY t.id) AS rank
            FROM input t JOIN deliveries x ON x.id = t.id
        )
-       UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds), lock_token = gen_random_uuid(), updated_at = now()
+       UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds),
+                               lock_token = gen_random_uuid(), updated_at = now()
          FROM ranked i
-        WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.attempt AND (d.locked_until IS NULL OR d.locked_until < now())
-          AND (SELECT count(*) FROM deliveries x WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()) + i.rank <= i.max_in_flight
+        WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.attempt
+          AND (d.locked_until IS NULL OR d.locked_until < now())
+          AND (SELECT count(*) FROM deliveries x
+                WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now())
+              + i.rank <= i.max_in_flight
         RETURNING d.*,
           (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
-          (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode, 'payload', e.payload, 'created_at', e.created_at)
+          (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode,
+                                    'payload', e.payload, 'created_at', e.created_at)
              FROM webhook_events e WHERE e.id = d.event_id) AS event_json`,
       [
         unique.map((i) => i.deliveryId),
@@ -198,13 +202,10 @@ export class DeliveryStore {
   }
 
   /**
-   * Records a successful attempt: the delivery succeeded, and the attempt row, if the claim is
-   * still this worker's (its token is on the row: no other worker claimed it after this one's lock
-   * expired) and the row is still at that attempt. No callback lock: nothing here writes the
-   * callback row (see CallbackStore.recordSuccess), so a concurrent DELETE of the callback cannot
-   * deadlock with it. False when the delivery moved on or was claimed again meanwhile: nothing is
-   * written then, so the new holder's lock and attempt stand. Successes that arrive together are
-   * written together (GroupCommit).
+   * Records a successful attempt (the delivery and its attempt row) if the claim's token is still
+   * on the row and the row still at that attempt; otherwise false, writing nothing, so a new
+   * holder's lock stands. Takes no callback lock (see CallbackStore.recordSuccess), so a concurrent
+   * DELETE of the callback cannot deadlock with it. Successes arriving together share a statement.
    */
   recordSuccess(claim: ClaimRef, statusCode: number | null, durationMs: number): Promise<boolean> {
     return this.successes.submit({
@@ -221,10 +222,14 @@ export class DeliveryStore {
     const done = await queryRows<{ id: string }>(
       this.ds,
       `WITH input AS (
-         SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::int[], $5::int[]) AS t(id, lock_token, previous, status_code, duration_ms)
+         SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::int[], $5::int[])
+                    AS t(id, lock_token, previous, status_code, duration_ms)
        ), done AS (
-         UPDATE deliveries d SET status = 'succeeded', attempts = i.previous + 1, locked_until = NULL, lock_token = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
-           FROM input i WHERE d.id = i.id AND d.lock_token = i.lock_token AND d.status = 'pending' AND d.attempts = i.previous
+         UPDATE deliveries d SET status = 'succeeded', attempts = i.previous + 1,
+                                 locked_until = NULL, lock_token = NULL,
+                                 next_attempt_at = NULL, last_error = NULL, updated_at = now()
+           FROM input i
+          WHERE d.id = i.id AND d.lock_token = i.lock_token AND d.status = 'pending' AND d.attempts = i.previous
          RETURNING d.id, i.previous, i.status_code, i.duration_ms
        ), attempt AS (
          INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
@@ -244,16 +249,15 @@ export class DeliveryStore {
   }
 
   /**
-   * Records a failed attempt: the delivery moved to its next state (pending again at
-   * retryInSeconds, or failed), and the attempt row, if the claim is still this worker's and the
-   * row still at that attempt (as recordSuccess). False when it moved on or was claimed again
-   * meanwhile: nothing is written then. One statement.
+   * Records a failed attempt (pending again at retryInSeconds, or failed) and its attempt row,
+   * under the same claim check as recordSuccess; false, writing nothing, when the claim was lost.
    */
   async recordFailure(m: EntityManager, f: FailedAttempt): Promise<boolean> {
     const moved = await queryRows<{ id: string }>(
       m,
       `WITH done AS (
-         UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL, lock_token = NULL, last_error = $4, updated_at = now(),
+         UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL, lock_token = NULL, last_error = $4,
+           updated_at = now(),
            next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $5) ELSE NULL END,
            enqueued_at = NULL
          WHERE id = $1 AND lock_token = $6 AND status = 'pending' AND attempts = $7 RETURNING id
@@ -280,7 +284,8 @@ export class DeliveryStore {
   /** Lets go of a delivery that moved on (cancelled, settled) while this worker held its claim. */
   async unlock(m: Pick<EntityManager, 'query'>, claim: ClaimRef): Promise<void> {
     await m.query(
-      "UPDATE deliveries SET locked_until = NULL, lock_token = NULL WHERE id = $1 AND lock_token = $2 AND status <> 'pending'",
+      `UPDATE deliveries SET locked_until = NULL, lock_token = NULL
+        WHERE id = $1 AND lock_token = $2 AND status <> 'pending'`,
       [claim.id, claim.lock_token],
     );
   }
@@ -292,7 +297,8 @@ export class DeliveryStore {
   async finishUnsent(claim: ClaimRef, status: 'cancelled' | 'failed' | 'skipped', reason: string): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(
       this.ds,
-      `UPDATE deliveries SET status = $3, last_error = $4, locked_until = NULL, lock_token = NULL, next_attempt_at = NULL, updated_at = now()
+      `UPDATE deliveries SET status = $3, last_error = $4, locked_until = NULL, lock_token = NULL,
+                             next_attempt_at = NULL, updated_at = now()
         WHERE id = $1 AND lock_token = $2 RETURNING id`,
       [claim.id, claim.lock_token, status, reason],
     );
@@ -306,7 +312,8 @@ export class DeliveryStore {
    */
   async parkPendingOf(m: EntityManager, callbackId: number, ownDeliveryId: string): Promise<void> {
     await m.query(
-      `UPDATE deliveries SET status = CASE WHEN attempts = 0 THEN 'skipped' ELSE 'failed' END, last_error = 'callback disabled', next_attempt_at = NULL, updated_at = now()
+      `UPDATE deliveries SET status = CASE WHEN attempts = 0 THEN 'skipped' ELSE 'failed' END,
+                             last_error = 'callback disabled', next_attempt_at = NULL, updated_at = now()
         WHERE callback_id = $1 AND status = 'pending' AND (locked_until IS NULL OR id = $2)`,
       [callbackId, ownDeliveryId],
     );

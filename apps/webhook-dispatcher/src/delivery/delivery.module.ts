@@ -13,10 +13,9 @@ import { RecoverDeliveriesUseCase } from './usecases/recover-deliveries.usecase'
 import { ResendDeliveryUseCase } from './usecases/resend-delivery.usecase';
 
 /**
- * Deliveries: the attempts (the BullMQ queue and the in-process first attempts, through the
- * SSRF-guarded sender) and a callback's delivery log, resend and recover, and the operator's
- * recovery. Exports the sender (callbacks check targets and send test pings with it) and the first
- * attempts (the events handler hands new deliveries to them).
+ * Deliveries: the attempts (queue and in-process), a callback's delivery log, resend and recover.
+ * Exports the sender (for callbacks' target checks and test pings) and FirstAttempts (for the
+ * events handler's new deliveries).
  */
 @Module({
   imports: [StoresModule],

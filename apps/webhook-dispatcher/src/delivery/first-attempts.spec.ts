@@ -96,7 +96,7 @@ describe('FirstAttempts', () => {
     finish.get('x')!();
     await closed;
     expect(calls.map((c) => c.deliveryId)).toEqual(['x']);
-    // y, queued at x's callback gate, was handed back once and is not handed back again when it gets there: never attempted.
+    // y, queued at x's callback gate, was handed back once and not again when it got there: never attempted.
     expect(released).toEqual([['y']]);
   });
 

@@ -10,14 +10,12 @@ import { DeliveryStore, type FannedOut } from './delivery-store';
 const MAX_HELD = 5_000;
 
 /**
- * First attempts straight from the consumer: the deliveries a consumer transaction wrote (already
- * marked handed over, see DeliveryStore.fanOut) are attempted in this process the moment that
- * transaction commits, without a trip through the enqueuer, Redis and a queue worker. The row
- * stays the source of truth and BullMQ the restart-safe queue for everything else: a retry, a
- * delivery the database finds busy, and any delivery this process never attempted (it crashed:
- * the reconciler hands the row back to the enqueuer; it shut down: handed back at once). The claim
- * in DeliverAttemptUseCase stays the only way to send, so a job racing an in-process attempt for
- * the same delivery cannot send it twice.
+ * First attempts straight from the consumer: deliveries a consumer transaction wrote (already
+ * marked handed over, see DeliveryStore.fanOut) are attempted here once it commits, without the
+ * enqueuer, Redis and a queue worker. BullMQ stays the restart-safe path for everything else:
+ * retries, deliveries found busy, and any this process never attempted (handed back at shutdown,
+ * or by the reconciler after a crash). Sending still needs DeliverAttemptUseCase's claim, so a job
+ * racing an in-process attempt cannot send twice.
  */
 @Injectable()
 export class FirstAttempts implements BeforeApplicationShutdown {

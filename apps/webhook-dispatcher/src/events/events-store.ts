@@ -136,7 +136,8 @@ export class EventsStore {
       `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
        SELECT r.id, r.source_event_id, r.business_id, r.mode, r.event_type, r.payload, r.created_at
          FROM jsonb_to_recordset($1::jsonb)
-              AS r(id text, source_event_id text, business_id integer, mode text, event_type text, payload jsonb, created_at timestamptz)
+              AS r(id text, source_event_id text, business_id integer, mode text, event_type text, payload jsonb,
+                   created_at timestamptz)
        ON CONFLICT DO NOTHING RETURNING id`,
       [JSON.stringify(rows)],
     );
@@ -146,7 +147,8 @@ export class EventsStore {
   /** A test ping's event (its payload is the ping's data). */
   async insertPing(m: EntityManager, e: NewWebhookEvent): Promise<void> {
     await m.query(
-      'INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [e.id, e.source_event_id, e.business_id, e.mode, e.event_type, JSON.stringify(e.payload), e.created_at],
     );
   }
@@ -186,7 +188,8 @@ export class EventsStore {
          CROSS JOIN LATERAL (
            SELECT split_part(event_type, '.', 2) AS status FROM webhook_events
             WHERE event_type LIKE 'transaction.%' AND payload->>'transaction_id' = t.id
-            ORDER BY created_at DESC, CASE split_part(event_type, '.', 2) WHEN 'pending' THEN 0 WHEN 'processing' THEN 1 ELSE 2 END DESC
+            ORDER BY created_at DESC,
+                     CASE split_part(event_type, '.', 2) WHEN 'pending' THEN 0 WHEN 'processing' THEN 1 ELSE 2 END DESC
             LIMIT 1) latest`,
       [transactionIds],
     );
@@ -200,7 +203,8 @@ export class EventsStore {
   ): Promise<{ event_id: string; event_type: string; business_id: number; mode: string; created_at: Date }[]> {
     return queryRows(
       db,
-      'SELECT id AS event_id, event_type, business_id, mode, created_at FROM webhook_events WHERE id > $1 ORDER BY id LIMIT $2',
+      `SELECT id AS event_id, event_type, business_id, mode, created_at FROM webhook_events
+        WHERE id > $1 ORDER BY id LIMIT $2`,
       [after, limit],
     );
   }
@@ -219,8 +223,9 @@ export class EventsStore {
     }>(
       this.ds,
       `SELECT e.id, e.event_type, e.created_at,
-              COALESCE((SELECT json_agg(json_build_object('delivery_id', d.public_id, 'callback_id', d.callback_id, 'status', d.status,
-                                                          'attempts', d.attempts, 'last_error', d.last_error) ORDER BY d.id)
+              COALESCE((SELECT json_agg(json_build_object('delivery_id', d.public_id, 'callback_id', d.callback_id,
+                                                          'status', d.status, 'attempts', d.attempts,
+                                                          'last_error', d.last_error) ORDER BY d.id)
                           FROM deliveries d WHERE d.event_id = e.id), '[]'::json) AS deliveries
          FROM webhook_events e
         WHERE e.business_id = $1 AND e.mode = $2 AND (e.payload->>'transaction_id') = $3 AND e.event_type <> $4

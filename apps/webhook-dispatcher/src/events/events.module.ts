@@ -21,7 +21,8 @@ import { ReconcileTransactionsUseCase } from './usecases/reconcile-transactions.
  */
 @Module({
   imports: [StoresModule, DeliveryModule],
-  // Reconcile is here: it pages the recorded events (each transaction's latest, each event with the callbacks it was delivered to); the callbacks page is one store read.
+  // Reconcile lives here because it pages the recorded events (each transaction's latest, each
+  // event with its callbacks); its callbacks page is one store read.
   controllers: [EventsRpcController, ReconcileWebhooksRpcController],
   providers: [
     WebhookEventsHandler,

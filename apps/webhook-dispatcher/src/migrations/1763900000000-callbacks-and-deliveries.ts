@@ -43,7 +43,8 @@ export class CallbacksAndDeliveries1763900000000 implements MigrationInterface {
         UNIQUE (event_id, callback_id)
       )`);
     await q.query(
-      "CREATE INDEX deliveries_to_enqueue ON deliveries (next_attempt_at) WHERE status = 'pending' AND enqueued_at IS NULL",
+      `CREATE INDEX deliveries_to_enqueue ON deliveries (next_attempt_at)
+       WHERE status = 'pending' AND enqueued_at IS NULL`,
     );
     await q.query("CREATE INDEX deliveries_pending ON deliveries (next_attempt_at) WHERE status = 'pending'");
     await q.query('CREATE INDEX deliveries_callback ON deliveries (callback_id, created_at DESC)');

@@ -12,17 +12,20 @@ export class SkippedDeliveries1764300000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE deliveries DROP CONSTRAINT deliveries_status_check');
     await q.query(
-      "ALTER TABLE deliveries ADD CONSTRAINT deliveries_status_check CHECK (status IN ('pending', 'succeeded', 'failed', 'cancelled', 'skipped'))",
+      `ALTER TABLE deliveries ADD CONSTRAINT deliveries_status_check
+       CHECK (status IN ('pending', 'succeeded', 'failed', 'cancelled', 'skipped'))`,
     );
     await q.query('ALTER TABLE callbacks ADD COLUMN failing_since timestamptz');
     await q.query('UPDATE callbacks SET failing_since = COALESCE(last_triggered, now()) WHERE failure_count > 0');
     // Recovery looks for a callback's failed and skipped deliveries since a time.
     await q.query(
-      "CREATE INDEX deliveries_recoverable ON deliveries (callback_id, created_at) WHERE status IN ('failed', 'skipped')",
+      `CREATE INDEX deliveries_recoverable ON deliveries (callback_id, created_at)
+       WHERE status IN ('failed', 'skipped')`,
     );
     // Reconciliation looks up the transaction events of a page of transactions.
     await q.query(
-      "CREATE INDEX webhook_events_transaction ON webhook_events ((payload->>'transaction_id'), created_at) WHERE event_type LIKE 'transaction.%'",
+      `CREATE INDEX webhook_events_transaction ON webhook_events ((payload->>'transaction_id'), created_at)
+       WHERE event_type LIKE 'transaction.%'`,
     );
   }
 
@@ -33,7 +36,8 @@ export class SkippedDeliveries1764300000000 implements MigrationInterface {
     await q.query("UPDATE deliveries SET status = 'failed' WHERE status = 'skipped'");
     await q.query('ALTER TABLE deliveries DROP CONSTRAINT deliveries_status_check');
     await q.query(
-      "ALTER TABLE deliveries ADD CONSTRAINT deliveries_status_check CHECK (status IN ('pending', 'succeeded', 'failed', 'cancelled'))",
+      `ALTER TABLE deliveries ADD CONSTRAINT deliveries_status_check
+       CHECK (status IN ('pending', 'succeeded', 'failed', 'cancelled'))`,
     );
   }
 }

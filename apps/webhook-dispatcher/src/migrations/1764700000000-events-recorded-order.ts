@@ -1,20 +1,12 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The order events were recorded in, for followers of the events API (`GET /v1/events?order=recorded`,
- * `ops webhooks listen`): the id of the transaction that inserted the row. `created_at` is the
- * source event's time, so a dispatcher that lags records events long after that time; the
- * inserting transaction's id orders them as they were written instead. Rows that exist now all
- * get this migration's transaction id (ties are broken by id), which is older than any later one.
- *
- * `pg_current_xact_id()` is STABLE, so PostgreSQL evaluates the default once and stores it as the
- * column's missing value: ADD COLUMN is a catalogue change, the table is not rewritten.
- *
- * Its index is built by the next migration, CONCURRENTLY (outside a transaction), so the hot table
- * is not blocked for writes while it builds. This migration first shipped with a plain CREATE INDEX;
- * where that version already ran, the index exists and the next migration leaves it as it is.
- * The values only mean something within one PostgreSQL cluster: see docs/operations.md
- * ("Moving the webhook database") after a dump/restore or a logical-replication switchover.
+ * `recorded_xid`: the id of the transaction that inserted each event, the order followers of
+ * `GET /v1/events?order=recorded` read (`created_at` is the source event's time, which a lagging
+ * dispatcher records long after). The default is STABLE, so ADD COLUMN stores it once as the
+ * missing value and does not rewrite the table; existing rows share it (ties broken by id). The
+ * index comes in the next migration, CONCURRENTLY. The values mean something only within one
+ * cluster (docs/operations.md, "Moving the webhook database").
  */
 export class EventsRecordedOrder1764700000000 implements MigrationInterface {
   name = 'EventsRecordedOrder1764700000000';

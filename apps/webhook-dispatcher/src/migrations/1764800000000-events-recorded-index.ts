@@ -2,13 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { createIndexConcurrently, dropIndexConcurrently } from '@payments/database';
 
 /**
- * The index of the events API's recorded order (see the previous migration), built CONCURRENTLY:
- * `webhook_events` takes writes all the time, and a plain CREATE INDEX would block them for the
- * whole build. CONCURRENTLY cannot run inside a transaction block, hence `transaction = false`
- * (the migration runner runs each migration in its own transaction unless it says so).
- *
- * A concurrent build that fails (or is interrupted) leaves an INVALID index behind, which
- * `IF NOT EXISTS` would take as done: it is dropped first, so running this again rebuilds it.
+ * The recorded-order index, built CONCURRENTLY so that the busy `webhook_events` is not blocked
+ * for writes; that cannot run in a transaction, hence `transaction = false`. A failed concurrent
+ * build leaves an INVALID index that `IF NOT EXISTS` would take as done, so it is dropped first.
  * Where the first version of the previous migration built the index already, it is valid and kept.
  */
 export class EventsRecordedIndex1764800000000 implements MigrationInterface {

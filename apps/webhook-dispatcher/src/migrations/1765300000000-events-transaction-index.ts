@@ -2,13 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { createIndexConcurrently, dropIndexConcurrently } from '@payments/database';
 
 /**
- * The events of one transaction and of its refunds (their data names the transaction), per
- * business and mode: the merchant dashboard's payment page (events.of_transaction). The older
- * `webhook_events_transaction` covers only `transaction.*` events of any business.
- *
- * Built CONCURRENTLY, as `webhook_events_recorded` is (see 1764800000000): the table takes writes
- * all the time. An INVALID index left by a failed build is dropped first, so running this again
- * rebuilds it.
+ * The events of one transaction and its refunds per business and mode, for the dashboard's
+ * payment page (events.of_transaction); `webhook_events_transaction` covers only `transaction.*`
+ * events of any business. Built CONCURRENTLY as in 1764800000000, an INVALID leftover dropped first.
  */
 export class EventsTransactionIndex1765300000000 implements MigrationInterface {
   name = 'EventsTransactionIndex1765300000000';

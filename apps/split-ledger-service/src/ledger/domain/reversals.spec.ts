@@ -113,7 +113,7 @@ describe('planReversals', () => {
         };
       });
 
-    it('gives the same reversal totals for every order in which refunds complete, and fully refunded means fully reversed', () => {
+    it('gives the same reversal totals whatever order refunds complete in; fully refunded is fully reversed', () => {
       fc.assert(
         fc.property(orderScenario, ({ amount, entries, refunds }) => {
           for (const order of permutations(refunds)) {

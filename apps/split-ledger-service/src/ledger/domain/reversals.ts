@@ -28,17 +28,12 @@ export interface PlannedReversal {
 
 /**
  * The reversals still to write for a transaction of `transactionAmount`, given its split entries,
- * its successful refunds and the reversals already written. Each entry of amount a is reversed by
- * `refundedShare(a, R, amount)` = floor(a × min(R, amount) / amount) in all, R being the
- * cumulative refunded amount. The total depends only on R, never on the order in which refunds
- * completed: a refund completing
- * after a later-numbered one still brings the entry to the cumulative target, so a fully refunded
- * transaction's reversals cancel its entries exactly and reversals never exceed an entry.
- *
- * A reversal row belongs to one refund (one row per entry and refund), so what is missing goes to
- * the refunds without a row for that entry, split cumulatively in refund id order. Zero reversals
- * are not planned. Pure and idempotent: planning again with the result added to `existing` plans
- * nothing.
+ * its successful refunds and the reversals already written. An entry of amount a is reversed by
+ * floor(a × min(R, amount) / amount) in all, R the cumulative refunded amount: the total depends
+ * only on R, not on the order refunds completed in, so a fully refunded transaction's reversals
+ * cancel its entries exactly and never exceed an entry. What is missing goes to the refunds without a
+ * row for that entry (one row per entry and refund), in refund id order; zero reversals are not
+ * planned. Pure and idempotent: with the result added to `existing` it plans nothing.
  */
 export function planReversals(
   transactionAmount: number,

@@ -16,10 +16,9 @@ function totals(map: Map<string, bigint>): CurrencyTotal[] {
 }
 
 /**
- * A business's summary: what it is owed (as creditor) and what it owes (as debtor), per currency,
- * over the amounts given (the caller passes unsettled entries only), and the same per
- * counterparty and currency. A currency (or counterparty) appears when the business has any such
- * amount in it, even when the total is 0.
+ * What a business is owed (as creditor) and owes (as debtor) over the given amounts, per currency
+ * and per counterparty and currency. A currency or counterparty with any amount appears even when
+ * its total is 0.
  */
 export function summarize(amounts: SummableAmount[], businessId: number): LedgerSummaryResult {
   const owed = new Map<string, bigint>();

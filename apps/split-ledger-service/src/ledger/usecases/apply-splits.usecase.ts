@@ -15,10 +15,9 @@ export type SplitSubject = Pick<
 >;
 
 /**
- * Writes the ledger entries of a transaction that reached success: its owner's split configs as
- * they stood when the transaction was created (same currency and mode), then the payment link's
- * splits. Runs inside the inbox transaction of the `transaction.status_changed` event, so once
- * per event; the entries' unique constraint backs that up.
+ * Writes a successful transaction's ledger entries (see plan). Runs inside the inbox transaction
+ * of its `transaction.status_changed` event, so once per event; the entries' unique constraint
+ * backs that up.
  */
 @Injectable()
 export class ApplySplitsUseCase {

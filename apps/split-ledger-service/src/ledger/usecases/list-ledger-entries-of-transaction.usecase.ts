@@ -8,10 +8,9 @@ import { toLedgerEntryView } from '../ledger-store';
 const TXN_ID = /^txn_[0-9A-Za-z]{1,64}$/;
 
 /**
- * One transaction's ledger entries that the caller is a party to (creditor or debtor), in the
- * caller's mode, oldest first: a transaction of another business or mode has none for it. The
- * gateway asks only after fetching the transaction as the caller (the merchant dashboard's
- * payment page), so an unknown transaction is already a 404 there.
+ * One transaction's ledger entries the caller is a party to, in its mode, oldest first; none for
+ * another business's or mode's. The gateway asks only after fetching the transaction as the
+ * caller, so an unknown transaction is already a 404 there.
  */
 @Injectable()
 export class ListLedgerEntriesOfTransactionUseCase {

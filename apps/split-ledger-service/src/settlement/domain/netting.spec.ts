@@ -116,7 +116,9 @@ describe('netEntries', () => {
           for (const i of invoices) expect(Number.isSafeInteger(i.amount) && i.amount >= 0).toBe(true);
           const keys = invoices.map(
             (i) =>
-              `${i.mode}|${i.currency}|${Math.min(i.debtorBusinessId, i.creditorBusinessId)}|${Math.max(i.debtorBusinessId, i.creditorBusinessId)}`,
+              `${i.mode}|${i.currency}|` +
+              `${Math.min(i.debtorBusinessId, i.creditorBusinessId)}|` +
+              `${Math.max(i.debtorBusinessId, i.creditorBusinessId)}`,
           );
           expect(new Set(keys).size).toBe(keys.length);
         }),

@@ -21,12 +21,10 @@ export interface PlannedInvoice {
 }
 
 /**
- * Nets pending entries into one invoice per pair of businesses, currency and mode. Entries in
- * both directions count (A owes B 300, B owes A 100 → A pays B 200); when the net runs the other
- * way the invoice flips direction, so an amount is never negative. A net of exactly 0 gives an
- * invoice of 0 from the lower business id to the higher (the caller closes it at once). Every
- * entry lands in exactly one invoice, and each business's balance per currency and mode is the
- * same before and after. Pure; invoices come out in a deterministic order.
+ * Nets pending entries into one invoice per pair of businesses, currency and mode, both directions
+ * counted (A owes B 300, B owes A 100 → A pays B 200); the invoice flips direction so no amount is
+ * negative, and a net of 0 goes from the lower business id to the higher (the caller closes it).
+ * Every entry lands in exactly one invoice; balances are unchanged. Pure, in a deterministic order.
  */
 export function netEntries(entries: NettableEntry[]): PlannedInvoice[] {
   const groups = new Map<

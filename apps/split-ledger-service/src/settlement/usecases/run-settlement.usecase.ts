@@ -10,11 +10,9 @@ import { InvoiceStore, toInvoiceView, type InvoiceRow } from '../invoice-store';
 
 /**
  * A settlement run: nets every pending entry created up to the run's start into one invoice per
- * (debtor, creditor, currency, mode) and moves them pending → invoiced, all in one DB
- * transaction. Runs take turns (advisory lock) and the entries are locked (FOR UPDATE) and
- * re-checked as pending, so two runs — at once or one after the other — never invoice an entry
- * twice: the second finds nothing left. A pair whose entries net to exactly 0 gets an invoice of
- * 0 that is closed (paid, entries settled) at once and announced to nobody.
+ * (debtor, creditor, currency, mode), pending → invoiced, in one DB transaction. Runs take turns
+ * (advisory lock) and re-check the locked entries as pending, so no entry is invoiced twice. A pair
+ * netting to exactly 0 gets an invoice of 0, closed at once and announced to nobody.
  */
 @Injectable()
 export class RunSettlementUseCase {

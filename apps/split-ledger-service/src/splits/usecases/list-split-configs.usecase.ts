@@ -3,7 +3,7 @@ import { DataSource } from '@payments/database';
 import type { ListSplitConfigsBody, ListSplitConfigsResult, RpcRequest } from '@payments/contracts';
 import { SplitConfigStore, toSplitConfigView } from '../split-config-store';
 
-/** The split configs of the caller's business in the caller's mode, newest first, active or not: all, or one cursor page. */
+/** The caller's split configs in the caller's mode, newest first, active or not: all, or one cursor page. */
 @Injectable()
 export class ListSplitConfigsUseCase {
   constructor(

@@ -17,10 +17,9 @@ import { EventsStore } from '../../events/events-store';
 import { CallbackStore } from '../callback-store';
 
 /**
- * POST /v1/callback/{id}/test: one signed `ping` sent now, through the same SSRF-guarded sender
- * and signer as real deliveries, and its outcome answered. It is recorded in the callback's
- * delivery log (a delivery with one attempt) but is never retried and never counts towards
- * disabling the callback: it is the merchant checking their endpoint.
+ * POST /v1/callback/{id}/test: one signed `ping` sent now through the real deliveries' SSRF-guarded
+ * sender and signer, its outcome answered and logged as a one-attempt delivery. Never retried and
+ * never counted towards disabling: it is the merchant checking their endpoint.
  */
 @Injectable()
 export class TestPingUseCase {

@@ -15,7 +15,8 @@ export class UpdateCallbackUseCase {
     const current = await this.store.ownedOrNotFound(ctx, body.id);
     if (body.events) validateEvents(body.events);
     if (body.url !== undefined) await validateTarget(this.sender, body.url);
-    // Whether this enables it again is decided by the statement that updates the row, as it finds it (CallbackStore.update), not on `current`.
+    // Whether this enables it again is decided by the updating statement on the row as it finds it
+    // (CallbackStore.update), not on `current`.
     const row = await this.store.update(current.id, {
       url: body.url ?? null,
       events: body.events ? [...new Set(body.events)] : null,

@@ -72,7 +72,9 @@ export class DeliverAttemptUseCase {
     if (Buffer.byteLength(body) > this.config.WEBHOOK_MAX_PAYLOAD_BYTES) {
       result = {
         statusCode: null,
-        error: `payload of ${Buffer.byteLength(body)} bytes exceeds the ${this.config.WEBHOOK_MAX_PAYLOAD_BYTES}-byte limit`,
+        error:
+          `payload of ${Buffer.byteLength(body)} bytes ` +
+          `exceeds the ${this.config.WEBHOOK_MAX_PAYLOAD_BYTES}-byte limit`,
         durationMs: 0,
         retryAfter: undefined,
       };
