@@ -109,7 +109,8 @@ describe('API fuzzing (schemathesis): no input gives a server error or an undocu
   ];
 
   it(
-    'answers no 5xx, and only documented bodies, to any generated request, with a secret key, on every merchant operation',
+    'answers no 5xx, and only documented bodies, to any generated request, ' +
+      'with a secret key, on every merchant operation',
     async () => {
       const run = await fuzz('merchant', bin, [
         ...common(),
