@@ -14,12 +14,11 @@ const RATE = Number(process.env.CHAOS_RATE ?? 20);
 const NODES = 3;
 
 /**
- * The system on a three-node KRaft cluster (scripts/infra/kafka.sh with KAFKA_NODES=3), run by
- * `npm run chaos:cluster`, not by `npm test`. Under steady load, the leader of the busiest
- * partition is killed with SIGKILL and started again, then the active controller; afterwards
- * nothing is lost or doubled. Then two of the three nodes are stopped: fewer copies than
- * min.insync.replicas are in sync, so the outbox relay fails loudly and keeps its rows, which go
- * out once the nodes are back.
+ * The system on a three-node KRaft cluster (scripts/infra/kafka.sh, KAFKA_NODES=3), run by
+ * `npm run chaos:cluster`, not `npm test`. Under load, the busiest partition's leader and then the
+ * active controller are SIGKILLed and restarted: nothing may be lost or doubled. Then two nodes
+ * stop, so fewer copies than min.insync.replicas are in sync: the outbox relay must fail loudly and
+ * keep its rows until the nodes are back.
  */
 describe('chaos: a Kafka cluster losing nodes', () => {
   const tls = selfSignedCertificate();

@@ -1,11 +1,9 @@
 /**
- * Every overlay applied (`kubectl apply --server-side`) to a real kube-apiserver with etcd, of the
- * Kubernetes release pinned in scripts/deploy/kube/go.mod (scripts/deploy/apiserver.sh starts a
- * fresh one per overlay), and the objects the server STORED read back and checked: what the
- * server defaulted, validated and admitted, not what kustomize printed.
- *
- * Nothing reconciles the objects (no controllers run), so Pod Security admission is exercised by
- * creating, as a server-side dry run, the Pod each workload's controller would create.
+ * Every overlay applied (`kubectl apply --server-side`) to a real kube-apiserver with etcd of the
+ * release pinned in scripts/deploy/kube/go.mod (scripts/deploy/apiserver.sh starts one per overlay),
+ * and the STORED objects checked: what the server defaulted, validated and admitted, not what
+ * kustomize printed. No controllers run, so Pod Security admission is exercised by a server-side
+ * dry run of the Pod each workload's controller would create.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

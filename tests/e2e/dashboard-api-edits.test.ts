@@ -18,11 +18,10 @@ type Audit = { entries: { action: string; target: string; details: Record<string
 type Named = { business_names: Record<string, string> };
 
 /**
- * The dashboard API's edits over HTTP: a payment link's description and metadata, split configs
- * (create, edit, deactivate) with /v1's rules and RPCs, the names of the businesses that pay this
- * one in the splits answers, and for each change the role rules (a viewer is refused with 403;
- * split configs are the owner's), another business's or mode's id answering 404, the page's mode
- * (409) and the audit log.
+ * The dashboard API's edits over HTTP: a link's description and metadata, split configs (create,
+ * edit, deactivate) with /v1's rules and RPCs, payers' names in the splits answers; for each change
+ * the role rules (viewer 403; split configs are the owner's), 404 for another business's or mode's
+ * id, the page's mode (409) and the audit log.
  */
 describe('dashboard API: editing links and split configs, payers’ names', () => {
   jest.setTimeout(60_000);

@@ -8,11 +8,10 @@ type Body = Record<string, unknown>;
 const SITE = { siteCode: 'TSTSTE0001', privateKey: '215114531AFF7134A94C88CEEA48E', apiKey: 'ozow-e2e-api-key' };
 
 /**
- * Live payments end to end through a fake Ozow that follows its published API (PostPaymentRequest
- * with HashCheck, the customer's page, signed notifications, the status API by our reference,
- * token and refunds): connect, pay at Ozow, notification, return or poll, exactly one success
- * webhook; what must change nothing; Ozow down or its answer lost; a refund completed by Ozow's
- * refund notification.
+ * Live payments through a fake Ozow that follows its published API (PostPaymentRequest with
+ * HashCheck, the customer's page, signed notifications, status by our reference, token, refunds):
+ * pay, notification, return or poll, exactly one success webhook; what must change nothing; Ozow
+ * down or its answer lost; a refund completed by Ozow's refund notification.
  */
 describe('live payments through Ozow', () => {
   let stack: Stack;

@@ -6,11 +6,10 @@ import { waitFor } from '../support/wait';
 type Body = Record<string, unknown>;
 
 /**
- * A request the gateway stopped waiting for may still be applied by the service. The answer then
- * says so (504 outcome_unknown), a retry with the same Idempotency-Key gets 409 while the first
- * attempt may still commit and then the real outcome, and whatever the timing there is exactly one
- * payment or refund. The transaction service's table is held by a test connection to make the
- * service slower than the gateway's RPC_TIMEOUT_MS (2 s here; RPC_DEADLINE_MARGIN_MS is 2 s).
+ * A request the gateway stopped waiting for may still be applied by the service: the answer says so
+ * (504 outcome_unknown), a same-key retry gets 409 while the first attempt may still commit, then
+ * the real outcome, and there is always exactly one payment or refund. A test connection holds the
+ * service's table to outlast RPC_TIMEOUT_MS (2 s here; RPC_DEADLINE_MARGIN_MS is 2 s).
  */
 describe('a request whose outcome is unknown: the retry with the same key gets the real outcome', () => {
   let stack: Stack;
