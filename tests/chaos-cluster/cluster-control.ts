@@ -37,8 +37,11 @@ export class ClusterControl {
     const running = status.split('\n').filter((l) => /^kafka node \d+: running \(pid \d+\)/.test(l)).length;
     if (running !== this.nodes) {
       throw new Error(
-        `this test needs the ${this.nodes}-node Kafka cluster of scripts/infra/kafka.sh (KAFKA_NODES=${this.nodes}), all nodes running; status:\n${status.trim()}\n` +
-          'Run it with `npm run chaos:cluster` (it starts one), or start it with `KAFKA_NODES=3 npm run infra:up` and export the same KAFKA_PORT, KAFKA_CONTROLLER_PORT and LOCAL_DIR',
+        `this test needs the ${this.nodes}-node Kafka cluster of scripts/infra/kafka.sh (KAFKA_NODES=${this.nodes}), ` +
+          `all nodes running; status:\n${status.trim()}\n` +
+          'Run it with `npm run chaos:cluster` (it starts one), ' +
+          'or start it with `KAFKA_NODES=3 npm run infra:up` ' +
+          'and export the same KAFKA_PORT, KAFKA_CONTROLLER_PORT and LOCAL_DIR',
       );
     }
   }

@@ -39,8 +39,10 @@ export class InfraControl {
       }));
       if (!/running \(pid \d+\)/.test(stdout)) {
         throw new Error(
-          `${piece} was not started by scripts/infra/${piece}.sh under LOCAL_DIR=${process.env.LOCAL_DIR ?? join(ROOT, '.local')} (status: ${stdout.trim()}); ` +
-            'the chaos test restarts the servers it runs on, so start them with `npm test` or `npm run infra:up` (with that LOCAL_DIR)',
+          `${piece} was not started by scripts/infra/${piece}.sh ` +
+            `under LOCAL_DIR=${process.env.LOCAL_DIR ?? join(ROOT, '.local')} (status: ${stdout.trim()}); ` +
+            'the chaos test restarts the servers it runs on, ' +
+            'so start them with `npm test` or `npm run infra:up` (with that LOCAL_DIR)',
         );
       }
     }

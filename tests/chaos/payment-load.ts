@@ -12,11 +12,10 @@ interface Payment {
 }
 
 /**
- * Steady traffic through the public API while the chaos happens: `rate` payment initializations a
- * second (one in ten asks the sandbox to fail), and refunds of succeeded payments — a third, then
- * the rest, so payments end fully refunded with two reversals per split entry. Requests that fail
- * (a service is down: 503, a timeout) are counted, not retried: the checks afterwards only rely on
- * what the API accepted.
+ * Steady traffic through the public API during the chaos: `rate` initializations a second (one in
+ * ten asks the sandbox to fail), and refunds of succeeded payments (a third, then the rest: two
+ * reversals per split entry). Failed requests (503, timeouts) are counted, not retried: the checks
+ * afterwards rely only on what the API accepted.
  */
 export class PaymentLoad {
   readonly accepted: Payment[] = [];

@@ -9,13 +9,12 @@ const RATE = Number(process.env.CHAOS_RATE ?? 20);
 const REPLICAS = 2;
 
 /**
- * A rolling restart (what `kubectl rollout restart` does to every Deployment at once) of a stack
- * running two replicas of every app, under steady load: one replica of each app at a time gets
- * SIGTERM, must exit cleanly, and is started again before the next one goes. A gateway replica leaves the load balancer's
- * rotation before its SIGTERM, as a terminating pod leaves its Service's endpoints (the manifests'
- * preStop sleep covers the propagation); a service replica is left to tell the gateways itself
- * (RPC goaway, refused connections). Unlike a crash, a restart must refuse nothing: every request
- * gets its answer, and afterwards nothing is lost or applied twice.
+ * A rolling restart (as `kubectl rollout restart`) of a two-replica stack under steady load: one
+ * replica of each app at a time gets SIGTERM, must exit cleanly, and is started again before the
+ * next goes. A gateway replica first leaves the load balancer's rotation, as a terminating pod
+ * leaves its Service's endpoints (preStop covers the propagation); a service replica tells the
+ * gateways itself (RPC goaway). Unlike a crash, a restart must refuse nothing, lose nothing and
+ * apply nothing twice.
  */
 describe('rolling restart: SIGTERM and start, replica by replica, under load', () => {
   const tls = selfSignedCertificate();

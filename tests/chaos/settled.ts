@@ -92,7 +92,10 @@ export async function expectEverythingSettled(
       ),
     );
     throw new Error(
-      `${(err as Error).message}\n${(await ops(stack, 'reconcile')).out.slice(0, 4000)}\nlag:\n${lag.slice(0, 3000)}\ndead letters:\n${letters.join('\n')}\nload failures: ${JSON.stringify([...load.failures])}`,
+      `${(err as Error).message}\n${(await ops(stack, 'reconcile')).out.slice(0, 4000)}\n` +
+        `lag:\n${lag.slice(0, 3000)}\n` +
+        `dead letters:\n${letters.join('\n')}\n` +
+        `load failures: ${JSON.stringify([...load.failures])}`,
     );
   });
   expect(reconciled.out).toMatch(/^0 differences \(\d+ transactions, \d+ webhook events\)$/m);

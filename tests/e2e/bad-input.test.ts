@@ -229,7 +229,8 @@ describe('bad input never gives a 500', () => {
   it('400 for bad UTF-8 in the body, the query string and the path, and for unpaired surrogates', async () => {
     const transactions = await count('transaction-service', 'transactions');
     const prefix = Buffer.from(
-      '{"amount":100,"email":"a@b.co","currency":"USD","payment_method_code":"zimswitch","payment_method_type":"card","success_url":"https://shop.example/',
+      '{"amount":100,"email":"a@b.co","currency":"USD","payment_method_code":"zimswitch",' +
+        '"payment_method_type":"card","success_url":"https://shop.example/',
     );
     for (const bad of [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
       const body = Buffer.concat([prefix, Buffer.from(bad), Buffer.from('"}')]);

@@ -40,7 +40,8 @@ describe('logs hold no secrets and no customer data', () => {
 
   it('masks them in database errors, request data and headers of every service', async () => {
     const headers = { cookie: `session=${COOKIE}`, 'x-debug': `${EMAIL} ${PHONE}` };
-    const note = `call ${PHONE} or mail ${EMAIL}; key ${FAKE_LIVE_KEY}; db postgres://payments:${URL_PASSWORD}@db:5432/x`;
+    const note =
+      `call ${PHONE} or mail ${EMAIL}; key ${FAKE_LIVE_KEY}; ` + `db postgres://payments:${URL_PASSWORD}@db:5432/x`;
     const attempts = [
       stack.api('POST', '/v1/transactions', {
         key: keys.test.secret,

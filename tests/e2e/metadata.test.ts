@@ -231,7 +231,8 @@ describe('metadata and description', () => {
 
     it('keeps keys that are special to JavaScript as plain keys', async () => {
       const raw =
-        '{"amount":900,"email":"k@example.com","currency":"USD","transaction_reference":"meta-proto","metadata":{"__proto__":"p","constructor":"c"}}';
+        '{"amount":900,"email":"k@example.com","currency":"USD","transaction_reference":"meta-proto",' +
+        '"metadata":{"__proto__":"p","constructor":"c"}}';
       const init = await stack.api('POST', '/v1/transactions', { key: keys.test.secret, rawBody: raw });
       expect(init.status).toBe(200);
       expect((await verify('meta-proto')).body.metadata).toEqual(JSON.parse('{"__proto__":"p","constructor":"c"}'));

@@ -38,13 +38,12 @@ const link = { amount: 1000, currency: 'USD', description: 'Invoice 17' };
 const split = { partner_business_id: 0, split_type: 'fixed', split_value: 100, split_role: 'fee', currency: 'USD' };
 
 /**
- * Where each handler validates, as a client sees it: the whole answer (status and body, request id
- * aside) to bad input on every validated endpoint — the order against the handler's own checks
- * (path ids, public-key limits, providers), the rules transaction-service adds to a payment, the
- * coercion of query numbers, bodies that are not JSON objects. Recorded from the gateway with the
- * class-validator pipe (RECORD_REQUEST_WIRING=1 writes request-validation.expected.json); the TypeBox
- * validation answers the same, but for that gateway's one 500 (an object with a "constructor" key
- * where a string belongs), now the 400 any other object there gets (ADR 0016).
+ * The whole answer (status and body, request id aside) to bad input on every validated endpoint:
+ * order against the handler's own checks (path ids, public-key limits, providers), the payment
+ * rules transaction-service adds, query number coercion, bodies that are not JSON objects.
+ * RECORD_REQUEST_WIRING=1 rewrites request-validation.expected.json. TypeBox answers as the
+ * class-validator pipe did, except that pipe's one 500 (an object with a "constructor" key where a
+ * string belongs) is now the 400 any other object there gets (ADR 0016).
  */
 const CASES = (merchant: number, partner: number): WiringCase[] => [
   c('initialize: nothing', 'POST /v1/transactions', 'secret', { body: {} }),

@@ -217,7 +217,8 @@ describe('transactions API', () => {
       const { rows } = await stack
         .db('transaction-service')
         .query(
-          `SELECT sum(r.amount)::int AS refunded FROM refunds r JOIN transactions t ON t.id = r.transaction_id WHERE t.reference = 'refund-race'`,
+          'SELECT sum(r.amount)::int AS refunded FROM refunds r ' +
+            "JOIN transactions t ON t.id = r.transaction_id WHERE t.reference = 'refund-race'",
         );
       expect(rows[0].refunded).toBe(900);
     });

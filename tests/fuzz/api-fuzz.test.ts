@@ -6,12 +6,10 @@ import { ROOT } from '../support/infra';
 import { Stack } from '../support/stack';
 
 /**
- * The fuzz stage: schemathesis (a property-based API fuzzer, pinned in scripts/fuzz/venv.sh)
- * generates requests for every operation of the gateway's own /docs/openapi.json — valid ones,
- * invalid ones, and stateful sequences that follow the document's links — and the run fails on
- * any 5xx answer, and on any documented answer whose body the document's (closed) schema rejects.
- * Merchant operations run with a secret key, admin operations with the admin
- * token, so both get past authentication to the code behind it.
+ * The fuzz stage: schemathesis (pinned in scripts/fuzz/venv.sh) sends valid, invalid and stateful
+ * (link-following) requests to every operation of the gateway's /docs/openapi.json; the run fails on
+ * any 5xx and on any documented answer whose body the (closed) schema rejects. A secret key and the
+ * admin token get the requests past authentication to the code behind it.
  */
 const EXAMPLES_PER_OPERATION = 50;
 const RUN_TIMEOUT_MS = 240_000;
@@ -109,7 +107,8 @@ describe('API fuzzing (schemathesis): no input gives a server error or an undocu
   ];
 
   it(
-    'answers no 5xx, and only documented bodies, to any generated request, with a secret key, on every merchant operation',
+    'answers no 5xx, and only documented bodies, to any generated request, ' +
+      'with a secret key, on every merchant operation',
     async () => {
       const run = await fuzz('merchant', bin, [
         ...common(),

@@ -1,9 +1,8 @@
 /**
- * Evaluates rendered NetworkPolicies the way the API defines them: a pod selected by any policy
- * of a direction is isolated in that direction, and then only traffic some rule of those
- * policies admits is allowed; a connection needs the source's egress AND the destination's
- * ingress. Enough of the semantics for these manifests: numeric ports, pod/namespace selectors,
- * ipBlock with except.
+ * Evaluates rendered NetworkPolicies as the API defines them: a pod selected by any policy of a
+ * direction is isolated in that direction and allows only what some rule of those policies admits;
+ * a connection needs the source's egress AND the destination's ingress. Covers what these manifests
+ * use: numeric ports, pod/namespace selectors, ipBlock with except.
  */
 import { BlockList, isIPv6 } from 'node:net';
 import { arr, at, obj, ofKind, selects, str, type Obj } from './render';

@@ -26,7 +26,7 @@ export const at = (v: unknown, ...keys: string[]): unknown => keys.reduce<unknow
 export const KUSTOMIZE = path.resolve(ROOT, process.env.CACHE_DIR ?? '.cache', 'bin', 'kustomize');
 
 let checked = false;
-/** The pinned kustomize: tools.sh installs it when missing, and waits for an install already running (CI's validation). */
+/** The pinned kustomize: tools.sh installs it if missing, or waits for an install already running (CI's validation). */
 function kustomize(): string {
   if (!checked) execFileSync('bash', [path.join(ROOT, 'scripts', 'deploy', 'tools.sh')], { stdio: 'inherit' });
   checked = true;
