@@ -172,7 +172,8 @@ export class CheckoutController {
     res
       .header(
         'Content-Security-Policy',
-        `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${[...new Set(formTargets)].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+        `default-src 'none'; style-src 'self'; img-src 'self' data:; ` +
+          `form-action ${[...new Set(formTargets)].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
       )
       .header('Cache-Control', 'no-store')
       .code(status)

@@ -36,7 +36,10 @@ class ProxyList implements ValidatorConstraintInterface {
     });
   }
   defaultMessage(): string {
-    return '$property must be a comma-separated list of IP addresses or CIDR ranges, or loopback, linklocal, uniquelocal; or none';
+    return (
+      '$property must be a comma-separated list of IP addresses or CIDR ranges, ' +
+      'or loopback, linklocal, uniquelocal; or none'
+    );
   }
 }
 

@@ -33,7 +33,10 @@ const ANY_MODE = 'dashboard-any-mode';
 export const AnyMode = () => SetMetadata(ANY_MODE, true);
 
 const SECRET_ANSWER = 'dashboard-secret-answer';
-/** The handler's answer holds a secret shown once (a new API key, a webhook signing secret): never kept for an idempotent replay. */
+/**
+ * The handler's answer holds a secret shown once (a new API key, a webhook signing secret): never
+ * kept for an idempotent replay.
+ */
 export const AnswersSecret = () => SetMetadata(SECRET_ANSWER, true);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);

@@ -106,7 +106,10 @@ export class DashboardSplitsController {
     return presentInvoices(r.invoices, r.count, r.has_more);
   }
 
-  /** One invoice of the business (debtor or creditor) with a page of the entries it nets (`skip` pages on); any other is 404. */
+  /**
+   * One invoice of the business (debtor or creditor) with a page of the entries it nets (`skip`
+   * pages on); any other is 404.
+   */
   @Get('invoices/:reference')
   @Allows('splits.read')
   async invoice(

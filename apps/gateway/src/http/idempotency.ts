@@ -25,7 +25,9 @@ interface Stored {
 }
 
 /** Replaces the record in KEYS[1] by ARGV[2] (for ARGV[3] ms) only if it is still ARGV[1]. */
-export const TAKE_OVER = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end return false`;
+export const TAKE_OVER =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then " +
+  "return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end return false";
 
 /**
  * Settles a claim: if KEYS[1] still holds the claim's running record ARGV[1] (or nothing: the
@@ -278,7 +280,8 @@ export class Idempotency {
         typeof payload === 'string' &&
         isJsonText(payload);
       const body = typeof payload !== 'string' ? undefined : isJson ? payload : JSON.stringify(payload);
-      stored = `{"state":"done","fingerprint":${JSON.stringify(claim.fingerprint)},"status":${status}${body === undefined ? '' : `,"body":${body}`}}`;
+      const bodyField = body === undefined ? '' : `,"body":${body}`;
+      stored = `{"state":"done","fingerprint":${JSON.stringify(claim.fingerprint)},"status":${status}${bodyField}}`;
     }
     try {
       // Past the deadline the answer is sent anyway: the script stays queued in ioredis and keeps

@@ -215,8 +215,11 @@ function outcomeUnknown(pattern: string, what: string): ApiException {
   const unknown = new ApiException(
     ErrorCodes.OutcomeUnknown,
     rerunnable
-      ? `${what}; the request may or may not have been applied: retry with the same Idempotency-Key to get its outcome (or verify by reference); do not retry with a new key until you know`
-      : `${what}; the request may or may not have been applied: check its outcome before trying again with a new Idempotency-Key`,
+      ? `${what}; the request may or may not have been applied: ` +
+          'retry with the same Idempotency-Key to get its outcome (or verify by reference); ' +
+          'do not retry with a new key until you know'
+      : `${what}; the request may or may not have been applied: ` +
+          'check its outcome before trying again with a new Idempotency-Key',
   );
   if (rerunnable) unknown.rerunAfter = Date.now() + OUTCOME_SETTLES_MS;
   return unknown;

@@ -54,7 +54,8 @@ export function transactionDifferences(
   for (const [id, amount] of refunds) {
     if (ledgerRefunds.get(id) !== amount)
       out.push(
-        `${name}: refund ${id} of ${amount} succeeded; split-ledger-service recorded ${ledgerRefunds.has(id) ? `${ledgerRefunds.get(id)}` : 'no successful refund'}`,
+        `${name}: refund ${id} of ${amount} succeeded; split-ledger-service recorded ` +
+          (ledgerRefunds.has(id) ? `${ledgerRefunds.get(id)}` : 'no successful refund'),
       );
   }
   for (const id of ledgerRefunds.keys())

@@ -135,7 +135,9 @@ export class Redelivery {
         () => tally.total >= this.sent,
         {
           stallMs,
-          what: `waiting for ${this.group} to apply the ${this.sent} replayed event(s) (${total()} so far); are its consumers running?`,
+          what:
+            `waiting for ${this.group} to apply the ${this.sent} replayed event(s) (${total()} so far); ` +
+            'are its consumers running?',
         },
       );
     } finally {
@@ -143,7 +145,8 @@ export class Redelivery {
     }
     if (end === 'interrupted') {
       throw new InterruptedError(
-        `interrupted while ${this.group} applies the ${this.sent} event(s) sent: ${total()} reported so far (${detail()}); the rest is applied all the same`,
+        `interrupted while ${this.group} applies the ${this.sent} event(s) sent: ` +
+          `${total()} reported so far (${detail()}); the rest is applied all the same`,
       );
     }
     return counts;

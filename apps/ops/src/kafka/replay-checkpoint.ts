@@ -35,7 +35,8 @@ export class ReplayCheckpoint {
     const members = groups[0]?.members ?? [];
     if (members.length > 0) {
       throw new RefusedError(
-        `another live replay of ${this.group} is copying right now (${members.map((m) => `${m.clientId} on ${m.clientHost}`).join(', ')}); wait for it, or stop it with ^C`,
+        `another live replay of ${this.group} is copying right now ` +
+          `(${members.map((m) => `${m.clientId} on ${m.clientHost}`).join(', ')}); wait for it, or stop it with ^C`,
       );
     }
   }

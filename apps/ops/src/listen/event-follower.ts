@@ -74,7 +74,9 @@ export class EventFollower {
     const lost = this.anchors[this.anchors.length - 1];
     await this.skipExisting();
     this.warn(
-      `the last events returned (up to ${lost}) are no longer listed (pruned by retention); continuing after the newest event ${this.anchors[0] ?? '(none)'}: events recorded between them were not forwarded`,
+      `the last events returned (up to ${lost}) are no longer listed (pruned by retention); ` +
+        `continuing after the newest event ${this.anchors[0] ?? '(none)'}: ` +
+        'events recorded between them were not forwarded',
     );
     return [];
   }
