@@ -30,10 +30,8 @@ import { presentDashboardEntry } from './splits.presenter';
 const PAGE = 25;
 
 /**
- * Split configs, the ledger with its summary, and settlement invoices of the session's business
- * and mode: the RPCs and answers of /v1/splits, plus an invoice's page (its entries), the summary
- * per counterparty, and the names of the partner businesses each answer mentions. Creating and
- * changing configs: split-configs.controller.ts.
+ * /v1/splits for the session's business and mode, plus an invoice's entries, the summary per
+ * counterparty and partner names; creating and changing configs is in split-configs.controller.ts.
  */
 @ApiExcludeController()
 @Controller('dashboard/api/splits')

@@ -26,10 +26,8 @@ function csp(path: string): string {
 }
 
 /**
- * Every request gets an id (a caller's well-formed X-Request-Id is kept), echoed in X-Request-Id,
- * the standard security headers, and its path and query string checked before any body is read.
- * The rest of the request (body parsing, guards, handler) runs in a log context carrying the id.
- * Once answered, it is timed into the request-duration histogram and logged at info.
+ * Ids, security headers and the path and query check on every request, before any body is read;
+ * the rest of the request runs in a log context carrying the id.
  */
 export function registerRequestHooks(fastify: FastifyInstance): void {
   fastify.decorateRequest('requestId', '');

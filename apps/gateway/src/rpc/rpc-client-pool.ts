@@ -20,12 +20,11 @@ interface Endpoint {
 }
 
 /**
- * RPC clients for one service, one persistent multiplexed connection per address (FramedRpcClient),
- * balanced round-robin over every address. Host names are re-resolved every `refreshMs`, so a
- * Kubernetes headless Service's pods all get traffic. A request that cannot connect moves on to the
- * next address (nothing was sent); a request without an answer within `timeoutMs` (connecting and
- * trying other addresses included) fails with 503 rather than hang. Connecting to one address is
- * capped at `connectTimeoutMs`, so an address that drops packets leaves time for the next one.
+ * RPC clients for one service: a multiplexed connection per address, round-robin over all of them,
+ * host names re-resolved every `refreshMs` so every pod of a headless Service gets traffic. A
+ * request that cannot connect tries the next address (nothing was sent); one unanswered within
+ * `timeoutMs` fails with 503 rather than hang. `connectTimeoutMs` caps each address, so one that
+ * drops packets leaves time for the next.
  */
 export class RpcClientPool {
   private endpoints: Endpoint[] = [];

@@ -69,10 +69,9 @@ export async function resumeOrPlan(
 
 /**
  * Copies the planned range of each partition into the group's replay topic while its consumers
- * keep running; they apply the copies through the same idempotent handlers. The group's own
- * offsets are not touched, and no other group sees the copies. Copies go out in chunks under the
- * destination's size limits (read from the cluster); the copy runs as long as it moves, records
- * how far it got in Kafka, and stops cleanly on ^C: the same command then continues it.
+ * run and apply the copies through the same idempotent handlers; the group's offsets are not
+ * touched and no other group sees the copies. Chunks stay under the cluster's size limits; the copy
+ * records its progress in Kafka, so after ^C the same command continues it.
  */
 export async function liveReplay(
   s: KafkaSession,
