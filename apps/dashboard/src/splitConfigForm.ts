@@ -22,7 +22,10 @@ export interface NewSplitConfigBody {
   description?: string;
 }
 
-/** PUT /v1/splits/config/{id}'s body (the dashboard's PATCH): partner and currency never change; null removes the description. */
+/**
+ * PUT /v1/splits/config/{id}'s body (the dashboard's PATCH): partner and currency never change;
+ * null removes the description.
+ */
 export interface SplitConfigChanges {
   split_type?: 'percentage' | 'fixed';
   split_value?: number;

@@ -4,7 +4,7 @@ import type { PaymentEvent } from '../api';
 import { dateTime } from '../format';
 import { StatusBadge } from './StatusBadge';
 
-/** The payment's events and its refunds' (its status changes), oldest first, each with the webhook deliveries it caused. */
+/** The payment's and its refunds' events (status changes), oldest first, each with the webhook deliveries it caused. */
 export function EventTimeline({ events }: { events: PaymentEvent[] | null }) {
   if (events === null) return <Text c="dark.6">The timeline cannot be shown right now.</Text>;
   if (events.length === 0) return <Text c="dark.6">No events yet.</Text>;

@@ -131,7 +131,9 @@ export function SplitConfigsSection({ configs, onChanged }: Props) {
           setEditing(null);
           setNotice({
             ok: true,
-            text: `Split config (${configShareText(c)}) ${created ? 'created' : 'saved'}: it applies to payments made from now on.`,
+            text:
+              `Split config (${configShareText(c)}) ${created ? 'created' : 'saved'}: ` +
+              'it applies to payments made from now on.',
           });
           onChanged(created);
         }}

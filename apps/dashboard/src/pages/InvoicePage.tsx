@@ -15,7 +15,8 @@ export function InvoicePage() {
   const { reference = '' } = useParams();
   const { session } = useSession();
   const businessId = session?.user.business_id ?? 0;
-  // Entries come a page of 100 at a time (an invoice may net tens of thousands); the set never changes, so an offset pages it.
+  // Entries come a page of 100 at a time (an invoice may net tens of thousands); the set never
+  // changes, so an offset pages it.
   const [skip, setSkip] = useState(0);
   const { data, error } = useApi<InvoiceDetail>(
     `/splits/invoices/${encodeURIComponent(reference)}${skip > 0 ? `?skip=${skip}` : ''}`,

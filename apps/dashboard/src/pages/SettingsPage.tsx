@@ -9,7 +9,7 @@ import { dateTime } from '../format';
 import { useSession } from '../session';
 import { useApi } from '../useApi';
 
-/** Redirect origins, provider connections (status only, never a credential) and, for owners, where users are managed. */
+/** Redirect origins, provider connections (status only, never a credential) and, for owners, user management. */
 export function SettingsPage() {
   const { session, can } = useSession();
   const { data, error, reload } = useApi<Settings>('/settings', session?.mode);

@@ -16,7 +16,8 @@ import { useApi } from '../useApi';
 function lastAnswer(d: Delivery): string {
   const last = d.attempts[d.attempts.length - 1];
   if (!last) return '—';
-  return `${last.status_code !== null ? `HTTP ${last.status_code}` : (last.error ?? 'no answer')}, ${last.duration_ms} ms`;
+  const outcome = last.status_code !== null ? `HTTP ${last.status_code}` : (last.error ?? 'no answer');
+  return `${outcome}, ${last.duration_ms} ms`;
 }
 
 /**

@@ -63,7 +63,7 @@ export class ApiKeyStore {
     return row;
   }
 
-  /** The keys of a business and mode that still work (by their display prefix only: the keys themselves are not stored). */
+  /** The keys of a business and mode that still work, by display prefix (the keys themselves are not stored). */
   async working(
     businessId: number,
     mode: Mode,

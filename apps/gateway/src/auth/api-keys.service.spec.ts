@@ -88,7 +88,7 @@ describe('ApiKeysService: the invalidation channel', () => {
     expect(store.valid).toHaveBeenCalledTimes(2);
   });
 
-  it('while the channel is down every request reads the database; once it listens again the cache starts empty', async () => {
+  it('while the channel is down every request reads the database; listening again starts an empty cache', async () => {
     const lines = logLines();
     const { keys, store, subscriber, subscribed } = await listening();
     await keys.authenticate(key); // cached
@@ -113,7 +113,7 @@ describe('ApiKeysService: the invalidation channel', () => {
     expect(JSON.stringify(lines)).not.toContain(key);
   });
 
-  it('a lookup that read the database before the channel dropped does not cache what it read once it is back', async () => {
+  it('a lookup that read the database before the channel dropped does not cache it once it is back', async () => {
     const lines = logLines();
     const { keys, store, subscriber, subscribed, hold } = await listening();
     const release = hold();

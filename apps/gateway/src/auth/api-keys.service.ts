@@ -26,12 +26,11 @@ const MISS_TTL_MS = 5_000;
 const SUBSCRIBE_RETRY_MAX_MS = 5_000;
 
 /**
- * Resolves an API key to (business, mode, key type). The key is looked up by its SHA-256, so the
- * secret itself is never compared byte by byte and never stored. Hits are cached in memory for
- * API_KEY_CACHE_TTL_MS; an entry also remembers the key's expiry (a rolled key's grace period),
- * and a roll on any replica evicts that business's keys everywhere through Redis pub/sub. While
- * this replica's subscriber is disconnected (it would miss those notices) the cache is not used:
- * every request reads the database, and the cache starts empty once the subscriber is back.
+ * Resolves an API key to (business, mode, key type), looked up by its SHA-256: the secret is never
+ * stored nor compared byte by byte. Hits are cached for API_KEY_CACHE_TTL_MS with the key's expiry
+ * (a rolled key's grace period), and a roll on any replica evicts them everywhere via Redis pub/sub.
+ * While this replica's subscriber is down it would miss those notices, so the cache is bypassed and
+ * starts empty once it is back.
  */
 @Injectable()
 export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
@@ -85,11 +84,10 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Subscribes to the invalidation channel; keys are cached once it is answered. ioredis
-   * subscribes again just before it emits 'ready' after a reconnect; this SUBSCRIBE is answered
-   * after that one, so from then on no notice is missed. A SUBSCRIBE refused while the connection
-   * stays up (e.g. an ACL without the channel) is tried again, and keys are read from the
-   * database meanwhile.
+   * Subscribes to the invalidation channel; keys are cached once it is answered. After a reconnect
+   * ioredis subscribes again just before 'ready', and this SUBSCRIBE is answered after that one, so
+   * no notice is missed from then on. A SUBSCRIBE refused while connected (e.g. an ACL without the
+   * channel) is retried, with keys read from the database meanwhile.
    */
   private async listen(): Promise<void> {
     const attempt = ++this.listenAttempt;

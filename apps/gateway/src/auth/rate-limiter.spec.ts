@@ -48,7 +48,7 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
     expect(calls).toEqual([['p:ratelimit:a']]);
   });
 
-  it('sends two calls at once, groups the requests that came while both were in flight, and answers each with its own bucket', async () => {
+  it('sends two calls at once, groups requests arriving while both are in flight, each gets its bucket', async () => {
     const { redis, calls, answer } = fakeRedis(buckets);
     const limiter = new RateLimiter(redis, config);
     const first = limiter.take('a');
@@ -90,7 +90,7 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
     expect(calls).toHaveLength(4);
   });
 
-  it('when Redis cannot answer, every request of the call passes without headers, it is logged once, and the next call is tried', async () => {
+  it("Redis not answering: the call's requests pass without headers, logged once; the next call is tried", async () => {
     const lines = logLines();
     const { redis, calls, answer, fail } = fakeRedis(buckets);
     const limiter = new RateLimiter(redis, config);
@@ -157,7 +157,7 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
     beforeEach(() => jest.useFakeTimers());
     afterEach(() => jest.useRealTimers());
 
-    it('lets the requests of a call, and every request queued behind it, through after RATE_LIMIT_TIMEOUT_MS; a late answer changes nothing', async () => {
+    it('passes a call and its queue after RATE_LIMIT_TIMEOUT_MS; a late answer changes nothing', async () => {
       const lines = logLines();
       const { redis, calls, answer } = fakeRedis(buckets);
       const limiter = new RateLimiter(redis, config);
@@ -188,7 +188,7 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
     });
   });
 
-  it('sends nothing while the connection is not ready (ioredis would run it later): the request passes at once, logged once a second', async () => {
+  it('sends nothing while the connection is not ready (ioredis would queue): passes, logs once a second', async () => {
     const lines = logLines();
     const { redis, calls } = fakeRedis(buckets);
     (redis as unknown as { status: string }).status = 'reconnecting';

@@ -5,12 +5,10 @@ import { REDIS_WITHOUT_REPLAY, redisReady } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 
 /**
- * Token bucket per API key, kept in Redis so every gateway replica shares it; the clock is
- * Redis's own (TIME), so replicas with skewed clocks agree. Takes one token from each key in
- * KEYS, in order (a key named twice gives two tokens, the second seeing the first's take), and
- * returns [allowed, tokens left] for each, flattened. A key that cannot be read as a bucket (a
- * stray key of another type: WRONGTYPE) answers allowed = -1 instead of failing the whole call,
- * so one bad key lets only its own request through.
+ * Token bucket per API key in Redis, shared by every replica and timed by Redis's clock (TIME) so
+ * skewed replicas agree. Takes one token per key of KEYS in order (a key named twice takes two) and
+ * returns [allowed, tokens left] per key, flattened. A key of another type (WRONGTYPE) answers
+ * allowed = -1 instead of failing the call, so one bad key lets only its own request through.
  */
 const TOKEN_BUCKETS = `
 local rate = tonumber(ARGV[1])
@@ -67,17 +65,12 @@ export const MAX_KEYS_PER_CALL = 200;
 export const MAX_CALLS_IN_FLIGHT = 2;
 
 /**
- * Takes one token per request. A request is sent to Redis at once while fewer than
- * MAX_CALLS_IN_FLIGHT calls are in flight (a lone request waits for nothing); the requests that
- * arrive while every slot is busy are sent together, up to MAX_KEYS_PER_CALL per script call, as
- * soon as a slot frees: one command write and one round trip for all of them instead of one each
- * (group commit). A call that Redis does not answer within RATE_LIMIT_TIMEOUT_MS, fails, or
- * answers something that is not a reply to it lets its requests through (logged) and frees its
- * slot; a call given up on also lets through every request queued behind it, and while the
- * connection is not ready nothing is sent and every request passes at once: no request waits on
- * Redis longer than RATE_LIMIT_TIMEOUT_MS. The connection is the gateway's REDIS_WITHOUT_REPLAY:
- * calls in flight when it drops fail then and are never resent, so a call given up on cannot take
- * tokens later for requests that already passed.
+ * Takes one token per request, with group commit: up to MAX_CALLS_IN_FLIGHT calls in flight, and
+ * the requests arriving while every slot is busy go together (up to MAX_KEYS_PER_CALL) in the next.
+ * No request waits on Redis longer than RATE_LIMIT_TIMEOUT_MS: a call that times out, fails or gets
+ * a reply not its own lets its requests and those queued behind it through (logged), and while the
+ * connection is not ready every request passes. REDIS_WITHOUT_REPLAY never resends a dropped call,
+ * so a call given up on cannot take tokens later for requests that already passed.
  */
 @Injectable()
 export class RateLimiter {

@@ -46,10 +46,8 @@ function redirectTarget(v: CheckoutView): string | null {
 }
 
 /**
- * The hosted checkout page (no API key: the checkout id is the capability). Server-rendered HTML
- * forms, no scripts: a payment link or a pending transaction shows the form; a mobile-money
- * payment awaiting approval refreshes itself; a finished one redirects to the merchant's URL or
- * shows the result.
+ * The hosted checkout page: no API key, the checkout id is the capability. Server-rendered forms
+ * without scripts; a payment awaiting approval refreshes itself.
  */
 @Controller('checkout')
 export class CheckoutController {
@@ -172,7 +170,8 @@ export class CheckoutController {
     res
       .header(
         'Content-Security-Policy',
-        `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${[...new Set(formTargets)].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+        `default-src 'none'; style-src 'self'; img-src 'self' data:; ` +
+          `form-action ${[...new Set(formTargets)].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
       )
       .header('Cache-Control', 'no-store')
       .code(status)

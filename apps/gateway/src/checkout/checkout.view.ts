@@ -29,6 +29,14 @@ const MOBILE_MONEY_LABELS = codesOfType('mobile_money').map(labelOfCode).join(' 
 
 const money = (minor: number, currency: string) => `${toMajorString(minor, currency)} ${esc(currency)}`;
 
+const LOCK_ICON =
+  '<svg aria-hidden="true" width="12" height="12" viewBox="0 0 24 24"><path fill="currentColor" ' +
+  'd="M12 1a5 5 0 0 0-5 5v4H5v13h14V10h-2V6a5 5 0 0 0-5-5zm-3 9V6a3 3 0 0 1 6 0v4z"/></svg>';
+
+const FOOTER =
+  `<footer class="secure">${LOCK_ICON} Secured payment · ` +
+  'your card and wallet details are never shared with the merchant</footer>';
+
 function layout(title: string, body: string, opts: { refreshSeconds?: number } = {}): string {
   return `<!doctype html>
 <html lang="en">
@@ -43,7 +51,7 @@ ${opts.refreshSeconds ? `<meta http-equiv="refresh" content="${opts.refreshSecon
 <body>
 <main class="card">
 ${body}
-<footer class="secure"><svg aria-hidden="true" width="12" height="12" viewBox="0 0 24 24"><path fill="currentColor" d="M12 1a5 5 0 0 0-5 5v4H5v13h14V10h-2V6a5 5 0 0 0-5-5zm-3 9V6a3 3 0 0 1 6 0v4z"/></svg> Secured payment · your card and wallet details are never shared with the merchant</footer>
+${FOOTER}
 </main>
 </body>
 </html>`;
@@ -81,6 +89,20 @@ function methodChoice(v: CheckoutView, chosen?: string): string {
 </fieldset>`;
 }
 
+const DECLINE_BUTTON =
+  '<button type="submit" name="action" value="decline" class="decline" formnovalidate>Decline</button>';
+
+function mobileMoneyField(fixed: unknown, value: string | undefined): string {
+  const hint = fixed ? '' : ` <span class="hint">(${MOBILE_MONEY_LABELS})</span>`;
+  const attributes = [
+    'id="mobile_money_number" name="mobile_money_number" type="tel" inputmode="numeric" autocomplete="tel"',
+    `placeholder="0771234567" pattern="${MOBILE_MONEY_NUMBER_INPUT_PATTERN}" value="${esc(value)}"`,
+    fixed ? 'required' : '',
+  ].join(' ');
+  return `<label for="mobile_money_number">Mobile money number${hint}</label>
+  <input ${attributes}>`;
+}
+
 /** The page for an open link or a pending transaction: the form. */
 export function renderForm({ view: v, merchant, error, form, attemptToken }: CheckoutPageModel): string {
   const fixed = isPaymentMethodCode(v.payment_method_code) ? PAYMENT_METHODS[v.payment_method_code] : undefined;
@@ -97,15 +119,10 @@ ${error ? `<p class="error" role="alert" id="form-error">${esc(error)}</p>` : ''
       : ''
   }
   ${methodChoice(v, form?.payment_method_code)}
-  ${
-    needsNumber
-      ? `<label for="mobile_money_number">Mobile money number${fixed ? '' : ` <span class="hint">(${MOBILE_MONEY_LABELS})</span>`}</label>
-  <input id="mobile_money_number" name="mobile_money_number" type="tel" inputmode="numeric" autocomplete="tel" placeholder="0771234567" pattern="${MOBILE_MONEY_NUMBER_INPUT_PATTERN}" value="${esc(form?.mobile_money_number)}" ${fixed ? 'required' : ''}>`
-      : ''
-  }
+  ${needsNumber ? mobileMoneyField(fixed, form?.mobile_money_number) : ''}
   <div class="actions">
     <button type="submit" name="action" value="pay" class="pay">Pay ${money(v.total, v.currency)}</button>
-    ${v.mode === 'test' ? '<button type="submit" name="action" value="decline" class="decline" formnovalidate>Decline</button>' : ''}
+    ${v.mode === 'test' ? DECLINE_BUTTON : ''}
   </div>
 </form>`;
   return layout(`Pay ${merchant}`, body);
@@ -133,10 +150,12 @@ export function renderAtProvider({ view: v, merchant }: CheckoutPageModel): stri
   const p = v.provider!;
   const steps = [
     p.authorization_url
-      ? `<p><a class="pay button" href="${esc(p.authorization_url)}" rel="noreferrer">Continue to ${esc(p.name)}</a></p>`
+      ? `<p><a class="pay button" href="${esc(p.authorization_url)}" rel="noreferrer">` +
+        `Continue to ${esc(p.name)}</a></p>`
       : '',
     p.authorization_code
-      ? `<p>Enter the code <code data-testid="authorization-code">${esc(p.authorization_code)}</code> in your ${esc(p.name)} app.</p>`
+      ? `<p>Enter the code <code data-testid="authorization-code">${esc(p.authorization_code)}</code> ` +
+        `in your ${esc(p.name)} app.</p>`
       : '',
     p.instructions ? `<p>${esc(p.instructions)}</p>` : '',
   ].join('');
@@ -187,19 +206,25 @@ export function renderNotFound(): string {
 export function renderUnavailable(requestId: string): string {
   return layout(
     'Try again shortly',
-    `<h1>We could not load this payment</h1><p>Please try again in a moment. Reference <code>${esc(requestId)}</code>.</p>`,
+    '<h1>We could not load this payment</h1>' +
+      `<p>Please try again in a moment. Reference <code>${esc(requestId)}</code>.</p>`,
   );
 }
 
+// A backslash ending a line continues it (nothing is inserted): each rule is sent on one line.
 export const CHECKOUT_CSS = `
-:root { color-scheme: light; --ink: #14213d; --muted: #5c677d; --line: #dde3ea; --brand: #1d4ed8; --ok: #15803d; --bad: #b91c1c; }
+:root { color-scheme: light; --ink: #14213d; --muted: #5c677d; --line: #dde3ea; \
+--brand: #1d4ed8; --ok: #15803d; --bad: #b91c1c; }
 * { box-sizing: border-box; }
-body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f3f6fa; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
-.card { width: min(440px, 100% - 2rem); margin: 2rem auto; background: #fff; border: 1px solid var(--line); border-radius: 14px; padding: 1.75rem; box-shadow: 0 10px 30px rgba(20, 33, 61, .08); }
+body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f3f6fa; \
+font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
+.card { width: min(440px, 100% - 2rem); margin: 2rem auto; background: #fff; border: 1px solid var(--line); \
+border-radius: 14px; padding: 1.75rem; box-shadow: 0 10px 30px rgba(20, 33, 61, .08); }
 h1 { font-size: 1.35rem; margin: .25rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 0 0 .25rem; }
 .merchant { margin: 0; color: var(--muted); }
-.badge { display: inline-block; margin: 0 0 .75rem; padding: .15rem .6rem; border-radius: 999px; background: #fef3c7; color: #92400e; font-size: .8rem; font-weight: 600; }
+.badge { display: inline-block; margin: 0 0 .75rem; padding: .15rem .6rem; border-radius: 999px; \
+background: #fef3c7; color: #92400e; font-size: .8rem; font-weight: 600; }
 .amounts { margin: 0 0 1.25rem; border-top: 1px solid var(--line); }
 .amounts div { display: flex; justify-content: space-between; padding: .45rem 0; border-bottom: 1px solid var(--line); }
 .amounts dt { color: var(--muted); } .amounts dd { margin: 0; font-variant-numeric: tabular-nums; }
@@ -209,10 +234,12 @@ legend { padding: 0 .3rem; font-weight: 600; }
 .method { display: flex; gap: .6rem; align-items: center; padding: .3rem 0; cursor: pointer; }
 label { display: block; font-weight: 600; margin: .75rem 0 .3rem; } .method { font-weight: 400; margin: 0; }
 .hint { color: var(--muted); font-weight: 400; font-size: .9rem; }
-input[type=email], input[type=tel] { width: 100%; padding: .65rem .75rem; border: 1px solid #b8c2cf; border-radius: 8px; font: inherit; }
+input[type=email], input[type=tel] { width: 100%; padding: .65rem .75rem; border: 1px solid #b8c2cf; \
+border-radius: 8px; font: inherit; }
 input:focus-visible, button:focus-visible { outline: 3px solid #93c5fd; outline-offset: 2px; }
 .actions { display: grid; gap: .6rem; margin-top: 1.25rem; }
-button { font: inherit; font-weight: 600; padding: .8rem 1rem; border-radius: 10px; border: 1px solid transparent; cursor: pointer; }
+button { font: inherit; font-weight: 600; padding: .8rem 1rem; border-radius: 10px; \
+border: 1px solid transparent; cursor: pointer; }
 .pay { background: var(--brand); color: #fff; } .pay:hover { background: #1e40af; }
 a.button { display: inline-block; font-weight: 600; padding: .8rem 1rem; border-radius: 10px; text-decoration: none; }
 .decline { background: #fff; color: var(--bad); border-color: #fecaca; }

@@ -36,7 +36,10 @@ class ProxyList implements ValidatorConstraintInterface {
     });
   }
   defaultMessage(): string {
-    return '$property must be a comma-separated list of IP addresses or CIDR ranges, or loopback, linklocal, uniquelocal; or none';
+    return (
+      '$property must be a comma-separated list of IP addresses or CIDR ranges, ' +
+      'or loopback, linklocal, uniquelocal; or none'
+    );
   }
 }
 
@@ -64,11 +67,10 @@ export class GatewayConfig extends InternalRpcConfig {
   ADMIN_API_TOKEN = '';
 
   /**
-   * Which peers are proxies whose X-Forwarded-For (and -Proto) is believed: the client's
-   * address (the login limiter's per-address count, the audit log) is then the last address in
-   * the header before a trusted one. The default trusts private networks, which fits a cluster
-   * where only the ingress reaches the gateway; where other pods can reach it too, set the
-   * ingress's addresses, or they could claim any address. `none`: no proxy is trusted.
+   * Proxies whose X-Forwarded-For (and -Proto) is believed: the client's address (login limiter,
+   * audit log) is the last one in the header before a trusted one. The default trusts private
+   * networks, right when only the ingress reaches the gateway; if other pods can reach it too, set
+   * the ingress's addresses, or they could claim any address. `none`: no proxy is trusted.
    */
   @Validate(ProxyList)
   TRUSTED_PROXIES = 'loopback, linklocal, uniquelocal';

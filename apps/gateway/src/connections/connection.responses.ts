@@ -3,13 +3,14 @@ import { Closed, List, Str, StringEnum, type Static } from '@payments/contracts/
 import { PAYMENT_METHOD_CODES } from '@payments/domain';
 import { Ok } from '../http/responses';
 
-/** Answers of /v1/connections: the presenter's return types and the OpenAPI schemas. No credential is ever among them. */
+const MASKED_ACCOUNT =
+  'The provider account, masked: its prefix and the last characters of its id (int_…1201, ct_…5E0A, site_…0001)';
+
+/** Answers of /v1/connections (presenter return types and OpenAPI schemas); no credential is ever among them. */
 const connectionFields = {
   provider: StringEnum(CONNECTION_PROVIDERS),
   mode: StringEnum(MODES, 'The mode of the key that connected it'),
-  account: Str(
-    'The provider account, masked: its prefix and the last characters of its id (int_…1201, ct_…5E0A, site_…0001)',
-  ),
+  account: Str(MASKED_ACCOUNT),
   methods: List(StringEnum(PAYMENT_METHOD_CODES), 'The payment_method_codes this connection serves'),
   notification_url: Str("Give it to the provider as the account's notification (result) URL"),
   date_created: Str(),

@@ -68,13 +68,14 @@ export class ConnectionsController {
     return { result: 'success', ...presentConnection(c, this.config.publicBaseUrl()) };
   }
 
-  /** Replaces the credentials (idempotent: the same body again changes nothing). The body's fields depend on the provider. */
+  /** Replaces the credentials (idempotent: the same body again changes nothing); fields depend on the provider. */
   @Put(':provider')
   @ApiPathEnum('provider', CONNECTION_PROVIDERS)
   @ApiBodyOneOf(PaynowConnectionDto, DpoConnectionDto, OzowConnectionDto)
   @ApiResponds(
     200,
-    'The connection as stored (no credentials): paynow takes PaynowConnectionDto, dpo DpoConnectionDto, ozow OzowConnectionDto',
+    'The connection as stored (no credentials): ' +
+      'paynow takes PaynowConnectionDto, dpo DpoConnectionDto, ozow OzowConnectionDto',
     R.ConnectionAnswer,
   )
   @ApiErrors(ErrorCodes.NotFound)

@@ -33,7 +33,8 @@ export class AuditStore {
 
   async append(r: AuditRecord): Promise<void> {
     await this.ds.query(
-      'INSERT INTO dashboard_audit_log (business_id, user_id, actor, action, mode, target, details, ip) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      'INSERT INTO dashboard_audit_log (business_id, user_id, actor, action, mode, target, details, ip) ' +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
       [r.business_id, r.user_id, r.actor, r.action, r.mode, r.target, JSON.stringify(r.details ?? {}), r.ip],
     );
   }
@@ -47,7 +48,8 @@ export class AuditStore {
     const rows = await queryRows<AuditRow>(
       this.ds,
       `SELECT id::text AS id, actor, action, mode, target, details, ip, created_at FROM dashboard_audit_log
-       WHERE business_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) ORDER BY dashboard_audit_log.id DESC LIMIT $3`,
+       WHERE business_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint)
+       ORDER BY dashboard_audit_log.id DESC LIMIT $3`,
       [businessId, before ?? null, limit + 1],
     );
     const entries = rows.slice(0, limit).map((r): AuditEntry => ({

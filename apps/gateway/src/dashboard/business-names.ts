@@ -8,13 +8,11 @@ import type { ApiRequest } from '../http/http-types';
 export type BusinessNames = DashboardApi.BusinessNames;
 
 /**
- * The names of the businesses that pay the session's business through their own split terms: the
- * debtors of the entries and invoices it is the creditor of. A business is named only to a
- * business it chose to pay; an id a business typed itself (its split configs' and links'
- * partners, what it owes) is not looked up, since anyone may type any id. Businesses live in the
- * gateway's own database (no service has them), so this is one query per answer, however many
- * rows it has. Names are a convenience: when they cannot be read the answer goes out without them
- * (the pages show the ids) instead of failing.
+ * Names of the businesses that pay the session's business through their own split terms (the
+ * debtors of the entries and invoices it is creditor of). A business is named only to one it chose
+ * to pay: an id a business typed itself (partners, what it owes) is never looked up, since anyone
+ * may type any id. One query per answer; if it fails the answer goes out without names (the pages
+ * show the ids).
  */
 @Injectable()
 export class PartnerNames {

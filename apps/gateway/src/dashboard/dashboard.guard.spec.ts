@@ -106,7 +106,7 @@ describe('DashboardGuard', () => {
     expect(req.dashboard?.user.role).toBe('developer');
   });
 
-  it('refuses an Idempotency-Key on a handler whose answer holds a secret shown once (it would be kept for replays)', async () => {
+  it('refuses an Idempotency-Key where the answer holds a secret shown once (it would be kept to replay)', async () => {
     const { guard } = guardFor('developer');
     const headers = { ...cookie, 'x-csrf-token': CSRF, 'idempotency-key': 'k-1' };
     const secretAnswer = call('webhooks.write', { method: 'POST', headers });

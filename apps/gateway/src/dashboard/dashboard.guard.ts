@@ -33,7 +33,10 @@ const ANY_MODE = 'dashboard-any-mode';
 export const AnyMode = () => SetMetadata(ANY_MODE, true);
 
 const SECRET_ANSWER = 'dashboard-secret-answer';
-/** The handler's answer holds a secret shown once (a new API key, a webhook signing secret): never kept for an idempotent replay. */
+/**
+ * The handler's answer holds a secret shown once (a new API key, a webhook signing secret): never
+ * kept for an idempotent replay.
+ */
 export const AnswersSecret = () => SetMetadata(SECRET_ANSWER, true);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -45,11 +48,11 @@ function sameToken(a: string, b: string): boolean {
 }
 
 /**
- * Every dashboard API route but sign-in: a live session (401 not_signed_in), the session's CSRF
- * token in X-CSRF-Token on anything but GET (403 csrf_token_invalid), then the route's action
- * for the user's role (403 forbidden). The user is read again on every request, so a changed role
- * applies at once. Then the request acts as the business in the session's mode: the same RPC
- * context a secret key of that mode gets, so the services apply exactly the API's rules.
+ * Every dashboard API route but sign-in: a live session (401 not_signed_in), its CSRF token in
+ * X-CSRF-Token on anything but GET (403 csrf_token_invalid), then the route's action for the user's
+ * role (403 forbidden). The user is read on every request, so a changed role applies at once. The
+ * request then gets the RPC context of a secret key of the session's mode, so the services apply
+ * exactly the API's rules.
  */
 @Injectable()
 export class DashboardGuard implements CanActivate {

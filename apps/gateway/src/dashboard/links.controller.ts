@@ -76,7 +76,7 @@ export class DashboardLinksController {
     return { result: 'success', links, has_more: page.has_more };
   }
 
-  /** POST /v1/links's body and rules; one Idempotency-Key per link, reused when retrying it, so a retry never makes a second link. */
+  /** POST /v1/links's body and rules; one Idempotency-Key per link, reused on retry: a retry never makes a 2nd link. */
   @Post()
   @HttpCode(201)
   @Allows('links.write')

@@ -175,7 +175,10 @@ export class PaymentsController {
     }
   }
 
-  /** Asked only for a payment fetched as this business and mode; the page still shows the payment when the ledger cannot be asked. */
+  /**
+   * Asked only for a payment fetched as this business and mode; the page still shows the payment
+   * when the ledger cannot be asked.
+   */
   private async splitEntriesOf(req: ApiRequest, transactionId: string): Promise<DashboardLedgerEntry[] | null> {
     try {
       const r = await this.ledger.call<LedgerOfTransactionBody, LedgerOfTransactionResult>(

@@ -70,7 +70,10 @@ export class DashboardSplitConfigsController {
     return { result: 'success', split_config: presentListedSplitConfig(c) };
   }
 
-  /** As PUT /v1/splits/config/{id}: any of split_type, split_value, split_role, description; partner and currency never change. */
+  /**
+   * As PUT /v1/splits/config/{id}: any of split_type, split_value, split_role, description; partner
+   * and currency never change.
+   */
   @Patch(':id')
   @Allows('splits.write')
   async update(

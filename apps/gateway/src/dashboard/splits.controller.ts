@@ -30,10 +30,8 @@ import { presentDashboardEntry } from './splits.presenter';
 const PAGE = 25;
 
 /**
- * Split configs, the ledger with its summary, and settlement invoices of the session's business
- * and mode: the RPCs and answers of /v1/splits, plus an invoice's page (its entries), the summary
- * per counterparty, and the names of the partner businesses each answer mentions. Creating and
- * changing configs: split-configs.controller.ts.
+ * /v1/splits for the session's business and mode, plus an invoice's entries, the summary per
+ * counterparty and partner names; creating and changing configs is in split-configs.controller.ts.
  */
 @ApiExcludeController()
 @Controller('dashboard/api/splits')
@@ -106,7 +104,10 @@ export class DashboardSplitsController {
     return presentInvoices(r.invoices, r.count, r.has_more);
   }
 
-  /** One invoice of the business (debtor or creditor) with a page of the entries it nets (`skip` pages on); any other is 404. */
+  /**
+   * One invoice of the business (debtor or creditor) with a page of the entries it nets (`skip`
+   * pages on); any other is 404.
+   */
   @Get('invoices/:reference')
   @Allows('splits.read')
   async invoice(

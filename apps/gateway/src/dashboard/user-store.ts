@@ -117,7 +117,7 @@ export class DashboardUserStore {
     });
   }
 
-  /** Every user of the business, locked until the transaction ends: changes of one business's users run one at a time. */
+  /** Every user of the business, locked until the transaction ends: one business's user changes run one at a time. */
   private lockBusinessUsers(m: EntityManager, businessId: number): Promise<{ id: number; role: Role }[]> {
     return queryRows<{ id: number; role: Role }>(
       m,

@@ -32,7 +32,8 @@ export class EventsController {
   @Get()
   @ApiResponds(
     200,
-    'One page of events, newest first by time or, with order=recorded, by when they were recorded (test pings are not listed)',
+    'One page of events, newest first by time or, with order=recorded, by when they were recorded ' +
+      '(test pings are not listed)',
     R.EventList,
   )
   @ApiErrors()

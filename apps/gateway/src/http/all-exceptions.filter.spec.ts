@@ -82,7 +82,7 @@ describe('AllExceptionsFilter and values the database refuses', () => {
 });
 
 describe('AllExceptionsFilter and bodies that cannot be read', () => {
-  it('answers 413 payload_too_large for a body over the limit (Fastify refuses it, Nest maps that to an HttpException)', () => {
+  it('answers 413 payload_too_large for a body over the limit (Fastify refuses it, Nest maps to HttpException)', () => {
     const res = run(new HttpException('Request body is too large', 413));
     expect(res.statusCode).toBe(413);
     expect(res.body).toEqual({

@@ -21,13 +21,10 @@ export function requestFingerprint(method: string, url: string, body: unknown): 
 }
 
 /**
- * The fingerprint records were stored with before it was canonical (the body's keys in the order
- * they were sent). A retry of such a request within IDEMPOTENCY_TTL_SECONDS of the deploy that
- * introduced canonical fingerprints must still replay, so a stored fingerprint matches either
- * spelling. Remove this fallback in any release deployed once that TTL (24 h by default) has
- * passed since the canonical release ran on every gateway replica: no record stored the old way
- * can be alive then. A body already in canonical order has the same fingerprint both ways, and
- * two different bodies never share either one, so the fallback cannot make a reuse pass.
+ * The fingerprint as stored before it was canonical (the body's keys in sent order), so a retry of a
+ * record stored the old way still replays. Remove it in a release deployed once
+ * IDEMPOTENCY_TTL_SECONDS (24 h by default) has passed since the canonical release ran on every
+ * replica. It cannot make a reuse pass: two different bodies never share either fingerprint.
  */
 export function legacyRequestFingerprint(method: string, url: string, body: unknown): string {
   return sha256(`${method} ${url}\n${JSON.stringify(body ?? null)}`);

@@ -58,7 +58,7 @@ describe('Idempotency-Key claim against an unavailable or resent Redis', () => {
     expect(req.idempotencyClaim).toBeUndefined();
   });
 
-  it("holds when a resent SET finds the key already holding this request's own claim (its first answer was lost)", async () => {
+  it("holds when a resent SET finds the key holding this request's own claim (its first answer was lost)", async () => {
     let value: string | undefined;
     const { idempotency, calls } = fakeRedis('ready', async (call, args) => {
       if (call === 'set') return ((value = args[1] as string), null); // applied once, the resend answers "taken"

@@ -66,7 +66,7 @@ describe('Idempotency: what a failure leaves under the key', () => {
     expect(kept()).toEqual([expect.objectContaining({ state: 'done', status: 504 })]);
   });
 
-  it('an unknown outcome the service can resolve is not kept: 409 until it settles, then the retry runs and its answer is kept', async () => {
+  it('an outcome the service resolves is not kept: 409 until it settles, then the retry runs and is kept', async () => {
     const { call, store } = harness();
     const body = { email: 'a@example.com', amount: 5000 };
     let now = 1_000_000;
@@ -103,7 +103,7 @@ describe('Idempotency: a request that outlived its claim', () => {
   const request = () => keyedRequest(body);
   const key = 'idempotency:biz_1:test:key-1';
 
-  it("does not write its answer over the retry that claimed the key after it expired, and the retry's answer is kept", async () => {
+  it("does not overwrite a retry that claimed the key after it expired: the retry's answer is kept", async () => {
     const { store, idempotency } = harness();
     const slow = request();
     await idempotency.claim(slow);

@@ -152,7 +152,7 @@ describe('Idempotency: what is kept is what was sent', () => {
 });
 
 describe('Idempotency: an answer that says JSON but is not', () => {
-  it('is kept as a readable record (its text as a string), so a retry replays it instead of running again', async () => {
+  it('is kept as a readable record (its text as a string), so a retry replays it instead of running', async () => {
     const body = { email: 'a@example.com', amount: 5000 };
     const { call, store, idempotency } = harness();
     const req = keyedRequest(body);

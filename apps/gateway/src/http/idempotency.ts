@@ -25,7 +25,9 @@ interface Stored {
 }
 
 /** Replaces the record in KEYS[1] by ARGV[2] (for ARGV[3] ms) only if it is still ARGV[1]. */
-export const TAKE_OVER = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end return false`;
+export const TAKE_OVER =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then " +
+  "return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end return false";
 
 /**
  * Settles a claim: if KEYS[1] still holds the claim's running record ARGV[1] (or nothing: the
@@ -98,24 +100,14 @@ export class IdempotentReplay extends Error {
 }
 
 /**
- * Stripe's Idempotency-Key semantics on every POST: the first request with a key runs and its
- * response is kept IDEMPOTENCY_TTL_SECONDS per business, mode and key type; the same key and
- * body replay that response with `Idempotent-Replayed: true`; the same key with another body → 422
- * idempotency_key_reused; while the first still runs → 409 idempotency_in_progress. The claim is
- * an atomic SET NX in Redis, so it holds across concurrent requests and gateway replicas.
- * Requests refused before they ran (validation, auth, rate limit, a service that could not be
- * reached) are not kept, so they can be retried with the same key. An outcome_unknown answer of a
- * service idempotent on the key (KEY_IDEMPOTENT_PATTERNS: initialize, refunds) is not kept either:
- * retries get 409 until the first attempt can no longer commit, then run again and the service
- * answers with what the first did. Any other answer is kept and replayed — an outcome_unknown of
- * any other endpoint included: running it again could apply it twice, so the caller checks the
- * outcome and uses a new key.
- *
+ * Stripe's Idempotency-Key semantics on every POST (docs/api.md). The claim is an atomic SET NX in
+ * Redis, so it holds across concurrent requests and gateway replicas. Requests refused before they
+ * ran are not kept, so they can be retried with the same key; nor is an outcome_unknown of a
+ * KEY_IDEMPOTENT_PATTERNS endpoint (retries get 409 until the first attempt can no longer commit).
+ * Any other answer is kept, outcome_unknown included: running it again could apply it twice.
  * The claim runs at the end of the API-key and admin guards (after authentication and the rate
- * limit, before the validation pipe), and the answer is kept by the onSend hook
- * (settleIdempotency) as the bytes that are sent, whatever produced them (the handler or the
- * exceptions filter). A request without the header costs a header lookup: it goes through no
- * interceptor chain.
+ * limit, before validation); the onSend hook (settleIdempotency) keeps the bytes sent, whatever
+ * produced them.
  */
 @Injectable()
 export class Idempotency {
@@ -127,12 +119,10 @@ export class Idempotency {
   ) {}
 
   /**
-   * Claims the request's Idempotency-Key, or throws the answer to give instead (a malformed key,
-   * a replay, a reused or still running key). Undefined (nothing to wait for) when the request
-   * carries no key or is not a merchant's or admin's POST. The admin guard says so with
-   * `{ admin: true }`: the guard that authenticated the request knows, whatever the path's case.
-   * The dashboard's guard names a scope of its own (`scope`), so its users' keys never meet the
-   * merchant's API keys'.
+   * Claims the request's Idempotency-Key, or throws the answer to give instead (a malformed key, a
+   * replay, a reused or still running key); undefined when there is nothing to wait for. The admin
+   * guard passes `{ admin: true }` (it knows, whatever the path's case); the dashboard's `scope`
+   * keeps its users' keys apart from merchants' API keys.
    */
   claim(req: ApiRequest, by: { admin?: boolean; scope?: string } = {}): Promise<void> | undefined {
     if (req.method !== 'POST') return undefined;
@@ -176,9 +166,8 @@ export class Idempotency {
         );
         if (claimed !== 'OK') raw = await read();
       }
-      // An earlier attempt of this same request got no answer (outcome_unknown) from a service
-      // idempotent on the key, and can no longer commit: this retry runs again and gets the real
-      // outcome (the service answers with what the first attempt did, if it did anything). Taken
+      // An earlier attempt got outcome_unknown from a service idempotent on the key and can no longer
+      // commit: this retry runs again and the service answers with what the first attempt did. Taken
       // over only if the record is still that one, so of two retries one runs.
       const stored = raw === null ? undefined : parseStored(raw);
       if (
@@ -199,11 +188,9 @@ export class Idempotency {
       // reconnect, where it answered as if another request held the key.
       if (raw === running) claimed = 'OK';
     } catch (err) {
-      // A claim sent but not answered may still be applied when Redis answers (ioredis resends it
-      // after a reconnect, before what was queued while it was down): its release goes behind it
-      // on the same connection and removes this claim's record only. Until this connection gets
-      // through again (a link that hangs rather than drops: up to the claim's hold), a retry on
-      // another replica may get 409 idempotency_in_progress; it never runs twice.
+      // A claim sent but unanswered may still be applied later (ioredis resends it after a reconnect):
+      // the release queued behind it on the same connection removes only this claim's record. Until
+      // then a retry on another replica may get 409 idempotency_in_progress; it never runs twice.
       this.release(redisKey, running);
       this.unavailable(req, (err as Error).message);
     }
@@ -278,7 +265,8 @@ export class Idempotency {
         typeof payload === 'string' &&
         isJsonText(payload);
       const body = typeof payload !== 'string' ? undefined : isJson ? payload : JSON.stringify(payload);
-      stored = `{"state":"done","fingerprint":${JSON.stringify(claim.fingerprint)},"status":${status}${body === undefined ? '' : `,"body":${body}`}}`;
+      const bodyField = body === undefined ? '' : `,"body":${body}`;
+      stored = `{"state":"done","fingerprint":${JSON.stringify(claim.fingerprint)},"status":${status}${bodyField}}`;
     }
     try {
       // Past the deadline the answer is sent anyway: the script stays queued in ioredis and keeps

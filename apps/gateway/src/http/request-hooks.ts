@@ -10,11 +10,13 @@ const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,100}$/;
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 // /docs serves Swagger UI (its own scripts and styles).
 const DOCS_CSP =
-  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; " +
+  "frame-ancestors 'none'";
 // The merchant dashboard's pages: only its own script files (no inline script, no eval); inline
 // styles are allowed because the component kit and the charts set style attributes.
 export const DASHBOARD_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 function csp(path: string): string {
   const p = path.toLowerCase();
@@ -24,10 +26,8 @@ function csp(path: string): string {
 }
 
 /**
- * Every request gets an id (a caller's well-formed X-Request-Id is kept), echoed in X-Request-Id,
- * the standard security headers, and its path and query string checked before any body is read.
- * The rest of the request (body parsing, guards, handler) runs in a log context carrying the id.
- * Once answered, it is timed into the request-duration histogram and logged at info.
+ * Ids, security headers and the path and query check on every request, before any body is read;
+ * the rest of the request runs in a log context carrying the id.
  */
 export function registerRequestHooks(fastify: FastifyInstance): void {
   fastify.decorateRequest('requestId', '');

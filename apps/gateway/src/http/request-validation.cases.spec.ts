@@ -26,11 +26,10 @@ const comparable = (kind: 'body' | 'query', outcome: Outcome): Outcome =>
   kind === 'query' && 'ok' in outcome ? { ok: sorted(outcome.ok) } : outcome;
 
 /**
- * Characterization of request validation: bodies and query strings of every validated endpoint
- * (request-endpoints.ts), each with exactly what validation made of it — the value the handler
- * receives (coercions included) or the error message and `errors` list, in order. Captured from
- * the class-validator pipe before requests moved to TypeBox (ADR 0016), which answers every case
- * the same; the cases where class-transformer crashed (a 500) now record the 400 that replaced it.
+ * Characterization of request validation (request-endpoints.ts): each body or query string with
+ * exactly what validation made of it, the value the handler receives (coercions included) or the
+ * error message and `errors` list in order. Captured from the class-validator pipe (ADR 0016);
+ * where class-transformer crashed (a 500) the case records the 400 that replaced it.
  */
 describe('request validation answers every recorded case as recorded', () => {
   if (process.env.CAPTURE_REQUEST_CASES) {

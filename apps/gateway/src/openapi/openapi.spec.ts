@@ -113,7 +113,7 @@ describe('OpenAPI document', () => {
     expect(generated.paths['/v1/transactions'].post!.responses['403']).toBeUndefined(); // a public key may initialize
   });
 
-  it("documents a connection's provider as one of the providers and its PUT body as one of their credential objects", () => {
+  it("documents a connection's provider as one of the providers and its PUT body as one of their credentials", () => {
     const item = generated.paths['/v1/connections/{provider}'];
     for (const op of [item.get!, item.put!, item.delete!]) {
       expect(op.parameters).toEqual([

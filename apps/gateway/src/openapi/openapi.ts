@@ -93,13 +93,9 @@ function documentHealthErrors(): void {
 const jsonBody = (schema: SchemaObject) => ({ required: true, content: { 'application/json': { schema } } });
 
 /**
- * The OpenAPI 3.1 document of the gateway, generated from the code: paths from the controllers,
- * request bodies and query parameters from the TypeBox request schemas their handlers validate
- * with, success answers from each handler's @ApiResponds schema (the type its presenter returns),
- * errors from each handler's @ApiErrors and what its route answers by construction, webhooks from
- * the payload schemas of libs/contracts. `npm run openapi` writes docs/openapi.json; a unit test
- * fails when it drifts from the code. Built once (on the first request for /docs, or by `npm run
- * openapi`), never per request.
+ * The gateway's OpenAPI 3.1 document, generated from the code: controllers, TypeBox request schemas,
+ * @ApiResponds and @ApiErrors, and libs/contracts for webhooks. `npm run openapi` writes
+ * docs/openapi.json and a unit test fails when it drifts. Built once, never per request.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   documentHealthAnswers({ live: HealthLive, ready: HealthReady });

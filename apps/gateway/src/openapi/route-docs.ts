@@ -19,10 +19,9 @@ export const ApiPathEnum = (name: string, values: readonly string[]) =>
 export const ApiBodyOneOf = (...schemas: RequestObject[]) => SetMetadata(BODY_ONE_OF, schemas);
 
 /**
- * The error codes a handler answers beyond those its route answers by construction (the input
- * guard, validation, authentication, rate limits, idempotency, server errors: see error-docs.ts):
- * not_found, the domain's refusals, outcome_unknown for a call to a service. On a controller it
- * applies to every handler; the document lists a handler's own codes and its controller's. Every
- * documented handler declares them, `@ApiErrors()` when there are none.
+ * The error codes a handler answers beyond those of its route by construction (see error-docs.ts):
+ * not_found, the domain's refusals, outcome_unknown of a service call. On a controller it applies
+ * to every handler (the document lists both). Every documented handler declares them, `@ApiErrors()`
+ * when there are none.
  */
 export const ApiErrors = (...codes: ErrorCode[]) => SetMetadata(API_ERRORS, codes);

@@ -54,13 +54,16 @@ export function webhooksSection(ref: (schema: object) => SchemaObject): Record<s
         post: {
           operationId: `webhook_${type}`,
           summary: type,
-          description: `${WHEN[type]} Sent as a signed POST to each active callback subscribed to \`${type}\`; retried on a schedule until a 2xx answer (410 Gone disables the callback).`,
+          description:
+            `${WHEN[type]} Sent as a signed POST to each active callback subscribed to \`${type}\`; ` +
+            'retried on a schedule until a 2xx answer (410 Gone disables the callback).',
           parameters: [
             header('webhook-id', 'The event id (evt_…), the same on every attempt: deduplicate on it'),
             header('webhook-timestamp', 'Unix seconds when this attempt was signed'),
             header(
               'webhook-signature',
-              'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, space-separated while a rolled secret overlaps',
+              'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, ' +
+                'space-separated while a rolled secret overlaps',
             ),
           ],
           requestBody: { required: true, content: { 'application/json': { schema: ref(webhookEventSchema(type)) } } },

@@ -10,11 +10,10 @@ import { ApiErrors } from '../openapi/route-docs';
 const TRANSACTION_ID = /^txn_[A-Za-z0-9]{1,60}$/;
 
 /**
- * Where a customer's browser comes back from a provider's payment page (the return URL every
- * connector gives its provider, for success, cancel and error alike; DPO comes back with GET, Ozow
- * posts a form). Nothing the browser brings is trusted: the provider is asked about the payment at
- * once, and the customer goes on (303) to the hosted checkout page, which shows the outcome or
- * sends them to the merchant's success or failure URL.
+ * Where a customer's browser comes back from a provider's payment page (every connector's return
+ * URL, for success, cancel and error; DPO comes back with GET, Ozow posts a form). Nothing the
+ * browser brings is trusted: the provider is asked about the payment at once, and the customer
+ * goes on (303) to the hosted checkout page, which shows the outcome or redirects to the merchant.
  */
 @ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('v1/provider-returns')

@@ -64,7 +64,8 @@ export class ReconcileAdminController {
   @HttpCode(200)
   @ApiResponds(
     200,
-    "The ledger's copy of the given transactions: refunds, split entries with what their reversals undo, and the entries its rules expect",
+    "The ledger's copy of the given transactions: refunds, split entries with what their reversals undo, " +
+      'and the entries its rules expect',
     R.ReconcileLedger,
   )
   @ApiErrors()

@@ -94,7 +94,7 @@ describe('RpcClientPool failover', () => {
 });
 
 describe('RpcClientPool with a replica restarting', () => {
-  it('sends every one of many concurrent calls to the replica that is up, none twice to the one that refuses', async () => {
+  it('sends each of many concurrent calls to the replica that is up, none twice to the one that refuses', async () => {
     const pool = new RpcClientPool(
       'transaction-service',
       '10.0.0.4:4001,10.0.0.2:4001',
@@ -140,7 +140,7 @@ describe('RpcClientPool and DNS', () => {
 });
 
 describe('RpcClientPool refusals', () => {
-  it('a refusal the service marks not_executed reaches the idempotency layer as notExecuted, and never the public body', async () => {
+  it('a refusal marked not_executed reaches the idempotency layer as notExecuted, not the public body', async () => {
     const pool = new RpcClientPool(
       'transaction-service',
       '10.0.0.3:4001',

@@ -20,12 +20,11 @@ interface Endpoint {
 }
 
 /**
- * RPC clients for one service, one persistent multiplexed connection per address (FramedRpcClient),
- * balanced round-robin over every address. Host names are re-resolved every `refreshMs`, so a
- * Kubernetes headless Service's pods all get traffic. A request that cannot connect moves on to the
- * next address (nothing was sent); a request without an answer within `timeoutMs` (connecting and
- * trying other addresses included) fails with 503 rather than hang. Connecting to one address is
- * capped at `connectTimeoutMs`, so an address that drops packets leaves time for the next one.
+ * RPC clients for one service: a multiplexed connection per address, round-robin over all of them,
+ * host names re-resolved every `refreshMs` so every pod of a headless Service gets traffic. A
+ * request that cannot connect tries the next address (nothing was sent); one unanswered within
+ * `timeoutMs` fails with 503 rather than hang. `connectTimeoutMs` caps each address, so one that
+ * drops packets leaves time for the next.
  */
 export class RpcClientPool {
   private endpoints: Endpoint[] = [];
@@ -215,8 +214,11 @@ function outcomeUnknown(pattern: string, what: string): ApiException {
   const unknown = new ApiException(
     ErrorCodes.OutcomeUnknown,
     rerunnable
-      ? `${what}; the request may or may not have been applied: retry with the same Idempotency-Key to get its outcome (or verify by reference); do not retry with a new key until you know`
-      : `${what}; the request may or may not have been applied: check its outcome before trying again with a new Idempotency-Key`,
+      ? `${what}; the request may or may not have been applied: ` +
+          'retry with the same Idempotency-Key to get its outcome (or verify by reference); ' +
+          'do not retry with a new key until you know'
+      : `${what}; the request may or may not have been applied: ` +
+          'check its outcome before trying again with a new Idempotency-Key',
   );
   if (rerunnable) unknown.rerunAfter = Date.now() + OUTCOME_SETTLES_MS;
   return unknown;

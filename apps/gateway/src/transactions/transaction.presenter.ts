@@ -109,7 +109,9 @@ export function presentTransactionModel(t: TransactionView): TransactionModel {
 export function presentRefundCreated(r: RefundView): RefundCreated {
   return {
     result: 'success',
-    message: `Refund of ${toMajorString(r.amount, r.currency)} ${r.currency} for ${r.transaction_reference} is being processed`,
+    message:
+      `Refund of ${toMajorString(r.amount, r.currency)} ${r.currency} ` +
+      `for ${r.transaction_reference} is being processed`,
     refund_id: r.refund_id,
     status: r.status,
     amount: r.amount,

@@ -109,8 +109,12 @@ export class TransactionsController {
     if (refused.length > 0) {
       throw new ApiException(
         ErrorCodes.ValidationError,
-        `${refused[0]} must have an origin from the business's redirect origins (set them with PUT /v1/settings/redirect_origins)`,
-        refused.map((field) => ({ field, message: 'has an origin that is not among the business’s redirect origins' })),
+        `${refused[0]} must have an origin from the business's redirect origins ` +
+          '(set them with PUT /v1/settings/redirect_origins)',
+        refused.map((field) => ({
+          field,
+          message: 'has an origin that is not among the business’s redirect origins',
+        })),
       );
     }
   }

@@ -7,7 +7,10 @@ export const ExitCode = {
   Usage: 2,
   /** Refused for safety: events would be skipped, or the group has running consumers. */
   Refused: 3,
-  /** Waited for the deadline and the work is not done (lag still above 0, outcomes missing), or nothing moved for --stall-timeout. */
+  /**
+   * Waited for the deadline and the work is not done (lag still above 0, outcomes missing), or
+   * nothing moved for --stall-timeout.
+   */
   TimedOut: 4,
   /** Stopped by ^C at a safe point; running the same command again continues (live replay). */
   Interrupted: 130,

@@ -24,7 +24,7 @@ describe('Progress off a terminal', () => {
     expect(text()).toBe('lag of g 0/0 (100 %)\n');
   });
 
-  it('with a unit, shows the rate since it first moved and the time left at that rate, then the time it took (the last line once)', () => {
+  it('with a unit: rate since it first moved, time left at that rate, then the time taken on one last line', () => {
     const { out, text } = pipe();
     let t = 1_000_000;
     const p = new Progress('copying', 30_000, { out, unit: 'events', lineEveryMs: 0, now: () => t });

@@ -29,7 +29,10 @@ export class Progress {
   private readonly lineEveryMs: number;
   private readonly now: () => number;
   private readonly startedAt: number;
-  /** The first update that moved: the rate counts from there (connecting and joining a group are not throughput, and when its work began is not known). */
+  /**
+   * The first update that moved: the rate counts from there (connecting and joining a group are not
+   * throughput, and when its work began is not known).
+   */
   private first: { at: number; value: number } | undefined;
   private readonly unit: string | undefined;
   private lastLine = 0;

@@ -109,7 +109,8 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
   dlq
     .command('replay')
     .description(
-      'deliver the dead letters to their group only (keys and headers kept), then remove them from the dead-letter topic',
+      'deliver the dead letters to their group only (keys and headers kept), ' +
+        'then remove them from the dead-letter topic',
     )
     .requiredOption('--group <group>', 'consumer group')
     .option('--limit <n>', 'dry run: show at most this many (0: all of them)', nonNegativeInt, 100)
@@ -140,12 +141,16 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
         });
         if (orphans.length > 0) {
           throw new RefusedError(
-            `${orphans.length} message(s) have no ${DeadLetterHeaders.OriginalTopic} header (${orphans.slice(0, 20).join(', ')}${orphans.length > 20 ? ', …' : ''}): nothing says which handler applies them`,
+            `${orphans.length} message(s) have no ${DeadLetterHeaders.OriginalTopic} header ` +
+              `(${orphans.slice(0, 20).join(', ')}${orphans.length > 20 ? ', …' : ''}): ` +
+              'nothing says which handler applies them',
           );
         }
         if (repaired > 0)
           console.log(
-            `${repaired} of them name a replay topic as their original topic (dead-lettered by a service that did not read the replay-origin header): each goes back as coming from the topic, partition and offset that header names`,
+            `${repaired} of them name a replay topic as their original topic ` +
+              '(dead-lettered by a service that did not read the replay-origin header): ' +
+              'each goes back as coming from the topic, partition and offset that header names',
           );
         if (!opts.execute) {
           await eachLetter(
@@ -197,7 +202,8 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
           progress.stop();
           if (end === 'interrupted') {
             throw new InterruptedError(
-              `interrupted: ${redelivery.sent} of ${count} message(s) delivered and none removed from ${topic}; run the same command again (the group applies each message once)`,
+              `interrupted: ${redelivery.sent} of ${count} message(s) delivered and none removed from ${topic}; ` +
+                'run the same command again (the group applies each message once)',
             );
           }
           // Delivered (acks=all) before removal, and removed only as far as delivered: a crash in between
@@ -216,7 +222,8 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
             });
           const removed = removable.reduce((n, r) => n + r.to - r.from, 0);
           console.log(
-            `${removed} message(s) removed from ${topic}${removed < count ? ` (${count - removed} were not read back and stay)` : ''}`,
+            `${removed} message(s) removed from ${topic}` +
+              (removed < count ? ` (${count - removed} were not read back and stay)` : ''),
           );
           console.log(outcomeSummary(redelivery.sent, opts.group, await redelivery.outcomes(stallMs)));
         } finally {

@@ -25,11 +25,13 @@ function printGroup(info: GroupInfo, rows: PartitionLag[]): void {
     return;
   }
   console.log(
-    `  ${'topic'.padEnd(32)}${'partition'.padStart(10)}${'committed'.padStart(11)}${'end'.padStart(11)}${'lag'.padStart(9)}`,
+    `  ${'topic'.padEnd(32)}${'partition'.padStart(10)}${'committed'.padStart(11)}` +
+      `${'end'.padStart(11)}${'lag'.padStart(9)}`,
   );
   for (const r of rows) {
     console.log(
-      `  ${r.topic.padEnd(32)}${String(r.partition).padStart(10)}${String(r.committed ?? '-').padStart(11)}${String(r.end).padStart(11)}${String(r.lag).padStart(9)}`,
+      `  ${r.topic.padEnd(32)}${String(r.partition).padStart(10)}${String(r.committed ?? '-').padStart(11)}` +
+        `${String(r.end).padStart(11)}${String(r.lag).padStart(9)}`,
     );
   }
   console.log(`  total lag ${totalLag(rows)}`);
@@ -47,7 +49,8 @@ async function follow(s: KafkaSession, group: string, timeoutS: number): Promise
       progress.stop(`lag ${lag}`);
       const info = await describeGroup(s, group);
       throw new TimedOutError(
-        `lag of ${group} is still ${lag} after ${timeoutS} s; the group is ${info.state} with ${info.members.length} member(s)`,
+        `lag of ${group} is still ${lag} after ${timeoutS} s; ` +
+          `the group is ${info.state} with ${info.members.length} member(s)`,
       );
     }
     await new Promise((r) => setTimeout(r, 1_000));

@@ -11,10 +11,8 @@ const successfulRefunds = (refunds: { id: string; amount: number; status: string
   new Map(refunds.filter((r) => r.status === 'success').map((r) => [r.id, r.amount]));
 
 /**
- * Differences between what transaction-service recorded for one transaction and what the ledger
- * and the webhook dispatcher recorded: statuses, one split entry per applicable split (with the
- * rules' amount), the ledger's successful refunds, and each entry's reversals totalling its
- * refunded share.
+ * Differences between transaction-service's record of one transaction and the ledger's and the
+ * webhook dispatcher's: statuses, split entries, successful refunds and their reversals.
  */
 export function transactionDifferences(
   t: ReconcileTransaction,
@@ -54,7 +52,8 @@ export function transactionDifferences(
   for (const [id, amount] of refunds) {
     if (ledgerRefunds.get(id) !== amount)
       out.push(
-        `${name}: refund ${id} of ${amount} succeeded; split-ledger-service recorded ${ledgerRefunds.has(id) ? `${ledgerRefunds.get(id)}` : 'no successful refund'}`,
+        `${name}: refund ${id} of ${amount} succeeded; split-ledger-service recorded ` +
+          (ledgerRefunds.has(id) ? `${ledgerRefunds.get(id)}` : 'no successful refund'),
       );
   }
   for (const id of ledgerRefunds.keys())

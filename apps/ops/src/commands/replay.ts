@@ -77,16 +77,20 @@ async function replay(s: KafkaSession, opts: ReplayOptions, cmd: Command): Promi
   const { again, skipped } = planTotals(rows);
   if (skipped > 0 && opts.live)
     throw new RefusedError(
-      'a live replay delivers events again and never moves the group: the target must not be after the committed offset',
+      'a live replay delivers events again and never moves the group: ' +
+        'the target must not be after the committed offset',
     );
   if (skipped > 0 && !opts.allowSkip && target.kind !== 'restore') {
     throw new RefusedError(
-      `refused: the target is after the committed offset, so ${skipped} event(s) would never be applied. Check the target; pass --allow-skip only if skipping them is intended`,
+      `refused: the target is after the committed offset, so ${skipped} event(s) would never be applied. ` +
+        'Check the target; pass --allow-skip only if skipping them is intended',
     );
   }
   if (opts.execute && !opts.live && info.members.length > 0) {
     throw new RefusedError(
-      `group ${group} has ${info.members.length} active member(s) (${info.members.map((m) => m.clientId).join(', ')}): Kafka only moves the offsets of a group without members. ` +
+      `group ${group} has ${info.members.length} active member(s) ` +
+        `(${info.members.map((m) => m.clientId).join(', ')}): ` +
+        'Kafka only moves the offsets of a group without members. ' +
         `Stop its consumers first, or replay with --live while they run`,
     );
   }
@@ -98,7 +102,8 @@ async function replay(s: KafkaSession, opts: ReplayOptions, cmd: Command): Promi
   if (opts.export) {
     exportOffsets(opts.export, group, rows);
     console.log(
-      `offsets before the change saved to ${opts.export}; restore them with: ops replay --from-file ${opts.export} --execute`,
+      `offsets before the change saved to ${opts.export}; ` +
+        `restore them with: ops replay --from-file ${opts.export} --execute`,
     );
   }
   if (!opts.execute) return;
@@ -150,7 +155,8 @@ export const registerReplay: CommandRegistration = (program, ctx) => {
     )
     .option(
       '--stall-timeout <seconds>',
-      'with --live: fail when nothing is copied or applied for this long (a replay that moves runs as long as it needs)',
+      'with --live: fail when nothing is copied or applied for this long ' +
+        '(a replay that moves runs as long as it needs)',
       positiveInt,
       DEFAULT_STALL_MS / 1000,
     )

@@ -34,13 +34,15 @@ async function recoverWebhooks(config: OpsConfig, args: RecoverArgs): Promise<vo
     if (page.total !== null) {
       total = page.total;
       console.log(
-        `${total} failed or skipped deliveries of business ${args.business} (${args.mode}) since ${args.since}${args.dryRun ? ' (dry run: nothing is sent)' : ''}`,
+        `${total} failed or skipped deliveries of business ${args.business} (${args.mode}) since ${args.since}` +
+          (args.dryRun ? ' (dry run: nothing is sent)' : ''),
       );
     }
     for (const d of page.deliveries) {
       if (args.dryRun)
         console.log(
-          `  ${d.delivery_id}  callback ${d.callback_id}  ${d.event.padEnd(22)} ${d.status.padEnd(8)} ${d.event_id}  ${d.date_created}`,
+          `  ${d.delivery_id}  callback ${d.callback_id}  ${d.event.padEnd(22)} ${d.status.padEnd(8)} ` +
+            `${d.event_id}  ${d.date_created}`,
         );
     }
     await drained();
@@ -67,7 +69,8 @@ export const registerWebhooks: CommandRegistration = (program, ctx) => {
     .description('webhook deliveries (through the admin API) and local forwarding of events')
     .command('recover')
     .description(
-      "send again the failed deliveries of a business's active callbacks, and those skipped while a callback was disabled",
+      "send again the failed deliveries of a business's active callbacks, " +
+        'and those skipped while a callback was disabled',
     )
     .requiredOption('--business <id>', 'the business', positiveInt)
     .requiredOption(

@@ -48,7 +48,9 @@ export function chunkBySize<T extends Sized>(
     const bytes = recordBytes(r);
     if (bytes > budget) {
       throw new OpsError(
-        `${describe(r)} is ${bytes} bytes with its replay headers, above what the destination accepts in one request (${limitBytes} bytes): raise max.message.bytes of the topic`,
+        `${describe(r)} is ${bytes} bytes with its replay headers, ` +
+          `above what the destination accepts in one request (${limitBytes} bytes): ` +
+          'raise max.message.bytes of the topic',
         ExitCode.Failed,
       );
     }

@@ -14,11 +14,10 @@ export interface LetterOrigin {
 const header = (m: KafkaMessage, name: string) => m.headers?.[name]?.toString();
 
 /**
- * The origin of a dead letter: its dlq-original-* headers, except for a letter that names a replay
- * topic. A service of an earlier release does not read the one `replay-origin` header of a copy:
- * it dead-letters the copy as coming from the replay topic (no handler there) and keeps that header
- * among the message's own. The header says where the copy came from: that is the origin, so the
- * letter is applied like any other instead of coming back. `base` strips the deployment's prefix.
+ * The origin of a dead letter: its dlq-original-* headers, except for a letter naming a replay
+ * topic. An older service that does not read a copy's `replay-origin` header dead-letters it as
+ * coming from the replay topic (no handler there), keeping that header: the header is the origin,
+ * so the letter is applied like any other instead of coming back. `base` strips the prefix.
  */
 export function letterOrigin(m: KafkaMessage, base: (topic: string) => string): LetterOrigin {
   const topic = header(m, DeadLetterHeaders.OriginalTopic);

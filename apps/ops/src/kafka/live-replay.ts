@@ -8,7 +8,10 @@ import type { PlanRow } from './replay-plan';
 import type { KafkaSession } from './session';
 
 export function outcomeSummary(count: number, group: string, c: OutcomeCounts): string {
-  return `${count} event(s) replayed to ${group}: ${c.applied} applied, ${c.duplicate} already applied, ${c.dead_lettered} dead-lettered`;
+  return (
+    `${count} event(s) replayed to ${group}: ` +
+    `${c.applied} applied, ${c.duplicate} already applied, ${c.dead_lettered} dead-lettered`
+  );
 }
 
 export interface LiveReplayOptions {
@@ -49,7 +52,9 @@ export async function resumeOrPlan(
       const pending = saved.get(r.partition);
       if (pending && pending.spec !== spec && pending.from !== r.target) {
         throw new RefusedError(
-          `an interrupted live replay of ${checkpoint.group} copied ${topic} partition ${r.partition} from offset ${pending.from}, not ${r.target}: run it again as it was to finish it, or pass --restart to discard it`,
+          `an interrupted live replay of ${checkpoint.group} copied ${topic} partition ${r.partition} ` +
+            `from offset ${pending.from}, not ${r.target}: ` +
+            'run it again as it was to finish it, or pass --restart to discard it',
         );
       }
       const whole = pending ? { from: pending.from, end: pending.end } : { from: r.target, end: r.current };
@@ -64,10 +69,9 @@ export async function resumeOrPlan(
 
 /**
  * Copies the planned range of each partition into the group's replay topic while its consumers
- * keep running; they apply the copies through the same idempotent handlers. The group's own
- * offsets are not touched, and no other group sees the copies. Copies go out in chunks under the
- * destination's size limits (read from the cluster); the copy runs as long as it moves, records
- * how far it got in Kafka, and stops cleanly on ^C: the same command then continues it.
+ * run and apply the copies through the same idempotent handlers; the group's offsets are not
+ * touched and no other group sees the copies. Chunks stay under the cluster's size limits; the copy
+ * records its progress in Kafka, so after ^C the same command continues it.
  */
 export async function liveReplay(
   s: KafkaSession,
@@ -117,7 +121,8 @@ export async function liveReplay(
       if (end === 'interrupted') {
         progress.stop();
         throw new InterruptedError(
-          `interrupted: ${copiedBefore + redelivery.sent} of ${copiedBefore + total} event(s) copied to ${replayTopic(group)} (the group applies them); run the same command again to continue`,
+          `interrupted: ${copiedBefore + redelivery.sent} of ${copiedBefore + total} event(s) ` +
+            `copied to ${replayTopic(group)} (the group applies them); run the same command again to continue`,
         );
       }
     }

@@ -28,7 +28,7 @@ describe('live replay: the outcomes of a run, each record once', () => {
     expect(tally.total).toBe(1);
   });
 
-  it('counts ranges of sequence numbers once each, with a range reported again after a restart, and old single results beside them', () => {
+  it('counts each range of sequence numbers once, even reported again after a restart, beside single results', () => {
     const tally = new OutcomeTally(10);
     tally.addMessage({
       run: 'r',

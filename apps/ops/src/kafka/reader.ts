@@ -85,7 +85,8 @@ export async function readFrom(
   let lastMoved = Date.now();
   let end: ReadEnd = 'done';
   let stop = () => undefined as void;
-  // The batches being handled: the last commit waits for them, and is made before the consumer stops (kafkajs refuses commits after).
+  // The batches being handled: the last commit waits for them, and is made before the consumer
+  // stops (kafkajs refuses commits after).
   const inFlight = new Set<Promise<void>>();
   try {
     await consumer.connect();

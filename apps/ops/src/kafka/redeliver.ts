@@ -32,11 +32,10 @@ const CHUNK_RECORDS = 500;
 export type { OutcomeCounts } from './outcome-tally';
 
 /**
- * Delivers records to ONE consumer group through its replay topic and collects what its
- * idempotent consumer did with each (applied, already applied, dead-lettered again). Records go
- * out in chunks under the replay topic's size limit as the cluster states it, so a batch that was
- * fetched whole (up to the fetch size) is never produced as one request above the limit once the
- * replay headers are added.
+ * Delivers records to ONE consumer group through its replay topic and collects what its idempotent
+ * consumer did with each (applied, already applied, dead-lettered again). Chunks stay under the
+ * replay topic's size limit as the cluster states it: a batch fetched whole could exceed it once
+ * the replay headers are added.
  */
 export class Redelivery {
   readonly run = randomUUID();
@@ -70,11 +69,10 @@ export class Redelivery {
   }
 
   /**
-   * Sends the records in order, in as many requests as the size limit needs; `sent` counts each
-   * chunk once it is acknowledged. A record goes to the replay partition of its source partition
-   * (modulo the count): every record of a key comes from one source partition, so per-key order
-   * holds, and no key is hashed. Chunks stay small because kafkajs groups a request's records per
-   * partition in time quadratic in their number.
+   * Sends the records in order; `sent` counts each chunk once acknowledged. A record goes to the
+   * replay partition of its source partition (modulo the count): a key's records all come from one
+   * source partition, so per-key order holds without hashing. Chunks stay small because kafkajs
+   * groups a request's records per partition in time quadratic in their number.
    */
   async send(records: ReplayRecord[], onChunk: () => void = () => undefined): Promise<void> {
     const messages = records.map((r) => ({
@@ -135,7 +133,9 @@ export class Redelivery {
         () => tally.total >= this.sent,
         {
           stallMs,
-          what: `waiting for ${this.group} to apply the ${this.sent} replayed event(s) (${total()} so far); are its consumers running?`,
+          what:
+            `waiting for ${this.group} to apply the ${this.sent} replayed event(s) (${total()} so far); ` +
+            'are its consumers running?',
         },
       );
     } finally {
@@ -143,7 +143,8 @@ export class Redelivery {
     }
     if (end === 'interrupted') {
       throw new InterruptedError(
-        `interrupted while ${this.group} applies the ${this.sent} event(s) sent: ${total()} reported so far (${detail()}); the rest is applied all the same`,
+        `interrupted while ${this.group} applies the ${this.sent} event(s) sent: ` +
+          `${total()} reported so far (${detail()}); the rest is applied all the same`,
       );
     }
     return counts;

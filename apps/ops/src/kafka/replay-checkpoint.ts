@@ -13,11 +13,10 @@ export interface CopyRange {
 }
 
 /**
- * How far a live replay of a group copied, kept in Kafka itself: the copier reads as its own
- * consumer group and commits, per source partition, the next offset to copy, with the range it
- * was asked for in the commit's metadata. An interrupted replay (^C, a lost terminal, a killed
- * pod) is continued by running the same command again, from any machine; a finished one deletes
- * the group. While a copier runs, it is a member of that group, which is how a second one knows.
+ * How far a live replay of a group copied, kept in Kafka: the copier commits, as its own consumer
+ * group, the next offset to copy per source partition, with the requested range in the commit's
+ * metadata. Running the same command again, from any machine, continues an interrupted replay; a
+ * finished one deletes the group. A running copier is a member, which is how a second one knows.
  */
 export class ReplayCheckpoint {
   readonly groupId: string;
@@ -35,7 +34,8 @@ export class ReplayCheckpoint {
     const members = groups[0]?.members ?? [];
     if (members.length > 0) {
       throw new RefusedError(
-        `another live replay of ${this.group} is copying right now (${members.map((m) => `${m.clientId} on ${m.clientHost}`).join(', ')}); wait for it, or stop it with ^C`,
+        `another live replay of ${this.group} is copying right now ` +
+          `(${members.map((m) => `${m.clientId} on ${m.clientHost}`).join(', ')}); wait for it, or stop it with ^C`,
       );
     }
   }

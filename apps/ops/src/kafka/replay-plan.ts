@@ -86,12 +86,14 @@ export function planTotals(rows: PlanRow[]): { again: number; skipped: number } 
 
 export function printPlan(rows: PlanRow[]): void {
   console.log(
-    `  ${'topic'.padEnd(32)}${'partition'.padStart(10)}${'current'.padStart(10)}${'target'.padStart(10)}${'again'.padStart(8)}${'skipped'.padStart(9)}`,
+    `  ${'topic'.padEnd(32)}${'partition'.padStart(10)}${'current'.padStart(10)}` +
+      `${'target'.padStart(10)}${'again'.padStart(8)}${'skipped'.padStart(9)}`,
   );
   for (const r of rows) {
     const current = r.committed === null ? `(${r.current})` : String(r.current);
     console.log(
-      `  ${r.topic.padEnd(32)}${String(r.partition).padStart(10)}${current.padStart(10)}${String(r.target).padStart(10)}${String(r.again).padStart(8)}${String(r.skipped).padStart(9)}`,
+      `  ${r.topic.padEnd(32)}${String(r.partition).padStart(10)}${current.padStart(10)}` +
+        `${String(r.target).padStart(10)}${String(r.again).padStart(8)}${String(r.skipped).padStart(9)}`,
     );
   }
   const { again, skipped } = planTotals(rows);

@@ -16,16 +16,11 @@ const PAGE_SIZE = 100;
 const ANCHORS = 10;
 
 /**
- * Follows a business's new events through the events API in the order they were recorded
- * (`order=recorded`: newest first, and listing only events no write still running can come
- * before). Each poll pages towards newer events with `ending_before` the newest event it has
- * returned, so an event is returned once, however long after its own time it was recorded (a
- * dispatcher catching up on a backlog records events minutes after they happened).
- *
- * Retention prunes events by their own time, so a late-recorded event can disappear while it is the
- * cursor. The follower keeps the last few events it returned and falls back to the newest one still
- * listed, dropping what it returned already; if all of them are gone it starts again from the
- * newest event and warns of the gap (events recorded in between are not returned).
+ * Follows a business's new events in the order they were recorded (`order=recorded` lists only
+ * events no running write can come before), paging with `ending_before` the newest one returned,
+ * so an event recorded late (a dispatcher catching up on a backlog) is still returned, once.
+ * Retention prunes by an event's own time and can remove the cursor: the follower then goes on from
+ * the newest of its last few events still listed, or warns of the gap (docs/operations.md).
  */
 export class EventFollower {
   /** The last events returned (or skipped at start), oldest first; the last is the cursor. */
@@ -74,7 +69,9 @@ export class EventFollower {
     const lost = this.anchors[this.anchors.length - 1];
     await this.skipExisting();
     this.warn(
-      `the last events returned (up to ${lost}) are no longer listed (pruned by retention); continuing after the newest event ${this.anchors[0] ?? '(none)'}: events recorded between them were not forwarded`,
+      `the last events returned (up to ${lost}) are no longer listed (pruned by retention); ` +
+        `continuing after the newest event ${this.anchors[0] ?? '(none)'}: ` +
+        'events recorded between them were not forwarded',
     );
     return [];
   }

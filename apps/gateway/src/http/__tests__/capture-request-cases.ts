@@ -10,12 +10,10 @@ import { compact, parsedInput, validateAs, type Outcome } from './request-valida
 export type RequestCase = [change: string, input: unknown, outcome: Outcome];
 
 /**
- * Runs every input through the current validation and writes the cases, one a line (the committed
- * cases were captured from the class-validator pipe before requests moved to TypeBox; capturing
- * again records today's answers, so read the diff). Cases that
- * teach nothing new are left out: one input per outcome of each field changed, and among the
- * several-field changes one per outcome. Bodies are written as sent, so `-0` and `"__proto__"`
- * keys read back as the gateway's JSON parser reads them.
+ * Runs every input through the current validation and writes the cases, one a line; capturing
+ * again records today's answers, so read the diff. Kept: one input per outcome of each field
+ * changed, and one per outcome among the several-field changes. Bodies are written as sent, so `-0`
+ * and `"__proto__"` keys read back as the gateway's JSON parser reads them.
  */
 export function captureRequestCases(file: string, combinations: number): void {
   const lines: string[] = [];

@@ -1,11 +1,10 @@
 import { ENDPOINTS, type EndpointInputs } from './request-endpoints';
 
 /**
- * Inputs for the request-validation cases: for every endpoint, its valid example changed one field
- * at a time (left out, or set to each generic and field-specific value), with unknown and
- * prototype-named keys added, with its keys reordered, and changed on several fields at once
- * (seeded, so the same run gives the same cases). A body is JSON text as the client sends it (so a
- * "__proto__" key is an own key, as JSON.parse makes it); a query is the query string.
+ * Inputs for the request-validation cases: each endpoint's valid example changed one field at a
+ * time (left out, or set to each generic and field-specific value), with unknown and
+ * prototype-named keys added, keys reordered, and several fields changed at once (seeded, so runs
+ * repeat). A body is JSON text as sent (a "__proto__" key is an own key, as JSON.parse makes it).
  */
 export interface RequestInput {
   endpoint: string;

@@ -61,5 +61,7 @@ export function documentValidator(): DocumentValidator {
 
 const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
-const describe = (e: ErrorObject) =>
-  `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? `: ${e.params.additionalProperty}` : ''}`;
+const describe = (e: ErrorObject) => {
+  const extra = e.params && 'additionalProperty' in e.params ? `: ${e.params.additionalProperty}` : '';
+  return `${e.instancePath || '/'} ${e.message}${extra}`;
+};
