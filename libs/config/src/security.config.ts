@@ -18,7 +18,8 @@ type ConfigClass = new (...args: any[]) => CommonConfig;
 
 const SECRET_RULE = {
   message:
-    '$property must be a random secret of at least 32 characters (required unless NODE_ENV=development; `npm run up` generates one)',
+    '$property must be a random secret of at least 32 characters ' +
+    '(required unless NODE_ENV=development; `npm run up` generates one)',
 };
 
 /**

@@ -7,7 +7,7 @@ interface Waiting<I, O> {
   reject: (err: unknown) => void;
 }
 
-/** A group statement's answer for an item it did not settle (a row skipped by ON CONFLICT DO NOTHING): that item runs alone. */
+/** A group statement's answer for an item it did not settle (e.g. skipped by ON CONFLICT DO NOTHING): it runs alone. */
 export const RUN_ALONE: unique symbol = Symbol('run alone');
 
 export interface GroupCommitOptions<I, O> {

@@ -198,7 +198,7 @@ export class DataSource implements EntityManager {
     };
   }
 
-  /** Sends PostgreSQL's cancel request for the statement running on `client` (pg opens a connection of its own for it). */
+  /** Sends PostgreSQL's cancel request for the statement running on `client` (on a connection of its own). */
   private cancel(client: PoolClient): void {
     const canceller = new Client({ connectionString: this.settings.url });
     // pg's Client.cancel(client, query) cancels `query` if it is the one running on `client`.
@@ -300,7 +300,7 @@ export class DataSource implements EntityManager {
   async withConnection<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
     const client = await this.connected().connect();
     try {
-      // Each statement here is its own transaction (no BEGIN), so each one's outcome is unknown if the connection breaks.
+      // Each statement here is its own transaction (no BEGIN): its outcome is unknown if the connection breaks.
       return await fn({ query: (sql, parameters) => run(client, sql, parameters, true) as Promise<never> });
     } finally {
       // Closed rather than pooled: whatever session state is left (a lock an unlock failed to free) ends with it.

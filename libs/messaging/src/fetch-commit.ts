@@ -27,7 +27,7 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/** How many transactions may run at once, and how many queued events make a transaction worth starting beside a running one. */
+/** How many transactions may run at once, and how many queued events are worth a transaction beside a running one. */
 export interface FetchCommitLimits {
   concurrency: number;
   fullAt: number;

@@ -77,7 +77,8 @@ export function topicReplication(
         : undefined;
   if (minInsyncReplicas !== undefined && minInsyncReplicas > replicationFactor) {
     throw new Error(
-      `KAFKA_MIN_INSYNC_REPLICAS (${minInsyncReplicas}) is larger than the replication factor (${replicationFactor}): no write could ever succeed`,
+      `KAFKA_MIN_INSYNC_REPLICAS (${minInsyncReplicas}) is larger than the replication factor ` +
+        `(${replicationFactor}): no write could ever succeed`,
     );
   }
   return { replicationFactor, minInsyncReplicas };

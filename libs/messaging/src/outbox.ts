@@ -155,7 +155,8 @@ export class OutboxRelay {
       outboxRelayFailures.inc({ reason: failure.reason });
       this.logger.error(
         { err, reason: failure.reason, kafkaError: failure.types, count: rows.length, topics: [...byTopic.keys()] },
-        `outbox relay: Kafka did not take ${rows.length} events: ${failure.explanation}; they stay in the outbox and are sent again on the next try`,
+        `outbox relay: Kafka did not take ${rows.length} events: ${failure.explanation}; ` +
+          'they stay in the outbox and are sent again on the next try',
       );
       throw err;
     }
@@ -203,7 +204,8 @@ export class OutboxRelay {
     for (const r of acknowledged) expected.delete(`${r.topicName}/${r.partition}`);
     if (expected.size > 0) {
       throw new Error(
-        `Kafka acknowledged no write for ${[...expected].join(', ')} (their leader moved during the send); the batch is sent again`,
+        `Kafka acknowledged no write for ${[...expected].join(', ')} ` +
+          '(their leader moved during the send); the batch is sent again',
       );
     }
   }
@@ -255,17 +257,21 @@ export function relayFailure(err: unknown): { reason: RelayFailureReason; types:
   walk(err);
   const has = (...t: string[]) => t.some((type) => types.includes(type));
   if (has('NOT_ENOUGH_REPLICAS', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND')) {
+    const replicaTypes = types.filter((t) => t.startsWith('NOT_ENOUGH_REPLICAS')).join(', ');
     return {
       reason: 'not_enough_replicas',
       types,
-      explanation: `fewer brokers than min.insync.replicas hold an in-sync copy of a partition (${types.filter((t) => t.startsWith('NOT_ENOUGH_REPLICAS')).join(', ')}): brokers of the cluster are down or behind`,
+      explanation:
+        `fewer brokers than min.insync.replicas hold an in-sync copy of a partition (${replicaTypes}): ` +
+        'brokers of the cluster are down or behind',
     };
   }
   if (has('LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'UNKNOWN_TOPIC_OR_PARTITION')) {
     return {
       reason: 'leader_unavailable',
       types,
-      explanation: `a partition has no leader it can reach (${types.join(', ')}): a broker is down or leaders are moving`,
+      explanation:
+        `a partition has no leader it can reach (${types.join(', ')}): ` + 'a broker is down or leaders are moving',
     };
   }
   if (has('REQUEST_TIMED_OUT') || names.includes('KafkaJSRequestTimeoutError')) {
