@@ -4,10 +4,8 @@ import { OutcomeUnknownError, QueryFailedError } from './query-failed';
 
 /**
  * The database handle the services use: a pg Pool with just the query and transaction surface they
- * need. It replaced TypeORM at runtime (loading TypeORM cost ~11 MB per process for a query runner);
- * TypeORM is still the migration runner and is loaded only on the migrate path (see data-source.ts).
- * It keeps the TypeORM behaviour the stores were written against: see `toTypeormResult` and
- * `QueryFailedError`.
+ * need. TypeORM costs ~11 MB per process, so it is loaded only to run migrations (data-source.ts);
+ * its behaviour the stores rely on is kept: see `toTypeormResult` and `QueryFailedError`.
  */
 
 export type IsolationLevel = 'READ UNCOMMITTED' | 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';

@@ -13,15 +13,11 @@ const IDLE_FETCH_WAIT_MS = 1_000; // without `fetch` options: a stop waits at mo
 const OFFSET_COMMIT_INTERVAL_MS = 1_000;
 
 /**
- * A Kafka consumer that applies each event exactly once: the event id goes into
- * processed_events in the same DB transaction as the effect, so redelivery, replay and a crash
- * between DB commit and offset commit are all harmless. Events arrive in batches (per partition,
- * in order) and a batch is applied in one transaction, shared with the batches of the fetch's other
- * partitions (FetchCommit) — one inbox statement and one commit for up to `maxBatch` events of
- * each partition. If that transaction fails, the batch is rolled back whole and its
- * events are applied one at a time: a poison message goes to the group's dead-letter topic after
- * `maxAttempts`. While the database is unreachable the batch is not split: the partition backs off
- * and tries it whole again.
+ * A Kafka consumer that applies each event exactly once: the event id goes into processed_events in
+ * the same transaction as the effect, so redelivery, replay and a crash between DB commit and offset
+ * commit are harmless. A batch shares one transaction with the fetch's other partitions (FetchCommit);
+ * if it fails, its events go one at a time and a poison message is dead-lettered after `maxAttempts`.
+ * While the database is unreachable the batch is not split: the partition backs off and retries it.
  */
 export class IdempotentConsumer {
   private consumer: Consumer | undefined;
@@ -133,11 +129,9 @@ export class IdempotentConsumer {
   }
 
   /**
-   * Records ops copied into this group's replay topic, applied as the records they copy (same
-   * handlers, same inbox). Consecutive valid records of one source topic share an inbox
-   * transaction like any batch (one at a time only if that fails, or for records that cannot be
-   * applied), and the outcomes of a chunk go to ops on replay.results in one request, before its
-   * offsets move: a crash in between reports them again, never loses one.
+   * Records ops copied into this group's replay topic, applied like the records they copy (same
+   * handlers, same inbox; a run of one source topic shares a transaction). A chunk's outcomes go to
+   * ops in one request before its offsets move: a crash in between reports them again, never loses one.
    */
   private async onReplayBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;

@@ -165,15 +165,13 @@ export class OutboxRelay {
   }
 
   /**
-   * One request for the batch, each message on the partition its key hashes to (kafkajs's default
-   * partitioner: murmur2, as Java clients, so an aggregate's events keep their partition and
-   * order), and the answer checked for every partition sent to. kafkajs 2.2.4 retries a
-   * multi-partition batch only towards the brokers that have not answered yet: a partition whose
-   * leader died and moved to a broker that had already answered is skipped, and the call still
-   * succeeds without it (seen in the three-node chaos run when a leader was killed). Such a batch
-   * is refused here, so its rows stay and go out again on the next try (consumers dedupe what
-   * did go out). One request per partition avoided it too, but with one request in flight per
-   * broker (the idempotent producer) it cut the relay's throughput at 32 concurrent initializes.
+   * One request for the batch, each message on the partition its key hashes to (murmur2, as Java
+   * clients: an aggregate's events keep their partition and order), and the answer checked for every
+   * partition: kafkajs 2.2.4 retries a multi-partition batch only towards brokers that have not
+   * answered, so a partition whose leader moved to one that had is silently skipped (seen in the
+   * three-node chaos run). Such a batch is refused, so its rows go out again; consumers dedupe. One
+   * request per partition avoids it but, with one request in flight per broker, cut the relay's
+   * throughput at 32 concurrent initializes.
    */
   private async send(byTopic: Map<string, OutboxRow[]>): Promise<void> {
     const topicMessages: Array<{ topic: string; messages: Message[] }> = [];
