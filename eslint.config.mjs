@@ -74,7 +74,8 @@ export default tseslint.config(
             {
               name: '@payments/service-host',
               message:
-                'Only apps/<service>/src/main.ts boots a service; import tokens from the lib that owns them (messaging, platform, redis, database).',
+                'Only apps/<service>/src/main.ts boots a service; ' +
+                'import tokens from the lib that owns them (messaging, platform, redis, database).',
             },
           ],
         },

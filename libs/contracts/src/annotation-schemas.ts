@@ -1,6 +1,6 @@
 import { Nullable, Str, Type } from './schema-kit';
 
-/** The schemas of metadata and description (docs/api.md, Metadata and description); their values come from annotationsOf. */
+/** The schemas of metadata and description (docs/api.md); their values come from annotationsOf. */
 export const MetadataSchema = Type.Record(Type.String(), Type.String(), {
   description: 'Your key-value pairs; {} when none were set',
 });

@@ -127,9 +127,15 @@ export type PaymentDetail = Ok<{
   refunds: RefundItem[];
   /** Still refundable (0 unless the payment succeeded). */
   refundable: number;
-  /** Its events and its refunds' (the status timeline), oldest first, with the deliveries each caused; null when the dispatcher could not be asked. */
+  /**
+   * Its events and its refunds' (the status timeline), oldest first, with the deliveries each caused;
+   * null when the dispatcher could not be asked.
+   */
   events: TransactionEventView[] | null;
-  /** Its split ledger entries this business is a party to (splits, then reversals), oldest first; null when the ledger could not be asked. */
+  /**
+   * Its split ledger entries this business is a party to (splits, then reversals), oldest first;
+   * null when the ledger could not be asked.
+   */
   split_entries: LedgerEntryItem[] | null;
 }>;
 
@@ -171,7 +177,7 @@ export type LinkAnswer = Ok<{ link: LinkItem }>;
 
 // ---- splits
 
-/** A split config as /v1/splits/config shows it: the service's view without date_updated, dates as "YYYY-MM-DD HH:MM:SS". */
+/** A split config as /v1/splits/config shows it: without date_updated, dates as "YYYY-MM-DD HH:MM:SS". */
 export type SplitConfigItem = Omit<SplitConfigView, 'date_updated'>;
 
 export interface InvoiceItem {

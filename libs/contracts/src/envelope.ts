@@ -22,7 +22,10 @@ const MODE_SET: ReadonlySet<string> = new Set(MODES);
 /** A timestamp with its zone (Z or ±hh:mm): what events carry and what operators type. */
 export const ISO_8601_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Validates an envelope read from Kafka, and the data of the types the services consume; returns a reason when it is not one. */
+/**
+ * Validates an envelope read from Kafka, and the data of the types the services consume; returns a
+ * reason when it is not one.
+ */
 export function envelopeProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'envelope is not a JSON object';
   const e = value as Record<string, unknown>;

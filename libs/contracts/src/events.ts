@@ -19,7 +19,7 @@ export const EventTypes = {
 
 /** Merchant key-value data on transactions, links and refunds; its rules are in @payments/domain (metadata.ts). */
 export type Metadata = Record<string, string>;
-/** Metadata as a request sends it: `null` or `""` means none (on an update: remove all), a key set to `""` is removed. */
+/** Metadata as a request sends it: `null` or `""` is none (on an update: remove all); a key set to `""` is removed. */
 export type MetadataInput = Record<string, unknown> | null | '';
 
 /** A split carried by a transaction paid through a payment link. */

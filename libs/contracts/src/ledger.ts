@@ -193,7 +193,7 @@ export interface ListInvoicesResult {
 export const INVOICE_ENTRIES_PAGE = 100;
 export interface GetInvoiceBody {
   invoice_reference: string;
-  /** How many of its entries (oldest first) to pass over: an invoiced set never changes, so an offset pages it exactly. */
+  /** How many of its entries (oldest first) to skip: an invoiced set never changes, so an offset pages it exactly. */
   entries_skip?: number;
 }
 export interface GetInvoiceResult {

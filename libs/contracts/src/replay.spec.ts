@@ -1,6 +1,9 @@
 import { formatReplayOrigin, parseReplayOrigin, replayTopicGroup, type ReplayOriginFields } from './replay';
 
-/** What services of the previous release accept in a `replay-origin` header: a value they cannot match loses the whole origin. */
+/**
+ * What services of the previous release accept in a `replay-origin` header: a value they cannot
+ * match loses the whole origin.
+ */
 const READ_BY_PREVIOUS_RELEASE = /^(\S+) (\d{1,15}|-) (-?\d+) (-?\d+) (\S+)$/;
 
 describe('replay-origin header', () => {

@@ -102,7 +102,7 @@ export interface ReplayResultRanges {
   ranges: [number, number, ReplayOutcome][];
 }
 
-/** Value of a REPLAY_RESULTS_TOPIC message (its key is the run id), one per record: for copies made by an earlier ops. */
+/** A REPLAY_RESULTS_TOPIC message (keyed by run id), one per record: for copies made by an earlier ops. */
 export interface ReplayResult {
   run: string;
   group: string;

@@ -19,7 +19,7 @@ export const WebhookRpcPatterns = {
   CallbacksTest: 'callbacks.test',
   EventsList: 'events.list',
   EventsGet: 'events.get',
-  /** The events of one transaction and its refunds, oldest first, with the deliveries each caused (the dashboard's payment page). */
+  /** A transaction's and its refunds' events, oldest first, with the deliveries each caused (dashboard). */
   EventsOfTransaction: 'events.of_transaction',
   /** The webhook deliveries one event caused, oldest first (the dashboard's event page). */
   EventsDeliveries: 'events.deliveries',

@@ -1,4 +1,4 @@
-/** True when the error, or the driver error or cause it wraps, carries a SQLSTATE of one of these two-character classes. */
+/** True when the error, or the driver error or cause it wraps, has a SQLSTATE in one of these two-character classes. */
 function hasSqlStateClass(err: unknown, classes: readonly string[]): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { code?: unknown; driverError?: unknown; cause?: unknown };

@@ -105,7 +105,8 @@ export async function openDatabase(opts: DatabaseOptions & { migrate: boolean })
         'PostgreSQL',
         describeTarget(opts.serverUrl),
         `database "${opts.database}" does not exist`,
-        'Run this app with the `migrate` argument first (in Kubernetes: its migration Job), which creates and migrates it',
+        'Run this app with the `migrate` argument first (in Kubernetes: its migration Job), ' +
+          'which creates and migrates it',
       );
     }
     throw unreachable(opts.serverUrl, err);

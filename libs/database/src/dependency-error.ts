@@ -35,7 +35,10 @@ const CONNECTION_CODES = new Set([
 /** What a caller is told when a store could not be reached and nothing was sent to it. */
 export const STORE_UNREACHABLE_MESSAGE = 'a data store is unreachable; try again shortly';
 
-/** What a caller is told when PostgreSQL refused a value validation let through (SQLSTATE 22xxx): the statement failed, nothing changed. */
+/**
+ * What a caller is told when PostgreSQL refused a value validation let through (SQLSTATE 22xxx):
+ * the statement failed, nothing changed.
+ */
 export const STORE_DATA_REFUSED_MESSAGE =
   'a value in the request is outside what can be stored (out of range, impossible date or invalid text)';
 
@@ -44,7 +47,23 @@ export const STORE_DATA_REFUSED_MESSAGE =
  * OutcomeUnknownError): it may have been applied, so a blind retry could apply it twice.
  */
 export const STORE_OUTCOME_UNKNOWN_MESSAGE =
-  'the connection to a data store broke while the request was being applied; it may have taken effect: retry with the same Idempotency-Key, or check the outcome (for a payment, verify it by transaction_reference) before trying with a new key';
+  'the connection to a data store broke while the request was being applied; it may have taken effect: ' +
+  'retry with the same Idempotency-Key, or check the outcome (for a payment, verify it by transaction_reference) ' +
+  'before trying with a new key';
+
+/** Messages of driver errors that carry no code but mean the connection is gone. */
+const CONNECTION_MESSAGES = new RegExp(
+  [
+    'Connection terminated',
+    'connect ECONNREFUSED',
+    'timeout exceeded when trying to connect',
+    'Connection is closed',
+    'the database system is (starting up|shutting down)',
+    'Client has encountered a connection error and is not queryable',
+    'Client was closed and is not queryable',
+  ].join('|'),
+  'i',
+);
 
 /** True for errors that mean "the store is not there right now" rather than "the query is wrong". */
 export function isConnectionError(err: unknown): boolean {
@@ -58,16 +77,15 @@ export function isConnectionError(err: unknown): boolean {
   // pg refuses a statement on a connection that already failed or was closed ("… is not queryable",
   // no code): a transaction whose connection the server dropped between two of its statements (a
   // restart, an administrator's terminate) gets this on the next one, not the error of the drop.
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed|the database system is (starting up|shutting down)|Client has encountered a connection error and is not queryable|Client was closed and is not queryable/i.test(
-    msg,
-  );
+  return CONNECTION_MESSAGES.test(msg);
 }
 
 /** Host:port of a URL without credentials, for messages. */
 export function describeTarget(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.hostname}:${u.port || (u.protocol.startsWith('postgres') ? '5432' : u.protocol.startsWith('redis') ? '6379' : '')}`;
+    const defaultPort = u.protocol.startsWith('postgres') ? '5432' : u.protocol.startsWith('redis') ? '6379' : '';
+    return `${u.hostname}:${u.port || defaultPort}`;
   } catch {
     return '(unparseable URL)';
   }
@@ -86,10 +104,13 @@ export class DeadlineExceededError extends Error {
   }
 }
 
-/** SQLSTATE query_canceled: statement_timeout, or a cancel at the caller's deadline. The statement (and its transaction) rolled back. */
+/** SQLSTATE query_canceled: statement_timeout, or a cancel at the caller's deadline; the transaction rolled back. */
 const QUERY_CANCELED = '57014';
 
-/** True when work was not done because its time was up (DeadlineExceededError, or a statement cancelled for time): nothing was written. */
+/**
+ * True when work was not done because its time was up (DeadlineExceededError, or a statement
+ * cancelled for time): nothing was written.
+ */
 export function isDeadlineExceeded(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   if ((err as { deadlineExceeded?: unknown }).deadlineExceeded === true) return true;

@@ -45,7 +45,7 @@ describe('GroupCommit', () => {
     expect(groups).toEqual([[{ n: 1 }], [{ n: 3, deadline: expect.any(Number) }]]);
   });
 
-  it('writes the first item at once and what queued meanwhile together, each caller getting its own result', async () => {
+  it('writes the first item at once and what queued meanwhile together, each caller gets its own result', async () => {
     const groups: number[][] = [];
     let finishFirst!: () => void;
     const gc = new GroupCommit<number, number>(
@@ -200,7 +200,7 @@ describe('GroupCommit', () => {
     await expect(next).resolves.toBe(3);
   });
 
-  it('gives every caller of a group the connection error and retries none of them (the outcome is unknown)', async () => {
+  it('gives every caller of a group the connection error; none is retried (the outcome is unknown)', async () => {
     const alone = jest.fn(async (i: number) => i);
     const w = heldWrite<number, number>((items) => (items.length > 1 ? connectionLost() : items));
     const gc = new GroupCommit<number, number>(w.write, { alone });
@@ -213,7 +213,7 @@ describe('GroupCommit', () => {
     expect(alone).not.toHaveBeenCalled();
   });
 
-  it('fails every item of a group whose write answered the wrong number of results, and runs none alone (it committed)', async () => {
+  it('fails every item of a group whose write returned the wrong count; none runs alone (it committed)', async () => {
     const alone = jest.fn(async (i: number) => i);
     const w = heldWrite<number, number>((items) => (items.length > 1 ? items.slice(1) : items));
     const gc = new GroupCommit<number, number>(w.write, { alone });

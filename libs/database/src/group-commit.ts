@@ -7,7 +7,7 @@ interface Waiting<I, O> {
   reject: (err: unknown) => void;
 }
 
-/** A group statement's answer for an item it did not settle (a row skipped by ON CONFLICT DO NOTHING): that item runs alone. */
+/** A group statement's answer for an item it did not settle (e.g. skipped by ON CONFLICT DO NOTHING): it runs alone. */
 export const RUN_ALONE: unique symbol = Symbol('run alone');
 
 export interface GroupCommitOptions<I, O> {
@@ -27,14 +27,12 @@ export interface GroupCommitOptions<I, O> {
    */
   alone?: (item: I) => Promise<O>;
   /**
-   * Whether a failed group is retried item by item. The default accepts errors one row's values
-   * cause (isRowError: SQLSTATE class 22 or 23: such a row rolls the whole statement back and must
-   * not fail the others) and a rollback forced by other transactions (class 40: a deadlock or
-   * serialization failure a group can meet where its rows alone would not). Any other error is the
-   * statement's (cancelled by statement_timeout, a lock not available, a broken connection) and
-   * every item gets it: re-running each alone could cost the group's size times that error's time,
-   * and after a broken connection the outcome is unknown, so a retry could apply it twice. (A group
-   * waiting on one row's lock until statement_timeout therefore fails all its callers.)
+   * Whether a failed group is retried item by item. The default accepts errors one row's values cause
+   * (isRowError, classes 22/23: they roll the whole statement back and must not fail the others) and
+   * rollbacks forced by other transactions (class 40: a deadlock a group can meet where its rows alone
+   * would not). Any other error (statement_timeout, lock not available, broken connection) goes to
+   * every item: retrying each alone could cost the group's size times that error's time, and after a
+   * broken connection the outcome is unknown, so a retry could apply it twice.
    */
   isolate?: (err: unknown) => boolean;
   /**

@@ -36,7 +36,10 @@ describe('keysetPage', () => {
     expect(page).toEqual({ rows: [{ id: 3 }, { id: 2 }], hasMore: true });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toMatch(
-      /^SELECT \* FROM things WHERE business_id = \$1 AND mode = \$2 AND status = \$3\s+ORDER BY created_at DESC, id DESC OFFSET \$4 LIMIT \$5$/,
+      new RegExp(
+        String.raw`^SELECT \* FROM things WHERE business_id = \$1 AND mode = \$2 AND status = \$3` +
+          String.raw`\s+ORDER BY created_at DESC, id DESC OFFSET \$4 LIMIT \$5$`,
+      ),
     );
     expect(calls[0].params).toEqual([7, 'test', 'success', 0, 3]);
   });
@@ -47,7 +50,8 @@ describe('keysetPage', () => {
     expect(page).toEqual({ rows: [{ id: 1 }], hasMore: false });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain(
-      'WITH cursor_row AS (SELECT created_at AS k0, id AS k1 FROM things WHERE public_id = $3 AND business_id = $1 AND mode = $2)',
+      'WITH cursor_row AS (SELECT created_at AS k0, id AS k1 FROM things ' +
+        'WHERE public_id = $3 AND business_id = $1 AND mode = $2)',
     );
     expect(calls[0].sql).toContain('(created_at, id) < (cursor_row.k0, cursor_row.k1) AND status = $4');
     expect(calls[0].sql).toMatch(/ORDER BY p\.created_at DESC, p\.id DESC$/);

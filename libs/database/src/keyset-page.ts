@@ -27,7 +27,7 @@ export interface KeysetQuery {
   filters?: Filter[];
   /** The column a cursor names a row by (the id the API hands out). */
   cursorColumn: string;
-  /** The order, newest first; the last column must be unique. Default: created_at, id. Every table paged has a unique `id`. */
+  /** The order, newest first; the last column must be unique. Default: created_at, id (every paged table has one). */
   orderBy?: string[];
   /** A list kept oldest first: `starting_after` then goes to newer objects, `ending_before` to older ones. */
   oldestFirst?: boolean;
@@ -57,7 +57,8 @@ export async function keysetPage<T>(
         ? 'starting_after'
         : null;
   const backwards = field === 'ending_before';
-  // Whether this page reads towards newer rows (ascending), and so compares with > and turns round if it is a backwards page.
+  // Whether this page reads towards newer rows (ascending): it then compares with >, and a backwards
+  // page turns round.
   const ascending = backwards !== (q.oldestFirst ?? false);
   if (field) {
     params.push(q.page[field]);
@@ -77,9 +78,11 @@ export async function keysetPage<T>(
   if (!field) return pageOf(await queryRows<T>(db, page, params), q.page.limit, false);
   // The cursor row joined to its page: no row at all when the cursor names no row in scope, one
   // row of nulls (no id) when it does but its page is empty.
+  const cursorKeys = order.map((c, i) => `${c} AS k${i}`).join(', ');
+  const cursorWhere = `${q.cursorColumn} = $${q.params.length + 1} AND ${q.scope.join(' AND ')}`;
   const rows = await queryRows<T & { id: unknown }>(
     db,
-    `WITH cursor_row AS (SELECT ${order.map((c, i) => `${c} AS k${i}`).join(', ')} FROM ${q.table} WHERE ${q.cursorColumn} = $${q.params.length + 1} AND ${q.scope.join(' AND ')})
+    `WITH cursor_row AS (SELECT ${cursorKeys} FROM ${q.table} WHERE ${cursorWhere})
      SELECT p.* FROM cursor_row LEFT JOIN LATERAL (${page}) p ON true ORDER BY ${orderBy('p.')}`,
     params,
   );

@@ -176,7 +176,7 @@ describe('DataSource (pg pool)', () => {
       throw new Error('Connection terminated unexpectedly');
     };
 
-    it('is outcome unknown for a statement run on the pool (autocommit), and the connection is not pooled again', async () => {
+    it('is outcome unknown for a statement on the pool (autocommit); the connection is not pooled again', async () => {
       const { ds, released } = withFakePool(terminated);
       const err = await ds.query('WITH t AS (INSERT …) INSERT INTO outbox …', ['x']).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(OutcomeUnknownError);
@@ -200,7 +200,7 @@ describe('DataSource (pg pool)', () => {
       }
     });
 
-    it('is outcome unknown when COMMIT loses its reply, but not for a statement before it (the server rolls back)', async () => {
+    it('is outcome unknown if COMMIT loses its reply, not if a statement before it does (rolled back)', async () => {
       const commitLost = withFakePool((sql) =>
         sql === 'COMMIT' ? terminated() : { command: 'INSERT', rows: [], rowCount: 1 },
       );
@@ -216,7 +216,7 @@ describe('DataSource (pg pool)', () => {
       expect(insertLost.sent).not.toContain('COMMIT');
     });
 
-    it('is a connection error when pg refuses a statement on a connection that already failed or was closed', async () => {
+    it('is a connection error when pg refuses a statement on a connection that already failed or closed', async () => {
       for (const message of [
         'Client has encountered a connection error and is not queryable',
         'Client was closed and is not queryable',

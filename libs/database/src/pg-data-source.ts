@@ -4,10 +4,8 @@ import { OutcomeUnknownError, QueryFailedError } from './query-failed';
 
 /**
  * The database handle the services use: a pg Pool with just the query and transaction surface they
- * need. It replaced TypeORM at runtime (loading TypeORM cost ~11 MB per process for a query runner);
- * TypeORM is still the migration runner and is loaded only on the migrate path (see data-source.ts).
- * It keeps the TypeORM behaviour the stores were written against: see `toTypeormResult` and
- * `QueryFailedError`.
+ * need. TypeORM costs ~11 MB per process, so it is loaded only to run migrations (data-source.ts);
+ * its behaviour the stores rely on is kept: see `toTypeormResult` and `QueryFailedError`.
  */
 
 export type IsolationLevel = 'READ UNCOMMITTED' | 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
@@ -198,7 +196,7 @@ export class DataSource implements EntityManager {
     };
   }
 
-  /** Sends PostgreSQL's cancel request for the statement running on `client` (pg opens a connection of its own for it). */
+  /** Sends PostgreSQL's cancel request for the statement running on `client` (on a connection of its own). */
   private cancel(client: PoolClient): void {
     const canceller = new Client({ connectionString: this.settings.url });
     // pg's Client.cancel(client, query) cancels `query` if it is the one running on `client`.
@@ -300,7 +298,7 @@ export class DataSource implements EntityManager {
   async withConnection<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
     const client = await this.connected().connect();
     try {
-      // Each statement here is its own transaction (no BEGIN), so each one's outcome is unknown if the connection breaks.
+      // Each statement here is its own transaction (no BEGIN): its outcome is unknown if the connection breaks.
       return await fn({ query: (sql, parameters) => run(client, sql, parameters, true) as Promise<never> });
     } finally {
       // Closed rather than pooled: whatever session state is left (a lock an unlock failed to free) ends with it.

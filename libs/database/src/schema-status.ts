@@ -33,7 +33,8 @@ export function schemaReadinessCheck(ds: DataSource): () => Promise<void> {
     if (pending.length > 0) {
       const shown = pending.slice(0, 3).join(', ') + (pending.length > 3 ? ', ...' : '');
       throw new Error(
-        `schema is behind the code: ${pending.length} migration(s) not applied (${shown}); run this release's migration Job`,
+        `schema is behind the code: ${pending.length} migration(s) not applied (${shown}); ` +
+          "run this release's migration Job",
       );
     }
     current = true;

@@ -85,7 +85,8 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
     ],
     readers: {
       'apps/webhook-dispatcher/src/events/events-store.ts':
-        'retention skips an event while one of its deliveries is pending; a transaction’s events are shown with the deliveries they caused',
+        'retention skips an event while one of its deliveries is pending; ' +
+        'a transaction’s events are shown with the deliveries they caused',
     },
   },
   delivery_attempts: {
@@ -107,7 +108,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
     // A transaction and its event are written in one statement (a CTE), through the outbox's own column list.
     owners: ['libs/messaging/src/outbox.ts', 'apps/transaction-service/src/transactions/transaction-store.ts'],
   },
-  processed_events: { owners: ['libs/messaging/src/consumer.ts'] },
+  processed_events: { owners: ['libs/messaging/src/event-applier.ts'] },
 };
 
 /** Names after FROM/JOIN that are not tables: CTEs, set-returning functions, catalogs. */
@@ -239,7 +240,9 @@ describe('one owner per table', () => {
 
   it('finds SQL where it is (the scan itself works)', () => {
     const sample =
-      "await m.query('SELECT * FROM transactions t JOIN refunds r ON r.id = 1'); await m.query('DELETE FROM deliveries'); `UPDATE callbacks SET x = 1`; 'INSERT INTO \"api_keys\" (a)'; keysetPage(db, { table: 'payment_links' })";
+      "await m.query('SELECT * FROM transactions t JOIN refunds r ON r.id = 1'); " +
+      "await m.query('DELETE FROM deliveries'); `UPDATE callbacks SET x = 1`; " +
+      "'INSERT INTO \"api_keys\" (a)'; keysetPage(db, { table: 'payment_links' })";
     expect(tableUses('x.ts', sample).map((u) => `${u.write ? 'w' : 'r'}:${u.table}`)).toEqual([
       'r:transactions',
       'r:refunds',

@@ -5,12 +5,10 @@ import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber } from './mobile-number';
 import { PAYMENT_METHOD_CODES, isPaymentMethodCode, typeOfCode } from './payment-methods';
 
 /**
- * The rules of a payment request (POST /v1/transactions), every problem at once, in the words the
- * API answers with. One function for both sides of the RPC: the gateway runs it once the body
- * passed its request schema (which reports each field's type, format and range first, field by
- * field) and the public-key limits, before asking transaction-service; transaction-service runs it
- * on every initialize it is sent. Past the schema only the rules across fields can fail: a method
- * code of another type, a mobile-money payment (stated, or told by its code) without a number, a
+ * The rules of a payment request (POST /v1/transactions), every problem at once, in the API's words.
+ * Both sides of the RPC run it: the gateway after its request schema (types, formats, ranges) and the
+ * public-key limits, transaction-service on every initialize. Past the schema only cross-field rules
+ * can fail: a method code of another type, mobile money (stated, or by its code) without a number,
  * requested_response outside test mode, and a null the schema lets through as absent.
  */
 export function initializeProblems(body: InitializeTransactionBody, mode: Mode): FieldError[] {

@@ -70,7 +70,7 @@ async function consumerOn(ds: DataSource) {
 }
 
 describe('IdempotentConsumer', () => {
-  it('while the database is unreachable, retries a batch whole after a back-off instead of one event at a time', async () => {
+  it('while the database is unreachable, retries a batch whole after a back-off, not one event at a time', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const statements: string[] = [];
     let transactions = 0;

@@ -50,7 +50,7 @@ describe('FetchCommit', () => {
     expect(outcomes.map((o) => o.applied)).toEqual([2, 1, 1]);
   });
 
-  it('tries each chunk alone when the shared transaction fails, so one poison event holds back only its partition', async () => {
+  it('tries each chunk alone when the shared transaction fails: a poison event stalls only its partition', async () => {
     const { ds, committed, transactions, record } = fakeInbox();
     const handler: EventHandler = async (event) => {
       if (event.id === 'poison') throw new Error('bad event');
@@ -79,7 +79,7 @@ describe('FetchCommit', () => {
     expect(two.thens).toEqual([second]);
   });
 
-  it('gives the chunks of one batch handler to it in one call, each partition in order, and its after-commit action to the first chunk', async () => {
+  it('gives a batch handler its chunks in one call, partitions in order, its after-commit to chunk one', async () => {
     const { ds, transactions, record } = fakeInbox();
     const calls: string[][] = [];
     const then = () => undefined;

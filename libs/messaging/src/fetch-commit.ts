@@ -27,30 +27,24 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/** How many transactions may run at once, and how many queued events make a transaction worth starting beside a running one. */
+/** How many transactions may run at once, and how many queued events are worth a transaction beside a running one. */
 export interface FetchCommitLimits {
   concurrency: number;
   fullAt: number;
 }
 
 /**
- * One inbox transaction for the chunks of every partition a fetch delivered, instead of one per
- * partition: kafkajs hands the partitions of a fetch to `eachBatch` calls that start in the same
- * turn of the event loop, so chunks submitted before the next turn — and any that arrive while a
- * transaction runs — share the next transaction. No timer: a lone chunk waits for nothing.
- * Each partition still submits one chunk at a time, so its events stay in order.
+ * One inbox transaction for the chunks of every partition a fetch delivered: kafkajs starts a fetch's
+ * `eachBatch` calls in the same event-loop turn, so chunks submitted before the next turn, and any
+ * that arrive while a transaction runs, share the next one. No timer, so a lone chunk waits for
+ * nothing; each partition submits one chunk at a time, so its events stay in order.
  *
- * A backlog (replay, catching up) is different: its chunks are full, and one transaction at a time
- * would leave the database working on one connection while the others idle (the dispatcher's
- * replay statements ran a median 1.7× slower that way; docs/benchmarks.md, fourth round). So once
- * `fullAt` events are queued, a transaction of about that many
- * starts beside the running ones, up to `concurrency` at once; below it, chunks wait for the
- * running transaction and share the next one as before.
+ * A backlog's chunks are full: once `fullAt` events are queued, a transaction of about that many
+ * starts beside the running ones (up to `concurrency`), because one at a time left the database on one
+ * connection (replay a median 1.7× slower; docs/benchmarks.md, fourth round).
  *
- * If a shared transaction fails, each chunk is tried again in a transaction of its own, so one
- * partition's poison event cannot hold back the others' (the caller falls back to one event at a
- * time) — unless the database is unreachable: then every chunk fails at once with that error, and
- * the callers back off, instead of each waiting for a connection in turn.
+ * If a shared transaction fails, each chunk is retried alone, so one partition's poison event cannot
+ * hold back the others; if the database is unreachable, every chunk fails at once and the callers back off.
  */
 export class FetchCommit {
   private queue: Pending[] = [];

@@ -20,10 +20,11 @@ export function kafkaSecurityOptions(s: KafkaSecuritySettings): Pick<KafkaConfig
       try {
         ssl = { ca: [readFileSync(s.KAFKA_SSL_CA_FILE, 'utf8')] };
       } catch (err) {
+        const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
         throw new ConfigError([
           {
             variable: 'KAFKA_SSL_CA_FILE',
-            message: `cannot read ${s.KAFKA_SSL_CA_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+            message: `cannot read ${s.KAFKA_SSL_CA_FILE}: ${reason}`,
           },
         ]);
       }
@@ -44,7 +45,10 @@ export function kafkaConnectHint(err: unknown, s: KafkaSecuritySettings): string
   const name = (err as Error)?.name ?? '';
   const message = (err as Error)?.message ?? '';
   if (/SASL|Authentication/i.test(name) || /SASL|authentication/i.test(message)) {
-    return `The broker refused the SASL credentials: check KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD (mechanism ${s.KAFKA_SASL_MECHANISM || 'none'}, KAFKA_SASL_MECHANISM)`;
+    return (
+      'The broker refused the SASL credentials: check KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD ' +
+      `(mechanism ${s.KAFKA_SASL_MECHANISM || 'none'}, KAFKA_SASL_MECHANISM)`
+    );
   }
   if (/certificate|self[- ]signed|SSL|TLS|CERT_/i.test(message)) {
     return 'TLS to the broker failed: check KAFKA_SSL and KAFKA_SSL_CA_FILE';

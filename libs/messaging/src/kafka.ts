@@ -58,7 +58,7 @@ export interface TopicReplication {
 
 /**
  * The replication of new topics. An explicit factor wins; 0 means "from the cluster": three copies
- * when there are three brokers or more, else one per broker (one node: 1, as before). With three
+ * when there are three brokers or more, else one per broker (one node: 1). With three
  * copies or more, min.insync.replicas is 2 unless set: a write acknowledged by all in-sync replicas
  * (the producers' acks=-1) is then on two brokers at least, and one broker may be down without
  * refusing writes. Fewer copies keep the broker's default (1).
@@ -77,7 +77,8 @@ export function topicReplication(
         : undefined;
   if (minInsyncReplicas !== undefined && minInsyncReplicas > replicationFactor) {
     throw new Error(
-      `KAFKA_MIN_INSYNC_REPLICAS (${minInsyncReplicas}) is larger than the replication factor (${replicationFactor}): no write could ever succeed`,
+      `KAFKA_MIN_INSYNC_REPLICAS (${minInsyncReplicas}) is larger than the replication factor ` +
+        `(${replicationFactor}): no write could ever succeed`,
     );
   }
   return { replicationFactor, minInsyncReplicas };

@@ -16,18 +16,13 @@ interface RequestQueue {
 let applied = false;
 
 /**
- * kafkajs 2.2.4's request queue (one per broker connection) re-arms its pending-request timer at
- * the end of every check, with `throttledUntil - Date.now()` as the delay: a large negative number
- * unless a broker throttled the client (throttledUntil starts at -1). Node clamps that to 1 ms, so
- * once a connection has answered one request its queue checks an empty list a thousand times a
- * second for as long as the process lives: most of an idle service's CPU (docs/benchmarks.md,
- * twelfth round). Node 24 also warns for each such timer (TimeoutNegativeWarning, kafkajs issue
- * #1751, not fixed upstream). This arms the timer only when a request waits: after a broker's
- * throttle ends, or kafkajs' 10 ms while the in-flight limit holds requests back. With nothing
- * pending there is nothing to check: push() arms it again when a request has to wait, and each
- * answer checks the queue itself. Any process that creates a kafkajs client calls this first; it
- * returns whether the correction is in place (false for another kafkajs release: check it, then
- * update PATCHED_VERSION).
+ * kafkajs 2.2.4's request queue re-arms its pending-request timer after every check with
+ * `throttledUntil - Date.now()`, negative unless a broker throttled; Node clamps it to 1 ms, so an
+ * idle connection checks an empty queue a thousand times a second: most of an idle service's CPU
+ * (docs/benchmarks.md, twelfth round), plus a TimeoutNegativeWarning each time (kafkajs #1751).
+ * This arms the timer only while a request waits (push() re-arms it; each answer checks the queue).
+ * Call it before creating a kafkajs client; false means another kafkajs release: check it, then
+ * update PATCHED_VERSION.
  */
 export function fixKafkajsNegativeTimer(): boolean {
   const load = createRequire(require.resolve('kafkajs'));

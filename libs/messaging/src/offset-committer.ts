@@ -6,11 +6,9 @@ export type OffsetSource = Pick<EachBatchPayload, 'commitOffsetsIfNecessary' | '
 
 /**
  * Commits a consumer's resolved offsets at most once per interval, and at once when asked (stop).
- * kafkajs's `autoCommit` commits after every batch whatever `autoCommitInterval` says: a broker
- * round trip, and a write to `__consumer_offsets`, between each batch and the next fetch — on the
- * path of every event at low rates, and one commit per batch per group at any rate. Offsets only
- * say where a restarted or rebalanced group resumes: the inbox makes the events of an uncommitted
- * interval harmless when they come again, so committing them later loses nothing.
+ * kafkajs's `autoCommit` commits after every batch whatever `autoCommitInterval` says: a broker round
+ * trip before each next fetch, on every event's path at low rates. Committing later loses nothing:
+ * the inbox makes the events of an uncommitted interval harmless when they come again.
  */
 export class OffsetCommitter {
   private timer: NodeJS.Timeout | undefined;

@@ -78,7 +78,7 @@ describe('OutboxRelay sending a batch', () => {
     return { relay: new OutboxRelay(ds, producer, 'p.', pino({ level: 'silent' }), async () => 6, 500, 7), updates };
   }
 
-  it('sends one request with each message on the partition its key hashes to, in order, and marks the rows once every partition is acknowledged', async () => {
+  it("sends one request, each message in order on its key's partition; marks rows once all are acked", async () => {
     const sent: ProducerBatch[] = [];
     const { relay, updates } = relayWith(async (b) => (sent.push(b), acknowledgeAll(b)));
     await relay.tick();
@@ -101,7 +101,7 @@ describe('OutboxRelay sending a batch', () => {
     expect(updates).toHaveLength(1);
   });
 
-  it("marks nothing when Kafka's answer leaves out a partition it was sent (kafkajs skipped it on a retry)", async () => {
+  it("marks nothing when Kafka's answer leaves out a partition it was sent (kafkajs skipped it on retry)", async () => {
     const { relay, updates } = relayWith(async (b) => acknowledgeAll(b).slice(1));
     await expect(relay.tick()).rejects.toThrow(/Kafka acknowledged no write for p\.[ab]\/\d/);
     expect(updates).toHaveLength(0);

@@ -155,7 +155,8 @@ export class OutboxRelay {
       outboxRelayFailures.inc({ reason: failure.reason });
       this.logger.error(
         { err, reason: failure.reason, kafkaError: failure.types, count: rows.length, topics: [...byTopic.keys()] },
-        `outbox relay: Kafka did not take ${rows.length} events: ${failure.explanation}; they stay in the outbox and are sent again on the next try`,
+        `outbox relay: Kafka did not take ${rows.length} events: ${failure.explanation}; ` +
+          'they stay in the outbox and are sent again on the next try',
       );
       throw err;
     }
@@ -164,15 +165,13 @@ export class OutboxRelay {
   }
 
   /**
-   * One request for the batch, each message on the partition its key hashes to (kafkajs's default
-   * partitioner: murmur2, as Java clients, so an aggregate's events keep their partition and
-   * order), and the answer checked for every partition sent to. kafkajs 2.2.4 retries a
-   * multi-partition batch only towards the brokers that have not answered yet: a partition whose
-   * leader died and moved to a broker that had already answered is skipped, and the call still
-   * succeeds without it (seen in the three-node chaos run when a leader was killed). Such a batch
-   * is refused here, so its rows stay and go out again on the next try (consumers dedupe what
-   * did go out). One request per partition avoided it too, but with one request in flight per
-   * broker (the idempotent producer) it cut the relay's throughput at 32 concurrent initializes.
+   * One request for the batch, each message on the partition its key hashes to (murmur2, as Java
+   * clients: an aggregate's events keep their partition and order), and the answer checked for every
+   * partition: kafkajs 2.2.4 retries a multi-partition batch only towards brokers that have not
+   * answered, so a partition whose leader moved to one that had is silently skipped (seen in the
+   * three-node chaos run). Such a batch is refused, so its rows go out again; consumers dedupe. One
+   * request per partition avoids it but, with one request in flight per broker, cut the relay's
+   * throughput at 32 concurrent initializes.
    */
   private async send(byTopic: Map<string, OutboxRow[]>): Promise<void> {
     const topicMessages: Array<{ topic: string; messages: Message[] }> = [];
@@ -203,7 +202,8 @@ export class OutboxRelay {
     for (const r of acknowledged) expected.delete(`${r.topicName}/${r.partition}`);
     if (expected.size > 0) {
       throw new Error(
-        `Kafka acknowledged no write for ${[...expected].join(', ')} (their leader moved during the send); the batch is sent again`,
+        `Kafka acknowledged no write for ${[...expected].join(', ')} ` +
+          '(their leader moved during the send); the batch is sent again',
       );
     }
   }
@@ -255,17 +255,21 @@ export function relayFailure(err: unknown): { reason: RelayFailureReason; types:
   walk(err);
   const has = (...t: string[]) => t.some((type) => types.includes(type));
   if (has('NOT_ENOUGH_REPLICAS', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND')) {
+    const replicaTypes = types.filter((t) => t.startsWith('NOT_ENOUGH_REPLICAS')).join(', ');
     return {
       reason: 'not_enough_replicas',
       types,
-      explanation: `fewer brokers than min.insync.replicas hold an in-sync copy of a partition (${types.filter((t) => t.startsWith('NOT_ENOUGH_REPLICAS')).join(', ')}): brokers of the cluster are down or behind`,
+      explanation:
+        `fewer brokers than min.insync.replicas hold an in-sync copy of a partition (${replicaTypes}): ` +
+        'brokers of the cluster are down or behind',
     };
   }
   if (has('LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'UNKNOWN_TOPIC_OR_PARTITION')) {
     return {
       reason: 'leader_unavailable',
       types,
-      explanation: `a partition has no leader it can reach (${types.join(', ')}): a broker is down or leaders are moving`,
+      explanation:
+        `a partition has no leader it can reach (${types.join(', ')}): ` + 'a broker is down or leaders are moving',
     };
   }
   if (has('REQUEST_TIMED_OUT') || names.includes('KafkaJSRequestTimeoutError')) {

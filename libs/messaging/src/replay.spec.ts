@@ -48,13 +48,13 @@ describe('replayOrigin', () => {
     });
   });
 
-  it('falls back to the replay topic itself for a header it cannot read (the record then has no handler and is dead-lettered)', () => {
+  it('falls back to the replay topic itself for a header it cannot read (no handler then: dead-lettered)', () => {
     expect(
       replayOrigin('p1.replay.g', message({ [ReplayHeaders.Origin]: Buffer.from('not an origin') })),
     ).toMatchObject({ run: 'unknown', topic: 'p1.replay.g', seq: null });
   });
 
-  it('keeps the source topic of a replay-origin header one field of which cannot be read (a dead letter with damaged coordinates, replayed)', () => {
+  it('keeps the source topic of a replay-origin header with an unreadable field (a replayed dead letter, say)', () => {
     const m = message({ [ReplayHeaders.Origin]: Buffer.from('run-3 5 NaN 12 p1.transaction.status_changed') });
     expect(replayOrigin('p1.replay.g', m)).toEqual({
       run: 'run-3',
@@ -83,7 +83,7 @@ describe('reportReplayOutcomes', () => {
     ranged,
   });
 
-  it('sends the outcomes of a current ops as ranges, one message a run, and an earlier ops its one message per record', async () => {
+  it('sends a current ops its outcomes as ranges, one message a run; an earlier ops one message a record', async () => {
     await reportReplayOutcomes(producer, 'p1.', 'g', [
       { origin: origin(10, true), outcome: 'applied' },
       { origin: origin(11, true), outcome: 'applied' },

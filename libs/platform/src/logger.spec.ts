@@ -216,7 +216,7 @@ describe('redaction of customer data and credentials', () => {
     expect(JSON.parse(lines[1]).body).toEqual({ amount: 10, metadata: '[REDACTED]', description: '[REDACTED]' });
   });
 
-  it("masks every field of a business's provider credentials by name: in objects, request bodies and JSON statement parameters", () => {
+  it('masks every provider credential field by name: in objects, request bodies and JSON statement parameters', () => {
     const credentials: Record<string, string> = {
       integration_id: '8841201',
       integration_key: '3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977',
@@ -226,7 +226,7 @@ describe('redaction of customer data and credentials', () => {
       private_key: 'ozow-private-7f3k2mq9x',
       api_key: 'ozow-api-93kd7aa1',
     };
-    // Every field a provider takes (libs/domain) is covered here: a new provider field fails this test until it is masked.
+    // Every field a provider takes (libs/domain) is covered: a new provider field fails this until it is masked.
     expect(Object.keys(credentials).sort()).toEqual([...CREDENTIAL_FIELD_NAMES].sort());
     const out = redactValue({
       ...credentials,

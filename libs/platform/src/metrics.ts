@@ -36,7 +36,9 @@ export const outboxRelayed = new Counter({
 
 export const outboxRelayFailures = new Counter({
   name: 'outbox_relay_failures_total',
-  help: 'Outbox batches Kafka did not take (the rows stay unsent and go out on a later try), by reason: not_enough_replicas, leader_unavailable, timeout, connection, other',
+  help:
+    'Outbox batches Kafka did not take (the rows stay unsent and go out on a later try), by reason: ' +
+    'not_enough_replicas, leader_unavailable, timeout, connection, other',
   labelNames: ['reason'] as const,
   registers: [metricsRegistry],
 });
@@ -50,7 +52,9 @@ export const eventsConsumed = new Counter({
 
 export const rpcRefused = new Counter({
   name: 'rpc_requests_refused_total',
-  help: 'RPC requests refused before any handler ran, by reason (missing, malformed, bad_signature, expired, replayed, scope, oversize, timeout)',
+  help:
+    'RPC requests refused before any handler ran, by reason ' +
+    '(missing, malformed, bad_signature, expired, replayed, scope, oversize, timeout)',
   labelNames: ['reason'] as const,
   registers: [metricsRegistry],
 });

@@ -5,8 +5,14 @@
  */
 
 /** API keys, webhook signing secrets and Bearer credentials; the prefix stays visible. */
-const SECRET_PATTERN =
-  /(?<![A-Za-z0-9])((?:sk|pk)_(?:test|live)_)[A-Za-z0-9]{6,}|(?<![A-Za-z0-9])(whsec_)[A-Za-z0-9+/=_-]{6,}|\b(Bearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi;
+const SECRET_PATTERN = new RegExp(
+  [
+    String.raw`(?<![A-Za-z0-9])((?:sk|pk)_(?:test|live)_)[A-Za-z0-9]{6,}`,
+    String.raw`(?<![A-Za-z0-9])(whsec_)[A-Za-z0-9+/=_-]{6,}`,
+    String.raw`\b(Bearer\s+)[A-Za-z0-9._~+/=-]{6,}`,
+  ].join('|'),
+  'gi',
+);
 /** `scheme://user:password@host`: the password goes. */
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*):[^\s@/]+@/gi;
 /** E-mail addresses: first character and domain stay, `b***@example.com`. */
@@ -23,8 +29,13 @@ const PAN_CANDIDATE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
  * provider credentials (libs/domain provider-connections.ts: integration_id, integration_key,
  * company_token, service_type, site_code, private_key, api_key; `credentials` as a whole).
  */
-const SECRET_KEY =
-  /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|credential|private[-_]?key|integration[-_]?(id|key)|site[-_]?code|service[-_]?type/i;
+const SECRET_KEY = new RegExp(
+  [
+    'authorization|cookie|passw(or)?d|secret|token|api[-_]?key|credential',
+    'private[-_]?key|integration[-_]?(id|key)|site[-_]?code|service[-_]?type',
+  ].join('|'),
+  'i',
+);
 /** Field names whose whole value is the merchant's free-form data about its customers. */
 const CUSTOMER_DATA_KEY = /^(metadata|description)$/i;
 /** Field names of a database error's statement parameters. */
@@ -72,7 +83,7 @@ export function redactText(text: string): string {
     .replace(PHONE_IN_TEXT, (m) => phoneHint(m));
 }
 
-/** An error as a plain, redacted object: type, message, stack, and its own fields (query, parameters, driverError…). */
+/** An error as a plain, redacted object: type, message, stack, own fields (query, parameters, driverError…). */
 function redactError(err: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
   const out: Record<string, unknown> = {
     type: err.constructor?.name ?? err.name,

@@ -44,7 +44,7 @@ describe('rpcReply', () => {
     expect(JSON.stringify(reply)).not.toContain('3000000000');
   });
 
-  it('tells the caller to check the outcome when a write lost its connection, and to retry when nothing was sent', async () => {
+  it('tells the caller: check the outcome when a write lost its connection, retry when nothing was sent', async () => {
     const lost = new OutcomeUnknownError('INSERT …', [], new Error('Connection terminated unexpectedly'));
     const unknown = await rpcReply('transactions.initialize', payload, failingWith(lost));
     expect(unknown).toEqual({

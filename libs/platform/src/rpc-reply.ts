@@ -15,14 +15,15 @@ import { rootLogger } from './logger';
 import { rpcRequestDuration } from './metrics';
 import { runWithContext } from './request-context';
 
-/** What the caller gets for a failure that is a bug of ours: Nest's RPC exception filter turns it into its generic error. */
+/** What the caller gets for a bug of ours: Nest's RPC exception filter turns it into its generic error. */
 const INTERNAL = { message: 'internal error' };
 
 /**
  * Runs one RPC handler inside the caller's request context (so logs carry the gateway's request
  * id), turns its result into `{ ok: true, data }` and a DomainException into `{ ok: false, error }`,
  * a database data error (SQLSTATE 22xxx) into validation_error, an unreachable store into
- * service_unavailable (with a message that says whether a retry is safe). Anything else is a bug: logged here, and the gateway answers 500.
+ * service_unavailable (with a message that says whether a retry is safe). Anything else is a bug:
+ * logged here, and the gateway answers 500.
  */
 export function rpcReply(pattern: string, payload: unknown, handle: () => unknown): Promise<RpcReply<unknown>> {
   const started = process.hrtime.bigint();

@@ -2,15 +2,12 @@ import { createHmac, createSecretKey, randomUUID, timingSafeEqual, type KeyObjec
 import { ADMIN_RPC_PATTERNS } from '@payments/contracts';
 
 /**
- * The signed envelope of gateway → service RPC. Every request frame's header carries
- * `auth: { v, scope, ts, nonce, ttl, sig }` next to `pattern` and `id`, where `sig` is HMAC-SHA256
- * over version, pattern, scope, timestamp, nonce, ttl and the JSON body bytes of the frame, keyed by
- * INTERNAL_RPC_SECRET. Services check it before any handler runs (FramedRpcServer).
- *
- * `ttl` (version 2) is the caller's deadline: the milliseconds it still waits for the answer when
- * the frame is written. The service counts it from when it reads the frame and does not start work
- * whose caller has given up (docs/decisions/0014-deadlines-and-unknown-outcomes.md). Version 1
- * (no ttl) is still accepted, so services can be deployed before the gateway.
+ * The signed envelope of gateway → service RPC: each request frame's header carries
+ * `auth: { v, scope, ts, nonce, ttl, sig }`, `sig` being HMAC-SHA256 (INTERNAL_RPC_SECRET) over version,
+ * pattern, scope, timestamp, nonce, ttl and the frame's JSON body bytes; services check it before any
+ * handler runs. `ttl` (v2) is how many ms the caller still waits, counted from when the service reads
+ * the frame, so no work starts for a caller that gave up (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
+ * Version 1 (no ttl) is still accepted so services can be deployed before the gateway.
  */
 export type RpcScope = 'merchant' | 'admin';
 

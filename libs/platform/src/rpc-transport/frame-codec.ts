@@ -13,8 +13,8 @@ export const RPC_GOING_AWAY = 'rpc_going_away';
  *
  * Request header `{ id?, pattern, auth?, ga? }`, body the JSON payload. Reply header `{ id, err? }`,
  * body the JSON response; `{ goaway: true }` from a closing server means "send nothing more here".
- * The body travels as its own bytes so the envelope's HMAC covers exactly
- * what was sent, and a refused request is never parsed beyond its header.
+ * The body travels as its own bytes so the envelope's HMAC covers exactly what was sent, and a
+ * refused request is never parsed beyond its header.
  */
 export const LENGTH_BYTES = 4;
 /** Headers carry an id, a pattern and the envelope: anything longer is not ours, and is refused unparsed. */

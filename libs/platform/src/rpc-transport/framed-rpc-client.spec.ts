@@ -80,7 +80,7 @@ describe('FramedRpcClient deadline', () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  it('counts the time spent connecting: a call whose connect took 150 of its 800 ms times out 800 ms after it began', async () => {
+  it('counts the time spent connecting: a call whose connect took 150 of its 800 ms times out at 800 ms', async () => {
     connectAfterMs = 150;
     const c = client(200, 800);
     const outcome = track(c.request('echo', { value: 1 }));
@@ -105,7 +105,7 @@ describe('FramedRpcClient deadline', () => {
     c.close();
   });
 
-  it('caps connecting at a quarter of the deadline (at most 1 s) by default, so a blackholed address leaves time for another', async () => {
+  it('caps connecting at a quarter of the deadline (at most 1 s) by default, leaving time for another', async () => {
     connectAfterMs = 60_000;
     const c = client(undefined, 10_000);
     const outcome = track(c.request('echo', { value: 1 }));
@@ -149,7 +149,7 @@ describe('FramedRpcClient and a server going away', () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  it('takes a "going away" answer as not sent, waits for the other replies, then closes its end; new calls use a new connection', async () => {
+  it('takes a "going away" answer as not sent, awaits the other replies, closes; new calls reconnect', async () => {
     const c = client(undefined, 5_000);
     const first = track(c.request('echo', { value: 1 }));
     const crossed = track(c.request('echo', { value: 2 }));

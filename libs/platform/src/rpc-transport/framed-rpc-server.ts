@@ -19,7 +19,7 @@ const DRAIN_MS = 5_000;
  */
 const PEER_CLOSE_MS = 2_000;
 
-/** At most one refusal log line per interval (the rest are counted in it and in the metric), so a flood cannot flood the logs. */
+/** At most one refusal log line per interval (the rest are counted in it and the metric): a flood can't flood logs. */
 const REFUSAL_LOG_INTERVAL_MS = 1_000;
 
 /** What a handler sees as its RPC context: the connection and the pattern (handlers may read it with @Ctx()). */
