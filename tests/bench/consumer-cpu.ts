@@ -104,7 +104,9 @@ async function main(): Promise<void> {
       const busy = cpu - idlePerMs * (after[i].at - before[i].at);
       const xacts = after[i].commits - before[i].commits;
       console.log(
-        `${app}: ${events} events (${ok} payments) CPU ${cpu.toFixed(0)} ms = ${(cpu / events).toFixed(3)} ms/event, ${(busy / events).toFixed(3)} ms/event above idle (idle ${(idlePerMs * 1000).toFixed(1)} ms/s); commits ${xacts} = ${(xacts / events).toFixed(2)}/event`,
+        `${app}: ${events} events (${ok} payments) CPU ${cpu.toFixed(0)} ms = ${(cpu / events).toFixed(3)} ms/event, ` +
+          `${(busy / events).toFixed(3)} ms/event above idle (idle ${(idlePerMs * 1000).toFixed(1)} ms/s); ` +
+          `commits ${xacts} = ${(xacts / events).toFixed(2)}/event`,
       );
     });
   } finally {

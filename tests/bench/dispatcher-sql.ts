@@ -63,7 +63,8 @@ async function main(): Promise<void> {
     ds.transaction(async (raw: EntityManager) => {
       const m = timed(raw);
       const inserted: { event_id: string }[] = await m.query(
-        'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
+        'INSERT INTO processed_events (consumer_group, event_id, topic) ' +
+          'SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
         [group, events.map((e) => e.id), events.map(() => topic)],
       );
       const fresh = new Set(inserted.map((r) => r.event_id));
@@ -106,7 +107,8 @@ async function main(): Promise<void> {
       } else {
         await ds.query('DROP INDEX IF EXISTS webhook_events_business');
         await ds.query(
-          'CREATE INDEX IF NOT EXISTS webhook_events_page ON webhook_events (business_id, mode, created_at DESC, id DESC)',
+          'CREATE INDEX IF NOT EXISTS webhook_events_page ' +
+            'ON webhook_events (business_id, mode, created_at DESC, id DESC)',
         );
         await ds.query('CREATE INDEX IF NOT EXISTS webhook_events_created ON webhook_events (created_at)');
       }

@@ -62,7 +62,11 @@ async function step(sides: Side[], key: string, perSide: number, tag: string): P
     return sides.map((s, k) => {
       const done = runs[k].latencies.length + runs[k].errors;
       const st = stats(runs[k].latencies);
-      return `${s.name}: ${((cpuMs(s.pid) - before[k]) / done).toFixed(3)} ms CPU per initialize, ${(runs[k].latencies.length / runs[k].seconds).toFixed(0)} req/s, p50 ${st.p50.toFixed(2)} ms, p99 ${st.p99.toFixed(1)} ms${runs[k].errors ? `, ${runs[k].errors} errors` : ''}`;
+      const cpu = ((cpuMs(s.pid) - before[k]) / done).toFixed(3);
+      const rate = (runs[k].latencies.length / runs[k].seconds).toFixed(0);
+      const errors = runs[k].errors ? `, ${runs[k].errors} errors` : '';
+      const latency = `p50 ${st.p50.toFixed(2)} ms, p99 ${st.p99.toFixed(1)} ms`;
+      return `${s.name}: ${cpu} ms CPU per initialize, ${rate} req/s, ${latency}${errors}`;
     });
   } finally {
     for (const c of clients) c.close();

@@ -33,7 +33,8 @@ export async function reportHops(
   const outbox = await stack
     .db('transaction-service')
     .query<{ tx: string; event_id: string; created_at: Date; published_at: Date | null }>(
-      `SELECT payload->'data'->'transaction'->>'transaction_id' AS tx, event_id, created_at, published_at FROM outbox_events
+      `SELECT payload->'data'->'transaction'->>'transaction_id' AS tx, event_id, created_at, published_at
+         FROM outbox_events
         WHERE payload->'data'->'transaction'->>'transaction_id' = ANY($1::text[])
           AND payload->'data'->>'previous_status' IS NULL`,
       [ids],

@@ -36,7 +36,8 @@ async function insert(body: {
     const { rows } = await client.query(
       `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
          payment_method_type, status, message, checkout_id, link_splits, expires_at)
-       VALUES ($1, 1, 'test', $2, $3, 0, $3, $4, $5, $6, 'pending', 'Awaiting payment', $7, '[]', now() + interval '1 day')
+       VALUES ($1, 1, 'test', $2, $3, 0, $3, $4, $5, $6, 'pending', 'Awaiting payment', $7, '[]',
+               now() + interval '1 day')
        RETURNING *`,
       [
         id('txn'),

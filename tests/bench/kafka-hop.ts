@@ -6,7 +6,8 @@
  * Prints the produce acknowledgement and produce → `eachBatch` latencies, and how many offset
  * commits and fetches the consumer made, for the consumer's offset-commit modes side by side.
  * Needs Kafka only (KAFKA_BROKERS, e.g. from .local/infra.env); topics get a private prefix:
- *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js tests/bench/kafka-hop.ts [seconds] [rate] [work]
+ *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js \
+ *     tests/bench/kafka-hop.ts [seconds] [rate] [work]
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

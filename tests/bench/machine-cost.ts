@@ -114,7 +114,8 @@ export class MachineCost {
     }>(
       `SELECT ${this.statementsLoaded ? '(SELECT sum(calls) FROM pg_stat_statements)' : 'NULL'} AS statements,
               (SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database) AS transactions,
-              pg_current_wal_lsn() - '0/0'::pg_lsn AS wal_bytes, to_jsonb(w)->>'wal_sync' AS wal_sync FROM pg_stat_wal w`,
+              pg_current_wal_lsn() - '0/0'::pg_lsn AS wal_bytes, to_jsonb(w)->>'wal_sync' AS wal_sync
+         FROM pg_stat_wal w`,
     );
     return {
       machine: machineBusyMs(),
@@ -134,7 +135,10 @@ export class MachineCost {
   /** Adds, per payment, what the machine and PostgreSQL did between `before` and `after`. */
   report(report: Report, section: string, before: Sample, after: Sample, payments: number): void {
     const per = (k: keyof Sample) => (after[k] - before[k]) / Math.max(1, payments);
-    const parts = `services ${per('services').toFixed(2)}, PostgreSQL ${per('postgres').toFixed(2)}, Kafka ${per('kafka').toFixed(2)}, Redis ${per('redis').toFixed(2)}, load generator and receiver ${per('bench').toFixed(2)} ms`;
+    const parts =
+      `services ${per('services').toFixed(2)}, PostgreSQL ${per('postgres').toFixed(2)}, ` +
+      `Kafka ${per('kafka').toFixed(2)}, Redis ${per('redis').toFixed(2)}, ` +
+      `load generator and receiver ${per('bench').toFixed(2)} ms`;
     report.add({ section, name: 'whole machine CPU per payment', value: per('machine'), unit: 'ms', note: parts });
     report.add({ section, name: 'PostgreSQL CPU per payment', value: per('postgres'), unit: 'ms' });
     report.add({ section, name: 'Kafka CPU per payment', value: per('kafka'), unit: 'ms' });
@@ -179,7 +183,9 @@ export class MachineCost {
       name: 'whole machine CPU',
       value: parts('machine'),
       unit: '% of a core',
-      note: `services ${parts('services').toFixed(1)}, PostgreSQL ${parts('postgres').toFixed(1)}, Kafka ${parts('kafka').toFixed(1)}, Redis ${parts('redis').toFixed(1)}, bench ${parts('bench').toFixed(1)} %`,
+      note:
+        `services ${parts('services').toFixed(1)}, PostgreSQL ${parts('postgres').toFixed(1)}, ` +
+        `Kafka ${parts('kafka').toFixed(1)}, Redis ${parts('redis').toFixed(1)}, bench ${parts('bench').toFixed(1)} %`,
     });
     ALL_APPS.forEach((app, i) =>
       report.add({

@@ -5,7 +5,8 @@
  * with the same statement after a separate BEGIN (`DataSource.transaction`), alternating in rounds,
  * and prints each one's tick latency and this process's CPU per tick. Needs PostgreSQL only
  * (DATABASE_URL, e.g. from .local/infra.env); it works in a database of its own, dropped at the end:
- *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js tests/bench/relay-tick.ts [ticks per round] [rounds]
+ *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js \
+ *     tests/bench/relay-tick.ts [ticks per round] [rounds]
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -22,11 +23,13 @@ const ROUNDS = Number(process.argv[3] ?? 4);
 
 const TABLE = `CREATE TABLE outbox_events (
   id bigserial PRIMARY KEY, event_id uuid NOT NULL UNIQUE, topic text NOT NULL, message_key text NOT NULL,
-  payload jsonb NOT NULL, headers jsonb NOT NULL DEFAULT '{}'::jsonb, created_at timestamptz NOT NULL DEFAULT now(), published_at timestamptz)`;
+  payload jsonb NOT NULL, headers jsonb NOT NULL DEFAULT '{}'::jsonb, created_at timestamptz NOT NULL DEFAULT now(),
+  published_at timestamptz)`;
 
 /** The relay's statement as it was sent before, with parameters, after its own BEGIN. */
 const TAKE_WITH_PARAMETERS = `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked),
-  batch AS (SELECT o.id FROM relay, outbox_events o WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT $2)
+  batch AS (SELECT o.id FROM relay, outbox_events o WHERE relay.locked AND o.published_at IS NULL
+    ORDER BY o.id LIMIT $2)
   UPDATE outbox_events o SET published_at = now() FROM batch WHERE o.id = batch.id
   RETURNING o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers`;
 

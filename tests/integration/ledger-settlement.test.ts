@@ -278,7 +278,8 @@ describe('ledger settlement and event handling', () => {
       'the scheduled run to invoice the entry',
       async () => {
         const { rows } = await db().query(
-          'SELECT i.invoice_reference, i.amount::int AS amount, i.status FROM ledger_entries e JOIN settlement_invoices i USING (invoice_reference) WHERE e.transaction_id = $1',
+          'SELECT i.invoice_reference, i.amount::int AS amount, i.status ' +
+            'FROM ledger_entries e JOIN settlement_invoices i USING (invoice_reference) WHERE e.transaction_id = $1',
           [txn],
         );
         return rows[0];

@@ -11,7 +11,10 @@ import { startPayment } from '../support/payments';
 const TICK_MS = 300;
 const WAVES = 3;
 const PAYMENTS_PER_WAVE = 24;
-/** Deliveries per payment: transaction.pending/processing/success, payment.created, payment.updated twice, payment.completed. */
+/**
+ * Deliveries per payment: transaction.pending/processing/success, payment.created, payment.updated twice,
+ * payment.completed.
+ */
 const PER_PAYMENT = 7;
 
 /**

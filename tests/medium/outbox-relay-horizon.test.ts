@@ -33,7 +33,8 @@ describe('outbox relay: nothing held while the batch is being sent', () => {
 
   const addEvent = (key: string) =>
     ds.query(
-      `INSERT INTO outbox_events (event_id, topic, message_key, payload) VALUES (gen_random_uuid(), 'transaction.status_changed', $1, '{}')`,
+      `INSERT INTO outbox_events (event_id, topic, message_key, payload) ` +
+        `VALUES (gen_random_uuid(), 'transaction.status_changed', $1, '{}')`,
       [key],
     );
   const unpublished = async () =>
@@ -42,7 +43,8 @@ describe('outbox relay: nothing held while the batch is being sent', () => {
   const waitingRelay = async () =>
     (
       await observer.query(
-        `SELECT backend_xid::text AS xid FROM pg_stat_activity WHERE datname = $1 AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
+        `SELECT backend_xid::text AS xid FROM pg_stat_activity ` +
+          `WHERE datname = $1 AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
         [db.name],
       )
     ).rows as { xid: string | null }[];

@@ -178,8 +178,10 @@ export function handlePage(store: FakeStore, token: string): FakeReply {
   const id = escapeHtml(p.token);
   return html(
     200,
-    `<h1>Pay ${escapeHtml(p.request.amount)} ${escapeHtml(p.request.currency)}</h1><p>${escapeHtml(p.request.serviceDescription)}</p>` +
-      `<form method="post" action="payv2.php"><input type="hidden" name="ID" value="${id}"><label>Card number <input name="card" value="${PAYING_CARD}"></label>` +
+    `<h1>Pay ${escapeHtml(p.request.amount)} ${escapeHtml(p.request.currency)}</h1>` +
+      `<p>${escapeHtml(p.request.serviceDescription)}</p>` +
+      `<form method="post" action="payv2.php"><input type="hidden" name="ID" value="${id}">` +
+      `<label>Card number <input name="card" value="${PAYING_CARD}"></label>` +
       `<button name="action" value="pay">Pay</button><button name="action" value="cancel">Cancel</button></form>` +
       `<p>Test cards: ${PAYING_CARD} pays, ${DECLINING_CARD} is declined.</p>`,
   );

@@ -133,7 +133,9 @@ export class DpoFake implements FakeStore {
     if (this.server === null) await this.listen(this.port, this.host);
   }
 
-  /** The customer pays (or tries to) on the page: what the browser's form post does. Returns where the browser is sent. */
+  /**
+   * The customer pays (or tries to) on the page: what the browser's form post does. Returns where the browser is sent.
+   */
   pay(token: string, card: string = '5436886269848367'): FakeReply {
     return this.submit(token, 'pay', card);
   }
@@ -142,14 +144,19 @@ export class DpoFake implements FakeStore {
     return this.submit(token, 'cancel', '');
   }
 
-  /** From now on verifyToken and pushes say this TransactionAmount for the payment (an amount mismatch); null: the real one. */
+  /**
+   * From now on verifyToken and pushes say this TransactionAmount for the payment (an amount mismatch); null: the real
+   * one.
+   */
   setVerifyAmount(token: string, amount: string | null): void {
     const p = this.byToken(null, token);
     if (p === undefined) throw new Error(`the fake DPO has no token ${token}`);
     p.verifyAmount = amount;
   }
 
-  /** From now on verifyToken says this TransactionCurrency for the payment (a currency mismatch); null: the real one. */
+  /**
+   * From now on verifyToken says this TransactionCurrency for the payment (a currency mismatch); null: the real one.
+   */
   setVerifyCurrency(token: string, currency: string | null): void {
     const p = this.byToken(null, token);
     if (p === undefined) throw new Error(`the fake DPO has no token ${token}`);

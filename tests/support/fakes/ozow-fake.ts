@@ -181,7 +181,9 @@ export class OzowFake implements OzowFakeStore {
     return t;
   }
 
-  /** The amount the notifications and the status API say for this payment (a mismatch test); null: the requested one. */
+  /**
+   * The amount the notifications and the status API say for this payment (a mismatch test); null: the requested one.
+   */
   overrideAmount(reference: string, amount: string | null): void {
     this.mustPayment(reference).notifiedAmount = amount;
   }
@@ -198,7 +200,10 @@ export class OzowFake implements OzowFakeStore {
     ]);
   }
 
-  /** Posts one notification now (one try): the latest transaction's, with fields replaced (a forgery keeps the old Hash). */
+  /**
+   * Posts one notification now (one try): the latest transaction's, with fields replaced (a forgery keeps the old
+   * Hash).
+   */
   sendNotification(reference: string, overrides: Record<string, string> = {}): Promise<OzowNotificationAttempt> {
     return this.notifier.sendOnce(
       'payment',

@@ -133,7 +133,10 @@ export class PaynowFake implements FakeStore {
     return [...this.all].reverse().find((p) => p.request.reference === reference);
   }
 
-  /** Moves a payment to a status ('Paid', 'Cancelled', 'Failed', 'Refunded', 'Disputed'…); a change is posted to its result URL. */
+  /**
+   * Moves a payment to a status ('Paid', 'Cancelled', 'Failed', 'Refunded', 'Disputed'…); a change is posted to its
+   * result URL.
+   */
   settle(target: string | FakePayment, status: string): FakePayment {
     const p = typeof target === 'string' ? this.payment(target) : target;
     if (p === undefined) throw new Error(`the fake Paynow has no payment with reference ${String(target)}`);
