@@ -1,11 +1,10 @@
 /**
- * The dispatcher's replay work without Kafka: the real inbox statement and WebhookEventsHandler on a
- * migrated dispatcher database, applied in transactions of BATCH events, PARALLEL of them at once;
- * variants interleaved so the machine's load hits them alike. Options: BENCH_EVENTS (30000),
- * BENCH_ROUNDS (2), BENCH_VARIANTS (`1500x1,500x3,500x1`: BATCHxPARALLEL), BENCH_INDEXES=both (also
- * with the webhook_events indexes before the events API), BENCH_TIMES=same,distinct (every event
- * at one instant, as the replay bench makes them, or a millisecond apart), BENCH_STATEMENTS=1
- * (database time per event of each statement).
+ * The dispatcher's replay work without Kafka: the real inbox statement and WebhookEventsHandler on a migrated
+ * dispatcher database, applied in transactions of BATCH events, PARALLEL of them at once; variants interleaved so the
+ * machine's load hits them alike. Options: BENCH_EVENTS (30000), BENCH_ROUNDS (2), BENCH_VARIANTS
+ * (`1500x1,500x3,500x1`: BATCHxPARALLEL), BENCH_INDEXES=both (also with the webhook_events indexes before the events
+ * API), BENCH_TIMES=same,distinct (every event at one instant, as the replay bench makes them, or a millisecond apart),
+ * BENCH_STATEMENTS=1 (database time per event of each statement).
  * `source .local/infra.env && node scripts/ts-run.js tests/bench/dispatcher-sql.ts`
  */
 import { DataSource, type EntityManager } from '@payments/database';

@@ -1,10 +1,8 @@
 /**
- * The limit initialize is compared with: a minimal Node + pg HTTP server that, per request, does
- * what an initialize must persist — the transaction row and its outbox event in one database
- * transaction — and answers with the new id. No framework, no RPC hop, no validation, no auth.
- * It writes to copies of the transaction-service tables (schema bench_limit, same columns,
- * defaults and indexes) in the stack's own database on the same PostgreSQL.
- * Started as a child process by the benchmark: env DATABASE_URL, PORT, POOL_SIZE.
+ * The limit initialize is compared with: a minimal Node + pg HTTP server that persists what an initialize must (the
+ * transaction row and its outbox event in one transaction) and answers the new id; no framework, RPC hop, validation
+ * or auth. Writes to copies of the transaction-service tables (schema bench_limit) in the stack's own database.
+ * Started by the benchmark with env DATABASE_URL, PORT, POOL_SIZE.
  */
 import { randomUUID, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';

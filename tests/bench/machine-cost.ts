@@ -62,12 +62,9 @@ interface Sample {
 }
 
 /**
- * Where the machine's time goes while the bench runs, per payment: the whole machine's busy CPU
- * (/proc/stat), and its parts from /proc/<pid>/stat — the services, PostgreSQL (postmaster and
- * every backend), the Kafka JVM(s), Redis, and this process (load generator and webhook receiver).
- * PostgreSQL's work too: statements (pg_stat_statements, when the server preloads it), WAL bytes
- * (from the WAL position), and transactions and WAL fsyncs (pg_stat_database, pg_stat_wal: each
- * backend reports those up to a second late, so they are a little low over a 10 s window). Only
+ * Where the machine's time goes per payment: whole-machine busy CPU (/proc/stat) and its parts per process (services,
+ * PostgreSQL backends, Kafka, Redis, this process), plus PostgreSQL statements, WAL bytes, transactions and WAL
+ * fsyncs. Backends report the last two up to a second late, so they read a little low over a 10 s window. Only
  * meaningful on a machine that runs nothing else.
  */
 export class MachineCost {
@@ -162,9 +159,8 @@ export class MachineCost {
   }
 
   /**
-   * What the stack costs while nothing happens, as a share of one core over `seconds`: the
-   * machine, each of its parts, each service, and PostgreSQL's statements per second (the polling
-   * that runs when there is no work).
+   * What the stack costs while nothing happens, as a share of one core over `seconds`: the machine, each of its parts,
+   * each service, and PostgreSQL's statements per second (the polling that runs when there is no work).
    */
   async idle(report: Report, seconds: number): Promise<void> {
     const section = 'idle';

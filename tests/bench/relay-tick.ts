@@ -1,10 +1,8 @@
 /**
- * The outbox relay's database side alone: each tick finds one new outbox row (written just before,
- * as a use case would), takes it, "sends" it to a producer that answers at once, marks it and
- * commits. Compares the relay's tick (BEGIN sent with its statement: `DataSource.transactionFrom`)
- * with the same statement after a separate BEGIN (`DataSource.transaction`), alternating in rounds,
- * and prints each one's tick latency and this process's CPU per tick. Needs PostgreSQL only
- * (DATABASE_URL, e.g. from .local/infra.env); it works in a database of its own, dropped at the end:
+ * The outbox relay's database side alone: per tick one new outbox row is taken, "sent" to a producer that answers
+ * at once, marked and committed. Compares BEGIN sent with the statement (`DataSource.transactionFrom`, the relay's
+ * way) with a separate BEGIN (`DataSource.transaction`), in alternating rounds: latency and CPU per tick. Needs
+ * PostgreSQL only (DATABASE_URL); works in a database of its own, dropped at the end:
  *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js \
  *     tests/bench/relay-tick.ts [ticks per round] [rounds]
  */

@@ -10,10 +10,9 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait';
 
 /**
- * Idempotency-Key requests while their Redis is down, stopped or back, on a private redis-server
- * (the gateway's own connection settings): a request is refused at once (503, it did not run)
- * instead of waiting for Redis, an answer is sent without waiting and kept once Redis answers,
- * and a claim Redis applies late is released behind it.
+ * Idempotency-Key requests while their Redis is down, stopped or back, on a private redis-server (the gateway's own
+ * connection settings): a request is refused at once (503, it did not run) instead of waiting for Redis, an answer is
+ * sent without waiting and kept once Redis answers, and a claim Redis applies late is released behind it.
  */
 describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', () => {
   let port: number;

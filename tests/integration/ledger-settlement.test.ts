@@ -105,10 +105,9 @@ function refundSucceeded(r: {
 }
 
 /**
- * The ledger fed straight from Kafka (events shaped as transaction-service publishes them), and
- * settlement through the gateway's admin API: runs at the same time never invoice an entry twice,
- * the weekly BullMQ job runs on its cron, and the ledger stays right whatever order refund and
- * transaction events arrive in.
+ * The ledger fed straight from Kafka (events shaped as transaction-service publishes them), and settlement through the
+ * gateway's admin API: runs at the same time never invoice an entry twice, the weekly BullMQ job runs on its cron, and
+ * the ledger stays right whatever order refund and transaction events arrive in.
  */
 describe('ledger settlement and event handling', () => {
   let stack: Stack;

@@ -18,10 +18,9 @@ const LETTERS = Number(process.env.OPS_DLQ_SCALE_LETTERS ?? 20_000);
 const peakRss = (out: string) => Number(/ops: peak memory (\d+) MB/.exec(out)?.[1]);
 
 /**
- * A live replay at the scale of a day's topic, far above one fetch or one produce request: every
- * synthetic event applied exactly once, a ^C in the middle of the copy stopping cleanly, the same
- * command continuing where it stopped (not from the start), the group's offsets untouched, and
- * the copier's memory bounded.
+ * A live replay at the scale of a day's topic, far above one fetch or one produce request: every synthetic event
+ * applied exactly once, a ^C in the middle of the copy stopping cleanly, the same command continuing where it stopped
+ * (not from the start), the group's offsets untouched, and the copier's memory bounded.
  */
 describe('ops replay --live at scale', () => {
   let stack: Stack;

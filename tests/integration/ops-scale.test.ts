@@ -6,11 +6,9 @@ import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-recei
 
 /**
  * The admin-API commands of an on-call engineer at the size of a long day: `ops reconcile` over
- * OPS_SCALE_TRANSACTIONS transactions (1M in the issue's run, 50k in CI: 50 pages) and `ops webhooks
- * recover` over OPS_SCALE_DELIVERIES failed deliveries (100k in the issue's run, 5k in CI: 10 pages), and
- * `ops lag` of a group reading a topic of OPS_SCALE_PARTITIONS partitions.
- * The rows are written straight into each service's database, as a day of traffic would have
- * left them; every one is then read back through the commands' pages.
+ * OPS_SCALE_TRANSACTIONS transactions (50k in CI: 50 pages; docs/operations.md has the 1M run), `ops webhooks recover`
+ * over OPS_SCALE_DELIVERIES failed deliveries (5k in CI: 10 pages) and `ops lag` over OPS_SCALE_PARTITIONS partitions.
+ * Rows are written straight into each service's database and read back through the commands' pages.
  */
 const PARTITIONS = Number(process.env.OPS_SCALE_PARTITIONS ?? 1_000);
 const TRANSACTIONS = Number(process.env.OPS_SCALE_TRANSACTIONS ?? 50_000);

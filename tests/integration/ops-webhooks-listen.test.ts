@@ -86,10 +86,9 @@ class Listener {
 }
 
 /**
- * `ops webhooks listen --forward-to` against a real stack: every new event of the business arrives
- * once at a local plain-HTTP endpoint, signed with the printed local secret; an event recorded
- * long after its time still arrives; the type filter; a failing endpoint is reported and the
- * listener carries on; bad flags; a gateway that is down.
+ * `ops webhooks listen --forward-to` against a real stack: every new event of the business arrives once at a local
+ * plain-HTTP endpoint, signed with the printed local secret; an event recorded long after its time still arrives; the
+ * type filter; a failing endpoint is reported and the listener carries on; bad flags; a gateway that is down.
  */
 describe('ops webhooks listen', () => {
   const receiver = new LocalReceiver();

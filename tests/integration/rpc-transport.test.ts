@@ -20,10 +20,9 @@ import { waitFor } from '../support/wait';
 const SECRET = 'transport-test-secret-0123456789-abcdef';
 
 /**
- * The RPC transport on real loopback sockets, with handlers registered directly (the e2e suite
- * covers it under Nest controllers): many calls on one connection answered out of order, the
- * per-call deadline, a down peer, a peer that drops mid-call, coming back after a restart, and
- * the frame limit on replies.
+ * The RPC transport on real loopback sockets, with handlers registered directly (the e2e suite covers it under Nest
+ * controllers): many calls on one connection answered out of order, the per-call deadline, a down peer, a peer that
+ * drops mid-call, coming back after a restart, and the frame limit on replies.
  */
 describe('framed RPC transport', () => {
   let port: number;

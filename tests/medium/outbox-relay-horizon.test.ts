@@ -8,11 +8,10 @@ import { migratedDatabase, type MigratedDatabase } from '../support/migrated-dat
 import { acknowledgeAll } from '../support/kafka-acknowledgements';
 
 /**
- * The outbox relay waits for Kafka while its transaction is open. It must hold no transaction id
- * (and no row lock) meanwhile: a transaction id held across the send holds back every horizon
- * PostgreSQL keeps by its oldest running writer — vacuum's, and the snapshot xmin the events API's
- * recorded order reads. Runs the relay against a real database with a producer that answers only
- * when the test lets it.
+ * The outbox relay waits for Kafka while its transaction is open. It must hold no transaction id (and no row lock)
+ * meanwhile: a transaction id held across the send holds back every horizon PostgreSQL keeps by its oldest running
+ * writer — vacuum's, and the snapshot xmin the events API's recorded order reads. Runs the relay against a real
+ * database with a producer that answers only when the test lets it.
  */
 describe('outbox relay: nothing held while the batch is being sent', () => {
   let db: MigratedDatabase;

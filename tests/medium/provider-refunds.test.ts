@@ -10,11 +10,10 @@ import { RefundStore } from '../../apps/transaction-service/src/refunds/refund-s
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
- * Refunds through a provider's refund API against a real PostgreSQL, at the points where a crash
- * or a second process could refund twice or lose one: two senders of one refund, a sender that
- * died before sending (sent later), one that died while the provider answered (never sent again:
- * left to an operator), and each provider answer. The provider here is an in-process connector
- * that counts its calls (the real ones are tested against their fakes in the e2e suite).
+ * Refunds through a provider's refund API against a real PostgreSQL, at the points where a crash or a second process
+ * could refund twice or lose one: two senders of one refund, a sender that died before sending (sent later), one that
+ * died while the provider answered (never sent again: left to an operator), and each provider answer. The provider here
+ * is an in-process connector that counts its calls (the real ones are tested against their fakes in the e2e suite).
  */
 describe('refunds through a provider refund API', () => {
   let db: MigratedDatabase;

@@ -16,11 +16,10 @@ import { waitFor } from '../support/wait';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
- * The webhook dispatcher's stores against a real PostgreSQL (and, for the reconciler, the real
- * Redis its queue lives on), at the points where concurrent workers meet: claims of one delivery
- * that go out in one statement, the outcome of a claim another worker took over, the reconciler
- * meeting a row a live worker holds or a backlog of live rows, and a callback enabled again while
- * a failing attempt disables it.
+ * The webhook dispatcher's stores against a real PostgreSQL (and, for the reconciler, the real Redis its queue lives
+ * on), at the points where concurrent workers meet: claims of one delivery that go out in one statement, the outcome of
+ * a claim another worker took over, the reconciler meeting a row a live worker holds or a backlog of live rows, and a
+ * callback enabled again while a failing attempt disables it.
  */
 const SECRET = 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0';
 

@@ -190,11 +190,10 @@ export function handlePage(store: FakeStore, token: string): FakeReply {
 let approvals = 938_204_312;
 
 /**
- * The customer's submission (POST /payv2.php, or a test's `pay`/`cancel`): `pay` with the paying
- * card → paid, 302 to RedirectURL + TransID, CCDapproval, PnrID, TransactionToken, CompanyRef; with
- * the declining card → declined, 302 to DeclinedURL (else RedirectURL) + TransactionToken,
- * CompanyRef; `cancel` → cancelled, 302 to BackURL + TransactionToken, CompanyRef. Another card: 400,
- * nothing changes.
+ * The customer's submission (POST /payv2.php, or a test's `pay`/`cancel`): `pay` with the paying card → paid, 302 to
+ * RedirectURL + TransID, CCDapproval, PnrID, TransactionToken, CompanyRef; with the declining card → declined, 302 to
+ * DeclinedURL (else RedirectURL) + TransactionToken, CompanyRef; `cancel` → cancelled, 302 to BackURL +
+ * TransactionToken, CompanyRef. Another card: 400, nothing changes.
  */
 export function handleSubmit(store: FakeStore, token: string, action: string, card: string): FakeReply {
   const p = store.byToken(null, token);

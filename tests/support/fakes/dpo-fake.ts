@@ -27,10 +27,9 @@ export type FakeVerb = 'createToken' | 'verifyToken' | 'refundToken' | 'cancelTo
 export const FAKE_VERBS: readonly FakeVerb[] = ['createToken', 'verifyToken', 'refundToken', 'cancelToken'];
 
 /**
- * How a verb behaves: `normal`; `down` closes the socket without handling the request; `drop-reply`
- * handles it (a token is created, a refund made) and then closes the socket instead of answering;
- * `garbage` answers an HTML page with 200; `hang` never answers; `http-500` answers 500 without
- * handling. (`goOffline()` refuses connections altogether.)
+ * How a verb behaves: `normal`; `down` closes the socket without handling the request; `drop-reply` handles it (a token
+ * is created, a refund made) and then closes the socket instead of answering; `garbage` answers an HTML page with 200;
+ * `hang` never answers; `http-500` answers 500 without handling. (`goOffline()` refuses connections altogether.)
  */
 export type FakeMode = 'normal' | 'down' | 'drop-reply' | 'garbage' | 'hang' | 'http-500';
 
