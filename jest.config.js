@@ -1,15 +1,10 @@
 /**
- * Test projects (STYLE.md §7):
- *   unit        — fast, no I/O: *.spec.ts beside the code
- *   deploy      — the deployment files: k8s overlays rendered with kustomize, Dockerfile, compose
- *   medium      — stores and use cases in the test's process against a migrated PostgreSQL (and Redis)
- *   integration — real PostgreSQL, Redis and Kafka, real migrations, service processes started by the test
- *   e2e         — the whole stack over HTTP through the gateway
- *   chaos       — the whole stack under load while services crash and the servers restart
- *   chaos-cluster — the same on a three-node Kafka cluster losing nodes: only with CHAOS_CLUSTER=1,
- *                 as `npm run chaos:cluster` sets it (not part of `npm test`)
- *   fuzz        — schemathesis against the whole stack's OpenAPI document: no input may give a 5xx
- * `npm test` provisions the infrastructure and runs them all.
+ * Test projects; `npm test` provisions the infrastructure and runs them all:
+ *   unit (*.spec.ts beside the code, no I/O), deploy (k8s overlays, Dockerfile, compose), medium (stores and use
+ *   cases against a migrated PostgreSQL and Redis), integration (real infrastructure, service processes started by
+ *   the test), e2e (the whole stack through the gateway), chaos (under load while services crash and servers
+ *   restart), fuzz (schemathesis: no input may give a 5xx). chaos-cluster (a three-node Kafka cluster losing nodes)
+ *   runs only with CHAOS_CLUSTER=1, as `npm run chaos:cluster` sets it.
  */
 const swc = [
   '@swc/jest',
@@ -35,10 +30,9 @@ const common = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleName
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
-    // Renders the k8s overlays with kustomize (installed under .cache/ by scripts/deploy/tools.sh).
-    // apiserver.spec.ts applies them to a real kube-apiserver built from source (minutes of
-    // compiling the first time, docs/deploy.md): only with DEPLOY_APISERVER=1, as
-    // `npm run deploy:apiserver` sets it.
+    // Renders the k8s overlays with kustomize (installed under .cache/ by scripts/deploy/tools.sh). apiserver.spec.ts
+    // applies them to a real kube-apiserver built from source (minutes of compiling the first time, docs/deploy.md):
+    // only with DEPLOY_APISERVER=1, as `npm run deploy:apiserver` sets it.
     {
       ...common,
       displayName: 'deploy',

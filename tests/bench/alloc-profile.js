@@ -1,7 +1,6 @@
-// Preloaded into each service by `BENCH_ALLOC_DIR=… npm run bench` (NODE_OPTIONS=--require …):
-// a sampling heap profile of every allocation, including objects young-generation collections
-// already freed, i.e. what makes the garbage collector run. Saved as
-// <dir>/<service>-<pid>.heapprofile when the process exits (open it in Chrome DevTools).
+// Preloaded into each service by `BENCH_ALLOC_DIR=… npm run bench` (NODE_OPTIONS=--require …): a sampling heap profile
+// of every allocation, including objects young-generation collections already freed, i.e. what makes the garbage
+// collector run. Saved as <dir>/<service>-<pid>.heapprofile when the process exits (open it in Chrome DevTools).
 const { Session } = require('node:inspector');
 const { writeFileSync } = require('node:fs');
 const { basename, dirname, join } = require('node:path');

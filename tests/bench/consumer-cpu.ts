@@ -1,11 +1,8 @@
 /**
- * CPU and database transactions per consumed event at a low, steady rate (the consumers' fixed
- * cost per fetch), for split-ledger-service and webhook-dispatcher: an open loop of initializes at
- * BENCH_RATE/s (default 50) for BENCH_SECONDS (default 20) over 10 businesses with a callback each;
- * CPU from /proc from the first request until both consumers have applied every event the
- * transaction service wrote (database commits too, which include the services' pollers); also the
- * idle CPU per second, measured first. SVC_<NAME>=value
- * sets <NAME> for every service (e.g. SVC_LEDGER_FETCH_MIN_BYTES=1).
+ * CPU and database transactions per consumed event at a low, steady rate (the consumers' fixed cost per fetch), for
+ * split-ledger-service and webhook-dispatcher: open-loop initializes at BENCH_RATE/s (50) for BENCH_SECONDS (20),
+ * measured from the first request until both consumers applied every event, beside the idle CPU measured first.
+ * SVC_<NAME>=value sets <NAME> for every service (e.g. SVC_LEDGER_FETCH_MIN_BYTES=1).
  * `source .local/infra.env && node scripts/ts-run.js tests/bench/consumer-cpu.ts`
  */
 import { join } from 'node:path';
@@ -104,7 +101,9 @@ async function main(): Promise<void> {
       const busy = cpu - idlePerMs * (after[i].at - before[i].at);
       const xacts = after[i].commits - before[i].commits;
       console.log(
-        `${app}: ${events} events (${ok} payments) CPU ${cpu.toFixed(0)} ms = ${(cpu / events).toFixed(3)} ms/event, ${(busy / events).toFixed(3)} ms/event above idle (idle ${(idlePerMs * 1000).toFixed(1)} ms/s); commits ${xacts} = ${(xacts / events).toFixed(2)}/event`,
+        `${app}: ${events} events (${ok} payments) CPU ${cpu.toFixed(0)} ms = ${(cpu / events).toFixed(3)} ms/event, ` +
+          `${(busy / events).toFixed(3)} ms/event above idle (idle ${(idlePerMs * 1000).toFixed(1)} ms/s); ` +
+          `commits ${xacts} = ${(xacts / events).toFixed(2)}/event`,
       );
     });
   } finally {

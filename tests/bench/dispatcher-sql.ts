@@ -1,11 +1,10 @@
 /**
- * The dispatcher's replay work without Kafka: the real inbox statement and WebhookEventsHandler on a
- * migrated dispatcher database, applied in transactions of BATCH events, PARALLEL of them at once;
- * variants interleaved so the machine's load hits them alike. Options: BENCH_EVENTS (30000),
- * BENCH_ROUNDS (2), BENCH_VARIANTS (`1500x1,500x3,500x1`: BATCHxPARALLEL), BENCH_INDEXES=both (also
- * with the webhook_events indexes before the events API), BENCH_TIMES=same,distinct (every event
- * at one instant, as the replay bench makes them, or a millisecond apart), BENCH_STATEMENTS=1
- * (database time per event of each statement).
+ * The dispatcher's replay work without Kafka: the real inbox statement and WebhookEventsHandler on a migrated
+ * dispatcher database, applied in transactions of BATCH events, PARALLEL of them at once; variants interleaved so the
+ * machine's load hits them alike. Options: BENCH_EVENTS (30000), BENCH_ROUNDS (2), BENCH_VARIANTS
+ * (`1500x1,500x3,500x1`: BATCHxPARALLEL), BENCH_INDEXES=both (also with the webhook_events indexes before the events
+ * API), BENCH_TIMES=same,distinct (every event at one instant, as the replay bench makes them, or a millisecond apart),
+ * BENCH_STATEMENTS=1 (database time per event of each statement).
  * `source .local/infra.env && node scripts/ts-run.js tests/bench/dispatcher-sql.ts`
  */
 import { DataSource, type EntityManager } from '@payments/database';
@@ -63,7 +62,8 @@ async function main(): Promise<void> {
     ds.transaction(async (raw: EntityManager) => {
       const m = timed(raw);
       const inserted: { event_id: string }[] = await m.query(
-        'INSERT INTO processed_events (consumer_group, event_id, topic) SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
+        'INSERT INTO processed_events (consumer_group, event_id, topic) ' +
+          'SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
         [group, events.map((e) => e.id), events.map(() => topic)],
       );
       const fresh = new Set(inserted.map((r) => r.event_id));
@@ -106,7 +106,8 @@ async function main(): Promise<void> {
       } else {
         await ds.query('DROP INDEX IF EXISTS webhook_events_business');
         await ds.query(
-          'CREATE INDEX IF NOT EXISTS webhook_events_page ON webhook_events (business_id, mode, created_at DESC, id DESC)',
+          'CREATE INDEX IF NOT EXISTS webhook_events_page ' +
+            'ON webhook_events (business_id, mode, created_at DESC, id DESC)',
         );
         await ds.query('CREATE INDEX IF NOT EXISTS webhook_events_created ON webhook_events (created_at)');
       }

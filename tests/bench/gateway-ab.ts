@@ -1,10 +1,7 @@
 /**
- * Two gateway builds side by side on one stack: the transaction-service and this worktree's
- * gateway, plus a second gateway started from another build's dist/ with the same settings (same
- * database, Redis and transaction-service). Both are loaded at the same moment, half of the
- * connections each, with the same initialize requests; each gateway's CPU per initialize comes
- * from /proc. Both see the same contention from the rest of the machine, so the comparison holds
- * where runs taken one after the other swing by 2× on a busy machine.
+ * Two gateway builds side by side on one stack (this worktree's, and another build's dist/ with the same settings),
+ * loaded at the same moment with the same initialize requests; CPU per initialize from /proc. Both see the same
+ * contention, so the comparison holds where runs one after the other swing by 2× on a busy machine.
  *   GATEWAY_AB_DIST=/path/to/other/dist bash scripts/with-node.sh node scripts/ts-run.js tests/bench/gateway-ab.ts
  * Options: BENCH_SECONDS (per step, default 10), GATEWAY_AB_ROUNDS (default 2).
  */
@@ -62,7 +59,11 @@ async function step(sides: Side[], key: string, perSide: number, tag: string): P
     return sides.map((s, k) => {
       const done = runs[k].latencies.length + runs[k].errors;
       const st = stats(runs[k].latencies);
-      return `${s.name}: ${((cpuMs(s.pid) - before[k]) / done).toFixed(3)} ms CPU per initialize, ${(runs[k].latencies.length / runs[k].seconds).toFixed(0)} req/s, p50 ${st.p50.toFixed(2)} ms, p99 ${st.p99.toFixed(1)} ms${runs[k].errors ? `, ${runs[k].errors} errors` : ''}`;
+      const cpu = ((cpuMs(s.pid) - before[k]) / done).toFixed(3);
+      const rate = (runs[k].latencies.length / runs[k].seconds).toFixed(0);
+      const errors = runs[k].errors ? `, ${runs[k].errors} errors` : '';
+      const latency = `p50 ${st.p50.toFixed(2)} ms, p99 ${st.p99.toFixed(1)} ms`;
+      return `${s.name}: ${cpu} ms CPU per initialize, ${rate} req/s, ${latency}${errors}`;
     });
   } finally {
     for (const c of clients) c.close();

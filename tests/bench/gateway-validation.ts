@@ -1,8 +1,7 @@
 /**
- * The gateway's validation of an initialize body alone, in this process: the compiled TypeBox
- * check with what runs beside it (what nearly every request takes), and a refused body, whose
- * error list the rules work out. CPU µs per call over alternating rounds, so a busy machine slows
- * both alike. No infrastructure needed:
+ * The gateway's validation of an initialize body alone, in this process: the compiled TypeBox check with what runs
+ * beside it (what nearly every request takes), and a refused body, whose error list the rules work out. CPU µs per call
+ * over alternating rounds, so a busy machine slows both alike. No infrastructure needed:
  *   bash scripts/with-node.sh node scripts/ts-run.js tests/bench/gateway-validation.ts [calls per round]
  */
 import 'reflect-metadata';

@@ -13,12 +13,10 @@ interface Times {
 const ms = (d: Date | null) => (d ? d.getTime() : NaN);
 
 /**
- * Where the time of each payment's event → webhook goes, hop by hop, from the rows the pipeline
- * leaves behind: the initialize's outbox row (`created_at`, the relay's `published_at`), the
- * dispatcher's delivery (`created_at`: the consumer transaction; `enqueued_at`: handed to the
- * queue, or in the same transaction to the in-process first attempt) and its first attempt's row
- * (written after the response), beside the scheduled send and the receiver's arrival time.
- * Database timestamps are `now()`, i.e. the start of the transaction that wrote them.
+ * Where each payment's event → webhook time goes, hop by hop, from the rows the pipeline leaves: the outbox row
+ * (`created_at`, `published_at`), the delivery (`created_at`; `enqueued_at`: handed to the queue or the in-process
+ * first attempt) and the first attempt's row, beside the scheduled send and the arrival. Database timestamps are
+ * `now()`, i.e. the start of the transaction that wrote them.
  */
 export async function reportHops(
   stack: Stack,
@@ -33,7 +31,8 @@ export async function reportHops(
   const outbox = await stack
     .db('transaction-service')
     .query<{ tx: string; event_id: string; created_at: Date; published_at: Date | null }>(
-      `SELECT payload->'data'->'transaction'->>'transaction_id' AS tx, event_id, created_at, published_at FROM outbox_events
+      `SELECT payload->'data'->'transaction'->>'transaction_id' AS tx, event_id, created_at, published_at
+         FROM outbox_events
         WHERE payload->'data'->'transaction'->>'transaction_id' = ANY($1::text[])
           AND payload->'data'->>'previous_status' IS NULL`,
       [ids],

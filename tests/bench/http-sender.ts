@@ -1,9 +1,7 @@
 /**
- * The dispatcher's HTTPS hop alone: its HttpSender (pinned lookup, keep-alive agent, the CA
- * setting the bench and tests use) POSTing a signed webhook-sized body to a local HTTPS receiver
- * in this process, so the CPU figure covers both ends. Prints sends/s, CPU per send, latency and
- * how many TLS connections were opened, at 1 and 8 sends in flight to one URL and 8 in flight
- * over 10 URLs (paths) of the same host. No infrastructure needed:
+ * The dispatcher's HTTPS hop alone: its HttpSender POSTing a signed webhook-sized body to an HTTPS receiver in this
+ * process (so the CPU figure covers both ends). Prints sends/s, CPU per send, latency and TLS connections opened, at 1
+ * and 8 in flight to one URL and 8 over 10 paths of one host. No infrastructure needed:
  *   bash scripts/with-node.sh node scripts/ts-run.js tests/bench/http-sender.ts [sends]
  */
 import 'reflect-metadata';

@@ -33,7 +33,10 @@ async function startInsertServer(stack: Stack, poolSize: string): Promise<{ url:
   return { url: `http://127.0.0.1:${port}/`, child };
 }
 
-/** One closed-loop step after a one-second warm-up (connections, JIT, plans); `measuring` marks the start of the measured part. */
+/**
+ * One closed-loop step after a one-second warm-up (connections, JIT, plans); `measuring` marks the start of the
+ * measured part.
+ */
 async function drive(
   url: string,
   headers: Record<string, string>,

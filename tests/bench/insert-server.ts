@@ -1,10 +1,8 @@
 /**
- * The limit initialize is compared with: a minimal Node + pg HTTP server that, per request, does
- * what an initialize must persist — the transaction row and its outbox event in one database
- * transaction — and answers with the new id. No framework, no RPC hop, no validation, no auth.
- * It writes to copies of the transaction-service tables (schema bench_limit, same columns,
- * defaults and indexes) in the stack's own database on the same PostgreSQL.
- * Started as a child process by the benchmark: env DATABASE_URL, PORT, POOL_SIZE.
+ * The limit initialize is compared with: a minimal Node + pg HTTP server that persists what an initialize must (the
+ * transaction row and its outbox event in one transaction) and answers the new id; no framework, RPC hop, validation
+ * or auth. Writes to copies of the transaction-service tables (schema bench_limit) in the stack's own database.
+ * Started by the benchmark with env DATABASE_URL, PORT, POOL_SIZE.
  */
 import { randomUUID, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -36,7 +34,8 @@ async function insert(body: {
     const { rows } = await client.query(
       `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
          payment_method_type, status, message, checkout_id, link_splits, expires_at)
-       VALUES ($1, 1, 'test', $2, $3, 0, $3, $4, $5, $6, 'pending', 'Awaiting payment', $7, '[]', now() + interval '1 day')
+       VALUES ($1, 1, 'test', $2, $3, 0, $3, $4, $5, $6, 'pending', 'Awaiting payment', $7, '[]',
+               now() + interval '1 day')
        RETURNING *`,
       [
         id('txn'),

@@ -1,12 +1,10 @@
 /**
- * The relay → consumer Kafka hop alone, with the producer and consumer settings the services use
- * (libs/messaging): an open-loop producer sends one event every 1000/rate ms through the relay's
- * `sendBatch` (idempotent, acks -1), and a consumer group (6 partitions, `eachBatch`, 3 partitions
- * at once) waits `work` ms per fetch as if its inbox transaction ran, then resolves the offsets.
- * Prints the produce acknowledgement and produce → `eachBatch` latencies, and how many offset
- * commits and fetches the consumer made, for the consumer's offset-commit modes side by side.
- * Needs Kafka only (KAFKA_BROKERS, e.g. from .local/infra.env); topics get a private prefix:
- *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js tests/bench/kafka-hop.ts [seconds] [rate] [work]
+ * The relay → consumer Kafka hop alone, with the services' producer and consumer settings (libs/messaging): an
+ * open-loop producer sends through the relay's `sendBatch`, a consumer group waits `work` ms per fetch as if its inbox
+ * transaction ran. Prints produce-ack and produce → `eachBatch` latencies, offset commits and fetches, for each
+ * offset-commit mode. Needs Kafka only (KAFKA_BROKERS); topics get a private prefix:
+ *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js \
+ *     tests/bench/kafka-hop.ts [seconds] [rate] [work]
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

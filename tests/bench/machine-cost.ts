@@ -62,12 +62,9 @@ interface Sample {
 }
 
 /**
- * Where the machine's time goes while the bench runs, per payment: the whole machine's busy CPU
- * (/proc/stat), and its parts from /proc/<pid>/stat — the services, PostgreSQL (postmaster and
- * every backend), the Kafka JVM(s), Redis, and this process (load generator and webhook receiver).
- * PostgreSQL's work too: statements (pg_stat_statements, when the server preloads it), WAL bytes
- * (from the WAL position), and transactions and WAL fsyncs (pg_stat_database, pg_stat_wal: each
- * backend reports those up to a second late, so they are a little low over a 10 s window). Only
+ * Where the machine's time goes per payment: whole-machine busy CPU (/proc/stat) and its parts per process (services,
+ * PostgreSQL backends, Kafka, Redis, this process), plus PostgreSQL statements, WAL bytes, transactions and WAL
+ * fsyncs. Backends report the last two up to a second late, so they read a little low over a 10 s window. Only
  * meaningful on a machine that runs nothing else.
  */
 export class MachineCost {
@@ -114,7 +111,8 @@ export class MachineCost {
     }>(
       `SELECT ${this.statementsLoaded ? '(SELECT sum(calls) FROM pg_stat_statements)' : 'NULL'} AS statements,
               (SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database) AS transactions,
-              pg_current_wal_lsn() - '0/0'::pg_lsn AS wal_bytes, to_jsonb(w)->>'wal_sync' AS wal_sync FROM pg_stat_wal w`,
+              pg_current_wal_lsn() - '0/0'::pg_lsn AS wal_bytes, to_jsonb(w)->>'wal_sync' AS wal_sync
+         FROM pg_stat_wal w`,
     );
     return {
       machine: machineBusyMs(),
@@ -134,7 +132,10 @@ export class MachineCost {
   /** Adds, per payment, what the machine and PostgreSQL did between `before` and `after`. */
   report(report: Report, section: string, before: Sample, after: Sample, payments: number): void {
     const per = (k: keyof Sample) => (after[k] - before[k]) / Math.max(1, payments);
-    const parts = `services ${per('services').toFixed(2)}, PostgreSQL ${per('postgres').toFixed(2)}, Kafka ${per('kafka').toFixed(2)}, Redis ${per('redis').toFixed(2)}, load generator and receiver ${per('bench').toFixed(2)} ms`;
+    const parts =
+      `services ${per('services').toFixed(2)}, PostgreSQL ${per('postgres').toFixed(2)}, ` +
+      `Kafka ${per('kafka').toFixed(2)}, Redis ${per('redis').toFixed(2)}, ` +
+      `load generator and receiver ${per('bench').toFixed(2)} ms`;
     report.add({ section, name: 'whole machine CPU per payment', value: per('machine'), unit: 'ms', note: parts });
     report.add({ section, name: 'PostgreSQL CPU per payment', value: per('postgres'), unit: 'ms' });
     report.add({ section, name: 'Kafka CPU per payment', value: per('kafka'), unit: 'ms' });
@@ -158,9 +159,8 @@ export class MachineCost {
   }
 
   /**
-   * What the stack costs while nothing happens, as a share of one core over `seconds`: the
-   * machine, each of its parts, each service, and PostgreSQL's statements per second (the polling
-   * that runs when there is no work).
+   * What the stack costs while nothing happens, as a share of one core over `seconds`: the machine, each of its parts,
+   * each service, and PostgreSQL's statements per second (the polling that runs when there is no work).
    */
   async idle(report: Report, seconds: number): Promise<void> {
     const section = 'idle';
@@ -179,7 +179,9 @@ export class MachineCost {
       name: 'whole machine CPU',
       value: parts('machine'),
       unit: '% of a core',
-      note: `services ${parts('services').toFixed(1)}, PostgreSQL ${parts('postgres').toFixed(1)}, Kafka ${parts('kafka').toFixed(1)}, Redis ${parts('redis').toFixed(1)}, bench ${parts('bench').toFixed(1)} %`,
+      note:
+        `services ${parts('services').toFixed(1)}, PostgreSQL ${parts('postgres').toFixed(1)}, ` +
+        `Kafka ${parts('kafka').toFixed(1)}, Redis ${parts('redis').toFixed(1)}, bench ${parts('bench').toFixed(1)} %`,
     });
     ALL_APPS.forEach((app, i) =>
       report.add({

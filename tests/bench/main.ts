@@ -1,21 +1,8 @@
 /**
- * `npm run bench`: the hot paths side by side with their targets, against a private copy of the
- * whole system on the real PostgreSQL, Redis and Kafka (see docs/benchmarks.md):
- *  (a) initialize through the stack vs a minimal Node + pg insert server, at 1 and 32 connections;
- *  (b) event → webhook at an open-loop 100 and 300 payments/s over 10 callbacks, and a burst of
- *      1000 payments to one callback;
- *  (c) replay rate of each idempotent consumer;
- *  (d) idle and loaded RSS per service;
- *  (e) `ops replay --live` of the whole transaction topic to the ledger: copy rate and peak memory.
- * Prints every figure, writes .local/bench.json and the generated part of docs/benchmarks.md.
- * Options: BENCH_SECONDS (per load step, default 10), BENCH_REPLAY_EVENTS (default 100000),
- * BENCH_REPLAY_SECONDS (cap per consumer, default 120), BENCH_REPLAY_TRACE (print each consumer's inbox count
- * every 200 ms of the replay, to see stalls), BENCH_ONLY (comma list of a,b,c,d,e),
- * BENCH_POOL_SIZE (DATABASE_POOL_SIZE of the services and the insert server, default 10, as deployed),
- * BENCH_PROFILE_DIR (every service records a V8 CPU profile, as `node --cpu-prof` does, and writes it
- * there on exit), BENCH_LOOP_DIR (event-loop delay and GC pauses per service), BENCH_ALLOC_DIR
- * (sampling heap profile of all allocations per service), BENCH_PG_STATEMENTS (a directory: part (a)
- * saves pg_stat_statements per step there; the server must preload it).
+ * `npm run bench`: the hot paths side by side with their targets, against a private copy of the whole system on the
+ * real PostgreSQL, Redis and Kafka: (a) initialize vs a minimal Node + pg insert server, (b) event → webhook,
+ * (c) replay rate per consumer, (d) RSS per service, (e) `ops replay --live` to the ledger. Writes .local/bench.json
+ * and the generated part of docs/benchmarks.md, which describes each part and the BENCH_* options.
  */
 import { join } from 'node:path';
 import { Stack } from '../support/stack';
@@ -49,10 +36,9 @@ const AS_DEPLOYED = {
 };
 
 /**
- * What the bench runs differently from the defaults, printed beside the figures: no rate limit
- * (the load is one merchant key), sandbox payments settling in 300 ms instead of 3 s (as the
- * comparison with Svix was measured), webhooks to the local HTTPS receiver; and the BENCH_
- * options that change a service setting.
+ * What the bench runs differently from the defaults, printed beside the figures: no rate limit (the load is one
+ * merchant key), sandbox payments settling in 300 ms instead of 3 s (as the comparison with Svix was measured),
+ * webhooks to the local HTTPS receiver; and the BENCH_ options that change a service setting.
  */
 function benchOverrides(receiver: WebhookReceiver): Record<string, string> {
   return {

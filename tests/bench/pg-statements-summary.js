@@ -30,7 +30,9 @@ for (const s of statements) {
   byDb.set(db, t);
   if (perReq < Number(minCalls)) continue;
   console.log(
-    `| ${db} | \`${short(oneLine(s.query)).replace(/\|/g, '\\|')}\` | ${f(perReq)} | ${f(s.rows / Math.max(1, s.calls), 1)} | ${f(s.mean_ms, 3)} | ${f(s.total_ms / requests, 3)} | ${f(Number(s.wal_bytes) / requests, 0)} |`,
+    `| ${db} | \`${short(oneLine(s.query)).replace(/\|/g, '\\|')}\` | ${f(perReq)} | ` +
+      `${f(s.rows / Math.max(1, s.calls), 1)} | ${f(s.mean_ms, 3)} | ` +
+      `${f(s.total_ms / requests, 3)} | ${f(Number(s.wal_bytes) / requests, 0)} |`,
   );
 }
 console.log('\n| database | statements / request | execution ms / request | WAL bytes / request |');

@@ -22,12 +22,9 @@ function serverCpu(postmaster: number): Map<number, { key: string; ms: number }>
 }
 
 /**
- * BENCH_PG_STATEMENTS=<dir>: the statements PostgreSQL ran during each measured step of part (a),
- * per database, from pg_stat_statements (the server must load it: `shared_preload_libraries`; the
- * extension is created in the server URL's database). Each step writes `<dir>/<step>.json`:
- * the step's request count and, per statement, calls, rows and execution time; when the server runs
- * on this machine, also its processes' CPU time by database (backends) — the whole server's, so
- * a figure of this bench only on a server nothing else uses.
+ * BENCH_PG_STATEMENTS=<dir>: per measured step of part (a), `<dir>/<step>.json` with the request count and, per
+ * database and statement, calls, rows and execution time from pg_stat_statements (the server must preload it). With
+ * a local server also its backends' CPU by database: the whole server's, so meaningful only on an otherwise idle one.
  */
 export class PgStatements {
   private cpuBefore = new Map<number, { key: string; ms: number }>();

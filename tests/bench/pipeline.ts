@@ -143,7 +143,10 @@ export async function benchEventToWebhook(
     value: drain,
     unit: 'ms',
     target: rate === 300 ? { op: '<=', value: 1000 } : undefined,
-    note: `${sent.size} payments over ${shops.length} callbacks in ${seconds} s, generator lag ${run.lagMs.toFixed(0)} ms${rejected ? `, ${rejected} rejected` : ''}${unsent ? `, ${unsent} without an answer (${unsentError})` : ''}${seen.size < sent.size ? `, ${sent.size - seen.size} webhooks MISSING` : ''}`,
+    note:
+      `${sent.size} payments over ${shops.length} callbacks in ${seconds} s, generator lag ${run.lagMs.toFixed(0)} ms` +
+      `${rejected ? `, ${rejected} rejected` : ''}${unsent ? `, ${unsent} without an answer (${unsentError})` : ''}` +
+      `${seen.size < sent.size ? `, ${sent.size - seen.size} webhooks MISSING` : ''}`,
   });
   // CPU each service spent per payment, from the first request to the last webhook's arrival:
   // unlike the latencies, it hardly depends on what else the machine is running.
@@ -197,6 +200,8 @@ export async function benchBurst(
     value: seen.size < count ? NaN : total / 1000,
     unit: 's',
     target: { op: '<=', value: 2.5 },
-    note: `all ${sent.size} initializes acknowledged after ${(acknowledged / 1000).toFixed(2)} s${seen.size < sent.size ? `; ${sent.size - seen.size} webhooks MISSING` : ''}`,
+    note:
+      `all ${sent.size} initializes acknowledged after ${(acknowledged / 1000).toFixed(2)} s` +
+      `${seen.size < sent.size ? `; ${sent.size - seen.size} webhooks MISSING` : ''}`,
   });
 }

@@ -46,7 +46,8 @@ profile.samples.forEach((s, i) => {
   if (!inWindow(i) || isIdle(s)) return;
   busy++;
   const f = frame(s);
-  const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/.*\/(node_modules|dist)\//, '$1/')}:${f.lineNumber + 1}`;
+  const where = f.url.replace(/.*\/(node_modules|dist)\//, '$1/');
+  const key = `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`;
   byFunction.set(key, (byFunction.get(key) ?? 0) + 1);
   const pkg = PSEUDO.has(f.functionName) ? f.functionName : packageOf(f.url);
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + 1);

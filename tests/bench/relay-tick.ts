@@ -1,11 +1,10 @@
 /**
- * The outbox relay's database side alone: each tick finds one new outbox row (written just before,
- * as a use case would), takes it, "sends" it to a producer that answers at once, marks it and
- * commits. Compares the relay's tick (BEGIN sent with its statement: `DataSource.transactionFrom`)
- * with the same statement after a separate BEGIN (`DataSource.transaction`), alternating in rounds,
- * and prints each one's tick latency and this process's CPU per tick. Needs PostgreSQL only
- * (DATABASE_URL, e.g. from .local/infra.env); it works in a database of its own, dropped at the end:
- *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js tests/bench/relay-tick.ts [ticks per round] [rounds]
+ * The outbox relay's database side alone: per tick one new outbox row is taken, "sent" to a producer that answers
+ * at once, marked and committed. Compares BEGIN sent with the statement (`DataSource.transactionFrom`, the relay's
+ * way) with a separate BEGIN (`DataSource.transaction`), in alternating rounds: latency and CPU per tick. Needs
+ * PostgreSQL only (DATABASE_URL); works in a database of its own, dropped at the end:
+ *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js \
+ *     tests/bench/relay-tick.ts [ticks per round] [rounds]
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -22,11 +21,13 @@ const ROUNDS = Number(process.argv[3] ?? 4);
 
 const TABLE = `CREATE TABLE outbox_events (
   id bigserial PRIMARY KEY, event_id uuid NOT NULL UNIQUE, topic text NOT NULL, message_key text NOT NULL,
-  payload jsonb NOT NULL, headers jsonb NOT NULL DEFAULT '{}'::jsonb, created_at timestamptz NOT NULL DEFAULT now(), published_at timestamptz)`;
+  payload jsonb NOT NULL, headers jsonb NOT NULL DEFAULT '{}'::jsonb, created_at timestamptz NOT NULL DEFAULT now(),
+  published_at timestamptz)`;
 
 /** The relay's statement as it was sent before, with parameters, after its own BEGIN. */
 const TAKE_WITH_PARAMETERS = `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked),
-  batch AS (SELECT o.id FROM relay, outbox_events o WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT $2)
+  batch AS (SELECT o.id FROM relay, outbox_events o WHERE relay.locked AND o.published_at IS NULL
+    ORDER BY o.id LIMIT $2)
   UPDATE outbox_events o SET published_at = now() FROM batch WHERE o.id = batch.id
   RETURNING o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers`;
 

@@ -56,12 +56,15 @@ export class Report {
   private markdown(m: ReturnType<Report['machine']>): string {
     const rows = this.figures.map(
       (f) =>
-        `| ${f.section} | ${f.name} | ${fmt(f.value)} ${f.unit} | ${f.target ? `${f.target.op} ${fmt(f.target.value)} ${f.unit}` : ''} | ${verdict(f)} | ${f.note ?? ''} |`,
+        `| ${f.section} | ${f.name} | ${fmt(f.value)} ${f.unit} | ` +
+        `${f.target ? `${f.target.op} ${fmt(f.target.value)} ${f.unit}` : ''} | ${verdict(f)} | ${f.note ?? ''} |`,
     );
     return [
-      `Last \`npm run bench\`: ${this.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cores} × ${m.cpu}, ${m.memory_gib} GiB, Node ${m.node}.`,
+      `Last \`npm run bench\`: ${this.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC ` +
+        `on ${m.cores} × ${m.cpu}, ${m.memory_gib} GiB, Node ${m.node}.`,
       '',
-      `Service settings other than the defaults (logging included, everything else is as deployed): ${this.overrides.map((o) => `\`${o}\``).join(', ') || 'none'}.`,
+      'Service settings other than the defaults (logging included, everything else is as deployed): ' +
+        `${this.overrides.map((o) => `\`${o}\``).join(', ') || 'none'}.`,
       '',
       '| Part | Figure | Measured | Target | | Note |',
       '|---|---|---|---|---|---|',
@@ -87,5 +90,7 @@ function fmt(v: number): string {
 
 function line(f: Figure): string {
   const target = f.target ? `target ${f.target.op} ${fmt(f.target.value)} ${f.unit}` : '';
-  return `${f.section.padEnd(16)} ${f.name.padEnd(44)} ${`${fmt(f.value)} ${f.unit}`.padStart(14)}   ${target.padEnd(24)} ${verdict(f).padEnd(6)} ${f.note ?? ''}`;
+  const value = `${fmt(f.value)} ${f.unit}`.padStart(14);
+  const judged = `${target.padEnd(24)} ${verdict(f).padEnd(6)}`;
+  return `${f.section.padEnd(16)} ${f.name.padEnd(44)} ${value}   ${judged} ${f.note ?? ''}`;
 }

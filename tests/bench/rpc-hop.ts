@@ -1,8 +1,7 @@
 /**
- * The gateway → service RPC hop alone: a FramedRpcServer and a FramedRpcClient in this process
- * (so the CPU figure covers both ends), an initialize-sized request and reply, signing and
- * verification included. Prints calls/s, CPU per call and latency at 1 and 32 calls in flight.
- * No infrastructure needed:
+ * The gateway → service RPC hop alone: a FramedRpcServer and a FramedRpcClient in this process (so the CPU figure
+ * covers both ends), an initialize-sized request and reply, signing and verification included. Prints calls/s, CPU per
+ * call and latency at 1 and 32 calls in flight. No infrastructure needed:
  *   bash scripts/with-node.sh node scripts/ts-run.js tests/bench/rpc-hop.ts [calls]
  */
 import { performance } from 'node:perf_hooks';

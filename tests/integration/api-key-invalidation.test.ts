@@ -10,10 +10,9 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait';
 
 /**
- * The API-key cache's invalidation channel on the real Redis, its subscriber behind a proxy that
- * can cut it: a roll notice published while the channel is down is lost, so the replica reads
- * keys from the database until it listens again, and notices after that reach it. The store
- * counts lookups (what is under test is the channel, not the table).
+ * The API-key cache's invalidation channel on the real Redis, its subscriber behind a proxy that can cut it: a roll
+ * notice published while the channel is down is lost, so the replica reads keys from the database until it listens
+ * again, and notices after that reach it. The store counts lookups (what is under test is the channel, not the table).
  */
 describe('API-key cache: roll notices across a lost invalidation channel', () => {
   jest.setTimeout(30_000);

@@ -140,141 +140,151 @@ describe('creation event of a transaction', () => {
     });
   }, 60_000);
 
-  it('a method chosen on the checkout page bumps the version: a status change from the row read before it is refused', async () => {
-    const db = stack.db('transaction-service');
-    const manager = {
-      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
-    } as unknown as EntityManager;
-    const store = new TransactionStore();
-    const pending = await store.create(
-      manager,
-      {
-        businessId: 30,
-        mode: 'test',
-        reference: 'method-1',
-        amount: 700,
-        charges: 0,
-        currency: 'ZWG',
-        email: 'payer@example.com',
-        paymentMethodType: null,
-        paymentMethodCode: null,
-        mobileMoneyNumber: null,
-        requestedResponse: null,
-        message: 'Awaiting payment',
-        successUrl: null,
-        failureUrl: null,
-        expiresInSeconds: 3600,
-      },
-      null,
-    );
-    const chosen = await store.setMethod(manager, pending, 'mobile_money', 'ecocash', '263771234567');
-    expect(chosen.version).toBe(pending.version + 1);
-    expect(chosen.payment_method_code).toBe('ecocash');
-    // A caller that skipped the row lock and still holds the row without the method: its event would say no method was chosen.
-    await expect(store.changeStatus(manager, pending, 'processing', 'Authorising', null)).rejects.toBeInstanceOf(
-      ConcurrentStatusChange,
-    );
-    const { rows: events } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
-      'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
-      [pending.public_id],
-    );
-    expect(events.map((e) => e.payload.data.status)).toEqual(['pending']);
-
-    const processing = await store.changeStatus(manager, chosen, 'processing', 'Authorising', null);
-    const { rows: after } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
-      'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
-      [pending.public_id],
-    );
-    expect(after).toHaveLength(2);
-    expect(after[1].payload.data.transaction).toEqual(toSnapshot(processing));
-    expect(after[1].payload.data.transaction).toMatchObject({ payment_method_code: 'ecocash', version: 3 });
-  }, 60_000);
-
-  it('a transaction created straight into its first step gets both events, in order, in the same statement', async () => {
-    const db = stack.db('transaction-service');
-    const manager = {
-      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
-    } as unknown as EntityManager;
-    const store = new TransactionStore();
-    const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
-    const settleAt = new Date(Date.now() + 3_000);
-    for (let i = 0; i < 10; i++) {
-      await store.create(
+  it(
+    'a method chosen on the checkout page bumps the version: ' +
+      'a status change from the row read before it is refused',
+    async () => {
+      const db = stack.db('transaction-service');
+      const manager = {
+        query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
+      } as unknown as EntityManager;
+      const store = new TransactionStore();
+      const pending = await store.create(
         manager,
         {
-          businessId: 20,
+          businessId: 30,
           mode: 'test',
-          reference: `step-${i}`,
-          amount: 500 + i,
+          reference: 'method-1',
+          amount: 700,
           charges: 0,
           currency: 'ZWG',
           email: 'payer@example.com',
-          paymentMethodType: 'mobile_money',
-          paymentMethodCode: 'ecocash',
-          mobileMoneyNumber: '263771234567',
-          requestedResponse: null,
-          message: 'Payment request sent',
-          successUrl: null,
-          failureUrl: null,
-          expiresInSeconds: 3600,
-          then: { status: 'processing', message: 'Awaiting customer approval on the handset', settleAt },
-        },
-        `step_${i}`,
-      );
-    }
-    // A duplicate reference writes neither the row nor any event.
-    await expect(
-      store.create(
-        manager,
-        {
-          businessId: 20,
-          mode: 'test',
-          reference: 'step-0',
-          amount: 1,
-          charges: 0,
-          currency: 'ZWG',
-          email: 'p@example.com',
           paymentMethodType: null,
           paymentMethodCode: null,
           mobileMoneyNumber: null,
           requestedResponse: null,
-          message: 'x',
+          message: 'Awaiting payment',
           successUrl: null,
           failureUrl: null,
-          expiresInSeconds: 60,
-          then: { status: 'processing', message: 'y', settleAt },
+          expiresInSeconds: 3600,
         },
         null,
-      ),
-    ).rejects.toMatchObject({ code: '23505' });
+      );
+      const chosen = await store.setMethod(manager, pending, 'mobile_money', 'ecocash', '263771234567');
+      expect(chosen.version).toBe(pending.version + 1);
+      expect(chosen.payment_method_code).toBe('ecocash');
+      // A caller that skipped the row lock and still holds the row without the method: its event would say
+      // no method was chosen.
+      await expect(store.changeStatus(manager, pending, 'processing', 'Authorising', null)).rejects.toBeInstanceOf(
+        ConcurrentStatusChange,
+      );
+      const { rows: events } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+        'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
+        [pending.public_id],
+      );
+      expect(events.map((e) => e.payload.data.status)).toEqual(['pending']);
 
-    const { rows: stored } = await db.query<TransactionRow>(
-      'SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id',
-      ['step-%'],
-    );
-    const { rows: events } = await db.query<{
-      message_key: string;
-      payload: EventEnvelope<string, TransactionStatusChangedData>;
-    }>('SELECT message_key, payload FROM outbox_events WHERE id > $1 ORDER BY id', [max[0].id]);
-    expect(stored).toHaveLength(10);
-    expect(events).toHaveLength(20);
-    stored.forEach((row, i) => {
-      expect(row.status).toBe('processing');
-      expect(row.version).toBe(2);
-      expect(row.settle_at?.getTime()).toBe(settleAt.getTime());
-      const [created, prompted] = [events[2 * i], events[2 * i + 1]];
-      expect(created.message_key).toBe(row.public_id);
-      expect(created.payload.data).toEqual({
-        transaction: toSnapshot({ ...row, status: 'pending', message: 'Payment request sent', version: 1 }),
-        previous_status: null,
-        status: 'pending',
+      const processing = await store.changeStatus(manager, chosen, 'processing', 'Authorising', null);
+      const { rows: after } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+        'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
+        [pending.public_id],
+      );
+      expect(after).toHaveLength(2);
+      expect(after[1].payload.data.transaction).toEqual(toSnapshot(processing));
+      expect(after[1].payload.data.transaction).toMatchObject({ payment_method_code: 'ecocash', version: 3 });
+    },
+    60_000,
+  );
+
+  it(
+    'a transaction created straight into its first step gets both events, ' + 'in order, in the same statement',
+    async () => {
+      const db = stack.db('transaction-service');
+      const manager = {
+        query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
+      } as unknown as EntityManager;
+      const store = new TransactionStore();
+      const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
+      const settleAt = new Date(Date.now() + 3_000);
+      for (let i = 0; i < 10; i++) {
+        await store.create(
+          manager,
+          {
+            businessId: 20,
+            mode: 'test',
+            reference: `step-${i}`,
+            amount: 500 + i,
+            charges: 0,
+            currency: 'ZWG',
+            email: 'payer@example.com',
+            paymentMethodType: 'mobile_money',
+            paymentMethodCode: 'ecocash',
+            mobileMoneyNumber: '263771234567',
+            requestedResponse: null,
+            message: 'Payment request sent',
+            successUrl: null,
+            failureUrl: null,
+            expiresInSeconds: 3600,
+            then: { status: 'processing', message: 'Awaiting customer approval on the handset', settleAt },
+          },
+          `step_${i}`,
+        );
+      }
+      // A duplicate reference writes neither the row nor any event.
+      await expect(
+        store.create(
+          manager,
+          {
+            businessId: 20,
+            mode: 'test',
+            reference: 'step-0',
+            amount: 1,
+            charges: 0,
+            currency: 'ZWG',
+            email: 'p@example.com',
+            paymentMethodType: null,
+            paymentMethodCode: null,
+            mobileMoneyNumber: null,
+            requestedResponse: null,
+            message: 'x',
+            successUrl: null,
+            failureUrl: null,
+            expiresInSeconds: 60,
+            then: { status: 'processing', message: 'y', settleAt },
+          },
+          null,
+        ),
+      ).rejects.toMatchObject({ code: '23505' });
+
+      const { rows: stored } = await db.query<TransactionRow>(
+        'SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id',
+        ['step-%'],
+      );
+      const { rows: events } = await db.query<{
+        message_key: string;
+        payload: EventEnvelope<string, TransactionStatusChangedData>;
+      }>('SELECT message_key, payload FROM outbox_events WHERE id > $1 ORDER BY id', [max[0].id]);
+      expect(stored).toHaveLength(10);
+      expect(events).toHaveLength(20);
+      stored.forEach((row, i) => {
+        expect(row.status).toBe('processing');
+        expect(row.version).toBe(2);
+        expect(row.settle_at?.getTime()).toBe(settleAt.getTime());
+        const [created, prompted] = [events[2 * i], events[2 * i + 1]];
+        expect(created.message_key).toBe(row.public_id);
+        expect(created.payload.data).toEqual({
+          transaction: toSnapshot({ ...row, status: 'pending', message: 'Payment request sent', version: 1 }),
+          previous_status: null,
+          status: 'pending',
+        });
+        expect(prompted.payload.data).toEqual({
+          transaction: toSnapshot(row),
+          previous_status: 'pending',
+          status: 'processing',
+        });
+        expect(prompted.payload.correlation_id).toBe(`step_${i}`);
       });
-      expect(prompted.payload.data).toEqual({
-        transaction: toSnapshot(row),
-        previous_status: 'pending',
-        status: 'processing',
-      });
-      expect(prompted.payload.correlation_id).toBe(`step_${i}`);
-    });
-  }, 60_000);
+    },
+    60_000,
+  );
 });

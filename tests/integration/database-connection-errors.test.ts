@@ -3,11 +3,10 @@ import { QueryFailedError, databaseUrl, isConnectionError } from '@payments/data
 import { infra } from '../support/infra';
 
 /**
- * What the real pg driver and server answer when a transaction's connection is dropped between two
- * of its statements (a restart or an administrator's terminate while the consumer's handler runs):
- * the next statement is refused by the driver with a message and no code. It must count as the
- * database being unreachable, so that a consumer backs off and retries its batch whole instead of
- * splitting it into per-partition and per-event retries.
+ * What the real pg driver and server answer when a transaction's connection is dropped between two of its statements (a
+ * restart or an administrator's terminate while the consumer's handler runs): the next statement is refused by the
+ * driver with a message and no code. It must count as the database being unreachable, so that a consumer backs off and
+ * retries its batch whole instead of splitting it into per-partition and per-event retries.
  */
 describe('a transaction whose connection the server drops between its statements', () => {
   it('fails its next statement with an error classified as a connection error', async () => {

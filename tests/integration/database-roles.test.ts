@@ -14,10 +14,9 @@ import { migrations } from '../../apps/transaction-service/src/migrations';
 import { ROOT, infra, runId } from '../support/infra';
 
 /**
- * The database roles of a deployment (k8s/components/database-roles/roles.sql, the SQL the
- * platform runs once per app): the migration role owns the schema, the serving role can only
- * read and write rows of its own database, and a serving pod whose schema is behind says so in
- * readiness until the migration has run.
+ * The database roles of a deployment (k8s/components/database-roles/roles.sql, the SQL the platform runs once per app):
+ * the migration role owns the schema, the serving role can only read and write rows of its own database, and a serving
+ * pod whose schema is behind says so in readiness until the migration has run.
  */
 describe('per-app database roles and the schema readiness check', () => {
   const admin = infra().DATABASE_URL;

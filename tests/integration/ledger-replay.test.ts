@@ -123,7 +123,8 @@ describe('ledger under a replay from the beginning', () => {
     }
     const ledger = await stack.startApp('split-ledger-service');
 
-    // The restarted process counts from zero: it has re-read everything once it has seen every event again, as a duplicate.
+    // The restarted process counts from zero: it has re-read everything once it has seen every event again,
+    // as a duplicate.
     const metrics = ledger.url('/metrics');
     await waitFor(
       'the whole history to be consumed again',

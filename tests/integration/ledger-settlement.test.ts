@@ -105,10 +105,9 @@ function refundSucceeded(r: {
 }
 
 /**
- * The ledger fed straight from Kafka (events shaped as transaction-service publishes them), and
- * settlement through the gateway's admin API: runs at the same time never invoice an entry twice,
- * the weekly BullMQ job runs on its cron, and the ledger stays right whatever order refund and
- * transaction events arrive in.
+ * The ledger fed straight from Kafka (events shaped as transaction-service publishes them), and settlement through the
+ * gateway's admin API: runs at the same time never invoice an entry twice, the weekly BullMQ job runs on its cron, and
+ * the ledger stays right whatever order refund and transaction events arrive in.
  */
 describe('ledger settlement and event handling', () => {
   let stack: Stack;
@@ -278,7 +277,8 @@ describe('ledger settlement and event handling', () => {
       'the scheduled run to invoice the entry',
       async () => {
         const { rows } = await db().query(
-          'SELECT i.invoice_reference, i.amount::int AS amount, i.status FROM ledger_entries e JOIN settlement_invoices i USING (invoice_reference) WHERE e.transaction_id = $1',
+          'SELECT i.invoice_reference, i.amount::int AS amount, i.status ' +
+            'FROM ledger_entries e JOIN settlement_invoices i USING (invoice_reference) WHERE e.transaction_id = $1',
           [txn],
         );
         return rows[0];

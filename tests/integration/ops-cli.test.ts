@@ -177,7 +177,8 @@ describe('ops CLI: commands, lag and offset replays', () => {
     for (const e of ends)
       expect(dry.out).toMatch(
         new RegExp(
-          `${TOPIC.replace('.', '\\.')}\\s+${e.partition}\\s+\\(?${Math.max(0, before[e.partition] ?? 0)}\\)?\\s+0\\s+${Math.max(0, before[e.partition] ?? 0)}\\s+0`,
+          `${TOPIC.replace('.', '\\.')}\\s+${e.partition}\\s+` +
+            `\\(?${Math.max(0, before[e.partition] ?? 0)}\\)?\\s+0\\s+${Math.max(0, before[e.partition] ?? 0)}\\s+0`,
         ),
       );
     expect(dry.out).toContain(`${consumedBefore} event(s) will be delivered again, 0 skipped`);

@@ -18,10 +18,9 @@ const LETTERS = Number(process.env.OPS_DLQ_SCALE_LETTERS ?? 20_000);
 const peakRss = (out: string) => Number(/ops: peak memory (\d+) MB/.exec(out)?.[1]);
 
 /**
- * A live replay at the scale of a day's topic, far above one fetch or one produce request: every
- * synthetic event applied exactly once, a ^C in the middle of the copy stopping cleanly, the same
- * command continuing where it stopped (not from the start), the group's offsets untouched, and
- * the copier's memory bounded.
+ * A live replay at the scale of a day's topic, far above one fetch or one produce request: every synthetic event
+ * applied exactly once, a ^C in the middle of the copy stopping cleanly, the same command continuing where it stopped
+ * (not from the start), the group's offsets untouched, and the copier's memory bounded.
  */
 describe('ops replay --live at scale', () => {
   let stack: Stack;
@@ -38,7 +37,9 @@ describe('ops replay --live at scale', () => {
       0,
     );
   const totalLag = async () => Number(/total lag (\d+)/.exec((await ops('lag', '--group', GROUP)).out)?.[1]);
-  /** Stops the ledger and waits until its group has no members (a stop during a rebalance leaves it rebalancing a while). */
+  /**
+   * Stops the ledger and waits until its group has no members (stopped mid-rebalance, it stays rebalancing a while).
+   */
   const stopLedger = async () => {
     await stack.app('split-ledger-service').stop();
     await waitFor(
@@ -62,177 +63,199 @@ describe('ops replay --live at scale', () => {
     await stack?.stop();
   }, 120_000);
 
-  it(`copies ${EVENTS} events in chunks, survives a ^C, continues where it stopped, and applies each event once`, async () => {
-    // The incident: the group was moved past a day of events it never applied.
-    await stopLedger();
-    await produceHistory(stack, TOPIC, EVENTS);
-    const ends = await admin.fetchTopicOffsets(`${stack.topicPrefix}${TOPIC}`);
-    await admin.setOffsets({
-      groupId: `${stack.topicPrefix}${GROUP}`,
-      topic: `${stack.topicPrefix}${TOPIC}`,
-      partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })),
-    });
-    await stack.startApp('split-ledger-service');
-    await waitFor('the ledger to be caught up', async () => (await totalLag()) === 0, {
-      timeoutMs: 60_000,
-      intervalMs: 500,
-    });
-    expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(0);
-    const groupOffsets = await committedOffsets(admin, `${stack.topicPrefix}${GROUP}`, `${stack.topicPrefix}${TOPIC}`);
+  it(
+    `copies ${EVENTS} events in chunks, survives a ^C, ` + `continues where it stopped, and applies each event once`,
+    async () => {
+      // The incident: the group was moved past a day of events it never applied.
+      await stopLedger();
+      await produceHistory(stack, TOPIC, EVENTS);
+      const ends = await admin.fetchTopicOffsets(`${stack.topicPrefix}${TOPIC}`);
+      await admin.setOffsets({
+        groupId: `${stack.topicPrefix}${GROUP}`,
+        topic: `${stack.topicPrefix}${TOPIC}`,
+        partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })),
+      });
+      await stack.startApp('split-ledger-service');
+      await waitFor('the ledger to be caught up', async () => (await totalLag()) === 0, {
+        timeoutMs: 60_000,
+        intervalMs: 500,
+      });
+      expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(0);
+      const groupOffsets = await committedOffsets(
+        admin,
+        `${stack.topicPrefix}${GROUP}`,
+        `${stack.topicPrefix}${TOPIC}`,
+      );
 
-    // First run, interrupted with ^C once the copy is under way.
-    const env = {
-      PATH: process.env.PATH ?? '',
-      KAFKA_BROKERS: stack.infra.KAFKA_BROKERS,
-      KAFKA_TOPIC_PREFIX: stack.topicPrefix,
-      OPS_REPORT_RSS: '1',
-    };
-    const args = [
-      ...opsCommand(),
-      'replay',
-      '--group',
-      GROUP,
-      '--topic',
-      TOPIC,
-      '--to-earliest',
-      '--live',
-      '--execute',
-    ];
-    const child = spawn(process.execPath, args, { env });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    await waitFor('the copy to start', async () => (await replayed()) > 0, { timeoutMs: 60_000, intervalMs: 20 });
-    child.kill('SIGINT');
-    const code = await exited;
-    expect(output).toMatch(
-      /interrupted: \d+ of \d+ event\(s\) copied to replay\.split-ledger-service .*run the same command again to continue/,
-    );
-    expect(code).toBe(130);
-    const copiedFirst = await replayed();
-    expect(copiedFirst).toBeLessThan(EVENTS);
-    // Interrupted, its state is kept in Kafka (a group of its own): nothing else is left behind.
-    expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([
-      `ops-reader-live-replay.${GROUP}`,
-    ]);
-
-    // The same command again: it continues, and every event ends applied once.
-    const second = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
-    expect(second).toMatchObject({ code: 0 });
-    const before = Number(
-      /continuing the interrupted live replay of split-ledger-service: (\d+) event\(s\) were copied before, (\d+) left/.exec(
-        second.out,
-      )?.[1],
-    );
-    expect(before).toBeGreaterThan(0);
-    expect(before).toBeLessThanOrEqual(copiedFirst);
-    const left = EVENTS - before;
-    process.stderr.write(`SECOND ${second.out}\n`);
-    expect(second.out).toMatch(
-      new RegExp(`copying to replay\\.split-ledger-service ${left}/${left} \\(100 %\\) \\d+ events/s, in \\d+:\\d{2}`),
-    );
-    expect(second.out).toMatch(
-      new RegExp(`${left} event\\(s\\) replayed to ${GROUP}: \\d+ applied, \\d+ already applied, 0 dead-lettered`),
-    );
-    await waitFor(
-      'every event applied',
-      async () => (await ledger('SELECT count(*)::int AS n FROM processed_events')) === EVENTS,
-      { timeoutMs: 120_000, intervalMs: 500 },
-    );
-    expect(await ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'")).toBe(
-      EVENTS / 2,
-    );
-    // What the first run copied after its last checkpoint is copied again, and nothing more.
-    expect(await replayed()).toBeLessThanOrEqual(EVENTS + (copiedFirst - before));
-    expect(await committedOffsets(admin, `${stack.topicPrefix}${GROUP}`, `${stack.topicPrefix}${TOPIC}`)).toEqual(
-      groupOffsets,
-    );
-    expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([]);
-    expect(Number(/ops: peak memory (\d+) MB/.exec(output)?.[1])).toBeLessThan(300);
-
-    // A third run copies the whole range again (the previous one finished): all already applied.
-    const third = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
-    process.stderr.write(`THIRD ${third.out}\n`);
-    expect(third.out).toContain(
-      `${EVENTS} event(s) replayed to ${GROUP}: 0 applied, ${EVENTS} already applied, 0 dead-lettered`,
-    );
-    expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(EVENTS);
-  }, 900_000);
-
-  it(`moves a stopped group back over ${EVENTS} events with --export, restores it with --from-file, and replays the range offset-wise`, async () => {
-    const measured = (...args: string[]) => runOps(stack, args, 900_000, { OPS_REPORT_RSS: '1' });
-    const topic = `${stack.topicPrefix}${TOPIC}`;
-    const group = `${stack.topicPrefix}${GROUP}`;
-    const processed = () => ledger('SELECT count(*)::int AS n FROM processed_events');
-    const applied = await processed();
-    await stopLedger();
-    const ends = await committedOffsets(admin, group, topic);
-    const dir = mkdtempSync(join(tmpdir(), 'ops-export-'));
-    const file = join(dir, 'before.json');
-    try {
-      // Back to the start, saving where the group was.
-      const moved = await measured(
+      // First run, interrupted with ^C once the copy is under way.
+      const env = {
+        PATH: process.env.PATH ?? '',
+        KAFKA_BROKERS: stack.infra.KAFKA_BROKERS,
+        KAFKA_TOPIC_PREFIX: stack.topicPrefix,
+        OPS_REPORT_RSS: '1',
+      };
+      const args = [
+        ...opsCommand(),
         'replay',
         '--group',
         GROUP,
         '--topic',
         TOPIC,
         '--to-earliest',
-        '--export',
-        file,
+        '--live',
         '--execute',
+      ];
+      const child = spawn(process.execPath, args, { env });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await waitFor('the copy to start', async () => (await replayed()) > 0, { timeoutMs: 60_000, intervalMs: 20 });
+      child.kill('SIGINT');
+      const code = await exited;
+      expect(output).toMatch(
+        new RegExp(
+          String.raw`interrupted: \d+ of \d+ event\(s\) copied to replay\.split-ledger-service .*` +
+            'run the same command again to continue',
+        ),
       );
-      expect(moved).toMatchObject({ code: 0 });
-      expect(moved.out).toMatch(new RegExp(`\\b${EVENTS} event\\(s\\) will be delivered again, 0 skipped`));
-      expect(peakRss(moved.out)).toBeLessThan(300);
-      expect(Object.values(await committedOffsets(admin, group, topic)).every((o) => o === 0)).toBe(true);
-      // The file names the topics without the deployment's prefix, with the offsets the group had.
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as {
-        group: string;
-        offsets: { topic: string; partition: number; offset: number }[];
-      };
-      expect(saved.group).toBe(GROUP);
-      expect(Object.fromEntries(saved.offsets.map((o) => [o.partition, o.offset]))).toEqual(ends);
-      expect(new Set(saved.offsets.map((o) => o.topic))).toEqual(new Set([TOPIC]));
+      expect(code).toBe(130);
+      const copiedFirst = await replayed();
+      expect(copiedFirst).toBeLessThan(EVENTS);
+      // Interrupted, its state is kept in Kafka (a group of its own): nothing else is left behind.
+      expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([
+        `ops-reader-live-replay.${GROUP}`,
+      ]);
 
-      // Undone from the file: exactly the saved offsets again.
-      const restored = await measured('replay', '--from-file', file, '--execute');
-      expect(restored).toMatchObject({ code: 0 });
-      expect(await committedOffsets(admin, group, topic)).toEqual(ends);
-
-      // The offset replay itself: the group reads the whole range again, and every event was applied already.
-      expect(await measured('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--execute')).toMatchObject({
-        code: 0,
-      });
-      await stack.startApp('split-ledger-service');
-      await waitFor('the ledger to read the range again', async () => (await totalLag()) === 0, {
-        timeoutMs: 300_000,
-        intervalMs: 500,
-      });
-      expect(await committedOffsets(admin, group, topic)).toEqual(ends);
-      expect(await processed()).toBe(applied);
+      // The same command again: it continues, and every event ends applied once.
+      const second = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
+      expect(second).toMatchObject({ code: 0 });
+      const before = Number(
+        new RegExp(
+          'continuing the interrupted live replay of split-ledger-service: ' +
+            String.raw`(\d+) event\(s\) were copied before, (\d+) left`,
+        ).exec(second.out)?.[1],
+      );
+      expect(before).toBeGreaterThan(0);
+      expect(before).toBeLessThanOrEqual(copiedFirst);
+      const left = EVENTS - before;
+      process.stderr.write(`SECOND ${second.out}\n`);
+      expect(second.out).toMatch(
+        new RegExp(
+          `copying to replay\\.split-ledger-service ${left}/${left} \\(100 %\\) \\d+ events/s, in \\d+:\\d{2}`,
+        ),
+      );
+      expect(second.out).toMatch(
+        new RegExp(`${left} event\\(s\\) replayed to ${GROUP}: \\d+ applied, \\d+ already applied, 0 dead-lettered`),
+      );
+      await waitFor(
+        'every event applied',
+        async () => (await ledger('SELECT count(*)::int AS n FROM processed_events')) === EVENTS,
+        { timeoutMs: 120_000, intervalMs: 500 },
+      );
       expect(await ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'")).toBe(
         EVENTS / 2,
       );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-      // The next test needs the ledger running, whatever happened here.
-      if (!stack.app('split-ledger-service').running) await stack.startApp('split-ledger-service');
-    }
-  }, 900_000);
+      // What the first run copied after its last checkpoint is copied again, and nothing more.
+      expect(await replayed()).toBeLessThanOrEqual(EVENTS + (copiedFirst - before));
+      expect(await committedOffsets(admin, `${stack.topicPrefix}${GROUP}`, `${stack.topicPrefix}${TOPIC}`)).toEqual(
+        groupOffsets,
+      );
+      expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([]);
+      expect(Number(/ops: peak memory (\d+) MB/.exec(output)?.[1])).toBeLessThan(300);
+
+      // A third run copies the whole range again (the previous one finished): all already applied.
+      const third = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
+      process.stderr.write(`THIRD ${third.out}\n`);
+      expect(third.out).toContain(
+        `${EVENTS} event(s) replayed to ${GROUP}: 0 applied, ${EVENTS} already applied, 0 dead-lettered`,
+      );
+      expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(EVENTS);
+    },
+    900_000,
+  );
+
+  it(
+    `moves a stopped group back over ${EVENTS} events with --export, ` +
+      `restores it with --from-file, and replays the range offset-wise`,
+    async () => {
+      const measured = (...args: string[]) => runOps(stack, args, 900_000, { OPS_REPORT_RSS: '1' });
+      const topic = `${stack.topicPrefix}${TOPIC}`;
+      const group = `${stack.topicPrefix}${GROUP}`;
+      const processed = () => ledger('SELECT count(*)::int AS n FROM processed_events');
+      const applied = await processed();
+      await stopLedger();
+      const ends = await committedOffsets(admin, group, topic);
+      const dir = mkdtempSync(join(tmpdir(), 'ops-export-'));
+      const file = join(dir, 'before.json');
+      try {
+        // Back to the start, saving where the group was.
+        const moved = await measured(
+          'replay',
+          '--group',
+          GROUP,
+          '--topic',
+          TOPIC,
+          '--to-earliest',
+          '--export',
+          file,
+          '--execute',
+        );
+        expect(moved).toMatchObject({ code: 0 });
+        expect(moved.out).toMatch(new RegExp(`\\b${EVENTS} event\\(s\\) will be delivered again, 0 skipped`));
+        expect(peakRss(moved.out)).toBeLessThan(300);
+        expect(Object.values(await committedOffsets(admin, group, topic)).every((o) => o === 0)).toBe(true);
+        // The file names the topics without the deployment's prefix, with the offsets the group had.
+        const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+          group: string;
+          offsets: { topic: string; partition: number; offset: number }[];
+        };
+        expect(saved.group).toBe(GROUP);
+        expect(Object.fromEntries(saved.offsets.map((o) => [o.partition, o.offset]))).toEqual(ends);
+        expect(new Set(saved.offsets.map((o) => o.topic))).toEqual(new Set([TOPIC]));
+
+        // Undone from the file: exactly the saved offsets again.
+        const restored = await measured('replay', '--from-file', file, '--execute');
+        expect(restored).toMatchObject({ code: 0 });
+        expect(await committedOffsets(admin, group, topic)).toEqual(ends);
+
+        // The offset replay itself: the group reads the whole range again, and every event was applied already.
+        expect(
+          await measured('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--execute'),
+        ).toMatchObject({
+          code: 0,
+        });
+        await stack.startApp('split-ledger-service');
+        await waitFor('the ledger to read the range again', async () => (await totalLag()) === 0, {
+          timeoutMs: 300_000,
+          intervalMs: 500,
+        });
+        expect(await committedOffsets(admin, group, topic)).toEqual(ends);
+        expect(await processed()).toBe(applied);
+        expect(await ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'")).toBe(
+          EVENTS / 2,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        // The next test needs the ledger running, whatever happened here.
+        if (!stack.app('split-ledger-service').running) await stack.startApp('split-ledger-service');
+      }
+    },
+    900_000,
+  );
 
   it(
     `lists and replays a dead-letter topic of ${LETTERS} messages page by page: each applied once, then removed`,
     async () => {
       const measured = (...args: string[]) => runOps(stack, args, 900_000, { OPS_REPORT_RSS: '1' });
-      /** The command's wall time (start to exit, as an operator waits for it), rate and peak RSS, on stderr for the record. */
+      /** The command's wall time (start to exit, as an operator waits), rate and peak RSS, on stderr for the record. */
       const timed = async (...args: string[]) => {
         const started = performance.now();
         const result = await measured(...args);
         const seconds = (performance.now() - started) / 1000;
         process.stderr.write(
-          `DLQ MEASURED ops ${args.join(' ')}: ${LETTERS} letters in ${seconds.toFixed(1)} s (${Math.round(LETTERS / seconds)} letters/s), peak ${peakRss(result.out)} MB RSS\n`,
+          `DLQ MEASURED ops ${args.join(' ')}: ${LETTERS} letters in ${seconds.toFixed(1)} s ` +
+            `(${Math.round(LETTERS / seconds)} letters/s), peak ${peakRss(result.out)} MB RSS\n`,
         );
         return result;
       };

@@ -6,11 +6,9 @@ import { WebhookReceiver, selfSignedCertificate } from '../support/webhook-recei
 
 /**
  * The admin-API commands of an on-call engineer at the size of a long day: `ops reconcile` over
- * OPS_SCALE_TRANSACTIONS transactions (1M in the issue's run, 50k in CI: 50 pages) and `ops webhooks
- * recover` over OPS_SCALE_DELIVERIES failed deliveries (100k in the issue's run, 5k in CI: 10 pages), and
- * `ops lag` of a group reading a topic of OPS_SCALE_PARTITIONS partitions.
- * The rows are written straight into each service's database, as a day of traffic would have
- * left them; every one is then read back through the commands' pages.
+ * OPS_SCALE_TRANSACTIONS transactions (50k in CI: 50 pages; docs/operations.md has the 1M run), `ops webhooks recover`
+ * over OPS_SCALE_DELIVERIES failed deliveries (5k in CI: 10 pages) and `ops lag` over OPS_SCALE_PARTITIONS partitions.
+ * Rows are written straight into each service's database and read back through the commands' pages.
  */
 const PARTITIONS = Number(process.env.OPS_SCALE_PARTITIONS ?? 1_000);
 const TRANSACTIONS = Number(process.env.OPS_SCALE_TRANSACTIONS ?? 50_000);
@@ -36,42 +34,49 @@ describe('ops admin commands at scale', () => {
     await receiver.stop();
   }, 120_000);
 
-  it(`reconciles ${TRANSACTIONS} transactions page by page, in bounded memory, and names each planted difference`, async () => {
-    const shop = await stack.createBusiness('Reconciled at scale');
-    const seedFrom = 800_000_000;
-    // transaction-service, split-ledger-service and webhook-dispatcher each hold their own record
-    // of the same successful transactions (no splits: the ledger expects no entries).
-    await stack.db('transaction-service').query(
-      `INSERT INTO transactions (id, public_id, reference, checkout_id, business_id, mode, amount, charges, total, currency, status, message, email, expires_at)
-       SELECT $2 + g, 'txn_scale' || lpad(g::text, 14, '0'), 'scale-' || g, 'chk_scale' || g, $1, 'test', 1000, 15, 1015, 'USD', 'success', 'Approved',
-              'scale@example.com', now() + interval '1 day'
+  it(
+    `reconciles ${TRANSACTIONS} transactions page by page, ` + `in bounded memory, and names each planted difference`,
+    async () => {
+      const shop = await stack.createBusiness('Reconciled at scale');
+      const seedFrom = 800_000_000;
+      // transaction-service, split-ledger-service and webhook-dispatcher each hold their own record
+      // of the same successful transactions (no splits: the ledger expects no entries).
+      await stack.db('transaction-service').query(
+        `INSERT INTO transactions (id, public_id, reference, checkout_id, business_id, mode, amount, charges, total,
+                                  currency, status, message, email, expires_at)
+       SELECT $2 + g, 'txn_scale' || lpad(g::text, 14, '0'), 'scale-' || g, 'chk_scale' || g, $1, 'test', 1000, 15,
+              1015, 'USD', 'success', 'Approved', 'scale@example.com', now() + interval '1 day'
          FROM generate_series(1, $3::int) g`,
-      [shop.id, seedFrom, TRANSACTIONS],
-    );
-    await stack.db('split-ledger-service').query(
-      `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, transaction_created_at, version)
-       SELECT $2 + g, 'txn_scale' || lpad(g::text, 14, '0'), $1, 'test', 1000, 'USD', CASE WHEN g % 25000 = 7 THEN 'processing' ELSE 'success' END, now(), 3
+        [shop.id, seedFrom, TRANSACTIONS],
+      );
+      await stack.db('split-ledger-service').query(
+        `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status,
+                                         transaction_created_at, version)
+       SELECT $2 + g, 'txn_scale' || lpad(g::text, 14, '0'), $1, 'test', 1000, 'USD',
+              CASE WHEN g % 25000 = 7 THEN 'processing' ELSE 'success' END, now(), 3
          FROM generate_series(1, $3::int) g`,
-      [shop.id, seedFrom, TRANSACTIONS],
-    );
-    await stack.db('webhook-dispatcher').query(
-      `INSERT INTO webhook_events (id, source_event_id, event_type, business_id, mode, payload)
+        [shop.id, seedFrom, TRANSACTIONS],
+      );
+      await stack.db('webhook-dispatcher').query(
+        `INSERT INTO webhook_events (id, source_event_id, event_type, business_id, mode, payload)
        SELECT 'evt_' || md5('scale' || g), md5('scale-source' || g), 'transaction.success', $1, 'test',
               jsonb_build_object('transaction_id', 'txn_scale' || lpad(g::text, 14, '0'), 'status', 'success')
          FROM generate_series(1, $2::int) g`,
-      [shop.id, TRANSACTIONS],
-    );
+        [shop.id, TRANSACTIONS],
+      );
 
-    const r = await ops('reconcile');
-    const planted = Math.floor((TRANSACTIONS - 7) / 25_000) + 1;
-    expect(r.out).toContain(`${planted} differences (${TRANSACTIONS} transactions, ${TRANSACTIONS} webhook events)`);
-    expect(
-      r.out.match(/transaction txn_scale\d{14} \(success\): split-ledger-service recorded processing/g),
-    ).toHaveLength(planted);
-    expect(r.code).toBe(1);
-    process.stderr.write(`ops reconcile over ${TRANSACTIONS} transactions: peak memory ${peakRss(r.out)} MB\n`);
-    expect(peakRss(r.out)).toBeLessThan(MAX_RSS_MB);
-  }, 1_800_000);
+      const r = await ops('reconcile');
+      const planted = Math.floor((TRANSACTIONS - 7) / 25_000) + 1;
+      expect(r.out).toContain(`${planted} differences (${TRANSACTIONS} transactions, ${TRANSACTIONS} webhook events)`);
+      expect(
+        r.out.match(/transaction txn_scale\d{14} \(success\): split-ledger-service recorded processing/g),
+      ).toHaveLength(planted);
+      expect(r.code).toBe(1);
+      process.stderr.write(`ops reconcile over ${TRANSACTIONS} transactions: peak memory ${peakRss(r.out)} MB\n`);
+      expect(peakRss(r.out)).toBeLessThan(MAX_RSS_MB);
+    },
+    1_800_000,
+  );
 
   it(`recovers ${DELIVERIES} failed deliveries page by page, and each arrives once`, async () => {
     const shop = await stack.createBusiness('Recovered at scale');
@@ -104,7 +109,8 @@ describe('ops admin commands at scale', () => {
     // Four callbacks, a failed delivery to each per event: the outage the operator recovers from.
     await dispatcher.query(
       `INSERT INTO deliveries (public_id, event_id, callback_id, status, attempts, last_error)
-       SELECT 'dlv_' || md5('recover-dlv' || g || '-' || d.callback_id), 'evt_' || md5('recover' || g), d.callback_id, 'failed', 8, 'connection refused'
+       SELECT 'dlv_' || md5('recover-dlv' || g || '-' || d.callback_id), 'evt_' || md5('recover' || g), d.callback_id,
+              'failed', 8, 'connection refused'
          FROM deliveries d, generate_series(1, $2::int / 4) g WHERE d.event_id = $1`,
       [model.id, DELIVERIES],
     );
@@ -120,7 +126,8 @@ describe('ops admin commands at scale', () => {
     expect(sent.code).toBe(0);
     expect(sent.out).toContain(`${DELIVERIES} deliveries queued again`);
     process.stderr.write(
-      `ops webhooks recover over ${DELIVERIES} deliveries: peak memory ${peakRss(sent.out)} MB (dry run ${peakRss(dry.out)} MB)\n`,
+      `ops webhooks recover over ${DELIVERIES} deliveries: ` +
+        `peak memory ${peakRss(sent.out)} MB (dry run ${peakRss(dry.out)} MB)\n`,
     );
     expect(peakRss(dry.out)).toBeLessThan(MAX_RSS_MB);
     expect(peakRss(sent.out)).toBeLessThan(MAX_RSS_MB);

@@ -86,10 +86,9 @@ class Listener {
 }
 
 /**
- * `ops webhooks listen --forward-to` against a real stack: every new event of the business arrives
- * once at a local plain-HTTP endpoint, signed with the printed local secret; an event recorded
- * long after its time still arrives; the type filter; a failing endpoint is reported and the
- * listener carries on; bad flags; a gateway that is down.
+ * `ops webhooks listen --forward-to` against a real stack: every new event of the business arrives once at a local
+ * plain-HTTP endpoint, signed with the printed local secret; an event recorded long after its time still arrives; the
+ * type filter; a failing endpoint is reported and the listener carries on; bad flags; a gateway that is down.
  */
 describe('ops webhooks listen', () => {
   const receiver = new LocalReceiver();
@@ -170,7 +169,8 @@ describe('ops webhooks listen', () => {
     const success = expected.find((e) => e.event === 'transaction.success')!;
     expect(l.output).toMatch(
       new RegExp(
-        `transaction\\.success +${success.id} +→ \\[200\\] POST http://127\\.0\\.0\\.1:${receiver.port}/hook \\(\\d+ ms\\)`,
+        `transaction\\.success +${success.id} +→ \\[200\\] ` +
+          `POST http://127\\.0\\.0\\.1:${receiver.port}/hook \\(\\d+ ms\\)`,
       ),
     );
 
@@ -207,39 +207,44 @@ describe('ops webhooks listen', () => {
     expect(await l.interrupt()).toBe(0);
   }, 120_000);
 
-  it('forwards an event recorded after the last poll even when its own time is long past (a lagging dispatcher)', async () => {
-    const l = listener([
-      '--forward-to',
-      `http://127.0.0.1:${receiver.port}/late`,
-      '--api-key',
-      secretKey,
-      '--poll-interval',
-      '200',
-    ]);
-    await l.secret();
-    await pay('listen-e');
-    const recent = await eventIdsOf('listen-e');
-    await waitFor(
-      'the recent events to be forwarded',
-      () => recent.every((e) => bodies('/late').some((b) => b.id === e.id)),
-      { timeoutMs: 30_000 },
-    );
+  it(
+    'forwards an event recorded after the last poll even ' + 'when its own time is long past (a lagging dispatcher)',
+    async () => {
+      const l = listener([
+        '--forward-to',
+        `http://127.0.0.1:${receiver.port}/late`,
+        '--api-key',
+        secretKey,
+        '--poll-interval',
+        '200',
+      ]);
+      await l.secret();
+      await pay('listen-e');
+      const recent = await eventIdsOf('listen-e');
+      await waitFor(
+        'the recent events to be forwarded',
+        () => recent.every((e) => bodies('/late').some((b) => b.id === e.id)),
+        { timeoutMs: 30_000 },
+      );
 
-    // As a dispatcher catching up on a backlog records it: an hour after it happened.
-    const late = 'evt_recordedAnHourLate01';
-    await stack.db('webhook-dispatcher').query(
-      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
-       SELECT $1, 'late-source-event', business_id, mode, event_type, payload, now() - interval '1 hour' FROM webhook_events WHERE id = $2`,
-      [late, recent[0].id],
-    );
-    await waitFor('the late event to be forwarded', () => bodies('/late').some((b) => b.id === late), {
-      timeoutMs: 30_000,
-    });
-    const forwarded = receiver.at('/late').map((r) => r.headers['webhook-id']);
-    expect(new Set(forwarded).size).toBe(forwarded.length);
-    expect(new Set(forwarded)).toEqual(new Set([...recent.map((e) => e.id), late]));
-    expect(await l.interrupt()).toBe(0);
-  }, 120_000);
+      // As a dispatcher catching up on a backlog records it: an hour after it happened.
+      const late = 'evt_recordedAnHourLate01';
+      await stack.db('webhook-dispatcher').query(
+        `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
+       SELECT $1, 'late-source-event', business_id, mode, event_type, payload, now() - interval '1 hour'
+         FROM webhook_events WHERE id = $2`,
+        [late, recent[0].id],
+      );
+      await waitFor('the late event to be forwarded', () => bodies('/late').some((b) => b.id === late), {
+        timeoutMs: 30_000,
+      });
+      const forwarded = receiver.at('/late').map((r) => r.headers['webhook-id']);
+      expect(new Set(forwarded).size).toBe(forwarded.length);
+      expect(new Set(forwarded)).toEqual(new Set([...recent.map((e) => e.id), late]));
+      expect(await l.interrupt()).toBe(0);
+    },
+    120_000,
+  );
 
   it('rejects bad command lines with exit 2 and the usage', async () => {
     const ops = (...args: string[]) => runOps(stack, ['webhooks', 'listen', ...args]);

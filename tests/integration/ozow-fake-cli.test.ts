@@ -41,7 +41,8 @@ describe('the fake Ozow', () => {
       CustomerCellphoneNumber: '0821234567',
     })!;
     expect(expectedHashCheck(fields, '215114531AFF7134A94C88CEEA48E')).toBe(
-      'eedcba106cd8fef3ba6cec5ec80de7d7d7fc90343028bf95b908718c671d0fe885ca08b206d788de009d237a93c18e66edf6ede3f5ca7057e23474106465dcc6',
+      'eedcba106cd8fef3ba6cec5ec80de7d7d7fc90343028bf95b908718c671d0fe8' +
+        '85ca08b206d788de009d237a93c18e66edf6ede3f5ca7057e23474106465dcc6',
     );
   });
 

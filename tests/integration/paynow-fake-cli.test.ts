@@ -39,13 +39,17 @@ describe('the fake Paynow', () => {
         KEY,
       ),
     ).toBe(
-      '2A033FC38798D913D42ECB786B9B19645ADEDBDE788862032F1BD82CF3B92DEF84F316385D5B40DBB35F1A4FD7D5BFE73835174136463CDD48C9366B0749C689',
+      '2A033FC38798D913D42ECB786B9B19645ADEDBDE788862032F1BD82CF3B92DEF' +
+        '84F316385D5B40DBB35F1A4FD7D5BFE73835174136463CDD48C9366B0749C689',
     );
     const reply = new URLSearchParams(
-      'status=Ok&browserurl=https%3a%2f%2fstaging.paynow.co.zw%2fPayment%2fConfirmPayment%2f9510&pollurl=https%3a%2f%2fstaging.paynow.co.zw%2fInterface%2fCheckPayment%2f%3fguid%3dc7ed41da-0159-46da-b428-69549f770413&paynowreference=9510',
+      'status=Ok&browserurl=https%3a%2f%2fstaging.paynow.co.zw%2fPayment%2fConfirmPayment%2f9510' +
+        '&pollurl=https%3a%2f%2fstaging.paynow.co.zw%2fInterface%2fCheckPayment%2f%3fguid%3d' +
+        'c7ed41da-0159-46da-b428-69549f770413&paynowreference=9510',
     );
     expect(wireHash([...reply], KEY)).toBe(
-      '750DD0B0DF374678707BB5AF915AF81C228B9058AD57BB7120569EC68BBB9C2EFC1B26C6375D2BC562AC909B3CD6B2AF1D42E1A5E479FFAC8F4FB3FDCE71DF4D',
+      '750DD0B0DF374678707BB5AF915AF81C228B9058AD57BB7120569EC68BBB9C2E' +
+        'FC1B26C6375D2BC562AC909B3CD6B2AF1D42E1A5E479FFAC8F4FB3FDCE71DF4D',
     );
   });
 

@@ -3,10 +3,9 @@ import { ROOT } from '../support/infra';
 import { ALL_APPS, Stack } from '../support/stack';
 
 /**
- * TypeORM only runs migrations: the migration Job loads it, a serving process (which does not
- * migrate) must not, since loading it costs every process ~11 MB. TypeBox and the response and
- * webhook schemas built with it serve the gateway's OpenAPI document only: the other services
- * never load them. Checked on the built apps.
+ * TypeORM only runs migrations: the migration Job loads it, a serving process (which does not migrate) must not, since
+ * loading it costs every process ~11 MB. TypeBox and the response and webhook schemas built with it serve the gateway's
+ * OpenAPI document only: the other services never load them. Checked on the built apps.
  */
 describe('what a serving process loads', () => {
   const probe = { NODE_OPTIONS: `--require ${join(ROOT, 'tests', 'support', 'loaded-modules.js')}` };

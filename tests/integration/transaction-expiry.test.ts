@@ -47,7 +47,8 @@ describe('transaction expiry', () => {
     const { rows } = await stack
       .db('transaction-service')
       .query(
-        `SELECT payload->'data'->>'previous_status' AS prev, payload->'data'->>'status' AS status FROM outbox_events WHERE message_key = $1 ORDER BY id`,
+        `SELECT payload->'data'->>'previous_status' AS prev, payload->'data'->>'status' AS status ` +
+          `FROM outbox_events WHERE message_key = $1 ORDER BY id`,
         [created.transaction_id],
       );
     expect(rows).toEqual([

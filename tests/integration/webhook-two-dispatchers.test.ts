@@ -11,20 +11,18 @@ import { startPayment } from '../support/payments';
 const TICK_MS = 300;
 const WAVES = 3;
 const PAYMENTS_PER_WAVE = 24;
-/** Deliveries per payment: transaction.pending/processing/success, payment.created, payment.updated twice, payment.completed. */
+/**
+ * Deliveries per payment: transaction.pending/processing/success, payment.created, payment.updated twice,
+ * payment.completed.
+ */
 const PER_PAYMENT = 7;
 
 /**
- * Two webhook-dispatcher processes share the consumer group and the queue, and deliver to one slow
- * receiver. Each process attempts the deliveries its consumer writes in-process (FirstAttempts);
- * while those wait for one of the process's four attempt slots they hold no lock, so the other
- * process's reconciler (every 200 ms, for rows overdue by 300 ms) takes them for lost and queues
- * them again, and those jobs reach both processes' queue workers. A delivery can then be claimed by
- * its in-process attempt and by a queue job of the same process at the same moment: one process's
- * claims that arrive together go out in one statement (group commit), and the receiver answering on
- * a clock tick makes the attempts in flight end, and the next claims go out, together. The
- * callback's limit (100) is above what both processes can have in flight, so their own slots, not
- * the callback, pace the attempts.
+ * Two webhook-dispatcher processes share the consumer group and queue, delivering to one slow receiver. In-process
+ * first attempts waiting for one of the four attempt slots hold no lock, so the other process's reconciler (every
+ * 200 ms, rows overdue by 300 ms) queues them again: one delivery can then be claimed by its in-process attempt and a
+ * queue job at the same moment, in one grouped statement. The receiver answers on a clock tick so attempts end, and
+ * the next claims go out, together; the callback's limit (100) is above both processes' slots, so the slots pace it.
  *
  * Each webhook-id must reach the receiver exactly once: no lock expires here (a claim is held for
  * WEBHOOK_TIMEOUT_MS + 5 s and every answer comes within TICK_MS), so nothing may send twice.

@@ -8,11 +8,10 @@ import { migratedDatabase, type MigratedDatabase } from '../support/migrated-dat
 import { acknowledgeAll } from '../support/kafka-acknowledgements';
 
 /**
- * The outbox relay waits for Kafka while its transaction is open. It must hold no transaction id
- * (and no row lock) meanwhile: a transaction id held across the send holds back every horizon
- * PostgreSQL keeps by its oldest running writer — vacuum's, and the snapshot xmin the events API's
- * recorded order reads. Runs the relay against a real database with a producer that answers only
- * when the test lets it.
+ * The outbox relay waits for Kafka while its transaction is open. It must hold no transaction id (and no row lock)
+ * meanwhile: a transaction id held across the send holds back every horizon PostgreSQL keeps by its oldest running
+ * writer — vacuum's, and the snapshot xmin the events API's recorded order reads. Runs the relay against a real
+ * database with a producer that answers only when the test lets it.
  */
 describe('outbox relay: nothing held while the batch is being sent', () => {
   let db: MigratedDatabase;
@@ -33,7 +32,8 @@ describe('outbox relay: nothing held while the batch is being sent', () => {
 
   const addEvent = (key: string) =>
     ds.query(
-      `INSERT INTO outbox_events (event_id, topic, message_key, payload) VALUES (gen_random_uuid(), 'transaction.status_changed', $1, '{}')`,
+      `INSERT INTO outbox_events (event_id, topic, message_key, payload) ` +
+        `VALUES (gen_random_uuid(), 'transaction.status_changed', $1, '{}')`,
       [key],
     );
   const unpublished = async () =>
@@ -42,7 +42,8 @@ describe('outbox relay: nothing held while the batch is being sent', () => {
   const waitingRelay = async () =>
     (
       await observer.query(
-        `SELECT backend_xid::text AS xid FROM pg_stat_activity WHERE datname = $1 AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
+        `SELECT backend_xid::text AS xid FROM pg_stat_activity ` +
+          `WHERE datname = $1 AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
         [db.name],
       )
     ).rows as { xid: string | null }[];

@@ -26,7 +26,8 @@ describe('recorded order after a move to another cluster', () => {
     (await store.list(ctx, { order: 'recorded', created: {}, limit: 10 })).events.map((e) => e.id);
   const insert = (id: string, recordedXid?: string) =>
     ds.query(
-      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at${recordedXid ? ', recorded_xid' : ''})
+      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload,
+                                  created_at${recordedXid ? ', recorded_xid' : ''})
        VALUES ($1, $1, 7, 'test', 'transaction.success', '{}', now()${recordedXid ? ', $2::xid8' : ''})`,
       recordedXid ? [id, recordedXid] : [id],
     );
@@ -42,30 +43,35 @@ describe('recorded order after a move to another cluster', () => {
 
   it('builds the index as a valid one', async () => {
     const [index] = await ds.query(
-      `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'webhook_events_recorded'`,
+      `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid ` +
+        `WHERE c.relname = 'webhook_events_recorded'`,
     );
     expect(index).toEqual({ indisvalid: true });
   });
 
-  it("is quiet while the values are this cluster's, names the fix when a copied event is ahead, and the fix lists it again", async () => {
-    const store = new EventsStore(ds);
-    const guard = new RecordedOrderGuard(store, logger);
-    await insert('evt_here');
-    expect(await guard.check()).toBe(true);
-    expect(errors).toEqual([]);
+  it(
+    "is quiet while the values are this cluster's, " +
+      'names the fix when a copied event is ahead, and the fix lists it again',
+    async () => {
+      const store = new EventsStore(ds);
+      const guard = new RecordedOrderGuard(store, logger);
+      await insert('evt_here');
+      expect(await guard.check()).toBe(true);
+      expect(errors).toEqual([]);
 
-    const [{ next }] = await ds.query(`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next`);
-    await insert('evt_copied', String(BigInt(next) + 1_000_000n));
-    expect(await listed(store)).toEqual(['evt_here']);
-    expect(await guard.check()).toBe(false);
-    expect(errors).toEqual([expect.stringContaining(RECORDED_ORDER_FIX_SQL)]);
+      const [{ next }] = await ds.query(`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next`);
+      await insert('evt_copied', String(BigInt(next) + 1_000_000n));
+      expect(await listed(store)).toEqual(['evt_here']);
+      expect(await guard.check()).toBe(false);
+      expect(errors).toEqual([expect.stringContaining(RECORDED_ORDER_FIX_SQL)]);
 
-    // The runbook's step (docs/operations.md, "Moving the webhook database").
-    expect(readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8')).toContain(
-      `${RECORDED_ORDER_FIX_SQL};`,
-    );
-    await ds.query(RECORDED_ORDER_FIX_SQL);
-    expect(await guard.check()).toBe(true);
-    expect(await listed(store)).toEqual(['evt_copied', 'evt_here']);
-  });
+      // The runbook's step (docs/operations.md, "Moving the webhook database").
+      expect(readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8')).toContain(
+        `${RECORDED_ORDER_FIX_SQL};`,
+      );
+      await ds.query(RECORDED_ORDER_FIX_SQL);
+      expect(await guard.check()).toBe(true);
+      expect(await listed(store)).toEqual(['evt_copied', 'evt_here']);
+    },
+  );
 });

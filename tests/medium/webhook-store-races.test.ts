@@ -16,11 +16,10 @@ import { waitFor } from '../support/wait';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
- * The webhook dispatcher's stores against a real PostgreSQL (and, for the reconciler, the real
- * Redis its queue lives on), at the points where concurrent workers meet: claims of one delivery
- * that go out in one statement, the outcome of a claim another worker took over, the reconciler
- * meeting a row a live worker holds or a backlog of live rows, and a callback enabled again while
- * a failing attempt disables it.
+ * The webhook dispatcher's stores against a real PostgreSQL (and, for the reconciler, the real Redis its queue lives
+ * on), at the points where concurrent workers meet: claims of one delivery that go out in one statement, the outcome of
+ * a claim another worker took over, the reconciler meeting a row a live worker holds or a backlog of live rows, and a
+ * callback enabled again while a failing attempt disables it.
  */
 const SECRET = 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0';
 
@@ -34,7 +33,10 @@ describe('webhook dispatcher stores under concurrency', () => {
   let callbacks: CallbackStore;
   let events = 0;
 
-  /** New pending deliveries to the one callback subscribed to transaction.success, handed over as a consumer writes them (enqueued_at set, enqueue count 1). */
+  /**
+   * New pending deliveries to the one callback subscribed to transaction.success, handed over as a consumer writes
+   * them (enqueued_at set, enqueue count 1).
+   */
   const deliveries = async (count: number): Promise<string[]> => {
     const ids = Array.from({ length: count }, () => `evt_${id}_${++events}`);
     await ds.query(
@@ -48,7 +50,8 @@ describe('webhook dispatcher stores under concurrency', () => {
   /** As if `seconds` had passed since they were handed over and due. */
   const age = (ids: string[], seconds: number) =>
     ds.query(
-      `UPDATE deliveries SET enqueued_at = enqueued_at - make_interval(secs => $2), next_attempt_at = next_attempt_at - make_interval(secs => $2) WHERE id = ANY($1::bigint[])`,
+      `UPDATE deliveries SET enqueued_at = enqueued_at - make_interval(secs => $2), ` +
+        `next_attempt_at = next_attempt_at - make_interval(secs => $2) WHERE id = ANY($1::bigint[])`,
       [ids, seconds],
     );
   /** As if the lock of the claim on it had run out (its holder stalled, or died). */
@@ -57,7 +60,8 @@ describe('webhook dispatcher stores under concurrency', () => {
   const row = async (deliveryId: string) =>
     (
       await ds.query(
-        'SELECT status, attempts, lock_token, locked_until > now() AS held, enqueued_at IS NOT NULL AS handed_over FROM deliveries WHERE id = $1',
+        'SELECT status, attempts, lock_token, locked_until > now() AS held, ' +
+          'enqueued_at IS NOT NULL AS handed_over FROM deliveries WHERE id = $1',
         [deliveryId],
       )
     )[0];
@@ -103,85 +107,95 @@ describe('webhook dispatcher stores under concurrency', () => {
     expect(await row(twice)).toMatchObject({ status: 'pending', held: true });
   });
 
-  it('records an outcome only for the claim that holds the delivery, not for one whose lock ran out and was taken over', async () => {
-    const [d] = await deliveries(1);
-    const stalled = await claim(d);
-    await expireLock(d);
-    const holder = await claim(d);
-    expect(holder.delivery.lock_token).not.toBe(stalled.delivery.lock_token);
+  it(
+    'records an outcome only for the claim that holds the delivery, ' +
+      'not for one whose lock ran out and was taken over',
+    async () => {
+      const [d] = await deliveries(1);
+      const stalled = await claim(d);
+      await expireLock(d);
+      const holder = await claim(d);
+      expect(holder.delivery.lock_token).not.toBe(stalled.delivery.lock_token);
 
-    // The stalled worker comes back with its answer: neither a success nor a failure nor an unsent end is written.
-    expect(await store.recordSuccess(stalled.delivery, 200, 12)).toBe(false);
-    const failure = {
-      deliveryId: d,
-      lockToken: stalled.delivery.lock_token,
-      previousAttempts: 0,
-      statusCode: 500,
-      durationMs: 12,
-      error: 'HTTP 500',
-      retryInSeconds: 5,
-    };
-    expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(false);
-    expect(await store.finishUnsent(stalled.delivery, 'skipped', 'callback disabled')).toBe(false);
-    await store.unlock(ds.manager, stalled.delivery);
-    // The holder's lock stands (no third claim can send it beside the holder), and no attempt is recorded for it.
-    expect(await row(d)).toMatchObject({
-      status: 'pending',
-      attempts: 0,
-      lock_token: holder.delivery.lock_token,
-      held: true,
-    });
-    expect(await attemptsOf(d)).toEqual([]);
+      // The stalled worker comes back with its answer: neither a success nor a failure nor an unsent end is written.
+      expect(await store.recordSuccess(stalled.delivery, 200, 12)).toBe(false);
+      const failure = {
+        deliveryId: d,
+        lockToken: stalled.delivery.lock_token,
+        previousAttempts: 0,
+        statusCode: 500,
+        durationMs: 12,
+        error: 'HTTP 500',
+        retryInSeconds: 5,
+      };
+      expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(false);
+      expect(await store.finishUnsent(stalled.delivery, 'skipped', 'callback disabled')).toBe(false);
+      await store.unlock(ds.manager, stalled.delivery);
+      // The holder's lock stands (no third claim can send it beside the holder), and no attempt is recorded for it.
+      expect(await row(d)).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+        lock_token: holder.delivery.lock_token,
+        held: true,
+      });
+      expect(await attemptsOf(d)).toEqual([]);
 
-    expect(await store.recordSuccess(holder.delivery, 204, 30)).toBe(true);
-    expect(await row(d)).toMatchObject({ status: 'succeeded', attempts: 1, lock_token: null, held: null });
-    expect(await attemptsOf(d)).toEqual([{ attempt: 1, status_code: 204, error: null }]);
-  });
+      expect(await store.recordSuccess(holder.delivery, 204, 30)).toBe(true);
+      expect(await row(d)).toMatchObject({ status: 'succeeded', attempts: 1, lock_token: null, held: null });
+      expect(await attemptsOf(d)).toEqual([{ attempt: 1, status_code: 204, error: null }]);
+    },
+  );
 
-  it('records a failure of the holder, and lets a late holder whose lock ran out record when nobody took it over', async () => {
-    const [failing, late] = await deliveries(2);
-    const c = await claim(failing);
-    const failure = {
-      deliveryId: failing,
-      lockToken: c.delivery.lock_token,
-      previousAttempts: 0,
-      statusCode: 503,
-      durationMs: 8,
-      error: 'HTTP 503',
-      retryInSeconds: 5,
-    };
-    expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(true);
-    expect(await row(failing)).toMatchObject({
-      status: 'pending',
-      attempts: 1,
-      lock_token: null,
-      held: null,
-      handed_over: false,
-    });
-    expect(await attemptsOf(failing)).toEqual([{ attempt: 1, status_code: 503, error: 'HTTP 503' }]);
+  it(
+    'records a failure of the holder, ' + 'and lets a late holder whose lock ran out record when nobody took it over',
+    async () => {
+      const [failing, late] = await deliveries(2);
+      const c = await claim(failing);
+      const failure = {
+        deliveryId: failing,
+        lockToken: c.delivery.lock_token,
+        previousAttempts: 0,
+        statusCode: 503,
+        durationMs: 8,
+        error: 'HTTP 503',
+        retryInSeconds: 5,
+      };
+      expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(true);
+      expect(await row(failing)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lock_token: null,
+        held: null,
+        handed_over: false,
+      });
+      expect(await attemptsOf(failing)).toEqual([{ attempt: 1, status_code: 503, error: 'HTTP 503' }]);
 
-    const slow = await claim(late);
-    await expireLock(late);
-    expect(await store.recordSuccess(slow.delivery, 200, 20_000)).toBe(true);
-    expect(await row(late)).toMatchObject({ status: 'succeeded', attempts: 1 });
-  });
+      const slow = await claim(late);
+      await expireLock(late);
+      expect(await store.recordSuccess(slow.delivery, 200, 20_000)).toBe(true);
+      expect(await row(late)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    },
+  );
 
-  it('does not hand back to the enqueuer a delivery a live worker claimed after the reconciler read it as overdue', async () => {
-    const [d] = await deliveries(1);
-    await age([d], 60);
-    const seen = await store.overdue(5, 100);
-    expect(seen.map((r) => String(r.id))).toContain(d);
+  it(
+    'does not hand back to the enqueuer a delivery a live ' + 'worker claimed after the reconciler read it as overdue',
+    async () => {
+      const [d] = await deliveries(1);
+      await age([d], 60);
+      const seen = await store.overdue(5, 100);
+      expect(seen.map((r) => String(r.id))).toContain(d);
 
-    await claim(d);
-    expect(await store.release(d, 1)).toBe(false);
-    expect(await row(d)).toMatchObject({ handed_over: true, held: true });
-    expect((await store.overdue(5, 100)).map((r) => String(r.id))).not.toContain(d);
+      await claim(d);
+      expect(await store.release(d, 1)).toBe(false);
+      expect(await row(d)).toMatchObject({ handed_over: true, held: true });
+      expect((await store.overdue(5, 100)).map((r) => String(r.id))).not.toContain(d);
 
-    // Its holder died: once the lock has run out, the row is handed back.
-    await expireLock(d);
-    expect(await store.release(d, 1)).toBe(true);
-    expect(await row(d)).toMatchObject({ handed_over: false });
-  });
+      // Its holder died: once the lock has run out, the row is handed back.
+      await expireLock(d);
+      expect(await store.release(d, 1)).toBe(true);
+      expect(await row(d)).toMatchObject({ handed_over: false });
+    },
+  );
 
   it('finds a delivery whose job was lost behind more than a page of overdue deliveries that are alive', async () => {
     await ds.query("UPDATE deliveries SET status = 'succeeded', locked_until = NULL WHERE status = 'pending'");
@@ -194,7 +208,8 @@ describe('webhook dispatcher stores under concurrency', () => {
     // Overdue for a minute, in this order: the lost one last.
     await age(all, 60);
     await ds.query(
-      "UPDATE deliveries SET next_attempt_at = next_attempt_at + (id - $2::bigint) * interval '1 ms' WHERE id = ANY($1::bigint[])",
+      "UPDATE deliveries SET next_attempt_at = next_attempt_at + (id - $2::bigint) * interval '1 ms' " +
+        'WHERE id = ANY($1::bigint[])',
       [all, all[0]],
     );
     for (const h of heldElsewhere) await claim(h);
@@ -233,47 +248,53 @@ describe('webhook dispatcher stores under concurrency', () => {
     }
   }, 60_000);
 
-  it('enabling a callback again while a failing attempt disables it clears the failure streak that disabled it', async () => {
-    const update = new UpdateCallbackUseCase(callbacks, null as never);
-    const cb = await callbacks.insert(ds.manager, {
-      businessId: 7,
-      mode: 'test',
-      url: 'https://example.com/flaky',
-      description: '',
-      events: ['payment.completed'],
-      secret: SECRET,
-    });
-    await ds.query("UPDATE callbacks SET failure_count = 49, failing_since = now() - interval '6 days' WHERE id = $1", [
-      cb.id,
-    ]);
-
-    let enabling: Promise<unknown> | undefined;
-    // The failing attempt's transaction (as DeliverAttemptUseCase records a failure): callback locked, 50th failure, disabled.
-    await ds.transaction(async (m) => {
-      await callbacks.lock(m, cb.id);
-      await callbacks.recordFailure(m, cb.id);
-      await callbacks.disable(m, cb.id, 'failing for 5 days');
-      // Meanwhile the merchant enables it: the use case reads it as still active, then its update waits for the lock.
-      enabling = update.execute({ ctx, body: { id: cb.id, is_active: true } });
-      await waitFor('the update to wait for the callback lock', async () => {
-        const [{ n }] = await ds.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE callbacks SET url%'",
-        );
-        return n === 1;
+  it(
+    'enabling a callback again while a failing attempt ' + 'disables it clears the failure streak that disabled it',
+    async () => {
+      const update = new UpdateCallbackUseCase(callbacks, null as never);
+      const cb = await callbacks.insert(ds.manager, {
+        businessId: 7,
+        mode: 'test',
+        url: 'https://example.com/flaky',
+        description: '',
+        events: ['payment.completed'],
+        secret: SECRET,
       });
-    });
-    expect(await enabling).toMatchObject({ is_active: true, failure_count: 0 });
-    const [stored] = await ds.query(
-      'SELECT is_active, failure_count, failing_since, disabled_reason FROM callbacks WHERE id = $1',
-      [cb.id],
-    );
-    expect(stored).toEqual({ is_active: true, failure_count: 0, failing_since: null, disabled_reason: null });
+      await ds.query(
+        "UPDATE callbacks SET failure_count = 49, failing_since = now() - interval '6 days' WHERE id = $1",
+        [cb.id],
+      );
 
-    // Enabling one that is active leaves its streak alone.
-    await ds.query('UPDATE callbacks SET failure_count = 3, failing_since = now() WHERE id = $1', [cb.id]);
-    expect(await update.execute({ ctx, body: { id: cb.id, is_active: true } })).toMatchObject({
-      is_active: true,
-      failure_count: 3,
-    });
-  });
+      let enabling: Promise<unknown> | undefined;
+      // The failing attempt's transaction (as DeliverAttemptUseCase records a failure): callback locked,
+      // 50th failure, disabled.
+      await ds.transaction(async (m) => {
+        await callbacks.lock(m, cb.id);
+        await callbacks.recordFailure(m, cb.id);
+        await callbacks.disable(m, cb.id, 'failing for 5 days');
+        // Meanwhile the merchant enables it: the use case reads it as still active, then its update waits for the lock.
+        enabling = update.execute({ ctx, body: { id: cb.id, is_active: true } });
+        await waitFor('the update to wait for the callback lock', async () => {
+          const [{ n }] = await ds.query(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() ' +
+              "AND wait_event_type = 'Lock' AND query LIKE 'UPDATE callbacks SET url%'",
+          );
+          return n === 1;
+        });
+      });
+      expect(await enabling).toMatchObject({ is_active: true, failure_count: 0 });
+      const [stored] = await ds.query(
+        'SELECT is_active, failure_count, failing_since, disabled_reason FROM callbacks WHERE id = $1',
+        [cb.id],
+      );
+      expect(stored).toEqual({ is_active: true, failure_count: 0, failing_since: null, disabled_reason: null });
+
+      // Enabling one that is active leaves its streak alone.
+      await ds.query('UPDATE callbacks SET failure_count = 3, failing_since = now() WHERE id = $1', [cb.id]);
+      expect(await update.execute({ ctx, body: { id: cb.id, is_active: true } })).toMatchObject({
+        is_active: true,
+        failure_count: 3,
+      });
+    },
+  );
 });

@@ -20,7 +20,8 @@ export function infra(): { DATABASE_URL: string; REDIS_URL: string; KAFKA_BROKER
     const v = process.env[k] ?? fromFile[k];
     if (!v)
       throw new Error(
-        `${k} is not set: run the tests with \`npm test\` (it starts PostgreSQL, Redis and Kafka) or run \`npm run infra:up\` first`,
+        `${k} is not set: run the tests with \`npm test\` (it starts PostgreSQL, Redis and Kafka) ` +
+          'or run `npm run infra:up` first',
       );
     return v;
   };

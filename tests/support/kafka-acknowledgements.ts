@@ -1,9 +1,8 @@
 import type { ProducerBatch, RecordMetadata } from 'kafkajs';
 
 /**
- * What Kafka answers a `sendBatch` that it wrote whole: one entry per topic-partition of the
- * request. The outbox relay refuses an answer that leaves out a partition it sent to, so a fake
- * producer answers this.
+ * What Kafka answers a `sendBatch` that it wrote whole: one entry per topic-partition of the request. The outbox relay
+ * refuses an answer that leaves out a partition it sent to, so a fake producer answers this.
  */
 export function acknowledgeAll(batch: ProducerBatch): RecordMetadata[] {
   const seen = new Set<string>();

@@ -4,9 +4,8 @@ type Body = Record<string, unknown>;
 const withQuery = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
 
 /**
- * Walks a list forward (starting_after) and backward (ending_before from its oldest object) with
- * limits of 1 and 2: each walk sees every object once, in the order of the whole list, and
- * has_more is true exactly until the last page.
+ * Walks a list forward (starting_after) and backward (ending_before from its oldest object) with limits of 1 and 2:
+ * each walk sees every object once, in the order of the whole list, and has_more is true exactly until the last page.
  */
 export async function walkList(
   stack: Stack,

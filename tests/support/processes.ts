@@ -9,7 +9,10 @@ export type AppName = 'gateway' | 'transaction-service' | 'split-ledger-service'
 
 /** Ports this worker handed out: a port checked free is not handed out again while its app may still be binding it. */
 const handedOut = new Set<number>();
-/** Each jest worker draws from its own slice of 20000–31999, so two workers starting stacks at once never pick the same port. */
+/**
+ * Each jest worker draws from its own slice of 20000–31999, so two workers starting stacks at once never pick the same
+ * port.
+ */
 const SLICE = 1_500;
 const SLICE_BASE = 20_000 + ((Math.max(1, Number(process.env.JEST_WORKER_ID ?? 1)) - 1) % 8) * SLICE;
 

@@ -72,7 +72,8 @@ export function rawRpcSession(
 /** Every table of a database with a digest of its rows: equal snapshots mean nothing changed. */
 export async function databaseSnapshot(pool: Pool): Promise<Record<string, string>> {
   const { rows } = await pool.query<{ table_name: string }>(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ` +
+      `AND table_type = 'BASE TABLE' ORDER BY 1`,
   );
   const out: Record<string, string> = {};
   for (const { table_name } of rows) {

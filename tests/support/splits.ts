@@ -116,7 +116,9 @@ export function splitsApi(current: () => Stack) {
       await current()
         .db('split-ledger-service')
         .query(
-          'SELECT kind, split_config_id::int AS split_config_id, link_split_index, creditor_business_id, debtor_business_id, amount::int AS amount, capped FROM ledger_entries WHERE transaction_public_id = $1 ORDER BY id',
+          'SELECT kind, split_config_id::int AS split_config_id, link_split_index, creditor_business_id, ' +
+            'debtor_business_id, amount::int AS amount, capped ' +
+            'FROM ledger_entries WHERE transaction_public_id = $1 ORDER BY id',
           [transactionId],
         )
     ).rows;

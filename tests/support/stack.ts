@@ -23,9 +23,8 @@ export interface ApiResponse<T = Record<string, unknown>> {
 }
 
 /**
- * A private copy of the system for one test file: its own databases, Kafka topic prefix, consumer
- * groups and ports, on the shared real PostgreSQL/Redis/Kafka. Several can run side by side,
- * also next to `npm run up`.
+ * A private copy of the system for one test file: its own databases, Kafka topic prefix, consumer groups and ports, on
+ * the shared real PostgreSQL/Redis/Kafka. Several can run side by side, also next to `npm run up`.
  */
 export class Stack {
   readonly id = runId();
@@ -45,11 +44,10 @@ export class Stack {
   private constructor(private readonly baseEnv: Record<string, string>) {}
 
   /**
-   * Starts the apps, each migrating its database on boot; with `migrationJobs`, as a deployment
-   * runs them instead: `main.js migrate` per app first, then serving processes that do not migrate.
-   * `replicas` runs more than one process of an app (as a Deployment's replicas): each has its own
-   * ports, the gateway knows every service replica's RPC address, and replicas after the first
-   * start once the first has migrated.
+   * Starts the apps, each migrating its database on boot; with `migrationJobs`, as a deployment runs them instead:
+   * `main.js migrate` per app first, then serving processes that do not migrate. `replicas` runs more than one process
+   * of an app (as a Deployment's replicas): each has its own ports, the gateway knows every service replica's RPC
+   * address, and replicas after the first start once the first has migrated.
    */
   static async start(
     apps: AppName[] = ALL_APPS,

@@ -15,7 +15,8 @@ export async function waitFor<T>(
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`,
+        `timed out after ${timeoutMs} ms waiting for ${what}` +
+          (lastError ? ` (last error: ${(lastError as Error).message})` : ''),
       );
     }
     await new Promise((r) => setTimeout(r, intervalMs));

@@ -96,7 +96,10 @@ export class WebhookReceiver {
     return `https://127.0.0.1:${this.port}${path}`;
   }
 
-  /** Status codes `path` answers with, in order; the last one repeats. Each answer waits `delayMs` (or what it returns when asked). */
+  /**
+   * Status codes `path` answers with, in order; the last one repeats. Each answer waits `delayMs` (or what it returns
+   * when asked).
+   */
   script(path: string, statuses: number[], delayMs: number | (() => number) = 0): void {
     this.scripts.set(path, [...statuses]);
     this.delays.set(path, delayMs);

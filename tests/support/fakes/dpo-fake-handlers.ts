@@ -178,8 +178,10 @@ export function handlePage(store: FakeStore, token: string): FakeReply {
   const id = escapeHtml(p.token);
   return html(
     200,
-    `<h1>Pay ${escapeHtml(p.request.amount)} ${escapeHtml(p.request.currency)}</h1><p>${escapeHtml(p.request.serviceDescription)}</p>` +
-      `<form method="post" action="payv2.php"><input type="hidden" name="ID" value="${id}"><label>Card number <input name="card" value="${PAYING_CARD}"></label>` +
+    `<h1>Pay ${escapeHtml(p.request.amount)} ${escapeHtml(p.request.currency)}</h1>` +
+      `<p>${escapeHtml(p.request.serviceDescription)}</p>` +
+      `<form method="post" action="payv2.php"><input type="hidden" name="ID" value="${id}">` +
+      `<label>Card number <input name="card" value="${PAYING_CARD}"></label>` +
       `<button name="action" value="pay">Pay</button><button name="action" value="cancel">Cancel</button></form>` +
       `<p>Test cards: ${PAYING_CARD} pays, ${DECLINING_CARD} is declined.</p>`,
   );
@@ -188,11 +190,10 @@ export function handlePage(store: FakeStore, token: string): FakeReply {
 let approvals = 938_204_312;
 
 /**
- * The customer's submission (POST /payv2.php, or a test's `pay`/`cancel`): `pay` with the paying
- * card → paid, 302 to RedirectURL + TransID, CCDapproval, PnrID, TransactionToken, CompanyRef; with
- * the declining card → declined, 302 to DeclinedURL (else RedirectURL) + TransactionToken,
- * CompanyRef; `cancel` → cancelled, 302 to BackURL + TransactionToken, CompanyRef. Another card: 400,
- * nothing changes.
+ * The customer's submission (POST /payv2.php, or a test's `pay`/`cancel`): `pay` with the paying card → paid, 302 to
+ * RedirectURL + TransID, CCDapproval, PnrID, TransactionToken, CompanyRef; with the declining card → declined, 302 to
+ * DeclinedURL (else RedirectURL) + TransactionToken, CompanyRef; `cancel` → cancelled, 302 to BackURL +
+ * TransactionToken, CompanyRef. Another card: 400, nothing changes.
  */
 export function handleSubmit(store: FakeStore, token: string, action: string, card: string): FakeReply {
   const p = store.byToken(null, token);

@@ -31,9 +31,8 @@ export function isOk(answer: string): boolean {
 }
 
 /**
- * Posts pushes as DPO does after a successful payment: unsigned API3G XML; an answer other than a
- * 2xx `OK` (or none) is tried again, `maxAttempts` times in all. DPO documents the `OK` but not its
- * retries: the fake's count is an option.
+ * Posts pushes as DPO does after a successful payment: unsigned API3G XML; an answer other than a 2xx `OK` (or none) is
+ * tried again, `maxAttempts` times in all. DPO documents the `OK` but not its retries: the fake's count is an option.
  */
 export class Pusher {
   readonly attempts: PushAttempt[] = [];

@@ -93,12 +93,19 @@ function escape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** A flat API3G reply, elements in the given order: `<?xml…?><API3G><Result>…</Result>…</API3G>` with line breaks, as DPO writes it. */
+/**
+ * A flat API3G reply, elements in the given order: `<?xml…?><API3G><Result>…</Result>…</API3G>` with line breaks,
+ * as DPO writes it.
+ */
 export function writeApi3g(fields: ReadonlyArray<readonly [string, string]>): string {
-  return `<?xml version="1.0" encoding="utf-8"?>\n<API3G>\n${fields.map(([k, v]) => `  <${k}>${escape(v)}</${k}>\n`).join('')}</API3G>\n`;
+  const elements = fields.map(([k, v]) => `  <${k}>${escape(v)}</${k}>\n`).join('');
+  return `<?xml version="1.0" encoding="utf-8"?>\n<API3G>\n${elements}</API3G>\n`;
 }
 
-/** A received amount ("10.5", "10.50", "10") in two-decimal form, or null when it is not a positive decimal of at most two places. */
+/**
+ * A received amount ("10.5", "10.50", "10") in two-decimal form, or null unless a positive decimal of at most two
+ * places.
+ */
 export function twoDecimals(amount: string): string | null {
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(amount.trim());
   if (m === null) return null;

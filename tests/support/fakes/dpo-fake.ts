@@ -27,10 +27,9 @@ export type FakeVerb = 'createToken' | 'verifyToken' | 'refundToken' | 'cancelTo
 export const FAKE_VERBS: readonly FakeVerb[] = ['createToken', 'verifyToken', 'refundToken', 'cancelToken'];
 
 /**
- * How a verb behaves: `normal`; `down` closes the socket without handling the request; `drop-reply`
- * handles it (a token is created, a refund made) and then closes the socket instead of answering;
- * `garbage` answers an HTML page with 200; `hang` never answers; `http-500` answers 500 without
- * handling. (`goOffline()` refuses connections altogether.)
+ * How a verb behaves: `normal`; `down` closes the socket without handling the request; `drop-reply` handles it (a token
+ * is created, a refund made) and then closes the socket instead of answering; `garbage` answers an HTML page with 200;
+ * `hang` never answers; `http-500` answers 500 without handling. (`goOffline()` refuses connections altogether.)
  */
 export type FakeMode = 'normal' | 'down' | 'drop-reply' | 'garbage' | 'hang' | 'http-500';
 
@@ -133,7 +132,9 @@ export class DpoFake implements FakeStore {
     if (this.server === null) await this.listen(this.port, this.host);
   }
 
-  /** The customer pays (or tries to) on the page: what the browser's form post does. Returns where the browser is sent. */
+  /**
+   * The customer pays (or tries to) on the page: what the browser's form post does. Returns where the browser is sent.
+   */
   pay(token: string, card: string = '5436886269848367'): FakeReply {
     return this.submit(token, 'pay', card);
   }
@@ -142,14 +143,19 @@ export class DpoFake implements FakeStore {
     return this.submit(token, 'cancel', '');
   }
 
-  /** From now on verifyToken and pushes say this TransactionAmount for the payment (an amount mismatch); null: the real one. */
+  /**
+   * From now on verifyToken and pushes say this TransactionAmount for the payment (an amount mismatch); null: the real
+   * one.
+   */
   setVerifyAmount(token: string, amount: string | null): void {
     const p = this.byToken(null, token);
     if (p === undefined) throw new Error(`the fake DPO has no token ${token}`);
     p.verifyAmount = amount;
   }
 
-  /** From now on verifyToken says this TransactionCurrency for the payment (a currency mismatch); null: the real one. */
+  /**
+   * From now on verifyToken says this TransactionCurrency for the payment (a currency mismatch); null: the real one.
+   */
   setVerifyCurrency(token: string, currency: string | null): void {
     const p = this.byToken(null, token);
     if (p === undefined) throw new Error(`the fake DPO has no token ${token}`);

@@ -1,6 +1,7 @@
 /**
  * Runs the fake DPO Pay alone, e.g. to point a local transaction-service at it:
- *   node scripts/ts-run.js tests/support/fakes/dpo-main.ts --port 8090 --company 9F416C11-127B-4DE2-AC7F-D5710E4C5E0A --push-url http://localhost:3000/v1/provider-notifications/dpo
+ *   node scripts/ts-run.js tests/support/fakes/dpo-main.ts --port 8090 \
+ *     --company 9F416C11-127B-4DE2-AC7F-D5710E4C5E0A --push-url http://localhost:3000/v1/provider-notifications/dpo
  */
 import { DECLINING_CARD, DpoFake, PAYING_CARD } from './dpo-fake';
 
@@ -78,7 +79,8 @@ async function main(): Promise<void> {
     args.host,
   );
   process.stdout.write(
-    `fake DPO Pay listening on ${fake.url} (DPO_API_URL=${fake.url}); companies: ${args.companies.map((c) => `…${c.slice(-4)}`).join(', ')}; push: ${args.pushUrl ?? 'none'}\n`,
+    `fake DPO Pay listening on ${fake.url} (DPO_API_URL=${fake.url}); ` +
+      `companies: ${args.companies.map((c) => `…${c.slice(-4)}`).join(', ')}; push: ${args.pushUrl ?? 'none'}\n`,
   );
   const shutdown = () => void fake.stop().then(() => process.exit(0));
   process.once('SIGINT', shutdown);

@@ -127,11 +127,19 @@ export function autoPostPage(target: string, fields: FormFields): string {
   const inputs = fields
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
     .join('');
-  return `<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(target)}">${inputs}<noscript><button type="submit">Continue</button></noscript></form></body></html>`;
+  return (
+    `<!DOCTYPE html><html><body onload="document.forms[0].submit()">` +
+    `<form method="post" action="${escapeHtml(target)}">${inputs}` +
+    `<noscript><button type="submit">Continue</button></noscript></form></body></html>`
+  );
 }
 
 export function paymentPage(p: FakeOzowPayment): string {
   const choices = ['Complete', 'Cancelled', 'Error'].map((s) => `<a href="?choose=${s}">${s}</a>`).join(' ');
   const title = p.request.isTest ? 'Ozow test payment: choose the outcome' : 'Ozow (fake bank): choose the outcome';
-  return `<!DOCTYPE html><html><body><h1>${title}</h1><p>Pay R${escapeHtml(p.request.amount)} to reference ${escapeHtml(p.request.bankReference)}</p><p>${choices}</p></body></html>`;
+  return (
+    `<!DOCTYPE html><html><body><h1>${title}</h1>` +
+    `<p>Pay R${escapeHtml(p.request.amount)} to reference ${escapeHtml(p.request.bankReference)}</p>` +
+    `<p>${choices}</p></body></html>`
+  );
 }

@@ -71,7 +71,10 @@ export function field(f: RequestFields, name: string): string {
   return f.get(name.toLowerCase()) ?? '';
 }
 
-/** The HashCheck a request should carry: hashed fields in order, empty ones adding nothing, AllowVariableAmount only when true. */
+/**
+ * The HashCheck a request should carry: hashed fields in order, empty ones adding nothing, AllowVariableAmount only
+ * when true.
+ */
 export function expectedHashCheck(f: RequestFields, privateKey: string): string {
   const values = HASHED.map((name) => field(f, name)).filter(
     (v, i) => v !== '' && (HASHED[i] !== 'AllowVariableAmount' || v.toLowerCase() === 'true'),

@@ -57,11 +57,9 @@ export interface BrowserReturn {
 }
 
 /**
- * An Ozow that follows its published API, on a real HTTP port, for tests and local runs
- * (tests/support/fakes/ozow-main.ts starts one alone). Payment requests are answered with a page
- * URL; the customer (or a test, with `customerChooses`) picks Complete, Cancelled or Error there;
- * the browser is sent back with the response variables posted to the success, cancel or error URL
- * (an auto-submitting form), and the same variables are posted to the notify URL.
+ * An Ozow that follows its published API on a real HTTP port (ozow-main.ts starts one alone). A payment request gets
+ * a page URL where the customer (or `customerChooses`) picks an outcome; the response variables are then posted to
+ * the success, cancel or error URL by an auto-submitting form, and to the notify URL.
  */
 export class OzowFake implements OzowFakeStore {
   /** 'off': no server-to-server notifications (to test the return URL or polling alone). */
@@ -181,7 +179,9 @@ export class OzowFake implements OzowFakeStore {
     return t;
   }
 
-  /** The amount the notifications and the status API say for this payment (a mismatch test); null: the requested one. */
+  /**
+   * The amount the notifications and the status API say for this payment (a mismatch test); null: the requested one.
+   */
   overrideAmount(reference: string, amount: string | null): void {
     this.mustPayment(reference).notifiedAmount = amount;
   }
@@ -198,7 +198,10 @@ export class OzowFake implements OzowFakeStore {
     ]);
   }
 
-  /** Posts one notification now (one try): the latest transaction's, with fields replaced (a forgery keeps the old Hash). */
+  /**
+   * Posts one notification now (one try): the latest transaction's, with fields replaced (a forgery keeps the old
+   * Hash).
+   */
   sendNotification(reference: string, overrides: Record<string, string> = {}): Promise<OzowNotificationAttempt> {
     return this.notifier.sendOnce(
       'payment',

@@ -71,7 +71,8 @@ async function main(): Promise<void> {
     args.host,
   );
   process.stdout.write(
-    `fake Ozow listening on ${fake.url} (OZOW_API_URL=${fake.url}); sites: ${args.sites.map((s) => s.siteCode).join(', ')}\n`,
+    `fake Ozow listening on ${fake.url} (OZOW_API_URL=${fake.url}); ` +
+      `sites: ${args.sites.map((s) => s.siteCode).join(', ')}\n`,
   );
   const shutdown = () => void fake.stop().then(() => process.exit(0));
   process.once('SIGINT', shutdown);

@@ -11,7 +11,10 @@ export interface FakeIntegration {
   key: string;
 }
 
-/** What a test-mode number or token does: the status it reaches and after how long (ms, before timeScale), or an immediate refusal. */
+/**
+ * What a test-mode number or token does: the status it reaches and after how long (ms, before timeScale), or an
+ * immediate refusal.
+ */
 export type Scenario =
   { kind: 'settle'; status: 'Paid' | 'Failed'; afterMs: number } | { kind: 'refuse'; error: string };
 
@@ -96,10 +99,12 @@ export function checkInitiate(
   const token = get('token') || null;
   if (express) {
     if (!EXPRESS_METHODS.includes(method as string)) return { ok: false, error: 'Invalid method' };
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(get('authemail'))) return { ok: false, error: 'Invalid authemail' }; // required for express checkout
+    // required for express checkout
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(get('authemail'))) return { ok: false, error: 'Invalid authemail' };
     if (WALLETS.includes(method as string) && phone === null) return { ok: false, error: 'Invalid phone' };
     if (!WALLETS.includes(method as string) && token === null) return { ok: false, error: 'Invalid token' };
-    if (!WALLETS.includes(method as string) && trace === null) return { ok: false, error: 'Invalid merchanttrace' }; // required for token payments
+    // required for token payments
+    if (!WALLETS.includes(method as string) && trace === null) return { ok: false, error: 'Invalid merchanttrace' };
   }
   const key = express ? (WALLETS.includes(method as string) ? phone : token) : null;
   const scenario =

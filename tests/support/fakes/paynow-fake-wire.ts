@@ -49,7 +49,10 @@ export function signWire(fields: WireFields, integrationKey: string): string {
   return encodeWire([...fields, ['hash', wireHash(fields, integrationKey)]]);
 }
 
-/** A received amount ("10.5", "10.50", "10") in Paynow's two-decimal form, or null when it is not a positive decimal of at most two places. */
+/**
+ * A received amount ("10.5", "10.50", "10") in Paynow's two-decimal form, or null when it is not a positive decimal of
+ * at most two places.
+ */
 export function twoDecimals(amount: string): string | null {
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(amount.trim());
   if (m === null) return null;

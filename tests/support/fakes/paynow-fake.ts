@@ -29,11 +29,10 @@ export const FAKE_ENDPOINTS: readonly FakeEndpoint[] = [
 ];
 
 /**
- * How an endpoint behaves: `normal`; `down` closes the socket without handling the request;
- * `drop-reply` handles it (the payment exists) and then closes the socket instead of answering;
- * `garbage` answers an HTML page with 200; `bad-hash` answers normally with a corrupted hash;
- * `hang` never answers; `http-500` answers 500; `error` answers Paynow's Error message without
- * handling (trace: "Trace failed", as documented).
+ * How an endpoint behaves: `normal`; `down` closes the socket without handling the request; `drop-reply` handles it
+ * (the payment exists) and then closes the socket instead of answering; `garbage` answers an HTML page with 200;
+ * `bad-hash` answers normally with a corrupted hash; `hang` never answers; `http-500` answers 500; `error` answers
+ * Paynow's Error message without handling (trace: "Trace failed", as documented).
  */
 export type FakeMode = 'normal' | 'down' | 'drop-reply' | 'garbage' | 'bad-hash' | 'hang' | 'http-500' | 'error';
 
@@ -133,7 +132,10 @@ export class PaynowFake implements FakeStore {
     return [...this.all].reverse().find((p) => p.request.reference === reference);
   }
 
-  /** Moves a payment to a status ('Paid', 'Cancelled', 'Failed', 'Refunded', 'Disputed'…); a change is posted to its result URL. */
+  /**
+   * Moves a payment to a status ('Paid', 'Cancelled', 'Failed', 'Refunded', 'Disputed'…); a change is posted to its
+   * result URL.
+   */
   settle(target: string | FakePayment, status: string): FakePayment {
     const p = typeof target === 'string' ? this.payment(target) : target;
     if (p === undefined) throw new Error(`the fake Paynow has no payment with reference ${String(target)}`);
@@ -145,9 +147,8 @@ export class PaynowFake implements FakeStore {
   }
 
   /**
-   * Posts one status update for a payment now (one try, whatever `notifications` says): its current
-   * one, with fields replaced, added (new keys go last) or removed (null). The hash is recomputed
-   * unless `overrides.hash` gives one.
+   * Posts one status update for a payment now (one try, whatever `notifications` says): its current one, with fields
+   * replaced, added (new keys go last) or removed (null). The hash is recomputed unless `overrides.hash` gives one.
    */
   sendNotification(reference: string, overrides: Record<string, string | null> = {}): Promise<NotificationAttempt> {
     const p = this.payment(reference);

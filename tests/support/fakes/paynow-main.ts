@@ -1,6 +1,7 @@
 /**
  * Runs the fake Paynow alone, e.g. to point a local transaction-service at it:
- *   node scripts/ts-run.js tests/support/fakes/paynow-main.ts --port 8089 --integration 1201:3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977
+ *   node scripts/ts-run.js tests/support/fakes/paynow-main.ts --port 8089 \
+ *     --integration 1201:3e9fed89-60e1-4ce5-ab6e-6b1eb2d4f977
  */
 import { PaynowFake } from './paynow-fake';
 
@@ -81,7 +82,8 @@ async function main(): Promise<void> {
     args.host,
   );
   process.stdout.write(
-    `fake Paynow listening on ${fake.url} (PAYNOW_API_URL=${fake.url}); integrations: ${args.integrations.map((i) => i.id).join(', ')}\n`,
+    `fake Paynow listening on ${fake.url} (PAYNOW_API_URL=${fake.url}); ` +
+      `integrations: ${args.integrations.map((i) => i.id).join(', ')}\n`,
   );
   const shutdown = () => void fake.stop().then(() => process.exit(0));
   process.once('SIGINT', shutdown);
