@@ -1,4 +1,4 @@
-import { DataSource, isOutcomeUnknown } from '@payments/database';
+import { DataSource, isConnectionError, isOutcomeUnknown } from '@payments/database';
 import type { EventEnvelope, TransactionStatusChangedData } from '@payments/contracts';
 import { loadConfig } from '@payments/config';
 import { TransactionServiceConfig } from '../../apps/transaction-service/src/config/transaction.config';
@@ -217,8 +217,8 @@ describe('group commit of initialize inserts', () => {
   );
 
   it(
-    'a connection lost while a grouped statement is in flight tells ' +
-      'each of its callers the outcome is unknown, and retries none',
+    'a connection lost while a group is inserting rolls the group back: ' +
+      'each of its callers gets a store error (not "outcome unknown"), and none is retried',
     async () => {
       const db = stack.db('transaction-service');
       const holder = await db.connect();
@@ -234,15 +234,19 @@ describe('group commit of initialize inserts', () => {
         const answers = Promise.all(fire([tx('lost-lead'), tx('lost-1'), tx('lost-held'), tx('lost-2')]));
         const pid = await waitFor('the grouped statement waiting on the held row', async () => {
           const { rows } = await db.query<{ pid: number }>(
-            "SELECT pid FROM pg_stat_activity WHERE query LIKE '%jsonb_to_recordset($1::jsonb) AS r(i integer%' " +
-              "AND wait_event_type = 'Lock'",
+            "SELECT pid FROM pg_stat_activity WHERE query LIKE '%AS r(i integer%' " + "AND wait_event_type = 'Lock'",
           );
           return rows[0]?.pid;
         });
         await db.query('SELECT pg_terminate_backend($1)', [pid]);
         const [lead, ...grouped] = await answers;
         expect(lead).toMatchObject({ row: { reference: 'lost-lead' } });
-        for (const a of grouped) expect(isOutcomeUnknown((a as { error: unknown }).error)).toBe(true);
+        // Lost before its COMMIT was sent: the server rolled the transaction back, so the outcome is known.
+        for (const a of grouped) {
+          const error = (a as { error: unknown }).error;
+          expect(isConnectionError(error)).toBe(true);
+          expect(isOutcomeUnknown(error)).toBe(false);
+        }
       } finally {
         await holder.query('ROLLBACK');
         holder.release();
