@@ -1,7 +1,6 @@
 export * from './schema';
 export * from './kafka';
 export * from './outbox';
-export * from './outbox-append';
 export * from './consumer';
 export * from './consumer-options';
 export * from './kafka-security';
