@@ -9,17 +9,18 @@ import {
   type NewTransaction,
   type TransactionRow,
 } from '../../apps/transaction-service/src/transactions/transaction-store';
-import { Stack } from '../support/stack';
+import { Pool } from 'pg';
+import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 import { waitFor } from '../support/wait';
 
 /**
- * Initialize inserts that queue while one runs go out as one statement (group commit). Every
- * caller must get the answer it would have had alone — its row, DuplicateReference's unique
- * violation, a CHECK violation, or "outcome unknown" when the connection broke in flight — and
- * every committed row its events exactly once, in order, carrying the stored row.
+ * Initialize inserts that queue while one runs go out together in one transaction (group commit).
+ * Each caller gets the answer it would have had alone, and each committed row its events exactly
+ * once, in order, carrying the stored row.
  */
 describe('group commit of initialize inserts', () => {
-  let stack: Stack;
+  let database: MigratedDatabase;
+  let pool: Pool;
   let ds: DataSource;
   let batch: TransactionInsertBatch;
 
@@ -54,21 +55,18 @@ describe('group commit of initialize inserts', () => {
     );
 
   async function eventsOf(publicIds: string[]) {
-    const { rows } = await stack
-      .db('transaction-service')
-      .query<{ message_key: string; payload: EventEnvelope<string, TransactionStatusChangedData> }>(
-        'SELECT message_key, payload FROM outbox_events WHERE message_key = ANY($1) ORDER BY id',
-        [publicIds],
-      );
+    const { rows } = await pool.query<{
+      message_key: string;
+      payload: EventEnvelope<string, TransactionStatusChangedData>;
+    }>('SELECT message_key, payload FROM outbox_events WHERE message_key = ANY($1) ORDER BY id', [publicIds]);
     return rows;
   }
 
   beforeAll(async () => {
-    stack = await Stack.start(['transaction-service'], { OUTBOX_RELAY_ENABLED: 'false' });
-    const url = new URL(stack.infra.DATABASE_URL);
-    url.pathname = `/${stack.dbName('transaction-service')}`;
+    database = await migratedDatabase('transaction-service', 'group_commit');
+    pool = new Pool({ connectionString: database.url, max: 2 });
     ds = await new DataSource({
-      url: url.toString(),
+      url: database.url,
       max: 4,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 10_000,
@@ -83,14 +81,15 @@ describe('group commit of initialize inserts', () => {
 
   afterAll(async () => {
     await ds?.destroy();
-    await stack?.stop();
+    await pool?.end();
+    await database?.drop();
   }, 120_000);
 
   it(
     'answers each caller of one grouped statement as if alone: ' +
       'duplicates inside the group and against a stored row lose, the rest are stored once with their events',
     async () => {
-      const db = stack.db('transaction-service');
+      const db = pool;
       const [stored] = await Promise.all(fire([tx('gc-existing')]));
       expect(stored).toHaveProperty('row');
 
@@ -130,7 +129,7 @@ describe('group commit of initialize inserts', () => {
       expect(rows.map((r) => r.reference).sort()).toEqual([...byRef.keys(), 'gc-existing'].sort());
       for (const row of rows.filter((r) => r.reference !== 'gc-existing'))
         expect(toSnapshot(byRef.get(row.reference)!)).toEqual(toSnapshot(row));
-      // Everything but the lead went in one statement: one transaction, one now().
+      // Everything but the lead went in one transaction: one now().
       const grouped = rows.filter((r) => r.reference !== 'gc-existing' && r.reference !== 'gc-lead');
       expect(new Set(grouped.map((r) => r.created_at.toISOString())).size).toBe(1);
 
@@ -157,9 +156,7 @@ describe('group commit of initialize inserts', () => {
       { error: { code: '23505', constraint: 'transactions_reference_unique' } },
     ]);
     for (const i of [0, 1, 5]) expect(answers[i]).toMatchObject({ row: { reference: items[i].reference } });
-    const { rows } = await stack
-      .db('transaction-service')
-      .query<TransactionRow>("SELECT * FROM transactions WHERE reference LIKE 'ck-%'");
+    const { rows } = await pool.query<TransactionRow>("SELECT * FROM transactions WHERE reference LIKE 'ck-%'");
     expect(rows.map((r) => r.reference).sort()).toEqual(['ck-1', 'ck-2', 'ck-3', 'ck-lead']);
     const events = await eventsOf(rows.map((r) => r.public_id));
     expect(events.map((e) => e.message_key).sort()).toEqual(rows.map((r) => r.public_id).sort());
@@ -168,11 +165,9 @@ describe('group commit of initialize inserts', () => {
   it(
     'a grouped statement cancelled by statement_timeout ' + 'gives each of its callers that error, and runs none alone',
     async () => {
-      const db = stack.db('transaction-service');
-      const url = new URL(stack.infra.DATABASE_URL);
-      url.pathname = `/${stack.dbName('transaction-service')}`;
+      const db = pool;
       const quick = await new DataSource({
-        url: url.toString(),
+        url: database.url,
         max: 4,
         connectionTimeoutMillis: 5_000,
         idleTimeoutMillis: 10_000,
@@ -220,7 +215,7 @@ describe('group commit of initialize inserts', () => {
     'a connection lost while a group is inserting rolls the group back: ' +
       'each of its callers gets a store error (not "outcome unknown"), and none is retried',
     async () => {
-      const db = stack.db('transaction-service');
+      const db = pool;
       const holder = await db.connect();
       try {
         // An uncommitted row with a reference the group also inserts: the group waits on it, in flight.

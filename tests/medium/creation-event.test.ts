@@ -6,26 +6,29 @@ import {
   toSnapshot,
   type TransactionRow,
 } from '../../apps/transaction-service/src/transactions/transaction-store';
-import { Stack } from '../support/stack';
+import { Pool } from 'pg';
+import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
- * A transaction and its creation event are written by one statement, the event built before the
- * row exists: what consumers receive must be exactly the snapshot of the row as stored. A status
- * change and its event are one statement too, built the same way.
+ * A transaction's events are built from the row as the insert (or the update) returned it: what
+ * consumers receive must be exactly the snapshot of the row as stored.
  */
 describe('creation event of a transaction', () => {
-  let stack: Stack;
+  let database: MigratedDatabase;
+  let pool: Pool;
 
   beforeAll(async () => {
-    stack = await Stack.start(['transaction-service'], { OUTBOX_RELAY_ENABLED: 'false' });
+    database = await migratedDatabase('transaction-service', 'creation_event');
+    pool = new Pool({ connectionString: database.url, max: 2 });
   }, 120_000);
 
   afterAll(async () => {
-    await stack?.stop();
+    await pool?.end();
+    await database?.drop();
   }, 120_000);
 
   it('carries the snapshot of the stored row: id, timestamps to the millisecond, every field', async () => {
-    const db = stack.db('transaction-service');
+    const db = pool;
     const manager = {
       query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
     } as unknown as EntityManager;
@@ -81,7 +84,7 @@ describe('creation event of a transaction', () => {
   }, 60_000);
 
   it('a status change carries the snapshot of the changed row, and a stale row changes nothing', async () => {
-    const db = stack.db('transaction-service');
+    const db = pool;
     const manager = {
       query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
     } as unknown as EntityManager;
@@ -144,7 +147,7 @@ describe('creation event of a transaction', () => {
     'a method chosen on the checkout page bumps the version: ' +
       'a status change from the row read before it is refused',
     async () => {
-      const db = stack.db('transaction-service');
+      const db = pool;
       const manager = {
         query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
       } as unknown as EntityManager;
@@ -196,95 +199,91 @@ describe('creation event of a transaction', () => {
     60_000,
   );
 
-  it(
-    'a transaction created straight into its first step gets both events, ' + 'in order, in the same statement',
-    async () => {
-      const db = stack.db('transaction-service');
-      const manager = {
-        query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
-      } as unknown as EntityManager;
-      const store = new TransactionStore();
-      const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
-      const settleAt = new Date(Date.now() + 3_000);
-      for (let i = 0; i < 10; i++) {
-        await store.create(
-          manager,
-          {
-            businessId: 20,
-            mode: 'test',
-            reference: `step-${i}`,
-            amount: 500 + i,
-            charges: 0,
-            currency: 'ZWG',
-            email: 'payer@example.com',
-            paymentMethodType: 'mobile_money',
-            paymentMethodCode: 'ecocash',
-            mobileMoneyNumber: '263771234567',
-            requestedResponse: null,
-            message: 'Payment request sent',
-            successUrl: null,
-            failureUrl: null,
-            expiresInSeconds: 3600,
-            then: { status: 'processing', message: 'Awaiting customer approval on the handset', settleAt },
-          },
-          `step_${i}`,
-        );
-      }
-      // A duplicate reference writes neither the row nor any event.
-      await expect(
-        store.create(
-          manager,
-          {
-            businessId: 20,
-            mode: 'test',
-            reference: 'step-0',
-            amount: 1,
-            charges: 0,
-            currency: 'ZWG',
-            email: 'p@example.com',
-            paymentMethodType: null,
-            paymentMethodCode: null,
-            mobileMoneyNumber: null,
-            requestedResponse: null,
-            message: 'x',
-            successUrl: null,
-            failureUrl: null,
-            expiresInSeconds: 60,
-            then: { status: 'processing', message: 'y', settleAt },
-          },
-          null,
-        ),
-      ).rejects.toMatchObject({ code: '23505' });
-
-      const { rows: stored } = await db.query<TransactionRow>(
-        'SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id',
-        ['step-%'],
+  it('a transaction created straight into its first step gets both events, in order', async () => {
+    const db = pool;
+    const manager = {
+      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
+    } as unknown as EntityManager;
+    const store = new TransactionStore();
+    const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
+    const settleAt = new Date(Date.now() + 3_000);
+    for (let i = 0; i < 10; i++) {
+      await store.create(
+        manager,
+        {
+          businessId: 20,
+          mode: 'test',
+          reference: `step-${i}`,
+          amount: 500 + i,
+          charges: 0,
+          currency: 'ZWG',
+          email: 'payer@example.com',
+          paymentMethodType: 'mobile_money',
+          paymentMethodCode: 'ecocash',
+          mobileMoneyNumber: '263771234567',
+          requestedResponse: null,
+          message: 'Payment request sent',
+          successUrl: null,
+          failureUrl: null,
+          expiresInSeconds: 3600,
+          then: { status: 'processing', message: 'Awaiting customer approval on the handset', settleAt },
+        },
+        `step_${i}`,
       );
-      const { rows: events } = await db.query<{
-        message_key: string;
-        payload: EventEnvelope<string, TransactionStatusChangedData>;
-      }>('SELECT message_key, payload FROM outbox_events WHERE id > $1 ORDER BY id', [max[0].id]);
-      expect(stored).toHaveLength(10);
-      expect(events).toHaveLength(20);
-      stored.forEach((row, i) => {
-        expect(row.status).toBe('processing');
-        expect(row.version).toBe(2);
-        expect(row.settle_at?.getTime()).toBe(settleAt.getTime());
-        const [created, prompted] = [events[2 * i], events[2 * i + 1]];
-        expect(created.message_key).toBe(row.public_id);
-        expect(created.payload.data).toEqual({
-          transaction: toSnapshot({ ...row, status: 'pending', message: 'Payment request sent', version: 1 }),
-          previous_status: null,
-          status: 'pending',
-        });
-        expect(prompted.payload.data).toEqual({
-          transaction: toSnapshot(row),
-          previous_status: 'pending',
-          status: 'processing',
-        });
-        expect(prompted.payload.correlation_id).toBe(`step_${i}`);
+    }
+    // A duplicate reference writes neither the row nor any event.
+    await expect(
+      store.create(
+        manager,
+        {
+          businessId: 20,
+          mode: 'test',
+          reference: 'step-0',
+          amount: 1,
+          charges: 0,
+          currency: 'ZWG',
+          email: 'p@example.com',
+          paymentMethodType: null,
+          paymentMethodCode: null,
+          mobileMoneyNumber: null,
+          requestedResponse: null,
+          message: 'x',
+          successUrl: null,
+          failureUrl: null,
+          expiresInSeconds: 60,
+          then: { status: 'processing', message: 'y', settleAt },
+        },
+        null,
+      ),
+    ).rejects.toMatchObject({ code: '23505' });
+
+    const { rows: stored } = await db.query<TransactionRow>(
+      'SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id',
+      ['step-%'],
+    );
+    const { rows: events } = await db.query<{
+      message_key: string;
+      payload: EventEnvelope<string, TransactionStatusChangedData>;
+    }>('SELECT message_key, payload FROM outbox_events WHERE id > $1 ORDER BY id', [max[0].id]);
+    expect(stored).toHaveLength(10);
+    expect(events).toHaveLength(20);
+    stored.forEach((row, i) => {
+      expect(row.status).toBe('processing');
+      expect(row.version).toBe(2);
+      expect(row.settle_at?.getTime()).toBe(settleAt.getTime());
+      const [created, prompted] = [events[2 * i], events[2 * i + 1]];
+      expect(created.message_key).toBe(row.public_id);
+      expect(created.payload.data).toEqual({
+        transaction: toSnapshot({ ...row, status: 'pending', message: 'Payment request sent', version: 1 }),
+        previous_status: null,
+        status: 'pending',
       });
-    },
-    60_000,
-  );
+      expect(prompted.payload.data).toEqual({
+        transaction: toSnapshot(row),
+        previous_status: 'pending',
+        status: 'processing',
+      });
+      expect(prompted.payload.correlation_id).toBe(`step_${i}`);
+    });
+  }, 60_000);
 });
