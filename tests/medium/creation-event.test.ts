@@ -1,12 +1,13 @@
-import type { EntityManager } from '@payments/database';
 import type { EventEnvelope, TransactionStatusChangedData } from '@payments/contracts';
 import {
   ConcurrentStatusChange,
   TransactionStore,
   toSnapshot,
+  type NewTransaction,
   type TransactionRow,
 } from '../../apps/transaction-service/src/transactions/transaction-store';
 import { Pool } from 'pg';
+import { isDeadlineExceeded } from '@payments/database';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
@@ -16,6 +17,13 @@ import { migratedDatabase, type MigratedDatabase } from '../support/migrated-dat
 describe('creation event of a transaction', () => {
   let database: MigratedDatabase;
   let pool: Pool;
+  const store = new TransactionStore();
+  // Each write in a transaction of its own, as the service's callers run them.
+  const create = (t: NewTransaction, correlationId: string | null) =>
+    database.ds.transaction((m) => store.create(m, t, correlationId));
+  const changeStatus = (
+    ...args: Parameters<TransactionStore['changeStatus']> extends [unknown, ...infer R] ? R : never
+  ) => database.ds.transaction((m) => store.changeStatus(m, ...args));
 
   beforeAll(async () => {
     database = await migratedDatabase('transaction-service', 'creation_event');
@@ -29,15 +37,10 @@ describe('creation event of a transaction', () => {
 
   it('carries the snapshot of the stored row: id, timestamps to the millisecond, every field', async () => {
     const db = pool;
-    const manager = {
-      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
-    } as unknown as EntityManager;
-    const store = new TransactionStore();
     const created: TransactionRow[] = [];
     for (let i = 0; i < 150; i++) {
       created.push(
-        await store.create(
-          manager,
+        await create(
           {
             businessId: 10 + (i % 3),
             mode: i % 2 ? 'live' : 'test',
@@ -85,10 +88,6 @@ describe('creation event of a transaction', () => {
 
   it('a status change carries the snapshot of the changed row, and a stale row changes nothing', async () => {
     const db = pool;
-    const manager = {
-      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
-    } as unknown as EntityManager;
-    const store = new TransactionStore();
     const { rows: before } = await db.query<TransactionRow>(
       'SELECT * FROM transactions WHERE reference LIKE $1 ORDER BY id LIMIT 20',
       ['snap-%'],
@@ -97,8 +96,7 @@ describe('creation event of a transaction', () => {
     const settleAt = new Date(Date.now() + 60_000);
     const changed: TransactionRow[] = [];
     for (const [i, row] of before.entries()) {
-      const processing = await store.changeStatus(
-        manager,
+      const processing = await changeStatus(
         row,
         'processing',
         'Authorising the payment',
@@ -106,15 +104,13 @@ describe('creation event of a transaction', () => {
         i % 2 ? { settleAt } : {},
       );
       changed.push(
-        await store.changeStatus(manager, processing, i % 3 ? 'success' : 'failed', 'Settled', `chg_${i}`, {
+        await changeStatus(processing, i % 3 ? 'success' : 'failed', 'Settled', `chg_${i}`, {
           settleAt: null,
         }),
       );
     }
     // The row as first read is two versions behind now: refused, nothing written.
-    await expect(store.changeStatus(manager, before[0], 'processing', 'again', null)).rejects.toBeInstanceOf(
-      ConcurrentStatusChange,
-    );
+    await expect(changeStatus(before[0], 'processing', 'again', null)).rejects.toBeInstanceOf(ConcurrentStatusChange);
 
     const { rows: stored } = await db.query<TransactionRow>(
       'SELECT * FROM transactions WHERE id = ANY($1::bigint[]) ORDER BY id',
@@ -148,12 +144,7 @@ describe('creation event of a transaction', () => {
       'a status change from the row read before it is refused',
     async () => {
       const db = pool;
-      const manager = {
-        query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
-      } as unknown as EntityManager;
-      const store = new TransactionStore();
-      const pending = await store.create(
-        manager,
+      const pending = await create(
         {
           businessId: 30,
           mode: 'test',
@@ -173,12 +164,12 @@ describe('creation event of a transaction', () => {
         },
         null,
       );
-      const chosen = await store.setMethod(manager, pending, 'mobile_money', 'ecocash', '263771234567');
+      const chosen = await store.setMethod(database.ds, pending, 'mobile_money', 'ecocash', '263771234567');
       expect(chosen.version).toBe(pending.version + 1);
       expect(chosen.payment_method_code).toBe('ecocash');
       // A caller that skipped the row lock and still holds the row without the method: its event would say
       // no method was chosen.
-      await expect(store.changeStatus(manager, pending, 'processing', 'Authorising', null)).rejects.toBeInstanceOf(
+      await expect(changeStatus(pending, 'processing', 'Authorising', null)).rejects.toBeInstanceOf(
         ConcurrentStatusChange,
       );
       const { rows: events } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
@@ -187,7 +178,7 @@ describe('creation event of a transaction', () => {
       );
       expect(events.map((e) => e.payload.data.status)).toEqual(['pending']);
 
-      const processing = await store.changeStatus(manager, chosen, 'processing', 'Authorising', null);
+      const processing = await changeStatus(chosen, 'processing', 'Authorising', null);
       const { rows: after } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
         'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
         [pending.public_id],
@@ -201,15 +192,10 @@ describe('creation event of a transaction', () => {
 
   it('a transaction created straight into its first step gets both events, in order', async () => {
     const db = pool;
-    const manager = {
-      query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows,
-    } as unknown as EntityManager;
-    const store = new TransactionStore();
     const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
     const settleAt = new Date(Date.now() + 3_000);
     for (let i = 0; i < 10; i++) {
-      await store.create(
-        manager,
+      await create(
         {
           businessId: 20,
           mode: 'test',
@@ -233,8 +219,7 @@ describe('creation event of a transaction', () => {
     }
     // A duplicate reference writes neither the row nor any event.
     await expect(
-      store.create(
-        manager,
+      create(
         {
           businessId: 20,
           mode: 'test',
@@ -286,4 +271,62 @@ describe('creation event of a transaction', () => {
       expect(prompted.payload.correlation_id).toBe(`step_${i}`);
     });
   }, 60_000);
+
+  describe('a row and its events commit together', () => {
+    const payment = (reference: string): NewTransaction => ({
+      businessId: 40,
+      mode: 'test',
+      reference,
+      amount: 900,
+      charges: 0,
+      currency: 'USD',
+      email: 'payer@example.com',
+      paymentMethodType: null,
+      paymentMethodCode: null,
+      mobileMoneyNumber: null,
+      requestedResponse: null,
+      message: 'Awaiting payment',
+      successUrl: null,
+      failureUrl: null,
+      expiresInSeconds: 3600,
+    });
+    const rowsWith = async (reference: string) =>
+      (await pool.query('SELECT 1 FROM transactions WHERE reference = $1', [reference])).rowCount;
+
+    // A trigger on this test's own database makes the event's insert fail, or stall, for one reference.
+    beforeAll(async () => {
+      await pool.query(`CREATE FUNCTION test_outbox_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          CASE NEW.payload->'data'->'transaction'->>'transaction_reference'
+            WHEN 'event-refused' THEN RAISE EXCEPTION 'event refused';
+            WHEN 'event-slow' THEN PERFORM pg_sleep(5);
+            ELSE NULL;
+          END CASE;
+          RETURN NEW;
+        END $$`);
+      await pool.query(
+        'CREATE TRIGGER test_outbox_fault BEFORE INSERT ON outbox_events ' +
+          'FOR EACH ROW EXECUTE FUNCTION test_outbox_fault()',
+      );
+    });
+    afterAll(async () => {
+      await pool.query('DROP TRIGGER IF EXISTS test_outbox_fault ON outbox_events');
+    });
+
+    it('an event that cannot be written takes its row with it', async () => {
+      await expect(create(payment('event-refused'), null)).rejects.toThrow(/event refused/);
+      expect(await rowsWith('event-refused')).toBe(0);
+    });
+
+    it('a deadline that passes between the insert and its events writes neither', async () => {
+      const work = database.ds.transactionUntil(Date.now() + 500, (m) => store.create(m, payment('event-slow'), null));
+      const error = await work.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(isDeadlineExceeded(error)).toBe(true);
+      expect(await rowsWith('event-slow')).toBe(0);
+      expect(await rowsWith('event-refused')).toBe(0);
+    }, 30_000);
+  });
 });

@@ -14,6 +14,7 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
   const sent: string[] = [];
   const prepared: unknown[] = [];
   const released: unknown[] = [];
+  const listeners: ((err: Error) => void)[] = [];
   const client = {
     query: async (sql: string | { name: string; text: string; values?: unknown[] }, values?: unknown[]) => {
       const text = typeof sql === 'string' ? sql : sql.text;
@@ -22,12 +23,14 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
       else if (values !== undefined) prepared.push({ text, values });
       return results(text);
     },
-    on: () => undefined,
+    on: (_event: string, listener: (err: Error) => void) => void listeners.push(listener),
     removeListener: () => undefined,
     release: (err?: unknown) => released.push(err),
   };
   (ds as unknown as { pool: unknown }).pool = { query: client.query, connect: connect ?? (async () => client) };
-  return { ds, sent, prepared, released };
+  /** The connection fails while idle (pg's 'error' event). */
+  const fail = (err: Error) => listeners.forEach((listener) => listener(err));
+  return { ds, sent, prepared, released, fail };
 }
 
 describe('DataSource (pg pool)', () => {
@@ -214,6 +217,19 @@ describe('DataSource (pg pool)', () => {
       expect(isConnectionError(lostBefore)).toBe(true);
       expect(isOutcomeUnknown(lostBefore)).toBe(false);
       expect(insertLost.sent).not.toContain('COMMIT');
+    });
+
+    it('sends no COMMIT on a connection that broke after the last statement: rolled back, not unknown', async () => {
+      const fake = withFakePool(() => ({ command: 'INSERT', rows: [], rowCount: 1 }));
+      const err = await fake.ds
+        .transaction(async (m) => {
+          await m.query('INSERT …');
+          fake.fail(Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' }));
+        })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(QueryFailedError);
+      expect([isConnectionError(err), isOutcomeUnknown(err)]).toEqual([true, false]);
+      expect(fake.sent).not.toContain('COMMIT');
     });
 
     it('is a connection error when pg refuses a statement on a connection that already failed or closed', async () => {

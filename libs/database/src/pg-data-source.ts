@@ -39,6 +39,14 @@ export interface EntityManager {
   query<T = any>(sql: Sql, parameters?: unknown[]): Promise<T>;
 }
 
+/**
+ * A manager inside one transaction (DataSource.transaction, transactionUntil, transactionFrom): its
+ * statements commit together or not at all. Writes that must be atomic with their events take it.
+ */
+export interface TransactionManager extends EntityManager {
+  readonly transactional: true;
+}
+
 export interface PoolSettings {
   url: string;
   max: number;
@@ -84,46 +92,22 @@ async function run(
  * statement is an OutcomeUnknownError. Like pool.query, a connection whose statement failed is
  * closed rather than pooled.
  */
-async function runOnPool(
-  pool: Pool,
-  sql: Sql,
-  parameters: unknown[] | undefined,
-  deadline?: Deadline,
-): Promise<unknown> {
+async function runOnPool(pool: Pool, sql: Sql, parameters: unknown[] | undefined): Promise<unknown> {
   const client = await pool.connect();
   // A socket error while the statement is in flight also rejects the statement; this listener only
   // keeps the event from crashing the process and marks the connection as not reusable.
   let broken: Error | undefined;
   const onError = (err: Error): void => void (broken = err);
   client.on('error', onError);
-  let timer: NodeJS.Timeout | undefined;
   try {
-    if (deadline) {
-      const left = deadline.cancelAt - Date.now();
-      // The caller gave up while this waited for a connection: not sent, nothing written.
-      if (left <= 0) throw new DeadlineExceededError();
-      timer = setTimeout(() => {
-        // A cancel may land after the statement ended: the connection is then closed, never
-        // pooled, so it cannot cancel the next statement run on it.
-        broken ??= new DeadlineExceededError('statement cancelled at its deadline');
-        deadline.cancel(client);
-      }, left);
-    }
     return await run(client, sql, parameters, true);
   } catch (err) {
     broken ??= err as Error;
     throw err;
   } finally {
-    clearTimeout(timer);
     client.removeListener('error', onError);
     client.release(broken);
   }
-}
-
-/** When a statement on the pool is cancelled (epoch ms), and how. */
-interface Deadline {
-  cancelAt: number;
-  cancel: (client: PoolClient) => void;
 }
 
 function isolationLevel(level: string): IsolationLevel {
@@ -183,19 +167,6 @@ export class DataSource implements EntityManager {
     return (await runOnPool(this.connected(), sql, parameters)) as T;
   }
 
-  /**
-   * Statements on the pool (like `manager`) bounded by a caller's deadline: not sent once
-   * `cancelAt` (epoch ms) has passed, and cancelled by PostgreSQL's cancel request if still running
-   * then (SQLSTATE 57014: the statement rolls back). A statement that commits does so before
-   * `cancelAt` plus the time the cancel takes to arrive. See isDeadlineExceeded.
-   */
-  until(cancelAt: number): EntityManager {
-    const deadline: Deadline = { cancelAt, cancel: (client) => this.cancel(client) };
-    return {
-      query: async (sql, parameters) => (await runOnPool(this.connected(), sql, parameters, deadline)) as never,
-    };
-  }
-
   /** Sends PostgreSQL's cancel request for the statement running on `client` (on a connection of its own). */
   private cancel(client: PoolClient): void {
     const canceller = new Client({ connectionString: this.settings.url });
@@ -210,11 +181,11 @@ export class DataSource implements EntityManager {
   }
 
   /** Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
-  transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T>;
-  transaction<T>(level: IsolationLevel, fn: (m: EntityManager) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (m: TransactionManager) => Promise<T>): Promise<T>;
+  transaction<T>(level: IsolationLevel, fn: (m: TransactionManager) => Promise<T>): Promise<T>;
   async transaction<T>(
-    a: IsolationLevel | ((m: EntityManager) => Promise<T>),
-    b?: (m: EntityManager) => Promise<T>,
+    a: IsolationLevel | ((m: TransactionManager) => Promise<T>),
+    b?: (m: TransactionManager) => Promise<T>,
   ): Promise<T> {
     const fn = typeof a === 'function' ? a : b!;
     const begin = typeof a === 'function' ? 'BEGIN' : `BEGIN ISOLATION LEVEL ${isolationLevel(a)}`;
@@ -229,7 +200,7 @@ export class DataSource implements EntityManager {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see EntityManager
   async transactionFrom<R = any, T = unknown>(
     first: string,
-    fn: (rows: R[], m: EntityManager) => Promise<T>,
+    fn: (rows: R[], m: TransactionManager) => Promise<T>,
   ): Promise<T> {
     return this.inTransaction(`BEGIN; ${first}`, (raw, m) =>
       fn(((Array.isArray(raw) ? raw[1]?.rows : undefined) ?? []) as R[], m),
@@ -241,13 +212,13 @@ export class DataSource implements EntityManager {
    * `cancelAt` (epoch ms) has passed, and the one running then is cancelled, which rolls the
    * whole transaction back (DeadlineExceededError / SQLSTATE 57014, see isDeadlineExceeded).
    */
-  transactionUntil<T>(cancelAt: number, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  transactionUntil<T>(cancelAt: number, fn: (m: TransactionManager) => Promise<T>): Promise<T> {
     return this.inTransaction('BEGIN', (_, m) => fn(m), cancelAt);
   }
 
   private async inTransaction<T>(
     begin: string,
-    fn: (raw: unknown, m: EntityManager) => Promise<T>,
+    fn: (raw: unknown, m: TransactionManager) => Promise<T>,
     cancelAt?: number,
   ): Promise<T> {
     const client = await this.connected().connect();
@@ -269,10 +240,15 @@ export class DataSource implements EntityManager {
       );
     }
     const send = (sql: Sql, parameters: unknown[] | undefined, commits: boolean): Promise<unknown> => {
-      if (expired) return Promise.reject(new DeadlineExceededError());
+      // The clock as well as the timer: a continuation can run before an overdue timer fires.
+      if (expired || (cancelAt !== undefined && Date.now() >= cancelAt))
+        return Promise.reject(new DeadlineExceededError());
       return run(client, sql, parameters, commits);
     };
-    const manager: EntityManager = { query: (sql, parameters) => send(sql, parameters, false) as Promise<never> };
+    const manager: TransactionManager = {
+      transactional: true,
+      query: (sql, parameters) => send(sql, parameters, false) as Promise<never>,
+    };
     try {
       if (cancelAt !== undefined && Date.now() >= cancelAt) throw new DeadlineExceededError();
       let raw: unknown;
@@ -282,6 +258,8 @@ export class DataSource implements EntityManager {
         throw new QueryFailedError(begin, undefined, err);
       }
       const result = await fn(raw, manager);
+      // The connection broke between statements: COMMIT would not be sent, and the server rolled back.
+      if (broken && !expired) throw new QueryFailedError('COMMIT', undefined, broken);
       await send('COMMIT', undefined, true);
       return result;
     } catch (err) {

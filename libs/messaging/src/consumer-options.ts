@@ -1,4 +1,4 @@
-import type { EntityManager } from '@payments/database';
+import type { TransactionManager } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
 
 export interface MessageMeta {
@@ -16,7 +16,7 @@ export type AfterCommit = () => void;
 /** Applies one event inside the transaction that also records it in the inbox. */
 export type EventHandler = (
   event: EventEnvelope,
-  manager: EntityManager,
+  manager: TransactionManager,
   meta: MessageMeta,
 ) => Promise<void | AfterCommit>;
 
@@ -26,7 +26,7 @@ export type EventHandler = (
  * The events may come from several partitions of a fetch, one partition after the other, each in
  * offset order (an aggregate's events share a partition, so they stay in order).
  */
-export type BatchEventHandler = (events: EventEnvelope[], manager: EntityManager) => Promise<void | AfterCommit>;
+export type BatchEventHandler = (events: EventEnvelope[], manager: TransactionManager) => Promise<void | AfterCommit>;
 
 export interface ConsumerOptions {
   group: string;

@@ -1,4 +1,4 @@
-import { type DataSource, type EntityManager, isConnectionError } from '@payments/database';
+import { type DataSource, type EntityManager, type TransactionManager, isConnectionError } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
 import { runWithContext } from '@payments/platform';
 import type { AfterCommit, BatchEventHandler, EventHandler, MessageMeta } from './consumer-options';
@@ -155,7 +155,7 @@ export class FetchCommit {
 async function applyEach(
   todo: PartitionChunk['items'],
   handler: EventHandler,
-  manager: EntityManager,
+  manager: TransactionManager,
 ): Promise<AfterCommit[]> {
   const thens: AfterCommit[] = [];
   for (const { event, meta } of todo) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type Admin, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { DataSource, EntityManager, PreparedStatement } from '@payments/database';
+import type { DataSource, PreparedStatement, TransactionManager } from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
 import { outboxRelayFailures, outboxRelayed } from '@payments/platform';
 
@@ -60,7 +60,7 @@ export function outboxValues<TData>(
  * that transaction commits.
  */
 export async function appendToOutbox<TData>(
-  manager: EntityManager,
+  manager: TransactionManager,
   event: NewEvent<TData>,
 ): Promise<EventEnvelope<string, TData>> {
   const envelope = buildEnvelope(event);
@@ -82,7 +82,7 @@ const APPEND_MANY: PreparedStatement = {
 };
 
 /** Appends events to the outbox in one statement, in the caller's transaction: published in order if it commits. */
-export async function appendEventsToOutbox(manager: EntityManager, events: NewEvent<unknown>[]): Promise<void> {
+export async function appendEventsToOutbox(manager: TransactionManager, events: NewEvent<unknown>[]): Promise<void> {
   if (events.length === 0) return;
   const records = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
   await manager.query(APPEND_MANY, [JSON.stringify(records)]);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, queryRows } from '@payments/database';
+import { type EntityManager, type TransactionManager, queryRows } from '@payments/database';
 import {
   Topics,
   type LedgerEntryCreatedData,
@@ -139,7 +139,7 @@ export class LedgerStore {
    * the inbox already makes that impossible; the constraint makes it impossible even for a bug.
    * Returns the new row, or null when it existed.
    */
-  async insert(m: EntityManager, e: NewLedgerEntry, correlationId: string | null): Promise<LedgerEntryRow | null> {
+  async insert(m: TransactionManager, e: NewLedgerEntry, correlationId: string | null): Promise<LedgerEntryRow | null> {
     const [row] = await queryRows<LedgerEntryRow>(
       m,
       `INSERT INTO ledger_entries (kind, mode, transaction_id, transaction_public_id, split_config_id,

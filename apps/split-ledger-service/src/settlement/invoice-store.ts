@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
+import {
+  type EntityManager,
+  type TransactionManager,
+  keysetPage,
+  queryRows,
+  type PageRequest,
+} from '@payments/database';
 import {
   Topics,
   type InvoiceStatus,
@@ -149,7 +155,7 @@ export class InvoiceStore {
    * dispatcher turns into payout.created / payout.completed), in the caller's DB transaction.
    */
   async announce(
-    m: EntityManager,
+    m: TransactionManager,
     r: InvoiceRow,
     previous: InvoiceStatus | null,
     correlationId: string | null,

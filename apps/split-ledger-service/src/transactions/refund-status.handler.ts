@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import type { TransactionManager } from '@payments/database';
 import type { EventEnvelope, RefundStatusChangedData } from '@payments/contracts';
 import { lockTransactionLedger } from '../ledger/ledger-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';
@@ -17,7 +17,7 @@ export class RefundStatusHandler {
     private readonly reversals: ReverseRefundedSplitsUseCase,
   ) {}
 
-  async handle(event: EventEnvelope, m: EntityManager): Promise<void> {
+  async handle(event: EventEnvelope, m: TransactionManager): Promise<void> {
     const { refund: r } = event.data as RefundStatusChangedData;
     await lockTransactionLedger(m, r.transaction.id);
     await this.copies.saveRefund(m, r);

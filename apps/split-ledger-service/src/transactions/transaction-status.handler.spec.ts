@@ -1,4 +1,4 @@
-import type { EntityManager } from '@payments/database';
+import type { EntityManager, TransactionManager } from '@payments/database';
 import type { EventEnvelope, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
 import type { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
 import type { SplitConfigStore } from '../splits/split-config-store';
@@ -44,7 +44,7 @@ function recorder(businessesWithTerms: number[] = [1]) {
       }
       return [];
     }),
-  } as unknown as EntityManager;
+  } as unknown as TransactionManager;
   const applySplits = {
     execute: jest.fn(async (_m: EntityManager, t: TransactionSnapshot) => void log.push(`splits ${t.id}`)),
   };

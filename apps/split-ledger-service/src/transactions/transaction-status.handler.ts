@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import type { TransactionManager } from '@payments/database';
 import type { EventEnvelope, TransactionSnapshot, TransactionStatusChangedData } from '@payments/contracts';
 import { lockTransactionLedger, lockTransactionLedgers } from '../ledger/ledger-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';
@@ -19,7 +19,7 @@ export class TransactionStatusHandler {
     private readonly copies: TransactionCopyStore,
   ) {}
 
-  async handle(event: EventEnvelope, m: EntityManager): Promise<void> {
+  async handle(event: EventEnvelope, m: TransactionManager): Promise<void> {
     const { transaction: t } = event.data as TransactionStatusChangedData;
     const succeeded = t.status === 'success';
     // Before the copy changes, so a refund of this transaction handled at the same time either
@@ -34,7 +34,7 @@ export class TransactionStatusHandler {
    * entries: everything but success, and a success without split terms (only the copy, under the
    * ledger lock). Terms are asked once per batch; a success with terms is handled on its own.
    */
-  async handleBatch(events: EventEnvelope[], m: EntityManager): Promise<void> {
+  async handleBatch(events: EventEnvelope[], m: TransactionManager): Promise<void> {
     const snapshots = events.map((e) => (e.data as TransactionStatusChangedData).transaction);
     const withTerms = await this.successesWithTerms(m, snapshots);
     let run: TransactionSnapshot[] = [];
@@ -59,7 +59,7 @@ export class TransactionStatusHandler {
   }
 
   /** Indexes of the successes that may write ledger entries. */
-  private async successesWithTerms(m: EntityManager, snapshots: TransactionSnapshot[]): Promise<Set<number>> {
+  private async successesWithTerms(m: TransactionManager, snapshots: TransactionSnapshot[]): Promise<Set<number>> {
     const withTerms = new Set<number>();
     const asked: { key: string; owner: number; mode: TransactionSnapshot['mode']; currency: string; at: string }[] = [];
     for (const [i, t] of snapshots.entries()) {
@@ -75,7 +75,7 @@ export class TransactionStatusHandler {
    * Upserts the ledger's copies; a copy only moves to a higher version. Of several snapshots of one
    * transaction only the newest can change anything (the first of equals, as one at a time would).
    */
-  private async saveCopies(m: EntityManager, snapshots: TransactionSnapshot[]): Promise<void> {
+  private async saveCopies(m: TransactionManager, snapshots: TransactionSnapshot[]): Promise<void> {
     const newest = new Map<number, TransactionSnapshot>();
     for (const t of snapshots) if (!newest.has(t.id) || newest.get(t.id)!.version < t.version) newest.set(t.id, t);
     await this.copies.saveTransactions(m, [...newest.values()]);

@@ -87,7 +87,7 @@ export class TransactionServiceConfig extends ServiceConfig {
   SCHEDULER_IDLE_MAX_MS = 1_000;
 
   /**
-   * Initialize inserts in flight at once before new ones wait and go together in one statement
+   * Initialize inserts in flight at once before new ones wait and go together in one transaction
    * (group commit; docs/decisions/0013-group-commit-of-initialize.md). Below DATABASE_POOL_SIZE, so
    * the relay and reads keep connections.
    */

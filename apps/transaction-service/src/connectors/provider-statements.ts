@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type TransactionManager } from '@payments/database';
 import { OutboxNotifier } from '@payments/messaging';
 import { ROOT_LOGGER } from '@payments/platform';
 import { TransactionQueries } from '../transactions/transaction-queries';
@@ -62,7 +62,7 @@ export class ProviderStatements {
   }
 
   private async apply(
-    m: EntityManager,
+    m: TransactionManager,
     row: TransactionRow,
     update: ProviderUpdate,
     source: string,
@@ -104,7 +104,7 @@ export class ProviderStatements {
 
   /** Moves a transaction forward to `to` (through processing on the way to success), never back. */
   async moveTo(
-    m: EntityManager,
+    m: TransactionManager,
     row: TransactionRow,
     to: ConnectorStatus,
     message: string,

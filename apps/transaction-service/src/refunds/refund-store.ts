@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, keysetPage, queryRows } from '@payments/database';
+import { type EntityManager, type TransactionManager, keysetPage, queryRows } from '@payments/database';
 import {
   Topics,
   type Metadata,
@@ -278,12 +278,12 @@ export class RefundStore {
     };
   }
 
-  async recordCreated(m: EntityManager, row: RefundRow, correlationId: string | null): Promise<void> {
+  async recordCreated(m: TransactionManager, row: RefundRow, correlationId: string | null): Promise<void> {
     await this.emit(m, row, null, correlationId);
   }
 
   async changeStatus(
-    m: EntityManager,
+    m: TransactionManager,
     row: RefundRow,
     to: RefundStatus,
     message: string,
@@ -303,7 +303,12 @@ export class RefundStore {
     return current;
   }
 
-  private async emit(m: EntityManager, row: RefundRow, previous: RefundStatus | null, correlationId: string | null) {
+  private async emit(
+    m: TransactionManager,
+    row: RefundRow,
+    previous: RefundStatus | null,
+    correlationId: string | null,
+  ) {
     const data: RefundStatusChangedData = {
       refund: toRefundSnapshot(row),
       previous_status: previous,

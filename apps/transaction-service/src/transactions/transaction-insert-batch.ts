@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, GroupCommit, RUN_ALONE, type EntityManager } from '@payments/database';
+import { DataSource, GroupCommit, RUN_ALONE, type TransactionManager } from '@payments/database';
 import { TransactionServiceConfig } from '../config/transaction.config';
 import type { TransactionRow } from './transaction-row';
 import { TransactionStore, type NewTransaction, type PreparedInsert } from './transaction-store';
@@ -42,7 +42,7 @@ export class TransactionInsertBatch {
    * Runs `fn` in one transaction, cancelled RPC_DEADLINE_MARGIN_MS after the last of the items'
    * callers' deadlines (a caller without one: statement_timeout only).
    */
-  private inTransaction<T>(items: PreparedInsert[], fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  private inTransaction<T>(items: PreparedInsert[], fn: (m: TransactionManager) => Promise<T>): Promise<T> {
     let last = 0;
     for (const item of items) {
       if (item.deadlineAt === undefined) return this.ds.transaction(fn);

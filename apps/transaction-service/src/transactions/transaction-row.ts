@@ -162,7 +162,7 @@ export function statusEvent(
  * The columns an insert writes, with their type in the JSON document the insert statement reads
  * (`insertRecord` builds one entry per row). The statement's column list and its recordset shape
  * are written from this, so a column is added here once. `expires_at` is computed by the statement
- * (now() + `expires_in`), so a transaction's expiry counts from its commit.
+ * (now() + `expires_in`), so a transaction's expiry counts from its transaction's start on the database clock.
  */
 export const INSERT_COLUMNS = {
   public_id: 'text',

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, type PreparedStatement, queryRows } from '@payments/database';
+import { type EntityManager, type PreparedStatement, type TransactionManager, queryRows } from '@payments/database';
 import type { Metadata, TransactionSnapshot, TransactionStatus, Mode } from '@payments/contracts';
 import { appendEventsToOutbox, appendToOutbox } from '@payments/messaging';
 import { publicId } from '@payments/platform';
@@ -85,8 +85,8 @@ export interface NewTransaction {
  */
 @Injectable()
 export class TransactionStore {
-  /** Inserts a pending transaction and its creation event (previous_status null); `m` is a transaction. */
-  async create(m: EntityManager, t: NewTransaction, correlationId: string | null): Promise<TransactionRow> {
+  /** Inserts a pending transaction and its creation event (previous_status null) */
+  async create(m: TransactionManager, t: NewTransaction, correlationId: string | null): Promise<TransactionRow> {
     return this.insert(m, this.prepare(t, correlationId));
   }
 
@@ -135,10 +135,10 @@ export class TransactionStore {
   }
 
   /**
-   * Inserts prepared transactions and their events (`m` is a transaction); returns the rows
+   * Inserts prepared transactions and their events ; returns the rows
    * inserted, without those a unique constraint skipped.
    */
-  async insertMany(m: EntityManager, items: PreparedInsert[]): Promise<TransactionRow[]> {
+  async insertMany(m: TransactionManager, items: PreparedInsert[]): Promise<TransactionRow[]> {
     const rows = await queryRows<TransactionRow>(m, INSERT_MANY, [JSON.stringify(items.map(insertRecord))]);
     const byId = new Map(rows.map((r) => [r.public_id, r]));
     const events = items.flatMap((item) => {
@@ -149,8 +149,8 @@ export class TransactionStore {
     return rows;
   }
 
-  /** Inserts one prepared transaction and its events (`m` is a transaction); a unique constraint is its error. */
-  async insert(m: EntityManager, item: PreparedInsert): Promise<TransactionRow> {
+  /** Inserts one prepared transaction and its events ; a unique constraint is its error. */
+  async insert(m: TransactionManager, item: PreparedInsert): Promise<TransactionRow> {
     const [stored] = await queryRows<TransactionRow>(m, INSERT_ONE, [JSON.stringify([insertRecord(item, 0)])]);
     await appendEventsToOutbox(m, insertedEvents(stored, item));
     return stored;
@@ -179,9 +179,9 @@ export class TransactionStore {
     return updated;
   }
 
-  /** Moves the row to `to` and appends the event built from the updated row (`m` is a transaction). */
+  /** Moves the row to `to` and appends the event built from the updated row . */
   async changeStatus(
-    m: EntityManager,
+    m: TransactionManager,
     row: TransactionRow,
     to: TransactionStatus,
     message: string,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { EntityManager } from '@payments/database';
+import type { TransactionManager } from '@payments/database';
 import type { TransactionSnapshot } from '@payments/contracts';
 import { ROOT_LOGGER } from '@payments/platform';
 import { SplitConfigStore, type SplitVersionRow } from '../../splits/split-config-store';
@@ -38,7 +38,7 @@ export class ApplySplitsUseCase {
    * reconciliation expects.
    */
   async plan(
-    m: EntityManager,
+    m: TransactionManager,
     t: SplitSubject,
     inForce?: SplitVersionRow[],
   ): Promise<{ entries: SplitEntry[]; versionOf: Map<number, number> }> {
@@ -72,7 +72,7 @@ export class ApplySplitsUseCase {
     return { entries: rules.length === 0 ? [] : computeSplitEntries(t.amount, rules), versionOf };
   }
 
-  async execute(m: EntityManager, t: TransactionSnapshot, correlationId: string | null): Promise<void> {
+  async execute(m: TransactionManager, t: TransactionSnapshot, correlationId: string | null): Promise<void> {
     const { entries, versionOf } = await this.plan(m, t);
     if (entries.length === 0) return;
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import type { TransactionManager } from '@payments/database';
 import { planReversals } from '../domain/reversals';
 import { LedgerStore } from '../ledger-store';
 import { TransactionCopyStore } from '../transaction-copy-store';
@@ -17,7 +17,7 @@ export class ReverseRefundedSplitsUseCase {
     private readonly copies: TransactionCopyStore,
   ) {}
 
-  async execute(m: EntityManager, transactionId: number, correlationId: string | null): Promise<number> {
+  async execute(m: TransactionManager, transactionId: number, correlationId: string | null): Promise<number> {
     const txn = await this.copies.transaction(m, transactionId);
     if (!txn || txn.status !== 'success') return 0;
     const entries = await this.ledger.entriesOfTransaction(m, transactionId);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type TransactionManager } from '@payments/database';
 import {
   ErrorCodes,
   type CheckoutPayBody,
@@ -105,7 +105,7 @@ export class PayCheckoutUseCase {
   }
 
   private async createFromLink(
-    m: EntityManager,
+    m: TransactionManager,
     body: CheckoutPayBody,
     correlationId: string,
   ): Promise<TransactionRow> {

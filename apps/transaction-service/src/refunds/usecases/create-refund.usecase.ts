@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, DeadlineExceededError, type EntityManager } from '@payments/database';
+import { DataSource, DeadlineExceededError, type TransactionManager } from '@payments/database';
 import { ErrorCodes, type CreateRefundBody, type RefundView, type RpcRequest } from '@payments/contracts';
 import { descriptionProblem, descriptionToStore, metadataProblems, metadataToStore } from '@payments/domain';
 import type { Logger } from 'pino';
@@ -40,7 +40,7 @@ export class CreateRefundUseCase {
     // The caller gave up before this started: nothing is done (its retry runs it). Otherwise the
     // transaction is cancelled RPC_DEADLINE_MARGIN_MS after the caller's deadline.
     if (ctx.deadline_at !== undefined && Date.now() >= ctx.deadline_at) throw new DeadlineExceededError();
-    const work = async (m: EntityManager) => {
+    const work = async (m: TransactionManager) => {
       const txn = await this.transactions.byReference(m, ctx.business_id, ctx.mode, body.transaction_reference, true);
       if (!txn)
         throw new DomainException(ErrorCodes.NotFound, `no transaction with reference ${body.transaction_reference}`);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from '@payments/database';
+import type { TransactionManager } from '@payments/database';
 import { TransactionServiceConfig } from '../../config/transaction.config';
 import { typeOfCode, isPaymentMethodCode } from '@payments/domain';
 import { TransactionStore, type NewTransaction, type TransactionRow } from '../transaction-store';
@@ -30,7 +30,7 @@ export class SandboxProvider {
     };
   }
 
-  async start(m: EntityManager, row: TransactionRow, correlationId: string | null): Promise<TransactionRow> {
+  async start(m: TransactionManager, row: TransactionRow, correlationId: string | null): Promise<TransactionRow> {
     const first = this.firstStep(row.payment_method_code);
     if (first)
       return this.store.changeStatus(m, row, first.status, first.message, correlationId, { settleAt: first.settleAt });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type TransactionManager } from '@payments/database';
 import { PollingWorker, ROOT_LOGGER, type TickResult } from '@payments/platform';
 import { OutboxNotifier } from '@payments/messaging';
 import { TransactionServiceConfig } from '../../config/transaction.config';
@@ -96,8 +96,8 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
   }
 
   private claim<R>(
-    take: (m: EntityManager) => Promise<R[]>,
-    apply: (m: EntityManager, row: R) => Promise<unknown>,
+    take: (m: TransactionManager) => Promise<R[]>,
+    apply: (m: TransactionManager, row: R) => Promise<unknown>,
   ): Promise<number> {
     return this.ds.transaction(async (m) => {
       const rows = await take(m);
