@@ -11,8 +11,9 @@ import { isDeadlineExceeded } from '@payments/database';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
- * A transaction's events are built from the row as the insert (or the update) returned it: what
- * consumers receive must be exactly the snapshot of the row as stored.
+ * A transaction and its creation event are written by one statement, the event built before the
+ * row exists and completed by the statement: what consumers receive must be exactly the snapshot
+ * of the row as stored. A status change and its event are one statement too.
  */
 describe('creation event of a transaction', () => {
   let database: MigratedDatabase;
@@ -272,7 +273,7 @@ describe('creation event of a transaction', () => {
     });
   }, 60_000);
 
-  describe('a row and its events commit together', () => {
+  describe('a row and its events commit together, or neither does', () => {
     const payment = (reference: string): NewTransaction => ({
       businessId: 40,
       mode: 'test',
@@ -318,8 +319,8 @@ describe('creation event of a transaction', () => {
       expect(await rowsWith('event-refused')).toBe(0);
     });
 
-    it('a deadline that passes between the insert and its events writes neither', async () => {
-      const work = database.ds.transactionUntil(Date.now() + 500, (m) => store.create(m, payment('event-slow'), null));
+    it('a statement cancelled at its deadline while writing the events writes neither', async () => {
+      const work = store.create(database.ds.until(Date.now() + 500), payment('event-slow'), null);
       const error = await work.then(
         () => undefined,
         (err: unknown) => err,

@@ -92,22 +92,46 @@ async function run(
  * statement is an OutcomeUnknownError. Like pool.query, a connection whose statement failed is
  * closed rather than pooled.
  */
-async function runOnPool(pool: Pool, sql: Sql, parameters: unknown[] | undefined): Promise<unknown> {
+async function runOnPool(
+  pool: Pool,
+  sql: Sql,
+  parameters: unknown[] | undefined,
+  deadline?: Deadline,
+): Promise<unknown> {
   const client = await pool.connect();
   // A socket error while the statement is in flight also rejects the statement; this listener only
   // keeps the event from crashing the process and marks the connection as not reusable.
   let broken: Error | undefined;
   const onError = (err: Error): void => void (broken = err);
   client.on('error', onError);
+  let timer: NodeJS.Timeout | undefined;
   try {
+    if (deadline) {
+      const left = deadline.cancelAt - Date.now();
+      // The caller gave up while this waited for a connection: not sent, nothing written.
+      if (left <= 0) throw new DeadlineExceededError();
+      timer = setTimeout(() => {
+        // A cancel may land after the statement ended: the connection is then closed, never
+        // pooled, so it cannot cancel the next statement run on it.
+        broken ??= new DeadlineExceededError('statement cancelled at its deadline');
+        deadline.cancel(client);
+      }, left);
+    }
     return await run(client, sql, parameters, true);
   } catch (err) {
     broken ??= err as Error;
     throw err;
   } finally {
+    clearTimeout(timer);
     client.removeListener('error', onError);
     client.release(broken);
   }
+}
+
+/** When a statement on the pool is cancelled (epoch ms), and how. */
+interface Deadline {
+  cancelAt: number;
+  cancel: (client: PoolClient) => void;
 }
 
 function isolationLevel(level: string): IsolationLevel {
@@ -165,6 +189,19 @@ export class DataSource implements EntityManager {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see EntityManager
   async query<T = any>(sql: Sql, parameters?: unknown[]): Promise<T> {
     return (await runOnPool(this.connected(), sql, parameters)) as T;
+  }
+
+  /**
+   * Statements on the pool (like `manager`) bounded by a caller's deadline: not sent once
+   * `cancelAt` (epoch ms) has passed, and cancelled by PostgreSQL's cancel request if still running
+   * then (SQLSTATE 57014: the statement rolls back). A statement that commits does so before
+   * `cancelAt` plus the time the cancel takes to arrive. See isDeadlineExceeded.
+   */
+  until(cancelAt: number): EntityManager {
+    const deadline: Deadline = { cancelAt, cancel: (client) => this.cancel(client) };
+    return {
+      query: async (sql, parameters) => (await runOnPool(this.connected(), sql, parameters, deadline)) as never,
+    };
   }
 
   /** Sends PostgreSQL's cancel request for the statement running on `client` (on a connection of its own). */

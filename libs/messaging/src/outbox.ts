@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type Admin, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { DataSource, PreparedStatement, TransactionManager } from '@payments/database';
+import type { DataSource, TransactionManager } from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
 import { outboxRelayFailures, outboxRelayed } from '@payments/platform';
 
@@ -69,23 +69,6 @@ export async function appendToOutbox<TData>(
     outboxValues(event, envelope),
   );
   return envelope;
-}
-
-/** Several outbox rows from one JSON document, inserted in the order given (the relay publishes in id order). */
-const APPEND_MANY: PreparedStatement = {
-  name: 'outbox_append_many',
-  text: `INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
-         SELECT ${OUTBOX_INSERT_COLUMNS}
-           FROM jsonb_to_recordset($1::jsonb)
-                AS e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)
-          ORDER BY n`,
-};
-
-/** Appends events to the outbox in one statement, in the caller's transaction: published in order if it commits. */
-export async function appendEventsToOutbox(manager: TransactionManager, events: NewEvent<unknown>[]): Promise<void> {
-  if (events.length === 0) return;
-  const records = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
-  await manager.query(APPEND_MANY, [JSON.stringify(records)]);
 }
 
 interface OutboxRow {

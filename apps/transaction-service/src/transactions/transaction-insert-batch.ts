@@ -1,22 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, GroupCommit, RUN_ALONE, type TransactionManager } from '@payments/database';
+import { DataSource, GroupCommit, RUN_ALONE, type EntityManager } from '@payments/database';
 import { TransactionServiceConfig } from '../config/transaction.config';
 import type { TransactionRow } from './transaction-row';
 import { TransactionStore, type NewTransaction, type PreparedInsert } from './transaction-store';
 
 /**
  * Group commit of the initialize inserts (docs/decisions/0013-group-commit-of-initialize.md): an
- * insert that finds fewer than INITIALIZE_INSERTS_IN_FLIGHT writes running goes out at once; those
- * that arrive while that many run go out together in one transaction (TransactionStore.insertMany),
- * so every caller is answered only after the transaction that carries its row committed.
+ * insert that finds fewer than INITIALIZE_INSERTS_IN_FLIGHT statements running goes out at once
+ * as the statement without conflict skipping; those that arrive while that many run go out together in one
+ * TransactionStore.insertMany. Still one statement, so one atomic autocommit transaction: every caller is answered
+ * only after the statement that carries its row committed. A row skipped by a unique constraint,
+ * and every row of a statement that failed with one row's error (SQLSTATE class 22 or 23: its CHECK
+ * or data error rolls the statement back) or was rolled back by other transactions (class 40),
+ * runs again alone, side by side with the others, to get the answer it would have had alone; any
+ * other error (statement_timeout, a lock not available) reaches every caller of that statement; a connection
+ * lost in flight gives each the same OutcomeUnknownError, and a pool that cannot connect the same
+ * connect error.
  *
- * A row skipped by a unique constraint, and every row of a write that failed with one row's error
- * (SQLSTATE class 22 or 23) or was rolled back by another transaction (class 40), runs again alone
- * to get the answer it would have had alone; any other error reaches every caller of that write.
- * A connection lost while COMMIT was in flight gives each the same OutcomeUnknownError.
- *
- * Only for inserts outside a caller's transaction: one inside it (a checkout attempt) must see that
- * transaction, and uses TransactionStore.create.
+ * Only for inserts run on the pool: one inside a caller's transaction (a checkout attempt) must see
+ * that transaction, and uses TransactionStore.create.
  */
 @Injectable()
 export class TransactionInsertBatch {
@@ -31,7 +33,7 @@ export class TransactionInsertBatch {
     this.group = new GroupCommit((items) => this.write(items), {
       max: config.INITIALIZE_BATCH_MAX,
       inFlight: config.INITIALIZE_INSERTS_IN_FLIGHT,
-      alone: (item) => this.inTransaction([item], (m) => this.store.insert(m, item)),
+      alone: (item) => this.store.insert(this.bounded([item]), item),
       deadline: (item) => item.deadlineAt,
     });
   }
@@ -39,16 +41,16 @@ export class TransactionInsertBatch {
   private readonly margin: number;
 
   /**
-   * Runs `fn` in one transaction, cancelled RPC_DEADLINE_MARGIN_MS after the last of the items'
-   * callers' deadlines (a caller without one: statement_timeout only).
+   * Where the statement of these items runs: on the pool, cancelled RPC_DEADLINE_MARGIN_MS after
+   * the last of their callers' deadlines (a caller without one: statement_timeout only).
    */
-  private inTransaction<T>(items: PreparedInsert[], fn: (m: TransactionManager) => Promise<T>): Promise<T> {
+  private bounded(items: PreparedInsert[]): EntityManager {
     let last = 0;
     for (const item of items) {
-      if (item.deadlineAt === undefined) return this.ds.transaction(fn);
+      if (item.deadlineAt === undefined) return this.ds;
       last = Math.max(last, item.deadlineAt);
     }
-    return this.ds.transactionUntil(last + this.margin, fn);
+    return this.ds.until(last + this.margin);
   }
 
   /** Inserts `t` (in a group under load); not at all once t.deadlineAt has passed (DeadlineExceededError). */
@@ -58,8 +60,9 @@ export class TransactionInsertBatch {
 
   private async write(items: PreparedInsert[]): Promise<(TransactionRow | typeof RUN_ALONE)[]> {
     // A lone insert skips no conflict: a reference already used is its own error at once.
-    if (items.length === 1) return [await this.inTransaction(items, (m) => this.store.insert(m, items[0]))];
-    const rows = await this.inTransaction(items, (m) => this.store.insertMany(m, items));
+    const m = this.bounded(items);
+    if (items.length === 1) return [await this.store.insert(m, items[0])];
+    const rows = await this.store.insertMany(m, items);
     const byId = new Map(rows.map((r) => [r.public_id, r]));
     return items.map((item) => byId.get(item.row.public_id) ?? RUN_ALONE);
   }

@@ -7,7 +7,7 @@ import {
   type TransactionStatusChangedData,
   type TransactionView,
 } from '@payments/contracts';
-import type { NewEvent } from '@payments/messaging';
+import type { NewEvent, outboxRecord } from '@payments/messaging';
 
 /** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
 export interface TransactionRow {
@@ -140,7 +140,11 @@ export function toView(row: TransactionRow, amountRefunded: number): Transaction
 
 export class ConcurrentStatusChange extends Error {}
 
-/** The event of a row's status change (`previous` null for its creation), built from the committed row. */
+/** A timestamp column as a JSON string, as toSnapshot formats it (ISO-8601 UTC, milliseconds truncated like a Date). */
+export const iso = (column: string) =>
+  `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+
+/** The event of a row's status change (`previous` null for its creation), built from the row as it will be. */
 export function statusEvent(
   row: TransactionRow,
   previous: TransactionStatus | null,
@@ -162,7 +166,7 @@ export function statusEvent(
  * The columns an insert writes, with their type in the JSON document the insert statement reads
  * (`insertRecord` builds one entry per row). The statement's column list and its recordset shape
  * are written from this, so a column is added here once. `expires_at` is computed by the statement
- * (now() + `expires_in`), so a transaction's expiry counts from its transaction's start on the database clock.
+ * (now() + `expires_in`), so a transaction's expiry counts from its commit.
  */
 export const INSERT_COLUMNS = {
   public_id: 'text',
@@ -193,15 +197,11 @@ export const INSERT_COLUMNS = {
   idempotency_key: 'text',
 } as const;
 
-/** A row before the insert gives it its id, its timestamps and its expiry. */
-export type NewTransactionRow = Omit<TransactionRow, 'id' | 'expires_at' | 'created_at' | 'updated_at'>;
-
-/** A transaction ready to insert: `row` as stored (in its `then` status, if any) and what only the insert uses. */
+/** A transaction ready to insert: `row` as stored (in its `then` status, if any), its events, insert-only fields. */
 export interface PreparedInsert {
-  row: NewTransactionRow;
-  /** The message it was created with when it is inserted already in its first step (`then`); null otherwise. */
-  createdWith: string | null;
-  correlationId: string | null;
+  row: TransactionRow;
+  /** Its outbox rows in order (`n`); the insert sets id and timestamps into their payloads. */
+  outbox: ({ n: number } & ReturnType<typeof outboxRecord>)[];
   expiresInSeconds: number;
   checkoutAttempt: string | null;
   idempotencyKey: string | null;
@@ -210,26 +210,13 @@ export interface PreparedInsert {
 }
 
 /**
- * The events of an inserted row, built from the row as committed: its creation (previous_status
- * null) and, for a row inserted in its first step, that step, as if changeStatus had run at once.
- */
-export function insertedEvents(stored: TransactionRow, item: PreparedInsert): NewEvent<TransactionStatusChangedData>[] {
-  if (item.createdWith === null) return [statusEvent(stored, null, item.correlationId)];
-  const created: TransactionRow = {
-    ...stored,
-    status: 'pending',
-    message: item.createdWith,
-    settle_at: null,
-    version: stored.version - 1,
-  };
-  return [statusEvent(created, null, item.correlationId), statusEvent(stored, 'pending', item.correlationId)];
-}
-
-/**
  * One entry of the insert statement's JSON document; field names as the columns, so log redaction
  * recognises them (metadata, description, mobile number) in a logged statement's parameters.
  */
-export function insertRecord({ row, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert, i: number) {
+export function insertRecord(
+  { row, outbox, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert,
+  i: number,
+) {
   const record = {
     public_id: row.public_id,
     business_id: row.business_id,
@@ -258,5 +245,5 @@ export function insertRecord({ row, expiresInSeconds, checkoutAttempt, idempoten
     description: row.description,
     idempotency_key: idempotencyKey,
   } satisfies Record<keyof typeof INSERT_COLUMNS, unknown>;
-  return { i, ...record, expires_in: expiresInSeconds };
+  return { i, ...record, expires_in: expiresInSeconds, events: outbox };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, type PreparedStatement, type TransactionManager, queryRows } from '@payments/database';
+import { type EntityManager, type PreparedStatement, queryRows } from '@payments/database';
 import type { Metadata, TransactionSnapshot, TransactionStatus, Mode } from '@payments/contracts';
-import { appendEventsToOutbox, appendToOutbox } from '@payments/messaging';
+import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
 import {
@@ -9,23 +9,37 @@ import {
   INSERT_COLUMNS,
   ROW_COLUMNS,
   insertRecord,
-  insertedEvents,
+  iso,
   statusEvent,
-  type NewTransactionRow,
   type PreparedInsert,
   type TransactionRow,
 } from './transaction-row';
 
 export * from './transaction-row';
 
+/**
+ * The outbox row of an event `e` of the inserted row `t`: its payload gets the three values only the
+ * insert knows (id, created_at, updated_at), formatted as toSnapshot formats them.
+ */
+const EVENT_FROM_ROW = `SELECT e.event_id, e.topic, e.message_key,
+                jsonb_set(jsonb_set(jsonb_set(e.payload, '{data,transaction,id}', to_jsonb(t.id)),
+                  '{data,transaction,date_created}', ${iso('t.created_at')}),
+                  '{data,transaction,date_updated}', ${iso('t.updated_at')}),
+                e.headers`;
+/** The shape of a prepared insert's outbox records (PreparedInsert.outbox) read back from JSON. */
+const EVENT_RECORD = 'e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)';
+
 const INSERTED = Object.keys(INSERT_COLUMNS).join(', ');
 
 /**
- * The insert of one or more transactions. The rows come as one JSON document (insertRecord), so
- * the text (and its plan) does not depend on how many; prepared, as the service's hottest statement.
+ * Transactions and their events in one statement, so atomic without a transaction block (one round
+ * trip on the pool). The rows come as one JSON document (insertRecord), so the text (and its plan)
+ * does not depend on how many. Prepared: it is the service's hottest statement.
  *
  * `skipConflicts` (the batch, TransactionInsertBatch): a row that meets a unique constraint is
- * skipped, not an error for the others; its caller's insert runs alone to get its own error.
+ * skipped (ON CONFLICT DO NOTHING), not an error for the others; it is not returned, and its
+ * caller's insert runs alone, without skipping, to get the error it would have had. Rows go in the
+ * order given, so of two with one reference in one group the first is inserted.
  */
 function insertStatement(name: string, skipConflicts: boolean): PreparedStatement {
   const recordset = Object.entries(INSERT_COLUMNS)
@@ -35,12 +49,20 @@ function insertStatement(name: string, skipConflicts: boolean): PreparedStatemen
     name,
     text: `WITH input AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb)
-                AS r(i integer, ${recordset}, expires_in double precision)
+                  AS r(i integer, ${recordset}, expires_in double precision, events jsonb)
+       ), t AS (
+         INSERT INTO transactions (${INSERTED}, expires_at)
+         SELECT ${INSERTED}, now() + make_interval(secs => expires_in) FROM input ORDER BY i
+         ${skipConflicts ? 'ON CONFLICT DO NOTHING' : ''}
+         RETURNING ${ROW_COLUMNS}
+       ), event AS (
+         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
+         ${EVENT_FROM_ROW}
+           FROM t JOIN input r ON r.public_id = t.public_id,
+                jsonb_to_recordset(r.events) AS ${EVENT_RECORD}
+          ORDER BY r.i, e.n
        )
-       INSERT INTO transactions (${INSERTED}, expires_at)
-       SELECT ${INSERTED}, now() + make_interval(secs => expires_in) FROM input ORDER BY i
-       ${skipConflicts ? 'ON CONFLICT DO NOTHING' : ''}
-       RETURNING ${ROW_COLUMNS}`,
+       SELECT * FROM t`,
   };
 }
 
@@ -73,26 +95,33 @@ export interface NewTransaction {
   /** When the caller stops waiting (ctx.deadline_at): not written after it (TransactionInsertBatch). */
   deadlineAt?: number;
   /**
-   * A status the transaction moves to at once (the sandbox's handset prompt): the row is inserted in
-   * it, with the creation event and then that change's event, as if changeStatus had run at once.
+   * A status the transaction moves to at once (the sandbox's handset prompt): the row is inserted
+   * in it, after the creation event the event of that change — as if changeStatus had run
+   * right after the insert, in one statement.
    */
   then?: { status: TransactionStatus; message: string; settleAt: Date | null };
 }
 
 /**
- * Every write of the `transactions` table. A status change is a conditional UPDATE (two concurrent
- * changes cannot both win); each write and its events go in the caller's DB transaction.
+ * The one place a transaction's status changes: a conditional UPDATE (so two concurrent changes
+ * cannot both win) and its outbox event, in the caller's DB transaction.
  */
 @Injectable()
 export class TransactionStore {
-  /** Inserts a pending transaction and its creation event (previous_status null) */
-  async create(m: TransactionManager, t: NewTransaction, correlationId: string | null): Promise<TransactionRow> {
+  /**
+   * Inserts a pending transaction and its creation event (previous_status null) in one statement.
+   * The event is built here from the row as it will be; the three values only the insert knows
+   * (id, created_at, updated_at) are set into it by the same statement, formatted as toSnapshot
+   * formats them (ISO-8601 UTC, milliseconds truncated like a JavaScript Date).
+   */
+  async create(m: EntityManager, t: NewTransaction, correlationId: string | null): Promise<TransactionRow> {
     return this.insert(m, this.prepare(t, correlationId));
   }
 
-  /** The row as the insert will store it; no I/O (a batch prepares many, see TransactionInsertBatch). */
+  /** The row as the insert will store it and its events; no I/O (a batch prepares many, see TransactionInsertBatch). */
   prepare(t: NewTransaction, correlationId: string | null): PreparedInsert {
-    let row: NewTransactionRow = {
+    const draft: TransactionRow = {
+      id: '0',
       public_id: publicId('txn'),
       business_id: t.businessId,
       mode: t.mode,
@@ -116,17 +145,30 @@ export class TransactionStore {
       metadata: t.metadata ?? {},
       description: t.description ?? null,
       settle_at: null,
+      expires_at: new Date(0),
       version: 1,
+      created_at: new Date(0),
+      updated_at: new Date(0),
     };
+    const events = [statusEvent(draft, null, correlationId)];
+    let row = draft;
     if (t.then) {
       if (!canTransition('pending', t.then.status))
         throw new ConcurrentStatusChange(`a new transaction cannot go to ${t.then.status}`);
-      row = { ...row, status: t.then.status, message: t.then.message, settle_at: t.then.settleAt, version: 2 };
+      row = {
+        ...draft,
+        status: t.then.status,
+        message: t.then.message,
+        settle_at: t.then.settleAt,
+        version: draft.version + 1,
+      };
+      events.push(statusEvent(row, 'pending', correlationId));
     }
+    // Every event is of this row: the statement sets id and timestamps (the same now() for all).
+    const outbox = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
     return {
       row,
-      createdWith: t.then ? t.message : null,
-      correlationId,
+      outbox,
       expiresInSeconds: t.expiresInSeconds,
       checkoutAttempt: t.checkoutAttempt ?? null,
       idempotencyKey: t.idempotencyKey ?? null,
@@ -134,25 +176,14 @@ export class TransactionStore {
     };
   }
 
-  /**
-   * Inserts prepared transactions and their events ; returns the rows
-   * inserted, without those a unique constraint skipped.
-   */
-  async insertMany(m: TransactionManager, items: PreparedInsert[]): Promise<TransactionRow[]> {
-    const rows = await queryRows<TransactionRow>(m, INSERT_MANY, [JSON.stringify(items.map(insertRecord))]);
-    const byId = new Map(rows.map((r) => [r.public_id, r]));
-    const events = items.flatMap((item) => {
-      const stored = byId.get(item.row.public_id);
-      return stored ? insertedEvents(stored, item) : [];
-    });
-    await appendEventsToOutbox(m, events);
-    return rows;
+  /** Inserts prepared transactions and their events in one statement; returns the rows no unique constraint skipped. */
+  insertMany(m: EntityManager, items: PreparedInsert[]): Promise<TransactionRow[]> {
+    return queryRows<TransactionRow>(m, INSERT_MANY, [JSON.stringify(items.map(insertRecord))]);
   }
 
-  /** Inserts one prepared transaction and its events ; a unique constraint is its error. */
-  async insert(m: TransactionManager, item: PreparedInsert): Promise<TransactionRow> {
+  /** Inserts one prepared transaction and its events in one statement; a unique constraint it meets is its error. */
+  async insert(m: EntityManager, item: PreparedInsert): Promise<TransactionRow> {
     const [stored] = await queryRows<TransactionRow>(m, INSERT_ONE, [JSON.stringify([insertRecord(item, 0)])]);
-    await appendEventsToOutbox(m, insertedEvents(stored, item));
     return stored;
   }
 
@@ -179,9 +210,8 @@ export class TransactionStore {
     return updated;
   }
 
-  /** Moves the row to `to` and appends the event built from the updated row . */
   async changeStatus(
-    m: TransactionManager,
+    m: EntityManager,
     row: TransactionRow,
     to: TransactionStatus,
     message: string,
@@ -190,15 +220,26 @@ export class TransactionStore {
   ): Promise<TransactionRow> {
     if (!canTransition(row.status, to))
       throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
+    // One statement for the change and its event (as create() does): the event is built from the
+    // row as it will be, which the version guard makes exact (every caller holds the row locked or
+    // just wrote it); only date_updated comes from the statement.
     const settleAt = extra.settleAt === undefined ? row.settle_at : extra.settleAt;
-    const [updated] = await queryRows<TransactionRow>(
+    const next: TransactionRow = { ...row, status: to, message, settle_at: settleAt, version: row.version + 1 };
+    const event = statusEvent(next, row.status, correlationId);
+    const rows = await queryRows<TransactionRow>(
       m,
-      `UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
-        WHERE id = $1 AND status = $2 AND version = $6 RETURNING ${ROW_COLUMNS}`,
-      [row.id, row.status, to, message, settleAt, row.version],
+      `WITH t AS (
+         UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
+          WHERE id = $1 AND status = $2 AND version = $6 RETURNING *
+       ), event AS (
+         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
+         SELECT $7, $8, $9, jsonb_set($10::jsonb, '{data,transaction,date_updated}', ${iso('t.updated_at')}), $11::jsonb
+           FROM t
+       )
+       SELECT * FROM t`,
+      [row.id, row.status, to, message, settleAt, row.version, ...outboxValues(event, buildEnvelope(event))],
     );
-    if (!updated) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
-    await appendToOutbox(m, statusEvent(updated, row.status, correlationId));
-    return updated;
+    if (rows.length === 0) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
+    return rows[0];
   }
 }
