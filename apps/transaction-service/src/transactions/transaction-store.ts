@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, type PreparedStatement, queryRows } from '@payments/database';
+import { type EntityManager, type PreparedStatement, type TransactionManager, queryRows } from '@payments/database';
 import type { Metadata, TransactionSnapshot, TransactionStatus, Mode } from '@payments/contracts';
 import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues } from '@payments/messaging';
 import { publicId } from '@payments/platform';
@@ -211,7 +211,7 @@ export class TransactionStore {
   }
 
   async changeStatus(
-    m: EntityManager,
+    m: TransactionManager,
     row: TransactionRow,
     to: TransactionStatus,
     message: string,
