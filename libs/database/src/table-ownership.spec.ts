@@ -108,7 +108,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
     // A transaction and its event are written in one statement (a CTE), through the outbox's own column list.
     owners: ['libs/messaging/src/outbox.ts', 'apps/transaction-service/src/transactions/transaction-store.ts'],
   },
-  processed_events: { owners: ['libs/messaging/src/event-applier.ts'] },
+  processed_events: { owners: ['libs/messaging/src/consumer.ts'] },
 };
 
 /** Names after FROM/JOIN that are not tables: CTEs, set-returning functions, catalogs. */

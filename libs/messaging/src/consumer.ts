@@ -1,41 +1,67 @@
 import { CrashRestarter } from './crash-restarter';
-import type { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { DataSource } from '@payments/database';
-import { replayTopic, type ReplayOutcome } from '@payments/contracts';
-import type { ConsumerOptions, EventHandler, MessageMeta } from './consumer-options';
-import { DEFAULT_MAX_BATCH, DEFAULT_PARTITIONS_AT_ONCE, EventApplier } from './event-applier';
+import { type DataSource, isConnectionError } from '@payments/database';
+import { deadLetterTopic, replayTopic, type EventEnvelope, type ReplayOutcome } from '@payments/contracts';
+import { eventsConsumed, runWithContext } from '@payments/platform';
+import type { AfterCommit, ConsumerOptions, EventHandler, MessageMeta } from './consumer-options';
+import { FetchCommit } from './fetch-commit';
 import { OffsetCommitter } from './offset-committer';
-import { decodeMessage, replayOrigin, reportReplayOutcomes, runsOf } from './replay';
+import { sendToDeadLetter } from './dead-letter';
+import { type Decoded, decodeMessage, replayOrigin, reportReplayOutcomes, runsOf } from './replay';
 
+class StoppingError extends Error {}
+const DEFAULT_PARTITIONS_AT_ONCE = 3;
+const DEFAULT_MAX_BATCH = 500;
 const IDLE_FETCH_WAIT_MS = 1_000; // without `fetch` options: a stop waits at most this long
 /** How long a resolved offset may stay uncommitted (what a restart or rebalance redelivers, at most). */
 const OFFSET_COMMIT_INTERVAL_MS = 1_000;
 
+/** Wait before trying again after the attempt-th failure in a row. */
+const backoffMs = (attempt: number): number => Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
+
 /**
- * A Kafka consumer that applies each event exactly once: the event id goes into processed_events in
- * the same transaction as the effect, so redelivery, replay and a crash between DB commit and offset
- * commit are harmless. A batch shares one transaction with the fetch's other partitions (FetchCommit);
- * if it fails, its events go one at a time and a poison message is dead-lettered after `maxAttempts`.
- * While the database is unreachable the batch is not split: the partition backs off and retries it.
+ * A Kafka consumer that applies each event exactly once: the event id goes into
+ * processed_events in the same DB transaction as the effect, so redelivery, replay and a crash
+ * between DB commit and offset commit are all harmless. Events arrive in batches (per partition,
+ * in order) and a batch is applied in one transaction, shared with the batches of the fetch's other
+ * partitions (FetchCommit) — one inbox statement and one commit for up to `maxBatch` events of
+ * each partition. If that transaction fails, the batch is rolled back whole and its
+ * events are applied one at a time: a poison message goes to the group's dead-letter topic after
+ * `maxAttempts`. While the database is unreachable the batch is not split: the partition backs off
+ * and tries it whole again.
  */
 export class IdempotentConsumer {
   private consumer: Consumer | undefined;
   private stopping = false;
   private readonly crashes: CrashRestarter;
-  private readonly applier: EventApplier;
+  private readonly fetchCommit: FetchCommit;
   private readonly offsets: OffsetCommitter;
 
   constructor(
     private readonly kafka: Kafka,
-    ds: DataSource,
+    private readonly ds: DataSource,
     private readonly dlqProducer: Producer,
     private readonly options: ConsumerOptions,
-    logger: Logger,
+    private readonly logger: Logger,
   ) {
     this.offsets = new OffsetCommitter(OFFSET_COMMIT_INTERVAL_MS, logger);
     this.crashes = new CrashRestarter(() => this.start(), logger, `${options.topicPrefix}${options.group}`);
-    this.applier = new EventApplier(ds, dlqProducer, options, logger, () => this.stopping);
+    this.fetchCommit = new FetchCommit(
+      ds,
+      async (manager, ids, topics) => {
+        const inserted: { event_id: string }[] = await manager.query(
+          'INSERT INTO processed_events (consumer_group, event_id, topic)' +
+            ' SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
+          [options.group, ids, topics],
+        );
+        return new Set(inserted.map((r) => r.event_id));
+      },
+      {
+        concurrency: options.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS_AT_ONCE,
+        fullAt: options.maxBatch ?? DEFAULT_MAX_BATCH,
+      },
+    );
   }
 
   get groupId(): string {
@@ -43,7 +69,7 @@ export class IdempotentConsumer {
   }
 
   get deadLetterTopic(): string {
-    return this.applier.deadLetterTopic;
+    return `${this.options.topicPrefix}${deadLetterTopic(this.options.group)}`;
   }
 
   /** Joins the group and consumes; a consumer left by a failed start or a crash is let go first. */
@@ -98,21 +124,25 @@ export class IdempotentConsumer {
     this.offsets.close();
   }
 
+  private base(topic: string): string {
+    return topic.startsWith(this.options.topicPrefix) ? topic.slice(this.options.topicPrefix.length) : topic;
+  }
+
   private async onBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     if (batch.topic === `${this.options.topicPrefix}${replayTopic(this.options.group)}`)
       return this.onReplayBatch(payload);
     const { topic, partition } = batch;
-    const handler = this.options.handlers[this.applier.base(topic)];
+    const handler = this.options.handlers[this.base(topic)];
     const size = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
     for (let i = 0; i < batch.messages.length; i += size) {
       if (!isRunning() || isStale()) return;
-      this.applier.throwIfStopping('batch');
+      this.throwIfStopping('batch');
       const chunk = batch.messages.slice(i, i + size).map((m) => decodeMessage(m));
       const valid = chunk.filter((d) => d.event && handler);
       const together =
         valid.length > 0
-          ? await this.applier.applyTogether(
+          ? await this.applyTogether(
               valid.map((d) => ({ event: d.event!, meta: { topic, partition, offset: d.message.offset } })),
               handler!,
               payload,
@@ -121,7 +151,7 @@ export class IdempotentConsumer {
       if (together === 'lost') return;
       for (const d of chunk) {
         const meta: MessageMeta = { topic, partition, offset: d.message.offset };
-        if (!together || !d.event || !handler) await this.applier.onMessage(meta, d, handler, heartbeat);
+        if (!together || !d.event || !handler) await this.onMessage(meta, d, handler, heartbeat);
         resolveOffset(d.message.offset);
       }
       await heartbeat().catch(() => undefined);
@@ -129,16 +159,53 @@ export class IdempotentConsumer {
   }
 
   /**
-   * Records ops copied into this group's replay topic, applied like the records they copy (same
-   * handlers, same inbox; a run of one source topic shares a transaction). A chunk's outcomes go to
-   * ops in one request before its offsets move: a crash in between reports them again, never loses one.
+   * Applies events in one shared inbox transaction, waiting out an unreachable database: the ids applied
+   * now; null when they must go one at a time (an event fails); 'lost' when the batch is not ours any more.
+   */
+  private async applyTogether(
+    items: { event: EventEnvelope; meta: MessageMeta }[],
+    handler: EventHandler,
+    { heartbeat, isRunning, isStale }: EachBatchPayload,
+  ): Promise<Set<string> | null | 'lost'> {
+    const { topic, partition } = items[0].meta;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.applyBatch(items, handler);
+      } catch (err) {
+        // While the database is unreachable the batch waits whole: one at a time would only multiply the waiting.
+        if (isConnectionError(err)) {
+          await this.backOff(attempt, heartbeat, (delay) =>
+            this.logger.warn(
+              { err, topic, partition, count: items.length, attempt, delay },
+              'database unreachable; retrying the batch',
+            ),
+          );
+          if (!isRunning() || isStale()) return 'lost';
+          this.throwIfStopping('batch');
+          continue;
+        }
+        this.logger.warn(
+          { err, topic, partition, count: items.length },
+          'batch failed; applying its events one at a time',
+        );
+        return null;
+      }
+    }
+  }
+
+  /**
+   * Records ops copied into this group's replay topic, applied as the records they copy (same
+   * handlers, same inbox). Consecutive valid records of one source topic share an inbox
+   * transaction like any batch (one at a time only if that fails, or for records that cannot be
+   * applied), and the outcomes of a chunk go to ops on replay.results in one request, before its
+   * offsets move: a crash in between reports them again, never loses one.
    */
   private async onReplayBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const size = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
     for (let i = 0; i < batch.messages.length; i += size) {
       if (!isRunning() || isStale()) return;
-      this.applier.throwIfStopping('batch');
+      this.throwIfStopping('batch');
       const records = batch.messages.slice(i, i + size).map((message) => {
         const origin = replayOrigin(batch.topic, message);
         return {
@@ -150,11 +217,11 @@ export class IdempotentConsumer {
       });
       const outcomes: ReplayOutcome[] = [];
       for (const run of runsOf(records, (r) => r.origin.topic)) {
-        const handler: EventHandler | undefined = this.options.handlers[this.applier.base(run[0].origin.topic)];
+        const handler: EventHandler | undefined = this.options.handlers[this.base(run[0].origin.topic)];
         const valid = handler !== undefined && run.every((r) => r.decoded.event) ? run : [];
         const applied =
           valid.length > 0
-            ? await this.applier.applyTogether(
+            ? await this.applyTogether(
                 valid.map((r) => ({ event: r.decoded.event!, meta: r.meta })),
                 handler!,
                 payload,
@@ -164,7 +231,7 @@ export class IdempotentConsumer {
         for (const r of run) {
           // An id applied now counts as applied once; a second copy of it in the same run is a duplicate.
           if (applied) outcomes.push(applied.delete(r.decoded.event!.id) ? 'applied' : 'duplicate');
-          else outcomes.push(await this.applier.onMessage(r.meta, r.decoded, handler, heartbeat));
+          else outcomes.push(await this.onMessage(r.meta, r.decoded, handler, heartbeat));
         }
       }
       await reportReplayOutcomes(
@@ -176,5 +243,108 @@ export class IdempotentConsumer {
       for (const r of records) resolveOffset(r.message.offset);
       await heartbeat().catch(() => undefined);
     }
+  }
+
+  private async onMessage(
+    meta: MessageMeta,
+    { message, event, problem }: Decoded,
+    handler: EventHandler | undefined,
+    heartbeat: () => Promise<void>,
+  ): Promise<ReplayOutcome> {
+    const base = this.base(meta.topic);
+    if (!event || !handler) return this.deadLetter(meta, message, problem ?? `no handler for topic ${base}`);
+
+    return runWithContext({ correlation_id: event.correlation_id ?? undefined, event_id: event.id }, async () => {
+      const maxAttempts = this.options.maxAttempts ?? 5;
+      for (let attempt = 1; ; attempt++) {
+        this.throwIfStopping('message');
+        try {
+          const applied = await this.applyOnce(event, handler, meta);
+          eventsConsumed.inc({ group: this.options.group, topic: base, outcome: applied ? 'applied' : 'duplicate' });
+          if (applied) this.options.afterCommit?.();
+          return applied ? 'applied' : 'duplicate';
+        } catch (err) {
+          const transient = isConnectionError(err);
+          if (!transient && attempt >= maxAttempts) {
+            this.logger.error(
+              { err, ...meta, attempt },
+              'event failed after its retries; sending to the dead-letter topic',
+            );
+            return this.deadLetter(meta, message, (err as Error).message);
+          }
+          await this.backOff(attempt, heartbeat, (delay) =>
+            this.logger.warn({ err, ...meta, attempt, transient, delay }, 'event failed; retrying'),
+          );
+        }
+      }
+    });
+  }
+
+  /**
+   * Waits before trying again after the attempt-th failure in a row (said by `log`, given the
+   * wait), then heartbeats so the group keeps the partition while the batch or message waits.
+   */
+  private async backOff(attempt: number, heartbeat: () => Promise<void>, log: (delay: number) => void): Promise<void> {
+    const delay = backoffMs(attempt);
+    log(delay);
+    await new Promise((r) => setTimeout(r, delay));
+    await heartbeat().catch(() => undefined);
+  }
+
+  /** Once stopping, what is in flight is abandoned unresolved: Kafka redelivers it to the next owner. */
+  private throwIfStopping(what: 'batch' | 'message'): void {
+    if (this.stopping) throw new StoppingError(`consumer stopping; the ${what} will be redelivered`);
+  }
+
+  private async applyOnce(event: EventEnvelope, handler: EventHandler, meta: MessageMeta): Promise<boolean> {
+    let then: AfterCommit | undefined;
+    const applied = await this.ds.transaction(async (manager) => {
+      const inserted: unknown[] = await manager.query(
+        'INSERT INTO processed_events (consumer_group, event_id, topic)' +
+          ' VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id',
+        [this.options.group, event.id, meta.topic],
+      );
+      if (inserted.length === 0) return false;
+      then = (await handler(event, manager, meta)) ?? undefined;
+      return true;
+    });
+    if (then) this.afterCommit(then);
+    return applied;
+  }
+
+  /** Applies new events of one partition in order, in the fetch's shared transaction; the ids applied now. */
+  private async applyBatch(
+    items: { event: EventEnvelope; meta: MessageMeta }[],
+    handler: EventHandler,
+  ): Promise<Set<string>> {
+    const base = this.base(items[0].meta.topic);
+    const { applied, appliedIds, thens } = await this.fetchCommit.submit({
+      items,
+      handler,
+      batchHandler: this.options.batchHandlers?.[base],
+    });
+    if (applied > 0) eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'applied' }, applied);
+    if (items.length > applied)
+      eventsConsumed.inc({ group: this.options.group, topic: base, outcome: 'duplicate' }, items.length - applied);
+    for (const then of thens) this.afterCommit(then);
+    if (applied > 0) this.options.afterCommit?.();
+    return appliedIds;
+  }
+
+  /** The events are committed whatever happens here: a failing follow-up must not fail their batch. */
+  private afterCommit(then: AfterCommit): void {
+    try {
+      then();
+    } catch (err) {
+      this.logger.error({ err }, 'after-commit action failed');
+    }
+  }
+
+  /** Keeps the key and the message's own headers so a dead-letter replay delivers it unchanged. */
+  private async deadLetter(meta: MessageMeta, message: KafkaMessage, reason: string): Promise<'dead_lettered'> {
+    await sendToDeadLetter(this.dlqProducer, this.deadLetterTopic, this.options.group, meta, message, reason);
+    eventsConsumed.inc({ group: this.options.group, topic: meta.topic, outcome: 'dead_lettered' });
+    this.logger.error({ ...meta, reason }, 'message sent to the dead-letter topic');
+    return 'dead_lettered';
   }
 }
