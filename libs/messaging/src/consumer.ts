@@ -21,15 +21,10 @@ const OFFSET_COMMIT_INTERVAL_MS = 1_000;
 const backoffMs = (attempt: number): number => Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
 
 /**
- * A Kafka consumer that applies each event exactly once: the event id goes into
- * processed_events in the same DB transaction as the effect, so redelivery, replay and a crash
- * between DB commit and offset commit are all harmless. Events arrive in batches (per partition,
- * in order) and a batch is applied in one transaction, shared with the batches of the fetch's other
- * partitions (FetchCommit) — one inbox statement and one commit for up to `maxBatch` events of
- * each partition. If that transaction fails, the batch is rolled back whole and its
- * events are applied one at a time: a poison message goes to the group's dead-letter topic after
- * `maxAttempts`. While the database is unreachable the batch is not split: the partition backs off
- * and tries it whole again.
+ * A Kafka consumer that applies each event exactly once: the event id goes into processed_events in
+ * the same transaction as the effect, so redelivery, replay and a crash before the offset commit are
+ * harmless. A failed batch is applied one event at a time, so a poison message alone goes to the
+ * dead-letter topic; while the database is unreachable the batch waits whole.
  */
 export class IdempotentConsumer {
   private consumer: Consumer | undefined;

@@ -34,17 +34,10 @@ export interface FetchCommitLimits {
 }
 
 /**
- * One inbox transaction for the chunks of every partition a fetch delivered: kafkajs starts a fetch's
- * `eachBatch` calls in the same event-loop turn, so chunks submitted before the next turn, and any
- * that arrive while a transaction runs, share the next one. No timer, so a lone chunk waits for
- * nothing; each partition submits one chunk at a time, so its events stay in order.
- *
- * A backlog's chunks are full: once `fullAt` events are queued, a transaction of about that many
- * starts beside the running ones (up to `concurrency`), because one at a time left the database on one
- * connection (replay a median 1.7× slower; docs/benchmarks.md, fourth round).
- *
- * If a shared transaction fails, each chunk is retried alone, so one partition's poison event cannot
- * hold back the others; if the database is unreachable, every chunk fails at once and the callers back off.
+ * One inbox transaction for the chunks a fetch delivered (kafkajs starts its `eachBatch` calls in one
+ * event-loop turn); no timer, so a lone chunk waits for nothing. Full chunks start side by side, up to
+ * `concurrency`: one at a time made replays 1.7× slower (docs/benchmarks.md, fourth round). A failed
+ * shared transaction retries each chunk alone, so one partition's poison event holds back no other.
  */
 export class FetchCommit {
   private queue: Pending[] = [];

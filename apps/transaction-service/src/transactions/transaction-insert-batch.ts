@@ -5,20 +5,10 @@ import type { TransactionRow } from './transaction-row';
 import { TransactionStore, type NewTransaction, type PreparedInsert } from './transaction-store';
 
 /**
- * Group commit of the initialize inserts (docs/decisions/0013-group-commit-of-initialize.md): an
- * insert that finds fewer than INITIALIZE_INSERTS_IN_FLIGHT statements running goes out at once
- * as the statement without conflict skipping; those that arrive while that many run go out together in one
- * TransactionStore.insertMany. Still one statement, so one atomic autocommit transaction: every caller is answered
- * only after the statement that carries its row committed. A row skipped by a unique constraint,
- * and every row of a statement that failed with one row's error (SQLSTATE class 22 or 23: its CHECK
- * or data error rolls the statement back) or was rolled back by other transactions (class 40),
- * runs again alone, side by side with the others, to get the answer it would have had alone; any
- * other error (statement_timeout, a lock not available) reaches every caller of that statement; a connection
- * lost in flight gives each the same OutcomeUnknownError, and a pool that cannot connect the same
- * connect error.
- *
- * Only for inserts run on the pool: one inside a caller's transaction (a checkout attempt) must see
- * that transaction, and uses TransactionStore.create.
+ * Group commit of initialize inserts (ADR 0013): inserts that arrive while INITIALIZE_INSERTS_IN_FLIGHT
+ * statements run go out together in one statement, and each caller gets the answer it would have had
+ * alone (the ADR lists how each kind of failure is answered). Pool inserts only: one inside a
+ * caller's transaction (a checkout attempt) uses TransactionStore.create.
  */
 @Injectable()
 export class TransactionInsertBatch {

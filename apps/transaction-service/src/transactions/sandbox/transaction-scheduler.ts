@@ -11,14 +11,9 @@ import { TransactionStore } from '../transaction-store';
 const BATCH = 100;
 
 /**
- * Time-driven transitions, kept in the database (not in timers) so a restart loses none:
- * - the test-mode sandbox settles processing payments whose settle_at has passed;
- * - pending payments past expires_at fail as expired.
- * Rows are claimed with FOR UPDATE SKIP LOCKED, so replicas share the work without doing it twice.
- * Between ticks it sleeps until the earliest settlement or expiry is due (at least
- * SCHEDULER_POLL_INTERVAL_MS, at most SCHEDULER_IDLE_MAX_MS), so an idle service does not poll ten
- * times a second; each write this process commits (the outbox's notify) shortens a longer sleep
- * to the interval, since a payment it just made may settle soon.
+ * Sandbox settlement and expiry, driven by times kept in the database so a restart loses none; rows
+ * are claimed with SKIP LOCKED, so replicas share the work. It sleeps until the earliest is due
+ * (within SCHEDULER_POLL_INTERVAL_MS..SCHEDULER_IDLE_MAX_MS) so an idle service does not poll.
  */
 @Injectable()
 export class TransactionScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
