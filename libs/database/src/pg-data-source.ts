@@ -296,7 +296,7 @@ export class DataSource implements EntityManager {
       }
       const result = await fn(raw, manager);
       // The connection broke between statements: COMMIT would not be sent, and the server rolled back.
-      if (broken && !expired) throw new QueryFailedError('COMMIT', undefined, broken);
+      if (broken && !expired) throw new QueryFailedError('COMMIT (not sent: connection lost)', undefined, broken);
       await send('COMMIT', undefined, true);
       return result;
     } catch (err) {
