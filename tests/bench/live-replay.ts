@@ -7,7 +7,7 @@ import type { Report } from './report';
 /**
  * (e) `ops replay --live` of the whole transaction topic (part c's history and everything before
  * it) to the ledger while it runs: the copy rate as the progress line reports it (from the first
- * batch), the time until the group applied every copy, and the copier's peak memory.
+ * batch), the time until the group applied every copy, and the copier's CPU time and peak memory.
  */
 export async function benchLiveReplay(stack: Stack, report: Report): Promise<void> {
   const group = ConsumerGroups.SplitLedger;
@@ -30,6 +30,7 @@ export async function benchLiveReplay(stack: Stack, report: Report): Promise<voi
   const copied = /copying to \S+ (\d+)\/\d+ \(100 %\) (\d+) events\/s/.exec(res.out);
   const replayed = /(\d+) event\(s\) replayed to/.exec(res.out);
   const rss = Number(/ops: peak memory (\d+) MB/.exec(res.out)?.[1]);
+  const cpuSeconds = Number(/ops: peak memory \d+ MB, CPU ([\d.]+) s/.exec(res.out)?.[1]);
   const note =
     res.code === 0 ? `${copied?.[1]} events` : `failed (exit ${res.code}): ${res.out.split('\n').slice(-3).join(' ')}`;
   report.add({
@@ -46,6 +47,13 @@ export async function benchLiveReplay(stack: Stack, report: Report): Promise<voi
     value: replayed ? Number(replayed[1]) / seconds : NaN,
     unit: 'events/s',
     note: `${seconds.toFixed(1)} s for the whole command`,
+  });
+  report.add({
+    section: 'replay',
+    name: 'ops live replay, copier CPU per event',
+    value: replayed ? (cpuSeconds * 1e6) / Number(replayed[1]) : NaN,
+    unit: 'µs',
+    note: `${cpuSeconds} s for the whole command, start-up and the wait for outcomes included`,
   });
   report.add({
     section: 'replay',

@@ -10,6 +10,7 @@ export * from './ledger';
 export * from './reconcile';
 export * from './admin-rpc';
 export * from './replay';
+export * from './replay-bundle';
 export * from './webhook-events';
 export * from './webhook-signature';
 // Types only: the schema values load TypeBox and live behind `@payments/contracts/schemas`.

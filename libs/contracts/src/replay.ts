@@ -31,6 +31,11 @@ export const ReplayHeaders = {
   SourceOffset: 'replay-source-offset',
   /** The record's position in its run (0, 1, …): the copier counts each outcome once by it. */
   Sequence: 'replay-seq',
+  /**
+   * On a record whose value is a bundle of this many records of one source partition
+   * (replay-bundle.ts); its `replay-origin` names the first, the others follow in sequence.
+   */
+  Bundle: 'replay-bundle',
 } as const;
 
 /** Where a replayed record comes from, as the replay headers say. */

@@ -8,7 +8,7 @@ import type { AfterCommit, ConsumerOptions, EventHandler, MessageMeta } from './
 import { FetchCommit } from './fetch-commit';
 import { OffsetCommitter } from './offset-committer';
 import { sendToDeadLetter } from './dead-letter';
-import { type Decoded, decodeMessage, replayOrigin, reportReplayOutcomes, runsOf } from './replay';
+import { type Decoded, decodeMessage, replayEntries, reportReplayOutcomes, runsOf } from './replay';
 
 class StoppingError extends Error {}
 const DEFAULT_PARTITIONS_AT_ONCE = 3;
@@ -198,18 +198,16 @@ export class IdempotentConsumer {
   private async onReplayBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const size = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
-    for (let i = 0; i < batch.messages.length; i += size) {
+    const entries = replayEntries(batch.topic, batch.messages);
+    for (let i = 0; i < entries.length; i += size) {
       if (!isRunning() || isStale()) return;
       this.throwIfStopping('batch');
-      const records = batch.messages.slice(i, i + size).map((message) => {
-        const origin = replayOrigin(batch.topic, message);
-        return {
-          message,
-          origin,
-          decoded: decodeMessage(message),
-          meta: { topic: origin.topic, partition: origin.partition, offset: origin.offset } as MessageMeta,
-        };
-      });
+      const records = entries.slice(i, i + size).map(({ message, origin, problem, resolves }) => ({
+        origin,
+        resolves,
+        decoded: problem ? { message, problem } : decodeMessage(message),
+        meta: { topic: origin.topic, partition: origin.partition, offset: origin.offset } as MessageMeta,
+      }));
       const outcomes: ReplayOutcome[] = [];
       for (const run of runsOf(records, (r) => r.origin.topic)) {
         const handler: EventHandler | undefined = this.options.handlers[this.base(run[0].origin.topic)];
@@ -235,7 +233,8 @@ export class IdempotentConsumer {
         this.options.group,
         records.map((r, k) => ({ origin: r.origin, outcome: outcomes[k] })),
       );
-      for (const r of records) resolveOffset(r.message.offset);
+      // A bundle's offset moves once its last record is handled.
+      for (const r of records) if (r.resolves !== undefined) resolveOffset(r.resolves);
       await heartbeat().catch(() => undefined);
     }
   }

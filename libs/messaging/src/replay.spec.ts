@@ -1,6 +1,6 @@
 import type { KafkaMessage } from 'kafkajs';
-import { formatReplayOrigin, ReplayHeaders } from '@payments/contracts';
-import { ownHeaders, replayOrigin, reportReplayOutcomes } from './replay';
+import { encodeReplayBundle, formatReplayOrigin, ReplayHeaders } from '@payments/contracts';
+import { ownHeaders, replayEntries, replayOrigin, reportReplayOutcomes } from './replay';
 
 const message = (headers: KafkaMessage['headers']): KafkaMessage =>
   ({ key: null, value: null, timestamp: '0', attributes: 0, offset: '7', headers }) as KafkaMessage;
@@ -68,6 +68,74 @@ describe('replayOrigin', () => {
 
   it('drops the replay headers from what a dead letter keeps as the message’s own', () => {
     expect(Object.keys(ownHeaders({ [ReplayHeaders.Origin]: 'x', 'event-id': 'evt_1' }))).toEqual(['event-id']);
+  });
+});
+
+describe('replayEntries', () => {
+  const run = 'run-b';
+  const bundle = (offset: string, seq: number, values: string[], count = String(values.length)) =>
+    ({
+      key: null,
+      timestamp: '0',
+      attributes: 0,
+      offset,
+      value: encodeReplayBundle(
+        values.map((v, i) => ({
+          key: Buffer.from(`k${i}`),
+          value: Buffer.from(v),
+          headers: { 'event-id': Buffer.from(v) },
+          offset: String(500 + 2 * i),
+        })),
+      ),
+      headers: {
+        [ReplayHeaders.Origin]: Buffer.from(
+          formatReplayOrigin({ run, seq, partition: 1, offset: '500', topic: 'p1.t' }),
+        ),
+        [ReplayHeaders.Bundle]: Buffer.from(count),
+      },
+    }) as KafkaMessage;
+
+  it('opens a bundle into its records, each with its source offset and sequence number', () => {
+    const single = message({
+      [ReplayHeaders.Origin]: Buffer.from(
+        formatReplayOrigin({ run, seq: 0, partition: 1, offset: '499', topic: 'p1.t' }),
+      ),
+    });
+    const entries = replayEntries('p1.replay.g', [single, bundle('8', 1, ['a', 'b', 'c'])]);
+    expect(
+      entries.map((e) => [
+        e.message.key?.toString(),
+        e.message.value?.toString(),
+        e.origin.offset,
+        e.origin.seq,
+        e.resolves,
+      ]),
+    ).toEqual([
+      [undefined, undefined, '499', 0, '7'],
+      ['k0', 'a', '500', 1, undefined],
+      ['k1', 'b', '502', 2, undefined],
+      ['k2', 'c', '504', 3, '8'],
+    ]);
+    // The replay topic's offset moves after the bundle's last record only (`resolves`).
+    // What a dead letter of a bundled record keeps: its own headers, none of the bundle's.
+    expect(ownHeaders(entries[2].message.headers)).toEqual({ 'event-id': Buffer.from('b') });
+  });
+
+  it('answers for every record of a bundle it cannot read, once, so the copier hears of each', async () => {
+    const damaged = { ...bundle('9', 4, ['a', 'b', 'c']), value: Buffer.from('nonsense') } as KafkaMessage;
+    const miscounted = bundle('10', 7, ['a', 'b'], '3');
+    const entries = replayEntries('p1.replay.g', [damaged, miscounted]);
+    expect(entries.map((e) => [e.origin.seq, e.origin.span, e.resolves, e.problem])).toEqual([
+      [4, 3, '9', expect.stringMatching(/version/)],
+      [7, 3, '10', 'a replay bundle of 3 that holds another count'],
+    ]);
+    const send = jest.fn(async () => []);
+    await reportReplayOutcomes({ send } as unknown as Parameters<typeof reportReplayOutcomes>[0], 'p1.', 'g', [
+      { origin: entries[0].origin, outcome: 'dead_lettered' },
+      { origin: entries[1].origin, outcome: 'dead_lettered' },
+    ]);
+    const [[{ messages }]] = send.mock.calls as unknown as [[{ messages: { value: string }[] }]];
+    expect(JSON.parse(messages[0].value).ranges).toEqual([[4, 9, 'dead_lettered']]);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   DeadLetterHeaders,
   REPLAY_RESULTS_TOPIC,
   ReplayHeaders,
+  decodeReplayBundle,
   envelopeProblem,
   parseReplayOrigin,
   type EventEnvelope,
@@ -44,6 +45,8 @@ export function runsOf<T>(items: T[], key: (item: T) => string): T[][] {
 export interface ReplayOrigin extends ReplayOriginFields {
   /** Copied by an ops that writes one `replay-origin` header and reads outcomes as ranges. */
   ranged: boolean;
+  /** How many sequence numbers from `seq` on it answers for (a bundle that cannot be read: all of its records). */
+  span?: number;
 }
 
 const header = (headers: IHeaders | undefined, name: string): string | undefined => headers?.[name]?.toString();
@@ -62,6 +65,50 @@ export function replayOrigin(topic: string, message: KafkaMessage): ReplayOrigin
     offset: header(h, ReplayHeaders.SourceOffset) ?? '-1',
     seq: /^\d{1,15}$/.test(header(h, ReplayHeaders.Sequence) ?? '') ? Number(header(h, ReplayHeaders.Sequence)) : null,
   };
+}
+
+/** One event of a batch of a group's replay topic: a record copied alone, or one of a bundle. */
+export interface ReplayEntry {
+  /** The copied record (one of a bundle is rebuilt from it: key, value and its own headers). */
+  message: KafkaMessage;
+  origin: ReplayOrigin;
+  /** Why it cannot be applied, found before its value is read (a bundle that cannot be read). */
+  problem?: string;
+  /** The replay topic's offset this entry completes: set on a bundle's last record only. */
+  resolves?: string;
+}
+
+/**
+ * The events a batch of the replay topic `topic` carries, in order: each bundle opened into its
+ * records (replay-bundle.ts). A bundle that cannot be read is one entry that answers for all of
+ * its sequence numbers, so it is dead-lettered once and the copier still hears of every record.
+ */
+export function replayEntries(topic: string, messages: KafkaMessage[]): ReplayEntry[] {
+  const entries: ReplayEntry[] = [];
+  for (const message of messages) {
+    const origin = replayOrigin(topic, message);
+    const count = header(message.headers, ReplayHeaders.Bundle);
+    if (count === undefined) {
+      entries.push({ message, origin, resolves: message.offset });
+      continue;
+    }
+    const records = decodeReplayBundle(message.value);
+    if (typeof records === 'string' || records.length === 0 || String(records.length) !== count) {
+      const problem = typeof records === 'string' ? records : `a replay bundle of ${count} that holds another count`;
+      const span = /^[1-9]\d{0,5}$/.test(count) ? Number(count) : 1;
+      entries.push({ message, origin: { ...origin, span }, problem, resolves: message.offset });
+      continue;
+    }
+    const last = records.length - 1;
+    records.forEach((r, i) =>
+      entries.push({
+        message: { ...message, key: r.key, value: r.value, headers: r.headers } as KafkaMessage,
+        origin: { ...origin, offset: r.offset, seq: origin.seq === null ? null : origin.seq + i },
+        resolves: i === last ? message.offset : undefined,
+      }),
+    );
+  }
+  return entries;
 }
 
 /** A message's own headers, without the ones replay and dead-lettering add. */
@@ -88,8 +135,9 @@ export async function reportReplayOutcomes(
     if (origin.ranged && origin.seq !== null) {
       const list = ranges.get(origin.run) ?? [];
       const last = list.at(-1);
-      if (last && last[2] === outcome && last[1] + 1 === origin.seq) last[1] = origin.seq;
-      else list.push([origin.seq, origin.seq, outcome]);
+      const through = origin.seq + (origin.span ?? 1) - 1;
+      if (last && last[2] === outcome && last[1] + 1 === origin.seq) last[1] = through;
+      else list.push([origin.seq, through, outcome]);
       ranges.set(origin.run, list);
       continue;
     }

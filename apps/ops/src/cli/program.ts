@@ -49,7 +49,7 @@ export function buildProgram(registrations: CommandRegistration[], ctx: OpsConte
   return program;
 }
 
-/** With OPS_REPORT_RSS, the peak resident memory of the whole command on stderr (scale tests, bench). */
+/** With OPS_REPORT_RSS, the peak resident memory and CPU time of the whole command on stderr (scale tests, bench). */
 export function reportPeakMemory(): void {
   let report = false;
   try {
@@ -57,7 +57,10 @@ export function reportPeakMemory(): void {
   } catch {
     // Invalid settings were already reported by the command that read them.
   }
-  if (report) process.stderr.write(`ops: peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);
+  if (!report) return;
+  const usage = process.resourceUsage();
+  const cpu = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+  process.stderr.write(`ops: peak memory ${Math.round(usage.maxRSS / 1024)} MB, CPU ${cpu.toFixed(2)} s\n`);
 }
 
 /** Runs the command line and returns the exit code; every error becomes one line on stderr. */

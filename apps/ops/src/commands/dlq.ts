@@ -9,7 +9,7 @@ import { drained } from '../cli/output';
 import { Progress } from '../cli/progress';
 import { nonNegativeInt, positiveInt } from '../cli/values';
 import { describeGroup, requireGroup } from '../kafka/groups';
-import { letterOrigin } from '../kafka/dead-letter-origin';
+import { letterOrigin, letterRecords } from '../kafka/dead-letter-origin';
 import { outcomeSummary } from '../kafka/live-replay';
 import { DEFAULT_STALL_MS, readRanges, topicRanges, type PartitionRange } from '../kafka/reader';
 import { Redelivery } from '../kafka/redeliver';
@@ -178,23 +178,14 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
           const progress = new Progress(`delivering to ${opts.group}`, count, { unit: 'messages' });
           // Up to where each partition was delivered: only that much is removed.
           const delivered = new Map<number, number>();
+          let letters = 0;
           const end = await readRanges(
             s,
             topic,
             ranges,
             async (partition, messages) => {
-              const records = messages.map((m) => {
-                const origin = letterOrigin(m, base);
-                return {
-                  key: m.key,
-                  value: m.value,
-                  headers: ownHeaders(m.headers),
-                  sourceTopic: origin.topic!,
-                  sourcePartition: Number(origin.partition ?? -1),
-                  sourceOffset: origin.offset ?? '-1',
-                };
-              });
-              await redelivery.send(records, () => progress.update(redelivery.sent));
+              await redelivery.send(messages.flatMap((m) => letterRecords(m, base)));
+              progress.update((letters += messages.length));
               delivered.set(partition, Number(messages[messages.length - 1].offset) + 1);
             },
             { stallMs, what: `delivering ${topic}` },
@@ -202,7 +193,7 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
           progress.stop();
           if (end === 'interrupted') {
             throw new InterruptedError(
-              `interrupted: ${redelivery.sent} of ${count} message(s) delivered and none removed from ${topic}; ` +
+              `interrupted: ${letters} of ${count} message(s) delivered and none removed from ${topic}; ` +
                 'run the same command again (the group applies each message once)',
             );
           }

@@ -1,5 +1,6 @@
 import type { KafkaMessage } from 'kafkajs';
-import { letterOrigin } from './dead-letter-origin';
+import { encodeReplayBundle } from '@payments/contracts';
+import { letterOrigin, letterRecords } from './dead-letter-origin';
 
 const letter = (headers: Record<string, string>): KafkaMessage =>
   ({
@@ -78,5 +79,54 @@ describe('letterOrigin: where ops dlq replay sends a dead letter back as coming 
         base,
       ),
     ).toEqual(results);
+  });
+});
+
+describe('letterRecords: what ops dlq replay delivers for a dead letter', () => {
+  it('is the letter with its own headers, or the records of a bundle an earlier service dead-lettered whole', () => {
+    const plain = {
+      ...letter({ ...dlq('p1.transaction.status_changed', '2', '41'), 'x-trace': 't' }),
+      key: Buffer.from('k'),
+    };
+    expect(letterRecords(plain as KafkaMessage, base)).toEqual([
+      {
+        key: Buffer.from('k'),
+        value: null,
+        headers: { 'x-trace': Buffer.from('t') },
+        sourceTopic: 'p1.transaction.status_changed',
+        sourcePartition: 2,
+        sourceOffset: '41',
+      },
+    ]);
+    const bundled = [
+      {
+        key: Buffer.from('a'),
+        value: Buffer.from('{"id":"evt_a"}'),
+        headers: { 'event-id': Buffer.from('evt_a') },
+        offset: '41',
+      },
+      { key: Buffer.from('b'), value: Buffer.from('{"id":"evt_b"}'), headers: {}, offset: '44' },
+    ];
+    const whole = {
+      ...letter({
+        ...dlq('p1.transaction.status_changed', '2', '41'),
+        'replay-bundle': '2',
+        'replay-origin': 'run-1 0 2 41 p1.transaction.status_changed',
+      }),
+      value: encodeReplayBundle(bundled),
+    } as KafkaMessage;
+    expect(letterRecords(whole, base)).toEqual(
+      bundled.map((r) => ({
+        key: r.key,
+        value: r.value,
+        headers: r.headers,
+        sourceTopic: 'p1.transaction.status_changed',
+        sourcePartition: 2,
+        sourceOffset: r.offset,
+      })),
+    );
+    // A bundle letter that cannot be opened goes back as it is (and is dead-lettered again, once).
+    const damaged = { ...whole, value: Buffer.from('nonsense') } as KafkaMessage;
+    expect(letterRecords(damaged, base)).toHaveLength(1);
   });
 });

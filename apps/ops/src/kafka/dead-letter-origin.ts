@@ -1,5 +1,13 @@
 import type { KafkaMessage } from 'kafkajs';
-import { DeadLetterHeaders, ReplayHeaders, parseReplayOrigin, replayTopicGroup } from '@payments/contracts';
+import {
+  DeadLetterHeaders,
+  ReplayHeaders,
+  decodeReplayBundle,
+  parseReplayOrigin,
+  replayTopicGroup,
+} from '@payments/contracts';
+import { ownHeaders } from '@payments/messaging';
+import type { ReplayRecord } from './redeliver';
 
 /** Where a dead letter is delivered again as coming from (the headers' text: a hand-made letter may say anything). */
 export interface LetterOrigin {
@@ -32,4 +40,31 @@ export function letterOrigin(m: KafkaMessage, base: (topic: string) => string): 
   // An origin that is a replay topic again has no handler either: the letter stays what it says.
   if (!origin || replayTopicGroup(base(origin.topic)) !== undefined) return own;
   return { topic: origin.topic, partition: String(origin.partition), offset: origin.offset, replayTopic: topic };
+}
+
+/**
+ * What a dead letter delivers again: the letter itself, or, for a replay bundle that a service of
+ * an earlier release dead-lettered whole (it kept the `replay-bundle` header it did not read), the
+ * records in it, each from its own offset. `topic` of the origin must be known (checked before).
+ */
+export function letterRecords(m: KafkaMessage, base: (topic: string) => string): ReplayRecord[] {
+  const origin = letterOrigin(m, base);
+  const at = { sourceTopic: origin.topic!, sourcePartition: Number(origin.partition ?? -1) };
+  const one: ReplayRecord = {
+    key: m.key,
+    value: m.value,
+    headers: ownHeaders(m.headers),
+    ...at,
+    sourceOffset: origin.offset ?? '-1',
+  };
+  if (header(m, ReplayHeaders.Bundle) === undefined || at.sourcePartition < 0) return [one];
+  const records = decodeReplayBundle(m.value);
+  if (typeof records === 'string' || records.length === 0) return [one];
+  return records.map((r) => ({
+    key: r.key,
+    value: r.value,
+    headers: ownHeaders(r.headers),
+    ...at,
+    sourceOffset: r.offset,
+  }));
 }

@@ -88,6 +88,8 @@ export async function readFrom(
   // The batches being handled: the last commit waits for them, and is made before the consumer
   // stops (kafkajs refuses commits after).
   const inFlight = new Set<Promise<void>>();
+  // A batch that failed after the read was already resolved (another partition finished it) still fails it.
+  let failed: Error | undefined;
   try {
     await consumer.connect();
     // Every partition is sought to its start; should kafkajs ever fall back to a default (an offset
@@ -141,6 +143,7 @@ export async function readFrom(
               await handling;
             } catch (err) {
               // A batch that cannot be handled (e.g. a record too large to copy) ends the read at once.
+              failed ??= err as Error;
               reject(err as Error);
               return;
             } finally {
@@ -154,6 +157,7 @@ export async function readFrom(
         consumer.seek({ topic: s.full(topic), partition, offset: String(offset) });
     });
     await Promise.allSettled([...inFlight]);
+    if (failed) throw failed;
     await commit();
     await stopConsumer(consumer);
     return end;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Partitioners, type IHeaders, type Producer } from 'kafkajs';
+import { CompressionTypes, Partitioners, type IHeaders, type Producer } from 'kafkajs';
 import {
   REPLAY_RESULTS_TOPIC,
   ReplayHeaders,
+  encodeReplayBundle,
   formatReplayOrigin,
   replayTopic,
   type ReplayResult,
@@ -26,10 +27,22 @@ export interface ReplayRecord {
   sourceOffset: string;
 }
 
-/** Records per produce request at most (see send()). */
-const CHUNK_RECORDS = 500;
+/** Records per bundle at most; the size limit usually ends a bundle first (about 2 500 events a MB). */
+const BUNDLE_RECORDS = 5_000;
 
 export type { OutcomeCounts } from './outcome-tally';
+
+/** Consecutive records of one source partition; a record whose partition is unknown stands alone. */
+function sourceRuns(records: ReplayRecord[]): ReplayRecord[][] {
+  const runs: ReplayRecord[][] = [];
+  for (const r of records) {
+    const last = runs.at(-1)?.[0];
+    const same = last && r.sourcePartition >= 0 && last.sourcePartition === r.sourcePartition;
+    if (same && last.sourceTopic === r.sourceTopic) runs.at(-1)!.push(r);
+    else runs.push([r]);
+  }
+  return runs;
+}
 
 /**
  * Delivers records to ONE consumer group through its replay topic and collects what its idempotent
@@ -69,36 +82,45 @@ export class Redelivery {
   }
 
   /**
-   * Sends the records in order; `sent` counts each chunk once acknowledged. A record goes to the
-   * replay partition of its source partition (modulo the count): a key's records all come from one
-   * source partition, so per-key order holds without hashing. Chunks stay small because kafkajs
-   * groups a request's records per partition in time quadratic in their number.
+   * Sends the records in order; `sent` counts each bundle's records once acknowledged. Consecutive
+   * records of one source partition (dead letters: in any offset order) go as one bundle
+   * (replay-bundle.ts), one per produce request, within the replay topic's size limit, to the
+   * replay partition of their source partition (modulo the count): per-key order holds without
+   * hashing. A record whose partition is unknown is a bundle of its own, placed by its key.
    */
   async send(records: ReplayRecord[], onChunk: () => void = () => undefined): Promise<void> {
-    const messages = records.map((r) => ({
-      key: r.key,
-      value: r.value,
-      partition: r.sourcePartition >= 0 ? r.sourcePartition % this.partitions : undefined,
-      // One header for the replay's fields (each header costs kafkajs a buffer of its own).
-      headers: {
-        ...r.headers,
-        [ReplayHeaders.Origin]: formatReplayOrigin({
+    const describe = (r: ReplayRecord) =>
+      `${this.s.base(r.sourceTopic)} partition ${r.sourcePartition} offset ${r.sourceOffset}`;
+    for (const run of sourceRuns(records)) {
+      for (const chunk of chunkBySize(run, this.limit, BUNDLE_RECORDS, describe)) {
+        const first = chunk[0];
+        const value = encodeReplayBundle(
+          chunk.map((r) => ({ key: r.key, value: r.value, headers: r.headers, offset: r.sourceOffset })),
+        );
+        const origin = formatReplayOrigin({
           run: this.run,
-          seq: this.sequence++,
-          partition: r.sourcePartition,
-          offset: r.sourceOffset,
-          topic: r.sourceTopic,
-        }),
-      },
-      record: r,
-    }));
-    const describe = (m: (typeof messages)[number]) =>
-      `${this.s.base(m.record.sourceTopic)} partition ${m.record.sourcePartition} offset ${m.record.sourceOffset}`;
-    for (const chunk of chunkBySize(messages, this.limit, CHUNK_RECORDS, describe)) {
-      // kafkajs reads key, value, partition and headers; `record` rides along for the error message.
-      await this.producer!.send({ topic: this.s.full(replayTopic(this.group)), acks: -1, messages: chunk });
-      this.sent += chunk.length;
-      onChunk();
+          seq: this.sequence,
+          partition: first.sourcePartition,
+          offset: first.sourceOffset,
+          topic: first.sourceTopic,
+        });
+        this.sequence += chunk.length;
+        await this.producer!.send({
+          topic: this.s.full(replayTopic(this.group)),
+          acks: -1,
+          compression: CompressionTypes.GZIP,
+          messages: [
+            {
+              key: first.key,
+              value,
+              partition: first.sourcePartition >= 0 ? first.sourcePartition % this.partitions : undefined,
+              headers: { [ReplayHeaders.Origin]: origin, [ReplayHeaders.Bundle]: String(chunk.length) },
+            },
+          ],
+        });
+        this.sent += chunk.length;
+        onChunk();
+      }
     }
   }
 
