@@ -24,7 +24,19 @@ export interface BundleRecord {
 
 const VERSION = 1;
 /** More records than this in one bundle is not a bundle (a damaged or hand-made count). */
-export const MAX_BUNDLE_RECORDS = 1_000_000;
+export const MAX_BUNDLE_RECORDS = 100_000;
+
+/** The `replay-bundle` header: the bundle's record count and the run that made it. */
+export function formatBundleHeader(count: number, run: string): string {
+  return `${count} ${run}`;
+}
+
+/** The count and run of a `replay-bundle` header; undefined when it is not one. */
+export function parseBundleHeader(value: string): { count: number; run: string } | undefined {
+  const m = /^(\d{1,6}) (\S+)$/.exec(value);
+  const count = Number(m?.[1]);
+  return m && count >= 1 && count <= MAX_BUNDLE_RECORDS ? { count, run: m[2] } : undefined;
+}
 
 const bytesOf = (v: Buffer | string | null | undefined): Buffer | null =>
   v === null || v === undefined ? null : Buffer.isBuffer(v) ? v : Buffer.from(v);
@@ -134,12 +146,15 @@ export function decodeReplayBundle(value: Buffer | null): BundleRecord[] | strin
         const name = value.toString('utf8', at, at + nameLength);
         at += nameLength;
         const hv = bytes() ?? undefined;
-        // A repeated name becomes a list, as Kafka clients read it.
+        // A repeated name becomes a list of its values, as Kafka clients read it (a null among them is left out).
+        const seen = headers.get(name);
         if (!headers.has(name)) headers.set(name, hv);
-        else
+        else if (Array.isArray(seen)) {
+          if (hv) seen.push(hv);
+        } else
           headers.set(
             name,
-            [headers.get(name), hv].flat().filter((b): b is Buffer => b !== undefined),
+            [seen, hv].filter((b): b is Buffer => b !== undefined),
           );
       }
       records.push({ key, value: v, headers: Object.fromEntries(headers), offset });

@@ -32,8 +32,9 @@ export const ReplayHeaders = {
   /** The record's position in its run (0, 1, …): the copier counts each outcome once by it. */
   Sequence: 'replay-seq',
   /**
-   * On a record whose value is a bundle of this many records of one source partition
-   * (replay-bundle.ts); its `replay-origin` names the first, the others follow in sequence.
+   * `<count> <run>` on a record whose value is a bundle of that many records of one source
+   * partition (replay-bundle.ts); its `replay-origin` names the first, the others follow in
+   * sequence. A dead letter of a whole bundle keeps it, so `ops dlq replay` can open the bundle.
    */
   Bundle: 'replay-bundle',
 } as const;

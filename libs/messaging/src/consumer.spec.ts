@@ -1,8 +1,10 @@
 import type { EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import pino from 'pino';
 import type { DataSource, EntityManager } from '@payments/database';
+import { encodeReplayBundle, formatBundleHeader, formatReplayOrigin, ReplayHeaders } from '@payments/contracts';
 import { transactionEvent } from '@payments/contracts/fixtures';
 import { IdempotentConsumer } from './consumer';
+import type { ConsumerOptions } from './consumer-options';
 
 const envelope = (id: string) => ({
   id,
@@ -17,7 +19,7 @@ const envelope = (id: string) => ({
 });
 
 /** A consumer on a fake Kafka: `eachBatch` is what kafkajs would call for each partition's batch. */
-async function consumerOn(ds: DataSource) {
+async function consumerOn(ds: DataSource, options: Partial<ConsumerOptions> = {}, producer = {} as Producer) {
   let eachBatch: ((payload: EachBatchPayload) => Promise<void>) | undefined;
   const kafka = {
     consumer: () => ({
@@ -33,32 +35,34 @@ async function consumerOn(ds: DataSource) {
   const consumer = new IdempotentConsumer(
     kafka,
     ds,
-    {} as Producer,
+    producer,
     {
       group: 'spec-group',
       topicPrefix: 'p.',
       sessionTimeoutMs: 10_000,
       handlers: { 'transaction.status_changed': async (event) => void applied.push(event.id) },
+      ...options,
     },
     pino({ level: 'silent' }),
   );
   await consumer.start();
   const resolved: string[] = [];
   const deliver = (ids: string[]) =>
+    deliverBatch(
+      'p.transaction.status_changed',
+      ids.map(
+        (id, i) =>
+          ({
+            offset: String(i),
+            key: null,
+            value: Buffer.from(JSON.stringify(envelope(id))),
+            headers: {},
+          }) as unknown as KafkaMessage,
+      ),
+    );
+  const deliverBatch = (topic: string, messages: KafkaMessage[]) =>
     eachBatch!({
-      batch: {
-        topic: 'p.transaction.status_changed',
-        partition: 0,
-        messages: ids.map(
-          (id, i) =>
-            ({
-              offset: String(i),
-              key: null,
-              value: Buffer.from(JSON.stringify(envelope(id))),
-              headers: {},
-            }) as unknown as KafkaMessage,
-        ),
-      },
+      batch: { topic, partition: 0, messages },
       resolveOffset: (offset: string) => void resolved.push(offset),
       heartbeat: async () => undefined,
       isRunning: () => true,
@@ -66,8 +70,17 @@ async function consumerOn(ds: DataSource) {
       uncommittedOffsets: () => ({ topics: [] }),
       commitOffsetsIfNecessary: async () => undefined,
     } as unknown as EachBatchPayload);
-  return { deliver, applied, resolved };
+  return { deliver, deliverBatch, applied, resolved };
 }
+
+/** A database whose inbox takes every event as new. */
+const acceptingDatabase = () =>
+  ({
+    transaction: async <T>(work: (m: EntityManager) => Promise<T>): Promise<T> =>
+      work({
+        query: async (_sql: string, params: unknown[]) => (params[1] as string[]).map((event_id) => ({ event_id })),
+      } as EntityManager),
+  }) as unknown as DataSource;
 
 describe('IdempotentConsumer', () => {
   it('while the database is unreachable, retries a batch whole after a back-off, not one event at a time', async () => {
@@ -97,6 +110,49 @@ describe('IdempotentConsumer', () => {
     expect(resolved).toEqual(['0', '1', '2']);
     // Two back-offs (400 ms, then 800 ms) before the third try.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_150);
+  });
+});
+
+describe('IdempotentConsumer on its replay topic', () => {
+  it('applies a bundle split over two chunks, and moves the offset only once its last record is handled', async () => {
+    const sent: { messages: { value: string }[] }[] = [];
+    const producer = { send: async (r: (typeof sent)[number]) => void sent.push(r) } as unknown as Producer;
+    const { deliverBatch, applied, resolved } = await consumerOn(acceptingDatabase(), { maxBatch: 2 }, producer);
+    const ids = ['a', 'b', 'c'];
+    const bundle = {
+      offset: '40',
+      key: null,
+      value: encodeReplayBundle(
+        ids.map((id, i) => ({
+          key: null,
+          value: Buffer.from(JSON.stringify(envelope(id))),
+          headers: {},
+          offset: String(7 + i),
+        })),
+      ),
+      headers: {
+        [ReplayHeaders.Origin]: Buffer.from(
+          formatReplayOrigin({
+            run: 'run-1',
+            seq: 10,
+            partition: 0,
+            offset: '7',
+            topic: 'p.transaction.status_changed',
+          }),
+        ),
+        [ReplayHeaders.Bundle]: Buffer.from(formatBundleHeader(3, 'run-1')),
+      },
+    } as unknown as KafkaMessage;
+
+    await deliverBatch('p.replay.spec-group', [bundle]);
+
+    expect(applied).toEqual(ids);
+    // Two chunks (2 + 1 records): the bundle's offset after the second only.
+    expect(resolved).toEqual(['40']);
+    expect(sent.map((r) => JSON.parse(r.messages[0].value).ranges)).toEqual([
+      [[10, 11, 'applied']],
+      [[12, 12, 'applied']],
+    ]);
   });
 });
 

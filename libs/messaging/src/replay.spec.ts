@@ -1,5 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
-import { encodeReplayBundle, formatReplayOrigin, ReplayHeaders } from '@payments/contracts';
+import { encodeReplayBundle, formatBundleHeader, formatReplayOrigin, ReplayHeaders } from '@payments/contracts';
 import { ownHeaders, replayEntries, replayOrigin, reportReplayOutcomes } from './replay';
 
 const message = (headers: KafkaMessage['headers']): KafkaMessage =>
@@ -73,7 +73,7 @@ describe('replayOrigin', () => {
 
 describe('replayEntries', () => {
   const run = 'run-b';
-  const bundle = (offset: string, seq: number, values: string[], count = String(values.length)) =>
+  const bundle = (offset: string, seq: number, values: string[], marked = formatBundleHeader(values.length, run)) =>
     ({
       key: null,
       timestamp: '0',
@@ -91,7 +91,7 @@ describe('replayEntries', () => {
         [ReplayHeaders.Origin]: Buffer.from(
           formatReplayOrigin({ run, seq, partition: 1, offset: '500', topic: 'p1.t' }),
         ),
-        [ReplayHeaders.Bundle]: Buffer.from(count),
+        [ReplayHeaders.Bundle]: Buffer.from(marked),
       },
     }) as KafkaMessage;
 
@@ -123,12 +123,21 @@ describe('replayEntries', () => {
 
   it('answers for every record of a bundle it cannot read, once, so the copier hears of each', async () => {
     const damaged = { ...bundle('9', 4, ['a', 'b', 'c']), value: Buffer.from('nonsense') } as KafkaMessage;
-    const miscounted = bundle('10', 7, ['a', 'b'], '3');
-    const entries = replayEntries('p1.replay.g', [damaged, miscounted]);
+    const miscounted = bundle('10', 7, ['a', 'b'], formatBundleHeader(3, run));
+    // A whole-bundle dead letter an earlier ops copied again: one record of that ops's run.
+    const copiedAgain = bundle('11', 12, ['a', 'b'], formatBundleHeader(2, 'an-earlier-run'));
+    const unreadable = ['0 run-b', 'x run-b', '3'].map((marked, i) => bundle(String(12 + i), 13 + i, ['a'], marked));
+    const entries = replayEntries('p1.replay.g', [damaged, miscounted, copiedAgain, ...unreadable]);
     expect(entries.map((e) => [e.origin.seq, e.origin.span, e.resolves, e.problem])).toEqual([
       [4, 3, '9', expect.stringMatching(/version/)],
       [7, 3, '10', 'a replay bundle of 3 that holds another count'],
+      [12, undefined, '11', 'not a bundle of its run (replay-bundle: 2 an-earlier-run)'],
+      [13, undefined, '12', 'not a bundle of its run (replay-bundle: 0 run-b)'],
+      [14, undefined, '13', 'not a bundle of its run (replay-bundle: x run-b)'],
+      [15, undefined, '14', 'not a bundle of its run (replay-bundle: 3)'],
     ]);
+    // Its dead letter keeps the bundle header, so `ops dlq replay` can open it.
+    expect(ownHeaders(copiedAgain.headers)).toEqual({ [ReplayHeaders.Bundle]: Buffer.from('2 an-earlier-run') });
     const send = jest.fn(async () => []);
     await reportReplayOutcomes({ send } as unknown as Parameters<typeof reportReplayOutcomes>[0], 'p1.', 'g', [
       { origin: entries[0].origin, outcome: 'dead_lettered' },

@@ -5,6 +5,7 @@ import {
   ReplayHeaders,
   decodeReplayBundle,
   envelopeProblem,
+  parseBundleHeader,
   parseReplayOrigin,
   type EventEnvelope,
   type ReplayOriginFields,
@@ -87,16 +88,29 @@ export function replayEntries(topic: string, messages: KafkaMessage[]): ReplayEn
   const entries: ReplayEntry[] = [];
   for (const message of messages) {
     const origin = replayOrigin(topic, message);
-    const count = header(message.headers, ReplayHeaders.Bundle);
-    if (count === undefined) {
+    const marked = header(message.headers, ReplayHeaders.Bundle);
+    if (marked === undefined) {
       entries.push({ message, origin, resolves: message.offset });
       continue;
     }
+    const bundle = parseBundleHeader(marked);
+    // A bundle of another run: a dead letter of a whole bundle that an earlier ops copied again as
+    // one record. That copy is one sequence number, so it is answered once (dead-lettered whole,
+    // keeping the header: this release's `ops dlq replay` opens it).
+    if (!bundle || !origin.ranged || bundle.run !== origin.run) {
+      entries.push({
+        message,
+        origin,
+        problem: `not a bundle of its run (replay-bundle: ${marked})`,
+        resolves: message.offset,
+      });
+      continue;
+    }
     const records = decodeReplayBundle(message.value);
-    if (typeof records === 'string' || records.length === 0 || String(records.length) !== count) {
-      const problem = typeof records === 'string' ? records : `a replay bundle of ${count} that holds another count`;
-      const span = /^[1-9]\d{0,5}$/.test(count) ? Number(count) : 1;
-      entries.push({ message, origin: { ...origin, span }, problem, resolves: message.offset });
+    if (typeof records === 'string' || records.length !== bundle.count) {
+      const problem =
+        typeof records === 'string' ? records : `a replay bundle of ${bundle.count} that holds another count`;
+      entries.push({ message, origin: { ...origin, span: bundle.count }, problem, resolves: message.offset });
       continue;
     }
     const last = records.length - 1;
@@ -111,9 +125,14 @@ export function replayEntries(topic: string, messages: KafkaMessage[]): ReplayEn
   return entries;
 }
 
-/** A message's own headers, without the ones replay and dead-lettering add. */
+/**
+ * A message's own headers, without the ones replay and dead-lettering add; `replay-bundle` is
+ * kept, so a dead letter of a whole bundle still says what its value is.
+ */
 export function ownHeaders(headers: IHeaders | undefined): IHeaders {
-  const added = new Set<string>([...Object.values(ReplayHeaders), ...Object.values(DeadLetterHeaders)]);
+  const added = new Set<string>(
+    [...Object.values(ReplayHeaders), ...Object.values(DeadLetterHeaders)].filter((h) => h !== ReplayHeaders.Bundle),
+  );
   return Object.fromEntries(Object.entries(headers ?? {}).filter(([k]) => !added.has(k)));
 }
 

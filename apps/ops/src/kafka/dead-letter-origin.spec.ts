@@ -1,5 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
-import { encodeReplayBundle } from '@payments/contracts';
+import { encodeReplayBundle, formatBundleHeader } from '@payments/contracts';
 import { letterOrigin, letterRecords } from './dead-letter-origin';
 
 const letter = (headers: Record<string, string>): KafkaMessage =>
@@ -107,11 +107,12 @@ describe('letterRecords: what ops dlq replay delivers for a dead letter', () => 
       },
       { key: Buffer.from('b'), value: Buffer.from('{"id":"evt_b"}'), headers: {}, offset: '44' },
     ];
+    // As a service of an earlier release dead-letters a bundle whole: its dlq-original-* say the
+    // bundle's first record, and of the replay headers it keeps only the one it does not know.
     const whole = {
       ...letter({
         ...dlq('p1.transaction.status_changed', '2', '41'),
-        'replay-bundle': '2',
-        'replay-origin': 'run-1 0 2 41 p1.transaction.status_changed',
+        'replay-bundle': formatBundleHeader(2, 'run-1'),
       }),
       value: encodeReplayBundle(bundled),
     } as KafkaMessage;
@@ -126,7 +127,20 @@ describe('letterRecords: what ops dlq replay delivers for a dead letter', () => 
       })),
     );
     // A bundle letter that cannot be opened goes back as it is (and is dead-lettered again, once).
-    const damaged = { ...whole, value: Buffer.from('nonsense') } as KafkaMessage;
-    expect(letterRecords(damaged, base)).toHaveLength(1);
+    for (const damaged of [
+      { ...whole, value: Buffer.from('nonsense') },
+      { ...whole, headers: { ...whole.headers, 'replay-bundle': Buffer.from(formatBundleHeader(3, 'run-1')) } },
+    ] as KafkaMessage[]) {
+      expect(letterRecords(damaged, base)).toEqual([
+        {
+          key: null,
+          value: damaged.value,
+          headers: { 'replay-bundle': damaged.headers!['replay-bundle'] },
+          sourceTopic: 'p1.transaction.status_changed',
+          sourcePartition: 2,
+          sourceOffset: '41',
+        },
+      ]);
+    }
   });
 });

@@ -3,6 +3,7 @@ import {
   DeadLetterHeaders,
   ReplayHeaders,
   decodeReplayBundle,
+  parseBundleHeader,
   parseReplayOrigin,
   replayTopicGroup,
 } from '@payments/contracts';
@@ -43,9 +44,9 @@ export function letterOrigin(m: KafkaMessage, base: (topic: string) => string): 
 }
 
 /**
- * What a dead letter delivers again: the letter itself, or, for a replay bundle that a service of
- * an earlier release dead-lettered whole (it kept the `replay-bundle` header it did not read), the
- * records in it, each from its own offset. `topic` of the origin must be known (checked before).
+ * What a dead letter delivers again: the letter itself, or, for a replay bundle dead-lettered whole
+ * (by a service of an earlier release, which does not open bundles, or as a bundle of another run),
+ * the records in it, each from its own offset. `topic` of the origin must be known (checked before).
  */
 export function letterRecords(m: KafkaMessage, base: (topic: string) => string): ReplayRecord[] {
   const origin = letterOrigin(m, base);
@@ -57,9 +58,10 @@ export function letterRecords(m: KafkaMessage, base: (topic: string) => string):
     ...at,
     sourceOffset: origin.offset ?? '-1',
   };
-  if (header(m, ReplayHeaders.Bundle) === undefined || at.sourcePartition < 0) return [one];
+  const bundle = parseBundleHeader(header(m, ReplayHeaders.Bundle) ?? '');
+  if (!bundle || !(at.sourcePartition >= 0)) return [one];
   const records = decodeReplayBundle(m.value);
-  if (typeof records === 'string' || records.length === 0) return [one];
+  if (typeof records === 'string' || records.length !== bundle.count) return [one];
   return records.map((r) => ({
     key: r.key,
     value: r.value,

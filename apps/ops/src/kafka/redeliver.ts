@@ -3,7 +3,9 @@ import { CompressionTypes, Partitioners, type IHeaders, type Producer } from 'ka
 import {
   REPLAY_RESULTS_TOPIC,
   ReplayHeaders,
+  deadLetterTopic,
   encodeReplayBundle,
+  formatBundleHeader,
   formatReplayOrigin,
   replayTopic,
   type ReplayResult,
@@ -26,6 +28,9 @@ export interface ReplayRecord {
   sourcePartition: number;
   sourceOffset: string;
 }
+
+/** What the dead-letter headers of a whole bundle's letter take, at most (with room). */
+const DEAD_LETTER_ROOM = 2_048;
 
 /** Records per bundle at most; the size limit usually ends a bundle first (about 2 500 events a MB). */
 const BUNDLE_RECORDS = 5_000;
@@ -69,7 +74,13 @@ export class Redelivery {
   async open(): Promise<void> {
     const offsets = await this.s.admin.fetchTopicOffsets(this.s.full(REPLAY_RESULTS_TOPIC));
     this.resultStarts = new Map(offsets.map((o) => [o.partition, Number(o.high)]));
-    this.limit = await produceLimit(this.s, replayTopic(this.group));
+    // A bundle the group cannot read is dead-lettered whole: it must fit its dead-letter topic too,
+    // with the dead-letter headers (a reason of up to 1000 bytes among them).
+    const [replay, dlq] = await Promise.all([
+      produceLimit(this.s, replayTopic(this.group)),
+      produceLimit(this.s, deadLetterTopic(this.group)).catch(() => Infinity),
+    ]);
+    this.limit = Math.min(replay, dlq - DEAD_LETTER_ROOM);
     const [meta] = (await this.s.admin.fetchTopicMetadata({ topics: [this.s.full(replayTopic(this.group))] })).topics;
     this.partitions = meta.partitions.length;
     this.producer = this.s.kafka.producer({
@@ -114,7 +125,10 @@ export class Redelivery {
               key: first.key,
               value,
               partition: first.sourcePartition >= 0 ? first.sourcePartition % this.partitions : undefined,
-              headers: { [ReplayHeaders.Origin]: origin, [ReplayHeaders.Bundle]: String(chunk.length) },
+              headers: {
+                [ReplayHeaders.Origin]: origin,
+                [ReplayHeaders.Bundle]: formatBundleHeader(chunk.length, this.run),
+              },
             },
           ],
         });
