@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Admin } from 'kafkajs';
-import { ConsumerGroups, ReplayHeaders, Topics, replayTopic } from '@payments/contracts';
+import { ConsumerGroups, ReplayHeaders, Topics, parseBundleHeader, replayTopic } from '@payments/contracts';
 import { committedOffsets, opsCommand, runOps, stackGroups } from '../support/ops';
 import { Stack } from '../support/stack';
 import { produceDeadLetters, produceHistory } from '../support/synthetic-events';
@@ -53,7 +53,8 @@ describe('ops replay --live at scale', () => {
         consumer
           .run({
             eachBatch: async ({ batch }) => {
-              for (const m of batch.messages) events += Number(m.headers?.[ReplayHeaders.Bundle]?.toString() ?? 1);
+              for (const m of batch.messages)
+                events += parseBundleHeader(m.headers?.[ReplayHeaders.Bundle]?.toString() ?? '')?.count ?? 1;
               read.set(batch.partition, Number(batch.lastOffset()) + 1);
               if (done()) resolve();
             },
