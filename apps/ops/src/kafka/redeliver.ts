@@ -51,9 +51,8 @@ function sourceRuns(records: ReplayRecord[]): ReplayRecord[][] {
 
 /**
  * Delivers records to ONE consumer group through its replay topic and collects what its idempotent
- * consumer did with each (applied, already applied, dead-lettered again). Chunks stay under the
- * replay topic's size limit as the cluster states it: a batch fetched whole could exceed it once
- * the replay headers are added.
+ * consumer did with each (applied, already applied, dead-lettered again). Bundles stay under the
+ * size limits as the cluster states them: a batch fetched whole could exceed them.
  */
 export class Redelivery {
   readonly run = randomUUID();
