@@ -15,6 +15,8 @@ const TOPIC = Topics.TransactionStatusChanged;
 const EVENTS = Number(process.env.OPS_REPLAY_SCALE_EVENTS ?? 50_000);
 /** CI runs 20k dead letters (many fetches and pages); the issue's run is OPS_DLQ_SCALE_LETTERS=100000. */
 const LETTERS = Number(process.env.OPS_DLQ_SCALE_LETTERS ?? 20_000);
+/** Replayed while the consumer is killed: enough for the kill to land in the middle. */
+const KILLED_EVENTS = 20_000;
 const peakRss = (out: string) => Number(/ops: peak memory (\d+) MB/.exec(out)?.[1]);
 
 /**
@@ -276,6 +278,50 @@ describe('ops replay --live at scale', () => {
     },
     900_000,
   );
+
+  it(`applies each of ${KILLED_EVENTS} replayed events once though the consumer is killed (-9) midway`, async () => {
+    const processed = () => ledger('SELECT count(*)::int AS n FROM processed_events');
+    const successes = () => ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'");
+    const [processedBefore, successesBefore] = [await processed(), await successes()];
+    // Events the group skipped, as in the first test (new event ids for the same transactions).
+    await stopLedger();
+    const since = new Date().toISOString();
+    await produceHistory(stack, TOPIC, KILLED_EVENTS);
+    const ends = await admin.fetchTopicOffsets(`${stack.topicPrefix}${TOPIC}`);
+    await admin.setOffsets({
+      groupId: `${stack.topicPrefix}${GROUP}`,
+      topic: `${stack.topicPrefix}${TOPIC}`,
+      partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })),
+    });
+    await stack.startApp('split-ledger-service');
+    await waitFor('the ledger to be caught up', async () => (await totalLag()) === 0, {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
+    expect(await processed()).toBe(processedBefore);
+
+    const replay = ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-datetime', since, '--live', '--execute');
+    // Killed once it has applied part of the copies: a bundle is then often applied in part.
+    await waitFor('the ledger to apply part of the replay', async () => (await processed()) > processedBefore, {
+      timeoutMs: 120_000,
+      intervalMs: 20,
+    });
+    await stack.app('split-ledger-service').kill();
+    await stack.startApp('split-ledger-service');
+    const done = await replay;
+    process.stderr.write(`KILLED ${done.out.split('\n').slice(-3).join('\n')}\n`);
+    expect(done.code).toBe(0);
+    const counts = new RegExp(
+      `${KILLED_EVENTS} event\\(s\\) replayed to ${GROUP}: (\\d+) applied, (\\d+) already applied, 0 dead-lettered`,
+    ).exec(done.out);
+    // Each event counted once: applied, or already applied when its chunk was applied but not yet reported.
+    expect(Number(counts?.[1]) + Number(counts?.[2])).toBe(KILLED_EVENTS);
+    await waitFor('every event applied', async () => (await processed()) === processedBefore + KILLED_EVENTS, {
+      timeoutMs: 120_000,
+      intervalMs: 500,
+    });
+    expect(await successes()).toBe(successesBefore);
+  }, 900_000);
 
   it(
     `lists and replays a dead-letter topic of ${LETTERS} messages page by page: each applied once, then removed`,
