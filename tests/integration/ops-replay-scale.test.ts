@@ -307,6 +307,8 @@ describe('ops replay --live at scale', () => {
       intervalMs: 20,
     });
     await stack.app('split-ledger-service').kill();
+    // Midway: some of the copies applied, not all.
+    expect(await processed()).toBeLessThan(processedBefore + KILLED_EVENTS);
     await stack.startApp('split-ledger-service');
     const done = await replay;
     process.stderr.write(`KILLED ${done.out.split('\n').slice(-3).join('\n')}\n`);
@@ -320,7 +322,8 @@ describe('ops replay --live at scale', () => {
       timeoutMs: 120_000,
       intervalMs: 500,
     });
-    expect(await successes()).toBe(successesBefore);
+    // The history's transactions are the first KILLED_EVENTS / 2 of the first test's (or new when run alone).
+    expect(await successes()).toBe(Math.max(successesBefore, KILLED_EVENTS / 2));
   }, 900_000);
 
   it(
