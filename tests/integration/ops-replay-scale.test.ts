@@ -85,6 +85,23 @@ describe('ops replay --live at scale', () => {
     );
   };
 
+  /** `count` new events the ledger's group was moved past (never applied), the ledger running again. */
+  const skipped = async (count: number) => {
+    await stopLedger();
+    await produceHistory(stack, TOPIC, count);
+    const ends = await admin.fetchTopicOffsets(`${stack.topicPrefix}${TOPIC}`);
+    await admin.setOffsets({
+      groupId: `${stack.topicPrefix}${GROUP}`,
+      topic: `${stack.topicPrefix}${TOPIC}`,
+      partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })),
+    });
+    await stack.startApp('split-ledger-service');
+    await waitFor('the ledger to be caught up', async () => (await totalLag()) === 0, {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
+  };
+
   beforeAll(async () => {
     stack = await Stack.start(['split-ledger-service']);
     admin = stack.kafka().admin();
@@ -100,19 +117,7 @@ describe('ops replay --live at scale', () => {
     `copies ${EVENTS} events in chunks, survives a ^C, ` + `continues where it stopped, and applies each event once`,
     async () => {
       // The incident: the group was moved past a day of events it never applied.
-      await stopLedger();
-      await produceHistory(stack, TOPIC, EVENTS);
-      const ends = await admin.fetchTopicOffsets(`${stack.topicPrefix}${TOPIC}`);
-      await admin.setOffsets({
-        groupId: `${stack.topicPrefix}${GROUP}`,
-        topic: `${stack.topicPrefix}${TOPIC}`,
-        partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })),
-      });
-      await stack.startApp('split-ledger-service');
-      await waitFor('the ledger to be caught up', async () => (await totalLag()) === 0, {
-        timeoutMs: 60_000,
-        intervalMs: 500,
-      });
+      await skipped(EVENTS);
       expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(0);
       const groupOffsets = await committedOffsets(
         admin,
@@ -284,20 +289,8 @@ describe('ops replay --live at scale', () => {
     const successes = () => ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'");
     const [processedBefore, successesBefore] = [await processed(), await successes()];
     // Events the group skipped, as in the first test (new event ids for the same transactions).
-    await stopLedger();
     const since = new Date().toISOString();
-    await produceHistory(stack, TOPIC, KILLED_EVENTS);
-    const ends = await admin.fetchTopicOffsets(`${stack.topicPrefix}${TOPIC}`);
-    await admin.setOffsets({
-      groupId: `${stack.topicPrefix}${GROUP}`,
-      topic: `${stack.topicPrefix}${TOPIC}`,
-      partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })),
-    });
-    await stack.startApp('split-ledger-service');
-    await waitFor('the ledger to be caught up', async () => (await totalLag()) === 0, {
-      timeoutMs: 60_000,
-      intervalMs: 500,
-    });
+    await skipped(KILLED_EVENTS);
     expect(await processed()).toBe(processedBefore);
 
     const replay = ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-datetime', since, '--live', '--execute');
