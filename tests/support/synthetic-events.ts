@@ -5,10 +5,11 @@ import type { Stack } from './stack';
 
 /**
  * Event i of a synthetic history: pairs of created (pending) and succeeded events of transactions
- * of a business without callbacks or splits (999 999 unless told), occurring at `at`.
+ * of a business without callbacks or splits (999 999 unless told), occurring at `at`; transactions
+ * are numbered from `firstTransaction` (0 unless told).
  */
-export function replayEnvelope(i: number, at: string, businessId = 999_999): EventEnvelope {
-  const n = Math.floor(i / 2);
+export function replayEnvelope(i: number, at: string, businessId = 999_999, firstTransaction = 0): EventEnvelope {
+  const n = firstTransaction + Math.floor(i / 2);
   const status = i % 2 === 0 ? 'pending' : 'success';
   const data: TransactionStatusChangedData = {
     transaction: {
@@ -52,18 +53,25 @@ export function replayEnvelope(i: number, at: string, businessId = 999_999): Eve
 export function* history(
   count: number,
   businessId?: number,
+  firstTransaction?: number,
 ): Generator<{ key: string; value: string; headers: Record<string, string> }> {
   const at = new Date().toISOString();
   for (let i = 0; i < count; i++) {
-    const envelope = replayEnvelope(i, at, businessId);
+    const envelope = replayEnvelope(i, at, businessId, firstTransaction);
     const { transaction } = envelope.data as TransactionStatusChangedData;
     yield { key: transaction.transaction_id, value: JSON.stringify(envelope), headers: { 'event-id': envelope.id } };
   }
 }
 
 /** Puts `count` events of the synthetic history onto `topic` (base name), 2000 per request. */
-export function produceHistory(stack: Stack, topic: string, count: number, businessId?: number): Promise<void> {
-  return produceAll(stack, topic, history(count, businessId));
+export function produceHistory(
+  stack: Stack,
+  topic: string,
+  count: number,
+  businessId?: number,
+  firstTransaction?: number,
+): Promise<void> {
+  return produceAll(stack, topic, history(count, businessId, firstTransaction));
 }
 
 /**

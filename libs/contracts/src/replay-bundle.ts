@@ -1,6 +1,6 @@
 /**
  * A replay bundle: many records of one source partition carried in the value of ONE record of a
- * group's replay topic (header `replay-bundle`: how many). Kafka clients encode every record and
+ * group's replay topic (header `replay-bundle`: how many, and the run). Kafka clients encode every record and
  * every header of it into buffers of their own, which made the copier's cost per event the limit
  * of a live replay; a bundle is built with a few copies into one buffer (docs/benchmarks.md,
  * fourteenth round). The bundle's `replay-origin` names its first record (sequence number, offset).

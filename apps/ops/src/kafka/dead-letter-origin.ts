@@ -59,7 +59,7 @@ export function letterRecords(m: KafkaMessage, base: (topic: string) => string):
     sourceOffset: origin.offset ?? '-1',
   };
   const bundle = parseBundleHeader(header(m, ReplayHeaders.Bundle) ?? '');
-  if (!bundle || !(at.sourcePartition >= 0)) return [one];
+  if (!bundle) return [one];
   const records = decodeReplayBundle(m.value);
   if (typeof records === 'string' || records.length !== bundle.count) return [one];
   return records.map((r) => ({

@@ -32,7 +32,7 @@ export interface ReplayRecord {
 /** What the dead-letter headers of a whole bundle's letter take, at most (with room). */
 const DEAD_LETTER_ROOM = 2_048;
 
-/** Records per bundle at most; the size limit usually ends a bundle first (about 2 500 events a MB). */
+/** Records per bundle at most; the size limit usually ends a bundle first (about 1,000 events of 750 bytes). */
 const BUNDLE_RECORDS = 5_000;
 
 export type { OutcomeCounts } from './outcome-tally';
