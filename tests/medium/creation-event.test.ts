@@ -9,6 +9,7 @@ import {
 import { Pool } from 'pg';
 import { isDeadlineExceeded } from '@payments/database';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
+import { newTransaction } from '../support/new-transaction';
 
 /**
  * A transaction and its creation event are written by one statement, the event built before the
@@ -42,7 +43,7 @@ describe('creation event of a transaction', () => {
     for (let i = 0; i < 150; i++) {
       created.push(
         await create(
-          {
+          newTransaction({
             businessId: 10 + (i % 3),
             mode: i % 2 ? 'live' : 'test',
             reference: `snap-${i}`,
@@ -52,16 +53,12 @@ describe('creation event of a transaction', () => {
             email: `payer+${i}@example.com`,
             paymentMethodType: i % 3 ? 'card' : null,
             paymentMethodCode: i % 4 ? null : 'visa',
-            mobileMoneyNumber: null,
             requestedResponse: i % 7 ? null : 'failed',
-            message: 'Awaiting payment',
             successUrl: i % 2 ? `https://shop.example/ok/${i}` : null,
-            failureUrl: null,
-            expiresInSeconds: 3600,
             paymentLinkId: i % 6 ? null : `lnk_${i}`,
             linkSplits: i % 6 ? [] : [{ business_id: 99, type: 'percentage', value: 10, description: 'partner' }],
             checkoutAttempt: i % 6 ? null : `att-${i}`,
-          },
+          }),
           `req_${i}`,
         ),
       );
@@ -146,23 +143,7 @@ describe('creation event of a transaction', () => {
     async () => {
       const db = pool;
       const pending = await create(
-        {
-          businessId: 30,
-          mode: 'test',
-          reference: 'method-1',
-          amount: 700,
-          charges: 0,
-          currency: 'ZWG',
-          email: 'payer@example.com',
-          paymentMethodType: null,
-          paymentMethodCode: null,
-          mobileMoneyNumber: null,
-          requestedResponse: null,
-          message: 'Awaiting payment',
-          successUrl: null,
-          failureUrl: null,
-          expiresInSeconds: 3600,
-        },
+        newTransaction({ businessId: 30, reference: 'method-1', amount: 700, currency: 'ZWG' }),
         null,
       );
       const chosen = await store.setMethod(database.ds, pending, 'mobile_money', 'ecocash', '263771234567');
@@ -197,48 +178,33 @@ describe('creation event of a transaction', () => {
     const settleAt = new Date(Date.now() + 3_000);
     for (let i = 0; i < 10; i++) {
       await create(
-        {
+        newTransaction({
           businessId: 20,
-          mode: 'test',
           reference: `step-${i}`,
           amount: 500 + i,
-          charges: 0,
           currency: 'ZWG',
-          email: 'payer@example.com',
           paymentMethodType: 'mobile_money',
           paymentMethodCode: 'ecocash',
           mobileMoneyNumber: '263771234567',
-          requestedResponse: null,
           message: 'Payment request sent',
-          successUrl: null,
-          failureUrl: null,
-          expiresInSeconds: 3600,
           then: { status: 'processing', message: 'Awaiting customer approval on the handset', settleAt },
-        },
+        }),
         `step_${i}`,
       );
     }
     // A duplicate reference writes neither the row nor any event.
     await expect(
       create(
-        {
+        newTransaction({
           businessId: 20,
-          mode: 'test',
           reference: 'step-0',
           amount: 1,
-          charges: 0,
           currency: 'ZWG',
           email: 'p@example.com',
-          paymentMethodType: null,
-          paymentMethodCode: null,
-          mobileMoneyNumber: null,
-          requestedResponse: null,
           message: 'x',
-          successUrl: null,
-          failureUrl: null,
           expiresInSeconds: 60,
           then: { status: 'processing', message: 'y', settleAt },
-        },
+        }),
         null,
       ),
     ).rejects.toMatchObject({ code: '23505' });
@@ -274,23 +240,7 @@ describe('creation event of a transaction', () => {
   }, 60_000);
 
   describe('a row and its events commit together, or neither does', () => {
-    const payment = (reference: string): NewTransaction => ({
-      businessId: 40,
-      mode: 'test',
-      reference,
-      amount: 900,
-      charges: 0,
-      currency: 'USD',
-      email: 'payer@example.com',
-      paymentMethodType: null,
-      paymentMethodCode: null,
-      mobileMoneyNumber: null,
-      requestedResponse: null,
-      message: 'Awaiting payment',
-      successUrl: null,
-      failureUrl: null,
-      expiresInSeconds: 3600,
-    });
+    const payment = (reference: string) => newTransaction({ businessId: 40, reference, amount: 900 });
     const rowsWith = async (reference: string) =>
       (await pool.query('SELECT 1 FROM transactions WHERE reference = $1', [reference])).rowCount;
 

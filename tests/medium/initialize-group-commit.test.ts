@@ -11,6 +11,7 @@ import {
 } from '../../apps/transaction-service/src/transactions/transaction-store';
 import { Pool } from 'pg';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
+import { newTransaction } from '../support/new-transaction';
 import { waitFor } from '../support/wait';
 
 /**
@@ -24,26 +25,16 @@ describe('group commit of initialize inserts', () => {
   let ds: DataSource;
   let batch: TransactionInsertBatch;
 
-  const tx = (reference: string, extra: Partial<NewTransaction> = {}): NewTransaction => ({
-    businessId: 7,
-    mode: 'test',
-    reference,
-    amount: 1000,
-    charges: 25,
-    currency: 'USD',
-    email: 'payer@example.com',
-    paymentMethodType: null,
-    paymentMethodCode: null,
-    mobileMoneyNumber: null,
-    requestedResponse: null,
-    message: 'Awaiting payment',
-    successUrl: null,
-    failureUrl: null,
-    expiresInSeconds: 1800,
-    metadata: { order: reference },
-    description: `order ${reference}`,
-    ...extra,
-  });
+  const tx = (reference: string, extra: Partial<NewTransaction> = {}): NewTransaction =>
+    newTransaction({
+      businessId: 7,
+      reference,
+      charges: 25,
+      expiresInSeconds: 1800,
+      metadata: { order: reference },
+      description: `order ${reference}`,
+      ...extra,
+    });
 
   /** The first insert goes out alone; the rest queue behind it and go together (one in flight). */
   const fire = (items: NewTransaction[]) =>
