@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CompressionTypes, Partitioners, type IHeaders, type Producer } from 'kafkajs';
+import { CompressionTypes, Partitioners, type IHeaders, type PartitionMetadata, type Producer } from 'kafkajs';
 import {
   REPLAY_RESULTS_TOPIC,
   ReplayHeaders,
@@ -56,10 +56,12 @@ function sourceRuns(records: ReplayRecord[]): ReplayRecord[][] {
  */
 export class Redelivery {
   readonly run = randomUUID();
-  private producer: Producer | undefined;
+  /** One idempotent producer per replay partition, made when first needed (see send()). */
+  private producers = new Map<number, Promise<Producer>>();
   private resultStarts = new Map<number, number>();
   private limit = 0;
-  private partitions = 0;
+  private partitions: PartitionMetadata[] = [];
+  private readonly partitioner = Partitioners.DefaultPartitioner();
   sent = 0;
   /** The next record's replay-seq (records are numbered as they are handed to send()). */
   private sequence = 0;
@@ -81,14 +83,30 @@ export class Redelivery {
     ]);
     this.limit = Math.min(replay, dlq - DEAD_LETTER_ROOM);
     const [meta] = (await this.s.admin.fetchTopicMetadata({ topics: [this.s.full(replayTopic(this.group))] })).topics;
-    this.partitions = meta.partitions.length;
-    this.producer = this.s.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
-    await this.producer.connect();
+    this.partitions = meta.partitions;
+    await this.producerFor(0);
+  }
+
+  /**
+   * The producer of one replay partition. An idempotent kafkajs producer keeps one request in
+   * flight per broker, so a single producer would send the partitions' bundles one after another;
+   * one per partition sends them side by side and still keeps each partition's order.
+   */
+  private producerFor(partition: number): Promise<Producer> {
+    let producer = this.producers.get(partition);
+    if (!producer) {
+      const made = this.s.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+      producer = made.connect().then(() => made);
+      this.producers.set(partition, producer);
+    }
+    return producer;
+  }
+
+  /** The replay partition of a bundle: its source partition's (modulo the count), else its key's. */
+  private partitionOf(first: ReplayRecord): number {
+    if (first.sourcePartition >= 0) return first.sourcePartition % this.partitions.length;
+    const topic = this.s.full(replayTopic(this.group));
+    return this.partitioner({ topic, partitionMetadata: this.partitions, message: { key: first.key, value: null } });
   }
 
   /**
@@ -115,7 +133,10 @@ export class Redelivery {
           topic: first.sourceTopic,
         });
         this.sequence += chunk.length;
-        await this.producer!.send({
+        const partition = this.partitionOf(first);
+        await (
+          await this.producerFor(partition)
+        ).send({
           topic: this.s.full(replayTopic(this.group)),
           acks: -1,
           compression: CompressionTypes.GZIP,
@@ -123,7 +144,7 @@ export class Redelivery {
             {
               key: first.key,
               value,
-              partition: first.sourcePartition >= 0 ? first.sourcePartition % this.partitions : undefined,
+              partition,
               headers: {
                 [ReplayHeaders.Origin]: origin,
                 [ReplayHeaders.Bundle]: formatBundleHeader(chunk.length, this.run),
@@ -138,7 +159,9 @@ export class Redelivery {
   }
 
   async close(): Promise<void> {
-    await this.producer?.disconnect();
+    const producers = [...this.producers.values()];
+    this.producers.clear();
+    await Promise.all(producers.map((p) => p.then((made) => made.disconnect()).catch(() => undefined)));
   }
 
   /** Waits until the group reported an outcome for every record sent; fails only when none came for `stallMs`. */
