@@ -14,6 +14,7 @@ import {
 import { InterruptedError } from '../cli/errors';
 import { Progress } from '../cli/progress';
 import { chunkBySize } from './chunks';
+import { useFastGzip } from './fast-gzip';
 import { produceLimit } from './limits';
 import { OutcomeTally, type OutcomeCounts } from './outcome-tally';
 import { readFrom, type ReadEnd } from './reader';
@@ -84,6 +85,7 @@ export class Redelivery {
     this.limit = Math.min(replay, dlq - DEAD_LETTER_ROOM);
     const [meta] = (await this.s.admin.fetchTopicMetadata({ topics: [this.s.full(replayTopic(this.group))] })).topics;
     this.partitions = meta.partitions;
+    useFastGzip();
     await this.producerFor(0);
   }
 
