@@ -1,10 +1,8 @@
 import type { Mode } from './common';
 
 /**
- * Provider connections: a business's own account with a payment provider, one per provider and
- * mode. The RPC bodies and results of the `connections.*` patterns (RpcPatterns) between the
- * gateway and transaction-service. Credentials travel only in the `connections.put` request;
- * no result, error or event ever carries them.
+ * Provider connections (a business's own account with a provider, one per provider and mode): `connections.*` RPC
+ * bodies and results. Credentials travel only in the `connections.put` request; no result, error or event carries them.
  */
 export const CONNECTION_PROVIDERS = ['paynow', 'dpo', 'ozow'] as const;
 export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];

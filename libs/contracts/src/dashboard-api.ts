@@ -1,9 +1,7 @@
 /**
- * Answers of the merchant dashboard's own API (/dashboard/api, docs/dashboard.md): the gateway's
- * dashboard controllers return these and the dashboard app (a browser bundle) reads them, so each
- * shape is declared once, here. Types only, and every import is a type-only import of a file that
- * uses nothing of Node: the app's type-check (DOM libs, no Node types) imports this file by itself,
- * never the package's index. Amounts are minor units; every answer also carries `result: 'success'`.
+ * Answers of the merchant dashboard's API (docs/dashboard.md), declared once for the gateway and the dashboard app.
+ * Types only, importing only Node-free files: the app's type-check (no Node types) loads this file alone, never the
+ * package index. Amounts are minor units; every answer also carries `result: 'success'`.
  */
 import type { KeyType, Mode } from './common';
 import type { ConnectionProvider } from './connections';

@@ -10,11 +10,9 @@ import { SPLIT_TYPES, type SettlementInvoiceChangedData } from './ledger';
 import { Topics } from './topics';
 
 /**
- * What a consumer needs of each event's `data`, as TypeBox schemas: the decoders that
- * event-checks.generated.ts holds were compiled from these (`npm run generate:event-checks`), so
- * the services check every event without loading TypeBox. Objects are open (a producer may add
- * fields before its consumers read them), and a field older events lack is optional. The
- * compiler checks below that every event a producer can write decodes.
+ * What a consumer needs of each event's `data`, as TypeBox schemas compiled into event-checks.generated.ts
+ * (`npm run generate:event-checks`) so services need not load TypeBox. Objects are open (producers may add fields
+ * first), fields older events lack are optional, and the checks below ensure every producible event decodes.
  */
 
 // Literal unions rather than the schema kit's StringEnum: they compile to plain comparisons.

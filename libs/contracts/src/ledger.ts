@@ -3,10 +3,8 @@ import type { EventEnvelope } from './envelope';
 import { Topics } from './topics';
 
 /**
- * Split configs, the commission ledger and settlement: RPC patterns between the gateway and
- * split-ledger-service, their bodies and results, the events split-ledger-service publishes and
- * its BullMQ queue. Amounts are integers in minor units; timestamps are ISO 8601 (UTC) — the
- * gateway renders the spec's "YYYY-MM-DD HH:MM:SS".
+ * Split configs, the commission ledger and settlement: split-ledger-service's RPC patterns, bodies, results, events and
+ * queue. Amounts are integers in minor units; timestamps are ISO 8601 UTC (the gateway renders the spec's format).
  */
 export const LedgerRpcPatterns = {
   SplitConfigsCreate: 'splits.config.create',

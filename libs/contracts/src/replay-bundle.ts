@@ -1,14 +1,8 @@
 /**
- * A replay bundle: many records of one source partition carried in the value of ONE record of a
- * group's replay topic (header `replay-bundle`: how many, and the run). Kafka clients encode every record and
- * every header of it into buffers of their own, which made the copier's cost per event the limit
- * of a live replay; a bundle is built with a few copies into one buffer (docs/benchmarks.md,
- * fourteenth round). The bundle's `replay-origin` names its first record (sequence number, offset).
- *
- * Layout (big-endian): version u8 (1), count u32, then per record: its source offset as a float64
- * (exact below 2^53, like every offset this code reads; -1: unknown), key i32 length (-1: null)
- * and bytes, value likewise, header count u16, and per header: name u16 length and UTF-8 bytes,
- * value i32 length (-1: null) and bytes.
+ * A replay bundle: many records of one source partition in the value of one replay-topic record (header
+ * `replay-bundle`: count and run), since per-record encoding by Kafka clients limited live replay (ADR 0007). Layout,
+ * big-endian: version u8 (1), count u32; per record: offset f64 (-1: unknown), key and value each as i32 length (-1:
+ * null) and bytes, u16 header count, and per header a u16-length UTF-8 name and an i32-length value.
  */
 
 /** A record's headers as Kafka clients give them (a repeated name holds a list). */

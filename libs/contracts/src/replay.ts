@@ -1,8 +1,6 @@
 /**
- * Delivering messages to ONE consumer group (the ops CLI's live replay and dead-letter replay):
- * every group also consumes its own replay topic, whose messages carry the coordinates of the
- * record they copy. The consumer applies them through the same idempotent path and reports each
- * outcome on REPLAY_RESULTS_TOPIC, keyed by the run id, so ops never reads a service's tables.
+ * Delivering messages to ONE consumer group (ADR 0007): each group also consumes its own replay topic, whose messages
+ * name the record they copy; it applies them idempotently and reports each outcome on REPLAY_RESULTS_TOPIC.
  */
 export function replayTopic(group: string): string {
   return `replay.${group}`;
@@ -18,10 +16,8 @@ export function replayTopicGroup(topic: string): string | undefined {
 
 export const ReplayHeaders = {
   /**
-   * Everything below in one header, `<run> <seq> <partition> <offset> <topic>` (what ops writes):
-   * kafkajs encodes every header of a record into a buffer of its own, so the copier's cost per
-   * record grew with each header (docs/benchmarks.md, eleventh round). Consumers also read the
-   * five separate headers, which copies made by an earlier ops carry.
+   * Everything below in one header, `<run> <seq> <partition> <offset> <topic>`: kafkajs encodes each header into a
+   * buffer of its own, so fewer headers copy faster. Consumers still read the five headers older copies carry.
    */
   Origin: 'replay-origin',
   Run: 'replay-run',
@@ -58,10 +54,8 @@ const partitionOf = (p: unknown): number =>
 const offsetOf = (o: unknown): string => (typeof o === 'string' && /^\d{1,19}$/.test(o) ? o : UNKNOWN_OFFSET);
 
 /**
- * The value of the `replay-origin` header (the topic last: a name has no spaces, so it parses back
- * whole). A partition or offset that is not one (a hand-made or damaged dead letter's headers)
- * is written as unknown, `-1`, which every reader of this header takes, instead of a token that
- * would make the whole origin unreadable.
+ * The `replay-origin` header's value (topic last: it has no spaces, so it parses back whole). A partition or offset
+ * that is not one (a damaged letter) is written as `-1`, unknown, so the rest of the origin stays readable.
  */
 export function formatReplayOrigin(o: ReplayOriginFields): string {
   const seq = o.seq !== null && Number.isSafeInteger(o.seq) && o.seq >= 0 ? o.seq : '-';

@@ -33,10 +33,8 @@ export const RpcPatterns = {
 export type RpcPattern = (typeof RpcPatterns)[keyof typeof RpcPatterns];
 
 /**
- * Patterns whose service is idempotent on ctx.idempotency_key (a unique constraint on it): a
- * re-run with the same key returns what the first run did. After an unknown outcome the gateway
- * lets a retry with the same key run again once the first can no longer commit; for every other
- * pattern it keeps the outcome_unknown answer (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
+ * Patterns whose service is idempotent on ctx.idempotency_key: after an unknown outcome the gateway reruns a same-key
+ * retry once the first can no longer commit; for other patterns it keeps outcome_unknown (ADR 0014).
  */
 export const KEY_IDEMPOTENT_PATTERNS: ReadonlySet<string> = new Set<string>([
   RpcPatterns.TransactionsInitialize,

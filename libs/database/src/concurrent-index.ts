@@ -4,11 +4,9 @@ interface Runner {
 }
 
 /**
- * Builds an index without blocking writes (CREATE INDEX CONCURRENTLY), for a migration that says
- * `transaction = false` (CONCURRENTLY cannot run inside a transaction block). A concurrent build
- * that failed or was interrupted leaves an INVALID index behind, which `IF NOT EXISTS` would take
- * as done: it is dropped first, so running the migration again rebuilds it. `definition` is what
- * follows `ON`, e.g. `ledger_entries (transaction_public_id)`.
+ * Builds an index without blocking writes, for a migration with `transaction = false` (CONCURRENTLY cannot run in a
+ * transaction). A failed build leaves an INVALID index that `IF NOT EXISTS` would take as done, so it is dropped first.
+ * `definition` is what follows `ON`, e.g. `ledger_entries (transaction_public_id)`.
  */
 export async function createIndexConcurrently(q: Runner, name: string, definition: string): Promise<void> {
   const invalid = (await q.query(

@@ -8,20 +8,16 @@ function hasSqlStateClass(err: unknown, classes: readonly string[]): boolean {
 }
 
 /**
- * True for PostgreSQL "data exception" errors (SQLSTATE class 22: a value out of range, an
- * impossible date, a null byte or bad encoding in text…). The caller sent a value the store cannot
- * hold, so the right answer is 400 and nothing was written; the API validates inputs before they
- * get here, so this is the safety net for what validation missed.
+ * True for PostgreSQL data exceptions (SQLSTATE class 22: out of range, bad date, null byte…): the caller sent a value
+ * the store cannot hold, so the answer is 400 and nothing was written. A safety net for what validation missed.
  */
 export function isDataError(err: unknown): boolean {
   return hasSqlStateClass(err, ['22']);
 }
 
 /**
- * True for errors one row's values cause: a data exception (class 22) or an integrity constraint
- * violation (class 23: unique, check, foreign key, not null). Such an error in a many-row statement
- * says nothing about the other rows, which would have succeeded alone; any other error (a
- * cancelled statement, a deadlock, a lock not available, a broken connection) is the statement's.
+ * True for errors one row's values cause (class 22, or 23: integrity constraints). In a many-row statement such an
+ * error says nothing about the other rows; any other error (cancel, deadlock, broken connection) is the statement's.
  */
 export function isRowError(err: unknown): boolean {
   return hasSqlStateClass(err, ['22', '23']);

@@ -20,19 +20,14 @@ export interface GroupCommitOptions<I, O> {
    */
   inFlight?: number;
   /**
-   * Runs one item in a statement of its own, so it gets exactly the answer it would have had
-   * without grouping: for each item the group statement answered RUN_ALONE, and for every item of
-   * a group whose statement failed with an error `isolate` accepts. Those items run side by side
-   * (the pool queues them), after the group's in-flight slot was freed.
+   * Runs one item in its own statement, to get exactly its answer without grouping: for items the group statement
+   * answered RUN_ALONE, and for every item of a group that failed with an error `isolate` accepts.
    */
   alone?: (item: I) => Promise<O>;
   /**
-   * Whether a failed group is retried item by item. The default accepts errors one row's values cause
-   * (isRowError, classes 22/23: they roll the whole statement back and must not fail the others) and
-   * rollbacks forced by other transactions (class 40: a deadlock a group can meet where its rows alone
-   * would not). Any other error (statement_timeout, lock not available, broken connection) goes to
-   * every item: retrying each alone could cost the group's size times that error's time, and after a
-   * broken connection the outcome is unknown, so a retry could apply it twice.
+   * Whether a failed group is retried item by item: by default row errors (isRowError) and rollbacks forced by other
+   * transactions (class 40). Any other error goes to every item: retrying each alone could cost the group's size times
+   * a timeout, and after a broken connection the outcome is unknown, so a retry could apply it twice.
    */
   isolate?: (err: unknown) => boolean;
   /**
@@ -43,11 +38,8 @@ export interface GroupCommitOptions<I, O> {
 }
 
 /**
- * Group commit: many callers' writes in one statement without a timer. The first write goes out
- * at once; writes that arrive while `inFlight` statements are running wait and then go out
- * together in the next one (at most `max` per statement). So one caller alone pays no extra
- * latency, and under load a statement carries everything that queued meanwhile. Each caller gets
- * its own result, or its own error.
+ * Group commit without a timer: the first write goes out at once; writes arriving while `inFlight` statements run go
+ * together in the next (at most `max`). A lone caller pays no extra latency; each caller gets its own result or error.
  */
 export class GroupCommit<I, O> {
   private queue: Waiting<I, O>[] = [];

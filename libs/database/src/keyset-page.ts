@@ -37,11 +37,9 @@ export interface KeysetQuery {
 }
 
 /**
- * One page of a list by keyset: rows strictly after `starting_after` in the list's order, or
- * strictly before `ending_before`, in the list's order either way (newest first unless
- * `oldestFirst`), and whether more rows lie beyond the page in the direction of travel. The cursor
- * row is looked up in the same statement as the page (one round trip), and its position is compared
- * in SQL, so timestamps keep their microseconds.
+ * One page by keyset: rows after `starting_after` or before `ending_before`, in list order (newest first unless
+ * `oldestFirst`), and whether more lie beyond. The cursor row is looked up and compared in the same statement: one
+ * round trip, and timestamps keep their microseconds.
  */
 export async function keysetPage<T>(
   db: Pick<EntityManager, 'query'>,

@@ -18,11 +18,8 @@ const ISOLATION_LEVELS: readonly IsolationLevel[] = [
 ];
 
 /**
- * A hot statement run as a named prepared statement: each pooled connection parses and plans it
- * once, then only binds parameters (no Parse message, no parse/plan on the server). Its result
- * columns must be listed, not `*`: a prepared statement whose result type changes (a migration
- * adding a column while this process serves) fails with "cached plan must not change result type".
- * One name per text in the process (pg refuses a name reused for different text).
+ * A hot statement prepared under a name, parsed and planned once per connection. List its result columns, not `*`: a
+ * migration changing the result type would fail it ("cached plan must not change result type"). One name per text.
  */
 export interface PreparedStatement {
   readonly name: string;
@@ -63,10 +60,9 @@ function toTypeormResult(raw: QueryResult | QueryResult[] | undefined): unknown 
 }
 
 /**
- * Runs one statement on a checked-out connection. `commits` says whether the statement's success
- * means something was committed (autocommit, or COMMIT): if the connection breaks while such a
- * statement is in flight its outcome is unknown. Inside BEGIN … COMMIT a broken connection means
- * the server rolls the transaction back, so nothing was written.
+ * Runs one statement on a checked-out connection. `commits` says whether success means something was committed
+ * (autocommit, or COMMIT): a connection breaking during such a statement leaves its outcome unknown, whereas inside
+ * BEGIN … COMMIT the server rolls back and nothing was written.
  */
 async function run(
   target: PoolClient,
@@ -87,10 +83,8 @@ async function run(
 }
 
 /**
- * pool.query, with the connect step apart: a failure to get a connection (refused, pool timeout,
- * server not accepting) is raised as is — nothing was sent — while a connection lost during the
- * statement is an OutcomeUnknownError. Like pool.query, a connection whose statement failed is
- * closed rather than pooled.
+ * pool.query with the connect step apart: failing to get a connection is raised as is (nothing was sent), while a
+ * connection lost during the statement is an OutcomeUnknownError. A connection whose statement failed is not pooled.
  */
 async function runOnPool(
   pool: Pool,
@@ -192,10 +186,8 @@ export class DataSource implements EntityManager {
   }
 
   /**
-   * Statements on the pool (like `manager`) bounded by a caller's deadline: not sent once
-   * `cancelAt` (epoch ms) has passed, and cancelled by PostgreSQL's cancel request if still running
-   * then (SQLSTATE 57014: the statement rolls back). A statement that commits does so before
-   * `cancelAt` plus the time the cancel takes to arrive. See isDeadlineExceeded.
+   * Statements on the pool bounded by a caller's deadline: not sent after `cancelAt` (epoch ms), and cancelled (rolled
+   * back) if still running then, so anything that commits does so before `cancelAt` plus the cancel's travel time.
    */
   until(cancelAt: number): EntityManager {
     const deadline: Deadline = { cancelAt, cancel: (client) => this.cancel(client) };

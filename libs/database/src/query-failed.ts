@@ -25,10 +25,8 @@ export class QueryFailedError extends Error {
 }
 
 /**
- * The connection broke after a statement that may write was sent and before its reply came back
- * (an autocommit statement, or a COMMIT): the server may have committed it or not. Unlike a
- * connect failure (nothing sent, nothing written), the caller must not be told to simply retry:
- * a retry could apply the change twice. It still matches `isConnectionError` (the store is gone).
+ * The connection broke after a statement that may write was sent and before its reply came: it may have committed or
+ * not, so the caller must not be told to simply retry (that could apply it twice). Still matches `isConnectionError`.
  */
 export class OutcomeUnknownError extends QueryFailedError {
   readonly outcomeUnknown = true;

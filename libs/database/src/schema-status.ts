@@ -20,10 +20,8 @@ export async function pendingMigrations(ds: DataSource): Promise<string[]> {
 }
 
 /**
- * A readiness check: fails while the database schema is behind the code (its migration Job has
- * not run yet), naming what is missing, so the pod takes no traffic on a schema it cannot use.
- * A schema AHEAD of the code (the next release migrated first) is fine: migrations only add.
- * Once current, the schema cannot fall behind again, so the answer is kept.
+ * A readiness check failing while the schema is behind the code (its migration Job has not run), so the pod takes no
+ * traffic on a schema it cannot use. A schema ahead is fine (migrations only add); once current, the answer is kept.
  */
 export function schemaReadinessCheck(ds: DataSource): () => Promise<void> {
   let current = false;

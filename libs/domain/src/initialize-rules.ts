@@ -5,11 +5,9 @@ import { MOBILE_MONEY_NUMBER_RULE, isMobileMoneyNumber } from './mobile-number';
 import { PAYMENT_METHOD_CODES, isPaymentMethodCode, typeOfCode } from './payment-methods';
 
 /**
- * The rules of a payment request (POST /v1/transactions), every problem at once, in the API's words.
- * Both sides of the RPC run it: the gateway after its request schema (types, formats, ranges) and the
- * public-key limits, transaction-service on every initialize. Past the schema only cross-field rules
- * can fail: a method code of another type, mobile money (stated, or by its code) without a number,
- * requested_response outside test mode, and a null the schema lets through as absent.
+ * The rules of a payment request (POST /v1/transactions), every problem at once, in the API's words; both the gateway
+ * and transaction-service run them. Past the request schema only cross-field rules can fail (method type, mobile money
+ * without a number, requested_response outside test mode, a null the schema lets through).
  */
 export function initializeProblems(body: InitializeTransactionBody, mode: Mode): FieldError[] {
   const errors: FieldError[] = [];

@@ -1,8 +1,6 @@
 /**
- * The payment methods a merchant or customer can choose (docs/decisions/payment-methods.md): each
- * code's type and the name a customer reads. Mobile-money codes settle in the sandbox on their own;
- * card and redirect codes wait for the customer on the hosted checkout page. Gateway validation,
- * transaction-service rules and the checkout page all read this one table.
+ * The payment methods a merchant or customer can choose (docs/decisions/payment-methods.md): each code's type and the
+ * name a customer reads, in one table for gateway validation, transaction-service and the checkout page.
  */
 export const PAYMENT_METHOD_TYPES = ['mobile_money', 'card'] as const;
 export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];

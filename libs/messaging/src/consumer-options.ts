@@ -21,10 +21,8 @@ export type EventHandler = (
 ) => Promise<void | AfterCommit>;
 
 /**
- * Applies several new events of one topic inside one transaction: must have the same effect as the
- * topic's EventHandler called on each in turn (set-based SQL instead of a statement per event).
- * The events may come from several partitions of a fetch, one partition after the other, each in
- * offset order (an aggregate's events share a partition, so they stay in order).
+ * Applies several new events of one topic in one transaction, with the same effect as the topic's EventHandler called
+ * on each in turn (set-based SQL instead of a statement per event). Each partition's events come in offset order.
  */
 export type BatchEventHandler = (events: EventEnvelope[], manager: TransactionManager) => Promise<void | AfterCommit>;
 

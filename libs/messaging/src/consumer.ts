@@ -21,10 +21,9 @@ const OFFSET_COMMIT_INTERVAL_MS = 1_000;
 const backoffMs = (attempt: number): number => Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
 
 /**
- * A Kafka consumer that applies each event exactly once: the event id goes into processed_events in
- * the same transaction as the effect, so redelivery, replay and a crash before the offset commit are
- * harmless. A failed batch is applied one event at a time, so a poison message alone goes to the
- * dead-letter topic; while the database is unreachable the batch waits whole.
+ * A Kafka consumer that applies each event exactly once: the event id goes into processed_events in the effect's
+ * transaction, so redelivery, replay and crashes are harmless. A failed batch is retried one event at a time, so a
+ * poison message alone is dead-lettered; while the database is unreachable the batch waits whole.
  */
 export class IdempotentConsumer {
   private consumer: Consumer | undefined;
@@ -189,11 +188,8 @@ export class IdempotentConsumer {
   }
 
   /**
-   * Records ops copied into this group's replay topic, applied as the records they copy (same
-   * handlers, same inbox). Consecutive valid records of one source topic share an inbox
-   * transaction like any batch (one at a time only if that fails, or for records that cannot be
-   * applied), and the outcomes of a chunk go to ops on replay.results in one request, before its
-   * offsets move: a crash in between reports them again, never loses one.
+   * Records ops copied into the replay topic, applied like the originals (same handlers, same inbox). A chunk's
+   * outcomes go to replay.results before its offsets move: a crash in between reports them again, never loses one.
    */
   private async onReplayBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;

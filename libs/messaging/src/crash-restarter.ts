@@ -2,11 +2,9 @@ import type { Consumer } from 'kafkajs';
 import type { Logger } from 'pino';
 
 /**
- * kafkajs restarts a crashed consumer only when the error's cause is retriable; after any other
- * (an error escaping a batch, say) it disconnects for good, and the group's events would silently
- * stop being applied while the service looks healthy. This starts it again: offsets resume at the
- * last commit, and the inbox skips what was applied since. Backs off from 1 s to 30 s while
- * starting fails.
+ * kafkajs restarts a crashed consumer only after a retriable error; otherwise it disconnects for good and events
+ * silently stop being applied while the service looks healthy. This restarts it (from the last commit; the inbox skips
+ * what was applied since), backing off from 1 s to 30 s.
  */
 export class CrashRestarter {
   private timer: NodeJS.Timeout | undefined;

@@ -34,10 +34,9 @@ export interface FetchCommitLimits {
 }
 
 /**
- * One inbox transaction for the chunks a fetch delivered (kafkajs starts its `eachBatch` calls in one
- * event-loop turn); no timer, so a lone chunk waits for nothing. Full chunks start side by side, up to
- * `concurrency`: one at a time made replays 1.7× slower (docs/benchmarks.md, fourth round). A failed
- * shared transaction retries each chunk alone, so one partition's poison event holds back no other.
+ * One inbox transaction for the chunks a fetch delivered; no timer, so a lone chunk waits for nothing. Up to
+ * `concurrency` full chunks run side by side (one at a time made replays 1.7× slower). A failed shared transaction
+ * retries each chunk alone, so one partition's poison event holds back no other.
  */
 export class FetchCommit {
   private queue: Pending[] = [];
@@ -106,10 +105,9 @@ export class FetchCommit {
   }
 
   /**
-   * Applies the new events of every chunk in one transaction; the outcomes are in chunk order.
-   * Chunks of one batch handler (one topic, several partitions) go to it in one call — one set of
-   * statements per transaction instead of one per partition; each partition's events stay in order
-   * and an aggregate's events share a partition. That call's after-commit action is its first chunk's.
+   * Applies the new events of every chunk in one transaction; outcomes in chunk order. A batch handler gets all its
+   * chunks in one call (one set of statements, not one per partition), each partition's events in order; its
+   * after-commit action is its first chunk's.
    */
   private async apply(chunks: PartitionChunk[]): Promise<ChunkOutcome[]> {
     return this.ds.transaction(async (manager) => {

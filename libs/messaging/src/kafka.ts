@@ -57,11 +57,9 @@ export interface TopicReplication {
 }
 
 /**
- * The replication of new topics. An explicit factor wins; 0 means "from the cluster": three copies
- * when there are three brokers or more, else one per broker (one node: 1). With three
- * copies or more, min.insync.replicas is 2 unless set: a write acknowledged by all in-sync replicas
- * (the producers' acks=-1) is then on two brokers at least, and one broker may be down without
- * refusing writes. Fewer copies keep the broker's default (1).
+ * The replication of new topics: an explicit factor, or for 0 three copies with three brokers or more, else one per
+ * broker. With three copies or more, min.insync.replicas defaults to 2, so an acknowledged write (acks=-1) is on two
+ * brokers and one broker may be down without refusing writes.
  */
 export function topicReplication(
   brokerCount: number,

@@ -16,13 +16,9 @@ interface RequestQueue {
 let applied = false;
 
 /**
- * kafkajs 2.2.4's request queue re-arms its pending-request timer after every check with
- * `throttledUntil - Date.now()`, negative unless a broker throttled; Node clamps it to 1 ms, so an
- * idle connection checks an empty queue a thousand times a second: most of an idle service's CPU
- * (docs/benchmarks.md, twelfth round), plus a TimeoutNegativeWarning each time (kafkajs #1751).
- * This arms the timer only while a request waits (push() re-arms it; each answer checks the queue).
- * Call it before creating a kafkajs client; false means another kafkajs release: check it, then
- * update PATCHED_VERSION.
+ * kafkajs 2.2.4 re-arms its request-queue timer after every check with a negative delay (1 ms), so idle connections
+ * burn most of an idle service's CPU (docs/benchmarks.md, kafkajs #1751). This arms it only while a request waits. Call
+ * it before creating a client; false means another kafkajs release: check it, then update PATCHED_VERSION.
  */
 export function fixKafkajsNegativeTimer(): boolean {
   const load = createRequire(require.resolve('kafkajs'));

@@ -5,10 +5,8 @@ import type { Logger } from 'pino';
 export type OffsetSource = Pick<EachBatchPayload, 'commitOffsetsIfNecessary' | 'uncommittedOffsets'>;
 
 /**
- * Commits a consumer's resolved offsets at most once per interval, and at once when asked (stop).
- * kafkajs's `autoCommit` commits after every batch whatever `autoCommitInterval` says: a broker round
- * trip before each next fetch, on every event's path at low rates. Committing later loses nothing:
- * the inbox makes the events of an uncommitted interval harmless when they come again.
+ * Commits a consumer's resolved offsets at most once per interval, and at once on stop: kafkajs's `autoCommit` commits
+ * after every batch, a round trip before each fetch. Committing later loses nothing: the inbox makes repeats harmless.
  */
 export class OffsetCommitter {
   private timer: NodeJS.Timeout | undefined;

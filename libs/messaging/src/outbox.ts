@@ -120,12 +120,9 @@ export class OutboxRelay {
 
   /** One pass; true when a full batch went out, i.e. there may be more. */
   async tick(): Promise<boolean> {
-    // The relay lock and the batch in one statement, sent with the transaction's BEGIN (one round
-    // trip; constants only): without the lock no row comes back, and the lock is held until the
-    // commit, so no other relay sends these rows meanwhile. The rows are marked after the send, in
-    // the same transaction; if the send fails nothing is marked. Rare overlap: a relay whose
-    // statement started just before another relay's commit may send that relay's batch again —
-    // consumers dedupe by event id, as they do for a crash between the send and the commit.
+    // The relay lock and the batch in one statement sent with BEGIN (one round trip): the lock is held until commit, so
+    // no other relay sends these rows meanwhile; rows are marked after the send, and not if it fails. A relay starting
+    // just before another's commit may resend that batch; consumers dedupe by event id.
     const sent = await this.ds.transactionFrom<OutboxRow, number>(this.takeBatch, async (rows, m) => {
       if (rows.length === 0) return 0;
       await this.publish(rows);
@@ -165,13 +162,9 @@ export class OutboxRelay {
   }
 
   /**
-   * One request for the batch, each message on the partition its key hashes to (murmur2, as Java
-   * clients: an aggregate's events keep their partition and order), and the answer checked for every
-   * partition: kafkajs 2.2.4 retries a multi-partition batch only towards brokers that have not
-   * answered, so a partition whose leader moved to one that had is silently skipped (seen in the
-   * three-node chaos run). Such a batch is refused, so its rows go out again; consumers dedupe. One
-   * request per partition avoids it but, with one request in flight per broker, cut the relay's
-   * throughput at 32 concurrent initializes.
+   * One request for the batch, each message on its key's murmur2 partition (an aggregate keeps its order), and every
+   * partition's answer checked: kafkajs 2.2.4 may silently skip a partition whose leader moved, so such a batch is
+   * refused and resent (consumers dedupe). One request per partition avoids that but cut throughput.
    */
   private async send(byTopic: Map<string, OutboxRow[]>): Promise<void> {
     const topicMessages: Array<{ topic: string; messages: Message[] }> = [];

@@ -1,19 +1,14 @@
 import type { Logger } from 'pino';
 
 /**
- * What a tick says about the next one: `true`, there is more (tick again at once); `false`, look
- * again after the interval; a number, the milliseconds until the work it knows of is due
- * (`Infinity`: none), so the worker sleeps that long, but at least the interval and at most
- * `idleMaxMs`.
+ * What a tick says about the next: `true`, more work (tick at once); `false`, wait the interval; a number, milliseconds
+ * until known work is due (`Infinity`: none), kept between the interval and `idleMaxMs`.
  */
 export type TickResult = boolean | number;
 
 /**
- * Runs `tick` in a loop: again at once when it reports more work, after `intervalMs` otherwise,
- * or until the work it knows of is due (see TickResult), with capped exponential back-off while
- * it fails. `wake()` skips the wait (also when it arrives during a tick); `hurry()` shortens a
- * longer wait to the interval (new work may be due soon); `stop()` waits for the iteration in
- * flight, so shutdown never cuts a transaction in half.
+ * Runs `tick` in a loop, with capped back-off while it fails. `wake()` skips the wait, `hurry()` shortens it to the
+ * interval, and `stop()` waits for the iteration in flight, so shutdown never cuts a transaction in half.
  */
 export class PollingWorker {
   private running = false;

@@ -19,11 +19,9 @@ import { runWithContext } from './request-context';
 const INTERNAL = { message: 'internal error' };
 
 /**
- * Runs one RPC handler inside the caller's request context (so logs carry the gateway's request
- * id), turns its result into `{ ok: true, data }` and a DomainException into `{ ok: false, error }`,
- * a database data error (SQLSTATE 22xxx) into validation_error, an unreachable store into
- * service_unavailable (with a message that says whether a retry is safe). Anything else is a bug:
- * logged here, and the gateway answers 500.
+ * Runs one RPC handler in the caller's request context (logs carry its request id): a result → `{ ok: true, data }`; a
+ * DomainException, data error (22xxx) or unreachable store → `{ ok: false, error }` (saying whether a retry is safe).
+ * Anything else is a bug: logged, and the gateway answers 500.
  */
 export function rpcReply(pattern: string, payload: unknown, handle: () => unknown): Promise<RpcReply<unknown>> {
   const started = process.hrtime.bigint();
@@ -99,11 +97,8 @@ function refusal(pattern: string, err: unknown, observe: (outcome: string) => vo
 }
 
 /**
- * A controller of RPC message handlers, each wrapped by rpcReply. The wrapping replaces each
- * `@MessagePattern` method on the prototype (keeping its metadata) rather than adding a Nest
- * interceptor: an interceptor runs every call through a chain of rxjs Observables, which was
- * ≈ 10 % of the transaction-service's CPU at 32 concurrent initializes. The handler's first
- * argument is its payload (`@Payload()`), where the caller's request id is.
+ * A controller of RPC handlers, each wrapped by rpcReply on the prototype rather than by a Nest interceptor, whose rxjs
+ * chain cost ≈ 10 % of transaction-service's CPU. A handler's first argument is its payload.
  */
 export function RpcController(): ClassDecorator {
   return (target) => {

@@ -1,8 +1,6 @@
 /**
- * A bounded in-memory cache whose entries are good for `ttlMs` after they were stored (a TTL of 0
- * stores nothing). When it is full the oldest entry makes room. For values that may be slightly
- * stale on one replica, such as settings read on the request path; the owner evicts what it
- * changes.
+ * A bounded in-memory cache whose entries last `ttlMs` (0 stores nothing), the oldest making room when full. For values
+ * that may be briefly stale on one replica, such as request-path settings; the owner evicts what it changes.
  */
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; storedAt: number }>();

@@ -14,10 +14,8 @@ export function redisReady(redis: Pick<Redis, 'status'>): boolean {
 }
 
 /**
- * Waits for a Redis call at most `ms`. The shared connections retry forever across reconnects
- * (`maxRetriesPerRequest: null`), so a call made while Redis is down would otherwise wait for it
- * to come back: a request would hang. Past the deadline the call is not cancelled — ioredis still
- * sends it once it reconnects — so a caller that gives up must be safe if it runs later.
+ * Waits for a Redis call at most `ms`: the shared connections retry forever across reconnects, so it would hang while
+ * Redis is down. The call is not cancelled (ioredis sends it later), so a caller giving up must be safe if it runs.
  */
 export function withinDeadline<T>(call: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {

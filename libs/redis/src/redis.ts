@@ -37,11 +37,9 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
 }
 
 /**
- * A second connection to `shared`'s server whose calls are never replayed. The shared connection
- * holds a call made while Redis is down and resends a call that was in flight when the connection
- * dropped, once it is back (`maxRetriesPerRequest: null`): right for writes that must land, wrong
- * for a call whose caller gave up on it. On this one a call made while it is not connected fails
- * at once, and the calls in flight when it drops fail then and are not sent again.
+ * A second connection to `shared`'s server whose calls are never replayed, for callers that may give up. The shared one
+ * holds and resends calls across outages (right for writes that must land); on this one a call fails at once while it
+ * is disconnected, and calls in flight when it drops fail and are not resent.
  */
 export async function connectRedisWithoutReplay(shared: Redis, logger: Logger): Promise<Redis> {
   const redis = shared.duplicate({ lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });

@@ -93,11 +93,9 @@ export async function runService<C extends ServiceConfig>(def: ServiceDefinition
 
     onShutdown(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
       health.markShuttingDown();
-      // The RPC server first, before any module shuts down: new connections are refused, callers
-      // are told to go elsewhere (goaway; a request that crossed it is answered "not run"), and
-      // the running requests finish with every dependency still up. Consumers leave their groups
-      // meanwhile, so their partitions move to the other replicas.
-      // allSettled: a consumer that fails to stop must not cut the RPC drain short.
+      // The RPC server closes first: new connections are refused, callers get goaway, and running requests finish with
+      // every dependency still up; consumers leave their groups meanwhile. allSettled: a consumer failing to stop must
+      // not cut the RPC drain short.
       for (const r of await Promise.allSettled([rpcServer.close(), messaging.stopConsuming()])) {
         if (r.status === 'rejected')
           logger!.error({ err: r.reason as Error }, 'error while stopping RPC or consumers; shutting down the rest');

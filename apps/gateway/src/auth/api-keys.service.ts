@@ -26,11 +26,9 @@ const MISS_TTL_MS = 5_000;
 const SUBSCRIBE_RETRY_MAX_MS = 5_000;
 
 /**
- * Resolves an API key to (business, mode, key type), looked up by its SHA-256: the secret is never
- * stored nor compared byte by byte. Hits are cached for API_KEY_CACHE_TTL_MS with the key's expiry
- * (a rolled key's grace period), and a roll on any replica evicts them everywhere via Redis pub/sub.
- * While this replica's subscriber is down it would miss those notices, so the cache is bypassed and
- * starts empty once it is back.
+ * Resolves an API key by its SHA-256, so the secret is never stored. Hits are cached (API_KEY_CACHE_TTL_MS, never past
+ * the key's expiry) and a roll on any replica evicts them everywhere via Redis pub/sub; while this replica's subscriber
+ * is down it could miss those notices, so the cache is bypassed and starts empty once it is back.
  */
 @Injectable()
 export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
@@ -84,10 +82,9 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Subscribes to the invalidation channel; keys are cached once it is answered. After a reconnect
-   * ioredis subscribes again just before 'ready', and this SUBSCRIBE is answered after that one, so
-   * no notice is missed from then on. A SUBSCRIBE refused while connected (e.g. an ACL without the
-   * channel) is retried, with keys read from the database meanwhile.
+   * Subscribes to the invalidation channel; keys are cached only once it is answered, which after a reconnect comes
+   * after ioredis's own SUBSCRIBE, so no notice is missed. A refused SUBSCRIBE is retried, with keys read from the
+   * database meanwhile.
    */
   private async listen(): Promise<void> {
     const attempt = ++this.listenAttempt;

@@ -5,10 +5,9 @@ import { REDIS_WITHOUT_REPLAY, redisReady } from '@payments/redis';
 import { GatewayConfig } from '../config/gateway.config';
 
 /**
- * Token bucket per API key in Redis, shared by every replica and timed by Redis's clock (TIME) so
- * skewed replicas agree. Takes one token per key of KEYS in order (a key named twice takes two) and
- * returns [allowed, tokens left] per key, flattened. A key of another type (WRONGTYPE) answers
- * allowed = -1 instead of failing the call, so one bad key lets only its own request through.
+ * Token bucket per API key in Redis, shared by every replica and timed by Redis's clock (TIME) so skewed replicas
+ * agree. Returns [allowed, tokens left] per entry of KEYS, flattened; a key of another type answers allowed = -1
+ * instead of failing the call, so one bad key lets only its own request through.
  */
 const TOKEN_BUCKETS = `
 local rate = tonumber(ARGV[1])
@@ -65,12 +64,9 @@ export const MAX_KEYS_PER_CALL = 200;
 export const MAX_CALLS_IN_FLIGHT = 2;
 
 /**
- * Takes one token per request, with group commit: up to MAX_CALLS_IN_FLIGHT calls in flight, and
- * the requests arriving while every slot is busy go together (up to MAX_KEYS_PER_CALL) in the next.
- * No request waits on Redis longer than RATE_LIMIT_TIMEOUT_MS: a call that times out, fails or gets
- * a reply not its own lets its requests and those queued behind it through (logged), and while the
- * connection is not ready every request passes. REDIS_WITHOUT_REPLAY never resends a dropped call,
- * so a call given up on cannot take tokens later for requests that already passed.
+ * One token per request; requests arriving while every call is in flight go together in the next (group commit). A
+ * Redis call that times out (RATE_LIMIT_TIMEOUT_MS), fails or finds Redis down lets its requests through (logged) and
+ * is never resent (REDIS_WITHOUT_REPLAY), so it cannot take tokens later.
  */
 @Injectable()
 export class RateLimiter {

@@ -49,10 +49,8 @@ export function originOf(url: string): string | null {
 }
 
 /**
- * Where a business allows its public-key payments to send the customer after checkout. Kept on
- * the business row in the gateway's database; set with the secret key or by an admin. The lists
- * that public-key initializes check are cached for REDIRECT_ORIGINS_CACHE_TTL_MS: a change takes
- * effect at once on the replica that made it, and on the others once their entry expires.
+ * Where a business's public-key payments may send the customer after checkout. Cached for
+ * REDIRECT_ORIGINS_CACHE_TTL_MS: a change applies at once on its own replica, on others when their entry expires.
  */
 @Injectable()
 export class RedirectOriginsService {

@@ -67,10 +67,9 @@ export class GatewayConfig extends InternalRpcConfig {
   ADMIN_API_TOKEN = '';
 
   /**
-   * Proxies whose X-Forwarded-For (and -Proto) is believed: the client's address (login limiter,
-   * audit log) is the last one in the header before a trusted one. The default trusts private
-   * networks, right when only the ingress reaches the gateway; if other pods can reach it too, set
-   * the ingress's addresses, or they could claim any address. `none`: no proxy is trusted.
+   * Proxies whose X-Forwarded-For is believed for the client's address (login limiter, audit log); `none` trusts none.
+   * The default trusts private networks, right when only the ingress reaches the gateway; otherwise list the ingress's
+   * addresses, or other pods could claim any address.
    */
   @Validate(ProxyList)
   TRUSTED_PROXIES = 'loopback, linklocal, uniquelocal';

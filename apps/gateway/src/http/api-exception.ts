@@ -34,10 +34,8 @@ export class ApiException extends Error {
 }
 
 /**
- * The answer to an error of one of the gateway's own stores (PostgreSQL, Redis), the same for the
- * exceptions filter and the idempotency layer: unreachable → 503 that changed nothing, connection
- * lost mid-write → 503 whose outcome is unknown, a value PostgreSQL refused → 400. Anything else
- * is not a store error (undefined).
+ * The answer to an error of the gateway's own stores (PostgreSQL, Redis): unreachable → 503 that changed nothing,
+ * connection lost mid-write → 503 outcome unknown, a value PostgreSQL refused → 400; anything else → undefined.
  */
 export function storeErrorAnswer(err: unknown): ApiException | undefined {
   if (isOutcomeUnknown(err)) return new ApiException(ErrorCodes.OutcomeUnknown, STORE_OUTCOME_UNKNOWN_MESSAGE);

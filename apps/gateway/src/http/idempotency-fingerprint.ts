@@ -21,10 +21,8 @@ export function requestFingerprint(method: string, url: string, body: unknown): 
 }
 
 /**
- * The fingerprint as stored before it was canonical (the body's keys in sent order), so a retry of a
- * record stored the old way still replays. Remove it in a release deployed once
- * IDEMPOTENCY_TTL_SECONDS (24 h by default) has passed since the canonical release ran on every
- * replica. It cannot make a reuse pass: two different bodies never share either fingerprint.
+ * The fingerprint as stored before it was canonical (keys in sent order), so old records still replay; it cannot make a
+ * reuse pass. Remove it once IDEMPOTENCY_TTL_SECONDS has passed since the canonical release ran on every replica.
  */
 export function legacyRequestFingerprint(method: string, url: string, body: unknown): string {
   return sha256(`${method} ${url}\n${JSON.stringify(body ?? null)}`);

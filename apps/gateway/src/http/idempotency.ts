@@ -30,10 +30,8 @@ export const TAKE_OVER =
   "return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end return false";
 
 /**
- * Settles a claim: if KEYS[1] still holds the claim's running record ARGV[1] (or nothing: the
- * claim expired and nobody took the key), keeps ARGV[2] for ARGV[3] seconds, or deletes the key
- * when ARGV[2] is empty. A key claimed again by another request after this claim expired is left
- * to that request. 1 when settled, 0 when the key was no longer this claim's.
+ * Settles a claim only if KEYS[1] still holds its record ARGV[1] (or nothing): keeps ARGV[2] for ARGV[3] seconds, or
+ * deletes the key if ARGV[2] is empty. A key since claimed by another request is left alone. 1 if settled.
  */
 export const SETTLE = `local v = redis.call('GET', KEYS[1])
 if v ~= ARGV[1] and v ~= false then return 0 end
@@ -74,10 +72,8 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 const RUNNING_MARGIN_MS = 30_000;
 
 /**
- * Keys are kept per business, mode and key type. A public key is published in web pages, so
- * whoever holds it must not be able to claim keys that the merchant's secret-key calls then
- * collide with. Secret-key keys keep their original namespace so that keys stored before the
- * key type became part of it still replay.
+ * Keys are kept per business, mode and key type, so whoever holds a public key (published in web pages) cannot claim
+ * keys the merchant's secret-key calls then collide with. Secret-key keys keep the old namespace so old records replay.
  */
 export function idempotencyScope(req: Pick<ApiRequest, 'principal'>): string {
   const p = req.principal;
@@ -100,14 +96,9 @@ export class IdempotentReplay extends Error {
 }
 
 /**
- * Stripe's Idempotency-Key semantics on every POST (docs/api.md). The claim is an atomic SET NX in
- * Redis, so it holds across concurrent requests and gateway replicas. Requests refused before they
- * ran are not kept, so they can be retried with the same key; nor is an outcome_unknown of a
- * KEY_IDEMPOTENT_PATTERNS endpoint (retries get 409 until the first attempt can no longer commit).
- * Any other answer is kept, outcome_unknown included: running it again could apply it twice.
- * The claim runs at the end of the API-key and admin guards (after authentication and the rate
- * limit, before validation); the onSend hook (settleIdempotency) keeps the bytes sent, whatever
- * produced them.
+ * Stripe's Idempotency-Key semantics on every POST (docs/api.md), claimed by an atomic SET NX in Redis so it holds
+ * across requests and replicas. Answers refused before running, and outcome_unknown of KEY_IDEMPOTENT_PATTERNS, are not
+ * kept so a retry can run; any other is kept, since running it again could apply it twice.
  */
 @Injectable()
 export class Idempotency {
@@ -119,10 +110,9 @@ export class Idempotency {
   ) {}
 
   /**
-   * Claims the request's Idempotency-Key, or throws the answer to give instead (a malformed key, a
-   * replay, a reused or still running key); undefined when there is nothing to wait for. The admin
-   * guard passes `{ admin: true }` (it knows, whatever the path's case); the dashboard's `scope`
-   * keeps its users' keys apart from merchants' API keys.
+   * Claims the request's Idempotency-Key, or throws the answer to give instead (malformed key, replay, reused or
+   * running key); undefined when there is nothing to wait for. The admin guard passes `admin` (it knows, whatever the
+   * path's case); `scope` keeps dashboard users' keys apart from merchants' API keys.
    */
   claim(req: ApiRequest, by: { admin?: boolean; scope?: string } = {}): Promise<void> | undefined {
     if (req.method !== 'POST') return undefined;

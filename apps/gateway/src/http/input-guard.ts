@@ -1,10 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 
 /**
- * One set of rules for every request, applied before routing and validation so no endpoint can
- * forget them (and no text the stores cannot hold gets near PostgreSQL): well-formed UTF-8, no
- * control characters, JSON nesting of at most MAX_JSON_DEPTH levels, bounded query strings.
- * Pure functions of the raw input, so they do not depend on the HTTP framework.
+ * Rules for every request, applied before routing and validation so no endpoint can forget them and no text the stores
+ * cannot hold reaches PostgreSQL: well-formed UTF-8, no control characters, bounded JSON depth and query strings.
  */
 export const MAX_JSON_DEPTH = 32;
 /** Longest query string, in bytes as sent (percent-encoded). */

@@ -3,10 +3,9 @@ import { passes, type RequestObjectValue, type Rule } from './request-rules';
 import { applies, fieldsOf, isObject, specOf, type RequestObject } from './request-schema';
 
 /**
- * The error list of a refused request, in the API's error model as it has always been (the
- * order class-validator gave, flattened by the validation pipe): unknown keys first, as
- * "is not a recognised field"; then each field in its schema's order, one entry for its first
- * broken rule by rank; then the problems of the objects nested in it, as `field.<index>.<key>`.
+ * The error list of a refused request, in the API's long-standing order: unknown keys first ("is not a recognised
+ * field"), then each field in schema order with its first broken rule by rank, then nested objects' problems as
+ * `field.<index>.<key>`.
  */
 
 const join = (parent: string, key: string) => (parent ? `${parent}.${key}` : key);

@@ -4,11 +4,9 @@ import validLength from 'validator/lib/isLength';
 import validUrl from 'validator/lib/isURL';
 
 /**
- * The rules of request fields: one check of one field, the words a merchant reads when it breaks,
- * and the JSON Schema keywords it stands for (request-schema.ts builds the TypeBox schema). Checks
- * are written out where JSON Schema says something else: lengths count as the API always has, as
- * validator.js does (a surrogate pair, or a character with its variation selector, is one), and
- * e-mail addresses and URLs are validator.js's.
+ * The rules of request fields: a check, the words a merchant reads when it breaks, and its JSON Schema keywords
+ * (request-schema.ts builds the schema). Some checks are written out to keep the API's behaviour: lengths count as
+ * validator.js does (a surrogate pair is one character), and e-mail and URL checks are validator.js's.
  */
 
 /** Which broken rule a merchant hears about first: required (0), then type, then format, then range (3). */

@@ -3,10 +3,8 @@ import { StringEnum } from '@payments/contracts/schemas';
 import type { RequestObjectValue, Rule } from './request-rules';
 
 /**
- * Request bodies and query strings as TypeBox schemas (ADR 0016), built from their fields' rules:
- * one definition gives the TypeScript type of what a handler receives, the JSON Schema of the
- * OpenAPI document, the validator compiled once per schema (request-validation.ts) and the error
- * list of a refused request.
+ * Request bodies and query strings as TypeBox schemas built from their fields' rules (ADR 0016): one definition gives
+ * the handler's type, the OpenAPI schema, the compiled validator and the error list of a refused request.
  */
 
 /** How a request object is read: a JSON body, or a query string whose values are text. */
@@ -72,10 +70,8 @@ interface FieldOptions {
 }
 
 /**
- * The keywords of some rules as one schema, checked by TypeBox where its check is the rules'
- * check. A field JSON Schema cannot state exactly (lengths, e-mail addresses, URLs, dates,
- * metadata; nested objects, which may come in nested arrays) is of kind CHECKED: its keywords
- * document it, its rules are the check.
+ * Some rules' keywords as one schema, checked by TypeBox where that check equals the rules'. A field JSON Schema cannot
+ * state exactly (lengths, e-mail, URLs, dates, metadata, nesting) is CHECKED: keywords document it, its rules check it.
  */
 function build(
   rules: Rule[],

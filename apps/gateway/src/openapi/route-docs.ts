@@ -19,9 +19,7 @@ export const ApiPathEnum = (name: string, values: readonly string[]) =>
 export const ApiBodyOneOf = (...schemas: RequestObject[]) => SetMetadata(BODY_ONE_OF, schemas);
 
 /**
- * The error codes a handler answers beyond those of its route by construction (see error-docs.ts):
- * not_found, the domain's refusals, outcome_unknown of a service call. On a controller it applies
- * to every handler (the document lists both). Every documented handler declares them, `@ApiErrors()`
- * when there are none.
+ * The error codes a handler answers beyond its route's own (see error-docs.ts), e.g. not_found or outcome_unknown. On a
+ * controller it applies to every handler. Every documented handler declares them, `@ApiErrors()` when there are none.
  */
 export const ApiErrors = (...codes: ErrorCode[]) => SetMetadata(API_ERRORS, codes);

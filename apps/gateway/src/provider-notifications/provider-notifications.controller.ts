@@ -11,11 +11,9 @@ export const PROVIDERS = ['paynow', 'dpo', 'ozow'];
 const NOTIFIED_ID = /^(txn|rfd)_[A-Za-z0-9]{1,60}$/;
 
 /**
- * Where payment providers post status updates (the `resulturl` we give them, or one URL per account,
- * as DPO's). No API key: transaction-service checks the provider's signature with the business's
- * own credentials; an unsigned one (DPO's push) only makes us ask the provider. 200 when taken
- * (applied or already applied: providers resend), 400 when refused (forged, or not matching the
- * payment), 503 when it could not be applied now (the provider sends it again).
+ * Where payment providers post status updates. No API key: transaction-service checks the provider's signature with the
+ * business's own credentials, and an unsigned one (DPO's push) only makes us ask the provider. 200 when taken
+ * (providers resend), 400 when refused (forged or not matching), 503 when it could not be applied now.
  */
 @ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('v1/provider-notifications')

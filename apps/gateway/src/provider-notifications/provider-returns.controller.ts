@@ -10,10 +10,8 @@ import { ApiErrors } from '../openapi/route-docs';
 const TRANSACTION_ID = /^txn_[A-Za-z0-9]{1,60}$/;
 
 /**
- * Where a customer's browser comes back from a provider's payment page (every connector's return
- * URL, for success, cancel and error; DPO comes back with GET, Ozow posts a form). Nothing the
- * browser brings is trusted: the provider is asked about the payment at once, and the customer
- * goes on (303) to the hosted checkout page, which shows the outcome or redirects to the merchant.
+ * Where a customer's browser comes back from a provider's payment page. Nothing the browser brings is trusted: the
+ * provider is asked about the payment at once, then the customer goes on (303) to the hosted checkout page.
  */
 @ApiErrors(ErrorCodes.OutcomeUnknown)
 @Controller('v1/provider-returns')

@@ -20,11 +20,9 @@ interface Endpoint {
 }
 
 /**
- * RPC clients for one service: a multiplexed connection per address, round-robin over all of them,
- * host names re-resolved every `refreshMs` so every pod of a headless Service gets traffic. A
- * request that cannot connect tries the next address (nothing was sent); one unanswered within
- * `timeoutMs` fails with 503 rather than hang. `connectTimeoutMs` caps each address, so one that
- * drops packets leaves time for the next.
+ * RPC clients for one service: a multiplexed connection per address, round-robin, names re-resolved every `refreshMs`
+ * so every pod of a headless Service gets traffic. A failed connect tries the next address (nothing was sent), each
+ * capped by `connectTimeoutMs`; a call unanswered within `timeoutMs` fails with 503 rather than hang.
  */
 export class RpcClientPool {
   private endpoints: Endpoint[] = [];
@@ -196,18 +194,14 @@ export class RpcClientPool {
 }
 
 /**
- * How long after the gateway stops waiting a service may still commit the call's work: services
- * start nothing past the deadline and cancel their database work RPC_DEADLINE_MARGIN_MS after it
- * (2 s by default); this adds time for the cancel to land. Until then a retry with the same
- * Idempotency-Key gets 409 idempotency_in_progress.
+ * How long after the gateway stops waiting a service may still commit: services cancel their database work
+ * RPC_DEADLINE_MARGIN_MS after the deadline, plus time for the cancel to land. Until then a same-key retry gets 409.
  */
 export const OUTCOME_SETTLES_MS = 5_000;
 
 /**
- * The answer when a call was sent and no reply came: it may have been applied. For a pattern the
- * service is idempotent on (KEY_IDEMPOTENT_PATTERNS), a retry with the same Idempotency-Key runs
- * again once the first attempt can no longer commit and gets the real outcome; for any other, the
- * answer is kept for the key and the merchant checks before trying with a new key.
+ * The answer when a call was sent and no reply came, so it may have been applied. For KEY_IDEMPOTENT_PATTERNS a
+ * same-key retry runs again once the first can no longer commit; for others this answer is kept for the key (ADR 0014).
  */
 function outcomeUnknown(pattern: string, what: string): ApiException {
   const rerunnable = KEY_IDEMPOTENT_PATTERNS.has(pattern);

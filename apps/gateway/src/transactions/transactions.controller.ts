@@ -89,10 +89,8 @@ export class TransactionsController {
   }
 
   /**
-   * A public key is visible to anyone who opens the merchant's checkout page, so what it may ask
-   * for is limited: the server picks the reference (a chosen one could squat the merchant's own
-   * references), and the customer is only sent back to origins the merchant allowed (no open
-   * redirect through the hosted checkout).
+   * A public key is visible to anyone on the checkout page, so the server picks the reference (a chosen one could squat
+   * the merchant's own) and the customer is only sent back to origins the merchant allowed (no open redirect).
    */
   private async checkPublicKeyLimits(businessId: number, dto: InitializeTransactionDto): Promise<void> {
     if (dto.transaction_reference !== undefined) {

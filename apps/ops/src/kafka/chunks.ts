@@ -29,10 +29,8 @@ export function recordBytes(r: Sized): number {
 }
 
 /**
- * Splits records, in order, into chunks each small enough to be produced in one request under
- * `limitBytes` (the smaller of the broker's message.max.bytes and the destination topic's
- * max.message.bytes: a record batch above it is refused, non-retriably). At most `maxRecords` per
- * chunk. A single record that cannot fit is an error naming it: it could not be copied at all.
+ * Splits records, in order, into chunks of at most `maxRecords` that each fit one produce request under `limitBytes`,
+ * since a larger batch is refused non-retriably. A single record that cannot fit is an error naming it.
  */
 export function chunkBySize<T extends Sized>(
   records: T[],

@@ -23,10 +23,8 @@ export interface LetterOrigin {
 const header = (m: KafkaMessage, name: string) => m.headers?.[name]?.toString();
 
 /**
- * The origin of a dead letter: its dlq-original-* headers, except for a letter naming a replay
- * topic. An older service that does not read a copy's `replay-origin` header dead-letters it as
- * coming from the replay topic (no handler there), keeping that header: the header is the origin,
- * so the letter is applied like any other instead of coming back. `base` strips the prefix.
+ * The origin of a dead letter: its dlq-original-* headers, unless they name a replay topic (an older service that did
+ * not read `replay-origin`); then that header is the origin, so the letter is applied instead of coming back.
  */
 export function letterOrigin(m: KafkaMessage, base: (topic: string) => string): LetterOrigin {
   const topic = header(m, DeadLetterHeaders.OriginalTopic);

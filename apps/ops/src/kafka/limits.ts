@@ -5,10 +5,8 @@ import type { KafkaSession } from './session';
 const KAFKA_DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 
 /**
- * The largest record batch a produce request to `topic` (base name) may carry, read from the
- * cluster: the topic's max.message.bytes, which for that topic overrides the brokers'
- * message.max.bytes (and shows it when not set); the smallest broker value only if the topic's
- * cannot be read.
+ * The largest record batch a produce request to `topic` may carry: the topic's max.message.bytes (which overrides the
+ * brokers' message.max.bytes), or the smallest broker value if the topic's cannot be read.
  */
 export async function produceLimit(s: KafkaSession, topic: string): Promise<number> {
   const { brokers } = await s.admin.describeCluster();

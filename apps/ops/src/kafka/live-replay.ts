@@ -68,10 +68,8 @@ export async function resumeOrPlan(
 }
 
 /**
- * Copies the planned range of each partition into the group's replay topic while its consumers
- * run and apply the copies through the same idempotent handlers; the group's offsets are not
- * touched and no other group sees the copies. Chunks stay under the cluster's size limits; the copy
- * records its progress in Kafka, so after ^C the same command continues it.
+ * Copies each partition's planned range to the group's replay topic while its consumers apply them idempotently; the
+ * group's offsets are untouched and no other group sees them. Progress is kept in Kafka, so after ^C it continues.
  */
 export async function liveReplay(
   s: KafkaSession,

@@ -3,10 +3,8 @@ import type { ReplayOutcome, ReplayResult, ReplayResultRanges } from '@payments/
 export type OutcomeCounts = Record<ReplayOutcome, number>;
 
 /**
- * The outcomes a group reported for the records of one live replay, each record counted once: a
- * record applied again after a consumer restart (its offset was not committed yet) is reported
- * again, and is recognised by its replay-seq (one bit per record sent). A result without a
- * sequence number (a consumer older than the header) is counted as it comes.
+ * The outcomes a group reported for one live replay, each record counted once: one applied again after a consumer
+ * restart is recognised by its replay-seq; a result without one (an older consumer) is counted as it comes.
  */
 export class OutcomeTally {
   readonly counts: OutcomeCounts = { applied: 0, duplicate: 0, dead_lettered: 0 };

@@ -30,10 +30,8 @@ export interface ReadOptions {
   /** What is being read, for the stall message. */
   what: string;
   /**
-   * Read as this consumer group and commit each partition's next offset (with `metadata`) after
-   * its batch was handled, at most every `commitEveryMs`, and when the read stops: a read
-   * interrupted with ^C continues there. Kept at the end (the caller deletes it when done).
-   * Without it, a throw-away group that commits nothing and is deleted at the end.
+   * Read as this consumer group, committing each partition's next offset after its batch (at most every
+   * `commitEveryMs`) and on stop, so a read interrupted with ^C continues there. Else a throw-away group.
    */
   checkpoint?: { groupId: string; metadata: (partition: number) => string; commitEveryMs?: number };
 }

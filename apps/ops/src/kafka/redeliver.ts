@@ -112,11 +112,9 @@ export class Redelivery {
   }
 
   /**
-   * Sends the records in order; `sent` counts each bundle's records once acknowledged. Consecutive
-   * records of one source partition (dead letters: in any offset order) go as one bundle
-   * (replay-bundle.ts), one per produce request, within the replay topic's size limit, to the
-   * replay partition of their source partition (modulo the count): per-key order holds without
-   * hashing. A record whose partition is unknown is a bundle of its own, placed by its key.
+   * Sends the records in order; `sent` counts each bundle's records once acknowledged. Consecutive records of one
+   * source partition go as one bundle (replay-bundle.ts) to that partition's replay partition, so per-key order holds;
+   * a record of unknown partition is a bundle of its own, placed by its key.
    */
   async send(records: ReplayRecord[], onChunk: () => void = () => undefined): Promise<void> {
     const describe = (r: ReplayRecord) =>

@@ -13,10 +13,8 @@ export interface CopyRange {
 }
 
 /**
- * How far a live replay of a group copied, kept in Kafka: the copier commits, as its own consumer
- * group, the next offset to copy per source partition, with the requested range in the commit's
- * metadata. Running the same command again, from any machine, continues an interrupted replay; a
- * finished one deletes the group. A running copier is a member, which is how a second one knows.
+ * How far a live replay copied, kept in Kafka as the copier's own group's commits (with the range in their metadata),
+ * so the same command from any machine continues it. A finished replay deletes the group; a running copier is a member.
  */
 export class ReplayCheckpoint {
   readonly groupId: string;

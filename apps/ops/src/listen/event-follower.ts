@@ -16,11 +16,9 @@ const PAGE_SIZE = 100;
 const ANCHORS = 10;
 
 /**
- * Follows a business's new events in the order they were recorded (`order=recorded` lists only
- * events no running write can come before), paging with `ending_before` the newest one returned,
- * so an event recorded late (a dispatcher catching up on a backlog) is still returned, once.
- * Retention prunes by an event's own time and can remove the cursor: the follower then goes on from
- * the newest of its last few events still listed, or warns of the gap (docs/operations.md).
+ * Follows a business's new events in recorded order, paging with `ending_before` the newest returned, so an event
+ * recorded late is still returned, once. If retention prunes the cursor it goes on from the newest of its last events
+ * still listed, or warns of the gap (docs/operations.md).
  */
 export class EventFollower {
   /** The last events returned (or skipped at start), oldest first; the last is the cursor. */

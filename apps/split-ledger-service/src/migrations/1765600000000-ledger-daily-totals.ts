@@ -1,11 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Daily payment totals per business, mode, UTC day and currency for the dashboard overview, which
- * cannot sum a day of transactions per page load: statement-level triggers on the ledger's copies
- * append what each statement changed, and DailyTotalsCompactor folds it in (docs/dashboard.md).
- * Creating the triggers locks the copies until this migration commits, so each existing copy is
- * counted once: here, or by the triggers after.
+ * Daily payment totals for the dashboard overview, which cannot sum a day per page load: triggers on the ledger's
+ * copies append changes for DailyTotalsCompactor (docs/dashboard.md). Creating the triggers locks the copies until this
+ * commits, so each existing copy is counted exactly once.
  */
 export class LedgerDailyTotals1765600000000 implements MigrationInterface {
   name = 'LedgerDailyTotals1765600000000';

@@ -161,10 +161,8 @@ export class SplitConfigStore {
   }
 
   /**
-   * The terms in force at `at` of the configs of (owner, mode, currency): those created before
-   * `at` and neither changed nor deactivated by then, or the version that was current at `at`.
-   * `at` comes from the event with millisecond precision, so the intervals are compared at that
-   * precision too: a change made in the same millisecond as the transaction applies to it.
+   * The terms in force at `at` for (owner, mode, currency). `at` has millisecond precision (from the event), so
+   * intervals are compared at that precision: a change in the same millisecond as the transaction applies to it.
    */
   async versionsInForce(
     m: EntityManager,

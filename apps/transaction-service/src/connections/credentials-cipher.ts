@@ -37,10 +37,9 @@ function aad({ businessId, mode, provider }: CredentialScope): Buffer {
 }
 
 /**
- * AES-256-GCM for provider credentials at rest. Each value gets a random 12-byte IV and is bound
- * to its business, mode and provider (additional authenticated data), so a sealed value copied to
- * another row does not open. New values are sealed with the current key; values sealed with an
- * older key (PROVIDER_CREDENTIALS_OLD_KEYS) still open, so keys can be rotated.
+ * AES-256-GCM for provider credentials at rest, with a random IV and the business, mode and provider as authenticated
+ * data, so a value copied to another row does not open. Values sealed with an older key (PROVIDER_CREDENTIALS_OLD_KEYS)
+ * still open, so keys can be rotated.
  */
 export class CredentialsCipher {
   private readonly keys = new Map<string, Buffer>();

@@ -1,8 +1,7 @@
 /**
- * The port every payment-provider connector implements: plain types, no Nest, no database. A
- * connector never throws for a provider problem (timeout, garbage, bad signature): only an
- * explicit, authenticated provider answer says a payment succeeded, failed or was refused; anything
- * uncertain is `unknown`, and the caller finds out later by sync instead of guessing.
+ * The port every payment-provider connector implements (plain types, no Nest, no database). A connector never throws
+ * for a provider problem: only an explicit, authenticated answer says success, failed or refused; anything uncertain is
+ * `unknown`, settled later by sync instead of guessing.
  */
 
 export type ProviderName = 'paynow' | 'dpo' | 'ozow';
@@ -88,10 +87,8 @@ export interface ProviderUpdate {
    */
   refunded: boolean;
   /**
-   * The reference the provider echoed: the merchant's transaction reference or our transaction id,
-   * whichever the connector sent as the provider's reference; the caller checks it is this
-   * transaction's. Null when the provider's statement carries none (DPO's verifyToken answers for
-   * the token it was asked about).
+   * The reference the provider echoed (the merchant's reference or our id, whichever was sent); the caller checks it is
+   * this transaction's. Null when the provider's statement carries none (DPO's verifyToken).
    */
   reference: string | null;
   /** The amount the provider says, in minor units (null: none sent). The caller compares it with the transaction's. */

@@ -34,10 +34,9 @@ export interface ProviderAnswer {
 const ANSWER_MARGIN_MS = 1_000;
 
 /**
- * Live payments (and test payments of a business with a test-mode connection) through their
- * provider. The transaction is committed and its provider attempt recorded before the provider is
- * called, so a crash leaves something the poller can find. An answer that could not be read leaves
- * the payment where it is; the poller asks again (docs/going-live.md).
+ * Live payments (and test payments with a test-mode connection) through their provider. The transaction and its
+ * provider attempt are committed before the provider is called, so a crash leaves something the poller can find; an
+ * unreadable answer leaves the payment for the poller too (docs/going-live.md).
  */
 @Injectable()
 export class LivePayments {
@@ -95,10 +94,8 @@ export class LivePayments {
   }
 
   /**
-   * Sends the committed pending transaction to its provider and applies the answer: accepted →
-   * processing (or still pending while the customer has to act); declined → failed, answered 402
-   * with the provider's reason; not reached at all → failed, 503; an answer that could not be
-   * read → still pending, checked again by the poller, answered 502.
+   * Sends the committed pending transaction to its provider and applies the answer: accepted → processing (or pending);
+   * declined → failed, 402; not reached → failed, 503; unreadable → pending for the poller, 502.
    */
   async start(
     route: Route,

@@ -16,11 +16,9 @@ const BATCH = 20;
 const NOT_FOUND_CHECKS = 3;
 
 /**
- * Asks providers about live payments without a final answer, by poll URL or by our transaction id.
- * Due checks live in the database, each taken with a lease, so a replica that dies mid-check loses
- * nothing. Checks back off (at most 16× the interval) until a final answer or
- * PROVIDER_POLL_MAX_AGE; then the payment is left 'unresolved' for an operator
- * (docs/going-live.md).
+ * Asks providers about live payments without a final answer. Due checks live in the database, each taken with a lease,
+ * so a replica that dies mid-check loses nothing. Checks back off until a final answer or PROVIDER_POLL_MAX_AGE, then
+ * the payment is left 'unresolved' for an operator (docs/going-live.md).
  */
 @Injectable()
 export class ProviderPoller implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -17,10 +17,9 @@ const SWEEP_EVERY_MS = 5_000;
 const SWEEP_BATCH = 50;
 
 /**
- * Refunds of live payments through the provider's refund API (DPO Pay, Ozow). The refund and its
- * 'queued' provider_refunds row commit together, and the provider is called once, by whoever claims
- * the row. A lost answer is never resent (that could refund twice): the refund stays pending,
- * 'unresolved', for an operator (docs/going-live.md).
+ * Refunds of live payments through the provider's refund API. The refund and its 'queued' row commit together, and
+ * whoever claims the row calls the provider once. A lost answer is never resent (it could refund twice): the refund
+ * stays pending, 'unresolved', for an operator (docs/going-live.md).
  */
 @Injectable()
 export class ProviderRefunds implements OnApplicationBootstrap, BeforeApplicationShutdown {

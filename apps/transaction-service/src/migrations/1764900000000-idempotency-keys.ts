@@ -1,13 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The Idempotency-Key of the request that created a transaction or refund (a hash set by the
- * gateway), unique per business and mode, so a retry after an unknown outcome finds the first
- * attempt instead of paying twice (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
- *
- * Both tables take writes all the time, so the indexes are built CONCURRENTLY (outside a
- * transaction, hence `transaction = false`); a failed build leaves an INVALID index, dropped first
- * so a rerun rebuilds it.
+ * The Idempotency-Key of the request that created a transaction or refund, unique per business and mode, so a retry
+ * after an unknown outcome finds the first attempt instead of paying twice (ADR 0014). Built CONCURRENTLY on these busy
+ * tables, hence `transaction = false`; an INVALID index from a failed build is dropped first.
  */
 export class IdempotencyKeys1764900000000 implements MigrationInterface {
   name = 'IdempotencyKeys1764900000000';

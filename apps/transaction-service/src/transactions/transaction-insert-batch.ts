@@ -5,10 +5,9 @@ import type { TransactionRow } from './transaction-row';
 import { TransactionStore, type NewTransaction, type PreparedInsert } from './transaction-store';
 
 /**
- * Group commit of initialize inserts (ADR 0013): inserts that arrive while INITIALIZE_INSERTS_IN_FLIGHT
- * statements run go out together in one statement, and each caller gets the answer it would have had
- * alone (the ADR lists how each kind of failure is answered). Pool inserts only: one inside a
- * caller's transaction (a checkout attempt) uses TransactionStore.create.
+ * Group commit of initialize inserts (ADR 0013): inserts arriving while INITIALIZE_INSERTS_IN_FLIGHT statements run go
+ * out together, each caller answered as if alone. Pool inserts only; one inside a caller's transaction uses
+ * TransactionStore.create.
  */
 @Injectable()
 export class TransactionInsertBatch {

@@ -163,10 +163,8 @@ export function statusEvent(
 }
 
 /**
- * The columns an insert writes, with their type in the JSON document the insert statement reads
- * (`insertRecord` builds one entry per row). The statement's column list and its recordset shape
- * are written from this, so a column is added here once. `expires_at` is computed by the statement
- * (now() + `expires_in`), so a transaction's expiry counts from its commit.
+ * The columns an insert writes, with their type in its JSON document; the statement's column list and recordset are
+ * built from this, so a column is added once. `expires_at` is computed by the statement, so expiry counts from commit.
  */
 export const INSERT_COLUMNS = {
   public_id: 'text',

@@ -32,10 +32,9 @@ const EVENT_RECORD = 'e(n integer, event_id uuid, topic text, message_key text, 
 const INSERTED = Object.keys(INSERT_COLUMNS).join(', ');
 
 /**
- * Transactions and their events in one prepared statement: atomic without a transaction block, one
- * round trip (a second statement measured 1 ms of CPU per initialize: docs/benchmarks.md, thirteenth
- * round). `skipConflicts` (the batch): a row meeting a unique constraint is skipped, and its caller
- * runs alone to get its own error.
+ * Transactions and their events in one prepared statement: atomic without a transaction block, one round trip (a second
+ * statement cost 1 ms of CPU per initialize, docs/benchmarks.md). With `skipConflicts` a row meeting a unique
+ * constraint is skipped, and its caller runs alone to get its own error.
  */
 function insertStatement(name: string, skipConflicts: boolean): PreparedStatement {
   const recordset = Object.entries(INSERT_COLUMNS)
@@ -105,10 +104,8 @@ export interface NewTransaction {
 @Injectable()
 export class TransactionStore {
   /**
-   * Inserts a pending transaction and its creation event (previous_status null) in one statement.
-   * The event is built here from the row as it will be; the three values only the insert knows
-   * (id, created_at, updated_at) are set into it by the same statement, formatted as toSnapshot
-   * formats them (ISO-8601 UTC, milliseconds truncated like a JavaScript Date).
+   * Inserts a pending transaction and its creation event in one statement; the values only the insert knows (id,
+   * created_at, updated_at) are set into the event by that statement, formatted as toSnapshot formats them.
    */
   async create(m: EntityManager, t: NewTransaction, correlationId: string | null): Promise<TransactionRow> {
     return this.insert(m, this.prepare(t, correlationId));

@@ -7,10 +7,9 @@ interface Slots {
 }
 
 /**
- * The per-callback concurrency limit within one process, checked before a worker claims. Without
- * it, during a burst to one callback most worker slots spin on refused claims and back-offs while
- * the callback sits below its limit; with it, up to `maxWaiting` more attempts wait here in order
- * for a free slot. The claim's database count stays the limit across replicas.
+ * The per-callback concurrency limit within one process, checked before a worker claims: in a burst to one callback up
+ * to `maxWaiting` attempts wait here in order instead of spinning on refused claims. The claim's database count stays
+ * the limit across replicas.
  */
 export class CallbackGate {
   private readonly slots = new Map<number, Slots>();
@@ -21,10 +20,8 @@ export class CallbackGate {
   ) {}
 
   /**
-   * A slot for `callbackId`: at once when one is free, after the attempts ahead of it when the
-   * callback is full, or null when `maxWaiting` are already waiting (the caller backs off instead,
-   * leaving its worker slot to other callbacks). `queue: true` always waits: for callers that hold
-   * no shared worker slot while they wait (the in-process first attempts).
+   * A slot for `callbackId`, now or after the attempts ahead of it, or null when `maxWaiting` already wait (the caller
+   * backs off, freeing its worker slot). `queue: true` always waits, for callers holding no shared worker slot.
    */
   acquire(callbackId: number, opts: { queue?: boolean } = {}): Promise<Release> | null {
     let s = this.slots.get(callbackId);

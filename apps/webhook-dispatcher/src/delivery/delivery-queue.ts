@@ -22,10 +22,9 @@ export const deliveryJobId = (r: { id: string; attempts: number; enqueue_count: 
   `dlv-${r.id}-${r.attempts}-${r.enqueue_count}`;
 
 /**
- * Deliveries travel through a BullMQ queue, one job per attempt (delayed for a retry), except most
- * first attempts (FirstAttempts). The row stays the source of truth: the enqueuer queues pending
- * rows without a job (an outbox in front of Redis) and the reconciler hands back rows whose job was
- * lost, so no delivery depends on Redis alone. A job for a row that moved on is skipped.
+ * Deliveries go through a BullMQ queue, one job per attempt, except most first attempts (FirstAttempts). The row stays
+ * the source of truth: the enqueuer queues pending rows without a job and the reconciler hands back rows whose job was
+ * lost, so no delivery depends on Redis alone.
  */
 @Injectable()
 export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -152,10 +151,8 @@ export class DeliveryQueue implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   /**
-   * Hands back to the enqueuer the deliveries whose job is gone. Left alone: rows a live worker
-   * holds (lock held, not expired), rows waiting in this process for their first attempt (a long
-   * burst to one callback) and rows whose job is still waiting, delayed (e.g. its callback is busy)
-   * or running. See DeliveryReconciler.
+   * Hands back to the enqueuer the deliveries whose job is gone, leaving alone rows a live worker holds, rows waiting
+   * here for their first attempt and rows whose job still waits or runs. See DeliveryReconciler.
    */
   private async reconcile(): Promise<boolean> {
     const released = await this.lostJobs.pass();

@@ -13,12 +13,9 @@ export interface ReconcilerOptions {
 }
 
 /**
- * Finds pending deliveries whose queue job was lost (a crash, a Redis restart) and hands them back
- * to the enqueuer. The database skips rows a live worker holds and `release` re-checks that; this
- * asks what the database cannot tell: whether this process holds the row for its first attempt,
- * and the state of the row's job. Overdue but alive rows (behind a busy callback) come first and
- * can be many, so a pass pages through them (keyset) and the next resumes where it stopped: a
- * really lost job is found within a few passes, however large the backlog ahead of it.
+ * Finds pending deliveries whose queue job was lost (a crash, a Redis restart) and hands them back to the enqueuer.
+ * Overdue but alive rows (behind a busy callback) can be many, so passes page through them and each resumes where the
+ * last stopped: a lost job is found within a few passes, however large the backlog.
  */
 export class DeliveryReconciler {
   private cursor: OverdueCursor | null = null;

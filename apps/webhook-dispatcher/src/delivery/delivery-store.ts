@@ -37,11 +37,9 @@ export class DeliveryStore {
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * One delivery per subscribed callback of each event's business and mode: `pending` for an active
-   * callback, `skipped` for a disabled one, so an outage loses no event (`recover` sends them later).
-   * Idempotent by the unique (event, callback) pair. With `handOver`, pending ones are written
-   * handed over for the caller to attempt in-process after commit; the reconciler queues any this
-   * process never got to.
+   * One delivery per subscribed callback of each event's business and mode: `pending`, or `skipped` for a disabled
+   * callback so an outage loses no event. Idempotent by (event, callback). With `handOver`, pending ones are handed
+   * over for an in-process attempt after commit; the reconciler queues any this process never got to.
    */
   async fanOut(m: EntityManager, eventIds: string[], handOver = false): Promise<FannedOut[]> {
     return queryRows<FannedOut>(
@@ -123,13 +121,9 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes one attempt of a delivery for this worker and returns it with its callback and event, if
-   * it is still pending at that attempt, not held by another worker, and its callback is below its
-   * concurrency limit. The limit is counted without locking the callback: a soft limit (two workers
-   * racing for the last slot may both win) traded for no lock contention on a busy callback;
-   * CallbackGate keeps one process within it. Claims arriving together share one statement
-   * (GroupCommit), and a delivery named twice in it is claimed for the first caller only. Each
-   * claim writes a new `lock_token`, which the attempt's outcome must present.
+   * Claims one attempt if the delivery is still pending at it, not held by another worker, and its callback is below
+   * its limit, counted without locking the callback: a soft limit, traded for no lock contention (CallbackGate keeps
+   * one process within it). Each claim writes a new `lock_token` that the outcome must present.
    */
   async claimAttempt(
     deliveryId: string,
@@ -202,10 +196,8 @@ export class DeliveryStore {
   }
 
   /**
-   * Records a successful attempt (the delivery and its attempt row) if the claim's token is still
-   * on the row and the row still at that attempt; otherwise false, writing nothing, so a new
-   * holder's lock stands. Takes no callback lock (see CallbackStore.recordSuccess), so a concurrent
-   * DELETE of the callback cannot deadlock with it. Successes arriving together share a statement.
+   * Records a successful attempt only if the claim's token is still on the row at that attempt; otherwise writes
+   * nothing, so a new holder's lock stands. No callback lock, so a callback DELETE cannot deadlock with it.
    */
   recordSuccess(claim: ClaimRef, statusCode: number | null, durationMs: number): Promise<boolean> {
     return this.successes.submit({

@@ -17,10 +17,8 @@ export interface DisableRule {
 }
 
 /**
- * Whether a callback that just failed again is disabled: on 410 Gone at once; otherwise only when
- * it has failed `after` times in a row AND has been failing for at least `minFailingMs`, so a
- * burst of failures during a short outage (many deliveries failing within a second) does not
- * disable an endpoint that is back a minute later.
+ * Disables a failing callback at once on 410 Gone, otherwise only after `after` failures in a row over at least
+ * `minFailingMs`, so a burst of failures in a short outage does not disable an endpoint that is back a minute later.
  */
 export function disableReason(
   rule: DisableRule,

@@ -10,12 +10,9 @@ import { DeliveryStore, type FannedOut } from './delivery-store';
 const MAX_HELD = 5_000;
 
 /**
- * First attempts straight from the consumer: deliveries a consumer transaction wrote (already
- * marked handed over, see DeliveryStore.fanOut) are attempted here once it commits, without the
- * enqueuer, Redis and a queue worker. BullMQ stays the restart-safe path for everything else:
- * retries, deliveries found busy, and any this process never attempted (handed back at shutdown,
- * or by the reconciler after a crash). Sending still needs DeliverAttemptUseCase's claim, so a job
- * racing an in-process attempt cannot send twice.
+ * First attempts straight from the consumer: deliveries its transaction handed over (DeliveryStore.fanOut) are tried
+ * here after commit, without Redis. BullMQ stays the restart-safe path for everything else; sending still needs the
+ * claim, so a job racing an in-process attempt cannot send twice.
  */
 @Injectable()
 export class FirstAttempts implements BeforeApplicationShutdown {

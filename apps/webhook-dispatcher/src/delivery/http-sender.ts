@@ -17,10 +17,8 @@ export interface SendResult {
 export class ForbiddenTargetError extends Error {}
 
 /**
- * POSTs one webhook. The host is resolved here and checked against the SSRF rules, and the TLS
- * connection goes to exactly the address that was checked (a pinned lookup), so a DNS answer that
- * changes between check and connect (rebinding) cannot reach an internal address. Redirects are
- * not followed; anything but a 2xx within WEBHOOK_TIMEOUT_MS is a failure.
+ * POSTs one webhook. The host is resolved here, checked against the SSRF rules and connected to at exactly that
+ * address, so DNS rebinding cannot reach an internal address. No redirects; anything but a 2xx in time fails.
  */
 @Injectable()
 export class HttpSender implements OnApplicationShutdown {

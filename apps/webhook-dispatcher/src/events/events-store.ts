@@ -47,10 +47,8 @@ export interface NewWebhookEvent {
 }
 
 /**
- * In recorded order, only rows whose inserting transaction is older than every transaction still
- * running: a row written later, or by a transaction still open, then has a larger id than every
- * row listed, so paging towards newer rows from the newest one seen misses nothing. A transaction
- * held open anywhere in the cluster delays the newest rows; it never hides them for good.
+ * Only rows whose inserting transaction is older than every running one: anything written later gets a larger id, so
+ * paging forward from the newest seen misses nothing. A long-open transaction delays the newest rows, never hides them.
  */
 const RECORDED_HORIZON = 'recorded_xid < pg_snapshot_xmin(pg_current_snapshot())';
 

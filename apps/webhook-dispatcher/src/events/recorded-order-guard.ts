@@ -4,11 +4,9 @@ import { ROOT_LOGGER } from '@payments/platform';
 import { EventsStore, RECORDED_ORDER_FIX_SQL } from './events-store';
 
 /**
- * `recorded_xid` values only mean something in the cluster that assigned them: after a
- * dump/restore or a switchover the counter is usually lower, and `GET /v1/events?order=recorded`
- * hides the copied events until it catches up. Checked once at boot, logged as an error naming the
- * fix. Not fixed here: the fix rewrites every copied row of a hot table under running followers,
- * so an operator picks the moment (docs/operations.md, "Moving the webhook database").
+ * `recorded_xid` only means something in the cluster that assigned it: after a dump/restore or switchover
+ * `order=recorded` hides copied events until the counter catches up. Logged as an error at boot, not fixed here: the
+ * fix rewrites a hot table, so an operator picks the moment (docs/operations.md, "Moving the webhook database").
  */
 @Injectable()
 export class RecordedOrderGuard implements OnApplicationBootstrap {

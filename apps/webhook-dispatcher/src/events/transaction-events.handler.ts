@@ -35,10 +35,8 @@ export class WebhookEventsHandler {
   ) {}
 
   /**
-   * Records the catalogue events of several source events, and their deliveries, in two
-   * statements whatever the count (a consumer batch). Already recorded ones are left alone. Once
-   * the transaction commits, the new deliveries' first attempts start in this process (or, when it
-   * holds too many already, the queue's enqueuer is woken for them).
+   * Records the catalogue events of several source events and their deliveries in two statements, skipping recorded
+   * ones. After commit the new deliveries' first attempts start here (or the enqueuer is woken if too many are).
    */
   private async emit(
     m: EntityManager,

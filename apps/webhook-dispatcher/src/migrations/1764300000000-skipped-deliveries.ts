@@ -1,10 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `skipped` deliveries: an event raised while its callback is disabled is recorded (and later
- * recovered) instead of being dropped. `failing_since`: when the callback's current run of
- * failures began, so auto-disable can require failures over a minimum span. An index for
- * reconciliation's lookup of transaction events.
+ * `skipped` deliveries: an event raised while its callback is disabled is recorded (recovered later), not dropped.
+ * `failing_since` lets auto-disable require failures over a minimum span. Plus an index for reconciliation's lookups.
  */
 export class SkippedDeliveries1764300000000 implements MigrationInterface {
   name = 'SkippedDeliveries1764300000000';

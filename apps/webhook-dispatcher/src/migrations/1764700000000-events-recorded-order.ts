@@ -1,12 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `recorded_xid`: the id of the transaction that inserted each event, the order followers of
- * `GET /v1/events?order=recorded` read (`created_at` is the source event's time, which a lagging
- * dispatcher records long after). The default is STABLE, so ADD COLUMN stores it once as the
- * missing value and does not rewrite the table; existing rows share it (ties broken by id). The
- * index comes in the next migration, CONCURRENTLY. The values mean something only within one
- * cluster (docs/operations.md, "Moving the webhook database").
+ * `recorded_xid`: the inserting transaction's id, the order `order=recorded` followers read (`created_at` is the source
+ * event's time, which a lagging dispatcher records late). The STABLE default avoids a table rewrite; the index comes in
+ * the next migration. Values hold only within one cluster (docs/operations.md).
  */
 export class EventsRecordedOrder1764700000000 implements MigrationInterface {
   name = 'EventsRecordedOrder1764700000000';

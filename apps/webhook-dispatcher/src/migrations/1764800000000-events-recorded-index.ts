@@ -2,10 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { createIndexConcurrently, dropIndexConcurrently } from '@payments/database';
 
 /**
- * The recorded-order index, built CONCURRENTLY so that the busy `webhook_events` is not blocked
- * for writes; that cannot run in a transaction, hence `transaction = false`. A failed concurrent
- * build leaves an INVALID index that `IF NOT EXISTS` would take as done, so it is dropped first.
- * Where the first version of the previous migration built the index already, it is valid and kept.
+ * The recorded-order index, built CONCURRENTLY so busy `webhook_events` keeps taking writes (hence
+ * `transaction = false`). An INVALID index from a failed build is dropped first; one the previous migration's first
+ * version built is kept.
  */
 export class EventsRecordedIndex1764800000000 implements MigrationInterface {
   name = 'EventsRecordedIndex1764800000000';

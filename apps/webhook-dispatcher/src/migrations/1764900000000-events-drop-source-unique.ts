@@ -1,10 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Drops `UNIQUE (source_event_id, event_type)`: the event id is a hash of that pair
- * (`webhookEventId`), so the primary key already rejects it twice. No read uses it (EXPLAIN of
- * every `webhook_events` read), and it cost one more b-tree insert and its WAL per row, two or
- * three rows per payment event.
+ * Drops `UNIQUE (source_event_id, event_type)`: the event id is a hash of that pair, so the primary key already rejects
+ * duplicates. No read uses it, and it cost a b-tree insert and its WAL per row.
  */
 export class EventsDropSourceUnique1764900000000 implements MigrationInterface {
   name = 'EventsDropSourceUnique1764900000000';

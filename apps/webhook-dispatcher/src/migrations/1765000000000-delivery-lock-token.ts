@@ -1,11 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `lock_token`: who holds a delivery's claim. Each claim writes a new random token, and an
- * attempt's outcome is written only by the claim whose token is still on the row. The attempt
- * number alone let a worker whose lock had expired settle a row another worker had claimed again
- * at the same attempt, clearing that holder's lock mid-send, so a third claim could send the same
- * webhook-id beside it. Nullable without a default: ADD COLUMN does not rewrite the table.
+ * `lock_token`: a new random token per claim; only the claim whose token is still on the row writes the attempt's
+ * outcome. The attempt number alone let a worker whose lock expired clear a newer holder's lock mid-send, so a third
+ * claim could send the same webhook beside it. Nullable without a default, so ADD COLUMN does not rewrite the table.
  */
 export class DeliveryLockToken1765000000000 implements MigrationInterface {
   name = 'DeliveryLockToken1765000000000';

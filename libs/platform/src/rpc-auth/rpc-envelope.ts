@@ -2,12 +2,9 @@ import { createHmac, createSecretKey, randomUUID, timingSafeEqual, type KeyObjec
 import { ADMIN_RPC_PATTERNS } from '@payments/contracts';
 
 /**
- * The signed envelope of gateway → service RPC: each request frame's header carries
- * `auth: { v, scope, ts, nonce, ttl, sig }`, `sig` being HMAC-SHA256 (INTERNAL_RPC_SECRET) over version,
- * pattern, scope, timestamp, nonce, ttl and the frame's JSON body bytes; services check it before any
- * handler runs. `ttl` (v2) is how many ms the caller still waits, counted from when the service reads
- * the frame, so no work starts for a caller that gave up (docs/decisions/0014-deadlines-and-unknown-outcomes.md).
- * Version 1 (no ttl) is still accepted so services can be deployed before the gateway.
+ * The signed envelope of gateway → service RPC, `auth: { v, scope, ts, nonce, ttl, sig }`, `sig` an HMAC-SHA256
+ * (INTERNAL_RPC_SECRET) over them and the body bytes. `ttl` (v2) is how long the caller still waits, so no work starts
+ * for one that gave up (ADR 0014); v1 is still accepted so services can deploy first.
  */
 export type RpcScope = 'merchant' | 'admin';
 

@@ -2,10 +2,8 @@ import type { Socket } from 'node:net';
 import { FrameDecoder } from './frame-codec';
 
 /**
- * Largest frame a connection may announce before one of its requests has passed the envelope
- * check. The gateway's requests are far smaller (its HTTP bodies are capped well below), so only a
- * peer without the secret meets it; it bounds what such peers can make a service buffer to
- * RPC_MAX_CONNECTIONS × 1 MiB instead of × RPC_MAX_FRAME_BYTES.
+ * Largest frame a connection may announce before one of its requests verifies. The gateway's requests are far smaller,
+ * so only peers without the secret meet it; it caps what they can make a service buffer at RPC_MAX_CONNECTIONS × 1 MiB.
  */
 export const UNVERIFIED_FRAME_BYTES = 1024 * 1024;
 
@@ -19,14 +17,10 @@ export interface ConnectionGuardOptions {
 }
 
 /**
- * What a service's RPC server allows one connection, so that peers without the secret cannot
- * hold its memory or its connections:
- * - until a request on it verifies: frames of at most UNVERIFIED_FRAME_BYTES, and `timeoutMs` to live
- *   (a slow, idle or refused-only peer is cut off however it trickles bytes);
- * - afterwards: frames up to RPC_MAX_FRAME_BYTES, each complete within `timeoutMs` of its first
- *   byte; staying idle between frames is fine (the gateway keeps its connections open);
- * - always: reading stops while more than REPLY_BACKLOG_BYTES of replies wait to be sent, so a
- *   peer that writes requests but never reads cannot grow the server's send buffer.
+ * What one RPC connection may do, so peers without the secret cannot hold a service's memory or connections: until a
+ * request verifies, frames ≤ UNVERIFIED_FRAME_BYTES and `timeoutMs` to live; then frames ≤ RPC_MAX_FRAME_BYTES, each
+ * complete within `timeoutMs`; reading pauses while over REPLY_BACKLOG_BYTES of replies wait, so a peer that never
+ * reads cannot grow the send buffer.
  */
 export class ConnectionGuard {
   readonly decoder: FrameDecoder;

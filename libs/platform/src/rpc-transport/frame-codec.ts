@@ -8,13 +8,9 @@ import type { Socket } from 'node:net';
 export const RPC_GOING_AWAY = 'rpc_going_away';
 
 /**
- * The wire format of internal RPC, both directions: a 4-byte big-endian length of the rest, then a
- * 4-byte big-endian length of a JSON header, the header, and the body bytes (JSON, or empty).
- *
- * Request header `{ id?, pattern, auth?, ga? }`, body the JSON payload. Reply header `{ id, err? }`,
- * body the JSON response; `{ goaway: true }` from a closing server means "send nothing more here".
- * The body travels as its own bytes so the envelope's HMAC covers exactly what was sent, and a
- * refused request is never parsed beyond its header.
+ * The internal RPC wire format, both ways (ADR 0011): u32 length of the rest, u32 header length, JSON header, body
+ * bytes. The body travels as its own bytes so the envelope's HMAC covers exactly what was sent, and a refused request
+ * is never parsed beyond its header. A reply header `{ goaway: true }` means "send nothing more here".
  */
 export const LENGTH_BYTES = 4;
 /** Headers carry an id, a pattern and the envelope: anything longer is not ours, and is refused unparsed. */
@@ -132,10 +128,9 @@ export class FrameDecoder {
 const corked = new WeakSet<Socket>();
 
 /**
- * Writes a frame, coalescing every frame written to the socket before `flushOn` fires into one
- * send: under load many calls or replies are ready at once, and a system call each costs more
- * than the framing itself. The default flushes at the end of the current tick; setImmediate also
- * gathers what the rest of this turn of the event loop writes (other connections' requests).
+ * Writes a frame, coalescing every frame written to the socket before `flushOn` fires into one send: under load a
+ * system call each costs more than the framing. The default flushes at the end of the tick; setImmediate also gathers
+ * the rest of this event-loop turn (other connections' requests).
  */
 export function writeFrame(
   socket: Socket,

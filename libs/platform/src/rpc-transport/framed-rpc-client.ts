@@ -55,10 +55,8 @@ interface Pending {
 }
 
 /**
- * One persistent connection to one service instance, carrying many calls at once: each request
- * has an id and its reply is matched by it, in whatever order replies come. Connects on first use
- * and again after the connection drops; after a failed connect it backs off (exponentially, up to
- * a cap) so a down instance is not dialled by every request.
+ * One persistent connection to one service instance carrying many calls, replies matched by id. Connects on first use
+ * and after a drop; a failed connect backs off exponentially so a down instance is not dialled by every request.
  */
 export class FramedRpcClient {
   private socket: Socket | undefined;

@@ -44,12 +44,9 @@ export interface FramedRpcServerOptions {
 }
 
 /**
- * The services' RPC server (a Nest transport strategy, so `@MessagePattern` controllers and their
- * interceptors run unchanged). Reads length-prefixed frames (frame-codec.ts) on persistent
- * connections, answers each request by id as soon as its handler finishes (many in flight per
- * connection), and checks the signed envelope first: a request without valid, fresh, unseen
- * credentials of the right scope never reaches a handler, nor the "no handler" answer, so unknown
- * patterns cannot be probed. A refusal is logged with the peer address and counted.
+ * The services' RPC server, a Nest transport strategy so `@MessagePattern` controllers run unchanged (ADR 0011). The
+ * signed envelope is checked first: a request without valid, fresh, unseen credentials of the right scope never reaches
+ * a handler, nor the "no handler" answer, so patterns cannot be probed. Refusals are logged and counted.
  */
 export class FramedRpcServer extends Server implements CustomTransportStrategy {
   private server: NetServer | undefined;
@@ -206,10 +203,8 @@ export class FramedRpcServer extends Server implements CustomTransportStrategy {
         this.write(socket, encodeFrame({ id: replyTo, err: { message: 'request body is not JSON' } }));
       return;
     }
-    // The caller's deadline (signed, version 2), on this process's clock: handlers read it from
-    // ctx.deadline_at and start no work, nor put any into a group, once it has passed. Whatever the
-    // body says there is replaced: only the signed envelope sets it.
-    // Only a version 2 envelope signs its ttl: a version 1 frame's is ignored.
+    // The caller's deadline on this process's clock, set only from a version 2 signed envelope (never from the body):
+    // handlers start no work once it has passed.
     const signed = auth as { v?: unknown; ttl?: unknown } | undefined;
     const ttl = signed?.v === 2 ? signed.ttl : undefined;
     const rpcCtx = (data as { ctx?: unknown } | null)?.ctx;

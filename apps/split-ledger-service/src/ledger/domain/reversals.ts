@@ -27,13 +27,9 @@ export interface PlannedReversal {
 }
 
 /**
- * The reversals still to write for a transaction of `transactionAmount`, given its split entries,
- * its successful refunds and the reversals already written. An entry of amount a is reversed by
- * floor(a × min(R, amount) / amount) in all, R the cumulative refunded amount: the total depends
- * only on R, not on the order refunds completed in, so a fully refunded transaction's reversals
- * cancel its entries exactly and never exceed an entry. What is missing goes to the refunds without a
- * row for that entry (one row per entry and refund), in refund id order; zero reversals are not
- * planned. Pure and idempotent: with the result added to `existing` it plans nothing.
+ * The reversals still to write. An entry of amount a is reversed by floor(a × min(R, amount) / amount) in all, R the
+ * total refunded: that depends only on R, not refund order, so a full refund cancels each entry exactly and never more.
+ * What is missing goes to refunds without a row for that entry, in refund id order. Pure and idempotent.
  */
 export function planReversals(
   transactionAmount: number,

@@ -5,10 +5,8 @@ import { LedgerStore } from '../ledger-store';
 import { TransactionCopyStore } from '../transaction-copy-store';
 
 /**
- * Brings a transaction's reversals up to date with its successful refunds: writes what
- * `planReversals` says is missing. Runs after a refund succeeds and after the transaction's
- * splits are applied (a refund event may be handled before the transaction's success), always
- * under the transaction's ledger lock. Idempotent.
+ * Writes the reversals `planReversals` says are missing. Runs after a refund succeeds and after the splits are applied
+ * (a refund event may come before the transaction's success), always under the transaction's ledger lock.
  */
 @Injectable()
 export class ReverseRefundedSplitsUseCase {

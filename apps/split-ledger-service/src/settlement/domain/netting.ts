@@ -21,10 +21,9 @@ export interface PlannedInvoice {
 }
 
 /**
- * Nets pending entries into one invoice per pair of businesses, currency and mode, both directions
- * counted (A owes B 300, B owes A 100 → A pays B 200); the invoice flips direction so no amount is
- * negative, and a net of 0 goes from the lower business id to the higher (the caller closes it).
- * Every entry lands in exactly one invoice; balances are unchanged. Pure, in a deterministic order.
+ * Nets pending entries into one invoice per pair of businesses, currency and mode, both directions counted (A owes B
+ * 300, B owes A 100 → A pays B 200), never negative; a net of 0 goes from the lower id to the higher. Every entry lands
+ * in exactly one invoice. Pure and deterministic.
  */
 export function netEntries(entries: NettableEntry[]): PlannedInvoice[] {
   const groups = new Map<

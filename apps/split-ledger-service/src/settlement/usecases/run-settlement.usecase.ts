@@ -9,10 +9,8 @@ import { LedgerStore } from '../../ledger/ledger-store';
 import { InvoiceStore, toInvoiceView, type InvoiceRow } from '../invoice-store';
 
 /**
- * A settlement run: nets every pending entry created up to the run's start into one invoice per
- * (debtor, creditor, currency, mode), pending → invoiced, in one DB transaction. Runs take turns
- * (advisory lock) and re-check the locked entries as pending, so no entry is invoiced twice. A pair
- * netting to exactly 0 gets an invoice of 0, closed at once and announced to nobody.
+ * A settlement run nets every pending entry created before it into invoices, in one DB transaction. Runs take turns
+ * (advisory lock) and re-check locked entries are pending, so none is invoiced twice. A net of 0 is closed at once.
  */
 @Injectable()
 export class RunSettlementUseCase {

@@ -6,10 +6,8 @@ import { splitConfigProblems } from '../domain/split-config-rules';
 import { SplitConfigStore, toSplitConfigView, type SplitTerms } from '../split-config-store';
 
 /**
- * Changes a config's type, value, role or description. The new terms apply to transactions
- * created after the change; transactions created before keep the version they were created
- * under, even if they succeed later. Partner and currency never change (the gateway refuses
- * them). An inactive config cannot be changed (reactivation is not offered: create a new one).
+ * Changes a config's type, value, role or description; the new terms apply only to transactions created after the
+ * change, even if older ones succeed later. Partner and currency never change; inactive configs cannot be changed.
  */
 @Injectable()
 export class UpdateSplitConfigUseCase {

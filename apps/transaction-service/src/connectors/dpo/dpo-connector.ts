@@ -24,10 +24,8 @@ export interface DpoConnectorOptions {
 }
 
 /**
- * DPO Pay (3G Direct Pay, API v6): API3G XML posted to `{DPO_API_URL}/API/v6/`, the customer pays
- * on `{DPO_API_URL}/payv2.php?ID={TransToken}`. DPO signs nothing: its answers are trusted because
- * they come over TLS from its host, and its push is only a hint to ask again (`recheck`). It logs
- * nothing itself.
+ * DPO Pay (3G Direct Pay, API v6): API3G XML to `{DPO_API_URL}/API/v6/`. DPO signs nothing: its answers are trusted
+ * because they come over TLS from its host, and its push is only a hint to ask again (`recheck`). Logs nothing itself.
  */
 export class DpoConnector implements Connector<DpoCredentials> {
   readonly provider = 'dpo' as const;

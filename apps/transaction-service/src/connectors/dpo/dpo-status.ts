@@ -10,11 +10,9 @@ export type DpoVerifyMeaning =
   | { kind: 'request-problem'; explanation: string };
 
 /**
- * Every verifyToken code DPO documents (verifyToken page; DPO's PHP library `Dpo.php`). 001
- * Authorized is only a step to processing: we create charge transactions only
- * (TransactionChargeType 1). 002 (over/underpaid) moved money but not the amount asked, so it is
- * never success or failed automatically: the poller keeps asking, then leaves it to an operator.
- * DPO has no code for "no such transaction", so no answer is `not_found`.
+ * Every verifyToken code DPO documents. 001 Authorized is only a step (we create charge transactions only); 002
+ * (over/underpaid) is never made success or failed automatically: the poller keeps asking, then leaves it to an
+ * operator. DPO has no code for "no such transaction", so nothing maps to `not_found`.
  */
 const STATUSES: Readonly<Record<string, { status: ConnectorStatus; recognized: boolean; explanation: string }>> = {
   '000': { status: 'success', recognized: true, explanation: 'Transaction Paid' },

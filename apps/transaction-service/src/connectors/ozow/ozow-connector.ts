@@ -25,12 +25,8 @@ export interface OzowConnectorOptions {
 const JSON_HEADERS = { Accept: 'application/json', 'Content-Type': 'application/json' };
 
 /**
- * Ozow (South Africa, instant EFT) through its published API (hub.ozow.com). It logs nothing
- * itself.
- *
- * An empty status answer is `not_found` although Ozow may not list a payment request nobody opened.
- * That is safe for the one decision it drives (the poller fails a lost initiate after three in a
- * row): without that initiate's answer nobody has the payment page's URL, so nobody can pay it.
+ * Ozow (instant EFT) via its published API; logs nothing. An empty status answer is `not_found` though Ozow may omit an
+ * unopened payment request: safe, since the poller only uses it to fail a lost initiate, whose page URL nobody has.
  */
 export class OzowConnector implements Connector<OzowCredentials> {
   readonly provider = 'ozow' as const;

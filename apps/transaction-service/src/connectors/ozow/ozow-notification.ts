@@ -33,11 +33,9 @@ function valuesOf(form: Map<string, string>, order: readonly string[]): string[]
 }
 
 /**
- * Authenticates a form Ozow posted to a notification or return URL: a payment notification
- * (hub.ozow.com "Outcome", which must be of this connection's site) or a refund notification
- * ("Refund processing"), each with a SHA-512 Hash over its fields in documented order plus the
- * private key. The hash is checked first, in constant time. Reasons never quote a value, so
- * customers' bank names and account numbers never reach a log.
+ * Authenticates a payment (of this connection's site) or refund notification Ozow posted, by its SHA-512 Hash over the
+ * documented fields plus the private key, checked first, in constant time. Reasons never quote a value, so customers'
+ * bank details never reach a log.
  */
 export function verifyOzowNotification(
   c: OzowCredentials,

@@ -54,10 +54,8 @@ function refusal(req: InitiateRequest): string | null {
 }
 
 /**
- * Plans PostPaymentRequest (hub.ozow.com "Post from merchant website"). Our transaction id is the
- * TransactionReference, what the status API finds it by. Cancel, error and success all return to
- * our URL, which asks Ozow what happened instead of trusting the URL the browser came back to.
- * Nothing about the customer that Ozow does not need is sent.
+ * Plans PostPaymentRequest; our transaction id is the TransactionReference, the status API's lookup key. Every outcome
+ * returns to our URL, which asks Ozow instead of trusting the browser; no customer data Ozow does not need is sent.
  */
 export function planPaymentRequest(c: OzowCredentials, req: InitiateRequest): PlanResult {
   const refused = refusal(req);

@@ -55,10 +55,8 @@ function refusal(req: InitiateRequest, method: string): string | null {
 }
 
 /**
- * Builds the initiate request in the PHP SDK's field order, hash last; Paynow hashes the values in
- * the order received, so the hash must follow whatever order is sent. Wallets and card tokens go to
- * /interface/remotetransaction; cards without a token to /interface/initiatetransaction, which
- * takes no method (the customer chooses on Paynow's page).
+ * The initiate request, fields in the PHP SDK's order, hash last: Paynow hashes values in the order received. Wallets
+ * and card tokens go to /interface/remotetransaction; other cards to /interface/initiatetransaction (no method).
  */
 export function planInitiate(c: PaynowCredentials, req: InitiateRequest): PlanResult {
   const method = req.method.trim().toLowerCase();

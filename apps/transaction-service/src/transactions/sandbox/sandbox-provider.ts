@@ -5,10 +5,8 @@ import { typeOfCode, isPaymentMethodCode } from '@payments/domain';
 import { TransactionStore, type NewTransaction, type TransactionRow } from '../transaction-store';
 
 /**
- * The test-mode payment provider. Mobile money "sends a prompt to the handset": processing now,
- * settled by the TransactionScheduler after SANDBOX_SETTLE_MS (success, or failed when the merchant
- * asked for `requested_response=failed`). A card or redirect payment confirmed on the checkout
- * page is authorised at once.
+ * The test-mode payment provider. Mobile money processes, then settles after SANDBOX_SETTLE_MS (success, or failed if
+ * `requested_response=failed`); a card or redirect payment confirmed on the checkout page is authorised at once.
  */
 @Injectable()
 export class SandboxProvider {

@@ -60,10 +60,8 @@ export class InitializeTransactionUseCase {
     const reference = body.transaction_reference ?? publicId('ref', 20);
     const sandboxSettles = route === null && settlesWithoutCustomer(code);
 
-    // One statement (row and events, the sandbox's first step included), run on the pool without a
-    // transaction block: a single statement is its own transaction, committed before its reply
-    // arrives, so the row and its events are written together or not at all. Under load it carries
-    // other initializes' rows too (group commit, TransactionInsertBatch), each answered as if alone.
+    // One statement on the pool, its own transaction: the row and its events (the sandbox's first step included) are
+    // written together or not at all. Under load it carries other initializes' rows too (TransactionInsertBatch).
     let reused = false;
     let row = await this.inserts
       .create(
