@@ -83,41 +83,36 @@ describe('consumer scaling: partitions across replicas', () => {
       { timeoutMs: 60_000, intervalMs: 500 },
     );
 
-  it(
-    "spreads the partitions over the replicas and moves a killed replica's partitions to the others without " +
-      'doubling an effect',
-    async () => {
+  it("spreads partitions over replicas; a killed replica's partitions go to others, no effect doubled", async () => {
+    for (const { app, group } of SCALED) {
+      const spread = await spreadOver(app, group, [0, 1, 2]);
+      // Six partitions over three replicas: two each.
+      expect([...spread.values()].map((p) => p.length)).toEqual([2, 2, 2]);
+    }
+
+    const shop = await chaosShop(stack, receiver, '/scaling');
+    const load = new PaymentLoad(stack, shop.key, RATE);
+    load.start();
+    try {
+      await waitFor('load before the crash', () => load.accepted.length > 5 * RATE, {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
+      // One replica of each consumer crashes in the middle of the load.
+      await Promise.all(SCALED.map(({ app }) => stack.app(app, 2).kill()));
       for (const { app, group } of SCALED) {
-        const spread = await spreadOver(app, group, [0, 1, 2]);
-        // Six partitions over three replicas: two each.
-        expect([...spread.values()].map((p) => p.length)).toEqual([2, 2, 2]);
+        const moved = await spreadOver(app, group, [0, 1]);
+        expect([...moved.values()].map((p) => p.length)).toEqual([3, 3]);
       }
+      const accepted = load.accepted.length;
+      await waitFor('load after the partitions moved', () => load.accepted.length > accepted + 5 * RATE, {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
+    } finally {
+      await load.stop();
+    }
 
-      const shop = await chaosShop(stack, receiver, '/scaling');
-      const load = new PaymentLoad(stack, shop.key, RATE);
-      load.start();
-      try {
-        await waitFor('load before the crash', () => load.accepted.length > 5 * RATE, {
-          timeoutMs: 60_000,
-          intervalMs: 200,
-        });
-        // One replica of each consumer crashes in the middle of the load.
-        await Promise.all(SCALED.map(({ app }) => stack.app(app, 2).kill()));
-        for (const { app, group } of SCALED) {
-          const moved = await spreadOver(app, group, [0, 1]);
-          expect([...moved.values()].map((p) => p.length)).toEqual([3, 3]);
-        }
-        const accepted = load.accepted.length;
-        await waitFor('load after the partitions moved', () => load.accepted.length > accepted + 5 * RATE, {
-          timeoutMs: 60_000,
-          intervalMs: 200,
-        });
-      } finally {
-        await load.stop();
-      }
-
-      await expectEverythingSettled(stack, load, receiver, '/scaling', shop);
-    },
-    300_000,
-  );
+    await expectEverythingSettled(stack, load, receiver, '/scaling', shop);
+  }, 300_000);
 });

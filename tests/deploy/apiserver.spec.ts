@@ -221,8 +221,7 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
   );
 
   itFor(['NetworkPolicy'])(
-    'has every NetworkPolicy, and every pod peer of its rules, ' +
-      'select pods of some workload (each value of an In list too)',
+    'has every NetworkPolicy and every pod peer of its rules select pods of some workload (each In value too)',
     () => {
       const policies = list('NetworkPolicy');
       expect(policies.length).toBeGreaterThan(0);
@@ -332,54 +331,48 @@ describe.each(OVERLAYS)('overlay %s on a real kube-apiserver', (overlay) => {
     }
   });
 
-  it(
-    "has every migration Job run its own app's migrations, with that app's image, identity, " +
-      'settings and migration role',
-    () => {
-      const jobs = list('Job').filter(
-        (j) => at(j, 'metadata', 'labels', 'app.kubernetes.io/component') === 'migration',
-      );
-      expect(jobs.map(nameOf).sort()).toEqual(APPS.map((a) => `${a}-migrate`).sort());
-      for (const job of jobs) {
-        const app = nameOf(job).replace(/-migrate$/, '');
-        const deployment = list('Deployment').find((d) => nameOf(d) === app && namespaceOf(d) === namespaceOf(job));
-        expect({ job: nameOf(job), deployment: deployment !== undefined }).toEqual({
-          job: nameOf(job),
-          deployment: true,
-        });
-        const [jc] = containers(job);
-        const [dc] = containers(deployment!);
-        expect(fs.existsSync(path.join(ROOT, 'apps', app, 'src', 'main.ts'))).toBe(true);
-        const jobEnv = containerEnv(stored, jc);
-        const appEnv = containerEnv(stored, dc);
-        expect({ app, database: appEnv.get('DATABASE_NAME')?.value }).toEqual({
-          app,
-          database: expect.stringMatching(/^payments_/),
-        });
-        expect({
-          job: nameOf(job),
-          runs: entry(jc),
-          image: str(jc.image),
-          serviceAccount: str(podSpec(job).serviceAccountName),
-          database: jobEnv.get('DATABASE_NAME')?.value,
-          databaseUrlSecret: jobEnv.get('DATABASE_URL')?.secret?.replace(/-[a-z0-9]{10}$/, ''),
-          appSecrets: arr(jc.envFrom)
-            .map((f) => str(at(f, 'secretRef', 'name')))
-            .filter(Boolean)
-            .sort(),
-        }).toEqual({
-          job: nameOf(job),
-          runs: { app, args: ['migrate'] },
-          image: str(dc.image),
-          serviceAccount: str(podSpec(deployment!).serviceAccountName),
-          database: appEnv.get('DATABASE_NAME')?.value,
-          databaseUrlSecret: `${app}-migration`,
-          appSecrets: arr(dc.envFrom)
-            .map((f) => str(at(f, 'secretRef', 'name')))
-            .filter(Boolean)
-            .sort(),
-        });
-      }
-    },
-  );
+  it("has every migration Job run its app's migrations with its image, identity, settings and migration role", () => {
+    const jobs = list('Job').filter((j) => at(j, 'metadata', 'labels', 'app.kubernetes.io/component') === 'migration');
+    expect(jobs.map(nameOf).sort()).toEqual(APPS.map((a) => `${a}-migrate`).sort());
+    for (const job of jobs) {
+      const app = nameOf(job).replace(/-migrate$/, '');
+      const deployment = list('Deployment').find((d) => nameOf(d) === app && namespaceOf(d) === namespaceOf(job));
+      expect({ job: nameOf(job), deployment: deployment !== undefined }).toEqual({
+        job: nameOf(job),
+        deployment: true,
+      });
+      const [jc] = containers(job);
+      const [dc] = containers(deployment!);
+      expect(fs.existsSync(path.join(ROOT, 'apps', app, 'src', 'main.ts'))).toBe(true);
+      const jobEnv = containerEnv(stored, jc);
+      const appEnv = containerEnv(stored, dc);
+      expect({ app, database: appEnv.get('DATABASE_NAME')?.value }).toEqual({
+        app,
+        database: expect.stringMatching(/^payments_/),
+      });
+      expect({
+        job: nameOf(job),
+        runs: entry(jc),
+        image: str(jc.image),
+        serviceAccount: str(podSpec(job).serviceAccountName),
+        database: jobEnv.get('DATABASE_NAME')?.value,
+        databaseUrlSecret: jobEnv.get('DATABASE_URL')?.secret?.replace(/-[a-z0-9]{10}$/, ''),
+        appSecrets: arr(jc.envFrom)
+          .map((f) => str(at(f, 'secretRef', 'name')))
+          .filter(Boolean)
+          .sort(),
+      }).toEqual({
+        job: nameOf(job),
+        runs: { app, args: ['migrate'] },
+        image: str(dc.image),
+        serviceAccount: str(podSpec(deployment!).serviceAccountName),
+        database: appEnv.get('DATABASE_NAME')?.value,
+        databaseUrlSecret: `${app}-migration`,
+        appSecrets: arr(dc.envFrom)
+          .map((f) => str(at(f, 'secretRef', 'name')))
+          .filter(Boolean)
+          .sort(),
+      });
+    }
+  });
 });

@@ -43,16 +43,12 @@ describe('Node.js runtime', () => {
     expect(read('tests/support/processes.ts')).toContain('spawn(process.execPath');
   });
 
-  it(
-    'runs the runtime stage as the unprivileged node user (uid 1000, as the manifests say), ' +
-      'with only the compiled output',
-    () => {
-      const runtime = read('Dockerfile').split(/^FROM .* AS runtime$/m)[1] ?? '';
-      expect(runtime).toMatch(/^USER node$/m);
-      expect(runtime).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
-      expect(runtime).toMatch(/npm ci --omit=dev/);
-    },
-  );
+  it('runs the runtime stage as the unprivileged node user (uid 1000, as manifests say), only compiled output', () => {
+    const runtime = read('Dockerfile').split(/^FROM .* AS runtime$/m)[1] ?? '';
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+    expect(runtime).toMatch(/npm ci --omit=dev/);
+  });
 
   it('keeps caches, local state and dependencies out of the image build context', () => {
     const ignored = read('.dockerignore')

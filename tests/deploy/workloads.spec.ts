@@ -58,69 +58,59 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     }
   });
 
-  it(
-    'leaves the replica count to the autoscaler: ' + 'no `replicas` where an HPA or ScaledObject scales the Deployment',
-    () => {
-      const scaled = [...ofKind(objects, 'HorizontalPodAutoscaler'), ...ofKind(objects, 'ScaledObject')].map((s) =>
-        str(at(s, 'spec', 'scaleTargetRef', 'name')),
-      );
-      for (const d of appDeployments) {
-        expect({ deployment: nameOf(d), scaled: scaled.includes(nameOf(d)) }).toEqual({
-          deployment: nameOf(d),
-          scaled: true,
-        });
-        expect({ deployment: nameOf(d), replicas: at(d, 'spec', 'replicas') }).toEqual({
-          deployment: nameOf(d),
-          replicas: undefined,
-        });
-      }
-    },
-  );
+  it('leaves replica counts to the autoscaler: no `replicas` where an HPA or ScaledObject scales a Deployment', () => {
+    const scaled = [...ofKind(objects, 'HorizontalPodAutoscaler'), ...ofKind(objects, 'ScaledObject')].map((s) =>
+      str(at(s, 'spec', 'scaleTargetRef', 'name')),
+    );
+    for (const d of appDeployments) {
+      expect({ deployment: nameOf(d), scaled: scaled.includes(nameOf(d)) }).toEqual({
+        deployment: nameOf(d),
+        scaled: true,
+      });
+      expect({ deployment: nameOf(d), replicas: at(d, 'spec', 'replicas') }).toEqual({
+        deployment: nameOf(d),
+        replicas: undefined,
+      });
+    }
+  });
 
-  it(
-    'rolls the pods when a setting or a credential changes: every ConfigMap and Secret they use is generated with ' +
-      'a content hash',
-    () => {
-      for (const w of [...appDeployments, ...jobs]) {
-        for (const c of containers(w)) {
-          for (const from of arr(c.envFrom).map(obj)) {
-            const ref = str(at(from, 'configMapRef', 'name')) ?? str(at(from, 'secretRef', 'name'));
-            expect({ workload: nameOf(w), ref, generated: /-[a-z0-9]{10}$/.test(ref ?? '') }).toEqual({
-              workload: nameOf(w),
-              ref,
-              generated: true,
-            });
-          }
+  it('rolls pods when a setting or credential changes: every ConfigMap and Secret they use has a content hash', () => {
+    for (const w of [...appDeployments, ...jobs]) {
+      for (const c of containers(w)) {
+        for (const from of arr(c.envFrom).map(obj)) {
+          const ref = str(at(from, 'configMapRef', 'name')) ?? str(at(from, 'secretRef', 'name'));
+          expect({ workload: nameOf(w), ref, generated: /-[a-z0-9]{10}$/.test(ref ?? '') }).toEqual({
+            workload: nameOf(w),
+            ref,
+            generated: true,
+          });
         }
       }
-    },
-  );
+    }
+  });
 
-  it(
-    'gives each app its own ServiceAccount (no token mounted) and Secret; ' + 'only the internal RPC secret is shared',
-    () => {
-      for (const app of APPS) {
-        const d = find(objects, 'Deployment', app);
-        expect(podSpec(d).serviceAccountName).toBe(app);
-        expect(podSpec(find(objects, 'Job', `${app}-migrate`)).serviceAccountName).toBe(app);
-        expect(find(objects, 'ServiceAccount', app).automountServiceAccountToken).toBe(false);
-        const secrets = [...new Set(secretNames(objects, d))].sort();
-        expect(secrets).toHaveLength(2);
-        expect(
-          generated(
-            secrets.find((s) => !s.startsWith('internal-rpc')),
-            app,
-          ),
-        ).toBe(true);
-        expect(
-          generated(
-            secrets.find((s) => s.startsWith('internal-rpc')),
-            'internal-rpc',
-          ),
-        ).toBe(true);
-      }
-    },
-  );
+  it('gives each app its own ServiceAccount (no token mounted) and Secret; shares only the internal RPC secret', () => {
+    for (const app of APPS) {
+      const d = find(objects, 'Deployment', app);
+      expect(podSpec(d).serviceAccountName).toBe(app);
+      expect(podSpec(find(objects, 'Job', `${app}-migrate`)).serviceAccountName).toBe(app);
+      expect(find(objects, 'ServiceAccount', app).automountServiceAccountToken).toBe(false);
+      const secrets = [...new Set(secretNames(objects, d))].sort();
+      expect(secrets).toHaveLength(2);
+      expect(
+        generated(
+          secrets.find((s) => !s.startsWith('internal-rpc')),
+          app,
+        ),
+      ).toBe(true);
+      expect(
+        generated(
+          secrets.find((s) => s.startsWith('internal-rpc')),
+          'internal-rpc',
+        ),
+      ).toBe(true);
+    }
+  });
 
   it('hands ADMIN_API_TOKEN to the gateway only, and INTERNAL_RPC_SECRET to the gateway and the three services', () => {
     for (const app of APPS) {
@@ -130,32 +120,28 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     }
   });
 
-  it(
-    'hands PROVIDER_CREDENTIALS_KEY to transaction-service only (its pods and its migration Job), ' +
-      'from its own Secret',
-    () => {
-      for (const app of APPS) {
-        for (const w of [find(objects, 'Deployment', app), find(objects, 'Job', `${app}-migrate`)]) {
-          const key = containerEnv(objects, containers(w)[0]).get('PROVIDER_CREDENTIALS_KEY');
-          expect({ workload: nameOf(w), key: !!key }).toEqual({
+  it('hands PROVIDER_CREDENTIALS_KEY to transaction-service only (pods and migration Job), from its own Secret', () => {
+    for (const app of APPS) {
+      for (const w of [find(objects, 'Deployment', app), find(objects, 'Job', `${app}-migrate`)]) {
+        const key = containerEnv(objects, containers(w)[0]).get('PROVIDER_CREDENTIALS_KEY');
+        expect({ workload: nameOf(w), key: !!key }).toEqual({
+          workload: nameOf(w),
+          key: app === 'transaction-service',
+        });
+        if (key)
+          expect({ workload: nameOf(w), own: generated(key.secret, 'transaction-service') }).toEqual({
             workload: nameOf(w),
-            key: app === 'transaction-service',
+            own: true,
           });
-          if (key)
-            expect({ workload: nameOf(w), own: generated(key.secret, 'transaction-service') }).toEqual({
-              workload: nameOf(w),
-              own: true,
-            });
-        }
       }
-      // The local overlay runs as it is (a valid key); the production template keeps the placeholder the app refuses.
-      const key =
-        containerEnv(objects, containers(find(objects, 'Deployment', 'transaction-service'))[0]).get(
-          'PROVIDER_CREDENTIALS_KEY',
-        )?.value ?? '';
-      expect(decodeCredentialsKey(key)?.length).toBe(overlay === 'local' ? 32 : undefined);
-    },
-  );
+    }
+    // The local overlay runs as it is (a valid key); the production template keeps the placeholder the app refuses.
+    const key =
+      containerEnv(objects, containers(find(objects, 'Deployment', 'transaction-service'))[0]).get(
+        'PROVIDER_CREDENTIALS_KEY',
+      )?.value ?? '';
+    expect(decodeCredentialsKey(key)?.length).toBe(overlay === 'local' ? 32 : undefined);
+  });
 
   it('serves with the DML role and migrates with the DDL role, on the same database', () => {
     for (const app of APPS) {

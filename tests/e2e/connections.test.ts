@@ -138,65 +138,56 @@ describe('provider connections', () => {
     });
   });
 
-  it(
-    'answers the same to the same PUT again (nothing changes) ' + 'and replaces the credentials on a different one',
-    async () => {
-      const first = await api('PUT', '/v1/connections/dpo', shop.test.secret, CREDENTIALS.test.dpo);
-      const version = async () =>
-        (await rows()).find((r) => r.business_id === shop.id && r.mode === 'test' && r.provider === 'dpo')?.version;
-      const before = await version();
-      const again = await api('PUT', '/v1/connections/dpo', shop.test.secret, {
-        service_type: CREDENTIALS.test.dpo.service_type,
-        company_token: CREDENTIALS.test.dpo.company_token,
-      });
-      expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: first.body });
-      expect(await version()).toBe(before);
+  it('answers a repeated PUT the same (nothing changes) and replaces the credentials on a different one', async () => {
+    const first = await api('PUT', '/v1/connections/dpo', shop.test.secret, CREDENTIALS.test.dpo);
+    const version = async () =>
+      (await rows()).find((r) => r.business_id === shop.id && r.mode === 'test' && r.provider === 'dpo')?.version;
+    const before = await version();
+    const again = await api('PUT', '/v1/connections/dpo', shop.test.secret, {
+      service_type: CREDENTIALS.test.dpo.service_type,
+      company_token: CREDENTIALS.test.dpo.company_token,
+    });
+    expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: first.body });
+    expect(await version()).toBe(before);
 
-      const changed = { ...CREDENTIALS.test.dpo, service_type: '7799110003' };
-      const replaced = await api('PUT', '/v1/connections/dpo', shop.test.secret, changed);
-      expect(replaced.status).toBe(200);
-      const { date_created, date_updated } = replaced.body as { date_created: string; date_updated: string };
-      expect(date_created).toBe((first.body as { date_created: string }).date_created);
-      expect(Date.parse(date_updated)).toBeGreaterThan(
-        Date.parse((first.body as { date_updated: string }).date_updated),
-      );
-      expect(await version()).toBe((before as number) + 1);
-      expect(await store().credentialsFor(shop.id, 'test', 'dpo')).toEqual(changed);
-      expect((await api('PUT', '/v1/connections/dpo', shop.test.secret, CREDENTIALS.test.dpo)).status).toBe(200);
-    },
-  );
+    const changed = { ...CREDENTIALS.test.dpo, service_type: '7799110003' };
+    const replaced = await api('PUT', '/v1/connections/dpo', shop.test.secret, changed);
+    expect(replaced.status).toBe(200);
+    const { date_created, date_updated } = replaced.body as { date_created: string; date_updated: string };
+    expect(date_created).toBe((first.body as { date_created: string }).date_created);
+    expect(Date.parse(date_updated)).toBeGreaterThan(Date.parse((first.body as { date_updated: string }).date_updated));
+    expect(await version()).toBe((before as number) + 1);
+    expect(await store().credentialsFor(shop.id, 'test', 'dpo')).toEqual(changed);
+    expect((await api('PUT', '/v1/connections/dpo', shop.test.secret, CREDENTIALS.test.dpo)).status).toBe(200);
+  });
 
-  it(
-    'keeps the sealed credentials in the database, opened only by the service for the right business, ' +
-      'mode and provider',
-    async () => {
-      const kid = credentialsKeyId(Buffer.from(stack.credentialsKey, 'base64'));
-      const stored = await rows();
-      expect(stored.length).toBe(7);
-      for (const row of stored) {
-        expect(String(row.credentials)).toMatch(new RegExp(`^pc1\\.${kid}\\.[\\w-]{16}\\.[\\w-]+\\.[\\w-]{22}$`));
-        const text = JSON.stringify(row);
-        for (const value of ALL_VALUES)
-          expect({ row: row.id, leaked: text.includes(value) ? value : null }).toEqual({ row: row.id, leaked: null });
-      }
-      for (const mode of ['test', 'live'] as const) {
-        for (const provider of PROVIDERS)
-          expect(await store().credentialsFor(shop.id, mode, provider)).toEqual(CREDENTIALS[mode][provider]);
-      }
-      expect(await store().credentialsFor(other.id, 'test', 'paynow')).toBeNull();
-      // A sealed value copied onto another business's row does not open there.
-      const db = stack.db('transaction-service');
-      await db.query(
-        'UPDATE provider_connections SET credentials = (SELECT credentials FROM provider_connections ' +
-          "WHERE business_id = $1 AND mode = 'live' AND provider = 'paynow') WHERE business_id = $2",
-        [shop.id, other.id],
-      );
-      await expect(store().credentialsFor(other.id, 'live', 'paynow')).rejects.toThrow(/does not authenticate/);
-      // The merchant puts its credentials again: the unreadable row is replaced.
-      expect((await api('PUT', '/v1/connections/paynow', other.live.secret, OTHER)).status).toBe(200);
-      expect(await store().credentialsFor(other.id, 'live', 'paynow')).toEqual(OTHER);
-    },
-  );
+  it('stores credentials sealed; only the service opens them, for the right business, mode and provider', async () => {
+    const kid = credentialsKeyId(Buffer.from(stack.credentialsKey, 'base64'));
+    const stored = await rows();
+    expect(stored.length).toBe(7);
+    for (const row of stored) {
+      expect(String(row.credentials)).toMatch(new RegExp(`^pc1\\.${kid}\\.[\\w-]{16}\\.[\\w-]+\\.[\\w-]{22}$`));
+      const text = JSON.stringify(row);
+      for (const value of ALL_VALUES)
+        expect({ row: row.id, leaked: text.includes(value) ? value : null }).toEqual({ row: row.id, leaked: null });
+    }
+    for (const mode of ['test', 'live'] as const) {
+      for (const provider of PROVIDERS)
+        expect(await store().credentialsFor(shop.id, mode, provider)).toEqual(CREDENTIALS[mode][provider]);
+    }
+    expect(await store().credentialsFor(other.id, 'test', 'paynow')).toBeNull();
+    // A sealed value copied onto another business's row does not open there.
+    const db = stack.db('transaction-service');
+    await db.query(
+      'UPDATE provider_connections SET credentials = (SELECT credentials FROM provider_connections ' +
+        "WHERE business_id = $1 AND mode = 'live' AND provider = 'paynow') WHERE business_id = $2",
+      [shop.id, other.id],
+    );
+    await expect(store().credentialsFor(other.id, 'live', 'paynow')).rejects.toThrow(/does not authenticate/);
+    // The merchant puts its credentials again: the unreadable row is replaced.
+    expect((await api('PUT', '/v1/connections/paynow', other.live.secret, OTHER)).status).toBe(200);
+    expect(await store().credentialsFor(other.id, 'live', 'paynow')).toEqual(OTHER);
+  });
 
   it('refuses a missing, unknown, ill-typed or malformed field with a 400 naming it, and stores nothing', async () => {
     const cases: [Provider, Record<string, unknown>, string, RegExp][] = [];
@@ -318,38 +309,33 @@ describe('provider connections', () => {
     }
   });
 
-  it(
-    'seals every connection again with a new PROVIDER_CREDENTIALS_KEY while the old one is among ' +
-      'PROVIDER_CREDENTIALS_OLD_KEYS',
-    async () => {
-      const oldKey = stack.credentialsKey;
-      const newKey = Buffer.alloc(32, 0x5a).toString('base64');
-      const newKid = credentialsKeyId(Buffer.from(newKey, 'base64'));
-      await stack.app('transaction-service').stop();
-      await stack.startApp('transaction-service', {
-        PROVIDER_CREDENTIALS_KEY: newKey,
-        PROVIDER_CREDENTIALS_OLD_KEYS: oldKey,
-        LOG_LEVEL: 'info',
-      });
-      await waitFor(
-        'every connection sealed with the new key',
-        async () => (await rows()).every((r) => String(r.credentials).startsWith(`pc1.${newKid}.`)),
-        { timeoutMs: 30_000 },
-      );
-      await waitFor('the rotation to say none is left', () =>
-        stack.app('transaction-service').output.includes('none left under PROVIDER_CREDENTIALS_OLD_KEYS'),
-      );
-      // Readable with the new key alone: the old one can go.
-      for (const provider of PROVIDERS)
-        expect(await store(newKey).credentialsFor(shop.id, 'live', provider)).toEqual(CREDENTIALS.live[provider]);
-      await expect(store(oldKey).credentialsFor(shop.id, 'live', 'dpo')).rejects.toThrow(/sealed with key/);
-      expect((await api('GET', '/v1/connections/dpo', shop.live.secret)).body).toMatchObject({
-        account: ACCOUNTS.live.dpo,
-      });
-      expect((await api('PUT', '/v1/connections/dpo', shop.live.secret, CREDENTIALS.live.dpo)).status).toBe(200);
-      for (const line of stack.app('transaction-service').output.split('\n'))
-        for (const value of [...ALL_VALUES, oldKey, newKey]) expect(line.includes(value) ? value : null).toBeNull();
-    },
-    90_000,
-  );
+  it('reseals all connections: new PROVIDER_CREDENTIALS_KEY, old one in PROVIDER_CREDENTIALS_OLD_KEYS', async () => {
+    const oldKey = stack.credentialsKey;
+    const newKey = Buffer.alloc(32, 0x5a).toString('base64');
+    const newKid = credentialsKeyId(Buffer.from(newKey, 'base64'));
+    await stack.app('transaction-service').stop();
+    await stack.startApp('transaction-service', {
+      PROVIDER_CREDENTIALS_KEY: newKey,
+      PROVIDER_CREDENTIALS_OLD_KEYS: oldKey,
+      LOG_LEVEL: 'info',
+    });
+    await waitFor(
+      'every connection sealed with the new key',
+      async () => (await rows()).every((r) => String(r.credentials).startsWith(`pc1.${newKid}.`)),
+      { timeoutMs: 30_000 },
+    );
+    await waitFor('the rotation to say none is left', () =>
+      stack.app('transaction-service').output.includes('none left under PROVIDER_CREDENTIALS_OLD_KEYS'),
+    );
+    // Readable with the new key alone: the old one can go.
+    for (const provider of PROVIDERS)
+      expect(await store(newKey).credentialsFor(shop.id, 'live', provider)).toEqual(CREDENTIALS.live[provider]);
+    await expect(store(oldKey).credentialsFor(shop.id, 'live', 'dpo')).rejects.toThrow(/sealed with key/);
+    expect((await api('GET', '/v1/connections/dpo', shop.live.secret)).body).toMatchObject({
+      account: ACCOUNTS.live.dpo,
+    });
+    expect((await api('PUT', '/v1/connections/dpo', shop.live.secret, CREDENTIALS.live.dpo)).status).toBe(200);
+    for (const line of stack.app('transaction-service').output.split('\n'))
+      for (const value of [...ALL_VALUES, oldKey, newKey]) expect(line.includes(value) ? value : null).toBeNull();
+  }, 90_000);
 });

@@ -289,79 +289,76 @@ describe('dashboard API: editing links and split configs, payers’ names', () =
     expect(await edit(owner, { split_value: 5 })).toMatchObject({ status: 400, body: { code: 'validation_error' } });
   });
 
-  it(
-    'names a business only to the businesses it pays through its split terms, ' + 'never one a business typed itself',
-    async () => {
-      // A config naming no business at all, made past the gateway's check, in a currency no payment uses.
-      const client = stack.rpcClient('split-ledger-service');
-      const ctx = { request_id: 'req_names', business_id: shop.id, mode: 'test', key_type: 'secret' };
-      const reply = await client.request<RpcReply<Config>>(LedgerRpcPatterns.SplitConfigsCreate, {
-        ctx,
-        body: {
-          partner_business_id: 2_000_000_000,
-          split_type: 'fixed',
-          split_value: 5,
-          split_role: 'fee',
-          currency: 'ZAR',
-          description: null,
-        },
-      });
-      client.close();
-      expect(reply.ok).toBe(true);
-      // Partners a business typed in (its configs, its links) are ids: anyone may type any id.
-      const configs = await viewer.get<{ split_configs: Config[] } & Partial<Named>>('/dashboard/api/splits/configs');
-      expect(configs.body.split_configs.map((c) => c.partner_business_id)).toContain(2_000_000_000);
-      expect(configs.body.business_names).toBeUndefined();
-      expect((await viewer.get<Partial<Named>>('/dashboard/api/links')).body.business_names).toBeUndefined();
+  it('names a business only to those it pays through its split terms, never one a business typed itself', async () => {
+    // A config naming no business at all, made past the gateway's check, in a currency no payment uses.
+    const client = stack.rpcClient('split-ledger-service');
+    const ctx = { request_id: 'req_names', business_id: shop.id, mode: 'test', key_type: 'secret' };
+    const reply = await client.request<RpcReply<Config>>(LedgerRpcPatterns.SplitConfigsCreate, {
+      ctx,
+      body: {
+        partner_business_id: 2_000_000_000,
+        split_type: 'fixed',
+        split_value: 5,
+        split_role: 'fee',
+        currency: 'ZAR',
+        description: null,
+      },
+    });
+    client.close();
+    expect(reply.ok).toBe(true);
+    // Partners a business typed in (its configs, its links) are ids: anyone may type any id.
+    const configs = await viewer.get<{ split_configs: Config[] } & Partial<Named>>('/dashboard/api/splits/configs');
+    expect(configs.body.split_configs.map((c) => c.partner_business_id)).toContain(2_000_000_000);
+    expect(configs.body.business_names).toBeUndefined();
+    expect((await viewer.get<Partial<Named>>('/dashboard/api/links')).body.business_names).toBeUndefined();
 
-      const link = await stack.api<{ payment_link_id: string }>('POST', '/v1/links', {
-        key: shop.test.secret,
-        body: {
-          amount: 1000,
-          currency: 'USD',
-          description: 'Named',
-          splits: [{ business_id: partner.id, type: 'fixed', value: 100 }],
-        },
-      });
-      await payThroughLink(stack, link.body.payment_link_id);
-      const { transactionId } = await linkPaymentWithEntries(owner, link.body.payment_link_id, 1);
-      // The shop pays the partner: the shop sees no name for it (it typed the id itself)…
-      expect(
-        (await viewer.get<Partial<Named>>(`/dashboard/api/payments/${transactionId}`)).body.business_names,
-      ).toBeUndefined();
-      expect((await viewer.get<Named>('/dashboard/api/splits/ledger')).body.business_names).toEqual({});
-      expect((await viewer.get<Named>('/dashboard/api/splits/ledger/summary')).body.business_names).toEqual({});
-      // …and the partner, whom the shop chose to pay, sees the shop's name.
-      const partnerOwner = await signedIn(partner.id, 'viewer');
-      expect((await partnerOwner.get<Named>('/dashboard/api/splits/ledger')).body.business_names).toEqual({
-        [shop.id]: 'Edit Shop',
-      });
-      expect((await partnerOwner.get<Named>('/dashboard/api/splits/ledger/summary')).body.business_names).toEqual({
-        [shop.id]: 'Edit Shop',
-      });
+    const link = await stack.api<{ payment_link_id: string }>('POST', '/v1/links', {
+      key: shop.test.secret,
+      body: {
+        amount: 1000,
+        currency: 'USD',
+        description: 'Named',
+        splits: [{ business_id: partner.id, type: 'fixed', value: 100 }],
+      },
+    });
+    await payThroughLink(stack, link.body.payment_link_id);
+    const { transactionId } = await linkPaymentWithEntries(owner, link.body.payment_link_id, 1);
+    // The shop pays the partner: the shop sees no name for it (it typed the id itself)…
+    expect(
+      (await viewer.get<Partial<Named>>(`/dashboard/api/payments/${transactionId}`)).body.business_names,
+    ).toBeUndefined();
+    expect((await viewer.get<Named>('/dashboard/api/splits/ledger')).body.business_names).toEqual({});
+    expect((await viewer.get<Named>('/dashboard/api/splits/ledger/summary')).body.business_names).toEqual({});
+    // …and the partner, whom the shop chose to pay, sees the shop's name.
+    const partnerOwner = await signedIn(partner.id, 'viewer');
+    expect((await partnerOwner.get<Named>('/dashboard/api/splits/ledger')).body.business_names).toEqual({
+      [shop.id]: 'Edit Shop',
+    });
+    expect((await partnerOwner.get<Named>('/dashboard/api/splits/ledger/summary')).body.business_names).toEqual({
+      [shop.id]: 'Edit Shop',
+    });
 
-      expect(
-        (
-          await stack.api('POST', '/admin/v1/settlements/run', {
-            headers: { authorization: `Bearer ${stack.adminToken}` },
-          })
-        ).status,
-      ).toBe(200);
-      // An invoice's direction says nothing about who chose to pay (netting can turn it): the list names no one.
-      const invoices = await viewer.get<{ invoices: { invoice_reference: string }[] } & Partial<Named>>(
-        '/dashboard/api/splits/invoices',
-      );
-      expect(invoices.body.business_names).toBeUndefined();
-      const ref = invoices.body.invoices[0].invoice_reference;
-      expect((await viewer.get<Named>(`/dashboard/api/splits/invoices/${ref}`)).body.business_names).toEqual({});
-      expect(
-        (await partnerOwner.get<Partial<Named>>('/dashboard/api/splits/invoices')).body.business_names,
-      ).toBeUndefined();
-      expect((await partnerOwner.get<Named>(`/dashboard/api/splits/invoices/${ref}`)).body.business_names).toEqual({
-        [shop.id]: 'Edit Shop',
-      });
-      // Another business with nothing to do with these sees none of the names.
-      expect((await otherOwner.get<Named>('/dashboard/api/splits/ledger')).body.business_names).toEqual({});
-    },
-  );
+    expect(
+      (
+        await stack.api('POST', '/admin/v1/settlements/run', {
+          headers: { authorization: `Bearer ${stack.adminToken}` },
+        })
+      ).status,
+    ).toBe(200);
+    // An invoice's direction says nothing about who chose to pay (netting can turn it): the list names no one.
+    const invoices = await viewer.get<{ invoices: { invoice_reference: string }[] } & Partial<Named>>(
+      '/dashboard/api/splits/invoices',
+    );
+    expect(invoices.body.business_names).toBeUndefined();
+    const ref = invoices.body.invoices[0].invoice_reference;
+    expect((await viewer.get<Named>(`/dashboard/api/splits/invoices/${ref}`)).body.business_names).toEqual({});
+    expect(
+      (await partnerOwner.get<Partial<Named>>('/dashboard/api/splits/invoices')).body.business_names,
+    ).toBeUndefined();
+    expect((await partnerOwner.get<Named>(`/dashboard/api/splits/invoices/${ref}`)).body.business_names).toEqual({
+      [shop.id]: 'Edit Shop',
+    });
+    // Another business with nothing to do with these sees none of the names.
+    expect((await otherOwner.get<Named>('/dashboard/api/splits/ledger')).body.business_names).toEqual({});
+  });
 });

@@ -136,27 +136,24 @@ describe('dashboard API: payment links and splits', () => {
     ).toHaveLength(1);
   });
 
-  it(
-    'lists links newest first with cursor paging; ' + 'refuses bad queries; another business and live mode see none',
-    async () => {
-      const second = (await create(owner, { amount: 300, currency: 'USD', description: 'Sticker' })).body.link;
-      const first = await owner.get<{ links: Link[]; has_more: boolean }>('/dashboard/api/links?limit=1');
-      expect(first.body).toMatchObject({ links: [{ payment_link_id: second.payment_link_id }], has_more: true });
-      const next = await owner.get<{ links: Link[]; has_more: boolean }>(
-        `/dashboard/api/links?limit=1&starting_after=${second.payment_link_id}`,
-      );
-      expect(next.body).toMatchObject({ links: [{ payment_link_id: link.payment_link_id }], has_more: false });
-      const back = await owner.get<{ links: Link[] }>(`/dashboard/api/links?ending_before=${link.payment_link_id}`);
-      expect(back.body.links.map((l) => l.payment_link_id)).toEqual([second.payment_link_id]);
-      for (const q of ['limit=0', 'limit=101', 'starting_after=txn_123', 'colour=blue'])
-        expect({ q, status: (await owner.get(`/dashboard/api/links?${q}`)).status }).toEqual({ q, status: 400 });
-      expect((await viewer.get<{ links: Link[] }>('/dashboard/api/links')).body.links).toHaveLength(2);
-      expect((await otherOwner.get<{ links: Link[] }>('/dashboard/api/links')).body.links).toEqual([]);
-      const live = await signedIn(shop.id, 'owner');
-      await live.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'live' } });
-      expect((await live.get<{ links: Link[] }>('/dashboard/api/links')).body.links).toEqual([]);
-    },
-  );
+  it('lists links newest first, cursor-paged; refuses bad queries; other businesses, live mode see none', async () => {
+    const second = (await create(owner, { amount: 300, currency: 'USD', description: 'Sticker' })).body.link;
+    const first = await owner.get<{ links: Link[]; has_more: boolean }>('/dashboard/api/links?limit=1');
+    expect(first.body).toMatchObject({ links: [{ payment_link_id: second.payment_link_id }], has_more: true });
+    const next = await owner.get<{ links: Link[]; has_more: boolean }>(
+      `/dashboard/api/links?limit=1&starting_after=${second.payment_link_id}`,
+    );
+    expect(next.body).toMatchObject({ links: [{ payment_link_id: link.payment_link_id }], has_more: false });
+    const back = await owner.get<{ links: Link[] }>(`/dashboard/api/links?ending_before=${link.payment_link_id}`);
+    expect(back.body.links.map((l) => l.payment_link_id)).toEqual([second.payment_link_id]);
+    for (const q of ['limit=0', 'limit=101', 'starting_after=txn_123', 'colour=blue'])
+      expect({ q, status: (await owner.get(`/dashboard/api/links?${q}`)).status }).toEqual({ q, status: 400 });
+    expect((await viewer.get<{ links: Link[] }>('/dashboard/api/links')).body.links).toHaveLength(2);
+    expect((await otherOwner.get<{ links: Link[] }>('/dashboard/api/links')).body.links).toEqual([]);
+    const live = await signedIn(shop.id, 'owner');
+    await live.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'live' } });
+    expect((await live.get<{ links: Link[] }>('/dashboard/api/links')).body.links).toEqual([]);
+  });
 
   it('a viewer reads links and splits but may not create or deactivate a link (403)', async () => {
     expect(
@@ -215,158 +212,144 @@ describe('dashboard API: payment links and splits', () => {
     expect((await live.get(`/dashboard/api/payments/${transactionId}`)).status).toBe(404);
   });
 
-  it(
-    'shows the ledger, its summary per currency and per partner, ' + 'and the split configs as /v1/splits does',
-    async () => {
-      const config = await stack.api<{ split_config: { public_id: string } }>('POST', '/v1/splits/config', {
-        key: shop.test.secret,
-        body: {
-          partner_business_id: partner.id,
-          split_type: 'percentage',
-          split_value: 250,
-          split_role: 'fee',
-          currency: 'USD',
-        },
-      });
-      expect(config.status).toBe(200);
-      const configs = await owner.get<{ split_configs: { public_id: string }[]; count: number }>(
-        '/dashboard/api/splits/configs',
-      );
-      const apiConfigs = await stack.api<{ split_configs: unknown[] }>('GET', '/v1/splits/config', {
-        key: shop.test.secret,
-      });
-      expect(configs.body).toMatchObject({ result: 'success', count: 1, split_configs: apiConfigs.body.split_configs });
-      const ledger = await owner.get<{ ledger_entries: DashboardEntry[]; count: number }>(
-        '/dashboard/api/splits/ledger',
-      );
-      expect(ledger.body).toMatchObject({
-        count: 1,
-        ledger_entries: [{ kind: 'split', transaction_public_id: transactionId, amount: 700 }],
-      });
-      const summary = await owner.get<{ summary: unknown; by_counterparty: unknown[] }>(
-        '/dashboard/api/splits/ledger/summary',
-      );
-      const apiSummary = await stack.api<{ summary: unknown }>('GET', '/v1/splits/ledger/summary', {
-        key: shop.test.secret,
-      });
-      expect(summary.body.summary).toEqual(apiSummary.body.summary);
-      expect(summary.body).toEqual({
-        result: 'success',
-        summary: { owed_to_you: [], you_owe: [{ currency: 'USD', total: 700 }] },
-        by_counterparty: [{ business_id: partner.id, currency: 'USD', owed_to_you: 0, you_owe: 700 }],
-        business_names: {},
-      });
-      const theirs = await partnerOwner.get<{ summary: unknown; by_counterparty: unknown[] }>(
-        '/dashboard/api/splits/ledger/summary',
-      );
-      expect(theirs.body.by_counterparty).toEqual([
-        { business_id: shop.id, currency: 'USD', owed_to_you: 700, you_owe: 0 },
-      ]);
-      expect(
-        (await otherOwner.get<{ ledger_entries: unknown[] }>('/dashboard/api/splits/ledger')).body.ledger_entries,
-      ).toEqual([]);
-      for (const q of [
-        'ledger?limit=0',
-        'ledger?starting_after=nope',
-        'configs?limit=101',
-        'invoices?starting_after=INV-1',
-        'invoices?skip=-1',
-      ])
-        expect({ q, status: (await owner.get(`/dashboard/api/splits/${q}`)).status }).toEqual({ q, status: 400 });
-    },
-  );
+  it('shows the ledger, its summary per currency and partner, and the split configs as /v1/splits does', async () => {
+    const config = await stack.api<{ split_config: { public_id: string } }>('POST', '/v1/splits/config', {
+      key: shop.test.secret,
+      body: {
+        partner_business_id: partner.id,
+        split_type: 'percentage',
+        split_value: 250,
+        split_role: 'fee',
+        currency: 'USD',
+      },
+    });
+    expect(config.status).toBe(200);
+    const configs = await owner.get<{ split_configs: { public_id: string }[]; count: number }>(
+      '/dashboard/api/splits/configs',
+    );
+    const apiConfigs = await stack.api<{ split_configs: unknown[] }>('GET', '/v1/splits/config', {
+      key: shop.test.secret,
+    });
+    expect(configs.body).toMatchObject({ result: 'success', count: 1, split_configs: apiConfigs.body.split_configs });
+    const ledger = await owner.get<{ ledger_entries: DashboardEntry[]; count: number }>('/dashboard/api/splits/ledger');
+    expect(ledger.body).toMatchObject({
+      count: 1,
+      ledger_entries: [{ kind: 'split', transaction_public_id: transactionId, amount: 700 }],
+    });
+    const summary = await owner.get<{ summary: unknown; by_counterparty: unknown[] }>(
+      '/dashboard/api/splits/ledger/summary',
+    );
+    const apiSummary = await stack.api<{ summary: unknown }>('GET', '/v1/splits/ledger/summary', {
+      key: shop.test.secret,
+    });
+    expect(summary.body.summary).toEqual(apiSummary.body.summary);
+    expect(summary.body).toEqual({
+      result: 'success',
+      summary: { owed_to_you: [], you_owe: [{ currency: 'USD', total: 700 }] },
+      by_counterparty: [{ business_id: partner.id, currency: 'USD', owed_to_you: 0, you_owe: 700 }],
+      business_names: {},
+    });
+    const theirs = await partnerOwner.get<{ summary: unknown; by_counterparty: unknown[] }>(
+      '/dashboard/api/splits/ledger/summary',
+    );
+    expect(theirs.body.by_counterparty).toEqual([
+      { business_id: shop.id, currency: 'USD', owed_to_you: 700, you_owe: 0 },
+    ]);
+    expect(
+      (await otherOwner.get<{ ledger_entries: unknown[] }>('/dashboard/api/splits/ledger')).body.ledger_entries,
+    ).toEqual([]);
+    for (const q of [
+      'ledger?limit=0',
+      'ledger?starting_after=nope',
+      'configs?limit=101',
+      'invoices?starting_after=INV-1',
+      'invoices?skip=-1',
+    ])
+      expect({ q, status: (await owner.get(`/dashboard/api/splits/${q}`)).status }).toEqual({ q, status: 400 });
+  });
 
-  it(
-    'lists settlement invoices and shows one with the entries it nets; ' + 'any other business’s or mode’s is 404',
-    async () => {
-      const run = await stack.api<{ invoices: Invoice[] }>('POST', '/admin/v1/settlements/run', {
-        headers: { authorization: `Bearer ${stack.adminToken}` },
-      });
-      expect(run.status).toBe(200);
-      const list = await owner.get<{ invoices: Invoice[]; count: number }>('/dashboard/api/splits/invoices');
-      expect(list.body).toMatchObject({
-        count: 1,
-        invoices: [
-          {
-            debtor_business_id: shop.id,
-            creditor_business_id: partner.id,
-            amount: 700,
-            currency: 'USD',
-            status: 'issued',
-          },
-        ],
-      });
-      const ref = list.body.invoices[0].invoice_reference;
-      const apiList = await stack.api<{ invoices: Invoice[] }>('GET', '/v1/splits/invoices', { key: shop.test.secret });
-      expect(list.body.invoices).toEqual(apiList.body.invoices);
-      const detail = await owner.get<{ invoice: Invoice; ledger_entries: DashboardEntry[] }>(
-        `/dashboard/api/splits/invoices/${ref}`,
-      );
-      expect(detail.status).toBe(200);
-      expect(detail.body.invoice).toEqual(list.body.invoices[0]);
-      expect(detail.body.ledger_entries).toEqual([
-        expect.objectContaining({
-          transaction_public_id: transactionId,
+  it('lists settlement invoices, shows one with the entries it nets; another business’s or mode’s is 404', async () => {
+    const run = await stack.api<{ invoices: Invoice[] }>('POST', '/admin/v1/settlements/run', {
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
+    expect(run.status).toBe(200);
+    const list = await owner.get<{ invoices: Invoice[]; count: number }>('/dashboard/api/splits/invoices');
+    expect(list.body).toMatchObject({
+      count: 1,
+      invoices: [
+        {
+          debtor_business_id: shop.id,
+          creditor_business_id: partner.id,
           amount: 700,
-          status: 'invoiced',
-          invoice_reference: ref,
-        }),
-      ]);
-      expect(detail.body).toMatchObject({ has_more_entries: false });
-      // The entries come a page at a time: past the only one, the page is empty.
-      const past = await owner.get<{ ledger_entries: unknown[]; has_more_entries: boolean }>(
-        `/dashboard/api/splits/invoices/${ref}?skip=1`,
-      );
-      expect(past.body).toMatchObject({ ledger_entries: [], has_more_entries: false });
-      expect((await owner.get(`/dashboard/api/splits/invoices/${ref}?skip=-1`)).status).toBe(400);
-      // The creditor sees it too; the payment page now shows the entry invoiced.
-      expect((await partnerOwner.get(`/dashboard/api/splits/invoices/${ref}`)).status).toBe(200);
-      const payment = await owner.get<{ split_entries: DashboardEntry[] }>(`/dashboard/api/payments/${transactionId}`);
-      expect(payment.body.split_entries).toEqual([
-        expect.objectContaining({ status: 'invoiced', invoice_reference: ref }),
-      ]);
-      expect((await otherOwner.get(`/dashboard/api/splits/invoices/${ref}`)).status).toBe(404);
-      expect((await owner.get('/dashboard/api/splits/invoices/not-an-invoice')).status).toBe(404);
-      expect((await owner.get(`/dashboard/api/splits/invoices/${ref.replace('-TEST-', '-LIVE-')}`)).status).toBe(404);
-      const live = await signedIn(shop.id, 'owner');
-      await live.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'live' } });
-      expect((await live.get(`/dashboard/api/splits/invoices/${ref}`)).status).toBe(404);
-    },
-  );
+          currency: 'USD',
+          status: 'issued',
+        },
+      ],
+    });
+    const ref = list.body.invoices[0].invoice_reference;
+    const apiList = await stack.api<{ invoices: Invoice[] }>('GET', '/v1/splits/invoices', { key: shop.test.secret });
+    expect(list.body.invoices).toEqual(apiList.body.invoices);
+    const detail = await owner.get<{ invoice: Invoice; ledger_entries: DashboardEntry[] }>(
+      `/dashboard/api/splits/invoices/${ref}`,
+    );
+    expect(detail.status).toBe(200);
+    expect(detail.body.invoice).toEqual(list.body.invoices[0]);
+    expect(detail.body.ledger_entries).toEqual([
+      expect.objectContaining({
+        transaction_public_id: transactionId,
+        amount: 700,
+        status: 'invoiced',
+        invoice_reference: ref,
+      }),
+    ]);
+    expect(detail.body).toMatchObject({ has_more_entries: false });
+    // The entries come a page at a time: past the only one, the page is empty.
+    const past = await owner.get<{ ledger_entries: unknown[]; has_more_entries: boolean }>(
+      `/dashboard/api/splits/invoices/${ref}?skip=1`,
+    );
+    expect(past.body).toMatchObject({ ledger_entries: [], has_more_entries: false });
+    expect((await owner.get(`/dashboard/api/splits/invoices/${ref}?skip=-1`)).status).toBe(400);
+    // The creditor sees it too; the payment page now shows the entry invoiced.
+    expect((await partnerOwner.get(`/dashboard/api/splits/invoices/${ref}`)).status).toBe(200);
+    const payment = await owner.get<{ split_entries: DashboardEntry[] }>(`/dashboard/api/payments/${transactionId}`);
+    expect(payment.body.split_entries).toEqual([
+      expect.objectContaining({ status: 'invoiced', invoice_reference: ref }),
+    ]);
+    expect((await otherOwner.get(`/dashboard/api/splits/invoices/${ref}`)).status).toBe(404);
+    expect((await owner.get('/dashboard/api/splits/invoices/not-an-invoice')).status).toBe(404);
+    expect((await owner.get(`/dashboard/api/splits/invoices/${ref.replace('-TEST-', '-LIVE-')}`)).status).toBe(404);
+    const live = await signedIn(shop.id, 'owner');
+    await live.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'live' } });
+    expect((await live.get(`/dashboard/api/splits/invoices/${ref}`)).status).toBe(404);
+  });
 
-  it(
-    'deactivates a link as /v1 does (idempotent); ' + 'another business’s, live mode’s and malformed ids are 404',
-    async () => {
-      expect((await otherOwner.request('POST', `/dashboard/api/links/${link.payment_link_id}/deactivate`)).status).toBe(
-        404,
-      );
-      expect((await owner.request('POST', '/dashboard/api/links/plink_doesnotexist0000/deactivate')).status).toBe(404);
-      expect((await owner.request('POST', '/dashboard/api/links/not-a-link/deactivate')).status).toBe(404);
-      const live = await signedIn(shop.id, 'owner');
-      await live.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'live' } });
-      expect((await live.request('POST', `/dashboard/api/links/${link.payment_link_id}/deactivate`)).status).toBe(404);
-      expect(
-        (await stack.api<{ active: boolean }>('GET', `/v1/links/${link.payment_link_id}`, { key: shop.test.secret }))
-          .body.active,
-      ).toBe(true);
-      const off = await owner.request<{ link: Link }>(
-        'POST',
-        `/dashboard/api/links/${link.payment_link_id}/deactivate`,
-      );
-      expect(off).toMatchObject({
-        status: 200,
-        body: { link: { payment_link_id: link.payment_link_id, active: false } },
-      });
-      expect(
-        (await owner.request<{ link: Link }>('POST', `/dashboard/api/links/${link.payment_link_id}/deactivate`)).body
-          .link.active,
-      ).toBe(false);
-      expect(
-        (await stack.api<{ active: boolean }>('GET', `/v1/links/${link.payment_link_id}`, { key: shop.test.secret }))
-          .body.active,
-      ).toBe(false);
-      const audit = await owner.get<{ entries: { action: string; target: string }[] }>('/dashboard/api/audit');
-      expect(audit.body.entries[0]).toMatchObject({ action: 'link.deactivate', target: link.payment_link_id });
-    },
-  );
+  it('deactivates a link as /v1 does (idempotent); 404 for other business’s, live mode’s, malformed ids', async () => {
+    expect((await otherOwner.request('POST', `/dashboard/api/links/${link.payment_link_id}/deactivate`)).status).toBe(
+      404,
+    );
+    expect((await owner.request('POST', '/dashboard/api/links/plink_doesnotexist0000/deactivate')).status).toBe(404);
+    expect((await owner.request('POST', '/dashboard/api/links/not-a-link/deactivate')).status).toBe(404);
+    const live = await signedIn(shop.id, 'owner');
+    await live.request('PUT', '/dashboard/api/session/mode', { body: { mode: 'live' } });
+    expect((await live.request('POST', `/dashboard/api/links/${link.payment_link_id}/deactivate`)).status).toBe(404);
+    expect(
+      (await stack.api<{ active: boolean }>('GET', `/v1/links/${link.payment_link_id}`, { key: shop.test.secret })).body
+        .active,
+    ).toBe(true);
+    const off = await owner.request<{ link: Link }>('POST', `/dashboard/api/links/${link.payment_link_id}/deactivate`);
+    expect(off).toMatchObject({
+      status: 200,
+      body: { link: { payment_link_id: link.payment_link_id, active: false } },
+    });
+    expect(
+      (await owner.request<{ link: Link }>('POST', `/dashboard/api/links/${link.payment_link_id}/deactivate`)).body.link
+        .active,
+    ).toBe(false);
+    expect(
+      (await stack.api<{ active: boolean }>('GET', `/v1/links/${link.payment_link_id}`, { key: shop.test.secret })).body
+        .active,
+    ).toBe(false);
+    const audit = await owner.get<{ entries: { action: string; target: string }[] }>('/dashboard/api/audit');
+    expect(audit.body.entries[0]).toMatchObject({ action: 'link.deactivate', target: link.payment_link_id });
+  });
 });

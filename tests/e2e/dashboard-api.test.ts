@@ -227,41 +227,37 @@ describe('dashboard API', () => {
     expect(audit.body.entries[0]).toMatchObject({ action: 'mode.switch', details: { to: 'test' } });
   });
 
-  it(
-    'charts a busy business from the ledger’s daily totals: ' + '10 000 payments of today, every one counted once',
-    async () => {
-      const busy = await stack.createBusiness('Busy Shop');
-      const c = new DashboardClient(stack);
-      await c.login(await createDashboardUser(stack, busy.id, 'viewer'));
-      // A pending and a success event for each of 10 000 payments of 10.00 USD, straight onto the topic.
-      await produceHistory(stack, Topics.TransactionStatusChanged, 20_000, busy.id);
-      const today = new Date().toISOString().slice(0, 10);
-      type Overview = {
-        days: { date: string; payments: number; succeeded: number; volume: Record<string, number> }[];
-        recent: unknown[];
-      };
-      const overview = await waitFor(
-        'the ledger to count every payment',
-        async () => {
-          const r = await c.get<Overview>('/dashboard/api/overview');
-          const day = r.body.days.find((d) => d.date === today);
-          return day && day.succeeded === 10_000 ? r.body : undefined;
-        },
-        { timeoutMs: 90_000, intervalMs: 500 },
-      );
-      expect(overview.days).toHaveLength(14);
-      expect(overview.days.find((d) => d.date === today)).toEqual({
-        date: today,
-        payments: 10_000,
-        succeeded: 10_000,
-        volume: { USD: 10_000_000 },
-      });
-      expect(overview.days.filter((d) => d.date !== today).every((d) => d.payments === 0)).toBe(true);
-      // The payments list is the transaction service's: these events never came from it.
-      expect(overview.recent).toEqual([]);
-    },
-    120_000,
-  );
+  it('charts a busy business from the ledger’s daily totals: 10 000 payments today, each counted once', async () => {
+    const busy = await stack.createBusiness('Busy Shop');
+    const c = new DashboardClient(stack);
+    await c.login(await createDashboardUser(stack, busy.id, 'viewer'));
+    // A pending and a success event for each of 10 000 payments of 10.00 USD, straight onto the topic.
+    await produceHistory(stack, Topics.TransactionStatusChanged, 20_000, busy.id);
+    const today = new Date().toISOString().slice(0, 10);
+    type Overview = {
+      days: { date: string; payments: number; succeeded: number; volume: Record<string, number> }[];
+      recent: unknown[];
+    };
+    const overview = await waitFor(
+      'the ledger to count every payment',
+      async () => {
+        const r = await c.get<Overview>('/dashboard/api/overview');
+        const day = r.body.days.find((d) => d.date === today);
+        return day && day.succeeded === 10_000 ? r.body : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    expect(overview.days).toHaveLength(14);
+    expect(overview.days.find((d) => d.date === today)).toEqual({
+      date: today,
+      payments: 10_000,
+      succeeded: 10_000,
+      volume: { USD: 10_000_000 },
+    });
+    expect(overview.days.filter((d) => d.date !== today).every((d) => d.payments === 0)).toBe(true);
+    // The payments list is the transaction service's: these events never came from it.
+    expect(overview.recent).toEqual([]);
+  }, 120_000);
 
   it('exports the filtered payments as CSV', async () => {
     const c = new DashboardClient(stack);
@@ -343,20 +339,16 @@ describe('dashboard API', () => {
     expect(await c.get('/dashboard/api/session')).toMatchObject({ status: 401, body: { code: 'not_signed_in' } });
   });
 
-  it(
-    'limits sign-in: 10 failures for one account give 429 even with the right password; ' + 'successes do not count',
-    async () => {
-      const email = await createDashboardUser(stack, shop.id, 'viewer');
-      const c = new DashboardClient(stack);
-      for (let i = 0; i < 3; i++) expect((await c.login(email)).status).toBe(200);
-      for (let i = 0; i < 10; i++) expect((await c.login(email, 'wrong password!')).status).toBe(401);
-      const locked = await c.login(email);
-      expect(locked).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
-      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
-      // Unknown e-mails are limited alike (no telling accounts apart).
-      for (let i = 0; i < 10; i++) expect((await c.login('ghost@example.com', 'x')).status).toBe(401);
-      expect((await c.login('ghost@example.com', 'x')).status).toBe(429);
-    },
-    60_000,
-  );
+  it("limits sign-in: 10 failures per account → 429 even with the right password; successes don't count", async () => {
+    const email = await createDashboardUser(stack, shop.id, 'viewer');
+    const c = new DashboardClient(stack);
+    for (let i = 0; i < 3; i++) expect((await c.login(email)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await c.login(email, 'wrong password!')).status).toBe(401);
+    const locked = await c.login(email);
+    expect(locked).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    // Unknown e-mails are limited alike (no telling accounts apart).
+    for (let i = 0; i < 10; i++) expect((await c.login('ghost@example.com', 'x')).status).toBe(401);
+    expect((await c.login('ghost@example.com', 'x')).status).toBe(429);
+  }, 60_000);
 });

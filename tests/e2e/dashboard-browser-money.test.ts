@@ -40,104 +40,101 @@ describe('dashboard payment links and splits in Chromium', () => {
   const signedIn = (email: string, viewport?: { width: number; height: number }) =>
     signedInPage(browser, stack.gatewayUrl, email, consoleErrors, viewport);
 
-  it(
-    'creates a link with a split; a customer pays it; ' + 'the payment page and the splits page show the split',
-    async () => {
-      const { context, page } = await signedIn(owner);
-      await page.getByRole('link', { name: 'Payment links' }).click();
-      await page.getByRole('heading', { name: 'Payment links' }).waitFor();
-      await page.getByText('No payment links in this mode.').waitFor();
-      await expectAccessible(page, 'links-empty');
-      await page.getByRole('button', { name: 'New link' }).click();
-      const dialog = page.getByRole('dialog', { name: 'New payment link' });
-      await dialog.getByLabel('Description').fill('Jazz night ticket');
-      await dialog.getByLabel('Amount (USD)').fill('50');
-      await dialog.getByRole('button', { name: 'Add split' }).click();
-      await dialog.getByLabel('Split 1 partner business id').fill(String(partner.id));
-      await dialog.getByLabel('Split 1 share (%)').fill('150');
-      await dialog.getByRole('button', { name: 'Create link' }).click();
-      // The form's own check, before any request.
-      await dialog
-        .getByRole('alert')
-        .filter({ hasText: 'Split 1: enter a percentage above 0 and at most 100' })
-        .waitFor();
-      await dialog.getByLabel('Split 1 share (%)').fill('12.5');
-      await expectAccessible(page, 'link-dialog');
-      await dialog.getByRole('button', { name: 'Create link' }).click();
-      await page.getByRole('status').filter({ hasText: 'Link “Jazz night ticket” created' }).waitFor();
-      const row = page.getByRole('row').filter({ hasText: 'Jazz night ticket' });
-      expect(await row.textContent()).toContain(`12.5 % to Business ${partner.id}`);
-      expect(await row.textContent()).toContain('50.00 USD');
-      await expectAccessible(page, 'links');
+  it('creates a link with a split; a customer pays it; the payment and splits pages show the split', async () => {
+    const { context, page } = await signedIn(owner);
+    await page.getByRole('link', { name: 'Payment links' }).click();
+    await page.getByRole('heading', { name: 'Payment links' }).waitFor();
+    await page.getByText('No payment links in this mode.').waitFor();
+    await expectAccessible(page, 'links-empty');
+    await page.getByRole('button', { name: 'New link' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New payment link' });
+    await dialog.getByLabel('Description').fill('Jazz night ticket');
+    await dialog.getByLabel('Amount (USD)').fill('50');
+    await dialog.getByRole('button', { name: 'Add split' }).click();
+    await dialog.getByLabel('Split 1 partner business id').fill(String(partner.id));
+    await dialog.getByLabel('Split 1 share (%)').fill('150');
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    // The form's own check, before any request.
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: 'Split 1: enter a percentage above 0 and at most 100' })
+      .waitFor();
+    await dialog.getByLabel('Split 1 share (%)').fill('12.5');
+    await expectAccessible(page, 'link-dialog');
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    await page.getByRole('status').filter({ hasText: 'Link “Jazz night ticket” created' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'Jazz night ticket' });
+    expect(await row.textContent()).toContain(`12.5 % to Business ${partner.id}`);
+    expect(await row.textContent()).toContain('50.00 USD');
+    await expectAccessible(page, 'links');
 
-      const api = await stack.api<{ links: { payment_link_id: string; amount: number; splits: unknown[] }[] }>(
-        'GET',
-        '/v1/links',
-        { key: shop.test.secret },
-      );
-      expect(api.body.links).toEqual([
-        expect.objectContaining({
-          amount: 5000,
-          splits: [{ business_id: partner.id, type: 'percentage', value: 1250, description: null }],
-        }),
-      ]);
-      linkId = api.body.links[0].payment_link_id;
+    const api = await stack.api<{ links: { payment_link_id: string; amount: number; splits: unknown[] }[] }>(
+      'GET',
+      '/v1/links',
+      { key: shop.test.secret },
+    );
+    expect(api.body.links).toEqual([
+      expect.objectContaining({
+        amount: 5000,
+        splits: [{ business_id: partner.id, type: 'percentage', value: 1250, description: null }],
+      }),
+    ]);
+    linkId = api.body.links[0].payment_link_id;
 
-      await payThroughLink(stack, linkId);
-      const c = new DashboardClient(stack);
-      await c.login(owner);
-      transactionId = (await linkPaymentWithEntries(c, linkId, 1)).transactionId;
+    await payThroughLink(stack, linkId);
+    const c = new DashboardClient(stack);
+    await c.login(owner);
+    transactionId = (await linkPaymentWithEntries(c, linkId, 1)).transactionId;
 
-      // 12.5 % of 50.00 USD is owed to the partner: on the payment's page…
-      await page.goto(`${stack.gatewayUrl}/dashboard/payments/${transactionId}`);
-      await page.getByRole('heading', { name: 'Split ledger entries' }).waitFor();
-      const entries = page.getByRole('region', { name: /^What this payment owes partners/ });
-      const entry = entries.getByRole('row').filter({ hasText: '6.25 USD' });
-      expect(await entry.textContent()).toMatch(
-        new RegExp(`Split.*Business ${partner.id}.*You owe.*6\\.25 USD.*pending`),
-      );
-      await expectAccessible(page, 'payment-splits');
+    // 12.5 % of 50.00 USD is owed to the partner: on the payment's page…
+    await page.goto(`${stack.gatewayUrl}/dashboard/payments/${transactionId}`);
+    await page.getByRole('heading', { name: 'Split ledger entries' }).waitFor();
+    const entries = page.getByRole('region', { name: /^What this payment owes partners/ });
+    const entry = entries.getByRole('row').filter({ hasText: '6.25 USD' });
+    expect(await entry.textContent()).toMatch(
+      new RegExp(`Split.*Business ${partner.id}.*You owe.*6\\.25 USD.*pending`),
+    );
+    await expectAccessible(page, 'payment-splits');
 
-      // …and in the splits page's summary and ledger, by id: the shop typed the name, and names are
-      // shown only to those a business pays.
-      await page.getByRole('link', { name: 'Splits', exact: true }).click();
-      await page.getByRole('heading', { name: 'Splits', exact: true }).waitFor();
-      const perPartner = page
-        .getByRole('region', { name: 'Owed per partner' })
-        .getByRole('row')
-        .filter({ hasText: `Business ${partner.id}` });
-      await perPartner.waitFor();
-      expect(await perPartner.textContent()).toBe(`Business ${partner.id}0.00 USD6.25 USD`);
-      const ledgerRow = page
-        .getByRole('region', { name: /^Ledger entries/ })
-        .getByRole('row')
-        .filter({ hasText: transactionId });
-      expect(await ledgerRow.textContent()).toContain('6.25 USD');
-      await expectAccessible(page, 'splits');
-      await ledgerRow.getByRole('link', { name: transactionId }).click();
-      await page.getByRole('heading', { name: /^Payment / }).waitFor();
-      expect(page.url()).toBe(`${stack.gatewayUrl}/dashboard/payments/${transactionId}`);
+    // …and in the splits page's summary and ledger, by id: the shop typed the name, and names are
+    // shown only to those a business pays.
+    await page.getByRole('link', { name: 'Splits', exact: true }).click();
+    await page.getByRole('heading', { name: 'Splits', exact: true }).waitFor();
+    const perPartner = page
+      .getByRole('region', { name: 'Owed per partner' })
+      .getByRole('row')
+      .filter({ hasText: `Business ${partner.id}` });
+    await perPartner.waitFor();
+    expect(await perPartner.textContent()).toBe(`Business ${partner.id}0.00 USD6.25 USD`);
+    const ledgerRow = page
+      .getByRole('region', { name: /^Ledger entries/ })
+      .getByRole('row')
+      .filter({ hasText: transactionId });
+    expect(await ledgerRow.textContent()).toContain('6.25 USD');
+    await expectAccessible(page, 'splits');
+    await ledgerRow.getByRole('link', { name: transactionId }).click();
+    await page.getByRole('heading', { name: /^Payment / }).waitFor();
+    expect(page.url()).toBe(`${stack.gatewayUrl}/dashboard/payments/${transactionId}`);
 
-      // The settlement nets the entry into an invoice; the invoice's page lists what it nets.
-      expect(
-        (
-          await stack.api('POST', '/admin/v1/settlements/run', {
-            headers: { authorization: `Bearer ${stack.adminToken}` },
-          })
-        ).status,
-      ).toBe(200);
-      await page.getByRole('link', { name: 'Splits', exact: true }).click();
-      const invoice = page.getByRole('region', { name: 'Settlement invoices' }).getByRole('link').first();
-      await invoice.waitFor();
-      const reference = (await invoice.textContent())?.trim() ?? '';
-      await invoice.click();
-      await page.getByRole('heading', { name: `Invoice ${reference}` }).waitFor();
-      expect(page.url()).toBe(`${stack.gatewayUrl}/dashboard/splits/invoices/${reference}`);
-      expect(await page.textContent('main')).toContain('6.25 USD');
-      await expectAccessible(page, 'invoice');
-      await context.close();
-    },
-  );
+    // The settlement nets the entry into an invoice; the invoice's page lists what it nets.
+    expect(
+      (
+        await stack.api('POST', '/admin/v1/settlements/run', {
+          headers: { authorization: `Bearer ${stack.adminToken}` },
+        })
+      ).status,
+    ).toBe(200);
+    await page.getByRole('link', { name: 'Splits', exact: true }).click();
+    const invoice = page.getByRole('region', { name: 'Settlement invoices' }).getByRole('link').first();
+    await invoice.waitFor();
+    const reference = (await invoice.textContent())?.trim() ?? '';
+    await invoice.click();
+    await page.getByRole('heading', { name: `Invoice ${reference}` }).waitFor();
+    expect(page.url()).toBe(`${stack.gatewayUrl}/dashboard/splits/invoices/${reference}`);
+    expect(await page.textContent('main')).toContain('6.25 USD');
+    await expectAccessible(page, 'invoice');
+    await context.close();
+  });
 
   it('a viewer sees links and splits but no New link or Deactivate, and the API refuses both (403)', async () => {
     const { context, page } = await signedIn(viewer);

@@ -56,84 +56,79 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     return secret;
   }
 
-  it(
-    'adds an endpoint, its test ping arrives signed, a roll signs with both secrets, ' +
-      'then it is disabled and deleted',
-    async () => {
-      const { context, page } = await signedIn(owner);
-      await page.getByRole('link', { name: 'Webhooks' }).click();
-      await page.getByText('No webhook endpoints in this mode yet.').waitFor();
-      await page.getByRole('button', { name: 'Add endpoint' }).click();
-      const add = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
-      await add.getByLabel('Endpoint URL (https)').fill(receiver.url('/bakery'));
-      await add.getByLabel('Description').fill('order system');
-      await add.getByRole('checkbox', { name: 'refund.success' }).check();
-      await add.getByRole('checkbox', { name: 'transaction.success' }).check();
-      await expectAccessible(page, 'webhook-add');
-      await add.getByRole('button', { name: 'Add endpoint' }).click();
-      const first = await takeSecret(page, 'webhook-secret');
-      expect(first).toMatch(/^whsec_/);
-      await page
-        .getByRole('status')
-        .filter({ hasText: `Endpoint ${receiver.url('/bakery')} added.` })
-        .waitFor();
+  it('adds an endpoint; test ping arrives signed; a roll signs with both secrets; disabled, then deleted', async () => {
+    const { context, page } = await signedIn(owner);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('No webhook endpoints in this mode yet.').waitFor();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    await add.getByLabel('Endpoint URL (https)').fill(receiver.url('/bakery'));
+    await add.getByLabel('Description').fill('order system');
+    await add.getByRole('checkbox', { name: 'refund.success' }).check();
+    await add.getByRole('checkbox', { name: 'transaction.success' }).check();
+    await expectAccessible(page, 'webhook-add');
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    const first = await takeSecret(page, 'webhook-secret');
+    expect(first).toMatch(/^whsec_/);
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Endpoint ${receiver.url('/bakery')} added.` })
+      .waitFor();
 
-      await page.getByRole('button', { name: 'Send test ping' }).click();
-      await page
-        .getByRole('status')
-        .filter({ hasText: /Test ping delivered: HTTP 200/ })
-        .waitFor();
-      const ping = receiver.at('/bakery')[0];
-      expect(new Webhook(first).verify(ping.body, ping.headers)).toMatchObject({ event: 'ping' });
-      await page.getByRole('cell', { name: 'ping' }).first().waitFor();
-      await expectAccessible(page, 'webhooks-endpoint');
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Test ping delivered: HTTP 200/ })
+      .waitFor();
+    const ping = receiver.at('/bakery')[0];
+    expect(new Webhook(first).verify(ping.body, ping.headers)).toMatchObject({ event: 'ping' });
+    await page.getByRole('cell', { name: 'ping' }).first().waitFor();
+    await expectAccessible(page, 'webhooks-endpoint');
 
-      await page.getByRole('button', { name: 'Roll signing secret' }).click();
-      await page
-        .getByRole('dialog', { name: 'Roll the signing secret' })
-        .getByRole('button', { name: 'Roll secret' })
-        .click();
-      await page.getByText(/signed with the previous secret as well/).waitFor();
-      const second = await takeSecret(page, 'webhook-rolled');
-      expect(second).toMatch(/^whsec_/);
-      expect(second).not.toBe(first);
-      await page.getByRole('button', { name: 'Send test ping' }).click();
-      await waitFor('the second ping', () => receiver.at('/bakery').length === 2);
-      const overlap = receiver.at('/bakery')[1];
-      for (const secret of [first, second])
-        expect(new Webhook(secret).verify(overlap.body, overlap.headers)).toMatchObject({ event: 'ping' });
-      expect(await page.content()).not.toContain('whsec_');
+    await page.getByRole('button', { name: 'Roll signing secret' }).click();
+    await page
+      .getByRole('dialog', { name: 'Roll the signing secret' })
+      .getByRole('button', { name: 'Roll secret' })
+      .click();
+    await page.getByText(/signed with the previous secret as well/).waitFor();
+    const second = await takeSecret(page, 'webhook-rolled');
+    expect(second).toMatch(/^whsec_/);
+    expect(second).not.toBe(first);
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    await waitFor('the second ping', () => receiver.at('/bakery').length === 2);
+    const overlap = receiver.at('/bakery')[1];
+    for (const secret of [first, second])
+      expect(new Webhook(secret).verify(overlap.body, overlap.headers)).toMatchObject({ event: 'ping' });
+    expect(await page.content()).not.toContain('whsec_');
 
-      await page.getByRole('button', { name: 'Edit' }).click();
-      const edit = page.getByRole('dialog', { name: 'Edit webhook endpoint' });
-      await edit.getByLabel('Description').fill('order system v2');
-      await edit.getByRole('button', { name: 'Save' }).click();
-      await page.getByText(/order system v2/).waitFor();
-      await page.getByRole('button', { name: 'Disable' }).click();
-      await page.getByRole('button', { name: 'Enable' }).waitFor();
-      await page.getByText('Disabled', { exact: true }).waitFor();
-      const list = await stack.api<{ callbacks: { url: string; is_active: boolean; description: string }[] }>(
-        'GET',
-        '/v1/callback/list',
-        { key: shop.test.secret },
-      );
-      expect(list.body.callbacks).toEqual([
-        expect.objectContaining({ url: receiver.url('/bakery'), is_active: false, description: 'order system v2' }),
-      ]);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit webhook endpoint' });
+    await edit.getByLabel('Description').fill('order system v2');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/order system v2/).waitFor();
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('button', { name: 'Enable' }).waitFor();
+    await page.getByText('Disabled', { exact: true }).waitFor();
+    const list = await stack.api<{ callbacks: { url: string; is_active: boolean; description: string }[] }>(
+      'GET',
+      '/v1/callback/list',
+      { key: shop.test.secret },
+    );
+    expect(list.body.callbacks).toEqual([
+      expect.objectContaining({ url: receiver.url('/bakery'), is_active: false, description: 'order system v2' }),
+    ]);
 
-      await page.getByRole('button', { name: 'Delete' }).click();
-      await page
-        .getByRole('dialog', { name: 'Delete the endpoint' })
-        .getByRole('button', { name: 'Delete endpoint' })
-        .click();
-      await page.getByText('No webhook endpoints in this mode yet.').waitFor();
-      expect(
-        (await stack.api<{ callbacks: unknown[] }>('GET', '/v1/callback/list', { key: shop.test.secret })).body
-          .callbacks,
-      ).toEqual([]);
-      await context.close();
-    },
-  );
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the endpoint' })
+      .getByRole('button', { name: 'Delete endpoint' })
+      .click();
+    await page.getByText('No webhook endpoints in this mode yet.').waitFor();
+    expect(
+      (await stack.api<{ callbacks: unknown[] }>('GET', '/v1/callback/list', { key: shop.test.secret })).body.callbacks,
+    ).toEqual([]);
+    await context.close();
+  });
 
   it('browses events by type and opens one: its payload, and that no endpoint was sent it', async () => {
     const { context, page } = await signedIn(viewer);
@@ -164,38 +159,35 @@ describe('dashboard webhooks, events and settings in Chromium', () => {
     await context.close();
   });
 
-  it(
-    'an owner edits the redirect origins under /v1’s rules and connects a provider, ' + 'on a phone-sized screen',
-    async () => {
-      const { context, page } = await signedIn(owner, { width: 390, height: 844 });
-      await page.getByRole('button', { name: 'Menu' }).click();
-      await page.getByRole('link', { name: 'Settings' }).click();
-      await page.getByText('None: public-key payments cannot name a redirect URL.').waitFor();
-      await page.getByRole('button', { name: 'Edit redirect origins' }).click();
-      const box = page.getByLabel('Redirect origins, one per line (https://host[:port])');
-      await box.fill('https://bakery.example\nhttp://bakery.example');
-      await page.getByRole('button', { name: 'Save origins' }).click();
-      await page.getByRole('status').filter({ hasText: 'must use https' }).waitFor();
-      await box.fill('https://bakery.example\nhttps://pay.bakery.example:8443');
-      await page.getByRole('button', { name: 'Save origins' }).click();
-      await page.getByRole('status').filter({ hasText: '2 redirect origin(s) allowed.' }).waitFor();
-      await page.getByRole('list', { name: 'Redirect origins' }).getByText('https://pay.bakery.example:8443').waitFor();
-      await expectAccessible(page, 'settings-phone');
-      const api = await stack.api('GET', '/v1/settings/redirect_origins', { key: shop.test.secret });
-      expect(api.body.redirect_origins).toEqual(['https://bakery.example', 'https://pay.bakery.example:8443']);
-      // Connecting a provider: the credentials go in once and are never shown back.
-      await page.getByRole('button', { name: 'Connect paynow' }).click();
-      const connect = page.getByRole('dialog', { name: 'Connect paynow (test mode)' });
-      await connect.getByLabel('integration_id').fill('9188441201');
-      await connect.getByLabel('integration_key').fill('bakery-paynow-key-77aa');
-      await expectAccessible(page, 'settings-connect-phone');
-      await connect.getByRole('button', { name: 'Save credentials' }).click();
-      await page.getByRole('status').filter({ hasText: 'paynow is connected in test mode (int_…1201).' }).waitFor();
-      await page.getByRole('region', { name: 'paynow connection' }).getByText('Connected', { exact: true }).waitFor();
-      expect(await page.content()).not.toContain('bakery-paynow-key-77aa');
-      await context.close();
-    },
-  );
+  it('an owner edits redirect origins under /v1’s rules and connects a provider, on a phone-sized screen', async () => {
+    const { context, page } = await signedIn(owner, { width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByText('None: public-key payments cannot name a redirect URL.').waitFor();
+    await page.getByRole('button', { name: 'Edit redirect origins' }).click();
+    const box = page.getByLabel('Redirect origins, one per line (https://host[:port])');
+    await box.fill('https://bakery.example\nhttp://bakery.example');
+    await page.getByRole('button', { name: 'Save origins' }).click();
+    await page.getByRole('status').filter({ hasText: 'must use https' }).waitFor();
+    await box.fill('https://bakery.example\nhttps://pay.bakery.example:8443');
+    await page.getByRole('button', { name: 'Save origins' }).click();
+    await page.getByRole('status').filter({ hasText: '2 redirect origin(s) allowed.' }).waitFor();
+    await page.getByRole('list', { name: 'Redirect origins' }).getByText('https://pay.bakery.example:8443').waitFor();
+    await expectAccessible(page, 'settings-phone');
+    const api = await stack.api('GET', '/v1/settings/redirect_origins', { key: shop.test.secret });
+    expect(api.body.redirect_origins).toEqual(['https://bakery.example', 'https://pay.bakery.example:8443']);
+    // Connecting a provider: the credentials go in once and are never shown back.
+    await page.getByRole('button', { name: 'Connect paynow' }).click();
+    const connect = page.getByRole('dialog', { name: 'Connect paynow (test mode)' });
+    await connect.getByLabel('integration_id').fill('9188441201');
+    await connect.getByLabel('integration_key').fill('bakery-paynow-key-77aa');
+    await expectAccessible(page, 'settings-connect-phone');
+    await connect.getByRole('button', { name: 'Save credentials' }).click();
+    await page.getByRole('status').filter({ hasText: 'paynow is connected in test mode (int_…1201).' }).waitFor();
+    await page.getByRole('region', { name: 'paynow connection' }).getByText('Connected', { exact: true }).waitFor();
+    expect(await page.content()).not.toContain('bakery-paynow-key-77aa');
+    await context.close();
+  });
 
   it('an owner changes a role and removes a user, whose open session then ends', async () => {
     const staff = await createDashboardUser(stack, shop.id, 'viewer', 'baker@avondale.example');

@@ -240,32 +240,29 @@ describe('merchant dashboard in Chromium', () => {
     await context.close();
   });
 
-  it(
-    'rolls the secret key: the new key is shown once, ' + 'the old one stops working, the page keeps them masked',
-    async () => {
-      const { context, page } = await signedIn(owner);
-      await page.getByRole('link', { name: 'API keys' }).click();
-      await page.getByRole('heading', { name: 'API keys' }).waitFor();
-      await page.getByRole('cell', { name: `${shop.test.secret.slice(0, 12)}…` }).waitFor();
-      expect(await page.content()).not.toContain(shop.test.secret);
-      await expectAccessible(page, 'keys');
-      await page.getByRole('button', { name: 'Roll secret key' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Roll the test secret key' });
-      await dialog.getByRole('button', { name: 'Roll key' }).click();
-      const fresh = (await dialog.getByTestId('new-key').textContent())!.trim();
-      expect(fresh).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
-      await expectAccessible(page, 'key-rolled');
-      await dialog.getByRole('button', { name: 'Done' }).click();
-      await page.getByRole('cell', { name: `${fresh.slice(0, 12)}…` }).waitFor();
-      expect(await page.content()).not.toContain(fresh);
-      expect(
-        (await stack.api('GET', '/v1/transactions/verify?reference=order-7781', { key: shop.test.secret })).status,
-      ).toBe(401);
-      expect((await stack.api('GET', '/v1/transactions/verify?reference=order-7781', { key: fresh })).status).toBe(200);
-      shop.test.secret = fresh;
-      await context.close();
-    },
-  );
+  it('rolls the secret key: the new key is shown once, the old stops working, the page keeps them masked', async () => {
+    const { context, page } = await signedIn(owner);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByRole('cell', { name: `${shop.test.secret.slice(0, 12)}…` }).waitFor();
+    expect(await page.content()).not.toContain(shop.test.secret);
+    await expectAccessible(page, 'keys');
+    await page.getByRole('button', { name: 'Roll secret key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Roll the test secret key' });
+    await dialog.getByRole('button', { name: 'Roll key' }).click();
+    const fresh = (await dialog.getByTestId('new-key').textContent())!.trim();
+    expect(fresh).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
+    await expectAccessible(page, 'key-rolled');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: `${fresh.slice(0, 12)}…` }).waitFor();
+    expect(await page.content()).not.toContain(fresh);
+    expect(
+      (await stack.api('GET', '/v1/transactions/verify?reference=order-7781', { key: shop.test.secret })).status,
+    ).toBe(401);
+    expect((await stack.api('GET', '/v1/transactions/verify?reference=order-7781', { key: fresh })).status).toBe(200);
+    shop.test.secret = fresh;
+    await context.close();
+  });
 
   it('an owner invites a developer, who may refund but not manage users', async () => {
     const { context, page } = await signedIn(owner);

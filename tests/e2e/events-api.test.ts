@@ -316,31 +316,28 @@ describe('events API and test webhooks', () => {
       expect(after.body.callback).toMatchObject({ is_active: true, failure_count: 0 });
     });
 
-    it(
-      '404 for another business’s or mode’s callback and bad ids; 403 for a public key; ' + 'ping is not subscribable',
-      async () => {
-        const cb = await register('/ping-private', ['transaction.success']);
-        for (const [key, id] of [
-          [other.test.secret, cb.id],
-          [keys.live.secret, cb.id],
-          [keys.test.secret, 'abc'],
-          [keys.test.secret, 2147483647],
-        ] as const) {
-          const res = await stack.api('POST', `/v1/callback/${id}/test`, { key });
-          expect(res.status).toBe(404);
-          expect(res.body.code).toBe('not_found');
-        }
-        expect(receiver.at('/ping-private')).toHaveLength(0);
-        const pub = await stack.api('POST', `/v1/callback/${cb.id}/test`, { key: keys.test.public });
-        expect(pub.status).toBe(403);
-        expect(pub.body.code).toBe('secret_key_required');
-        const sub = await stack.api('POST', '/v1/callback', {
-          key: keys.test.secret,
-          body: { url: receiver.url('/p'), events: ['ping'] },
-        });
-        expect(sub.status).toBe(400);
-      },
-    );
+    it('404 for another business’s/mode’s callback, bad ids; 403 for a public key; ping unsubscribable', async () => {
+      const cb = await register('/ping-private', ['transaction.success']);
+      for (const [key, id] of [
+        [other.test.secret, cb.id],
+        [keys.live.secret, cb.id],
+        [keys.test.secret, 'abc'],
+        [keys.test.secret, 2147483647],
+      ] as const) {
+        const res = await stack.api('POST', `/v1/callback/${id}/test`, { key });
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe('not_found');
+      }
+      expect(receiver.at('/ping-private')).toHaveLength(0);
+      const pub = await stack.api('POST', `/v1/callback/${cb.id}/test`, { key: keys.test.public });
+      expect(pub.status).toBe(403);
+      expect(pub.body.code).toBe('secret_key_required');
+      const sub = await stack.api('POST', '/v1/callback', {
+        key: keys.test.secret,
+        body: { url: receiver.url('/p'), events: ['ping'] },
+      });
+      expect(sub.status).toBe(400);
+    });
   });
 
   describe('retention', () => {

@@ -248,38 +248,34 @@ describe('payment links management and refunds', () => {
       );
     });
 
-    it(
-      'lists an empty page for a transaction without refunds; ' +
-        '404 for another business’s or mode’s reference; 400s',
-      async () => {
-        const unknown = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-2-none', {
+    it('empty page for a transaction without refunds; 404 for another business’s/mode’s reference; 400s', async () => {
+      const unknown = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-2-none', {
+        key: keys.test.secret,
+      });
+      expect(unknown.status).toBe(404);
+      await startPayment(stack, keys.test.secret, 'rf-3', { amount: 100 });
+      const noRefunds = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-3', {
+        key: keys.test.secret,
+      });
+      expect(noRefunds.body).toEqual({ result: 'success', refunds: [], has_more: false });
+      for (const key of [other.test.secret, keys.live.secret]) {
+        expect((await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key })).status).toBe(
+          404,
+        );
+      }
+      expect((await stack.api('GET', '/v1/transactions/refunds', { key: keys.test.secret })).status).toBe(400);
+      expect(
+        (await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key: keys.test.public }))
+          .status,
+      ).toBe(403);
+      for (const reason of ['', 'x'.repeat(501), 42]) {
+        const bad = await stack.api('POST', '/v1/transactions/refund', {
           key: keys.test.secret,
+          body: { transaction_reference: 'rf-2', reason },
         });
-        expect(unknown.status).toBe(404);
-        await startPayment(stack, keys.test.secret, 'rf-3', { amount: 100 });
-        const noRefunds = await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-3', {
-          key: keys.test.secret,
-        });
-        expect(noRefunds.body).toEqual({ result: 'success', refunds: [], has_more: false });
-        for (const key of [other.test.secret, keys.live.secret]) {
-          expect((await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key })).status).toBe(
-            404,
-          );
-        }
-        expect((await stack.api('GET', '/v1/transactions/refunds', { key: keys.test.secret })).status).toBe(400);
-        expect(
-          (await stack.api('GET', '/v1/transactions/refunds?transaction_reference=rf-1', { key: keys.test.public }))
-            .status,
-        ).toBe(403);
-        for (const reason of ['', 'x'.repeat(501), 42]) {
-          const bad = await stack.api('POST', '/v1/transactions/refund', {
-            key: keys.test.secret,
-            body: { transaction_reference: 'rf-2', reason },
-          });
-          expect(bad.status).toBe(400);
-          expect(bad.body).toMatchObject({ code: 'validation_error', errors: [{ field: 'reason' }] });
-        }
-      },
-    );
+        expect(bad.status).toBe(400);
+        expect(bad.body).toMatchObject({ code: 'validation_error', errors: [{ field: 'reason' }] });
+      }
+    });
   });
 });

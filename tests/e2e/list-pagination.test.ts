@@ -285,41 +285,36 @@ describe('cursor pagination and filters', () => {
   const refusesForeignCursor = (path: string, key: string, foreign: string) => refusesCursor(stack, path, key, foreign);
 
   describe('refunds of a transaction', () => {
-    it(
-      'pages GET /v1/transactions/refunds oldest first both ways; without a limit lists them all; ' +
-        'another transaction’s refund is refused',
-      async () => {
-        const refund = async (reference: string, amount: number) => {
-          const res = await stack.api('POST', '/v1/transactions/refund', {
-            key: keys.test.secret,
-            body: { transaction_reference: reference, amount },
-          });
-          expect(res.status).toBe(200);
-          return res.body.refund_id as string;
-        };
-        const made: string[] = [];
-        for (let n = 0; n < 4; n++) made.push(await refund('pg-success-1', 100 + n));
-        const path = '/v1/transactions/refunds?transaction_reference=pg-success-1';
-        const whole = await stack.api<{ refunds: { refund_id: string }[]; has_more: boolean }>('GET', path, {
+    it('pages refunds oldest first both ways; all without a limit; refuses another transaction’s refund', async () => {
+      const refund = async (reference: string, amount: number) => {
+        const res = await stack.api('POST', '/v1/transactions/refund', {
           key: keys.test.secret,
+          body: { transaction_reference: reference, amount },
         });
-        expect(whole.body).toEqual({ result: 'success', refunds: expect.any(Array), has_more: false });
-        expect(whole.body.refunds.map((r) => r.refund_id)).toEqual(made);
-        await walk(path, keys.test.secret, 'refunds', (r) => r.refund_id as string, made);
+        expect(res.status).toBe(200);
+        return res.body.refund_id as string;
+      };
+      const made: string[] = [];
+      for (let n = 0; n < 4; n++) made.push(await refund('pg-success-1', 100 + n));
+      const path = '/v1/transactions/refunds?transaction_reference=pg-success-1';
+      const whole = await stack.api<{ refunds: { refund_id: string }[]; has_more: boolean }>('GET', path, {
+        key: keys.test.secret,
+      });
+      expect(whole.body).toEqual({ result: 'success', refunds: expect.any(Array), has_more: false });
+      expect(whole.body.refunds.map((r) => r.refund_id)).toEqual(made);
+      await walk(path, keys.test.secret, 'refunds', (r) => r.refund_id as string, made);
 
-        await pay('pg-refund-other', {
-          email: 'other@example.com',
-          payment_method_code: 'ecocash',
-          mobile_money_number: '0771234567',
-        });
-        await waitFor('the second payment to settle', async () =>
-          (await status('pg-refund-other')) === 'success' ? true : undefined,
-        );
-        const elsewhere = await refund('pg-refund-other', 50);
-        await refusesForeignCursor(path, keys.test.secret, elsewhere);
-      },
-      60_000,
-    );
+      await pay('pg-refund-other', {
+        email: 'other@example.com',
+        payment_method_code: 'ecocash',
+        mobile_money_number: '0771234567',
+      });
+      await waitFor('the second payment to settle', async () =>
+        (await status('pg-refund-other')) === 'success' ? true : undefined,
+      );
+      const elsewhere = await refund('pg-refund-other', 50);
+      await refusesForeignCursor(path, keys.test.secret, elsewhere);
+    }, 60_000);
   });
 
   describe('callbacks and their delivery log', () => {
@@ -331,176 +326,160 @@ describe('cursor pagination and filters', () => {
       expect(res.status).toBe(200);
     };
 
-    it(
-      'pages GET /v1/callback/list and GET /v1/callback/{id}/deliveries both ways; ' +
-        'other businesses’ ids are refused',
-      async () => {
-        for (let n = 0; n < 4; n++) await register(keys.test.secret, n);
-        await register(other.test.secret, 9);
-        const callbacks = (
-          await stack.api<{ callbacks: { id: number }[]; total_count: number }>('GET', '/v1/callback/list?limit=100', {
-            key: keys.test.secret,
-          })
-        ).body;
-        expect(callbacks.total_count).toBe(4);
-        const ids = callbacks.callbacks.map((c) => String(c.id));
-        expect(ids).toEqual([...ids].sort((a, b) => Number(b) - Number(a)));
-        await walk('/v1/callback/list', keys.test.secret, 'callbacks', (c) => String(c.id), ids);
-        const legacy = await stack.api('GET', '/v1/callback/list?limit=2&skip=2', { key: keys.test.secret });
-        expect(legacy.body).toMatchObject({ total_count: 4, has_more: false });
-        expect((legacy.body.callbacks as { id: number }[]).map((c) => String(c.id))).toEqual(ids.slice(2));
+    it('pages /v1/callback/list and /v1/callback/{id}/deliveries both ways; foreign ids refused', async () => {
+      for (let n = 0; n < 4; n++) await register(keys.test.secret, n);
+      await register(other.test.secret, 9);
+      const callbacks = (
+        await stack.api<{ callbacks: { id: number }[]; total_count: number }>('GET', '/v1/callback/list?limit=100', {
+          key: keys.test.secret,
+        })
+      ).body;
+      expect(callbacks.total_count).toBe(4);
+      const ids = callbacks.callbacks.map((c) => String(c.id));
+      expect(ids).toEqual([...ids].sort((a, b) => Number(b) - Number(a)));
+      await walk('/v1/callback/list', keys.test.secret, 'callbacks', (c) => String(c.id), ids);
+      const legacy = await stack.api('GET', '/v1/callback/list?limit=2&skip=2', { key: keys.test.secret });
+      expect(legacy.body).toMatchObject({ total_count: 4, has_more: false });
+      expect((legacy.body.callbacks as { id: number }[]).map((c) => String(c.id))).toEqual(ids.slice(2));
 
-        // Test pings to a closed port: each leaves a failed delivery in the log.
-        const target = ids[0];
-        for (let n = 0; n < 4; n++)
-          expect((await stack.api('POST', `/v1/callback/${target}/test`, { key: keys.test.secret })).status).toBe(200);
-        const log = (
-          await stack.api<{ deliveries: { delivery_id: string }[]; total_count: number }>(
+      // Test pings to a closed port: each leaves a failed delivery in the log.
+      const target = ids[0];
+      for (let n = 0; n < 4; n++)
+        expect((await stack.api('POST', `/v1/callback/${target}/test`, { key: keys.test.secret })).status).toBe(200);
+      const log = (
+        await stack.api<{ deliveries: { delivery_id: string }[]; total_count: number }>(
+          'GET',
+          `/v1/callback/${target}/deliveries?limit=100`,
+          { key: keys.test.secret },
+        )
+      ).body;
+      expect(log.total_count).toBe(4);
+      const deliveries = log.deliveries.map((d) => d.delivery_id);
+      await walk(
+        `/v1/callback/${target}/deliveries`,
+        keys.test.secret,
+        'deliveries',
+        (d) => d.delivery_id as string,
+        deliveries,
+      );
+      await walk(
+        `/v1/callback/${target}/deliveries?status=failed`,
+        keys.test.secret,
+        'deliveries',
+        (d) => d.delivery_id as string,
+        deliveries,
+      );
+
+      const foreign = (
+        await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key: other.test.secret })
+      ).body.callbacks[0].id;
+      await refusesForeignCursor('/v1/callback/list', keys.test.secret, String(foreign));
+      await refusesForeignCursor('/v1/callback/list', keys.live.secret, ids[0]);
+      // A delivery of another callback (even the caller's own) does not page this callback's log.
+      await stack.api('POST', `/v1/callback/${ids[1]}/test`, { key: keys.test.secret });
+      const elsewhere = (
+        await stack.api<{ deliveries: { delivery_id: string }[] }>('GET', `/v1/callback/${ids[1]}/deliveries`, {
+          key: keys.test.secret,
+        })
+      ).body.deliveries[0].delivery_id;
+      await refusesForeignCursor(`/v1/callback/${target}/deliveries`, keys.test.secret, elsewhere);
+      expect((await stack.api('GET', '/v1/callback/list?starting_after=abc', { key: keys.test.secret })).status).toBe(
+        400,
+      );
+      expect(
+        (
+          await stack.api(
             'GET',
-            `/v1/callback/${target}/deliveries?limit=100`,
+            `/v1/callback/${target}/deliveries?starting_after=${deliveries[0]}&ending_before=${deliveries[1]}`,
             { key: keys.test.secret },
           )
-        ).body;
-        expect(log.total_count).toBe(4);
-        const deliveries = log.deliveries.map((d) => d.delivery_id);
-        await walk(
-          `/v1/callback/${target}/deliveries`,
-          keys.test.secret,
-          'deliveries',
-          (d) => d.delivery_id as string,
-          deliveries,
-        );
-        await walk(
-          `/v1/callback/${target}/deliveries?status=failed`,
-          keys.test.secret,
-          'deliveries',
-          (d) => d.delivery_id as string,
-          deliveries,
-        );
-
-        const foreign = (
-          await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key: other.test.secret })
-        ).body.callbacks[0].id;
-        await refusesForeignCursor('/v1/callback/list', keys.test.secret, String(foreign));
-        await refusesForeignCursor('/v1/callback/list', keys.live.secret, ids[0]);
-        // A delivery of another callback (even the caller's own) does not page this callback's log.
-        await stack.api('POST', `/v1/callback/${ids[1]}/test`, { key: keys.test.secret });
-        const elsewhere = (
-          await stack.api<{ deliveries: { delivery_id: string }[] }>('GET', `/v1/callback/${ids[1]}/deliveries`, {
-            key: keys.test.secret,
-          })
-        ).body.deliveries[0].delivery_id;
-        await refusesForeignCursor(`/v1/callback/${target}/deliveries`, keys.test.secret, elsewhere);
-        expect((await stack.api('GET', '/v1/callback/list?starting_after=abc', { key: keys.test.secret })).status).toBe(
-          400,
-        );
-        expect(
-          (
-            await stack.api(
-              'GET',
-              `/v1/callback/${target}/deliveries?starting_after=${deliveries[0]}&ending_before=${deliveries[1]}`,
-              { key: keys.test.secret },
-            )
-          ).status,
-        ).toBe(400);
-      },
-      60_000,
-    );
+        ).status,
+      ).toBe(400);
+    }, 60_000);
   });
 
   describe('split configs, ledger entries and invoices', () => {
-    it(
-      'pages GET /v1/splits/config, /v1/splits/ledger and /v1/splits/invoices both ways; ' +
-        'other businesses’ ids are refused',
-      async () => {
-        const { createConfig, pay, admin } = splitsApi(() => stack);
-        const merchant = await stack.createBusiness('Split Merchant');
-        const partners = [
-          await stack.createBusiness('Partner A'),
-          await stack.createBusiness('Partner B'),
-          await stack.createBusiness('Partner C'),
-        ];
-        for (const p of partners)
-          await createConfig(merchant, {
-            partner_business_id: p.id,
-            split_type: 'percentage',
-            split_value: 1000,
-            split_role: 'fee',
-            currency: 'USD',
-          });
-        const configs = (
-          await stack.api<{ split_configs: { public_id: string }[]; count: number; has_more: boolean }>(
-            'GET',
-            '/v1/splits/config',
-            { key: merchant.test.secret },
-          )
-        ).body;
-        expect(configs).toMatchObject({ count: 3, has_more: false });
-        // count is every config of the business, whatever the page holds.
-        const ids = configs.split_configs.map((c) => c.public_id);
-        for (const query of [
-          '?limit=1',
-          '?limit=10',
-          `?starting_after=${ids[0]}`,
-          `?limit=1&ending_before=${ids[2]}`,
-        ]) {
-          const page = (
-            await stack.api<{ split_configs: unknown[]; count: number }>('GET', `/v1/splits/config${query}`, {
-              key: merchant.test.secret,
-            })
-          ).body;
-          expect({ query, count: page.count }).toEqual({ query, count: 3 });
-        }
-        await walk(
+    it('pages /v1/splits/config, /v1/splits/ledger, /v1/splits/invoices both ways; foreign ids refused', async () => {
+      const { createConfig, pay, admin } = splitsApi(() => stack);
+      const merchant = await stack.createBusiness('Split Merchant');
+      const partners = [
+        await stack.createBusiness('Partner A'),
+        await stack.createBusiness('Partner B'),
+        await stack.createBusiness('Partner C'),
+      ];
+      for (const p of partners)
+        await createConfig(merchant, {
+          partner_business_id: p.id,
+          split_type: 'percentage',
+          split_value: 1000,
+          split_role: 'fee',
+          currency: 'USD',
+        });
+      const configs = (
+        await stack.api<{ split_configs: { public_id: string }[]; count: number; has_more: boolean }>(
+          'GET',
           '/v1/splits/config',
-          merchant.test.secret,
-          'split_configs',
-          (c) => c.public_id as string,
-          configs.split_configs.map((c) => c.public_id),
-        );
-        await refusesForeignCursor('/v1/splits/config', keys.test.secret, configs.split_configs[0].public_id);
-        await pay(merchant, 1000);
-        await pay(merchant, 2000);
-        await waitFor('six ledger entries', async () =>
-          (await stack.api<{ count: number }>('GET', '/v1/splits/ledger', { key: merchant.test.secret })).body.count ===
-          6
-            ? true
-            : undefined,
-        );
-        const entries = (
-          await stack.api<{ ledger_entries: { public_id: string }[] }>('GET', '/v1/splits/ledger?limit=100', {
+          { key: merchant.test.secret },
+        )
+      ).body;
+      expect(configs).toMatchObject({ count: 3, has_more: false });
+      // count is every config of the business, whatever the page holds.
+      const ids = configs.split_configs.map((c) => c.public_id);
+      for (const query of ['?limit=1', '?limit=10', `?starting_after=${ids[0]}`, `?limit=1&ending_before=${ids[2]}`]) {
+        const page = (
+          await stack.api<{ split_configs: unknown[]; count: number }>('GET', `/v1/splits/config${query}`, {
             key: merchant.test.secret,
           })
-        ).body.ledger_entries.map((e) => e.public_id);
-        await walk('/v1/splits/ledger', merchant.test.secret, 'ledger_entries', (e) => e.public_id as string, entries);
-
-        expect((await admin('POST', '/admin/v1/settlements/run')).status).toBe(200);
-        const invoices = (
-          await stack.api<{ invoices: { invoice_reference: string }[]; count: number }>(
-            'GET',
-            '/v1/splits/invoices?limit=100',
-            { key: merchant.test.secret },
-          )
         ).body;
-        expect(invoices.count).toBe(3);
-        const refs = invoices.invoices.map((i) => i.invoice_reference);
-        await walk('/v1/splits/invoices', merchant.test.secret, 'invoices', (i) => i.invoice_reference as string, refs);
+        expect({ query, count: page.count }).toEqual({ query, count: 3 });
+      }
+      await walk(
+        '/v1/splits/config',
+        merchant.test.secret,
+        'split_configs',
+        (c) => c.public_id as string,
+        configs.split_configs.map((c) => c.public_id),
+      );
+      await refusesForeignCursor('/v1/splits/config', keys.test.secret, configs.split_configs[0].public_id);
+      await pay(merchant, 1000);
+      await pay(merchant, 2000);
+      await waitFor('six ledger entries', async () =>
+        (await stack.api<{ count: number }>('GET', '/v1/splits/ledger', { key: merchant.test.secret })).body.count === 6
+          ? true
+          : undefined,
+      );
+      const entries = (
+        await stack.api<{ ledger_entries: { public_id: string }[] }>('GET', '/v1/splits/ledger?limit=100', {
+          key: merchant.test.secret,
+        })
+      ).body.ledger_entries.map((e) => e.public_id);
+      await walk('/v1/splits/ledger', merchant.test.secret, 'ledger_entries', (e) => e.public_id as string, entries);
 
-        // The partner sees its own entry of each payment; the merchant's other entries are not cursors for it.
-        const partnerEntries = (
-          await stack.api<{ ledger_entries: { public_id: string }[] }>('GET', '/v1/splits/ledger', {
-            key: partners[0].test.secret,
-          })
-        ).body.ledger_entries.map((e) => e.public_id);
-        const notTheirs = entries.find((e) => !partnerEntries.includes(e))!;
-        await refusesForeignCursor('/v1/splits/ledger', partners[0].test.secret, notTheirs);
-        await refusesForeignCursor('/v1/splits/ledger', keys.test.secret, entries[0]);
-        await refusesForeignCursor('/v1/splits/invoices', keys.test.secret, refs[0]);
-        expect(
-          (await stack.api('GET', '/v1/splits/ledger?limit=2&skip=2', { key: merchant.test.secret })).body,
-        ).toMatchObject({ count: 6, has_more: true });
-      },
-      60_000,
-    );
+      expect((await admin('POST', '/admin/v1/settlements/run')).status).toBe(200);
+      const invoices = (
+        await stack.api<{ invoices: { invoice_reference: string }[]; count: number }>(
+          'GET',
+          '/v1/splits/invoices?limit=100',
+          { key: merchant.test.secret },
+        )
+      ).body;
+      expect(invoices.count).toBe(3);
+      const refs = invoices.invoices.map((i) => i.invoice_reference);
+      await walk('/v1/splits/invoices', merchant.test.secret, 'invoices', (i) => i.invoice_reference as string, refs);
+
+      // The partner sees its own entry of each payment; the merchant's other entries are not cursors for it.
+      const partnerEntries = (
+        await stack.api<{ ledger_entries: { public_id: string }[] }>('GET', '/v1/splits/ledger', {
+          key: partners[0].test.secret,
+        })
+      ).body.ledger_entries.map((e) => e.public_id);
+      const notTheirs = entries.find((e) => !partnerEntries.includes(e))!;
+      await refusesForeignCursor('/v1/splits/ledger', partners[0].test.secret, notTheirs);
+      await refusesForeignCursor('/v1/splits/ledger', keys.test.secret, entries[0]);
+      await refusesForeignCursor('/v1/splits/invoices', keys.test.secret, refs[0]);
+      expect(
+        (await stack.api('GET', '/v1/splits/ledger?limit=2&skip=2', { key: merchant.test.secret })).body,
+      ).toMatchObject({ count: 6, has_more: true });
+    }, 60_000);
   });
 });

@@ -92,80 +92,70 @@ describe('live payments through DPO Pay', () => {
     return { id: String(res.body.transaction_id), token, res };
   };
 
-  it(
-    'initialize sends createToken and answers the payment page; the customer pays, ' +
-      'comes back through our return URL to the outcome; one transaction.success webhook',
-    async () => {
-      const { id, token, res } = await started('dpo-return-1');
-      expect(res.body).toMatchObject({
-        result: 'success',
-        transaction_reference: 'dpo-return-1',
-        authorization_url: `${fake.url}/payv2.php?ID=${token}`,
-      });
-      const sent = fake.requestsTo('createToken').at(-1)!.fields;
-      const back = `${stack.gatewayUrl}/v1/provider-returns/dpo/${id}`;
-      expect(sent).toMatchObject({
-        CompanyToken: COMPANY,
-        ServiceType: SERVICE_TYPE,
-        CompanyRef: id,
-        CompanyRefUnique: '1',
-        PaymentCurrency: 'USD',
-        RedirectURL: back,
-        BackURL: back,
-        customerEmail: 'buyer@example.com',
-      });
-      // The customer pays the total, in major units with two decimals.
-      expect(sent.PaymentAmount).toBe(Number(res.body.total).toFixed(2));
-      expect(await statusOf('dpo-return-1')).toBe('pending');
+  it('initialize sends createToken; customer pays, returns via our URL to outcome; one success webhook', async () => {
+    const { id, token, res } = await started('dpo-return-1');
+    expect(res.body).toMatchObject({
+      result: 'success',
+      transaction_reference: 'dpo-return-1',
+      authorization_url: `${fake.url}/payv2.php?ID=${token}`,
+    });
+    const sent = fake.requestsTo('createToken').at(-1)!.fields;
+    const back = `${stack.gatewayUrl}/v1/provider-returns/dpo/${id}`;
+    expect(sent).toMatchObject({
+      CompanyToken: COMPANY,
+      ServiceType: SERVICE_TYPE,
+      CompanyRef: id,
+      CompanyRefUnique: '1',
+      PaymentCurrency: 'USD',
+      RedirectURL: back,
+      BackURL: back,
+      customerEmail: 'buyer@example.com',
+    });
+    // The customer pays the total, in major units with two decimals.
+    expect(sent.PaymentAmount).toBe(Number(res.body.total).toFixed(2));
+    expect(await statusOf('dpo-return-1')).toBe('pending');
 
-      const page = await fetch(String(res.body.authorization_url));
-      expect(page.status).toBe(200);
-      const submitted = await fetch(`${fake.url}/payv2.php`, {
-        method: 'POST',
-        body: new URLSearchParams({ ID: token, action: 'pay', card: '5436886269848367' }),
-        redirect: 'manual',
-      });
-      expect(submitted.status).toBe(302);
-      const location = String(submitted.headers.get('location'));
-      expect(location.startsWith(`${back}?TransID=`)).toBe(true);
-      const returned = await fetch(location, { redirect: 'manual' });
-      expect(returned.status).toBe(303);
-      expect(returned.headers.get('location')).toMatch(/^\/checkout\?checkout_id=chk_/);
-      // The return asked DPO at once: the outcome is known when the customer arrives.
-      expect(await statusOf('dpo-return-1')).toBe('success');
-      expect(fake.requestsTo('verifyToken').some((r) => r.fields.TransactionToken === token)).toBe(true);
-      await waitFor('the success webhook', () => webhooksOf(id, 'transaction.success').length > 0);
-      expect(webhooksOf(id, 'transaction.success')).toHaveLength(1);
-    },
-    60_000,
-  );
+    const page = await fetch(String(res.body.authorization_url));
+    expect(page.status).toBe(200);
+    const submitted = await fetch(`${fake.url}/payv2.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ ID: token, action: 'pay', card: '5436886269848367' }),
+      redirect: 'manual',
+    });
+    expect(submitted.status).toBe(302);
+    const location = String(submitted.headers.get('location'));
+    expect(location.startsWith(`${back}?TransID=`)).toBe(true);
+    const returned = await fetch(location, { redirect: 'manual' });
+    expect(returned.status).toBe(303);
+    expect(returned.headers.get('location')).toMatch(/^\/checkout\?checkout_id=chk_/);
+    // The return asked DPO at once: the outcome is known when the customer arrives.
+    expect(await statusOf('dpo-return-1')).toBe('success');
+    expect(fake.requestsTo('verifyToken').some((r) => r.fields.TransactionToken === token)).toBe(true);
+    await waitFor('the success webhook', () => webhooksOf(id, 'transaction.success').length > 0);
+    expect(webhooksOf(id, 'transaction.success')).toHaveLength(1);
+  }, 60_000);
 
-  it(
-    "DPO's push (no return, to the account-wide URL) is answered OK and settles the payment; " +
-      'duplicate pushes apply once',
-    async () => {
-      fake.pushUrl = pushUrl;
-      const { id, token } = await started('dpo-push-1');
-      fake.pay(token); // the customer never comes back
-      await settledAs('dpo-push-1', 'success');
-      await fake.idle();
-      expect(fake.pushes.filter((p) => p.token === token).map((p) => [p.httpStatus, p.answer, p.ok])).toEqual([
-        [200, 'OK', true],
-      ]);
-      expect((await fake.sendPush(token)).ok).toBe(true);
-      expect((await fake.sendPush(token)).ok).toBe(true);
-      await waitFor('the success webhook', () => webhooksOf(id, 'transaction.success').length > 0);
-      const { rows } = await stack
-        .db('transaction-service')
-        .query(
-          'SELECT count(*)::int AS n FROM outbox_events ' +
-            "WHERE payload->'data'->'transaction'->>'transaction_reference' = 'dpo-push-1'",
-        );
-      expect(rows[0].n).toBe(3); // created, processing, success
-      expect(webhooksOf(id, 'transaction.success')).toHaveLength(1);
-    },
-    60_000,
-  );
+  it("DPO's push (no return, account-wide URL) gets OK and settles the payment; duplicates apply once", async () => {
+    fake.pushUrl = pushUrl;
+    const { id, token } = await started('dpo-push-1');
+    fake.pay(token); // the customer never comes back
+    await settledAs('dpo-push-1', 'success');
+    await fake.idle();
+    expect(fake.pushes.filter((p) => p.token === token).map((p) => [p.httpStatus, p.answer, p.ok])).toEqual([
+      [200, 'OK', true],
+    ]);
+    expect((await fake.sendPush(token)).ok).toBe(true);
+    expect((await fake.sendPush(token)).ok).toBe(true);
+    await waitFor('the success webhook', () => webhooksOf(id, 'transaction.success').length > 0);
+    const { rows } = await stack
+      .db('transaction-service')
+      .query(
+        'SELECT count(*)::int AS n FROM outbox_events ' +
+          "WHERE payload->'data'->'transaction'->>'transaction_reference' = 'dpo-push-1'",
+      );
+    expect(rows[0].n).toBe(3); // created, processing, success
+    expect(webhooksOf(id, 'transaction.success')).toHaveLength(1);
+  }, 60_000);
 
   it('without return or push, the poller finds the outcome with verifyToken', async () => {
     const { id, token } = await started('dpo-poll-1');
@@ -200,29 +190,25 @@ describe('live payments through DPO Pay', () => {
     expect(await statusOf('dpo-unpaid-push-1')).toBe('pending');
   }, 60_000);
 
-  it(
-    'an amount or currency that does not match in verifyToken changes nothing, ' + 'until DPO says the right one',
-    async () => {
-      const { token } = await started('dpo-mismatch-1');
-      fake.setVerifyAmount(token, '0.01');
-      const back = fake.pay(token);
-      expect((await fetch(String(back.location), { redirect: 'manual' })).status).toBe(303);
-      // The push makes us ask DPO again: its answer does not match, so nothing is applied (the push
-      // itself is answered OK: resending it would not change DPO's answer).
-      const verifiesBefore = fake.requestsTo('verifyToken').length;
-      expect(await fake.sendPush(token, {}, pushUrl)).toMatchObject({ httpStatus: 200 });
-      expect(fake.requestsTo('verifyToken').length).toBeGreaterThan(verifiesBefore);
-      expect(await statusOf('dpo-mismatch-1')).toBe('pending');
-      // The right amount in another currency does not match either.
-      fake.setVerifyAmount(token, null);
-      fake.setVerifyCurrency(token, 'ZAR');
-      expect(await fake.sendPush(token, {}, pushUrl)).toMatchObject({ httpStatus: 200 });
-      expect(await statusOf('dpo-mismatch-1')).toBe('pending');
-      fake.setVerifyCurrency(token, null);
-      await settledAs('dpo-mismatch-1', 'success');
-    },
-    60_000,
-  );
+  it('a mismatched amount or currency in verifyToken changes nothing, until DPO says the right one', async () => {
+    const { token } = await started('dpo-mismatch-1');
+    fake.setVerifyAmount(token, '0.01');
+    const back = fake.pay(token);
+    expect((await fetch(String(back.location), { redirect: 'manual' })).status).toBe(303);
+    // The push makes us ask DPO again: its answer does not match, so nothing is applied (the push
+    // itself is answered OK: resending it would not change DPO's answer).
+    const verifiesBefore = fake.requestsTo('verifyToken').length;
+    expect(await fake.sendPush(token, {}, pushUrl)).toMatchObject({ httpStatus: 200 });
+    expect(fake.requestsTo('verifyToken').length).toBeGreaterThan(verifiesBefore);
+    expect(await statusOf('dpo-mismatch-1')).toBe('pending');
+    // The right amount in another currency does not match either.
+    fake.setVerifyAmount(token, null);
+    fake.setVerifyCurrency(token, 'ZAR');
+    expect(await fake.sendPush(token, {}, pushUrl)).toMatchObject({ httpStatus: 200 });
+    expect(await statusOf('dpo-mismatch-1')).toBe('pending');
+    fake.setVerifyCurrency(token, null);
+    await settledAs('dpo-mismatch-1', 'success');
+  }, 60_000);
 
   it('DPO refusing connections at initialize: 503, the payment failed, nothing at DPO', async () => {
     await fake.goOffline();
@@ -234,43 +220,35 @@ describe('live payments through DPO Pay', () => {
     expect(fake.payment(String(res.body.transaction_id ?? ''))).toBeUndefined();
   }, 60_000);
 
-  it(
-    "createToken's answer lost: 502, stays pending; " + 'the poller finds it by CompanyRef and it completes once paid',
-    async () => {
-      fake.setMode('createToken', 'drop-reply');
-      const res = await pay('dpo-lost-1');
-      fake.setMode('createToken', 'normal');
-      expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ code: 'provider_error', message: expect.stringContaining('stays pending') });
-      expect(await statusOf('dpo-lost-1')).toBe('pending');
-      const { rows } = await stack
-        .db('transaction-service')
-        .query("SELECT public_id FROM transactions WHERE reference = 'dpo-lost-1'");
-      const id = String(rows[0].public_id);
-      const p = fake.payment(id)!;
-      expect(p).toBeDefined(); // it reached DPO
-      await waitFor('a verifyToken by CompanyRef', () =>
-        fake.requestsTo('verifyToken').some((r) => r.fields.CompanyRef === id),
-      );
-      expect(await statusOf('dpo-lost-1')).toBe('pending');
-      fake.pay(p.token);
-      await settledAs('dpo-lost-1', 'success');
-    },
-    60_000,
-  );
+  it("createToken's answer lost: 502, pending; the poller finds it by CompanyRef, completes it once paid", async () => {
+    fake.setMode('createToken', 'drop-reply');
+    const res = await pay('dpo-lost-1');
+    fake.setMode('createToken', 'normal');
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ code: 'provider_error', message: expect.stringContaining('stays pending') });
+    expect(await statusOf('dpo-lost-1')).toBe('pending');
+    const { rows } = await stack
+      .db('transaction-service')
+      .query("SELECT public_id FROM transactions WHERE reference = 'dpo-lost-1'");
+    const id = String(rows[0].public_id);
+    const p = fake.payment(id)!;
+    expect(p).toBeDefined(); // it reached DPO
+    await waitFor('a verifyToken by CompanyRef', () =>
+      fake.requestsTo('verifyToken').some((r) => r.fields.CompanyRef === id),
+    );
+    expect(await statusOf('dpo-lost-1')).toBe('pending');
+    fake.pay(p.token);
+    await settledAs('dpo-lost-1', 'success');
+  }, 60_000);
 
-  it(
-    'a garbage answer to createToken: 502, ' + 'the payment stays pending (DPO has no not-found code to fail it on)',
-    async () => {
-      fake.setMode('createToken', 'garbage');
-      const res = await pay('dpo-garbage-1');
-      fake.setMode('createToken', 'normal');
-      expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ code: 'provider_error' });
-      expect(await statusOf('dpo-garbage-1')).toBe('pending');
-    },
-    60_000,
-  );
+  it('garbage answer to createToken: 502, payment stays pending (DPO has no not-found code to fail on)', async () => {
+    fake.setMode('createToken', 'garbage');
+    const res = await pay('dpo-garbage-1');
+    fake.setMode('createToken', 'normal');
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ code: 'provider_error' });
+    expect(await statusOf('dpo-garbage-1')).toBe('pending');
+  }, 60_000);
 
   it('a refund goes to DPO with refundToken: refunded → success; refused (999) → failed', async () => {
     const refund = await stack.api('POST', '/v1/transactions/refund', {

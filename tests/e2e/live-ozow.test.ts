@@ -87,58 +87,53 @@ describe('live payments through Ozow', () => {
     expect(webhooksOf(transactionId, 'transaction.success')).toHaveLength(1);
   };
 
-  it(
-    'pays at Ozow: authorization_url is the page, the notification makes it success, ' +
-      'one transaction.success webhook; a duplicate changes nothing',
-    async () => {
-      const res = await pay('oz-notify-1');
-      expect(res.status).toBe(200);
-      const txn = String(res.body.transaction_id);
-      const p = fake.payment(txn)!;
-      expect(res.body).toMatchObject({ authorization_url: p.url });
-      expect(await statusOf('oz-notify-1')).toBe('pending');
-      // The customer pays the total, in rand with two decimals; every URL is ours.
-      expect(p.request).toMatchObject({
-        amount: Number(res.body.total).toFixed(2),
-        transactionReference: txn,
-        bankReference: 'oz-notify-1',
-        isTest: false,
-        notifyUrl: `${stack.gatewayUrl}/v1/provider-notifications/ozow/${txn}`,
-        successUrl: `${stack.gatewayUrl}/v1/provider-returns/ozow/${txn}`,
-        cancelUrl: `${stack.gatewayUrl}/v1/provider-returns/ozow/${txn}`,
-        errorUrl: `${stack.gatewayUrl}/v1/provider-returns/ozow/${txn}`,
-      });
-      expect(fake.requestsTo('PostPaymentRequest').at(-1)!.headers.apikey).toBe(SITE.apiKey);
-      const page = await fetch(`${p.url}?choose=Complete`);
-      expect(await page.text()).toContain(`action="${stack.gatewayUrl}/v1/provider-returns/ozow/${txn}"`);
-      await settledAs('oz-notify-1', 'success');
-      await fake.idle();
-      expect(fake.notificationAttempts.filter((a) => a.key === txn).map((a) => a.httpStatus)).toEqual([200]);
-      const events = async () =>
-        (
-          await stack
-            .db('transaction-service')
-            .query(
-              'SELECT count(*)::int AS n FROM outbox_events ' +
-                "WHERE payload->'data'->'transaction'->>'transaction_reference' = 'oz-notify-1'",
-            )
-        ).rows[0].n as number;
-      const before = await events();
-      // Ozow may send it again: taken, nothing changes.
-      expect((await fake.sendNotification(txn)).httpStatus).toBe(200);
-      // The same notification posted to the account-wide URL (set in Ozow's merchant admin) finds its
-      // payment by TransactionReference.
-      const accountWide = await fetch(`${stack.gatewayUrl}/v1/provider-notifications/ozow`, {
-        method: 'POST',
-        body: new URLSearchParams(fake.responseFor(txn)),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
-      expect(accountWide.status).toBe(200);
-      await oneSuccessWebhook(txn);
-      expect(await events()).toBe(before);
-    },
-    60_000,
-  );
+  it('pays at authorization_url; notified: success, one success webhook; a duplicate changes nothing', async () => {
+    const res = await pay('oz-notify-1');
+    expect(res.status).toBe(200);
+    const txn = String(res.body.transaction_id);
+    const p = fake.payment(txn)!;
+    expect(res.body).toMatchObject({ authorization_url: p.url });
+    expect(await statusOf('oz-notify-1')).toBe('pending');
+    // The customer pays the total, in rand with two decimals; every URL is ours.
+    expect(p.request).toMatchObject({
+      amount: Number(res.body.total).toFixed(2),
+      transactionReference: txn,
+      bankReference: 'oz-notify-1',
+      isTest: false,
+      notifyUrl: `${stack.gatewayUrl}/v1/provider-notifications/ozow/${txn}`,
+      successUrl: `${stack.gatewayUrl}/v1/provider-returns/ozow/${txn}`,
+      cancelUrl: `${stack.gatewayUrl}/v1/provider-returns/ozow/${txn}`,
+      errorUrl: `${stack.gatewayUrl}/v1/provider-returns/ozow/${txn}`,
+    });
+    expect(fake.requestsTo('PostPaymentRequest').at(-1)!.headers.apikey).toBe(SITE.apiKey);
+    const page = await fetch(`${p.url}?choose=Complete`);
+    expect(await page.text()).toContain(`action="${stack.gatewayUrl}/v1/provider-returns/ozow/${txn}"`);
+    await settledAs('oz-notify-1', 'success');
+    await fake.idle();
+    expect(fake.notificationAttempts.filter((a) => a.key === txn).map((a) => a.httpStatus)).toEqual([200]);
+    const events = async () =>
+      (
+        await stack
+          .db('transaction-service')
+          .query(
+            'SELECT count(*)::int AS n FROM outbox_events ' +
+              "WHERE payload->'data'->'transaction'->>'transaction_reference' = 'oz-notify-1'",
+          )
+      ).rows[0].n as number;
+    const before = await events();
+    // Ozow may send it again: taken, nothing changes.
+    expect((await fake.sendNotification(txn)).httpStatus).toBe(200);
+    // The same notification posted to the account-wide URL (set in Ozow's merchant admin) finds its
+    // payment by TransactionReference.
+    const accountWide = await fetch(`${stack.gatewayUrl}/v1/provider-notifications/ozow`, {
+      method: 'POST',
+      body: new URLSearchParams(fake.responseFor(txn)),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(accountWide.status).toBe(200);
+    await oneSuccessWebhook(txn);
+    expect(await events()).toBe(before);
+  }, 60_000);
 
   it('the return URL: back from Ozow without any notification, the customer finds the payment settled', async () => {
     fake.notifications = 'off';
@@ -201,30 +196,25 @@ describe('live payments through Ozow', () => {
     await oneSuccessWebhook(txn);
   }, 60_000);
 
-  it(
-    'a forged notification (bad hash, or a changed status under the old hash) changes nothing; ' +
-      'neither does a signed one with another amount',
-    async () => {
-      fake.notifications = 'off';
-      const res = await pay('oz-forged-1');
-      const txn = String(res.body.transaction_id);
-      fake.setStatus(txn, 'Cancelled');
-      expect((await fake.sendNotification(txn, { Status: 'Complete' })).httpStatus).toBe(400);
-      expect((await fake.sendNotification(txn, { Status: 'Complete', Hash: 'ab'.repeat(64) })).httpStatus).toBe(400);
-      // Not success: at most Ozow's own Cancelled, found by the poller.
-      expect(['pending', 'processing', 'failed']).toContain(await statusOf('oz-forged-1'));
-      expect(webhooksOf(txn, 'transaction.success')).toEqual([]);
+  it('notifications with a bad hash, a status altered under the old hash or another amount do nothing', async () => {
+    fake.notifications = 'off';
+    const res = await pay('oz-forged-1');
+    const txn = String(res.body.transaction_id);
+    fake.setStatus(txn, 'Cancelled');
+    expect((await fake.sendNotification(txn, { Status: 'Complete' })).httpStatus).toBe(400);
+    expect((await fake.sendNotification(txn, { Status: 'Complete', Hash: 'ab'.repeat(64) })).httpStatus).toBe(400);
+    // Not success: at most Ozow's own Cancelled, found by the poller.
+    expect(['pending', 'processing', 'failed']).toContain(await statusOf('oz-forged-1'));
+    expect(webhooksOf(txn, 'transaction.success')).toEqual([]);
 
-      const other = await pay('oz-mismatch-1');
-      const otherTxn = String(other.body.transaction_id);
-      fake.overrideAmount(otherTxn, '0.01');
-      fake.customerChooses(otherTxn, 'Complete');
-      expect((await fake.sendNotification(otherTxn)).httpStatus).toBe(400);
-      expect(['pending', 'processing']).toContain(await statusOf('oz-mismatch-1'));
-      expect(webhooksOf(otherTxn, 'transaction.success')).toEqual([]);
-    },
-    60_000,
-  );
+    const other = await pay('oz-mismatch-1');
+    const otherTxn = String(other.body.transaction_id);
+    fake.overrideAmount(otherTxn, '0.01');
+    fake.customerChooses(otherTxn, 'Complete');
+    expect((await fake.sendNotification(otherTxn)).httpStatus).toBe(400);
+    expect(['pending', 'processing']).toContain(await statusOf('oz-mismatch-1'));
+    expect(webhooksOf(otherTxn, 'transaction.success')).toEqual([]);
+  }, 60_000);
 
   it('Ozow not reachable at all: 503, failed, nothing charged', async () => {
     await fake.offline();
@@ -235,46 +225,37 @@ describe('live payments through Ozow', () => {
     expect(await statusOf('oz-down-1')).toBe('failed');
   }, 60_000);
 
-  it(
-    'an answer lost on the way back: 502, pending; ' + 'the poller asks Ozow by our reference and finds it paid',
-    async () => {
-      fake.setMode('PostPaymentRequest', 'drop-reply');
-      const res = await pay('oz-lost-1');
-      fake.setMode('PostPaymentRequest', 'normal');
-      expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ code: 'provider_error' });
-      expect(await statusOf('oz-lost-1')).toBe('pending');
-      // Ozow has the payment request (it was handled); it is paid there.
-      const txn = fake.payments.at(-1)!.request.transactionReference;
-      fake.notifications = 'off';
-      fake.setStatus(txn, 'Complete');
-      await settledAs('oz-lost-1', 'success');
-      await oneSuccessWebhook(txn);
-    },
-    60_000,
-  );
+  it('an answer lost on the way back: 502, pending; the poller asks Ozow by our reference, finds it paid', async () => {
+    fake.setMode('PostPaymentRequest', 'drop-reply');
+    const res = await pay('oz-lost-1');
+    fake.setMode('PostPaymentRequest', 'normal');
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ code: 'provider_error' });
+    expect(await statusOf('oz-lost-1')).toBe('pending');
+    // Ozow has the payment request (it was handled); it is paid there.
+    const txn = fake.payments.at(-1)!.request.transactionReference;
+    fake.notifications = 'off';
+    fake.setStatus(txn, 'Complete');
+    await settledAs('oz-lost-1', 'success');
+    await oneSuccessWebhook(txn);
+  }, 60_000);
 
-  it(
-    'a bad answer (garbage): 502, pending; Ozow has no such payment, so after three checks it is failed, ' +
-      'nothing charged',
-    async () => {
-      fake.setMode('PostPaymentRequest', 'garbage');
-      const res = await pay('oz-garbage-1');
-      fake.setMode('PostPaymentRequest', 'normal');
-      expect(res.status).toBe(502);
-      expect(await statusOf('oz-garbage-1')).toBe('pending');
-      await settledAs('oz-garbage-1', 'failed');
-      const { rows } = await stack
-        .db('transaction-service')
-        .query(
-          'SELECT p.state, p.last_error, p.not_found_checks FROM provider_payments p ' +
-            'JOIN transactions t ON t.id = p.transaction_id WHERE t.reference = $1',
-          ['oz-garbage-1'],
-        );
-      expect(rows[0]).toMatchObject({ state: 'final', last_error: 'not found at the provider' });
-    },
-    60_000,
-  );
+  it('garbage answer: 502, pending; unknown to Ozow, it fails after three checks, nothing charged', async () => {
+    fake.setMode('PostPaymentRequest', 'garbage');
+    const res = await pay('oz-garbage-1');
+    fake.setMode('PostPaymentRequest', 'normal');
+    expect(res.status).toBe(502);
+    expect(await statusOf('oz-garbage-1')).toBe('pending');
+    await settledAs('oz-garbage-1', 'failed');
+    const { rows } = await stack
+      .db('transaction-service')
+      .query(
+        'SELECT p.state, p.last_error, p.not_found_checks FROM provider_payments p ' +
+          'JOIN transactions t ON t.id = p.transaction_id WHERE t.reference = $1',
+        ['oz-garbage-1'],
+      );
+    expect(rows[0]).toMatchObject({ state: 'final', last_error: 'not found at the provider' });
+  }, 60_000);
 
   it("a refund goes to Ozow (token, submit), waits, and Ozow's refund notification completes it", async () => {
     const refund = await stack.api('POST', '/v1/transactions/refund', {
@@ -305,41 +286,36 @@ describe('live payments through Ozow', () => {
     ).toEqual([200]);
   }, 60_000);
 
-  it(
-    'a live payment without a method: the customer chooses Ozow on the hosted checkout, is shown the way to Ozow, ' +
-      'pays there',
-    async () => {
-      const res = await stack.api('POST', '/v1/transactions', {
-        key: keys.live.secret,
-        body: { amount: 1500, currency: 'ZAR', email: 'buyer@example.com', transaction_reference: 'oz-chk-1' },
-      });
-      expect(res).toMatchObject({
-        status: 200,
-        body: { checkout_url: expect.stringContaining('/checkout?checkout_id=chk_') },
-      });
-      const checkoutId = String(new URL(String(res.body.checkout_url)).searchParams.get('checkout_id'));
-      const sent = await fetch(`${stack.gatewayUrl}/checkout/pay`, {
-        method: 'POST',
-        body: new URLSearchParams({ checkout_id: checkoutId, action: 'pay', payment_method_code: 'ozow' }),
-        redirect: 'manual',
-      });
-      expect(sent.status).toBe(303);
-      const txn = String(
-        (await verify('oz-chk-1')).body.transaction_id ?? fake.payments.at(-1)!.request.transactionReference,
-      );
-      const p = fake.payment(txn)!;
-      expect(p.request.bankReference).toBe('oz-chk-1');
-      const page = await (
-        await fetch(`${stack.gatewayUrl}/checkout?checkout_id=${checkoutId}`, { redirect: 'manual' })
-      ).text();
-      expect(page).toMatch(/Ozow/);
-      expect(page).toContain(p.url);
-      expect(page).not.toContain('action="/checkout/pay"');
-      await fetch(`${p.url}?choose=Complete`);
-      await settledAs('oz-chk-1', 'success');
-    },
-    60_000,
-  );
+  it('live payment without a method: customer picks Ozow on the hosted checkout, is sent there and pays', async () => {
+    const res = await stack.api('POST', '/v1/transactions', {
+      key: keys.live.secret,
+      body: { amount: 1500, currency: 'ZAR', email: 'buyer@example.com', transaction_reference: 'oz-chk-1' },
+    });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { checkout_url: expect.stringContaining('/checkout?checkout_id=chk_') },
+    });
+    const checkoutId = String(new URL(String(res.body.checkout_url)).searchParams.get('checkout_id'));
+    const sent = await fetch(`${stack.gatewayUrl}/checkout/pay`, {
+      method: 'POST',
+      body: new URLSearchParams({ checkout_id: checkoutId, action: 'pay', payment_method_code: 'ozow' }),
+      redirect: 'manual',
+    });
+    expect(sent.status).toBe(303);
+    const txn = String(
+      (await verify('oz-chk-1')).body.transaction_id ?? fake.payments.at(-1)!.request.transactionReference,
+    );
+    const p = fake.payment(txn)!;
+    expect(p.request.bankReference).toBe('oz-chk-1');
+    const page = await (
+      await fetch(`${stack.gatewayUrl}/checkout?checkout_id=${checkoutId}`, { redirect: 'manual' })
+    ).text();
+    expect(page).toMatch(/Ozow/);
+    expect(page).toContain(p.url);
+    expect(page).not.toContain('action="/checkout/pay"');
+    await fetch(`${p.url}?choose=Complete`);
+    await settledAs('oz-chk-1', 'success');
+  }, 60_000);
 
   it("a test-mode connection sends the business's test payments to Ozow with IsTest=true", async () => {
     expect(
@@ -381,31 +357,28 @@ describe('live payments through Ozow', () => {
     ).toBe(true);
   }, 60_000);
 
-  it(
-    'after all of it, no log line of any service holds an Ozow key, ' + "hash, token or the customer's bank account",
-    () => {
-      const output = [...stack.processes.values()].map((p) => p.output).join('\n');
-      const hashes = fake.notificationAttempts
-        .map((a) => new URLSearchParams(a.body).get('Hash') ?? '')
-        .filter((h) => h !== '');
-      const hashChecks = fake
-        .requestsTo('PostPaymentRequest')
-        .map((r) => /"HashCheck":"([0-9a-f]+)"/.exec(r.body)?.[1] ?? '')
-        .filter((h) => h !== '');
-      expect(hashes.length).toBeGreaterThan(0);
-      expect(hashChecks.length).toBeGreaterThan(0);
-      for (const secret of [
-        SITE.privateKey,
-        SITE.apiKey,
-        '62000000001',
-        'Fake Bank',
-        ...fake.tokens.keys(),
-        ...hashes,
-        ...hashChecks,
-      ])
-        expect(output).not.toContain(secret);
-    },
-  );
+  it("after all of it, no service's log line holds an Ozow key, hash, token or the customer's bank account", () => {
+    const output = [...stack.processes.values()].map((p) => p.output).join('\n');
+    const hashes = fake.notificationAttempts
+      .map((a) => new URLSearchParams(a.body).get('Hash') ?? '')
+      .filter((h) => h !== '');
+    const hashChecks = fake
+      .requestsTo('PostPaymentRequest')
+      .map((r) => /"HashCheck":"([0-9a-f]+)"/.exec(r.body)?.[1] ?? '')
+      .filter((h) => h !== '');
+    expect(hashes.length).toBeGreaterThan(0);
+    expect(hashChecks.length).toBeGreaterThan(0);
+    for (const secret of [
+      SITE.privateKey,
+      SITE.apiKey,
+      '62000000001',
+      'Fake Bank',
+      ...fake.tokens.keys(),
+      ...hashes,
+      ...hashChecks,
+    ])
+      expect(output).not.toContain(secret);
+  });
 
   it('after all of it, no payment got two success webhooks and every webhook-id arrived once', () => {
     const ids = receiver.at('/live').map((w) => w.headers['webhook-id']);

@@ -74,45 +74,40 @@ describe('live payments through Paynow', () => {
       { timeoutMs: 30_000 },
     );
 
-  it(
-    "a live EcoCash payment goes processing → success by Paynow's status update, " +
-      'with exactly one transaction.success webhook',
-    async () => {
-      const res = await pay('live-notify-1', '0771111111');
-      expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ result: 'success', transaction_reference: 'live-notify-1', total: 10.15 });
-      const sent = fake.requestsTo('remotetransaction').at(-1)!;
-      // The customer is charged the total, in major units with two decimals; the result URL is ours.
-      expect(Object.fromEntries(sent.fields)).toMatchObject({
-        amount: '10.15',
-        method: 'ecocash',
-        phone: '0771111111',
-        reference: 'live-notify-1',
-        id: INTEGRATION.id,
-      });
-      expect(Object.fromEntries(sent.fields).resulturl).toBe(
-        `${stack.gatewayUrl}/v1/provider-notifications/paynow/${res.body.transaction_id}`,
+  it("live EcoCash payment: processing → success by Paynow's status update; exactly one success webhook", async () => {
+    const res = await pay('live-notify-1', '0771111111');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ result: 'success', transaction_reference: 'live-notify-1', total: 10.15 });
+    const sent = fake.requestsTo('remotetransaction').at(-1)!;
+    // The customer is charged the total, in major units with two decimals; the result URL is ours.
+    expect(Object.fromEntries(sent.fields)).toMatchObject({
+      amount: '10.15',
+      method: 'ecocash',
+      phone: '0771111111',
+      reference: 'live-notify-1',
+      id: INTEGRATION.id,
+    });
+    expect(Object.fromEntries(sent.fields).resulturl).toBe(
+      `${stack.gatewayUrl}/v1/provider-notifications/paynow/${res.body.transaction_id}`,
+    );
+    await settledAs('live-notify-1', 'success');
+    await waitFor('the success webhook', () => webhooksOf(res.body.transaction_id, 'transaction.success').length > 0);
+    await fake.idle();
+    expect(fake.notificationAttempts.filter((a) => a.reference === 'live-notify-1').map((a) => a.httpStatus)).toEqual([
+      200,
+    ]);
+    // A resent update (Paynow resends) is taken again and changes nothing.
+    const again = await fake.sendNotification('live-notify-1');
+    expect(again.httpStatus).toBe(200);
+    const { rows } = await stack
+      .db('transaction-service')
+      .query(
+        'SELECT count(*)::int AS n FROM outbox_events ' +
+          "WHERE payload->'data'->'transaction'->>'transaction_reference' = 'live-notify-1'",
       );
-      await settledAs('live-notify-1', 'success');
-      await waitFor('the success webhook', () => webhooksOf(res.body.transaction_id, 'transaction.success').length > 0);
-      await fake.idle();
-      expect(fake.notificationAttempts.filter((a) => a.reference === 'live-notify-1').map((a) => a.httpStatus)).toEqual(
-        [200],
-      );
-      // A resent update (Paynow resends) is taken again and changes nothing.
-      const again = await fake.sendNotification('live-notify-1');
-      expect(again.httpStatus).toBe(200);
-      const { rows } = await stack
-        .db('transaction-service')
-        .query(
-          'SELECT count(*)::int AS n FROM outbox_events ' +
-            "WHERE payload->'data'->'transaction'->>'transaction_reference' = 'live-notify-1'",
-        );
-      expect(rows[0].n).toBe(3); // created, processing, success
-      expect(webhooksOf(res.body.transaction_id, 'transaction.success')).toHaveLength(1);
-    },
-    60_000,
-  );
+    expect(rows[0].n).toBe(3); // created, processing, success
+    expect(webhooksOf(res.body.transaction_id, 'transaction.success')).toHaveLength(1);
+  }, 60_000);
 
   it('without any status update, the poller finds the outcome at the poll URL', async () => {
     fake.notifications = 'off';
@@ -135,19 +130,15 @@ describe('live payments through Paynow', () => {
     await settledAs('live-fail-1', 'failed');
   }, 60_000);
 
-  it(
-    "an immediate refusal (Insufficient balance) is a 402 naming Paynow's reason and the payment is failed, " +
-      'never processing',
-    async () => {
-      const res = await pay('live-declined-1', '0774444444');
-      expect(res.status).toBe(402);
-      expect(res.body).toMatchObject({
-        code: 'payment_declined',
-        message: expect.stringContaining('Insufficient balance'),
-      });
-      expect((await verify('live-declined-1')).body.status).toBe('failed');
-    },
-  );
+  it("immediate refusal (Insufficient balance): 402 naming Paynow's reason; failed, never processing", async () => {
+    const res = await pay('live-declined-1', '0774444444');
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({
+      code: 'payment_declined',
+      message: expect.stringContaining('Insufficient balance'),
+    });
+    expect((await verify('live-declined-1')).body.status).toBe('failed');
+  });
 
   it('a forged update (bad hash) and one whose amount does not match change nothing', async () => {
     fake.notifications = 'off';
@@ -171,23 +162,19 @@ describe('live payments through Paynow', () => {
     }
   }, 60_000);
 
-  it(
-    'an answer with a bad hash is a 502; ' + 'the payment stays pending and is found by trace, then completes',
-    async () => {
-      fake.setMode('remotetransaction', 'bad-hash');
-      let res;
-      try {
-        res = await pay('live-badhash-1', '0771111111');
-      } finally {
-        fake.setMode('remotetransaction', 'normal');
-      }
-      expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ code: 'provider_error', message: expect.stringContaining('stays pending') });
-      expect(['pending', 'processing', 'success']).toContain((await verify('live-badhash-1')).body.status);
-      await settledAs('live-badhash-1', 'success');
-    },
-    60_000,
-  );
+  it('an answer with a bad hash is a 502; the payment stays pending, is found by trace, then completes', async () => {
+    fake.setMode('remotetransaction', 'bad-hash');
+    let res;
+    try {
+      res = await pay('live-badhash-1', '0771111111');
+    } finally {
+      fake.setMode('remotetransaction', 'normal');
+    }
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ code: 'provider_error', message: expect.stringContaining('stays pending') });
+    expect(['pending', 'processing', 'success']).toContain((await verify('live-badhash-1')).body.status);
+    await settledAs('live-badhash-1', 'success');
+  }, 60_000);
 
   it('Paynow down: 503 and the payment is failed, never stuck in processing', async () => {
     fake.setMode('remotetransaction', 'down');
@@ -201,95 +188,86 @@ describe('live payments through Paynow', () => {
     }
   }, 60_000);
 
-  it(
-    'a live payment with a method whose provider is not connected is a clear 422; ' +
-      'test payments without a test connection stay in the sandbox',
-    async () => {
-      const other = await stack.createBusiness('Not Connected');
-      const res = await stack.api('POST', '/v1/transactions', {
-        key: other.live.secret,
-        body: {
-          amount: 1000,
-          currency: 'USD',
-          email: 'a@example.com',
-          payment_method_code: 'ecocash',
-          mobile_money_number: '0771111111',
-        },
-      });
-      expect(res.status).toBe(422);
-      expect(res.body).toMatchObject({
-        code: 'payment_method_unavailable',
-        message: expect.stringContaining('PUT /v1/connections/paynow'),
-      });
-      const before = fake.requests.length;
-      const sandbox = await stack.api('POST', '/v1/transactions', {
-        key: keys.test.secret,
-        body: {
-          amount: 1000,
-          currency: 'USD',
-          email: 'a@example.com',
-          payment_method_code: 'ecocash',
-          mobile_money_number: '0771111111',
-          transaction_reference: 'sandbox-1',
-        },
-      });
-      expect(sandbox.status).toBe(200);
-      expect(fake.requests.length).toBe(before);
-      // Without a method, a business with no live connection has nothing to offer: 422 too.
-      const noMethod = await stack.api('POST', '/v1/transactions', {
-        key: other.live.secret,
-        body: { amount: 1000, currency: 'USD', email: 'a@example.com' },
-      });
-      expect(noMethod).toMatchObject({
-        status: 422,
-        body: { code: 'payment_method_unavailable', message: expect.stringContaining('PUT /v1/connections') },
-      });
-    },
-  );
+  it('live payment via an unconnected provider: 422; test one without a test connection stays in sandbox', async () => {
+    const other = await stack.createBusiness('Not Connected');
+    const res = await stack.api('POST', '/v1/transactions', {
+      key: other.live.secret,
+      body: {
+        amount: 1000,
+        currency: 'USD',
+        email: 'a@example.com',
+        payment_method_code: 'ecocash',
+        mobile_money_number: '0771111111',
+      },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      code: 'payment_method_unavailable',
+      message: expect.stringContaining('PUT /v1/connections/paynow'),
+    });
+    const before = fake.requests.length;
+    const sandbox = await stack.api('POST', '/v1/transactions', {
+      key: keys.test.secret,
+      body: {
+        amount: 1000,
+        currency: 'USD',
+        email: 'a@example.com',
+        payment_method_code: 'ecocash',
+        mobile_money_number: '0771111111',
+        transaction_reference: 'sandbox-1',
+      },
+    });
+    expect(sandbox.status).toBe(200);
+    expect(fake.requests.length).toBe(before);
+    // Without a method, a business with no live connection has nothing to offer: 422 too.
+    const noMethod = await stack.api('POST', '/v1/transactions', {
+      key: other.live.secret,
+      body: { amount: 1000, currency: 'USD', email: 'a@example.com' },
+    });
+    expect(noMethod).toMatchObject({
+      status: 422,
+      body: { code: 'payment_method_unavailable', message: expect.stringContaining('PUT /v1/connections') },
+    });
+  });
 
-  it(
-    'a live payment without a method: the customer chooses on the hosted checkout, ' +
-      'which sends the choice to its provider',
-    async () => {
-      const res = await stack.api('POST', '/v1/transactions', {
-        key: keys.live.secret,
-        body: { amount: 1000, currency: 'USD', email: 'merchant@example.com', transaction_reference: 'live-chk-1' },
+  it("live payment without a method: the hosted checkout sends the customer's choice to its provider", async () => {
+    const res = await stack.api('POST', '/v1/transactions', {
+      key: keys.live.secret,
+      body: { amount: 1000, currency: 'USD', email: 'merchant@example.com', transaction_reference: 'live-chk-1' },
+    });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { checkout_url: expect.stringContaining('/checkout?checkout_id=chk_') },
+    });
+    const checkoutId = String(new URL(String(res.body.checkout_url)).searchParams.get('checkout_id'));
+    const choose = (fields: Record<string, string>) =>
+      fetch(`${stack.gatewayUrl}/checkout/pay`, {
+        method: 'POST',
+        body: new URLSearchParams({ checkout_id: checkoutId, action: 'pay', ...fields }),
+        redirect: 'manual',
       });
-      expect(res).toMatchObject({
-        status: 200,
-        body: { checkout_url: expect.stringContaining('/checkout?checkout_id=chk_') },
-      });
-      const checkoutId = String(new URL(String(res.body.checkout_url)).searchParams.get('checkout_id'));
-      const choose = (fields: Record<string, string>) =>
-        fetch(`${stack.gatewayUrl}/checkout/pay`, {
-          method: 'POST',
-          body: new URLSearchParams({ checkout_id: checkoutId, action: 'pay', ...fields }),
-          redirect: 'manual',
-        });
-      // DPO Pay is not connected: the page says so and nothing is kept.
-      const refused = await choose({ payment_method_code: 'dpo' });
-      expect(refused.status).toBe(422);
-      expect(await refused.text()).toContain('PUT /v1/connections/dpo');
-      expect((await verify('live-chk-1')).body).toMatchObject({ status: 'pending' });
-      // Paid after 1.5 s here.
-      const sent = await choose({ payment_method_code: 'ecocash', mobile_money_number: '0772222222' });
-      expect(sent.status).toBe(303);
-      const total = (await verify('live-chk-1')).body.total as number;
-      expect(Object.fromEntries(fake.requestsTo('remotetransaction').at(-1)!.fields)).toMatchObject({
-        reference: 'live-chk-1',
-        method: 'ecocash',
-        amount: (total / 100).toFixed(2),
-      });
-      // While Paynow has it, the page shows who has it, never the form.
-      const page = await (
-        await fetch(`${stack.gatewayUrl}/checkout?checkout_id=${checkoutId}`, { redirect: 'manual' })
-      ).text();
-      expect(page).toMatch(/Paynow/);
-      expect(page).not.toContain('action="/checkout/pay"');
-      await settledAs('live-chk-1', 'success');
-    },
-    60_000,
-  );
+    // DPO Pay is not connected: the page says so and nothing is kept.
+    const refused = await choose({ payment_method_code: 'dpo' });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain('PUT /v1/connections/dpo');
+    expect((await verify('live-chk-1')).body).toMatchObject({ status: 'pending' });
+    // Paid after 1.5 s here.
+    const sent = await choose({ payment_method_code: 'ecocash', mobile_money_number: '0772222222' });
+    expect(sent.status).toBe(303);
+    const total = (await verify('live-chk-1')).body.total as number;
+    expect(Object.fromEntries(fake.requestsTo('remotetransaction').at(-1)!.fields)).toMatchObject({
+      reference: 'live-chk-1',
+      method: 'ecocash',
+      amount: (total / 100).toFixed(2),
+    });
+    // While Paynow has it, the page shows who has it, never the form.
+    const page = await (
+      await fetch(`${stack.gatewayUrl}/checkout?checkout_id=${checkoutId}`, { redirect: 'manual' })
+    ).text();
+    expect(page).toMatch(/Paynow/);
+    expect(page).not.toContain('action="/checkout/pay"');
+    await settledAs('live-chk-1', 'success');
+  }, 60_000);
 
   it("a test-mode connection sends the business's test payments to Paynow's test mode", async () => {
     expect(
@@ -328,106 +306,95 @@ describe('live payments through Paynow', () => {
     });
   }, 60_000);
 
-  it(
-    "ZimSwitch by Paynow's web flow: the answer carries authorization_url, the checkout page cannot decline it, " +
-      'the customer pays at Paynow and comes back to the outcome',
-    async () => {
-      fake.notifications = 'off';
-      try {
-        const res = await pay('live-web-1', '', { payment_method_code: 'zimswitch', mobile_money_number: undefined });
-        expect(res.status).toBe(200);
-        const url = String(res.body.authorization_url);
-        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/payment\/confirmpayment\/\d+/i);
-        expect(fake.requestsTo('initiatetransaction').length).toBeGreaterThan(0);
-        expect((await verify('live-web-1')).body.status).toBe('pending');
-        // Paynow sends the customer back to our return URL, which asks Paynow and goes on to the checkout page.
-        const back = Object.fromEntries(fake.requestsTo('initiatetransaction').at(-1)!.fields).returnurl;
-        expect(back).toBe(`${stack.gatewayUrl}/v1/provider-returns/paynow/${res.body.transaction_id}`);
-        const early = await fetch(back, { redirect: 'manual' });
-        expect(early.status).toBe(303);
-        const checkoutId = new URL(String(early.headers.get('location')), stack.gatewayUrl).searchParams.get(
-          'checkout_id',
-        );
-        expect(checkoutId).toMatch(/^chk_/);
-        // Back before paying: not final (Paynow says Created), and the checkout page must not end the payment itself.
-        const open = ['pending', 'processing'];
-        expect(open).toContain((await verify('live-web-1')).body.status);
-        await fetch(`${stack.gatewayUrl}/checkout/pay`, {
-          method: 'POST',
-          body: new URLSearchParams({ checkout_id: String(checkoutId), action: 'decline' }),
-          redirect: 'manual',
-        });
-        expect(open).toContain((await verify('live-web-1')).body.status);
-        expect(
-          (await fetch(`${url}${url.includes('?') ? '&' : '?'}outcome=paid`, { redirect: 'manual' })).status,
-        ).toBeLessThan(400);
-        // Back after paying: the outcome is known when the customer arrives (no status update was sent).
-        const checksBefore = fake.requestsTo('checkpayment').length;
-        expect((await fetch(back, { redirect: 'manual' })).status).toBe(303);
-        expect(fake.requestsTo('checkpayment').length).toBeGreaterThan(checksBefore);
-        expect((await verify('live-web-1')).body.status).toBe('success');
-        // Forged returns change nothing: an unknown payment or provider is a 404.
-        expect(
-          (await fetch(`${stack.gatewayUrl}/v1/provider-returns/paynow/txn_doesnotexist`, { redirect: 'manual' }))
-            .status,
-        ).toBe(404);
-        expect(
-          (
-            await fetch(`${stack.gatewayUrl}/v1/provider-returns/ozow/${res.body.transaction_id}`, {
-              redirect: 'manual',
-            })
-          ).status,
-        ).toBe(404);
-      } finally {
-        fake.notifications = 'on';
-      }
-    },
-    60_000,
-  );
-
-  it(
-    'a refund of a live Paynow payment waits for an operator, ' + 'who completes or fails it through the admin API',
-    async () => {
-      const admin = { authorization: `Bearer ${stack.adminToken}` };
-      const refund = await stack.api('POST', '/v1/transactions/refund', {
-        key: keys.live.secret,
-        body: { transaction_reference: 'live-notify-1', amount: 400 },
+  it("ZimSwitch web flow: authorization_url; checkout can't decline; pay at Paynow, back to outcome", async () => {
+    fake.notifications = 'off';
+    try {
+      const res = await pay('live-web-1', '', { payment_method_code: 'zimswitch', mobile_money_number: undefined });
+      expect(res.status).toBe(200);
+      const url = String(res.body.authorization_url);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/payment\/confirmpayment\/\d+/i);
+      expect(fake.requestsTo('initiatetransaction').length).toBeGreaterThan(0);
+      expect((await verify('live-web-1')).body.status).toBe('pending');
+      // Paynow sends the customer back to our return URL, which asks Paynow and goes on to the checkout page.
+      const back = Object.fromEntries(fake.requestsTo('initiatetransaction').at(-1)!.fields).returnurl;
+      expect(back).toBe(`${stack.gatewayUrl}/v1/provider-returns/paynow/${res.body.transaction_id}`);
+      const early = await fetch(back, { redirect: 'manual' });
+      expect(early.status).toBe(303);
+      const checkoutId = new URL(String(early.headers.get('location')), stack.gatewayUrl).searchParams.get(
+        'checkout_id',
+      );
+      expect(checkoutId).toMatch(/^chk_/);
+      // Back before paying: not final (Paynow says Created), and the checkout page must not end the payment itself.
+      const open = ['pending', 'processing'];
+      expect(open).toContain((await verify('live-web-1')).body.status);
+      await fetch(`${stack.gatewayUrl}/checkout/pay`, {
+        method: 'POST',
+        body: new URLSearchParams({ checkout_id: String(checkoutId), action: 'decline' }),
+        redirect: 'manual',
       });
-      expect(refund.status).toBe(200);
-      expect(refund.body).toMatchObject({ status: 'pending', amount: 400 });
-      const id = String(refund.body.refund_id);
-      const read = async () =>
-        (await stack.api('GET', `/v1/transactions/refunds/${id}`, { key: keys.live.secret })).body;
-      expect(await read()).toMatchObject({ status: 'pending', message: expect.stringContaining('operator') });
-      const done = await stack.api('POST', `/admin/v1/refunds/${id}/complete`, {
-        headers: admin,
-        body: { note: 'Refunded at Paynow, ref 9510' },
-      });
-      expect(done.status).toBe(200);
-      expect(done.body).toMatchObject({ refund_id: id, status: 'success', message: 'Refunded at Paynow, ref 9510' });
-      const again = await stack.api('POST', `/admin/v1/refunds/${id}/fail`, { headers: admin, body: {} });
-      expect(again.status).toBe(400);
-      expect(await read()).toMatchObject({ status: 'success' });
-
-      const second = await stack.api('POST', '/v1/transactions/refund', {
-        key: keys.live.secret,
-        body: { transaction_reference: 'live-notify-1', amount: 100 },
-      });
-      const failed = await stack.api('POST', `/admin/v1/refunds/${String(second.body.refund_id)}/fail`, {
-        headers: admin,
-        body: {},
-      });
-      expect(failed.body).toMatchObject({ status: 'failed' });
-      // A merchant key cannot resolve refunds; an unknown id is a 404.
+      expect(open).toContain((await verify('live-web-1')).body.status);
       expect(
-        (await stack.api('POST', `/admin/v1/refunds/${id}/complete`, { key: keys.live.secret, body: {} })).status,
-      ).toBe(401);
+        (await fetch(`${url}${url.includes('?') ? '&' : '?'}outcome=paid`, { redirect: 'manual' })).status,
+      ).toBeLessThan(400);
+      // Back after paying: the outcome is known when the customer arrives (no status update was sent).
+      const checksBefore = fake.requestsTo('checkpayment').length;
+      expect((await fetch(back, { redirect: 'manual' })).status).toBe(303);
+      expect(fake.requestsTo('checkpayment').length).toBeGreaterThan(checksBefore);
+      expect((await verify('live-web-1')).body.status).toBe('success');
+      // Forged returns change nothing: an unknown payment or provider is a 404.
       expect(
-        (await stack.api('POST', '/admin/v1/refunds/rfd_unknown/complete', { headers: admin, body: {} })).status,
+        (await fetch(`${stack.gatewayUrl}/v1/provider-returns/paynow/txn_doesnotexist`, { redirect: 'manual' })).status,
       ).toBe(404);
-    },
-    60_000,
-  );
+      expect(
+        (
+          await fetch(`${stack.gatewayUrl}/v1/provider-returns/ozow/${res.body.transaction_id}`, {
+            redirect: 'manual',
+          })
+        ).status,
+      ).toBe(404);
+    } finally {
+      fake.notifications = 'on';
+    }
+  }, 60_000);
+
+  it('a live Paynow refund waits for an operator, who completes or fails it through the admin API', async () => {
+    const admin = { authorization: `Bearer ${stack.adminToken}` };
+    const refund = await stack.api('POST', '/v1/transactions/refund', {
+      key: keys.live.secret,
+      body: { transaction_reference: 'live-notify-1', amount: 400 },
+    });
+    expect(refund.status).toBe(200);
+    expect(refund.body).toMatchObject({ status: 'pending', amount: 400 });
+    const id = String(refund.body.refund_id);
+    const read = async () => (await stack.api('GET', `/v1/transactions/refunds/${id}`, { key: keys.live.secret })).body;
+    expect(await read()).toMatchObject({ status: 'pending', message: expect.stringContaining('operator') });
+    const done = await stack.api('POST', `/admin/v1/refunds/${id}/complete`, {
+      headers: admin,
+      body: { note: 'Refunded at Paynow, ref 9510' },
+    });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ refund_id: id, status: 'success', message: 'Refunded at Paynow, ref 9510' });
+    const again = await stack.api('POST', `/admin/v1/refunds/${id}/fail`, { headers: admin, body: {} });
+    expect(again.status).toBe(400);
+    expect(await read()).toMatchObject({ status: 'success' });
+
+    const second = await stack.api('POST', '/v1/transactions/refund', {
+      key: keys.live.secret,
+      body: { transaction_reference: 'live-notify-1', amount: 100 },
+    });
+    const failed = await stack.api('POST', `/admin/v1/refunds/${String(second.body.refund_id)}/fail`, {
+      headers: admin,
+      body: {},
+    });
+    expect(failed.body).toMatchObject({ status: 'failed' });
+    // A merchant key cannot resolve refunds; an unknown id is a 404.
+    expect(
+      (await stack.api('POST', `/admin/v1/refunds/${id}/complete`, { key: keys.live.secret, body: {} })).status,
+    ).toBe(401);
+    expect(
+      (await stack.api('POST', '/admin/v1/refunds/rfd_unknown/complete', { headers: admin, body: {} })).status,
+    ).toBe(404);
+  }, 60_000);
 
   it('after all of it, no payment got two success webhooks and every webhook-id arrived once', () => {
     const ids = receiver.at('/live').map((w) => w.headers['webhook-id']);

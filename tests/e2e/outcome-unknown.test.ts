@@ -77,92 +77,78 @@ describe('a request whose outcome is unknown: the retry with the same key gets t
     expect(String(res.body.message)).not.toMatch(/try again$/);
   }
 
-  it(
-    'an initialize the service commits after the gateway gave up: 504, then 409, ' +
-      'then that same payment (never a second one)',
-    async () => {
-      const body = sandboxPayment('late-commit-1');
-      const first = await holding(['LOCK TABLE transactions IN SHARE MODE'], async () => {
-        const res = await post('/v1/transactions', keys.test.secret, 'K-late-1', body);
-        // Released before the deadline plus margin: the service's insert, still waiting, commits now.
-        return res;
-      });
-      expectOutcomeUnknown(first);
-      // At once: the first attempt may still be committing, so the key is not free, and the answer is not replayed.
-      const meanwhile = await post('/v1/transactions', keys.test.secret, 'K-late-1', body);
-      expect(meanwhile.status).toBe(409);
-      const known = await retryUntilKnown('/v1/transactions', keys.test.secret, 'K-late-1', body);
-      expect(known.status).toBe(200);
-      expect(known.body).toMatchObject({ result: 'success', transaction_reference: 'late-commit-1' });
-      const verified = await stack.api('GET', '/v1/transactions/verify?reference=late-commit-1', {
-        key: keys.test.secret,
-      });
-      expect(verified.status).toBe(200);
-      expect(known.body.transaction_id).toBe(verified.body.transaction_id);
-      const { rows } = await stack
-        .db('transaction-service')
-        .query("SELECT count(*)::int AS n FROM transactions WHERE reference = 'late-commit-1'");
-      expect(rows[0].n).toBe(1);
-      // Later retries replay the kept answer.
-      const replay = await post('/v1/transactions', keys.test.secret, 'K-late-1', body);
-      expect(replay.status).toBe(200);
-      expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    },
-    60_000,
-  );
+  it('initialize committed after the gateway gave up: 504, 409, then that same payment, never a second', async () => {
+    const body = sandboxPayment('late-commit-1');
+    const first = await holding(['LOCK TABLE transactions IN SHARE MODE'], async () => {
+      const res = await post('/v1/transactions', keys.test.secret, 'K-late-1', body);
+      // Released before the deadline plus margin: the service's insert, still waiting, commits now.
+      return res;
+    });
+    expectOutcomeUnknown(first);
+    // At once: the first attempt may still be committing, so the key is not free, and the answer is not replayed.
+    const meanwhile = await post('/v1/transactions', keys.test.secret, 'K-late-1', body);
+    expect(meanwhile.status).toBe(409);
+    const known = await retryUntilKnown('/v1/transactions', keys.test.secret, 'K-late-1', body);
+    expect(known.status).toBe(200);
+    expect(known.body).toMatchObject({ result: 'success', transaction_reference: 'late-commit-1' });
+    const verified = await stack.api('GET', '/v1/transactions/verify?reference=late-commit-1', {
+      key: keys.test.secret,
+    });
+    expect(verified.status).toBe(200);
+    expect(known.body.transaction_id).toBe(verified.body.transaction_id);
+    const { rows } = await stack
+      .db('transaction-service')
+      .query("SELECT count(*)::int AS n FROM transactions WHERE reference = 'late-commit-1'");
+    expect(rows[0].n).toBe(1);
+    // Later retries replay the kept answer.
+    const replay = await post('/v1/transactions', keys.test.secret, 'K-late-1', body);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  }, 60_000);
 
-  it(
-    'with a public key and no reference: the first attempt is cancelled at its deadline, ' +
-      'the retry creates exactly one payment',
-    async () => {
-      const { transaction_reference: _ignored, requested_response: _test, ...body } = sandboxPayment('unused');
-      const before = await stack
-        .db('transaction-service')
-        .query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE business_id = $1', [keys.id]);
-      const first = await holding(['LOCK TABLE transactions IN SHARE MODE'], async () => {
-        const res = await post('/v1/transactions', keys.test.public, 'K-public-1', body);
-        // The service cancels its insert RPC_DEADLINE_MARGIN_MS after the deadline: nothing waits on the lock then.
-        await waitFor('the insert to be cancelled', async () => (await waitingStatements('transactions')) === 0, {
-          timeoutMs: 10_000,
-        });
-        return res;
+  it('public key, no reference: first try cancelled at its deadline; the retry creates just one payment', async () => {
+    const { transaction_reference: _ignored, requested_response: _test, ...body } = sandboxPayment('unused');
+    const before = await stack
+      .db('transaction-service')
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE business_id = $1', [keys.id]);
+    const first = await holding(['LOCK TABLE transactions IN SHARE MODE'], async () => {
+      const res = await post('/v1/transactions', keys.test.public, 'K-public-1', body);
+      // The service cancels its insert RPC_DEADLINE_MARGIN_MS after the deadline: nothing waits on the lock then.
+      await waitFor('the insert to be cancelled', async () => (await waitingStatements('transactions')) === 0, {
+        timeoutMs: 10_000,
       });
-      expectOutcomeUnknown(first);
-      const known = await retryUntilKnown('/v1/transactions', keys.test.public, 'K-public-1', body);
-      expect(known.status).toBe(200);
-      const after = await stack
-        .db('transaction-service')
-        .query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE business_id = $1', [keys.id]);
-      expect(after.rows[0].n - before.rows[0].n).toBe(1);
-      // The same key with another body is still refused as a reuse.
-      const reused = await post('/v1/transactions', keys.test.public, 'K-public-1', { ...body, amount: 999 });
-      expect(reused.status).toBe(422);
-      expect(reused.body).toMatchObject({ code: 'idempotency_key_reused' });
-    },
-    60_000,
-  );
+      return res;
+    });
+    expectOutcomeUnknown(first);
+    const known = await retryUntilKnown('/v1/transactions', keys.test.public, 'K-public-1', body);
+    expect(known.status).toBe(200);
+    const after = await stack
+      .db('transaction-service')
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE business_id = $1', [keys.id]);
+    expect(after.rows[0].n - before.rows[0].n).toBe(1);
+    // The same key with another body is still refused as a reuse.
+    const reused = await post('/v1/transactions', keys.test.public, 'K-public-1', { ...body, amount: 999 });
+    expect(reused.status).toBe(422);
+    expect(reused.body).toMatchObject({ code: 'idempotency_key_reused' });
+  }, 60_000);
 
-  it(
-    'a refund the service commits after the gateway gave up: ' + 'the retry gets that refund, and there is one',
-    async () => {
-      await payAndSettle(stack, keys.test.secret, 'refund-late-1');
-      const body = { transaction_reference: 'refund-late-1', amount: 400 };
-      const first = await holding(["SELECT 1 FROM transactions WHERE reference = 'refund-late-1' FOR UPDATE"], () =>
-        post('/v1/transactions/refund', keys.test.secret, 'R-late-1', body),
-      );
-      expectOutcomeUnknown(first);
-      const known = await retryUntilKnown('/v1/transactions/refund', keys.test.secret, 'R-late-1', body);
-      expect(known.status).toBe(200);
-      expect(known.body).toMatchObject({ refund_id: expect.stringMatching(/^rfd_/), amount: 400 });
-      const listed = await stack.api<{ refunds: Body[] }>(
-        'GET',
-        '/v1/transactions/refunds?transaction_reference=refund-late-1',
-        { key: keys.test.secret },
-      );
-      expect(listed.body.refunds.map((r) => r.refund_id)).toEqual([known.body.refund_id]);
-    },
-    60_000,
-  );
+  it('a refund committed after the gateway gave up: the retry gets that refund, and there is one', async () => {
+    await payAndSettle(stack, keys.test.secret, 'refund-late-1');
+    const body = { transaction_reference: 'refund-late-1', amount: 400 };
+    const first = await holding(["SELECT 1 FROM transactions WHERE reference = 'refund-late-1' FOR UPDATE"], () =>
+      post('/v1/transactions/refund', keys.test.secret, 'R-late-1', body),
+    );
+    expectOutcomeUnknown(first);
+    const known = await retryUntilKnown('/v1/transactions/refund', keys.test.secret, 'R-late-1', body);
+    expect(known.status).toBe(200);
+    expect(known.body).toMatchObject({ refund_id: expect.stringMatching(/^rfd_/), amount: 400 });
+    const listed = await stack.api<{ refunds: Body[] }>(
+      'GET',
+      '/v1/transactions/refunds?transaction_reference=refund-late-1',
+      { key: keys.test.secret },
+    );
+    expect(listed.body.refunds.map((r) => r.refund_id)).toEqual([known.body.refund_id]);
+  }, 60_000);
 
   it('a refund cancelled at its deadline is not applied; the retry applies it once', async () => {
     await payAndSettle(stack, keys.test.secret, 'refund-cancel-1');

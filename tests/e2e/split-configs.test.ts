@@ -177,33 +177,28 @@ describe('split configs', () => {
       expect(list.body.split_configs.find((c) => c.public_id === id)?.is_active).toBe(false);
     });
 
-    it(
-      'shows and changes a config only for its owner in its mode: ' + '404 for anyone else, and for a malformed id',
-      async () => {
-        const id = await createConfig(owner, body);
-        for (const key of [partner.test.secret, stranger.test.secret, owner.live.secret]) {
-          const put = await api('PUT', `/v1/splits/config/${id}`, key, { split_value: 1 });
-          expect(put.status).toBe(404);
-          expect(put.body).toMatchObject({ result: 'error', code: 'not_found' });
-          expect((await api('DELETE', `/v1/splits/config/${id}`, key)).status).toBe(404);
-        }
-        for (const bad of ['not-a-uuid', '12', `${id}x`]) {
-          expect((await api('PUT', `/v1/splits/config/${bad}`, owner.test.secret, { split_value: 1 })).status).toBe(
-            404,
-          );
-          expect((await api('DELETE', `/v1/splits/config/${bad}`, owner.test.secret)).status).toBe(404);
-        }
-        const list = await api<{ split_configs: { public_id: string; split_value: number; is_active: boolean }[] }>(
-          'GET',
-          '/v1/splits/config',
-          owner.test.secret,
-        );
-        expect(list.body.split_configs.find((c) => c.public_id === id)).toMatchObject({
-          split_value: 250,
-          is_active: true,
-        });
-      },
-    );
+    it('only its owner in its mode sees and changes a config: 404 for anyone else and for a malformed id', async () => {
+      const id = await createConfig(owner, body);
+      for (const key of [partner.test.secret, stranger.test.secret, owner.live.secret]) {
+        const put = await api('PUT', `/v1/splits/config/${id}`, key, { split_value: 1 });
+        expect(put.status).toBe(404);
+        expect(put.body).toMatchObject({ result: 'error', code: 'not_found' });
+        expect((await api('DELETE', `/v1/splits/config/${id}`, key)).status).toBe(404);
+      }
+      for (const bad of ['not-a-uuid', '12', `${id}x`]) {
+        expect((await api('PUT', `/v1/splits/config/${bad}`, owner.test.secret, { split_value: 1 })).status).toBe(404);
+        expect((await api('DELETE', `/v1/splits/config/${bad}`, owner.test.secret)).status).toBe(404);
+      }
+      const list = await api<{ split_configs: { public_id: string; split_value: number; is_active: boolean }[] }>(
+        'GET',
+        '/v1/splits/config',
+        owner.test.secret,
+      );
+      expect(list.body.split_configs.find((c) => c.public_id === id)).toMatchObject({
+        split_value: 250,
+        is_active: true,
+      });
+    });
   });
 
   describe('which configs apply: the version in force when the transaction was created', () => {

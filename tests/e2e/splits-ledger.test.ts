@@ -32,95 +32,92 @@ describe('split payments and the commission ledger', () => {
       supplier = await stack.createBusiness('Split Supplier');
     });
 
-    it(
-      'records a paid transaction’s splits: the partner is owed, ' + 'the owner owes (docs/decisions/0005-ledger.md)',
-      async () => {
-        // 2.5 % fee to the platform: floor(10 000 × 250 / 10 000) = 250.
-        const feeId = await createConfig(merchant, {
-          partner_business_id: platform.id,
-          split_type: 'percentage',
-          split_value: 250,
-          split_role: 'fee',
-          currency: 'USD',
-        });
-        // Principal to the supplier, the merchant keeping 1 500 as commission: 10 000 − 1 500 = 8 500.
-        await createConfig(merchant, {
-          partner_business_id: supplier.id,
-          split_type: 'fixed',
-          split_value: 1_500,
-          split_role: 'principal',
-          currency: 'USD',
-        });
-        // Neither of these applies to a test-mode USD payment.
-        await createConfig(merchant, {
+    it('records a paid transaction’s splits: the partner is owed, the owner owes (decision 0005-ledger)', async () => {
+      // 2.5 % fee to the platform: floor(10 000 × 250 / 10 000) = 250.
+      const feeId = await createConfig(merchant, {
+        partner_business_id: platform.id,
+        split_type: 'percentage',
+        split_value: 250,
+        split_role: 'fee',
+        currency: 'USD',
+      });
+      // Principal to the supplier, the merchant keeping 1 500 as commission: 10 000 − 1 500 = 8 500.
+      await createConfig(merchant, {
+        partner_business_id: supplier.id,
+        split_type: 'fixed',
+        split_value: 1_500,
+        split_role: 'principal',
+        currency: 'USD',
+      });
+      // Neither of these applies to a test-mode USD payment.
+      await createConfig(merchant, {
+        partner_business_id: platform.id,
+        split_type: 'fixed',
+        split_value: 100,
+        split_role: 'fee',
+        currency: 'ZAR',
+      });
+      await createConfig(
+        merchant,
+        {
           partner_business_id: platform.id,
           split_type: 'fixed',
           split_value: 100,
           split_role: 'fee',
-          currency: 'ZAR',
-        });
-        await createConfig(
-          merchant,
-          {
-            partner_business_id: platform.id,
-            split_type: 'fixed',
-            split_value: 100,
-            split_role: 'fee',
-            currency: 'USD',
-          },
-          merchant.live.secret,
-        );
-
-        paid = await pay(merchant, 10_000);
-
-        const platformSummary = await waitFor('the platform to be owed its fee', async () => {
-          const s = await summary(platform);
-          return s.owed_to_you.length > 0 ? s : undefined;
-        });
-        expect(platformSummary).toEqual({ owed_to_you: [{ currency: 'USD', total: 250 }], you_owe: [] });
-        expect(await summary(supplier)).toEqual({ owed_to_you: [{ currency: 'USD', total: 8_500 }], you_owe: [] });
-        expect(await summary(merchant)).toEqual({ owed_to_you: [], you_owe: [{ currency: 'USD', total: 8_750 }] });
-        expect(await summary(platform, platform.live.secret)).toEqual({ owed_to_you: [], you_owe: [] });
-
-        const { ledger_entries, count } = await ledger(platform);
-        expect(count).toBe(1);
-        const [feeConfigRow] = (
-          await stack
-            .db('split-ledger-service')
-            .query('SELECT id::int AS id FROM split_configs WHERE public_id = $1', [feeId])
-        ).rows;
-        const [txnRow] = (
-          await stack
-            .db('transaction-service')
-            .query('SELECT id::int AS id FROM transactions WHERE public_id = $1', [paid.transactionId])
-        ).rows;
-        expect(ledger_entries[0]).toEqual({
-          public_id: expect.stringMatching(UUID),
-          transaction_id: txnRow.id,
-          split_config_id: feeConfigRow.id,
-          creditor_business_id: platform.id,
-          debtor_business_id: merchant.id,
-          amount: 250,
           currency: 'USD',
-          status: 'pending',
-          invoice_reference: null,
-          settlement_date: null,
-          date_created: expect.stringMatching(SPEC_DATE_TIME),
-        });
-        expect(Object.keys(ledger_entries[0])).toHaveLength(11);
-        expect((await ledger(merchant)).count).toBe(2);
+        },
+        merchant.live.secret,
+      );
 
-        // Each entry is announced once on ledger.entry_created, keyed by the transaction.
-        const { rows } = await stack
+      paid = await pay(merchant, 10_000);
+
+      const platformSummary = await waitFor('the platform to be owed its fee', async () => {
+        const s = await summary(platform);
+        return s.owed_to_you.length > 0 ? s : undefined;
+      });
+      expect(platformSummary).toEqual({ owed_to_you: [{ currency: 'USD', total: 250 }], you_owe: [] });
+      expect(await summary(supplier)).toEqual({ owed_to_you: [{ currency: 'USD', total: 8_500 }], you_owe: [] });
+      expect(await summary(merchant)).toEqual({ owed_to_you: [], you_owe: [{ currency: 'USD', total: 8_750 }] });
+      expect(await summary(platform, platform.live.secret)).toEqual({ owed_to_you: [], you_owe: [] });
+
+      const { ledger_entries, count } = await ledger(platform);
+      expect(count).toBe(1);
+      const [feeConfigRow] = (
+        await stack
           .db('split-ledger-service')
-          .query(
-            "SELECT payload->'data'->'entry'->>'amount' AS amount FROM outbox_events " +
-              "WHERE topic = 'ledger.entry_created' AND message_key = $1 ORDER BY id",
-            [paid.transactionId],
-          );
-        expect(rows.map((r) => Number(r.amount))).toEqual([250, 8_500]);
-      },
-    );
+          .query('SELECT id::int AS id FROM split_configs WHERE public_id = $1', [feeId])
+      ).rows;
+      const [txnRow] = (
+        await stack
+          .db('transaction-service')
+          .query('SELECT id::int AS id FROM transactions WHERE public_id = $1', [paid.transactionId])
+      ).rows;
+      expect(ledger_entries[0]).toEqual({
+        public_id: expect.stringMatching(UUID),
+        transaction_id: txnRow.id,
+        split_config_id: feeConfigRow.id,
+        creditor_business_id: platform.id,
+        debtor_business_id: merchant.id,
+        amount: 250,
+        currency: 'USD',
+        status: 'pending',
+        invoice_reference: null,
+        settlement_date: null,
+        date_created: expect.stringMatching(SPEC_DATE_TIME),
+      });
+      expect(Object.keys(ledger_entries[0])).toHaveLength(11);
+      expect((await ledger(merchant)).count).toBe(2);
+
+      // Each entry is announced once on ledger.entry_created, keyed by the transaction.
+      const { rows } = await stack
+        .db('split-ledger-service')
+        .query(
+          "SELECT payload->'data'->'entry'->>'amount' AS amount FROM outbox_events " +
+            "WHERE topic = 'ledger.entry_created' AND message_key = $1 ORDER BY id",
+          [paid.transactionId],
+        );
+      expect(rows.map((r) => Number(r.amount))).toEqual([250, 8_500]);
+    });
 
     it('pages the ledger newest first, with count the total', async () => {
       const all = await ledger(merchant);

@@ -166,51 +166,46 @@ describe('callbacks and webhook deliveries', () => {
   });
 
   describe('delivery', () => {
-    it(
-      'delivers a success to every subscribed active callback of the business and mode, signed, ' +
-        'and to nobody else',
-      async () => {
-        const subscribed = await register('/sub', ['transaction.success']);
-        await register('/other-event', ['transaction.failed']);
-        const inactive = await register('/inactive', ['transaction.success']);
-        await stack.api('PUT', `/v1/callback/${inactive.id}`, { key: keys.test.secret, body: { is_active: false } });
-        await register('/other-business', ['transaction.success'], other.test.secret);
-        await register('/live-mode', ['transaction.success'], keys.live.secret);
+    it('delivers a success, signed, to each subscribed active callback of its business and mode only', async () => {
+      const subscribed = await register('/sub', ['transaction.success']);
+      await register('/other-event', ['transaction.failed']);
+      const inactive = await register('/inactive', ['transaction.success']);
+      await stack.api('PUT', `/v1/callback/${inactive.id}`, { key: keys.test.secret, body: { is_active: false } });
+      await register('/other-business', ['transaction.success'], other.test.secret);
+      await register('/live-mode', ['transaction.success'], keys.live.secret);
 
-        const init = await paySuccess('hook-1');
-        expect(init.status).toBe(200);
-        const [hit] = await waitFor(
-          'the success webhook',
-          () => (receiver.at('/sub').length > 0 ? receiver.at('/sub') : undefined),
-          { timeoutMs: 30_000 },
-        );
+      const init = await paySuccess('hook-1');
+      expect(init.status).toBe(200);
+      const [hit] = await waitFor(
+        'the success webhook',
+        () => (receiver.at('/sub').length > 0 ? receiver.at('/sub') : undefined),
+        { timeoutMs: 30_000 },
+      );
 
-        const payload = new Webhook(await secretOf(subscribed.id)).verify(hit.body, hit.headers) as Body;
-        expect(payload).toEqual({
-          id: hit.headers['webhook-id'],
-          event: 'transaction.success',
-          created_at: expect.any(String),
-          mode: 'test',
-          data: expect.objectContaining({
-            transaction_id: init.body.transaction_id,
-            transaction_reference: 'hook-1',
-            status: 'success',
-            previous_status: 'processing',
-            amount: 1500,
-          }),
-        });
-        expect(hit.headers['webhook-id']).toMatch(/^evt_/);
+      const payload = new Webhook(await secretOf(subscribed.id)).verify(hit.body, hit.headers) as Body;
+      expect(payload).toEqual({
+        id: hit.headers['webhook-id'],
+        event: 'transaction.success',
+        created_at: expect.any(String),
+        mode: 'test',
+        data: expect.objectContaining({
+          transaction_id: init.body.transaction_id,
+          transaction_reference: 'hook-1',
+          status: 'success',
+          previous_status: 'processing',
+          amount: 1500,
+        }),
+      });
+      expect(hit.headers['webhook-id']).toMatch(/^evt_/);
 
-        // Give stray deliveries the time to show up, then check there were none.
-        await paySuccess('hook-1b');
-        await waitFor('the second success webhook', () => receiver.at('/sub').length >= 2, { timeoutMs: 30_000 });
-        for (const path of ['/other-event', '/inactive', '/other-business', '/live-mode'])
-          expect(receiver.at(path)).toEqual([]);
-        expect(receiver.at('/sub')).toHaveLength(2);
-        expect((await fetchCallback(subscribed.id)).last_triggered).toEqual(expect.any(String));
-      },
-      60_000,
-    );
+      // Give stray deliveries the time to show up, then check there were none.
+      await paySuccess('hook-1b');
+      await waitFor('the second success webhook', () => receiver.at('/sub').length >= 2, { timeoutMs: 30_000 });
+      for (const path of ['/other-event', '/inactive', '/other-business', '/live-mode'])
+        expect(receiver.at(path)).toEqual([]);
+      expect(receiver.at('/sub')).toHaveLength(2);
+      expect((await fetchCallback(subscribed.id)).last_triggered).toEqual(expect.any(String));
+    }, 60_000);
 
     it('retries a failing receiver with the same webhook-id; failure_count rises and resets on success', async () => {
       receiver.script('/flaky', [500, 500, 200]);
@@ -243,69 +238,64 @@ describe('callbacks and webhook deliveries', () => {
       ).toMatchObject({ deliveries: [], total_count: 1 });
     }, 60_000);
 
-    it(
-      'disables a callback once its failures reach WEBHOOK_DISABLE_AFTER and last WEBHOOK_DISABLE_MIN_FAILING; ' +
-        'events meanwhile are skipped, and recover sends them all',
-      async () => {
-        receiver.script('/down', [500]);
-        const cb = await register('/down', ['transaction.success']);
-        const since = new Date(Date.now() - 1000).toISOString();
-        await paySuccess('hook-down');
-        const disabled = await waitFor(
-          'the callback to be disabled',
-          async () => ((c) => (c.is_active === false ? c : undefined))(await fetchCallback(cb.id)),
-          { timeoutMs: 40_000 },
-        );
-        const failed = receiver.at('/down');
-        expect(disabled.failure_count).toBeGreaterThan(2); // the count alone (2) stops it ~1 s in
-        expect(failed).toHaveLength(disabled.failure_count as number);
-        expect(failed[failed.length - 1].at - failed[0].at).toBeGreaterThanOrEqual(2_500);
-        // An event raised while the callback is disabled is recorded as skipped, not dropped.
-        await paySuccess('hook-down-2');
-        type Log = { deliveries: { status: string; event: string; attempts: unknown[] }[] };
-        const log = async (status = '') =>
-          (
-            await stack.api<Log>('GET', `/v1/callback/${cb.id}/deliveries${status ? `?status=${status}` : ''}`, {
-              key: keys.test.secret,
-            })
-          ).body.deliveries;
-        const skipped = await waitFor('the skipped delivery in the log', async () =>
-          ((l) => (l.length > 0 ? l : undefined))(await log('skipped')),
-        );
-        expect(skipped).toEqual([
-          expect.objectContaining({ event: 'transaction.success', status: 'skipped', attempts: [] }),
-        ]);
-        expect((await log()).map((d) => d.status).sort()).toEqual(['failed', 'skipped']);
-        expect(receiver.at('/down')).toHaveLength(failed.length);
-        receiver.script('/down', [200]); // still disabled: recover is refused
-        expect(
-          (await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).status,
-        ).toBe(400);
-        await stack.api('PUT', `/v1/callback/${cb.id}`, { key: keys.test.secret, body: { is_active: true } });
-        expect(await fetchCallback(cb.id)).toMatchObject({ is_active: true, failure_count: 0 });
-        expect(
-          (await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).body,
-        ).toMatchObject({ result: 'success', requeued: 2 });
-        const hits = await waitFor(
-          'both recovered deliveries',
-          () => (receiver.at('/down').length >= failed.length + 2 ? receiver.at('/down') : undefined),
-          { timeoutMs: 30_000 },
-        );
-        const verifier = new Webhook(await secretOf(cb.id));
-        const events = hits
-          .slice(failed.length)
-          .map((h) => verifier.verify(h.body, h.headers) as { id: string; data: { transaction_reference: string } });
-        expect(events.map((e) => e.data.transaction_reference).sort()).toEqual(['hook-down', 'hook-down-2']);
-        expect(events.find((e) => e.data.transaction_reference === 'hook-down')!.id).toBe(
-          failed[0].headers['webhook-id'],
-        );
-        await waitFor('both deliveries to be recorded as succeeded', async () => (await log('succeeded')).length === 2);
-        expect(
-          (await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).body,
-        ).toMatchObject({ requeued: 0 });
-      },
-      90_000,
-    );
+    it('disables at WEBHOOK_DISABLE_AFTER/WEBHOOK_DISABLE_MIN_FAILING; recover sends the skipped events', async () => {
+      receiver.script('/down', [500]);
+      const cb = await register('/down', ['transaction.success']);
+      const since = new Date(Date.now() - 1000).toISOString();
+      await paySuccess('hook-down');
+      const disabled = await waitFor(
+        'the callback to be disabled',
+        async () => ((c) => (c.is_active === false ? c : undefined))(await fetchCallback(cb.id)),
+        { timeoutMs: 40_000 },
+      );
+      const failed = receiver.at('/down');
+      expect(disabled.failure_count).toBeGreaterThan(2); // the count alone (2) stops it ~1 s in
+      expect(failed).toHaveLength(disabled.failure_count as number);
+      expect(failed[failed.length - 1].at - failed[0].at).toBeGreaterThanOrEqual(2_500);
+      // An event raised while the callback is disabled is recorded as skipped, not dropped.
+      await paySuccess('hook-down-2');
+      type Log = { deliveries: { status: string; event: string; attempts: unknown[] }[] };
+      const log = async (status = '') =>
+        (
+          await stack.api<Log>('GET', `/v1/callback/${cb.id}/deliveries${status ? `?status=${status}` : ''}`, {
+            key: keys.test.secret,
+          })
+        ).body.deliveries;
+      const skipped = await waitFor('the skipped delivery in the log', async () =>
+        ((l) => (l.length > 0 ? l : undefined))(await log('skipped')),
+      );
+      expect(skipped).toEqual([
+        expect.objectContaining({ event: 'transaction.success', status: 'skipped', attempts: [] }),
+      ]);
+      expect((await log()).map((d) => d.status).sort()).toEqual(['failed', 'skipped']);
+      expect(receiver.at('/down')).toHaveLength(failed.length);
+      receiver.script('/down', [200]); // still disabled: recover is refused
+      expect(
+        (await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).status,
+      ).toBe(400);
+      await stack.api('PUT', `/v1/callback/${cb.id}`, { key: keys.test.secret, body: { is_active: true } });
+      expect(await fetchCallback(cb.id)).toMatchObject({ is_active: true, failure_count: 0 });
+      expect(
+        (await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).body,
+      ).toMatchObject({ result: 'success', requeued: 2 });
+      const hits = await waitFor(
+        'both recovered deliveries',
+        () => (receiver.at('/down').length >= failed.length + 2 ? receiver.at('/down') : undefined),
+        { timeoutMs: 30_000 },
+      );
+      const verifier = new Webhook(await secretOf(cb.id));
+      const events = hits
+        .slice(failed.length)
+        .map((h) => verifier.verify(h.body, h.headers) as { id: string; data: { transaction_reference: string } });
+      expect(events.map((e) => e.data.transaction_reference).sort()).toEqual(['hook-down', 'hook-down-2']);
+      expect(events.find((e) => e.data.transaction_reference === 'hook-down')!.id).toBe(
+        failed[0].headers['webhook-id'],
+      );
+      await waitFor('both deliveries to be recorded as succeeded', async () => (await log('succeeded')).length === 2);
+      expect(
+        (await stack.api('POST', `/v1/callback/${cb.id}/recover`, { key: keys.test.secret, body: { since } })).body,
+      ).toMatchObject({ requeued: 0 });
+    }, 90_000);
 
     it('disables at once on 410 Gone', async () => {
       receiver.script('/gone', [410]);

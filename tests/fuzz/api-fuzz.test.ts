@@ -107,8 +107,7 @@ describe('API fuzzing (schemathesis): no input gives a server error or an undocu
   ];
 
   it(
-    'answers no 5xx, and only documented bodies, to any generated request, ' +
-      'with a secret key, on every merchant operation',
+    'no 5xx, only documented bodies, for any generated secret-key request to every merchant operation',
     async () => {
       const run = await fuzz('merchant', bin, [
         ...common(),

@@ -44,59 +44,55 @@ describe('the fake DPO Pay', () => {
     expect(p.output()).toContain(message);
   });
 
-  it(
-    'serves a payment on the port it prints, pushes to --push-url, ' +
-      'and stops on SIGTERM without printing the company token',
-    async () => {
-      const receiver = await ResultReceiver.start();
-      receiver.okBody = 'OK';
-      const p = run(['--port', '0', '--company', COMPANY, '--push-url', `${receiver.url}/push`]);
-      try {
-        const url = await waitFor('the listening line', () => /listening on (http:\/\/[\d.:]+)/.exec(p.output())?.[1], {
-          intervalMs: 50,
-          timeoutMs: 15_000,
-        });
-        expect(p.output()).not.toContain(COMPANY);
-        const connector = new DpoConnector(url);
-        const C = { companyToken: COMPANY, serviceType: '3854' };
-        const outcome = await connector.initiate(
+  it('serves on its printed port, pushes to --push-url, stops on SIGTERM, never prints the company token', async () => {
+    const receiver = await ResultReceiver.start();
+    receiver.okBody = 'OK';
+    const p = run(['--port', '0', '--company', COMPANY, '--push-url', `${receiver.url}/push`]);
+    try {
+      const url = await waitFor('the listening line', () => /listening on (http:\/\/[\d.:]+)/.exec(p.output())?.[1], {
+        intervalMs: 50,
+        timeoutMs: 15_000,
+      });
+      expect(p.output()).not.toContain(COMPANY);
+      const connector = new DpoConnector(url);
+      const C = { companyToken: COMPANY, serviceType: '3854' };
+      const outcome = await connector.initiate(
+        C,
+        {
+          transactionId: 'txn_cli',
+          reference: 'CLI-1',
+          amountMinor: 100,
+          currency: 'USD',
+          method: 'dpo',
+          phone: null,
+          email: 'm@example.com',
+          description: null,
+          resultUrl: 'http://127.0.0.1:1/none',
+          returnUrl: 'http://127.0.0.1:1/back',
+        },
+        { timeoutMs: 5000 },
+      );
+      if (outcome.kind !== 'accepted') throw new Error(`not accepted: ${JSON.stringify(outcome)}`);
+      const page = await fetch(outcome.redirectUrl!);
+      expect(page.status).toBe(200);
+      const paid = await fetch(`${url}/payv2.php`, {
+        method: 'POST',
+        body: new URLSearchParams({ ID: outcome.providerReference!, action: 'pay', card: '5436886269848367' }),
+        redirect: 'manual',
+      });
+      expect(paid.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:1\/back\?TransID=/);
+      expect(
+        await connector.sync(
           C,
-          {
-            transactionId: 'txn_cli',
-            reference: 'CLI-1',
-            amountMinor: 100,
-            currency: 'USD',
-            method: 'dpo',
-            phone: null,
-            email: 'm@example.com',
-            description: null,
-            resultUrl: 'http://127.0.0.1:1/none',
-            returnUrl: 'http://127.0.0.1:1/back',
-          },
+          { pollUrl: null, providerReference: outcome.providerReference, transactionId: 'txn_cli' },
           { timeoutMs: 5000 },
-        );
-        if (outcome.kind !== 'accepted') throw new Error(`not accepted: ${JSON.stringify(outcome)}`);
-        const page = await fetch(outcome.redirectUrl!);
-        expect(page.status).toBe(200);
-        const paid = await fetch(`${url}/payv2.php`, {
-          method: 'POST',
-          body: new URLSearchParams({ ID: outcome.providerReference!, action: 'pay', card: '5436886269848367' }),
-          redirect: 'manual',
-        });
-        expect(paid.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:1\/back\?TransID=/);
-        expect(
-          await connector.sync(
-            C,
-            { pollUrl: null, providerReference: outcome.providerReference, transactionId: 'txn_cli' },
-            { timeoutMs: 5000 },
-          ),
-        ).toMatchObject({ kind: 'status', update: { status: 'success' } });
-        await waitFor('the push', () => receiver.at('/push').length > 0, { intervalMs: 20, timeoutMs: 5000 });
-      } finally {
-        p.child.kill('SIGTERM');
-        await receiver.stop();
-      }
-      expect(await p.exited).toBe(0);
-    },
-  );
+        ),
+      ).toMatchObject({ kind: 'status', update: { status: 'success' } });
+      await waitFor('the push', () => receiver.at('/push').length > 0, { intervalMs: 20, timeoutMs: 5000 });
+    } finally {
+      p.child.kill('SIGTERM');
+      await receiver.stop();
+    }
+    expect(await p.exited).toBe(0);
+  });
 });

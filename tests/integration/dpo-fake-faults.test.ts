@@ -237,23 +237,20 @@ describe('the fake DPO Pay in trouble, through the connector', () => {
     expect(attempt).toMatchObject({ httpStatus: null, error: 'ECONNREFUSED', ok: false });
   });
 
-  it(
-    'forged pushes: only a named payment asks for a recheck, ' + 'and the push never carries the outcome itself',
-    async () => {
-      const { token, req } = await paidToken();
-      await fake.idle();
-      await fake.sendPush(token, { Result: '901' });
-      await fake.sendPush(token, { TransactionToken: null, CompanyRef: null });
-      await fake.sendPush(token, { TransactionToken: null });
-      const verdicts = receiver
-        .at('/push')
-        .slice(-3)
-        .map((r) => connector.verifyNotification(C, r.body, r.contentType));
-      expect(verdicts).toEqual([
-        { kind: 'recheck', providerReference: token, transactionId: req.transactionId },
-        { kind: 'invalid', reason: 'push without TransactionToken or CompanyRef' },
-        { kind: 'recheck', providerReference: null, transactionId: req.transactionId },
-      ]);
-    },
-  );
+  it('forged pushes: only a named payment asks for a recheck; the push never carries the outcome itself', async () => {
+    const { token, req } = await paidToken();
+    await fake.idle();
+    await fake.sendPush(token, { Result: '901' });
+    await fake.sendPush(token, { TransactionToken: null, CompanyRef: null });
+    await fake.sendPush(token, { TransactionToken: null });
+    const verdicts = receiver
+      .at('/push')
+      .slice(-3)
+      .map((r) => connector.verifyNotification(C, r.body, r.contentType));
+    expect(verdicts).toEqual([
+      { kind: 'recheck', providerReference: token, transactionId: req.transactionId },
+      { kind: 'invalid', reason: 'push without TransactionToken or CompanyRef' },
+      { kind: 'recheck', providerReference: null, transactionId: req.transactionId },
+    ]);
+  });
 });

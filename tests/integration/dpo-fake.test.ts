@@ -91,69 +91,65 @@ describe('the fake DPO Pay, driven by the connector', () => {
     expect(await page.text()).toContain('Pay 10.50 USD');
   });
 
-  it(
-    'verifyToken 900, the customer pays in the browser, redirect with the five parameters, ' +
-      '000 by token and by CompanyRef, one push answered OK',
-    async () => {
-      const req = request();
-      const token = await created(req);
-      expect(await verify(token)).toMatchObject({
-        kind: 'status',
-        update: {
-          status: 'pending',
-          providerStatus: 'Transaction not paid yet (900)',
-          amountMinor: 1050,
-          providerReference: token,
-        },
-      });
-      const submit = await fetch(`${fake.url}/payv2.php`, {
-        method: 'POST',
-        body: new URLSearchParams({ ID: token, action: 'pay', card: '5436 8862 6984 8367' }),
-        redirect: 'manual',
-      });
-      expect(submit.status).toBe(302);
-      const back = new URL(submit.headers.get('location')!);
-      expect(`${back.origin}${back.pathname}`).toBe(req.returnUrl);
-      expect([...back.searchParams.keys()]).toEqual([
-        'TransID',
-        'CCDapproval',
-        'PnrID',
-        'TransactionToken',
-        'CompanyRef',
-      ]);
-      expect(back.searchParams.get('TransactionToken')).toBe(token);
-      expect(back.searchParams.get('CompanyRef')).toBe(req.transactionId);
-      expect(await verify(token)).toEqual({
-        kind: 'status',
-        update: {
-          providerStatus: 'Transaction Paid (000)',
-          status: 'success',
-          recognized: true,
-          refunded: false,
-          reference: null,
-          amountMinor: 1050,
-          currency: 'USD',
-          providerReference: token,
-          pollUrl: null,
-        },
-      });
-      expect(await verify(null, req.transactionId)).toMatchObject({
-        kind: 'status',
-        update: { status: 'success', providerReference: null },
-      });
-      expect(fake.requestsTo('verifyToken').at(-1)?.fields).toMatchObject({ CompanyRef: req.transactionId });
-      await fake.idle();
-      const pushes = fake.pushes.filter((p) => p.token === token);
-      expect(pushes.map((p) => [p.attempt, p.httpStatus, p.ok])).toEqual([[1, 200, true]]);
-      const posted = receiver.at('/dpo/push').find((r) => r.body.includes(token))!;
-      expect(posted.contentType).toBe('application/xml');
-      expect(connector.verifyNotification(C, posted.body, posted.contentType)).toEqual({
-        kind: 'recheck',
+  it('verifyToken 900, paid in browser, 5-param redirect, 000 by token/CompanyRef, one push answered OK', async () => {
+    const req = request();
+    const token = await created(req);
+    expect(await verify(token)).toMatchObject({
+      kind: 'status',
+      update: {
+        status: 'pending',
+        providerStatus: 'Transaction not paid yet (900)',
+        amountMinor: 1050,
         providerReference: token,
-        transactionId: req.transactionId,
-      });
-    },
-  );
+      },
+    });
+    const submit = await fetch(`${fake.url}/payv2.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ ID: token, action: 'pay', card: '5436 8862 6984 8367' }),
+      redirect: 'manual',
+    });
+    expect(submit.status).toBe(302);
+    const back = new URL(submit.headers.get('location')!);
+    expect(`${back.origin}${back.pathname}`).toBe(req.returnUrl);
+    expect([...back.searchParams.keys()]).toEqual([
+      'TransID',
+      'CCDapproval',
+      'PnrID',
+      'TransactionToken',
+      'CompanyRef',
+    ]);
+    expect(back.searchParams.get('TransactionToken')).toBe(token);
+    expect(back.searchParams.get('CompanyRef')).toBe(req.transactionId);
+    expect(await verify(token)).toEqual({
+      kind: 'status',
+      update: {
+        providerStatus: 'Transaction Paid (000)',
+        status: 'success',
+        recognized: true,
+        refunded: false,
+        reference: null,
+        amountMinor: 1050,
+        currency: 'USD',
+        providerReference: token,
+        pollUrl: null,
+      },
+    });
+    expect(await verify(null, req.transactionId)).toMatchObject({
+      kind: 'status',
+      update: { status: 'success', providerReference: null },
+    });
+    expect(fake.requestsTo('verifyToken').at(-1)?.fields).toMatchObject({ CompanyRef: req.transactionId });
+    await fake.idle();
+    const pushes = fake.pushes.filter((p) => p.token === token);
+    expect(pushes.map((p) => [p.attempt, p.httpStatus, p.ok])).toEqual([[1, 200, true]]);
+    const posted = receiver.at('/dpo/push').find((r) => r.body.includes(token))!;
+    expect(posted.contentType).toBe('application/xml');
+    expect(connector.verifyNotification(C, posted.body, posted.contentType)).toEqual({
+      kind: 'recheck',
+      providerReference: token,
+      transactionId: req.transactionId,
+    });
+  });
 
   it('a return URL with a query gets the parameters joined with &', async () => {
     const token = await created(request({ returnUrl: 'https://shop.example.com/back?order=9' }));
@@ -161,42 +157,38 @@ describe('the fake DPO Pay, driven by the connector', () => {
     expect(location).toMatch(/^https:\/\/shop\.example\.com\/back\?order=9&TransID=/);
   });
 
-  it(
-    'the declining card: 901 failed; cancel: ' +
-      'back to BackURL with two parameters, 904 failed; PTL passed: 903 failed',
-    async () => {
-      const declined = await created(request());
-      expect(fake.pay(declined, DECLINING_CARD).status).toBe(302);
-      expect(await verify(declined)).toMatchObject({
-        kind: 'status',
-        update: { status: 'failed', providerStatus: 'Transaction declined (901)' },
-      });
+  it('declining card: 901 failed; cancel: BackURL with 2 parameters, 904 failed; PTL passed: 903 failed', async () => {
+    const declined = await created(request());
+    expect(fake.pay(declined, DECLINING_CARD).status).toBe(302);
+    expect(await verify(declined)).toMatchObject({
+      kind: 'status',
+      update: { status: 'failed', providerStatus: 'Transaction declined (901)' },
+    });
 
-      const req = request({ returnUrl: 'https://shop.example.com/back' });
-      const cancelled = await created(req);
-      const page = await fetch(`${fake.url}/payv2.php`, {
-        method: 'POST',
-        body: new URLSearchParams({ ID: cancelled, action: 'cancel' }),
-        redirect: 'manual',
-      });
-      expect(page.headers.get('location')).toBe(
-        `https://shop.example.com/back?TransactionToken=${cancelled}&CompanyRef=${req.transactionId}`,
-      );
-      expect(await verify(cancelled)).toMatchObject({
-        kind: 'status',
-        update: { status: 'failed', providerStatus: 'Transaction cancelled (904)' },
-      });
+    const req = request({ returnUrl: 'https://shop.example.com/back' });
+    const cancelled = await created(req);
+    const page = await fetch(`${fake.url}/payv2.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ ID: cancelled, action: 'cancel' }),
+      redirect: 'manual',
+    });
+    expect(page.headers.get('location')).toBe(
+      `https://shop.example.com/back?TransactionToken=${cancelled}&CompanyRef=${req.transactionId}`,
+    );
+    expect(await verify(cancelled)).toMatchObject({
+      kind: 'status',
+      update: { status: 'failed', providerStatus: 'Transaction cancelled (904)' },
+    });
 
-      const late = await created(request());
-      fake.expire(late);
-      expect(await verify(late)).toMatchObject({
-        kind: 'status',
-        update: { status: 'failed', providerStatus: 'The transaction passed the Payment Time Limit (903)' },
-      });
-      expect(fake.pay(late).status).toBe(410);
-      expect((await fetch(`${fake.url}/payv2.php?ID=${late}`)).status).toBe(410);
-    },
-  );
+    const late = await created(request());
+    fake.expire(late);
+    expect(await verify(late)).toMatchObject({
+      kind: 'status',
+      update: { status: 'failed', providerStatus: 'The transaction passed the Payment Time Limit (903)' },
+    });
+    expect(fake.pay(late).status).toBe(410);
+    expect((await fetch(`${fake.url}/payv2.php?ID=${late}`)).status).toBe(410);
+  });
 
   it('another card changes nothing; a paid page cannot be paid again', async () => {
     const token = await created(request());

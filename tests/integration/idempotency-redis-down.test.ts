@@ -106,32 +106,27 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
     killServer();
   });
 
-  it(
-    'a keyed request is refused with 503 at once while Redis is down, ' + 'and its answer is kept once Redis is back',
-    async () => {
-      const running = request('kept-later');
-      await idempotency.claim(running);
-      killServer();
-      await waitFor('the connection to notice', () => redis.status !== 'ready');
+  it('a keyed request gets 503 at once while Redis is down; its answer is kept once Redis is back', async () => {
+    const running = request('kept-later');
+    await idempotency.claim(running);
+    killServer();
+    await waitFor('the connection to notice', () => redis.status !== 'ready');
 
-      expect(await outcome(new Idempotency(redis, patient).claim(request('while-down'))!)).toBe('refused 503');
-      // The request that was running when Redis went away: its answer goes out without waiting.
-      expect(
-        await outcome(
-          idempotency.settle(running, running.idempotencyClaim!, 200, 'application/json', '{"status":true}'),
-        ),
-      ).toBe('done');
+    expect(await outcome(new Idempotency(redis, patient).claim(request('while-down'))!)).toBe('refused 503');
+    // The request that was running when Redis went away: its answer goes out without waiting.
+    expect(
+      await outcome(idempotency.settle(running, running.idempotencyClaim!, 200, 'application/json', '{"status":true}')),
+    ).toBe('done');
 
-      await startServer(); // empty: the answer is kept because nobody holds the key
-      await waitFor('the connection to come back', () => redis.status === 'ready');
-      const kept = await waitFor('the answer to be kept', async () => (await stored('kept-later')) ?? undefined);
-      expect(kept).toMatchObject({ state: 'done', status: 200, body: { status: true } });
-      await expect(idempotency.claim(request('kept-later'))).rejects.toMatchObject({
-        name: 'IdempotentReplay',
-        status: 200,
-      });
-    },
-  );
+    await startServer(); // empty: the answer is kept because nobody holds the key
+    await waitFor('the connection to come back', () => redis.status === 'ready');
+    const kept = await waitFor('the answer to be kept', async () => (await stored('kept-later')) ?? undefined);
+    expect(kept).toMatchObject({ state: 'done', status: 200, body: { status: true } });
+    await expect(idempotency.claim(request('kept-later'))).rejects.toMatchObject({
+      name: 'IdempotentReplay',
+      status: 200,
+    });
+  });
 
   it('a claim Redis does not answer in time is refused with 503, and released when Redis applies it late', async () => {
     server!.kill('SIGSTOP'); // Redis accepts nothing and answers nothing, the connection stays up
@@ -149,26 +144,20 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
     expect(retry.idempotencyClaim).toBeDefined();
   });
 
-  it(
-    'an answer Redis does not take in time is sent, ' +
-      'and kept when Redis answers while the key still holds its claim',
-    async () => {
-      const running = request('stalled-settle');
-      await idempotency.claim(running);
-      server!.kill('SIGSTOP');
-      try {
-        expect(
-          await outcome(
-            idempotency.settle(running, running.idempotencyClaim!, 201, 'application/json', '{"late":true}'),
-          ),
-        ).toBe('done');
-      } finally {
-        server!.kill('SIGCONT');
-      }
-      await redis.ping();
-      expect(await stored('stalled-settle')).toMatchObject({ state: 'done', status: 201, body: { late: true } });
-    },
-  );
+  it('an answer Redis does not take in time is sent, kept if Redis answers while the key holds its claim', async () => {
+    const running = request('stalled-settle');
+    await idempotency.claim(running);
+    server!.kill('SIGSTOP');
+    try {
+      expect(
+        await outcome(idempotency.settle(running, running.idempotencyClaim!, 201, 'application/json', '{"late":true}')),
+      ).toBe('done');
+    } finally {
+      server!.kill('SIGCONT');
+    }
+    await redis.ping();
+    expect(await stored('stalled-settle')).toMatchObject({ state: 'done', status: 201, body: { late: true } });
+  });
 
   it('a claim lost with its connection is resent after the reconnect and released right behind it', () =>
     throughProxy(async (proxy, viaProxy) => {
@@ -200,29 +189,25 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
       }
     }));
 
-  it(
-    'a claim Redis applied but whose answer was lost is resent ' +
-      'after the reconnect and still holds: the request runs',
-    () =>
-      throughProxy(async (proxy, viaProxy) => {
-        proxy.dropReplies(true); // the claim is applied, its answer never comes back
-        const running = request('answer-lost');
-        const claim = new Idempotency(viaProxy, patient).claim(running)!;
-        await waitFor('Redis to apply the claim', async () => (await stored('answer-lost'))?.state === 'running');
-        proxy.dropReplies(false);
-        proxy.cut(); // ioredis resends the claim on the new connection; Redis answers that the key is taken
-        expect(await outcome(claim)).toBe('done');
-        expect(running.idempotencyClaim).toBeDefined();
-        await new Idempotency(viaProxy, patient).settle(
-          running,
-          running.idempotencyClaim!,
-          201,
-          'application/json',
-          '{"ran":true}',
-        );
-        expect(await stored('answer-lost')).toMatchObject({ state: 'done', status: 201, body: { ran: true } });
-      }),
-  );
+  it('a claim Redis applied with its answer lost is resent after the reconnect and holds: the request runs', () =>
+    throughProxy(async (proxy, viaProxy) => {
+      proxy.dropReplies(true); // the claim is applied, its answer never comes back
+      const running = request('answer-lost');
+      const claim = new Idempotency(viaProxy, patient).claim(running)!;
+      await waitFor('Redis to apply the claim', async () => (await stored('answer-lost'))?.state === 'running');
+      proxy.dropReplies(false);
+      proxy.cut(); // ioredis resends the claim on the new connection; Redis answers that the key is taken
+      expect(await outcome(claim)).toBe('done');
+      expect(running.idempotencyClaim).toBeDefined();
+      await new Idempotency(viaProxy, patient).settle(
+        running,
+        running.idempotencyClaim!,
+        201,
+        'application/json',
+        '{"ran":true}',
+      );
+      expect(await stored('answer-lost')).toMatchObject({ state: 'done', status: 201, body: { ran: true } });
+    }));
 
   it('a gateway stopping keeps the answers Redis takes before its deadline, and does not wait past it', async () => {
     const stopping = await connectRedis(`redis://127.0.0.1:${port}`, logger);
@@ -291,15 +276,11 @@ describe('Idempotency-Key with Redis down: 503 or a late write, never a hang', (
       expect(viaProxy.listenerCount('ready')).toBe(listeners);
     }));
 
-  it(
-    'a gateway stopping while Redis is unreachable, with nothing in flight, ' +
-      'closes at once instead of waiting out its deadline',
-    () =>
-      throughProxy(async (proxy, viaProxy) => {
-        proxy.refuse(true);
-        proxy.cut();
-        await waitFor('the connection to notice', () => viaProxy.status !== 'ready');
-        expect(await outcome(quitRedis(viaProxy, 60_000, logger))).toBe('done');
-      }),
-  );
+  it('a gateway stopping while Redis is unreachable, nothing in flight, closes at once, not after its deadline', () =>
+    throughProxy(async (proxy, viaProxy) => {
+      proxy.refuse(true);
+      proxy.cut();
+      await waitFor('the connection to notice', () => viaProxy.status !== 'ready');
+      expect(await outcome(quitRedis(viaProxy, 60_000, logger))).toBe('done');
+    }));
 });

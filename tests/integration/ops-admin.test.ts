@@ -21,70 +21,65 @@ describe('ops CLI: admin API commands', () => {
     await receiver.stop();
   }, 120_000);
 
-  it(
-    'recovers the deliveries skipped while a callback was disabled, ' + 'through the admin API, after a dry run',
-    async () => {
-      const keys = await stack.createBusiness('Outage');
-      const key = keys.test.secret;
-      await stack.api('POST', '/v1/callback', {
-        key,
-        body: { url: receiver.url('/ops'), events: ['transaction.success'] },
-      });
-      const [cb] = (await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key })).body
-        .callbacks;
-      await stack.api('PUT', `/v1/callback/${cb.id}`, { key, body: { is_active: false } });
-      const since = new Date(Date.now() - 1000).toISOString();
-      for (const ref of ['ops-hook-1', 'ops-hook-2']) await startPayment(stack, key, ref, { amount: 900 });
-      await waitFor(
-        'two skipped deliveries',
-        async () =>
-          (await stack.api<{ total_count: number }>('GET', `/v1/callback/${cb.id}/deliveries?status=skipped`, { key }))
-            .body.total_count === 2,
-        { timeoutMs: 30_000 },
-      );
-      await stack.api('PUT', `/v1/callback/${cb.id}`, { key, body: { is_active: true } });
-
-      const admin = { authorization: `Bearer ${stack.adminToken}` };
-      const noZone = await stack.api('POST', '/admin/v1/webhooks/recover', {
-        headers: admin,
-        body: { business_id: keys.id, mode: 'test', since: '2026-01-01T00:00:00' },
-      });
-      expect(noZone.status).toBe(400);
-      expect(noZone.body).toMatchObject({ result: 'error', errors: [expect.objectContaining({ field: 'since' })] });
-      expect(
-        (
-          await stack.api('POST', '/admin/v1/webhooks/recover', {
-            key,
-            body: { business_id: keys.id, mode: 'test', since },
-          })
-        ).status,
-      ).toBe(401);
-
-      const dry = await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since, '--dry-run');
-      expect(dry.code).toBe(0);
-      expect(dry.out).toContain('2 failed or skipped deliveries');
-      expect(dry.out.match(/dlv_[0-9a-f]{32} +callback \d+ +transaction\.success +skipped/g)).toHaveLength(2);
-      expect(
+  it('recovers deliveries skipped while a callback was disabled, through the admin API, after a dry run', async () => {
+    const keys = await stack.createBusiness('Outage');
+    const key = keys.test.secret;
+    await stack.api('POST', '/v1/callback', {
+      key,
+      body: { url: receiver.url('/ops'), events: ['transaction.success'] },
+    });
+    const [cb] = (await stack.api<{ callbacks: { id: number }[] }>('GET', '/v1/callback/list', { key })).body.callbacks;
+    await stack.api('PUT', `/v1/callback/${cb.id}`, { key, body: { is_active: false } });
+    const since = new Date(Date.now() - 1000).toISOString();
+    for (const ref of ['ops-hook-1', 'ops-hook-2']) await startPayment(stack, key, ref, { amount: 900 });
+    await waitFor(
+      'two skipped deliveries',
+      async () =>
         (await stack.api<{ total_count: number }>('GET', `/v1/callback/${cb.id}/deliveries?status=skipped`, { key }))
-          .body.total_count,
-      ).toBe(2);
-      expect(receiver.at('/ops')).toEqual([]);
+          .body.total_count === 2,
+      { timeoutMs: 30_000 },
+    );
+    await stack.api('PUT', `/v1/callback/${cb.id}`, { key, body: { is_active: true } });
 
-      const sent = await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since);
-      expect(sent.code).toBe(0);
-      expect(sent.out).toContain('2 deliveries queued again');
-      const hits = await waitFor(
-        'both webhooks',
-        () => (receiver.at('/ops').length >= 2 ? receiver.at('/ops') : undefined),
-        { timeoutMs: 30_000 },
-      );
-      expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(2);
-      expect(
-        (await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since, '--dry-run')).out,
-      ).toContain('0 failed or skipped deliveries');
-    },
-    90_000,
-  );
+    const admin = { authorization: `Bearer ${stack.adminToken}` };
+    const noZone = await stack.api('POST', '/admin/v1/webhooks/recover', {
+      headers: admin,
+      body: { business_id: keys.id, mode: 'test', since: '2026-01-01T00:00:00' },
+    });
+    expect(noZone.status).toBe(400);
+    expect(noZone.body).toMatchObject({ result: 'error', errors: [expect.objectContaining({ field: 'since' })] });
+    expect(
+      (
+        await stack.api('POST', '/admin/v1/webhooks/recover', {
+          key,
+          body: { business_id: keys.id, mode: 'test', since },
+        })
+      ).status,
+    ).toBe(401);
+
+    const dry = await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since, '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('2 failed or skipped deliveries');
+    expect(dry.out.match(/dlv_[0-9a-f]{32} +callback \d+ +transaction\.success +skipped/g)).toHaveLength(2);
+    expect(
+      (await stack.api<{ total_count: number }>('GET', `/v1/callback/${cb.id}/deliveries?status=skipped`, { key })).body
+        .total_count,
+    ).toBe(2);
+    expect(receiver.at('/ops')).toEqual([]);
+
+    const sent = await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since);
+    expect(sent.code).toBe(0);
+    expect(sent.out).toContain('2 deliveries queued again');
+    const hits = await waitFor(
+      'both webhooks',
+      () => (receiver.at('/ops').length >= 2 ? receiver.at('/ops') : undefined),
+      { timeoutMs: 30_000 },
+    );
+    expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(2);
+    expect(
+      (await ops('webhooks', 'recover', '--business', String(keys.id), '--since', since, '--dry-run')).out,
+    ).toContain('0 failed or skipped deliveries');
+  }, 90_000);
 
   it('reconciles: 0 differences when the services agree, and names a reversal the ledger lost', async () => {
     const shop = await stack.createBusiness('Reconciled');

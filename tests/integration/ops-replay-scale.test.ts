@@ -113,176 +113,159 @@ describe('ops replay --live at scale', () => {
     await stack?.stop();
   }, 120_000);
 
-  it(
-    `copies ${EVENTS} events in chunks, survives a ^C, ` + `continues where it stopped, and applies each event once`,
-    async () => {
-      // The incident: the group was moved past a day of events it never applied.
-      await skipped(EVENTS);
-      expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(0);
-      const groupOffsets = await committedOffsets(
-        admin,
-        `${stack.topicPrefix}${GROUP}`,
-        `${stack.topicPrefix}${TOPIC}`,
-      );
+  it(`copies ${EVENTS} events in chunks, survives ^C, resumes where it stopped, applies each event once`, async () => {
+    // The incident: the group was moved past a day of events it never applied.
+    await skipped(EVENTS);
+    expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(0);
+    const groupOffsets = await committedOffsets(admin, `${stack.topicPrefix}${GROUP}`, `${stack.topicPrefix}${TOPIC}`);
 
-      // First run, interrupted with ^C once the copy is under way.
-      const env = {
-        PATH: process.env.PATH ?? '',
-        KAFKA_BROKERS: stack.infra.KAFKA_BROKERS,
-        KAFKA_TOPIC_PREFIX: stack.topicPrefix,
-        OPS_REPORT_RSS: '1',
-      };
-      const args = [
-        ...opsCommand(),
+    // First run, interrupted with ^C once the copy is under way.
+    const env = {
+      PATH: process.env.PATH ?? '',
+      KAFKA_BROKERS: stack.infra.KAFKA_BROKERS,
+      KAFKA_TOPIC_PREFIX: stack.topicPrefix,
+      OPS_REPORT_RSS: '1',
+    };
+    const args = [
+      ...opsCommand(),
+      'replay',
+      '--group',
+      GROUP,
+      '--topic',
+      TOPIC,
+      '--to-earliest',
+      '--live',
+      '--execute',
+    ];
+    const child = spawn(process.execPath, args, { env });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await waitFor('the copy to start', async () => (await replayed()) > 0, { timeoutMs: 60_000, intervalMs: 20 });
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(output).toMatch(
+      new RegExp(
+        String.raw`interrupted: \d+ of \d+ event\(s\) copied to replay\.split-ledger-service .*` +
+          'run the same command again to continue',
+      ),
+    );
+    expect(code).toBe(130);
+    const copiedFirst = await replayedEvents();
+    expect(copiedFirst).toBeLessThan(EVENTS);
+    // Every event the first run says it copied is in the replay topic, and no more.
+    expect(output).toContain(`interrupted: ${copiedFirst} of ${EVENTS} event(s) copied`);
+    // Interrupted, its state is kept in Kafka (a group of its own): nothing else is left behind.
+    expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([
+      `ops-reader-live-replay.${GROUP}`,
+    ]);
+
+    // The same command again: it continues, and every event ends applied once.
+    const second = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
+    expect(second).toMatchObject({ code: 0 });
+    const before = Number(
+      new RegExp(
+        'continuing the interrupted live replay of split-ledger-service: ' +
+          String.raw`(\d+) event\(s\) were copied before, (\d+) left`,
+      ).exec(second.out)?.[1],
+    );
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThanOrEqual(copiedFirst);
+    const left = EVENTS - before;
+    process.stderr.write(`SECOND ${second.out}\n`);
+    expect(second.out).toMatch(
+      new RegExp(`copying to replay\\.split-ledger-service ${left}/${left} \\(100 %\\) \\d+ events/s, in \\d+:\\d{2}`),
+    );
+    expect(second.out).toMatch(
+      new RegExp(`${left} event\\(s\\) replayed to ${GROUP}: \\d+ applied, \\d+ already applied, 0 dead-lettered`),
+    );
+    await waitFor(
+      'every event applied',
+      async () => (await ledger('SELECT count(*)::int AS n FROM processed_events')) === EVENTS,
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    expect(await ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'")).toBe(
+      EVENTS / 2,
+    );
+    // What the first run copied after its last checkpoint is copied again, and nothing more.
+    expect(await replayedEvents()).toBe(EVENTS + (copiedFirst - before));
+    expect(await committedOffsets(admin, `${stack.topicPrefix}${GROUP}`, `${stack.topicPrefix}${TOPIC}`)).toEqual(
+      groupOffsets,
+    );
+    expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([]);
+    expect(Number(/ops: peak memory (\d+) MB/.exec(output)?.[1])).toBeLessThan(300);
+
+    // A third run copies the whole range again (the previous one finished): all already applied.
+    const third = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
+    process.stderr.write(`THIRD ${third.out}\n`);
+    expect(third.out).toContain(
+      `${EVENTS} event(s) replayed to ${GROUP}: 0 applied, ${EVENTS} already applied, 0 dead-lettered`,
+    );
+    expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(EVENTS);
+  }, 900_000);
+
+  it(`rewinds a stopped group ${EVENTS} events (--export), restores it (--from-file), replays by offset`, async () => {
+    const measured = (...args: string[]) => runOps(stack, args, 900_000, { OPS_REPORT_RSS: '1' });
+    const topic = `${stack.topicPrefix}${TOPIC}`;
+    const group = `${stack.topicPrefix}${GROUP}`;
+    const processed = () => ledger('SELECT count(*)::int AS n FROM processed_events');
+    const applied = await processed();
+    await stopLedger();
+    const ends = await committedOffsets(admin, group, topic);
+    const dir = mkdtempSync(join(tmpdir(), 'ops-export-'));
+    const file = join(dir, 'before.json');
+    try {
+      // Back to the start, saving where the group was.
+      const moved = await measured(
         'replay',
         '--group',
         GROUP,
         '--topic',
         TOPIC,
         '--to-earliest',
-        '--live',
+        '--export',
+        file,
         '--execute',
-      ];
-      const child = spawn(process.execPath, args, { env });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      await waitFor('the copy to start', async () => (await replayed()) > 0, { timeoutMs: 60_000, intervalMs: 20 });
-      child.kill('SIGINT');
-      const code = await exited;
-      expect(output).toMatch(
-        new RegExp(
-          String.raw`interrupted: \d+ of \d+ event\(s\) copied to replay\.split-ledger-service .*` +
-            'run the same command again to continue',
-        ),
       );
-      expect(code).toBe(130);
-      const copiedFirst = await replayedEvents();
-      expect(copiedFirst).toBeLessThan(EVENTS);
-      // Every event the first run says it copied is in the replay topic, and no more.
-      expect(output).toContain(`interrupted: ${copiedFirst} of ${EVENTS} event(s) copied`);
-      // Interrupted, its state is kept in Kafka (a group of its own): nothing else is left behind.
-      expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([
-        `ops-reader-live-replay.${GROUP}`,
-      ]);
+      expect(moved).toMatchObject({ code: 0 });
+      expect(moved.out).toMatch(new RegExp(`\\b${EVENTS} event\\(s\\) will be delivered again, 0 skipped`));
+      expect(peakRss(moved.out)).toBeLessThan(300);
+      expect(Object.values(await committedOffsets(admin, group, topic)).every((o) => o === 0)).toBe(true);
+      // The file names the topics without the deployment's prefix, with the offsets the group had.
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+        group: string;
+        offsets: { topic: string; partition: number; offset: number }[];
+      };
+      expect(saved.group).toBe(GROUP);
+      expect(Object.fromEntries(saved.offsets.map((o) => [o.partition, o.offset]))).toEqual(ends);
+      expect(new Set(saved.offsets.map((o) => o.topic))).toEqual(new Set([TOPIC]));
 
-      // The same command again: it continues, and every event ends applied once.
-      const second = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
-      expect(second).toMatchObject({ code: 0 });
-      const before = Number(
-        new RegExp(
-          'continuing the interrupted live replay of split-ledger-service: ' +
-            String.raw`(\d+) event\(s\) were copied before, (\d+) left`,
-        ).exec(second.out)?.[1],
-      );
-      expect(before).toBeGreaterThan(0);
-      expect(before).toBeLessThanOrEqual(copiedFirst);
-      const left = EVENTS - before;
-      process.stderr.write(`SECOND ${second.out}\n`);
-      expect(second.out).toMatch(
-        new RegExp(
-          `copying to replay\\.split-ledger-service ${left}/${left} \\(100 %\\) \\d+ events/s, in \\d+:\\d{2}`,
-        ),
-      );
-      expect(second.out).toMatch(
-        new RegExp(`${left} event\\(s\\) replayed to ${GROUP}: \\d+ applied, \\d+ already applied, 0 dead-lettered`),
-      );
-      await waitFor(
-        'every event applied',
-        async () => (await ledger('SELECT count(*)::int AS n FROM processed_events')) === EVENTS,
-        { timeoutMs: 120_000, intervalMs: 500 },
-      );
+      // Undone from the file: exactly the saved offsets again.
+      const restored = await measured('replay', '--from-file', file, '--execute');
+      expect(restored).toMatchObject({ code: 0 });
+      expect(await committedOffsets(admin, group, topic)).toEqual(ends);
+
+      // The offset replay itself: the group reads the whole range again, and every event was applied already.
+      expect(await measured('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--execute')).toMatchObject({
+        code: 0,
+      });
+      await stack.startApp('split-ledger-service');
+      await waitFor('the ledger to read the range again', async () => (await totalLag()) === 0, {
+        timeoutMs: 300_000,
+        intervalMs: 500,
+      });
+      expect(await committedOffsets(admin, group, topic)).toEqual(ends);
+      expect(await processed()).toBe(applied);
       expect(await ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'")).toBe(
         EVENTS / 2,
       );
-      // What the first run copied after its last checkpoint is copied again, and nothing more.
-      expect(await replayedEvents()).toBe(EVENTS + (copiedFirst - before));
-      expect(await committedOffsets(admin, `${stack.topicPrefix}${GROUP}`, `${stack.topicPrefix}${TOPIC}`)).toEqual(
-        groupOffsets,
-      );
-      expect((await stackGroups(admin, stack)).filter((g) => g.startsWith('ops-'))).toEqual([]);
-      expect(Number(/ops: peak memory (\d+) MB/.exec(output)?.[1])).toBeLessThan(300);
-
-      // A third run copies the whole range again (the previous one finished): all already applied.
-      const third = await ops('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--live', '--execute');
-      process.stderr.write(`THIRD ${third.out}\n`);
-      expect(third.out).toContain(
-        `${EVENTS} event(s) replayed to ${GROUP}: 0 applied, ${EVENTS} already applied, 0 dead-lettered`,
-      );
-      expect(await ledger('SELECT count(*)::int AS n FROM processed_events')).toBe(EVENTS);
-    },
-    900_000,
-  );
-
-  it(
-    `moves a stopped group back over ${EVENTS} events with --export, ` +
-      `restores it with --from-file, and replays the range offset-wise`,
-    async () => {
-      const measured = (...args: string[]) => runOps(stack, args, 900_000, { OPS_REPORT_RSS: '1' });
-      const topic = `${stack.topicPrefix}${TOPIC}`;
-      const group = `${stack.topicPrefix}${GROUP}`;
-      const processed = () => ledger('SELECT count(*)::int AS n FROM processed_events');
-      const applied = await processed();
-      await stopLedger();
-      const ends = await committedOffsets(admin, group, topic);
-      const dir = mkdtempSync(join(tmpdir(), 'ops-export-'));
-      const file = join(dir, 'before.json');
-      try {
-        // Back to the start, saving where the group was.
-        const moved = await measured(
-          'replay',
-          '--group',
-          GROUP,
-          '--topic',
-          TOPIC,
-          '--to-earliest',
-          '--export',
-          file,
-          '--execute',
-        );
-        expect(moved).toMatchObject({ code: 0 });
-        expect(moved.out).toMatch(new RegExp(`\\b${EVENTS} event\\(s\\) will be delivered again, 0 skipped`));
-        expect(peakRss(moved.out)).toBeLessThan(300);
-        expect(Object.values(await committedOffsets(admin, group, topic)).every((o) => o === 0)).toBe(true);
-        // The file names the topics without the deployment's prefix, with the offsets the group had.
-        const saved = JSON.parse(readFileSync(file, 'utf8')) as {
-          group: string;
-          offsets: { topic: string; partition: number; offset: number }[];
-        };
-        expect(saved.group).toBe(GROUP);
-        expect(Object.fromEntries(saved.offsets.map((o) => [o.partition, o.offset]))).toEqual(ends);
-        expect(new Set(saved.offsets.map((o) => o.topic))).toEqual(new Set([TOPIC]));
-
-        // Undone from the file: exactly the saved offsets again.
-        const restored = await measured('replay', '--from-file', file, '--execute');
-        expect(restored).toMatchObject({ code: 0 });
-        expect(await committedOffsets(admin, group, topic)).toEqual(ends);
-
-        // The offset replay itself: the group reads the whole range again, and every event was applied already.
-        expect(
-          await measured('replay', '--group', GROUP, '--topic', TOPIC, '--to-earliest', '--execute'),
-        ).toMatchObject({
-          code: 0,
-        });
-        await stack.startApp('split-ledger-service');
-        await waitFor('the ledger to read the range again', async () => (await totalLag()) === 0, {
-          timeoutMs: 300_000,
-          intervalMs: 500,
-        });
-        expect(await committedOffsets(admin, group, topic)).toEqual(ends);
-        expect(await processed()).toBe(applied);
-        expect(await ledger("SELECT count(*)::int AS n FROM ledger_transactions WHERE status = 'success'")).toBe(
-          EVENTS / 2,
-        );
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-        // The next test needs the ledger running, whatever happened here.
-        if (!stack.app('split-ledger-service').running) await stack.startApp('split-ledger-service');
-      }
-    },
-    900_000,
-  );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      // The next test needs the ledger running, whatever happened here.
+      if (!stack.app('split-ledger-service').running) await stack.startApp('split-ledger-service');
+    }
+  }, 900_000);
 
   it(`applies each of ${KILLED_EVENTS} replayed events once though the consumer is killed (-9) midway`, async () => {
     const processed = () => ledger('SELECT count(*)::int AS n FROM processed_events');

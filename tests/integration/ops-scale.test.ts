@@ -34,49 +34,45 @@ describe('ops admin commands at scale', () => {
     await receiver.stop();
   }, 120_000);
 
-  it(
-    `reconciles ${TRANSACTIONS} transactions page by page, ` + `in bounded memory, and names each planted difference`,
-    async () => {
-      const shop = await stack.createBusiness('Reconciled at scale');
-      const seedFrom = 800_000_000;
-      // transaction-service, split-ledger-service and webhook-dispatcher each hold their own record
-      // of the same successful transactions (no splits: the ledger expects no entries).
-      await stack.db('transaction-service').query(
-        `INSERT INTO transactions (id, public_id, reference, checkout_id, business_id, mode, amount, charges, total,
+  it(`reconciles ${TRANSACTIONS} transactions by page in bounded memory, naming each planted difference`, async () => {
+    const shop = await stack.createBusiness('Reconciled at scale');
+    const seedFrom = 800_000_000;
+    // transaction-service, split-ledger-service and webhook-dispatcher each hold their own record
+    // of the same successful transactions (no splits: the ledger expects no entries).
+    await stack.db('transaction-service').query(
+      `INSERT INTO transactions (id, public_id, reference, checkout_id, business_id, mode, amount, charges, total,
                                   currency, status, message, email, expires_at)
        SELECT $2 + g, 'txn_scale' || lpad(g::text, 14, '0'), 'scale-' || g, 'chk_scale' || g, $1, 'test', 1000, 15,
               1015, 'USD', 'success', 'Approved', 'scale@example.com', now() + interval '1 day'
          FROM generate_series(1, $3::int) g`,
-        [shop.id, seedFrom, TRANSACTIONS],
-      );
-      await stack.db('split-ledger-service').query(
-        `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status,
+      [shop.id, seedFrom, TRANSACTIONS],
+    );
+    await stack.db('split-ledger-service').query(
+      `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status,
                                          transaction_created_at, version)
        SELECT $2 + g, 'txn_scale' || lpad(g::text, 14, '0'), $1, 'test', 1000, 'USD',
               CASE WHEN g % 25000 = 7 THEN 'processing' ELSE 'success' END, now(), 3
          FROM generate_series(1, $3::int) g`,
-        [shop.id, seedFrom, TRANSACTIONS],
-      );
-      await stack.db('webhook-dispatcher').query(
-        `INSERT INTO webhook_events (id, source_event_id, event_type, business_id, mode, payload)
+      [shop.id, seedFrom, TRANSACTIONS],
+    );
+    await stack.db('webhook-dispatcher').query(
+      `INSERT INTO webhook_events (id, source_event_id, event_type, business_id, mode, payload)
        SELECT 'evt_' || md5('scale' || g), md5('scale-source' || g), 'transaction.success', $1, 'test',
               jsonb_build_object('transaction_id', 'txn_scale' || lpad(g::text, 14, '0'), 'status', 'success')
          FROM generate_series(1, $2::int) g`,
-        [shop.id, TRANSACTIONS],
-      );
+      [shop.id, TRANSACTIONS],
+    );
 
-      const r = await ops('reconcile');
-      const planted = Math.floor((TRANSACTIONS - 7) / 25_000) + 1;
-      expect(r.out).toContain(`${planted} differences (${TRANSACTIONS} transactions, ${TRANSACTIONS} webhook events)`);
-      expect(
-        r.out.match(/transaction txn_scale\d{14} \(success\): split-ledger-service recorded processing/g),
-      ).toHaveLength(planted);
-      expect(r.code).toBe(1);
-      process.stderr.write(`ops reconcile over ${TRANSACTIONS} transactions: peak memory ${peakRss(r.out)} MB\n`);
-      expect(peakRss(r.out)).toBeLessThan(MAX_RSS_MB);
-    },
-    1_800_000,
-  );
+    const r = await ops('reconcile');
+    const planted = Math.floor((TRANSACTIONS - 7) / 25_000) + 1;
+    expect(r.out).toContain(`${planted} differences (${TRANSACTIONS} transactions, ${TRANSACTIONS} webhook events)`);
+    expect(
+      r.out.match(/transaction txn_scale\d{14} \(success\): split-ledger-service recorded processing/g),
+    ).toHaveLength(planted);
+    expect(r.code).toBe(1);
+    process.stderr.write(`ops reconcile over ${TRANSACTIONS} transactions: peak memory ${peakRss(r.out)} MB\n`);
+    expect(peakRss(r.out)).toBeLessThan(MAX_RSS_MB);
+  }, 1_800_000);
 
   it(`recovers ${DELIVERIES} failed deliveries page by page, and each arrives once`, async () => {
     const shop = await stack.createBusiness('Recovered at scale');

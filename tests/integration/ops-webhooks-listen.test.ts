@@ -207,44 +207,40 @@ describe('ops webhooks listen', () => {
     expect(await l.interrupt()).toBe(0);
   }, 120_000);
 
-  it(
-    'forwards an event recorded after the last poll even ' + 'when its own time is long past (a lagging dispatcher)',
-    async () => {
-      const l = listener([
-        '--forward-to',
-        `http://127.0.0.1:${receiver.port}/late`,
-        '--api-key',
-        secretKey,
-        '--poll-interval',
-        '200',
-      ]);
-      await l.secret();
-      await pay('listen-e');
-      const recent = await eventIdsOf('listen-e');
-      await waitFor(
-        'the recent events to be forwarded',
-        () => recent.every((e) => bodies('/late').some((b) => b.id === e.id)),
-        { timeoutMs: 30_000 },
-      );
+  it('forwards an event recorded after the last poll though its time is long past (lagging dispatcher)', async () => {
+    const l = listener([
+      '--forward-to',
+      `http://127.0.0.1:${receiver.port}/late`,
+      '--api-key',
+      secretKey,
+      '--poll-interval',
+      '200',
+    ]);
+    await l.secret();
+    await pay('listen-e');
+    const recent = await eventIdsOf('listen-e');
+    await waitFor(
+      'the recent events to be forwarded',
+      () => recent.every((e) => bodies('/late').some((b) => b.id === e.id)),
+      { timeoutMs: 30_000 },
+    );
 
-      // As a dispatcher catching up on a backlog records it: an hour after it happened.
-      const late = 'evt_recordedAnHourLate01';
-      await stack.db('webhook-dispatcher').query(
-        `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
+    // As a dispatcher catching up on a backlog records it: an hour after it happened.
+    const late = 'evt_recordedAnHourLate01';
+    await stack.db('webhook-dispatcher').query(
+      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
        SELECT $1, 'late-source-event', business_id, mode, event_type, payload, now() - interval '1 hour'
          FROM webhook_events WHERE id = $2`,
-        [late, recent[0].id],
-      );
-      await waitFor('the late event to be forwarded', () => bodies('/late').some((b) => b.id === late), {
-        timeoutMs: 30_000,
-      });
-      const forwarded = receiver.at('/late').map((r) => r.headers['webhook-id']);
-      expect(new Set(forwarded).size).toBe(forwarded.length);
-      expect(new Set(forwarded)).toEqual(new Set([...recent.map((e) => e.id), late]));
-      expect(await l.interrupt()).toBe(0);
-    },
-    120_000,
-  );
+      [late, recent[0].id],
+    );
+    await waitFor('the late event to be forwarded', () => bodies('/late').some((b) => b.id === late), {
+      timeoutMs: 30_000,
+    });
+    const forwarded = receiver.at('/late').map((r) => r.headers['webhook-id']);
+    expect(new Set(forwarded).size).toBe(forwarded.length);
+    expect(new Set(forwarded)).toEqual(new Set([...recent.map((e) => e.id), late]));
+    expect(await l.interrupt()).toBe(0);
+  }, 120_000);
 
   it('rejects bad command lines with exit 2 and the usage', async () => {
     const ops = (...args: string[]) => runOps(stack, ['webhooks', 'listen', ...args]);

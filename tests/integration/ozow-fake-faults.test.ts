@@ -97,22 +97,19 @@ describe('the fake Ozow in trouble, through the connector', () => {
     });
   });
 
-  it(
-    'the fake offline (nothing listening on its port): ' + 'unknown, certainly not sent; back online it answers',
-    async () => {
-      await fake.offline();
-      try {
-        expect(await connector.initiate(C, request(), OPTS)).toEqual({
-          kind: 'unknown',
-          sent: false,
-          reason: 'could not connect (ECONNREFUSED)',
-        });
-      } finally {
-        await fake.online();
-      }
-      expect(await connector.initiate(C, request(), OPTS)).toMatchObject({ kind: 'accepted' });
-    },
-  );
+  it('the fake offline (nothing on its port): unknown, certainly not sent; back online it answers', async () => {
+    await fake.offline();
+    try {
+      expect(await connector.initiate(C, request(), OPTS)).toEqual({
+        kind: 'unknown',
+        sent: false,
+        reason: 'could not connect (ECONNREFUSED)',
+      });
+    } finally {
+      await fake.online();
+    }
+    expect(await connector.initiate(C, request(), OPTS)).toMatchObject({ kind: 'accepted' });
+  });
 
   it.each<[OzowFakeMode, string | RegExp]>([
     ['down', /^request failed/],

@@ -87,98 +87,88 @@ describe('the fake Ozow, driven by the connector', () => {
     });
   });
 
-  it(
-    'not found until the customer opens the page; processing while there; ' +
-      'Complete notified, signed, with a new TransactionId',
-    async () => {
-      const req = request();
-      const out = await connector.initiate(C, req, OPTS);
-      const target = { pollUrl: null, transactionId: req.transactionId };
-      expect(await connector.sync(C, target, OPTS)).toEqual({ kind: 'not_found' });
-      const page = await fetch(out.kind === 'accepted' ? out.redirectUrl! : '');
-      expect(await page.text()).toContain('choose=Complete');
-      expect(await connector.sync(C, target, OPTS)).toMatchObject({
-        kind: 'status',
-        update: { providerStatus: 'Pending', status: 'processing' },
-      });
-      const back = fake.customerChooses(req.transactionId, 'Complete');
-      expect(back.target).toBe(req.returnUrl);
-      const notified = await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0]);
-      const t = fake.payment(req.transactionId)!.transactions[0];
-      expect(notified).toEqual({
-        kind: 'valid',
-        update: {
-          providerStatus: 'Complete',
-          status: 'success',
-          recognized: true,
-          refunded: false,
-          reference: req.transactionId,
-          amountMinor: 2500,
-          providerReference: t.transactionId,
-          pollUrl: null,
-        },
-      });
-      expect(t.transactionId).not.toBe(out.kind === 'accepted' ? out.providerReference : '');
-      // What the browser posts to the return URL verifies the same way.
-      expect(connector.verifyNotification(C, back.body, FORM)).toEqual(notified);
-      expect(await connector.sync(C, target, OPTS)).toMatchObject({
-        kind: 'status',
-        update: { status: 'success', providerReference: t.transactionId, amountMinor: 2500 },
-      });
-    },
-  );
+  it('not found before the page opens; processing on it; Complete notified, signed, new TransactionId', async () => {
+    const req = request();
+    const out = await connector.initiate(C, req, OPTS);
+    const target = { pollUrl: null, transactionId: req.transactionId };
+    expect(await connector.sync(C, target, OPTS)).toEqual({ kind: 'not_found' });
+    const page = await fetch(out.kind === 'accepted' ? out.redirectUrl! : '');
+    expect(await page.text()).toContain('choose=Complete');
+    expect(await connector.sync(C, target, OPTS)).toMatchObject({
+      kind: 'status',
+      update: { providerStatus: 'Pending', status: 'processing' },
+    });
+    const back = fake.customerChooses(req.transactionId, 'Complete');
+    expect(back.target).toBe(req.returnUrl);
+    const notified = await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0]);
+    const t = fake.payment(req.transactionId)!.transactions[0];
+    expect(notified).toEqual({
+      kind: 'valid',
+      update: {
+        providerStatus: 'Complete',
+        status: 'success',
+        recognized: true,
+        refunded: false,
+        reference: req.transactionId,
+        amountMinor: 2500,
+        providerReference: t.transactionId,
+        pollUrl: null,
+      },
+    });
+    expect(t.transactionId).not.toBe(out.kind === 'accepted' ? out.providerReference : '');
+    // What the browser posts to the return URL verifies the same way.
+    expect(connector.verifyNotification(C, back.body, FORM)).toEqual(notified);
+    expect(await connector.sync(C, target, OPTS)).toMatchObject({
+      kind: 'status',
+      update: { status: 'success', providerReference: t.transactionId, amountMinor: 2500 },
+    });
+  });
 
-  it(
-    'the page itself: choosing Cancelled answers a form ' + 'that posts the signed variables to the cancel URL',
-    async () => {
+  it('the page: choosing Cancelled answers a form that posts the signed variables to the cancel URL', async () => {
+    const req = request();
+    const out = await connector.initiate(C, req, OPTS);
+    const html = await (await fetch(`${out.kind === 'accepted' ? out.redirectUrl : ''}?choose=Cancelled`)).text();
+    expect(html).toContain(`action="${req.returnUrl}"`);
+    const fields = [...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [
+      m[1],
+      m[2].replace(/&#(\d+);/g, (_x, n: string) => String.fromCharCode(Number(n))),
+    ]);
+    // A failed attempt is not the payment's outcome (the customer may try again): it makes us ask Ozow.
+    expect(connector.verifyNotification(C, new URLSearchParams(fields).toString(), FORM)).toEqual({
+      kind: 'recheck',
+      providerReference: null,
+      transactionId: req.transactionId,
+    });
+    expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject({
+      kind: 'recheck',
+      transactionId: req.transactionId,
+    });
+    expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({
+      kind: 'status',
+      update: { providerStatus: 'Cancelled', status: 'failed' },
+    });
+  });
+
+  it('Error and Abandoned fail (their notifications make us ask Ozow); PendingInvestigation processing', async () => {
+    for (const [status, mapped] of [
+      ['Error', 'failed'],
+      ['Abandoned', 'failed'],
+      ['PendingInvestigation', 'processing'],
+    ]) {
       const req = request();
-      const out = await connector.initiate(C, req, OPTS);
-      const html = await (await fetch(`${out.kind === 'accepted' ? out.redirectUrl : ''}?choose=Cancelled`)).text();
-      expect(html).toContain(`action="${req.returnUrl}"`);
-      const fields = [...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [
-        m[1],
-        m[2].replace(/&#(\d+);/g, (_x, n: string) => String.fromCharCode(Number(n))),
-      ]);
-      // A failed attempt is not the payment's outcome (the customer may try again): it makes us ask Ozow.
-      expect(connector.verifyNotification(C, new URLSearchParams(fields).toString(), FORM)).toEqual({
-        kind: 'recheck',
-        providerReference: null,
-        transactionId: req.transactionId,
-      });
-      expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject({
-        kind: 'recheck',
-        transactionId: req.transactionId,
-      });
+      await connector.initiate(C, req, OPTS);
+      fake.setStatus(req.transactionId, status);
+      const notified =
+        mapped === 'failed'
+          ? { kind: 'recheck', transactionId: req.transactionId }
+          : { kind: 'valid', update: { providerStatus: status, status: mapped } };
+      expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject(notified);
       expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({
         kind: 'status',
-        update: { providerStatus: 'Cancelled', status: 'failed' },
+        update: { status: mapped },
       });
-    },
-  );
-
-  it(
-    'Error and Abandoned are failed (their notifications make us ask Ozow); ' + 'PendingInvestigation processing',
-    async () => {
-      for (const [status, mapped] of [
-        ['Error', 'failed'],
-        ['Abandoned', 'failed'],
-        ['PendingInvestigation', 'processing'],
-      ]) {
-        const req = request();
-        await connector.initiate(C, req, OPTS);
-        fake.setStatus(req.transactionId, status);
-        const notified =
-          mapped === 'failed'
-            ? { kind: 'recheck', transactionId: req.transactionId }
-            : { kind: 'valid', update: { providerStatus: status, status: mapped } };
-        expect(await waitFor('the notification', () => verifiedAt(`/notify/${seq}`)[0])).toMatchObject(notified);
-        expect(await connector.sync(C, { pollUrl: null, transactionId: req.transactionId }, OPTS)).toMatchObject({
-          kind: 'status',
-          update: { status: mapped },
-        });
-      }
-    },
-  );
+    }
+  });
 
   it('Pending first, then the final status twice (duplicates)', async () => {
     fake.pendingFirst = true;
@@ -221,32 +211,29 @@ describe('the fake Ozow, driven by the connector', () => {
     });
   });
 
-  it(
-    'a forged notification, a bad hash and another key are invalid; ' + 'an overridden amount is signed and says so',
-    async () => {
-      fake.notifications = 'off';
-      const req = request();
-      await connector.initiate(C, req, OPTS);
-      fake.customerChooses(req.transactionId, 'Complete');
-      await fake.sendNotification(req.transactionId, { Status: 'Cancelled' });
-      await fake.sendNotification(req.transactionId, { Hash: 'ab'.repeat(64) });
-      fake.overrideAmount(req.transactionId, '2.50');
-      await fake.sendNotification(req.transactionId);
-      const outcomes = verifiedAt(`/notify/${seq}`);
-      expect(outcomes.slice(0, 2)).toEqual([
-        { kind: 'invalid', reason: 'hash does not verify' },
-        { kind: 'invalid', reason: 'hash does not verify' },
-      ]);
-      expect(outcomes[2]).toMatchObject({ kind: 'valid', update: { amountMinor: 250, providerStatus: 'Complete' } });
-      expect(
-        new OzowConnector(fake.url).verifyNotification(
-          { ...C, privateKey: 'other' },
-          receiver.at(`/notify/${seq}`)[2].body,
-          FORM,
-        ),
-      ).toEqual({ kind: 'invalid', reason: 'hash does not verify' });
-    },
-  );
+  it('a forged notification, bad hash or another key is invalid; an overridden amount is signed, says so', async () => {
+    fake.notifications = 'off';
+    const req = request();
+    await connector.initiate(C, req, OPTS);
+    fake.customerChooses(req.transactionId, 'Complete');
+    await fake.sendNotification(req.transactionId, { Status: 'Cancelled' });
+    await fake.sendNotification(req.transactionId, { Hash: 'ab'.repeat(64) });
+    fake.overrideAmount(req.transactionId, '2.50');
+    await fake.sendNotification(req.transactionId);
+    const outcomes = verifiedAt(`/notify/${seq}`);
+    expect(outcomes.slice(0, 2)).toEqual([
+      { kind: 'invalid', reason: 'hash does not verify' },
+      { kind: 'invalid', reason: 'hash does not verify' },
+    ]);
+    expect(outcomes[2]).toMatchObject({ kind: 'valid', update: { amountMinor: 250, providerStatus: 'Complete' } });
+    expect(
+      new OzowConnector(fake.url).verifyNotification(
+        { ...C, privateKey: 'other' },
+        receiver.at(`/notify/${seq}`)[2].body,
+        FORM,
+      ),
+    ).toEqual({ kind: 'invalid', reason: 'hash does not verify' });
+  });
 
   it('a wrong private key: Ozow refuses the HashCheck; a wrong API key: 401', async () => {
     expect(await connector.initiate({ ...C, privateKey: 'wrong' }, request(), OPTS)).toEqual({

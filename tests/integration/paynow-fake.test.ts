@@ -248,47 +248,44 @@ describe('the fake Paynow, driven by the connector', () => {
     expect((await fetch(`${outcome.redirectUrl}?outcome=cancelled`, { redirect: 'manual' })).status).toBe(409);
   });
 
-  it(
-    'refuses a request signed with the wrong key, ' + 'an unknown integration, a bad amount or a missing authemail',
-    async () => {
-      const wrongKey = { integrationId: '1201', integrationKey: '00000000-0000-4000-8000-000000000000' };
-      const bad = await connector.initiate(wrongKey, request(), OPTS);
-      expect(bad).toMatchObject({
-        kind: 'declined',
-        source: 'provider',
-        reason: expect.stringMatching(/^Invalid Hash\. {2}Hash should start with: [0-9A-F]{6}$/),
-      });
-      expect(await connector.initiate({ integrationId: '999', integrationKey: KEY }, request(), OPTS)).toEqual({
-        kind: 'declined',
-        source: 'provider',
-        reason: 'Invalid id.',
-      });
+  it('refuses a wrong-key signature, an unknown integration, a bad amount or a missing authemail', async () => {
+    const wrongKey = { integrationId: '1201', integrationKey: '00000000-0000-4000-8000-000000000000' };
+    const bad = await connector.initiate(wrongKey, request(), OPTS);
+    expect(bad).toMatchObject({
+      kind: 'declined',
+      source: 'provider',
+      reason: expect.stringMatching(/^Invalid Hash\. {2}Hash should start with: [0-9A-F]{6}$/),
+    });
+    expect(await connector.initiate({ integrationId: '999', integrationKey: KEY }, request(), OPTS)).toEqual({
+      kind: 'declined',
+      source: 'provider',
+      reason: 'Invalid id.',
+    });
 
-      // Requests the connector would never build, sent by hand, signed correctly.
-      const { encodePaynowMessage, withHash } = await import('../../apps/transaction-service/src/connectors/paynow');
-      const post = async (fields: Array<[string, string]>) =>
-        (
-          await fetch(`${fake.url}/interface/remotetransaction`, {
-            method: 'POST',
-            headers: { 'content-type': FORM },
-            body: encodePaynowMessage(withHash(fields, KEY)),
-          })
-        ).text();
-      const base: Array<[string, string]> = [
-        ['resulturl', `${receiver.url}/r`],
-        ['returnurl', 'https://x.test/'],
-        ['reference', 'HAND-1'],
-        ['amount', '1.999'],
-        ['id', '1201'],
-        ['additionalinfo', ''],
-        ['authemail', 'a@b.co'],
-        ['status', 'Message'],
-        ['phone', '0771234567'],
-        ['method', 'ecocash'],
-      ];
-      expect(await post(base)).toBe('Status=Error&Error=Invalid+amount+field');
-      const noEmail = base.map(([k, v]): [string, string] => [k, k === 'amount' ? '1.99' : k === 'authemail' ? '' : v]);
-      expect(await post(noEmail)).toBe('Status=Error&Error=Invalid+authemail');
-    },
-  );
+    // Requests the connector would never build, sent by hand, signed correctly.
+    const { encodePaynowMessage, withHash } = await import('../../apps/transaction-service/src/connectors/paynow');
+    const post = async (fields: Array<[string, string]>) =>
+      (
+        await fetch(`${fake.url}/interface/remotetransaction`, {
+          method: 'POST',
+          headers: { 'content-type': FORM },
+          body: encodePaynowMessage(withHash(fields, KEY)),
+        })
+      ).text();
+    const base: Array<[string, string]> = [
+      ['resulturl', `${receiver.url}/r`],
+      ['returnurl', 'https://x.test/'],
+      ['reference', 'HAND-1'],
+      ['amount', '1.999'],
+      ['id', '1201'],
+      ['additionalinfo', ''],
+      ['authemail', 'a@b.co'],
+      ['status', 'Message'],
+      ['phone', '0771234567'],
+      ['method', 'ecocash'],
+    ];
+    expect(await post(base)).toBe('Status=Error&Error=Invalid+amount+field');
+    const noEmail = base.map(([k, v]): [string, string] => [k, k === 'amount' ? '1.99' : k === 'authemail' ? '' : v]);
+    expect(await post(noEmail)).toBe('Status=Error&Error=Invalid+authemail');
+  });
 });

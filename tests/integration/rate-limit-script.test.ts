@@ -55,21 +55,18 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
     expect((await other.take('y')).headers['RateLimit-Remaining']).toBe('2');
   });
 
-  it(
-    'a stray key of another type lets only its own request through; ' + 'the others of the call are still limited',
-    async () => {
-      await redis.set(`${prefix}ratelimit:stray`, 'not a hash');
-      const limiter = new RateLimiter(redis, config);
-      const decisions = await Promise.all([
-        limiter.take('z'),
-        limiter.take('z'),
-        limiter.take('stray'),
-        ...Array.from({ length: 5 }, () => limiter.take('z')),
-      ]);
-      expect(decisions[2]).toEqual({ allowed: true, headers: {} });
-      const z = decisions.filter((_, i) => i !== 2);
-      expect(z.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false]);
-      expect(await redis.get(`${prefix}ratelimit:stray`)).toBe('not a hash');
-    },
-  );
+  it("a stray key of another type lets only its own request through; the call's others are still limited", async () => {
+    await redis.set(`${prefix}ratelimit:stray`, 'not a hash');
+    const limiter = new RateLimiter(redis, config);
+    const decisions = await Promise.all([
+      limiter.take('z'),
+      limiter.take('z'),
+      limiter.take('stray'),
+      ...Array.from({ length: 5 }, () => limiter.take('z')),
+    ]);
+    expect(decisions[2]).toEqual({ allowed: true, headers: {} });
+    const z = decisions.filter((_, i) => i !== 2);
+    expect(z.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false]);
+    expect(await redis.get(`${prefix}ratelimit:stray`)).toBe('not a hash');
+  });
 });

@@ -164,23 +164,19 @@ describe('framed RPC transport under abuse', () => {
     expect(held.some((h) => h.isClosed())).toBe(false);
   });
 
-  it(
-    'drops an unauthenticated connection announcing more than 1 MiB at its length, ' +
-      'and still serves big verified requests',
-    async () => {
-      await start();
-      const before = await refusals('oversize');
-      const { socket, closed } = await raw();
-      const prefix = Buffer.alloc(4);
-      prefix.writeUInt32BE(UNVERIFIED_FRAME_BYTES + 1);
-      socket.write(prefix);
-      await closed;
-      expect(await refusals('oversize')).toBe(before + 1);
-      await client.request('echo', { first: true });
-      const big = 'x'.repeat(2 * UNVERIFIED_FRAME_BYTES);
-      await expect(client.request('echo', { big })).resolves.toEqual({ big });
-    },
-  );
+  it('drops an unauthenticated connection at a length over 1 MiB; still serves big verified requests', async () => {
+    await start();
+    const before = await refusals('oversize');
+    const { socket, closed } = await raw();
+    const prefix = Buffer.alloc(4);
+    prefix.writeUInt32BE(UNVERIFIED_FRAME_BYTES + 1);
+    socket.write(prefix);
+    await closed;
+    expect(await refusals('oversize')).toBe(before + 1);
+    await client.request('echo', { first: true });
+    const big = 'x'.repeat(2 * UNVERIFIED_FRAME_BYTES);
+    await expect(client.request('echo', { big })).resolves.toEqual({ big });
+  });
 
   it('refuses a flood of forged requests with a bounded number of log lines and no handler run', async () => {
     await start();
@@ -292,56 +288,50 @@ describe('framed RPC client against a misbehaving server', () => {
     }
   });
 
-  it(
-    'times out a call that gets no reply and is not re-sent; ' + 'a connection cut after sending is reported as lost',
-    async () => {
-      let received = 0;
-      const c = await fakeServer(() => received++);
-      try {
-        await expect(c.request('echo', {})).rejects.toBeInstanceOf(RpcTimeoutError);
-        expect((c as unknown as { pending: Map<number, unknown> }).pending.size).toBe(0);
-        const lost = c.request('echo', {});
-        await waitFor('the second call to arrive', () => received === 2);
-        for (const p of peers) p.destroy();
-        await expect(lost).rejects.toBeInstanceOf(RpcConnectionLostError);
-        expect(received).toBe(2);
-      } finally {
-        c.close();
-      }
-    },
-  );
+  it('times out an unanswered call, not re-sent; a connection cut after sending is reported lost', async () => {
+    let received = 0;
+    const c = await fakeServer(() => received++);
+    try {
+      await expect(c.request('echo', {})).rejects.toBeInstanceOf(RpcTimeoutError);
+      expect((c as unknown as { pending: Map<number, unknown> }).pending.size).toBe(0);
+      const lost = c.request('echo', {});
+      await waitFor('the second call to arrive', () => received === 2);
+      for (const p of peers) p.destroy();
+      await expect(lost).rejects.toBeInstanceOf(RpcConnectionLostError);
+      expect(received).toBe(2);
+    } finally {
+      c.close();
+    }
+  });
 
-  it(
-    'stops queueing calls to a server that does not read them, ' + 'as not sent, instead of growing without bound',
-    async () => {
-      port = await freePort();
-      fake = createServer({ pauseOnConnect: true }, (socket) => peers.push(socket));
-      await new Promise<void>((r) => fake.listen(port, '127.0.0.1', r));
-      const c = new FramedRpcClient({
-        host: '127.0.0.1',
-        port,
-        signer: new RpcSigner(SECRET, 'merchant'),
-        timeoutMs: 60_000,
-        maxFrameBytes: 64 * 1024,
-      });
-      const pad = 'x'.repeat(32 * 1024);
-      const calls: Promise<unknown>[] = [];
-      try {
-        const refused = await waitFor(
-          'a call to be refused as not sent',
-          async () => {
-            const call = c.request('echo', { pad });
-            calls.push(call.catch(() => undefined));
-            return Promise.race([call.catch((e: unknown) => e), new Promise((r) => setImmediate(() => r(undefined)))]);
-          },
-          { intervalMs: 1, timeoutMs: 30_000 },
-        );
-        expect(refused).toBeInstanceOf(RpcNotSentError);
-        expect(calls.length).toBeLessThan(2_000);
-      } finally {
-        c.close();
-        await Promise.all(calls);
-      }
-    },
-  );
+  it('refuses calls as not sent to a server that does not read them, instead of queueing without bound', async () => {
+    port = await freePort();
+    fake = createServer({ pauseOnConnect: true }, (socket) => peers.push(socket));
+    await new Promise<void>((r) => fake.listen(port, '127.0.0.1', r));
+    const c = new FramedRpcClient({
+      host: '127.0.0.1',
+      port,
+      signer: new RpcSigner(SECRET, 'merchant'),
+      timeoutMs: 60_000,
+      maxFrameBytes: 64 * 1024,
+    });
+    const pad = 'x'.repeat(32 * 1024);
+    const calls: Promise<unknown>[] = [];
+    try {
+      const refused = await waitFor(
+        'a call to be refused as not sent',
+        async () => {
+          const call = c.request('echo', { pad });
+          calls.push(call.catch(() => undefined));
+          return Promise.race([call.catch((e: unknown) => e), new Promise((r) => setImmediate(() => r(undefined)))]);
+        },
+        { intervalMs: 1, timeoutMs: 30_000 },
+      );
+      expect(refused).toBeInstanceOf(RpcNotSentError);
+      expect(calls.length).toBeLessThan(2_000);
+    } finally {
+      c.close();
+      await Promise.all(calls);
+    }
+  });
 });

@@ -89,28 +89,25 @@ describe('framed RPC transport', () => {
     await expect(client.request('echo.delayed', { value: 7, delayMs: 0 })).resolves.toEqual({ value: 7 });
   });
 
-  it(
-    'reports a down peer as not sent, uses it again once it is up, ' + 'and lets a closing server finish running calls',
-    async () => {
-      await expect(client.request('echo.delayed', { value: 1, delayMs: 0 })).rejects.toBeInstanceOf(RpcNotSentError);
-      await start();
-      await waitFor(
-        'the client to reconnect after its backoff',
-        async () =>
-          (await client.request<{ value: number }>('echo.delayed', { value: 2, delayMs: 0 }).catch(() => undefined))
-            ?.value === 2,
-      );
-      const inFlight = client.request('hang', {});
-      await waitFor('the call to reach the server', () => release.length === 1);
-      // Closing drains running requests (up to 5 s) and tells the client to send nothing more there.
-      const closing = server!.close();
-      server = undefined;
-      for (const r of release.splice(0)) r();
-      await expect(inFlight).resolves.toEqual({ released: true });
-      await closing;
-      await expect(client.request('echo.delayed', { value: 3, delayMs: 0 })).rejects.toBeInstanceOf(RpcNotSentError);
-    },
-  );
+  it('reports a down peer as not sent, reuses it once up, and lets a closing server finish running calls', async () => {
+    await expect(client.request('echo.delayed', { value: 1, delayMs: 0 })).rejects.toBeInstanceOf(RpcNotSentError);
+    await start();
+    await waitFor(
+      'the client to reconnect after its backoff',
+      async () =>
+        (await client.request<{ value: number }>('echo.delayed', { value: 2, delayMs: 0 }).catch(() => undefined))
+          ?.value === 2,
+    );
+    const inFlight = client.request('hang', {});
+    await waitFor('the call to reach the server', () => release.length === 1);
+    // Closing drains running requests (up to 5 s) and tells the client to send nothing more there.
+    const closing = server!.close();
+    server = undefined;
+    for (const r of release.splice(0)) r();
+    await expect(inFlight).resolves.toEqual({ released: true });
+    await closing;
+    await expect(client.request('echo.delayed', { value: 3, delayMs: 0 })).rejects.toBeInstanceOf(RpcNotSentError);
+  });
 
   it('fails calls whose connection is cut before the reply', async () => {
     await start();
@@ -161,54 +158,46 @@ describe('framed RPC transport', () => {
     return { socket, frames, send };
   };
 
-  it(
-    'answers a request that crossed its goaway "going away" without running it, ' +
-      'finishes the running one, and closes once the client has',
-    async () => {
-      await start();
-      const { socket, frames, send } = await rawConnection();
-      send(1, 'hang', {});
-      await waitFor('the first call to run', () => release.length === 1);
-      const closing = server!.close();
-      server = undefined;
-      await waitFor('the goaway', () => frames.some((f) => f.header.goaway === true));
-      const before = runs;
-      send(2, 'echo.delayed', { value: 2, delayMs: 0 });
-      await waitFor('the answer to the crossed request', () => frames.some((f) => f.header.id === 2));
-      expect(frames.find((f) => f.header.id === 2)?.header.err).toMatchObject({ code: RPC_GOING_AWAY });
-      expect(runs).toBe(before);
-      // The running call still gets its reply; the server then waits for the client's end to close.
-      for (const r of release.splice(0)) r();
-      await waitFor('the reply to the running call', () => frames.some((f) => f.header.id === 1));
-      expect(frames.find((f) => f.header.id === 1)?.header.err).toBeUndefined();
-      let closed = false;
-      void closing.then(() => (closed = true));
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(closed).toBe(false);
-      socket.end();
-      await waitFor('the server to close after the client ended', () => closed, { timeoutMs: 1_500 });
-      socket.destroy();
-    },
-  );
+  it('answers "going away" to a request crossing its goaway, finishes the running one, closes after it', async () => {
+    await start();
+    const { socket, frames, send } = await rawConnection();
+    send(1, 'hang', {});
+    await waitFor('the first call to run', () => release.length === 1);
+    const closing = server!.close();
+    server = undefined;
+    await waitFor('the goaway', () => frames.some((f) => f.header.goaway === true));
+    const before = runs;
+    send(2, 'echo.delayed', { value: 2, delayMs: 0 });
+    await waitFor('the answer to the crossed request', () => frames.some((f) => f.header.id === 2));
+    expect(frames.find((f) => f.header.id === 2)?.header.err).toMatchObject({ code: RPC_GOING_AWAY });
+    expect(runs).toBe(before);
+    // The running call still gets its reply; the server then waits for the client's end to close.
+    for (const r of release.splice(0)) r();
+    await waitFor('the reply to the running call', () => frames.some((f) => f.header.id === 1));
+    expect(frames.find((f) => f.header.id === 1)?.header.err).toBeUndefined();
+    let closed = false;
+    void closing.then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    socket.end();
+    await waitFor('the server to close after the client ended', () => closed, { timeoutMs: 1_500 });
+    socket.destroy();
+  });
 
-  it(
-    'gives a request from a client that does not know "going away" no answer, ' +
-      'as before, and closes without waiting for a client that never ends',
-    async () => {
-      await start();
-      const { socket, frames, send } = await rawConnection();
-      send(1, 'echo.delayed', { value: 1, delayMs: 0 }, {});
-      await waitFor('the first reply', () => frames.some((f) => f.header.id === 1));
-      const closing = server!.close();
-      server = undefined;
-      await waitFor('the goaway', () => frames.some((f) => f.header.goaway === true));
-      const ended = new Promise((resolve) => socket.once('end', resolve));
-      send(2, 'echo.delayed', { value: 2, delayMs: 0 }, {});
-      // The client never ends its side: the server ends the connection itself after its wait.
-      await ended;
-      await closing;
-      expect(frames.some((f) => f.header.id === 2)).toBe(false);
-      socket.destroy();
-    },
-  );
+  it('a client unaware of "going away" gets no answer, as before; closing does not await its end', async () => {
+    await start();
+    const { socket, frames, send } = await rawConnection();
+    send(1, 'echo.delayed', { value: 1, delayMs: 0 }, {});
+    await waitFor('the first reply', () => frames.some((f) => f.header.id === 1));
+    const closing = server!.close();
+    server = undefined;
+    await waitFor('the goaway', () => frames.some((f) => f.header.goaway === true));
+    const ended = new Promise((resolve) => socket.once('end', resolve));
+    send(2, 'echo.delayed', { value: 2, delayMs: 0 }, {});
+    // The client never ends its side: the server ends the connection itself after its wait.
+    await ended;
+    await closing;
+    expect(frames.some((f) => f.header.id === 2)).toBe(false);
+    socket.destroy();
+  });
 });

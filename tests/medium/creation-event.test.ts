@@ -137,40 +137,35 @@ describe('creation event of a transaction', () => {
     });
   }, 60_000);
 
-  it(
-    'a method chosen on the checkout page bumps the version: ' +
-      'a status change from the row read before it is refused',
-    async () => {
-      const db = pool;
-      const pending = await create(
-        newTransaction({ businessId: 30, reference: 'method-1', amount: 700, currency: 'ZWG' }),
-        null,
-      );
-      const chosen = await store.setMethod(database.ds, pending, 'mobile_money', 'ecocash', '263771234567');
-      expect(chosen.version).toBe(pending.version + 1);
-      expect(chosen.payment_method_code).toBe('ecocash');
-      // A caller that skipped the row lock and still holds the row without the method: its event would say
-      // no method was chosen.
-      await expect(changeStatus(pending, 'processing', 'Authorising', null)).rejects.toBeInstanceOf(
-        ConcurrentStatusChange,
-      );
-      const { rows: events } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
-        'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
-        [pending.public_id],
-      );
-      expect(events.map((e) => e.payload.data.status)).toEqual(['pending']);
+  it('a method chosen on checkout bumps the version: a status change from the row read before is refused', async () => {
+    const db = pool;
+    const pending = await create(
+      newTransaction({ businessId: 30, reference: 'method-1', amount: 700, currency: 'ZWG' }),
+      null,
+    );
+    const chosen = await store.setMethod(database.ds, pending, 'mobile_money', 'ecocash', '263771234567');
+    expect(chosen.version).toBe(pending.version + 1);
+    expect(chosen.payment_method_code).toBe('ecocash');
+    // A caller that skipped the row lock and still holds the row without the method: its event would say
+    // no method was chosen.
+    await expect(changeStatus(pending, 'processing', 'Authorising', null)).rejects.toBeInstanceOf(
+      ConcurrentStatusChange,
+    );
+    const { rows: events } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+      'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
+      [pending.public_id],
+    );
+    expect(events.map((e) => e.payload.data.status)).toEqual(['pending']);
 
-      const processing = await changeStatus(chosen, 'processing', 'Authorising', null);
-      const { rows: after } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
-        'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
-        [pending.public_id],
-      );
-      expect(after).toHaveLength(2);
-      expect(after[1].payload.data.transaction).toEqual(toSnapshot(processing));
-      expect(after[1].payload.data.transaction).toMatchObject({ payment_method_code: 'ecocash', version: 3 });
-    },
-    60_000,
-  );
+    const processing = await changeStatus(chosen, 'processing', 'Authorising', null);
+    const { rows: after } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+      'SELECT payload FROM outbox_events WHERE message_key = $1 ORDER BY id',
+      [pending.public_id],
+    );
+    expect(after).toHaveLength(2);
+    expect(after[1].payload.data.transaction).toEqual(toSnapshot(processing));
+    expect(after[1].payload.data.transaction).toMatchObject({ payment_method_code: 'ecocash', version: 3 });
+  }, 60_000);
 
   it('a transaction created straight into its first step gets both events, in order', async () => {
     const db = pool;

@@ -76,65 +76,60 @@ describe('group commit of initialize inserts', () => {
     await database?.drop();
   }, 120_000);
 
-  it(
-    'answers each caller of one grouped statement as if alone: ' +
-      'duplicates inside the group and against a stored row lose, the rest are stored once with their events',
-    async () => {
-      const db = pool;
-      const [stored] = await Promise.all(fire([tx('gc-existing')]));
-      expect(stored).toHaveProperty('row');
+  it('answers grouped callers as if alone: in-group/stored duplicates lose; the rest stored with events', async () => {
+    const db = pool;
+    const [stored] = await Promise.all(fire([tx('gc-existing')]));
+    expect(stored).toHaveProperty('row');
 
-      const items = [
-        tx('gc-lead'),
-        ...Array.from({ length: 20 }, (_, i) => tx(`gc-${i}`)),
-        tx('gc-twin'),
-        tx('gc-twin', { amount: 5 }),
-        tx('gc-existing'),
-        tx('gc-sandbox', {
-          then: { status: 'processing', message: 'Payment request sent', settleAt: new Date(Date.now() + 60_000) },
-        }),
-      ];
-      const answers = await Promise.all(fire(items));
+    const items = [
+      tx('gc-lead'),
+      ...Array.from({ length: 20 }, (_, i) => tx(`gc-${i}`)),
+      tx('gc-twin'),
+      tx('gc-twin', { amount: 5 }),
+      tx('gc-existing'),
+      tx('gc-sandbox', {
+        then: { status: 'processing', message: 'Payment request sent', settleAt: new Date(Date.now() + 60_000) },
+      }),
+    ];
+    const answers = await Promise.all(fire(items));
 
-      const byRef = new Map<string, TransactionRow>();
-      answers.forEach((a, i) => {
-        const ref = items[i].reference;
-        if (i === 22 || i === 23) {
-          expect((a as { error: { code?: string; constraint?: string } }).error).toMatchObject({
-            code: '23505',
-            constraint: 'transactions_reference_unique',
-          });
-        } else {
-          const { row } = a as { row: TransactionRow };
-          expect(row.reference).toBe(ref);
-          expect(Number(row.amount)).toBe(items[i].amount);
-          byRef.set(ref, row);
-        }
-      });
-      // The first of the twins, in submission order, won.
-      expect(Number(byRef.get('gc-twin')!.amount)).toBe(1000);
-
-      const { rows } = await db.query<TransactionRow>(
-        "SELECT * FROM transactions WHERE reference LIKE 'gc-%' ORDER BY id",
-      );
-      expect(rows.map((r) => r.reference).sort()).toEqual([...byRef.keys(), 'gc-existing'].sort());
-      for (const row of rows.filter((r) => r.reference !== 'gc-existing'))
-        expect(toSnapshot(byRef.get(row.reference)!)).toEqual(toSnapshot(row));
-      // Everything but the lead went in one statement: one transaction, one now().
-      const grouped = rows.filter((r) => r.reference !== 'gc-existing' && r.reference !== 'gc-lead');
-      expect(new Set(grouped.map((r) => r.created_at.toISOString())).size).toBe(1);
-
-      const events = await eventsOf(rows.map((r) => r.public_id));
-      for (const row of rows) {
-        const mine = events.filter((e) => e.message_key === row.public_id);
-        const sandbox = row.reference === 'gc-sandbox';
-        expect(mine.map((e) => e.payload.data.status)).toEqual(sandbox ? ['pending', 'processing'] : ['pending']);
-        expect(mine.at(-1)!.payload.data.transaction).toEqual(toSnapshot(row));
-        expect(mine[0].payload.data.transaction.id).toBe(Number(row.id));
+    const byRef = new Map<string, TransactionRow>();
+    answers.forEach((a, i) => {
+      const ref = items[i].reference;
+      if (i === 22 || i === 23) {
+        expect((a as { error: { code?: string; constraint?: string } }).error).toMatchObject({
+          code: '23505',
+          constraint: 'transactions_reference_unique',
+        });
+      } else {
+        const { row } = a as { row: TransactionRow };
+        expect(row.reference).toBe(ref);
+        expect(Number(row.amount)).toBe(items[i].amount);
+        byRef.set(ref, row);
       }
-    },
-    60_000,
-  );
+    });
+    // The first of the twins, in submission order, won.
+    expect(Number(byRef.get('gc-twin')!.amount)).toBe(1000);
+
+    const { rows } = await db.query<TransactionRow>(
+      "SELECT * FROM transactions WHERE reference LIKE 'gc-%' ORDER BY id",
+    );
+    expect(rows.map((r) => r.reference).sort()).toEqual([...byRef.keys(), 'gc-existing'].sort());
+    for (const row of rows.filter((r) => r.reference !== 'gc-existing'))
+      expect(toSnapshot(byRef.get(row.reference)!)).toEqual(toSnapshot(row));
+    // Everything but the lead went in one statement: one transaction, one now().
+    const grouped = rows.filter((r) => r.reference !== 'gc-existing' && r.reference !== 'gc-lead');
+    expect(new Set(grouped.map((r) => r.created_at.toISOString())).size).toBe(1);
+
+    const events = await eventsOf(rows.map((r) => r.public_id));
+    for (const row of rows) {
+      const mine = events.filter((e) => e.message_key === row.public_id);
+      const sandbox = row.reference === 'gc-sandbox';
+      expect(mine.map((e) => e.payload.data.status)).toEqual(sandbox ? ['pending', 'processing'] : ['pending']);
+      expect(mine.at(-1)!.payload.data.transaction).toEqual(toSnapshot(row));
+      expect(mine[0].payload.data.transaction.id).toBe(Number(row.id));
+    }
+  }, 60_000);
 
   it('a row that fails a CHECK constraint fails only its own caller', async () => {
     const items = [tx('ck-lead'), tx('ck-1'), tx('ck-bad', { amount: 0 }), tx('ck-2'), tx('ck-2'), tx('ck-3')];
@@ -153,89 +148,80 @@ describe('group commit of initialize inserts', () => {
     expect(events.map((e) => e.message_key).sort()).toEqual(rows.map((r) => r.public_id).sort());
   }, 60_000);
 
-  it(
-    'a grouped statement cancelled by statement_timeout ' + 'gives each of its callers that error, and runs none alone',
-    async () => {
-      const db = pool;
-      const quick = await new DataSource({
-        url: database.url,
-        max: 4,
-        connectionTimeoutMillis: 5_000,
-        idleTimeoutMillis: 10_000,
-        statementTimeoutMillis: 1_000,
-      }).initialize();
-      const holder = await db.connect();
-      try {
-        const config = loadConfig(TransactionServiceConfig, {
-          INITIALIZE_INSERTS_IN_FLIGHT: '1',
-          INITIALIZE_BATCH_MAX: '100',
-        });
-        const quickBatch = new TransactionInsertBatch(quick, new TransactionStore(), config);
-        // An uncommitted row with a reference the group also inserts: the group waits on it until cancelled.
-        await holder.query('BEGIN');
-        await holder.query(
-          `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
+  it('a grouped statement cancelled by statement_timeout gives each caller that error, runs none alone', async () => {
+    const db = pool;
+    const quick = await new DataSource({
+      url: database.url,
+      max: 4,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 10_000,
+      statementTimeoutMillis: 1_000,
+    }).initialize();
+    const holder = await db.connect();
+    try {
+      const config = loadConfig(TransactionServiceConfig, {
+        INITIALIZE_INSERTS_IN_FLIGHT: '1',
+        INITIALIZE_BATCH_MAX: '100',
+      });
+      const quickBatch = new TransactionInsertBatch(quick, new TransactionStore(), config);
+      // An uncommitted row with a reference the group also inserts: the group waits on it until cancelled.
+      await holder.query('BEGIN');
+      await holder.query(
+        `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
                                     status, message, checkout_id, expires_at)
          VALUES ('txn_timeout_holder', 7, 'test', 'slow-held', 1, 0, 1, 'USD', 'h@example.com', 'pending', 'held',
                  'chk_timeout_holder', now())`,
-        );
-        const items = [tx('slow-lead'), tx('slow-1'), tx('slow-held'), tx('slow-2')];
-        const answers = await Promise.all(
-          items.map((t, i) =>
-            quickBatch.create(t, `req_${t.reference}_${i}`).then(
-              (row) => ({ row }),
-              (error: unknown) => ({ error }),
-            ),
+      );
+      const items = [tx('slow-lead'), tx('slow-1'), tx('slow-held'), tx('slow-2')];
+      const answers = await Promise.all(
+        items.map((t, i) =>
+          quickBatch.create(t, `req_${t.reference}_${i}`).then(
+            (row) => ({ row }),
+            (error: unknown) => ({ error }),
           ),
-        );
-        expect(answers[0]).toMatchObject({ row: { reference: 'slow-lead' } });
-        for (const a of answers.slice(1)) expect(a).toMatchObject({ error: { code: '57014' } });
-      } finally {
-        await holder.query('ROLLBACK');
-        holder.release();
-        await quick.destroy();
-      }
-      // Rows that would have gone in alone were not retried: only the lead is stored.
-      const { rows } = await db.query("SELECT reference FROM transactions WHERE reference LIKE 'slow-%'");
-      expect(rows.map((r: { reference: string }) => r.reference)).toEqual(['slow-lead']);
-    },
-    60_000,
-  );
+        ),
+      );
+      expect(answers[0]).toMatchObject({ row: { reference: 'slow-lead' } });
+      for (const a of answers.slice(1)) expect(a).toMatchObject({ error: { code: '57014' } });
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+      await quick.destroy();
+    }
+    // Rows that would have gone in alone were not retried: only the lead is stored.
+    const { rows } = await db.query("SELECT reference FROM transactions WHERE reference LIKE 'slow-%'");
+    expect(rows.map((r: { reference: string }) => r.reference)).toEqual(['slow-lead']);
+  }, 60_000);
 
-  it(
-    'a connection lost while a grouped statement is in flight tells ' +
-      'each of its callers the outcome is unknown, and retries none',
-    async () => {
-      const db = pool;
-      const holder = await db.connect();
-      try {
-        // An uncommitted row with a reference the group also inserts: the group waits on it, in flight.
-        await holder.query('BEGIN');
-        await holder.query(
-          `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
+  it('a connection lost mid grouped statement tells each caller the outcome is unknown, retries none', async () => {
+    const db = pool;
+    const holder = await db.connect();
+    try {
+      // An uncommitted row with a reference the group also inserts: the group waits on it, in flight.
+      await holder.query('BEGIN');
+      await holder.query(
+        `INSERT INTO transactions (public_id, business_id, mode, reference, amount, charges, total, currency, email,
                                     status, message, checkout_id, expires_at)
          VALUES ('txn_holder', 7, 'test', 'lost-held', 1, 0, 1, 'USD', 'h@example.com', 'pending', 'held', 'chk_holder',
                  now())`,
+      );
+      const answers = Promise.all(fire([tx('lost-lead'), tx('lost-1'), tx('lost-held'), tx('lost-2')]));
+      const pid = await waitFor('the grouped statement waiting on the held row', async () => {
+        const { rows } = await db.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE query LIKE '%AS r(i integer%' " + "AND wait_event_type = 'Lock'",
         );
-        const answers = Promise.all(fire([tx('lost-lead'), tx('lost-1'), tx('lost-held'), tx('lost-2')]));
-        const pid = await waitFor('the grouped statement waiting on the held row', async () => {
-          const { rows } = await db.query<{ pid: number }>(
-            "SELECT pid FROM pg_stat_activity WHERE query LIKE '%AS r(i integer%' " + "AND wait_event_type = 'Lock'",
-          );
-          return rows[0]?.pid;
-        });
-        await db.query('SELECT pg_terminate_backend($1)', [pid]);
-        const [lead, ...grouped] = await answers;
-        expect(lead).toMatchObject({ row: { reference: 'lost-lead' } });
-        // One autocommit statement: lost in flight, it may have committed.
-        for (const a of grouped) expect(isOutcomeUnknown((a as { error: unknown }).error)).toBe(true);
-      } finally {
-        await holder.query('ROLLBACK');
-        holder.release();
-      }
-      const { rows } = await db.query("SELECT reference FROM transactions WHERE reference LIKE 'lost-%'");
-      expect(rows.map((r: { reference: string }) => r.reference)).toEqual(['lost-lead']);
-    },
-    60_000,
-  );
+        return rows[0]?.pid;
+      });
+      await db.query('SELECT pg_terminate_backend($1)', [pid]);
+      const [lead, ...grouped] = await answers;
+      expect(lead).toMatchObject({ row: { reference: 'lost-lead' } });
+      // One autocommit statement: lost in flight, it may have committed.
+      for (const a of grouped) expect(isOutcomeUnknown((a as { error: unknown }).error)).toBe(true);
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    const { rows } = await db.query("SELECT reference FROM transactions WHERE reference LIKE 'lost-%'");
+    expect(rows.map((r: { reference: string }) => r.reference)).toEqual(['lost-lead']);
+  }, 60_000);
 });

@@ -170,37 +170,34 @@ describe('ledger daily totals', () => {
     ]);
   });
 
-  it(
-    'counts what any writer does to the copies: ' + 'two transactions saving the same copy at once, and plain SQL',
-    async () => {
-      // The live event and a replayed one of the same transaction, in two database transactions.
-      let commitFirst!: () => void;
-      const firstMayCommit = new Promise<void>((resolve) => (commitFirst = resolve));
-      let firstWrote!: () => void;
-      const firstHasWritten = new Promise<void>((resolve) => (firstWrote = resolve));
-      const first = db.ds.transaction(async (m) => {
-        await handler.handleBatch([event({ id: 50, business: 15 }, 'pending', 1)], m);
-        firstWrote();
-        await firstMayCommit;
-      });
-      await firstHasWritten;
-      // The second waits on the first's uncommitted copy, then moves it to success.
-      const second = db.ds.transaction((m) => handler.handleBatch([event({ id: 50, business: 15 }, 'success', 3)], m));
-      commitFirst();
-      await Promise.all([first, second]);
-      // As an earlier version of the service writes a copy: no knowledge of the totals at all.
-      await db.ds.query(
-        `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version,
+  it('counts what any writer does to the copies: two transactions saving one copy at once, and plain SQL', async () => {
+    // The live event and a replayed one of the same transaction, in two database transactions.
+    let commitFirst!: () => void;
+    const firstMayCommit = new Promise<void>((resolve) => (commitFirst = resolve));
+    let firstWrote!: () => void;
+    const firstHasWritten = new Promise<void>((resolve) => (firstWrote = resolve));
+    const first = db.ds.transaction(async (m) => {
+      await handler.handleBatch([event({ id: 50, business: 15 }, 'pending', 1)], m);
+      firstWrote();
+      await firstMayCommit;
+    });
+    await firstHasWritten;
+    // The second waits on the first's uncommitted copy, then moves it to success.
+    const second = db.ds.transaction((m) => handler.handleBatch([event({ id: 50, business: 15 }, 'success', 3)], m));
+    commitFirst();
+    await Promise.all([first, second]);
+    // As an earlier version of the service writes a copy: no knowledge of the totals at all.
+    await db.ds.query(
+      `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version,
                                          transaction_created_at)
        VALUES (51, 'txn_51', 15, 'test', 300, 'USD', 'pending', 1, '2026-03-01T09:00:00Z')`,
-      );
-      await db.ds.query("UPDATE ledger_transactions SET status = 'success', version = 2 WHERE id = 51");
-      await db.ds.query('UPDATE ledger_transactions SET version = 3 WHERE id = 51');
-      expect(await read(15)).toEqual([
-        { date: '2026-03-01', currency: 'USD', payments: 2, succeeded: 2, succeeded_amount: 1300 },
-      ]);
-    },
-  );
+    );
+    await db.ds.query("UPDATE ledger_transactions SET status = 'success', version = 2 WHERE id = 51");
+    await db.ds.query('UPDATE ledger_transactions SET version = 3 WHERE id = 51');
+    expect(await read(15)).toEqual([
+      { date: '2026-03-01', currency: 'USD', payments: 2, succeeded: 2, succeeded_amount: 1300 },
+    ]);
+  });
 
   it('the migration counts the copies written before it', async () => {
     const migration = new dailyTotals.LedgerDailyTotals1765600000000();

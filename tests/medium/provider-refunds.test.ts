@@ -125,31 +125,27 @@ describe('refunds through a provider refund API', () => {
     answer = async () => ({ kind: 'succeeded', providerRefundId: 'R1' });
   });
 
-  it(
-    'sends a refund once when two processes try at the same moment, ' +
-      'with the notification URL and the provider payment id',
-    async () => {
-      const id = await queuedRefund(400);
-      await Promise.all([service.send(id), service.send(id), service.send(id)]);
-      expect(calls).toHaveLength(1);
-      expect(calls[0]).toMatchObject({
-        amountMinor: 400,
-        currency: 'USD',
-        providerReference: expect.stringMatching(/^TOKEN-/),
-        transactionId: expect.stringMatching(/^txn_pr/),
-      });
-      expect(calls[0].notifyUrl).toMatch(/^https:\/\/pay\.example\.com\/v1\/provider-notifications\/dpo\/rfd_/);
-      expect(await state(id)).toMatchObject({
-        status: 'success',
-        message: 'Refunded by DPO Pay',
-        state: 'final',
-        provider_refund_id: 'R1',
-      });
-      // Sent again later (a sweep, a retry): nothing more goes to the provider.
-      await service.send(id);
-      expect(calls).toHaveLength(1);
-    },
-  );
+  it('sends a refund once when two processes race, with the notification URL and the provider payment id', async () => {
+    const id = await queuedRefund(400);
+    await Promise.all([service.send(id), service.send(id), service.send(id)]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      amountMinor: 400,
+      currency: 'USD',
+      providerReference: expect.stringMatching(/^TOKEN-/),
+      transactionId: expect.stringMatching(/^txn_pr/),
+    });
+    expect(calls[0].notifyUrl).toMatch(/^https:\/\/pay\.example\.com\/v1\/provider-notifications\/dpo\/rfd_/);
+    expect(await state(id)).toMatchObject({
+      status: 'success',
+      message: 'Refunded by DPO Pay',
+      state: 'final',
+      provider_refund_id: 'R1',
+    });
+    // Sent again later (a sweep, a retry): nothing more goes to the provider.
+    await service.send(id);
+    expect(calls).toHaveLength(1);
+  });
 
   it('fails the refund on an explicit refusal, and keeps it pending on a provider that answers later', async () => {
     answer = async () => ({ kind: 'declined', reason: 'Refund failed - amount exceeds' });
@@ -167,94 +163,83 @@ describe('refunds through a provider refund API', () => {
     expect(await state(later)).toMatchObject({ status: 'pending', state: 'pending', provider_refund_id: 'OZ-9' });
   });
 
-  it(
-    'never reports a refund whose answer was lost: ' + 'it stays pending, left to an operator, and is not sent again',
-    async () => {
-      answer = async () => ({ kind: 'unknown', reason: 'timed out after 1000 ms' });
-      const id = await queuedRefund(200);
-      await service.send(id);
-      expect(await state(id)).toMatchObject({
-        status: 'pending',
-        state: 'unresolved',
-        last_error: 'timed out after 1000 ms',
-      });
-      await age(id, 3600);
-      await service.sweep();
-      expect(calls).toHaveLength(1);
-    },
-  );
+  it('never reports a refund whose answer was lost: stays pending, left to an operator, not sent again', async () => {
+    answer = async () => ({ kind: 'unknown', reason: 'timed out after 1000 ms' });
+    const id = await queuedRefund(200);
+    await service.send(id);
+    expect(await state(id)).toMatchObject({
+      status: 'pending',
+      state: 'unresolved',
+      last_error: 'timed out after 1000 ms',
+    });
+    await age(id, 3600);
+    await service.sweep();
+    expect(calls).toHaveLength(1);
+  });
 
-  it(
-    'a refund whose sender died before sending is sent by the sweeper; ' +
-      'one that died while sending is left to an operator',
-    async () => {
-      const unsent = await queuedRefund(100);
-      const dying = await queuedRefund(100);
-      // The second was claimed (committed 'sending') and its process died before the provider answered.
-      await ds.transaction((m) => store.claim(m, dying));
-      await service.sweep();
-      expect(calls).toHaveLength(0); // both are fresh: their owners may still be at work
-      await age(unsent, 60);
-      await age(dying, 60);
-      await service.sweep();
-      expect(calls.map((c) => c.refundId)).toEqual([expect.stringMatching(/^rfd_/)]);
-      expect(await state(unsent)).toMatchObject({ status: 'success', state: 'final' });
-      expect(await state(dying)).toMatchObject({
-        status: 'pending',
-        state: 'unresolved',
-        last_error: expect.stringContaining('stopped before the provider answered'),
-      });
-    },
-  );
+  it('sender died before sending: the sweeper sends the refund; died while sending: left to an operator', async () => {
+    const unsent = await queuedRefund(100);
+    const dying = await queuedRefund(100);
+    // The second was claimed (committed 'sending') and its process died before the provider answered.
+    await ds.transaction((m) => store.claim(m, dying));
+    await service.sweep();
+    expect(calls).toHaveLength(0); // both are fresh: their owners may still be at work
+    await age(unsent, 60);
+    await age(dying, 60);
+    await service.sweep();
+    expect(calls.map((c) => c.refundId)).toEqual([expect.stringMatching(/^rfd_/)]);
+    expect(await state(unsent)).toMatchObject({ status: 'success', state: 'final' });
+    expect(await state(dying)).toMatchObject({
+      status: 'pending',
+      state: 'unresolved',
+      last_error: expect.stringContaining('stopped before the provider answered'),
+    });
+  });
 
-  it(
-    'a refund notification applies only to its own refund: ' +
-      "the refund's payment, its provider refund id, its amount",
-    async () => {
-      answer = async () => ({ kind: 'pending', providerRefundId: 'OZ-A' });
-      const a = await queuedRefund(300);
-      await service.send(a);
-      answer = async () => ({ kind: 'unknown', reason: 'timed out' });
-      const b = await queuedRefund(300);
-      await service.send(b);
-      const [{ public_id: aId }] = await ds.query('SELECT public_id FROM refunds WHERE id = $1', [a]);
-      const [{ public_id: bId }] = await ds.query('SELECT public_id FROM refunds WHERE id = $1', [b]);
-      const [{ provider_reference: bPayment }] = await ds.query(
-        'SELECT pp.provider_reference FROM refunds r JOIN provider_payments pp ' +
-          'ON pp.transaction_id = r.transaction_id WHERE r.id = $1',
-        [b],
-      );
-      const complete = (over: object) => async () => ({
-        providerRefundId: 'OZ-B',
-        providerPaymentReference: bPayment,
-        providerStatus: 'Complete',
-        status: 'success' as const,
-        amountMinor: 300,
-        ...over,
-      });
-      // Refund A's signed Complete posted to B's URL: another refund id (A's), or another payment.
-      expect(await service.notified(bId, 'dpo', complete({ providerRefundId: 'OZ-A' }))).toBe(false);
-      expect(await service.notified(bId, 'dpo', complete({ providerPaymentReference: 'TOKEN-other' }))).toBe(false);
-      expect(await service.notified(bId, 'dpo', complete({ amountMinor: 299 }))).toBe(false);
-      expect(await state(b)).toMatchObject({ status: 'pending', state: 'unresolved' });
-      // Its own: applied once, and again changes nothing.
-      expect(await service.notified(bId, 'dpo', complete({}))).toBe(true);
-      expect(await service.notified(bId, 'dpo', complete({}))).toBe(true);
-      expect(await state(b)).toMatchObject({ status: 'success', state: 'final', provider_refund_id: 'OZ-B' });
-      // A's notification for A, with A's id learnt from the provider's answer.
-      expect(
-        await service.notified(
-          aId,
-          'dpo',
-          complete({
-            providerRefundId: 'OZ-A',
-            providerPaymentReference: null,
-            status: 'failed',
-            providerStatus: 'Failed',
-          }),
-        ),
-      ).toBe(true);
-      expect(await state(a)).toMatchObject({ status: 'failed', state: 'final' });
-    },
-  );
+  it('a refund notification applies only to its own refund: matching payment, provider refund id, amount', async () => {
+    answer = async () => ({ kind: 'pending', providerRefundId: 'OZ-A' });
+    const a = await queuedRefund(300);
+    await service.send(a);
+    answer = async () => ({ kind: 'unknown', reason: 'timed out' });
+    const b = await queuedRefund(300);
+    await service.send(b);
+    const [{ public_id: aId }] = await ds.query('SELECT public_id FROM refunds WHERE id = $1', [a]);
+    const [{ public_id: bId }] = await ds.query('SELECT public_id FROM refunds WHERE id = $1', [b]);
+    const [{ provider_reference: bPayment }] = await ds.query(
+      'SELECT pp.provider_reference FROM refunds r JOIN provider_payments pp ' +
+        'ON pp.transaction_id = r.transaction_id WHERE r.id = $1',
+      [b],
+    );
+    const complete = (over: object) => async () => ({
+      providerRefundId: 'OZ-B',
+      providerPaymentReference: bPayment,
+      providerStatus: 'Complete',
+      status: 'success' as const,
+      amountMinor: 300,
+      ...over,
+    });
+    // Refund A's signed Complete posted to B's URL: another refund id (A's), or another payment.
+    expect(await service.notified(bId, 'dpo', complete({ providerRefundId: 'OZ-A' }))).toBe(false);
+    expect(await service.notified(bId, 'dpo', complete({ providerPaymentReference: 'TOKEN-other' }))).toBe(false);
+    expect(await service.notified(bId, 'dpo', complete({ amountMinor: 299 }))).toBe(false);
+    expect(await state(b)).toMatchObject({ status: 'pending', state: 'unresolved' });
+    // Its own: applied once, and again changes nothing.
+    expect(await service.notified(bId, 'dpo', complete({}))).toBe(true);
+    expect(await service.notified(bId, 'dpo', complete({}))).toBe(true);
+    expect(await state(b)).toMatchObject({ status: 'success', state: 'final', provider_refund_id: 'OZ-B' });
+    // A's notification for A, with A's id learnt from the provider's answer.
+    expect(
+      await service.notified(
+        aId,
+        'dpo',
+        complete({
+          providerRefundId: 'OZ-A',
+          providerPaymentReference: null,
+          status: 'failed',
+          providerStatus: 'Failed',
+        }),
+      ),
+    ).toBe(true);
+    expect(await state(a)).toMatchObject({ status: 'failed', state: 'final' });
+  });
 });

@@ -49,29 +49,25 @@ describe('recorded order after a move to another cluster', () => {
     expect(index).toEqual({ indisvalid: true });
   });
 
-  it(
-    "is quiet while the values are this cluster's, " +
-      'names the fix when a copied event is ahead, and the fix lists it again',
-    async () => {
-      const store = new EventsStore(ds);
-      const guard = new RecordedOrderGuard(store, logger);
-      await insert('evt_here');
-      expect(await guard.check()).toBe(true);
-      expect(errors).toEqual([]);
+  it("is quiet on this cluster's values; names the fix when a copied event is ahead; the fix relists it", async () => {
+    const store = new EventsStore(ds);
+    const guard = new RecordedOrderGuard(store, logger);
+    await insert('evt_here');
+    expect(await guard.check()).toBe(true);
+    expect(errors).toEqual([]);
 
-      const [{ next }] = await ds.query(`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next`);
-      await insert('evt_copied', String(BigInt(next) + 1_000_000n));
-      expect(await listed(store)).toEqual(['evt_here']);
-      expect(await guard.check()).toBe(false);
-      expect(errors).toEqual([expect.stringContaining(RECORDED_ORDER_FIX_SQL)]);
+    const [{ next }] = await ds.query(`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next`);
+    await insert('evt_copied', String(BigInt(next) + 1_000_000n));
+    expect(await listed(store)).toEqual(['evt_here']);
+    expect(await guard.check()).toBe(false);
+    expect(errors).toEqual([expect.stringContaining(RECORDED_ORDER_FIX_SQL)]);
 
-      // The runbook's step (docs/operations.md, "Moving the webhook database").
-      expect(readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8')).toContain(
-        `${RECORDED_ORDER_FIX_SQL};`,
-      );
-      await ds.query(RECORDED_ORDER_FIX_SQL);
-      expect(await guard.check()).toBe(true);
-      expect(await listed(store)).toEqual(['evt_copied', 'evt_here']);
-    },
-  );
+    // The runbook's step (docs/operations.md, "Moving the webhook database").
+    expect(readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8')).toContain(
+      `${RECORDED_ORDER_FIX_SQL};`,
+    );
+    await ds.query(RECORDED_ORDER_FIX_SQL);
+    expect(await guard.check()).toBe(true);
+    expect(await listed(store)).toEqual(['evt_copied', 'evt_here']);
+  });
 });

@@ -107,95 +107,85 @@ describe('webhook dispatcher stores under concurrency', () => {
     expect(await row(twice)).toMatchObject({ status: 'pending', held: true });
   });
 
-  it(
-    'records an outcome only for the claim that holds the delivery, ' +
-      'not for one whose lock ran out and was taken over',
-    async () => {
-      const [d] = await deliveries(1);
-      const stalled = await claim(d);
-      await expireLock(d);
-      const holder = await claim(d);
-      expect(holder.delivery.lock_token).not.toBe(stalled.delivery.lock_token);
+  it('records an outcome only for the holding claim, not one whose lock ran out and was taken over', async () => {
+    const [d] = await deliveries(1);
+    const stalled = await claim(d);
+    await expireLock(d);
+    const holder = await claim(d);
+    expect(holder.delivery.lock_token).not.toBe(stalled.delivery.lock_token);
 
-      // The stalled worker comes back with its answer: neither a success nor a failure nor an unsent end is written.
-      expect(await store.recordSuccess(stalled.delivery, 200, 12)).toBe(false);
-      const failure = {
-        deliveryId: d,
-        lockToken: stalled.delivery.lock_token,
-        previousAttempts: 0,
-        statusCode: 500,
-        durationMs: 12,
-        error: 'HTTP 500',
-        retryInSeconds: 5,
-      };
-      expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(false);
-      expect(await store.finishUnsent(stalled.delivery, 'skipped', 'callback disabled')).toBe(false);
-      await store.unlock(ds.manager, stalled.delivery);
-      // The holder's lock stands (no third claim can send it beside the holder), and no attempt is recorded for it.
-      expect(await row(d)).toMatchObject({
-        status: 'pending',
-        attempts: 0,
-        lock_token: holder.delivery.lock_token,
-        held: true,
-      });
-      expect(await attemptsOf(d)).toEqual([]);
+    // The stalled worker comes back with its answer: neither a success nor a failure nor an unsent end is written.
+    expect(await store.recordSuccess(stalled.delivery, 200, 12)).toBe(false);
+    const failure = {
+      deliveryId: d,
+      lockToken: stalled.delivery.lock_token,
+      previousAttempts: 0,
+      statusCode: 500,
+      durationMs: 12,
+      error: 'HTTP 500',
+      retryInSeconds: 5,
+    };
+    expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(false);
+    expect(await store.finishUnsent(stalled.delivery, 'skipped', 'callback disabled')).toBe(false);
+    await store.unlock(ds.manager, stalled.delivery);
+    // The holder's lock stands (no third claim can send it beside the holder), and no attempt is recorded for it.
+    expect(await row(d)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      lock_token: holder.delivery.lock_token,
+      held: true,
+    });
+    expect(await attemptsOf(d)).toEqual([]);
 
-      expect(await store.recordSuccess(holder.delivery, 204, 30)).toBe(true);
-      expect(await row(d)).toMatchObject({ status: 'succeeded', attempts: 1, lock_token: null, held: null });
-      expect(await attemptsOf(d)).toEqual([{ attempt: 1, status_code: 204, error: null }]);
-    },
-  );
+    expect(await store.recordSuccess(holder.delivery, 204, 30)).toBe(true);
+    expect(await row(d)).toMatchObject({ status: 'succeeded', attempts: 1, lock_token: null, held: null });
+    expect(await attemptsOf(d)).toEqual([{ attempt: 1, status_code: 204, error: null }]);
+  });
 
-  it(
-    'records a failure of the holder, ' + 'and lets a late holder whose lock ran out record when nobody took it over',
-    async () => {
-      const [failing, late] = await deliveries(2);
-      const c = await claim(failing);
-      const failure = {
-        deliveryId: failing,
-        lockToken: c.delivery.lock_token,
-        previousAttempts: 0,
-        statusCode: 503,
-        durationMs: 8,
-        error: 'HTTP 503',
-        retryInSeconds: 5,
-      };
-      expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(true);
-      expect(await row(failing)).toMatchObject({
-        status: 'pending',
-        attempts: 1,
-        lock_token: null,
-        held: null,
-        handed_over: false,
-      });
-      expect(await attemptsOf(failing)).toEqual([{ attempt: 1, status_code: 503, error: 'HTTP 503' }]);
+  it("records the holder's failure; a late holder whose lock ran out records if nobody took it over", async () => {
+    const [failing, late] = await deliveries(2);
+    const c = await claim(failing);
+    const failure = {
+      deliveryId: failing,
+      lockToken: c.delivery.lock_token,
+      previousAttempts: 0,
+      statusCode: 503,
+      durationMs: 8,
+      error: 'HTTP 503',
+      retryInSeconds: 5,
+    };
+    expect(await ds.transaction((m) => store.recordFailure(m, failure))).toBe(true);
+    expect(await row(failing)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lock_token: null,
+      held: null,
+      handed_over: false,
+    });
+    expect(await attemptsOf(failing)).toEqual([{ attempt: 1, status_code: 503, error: 'HTTP 503' }]);
 
-      const slow = await claim(late);
-      await expireLock(late);
-      expect(await store.recordSuccess(slow.delivery, 200, 20_000)).toBe(true);
-      expect(await row(late)).toMatchObject({ status: 'succeeded', attempts: 1 });
-    },
-  );
+    const slow = await claim(late);
+    await expireLock(late);
+    expect(await store.recordSuccess(slow.delivery, 200, 20_000)).toBe(true);
+    expect(await row(late)).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
 
-  it(
-    'does not hand back to the enqueuer a delivery a live ' + 'worker claimed after the reconciler read it as overdue',
-    async () => {
-      const [d] = await deliveries(1);
-      await age([d], 60);
-      const seen = await store.overdue(5, 100);
-      expect(seen.map((r) => String(r.id))).toContain(d);
+  it('does not hand the enqueuer a delivery a live worker claimed after the reconciler saw it overdue', async () => {
+    const [d] = await deliveries(1);
+    await age([d], 60);
+    const seen = await store.overdue(5, 100);
+    expect(seen.map((r) => String(r.id))).toContain(d);
 
-      await claim(d);
-      expect(await store.release(d, 1)).toBe(false);
-      expect(await row(d)).toMatchObject({ handed_over: true, held: true });
-      expect((await store.overdue(5, 100)).map((r) => String(r.id))).not.toContain(d);
+    await claim(d);
+    expect(await store.release(d, 1)).toBe(false);
+    expect(await row(d)).toMatchObject({ handed_over: true, held: true });
+    expect((await store.overdue(5, 100)).map((r) => String(r.id))).not.toContain(d);
 
-      // Its holder died: once the lock has run out, the row is handed back.
-      await expireLock(d);
-      expect(await store.release(d, 1)).toBe(true);
-      expect(await row(d)).toMatchObject({ handed_over: false });
-    },
-  );
+    // Its holder died: once the lock has run out, the row is handed back.
+    await expireLock(d);
+    expect(await store.release(d, 1)).toBe(true);
+    expect(await row(d)).toMatchObject({ handed_over: false });
+  });
 
   it('finds a delivery whose job was lost behind more than a page of overdue deliveries that are alive', async () => {
     await ds.query("UPDATE deliveries SET status = 'succeeded', locked_until = NULL WHERE status = 'pending'");
@@ -248,53 +238,49 @@ describe('webhook dispatcher stores under concurrency', () => {
     }
   }, 60_000);
 
-  it(
-    'enabling a callback again while a failing attempt ' + 'disables it clears the failure streak that disabled it',
-    async () => {
-      const update = new UpdateCallbackUseCase(callbacks, null as never);
-      const cb = await callbacks.insert(ds.manager, {
-        businessId: 7,
-        mode: 'test',
-        url: 'https://example.com/flaky',
-        description: '',
-        events: ['payment.completed'],
-        secret: SECRET,
-      });
-      await ds.query(
-        "UPDATE callbacks SET failure_count = 49, failing_since = now() - interval '6 days' WHERE id = $1",
-        [cb.id],
-      );
+  it('re-enabling a callback while a failing attempt disables it clears the failure streak that did so', async () => {
+    const update = new UpdateCallbackUseCase(callbacks, null as never);
+    const cb = await callbacks.insert(ds.manager, {
+      businessId: 7,
+      mode: 'test',
+      url: 'https://example.com/flaky',
+      description: '',
+      events: ['payment.completed'],
+      secret: SECRET,
+    });
+    await ds.query("UPDATE callbacks SET failure_count = 49, failing_since = now() - interval '6 days' WHERE id = $1", [
+      cb.id,
+    ]);
 
-      let enabling: Promise<unknown> | undefined;
-      // The failing attempt's transaction (as DeliverAttemptUseCase records a failure): callback locked,
-      // 50th failure, disabled.
-      await ds.transaction(async (m) => {
-        await callbacks.lock(m, cb.id);
-        await callbacks.recordFailure(m, cb.id);
-        await callbacks.disable(m, cb.id, 'failing for 5 days');
-        // Meanwhile the merchant enables it: the use case reads it as still active, then its update waits for the lock.
-        enabling = update.execute({ ctx, body: { id: cb.id, is_active: true } });
-        await waitFor('the update to wait for the callback lock', async () => {
-          const [{ n }] = await ds.query(
-            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() ' +
-              "AND wait_event_type = 'Lock' AND query LIKE 'UPDATE callbacks SET url%'",
-          );
-          return n === 1;
-        });
+    let enabling: Promise<unknown> | undefined;
+    // The failing attempt's transaction (as DeliverAttemptUseCase records a failure): callback locked,
+    // 50th failure, disabled.
+    await ds.transaction(async (m) => {
+      await callbacks.lock(m, cb.id);
+      await callbacks.recordFailure(m, cb.id);
+      await callbacks.disable(m, cb.id, 'failing for 5 days');
+      // Meanwhile the merchant enables it: the use case reads it as still active, then its update waits for the lock.
+      enabling = update.execute({ ctx, body: { id: cb.id, is_active: true } });
+      await waitFor('the update to wait for the callback lock', async () => {
+        const [{ n }] = await ds.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() ' +
+            "AND wait_event_type = 'Lock' AND query LIKE 'UPDATE callbacks SET url%'",
+        );
+        return n === 1;
       });
-      expect(await enabling).toMatchObject({ is_active: true, failure_count: 0 });
-      const [stored] = await ds.query(
-        'SELECT is_active, failure_count, failing_since, disabled_reason FROM callbacks WHERE id = $1',
-        [cb.id],
-      );
-      expect(stored).toEqual({ is_active: true, failure_count: 0, failing_since: null, disabled_reason: null });
+    });
+    expect(await enabling).toMatchObject({ is_active: true, failure_count: 0 });
+    const [stored] = await ds.query(
+      'SELECT is_active, failure_count, failing_since, disabled_reason FROM callbacks WHERE id = $1',
+      [cb.id],
+    );
+    expect(stored).toEqual({ is_active: true, failure_count: 0, failing_since: null, disabled_reason: null });
 
-      // Enabling one that is active leaves its streak alone.
-      await ds.query('UPDATE callbacks SET failure_count = 3, failing_since = now() WHERE id = $1', [cb.id]);
-      expect(await update.execute({ ctx, body: { id: cb.id, is_active: true } })).toMatchObject({
-        is_active: true,
-        failure_count: 3,
-      });
-    },
-  );
+    // Enabling one that is active leaves its streak alone.
+    await ds.query('UPDATE callbacks SET failure_count = 3, failing_since = now() WHERE id = $1', [cb.id]);
+    expect(await update.execute({ ctx, body: { id: cb.id, is_active: true } })).toMatchObject({
+      is_active: true,
+      failure_count: 3,
+    });
+  });
 });
