@@ -1,6 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@payments/config';
 import { GatewayConfig } from '../config/gateway.config';
-import { createHttpAdapter } from './http-server';
+import { KEEP_ALIVE_TIMEOUT_MS, createHttpAdapter } from './http-server';
 
 /** The client address the gateway sees (req.ip) for a request from `remoteAddress` with an X-Forwarded-For header. */
 async function clientIp(trustedProxies: string, remoteAddress: string, forwardedFor: string): Promise<string> {
@@ -39,5 +40,22 @@ describe('TRUSTED_PROXIES', () => {
 
   it('none: no proxy is believed', async () => {
     expect(await clientIp('none', '127.0.0.1', '203.0.113.9')).toBe('127.0.0.1');
+  });
+});
+
+describe('keep-alive', () => {
+  it('announces and keeps idle connections longer than a load balancer keeps its own (60 s)', async () => {
+    const fastify = createHttpAdapter(false).getInstance();
+    fastify.get('/ping', (_req, reply) => void reply.send({ ok: true }));
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = fastify.server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/ping`);
+      await res.text();
+      expect(res.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);
+      expect(fastify.server.keepAliveTimeout).toBeGreaterThan(60_000);
+    } finally {
+      await fastify.close();
+    }
   });
 });

@@ -8,8 +8,12 @@ import type { ApiReply, ApiRequest } from './http-types';
 import { answerClientError, sendInputProblem } from './input-rejection';
 import { registerRequestHooks, stampRequest } from './request-hooks';
 
-/** Node's own defaults, which the gateway served with before it moved to Fastify (Fastify's differ). */
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * Idle keep-alive connections are kept longer than a load balancer keeps its own (ingress-nginx 60 s,
+ * AWS ALB 60 s): a proxy that reuses a connection the gateway just closed answers a POST with 502.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+/** Node's own default, which the gateway served with before it moved to Fastify. */
 const REQUEST_TIMEOUT_MS = 300_000;
 
 /**
@@ -34,8 +38,8 @@ function answerFrameworkError(_err: Error, req: ApiRequest, reply: ApiReply): vo
 
 /**
  * The gateway's HTTP server: Fastify, set up to answer exactly as the API always has (flat query
- * strings, case-insensitive paths with an optional trailing slash, Node's keep-alive timeout, the
- * API's error body for requests refused before routing).
+ * strings, case-insensitive paths with an optional trailing slash, the API's error body for requests
+ * refused before routing), with idle connections outliving a proxy's (KEEP_ALIVE_TIMEOUT_MS).
  */
 export function createHttpAdapter(trustedProxies: string[] | false): FastifyAdapter {
   const adapter = new FastifyAdapter({
