@@ -66,6 +66,17 @@ export function createHttpAdapter(trustedProxies: string[] | false): FastifyAdap
     },
   });
   const fastify = adapter.getInstance();
+  // Once closing, every answer ends its connection: a request in flight at SIGTERM would otherwise
+  // leave its connection open for the whole keep-alive timeout, past the shutdown deadline.
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
+    done(null, payload);
+  });
   registerRequestHooks(fastify);
   registerBodyParsers(fastify);
   return adapter;
