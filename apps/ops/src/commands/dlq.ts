@@ -173,8 +173,8 @@ export const registerDlq: CommandRegistration = (program, ctx) => {
           );
         }
         const redelivery = new Redelivery(s, opts.group);
-        await redelivery.open();
         try {
+          await redelivery.open();
           const progress = new Progress(`delivering to ${opts.group}`, count, { unit: 'messages' });
           // Up to where each partition was delivered: only that much is removed.
           const delivered = new Map<number, number>();

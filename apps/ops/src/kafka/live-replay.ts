@@ -87,8 +87,8 @@ export async function liveReplay(
       `continuing the interrupted live replay of ${group}: ${copiedBefore} event(s) were copied before, ${total} left`,
     );
   const redelivery = new Redelivery(s, group);
-  await redelivery.open();
   try {
+    await redelivery.open();
     const progress = new Progress(`copying to ${replayTopic(group)}`, total, { unit: 'events' });
     for (const { topic, ranges } of copies) {
       const wholeOf = new Map(ranges.map((r) => [r.partition, r.whole]));

@@ -33,6 +33,9 @@ export interface ReplayRecord {
 /** What the dead-letter headers of a whole bundle's letter take, at most (with room). */
 const DEAD_LETTER_ROOM = 2_048;
 
+/** Replay partitions beyond this share producers (partition modulo this): a connection and producer id each. */
+const MAX_PRODUCERS = 8;
+
 /** Records per bundle at most; the size limit usually ends a bundle first (about 1,000 events of 750 bytes). */
 const BUNDLE_RECORDS = 5_000;
 
@@ -57,8 +60,9 @@ function sourceRuns(records: ReplayRecord[]): ReplayRecord[][] {
  */
 export class Redelivery {
   readonly run = randomUUID();
-  /** One idempotent producer per replay partition, made when first needed (see send()). */
+  /** Idempotent producers, one per replay partition up to MAX_PRODUCERS, made when first needed (see send()). */
   private producers = new Map<number, Promise<Producer>>();
+  private closed = false;
   private resultStarts = new Map<number, number>();
   private limit = 0;
   private partitions: PartitionMetadata[] = [];
@@ -95,11 +99,21 @@ export class Redelivery {
    * one per partition sends them side by side and still keeps each partition's order.
    */
   private producerFor(partition: number): Promise<Producer> {
-    let producer = this.producers.get(partition);
+    if (this.closed) return Promise.reject(new Error('the replay producers are closed'));
+    const slot = partition % MAX_PRODUCERS;
+    let producer = this.producers.get(slot);
     if (!producer) {
       const made = this.s.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-      producer = made.connect().then(() => made);
-      this.producers.set(partition, producer);
+      // A failed connect (e.g. no IdempotentWrite permission) is not kept: its sockets close, a later send retries.
+      producer = made.connect().then(
+        () => made,
+        async (err: unknown) => {
+          this.producers.delete(slot);
+          await made.disconnect().catch(() => undefined);
+          throw err;
+        },
+      );
+      this.producers.set(slot, producer);
     }
     return producer;
   }
@@ -158,10 +172,22 @@ export class Redelivery {
     }
   }
 
+  /** Disconnects every producer; a send still running afterwards fails instead of opening a new one. */
   async close(): Promise<void> {
+    this.closed = true;
     const producers = [...this.producers.values()];
     this.producers.clear();
-    await Promise.all(producers.map((p) => p.then((made) => made.disconnect()).catch(() => undefined)));
+    await Promise.all(
+      producers.map((p) =>
+        p.then(
+          (made) =>
+            made
+              .disconnect()
+              .catch((err: Error) => console.error(`warning: closing a replay producer: ${err.message}`)),
+          () => undefined, // its connect failed, and was reported to the send that waited for it
+        ),
+      ),
+    );
   }
 
   /** Waits until the group reported an outcome for every record sent; fails only when none came for `stallMs`. */
