@@ -61,7 +61,7 @@ describe('keep-alive', () => {
 });
 
 describe('shutdown', () => {
-  it('ends the connection of a request in flight when closing starts, so close() does not wait 72 s', async () => {
+  it('closes the connection of a request in flight soon after its answer, so close() does not wait 72 s', async () => {
     const fastify = createHttpAdapter(false).getInstance();
     let arrived!: () => void;
     const inFlight = new Promise<void>((resolve) => (arrived = resolve));
@@ -78,9 +78,7 @@ describe('shutdown', () => {
     const closed = fastify.close();
     await new Promise((resolve) => setImmediate(resolve)); // closing has begun (its hooks ran)
     release();
-    const answer = await res;
-    expect(await answer.json()).toEqual({ ok: true });
-    expect(answer.headers.get('connection')).toBe('close');
+    expect(await (await res).json()).toEqual({ ok: true });
     // Would wait for the keep-alive timeout (far beyond this test's 5 s) if the connection stayed open.
     await closed;
   });

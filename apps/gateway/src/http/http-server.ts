@@ -66,16 +66,11 @@ export function createHttpAdapter(trustedProxies: string[] | false): FastifyAdap
     },
   });
   const fastify = adapter.getInstance();
-  // Once closing, every answer ends its connection: a request in flight at SIGTERM would otherwise
-  // leave its connection open for the whole keep-alive timeout, past the shutdown deadline.
-  let closing = false;
+  // Once closing, a connection idle for a second is closed (Node reads the timeout after each answer): a
+  // request in flight at SIGTERM would otherwise keep its connection open past the shutdown deadline.
   fastify.addHook('preClose', (done) => {
-    closing = true;
+    fastify.server.keepAliveTimeout = 1;
     done();
-  });
-  fastify.addHook('onSend', (_req, reply, payload, done) => {
-    if (closing) void reply.header('connection', 'close');
-    done(null, payload);
   });
   registerRequestHooks(fastify);
   registerBodyParsers(fastify);
