@@ -71,12 +71,19 @@ describe('shutdown', () => {
       await new Promise<void>((resolve) => (release = resolve));
       return { ok: true };
     });
+    // Hooks run in the order added: when this one runs, the gateway's own preClose hook has run.
+    let closing!: () => void;
+    const closingBegan = new Promise<void>((resolve) => (closing = resolve));
+    fastify.addHook('preClose', (done) => {
+      closing();
+      done();
+    });
     await fastify.listen({ port: 0, host: '127.0.0.1' });
     const { port } = fastify.server.address() as AddressInfo;
     const res = fetch(`http://127.0.0.1:${port}/slow`);
     await inFlight;
     const closed = fastify.close();
-    await new Promise((resolve) => setImmediate(resolve)); // closing has begun (its hooks ran)
+    await closingBegan;
     release();
     expect(await (await res).json()).toEqual({ ok: true });
     // Would wait for the keep-alive timeout (far beyond this test's 5 s) if the connection stayed open.
