@@ -12,9 +12,9 @@ import { migratedDatabase, type MigratedDatabase } from '../support/migrated-dat
 import { newTransaction } from '../support/new-transaction';
 
 /**
- * A transaction and its creation event are written by one statement, the event built before the
- * row exists and completed by the statement: what consumers receive must be exactly the snapshot
- * of the row as stored. A status change and its event are one statement too.
+ * A transaction's events are built from its row as stored and written in the same transaction
+ * (queryChained): what consumers receive must be exactly the snapshot of the row, and a row is
+ * never written without its events.
  */
 describe('creation event of a transaction', () => {
   let database: MigratedDatabase;
@@ -259,8 +259,10 @@ describe('creation event of a transaction', () => {
       await pool.query('DROP TRIGGER IF EXISTS test_outbox_fault ON outbox_events');
     });
 
-    it('an event that cannot be written takes its row with it', async () => {
+    it('an event that cannot be written takes its row with it, in a transaction or on the pool', async () => {
       await expect(create(payment('event-refused'), null)).rejects.toThrow(/event refused/);
+      expect(await rowsWith('event-refused')).toBe(0);
+      await expect(store.create(database.ds, payment('event-refused'), null)).rejects.toThrow(/event refused/);
       expect(await rowsWith('event-refused')).toBe(0);
     });
 

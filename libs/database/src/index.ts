@@ -9,3 +9,4 @@ export * from './data-error';
 export * from './keyset-page';
 export * from './group-commit';
 export * from './concurrent-index';
+export * from './chained-statements';

@@ -1,6 +1,7 @@
 import { Client, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DeadlineExceededError, isConnectionError } from './dependency-error';
 import { OutcomeUnknownError, QueryFailedError } from './query-failed';
+import { ChainedQuery, ChainedStatements } from './chained-statements';
 
 /**
  * The database handle the services use: a pg Pool with just the query and transaction surface they
@@ -26,9 +27,13 @@ export interface PreparedStatement {
   readonly text: string;
 }
 
-export type Sql = string | PreparedStatement;
+export type Sql = string | PreparedStatement | ChainedStatements<never>;
 
 export const sqlText = (sql: Sql): string => (typeof sql === 'string' ? sql : sql.text);
+
+/** The parameters a failed statement is reported with: a chain's are its first statement's. */
+const paramsOf = (sql: Sql, parameters: unknown[] | undefined) =>
+  sql instanceof ChainedStatements ? sql.params : parameters;
 
 /** What runs SQL: the pool (one statement, any connection) or one transaction's connection. */
 export interface EntityManager {
@@ -71,14 +76,18 @@ async function run(
   commits: boolean,
 ): Promise<unknown> {
   try {
-    const result =
-      typeof sql === 'string'
-        ? target.query(sql, parameters)
-        : target.query({ name: sql.name, text: sql.text, values: parameters });
+    let result: Promise<unknown>;
+    if (typeof sql === 'string') result = target.query(sql, parameters);
+    else if (sql instanceof ChainedStatements) {
+      const chained = new ChainedQuery(sql);
+      target.query(chained as never);
+      result = chained.done;
+    } else result = target.query({ name: sql.name, text: sql.text, values: parameters });
     return toTypeormResult((await result) as QueryResult | undefined);
   } catch (err) {
-    if (commits && isConnectionError(err)) throw new OutcomeUnknownError(sqlText(sql), parameters, err);
-    throw new QueryFailedError(sqlText(sql), parameters, err);
+    const params = paramsOf(sql, parameters);
+    if (commits && isConnectionError(err)) throw new OutcomeUnknownError(sqlText(sql), params, err);
+    throw new QueryFailedError(sqlText(sql), params, err);
   }
 }
 

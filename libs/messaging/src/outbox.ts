@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type Admin, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { DataSource, TransactionManager } from '@payments/database';
+import type { DataSource, FollowUp, PreparedStatement, TransactionManager } from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
 import { outboxRelayFailures, outboxRelayed } from '@payments/platform';
 
@@ -53,6 +53,21 @@ export function outboxValues<TData>(
 ): [string, string, string, string, string] {
   const r = outboxRecord(event, envelope);
   return [r.event_id, r.topic, r.message_key, JSON.stringify(r.payload), JSON.stringify(r.headers)];
+}
+
+const APPEND_MANY: PreparedStatement = {
+  name: 'outbox_append_many',
+  text: `INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
+         SELECT ${OUTBOX_INSERT_COLUMNS}
+           FROM jsonb_to_recordset($1::jsonb)
+                AS e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)
+          ORDER BY n`,
+};
+
+/** The statement appending `events` to the outbox in order: the follow-up of the write they describe (queryChained). */
+export function outboxAppend(events: NewEvent<unknown>[]): FollowUp {
+  const records = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
+  return { statement: APPEND_MANY, params: [JSON.stringify(records)] };
 }
 
 /**

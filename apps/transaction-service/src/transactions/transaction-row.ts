@@ -7,7 +7,7 @@ import {
   type TransactionStatusChangedData,
   type TransactionView,
 } from '@payments/contracts';
-import type { NewEvent, outboxRecord } from '@payments/messaging';
+import type { NewEvent } from '@payments/messaging';
 
 /** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
 export interface TransactionRow {
@@ -140,11 +140,7 @@ export function toView(row: TransactionRow, amountRefunded: number): Transaction
 
 export class ConcurrentStatusChange extends Error {}
 
-/** A timestamp column as a JSON string, as toSnapshot formats it (ISO-8601 UTC, milliseconds truncated like a Date). */
-export const iso = (column: string) =>
-  `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
-
-/** The event of a row's status change (`previous` null for its creation), built from the row as it will be. */
+/** The event of a row's status change (`previous` null for its creation), built from the row as stored. */
 export function statusEvent(
   row: TransactionRow,
   previous: TransactionStatus | null,
@@ -195,11 +191,18 @@ export const INSERT_COLUMNS = {
   idempotency_key: 'text',
 } as const;
 
-/** A transaction ready to insert: `row` as stored (in its `then` status, if any), its events, insert-only fields. */
+/** A row's columns as an insert writes them: the statement adds id, expires_at and the timestamps. */
+export type NewTransactionRow = Omit<TransactionRow, 'id' | 'expires_at' | 'created_at' | 'updated_at'>;
+
+/** The state a transaction is created in when it is inserted past it (NewTransaction.then): its creation event's. */
+export type FirstState = Pick<TransactionRow, 'status' | 'message' | 'settle_at' | 'version'>;
+
+/** A transaction ready to insert: `row` as stored (in its `then` status, if any) and insert-only fields. */
 export interface PreparedInsert {
-  row: TransactionRow;
-  /** Its outbox rows in order (`n`); the insert sets id and timestamps into their payloads. */
-  outbox: ({ n: number } & ReturnType<typeof outboxRecord>)[];
+  row: NewTransactionRow;
+  /** Set when `row` is already past its creation state: the creation event then shows this state. */
+  firstState: FirstState | null;
+  correlationId: string | null;
   expiresInSeconds: number;
   checkoutAttempt: string | null;
   idempotencyKey: string | null;
@@ -207,14 +210,21 @@ export interface PreparedInsert {
   deadlineAt: number | undefined;
 }
 
+/** The events of an inserted transaction, from its stored row: its creation, then the change to `then` if any. */
+export function creationEvents(stored: TransactionRow, item: PreparedInsert): NewEvent<TransactionStatusChangedData>[] {
+  const { firstState, correlationId } = item;
+  if (!firstState) return [statusEvent(stored, null, correlationId)];
+  return [
+    statusEvent({ ...stored, ...firstState }, null, correlationId),
+    statusEvent(stored, firstState.status, correlationId),
+  ];
+}
+
 /**
  * One entry of the insert statement's JSON document; field names as the columns, so log redaction
  * recognises them (metadata, description, mobile number) in a logged statement's parameters.
  */
-export function insertRecord(
-  { row, outbox, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert,
-  i: number,
-) {
+export function insertRecord({ row, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert, i: number) {
   const record = {
     public_id: row.public_id,
     business_id: row.business_id,
@@ -243,5 +253,5 @@ export function insertRecord(
     description: row.description,
     idempotency_key: idempotencyKey,
   } satisfies Record<keyof typeof INSERT_COLUMNS, unknown>;
-  return { i, ...record, expires_in: expiresInSeconds, events: outbox };
+  return { i, ...record, expires_in: expiresInSeconds };
 }

@@ -1,40 +1,37 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, type PreparedStatement, type TransactionManager, queryRows } from '@payments/database';
+import {
+  type EntityManager,
+  type FollowUp,
+  type PreparedStatement,
+  type TransactionManager,
+  queryChained,
+  queryRows,
+} from '@payments/database';
 import type { Metadata, TransactionSnapshot, TransactionStatus, Mode } from '@payments/contracts';
-import { OUTBOX_INSERT_COLUMNS, buildEnvelope, outboxRecord, outboxValues } from '@payments/messaging';
+import { outboxAppend } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
 import {
   ConcurrentStatusChange,
   INSERT_COLUMNS,
   ROW_COLUMNS,
+  creationEvents,
   insertRecord,
-  iso,
   statusEvent,
+  type FirstState,
+  type NewTransactionRow,
   type PreparedInsert,
   type TransactionRow,
 } from './transaction-row';
 
 export * from './transaction-row';
 
-/**
- * The outbox row of an event `e` of the inserted row `t`: its payload gets the three values only the
- * insert knows (id, created_at, updated_at), formatted as toSnapshot formats them.
- */
-const EVENT_FROM_ROW = `SELECT e.event_id, e.topic, e.message_key,
-                jsonb_set(jsonb_set(jsonb_set(e.payload, '{data,transaction,id}', to_jsonb(t.id)),
-                  '{data,transaction,date_created}', ${iso('t.created_at')}),
-                  '{data,transaction,date_updated}', ${iso('t.updated_at')}),
-                e.headers`;
-/** The shape of a prepared insert's outbox records (PreparedInsert.outbox) read back from JSON. */
-const EVENT_RECORD = 'e(n integer, event_id uuid, topic text, message_key text, payload jsonb, headers jsonb)';
-
 const INSERTED = Object.keys(INSERT_COLUMNS).join(', ');
 
 /**
- * Transactions and their events in one prepared statement: atomic without a transaction block, one round trip (a second
- * statement cost 1 ms of CPU per initialize, docs/benchmarks.md). With `skipConflicts` a row meeting a unique
- * constraint is skipped, and its caller runs alone to get its own error.
+ * Inserts transactions from one JSON document, returning them as stored; their events follow, built from those rows, in
+ * the same transaction (queryChained). With `skipConflicts` a row meeting a unique constraint is skipped, and its
+ * caller runs alone to get its own error.
  */
 function insertStatement(name: string, skipConflicts: boolean): PreparedStatement {
   const recordset = Object.entries(INSERT_COLUMNS)
@@ -42,27 +39,37 @@ function insertStatement(name: string, skipConflicts: boolean): PreparedStatemen
     .join(', ');
   return {
     name,
-    text: `WITH input AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb)
-                  AS r(i integer, ${recordset}, expires_in double precision, events jsonb)
-       ), t AS (
-         INSERT INTO transactions (${INSERTED}, expires_at)
-         SELECT ${INSERTED}, now() + make_interval(secs => expires_in) FROM input ORDER BY i
-         ${skipConflicts ? 'ON CONFLICT DO NOTHING' : ''}
-         RETURNING ${ROW_COLUMNS}
-       ), event AS (
-         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
-         ${EVENT_FROM_ROW}
-           FROM t JOIN input r ON r.public_id = t.public_id,
-                jsonb_to_recordset(r.events) AS ${EVENT_RECORD}
-          ORDER BY r.i, e.n
-       )
-       SELECT * FROM t`,
+    text: `INSERT INTO transactions (${INSERTED}, expires_at)
+           SELECT ${INSERTED}, now() + make_interval(secs => expires_in)
+             FROM jsonb_to_recordset($1::jsonb) AS r(i integer, ${recordset}, expires_in double precision)
+            ORDER BY i
+           ${skipConflicts ? 'ON CONFLICT DO NOTHING' : ''}
+           RETURNING ${ROW_COLUMNS}`,
   };
 }
 
-const INSERT_ONE = insertStatement('transactions_create', false);
-const INSERT_MANY = insertStatement('transactions_create_many', true);
+const INSERT_ONE = insertStatement('transactions_insert', false);
+const INSERT_MANY = insertStatement('transactions_insert_many', true);
+
+/** A status change guarded by the status and version the caller read: two concurrent changes cannot both win. */
+const CHANGE_STATUS: PreparedStatement = {
+  name: 'transactions_change_status',
+  text: `UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
+          WHERE id = $1 AND status = $2 AND version = $6
+         RETURNING ${ROW_COLUMNS}`,
+};
+
+/** The follow-up writing the events of the transactions an insert stored (none: skipped by a conflict). */
+function eventsOfInserted(items: PreparedInsert[]): (rows: TransactionRow[]) => FollowUp | null {
+  return (rows) => {
+    const stored = new Map(rows.map((r) => [r.public_id, r]));
+    const events = items.flatMap((item) => {
+      const row = stored.get(item.row.public_id);
+      return row ? creationEvents(row, item) : [];
+    });
+    return events.length > 0 ? outboxAppend(events) : null;
+  };
+}
 
 export interface NewTransaction {
   businessId: number;
@@ -91,30 +98,23 @@ export interface NewTransaction {
   deadlineAt?: number;
   /**
    * A status the transaction moves to at once (the sandbox's handset prompt): the row is inserted
-   * in it, after the creation event the event of that change — as if changeStatus had run
-   * right after the insert, in one statement.
+   * in it, and after the creation event comes the event of that change, as if changeStatus had run
+   * right after the insert.
    */
   then?: { status: TransactionStatus; message: string; settleAt: Date | null };
 }
 
-/**
- * The one place a transaction's status changes: a conditional UPDATE (so two concurrent changes
- * cannot both win) and its outbox event, in the caller's DB transaction.
- */
+/** The one place a transaction's row is written: every write of its status appends that status's event. */
 @Injectable()
 export class TransactionStore {
-  /**
-   * Inserts a pending transaction and its creation event in one statement; the values only the insert knows (id,
-   * created_at, updated_at) are set into the event by that statement, formatted as toSnapshot formats them.
-   */
+  /** Inserts a pending transaction; its creation event is built from the stored row and written with it. */
   async create(m: EntityManager, t: NewTransaction, correlationId: string | null): Promise<TransactionRow> {
     return this.insert(m, this.prepare(t, correlationId));
   }
 
-  /** The row as the insert will store it and its events; no I/O (a batch prepares many, see TransactionInsertBatch). */
+  /** The row as the insert will write it; no I/O (a batch prepares many, see TransactionInsertBatch). */
   prepare(t: NewTransaction, correlationId: string | null): PreparedInsert {
-    const draft: TransactionRow = {
-      id: '0',
+    const row: NewTransactionRow = {
       public_id: publicId('txn'),
       business_id: t.businessId,
       mode: t.mode,
@@ -138,30 +138,19 @@ export class TransactionStore {
       metadata: t.metadata ?? {},
       description: t.description ?? null,
       settle_at: null,
-      expires_at: new Date(0),
       version: 1,
-      created_at: new Date(0),
-      updated_at: new Date(0),
     };
-    const events = [statusEvent(draft, null, correlationId)];
-    let row = draft;
+    let firstState: FirstState | null = null;
     if (t.then) {
       if (!canTransition('pending', t.then.status))
         throw new ConcurrentStatusChange(`a new transaction cannot go to ${t.then.status}`);
-      row = {
-        ...draft,
-        status: t.then.status,
-        message: t.then.message,
-        settle_at: t.then.settleAt,
-        version: draft.version + 1,
-      };
-      events.push(statusEvent(row, 'pending', correlationId));
+      firstState = { status: row.status, message: row.message, settle_at: row.settle_at, version: row.version };
+      Object.assign(row, { status: t.then.status, message: t.then.message, settle_at: t.then.settleAt, version: 2 });
     }
-    // Every event is of this row: the statement sets id and timestamps (the same now() for all).
-    const outbox = events.map((event, n) => ({ n, ...outboxRecord(event, buildEnvelope(event)) }));
     return {
       row,
-      outbox,
+      firstState,
+      correlationId,
       expiresInSeconds: t.expiresInSeconds,
       checkoutAttempt: t.checkoutAttempt ?? null,
       idempotencyKey: t.idempotencyKey ?? null,
@@ -169,14 +158,19 @@ export class TransactionStore {
     };
   }
 
-  /** Inserts prepared transactions and their events in one statement; returns the rows no unique constraint skipped. */
+  /** Inserts prepared transactions and their events; returns the rows no unique constraint skipped. */
   insertMany(m: EntityManager, items: PreparedInsert[]): Promise<TransactionRow[]> {
-    return queryRows<TransactionRow>(m, INSERT_MANY, [JSON.stringify(items.map(insertRecord))]);
+    return queryChained(m, INSERT_MANY, [JSON.stringify(items.map(insertRecord))], eventsOfInserted(items));
   }
 
-  /** Inserts one prepared transaction and its events in one statement; a unique constraint it meets is its error. */
+  /** Inserts one prepared transaction and its events; a unique constraint it meets is its error. */
   async insert(m: EntityManager, item: PreparedInsert): Promise<TransactionRow> {
-    const [stored] = await queryRows<TransactionRow>(m, INSERT_ONE, [JSON.stringify([insertRecord(item, 0)])]);
+    const [stored] = await queryChained(
+      m,
+      INSERT_ONE,
+      [JSON.stringify([insertRecord(item, 0)])],
+      eventsOfInserted([item]),
+    );
     return stored;
   }
 
@@ -203,6 +197,7 @@ export class TransactionStore {
     return updated;
   }
 
+  /** Moves `row` to `to` unless it changed since it was read; the event is built from the row as stored. */
   async changeStatus(
     m: TransactionManager,
     row: TransactionRow,
@@ -213,26 +208,14 @@ export class TransactionStore {
   ): Promise<TransactionRow> {
     if (!canTransition(row.status, to))
       throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
-    // One statement for the change and its event (as create() does): the event is built from the
-    // row as it will be, which the version guard makes exact (every caller holds the row locked or
-    // just wrote it); only date_updated comes from the statement.
     const settleAt = extra.settleAt === undefined ? row.settle_at : extra.settleAt;
-    const next: TransactionRow = { ...row, status: to, message, settle_at: settleAt, version: row.version + 1 };
-    const event = statusEvent(next, row.status, correlationId);
-    const rows = await queryRows<TransactionRow>(
+    const [changed] = await queryChained<TransactionRow>(
       m,
-      `WITH t AS (
-         UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
-          WHERE id = $1 AND status = $2 AND version = $6 RETURNING *
-       ), event AS (
-         INSERT INTO outbox_events (${OUTBOX_INSERT_COLUMNS})
-         SELECT $7, $8, $9, jsonb_set($10::jsonb, '{data,transaction,date_updated}', ${iso('t.updated_at')}), $11::jsonb
-           FROM t
-       )
-       SELECT * FROM t`,
-      [row.id, row.status, to, message, settleAt, row.version, ...outboxValues(event, buildEnvelope(event))],
+      CHANGE_STATUS,
+      [row.id, row.status, to, message, settleAt, row.version],
+      (rows) => (rows.length > 0 ? outboxAppend([statusEvent(rows[0], row.status, correlationId)]) : null),
     );
-    if (rows.length === 0) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
-    return rows[0];
+    if (!changed) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
+    return changed;
   }
 }

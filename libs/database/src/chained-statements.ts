@@ -1,0 +1,181 @@
+import * as pg from 'pg';
+import type { EntityManager, PreparedStatement } from './pg-data-source';
+import { queryRows } from './query';
+
+/** The statement that follows a first one, built from that one's rows. */
+export interface FollowUp {
+  statement: PreparedStatement;
+  params: unknown[];
+}
+
+/**
+ * Two statements in one transaction without BEGIN or COMMIT, the second built from the first one's rows: the first is
+ * flushed instead of synced, so its rows come back while its implicit transaction stays open, and the Sync after the
+ * second commits both (PostgreSQL's extended query protocol). Two round trips where BEGIN…COMMIT takes four. `then`
+ * returning null commits the first alone. A failure before the Sync is sent leaves nothing written.
+ */
+export class ChainedStatements<R> {
+  constructor(
+    readonly first: PreparedStatement,
+    readonly params: unknown[],
+    readonly then: (rows: R[]) => FollowUp | null,
+  ) {}
+
+  get text(): string {
+    return `${this.first.text} -- then a statement built from its rows`;
+  }
+}
+
+/** Runs a ChainedStatements on `m` (the pool, a deadline-bounded manager or a transaction): the first's rows. */
+export function queryChained<R>(
+  m: Pick<EntityManager, 'query'>,
+  first: PreparedStatement,
+  params: unknown[],
+  then: (rows: R[]) => FollowUp | null,
+): Promise<R[]> {
+  return queryRows<R>(m, new ChainedStatements(first, params, then) as ChainedStatements<never>);
+}
+
+/** pg's result builder (exported by pg, not by its type definitions): parses rows with the connection's types. */
+interface Result {
+  command: string;
+  rowCount: number | null;
+  rows: unknown[];
+  _types: unknown;
+  addFields(fields: unknown[]): void;
+  parseRow(fields: unknown[]): unknown;
+  addRow(row: unknown): void;
+  addCommandComplete(msg: unknown): void;
+}
+const { Result, utils } = pg as unknown as {
+  Result: new (rowMode?: string, types?: unknown) => Result;
+  utils: { prepareValue: unknown };
+};
+
+interface Connection {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+  stream: { cork?(): void; uncork?(): void; destroy(): void };
+  parse(m: { name: string; text: string }): void;
+  bind(m: { statement: string; values: unknown[]; valueMapper: unknown }): void;
+  describe(m: { type: 'P'; name: string }): void;
+  execute(m: { portal: string; rows: number }): void;
+  flush(): void;
+  sync(): void;
+}
+
+interface Message {
+  fields: unknown[];
+}
+
+/**
+ * pg's custom-query interface (the one pg-cursor uses) for a ChainedStatements; `name` and `text` are the statement on
+ * the wire, which the client reads to track prepared statements.
+ */
+export class ChainedQuery<R> {
+  name: string;
+  text: string;
+  /** pg's client sets the connection's type parsers here before submitting. */
+  _result: Result;
+  readonly done: Promise<{ command: string; rows: R[]; rowCount: number }>;
+  private firstResult: Result | undefined;
+  private synced = false;
+  private settled = false;
+  private resolve!: (r: { command: string; rows: R[]; rowCount: number }) => void;
+  private reject!: (err: unknown) => void;
+
+  constructor(private readonly chain: ChainedStatements<R>) {
+    this.name = chain.first.name;
+    this.text = chain.first.text;
+    this._result = new Result();
+    this.done = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  submit(con: Connection): null {
+    this.send(con, this.chain.first, this.chain.params, false);
+    return null;
+  }
+
+  private send(con: Connection, statement: PreparedStatement, values: unknown[], sync: boolean): void {
+    this.name = statement.name;
+    this.text = statement.text;
+    con.stream.cork?.();
+    try {
+      if (con.parsedStatements[statement.name] === undefined && !con.submittedNamedStatements[statement.name]) {
+        con.parse({ name: statement.name, text: statement.text });
+        con.submittedNamedStatements[statement.name] = statement.text;
+      }
+      con.bind({ statement: statement.name, values, valueMapper: utils.prepareValue });
+      con.describe({ type: 'P', name: '' });
+      con.execute({ portal: '', rows: 0 });
+      if (sync) {
+        con.sync();
+        this.synced = true;
+      } else con.flush();
+    } finally {
+      con.stream.uncork?.();
+    }
+  }
+
+  handleRowDescription(msg: Message): void {
+    this._result.addFields(msg.fields);
+  }
+
+  handleDataRow(msg: Message): void {
+    this._result.addRow(this._result.parseRow(msg.fields));
+  }
+
+  handleCommandComplete(msg: unknown, con: Connection): void {
+    this._result.addCommandComplete(msg);
+    if (this.firstResult) return;
+    this.firstResult = this._result;
+    this._result = new Result(undefined, this.firstResult._types);
+    let next: FollowUp | null;
+    try {
+      next = this.chain.then(this.firstResult.rows as R[]);
+      if (next === null) {
+        con.sync();
+        this.synced = true;
+      } else this.send(con, next.statement, next.params, true);
+    } catch (err) {
+      // Not synced, so closing the connection rolls the first statement back: nothing is written.
+      this.settle(err);
+      if (!this.synced) con.stream.destroy();
+    }
+  }
+
+  handleEmptyQuery(): void {}
+
+  handleError(err: unknown, con: Connection): void {
+    // After an error the server skips to the next Sync, which then ends the transaction rolled back.
+    if (!this.synced) {
+      this.synced = true;
+      con.sync();
+    }
+    this.settle(err);
+  }
+
+  handleReadyForQuery(): void {
+    const r = this.firstResult;
+    if (!r) this.settle(new Error('the connection was ready before the first statement completed'));
+    else this.settle(null, { command: r.command, rows: r.rows as R[], rowCount: r.rowCount ?? 0 });
+  }
+
+  handlePortalSuspended(): void {}
+
+  handleCopyInResponse(con: Connection): void {
+    this.handleError(new Error('COPY is not supported in chained statements'), con);
+  }
+
+  handleCopyData(): void {}
+
+  private settle(err: unknown, value?: { command: string; rows: R[]; rowCount: number }): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (err) this.reject(err);
+    else this.resolve(value!);
+  }
+}
