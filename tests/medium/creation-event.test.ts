@@ -137,6 +137,51 @@ describe('creation event of a transaction', () => {
     });
   }, 60_000);
 
+  it('several status changes in one statement: events in the order given, and one stale row fails them all', async () => {
+    const db = pool;
+    const rows: TransactionRow[] = [];
+    for (let i = 0; i < 5; i++)
+      rows.push(await create(newTransaction({ businessId: 50, reference: `batch-${i}`, amount: 100 + i }), null));
+    const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
+    const order = [3, 0, 4, 1, 2];
+    const changed = await database.ds.transaction((m) =>
+      store.changeStatuses(
+        m,
+        order.map((i) => ({ row: rows[i], to: i % 2 ? 'failed' : 'processing', message: `step ${i}` })),
+        'batch_1',
+      ),
+    );
+    expect(changed.map((r) => r.reference)).toEqual(order.map((i) => `batch-${i}`));
+    const { rows: events } = await db.query<{ payload: EventEnvelope<string, TransactionStatusChangedData> }>(
+      'SELECT payload FROM outbox_events WHERE id > $1 ORDER BY id',
+      [max[0].id],
+    );
+    expect(events.map((e) => e.payload.data)).toEqual(
+      changed.map((row) => ({ transaction: toSnapshot(row), previous_status: 'pending', status: row.status })),
+    );
+    expect(events.every((e) => e.payload.correlation_id === 'batch_1')).toBe(true);
+
+    const fresh = await create(newTransaction({ businessId: 50, reference: 'batch-fresh', amount: 7 }), null);
+    await expect(
+      database.ds.transaction((m) =>
+        store.changeStatuses(
+          m,
+          [
+            { row: fresh, to: 'failed', message: 'fresh' },
+            { row: rows[0], to: 'failed', message: 'stale: already processing' },
+          ],
+          null,
+        ),
+      ),
+    ).rejects.toBeInstanceOf(ConcurrentStatusChange);
+    const { rows: after } = await db.query<{ status: string; n: string }>(
+      `SELECT (SELECT status FROM transactions WHERE reference = 'batch-fresh') AS status,
+              (SELECT count(*) FROM outbox_events WHERE id > $1) AS n`,
+      [max[0].id],
+    );
+    expect(after[0]).toEqual({ status: 'pending', n: String(5 + 1) });
+  }, 60_000);
+
   it('a method chosen on checkout bumps the version: a status change from the row read before is refused', async () => {
     const db = pool;
     const pending = await create(

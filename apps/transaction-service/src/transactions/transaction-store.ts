@@ -51,13 +51,29 @@ function insertStatement(name: string, skipConflicts: boolean): PreparedStatemen
 const INSERT_ONE = insertStatement('transactions_insert', false);
 const INSERT_MANY = insertStatement('transactions_insert_many', true);
 
-/** A status change guarded by the status and version the caller read: two concurrent changes cannot both win. */
+/**
+ * Status changes, each guarded by the status and version its caller read, so two concurrent changes cannot both win.
+ * Only the changed rows come back.
+ */
 const CHANGE_STATUS: PreparedStatement = {
   name: 'transactions_change_status',
-  text: `UPDATE transactions SET status = $3, message = $4, settle_at = $5, version = version + 1, updated_at = now()
-          WHERE id = $1 AND status = $2 AND version = $6
+  text: `UPDATE transactions
+            SET status = c.to_status, message = c.to_message, settle_at = c.to_settle_at, version = version + 1,
+                updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS c(change_id bigint, from_status text, from_version integer,
+                                                   to_status text, to_message text, to_settle_at timestamptz)
+          WHERE id = c.change_id AND status = c.from_status AND version = c.from_version
          RETURNING ${ROW_COLUMNS}`,
 };
+
+/** One row's status change: from the row as its caller read (and locked) it. */
+export interface StatusChange {
+  row: TransactionRow;
+  to: TransactionStatus;
+  message: string;
+  /** The row's new settle_at; unchanged when absent. */
+  settleAt?: Date | null;
+}
 
 /** The follow-up writing the events of the transactions an insert stored (none: skipped by a conflict). */
 function eventsOfInserted(items: PreparedInsert[]): (rows: TransactionRow[]) => FollowUp | null {
@@ -206,16 +222,43 @@ export class TransactionStore {
     correlationId: string | null,
     extra: { settleAt?: Date | null } = {},
   ): Promise<TransactionRow> {
-    if (!canTransition(row.status, to))
-      throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
-    const settleAt = extra.settleAt === undefined ? row.settle_at : extra.settleAt;
-    const [changed] = await queryChained<TransactionRow>(
-      m,
-      CHANGE_STATUS,
-      [row.id, row.status, to, message, settleAt, row.version],
-      (rows) => (rows.length > 0 ? outboxAppend([statusEvent(rows[0], row.status, correlationId)]) : null),
-    );
-    if (!changed) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
+    const [changed] = await this.changeStatuses(m, [{ row, to, message, settleAt: extra.settleAt }], correlationId);
     return changed;
+  }
+
+  /**
+   * Changes several rows in one statement, their events following in the order given. Any row changed since it was
+   * read fails them all (ConcurrentStatusChange, and the caller's transaction rolls back).
+   */
+  async changeStatuses(
+    m: TransactionManager,
+    changes: StatusChange[],
+    correlationId: string | null,
+  ): Promise<TransactionRow[]> {
+    for (const { row, to } of changes)
+      if (!canTransition(row.status, to))
+        throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
+    const records = changes.map(({ row, to, message, settleAt }) => ({
+      change_id: row.id,
+      from_status: row.status,
+      from_version: row.version,
+      to_status: to,
+      to_message: message,
+      to_settle_at: settleAt === undefined ? row.settle_at : settleAt,
+    }));
+    let stored = new Map<string, TransactionRow>();
+    await queryChained<TransactionRow>(m, CHANGE_STATUS, [JSON.stringify(records)], (rows) => {
+      stored = new Map(rows.map((r) => [r.id, r]));
+      const events = changes.flatMap(({ row }) => {
+        const changed = stored.get(row.id);
+        return changed ? [statusEvent(changed, row.status, correlationId)] : [];
+      });
+      return events.length > 0 ? outboxAppend(events) : null;
+    });
+    return changes.map(({ row }) => {
+      const changed = stored.get(row.id);
+      if (!changed) throw new ConcurrentStatusChange(`transaction ${row.public_id} changed concurrently`);
+      return changed;
+    });
   }
 }

@@ -66,19 +66,30 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
   }
 
   private settleSandbox(): Promise<number> {
-    return this.claim(
+    return this.claimAll(
       (m) => this.queries.claimDueSandbox(m, BATCH),
-      (m, row) =>
-        row.requested_response === 'failed'
-          ? this.store.changeStatus(m, row, 'failed', 'Payment declined by the customer', null, { settleAt: null })
-          : this.store.changeStatus(m, row, 'success', 'Payment successful', null, { settleAt: null }),
+      (m, rows) =>
+        this.store.changeStatuses(
+          m,
+          rows.map((row) =>
+            row.requested_response === 'failed'
+              ? { row, to: 'failed', message: 'Payment declined by the customer', settleAt: null }
+              : { row, to: 'success', message: 'Payment successful', settleAt: null },
+          ),
+          null,
+        ),
     );
   }
 
   private expirePending(): Promise<number> {
-    return this.claim(
+    return this.claimAll(
       (m) => this.queries.claimExpired(m, BATCH),
-      (m, row) => this.store.changeStatus(m, row, 'failed', 'Transaction expired before payment', null),
+      (m, rows) =>
+        this.store.changeStatuses(
+          m,
+          rows.map((row) => ({ row, to: 'failed', message: 'Transaction expired before payment' })),
+          null,
+        ),
     );
   }
 
@@ -94,9 +105,19 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
     take: (m: TransactionManager) => Promise<R[]>,
     apply: (m: TransactionManager, row: R) => Promise<unknown>,
   ): Promise<number> {
+    return this.claimAll(take, async (m, rows) => {
+      for (const row of rows) await apply(m, row);
+    });
+  }
+
+  /** Claims what is due and applies it to all the claimed rows at once, in one transaction. */
+  private claimAll<R>(
+    take: (m: TransactionManager) => Promise<R[]>,
+    apply: (m: TransactionManager, rows: R[]) => Promise<unknown>,
+  ): Promise<number> {
     return this.ds.transaction(async (m) => {
       const rows = await take(m);
-      for (const row of rows) await apply(m, row);
+      if (rows.length > 0) await apply(m, rows);
       return rows.length;
     });
   }
