@@ -137,7 +137,7 @@ describe('creation event of a transaction', () => {
     });
   }, 60_000);
 
-  it('several status changes in one statement: events in the order given, and one stale row fails them all', async () => {
+  it('status changes in one statement: events in the order given, one stale row fails them all', async () => {
     const db = pool;
     const rows: TransactionRow[] = [];
     for (let i = 0; i < 5; i++)
