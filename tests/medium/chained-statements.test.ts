@@ -1,5 +1,11 @@
 import { Pool } from 'pg';
-import { isOutcomeUnknown, queryChained, type PreparedStatement } from '@payments/database';
+import {
+  DataSource,
+  isDeadlineExceeded,
+  isOutcomeUnknown,
+  queryChained,
+  type PreparedStatement,
+} from '@payments/database';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
@@ -38,6 +44,24 @@ describe('chained statements', () => {
         )
       ).rows[0].count,
     );
+
+  /** Polls until some backend does (true) or none does (false) run a statement containing `text`, not idle. */
+  const untilRunning = async (text: string, running: boolean) => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { rows } = await observer.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND state <> 'idle' AND strpos(query, $1) > 0`,
+        [text],
+      );
+      if (rows.length > 0 === running) return;
+      if (Date.now() > deadline) throw new Error(`still ${running ? 'no' : 'a'} backend running ${text}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const untilBackendRuns = (text: string) => untilRunning(text, true);
+  /** Until the statement's transaction ended, committed or not. */
+  const untilNoBackendRuns = (text: string) => untilRunning(text, false);
 
   beforeAll(async () => {
     database = await migratedDatabase('gateway', 'chained_statements');
@@ -113,6 +137,50 @@ describe('chained statements', () => {
     expect(await count('chain_notes', 'tx-kept')).toBe(1);
     expect(await count('chain_orders', 'tx-undone')).toBe(0);
     expect(await count('chain_orders', 'refused-in-tx')).toBe(0);
+  });
+
+  it('a read timeout in the client during the first statement closes the connection: nothing commits', async () => {
+    const SLOW_ORDER: PreparedStatement = {
+      name: 'chain_test_slow_order',
+      text: `INSERT INTO chain_orders (reference) SELECT r FROM unnest($1::text[]) AS r, pg_sleep(0.3)
+             RETURNING id, reference, created_at`,
+    };
+    const impatient = await new DataSource({
+      url: `${database.url}?query_timeout=100`,
+      max: 1,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 10_000,
+      statementTimeoutMillis: 10_000,
+    }).initialize();
+    try {
+      const error = await queryChained<Order>(impatient, SLOW_ORDER, [['timed-out']], notesOf).catch((e: unknown) => e);
+      expect(String(error)).toMatch(/read timeout/i);
+      expect(isOutcomeUnknown(error)).toBe(false);
+    } finally {
+      await impatient.destroy();
+    }
+    await untilNoBackendRuns('pg_sleep(0.3)');
+    expect(await count('chain_orders', 'timed-out')).toBe(0);
+  });
+
+  it('a deadline passing between the two statements closes the connection: neither is committed', async () => {
+    const SLOW_ORDER: PreparedStatement = {
+      name: 'chain_test_order_before_deadline',
+      text: `INSERT INTO chain_orders (reference) SELECT r FROM unnest($1::text[]) AS r, pg_sleep(0.2)
+             RETURNING id, reference, created_at`,
+    };
+    const deadline = Date.now() + 600;
+    const work = queryChained<Order>(database.ds.until(deadline), SLOW_ORDER, [['between']], notesOf);
+    const failed = work.catch((e: unknown) => e);
+    await untilBackendRuns('pg_sleep(0.2)');
+    // Busy past the first statement's end and the deadline: the deadline's timer runs before the first statement's
+    // answer is read, while the server waits between the two statements (where it would ignore a cancel request).
+    while (Date.now() < deadline + 300);
+    const error = await failed;
+    expect(isDeadlineExceeded(error)).toBe(true);
+    expect(isOutcomeUnknown(error)).toBe(false);
+    await untilNoBackendRuns('pg_sleep(0.2)');
+    expect(await count('chain_orders', 'between')).toBe(0);
   });
 
   it('many at once on a small pool: each order has its note, none is lost or doubled', async () => {

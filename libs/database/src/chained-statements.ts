@@ -1,4 +1,5 @@
 import * as pg from 'pg';
+import { DatabaseError } from 'pg';
 import type { EntityManager, PreparedStatement } from './pg-data-source';
 import { queryRows } from './query';
 
@@ -70,7 +71,9 @@ interface Message {
 
 /**
  * pg's custom-query interface (the one pg-cursor uses) for a ChainedStatements; `name` and `text` are the statement on
- * the wire, which the client reads to track prepared statements.
+ * the wire, which the client reads to track prepared statements. Anything that goes wrong before the Sync is sent
+ * closes the connection (`abort`), which rolls the first statement back; a server error is answered with the Sync,
+ * which ends the transaction rolled back.
  */
 export class ChainedQuery<R> {
   name: string;
@@ -78,8 +81,12 @@ export class ChainedQuery<R> {
   /** pg's client sets the connection's type parsers here before submitting. */
   _result: Result;
   readonly done: Promise<{ command: string; rows: R[]; rowCount: number }>;
-  private firstResult: Result | undefined;
+  /** Closed before its Sync was written: the server rolled back, whatever error the caller sees. */
+  rolledBack = false;
   private synced = false;
+  private con: Connection | undefined;
+  private firstResult: Result | undefined;
+  private rowError: unknown;
   private settled = false;
   private resolve!: (r: { command: string; rows: R[]; rowCount: number }) => void;
   private reject!: (err: unknown) => void;
@@ -95,16 +102,40 @@ export class ChainedQuery<R> {
   }
 
   submit(con: Connection): null {
-    this.send(con, this.chain.first, this.chain.params, false);
+    this.con = con;
+    try {
+      this.send(con, this.chain.first, this.chain.params, false);
+    } catch (err) {
+      this.abort(err);
+    }
     return null;
   }
 
+  /** At a caller's deadline: closes the connection if the Sync is not written yet (true), so nothing commits. */
+  cancelBeforeSync(err: unknown): boolean {
+    if (this.synced || !this.con) return false;
+    this.abort(err);
+    return true;
+  }
+
+  /** Ends the chain with `err`; before the Sync the connection is closed, so the server rolls back. */
+  private abort(err: unknown): void {
+    this.settle(err);
+    if (this.synced || !this.con) return;
+    this.synced = true;
+    this.rolledBack = true;
+    this.con.stream.destroy();
+  }
+
   private send(con: Connection, statement: PreparedStatement, values: unknown[], sync: boolean): void {
+    const parsed = con.parsedStatements[statement.name] ?? con.submittedNamedStatements[statement.name];
+    if (parsed !== undefined && parsed !== statement.text)
+      throw new Error(`prepared statement '${statement.name}' is already used for a different text`);
     this.name = statement.name;
     this.text = statement.text;
     con.stream.cork?.();
     try {
-      if (con.parsedStatements[statement.name] === undefined && !con.submittedNamedStatements[statement.name]) {
+      if (parsed === undefined) {
         con.parse({ name: statement.name, text: statement.text });
         con.submittedNamedStatements[statement.name] = statement.text;
       }
@@ -125,32 +156,46 @@ export class ChainedQuery<R> {
   }
 
   handleDataRow(msg: Message): void {
-    this._result.addRow(this._result.parseRow(msg.fields));
+    if (this.rowError) return;
+    try {
+      this._result.addRow(this._result.parseRow(msg.fields));
+    } catch (err) {
+      this.rowError = err;
+    }
   }
 
   handleCommandComplete(msg: unknown, con: Connection): void {
     this._result.addCommandComplete(msg);
-    if (this.firstResult) return;
+    if (this.rowError) {
+      this.abort(this.rowError);
+      return;
+    }
+    if (this.firstResult || this.settled) return;
     this.firstResult = this._result;
     this._result = new Result(undefined, this.firstResult._types);
-    let next: FollowUp | null;
     try {
-      next = this.chain.then(this.firstResult.rows as R[]);
+      const next = this.chain.then(this.firstResult.rows as R[]);
       if (next === null) {
         con.sync();
         this.synced = true;
       } else this.send(con, next.statement, next.params, true);
     } catch (err) {
-      // Not synced, so closing the connection rolls the first statement back: nothing is written.
-      this.settle(err);
-      if (!this.synced) con.stream.destroy();
+      this.abort(err);
     }
   }
 
-  handleEmptyQuery(): void {}
+  /** An empty statement: the server sends no CommandComplete, so nothing more would come before a Sync. */
+  handleEmptyQuery(): void {
+    this.abort(new Error('a chained statement is empty'));
+  }
 
   handleError(err: unknown, con: Connection): void {
-    // After an error the server skips to the next Sync, which then ends the transaction rolled back.
+    // After an error response the server skips to the next Sync, which ends the transaction rolled back. An error of
+    // the client's own (a read timeout, a lost connection) closes the connection instead: a Sync would commit.
+    if (!(err instanceof DatabaseError)) {
+      this.abort(err);
+      return;
+    }
     if (!this.synced) {
       this.synced = true;
       con.sync();
@@ -166,8 +211,8 @@ export class ChainedQuery<R> {
 
   handlePortalSuspended(): void {}
 
-  handleCopyInResponse(con: Connection): void {
-    this.handleError(new Error('COPY is not supported in chained statements'), con);
+  handleCopyInResponse(): void {
+    this.abort(new Error('COPY is not supported in chained statements'));
   }
 
   handleCopyData(): void {}

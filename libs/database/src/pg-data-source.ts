@@ -75,18 +75,20 @@ async function run(
   parameters: unknown[] | undefined,
   commits: boolean,
 ): Promise<unknown> {
+  let chained: ChainedQuery<never> | undefined;
   try {
     let result: Promise<unknown>;
     if (typeof sql === 'string') result = target.query(sql, parameters);
     else if (sql instanceof ChainedStatements) {
-      const chained = new ChainedQuery(sql);
+      chained = new ChainedQuery(sql);
       target.query(chained as never);
       result = chained.done;
     } else result = target.query({ name: sql.name, text: sql.text, values: parameters });
     return toTypeormResult((await result) as QueryResult | undefined);
   } catch (err) {
     const params = paramsOf(sql, parameters);
-    if (commits && isConnectionError(err)) throw new OutcomeUnknownError(sqlText(sql), params, err);
+    const mayHaveCommitted = commits && !chained?.rolledBack;
+    if (mayHaveCommitted && isConnectionError(err)) throw new OutcomeUnknownError(sqlText(sql), params, err);
     throw new QueryFailedError(sqlText(sql), params, err);
   }
 }
@@ -116,7 +118,7 @@ async function runOnPool(
       timer = setTimeout(() => {
         // A cancel may land after the statement ended: the connection is then closed, never
         // pooled, so it cannot cancel the next statement run on it.
-        broken ??= new DeadlineExceededError('statement cancelled at its deadline');
+        broken ??= new DeadlineExceededError(CANCELLED_AT_DEADLINE);
         deadline.cancel(client);
       }, left);
     }
@@ -130,6 +132,8 @@ async function runOnPool(
     client.release(broken);
   }
 }
+
+const CANCELLED_AT_DEADLINE = 'statement cancelled at its deadline';
 
 /** When a statement on the pool is cancelled (epoch ms), and how. */
 interface Deadline {
@@ -211,6 +215,9 @@ export class DataSource implements EntityManager {
     // pg's Client.cancel(client, query) cancels `query` if it is the one running on `client`.
     const active = (client as unknown as { activeQuery?: unknown }).activeQuery;
     if (!active) return;
+    // A chain between its statements: the server ignores a cancel while it waits for the next message.
+    if (active instanceof ChainedQuery && active.cancelBeforeSync(new DeadlineExceededError(CANCELLED_AT_DEADLINE)))
+      return;
     (canceller as unknown as { connection: { on(e: string, f: () => void): void } }).connection.on(
       'error',
       () => undefined,

@@ -83,6 +83,8 @@ function eventsOfInserted(items: PreparedInsert[]): (rows: TransactionRow[]) => 
       const row = stored.get(item.row.public_id);
       return row ? creationEvents(row, item) : [];
     });
+    // Thrown before the commit, so the rows go with it: no row is ever stored without its events.
+    if (events.length < rows.length) throw new Error('the insert returned a row that was not asked for');
     return events.length > 0 ? outboxAppend(events) : null;
   };
 }
@@ -238,6 +240,8 @@ export class TransactionStore {
     for (const { row, to } of changes)
       if (!canTransition(row.status, to))
         throw new ConcurrentStatusChange(`transaction ${row.public_id} cannot go from ${row.status} to ${to}`);
+    if (new Set(changes.map((c) => c.row.id)).size < changes.length)
+      throw new Error('a transaction can change status once per statement');
     const records = changes.map(({ row, to, message, settleAt }) => ({
       change_id: row.id,
       from_status: row.status,
@@ -253,6 +257,7 @@ export class TransactionStore {
         const changed = stored.get(row.id);
         return changed ? [statusEvent(changed, row.status, correlationId)] : [];
       });
+      if (events.length < rows.length) throw new Error('the status change returned a row that was not asked for');
       return events.length > 0 ? outboxAppend(events) : null;
     });
     return changes.map(({ row }) => {
