@@ -1,5 +1,6 @@
 import * as pg from 'pg';
 import { DatabaseError } from 'pg';
+import { isConnectionError } from './dependency-error';
 import type { EntityManager, PreparedStatement } from './pg-data-source';
 import { queryRows } from './query';
 
@@ -111,14 +112,12 @@ export class ChainedQuery<R> {
     return null;
   }
 
-  /** At a caller's deadline: closes the connection if the Sync is not written yet (true), so nothing commits. */
-  cancelBeforeSync(err: unknown): boolean {
-    if (this.synced || !this.con) return false;
-    this.abort(err);
-    return true;
+  /** At a caller's deadline: closes the connection if the Sync is not written yet, so nothing commits. */
+  cancelBeforeSync(err: unknown): void {
+    if (!this.synced) this.abort(err);
   }
 
-  /** Ends the chain with `err`; before the Sync the connection is closed, so the server rolls back. */
+  /** Ends the chain with `err`; before the Sync it closes the connection, so the server rolls back: a known failure. */
   private abort(err: unknown): void {
     this.settle(err);
     if (this.synced || !this.con) return;
@@ -191,7 +190,12 @@ export class ChainedQuery<R> {
 
   handleError(err: unknown, con: Connection): void {
     // After an error response the server skips to the next Sync, which ends the transaction rolled back. An error of
-    // the client's own (a read timeout, a lost connection) closes the connection instead: a Sync would commit.
+    // the client's own (a read timeout) closes the connection instead: a Sync would commit. A lost connection is
+    // reported as it is: whether the Sync reached the server is not known here.
+    if (isConnectionError(err)) {
+      this.settle(err);
+      return;
+    }
     if (!(err instanceof DatabaseError)) {
       this.abort(err);
       return;

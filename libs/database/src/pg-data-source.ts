@@ -215,14 +215,14 @@ export class DataSource implements EntityManager {
     // pg's Client.cancel(client, query) cancels `query` if it is the one running on `client`.
     const active = (client as unknown as { activeQuery?: unknown }).activeQuery;
     if (!active) return;
-    // A chain between its statements: the server ignores a cancel while it waits for the next message.
-    if (active instanceof ChainedQuery && active.cancelBeforeSync(new DeadlineExceededError(CANCELLED_AT_DEADLINE)))
-      return;
     (canceller as unknown as { connection: { on(e: string, f: () => void): void } }).connection.on(
       'error',
       () => undefined,
     );
     (canceller as unknown as { cancel(c: PoolClient, q: unknown): void }).cancel(client, active);
+    // The cancel stops a running statement. A chain whose Sync is not written yet is closed as well: between its two
+    // statements the server ignores a cancel (it waits for the next message), and the second would then commit.
+    if (active instanceof ChainedQuery) active.cancelBeforeSync(new DeadlineExceededError(CANCELLED_AT_DEADLINE));
   }
 
   /** Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. */

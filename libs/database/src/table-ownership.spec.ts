@@ -105,8 +105,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   },
   // every service's messaging tables, written by libs/messaging only
   outbox_events: {
-    // A transaction and its event are written in one statement (a CTE), through the outbox's own column list.
-    owners: ['libs/messaging/src/outbox.ts', 'apps/transaction-service/src/transactions/transaction-store.ts'],
+    owners: ['libs/messaging/src/outbox.ts'],
   },
   processed_events: { owners: ['libs/messaging/src/consumer.ts'] },
 };

@@ -79,12 +79,10 @@ export interface StatusChange {
 function eventsOfInserted(items: PreparedInsert[]): (rows: TransactionRow[]) => FollowUp | null {
   return (rows) => {
     const stored = new Map(rows.map((r) => [r.public_id, r]));
-    const events = items.flatMap((item) => {
-      const row = stored.get(item.row.public_id);
-      return row ? creationEvents(row, item) : [];
-    });
+    const inserted = items.filter((item) => stored.has(item.row.public_id));
     // Thrown before the commit, so the rows go with it: no row is ever stored without its events.
-    if (events.length < rows.length) throw new Error('the insert returned a row that was not asked for');
+    if (inserted.length !== rows.length) throw new Error('the insert returned a row that was not asked for');
+    const events = inserted.flatMap((item) => creationEvents(stored.get(item.row.public_id)!, item));
     return events.length > 0 ? outboxAppend(events) : null;
   };
 }
@@ -253,11 +251,9 @@ export class TransactionStore {
     let stored = new Map<string, TransactionRow>();
     await queryChained<TransactionRow>(m, CHANGE_STATUS, [JSON.stringify(records)], (rows) => {
       stored = new Map(rows.map((r) => [r.id, r]));
-      const events = changes.flatMap(({ row }) => {
-        const changed = stored.get(row.id);
-        return changed ? [statusEvent(changed, row.status, correlationId)] : [];
-      });
-      if (events.length < rows.length) throw new Error('the status change returned a row that was not asked for');
+      const applied = changes.filter(({ row }) => stored.has(row.id));
+      if (applied.length !== rows.length) throw new Error('the status change returned a row that was not asked for');
+      const events = applied.map(({ row }) => statusEvent(stored.get(row.id)!, row.status, correlationId));
       return events.length > 0 ? outboxAppend(events) : null;
     });
     return changes.map(({ row }) => {

@@ -60,8 +60,8 @@ export class InitializeTransactionUseCase {
     const reference = body.transaction_reference ?? publicId('ref', 20);
     const sandboxSettles = route === null && settlesWithoutCustomer(code);
 
-    // One statement on the pool, its own transaction: the row and its events (the sandbox's first step included) are
-    // written together or not at all. Under load it carries other initializes' rows too (TransactionInsertBatch).
+    // On the pool in a transaction of its own: the row and its events (the sandbox's first step included) are written
+    // together or not at all. Under load it carries other initializes' rows too (TransactionInsertBatch).
     let reused = false;
     let row = await this.inserts
       .create(
