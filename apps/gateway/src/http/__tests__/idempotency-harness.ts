@@ -69,7 +69,7 @@ export function harness(store = new Map<string, string>()) {
     set: async (k: string, v: string, ...opts: unknown[]) =>
       opts.includes('NX') && store.has(k) ? null : (store.set(k, v), 'OK'),
     get: async (k: string) => store.get(k) ?? null,
-    // The scripts as Redis runs them (tests/integration/idempotency-claim.test.ts runs the real ones).
+    // The scripts as Redis runs them (tests/medium/idempotency-claim.test.ts runs the real ones).
     eval: async (script: string, _keys: number, k: string, was: string, now: string) => {
       if (script === TAKE_OVER) return store.get(k) === was ? (store.set(k, now), 'OK') : null;
       if (script !== SETTLE) throw new Error('unknown script');

@@ -11,9 +11,9 @@ import { infra, runId } from '../support/infra';
 /**
  * The SQL migrations are the only schema source (docs/decisions/0008-schema-source.md). Each
  * service's migrations run on an empty database and the resulting catalogue is compared with the
- * snapshot committed in tests/integration/schema/: a migration that changes the schema must update
+ * snapshot committed in tests/medium/schema/: a migration that changes the schema must update
  * the snapshot in the same change, so the difference is reviewed. Regenerate with
- * `UPDATE_SCHEMA_SNAPSHOT=1 npx jest tests/integration/schema-snapshot.test.ts`.
+ * `UPDATE_SCHEMA_SNAPSHOT=1 npx jest tests/medium/schema-snapshot.test.ts`.
  */
 const SERVICES: Array<[string, Function[]]> = [
   ['gateway', gateway],
