@@ -2,9 +2,10 @@
  * Test projects; `npm test` provisions the infrastructure and runs them all:
  *   unit (*.spec.ts beside the code, no I/O), deploy (k8s overlays, Dockerfile, compose), medium (stores, use cases
  *   and transports in the test's process, against a migrated PostgreSQL, Redis or loopback sockets), integration
- *   (real infrastructure, service processes started by the test), e2e (the whole stack through the gateway), chaos (under load while services crash and servers
- *   restart), fuzz (schemathesis: no input may give a 5xx). chaos-cluster (a three-node Kafka cluster losing nodes)
- *   runs only with CHAOS_CLUSTER=1, as `npm run chaos:cluster` sets it.
+ *   (real infrastructure, service processes started by the test), e2e (the whole stack through the gateway), chaos
+ *   (under load while services crash and servers restart), fuzz (schemathesis: no input may give a 5xx).
+ *   chaos-cluster (a three-node Kafka cluster losing nodes) runs only with CHAOS_CLUSTER=1, as `npm run chaos:cluster`
+ *   sets it.
  */
 const swc = [
   '@swc/jest',
