@@ -4,7 +4,10 @@ import { ConnectionKeyRotation } from './connection-key-rotation';
 import { ConnectionStore } from './connection-store';
 import { ConnectionsRpcController } from './connections.rpc-controller';
 import { CredentialsCipher } from './credentials-cipher';
-import { ManageConnectionsUseCase } from './usecases/manage-connections.usecase';
+import { DeleteConnectionUseCase } from './usecases/delete-connection.usecase';
+import { GetConnectionUseCase } from './usecases/get-connection.usecase';
+import { ListConnectionsUseCase } from './usecases/list-connections.usecase';
+import { PutConnectionUseCase } from './usecases/put-connection.usecase';
 
 /**
  * Provider connections: the businesses' own payment-provider credentials, encrypted at rest.
@@ -19,7 +22,10 @@ import { ManageConnectionsUseCase } from './usecases/manage-connections.usecase'
       inject: [TransactionServiceConfig],
     },
     ConnectionStore,
-    ManageConnectionsUseCase,
+    PutConnectionUseCase,
+    ListConnectionsUseCase,
+    GetConnectionUseCase,
+    DeleteConnectionUseCase,
     ConnectionKeyRotation,
   ],
   exports: [ConnectionStore],

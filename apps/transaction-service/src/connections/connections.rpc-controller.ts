@@ -1,30 +1,38 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { RpcPatterns, type ConnectionProviderBody, type PutConnectionBody, type RpcRequest } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
-import { ManageConnectionsUseCase } from './usecases/manage-connections.usecase';
+import { DeleteConnectionUseCase } from './usecases/delete-connection.usecase';
+import { GetConnectionUseCase } from './usecases/get-connection.usecase';
+import { ListConnectionsUseCase } from './usecases/list-connections.usecase';
+import { PutConnectionUseCase } from './usecases/put-connection.usecase';
 
 /** A business's own payment-provider accounts (credentials in, never out). */
 @RpcController()
 export class ConnectionsRpcController {
-  constructor(private readonly connections: ManageConnectionsUseCase) {}
+  constructor(
+    private readonly putOne: PutConnectionUseCase,
+    private readonly listAll: ListConnectionsUseCase,
+    private readonly getOne: GetConnectionUseCase,
+    private readonly deleteOne: DeleteConnectionUseCase,
+  ) {}
 
   @MessagePattern(RpcPatterns.ConnectionsPut)
   onPut(@Payload() req: RpcRequest<PutConnectionBody>) {
-    return this.connections.put(req);
+    return this.putOne.execute(req);
   }
 
   @MessagePattern(RpcPatterns.ConnectionsList)
   onList(@Payload() req: RpcRequest<unknown>) {
-    return this.connections.list(req);
+    return this.listAll.execute(req);
   }
 
   @MessagePattern(RpcPatterns.ConnectionsGet)
   onGet(@Payload() req: RpcRequest<ConnectionProviderBody>) {
-    return this.connections.get(req);
+    return this.getOne.execute(req);
   }
 
   @MessagePattern(RpcPatterns.ConnectionsDelete)
   onDelete(@Payload() req: RpcRequest<ConnectionProviderBody>) {
-    return this.connections.remove(req);
+    return this.deleteOne.execute(req);
   }
 }

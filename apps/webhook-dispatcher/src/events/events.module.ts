@@ -10,7 +10,6 @@ import { GetEventUseCase } from './usecases/get-event.usecase';
 import { ListEventDeliveriesUseCase } from './usecases/list-event-deliveries.usecase';
 import { ListEventsOfTransactionUseCase } from './usecases/list-events-of-transaction.usecase';
 import { ListEventsUseCase } from './usecases/list-events.usecase';
-import { ReconcileCallbacksUseCase } from './usecases/reconcile-callbacks.usecase';
 import { ReconcileEventsUseCase } from './usecases/reconcile-events.usecase';
 import { ReconcileTransactionsUseCase } from './usecases/reconcile-transactions.usecase';
 
@@ -21,8 +20,8 @@ import { ReconcileTransactionsUseCase } from './usecases/reconcile-transactions.
  */
 @Module({
   imports: [StoresModule, DeliveryModule],
-  // Reconcile lives here because it pages the recorded events (each transaction's latest, each
-  // event with its callbacks); its callbacks page is one store read.
+  // Reconcile's pages of the recorded events live here (each transaction's latest, each event with
+  // its callbacks); its page of the callbacks themselves is in the callbacks module.
   controllers: [EventsRpcController, ReconcileWebhooksRpcController],
   providers: [
     WebhookEventsHandler,
@@ -34,7 +33,6 @@ import { ReconcileTransactionsUseCase } from './usecases/reconcile-transactions.
     ListEventDeliveriesUseCase,
     ReconcileTransactionsUseCase,
     ReconcileEventsUseCase,
-    ReconcileCallbacksUseCase,
   ],
   exports: [WebhookEventsHandler],
 })

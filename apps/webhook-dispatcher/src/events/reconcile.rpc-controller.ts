@@ -5,17 +5,18 @@ import {
   type ReconcileWebhookTransactionsBody,
 } from '@payments/contracts';
 import { RpcController } from '@payments/platform';
-import { ReconcileCallbacksUseCase } from './usecases/reconcile-callbacks.usecase';
 import { ReconcileEventsUseCase } from './usecases/reconcile-events.usecase';
 import { ReconcileTransactionsUseCase } from './usecases/reconcile-transactions.usecase';
 
-/** Operator patterns (`admin.*`): reached only through the gateway's admin API. */
+/**
+ * Reconcile's pages of what was recorded, operator patterns (`admin.*`) reached only through the
+ * gateway's admin API; its page of callbacks is served by callbacks/reconcile.rpc-controller.ts.
+ */
 @RpcController()
 export class ReconcileWebhooksRpcController {
   constructor(
     private readonly transactionsPage: ReconcileTransactionsUseCase,
     private readonly eventsPage: ReconcileEventsUseCase,
-    private readonly callbacksPage: ReconcileCallbacksUseCase,
   ) {}
 
   @MessagePattern(ReconcileAdminRpcPatterns.WebhookTransactions)
@@ -26,10 +27,5 @@ export class ReconcileWebhooksRpcController {
   @MessagePattern(ReconcileAdminRpcPatterns.WebhookEvents)
   events(@Payload() req: { body: ReconcilePageBody }) {
     return this.eventsPage.execute(req.body);
-  }
-
-  @MessagePattern(ReconcileAdminRpcPatterns.WebhookCallbacks)
-  callbacks(@Payload() req: { body: ReconcilePageBody }) {
-    return this.callbacksPage.execute(req.body);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { reconcilePageSize, type ReconcileCallbacksResult, type ReconcilePageBody } from '@payments/contracts';
-import { CallbackStore } from '../../callbacks/callback-store';
+import { CallbackStore } from '../callback-store';
 
 /** For `ops reconcile`: a page of callbacks in id order. */
 @Injectable()
