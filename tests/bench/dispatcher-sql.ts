@@ -8,7 +8,7 @@
  * `source .local/infra.env && node scripts/ts-run.js tests/bench/dispatcher-sql.ts`
  */
 import { DataSource, type EntityManager } from '@payments/database';
-import { Topics, type EventEnvelope } from '@payments/contracts';
+import { Topics, type TransactionStatusChangedEvent } from '@payments/contracts';
 import { DeliveryStore } from '../../apps/webhook-dispatcher/src/delivery/delivery-store';
 import type { FirstAttempts } from '../../apps/webhook-dispatcher/src/delivery/first-attempts';
 import { EventsStore } from '../../apps/webhook-dispatcher/src/events/events-store';
@@ -20,7 +20,7 @@ import { replayEnvelope } from '../support/synthetic-events';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 30_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-function history(count: number, distinct: boolean): EventEnvelope[] {
+function history(count: number, distinct: boolean): TransactionStatusChangedEvent[] {
   const base = Date.now() - count;
   return Array.from({ length: count }, (_, i) => replayEnvelope(i, new Date(distinct ? base + i : base).toISOString()));
 }
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       }
     },
   });
-  const apply = async (events: EventEnvelope[]) =>
+  const apply = async (events: TransactionStatusChangedEvent[]) =>
     ds.transaction(async (raw: EntityManager) => {
       const m = timed(raw);
       const inserted: { event_id: string }[] = await m.query(
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     await ds.query('TRUNCATE processed_events, webhook_events, deliveries CASCADE');
     await ds.query('VACUUM ANALYZE webhook_events');
     const events = history(EVENTS, distinct);
-    const chunks: EventEnvelope[][] = [];
+    const chunks: TransactionStatusChangedEvent[][] = [];
     for (let i = 0; i < events.length; i += batch) chunks.push(events.slice(i, i + batch));
     const t0 = performance.now();
     await Promise.all(

@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import type { EventEnvelope, Mode, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
+import type { Mode, TransactionSnapshot, TransactionStatus, TransactionStatusChangedEvent } from '@payments/contracts';
 import { TransactionCopyStore } from '../../apps/split-ledger-service/src/ledger/transaction-copy-store';
 import type { ApplySplitsUseCase } from '../../apps/split-ledger-service/src/ledger/usecases/apply-splits.usecase';
 import { GetDailyTotalsUseCase } from '../../apps/split-ledger-service/src/ledger/usecases/get-daily-totals.usecase';
@@ -17,7 +17,7 @@ interface Txn {
   created?: string;
 }
 
-function event(t: Txn, status: TransactionStatus, version: number): EventEnvelope {
+function event(t: Txn, status: TransactionStatus, version: number): TransactionStatusChangedEvent {
   const business = t.business ?? 1;
   const mode = t.mode ?? 'test';
   const transaction = {
@@ -77,8 +77,8 @@ describe('ledger daily totals', () => {
 
   const read = (business: number, from = '2026-02-28', to = '2026-03-02', mode: Mode = 'test') =>
     totals.execute({ ctx: { business_id: business, mode }, body: { from, to } } as never).then((r) => r.daily_totals);
-  const batch = (events: EventEnvelope[]) => db.ds.transaction((m) => handler.handleBatch(events, m));
-  const oneByOne = async (events: EventEnvelope[]) => {
+  const batch = (events: TransactionStatusChangedEvent[]) => db.ds.transaction((m) => handler.handleBatch(events, m));
+  const oneByOne = async (events: TransactionStatusChangedEvent[]) => {
     for (const e of events) await db.ds.transaction((m) => handler.handle(e, m));
   };
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners } from 'kafkajs';
-import { Topics, type EventEnvelope, type TransactionStatusChangedData } from '@payments/contracts';
+import { Topics, type TransactionStatusChangedData, type TransactionStatusChangedEvent } from '@payments/contracts';
 import type { Stack } from './stack';
 
 /**
@@ -8,7 +8,12 @@ import type { Stack } from './stack';
  * of a business without callbacks or splits (999 999 unless told), occurring at `at`; transactions
  * are numbered from `firstTransaction` (0 unless told).
  */
-export function replayEnvelope(i: number, at: string, businessId = 999_999, firstTransaction = 0): EventEnvelope {
+export function replayEnvelope(
+  i: number,
+  at: string,
+  businessId = 999_999,
+  firstTransaction = 0,
+): TransactionStatusChangedEvent {
   const n = firstTransaction + Math.floor(i / 2);
   const status = i % 2 === 0 ? 'pending' : 'success';
   const data: TransactionStatusChangedData = {

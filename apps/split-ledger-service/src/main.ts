@@ -1,4 +1,5 @@
-import { ConsumerGroups, Topics } from '@payments/contracts';
+import { ConsumerGroups, EventTypes, Topics } from '@payments/contracts';
+import { batchHandlerOf, handlerOf } from '@payments/messaging';
 import { runService } from '@payments/service-host';
 import { SplitLedgerModule } from './app.module';
 import { SplitLedgerConfig } from './config/split-ledger.config';
@@ -20,11 +21,17 @@ void runService({
       {
         group: ConsumerGroups.SplitLedger,
         handlers: {
-          [Topics.TransactionStatusChanged]: (event, m) => transactions.handle(event, m),
-          [Topics.RefundStatusChanged]: (event, m) => refunds.handle(event, m),
+          [Topics.TransactionStatusChanged]: handlerOf(EventTypes.TransactionStatusChanged, (event, m) =>
+            transactions.handle(event, m),
+          ),
+          [Topics.RefundStatusChanged]: handlerOf(EventTypes.RefundStatusChanged, (event, m) =>
+            refunds.handle(event, m),
+          ),
         },
         batchHandlers: {
-          [Topics.TransactionStatusChanged]: (events, m) => transactions.handleBatch(events, m),
+          [Topics.TransactionStatusChanged]: batchHandlerOf(EventTypes.TransactionStatusChanged, (events, m) =>
+            transactions.handleBatch(events, m),
+          ),
         },
         fetch: { minBytes: config.LEDGER_FETCH_MIN_BYTES, maxWaitMs: config.LEDGER_FETCH_MAX_WAIT_MS },
       },

@@ -1,4 +1,5 @@
-import { ConsumerGroups, Topics } from '@payments/contracts';
+import { ConsumerGroups, EventTypes, Topics } from '@payments/contracts';
+import { batchHandlerOf, handlerOf } from '@payments/messaging';
 import { runService } from '@payments/service-host';
 import { WebhookDispatcherModule } from './app.module';
 import { WebhookDispatcherConfig } from './config/webhook.config';
@@ -19,14 +20,26 @@ void runService({
       {
         group: ConsumerGroups.WebhookDispatcher,
         handlers: {
-          [Topics.TransactionStatusChanged]: (event, m) => events.onTransactions([event], m),
-          [Topics.RefundStatusChanged]: (event, m) => events.onRefunds([event], m),
-          [Topics.SettlementInvoiceChanged]: (event, m) => events.onInvoices([event], m),
+          [Topics.TransactionStatusChanged]: handlerOf(EventTypes.TransactionStatusChanged, (event, m) =>
+            events.onTransactions([event], m),
+          ),
+          [Topics.RefundStatusChanged]: handlerOf(EventTypes.RefundStatusChanged, (event, m) =>
+            events.onRefunds([event], m),
+          ),
+          [Topics.SettlementInvoiceChanged]: handlerOf(EventTypes.SettlementInvoiceChanged, (event, m) =>
+            events.onInvoices([event], m),
+          ),
         },
         batchHandlers: {
-          [Topics.TransactionStatusChanged]: (batch, m) => events.onTransactions(batch, m),
-          [Topics.RefundStatusChanged]: (batch, m) => events.onRefunds(batch, m),
-          [Topics.SettlementInvoiceChanged]: (batch, m) => events.onInvoices(batch, m),
+          [Topics.TransactionStatusChanged]: batchHandlerOf(EventTypes.TransactionStatusChanged, (batch, m) =>
+            events.onTransactions(batch, m),
+          ),
+          [Topics.RefundStatusChanged]: batchHandlerOf(EventTypes.RefundStatusChanged, (batch, m) =>
+            events.onRefunds(batch, m),
+          ),
+          [Topics.SettlementInvoiceChanged]: batchHandlerOf(EventTypes.SettlementInvoiceChanged, (batch, m) =>
+            events.onInvoices(batch, m),
+          ),
         },
       },
     ];

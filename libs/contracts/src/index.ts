@@ -2,6 +2,7 @@ export * from './common';
 export * from './topics';
 export * from './envelope';
 export * from './events';
+export * from './consumed-events';
 export * from './errors';
 export * from './rpc';
 export * from './connections';

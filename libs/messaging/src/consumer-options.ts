@@ -1,5 +1,5 @@
 import type { TransactionManager } from '@payments/database';
-import type { EventEnvelope } from '@payments/contracts';
+import type { ConsumedEvent, ConsumedType, EventEnvelope } from '@payments/contracts';
 
 export interface MessageMeta {
   topic: string;
@@ -54,4 +54,26 @@ export interface ConsumerOptions {
 export interface ConsumerFetch {
   minBytes: number;
   maxWaitMs: number;
+}
+
+/** Only events of `type` (the topic's own), whose data the consumer decoded against that type's schema. */
+function ofType<T extends ConsumedType>(type: T, events: EventEnvelope[]): ConsumedEvent<T>[] {
+  for (const e of events) if (e.type !== type) throw new Error(`a ${e.type} event where ${type} events go`);
+  return events as ConsumedEvent<T>[];
+}
+
+/** The EventHandler of a consumed type's topic, given its events typed (another type fails, then is dead-lettered). */
+export function handlerOf<T extends ConsumedType>(
+  type: T,
+  handle: (event: ConsumedEvent<T>, manager: TransactionManager, meta: MessageMeta) => Promise<void | AfterCommit>,
+): EventHandler {
+  return async (event, manager, meta) => handle(ofType(type, [event])[0], manager, meta);
+}
+
+/** The BatchEventHandler of a consumed type's topic, given its events typed. */
+export function batchHandlerOf<T extends ConsumedType>(
+  type: T,
+  handle: (events: ConsumedEvent<T>[], manager: TransactionManager) => Promise<void | AfterCommit>,
+): BatchEventHandler {
+  return async (events, manager) => handle(ofType(type, events), manager);
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TransactionManager } from '@payments/database';
-import type { EventEnvelope, RefundStatusChangedData } from '@payments/contracts';
+import type { RefundStatusChangedEvent } from '@payments/contracts';
 import { lockTransactionLedger } from '../ledger/ledger-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';
 import { ReverseRefundedSplitsUseCase } from '../ledger/usecases/reverse-refunded-splits.usecase';
@@ -17,8 +17,8 @@ export class RefundStatusHandler {
     private readonly reversals: ReverseRefundedSplitsUseCase,
   ) {}
 
-  async handle(event: EventEnvelope, m: TransactionManager): Promise<void> {
-    const { refund: r } = event.data as RefundStatusChangedData;
+  async handle(event: RefundStatusChangedEvent, m: TransactionManager): Promise<void> {
+    const { refund: r } = event.data;
     await lockTransactionLedger(m, r.transaction.id);
     await this.copies.saveRefund(m, r);
     if (r.status === 'success') await this.reversals.execute(m, r.transaction.id, event.correlation_id);

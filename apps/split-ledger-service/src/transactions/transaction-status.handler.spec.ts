@@ -1,11 +1,16 @@
 import type { EntityManager, TransactionManager } from '@payments/database';
-import type { EventEnvelope, TransactionSnapshot, TransactionStatus } from '@payments/contracts';
+import type { TransactionSnapshot, TransactionStatus, TransactionStatusChangedEvent } from '@payments/contracts';
 import type { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
 import type { SplitConfigStore } from '../splits/split-config-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';
 import { TransactionStatusHandler } from './transaction-status.handler';
 
-function event(id: number, status: TransactionStatus, version: number, message: string = status): EventEnvelope {
+function event(
+  id: number,
+  status: TransactionStatus,
+  version: number,
+  message: string = status,
+): TransactionStatusChangedEvent {
   const transaction = {
     id,
     transaction_id: `txn_${id}`,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TransactionManager } from '@payments/database';
-import type { EventEnvelope, TransactionSnapshot, TransactionStatusChangedData } from '@payments/contracts';
+import type { TransactionSnapshot, TransactionStatusChangedEvent } from '@payments/contracts';
 import { lockTransactionLedger, lockTransactionLedgers } from '../ledger/ledger-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';
 import { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
@@ -19,8 +19,8 @@ export class TransactionStatusHandler {
     private readonly copies: TransactionCopyStore,
   ) {}
 
-  async handle(event: EventEnvelope, m: TransactionManager): Promise<void> {
-    const { transaction: t } = event.data as TransactionStatusChangedData;
+  async handle(event: TransactionStatusChangedEvent, m: TransactionManager): Promise<void> {
+    const { transaction: t } = event.data;
     const succeeded = t.status === 'success';
     // Before the copy changes, so a refund of this transaction handled at the same time either
     // sees all of this (entries included) or runs entirely before it.
@@ -34,8 +34,8 @@ export class TransactionStatusHandler {
    * entries: everything but success, and a success without split terms (only the copy, under the
    * ledger lock). Terms are asked once per batch; a success with terms is handled on its own.
    */
-  async handleBatch(events: EventEnvelope[], m: TransactionManager): Promise<void> {
-    const snapshots = events.map((e) => (e.data as TransactionStatusChangedData).transaction);
+  async handleBatch(events: TransactionStatusChangedEvent[], m: TransactionManager): Promise<void> {
+    const snapshots = events.map((e) => e.data.transaction);
     const withTerms = await this.successesWithTerms(m, snapshots);
     let run: TransactionSnapshot[] = [];
     let locks: number[] = [];

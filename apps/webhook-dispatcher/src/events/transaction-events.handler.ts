@@ -5,10 +5,9 @@ import {
   payoutPayload,
   refundPayload,
   transactionPayload,
+  type ConsumedEvent,
   type EventEnvelope,
-  type RefundStatusChangedData,
-  type SettlementInvoiceChangedData,
-  type TransactionStatusChangedData,
+  type EventTypes,
 } from '@payments/contracts';
 import type { AfterCommit } from '@payments/messaging';
 import { DeliveryStore } from '../delivery/delivery-store';
@@ -61,31 +60,40 @@ export class WebhookEventsHandler {
     return handOver ? () => this.first.dispatch(deliveries) : () => this.first.wakeQueue();
   }
 
-  async onTransactions(events: EventEnvelope[], m: EntityManager): Promise<AfterCommit | undefined> {
+  async onTransactions(
+    events: ConsumedEvent<typeof EventTypes.TransactionStatusChanged>[],
+    m: EntityManager,
+  ): Promise<AfterCommit | undefined> {
     return this.emit(
       m,
       events.map((source) => {
-        const data = source.data as TransactionStatusChangedData;
+        const data = source.data;
         return { source, types: catalogueEventsForTransaction(data), payload: transactionPayload(data) };
       }),
     );
   }
 
-  async onRefunds(events: EventEnvelope[], m: EntityManager): Promise<AfterCommit | undefined> {
+  async onRefunds(
+    events: ConsumedEvent<typeof EventTypes.RefundStatusChanged>[],
+    m: EntityManager,
+  ): Promise<AfterCommit | undefined> {
     return this.emit(
       m,
       events.map((source) => {
-        const data = source.data as RefundStatusChangedData;
+        const data = source.data;
         return { source, types: [`refund.${data.status}` as CatalogueEvent], payload: refundPayload(data) };
       }),
     );
   }
 
-  async onInvoices(events: EventEnvelope[], m: EntityManager): Promise<AfterCommit | undefined> {
+  async onInvoices(
+    events: ConsumedEvent<typeof EventTypes.SettlementInvoiceChanged>[],
+    m: EntityManager,
+  ): Promise<AfterCommit | undefined> {
     return this.emit(
       m,
       events.map((source) => {
-        const data = source.data as SettlementInvoiceChangedData;
+        const data = source.data;
         const type: CatalogueEvent | null =
           data.status === 'issued' ? 'payout.created' : data.status === 'paid' ? 'payout.completed' : null;
         return { source, types: type ? [type] : [], payload: payoutPayload(data) };

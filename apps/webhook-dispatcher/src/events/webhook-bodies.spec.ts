@@ -19,8 +19,9 @@ import { WebhookEventsHandler } from './transaction-events.handler';
  * answers): the catalogue event types, each with the typed builder's payload, a body valid
  * against its event type's schema (the one the OpenAPI document's webhooks publish).
  */
-const envelope = <T>(id: string, type: string, data: T): EventEnvelope =>
-  ({ id, type, business_id: 1, mode: 'test', occurred_at: at, data }) as unknown as EventEnvelope;
+/** A partial envelope, typed as the handler method it is passed to expects. */
+const envelope = <E extends EventEnvelope>(id: string, type: string, data: unknown): E =>
+  ({ id, type, business_id: 1, mode: 'test', occurred_at: at, data }) as unknown as E;
 
 interface Row {
   id: string;
