@@ -17,6 +17,7 @@ export type {
   SessionAnswer as SessionInfo,
   TransactionEventView as PaymentEvent,
 } from '@payments/contracts/dashboard-api';
+import type { Mode } from '@payments/contracts/dashboard-api';
 
 /** An error answer of the API: its code, message and per-field problems. */
 export class ApiError extends Error {
@@ -33,14 +34,14 @@ export class ApiError extends Error {
 let csrfToken = '';
 let onSignedOut: () => void = () => undefined;
 
-let shownMode = '';
+let shownMode: Mode | null = null;
 
 export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
 /** The mode the pages show: every change names it, so one made after another tab switched is refused (409). */
-export function setShownMode(mode: string): void {
+export function setShownMode(mode: Mode | null): void {
   shownMode = mode;
 }
 

@@ -17,7 +17,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const adopt = useCallback((s: SessionInfo | null) => {
     setCsrfToken(s?.csrf_token ?? '');
-    setShownMode(s?.mode ?? '');
+    setShownMode(s?.mode ?? null);
     setSession(s);
   }, []);
 

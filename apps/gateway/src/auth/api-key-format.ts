@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { KeyType, Mode } from '@payments/contracts';
+import { MODES, type KeyType, type Mode } from '@payments/contracts';
 import { randomBase62 } from '@payments/platform';
 
-const KEY_PATTERN = /^(sk|pk)_(test|live)_[0-9A-Za-z]{32,64}$/;
+const KEY_PATTERN = new RegExp(`^(sk|pk)_(${MODES.join('|')})_[0-9A-Za-z]{32,64}$`);
 
 export function newApiKey(type: KeyType, mode: Mode): string {
   return `${type === 'secret' ? 'sk' : 'pk'}_${mode}_${randomBase62(40)}`;

@@ -1,4 +1,5 @@
 import type { Static } from '@payments/contracts/schemas';
+import { MODES } from '@payments/contracts';
 import {
   arrayMaxSize,
   custom,
@@ -23,7 +24,7 @@ export const CreateBusinessDto = requestBody('CreateBusinessDto', {
 export type CreateBusinessDto = Static<typeof CreateBusinessDto>;
 
 export const RollKeyDto = requestBody('RollKeyDto', {
-  mode: required([isIn(['test', 'live'], 'mode must be test or live')]),
+  mode: required([isIn(MODES, 'mode must be test or live')]),
   type: required([isIn(['secret', 'public'], 'type must be secret or public')]),
   /** How long the old key keeps working (default 0: revoked at once; at most 7 days). */
   grace_seconds: optional([

@@ -1,4 +1,4 @@
-import { DELIVERY_STATUSES, ISO_8601_WITH_ZONE, PG_INT_MAX } from '@payments/contracts';
+import { DELIVERY_STATUSES, ISO_8601_WITH_ZONE, MODES, PG_INT_MAX } from '@payments/contracts';
 import type { Static } from '@payments/contracts/schemas';
 import { cursorFields } from '../http/cursor-query';
 import { timestamp } from '../http/dates';
@@ -78,7 +78,7 @@ const businessId = 'business_id must be a business id';
 /** POST /admin/v1/webhooks/recover body. */
 export const AdminRecoverDto = requestBody('AdminRecoverDto', {
   business_id: required([max(PG_INT_MAX, businessId), min(1, businessId), isInt(businessId)]),
-  mode: required([isIn(['test', 'live'], 'mode must be test or live')]),
+  mode: required([isIn(MODES, 'mode must be test or live')]),
   since: required([
     matches(ISO_8601_WITH_ZONE, 'since must be an ISO-8601 timestamp with a zone, e.g. 2026-01-31T12:00:00Z'),
   ]),

@@ -1,5 +1,5 @@
 import type { Static } from '@payments/contracts/schemas';
-import { DELIVERY_STATUSES } from '@payments/contracts';
+import { DELIVERY_STATUSES, MODES } from '@payments/contracts';
 import { MAX_AMOUNT } from '@payments/money';
 import { PAYMENT_METHOD_CODES } from '@payments/domain';
 import { isIn, isInt, isLength, matches, max, maxLength, min } from '../http/request-rules';
@@ -35,7 +35,7 @@ export const NewUserDto = requestBody('DashboardNewUserDto', {
 export type NewUserDto = Static<typeof NewUserDto>;
 
 export const ModeDto = requestBody('DashboardModeDto', {
-  mode: required([isIn(['test', 'live'], 'mode must be test or live')]),
+  mode: required([isIn(MODES, 'mode must be test or live')]),
 });
 export type ModeDto = Static<typeof ModeDto>;
 
@@ -49,7 +49,7 @@ export type RefundDto = Static<typeof RefundDto>;
 const MAX_GRACE_SECONDS = 7 * 24 * 3600;
 /** The mode is the one the page showed; the API refuses it (409) when the session has switched since. */
 export const RollKeyDto = requestBody('DashboardRollKeyDto', {
-  mode: required([isIn(['test', 'live'], 'mode must be test or live')]),
+  mode: required([isIn(MODES, 'mode must be test or live')]),
   type: required([isIn(['secret', 'public'], 'type must be secret or public')]),
   grace_seconds: optional([
     isInt(`grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`),

@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import type { AdminRecoverDeliveriesResult, Mode } from '@payments/contracts';
+import { MODES, type AdminRecoverDeliveriesResult, type Mode } from '@payments/contracts';
 import type { CommandRegistration } from '../cli/program';
 import { drained } from '../cli/output';
 import { Progress } from '../cli/progress';
@@ -78,7 +78,7 @@ export const registerWebhooks: CommandRegistration = (program, ctx) => {
       'deliveries created at or after this time (ISO 8601 with a zone, e.g. 2026-01-31T12:00:00Z)',
       isoTimestamp,
     )
-    .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).default('test'))
+    .addOption(new Option('--mode <mode>', 'test or live').choices(MODES).default('test'))
     .option('--dry-run', 'list what would be sent; send nothing')
     .action((opts: { business: number; since: Date; mode: Mode; dryRun?: boolean }) =>
       recoverWebhooks(ctx.config(), {

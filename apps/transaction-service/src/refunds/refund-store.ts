@@ -216,7 +216,7 @@ export class RefundStore {
   async byIdempotencyKey(
     db: Pick<EntityManager, 'query'>,
     businessId: number,
-    mode: string,
+    mode: Mode,
     key: string,
   ): Promise<RefundRow | undefined> {
     const [row] = await queryRows<RefundRow>(
@@ -230,7 +230,7 @@ export class RefundStore {
   async byPublicId(
     db: Pick<EntityManager, 'query'>,
     businessId: number,
-    mode: string,
+    mode: Mode,
     refundId: string,
   ): Promise<RefundRow | undefined> {
     const [row] = await queryRows<RefundRow>(

@@ -53,7 +53,7 @@ export class TransactionQueries {
   async byReference(
     db: Db,
     businessId: number,
-    mode: string,
+    mode: Mode,
     reference: string,
     lock = false,
   ): Promise<TransactionRow | undefined> {
@@ -66,7 +66,7 @@ export class TransactionQueries {
   }
 
   /** The transaction a request with this Idempotency-Key (ctx.idempotency_key) created, if any. */
-  async byIdempotencyKey(db: Db, businessId: number, mode: string, key: string): Promise<TransactionRow | undefined> {
+  async byIdempotencyKey(db: Db, businessId: number, mode: Mode, key: string): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(
       db,
       'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND idempotency_key = $3',
@@ -91,7 +91,7 @@ export class TransactionQueries {
     return row;
   }
 
-  async byPublicId(db: Db, businessId: number, mode: string, publicId: string): Promise<TransactionRow | undefined> {
+  async byPublicId(db: Db, businessId: number, mode: Mode, publicId: string): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(
       db,
       'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND public_id = $3',
@@ -133,7 +133,7 @@ export class TransactionQueries {
   list(
     db: Db,
     businessId: number,
-    mode: string,
+    mode: Mode,
     body: ListTransactionsBody,
   ): Promise<{ rows: TransactionRow[]; hasMore: boolean }> {
     const filters: Filter[] = [];

@@ -68,7 +68,7 @@ export class CallbackStore {
   constructor(private readonly ds: DataSource) {}
 
   /** A live (not deleted) callback of the business and mode. */
-  async owned(businessId: number, mode: string, id: number): Promise<CallbackRow | undefined> {
+  async owned(businessId: number, mode: Mode, id: number): Promise<CallbackRow | undefined> {
     const [row] = await queryRows<CallbackRow>(this.ds, `SELECT * FROM callbacks WHERE id = $3 AND ${LIVE}`, [
       businessId,
       mode,
@@ -93,7 +93,7 @@ export class CallbackStore {
     return this.countLive(m, businessId, mode);
   }
 
-  async countLive(db: Db, businessId: number, mode: string): Promise<number> {
+  async countLive(db: Db, businessId: number, mode: Mode): Promise<number> {
     const [{ n }] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM callbacks WHERE ${LIVE}`, [
       businessId,
       mode,
@@ -114,7 +114,7 @@ export class CallbackStore {
   /** Newest first (by cursor and/or offset), with the number of live callbacks in all. */
   async page(
     businessId: number,
-    mode: string,
+    mode: Mode,
     page: PageRequest,
   ): Promise<{ rows: CallbackRow[]; hasMore: boolean; total: number }> {
     const { rows, hasMore } = await keysetPage<CallbackRow>(this.ds, {

@@ -12,13 +12,14 @@ import {
   type DeliveryView,
   type EventDeliveriesResult,
   type EventDeliveryView,
+  type Mode,
   type RecoverableDeliveryView,
   type RpcContext,
 } from '@payments/contracts';
 import { unknownCursor } from '@payments/platform';
 
 /** Whose failed and skipped deliveries to recover: one callback, or every callback of a business and mode. */
-export type RecoverScope = { callbackId: number } | { businessId: number; mode: string };
+export type RecoverScope = { callbackId: number } | { businessId: number; mode: Mode };
 
 /** A delivery as the callback's delivery log lists it, with its attempts. */
 export interface DeliveryLogRow {
@@ -123,7 +124,7 @@ export class DeliveryAdminStore {
   }
 
   /** How many deliveries recover() would pick up in all (a business and mode's active callbacks). */
-  async countRecoverable(businessId: number, mode: string, since: string): Promise<number> {
+  async countRecoverable(businessId: number, mode: Mode, since: string): Promise<number> {
     const [{ total }] = await queryRows<{ total: number }>(
       this.ds,
       `SELECT count(*)::int AS total FROM deliveries d JOIN callbacks c ON c.id = d.callback_id

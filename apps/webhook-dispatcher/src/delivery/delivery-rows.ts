@@ -1,5 +1,6 @@
 import type { DeliveryStatus } from '@payments/contracts';
 import type { CallbackRow } from '../callbacks/callback-store';
+import type { WebhookEventRow } from '../events/events-store';
 
 export type { DeliveryStatus };
 
@@ -32,13 +33,7 @@ export interface FannedOut {
   enqueue_count: number;
 }
 
-export interface WebhookEventRow {
-  id: string;
-  event_type: string;
-  mode: string;
-  payload: unknown;
-  created_at: Date;
-}
+export type { WebhookEventRow };
 
 /** The claimed delivery an outcome is written for: its id, its claim's token and the attempts made before it. */
 export type ClaimRef = Pick<DeliveryRow, 'id' | 'lock_token' | 'attempts'>;

@@ -8,29 +8,35 @@ import {
   type TransactionEventView,
   type ListEventsBody,
   type ListEventsResult,
+  type Mode,
   type RpcContext,
   type TransactionStatus,
+  type WebhookEventBody,
+  type WebhookEventType,
 } from '@payments/contracts';
 import { DomainException, unknownCursor } from '@payments/platform';
 
-interface EventRow {
+/**
+ * A `webhook_events` row as read. Its columns are only written from NewWebhookEvent, so reads take them
+ * as typed: the payload is the `data` the typed payload builders (@payments/contracts) wrote for its event type.
+ */
+export interface WebhookEventRow {
   id: string;
-  event_type: string;
-  mode: string;
-  payload: unknown;
+  event_type: WebhookEventType;
+  mode: Mode;
+  payload: WebhookEventBody['data'];
   created_at: Date;
 }
 
 /** The body a webhook delivery of this event carries; the events API answers the same object. */
-export function eventView(e: EventRow): EventView {
-  // The row holds what the typed payload builders (./webhook-payloads) wrote for that event type.
+export function eventView(e: WebhookEventRow): EventView {
   return {
     id: e.id,
     event: e.event_type,
     created_at: e.created_at.toISOString(),
     mode: e.mode,
     data: e.payload,
-  } as EventView;
+  };
 }
 
 const COLUMNS = 'id, event_type, mode, payload, created_at';
@@ -40,9 +46,9 @@ export interface NewWebhookEvent {
   id: string;
   source_event_id: string;
   business_id: number;
-  mode: string;
-  event_type: string;
-  payload: unknown;
+  mode: Mode;
+  event_type: WebhookEventType;
+  payload: WebhookEventBody['data'];
   created_at: string | Date;
 }
 
@@ -69,7 +75,7 @@ export class EventsStore {
   constructor(private readonly ds: DataSource) {}
 
   async get(ctx: RpcContext, id: string): Promise<EventView> {
-    const [row] = await queryRows<EventRow>(
+    const [row] = await queryRows<WebhookEventRow>(
       this.ds,
       `SELECT ${COLUMNS} FROM webhook_events WHERE id = $1 AND business_id = $2 AND mode = $3`,
       [id, ctx.business_id, ctx.mode],
@@ -87,7 +93,7 @@ export class EventsStore {
       if (bound) filters.push([(n) => `created_at ${op} ${n}::timestamptz`, bound]);
     }
     const recorded = body.order === 'recorded';
-    const { rows, hasMore } = await keysetPage<EventRow>(this.ds, {
+    const { rows, hasMore } = await keysetPage<WebhookEventRow>(this.ds, {
       table: 'webhook_events',
       // A cursor must be one of the caller's listable events: test pings are not.
       scope: ['business_id = $1', 'mode = $2', 'event_type <> $3', ...(recorded ? [RECORDED_HORIZON] : [])],
@@ -198,7 +204,7 @@ export class EventsStore {
     db: Pick<EntityManager, 'query'>,
     after: string,
     limit: number,
-  ): Promise<{ event_id: string; event_type: string; business_id: number; mode: string; created_at: Date }[]> {
+  ): Promise<{ event_id: string; event_type: string; business_id: number; mode: Mode; created_at: Date }[]> {
     return queryRows(
       db,
       `SELECT id AS event_id, event_type, business_id, mode, created_at FROM webhook_events

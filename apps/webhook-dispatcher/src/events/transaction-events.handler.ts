@@ -8,6 +8,7 @@ import {
   type ConsumedEvent,
   type EventEnvelope,
   type EventTypes,
+  type WebhookEventBody,
 } from '@payments/contracts';
 import type { AfterCommit } from '@payments/messaging';
 import { DeliveryStore } from '../delivery/delivery-store';
@@ -39,7 +40,7 @@ export class WebhookEventsHandler {
    */
   private async emit(
     m: EntityManager,
-    items: { source: EventEnvelope; types: CatalogueEvent[]; payload: unknown }[],
+    items: { source: EventEnvelope; types: CatalogueEvent[]; payload: WebhookEventBody['data'] }[],
   ): Promise<AfterCommit | undefined> {
     const rows = items.flatMap(({ source, types, payload }) =>
       types.map((type) => ({

@@ -11,7 +11,7 @@ import { webhookEventSchema } from '@payments/contracts/schemas';
 import { at, invoiceEvent, refundEvent, transactionEvent } from '@payments/contracts/fixtures';
 import type { DeliveryStore } from '../delivery/delivery-store';
 import type { FirstAttempts } from '../delivery/first-attempts';
-import { EventsStore, eventView } from './events-store';
+import { EventsStore, eventView, type NewWebhookEvent } from './events-store';
 import { WebhookEventsHandler } from './transaction-events.handler';
 
 /**
@@ -23,13 +23,8 @@ import { WebhookEventsHandler } from './transaction-events.handler';
 const envelope = <E extends EventEnvelope>(id: string, type: string, data: unknown): E =>
   ({ id, type, business_id: 1, mode: 'test', occurred_at: at, data }) as unknown as E;
 
-interface Row {
-  id: string;
-  event_type: string;
-  mode: string;
-  payload: unknown;
-  created_at: string;
-}
+/** An inserted row as the handler hands it to the store (JSON: its timestamp a string). */
+type Row = Omit<NewWebhookEvent, 'created_at'> & { created_at: string };
 
 /** Runs the handler against a fake transaction that keeps the webhook_events rows it inserts. */
 async function recorded(run: (h: WebhookEventsHandler, m: EntityManager) => Promise<void>): Promise<Row[]> {
