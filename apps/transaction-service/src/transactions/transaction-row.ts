@@ -191,6 +191,8 @@ export const INSERT_COLUMNS = {
   idempotency_key: 'text',
 } as const;
 
+const INSERTED_KEYS = Object.keys(INSERT_COLUMNS) as (keyof typeof INSERT_COLUMNS)[];
+
 /** A row's columns as an insert writes them: the statement adds id, expires_at and the timestamps. */
 export type NewTransactionRow = Omit<TransactionRow, 'id' | 'expires_at' | 'created_at' | 'updated_at'>;
 
@@ -225,33 +227,11 @@ export function creationEvents(stored: TransactionRow, item: PreparedInsert): Ne
  * recognises them (metadata, description, mobile number) in a logged statement's parameters.
  */
 export function insertRecord({ row, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert, i: number) {
-  const record = {
-    public_id: row.public_id,
-    business_id: row.business_id,
-    mode: row.mode,
-    reference: row.reference,
-    amount: row.amount,
-    charges: row.charges,
-    total: row.total,
-    currency: row.currency,
-    email: row.email,
-    payment_method_type: row.payment_method_type,
-    payment_method_code: row.payment_method_code,
-    mobile_money_number: row.mobile_money_number,
-    requested_response: row.requested_response,
-    status: row.status,
-    message: row.message,
-    checkout_id: row.checkout_id,
-    success_url: row.success_url,
-    failure_url: row.failure_url,
-    payment_link_id: row.payment_link_id,
-    link_splits: row.link_splits,
+  const source = {
+    ...row,
     checkout_attempt: checkoutAttempt,
-    version: row.version,
-    settle_at: row.settle_at,
-    metadata: row.metadata,
-    description: row.description,
     idempotency_key: idempotencyKey,
   } satisfies Record<keyof typeof INSERT_COLUMNS, unknown>;
+  const record = Object.fromEntries(INSERTED_KEYS.map((column) => [column, source[column]]));
   return { i, ...record, expires_in: expiresInSeconds };
 }
