@@ -24,6 +24,12 @@ describe('chained statements', () => {
     name: 'chain_test_note',
     text: 'INSERT INTO chain_notes (order_id, body) SELECT * FROM unnest($1::bigint[], $2::text[])',
   };
+  /** INSERT_ORDER taking `seconds` longer (pg_sleep). */
+  const sleepingOrder = (seconds: number): PreparedStatement => ({
+    name: `chain_test_order_sleeping_${seconds}`,
+    text: `INSERT INTO chain_orders (reference) SELECT r FROM unnest($1::text[]) AS r, pg_sleep(${seconds})
+           RETURNING id, reference, created_at`,
+  });
   interface Order {
     id: string;
     reference: string;
@@ -140,11 +146,7 @@ describe('chained statements', () => {
   });
 
   it('a read timeout in the client during the first statement closes the connection: nothing commits', async () => {
-    const SLOW_ORDER: PreparedStatement = {
-      name: 'chain_test_slow_order',
-      text: `INSERT INTO chain_orders (reference) SELECT r FROM unnest($1::text[]) AS r, pg_sleep(0.3)
-             RETURNING id, reference, created_at`,
-    };
+    const SLOW_ORDER = sleepingOrder(0.3);
     const impatient = await new DataSource({
       url: `${database.url}?query_timeout=100`,
       max: 1,
@@ -164,11 +166,7 @@ describe('chained statements', () => {
   });
 
   it('a deadline passing between the two statements closes the connection: neither is committed', async () => {
-    const SLOW_ORDER: PreparedStatement = {
-      name: 'chain_test_order_before_deadline',
-      text: `INSERT INTO chain_orders (reference) SELECT r FROM unnest($1::text[]) AS r, pg_sleep(0.2)
-             RETURNING id, reference, created_at`,
-    };
+    const SLOW_ORDER = sleepingOrder(0.2);
     const deadline = Date.now() + 600;
     const work = queryChained<Order>(database.ds.until(deadline), SLOW_ORDER, [['between']], notesOf);
     const failed = work.catch((e: unknown) => e);
