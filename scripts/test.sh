@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test — the whole suite against real infrastructure:
 #   dependencies → PostgreSQL, Redis, Kafka (started if not reachable) → build → Jest:
-#   unit (no I/O), deploy (rendered k8s overlays), integration (real stores, service processes),
+#   unit (no I/O), deploy (rendered k8s overlays), medium (stores and transports in process against
+#   real stores), integration (real stores, service processes),
 #   e2e (whole stack over HTTP), chaos (crashes and server restarts under load), fuzz
 #   (schemathesis against the whole stack; installs it under .cache/ from PyPI). Node.js is the
 #   project's version (.node-version, scripts/lib/node.sh).

@@ -4,10 +4,12 @@
  * Secrets are masked; customer contact data is reduced to a hint.
  */
 
+import { MODES } from '@payments/contracts';
+
 /** API keys, webhook signing secrets and Bearer credentials; the prefix stays visible. */
 const SECRET_PATTERN = new RegExp(
   [
-    String.raw`(?<![A-Za-z0-9])((?:sk|pk)_(?:test|live)_)[A-Za-z0-9]{6,}`,
+    String.raw`(?<![A-Za-z0-9])((?:sk|pk)_(?:${MODES.join('|')})_)[A-Za-z0-9]{6,}`,
     String.raw`(?<![A-Za-z0-9])(whsec_)[A-Za-z0-9+/=_-]{6,}`,
     String.raw`\b(Bearer\s+)[A-Za-z0-9._~+/=-]{6,}`,
   ].join('|'),

@@ -1,12 +1,12 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { EVENT_CATALOGUE } from '@payments/contracts';
+import { EVENT_CATALOGUE, MODES } from '@payments/contracts';
 import { interrupted } from '../cli/interrupt';
 import { usageError, type CommandRegistration } from '../cli/program';
 import { isoTimestamp, positiveInt } from '../cli/values';
 import { listen } from '../listen/listen';
 import { localSigningSecret } from '../listen/forwarder';
 
-const SECRET_KEY = /^sk_(test|live)_[A-Za-z0-9]{32,64}$/;
+const SECRET_KEY = new RegExp(`^sk_(${MODES.join('|')})_[A-Za-z0-9]{32,64}$`);
 
 function httpUrl(value: string): string {
   let url: URL;
