@@ -10,3 +10,4 @@ export * from './keyset-page';
 export * from './group-commit';
 export * from './concurrent-index';
 export * from './chained-statements';
+export * from './columns';

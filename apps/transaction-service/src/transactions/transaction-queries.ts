@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
 import type { ListTransactionsBody, Mode } from '@payments/contracts';
 import { unknownCursor } from '@payments/platform';
-import type { TransactionRow } from './transaction-store';
+import { ROW_COLUMNS, type TransactionRow } from './transaction-row';
 
 type Db = Pick<EntityManager, 'query'>;
 
@@ -59,7 +59,7 @@ export class TransactionQueries {
   ): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(
       db,
-      `SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND reference = $3${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${ROW_COLUMNS} FROM transactions WHERE business_id = $1 AND mode = $2 AND reference = $3${lock ? ' FOR UPDATE' : ''}`,
       [businessId, mode, reference],
     );
     return row;
@@ -69,7 +69,7 @@ export class TransactionQueries {
   async byIdempotencyKey(db: Db, businessId: number, mode: Mode, key: string): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(
       db,
-      'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND idempotency_key = $3',
+      `SELECT ${ROW_COLUMNS} FROM transactions WHERE business_id = $1 AND mode = $2 AND idempotency_key = $3`,
       [businessId, mode, key],
     );
     return row;
@@ -79,7 +79,7 @@ export class TransactionQueries {
   async byId(db: Db, id: string, lock = false): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(
       db,
-      `SELECT * FROM transactions WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${ROW_COLUMNS} FROM transactions WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
       [id],
     );
     return row;
@@ -87,14 +87,16 @@ export class TransactionQueries {
 
   /** A transaction by public id in any business (a provider's notification names it); the caller checks the rest. */
   async byPublicIdAnyBusiness(db: Db, publicId: string): Promise<TransactionRow | undefined> {
-    const [row] = await queryRows<TransactionRow>(db, 'SELECT * FROM transactions WHERE public_id = $1', [publicId]);
+    const [row] = await queryRows<TransactionRow>(db, `SELECT ${ROW_COLUMNS} FROM transactions WHERE public_id = $1`, [
+      publicId,
+    ]);
     return row;
   }
 
   async byPublicId(db: Db, businessId: number, mode: Mode, publicId: string): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(
       db,
-      'SELECT * FROM transactions WHERE business_id = $1 AND mode = $2 AND public_id = $3',
+      `SELECT ${ROW_COLUMNS} FROM transactions WHERE business_id = $1 AND mode = $2 AND public_id = $3`,
       [businessId, mode, publicId],
     );
     return row;
@@ -104,7 +106,7 @@ export class TransactionQueries {
   async byCheckoutId(db: Db, checkoutId: string, lock = false): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(
       db,
-      `SELECT * FROM transactions WHERE checkout_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${ROW_COLUMNS} FROM transactions WHERE checkout_id = $1${lock ? ' FOR UPDATE' : ''}`,
       [checkoutId],
     );
     return row;
@@ -119,7 +121,7 @@ export class TransactionQueries {
     await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${paymentLinkId}:${attempt}`]);
     const [row] = await queryRows<TransactionRow>(
       m,
-      'SELECT * FROM transactions WHERE payment_link_id = $1 AND checkout_attempt = $2 FOR UPDATE',
+      `SELECT ${ROW_COLUMNS} FROM transactions WHERE payment_link_id = $1 AND checkout_attempt = $2 FOR UPDATE`,
       [paymentLinkId, attempt],
     );
     return row;
@@ -171,7 +173,7 @@ export class TransactionQueries {
   claimDueSandbox(m: EntityManager, batch: number): Promise<TransactionRow[]> {
     return queryRows<TransactionRow>(
       m,
-      `SELECT * FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE}
+      `SELECT ${ROW_COLUMNS} FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE}
         ORDER BY settle_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [batch],
     );
@@ -181,7 +183,7 @@ export class TransactionQueries {
   claimExpired(m: EntityManager, batch: number): Promise<TransactionRow[]> {
     return queryRows<TransactionRow>(
       m,
-      `SELECT * FROM transactions WHERE ${EXPIRY_DUE_WHERE}
+      `SELECT ${ROW_COLUMNS} FROM transactions WHERE ${EXPIRY_DUE_WHERE}
         ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [batch],
     );

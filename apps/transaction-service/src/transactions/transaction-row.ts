@@ -7,6 +7,7 @@ import {
   type TransactionStatusChangedData,
   type TransactionView,
 } from '@payments/contracts';
+import { type ColumnType, columnList } from '@payments/database';
 import type { NewEvent } from '@payments/messaging';
 
 /** A transactions row as PostgreSQL returns it (bigint columns arrive as strings). */
@@ -41,38 +42,37 @@ export interface TransactionRow {
   updated_at: Date;
 }
 
-/** Every column of TransactionRow, for statements that must list them (prepared statements: see PreparedStatement). */
-const ROW_KEYS = {
-  id: 1,
-  public_id: 1,
-  business_id: 1,
-  mode: 1,
-  reference: 1,
-  amount: 1,
-  charges: 1,
-  total: 1,
-  currency: 1,
-  email: 1,
-  payment_method_type: 1,
-  payment_method_code: 1,
-  mobile_money_number: 1,
-  requested_response: 1,
-  status: 1,
-  message: 1,
-  checkout_id: 1,
-  success_url: 1,
-  failure_url: 1,
-  payment_link_id: 1,
-  link_splits: 1,
-  metadata: 1,
-  description: 1,
-  settle_at: 1,
-  expires_at: 1,
-  version: 1,
-  created_at: 1,
-  updated_at: 1,
-} satisfies Record<keyof TransactionRow, 1>;
-export const ROW_COLUMNS = Object.keys(ROW_KEYS).join(', ');
+/** Every column of TransactionRow: what each statement reads or returns, so a row is exactly this type. */
+export const ROW_COLUMNS = columnList<TransactionRow>({
+  id: true,
+  public_id: true,
+  business_id: true,
+  mode: true,
+  reference: true,
+  amount: true,
+  charges: true,
+  total: true,
+  currency: true,
+  email: true,
+  payment_method_type: true,
+  payment_method_code: true,
+  mobile_money_number: true,
+  requested_response: true,
+  status: true,
+  message: true,
+  checkout_id: true,
+  success_url: true,
+  failure_url: true,
+  payment_link_id: true,
+  link_splits: true,
+  metadata: true,
+  description: true,
+  settle_at: true,
+  expires_at: true,
+  version: true,
+  created_at: true,
+  updated_at: true,
+});
 
 export const PRODUCER = 'transaction-service';
 
@@ -189,7 +189,7 @@ export const INSERT_COLUMNS = {
   metadata: 'jsonb',
   description: 'text',
   idempotency_key: 'text',
-} as const;
+} as const satisfies Record<string, ColumnType>;
 
 const INSERTED_KEYS = Object.keys(INSERT_COLUMNS) as (keyof typeof INSERT_COLUMNS)[];
 

@@ -6,6 +6,7 @@ import {
   type TransactionManager,
   queryChained,
   queryRows,
+  recordDefinition,
 } from '@payments/database';
 import type { Metadata, TransactionSnapshot, TransactionStatus, Mode } from '@payments/contracts';
 import { outboxAppend } from '@payments/messaging';
@@ -34,14 +35,11 @@ const INSERTED = Object.keys(INSERT_COLUMNS).join(', ');
  * caller runs alone to get its own error.
  */
 function insertStatement(name: string, skipConflicts: boolean): PreparedStatement {
-  const recordset = Object.entries(INSERT_COLUMNS)
-    .map(([column, type]) => `${column} ${type}`)
-    .join(', ');
   return {
     name,
     text: `INSERT INTO transactions (${INSERTED}, expires_at)
            SELECT ${INSERTED}, now() + make_interval(secs => expires_in)
-             FROM jsonb_to_recordset($1::jsonb) AS r(i integer, ${recordset}, expires_in double precision)
+             FROM jsonb_to_recordset($1::jsonb) AS r(i integer, ${recordDefinition(INSERT_COLUMNS)}, expires_in double precision)
             ORDER BY i
            ${skipConflicts ? 'ON CONFLICT DO NOTHING' : ''}
            RETURNING ${ROW_COLUMNS}`,
@@ -206,7 +204,7 @@ export class TransactionStore {
       m,
       `UPDATE transactions SET payment_method_type = $2, payment_method_code = $3,
               mobile_money_number = COALESCE($4, mobile_money_number), version = version + 1, updated_at = now()
-        WHERE id = $1 AND status = 'pending' RETURNING *`,
+        WHERE id = $1 AND status = 'pending' RETURNING ${ROW_COLUMNS}`,
       [row.id, type, code, mobileNumber],
     );
     if (!updated) throw new ConcurrentStatusChange(`transaction ${row.public_id} is no longer pending`);
