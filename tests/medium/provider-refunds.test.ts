@@ -69,16 +69,17 @@ describe('refunds through a provider refund API', () => {
     );
     return ds.transaction(async (m) => {
       const row = await refunds.insert(m, {
-        transactionId: String(txn.id),
-        businessId: 9,
+        transaction_id: String(txn.id),
+        business_id: 9,
         mode: 'live',
         amount,
         currency: 'USD',
         reason: null,
         metadata: {},
         description: null,
-        settleInSeconds: null,
+        settle_in: null,
         message: 'Refund sent to DPO Pay',
+        idempotency_key: null,
       });
       await store.queue(m, row.id, 'dpo');
       return row.id;

@@ -6,8 +6,15 @@ export type ColumnType = 'text' | 'integer' | 'bigint' | 'boolean' | 'jsonb' | '
  * type and not here (or the reverse) fails to compile. With `alias`, each is qualified (`r.id, r.status`).
  */
 export function columnList<Row>(keys: { [K in keyof Row]-?: true }, alias?: string): string {
-  return Object.keys(keys)
-    .map((column) => (alias ? `${alias}.${column}` : column))
+  const list = Object.keys(keys).join(', ');
+  return alias ? qualify(list, alias) : list;
+}
+
+/** A column list (columnList) with each column qualified by a table alias: `id, status` → `r.id, r.status`. */
+export function qualify(list: string, alias: string): string {
+  return list
+    .split(', ')
+    .map((column) => `${alias}.${column}`)
     .join(', ');
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
 import type { Mode } from '@payments/contracts';
 import { unknownCursor } from '@payments/platform';
-import type { LedgerEntryRow } from './ledger-store';
+import { LEDGER_ENTRY_COLUMNS, type LedgerEntryRow } from './ledger-store';
 
 type Db = Pick<EntityManager, 'query'>;
 
@@ -50,6 +50,7 @@ export class LedgerQueries {
   ): Promise<{ rows: LedgerEntryRow[]; hasMore: boolean; count: number }> {
     const { rows, hasMore } = await keysetPage<LedgerEntryRow>(m, {
       table: 'ledger_entries',
+      columns: LEDGER_ENTRY_COLUMNS,
       scope: [OF_BUSINESS],
       params: [businessId, mode],
       cursorColumn: 'public_id',
@@ -71,7 +72,8 @@ export class LedgerQueries {
   ofTransaction(db: Db, transactionPublicId: string, businessId: number, mode: Mode): Promise<LedgerEntryRow[]> {
     return queryRows<LedgerEntryRow>(
       db,
-      `SELECT * FROM ledger_entries WHERE transaction_public_id = $3 AND ${OF_BUSINESS} ORDER BY id`,
+      `SELECT ${LEDGER_ENTRY_COLUMNS} FROM ledger_entries
+        WHERE transaction_public_id = $3 AND ${OF_BUSINESS} ORDER BY id`,
       [businessId, mode, transactionPublicId],
     );
   }
@@ -80,7 +82,7 @@ export class LedgerQueries {
   ofInvoice(db: Db, invoiceReference: string, skip: number, limit: number): Promise<LedgerEntryRow[]> {
     return queryRows<LedgerEntryRow>(
       db,
-      'SELECT * FROM ledger_entries WHERE invoice_reference = $1 ORDER BY id OFFSET $2 LIMIT $3',
+      `SELECT ${LEDGER_ENTRY_COLUMNS} FROM ledger_entries WHERE invoice_reference = $1 ORDER BY id OFFSET $2 LIMIT $3`,
       [invoiceReference, skip, limit],
     );
   }

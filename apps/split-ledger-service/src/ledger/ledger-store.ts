@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, type TransactionManager, queryRows } from '@payments/database';
+import {
+  type EntityManager,
+  type PreparedStatement,
+  type TransactionManager,
+  columnList,
+  jsonInsert,
+  queryRows,
+} from '@payments/database';
 import {
   Topics,
   type LedgerEntryCreatedData,
@@ -56,6 +63,58 @@ export type NewLedgerEntry = Omit<
   split_config_id: number | null;
   refund_id: number | null;
   reverses_entry_id: number | null;
+};
+
+export const LEDGER_ENTRY_COLUMNS = columnList<LedgerEntryRow>({
+  id: true,
+  public_id: true,
+  kind: true,
+  mode: true,
+  transaction_id: true,
+  transaction_public_id: true,
+  split_config_id: true,
+  split_config_version: true,
+  link_split_index: true,
+  refund_id: true,
+  reverses_entry_id: true,
+  creditor_business_id: true,
+  debtor_business_id: true,
+  amount: true,
+  currency: true,
+  capped: true,
+  status: true,
+  invoice_reference: true,
+  settlement_date: true,
+  created_at: true,
+});
+
+/**
+ * Inserts an entry unless one already exists for the same (transaction, split, kind, refund): the inbox already makes
+ * that impossible, and the constraint makes it impossible even for a bug.
+ */
+const INSERT_ENTRY = jsonInsert<NewLedgerEntry>({
+  table: 'ledger_entries',
+  fields: {
+    kind: 'text',
+    mode: 'text',
+    transaction_id: 'bigint',
+    transaction_public_id: 'text',
+    split_config_id: 'bigint',
+    split_config_version: 'integer',
+    link_split_index: 'integer',
+    refund_id: 'bigint',
+    reverses_entry_id: 'bigint',
+    creditor_business_id: 'integer',
+    debtor_business_id: 'integer',
+    amount: 'bigint',
+    currency: 'text',
+    capped: 'boolean',
+  },
+});
+const INSERT_ENTRY_ONCE: PreparedStatement = {
+  name: 'ledger_entries_insert',
+  text: `${INSERT_ENTRY.text}
+         ON CONFLICT ON CONSTRAINT ledger_entries_once DO NOTHING RETURNING ${LEDGER_ENTRY_COLUMNS}`,
 };
 
 /** A pending entry as a settlement run nets it. */
@@ -134,36 +193,9 @@ export async function lockTransactionLedgers(m: EntityManager, transactionIds: n
 /** The one place ledger entries are written, each with its `ledger.entry_created` outbox event. */
 @Injectable()
 export class LedgerStore {
-  /**
-   * Inserts an entry unless one already exists for the same (transaction, split, kind, refund) —
-   * the inbox already makes that impossible; the constraint makes it impossible even for a bug.
-   * Returns the new row, or null when it existed.
-   */
+  /** Inserts an entry (INSERT_ENTRY) with its event; returns the new row, or null when it existed. */
   async insert(m: TransactionManager, e: NewLedgerEntry, correlationId: string | null): Promise<LedgerEntryRow | null> {
-    const [row] = await queryRows<LedgerEntryRow>(
-      m,
-      `INSERT INTO ledger_entries (kind, mode, transaction_id, transaction_public_id, split_config_id,
-         split_config_version, link_split_index, refund_id, reverses_entry_id, creditor_business_id,
-         debtor_business_id, amount, currency, capped)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)
-       ON CONFLICT ON CONSTRAINT ledger_entries_once DO NOTHING RETURNING *`,
-      [
-        e.kind,
-        e.mode,
-        e.transaction_id,
-        e.transaction_public_id,
-        e.split_config_id,
-        e.split_config_version,
-        e.link_split_index,
-        e.refund_id,
-        e.reverses_entry_id,
-        e.creditor_business_id,
-        e.debtor_business_id,
-        e.amount,
-        e.currency,
-        e.capped,
-      ],
-    );
+    const [row] = await queryRows<LedgerEntryRow>(m, INSERT_ENTRY_ONCE, INSERT_ENTRY.params(e));
     if (!row) return null;
     const data: LedgerEntryCreatedData = { entry: toSnapshot(row) };
     // Keyed by the transaction, so a transaction's entries stay in order on one partition.
@@ -181,9 +213,11 @@ export class LedgerStore {
   }
 
   async entriesOfTransaction(m: EntityManager, transactionId: number): Promise<LedgerEntryRow[]> {
-    return queryRows<LedgerEntryRow>(m, 'SELECT * FROM ledger_entries WHERE transaction_id = $1 ORDER BY id', [
-      transactionId,
-    ]);
+    return queryRows<LedgerEntryRow>(
+      m,
+      `SELECT ${LEDGER_ENTRY_COLUMNS} FROM ledger_entries WHERE transaction_id = $1 ORDER BY id`,
+      [transactionId],
+    );
   }
 
   /** Every pending entry created up to periodEnd, locked for the settlement run. */

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, keysetPage, queryRows } from '@payments/database';
+import {
+  DataSource,
+  type EntityManager,
+  columnList,
+  jsonInsert,
+  keysetPage,
+  qualify,
+  queryRows,
+} from '@payments/database';
 import {
   ErrorCodes,
   type CursorPageBody,
@@ -9,7 +17,6 @@ import {
   type Mode,
 } from '@payments/contracts';
 import { DomainException, publicId, unknownCursor } from '@payments/platform';
-import { annotationsParam } from '../transactions/transaction-store';
 
 export interface LinkRow {
   id: string;
@@ -30,18 +37,47 @@ export interface LinkRow {
   deactivated_at: Date | null;
 }
 
-export interface NewLink {
-  businessId: number;
-  mode: Mode;
-  amount: number;
-  charges: number;
-  currency: string;
-  description: string;
-  metadata: Metadata;
-  splits: LinkSplit[];
-  successUrl: string | null;
-  failureUrl: string | null;
-}
+const LINK_COLUMNS = columnList<LinkRow>({
+  id: true,
+  public_id: true,
+  business_id: true,
+  mode: true,
+  amount: true,
+  charges: true,
+  currency: true,
+  description: true,
+  metadata: true,
+  splits: true,
+  success_url: true,
+  failure_url: true,
+  active: true,
+  created_at: true,
+  updated_at: true,
+  deactivated_at: true,
+});
+
+/** A new link as its creator gives it: the columns its insert writes, named as they are. */
+export type NewLink = Pick<
+  LinkRow,
+  'business_id' | 'mode' | 'currency' | 'description' | 'metadata' | 'splits' | 'success_url' | 'failure_url'
+> & { amount: number; charges: number };
+
+const INSERT_LINK = jsonInsert<NewLink & Pick<LinkRow, 'public_id'>>({
+  table: 'payment_links',
+  fields: {
+    public_id: 'text',
+    business_id: 'integer',
+    mode: 'text',
+    amount: 'bigint',
+    charges: 'bigint',
+    currency: 'text',
+    description: 'text',
+    metadata: 'jsonb',
+    splits: 'jsonb',
+    success_url: 'text',
+    failure_url: 'text',
+  },
+});
 
 export function toLinkView(l: LinkRow): LinkView {
   const amount = Number(l.amount);
@@ -72,25 +108,11 @@ const linkNotFound = (id: string) => new DomainException(ErrorCodes.NotFound, `n
 export class LinkStore {
   constructor(private readonly ds: DataSource) {}
 
-  async create(l: NewLink): Promise<LinkRow> {
+  async create(link: NewLink): Promise<LinkRow> {
     const [row] = await queryRows<LinkRow>(
       this.ds,
-      `INSERT INTO payment_links
-         (public_id, business_id, mode, amount, charges, currency, description, splits, success_url, failure_url,
-          metadata)
-       VALUES ($1,$2,$3,$4,$5,$6,($10::jsonb)->>'description',$7,$8,$9,($10::jsonb)->'metadata') RETURNING *`,
-      [
-        publicId('plink'),
-        l.businessId,
-        l.mode,
-        l.amount,
-        l.charges,
-        l.currency,
-        JSON.stringify(l.splits),
-        l.successUrl,
-        l.failureUrl,
-        annotationsParam(l.metadata, l.description),
-      ],
+      `${INSERT_LINK.text} RETURNING ${LINK_COLUMNS}`,
+      INSERT_LINK.params({ ...link, public_id: publicId('plink') }),
     );
     return row;
   }
@@ -103,7 +125,7 @@ export class LinkStore {
   async byPublicId(db: Db, id: string, { forPayment = false } = {}): Promise<LinkRow | undefined> {
     const [row] = await queryRows<LinkRow>(
       db,
-      `SELECT * FROM payment_links WHERE public_id = $1${forPayment ? ' FOR SHARE' : ''}`,
+      `SELECT ${LINK_COLUMNS} FROM payment_links WHERE public_id = $1${forPayment ? ' FOR SHARE' : ''}`,
       [id],
     );
     return row;
@@ -112,7 +134,7 @@ export class LinkStore {
   async get(businessId: number, mode: Mode, id: string): Promise<LinkRow> {
     const [row] = await queryRows<LinkRow>(
       this.ds,
-      'SELECT * FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3',
+      `SELECT ${LINK_COLUMNS} FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3`,
       [id, businessId, mode],
     );
     if (!row) throw linkNotFound(id);
@@ -133,17 +155,17 @@ export class LinkStore {
     return this.ds.transaction(async (m) => {
       const [current] = await queryRows<LinkRow>(
         m,
-        'SELECT * FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3 FOR UPDATE',
+        `SELECT ${LINK_COLUMNS} FROM payment_links WHERE public_id = $1 AND business_id = $2 AND mode = $3 FOR UPDATE`,
         [id, businessId, mode],
       );
       if (!current) throw linkNotFound(id);
       const next = change(current);
       const [row] = await queryRows<LinkRow>(
         m,
-        `UPDATE payment_links SET description = ($2::jsonb)->>'description', metadata = ($2::jsonb)->'metadata',
-                updated_at = now()
-          WHERE id = $1 RETURNING *`,
-        [current.id, annotationsParam(next.metadata, next.description)],
+        `UPDATE payment_links SET description = d.description, metadata = d.metadata, updated_at = now()
+           FROM jsonb_to_record($2::jsonb) AS d(description text, metadata jsonb)
+          WHERE id = $1 RETURNING ${qualify(LINK_COLUMNS, 'payment_links')}`,
+        [current.id, JSON.stringify(next)],
       );
       return row;
     });
@@ -155,7 +177,7 @@ export class LinkStore {
       this.ds,
       `UPDATE payment_links SET active = false, deactivated_at = COALESCE(deactivated_at, now()),
               updated_at = CASE WHEN active THEN now() ELSE updated_at END
-        WHERE public_id = $1 AND business_id = $2 AND mode = $3 RETURNING *`,
+        WHERE public_id = $1 AND business_id = $2 AND mode = $3 RETURNING ${LINK_COLUMNS}`,
       [id, businessId, mode],
     );
     if (!row) throw linkNotFound(id);
@@ -166,6 +188,7 @@ export class LinkStore {
   list(businessId: number, mode: Mode, page: CursorPageBody): Promise<{ rows: LinkRow[]; hasMore: boolean }> {
     return keysetPage<LinkRow>(this.ds, {
       table: 'payment_links',
+      columns: LINK_COLUMNS,
       scope: ['business_id = $1', 'mode = $2'],
       params: [businessId, mode],
       cursorColumn: 'public_id',

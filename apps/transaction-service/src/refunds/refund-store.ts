@@ -1,112 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, type TransactionManager, keysetPage, queryRows } from '@payments/database';
-import {
-  Topics,
-  type Metadata,
-  type RefundSnapshot,
-  type RefundStatus,
-  type RefundStatusChangedData,
-  type RefundView,
-  type Mode,
-} from '@payments/contracts';
+import { Topics, type RefundStatus, type RefundStatusChangedData, type Mode } from '@payments/contracts';
 import { appendToOutbox } from '@payments/messaging';
 import { publicId, unknownCursor } from '@payments/platform';
-import { ConcurrentStatusChange, PRODUCER, annotationsParam } from '../transactions/transaction-store';
+import { ConcurrentStatusChange, PRODUCER } from '../transactions/transaction-store';
 import { canRefundTransition } from '../transactions/domain/status-machine';
+import {
+  INSERT_REFUND,
+  REFUND_COLUMNS,
+  REFUND_SELECT,
+  asRefundRows,
+  toRefundSnapshot,
+  type NewRefund,
+  type RefundOwnRow,
+  type RefundRow,
+} from './refund-row';
+
+export * from './refund-row';
 
 /** Shared by the claim and the scheduler's look, so they cannot drift; `r` is the refunds row. */
 const REFUND_SETTLEMENT_WAITING = "r.status = 'pending' AND r.mode = 'test' AND r.settle_at IS NOT NULL";
 const REFUND_SETTLEMENT_DUE_WHERE = `${REFUND_SETTLEMENT_WAITING} AND r.settle_at <= now()`;
-
-/** A refunds row joined with what it refunds. */
-export interface RefundRow {
-  id: string;
-  public_id: string;
-  transaction_id: string;
-  business_id: number;
-  mode: Mode;
-  amount: string;
-  currency: string;
-  status: RefundStatus;
-  message: string;
-  reason: string | null;
-  metadata: Metadata;
-  description: string | null;
-  settle_at: Date | null;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-  txn_public_id: string;
-  txn_reference: string;
-  txn_amount: string;
-}
-
-/**
- * Selects refunds with their transaction's public fields (the refund's own read model: a refund is
- * shown and published with the transaction it refunds); append a WHERE clause. Reads only.
- */
-const REFUND_SELECT = `
-  SELECT r.*, t.public_id AS txn_public_id, t.reference AS txn_reference, t.amount AS txn_amount
-    FROM refunds r JOIN transactions t ON t.id = r.transaction_id`;
-
-export function toRefundView(r: RefundRow): RefundView {
-  return {
-    refund_id: r.public_id,
-    transaction_id: r.txn_public_id,
-    transaction_reference: r.txn_reference,
-    amount: Number(r.amount),
-    currency: r.currency.trim(),
-    status: r.status,
-    message: r.message,
-    reason: r.reason,
-    metadata: r.metadata ?? {},
-    description: r.description ?? null,
-    date_created: r.created_at.toISOString(),
-    date_updated: r.updated_at.toISOString(),
-  };
-}
-
-export interface NewRefund {
-  transactionId: string;
-  businessId: number;
-  mode: Mode;
-  amount: number;
-  currency: string;
-  reason: string | null;
-  metadata: Metadata;
-  description: string | null;
-  /** When the sandbox settles it; null: it waits for an operator (a provider without a refund API). */
-  settleInSeconds: number | null;
-  /** Its first message (default "Refund is being processed"). */
-  message?: string;
-  /** ctx.idempotency_key of the creating request (unique per business and mode). */
-  idempotencyKey?: string | null;
-}
-
-function toRefundSnapshot(r: RefundRow): RefundSnapshot {
-  return {
-    id: Number(r.id),
-    refund_id: r.public_id,
-    business_id: r.business_id,
-    mode: r.mode,
-    amount: Number(r.amount),
-    currency: r.currency.trim(),
-    status: r.status,
-    message: r.message,
-    reason: r.reason,
-    metadata: r.metadata ?? {},
-    description: r.description ?? null,
-    transaction: {
-      id: Number(r.transaction_id),
-      transaction_id: r.txn_public_id,
-      transaction_reference: r.txn_reference,
-      amount: Number(r.txn_amount),
-    },
-    version: r.version,
-    date_created: r.created_at.toISOString(),
-    date_updated: r.updated_at.toISOString(),
-  };
-}
 
 /** The one place a refund's status changes, with its `refund.status_changed` outbox event. */
 @Injectable()
@@ -183,27 +97,13 @@ export class RefundStore {
   }
 
   async insert(m: EntityManager, r: NewRefund): Promise<RefundRow> {
-    const [inserted] = await queryRows<{ id: string }>(
+    const document = { ...r, public_id: publicId('rfd'), status: 'pending' as const };
+    const [row] = await queryRows<RefundRow>(
       m,
-      `INSERT INTO refunds (public_id, transaction_id, business_id, mode, amount, currency, status, message, reason,
-                            settle_at, metadata, description, idempotency_key)
-       VALUES ($1,$2,$3,$4,$5,$6,'pending',$11,$7, now() + make_interval(secs => $8),
-               ($9::jsonb)->'metadata', ($9::jsonb)->>'description', $10) RETURNING id`,
-      [
-        publicId('rfd'),
-        r.transactionId,
-        r.businessId,
-        r.mode,
-        r.amount,
-        r.currency,
-        r.reason,
-        r.settleInSeconds,
-        annotationsParam(r.metadata, r.description),
-        r.idempotencyKey ?? null,
-        r.message ?? 'Refund is being processed',
-      ],
+      asRefundRows(`${INSERT_REFUND.text} RETURNING ${REFUND_COLUMNS}`),
+      INSERT_REFUND.params({ ...document, message: r.message ?? 'Refund is being processed' }),
     );
-    return this.load(m, inserted.id);
+    return row;
   }
 
   /** A refund by its public id in any business, locked (an operator's action names it). */
@@ -257,8 +157,9 @@ export class RefundStore {
         hasMore: false,
       };
     }
-    const { rows, hasMore } = await keysetPage<Omit<RefundRow, 'txn_public_id' | 'txn_reference' | 'txn_amount'>>(db, {
+    const { rows, hasMore } = await keysetPage<RefundOwnRow>(db, {
       table: 'refunds',
+      columns: REFUND_COLUMNS,
       scope: ['transaction_id = $1'],
       params: [txn.id],
       cursorColumn: 'public_id',
@@ -291,14 +192,13 @@ export class RefundStore {
   ): Promise<RefundRow> {
     if (!canRefundTransition(row.status, to))
       throw new ConcurrentStatusChange(`refund ${row.public_id} cannot go from ${row.status} to ${to}`);
-    const updated = await queryRows<{ id: string }>(
+    const [current] = await queryRows<RefundRow>(
       m,
-      `UPDATE refunds SET status = $3, message = $4, settle_at = NULL, version = version + 1, updated_at = now()
-        WHERE id = $1 AND status = $2 RETURNING id`,
+      asRefundRows(`UPDATE refunds SET status = $3, message = $4, settle_at = NULL, version = version + 1, updated_at = now()
+               WHERE id = $1 AND status = $2 RETURNING ${REFUND_COLUMNS}`),
       [row.id, row.status, to, message],
     );
-    if (updated.length === 0) throw new ConcurrentStatusChange(`refund ${row.public_id} changed concurrently`);
-    const current = await this.load(m, row.id);
+    if (!current) throw new ConcurrentStatusChange(`refund ${row.public_id} changed concurrently`);
     await this.emit(m, current, row.status, correlationId);
     return current;
   }

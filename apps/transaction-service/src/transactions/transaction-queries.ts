@@ -59,7 +59,8 @@ export class TransactionQueries {
   ): Promise<TransactionRow | undefined> {
     const [row] = await queryRows<TransactionRow>(
       db,
-      `SELECT ${ROW_COLUMNS} FROM transactions WHERE business_id = $1 AND mode = $2 AND reference = $3${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${ROW_COLUMNS} FROM transactions
+        WHERE business_id = $1 AND mode = $2 AND reference = $3${lock ? ' FOR UPDATE' : ''}`,
       [businessId, mode, reference],
     );
     return row;

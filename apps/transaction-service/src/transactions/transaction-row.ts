@@ -76,15 +76,6 @@ export const ROW_COLUMNS = columnList<TransactionRow>({
 
 export const PRODUCER = 'transaction-service';
 
-/**
- * Metadata and description travel to SQL as one JSON parameter, read there with
- * `($n::jsonb)->'metadata'` and `($n::jsonb)->>'description'`: a logged database error's
- * parameters then name them, and log redaction removes them by name.
- */
-export function annotationsParam(metadata: Metadata, description: string | null): string {
-  return JSON.stringify({ metadata, description });
-}
-
 export function toSnapshot(row: TransactionRow): TransactionSnapshot {
   return {
     id: Number(row.id),

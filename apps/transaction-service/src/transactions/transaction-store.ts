@@ -35,11 +35,12 @@ const INSERTED = Object.keys(INSERT_COLUMNS).join(', ');
  * caller runs alone to get its own error.
  */
 function insertStatement(name: string, skipConflicts: boolean): PreparedStatement {
+  const document = `i integer, ${recordDefinition(INSERT_COLUMNS)}, expires_in double precision`;
   return {
     name,
     text: `INSERT INTO transactions (${INSERTED}, expires_at)
            SELECT ${INSERTED}, now() + make_interval(secs => expires_in)
-             FROM jsonb_to_recordset($1::jsonb) AS r(i integer, ${recordDefinition(INSERT_COLUMNS)}, expires_in double precision)
+             FROM jsonb_to_recordset($1::jsonb) AS r(${document})
             ORDER BY i
            ${skipConflicts ? 'ON CONFLICT DO NOTHING' : ''}
            RETURNING ${ROW_COLUMNS}`,

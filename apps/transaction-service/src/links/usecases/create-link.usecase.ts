@@ -44,7 +44,7 @@ export class CreateLinkUseCase {
     }
     const charges = computeCharges(body.amount, this.fees.forCode(null));
     const row = await this.links.create({
-      businessId: ctx.business_id,
+      business_id: ctx.business_id,
       mode: ctx.mode,
       amount: body.amount,
       charges,
@@ -52,8 +52,8 @@ export class CreateLinkUseCase {
       description: body.description,
       metadata: metadataToStore(body.metadata),
       splits,
-      successUrl: body.success_url ?? null,
-      failureUrl: body.failure_url ?? null,
+      success_url: body.success_url ?? null,
+      failure_url: body.failure_url ?? null,
     });
     return toLinkView(row);
   }

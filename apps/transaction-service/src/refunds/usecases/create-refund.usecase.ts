@@ -83,22 +83,22 @@ export class CreateRefundUseCase {
         );
       }
       const row = await this.store.insert(m, {
-        transactionId: txn.id,
-        businessId: ctx.business_id,
+        transaction_id: txn.id,
+        business_id: ctx.business_id,
         mode: ctx.mode,
         amount,
         currency: txn.currency,
         reason: body.reason ?? null,
         metadata: metadataToStore(body.metadata),
         description: descriptionToStore(body.description),
-        settleInSeconds: attempt ? null : this.config.SANDBOX_SETTLE_MS / 1000,
+        settle_in: attempt ? null : this.config.SANDBOX_SETTLE_MS / 1000,
         message: byOperator
           ? `Waiting for an operator: ${attempt.provider} has no refund API, ` +
             `so the customer is refunded at ${attempt.provider} and the refund then completed here`
           : viaApi
             ? `Refund sent to ${PROVIDER_NAMES[attempt.provider]}`
             : undefined,
-        idempotencyKey: ctx.idempotency_key ?? null,
+        idempotency_key: ctx.idempotency_key ?? null,
       });
       if (viaApi) await this.providerRefundStore.queue(m, row.id, attempt.provider);
       await this.store.recordCreated(m, row, ctx.request_id);
