@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type DataSource, type EntityManager, queryRows } from '@payments/database';
+import { type DataSource, type EntityManager, columnList, queryRows } from '@payments/database';
 import type {
   DailyTotal,
   LinkSplit,
@@ -22,6 +22,22 @@ export interface TransactionCopyRow {
   link_splits: LinkSplit[];
   transaction_created_at: Date;
 }
+
+/**
+ * Every column of TransactionCopyRow: what each statement reads, so a row is exactly this type. The table's
+ * `version` and `updated_at` are only the upsert's concern: no reader of a copy needs them.
+ */
+const COPY_COLUMNS = columnList<TransactionCopyRow>({
+  id: true,
+  public_id: true,
+  business_id: true,
+  mode: true,
+  amount: true,
+  currency: true,
+  status: true,
+  link_splits: true,
+  transaction_created_at: true,
+});
 
 export interface RefundCopy {
   id: string;
@@ -121,14 +137,18 @@ export class TransactionCopyStore {
   }
 
   async transaction(m: EntityManager, id: number): Promise<TransactionCopyRow | undefined> {
-    const [row] = await queryRows<TransactionCopyRow>(m, 'SELECT * FROM ledger_transactions WHERE id = $1', [id]);
+    const [row] = await queryRows<TransactionCopyRow>(
+      m,
+      `SELECT ${COPY_COLUMNS} FROM ledger_transactions WHERE id = $1`,
+      [id],
+    );
     return row;
   }
 
   transactions(m: EntityManager, ids: string[]): Promise<TransactionCopyRow[]> {
     return queryRows<TransactionCopyRow>(
       m,
-      'SELECT * FROM ledger_transactions WHERE id = ANY($1::bigint[]) ORDER BY id',
+      `SELECT ${COPY_COLUMNS} FROM ledger_transactions WHERE id = ANY($1::bigint[]) ORDER BY id`,
       [ids],
     );
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   type EntityManager,
   type TransactionManager,
+  columnList,
   keysetPage,
   queryRows,
   type PageRequest,
@@ -32,6 +33,22 @@ export interface InvoiceRow {
   created_at: Date;
   paid_at: Date | null;
 }
+
+/** Every column of InvoiceRow: what each statement reads or returns, so a row is exactly this type. */
+const INVOICE_COLUMNS = columnList<InvoiceRow>({
+  id: true,
+  invoice_reference: true,
+  mode: true,
+  debtor_business_id: true,
+  creditor_business_id: true,
+  currency: true,
+  amount: true,
+  status: true,
+  entry_count: true,
+  period_end: true,
+  created_at: true,
+  paid_at: true,
+});
 
 export function toInvoiceView(r: InvoiceRow): InvoiceView {
   return {
@@ -80,7 +97,7 @@ export class InvoiceStore {
   async byReference(m: EntityManager, reference: string, lock = false): Promise<InvoiceRow | undefined> {
     const [row] = await queryRows<InvoiceRow>(
       m,
-      `SELECT * FROM settlement_invoices WHERE invoice_reference = $1${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${INVOICE_COLUMNS} FROM settlement_invoices WHERE invoice_reference = $1${lock ? ' FOR UPDATE' : ''}`,
       [reference],
     );
     return row;
@@ -89,7 +106,7 @@ export class InvoiceStore {
   async markPaid(m: EntityManager, id: string): Promise<InvoiceRow> {
     const [paid] = await queryRows<InvoiceRow>(
       m,
-      "UPDATE settlement_invoices SET status = 'paid', paid_at = now() WHERE id = $1 RETURNING *",
+      `UPDATE settlement_invoices SET status = 'paid', paid_at = now() WHERE id = $1 RETURNING ${INVOICE_COLUMNS}`,
       [id],
     );
     return paid;
@@ -111,7 +128,8 @@ export class InvoiceStore {
       m,
       `INSERT INTO settlement_invoices (invoice_reference, mode, debtor_business_id, creditor_business_id, currency,
                                        amount, status, entry_count, period_end, paid_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9, CASE WHEN $7 = 'paid' THEN now() END) RETURNING *`,
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9, CASE WHEN $7 = 'paid' THEN now() END)
+       RETURNING ${INVOICE_COLUMNS}`,
       [
         i.reference,
         i.mode,
@@ -136,6 +154,7 @@ export class InvoiceStore {
   ): Promise<{ rows: InvoiceRow[]; hasMore: boolean; count: number }> {
     const { rows, hasMore } = await keysetPage<InvoiceRow>(m, {
       table: 'settlement_invoices',
+      columns: INVOICE_COLUMNS,
       scope: [OF_BUSINESS],
       params: [businessId, mode],
       cursorColumn: 'invoice_reference',

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
+import { type EntityManager, columnList, keysetPage, queryRows, type PageRequest } from '@payments/database';
 import {
   ErrorCodes,
   UUID_PATTERN,
@@ -30,6 +30,24 @@ export interface SplitConfigRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** Every column of SplitConfigRow: what each statement reads or returns, so a row is exactly this type. */
+const CONFIG_COLUMNS = columnList<SplitConfigRow>({
+  id: true,
+  public_id: true,
+  owner_business_id: true,
+  partner_business_id: true,
+  mode: true,
+  currency: true,
+  split_type: true,
+  split_value: true,
+  split_role: true,
+  description: true,
+  is_active: true,
+  version: true,
+  created_at: true,
+  updated_at: true,
+});
 
 /** A config's terms as they stood at some instant (a split_config_versions row joined with its config). */
 export interface SplitVersionRow {
@@ -88,7 +106,7 @@ export class SplitConfigStore {
       m,
       `INSERT INTO split_configs (owner_business_id, partner_business_id, mode, currency, split_type, split_value,
                                  split_role, description)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING *`,
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING ${CONFIG_COLUMNS}`,
       [c.owner, c.partner, c.mode, c.currency, c.split_type, c.split_value, c.split_role, c.description],
     );
     await this.openVersion(m, row);
@@ -100,7 +118,8 @@ export class SplitConfigStore {
     const rows = UUID_PATTERN.test(publicId)
       ? await queryRows<SplitConfigRow>(
           m,
-          'SELECT * FROM split_configs WHERE public_id = $1 AND owner_business_id = $2 AND mode = $3 FOR UPDATE',
+          `SELECT ${CONFIG_COLUMNS} FROM split_configs
+            WHERE public_id = $1 AND owner_business_id = $2 AND mode = $3 FOR UPDATE`,
           [publicId, owner, mode],
         )
       : [];
@@ -120,6 +139,7 @@ export class SplitConfigStore {
   ): Promise<{ rows: SplitConfigRow[]; hasMore: boolean; count: number }> {
     const { rows, hasMore } = await keysetPage<SplitConfigRow>(m, {
       table: 'split_configs',
+      columns: CONFIG_COLUMNS,
       scope: ['owner_business_id = $1', 'mode = $2'],
       params: [owner, mode],
       cursorColumn: 'public_id',
@@ -142,7 +162,7 @@ export class SplitConfigStore {
       m,
       `UPDATE split_configs SET split_type = $2, split_value = $3, split_role = $4, description = $5,
                                 version = version + 1, updated_at = now()
-        WHERE id = $1 RETURNING *`,
+        WHERE id = $1 RETURNING ${CONFIG_COLUMNS}`,
       [current.id, terms.split_type, terms.split_value, terms.split_role, terms.description],
     );
     await this.closeVersion(m, current.id);
@@ -153,7 +173,7 @@ export class SplitConfigStore {
   async deactivate(m: EntityManager, current: SplitConfigRow): Promise<SplitConfigRow> {
     const [row] = await queryRows<SplitConfigRow>(
       m,
-      'UPDATE split_configs SET is_active = false, updated_at = now() WHERE id = $1 RETURNING *',
+      `UPDATE split_configs SET is_active = false, updated_at = now() WHERE id = $1 RETURNING ${CONFIG_COLUMNS}`,
       [current.id],
     );
     await this.closeVersion(m, current.id);

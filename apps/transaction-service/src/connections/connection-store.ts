@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, queryRows } from '@payments/database';
+import { DataSource, columnList, queryRows } from '@payments/database';
 import type { ConnectionProvider, ConnectionView, Mode } from '@payments/contracts';
 import { PROVIDER_CONNECTIONS } from '@payments/domain';
 import { CredentialsCipher, type CredentialScope } from './credentials-cipher';
@@ -16,6 +16,19 @@ export interface ConnectionRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** Every column of ConnectionRow: what each statement reads or returns whole, so a row is exactly this type. */
+const CONNECTION_COLUMNS = columnList<ConnectionRow>({
+  id: true,
+  business_id: true,
+  mode: true,
+  provider: true,
+  credentials: true,
+  account: true,
+  version: true,
+  created_at: true,
+  updated_at: true,
+});
 
 /** What the API shows of a connection: never its credentials. */
 export function toConnectionView(row: ConnectionRow): ConnectionView {
@@ -68,7 +81,8 @@ export class ConnectionStore {
     return this.ds.transaction(async (m) => {
       const [current] = await queryRows<ConnectionRow>(
         m,
-        'SELECT * FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3 FOR UPDATE',
+        `SELECT ${CONNECTION_COLUMNS} FROM provider_connections
+          WHERE business_id = $1 AND mode = $2 AND provider = $3 FOR UPDATE`,
         [scope.businessId, scope.mode, scope.provider],
       );
       if (current && current.account === account && this.holds(current, credentials)) return current;
@@ -80,7 +94,7 @@ export class ConnectionStore {
          ON CONFLICT (business_id, mode, provider) DO UPDATE
            SET credentials = EXCLUDED.credentials, account = EXCLUDED.account, updated_at = now(),
                version = provider_connections.version + 1
-         RETURNING *`,
+         RETURNING ${CONNECTION_COLUMNS}`,
         [scope.businessId, scope.mode, scope.provider, this.cipher.seal(credentials, scope), account],
       );
       return row;
@@ -148,7 +162,8 @@ export class ConnectionStore {
     return this.ds.transaction(async (m) => {
       const rows = await queryRows<ConnectionRow>(
         m,
-        `SELECT * FROM provider_connections WHERE id > $1 AND split_part(credentials, '.', 2) = ANY($2::text[])
+        `SELECT ${CONNECTION_COLUMNS} FROM provider_connections
+          WHERE id > $1 AND split_part(credentials, '.', 2) = ANY($2::text[])
           ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`,
         [afterId, older, limit],
       );

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, queryRows } from '@payments/database';
+import { type EntityManager, columnList, queryRows } from '@payments/database';
 import type { InitiateOutcome, ProviderName } from './connector';
 import type { Mode } from '@payments/contracts';
 
@@ -28,6 +28,32 @@ export interface ProviderPaymentRow {
   last_error: string | null;
   created_at: Date;
 }
+
+/**
+ * Every column of ProviderPaymentRow, named once for the lists below. The table's `updated_at` is written by every
+ * change and read by none.
+ */
+const PAYMENT_KEYS = {
+  transaction_id: true,
+  provider: true,
+  state: true,
+  provider_reference: true,
+  poll_url: true,
+  provider_status: true,
+  authorization_url: true,
+  authorization_code: true,
+  authorization_expires: true,
+  instructions: true,
+  next_check_at: true,
+  checks: true,
+  not_found_checks: true,
+  last_error: true,
+  created_at: true,
+} satisfies Record<keyof ProviderPaymentRow, true>;
+
+/** What each statement reads or returns of a row, so it is exactly ProviderPaymentRow: unqualified, and as `p.…`. */
+const PAYMENT_COLUMNS = columnList<ProviderPaymentRow>(PAYMENT_KEYS);
+const PAYMENT_COLUMNS_P = columnList<ProviderPaymentRow>(PAYMENT_KEYS, 'p');
 
 /** A due row as the poller claims it, with what it needs of its transaction. */
 export interface DueProviderPayment extends ProviderPaymentRow {
@@ -59,7 +85,7 @@ export class ProviderPaymentStore {
       `UPDATE provider_payments SET state = CASE WHEN state = 'final' THEN state ELSE 'sent' END,
               provider_reference = $2, poll_url = $3, authorization_url = $4, authorization_code = $5,
               authorization_expires = $6, instructions = $7, next_check_at = $8, last_error = NULL, updated_at = now()
-        WHERE transaction_id = $1 RETURNING *`,
+        WHERE transaction_id = $1 RETURNING ${PAYMENT_COLUMNS}`,
       [
         transactionId,
         a.providerReference,
@@ -117,7 +143,7 @@ export class ProviderPaymentStore {
   async lock(m: EntityManager, transactionId: string): Promise<ProviderPaymentRow | undefined> {
     const [row] = await queryRows<ProviderPaymentRow>(
       m,
-      'SELECT * FROM provider_payments WHERE transaction_id = $1 FOR UPDATE',
+      `SELECT ${PAYMENT_COLUMNS} FROM provider_payments WHERE transaction_id = $1 FOR UPDATE`,
       [transactionId],
     );
     return row;
@@ -151,9 +177,11 @@ export class ProviderPaymentStore {
   }
 
   async get(m: Pick<EntityManager, 'query'>, transactionId: string): Promise<ProviderPaymentRow | undefined> {
-    const [row] = await queryRows<ProviderPaymentRow>(m, 'SELECT * FROM provider_payments WHERE transaction_id = $1', [
-      transactionId,
-    ]);
+    const [row] = await queryRows<ProviderPaymentRow>(
+      m,
+      `SELECT ${PAYMENT_COLUMNS} FROM provider_payments WHERE transaction_id = $1`,
+      [transactionId],
+    );
     return row;
   }
 
@@ -170,7 +198,7 @@ export class ProviderPaymentStore {
           AND p.transaction_id IN (SELECT transaction_id FROM provider_payments
                                     WHERE state IN ('initiating', 'sent') AND next_check_at <= now()
                                     ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING p.*, t.public_id, t.business_id, t.mode`,
+       RETURNING ${PAYMENT_COLUMNS_P}, t.public_id, t.business_id, t.mode`,
       [batch, leaseMs],
     );
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, queryRows } from '@payments/database';
+import { type EntityManager, columnList, queryRows } from '@payments/database';
 import type { ProviderName } from './connector';
 import type { Mode } from '@payments/contracts';
 
@@ -20,6 +20,22 @@ export interface ProviderRefundRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** Every column of ProviderRefundRow, named once for the lists below. */
+const REFUND_KEYS = {
+  refund_id: true,
+  provider: true,
+  state: true,
+  provider_refund_id: true,
+  provider_status: true,
+  last_error: true,
+  created_at: true,
+  updated_at: true,
+} satisfies Record<keyof ProviderRefundRow, true>;
+
+/** What each statement reads or returns of a row, so it is exactly ProviderRefundRow: unqualified, and as `pr.…`. */
+const REFUND_COLUMNS = columnList<ProviderRefundRow>(REFUND_KEYS);
+const REFUND_COLUMNS_PR = columnList<ProviderRefundRow>(REFUND_KEYS, 'pr');
 
 /** A refund to send, with what the provider call needs of it and of its payment. */
 export interface RefundToSend extends ProviderRefundRow {
@@ -55,7 +71,8 @@ export class ProviderRefundStore {
          FROM refunds r JOIN transactions t ON t.id = r.transaction_id
          LEFT JOIN provider_payments pp ON pp.transaction_id = t.id
         WHERE pr.refund_id = $1 AND pr.state = 'queued' AND r.id = pr.refund_id
-       RETURNING pr.*, r.public_id, r.business_id, r.mode, r.amount::text AS amount, r.currency, r.reason,
+       RETURNING ${REFUND_COLUMNS_PR},
+                 r.public_id, r.business_id, r.mode, r.amount::text AS amount, r.currency, r.reason,
                  t.public_id AS txn_public_id, pp.provider_reference`,
       [refundId],
     );
@@ -137,7 +154,7 @@ export class ProviderRefundStore {
   async lock(m: EntityManager, refundId: string): Promise<ProviderRefundRow | undefined> {
     const [row] = await queryRows<ProviderRefundRow>(
       m,
-      'SELECT * FROM provider_refunds WHERE refund_id = $1 FOR UPDATE',
+      `SELECT ${REFUND_COLUMNS} FROM provider_refunds WHERE refund_id = $1 FOR UPDATE`,
       [refundId],
     );
     return row;

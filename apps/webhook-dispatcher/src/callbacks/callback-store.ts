@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, keysetPage, queryRows, type PageRequest } from '@payments/database';
+import {
+  DataSource,
+  type EntityManager,
+  columnList,
+  keysetPage,
+  queryRows,
+  type PageRequest,
+} from '@payments/database';
 import { ErrorCodes, type CallbackView, type Mode, type RpcContext } from '@payments/contracts';
 import { DomainException, unknownCursor } from '@payments/platform';
 
@@ -24,6 +31,30 @@ export interface CallbackRow {
   updated_at: Date;
   deleted_at: Date | null;
 }
+
+/**
+ * Every column of CallbackRow, in the table's order: what each statement reads or returns, so a row is exactly
+ * this type.
+ */
+const CALLBACK_COLUMNS = columnList<CallbackRow>({
+  id: true,
+  business_id: true,
+  mode: true,
+  url: true,
+  description: true,
+  events: true,
+  is_active: true,
+  failure_count: true,
+  disabled_reason: true,
+  last_triggered: true,
+  secret: true,
+  previous_secret: true,
+  previous_secret_expires_at: true,
+  created_at: true,
+  updated_at: true,
+  deleted_at: true,
+  failing_since: true,
+});
 
 export interface NewCallback {
   businessId: number;
@@ -69,11 +100,11 @@ export class CallbackStore {
 
   /** A live (not deleted) callback of the business and mode. */
   async owned(businessId: number, mode: Mode, id: number): Promise<CallbackRow | undefined> {
-    const [row] = await queryRows<CallbackRow>(this.ds, `SELECT * FROM callbacks WHERE id = $3 AND ${LIVE}`, [
-      businessId,
-      mode,
-      id,
-    ]);
+    const [row] = await queryRows<CallbackRow>(
+      this.ds,
+      `SELECT ${CALLBACK_COLUMNS} FROM callbacks WHERE id = $3 AND ${LIVE}`,
+      [businessId, mode, id],
+    );
     return row;
   }
 
@@ -105,7 +136,7 @@ export class CallbackStore {
     const [row] = await queryRows<CallbackRow>(
       m,
       `INSERT INTO callbacks (business_id, mode, url, description, events, secret)
-       VALUES ($1,$2,$3,$4,$5,$6) RETURNING *`,
+       VALUES ($1,$2,$3,$4,$5,$6) RETURNING ${CALLBACK_COLUMNS}`,
       [c.businessId, c.mode, c.url, c.description, c.events, c.secret],
     );
     return row;
@@ -119,6 +150,7 @@ export class CallbackStore {
   ): Promise<{ rows: CallbackRow[]; hasMore: boolean; total: number }> {
     const { rows, hasMore } = await keysetPage<CallbackRow>(this.ds, {
       table: 'callbacks',
+      columns: CALLBACK_COLUMNS,
       scope: [LIVE],
       params: [businessId, mode],
       cursorColumn: 'id',
@@ -146,7 +178,7 @@ export class CallbackStore {
                                  WHEN $5 = false THEN 'disabled by the merchant'
                                  ELSE disabled_reason END,
           updated_at = now()
-        WHERE id = $1 RETURNING *`,
+        WHERE id = $1 RETURNING ${CALLBACK_COLUMNS}`,
       [id, c.url, c.events, c.description, c.isActive],
     );
     return row;
@@ -163,7 +195,7 @@ export class CallbackStore {
       this.ds,
       `UPDATE callbacks SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(secs => $3),
                             secret = $2, updated_at = now()
-        WHERE id = $1 RETURNING *`,
+        WHERE id = $1 RETURNING ${CALLBACK_COLUMNS}`,
       [id, secret, graceSeconds],
     );
     return row;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   DataSource,
   type EntityManager,
+  columnList,
   keysetPage,
   queryRows,
   type Filter,
@@ -32,6 +33,26 @@ export interface DeliveryLogRow {
   attempts: DeliveryView['attempts'] | null;
 }
 
+/** A deliveries row as the delivery log pages it: what a log entry shows, and the id its details are joined by. */
+interface DeliveryLogPageRow {
+  id: string;
+  public_id: string;
+  event_id: string;
+  status: DeliveryView['status'];
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+/** Every column of DeliveryLogPageRow, so a paged row is exactly this type; with the page's order, created_at, id. */
+const DELIVERY_LOG_COLUMNS = columnList<DeliveryLogPageRow>({
+  id: true,
+  public_id: true,
+  event_id: true,
+  status: true,
+  next_attempt_at: true,
+  created_at: true,
+});
+
 export interface PingDelivery {
   publicId: string;
   eventId: string;
@@ -56,15 +77,9 @@ export class DeliveryAdminStore {
     page: PageRequest,
   ): Promise<{ rows: DeliveryLogRow[]; hasMore: boolean; total: number }> {
     const filters: Filter[] = status ? [[(n) => `status = ${n}`, status]] : [];
-    const { rows, hasMore } = await keysetPage<{
-      id: string;
-      public_id: string;
-      event_id: string;
-      status: DeliveryView['status'];
-      next_attempt_at: Date | null;
-      created_at: Date;
-    }>(this.ds, {
+    const { rows, hasMore } = await keysetPage<DeliveryLogPageRow>(this.ds, {
       table: 'deliveries',
+      columns: DELIVERY_LOG_COLUMNS,
       scope: ['callback_id = $1'],
       params: [callbackId],
       filters,

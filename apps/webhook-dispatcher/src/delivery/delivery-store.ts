@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, GroupCommit, queryRows } from '@payments/database';
+import { DataSource, type EntityManager, GroupCommit, columnList, queryRows } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';
 import type {
   ClaimedAttempt,
@@ -23,6 +23,29 @@ export type {
   OverdueRow,
   WebhookEventRow,
 } from './delivery-rows';
+
+/** Every column of DeliveryRow, in the table's order, named once for the lists below. */
+const DELIVERY_KEYS = {
+  id: true,
+  public_id: true,
+  event_id: true,
+  callback_id: true,
+  status: true,
+  attempts: true,
+  cycle_start: true,
+  next_attempt_at: true,
+  enqueued_at: true,
+  enqueue_count: true,
+  locked_until: true,
+  last_error: true,
+  created_at: true,
+  updated_at: true,
+  lock_token: true,
+} satisfies Record<keyof DeliveryRow, true>;
+
+/** What each statement reads or returns of a delivery, so a row is exactly DeliveryRow: unqualified, and as `d.…`. */
+const DELIVERY_COLUMNS = columnList<DeliveryRow>(DELIVERY_KEYS);
+const DELIVERY_COLUMNS_D = columnList<DeliveryRow>(DELIVERY_KEYS, 'd');
 
 /**
  * The worker's side of `deliveries` and `delivery_attempts`: fan-out, queue hand-off, claims and
@@ -81,7 +104,7 @@ export class DeliveryStore {
       `UPDATE deliveries SET enqueued_at = now(), enqueue_count = enqueue_count + 1
         WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND enqueued_at IS NULL
                       ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING *`,
+        RETURNING ${DELIVERY_COLUMNS}`,
       [limit],
     );
   }
@@ -172,7 +195,7 @@ export class DeliveryStore {
           AND (SELECT count(*) FROM deliveries x
                 WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now())
               + i.rank <= i.max_in_flight
-        RETURNING d.*,
+        RETURNING ${DELIVERY_COLUMNS_D},
           (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
           (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode,
                                     'payload', e.payload, 'created_at', e.created_at)

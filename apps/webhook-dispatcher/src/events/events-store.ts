@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
+import { DataSource, type EntityManager, columnList, keysetPage, queryRows, type Filter } from '@payments/database';
 import {
   ErrorCodes,
   PING_EVENT,
@@ -39,7 +39,24 @@ export function eventView(e: WebhookEventRow): EventView {
   };
 }
 
-const COLUMNS = 'id, event_type, mode, payload, created_at';
+/** Every column of WebhookEventRow, named once for the lists below. */
+const EVENT_KEYS = {
+  id: true,
+  event_type: true,
+  mode: true,
+  payload: true,
+  created_at: true,
+} satisfies Record<keyof WebhookEventRow, true>;
+
+/** What each statement reads of an event, so a row is exactly WebhookEventRow. */
+const EVENT_COLUMNS = columnList<WebhookEventRow>(EVENT_KEYS);
+
+/**
+ * A listed event also carries `recorded_xid`: after a cursor keysetPage orders the page by the columns it read, and
+ * the recorded order is (recorded_xid, id).
+ */
+type ListedEventRow = WebhookEventRow & { recorded_xid: string };
+const LISTED_COLUMNS = columnList<ListedEventRow>({ ...EVENT_KEYS, recorded_xid: true });
 
 /** A catalogue event to record, with the source event it came from. */
 export interface NewWebhookEvent {
@@ -77,7 +94,7 @@ export class EventsStore {
   async get(ctx: RpcContext, id: string): Promise<EventView> {
     const [row] = await queryRows<WebhookEventRow>(
       this.ds,
-      `SELECT ${COLUMNS} FROM webhook_events WHERE id = $1 AND business_id = $2 AND mode = $3`,
+      `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1 AND business_id = $2 AND mode = $3`,
       [id, ctx.business_id, ctx.mode],
     );
     if (!row) throw new DomainException(ErrorCodes.NotFound, `no event ${id}`);
@@ -93,8 +110,9 @@ export class EventsStore {
       if (bound) filters.push([(n) => `created_at ${op} ${n}::timestamptz`, bound]);
     }
     const recorded = body.order === 'recorded';
-    const { rows, hasMore } = await keysetPage<WebhookEventRow>(this.ds, {
+    const { rows, hasMore } = await keysetPage<ListedEventRow>(this.ds, {
       table: 'webhook_events',
+      columns: LISTED_COLUMNS,
       // A cursor must be one of the caller's listable events: test pings are not.
       scope: ['business_id = $1', 'mode = $2', 'event_type <> $3', ...(recorded ? [RECORDED_HORIZON] : [])],
       params: [ctx.business_id, ctx.mode, PING_EVENT],
