@@ -21,6 +21,7 @@ function fakeDb(opts: { cursorFound: boolean; rows: { id: number }[] }) {
 
 const base = (page: KeysetQuery['page']): KeysetQuery => ({
   table: 'things',
+  columns: 'id, public_id, created_at',
   scope: ['business_id = $1', 'mode = $2'],
   params: [7, 'test'],
   filters: [[(n) => `status = ${n}`, 'success']],
@@ -37,7 +38,8 @@ describe('keysetPage', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toMatch(
       new RegExp(
-        String.raw`^SELECT \* FROM things WHERE business_id = \$1 AND mode = \$2 AND status = \$3` +
+        String.raw`^SELECT id, public_id, created_at FROM things ` +
+          String.raw`WHERE business_id = \$1 AND mode = \$2 AND status = \$3` +
           String.raw`\s+ORDER BY created_at DESC, id DESC OFFSET \$4 LIMIT \$5$`,
       ),
     );

@@ -16,8 +16,8 @@ export type Filter = [condition: (placeholder: string) => string, value: unknown
 export interface KeysetQuery {
   /** The store's own table. */
   table: string;
-  /** The columns each row is read with (columnList): the row type's, and no more. They must include `id`. */
-  columns?: string;
+  /** The columns each row is read with (columnList): the row type's. They must include `id` and the order's columns. */
+  columns: string;
   /**
    * Conditions that scope the list to its owner (business, mode, parent object), on unqualified
    * columns with $1…$n placeholders. A cursor must name a row inside this scope.
@@ -73,7 +73,7 @@ export async function keysetPage<T>(
   params.push(q.page.skip ?? 0, q.page.limit + 1);
   const direction = ascending ? 'ASC' : 'DESC';
   const orderBy = (alias: string) => order.map((c) => `${alias}${c} ${direction}`).join(', ');
-  const page = `SELECT ${q.columns ?? '*'} FROM ${q.table} WHERE ${where.join(' AND ')}
+  const page = `SELECT ${q.columns} FROM ${q.table} WHERE ${where.join(' AND ')}
       ORDER BY ${orderBy('')} OFFSET $${params.length - 1} LIMIT $${params.length}`;
   if (!field) return pageOf(await queryRows<T>(db, page, params), q.page.limit, false);
   // The cursor row joined to its page: no row at all when the cursor names no row in scope, one

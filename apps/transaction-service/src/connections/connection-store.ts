@@ -31,7 +31,7 @@ const CONNECTION_COLUMNS = columnList<ConnectionRow>({
 });
 
 /** What the API shows of a connection: never its credentials. */
-export function toConnectionView(row: ConnectionRow): ConnectionView {
+export function toConnectionView(row: ConnectionSummaryRow): ConnectionView {
   return {
     provider: row.provider,
     mode: row.mode,
@@ -48,8 +48,19 @@ const scopeOf = (row: ConnectionRow): CredentialScope => ({
   provider: row.provider,
 });
 
-/** The columns a merchant-facing read needs: the sealed credentials stay in the table. */
-const VIEW_COLUMNS = 'id, business_id, mode, provider, account, version, created_at, updated_at';
+/** A connection as a merchant-facing read has it: the sealed credentials stay in the table. */
+export type ConnectionSummaryRow = Omit<ConnectionRow, 'credentials'>;
+
+const VIEW_COLUMNS = columnList<ConnectionSummaryRow>({
+  id: true,
+  business_id: true,
+  mode: true,
+  provider: true,
+  account: true,
+  version: true,
+  created_at: true,
+  updated_at: true,
+});
 
 /**
  * Every statement on provider_connections. Credentials are sealed before they reach SQL and opened
@@ -101,8 +112,8 @@ export class ConnectionStore {
     });
   }
 
-  async get(businessId: number, mode: Mode, provider: ConnectionProvider): Promise<ConnectionRow | undefined> {
-    const [row] = await queryRows<ConnectionRow>(
+  async get(businessId: number, mode: Mode, provider: ConnectionProvider): Promise<ConnectionSummaryRow | undefined> {
+    const [row] = await queryRows<ConnectionSummaryRow>(
       this.ds,
       `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2 AND provider = $3`,
       [businessId, mode, provider],
@@ -111,8 +122,8 @@ export class ConnectionStore {
   }
 
   /** Newest first (a business has at most one per provider and mode). */
-  list(businessId: number, mode: Mode): Promise<ConnectionRow[]> {
-    return queryRows<ConnectionRow>(
+  list(businessId: number, mode: Mode): Promise<ConnectionSummaryRow[]> {
+    return queryRows<ConnectionSummaryRow>(
       this.ds,
       `SELECT ${VIEW_COLUMNS} FROM provider_connections WHERE business_id = $1 AND mode = $2
         ORDER BY created_at DESC, id DESC`,

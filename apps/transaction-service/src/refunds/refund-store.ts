@@ -194,8 +194,9 @@ export class RefundStore {
       throw new ConcurrentStatusChange(`refund ${row.public_id} cannot go from ${row.status} to ${to}`);
     const [current] = await queryRows<RefundRow>(
       m,
-      asRefundRows(`UPDATE refunds SET status = $3, message = $4, settle_at = NULL, version = version + 1, updated_at = now()
-               WHERE id = $1 AND status = $2 RETURNING ${REFUND_COLUMNS}`),
+      asRefundRows(`UPDATE refunds
+                       SET status = $3, message = $4, settle_at = NULL, version = version + 1, updated_at = now()
+                     WHERE id = $1 AND status = $2 RETURNING ${REFUND_COLUMNS}`),
       [row.id, row.status, to, message],
     );
     if (!current) throw new ConcurrentStatusChange(`refund ${row.public_id} changed concurrently`);

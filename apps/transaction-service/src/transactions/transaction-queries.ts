@@ -155,6 +155,7 @@ export class TransactionQueries {
     }
     return keysetPage<TransactionRow>(db, {
       table: 'transactions',
+      columns: ROW_COLUMNS,
       scope: ['business_id = $1', 'mode = $2'],
       params: [businessId, mode],
       filters,
