@@ -44,20 +44,20 @@ describe('creation event of a transaction', () => {
       created.push(
         await create(
           newTransaction({
-            businessId: 10 + (i % 3),
+            business_id: 10 + (i % 3),
             mode: i % 2 ? 'live' : 'test',
             reference: `snap-${i}`,
             amount: 1 + i * 37,
             charges: i % 5,
             currency: i % 2 ? 'USD' : 'ZWG',
             email: `payer+${i}@example.com`,
-            paymentMethodType: i % 3 ? 'card' : null,
-            paymentMethodCode: i % 4 ? null : 'visa',
-            requestedResponse: i % 7 ? null : 'failed',
-            successUrl: i % 2 ? `https://shop.example/ok/${i}` : null,
-            paymentLinkId: i % 6 ? null : `lnk_${i}`,
-            linkSplits: i % 6 ? [] : [{ business_id: 99, type: 'percentage', value: 10, description: 'partner' }],
-            checkoutAttempt: i % 6 ? null : `att-${i}`,
+            payment_method_type: i % 3 ? 'card' : null,
+            payment_method_code: i % 4 ? null : 'visa',
+            requested_response: i % 7 ? null : 'failed',
+            success_url: i % 2 ? `https://shop.example/ok/${i}` : null,
+            payment_link_id: i % 6 ? null : `lnk_${i}`,
+            link_splits: i % 6 ? [] : [{ business_id: 99, type: 'percentage', value: 10, description: 'partner' }],
+            checkout_attempt: i % 6 ? null : `att-${i}`,
           }),
           `req_${i}`,
         ),
@@ -141,7 +141,7 @@ describe('creation event of a transaction', () => {
     const db = pool;
     const rows: TransactionRow[] = [];
     for (let i = 0; i < 5; i++)
-      rows.push(await create(newTransaction({ businessId: 50, reference: `batch-${i}`, amount: 100 + i }), null));
+      rows.push(await create(newTransaction({ business_id: 50, reference: `batch-${i}`, amount: 100 + i }), null));
     const { rows: max } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM outbox_events');
     const order = [3, 0, 4, 1, 2];
     const changed = await database.ds.transaction((m) =>
@@ -161,7 +161,7 @@ describe('creation event of a transaction', () => {
     );
     expect(events.every((e) => e.payload.correlation_id === 'batch_1')).toBe(true);
 
-    const fresh = await create(newTransaction({ businessId: 50, reference: 'batch-fresh', amount: 7 }), null);
+    const fresh = await create(newTransaction({ business_id: 50, reference: 'batch-fresh', amount: 7 }), null);
     await expect(
       database.ds.transaction((m) =>
         store.changeStatuses(
@@ -185,7 +185,7 @@ describe('creation event of a transaction', () => {
   it('a method chosen on checkout bumps the version: a status change from the row read before is refused', async () => {
     const db = pool;
     const pending = await create(
-      newTransaction({ businessId: 30, reference: 'method-1', amount: 700, currency: 'ZWG' }),
+      newTransaction({ business_id: 30, reference: 'method-1', amount: 700, currency: 'ZWG' }),
       null,
     );
     const chosen = await store.setMethod(database.ds, pending, 'mobile_money', 'ecocash', '263771234567');
@@ -219,15 +219,15 @@ describe('creation event of a transaction', () => {
     for (let i = 0; i < 10; i++) {
       await create(
         newTransaction({
-          businessId: 20,
+          business_id: 20,
           reference: `step-${i}`,
           amount: 500 + i,
           currency: 'ZWG',
-          paymentMethodType: 'mobile_money',
-          paymentMethodCode: 'ecocash',
-          mobileMoneyNumber: '263771234567',
+          payment_method_type: 'mobile_money',
+          payment_method_code: 'ecocash',
+          mobile_money_number: '263771234567',
           message: 'Payment request sent',
-          then: { status: 'processing', message: 'Awaiting customer approval on the handset', settleAt },
+          then: { status: 'processing', message: 'Awaiting customer approval on the handset', settle_at: settleAt },
         }),
         `step_${i}`,
       );
@@ -236,14 +236,14 @@ describe('creation event of a transaction', () => {
     await expect(
       create(
         newTransaction({
-          businessId: 20,
+          business_id: 20,
           reference: 'step-0',
           amount: 1,
           currency: 'ZWG',
           email: 'p@example.com',
           message: 'x',
-          expiresInSeconds: 60,
-          then: { status: 'processing', message: 'y', settleAt },
+          expires_in: 60,
+          then: { status: 'processing', message: 'y', settle_at: settleAt },
         }),
         null,
       ),
@@ -280,7 +280,7 @@ describe('creation event of a transaction', () => {
   }, 60_000);
 
   describe('a row and its events commit together, or neither does', () => {
-    const payment = (reference: string) => newTransaction({ businessId: 40, reference, amount: 900 });
+    const payment = (reference: string) => newTransaction({ business_id: 40, reference, amount: 900 });
     const rowsWith = async (reference: string) =>
       (await pool.query('SELECT 1 FROM transactions WHERE reference = $1', [reference])).rowCount;
 

@@ -27,10 +27,10 @@ describe('group commit of initialize inserts', () => {
 
   const tx = (reference: string, extra: Partial<NewTransaction> = {}): NewTransaction =>
     newTransaction({
-      businessId: 7,
+      business_id: 7,
       reference,
       charges: 25,
-      expiresInSeconds: 1800,
+      expires_in: 1800,
       metadata: { order: reference },
       description: `order ${reference}`,
       ...extra,
@@ -88,7 +88,7 @@ describe('group commit of initialize inserts', () => {
       tx('gc-twin', { amount: 5 }),
       tx('gc-existing'),
       tx('gc-sandbox', {
-        then: { status: 'processing', message: 'Payment request sent', settleAt: new Date(Date.now() + 60_000) },
+        then: { status: 'processing', message: 'Payment request sent', settle_at: new Date(Date.now() + 60_000) },
       }),
     ];
     const answers = await Promise.all(fire(items));

@@ -22,25 +22,25 @@ describe('transaction scheduler', () => {
   let n = 0;
 
   const payment = (settleInMs: number | null, expiresInSeconds = 3_600): NewTransaction => ({
-    businessId: 1,
+    business_id: 1,
     mode: 'test',
     reference: `sched-${++n}`,
     amount: 1000,
     charges: 0,
     currency: 'USD',
     email: 'a@example.com',
-    paymentMethodType: 'mobile_money',
-    paymentMethodCode: 'ecocash',
-    mobileMoneyNumber: '0771234567',
-    requestedResponse: 'success',
+    payment_method_type: 'mobile_money',
+    payment_method_code: 'ecocash',
+    mobile_money_number: '0771234567',
+    requested_response: 'success',
     message: 'pending',
-    successUrl: null,
-    failureUrl: null,
-    expiresInSeconds,
+    success_url: null,
+    failure_url: null,
+    expires_in: expiresInSeconds,
     then:
       settleInMs === null
         ? undefined
-        : { status: 'processing', message: 'processing', settleAt: new Date(Date.now() + settleInMs) },
+        : { status: 'processing', message: 'processing', settle_at: new Date(Date.now() + settleInMs) },
   });
   const create = (t: NewTransaction) => db.ds.transaction((m) => store.create(m, t, null));
   const status = async (id: string) =>

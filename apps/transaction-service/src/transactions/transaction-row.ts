@@ -187,18 +187,59 @@ const INSERTED_KEYS = Object.keys(INSERT_COLUMNS) as (keyof typeof INSERT_COLUMN
 /** A row's columns as an insert writes them: the statement adds id, expires_at and the timestamps. */
 export type NewTransactionRow = Omit<TransactionRow, 'id' | 'expires_at' | 'created_at' | 'updated_at'>;
 
+/** A status a new transaction moves to at once (the sandbox's handset prompt): see NewTransaction.then. */
+export type FirstStep = Pick<TransactionRow, 'status' | 'message' | 'settle_at'>;
+
 /** The state a transaction is created in when it is inserted past it (NewTransaction.then): its creation event's. */
-export type FirstState = Pick<TransactionRow, 'status' | 'message' | 'settle_at' | 'version'>;
+export type FirstState = FirstStep & Pick<TransactionRow, 'version'>;
+
+/** What an insert writes besides the row's own columns. */
+interface InsertOnly {
+  /** Seconds from the commit until it expires. */
+  expires_in: number;
+  /** The hosted page's attempt that created it, unique per link (TransactionQueries.byLinkAttempt). */
+  checkout_attempt: string | null;
+  /** ctx.idempotency_key of the creating request: a second insert with it meets transactions_idempotency_key. */
+  idempotency_key: string | null;
+}
+
+/** A new transaction as its creator gives it: the columns it chooses, named as they are. */
+export type NewTransaction = Pick<
+  NewTransactionRow,
+  | 'business_id'
+  | 'mode'
+  | 'reference'
+  | 'currency'
+  | 'email'
+  | 'payment_method_type'
+  | 'payment_method_code'
+  | 'mobile_money_number'
+  | 'requested_response'
+  | 'message'
+  | 'success_url'
+  | 'failure_url'
+> &
+  Partial<Pick<NewTransactionRow, 'payment_link_id' | 'link_splits' | 'metadata' | 'description'>> &
+  Pick<InsertOnly, 'expires_in'> &
+  Partial<InsertOnly> & {
+    amount: number;
+    charges: number;
+    /** When the caller stops waiting (ctx.deadline_at): not written after it (TransactionInsertBatch). */
+    deadline_at?: number;
+    /**
+     * A status the transaction moves to at once: the row is inserted in it, and after the creation event comes the
+     * event of that change, as if changeStatus had run right after the insert.
+     */
+    then?: FirstStep;
+  };
 
 /** A transaction ready to insert: `row` as stored (in its `then` status, if any) and insert-only fields. */
 export interface PreparedInsert {
   row: NewTransactionRow;
+  insertOnly: InsertOnly;
   /** Set when `row` is already past its creation state: the creation event then shows this state. */
   firstState: FirstState | null;
   correlationId: string | null;
-  expiresInSeconds: number;
-  checkoutAttempt: string | null;
-  idempotencyKey: string | null;
   /** Epoch ms after which the caller no longer waits (not written then; see TransactionInsertBatch). */
   deadlineAt: number | undefined;
 }
@@ -217,12 +258,8 @@ export function creationEvents(stored: TransactionRow, item: PreparedInsert): Ne
  * One entry of the insert statement's JSON document; field names as the columns, so log redaction
  * recognises them (metadata, description, mobile number) in a logged statement's parameters.
  */
-export function insertRecord({ row, expiresInSeconds, checkoutAttempt, idempotencyKey }: PreparedInsert, i: number) {
-  const source = {
-    ...row,
-    checkout_attempt: checkoutAttempt,
-    idempotency_key: idempotencyKey,
-  } satisfies Record<keyof typeof INSERT_COLUMNS, unknown>;
+export function insertRecord({ row, insertOnly }: PreparedInsert, i: number) {
+  const source = { ...row, ...insertOnly } satisfies Record<keyof typeof INSERT_COLUMNS, unknown>;
   const record = Object.fromEntries(INSERTED_KEYS.map((column) => [column, source[column]]));
-  return { i, ...record, expires_in: expiresInSeconds };
+  return { i, ...record, expires_in: insertOnly.expires_in };
 }

@@ -8,7 +8,7 @@ import {
   queryRows,
   recordDefinition,
 } from '@payments/database';
-import type { Metadata, TransactionSnapshot, TransactionStatus, Mode } from '@payments/contracts';
+import type { TransactionStatus } from '@payments/contracts';
 import { outboxAppend } from '@payments/messaging';
 import { publicId } from '@payments/platform';
 import { canTransition } from './domain/status-machine';
@@ -20,6 +20,7 @@ import {
   insertRecord,
   statusEvent,
   type FirstState,
+  type NewTransaction,
   type NewTransactionRow,
   type PreparedInsert,
   type TransactionRow,
@@ -86,39 +87,6 @@ function eventsOfInserted(items: PreparedInsert[]): (rows: TransactionRow[]) => 
   };
 }
 
-export interface NewTransaction {
-  businessId: number;
-  mode: Mode;
-  reference: string;
-  amount: number;
-  charges: number;
-  currency: string;
-  email: string;
-  paymentMethodType: string | null;
-  paymentMethodCode: string | null;
-  mobileMoneyNumber: string | null;
-  requestedResponse: string | null;
-  message: string;
-  successUrl: string | null;
-  failureUrl: string | null;
-  expiresInSeconds: number;
-  paymentLinkId?: string | null;
-  linkSplits?: TransactionSnapshot['link_splits'];
-  metadata?: Metadata;
-  description?: string | null;
-  checkoutAttempt?: string | null;
-  /** ctx.idempotency_key of the creating request: a second insert with it meets transactions_idempotency_key. */
-  idempotencyKey?: string | null;
-  /** When the caller stops waiting (ctx.deadline_at): not written after it (TransactionInsertBatch). */
-  deadlineAt?: number;
-  /**
-   * A status the transaction moves to at once (the sandbox's handset prompt): the row is inserted
-   * in it, and after the creation event comes the event of that change, as if changeStatus had run
-   * right after the insert.
-   */
-  then?: { status: TransactionStatus; message: string; settleAt: Date | null };
-}
-
 /** The one place a transaction's row is written: every write of its status appends that status's event. */
 @Injectable()
 export class TransactionStore {
@@ -127,49 +95,37 @@ export class TransactionStore {
     return this.insert(m, this.prepare(t, correlationId));
   }
 
-  /** The row as the insert will write it; no I/O (a batch prepares many, see TransactionInsertBatch). */
+  /** The row as the insert will write it, with the fields the store chooses; no I/O (see TransactionInsertBatch). */
   prepare(t: NewTransaction, correlationId: string | null): PreparedInsert {
+    const { amount, charges, then, deadline_at, expires_in, checkout_attempt, idempotency_key, ...chosen } = t;
     const row: NewTransactionRow = {
+      ...chosen,
+      payment_link_id: chosen.payment_link_id ?? null,
+      link_splits: chosen.link_splits ?? [],
+      metadata: chosen.metadata ?? {},
+      description: chosen.description ?? null,
       public_id: publicId('txn'),
-      business_id: t.businessId,
-      mode: t.mode,
-      reference: t.reference,
-      amount: String(t.amount),
-      charges: String(t.charges),
-      total: String(t.amount + t.charges),
-      currency: t.currency,
-      email: t.email,
-      payment_method_type: t.paymentMethodType,
-      payment_method_code: t.paymentMethodCode,
-      mobile_money_number: t.mobileMoneyNumber,
-      requested_response: t.requestedResponse,
+      amount: String(amount),
+      charges: String(charges),
+      total: String(amount + charges),
       status: 'pending',
-      message: t.message,
       checkout_id: publicId('chk'),
-      success_url: t.successUrl,
-      failure_url: t.failureUrl,
-      payment_link_id: t.paymentLinkId ?? null,
-      link_splits: t.linkSplits ?? [],
-      metadata: t.metadata ?? {},
-      description: t.description ?? null,
       settle_at: null,
       version: 1,
     };
     let firstState: FirstState | null = null;
-    if (t.then) {
-      if (!canTransition('pending', t.then.status))
-        throw new ConcurrentStatusChange(`a new transaction cannot go to ${t.then.status}`);
+    if (then) {
+      if (!canTransition('pending', then.status))
+        throw new ConcurrentStatusChange(`a new transaction cannot go to ${then.status}`);
       firstState = { status: row.status, message: row.message, settle_at: row.settle_at, version: row.version };
-      Object.assign(row, { status: t.then.status, message: t.then.message, settle_at: t.then.settleAt, version: 2 });
+      Object.assign(row, { ...then, version: 2 });
     }
     return {
       row,
+      insertOnly: { expires_in, checkout_attempt: checkout_attempt ?? null, idempotency_key: idempotency_key ?? null },
       firstState,
       correlationId,
-      expiresInSeconds: t.expiresInSeconds,
-      checkoutAttempt: t.checkoutAttempt ?? null,
-      idempotencyKey: t.idempotencyKey ?? null,
-      deadlineAt: t.deadlineAt,
+      deadlineAt: deadline_at,
     };
   }
 

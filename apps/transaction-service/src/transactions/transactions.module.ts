@@ -8,6 +8,7 @@ import { SandboxProvider } from './sandbox/sandbox-provider';
 import { TransactionScheduler } from './sandbox/transaction-scheduler';
 import { TransactionInsertBatch } from './transaction-insert-batch';
 import { TransactionsRpcController } from './transactions.rpc-controller';
+import { TransactionViews } from './transaction-views';
 import { FetchTransactionUseCase } from './usecases/fetch-transaction.usecase';
 import { InitializeTransactionUseCase } from './usecases/initialize-transaction.usecase';
 import { ListTransactionsUseCase } from './usecases/list-transactions.usecase';
@@ -19,6 +20,7 @@ import { VerifyTransactionUseCase } from './usecases/verify-transaction.usecase'
   controllers: [TransactionsRpcController, ReconcileRpcController],
   providers: [
     TransactionInsertBatch,
+    TransactionViews,
     FeeSchedule,
     SandboxProvider,
     TransactionScheduler,

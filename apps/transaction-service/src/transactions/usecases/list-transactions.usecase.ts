@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from '@payments/database';
 import type { ListTransactionsBody, ListTransactionsResult, RpcRequest } from '@payments/contracts';
-import { RefundStore } from '../../refunds/refund-store';
 import { TransactionQueries } from '../transaction-queries';
-import { toViews } from './verify-transaction.usecase';
+import { TransactionViews } from '../transaction-views';
 
 /** Newest first, one cursor page, filtered (TransactionQueries.list). */
 @Injectable()
@@ -11,11 +10,11 @@ export class ListTransactionsUseCase {
   constructor(
     private readonly ds: DataSource,
     private readonly queries: TransactionQueries,
-    private readonly refunds: RefundStore,
+    private readonly views: TransactionViews,
   ) {}
 
   async execute({ ctx, body }: RpcRequest<ListTransactionsBody>): Promise<ListTransactionsResult> {
     const { rows, hasMore } = await this.queries.list(this.ds, ctx.business_id, ctx.mode, body);
-    return { transactions: await toViews(this.ds, this.refunds, rows), has_more: hasMore };
+    return { transactions: await this.views.of(rows), has_more: hasMore };
   }
 }
