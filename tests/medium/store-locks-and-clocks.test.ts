@@ -53,7 +53,7 @@ describe('stores: locks and the database clock', () => {
   it('counts live callbacks under a business+mode lock: a second creation waits for the first to commit', async () => {
     const store = new CallbackStore(webhooks.ds);
     const callback = {
-      businessId: 11,
+      business_id: 11,
       mode: 'test' as const,
       url: 'https://example.com/hook',
       description: '',

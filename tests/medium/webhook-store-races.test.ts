@@ -81,7 +81,7 @@ describe('webhook dispatcher stores under concurrency', () => {
     store = new DeliveryStore(ds);
     callbacks = new CallbackStore(ds);
     await callbacks.insert(ds.manager, {
-      businessId: 7,
+      business_id: 7,
       mode: 'test',
       url: 'https://example.com/hook',
       description: '',
@@ -241,7 +241,7 @@ describe('webhook dispatcher stores under concurrency', () => {
   it('re-enabling a callback while a failing attempt disables it clears the failure streak that did so', async () => {
     const update = new UpdateCallbackUseCase(callbacks, null as never);
     const cb = await callbacks.insert(ds.manager, {
-      businessId: 7,
+      business_id: 7,
       mode: 'test',
       url: 'https://example.com/flaky',
       description: '',

@@ -1,5 +1,9 @@
-/** The PostgreSQL types a JSON document's fields are read as (jsonb_to_record, jsonb_to_recordset). */
-export type ColumnType = 'text' | 'integer' | 'bigint' | 'boolean' | 'jsonb' | 'timestamptz' | 'double precision';
+/**
+ * The PostgreSQL types a JSON document's fields are read as (jsonb_to_record, jsonb_to_recordset). A `text[]` field is
+ * a JSON array of strings (PostgreSQL ≥ 10 reads a JSON array into an array column).
+ */
+export type ColumnType =
+  'text' | 'text[]' | 'integer' | 'bigint' | 'boolean' | 'jsonb' | 'timestamptz' | 'double precision';
 
 /**
  * A row type's columns, listed once: the object must name every key of `Row` and no other, so a column added to the

@@ -3,6 +3,7 @@ import {
   type EntityManager,
   type TransactionManager,
   columnList,
+  jsonInsert,
   keysetPage,
   queryRows,
   type PageRequest,
@@ -66,17 +67,35 @@ export function toInvoiceView(r: InvoiceRow): InvoiceView {
   };
 }
 
-export interface NewInvoice {
-  reference: string;
-  mode: Mode;
-  debtorBusinessId: number;
-  creditorBusinessId: number;
-  currency: string;
-  amount: number;
-  status: InvoiceStatus;
-  entryCount: number;
-  periodEnd: Date;
-}
+/** A new invoice as a settlement run gives it: the columns its insert writes, named as they are. */
+export type NewInvoice = Pick<
+  InvoiceRow,
+  | 'invoice_reference'
+  | 'mode'
+  | 'debtor_business_id'
+  | 'creditor_business_id'
+  | 'currency'
+  | 'status'
+  | 'entry_count'
+  | 'period_end'
+> & { amount: number };
+
+/** A paid invoice (of 0) is closed at once: its paid_at is now. */
+const INSERT_INVOICE = jsonInsert<NewInvoice>({
+  table: 'settlement_invoices',
+  fields: {
+    invoice_reference: 'text',
+    mode: 'text',
+    debtor_business_id: 'integer',
+    creditor_business_id: 'integer',
+    currency: 'text',
+    amount: 'bigint',
+    status: 'text',
+    entry_count: 'integer',
+    period_end: 'timestamptz',
+  },
+  computed: { paid_at: "CASE WHEN status = 'paid' THEN now() END" },
+});
 
 const OF_BUSINESS = '(debtor_business_id = $1 OR creditor_business_id = $1) AND mode = $2';
 
@@ -122,25 +141,12 @@ export class InvoiceStore {
     return n;
   }
 
-  /** A paid invoice (of 0) is closed at once: its paid_at is now. */
+  /** Inserts the invoice (INSERT_INVOICE); a paid one (of 0) is closed at once. */
   async insert(m: EntityManager, i: NewInvoice): Promise<InvoiceRow> {
     const [invoice] = await queryRows<InvoiceRow>(
       m,
-      `INSERT INTO settlement_invoices (invoice_reference, mode, debtor_business_id, creditor_business_id, currency,
-                                       amount, status, entry_count, period_end, paid_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9, CASE WHEN $7 = 'paid' THEN now() END)
-       RETURNING ${INVOICE_COLUMNS}`,
-      [
-        i.reference,
-        i.mode,
-        i.debtorBusinessId,
-        i.creditorBusinessId,
-        i.currency,
-        i.amount,
-        i.status,
-        i.entryCount,
-        i.periodEnd,
-      ],
+      `${INSERT_INVOICE.text} RETURNING ${INVOICE_COLUMNS}`,
+      INSERT_INVOICE.params(i),
     );
     return invoice;
   }

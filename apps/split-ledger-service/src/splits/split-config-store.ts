@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, columnList, keysetPage, queryRows, type PageRequest } from '@payments/database';
+import {
+  type EntityManager,
+  columnList,
+  jsonInsert,
+  keysetPage,
+  queryRows,
+  type PageRequest,
+} from '@payments/database';
 import {
   ErrorCodes,
   UUID_PATTERN,
@@ -66,6 +73,42 @@ export interface SplitTerms {
   description: string | null;
 }
 
+/** A new config as its creator gives it: the columns its insert writes, named as they are. */
+export type NewSplitConfig = Pick<SplitConfigRow, 'owner_business_id' | 'partner_business_id' | 'mode' | 'currency'> &
+  SplitTerms;
+
+const INSERT_CONFIG = jsonInsert<NewSplitConfig>({
+  table: 'split_configs',
+  fields: {
+    owner_business_id: 'integer',
+    partner_business_id: 'integer',
+    mode: 'text',
+    currency: 'text',
+    split_type: 'text',
+    split_value: 'bigint',
+    split_role: 'text',
+    description: 'text',
+  },
+});
+
+/** A config's terms from now on: a split_config_versions row as it is opened (valid_from now, valid_to null). */
+type NewSplitVersion = Pick<SplitConfigRow, 'version' | 'split_type' | 'split_value' | 'split_role' | 'description'> & {
+  split_config_id: string;
+};
+
+const INSERT_VERSION = jsonInsert<NewSplitVersion>({
+  table: 'split_config_versions',
+  fields: {
+    split_config_id: 'bigint',
+    version: 'integer',
+    split_type: 'text',
+    split_value: 'bigint',
+    split_role: 'text',
+    description: 'text',
+  },
+  computed: { valid_from: 'now()' },
+});
+
 export function toSplitConfigView(r: SplitConfigRow): SplitConfigView {
   return {
     public_id: r.public_id,
@@ -98,16 +141,11 @@ export interface TermsSubject {
 
 @Injectable()
 export class SplitConfigStore {
-  async create(
-    m: EntityManager,
-    c: { owner: number; partner: number; mode: Mode; currency: string } & SplitTerms,
-  ): Promise<SplitConfigRow> {
+  async create(m: EntityManager, c: NewSplitConfig): Promise<SplitConfigRow> {
     const [row] = await queryRows<SplitConfigRow>(
       m,
-      `INSERT INTO split_configs (owner_business_id, partner_business_id, mode, currency, split_type, split_value,
-                                 split_role, description)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING ${CONFIG_COLUMNS}`,
-      [c.owner, c.partner, c.mode, c.currency, c.split_type, c.split_value, c.split_role, c.description],
+      `${INSERT_CONFIG.text} RETURNING ${CONFIG_COLUMNS}`,
+      INSERT_CONFIG.params(c),
     );
     await this.openVersion(m, row);
     return row;
@@ -233,11 +271,10 @@ export class SplitConfigStore {
   // now() is the DB transaction's start: the closing and the opening instant are the same, so
   // [valid_from, valid_to) intervals of one config never overlap and leave no gap.
   private async openVersion(m: EntityManager, row: SplitConfigRow): Promise<void> {
+    const { id, version, split_type, split_value, split_role, description } = row;
     await m.query(
-      `INSERT INTO split_config_versions
-              (split_config_id, version, split_type, split_value, split_role, description, valid_from)
-       VALUES ($1,$2,$3,$4,$5,$6, now())`,
-      [row.id, row.version, row.split_type, row.split_value, row.split_role, row.description],
+      INSERT_VERSION.text,
+      INSERT_VERSION.params({ split_config_id: id, version, split_type, split_value, split_role, description }),
     );
   }
 

@@ -3,6 +3,7 @@ import {
   DataSource,
   type EntityManager,
   columnList,
+  jsonInsert,
   keysetPage,
   queryRows,
   type PageRequest,
@@ -56,14 +57,21 @@ const CALLBACK_COLUMNS = columnList<CallbackRow>({
   failing_since: true,
 });
 
-export interface NewCallback {
-  businessId: number;
-  mode: Mode;
-  url: string;
-  description: string;
-  events: string[];
-  secret: string;
-}
+/** A new callback as its creator gives it: the columns its insert writes, named as they are. */
+export type NewCallback = Pick<CallbackRow, 'business_id' | 'mode' | 'url' | 'description' | 'events' | 'secret'>;
+
+/** The signing secret is stored as given (it signs deliveries); in a logged failure its field is redacted by name. */
+const INSERT_CALLBACK = jsonInsert<NewCallback>({
+  table: 'callbacks',
+  fields: {
+    business_id: 'integer',
+    mode: 'text',
+    url: 'text',
+    description: 'text',
+    events: 'text[]',
+    secret: 'text',
+  },
+});
 
 /** What an update may change; null leaves a field as it is. */
 export interface CallbackChanges {
@@ -135,9 +143,8 @@ export class CallbackStore {
   async insert(m: EntityManager, c: NewCallback): Promise<CallbackRow> {
     const [row] = await queryRows<CallbackRow>(
       m,
-      `INSERT INTO callbacks (business_id, mode, url, description, events, secret)
-       VALUES ($1,$2,$3,$4,$5,$6) RETURNING ${CALLBACK_COLUMNS}`,
-      [c.businessId, c.mode, c.url, c.description, c.events, c.secret],
+      `${INSERT_CALLBACK.text} RETURNING ${CALLBACK_COLUMNS}`,
+      INSERT_CALLBACK.params(c),
     );
     return row;
   }

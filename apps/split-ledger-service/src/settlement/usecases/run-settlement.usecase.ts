@@ -46,15 +46,15 @@ export class RunSettlementUseCase {
         const reference = invoiceReference(period_end, plan, n + 1);
         const zero = plan.amount === 0;
         const invoice = await this.invoices.insert(m, {
-          reference,
+          invoice_reference: reference,
           mode: plan.mode,
-          debtorBusinessId: plan.debtorBusinessId,
-          creditorBusinessId: plan.creditorBusinessId,
+          debtor_business_id: plan.debtorBusinessId,
+          creditor_business_id: plan.creditorBusinessId,
           currency: plan.currency,
           amount: plan.amount,
           status: zero ? 'paid' : 'issued',
-          entryCount: plan.entryIds.length,
-          periodEnd: period_end,
+          entry_count: plan.entryIds.length,
+          period_end,
         });
         const moved = await this.ledger.invoice(m, plan.entryIds, zero ? 'settled' : 'invoiced', reference);
         // Cannot happen while the rows are locked; if it did, committing would misstate the invoice.

@@ -32,8 +32,8 @@ export class CreateSplitConfigUseCase {
       throw new DomainException(ErrorCodes.ValidationError, `${problems[0].field} ${problems[0].message}`, problems);
     const row = await this.ds.transaction((m) =>
       this.store.create(m, {
-        owner: ctx.business_id,
-        partner: body.partner_business_id,
+        owner_business_id: ctx.business_id,
+        partner_business_id: body.partner_business_id,
         mode: ctx.mode,
         currency: body.currency,
         split_type: body.split_type,

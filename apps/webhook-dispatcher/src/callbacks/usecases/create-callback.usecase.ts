@@ -29,7 +29,7 @@ export class CreateCallbackUseCase {
         );
       }
       const row = await this.store.insert(m, {
-        businessId: ctx.business_id,
+        business_id: ctx.business_id,
         mode: ctx.mode,
         url: body.url,
         description: body.description ?? '',
