@@ -40,7 +40,7 @@ export interface JsonInsertSpec<Values> {
 }
 
 export interface JsonInsert<Values> {
-  /** `INSERT INTO table (…) SELECT … FROM jsonb_to_record($1::jsonb) AS d(…)`; append ON CONFLICT or RETURNING. */
+  /** The insert, reading the document with jsonb_to_record; append ON CONFLICT or RETURNING. */
   readonly text: string;
   /** The statement's one parameter: the document, with exactly the declared fields. */
   params(values: Values): [string];

@@ -126,6 +126,8 @@ const NOT_TABLES = new Set([
   'now',
   'unnest',
   'jsonb_to_recordset',
+  'jsonb_to_record',
+  'r',
   'pg_database',
   'pg_index',
   'pg_class',

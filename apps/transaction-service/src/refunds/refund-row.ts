@@ -1,5 +1,5 @@
 import type { Metadata, Mode, RefundSnapshot, RefundStatus, RefundView } from '@payments/contracts';
-import { columnList, jsonInsert, qualify } from '@payments/database';
+import { columnList } from '@payments/database';
 
 /** A refunds row as PostgreSQL returns it (bigint columns arrive as strings). */
 export interface RefundOwnRow {
@@ -47,18 +47,6 @@ export interface RefundRow extends RefundOwnRow {
   txn_amount: string;
 }
 
-/** RefundRow's columns over refunds `r` asRefundRows with transactions `t`. */
-export const REFUND_ROW_COLUMNS = `${qualify(REFUND_COLUMNS, 'r')},
-  t.public_id AS txn_public_id, t.reference AS txn_reference, t.amount AS txn_amount`;
-
-/** Selects RefundRows; append a WHERE clause. Reads only. */
-export const REFUND_SELECT = `SELECT ${REFUND_ROW_COLUMNS}
-  FROM refunds r JOIN transactions t ON t.id = r.transaction_id`;
-
-/** A statement writing refunds and returning their rows (`RETURNING REFUND_COLUMNS`), as RefundRows. */
-export const asRefundRows = (write: string) =>
-  `WITH r AS (${write}) SELECT ${REFUND_ROW_COLUMNS} FROM r JOIN transactions t ON t.id = r.transaction_id`;
-
 /** A new refund as its creator gives it: the columns its insert writes, named as they are. */
 export interface NewRefund {
   transaction_id: string;
@@ -76,27 +64,6 @@ export interface NewRefund {
   /** ctx.idempotency_key of the creating request (unique per business and mode). */
   idempotency_key: string | null;
 }
-
-export const INSERT_REFUND = jsonInsert<Required<NewRefund> & Pick<RefundOwnRow, 'public_id' | 'status'>>({
-  table: 'refunds',
-  fields: {
-    public_id: 'text',
-    transaction_id: 'bigint',
-    business_id: 'integer',
-    mode: 'text',
-    amount: 'bigint',
-    currency: 'text',
-    status: 'text',
-    message: 'text',
-    reason: 'text',
-    metadata: 'jsonb',
-    description: 'text',
-    idempotency_key: 'text',
-    settle_in: 'double precision',
-  },
-  computed: { settle_at: 'now() + make_interval(secs => settle_in)' },
-  inputs: ['settle_in'],
-});
 
 export function toRefundView(r: RefundRow): RefundView {
   return {

@@ -1,26 +1,57 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, type TransactionManager, keysetPage, queryRows } from '@payments/database';
+import {
+  type EntityManager,
+  type TransactionManager,
+  jsonInsert,
+  keysetPage,
+  qualify,
+  queryRows,
+} from '@payments/database';
 import { Topics, type RefundStatus, type RefundStatusChangedData, type Mode } from '@payments/contracts';
 import { appendToOutbox } from '@payments/messaging';
 import { publicId, unknownCursor } from '@payments/platform';
 import { ConcurrentStatusChange, PRODUCER } from '../transactions/transaction-store';
 import { canRefundTransition } from '../transactions/domain/status-machine';
-import {
-  INSERT_REFUND,
-  REFUND_COLUMNS,
-  REFUND_SELECT,
-  asRefundRows,
-  toRefundSnapshot,
-  type NewRefund,
-  type RefundOwnRow,
-  type RefundRow,
-} from './refund-row';
+import { REFUND_COLUMNS, toRefundSnapshot, type NewRefund, type RefundOwnRow, type RefundRow } from './refund-row';
 
 export * from './refund-row';
 
 /** Shared by the claim and the scheduler's look, so they cannot drift; `r` is the refunds row. */
 const REFUND_SETTLEMENT_WAITING = "r.status = 'pending' AND r.mode = 'test' AND r.settle_at IS NOT NULL";
 const REFUND_SETTLEMENT_DUE_WHERE = `${REFUND_SETTLEMENT_WAITING} AND r.settle_at <= now()`;
+
+/** RefundRow's columns over refunds `r` joined with transactions `t`. */
+const REFUND_ROW_COLUMNS = `${qualify(REFUND_COLUMNS, 'r')},
+  t.public_id AS txn_public_id, t.reference AS txn_reference, t.amount AS txn_amount`;
+
+/** Selects RefundRows; append a WHERE clause. Reads only. */
+const REFUND_SELECT = `SELECT ${REFUND_ROW_COLUMNS}
+  FROM refunds r JOIN transactions t ON t.id = r.transaction_id`;
+
+/** A statement writing refunds and returning their rows (`RETURNING REFUND_COLUMNS`), as RefundRows. */
+const asRefundRows = (write: string) =>
+  `WITH r AS (${write}) SELECT ${REFUND_ROW_COLUMNS} FROM r JOIN transactions t ON t.id = r.transaction_id`;
+
+const INSERT_REFUND = jsonInsert<Required<NewRefund> & Pick<RefundOwnRow, 'public_id' | 'status'>>({
+  table: 'refunds',
+  fields: {
+    public_id: 'text',
+    transaction_id: 'bigint',
+    business_id: 'integer',
+    mode: 'text',
+    amount: 'bigint',
+    currency: 'text',
+    status: 'text',
+    message: 'text',
+    reason: 'text',
+    metadata: 'jsonb',
+    description: 'text',
+    idempotency_key: 'text',
+    settle_in: 'double precision',
+  },
+  computed: { settle_at: 'now() + make_interval(secs => settle_in)' },
+  inputs: ['settle_in'],
+});
 
 /** The one place a refund's status changes, with its `refund.status_changed` outbox event. */
 @Injectable()
