@@ -7,11 +7,10 @@ export type ColumnType =
 
 /**
  * A row type's columns, listed once: the object must name every key of `Row` and no other, so a column added to the
- * type and not here (or the reverse) fails to compile. With `alias`, each is qualified (`r.id, r.status`).
+ * type and not here (or the reverse) fails to compile.
  */
-export function columnList<Row>(keys: { [K in keyof Row]-?: true }, alias?: string): string {
-  const list = Object.keys(keys).join(', ');
-  return alias ? qualify(list, alias) : list;
+export function columnList<Row>(keys: { [K in keyof Row]-?: true }): string {
+  return Object.keys(keys).join(', ');
 }
 
 /** A column list (columnList) with each column qualified by a table alias: `id, status` → `r.id, r.status`. */

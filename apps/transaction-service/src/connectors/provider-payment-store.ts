@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, columnList, queryRows } from '@payments/database';
+import { type EntityManager, columnList, qualify, queryRows } from '@payments/database';
 import type { InitiateOutcome, ProviderName } from './connector';
 import type { Mode } from '@payments/contracts';
 
@@ -30,10 +30,10 @@ export interface ProviderPaymentRow {
 }
 
 /**
- * Every column of ProviderPaymentRow, named once for the lists below. The table's `updated_at` is written by every
- * change and read by none.
+ * Every column of ProviderPaymentRow: what each statement reads or returns, so a row is exactly this type. The
+ * table's `updated_at` is written by every change and read by none.
  */
-const PAYMENT_KEYS = {
+const PAYMENT_COLUMNS = columnList<ProviderPaymentRow>({
   transaction_id: true,
   provider: true,
   state: true,
@@ -49,11 +49,10 @@ const PAYMENT_KEYS = {
   not_found_checks: true,
   last_error: true,
   created_at: true,
-} satisfies Record<keyof ProviderPaymentRow, true>;
+});
 
-/** What each statement reads or returns of a row, so it is exactly ProviderPaymentRow: unqualified, and as `p.…`. */
-const PAYMENT_COLUMNS = columnList<ProviderPaymentRow>(PAYMENT_KEYS);
-const PAYMENT_COLUMNS_P = columnList<ProviderPaymentRow>(PAYMENT_KEYS, 'p');
+/** The same list over the alias `p`. */
+const PAYMENT_COLUMNS_P = qualify(PAYMENT_COLUMNS, 'p');
 
 /** A due row as the poller claims it, with what it needs of its transaction. */
 export interface DueProviderPayment extends ProviderPaymentRow {

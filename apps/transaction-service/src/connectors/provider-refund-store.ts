@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, columnList, queryRows } from '@payments/database';
+import { type EntityManager, columnList, qualify, queryRows } from '@payments/database';
 import type { ProviderName } from './connector';
 import type { Mode } from '@payments/contracts';
 
@@ -21,8 +21,8 @@ export interface ProviderRefundRow {
   updated_at: Date;
 }
 
-/** Every column of ProviderRefundRow, named once for the lists below. */
-const REFUND_KEYS = {
+/** Every column of ProviderRefundRow: what each statement reads or returns, so a row is exactly this type. */
+const REFUND_COLUMNS = columnList<ProviderRefundRow>({
   refund_id: true,
   provider: true,
   state: true,
@@ -31,11 +31,10 @@ const REFUND_KEYS = {
   last_error: true,
   created_at: true,
   updated_at: true,
-} satisfies Record<keyof ProviderRefundRow, true>;
+});
 
-/** What each statement reads or returns of a row, so it is exactly ProviderRefundRow: unqualified, and as `pr.…`. */
-const REFUND_COLUMNS = columnList<ProviderRefundRow>(REFUND_KEYS);
-const REFUND_COLUMNS_PR = columnList<ProviderRefundRow>(REFUND_KEYS, 'pr');
+/** The same list over the alias `pr`. */
+const REFUND_COLUMNS_PR = qualify(REFUND_COLUMNS, 'pr');
 
 /** A refund to send, with what the provider call needs of it and of its payment. */
 export interface RefundToSend extends ProviderRefundRow {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, GroupCommit, columnList, queryRows } from '@payments/database';
+import { DataSource, type EntityManager, GroupCommit, columnList, qualify, queryRows } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';
 import type {
   ClaimedAttempt,
@@ -24,8 +24,8 @@ export type {
   WebhookEventRow,
 } from './delivery-rows';
 
-/** Every column of DeliveryRow, in the table's order, named once for the lists below. */
-const DELIVERY_KEYS = {
+/** Every column of DeliveryRow, in the table's order: what each statement reads or returns. */
+const DELIVERY_COLUMNS = columnList<DeliveryRow>({
   id: true,
   public_id: true,
   event_id: true,
@@ -41,11 +41,10 @@ const DELIVERY_KEYS = {
   created_at: true,
   updated_at: true,
   lock_token: true,
-} satisfies Record<keyof DeliveryRow, true>;
+});
 
-/** What each statement reads or returns of a delivery, so a row is exactly DeliveryRow: unqualified, and as `d.…`. */
-const DELIVERY_COLUMNS = columnList<DeliveryRow>(DELIVERY_KEYS);
-const DELIVERY_COLUMNS_D = columnList<DeliveryRow>(DELIVERY_KEYS, 'd');
+/** The same list over the alias `d`. */
+const DELIVERY_COLUMNS_D = qualify(DELIVERY_COLUMNS, 'd');
 
 /**
  * The worker's side of `deliveries` and `delivery_attempts`: fan-out, queue hand-off, claims and
