@@ -16,7 +16,7 @@ describe('jsonInsert', () => {
     delay: number | null;
   }
   const insert = jsonInsert<Values>({
-    table: 'things',
+    into: 'things',
     fields: { name: 'text', tags: 'text[]', note: 'text', amount: 'bigint', delay: 'double precision' },
     computed: { due_at: 'now() + make_interval(secs => delay)' },
     inputs: ['delay'],
@@ -35,6 +35,12 @@ describe('jsonInsert', () => {
     const values = { name: 'a', tags: ['x', 'y'], note: undefined as unknown as null, amount: 5, delay: 1.5 };
     const [document] = insert.params({ ...values, extra: 'not sent' } as Values);
     expect(JSON.parse(document)).toEqual({ name: 'a', tags: ['x', 'y'], note: null, amount: 5, delay: 1.5 });
+  });
+
+  it('refuses a number JSON cannot carry instead of writing null for it', () => {
+    const values = { name: 'a', tags: [], note: null, amount: 5 };
+    expect(() => insert.params({ ...values, delay: Number.NaN })).toThrow('delay is not a finite number');
+    expect(() => insert.params({ ...values, amount: Infinity, delay: null })).toThrow('amount is not a finite number');
   });
 
   it('defines the record by the declared types', () => {

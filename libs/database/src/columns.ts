@@ -29,7 +29,8 @@ export function recordDefinition(fields: Record<string, ColumnType>): string {
 }
 
 export interface JsonInsertSpec<Values> {
-  table: string;
+  /** The table written. */
+  into: string;
   /** Every field of the document with its type; each is written to the column of its name, unless in `inputs`. */
   fields: { [K in keyof Values]-?: ColumnType };
   /** Columns the database computes from the document's fields, as SQL over them: `{ settle_at: 'now() + …' }`. */
@@ -58,8 +59,14 @@ export function jsonInsert<Values>(spec: JsonInsertSpec<Values>): JsonInsert<Val
   const columns = [...written, ...computed.map(([column]) => column)].join(', ');
   const values = [...written, ...computed.map(([, sql]) => sql)].join(', ');
   return {
-    text: `INSERT INTO ${spec.table} (${columns})
+    text: `INSERT INTO ${spec.into} (${columns})
            SELECT ${values} FROM jsonb_to_record($1::jsonb) AS d(${recordDefinition(spec.fields)})`,
-    params: (v) => [JSON.stringify(Object.fromEntries(fields.map((field) => [field, v[field] ?? null])))],
+    params: (v) => [JSON.stringify(Object.fromEntries(fields.map((field) => [field, documentValue(field, v[field])])))],
   };
+}
+
+/** A field's value in the document; a number JSON cannot carry (NaN, Infinity) would become null, so it throws. */
+function documentValue(field: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new RangeError(`${field} is not a finite number`);
+  return value ?? null;
 }

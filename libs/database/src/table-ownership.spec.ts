@@ -127,7 +127,7 @@ const NOT_TABLES = new Set([
   'unnest',
   'jsonb_to_recordset',
   'jsonb_to_record',
-  'r',
+  'written',
   'pg_database',
   'pg_index',
   'pg_class',
@@ -162,9 +162,9 @@ function tableUses(file: string, text: string): Use[] {
       line: text.slice(0, m.index).split('\n').length,
     });
   }
-  // Queries a helper builds from a table name (keysetPage): the file naming the table reads it.
-  for (const m of text.matchAll(/\btable:\s*'([a-z_][a-z0-9_]*)'/g)) {
-    uses.push({ file, table: m[1], write: false, line: text.slice(0, m.index).split('\n').length });
+  // Statements a helper builds from a table name: keysetPage's `table` reads it, jsonInsert's `into` writes it.
+  for (const m of text.matchAll(/\b(table|into):\s*'([a-z_][a-z0-9_]*)'/g)) {
+    uses.push({ file, table: m[2], write: m[1] === 'into', line: text.slice(0, m.index).split('\n').length });
   }
   return uses;
 }

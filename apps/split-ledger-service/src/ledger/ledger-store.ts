@@ -93,7 +93,7 @@ export const LEDGER_ENTRY_COLUMNS = columnList<LedgerEntryRow>({
  * that impossible, and the constraint makes it impossible even for a bug.
  */
 const INSERT_ENTRY = jsonInsert<NewLedgerEntry>({
-  table: 'ledger_entries',
+  into: 'ledger_entries',
   fields: {
     kind: 'text',
     mode: 'text',

@@ -82,7 +82,7 @@ export type NewInvoice = Pick<
 
 /** A paid invoice (of 0) is closed at once: its paid_at is now. */
 const INSERT_INVOICE = jsonInsert<NewInvoice>({
-  table: 'settlement_invoices',
+  into: 'settlement_invoices',
   fields: {
     invoice_reference: 'text',
     mode: 'text',

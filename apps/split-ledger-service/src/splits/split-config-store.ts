@@ -78,7 +78,7 @@ export type NewSplitConfig = Pick<SplitConfigRow, 'owner_business_id' | 'partner
   SplitTerms;
 
 const INSERT_CONFIG = jsonInsert<NewSplitConfig>({
-  table: 'split_configs',
+  into: 'split_configs',
   fields: {
     owner_business_id: 'integer',
     partner_business_id: 'integer',
@@ -97,7 +97,7 @@ type NewSplitVersion = Pick<SplitConfigRow, 'version' | 'split_type' | 'split_va
 };
 
 const INSERT_VERSION = jsonInsert<NewSplitVersion>({
-  table: 'split_config_versions',
+  into: 'split_config_versions',
   fields: {
     split_config_id: 'bigint',
     version: 'integer',

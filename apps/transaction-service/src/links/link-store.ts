@@ -63,7 +63,7 @@ export type NewLink = Pick<
 > & { amount: number; charges: number };
 
 const INSERT_LINK = jsonInsert<NewLink & Pick<LinkRow, 'public_id'>>({
-  table: 'payment_links',
+  into: 'payment_links',
   fields: {
     public_id: 'text',
     business_id: 'integer',

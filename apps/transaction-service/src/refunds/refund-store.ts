@@ -30,10 +30,11 @@ const REFUND_SELECT = `SELECT ${REFUND_ROW_COLUMNS}
 
 /** A statement writing refunds and returning their rows (`RETURNING REFUND_COLUMNS`), as RefundRows. */
 const asRefundRows = (write: string) =>
-  `WITH r AS (${write}) SELECT ${REFUND_ROW_COLUMNS} FROM r JOIN transactions t ON t.id = r.transaction_id`;
+  `WITH written AS (${write})
+   SELECT ${REFUND_ROW_COLUMNS} FROM written r JOIN transactions t ON t.id = r.transaction_id`;
 
 const INSERT_REFUND = jsonInsert<Required<NewRefund> & Pick<RefundOwnRow, 'public_id' | 'status'>>({
-  table: 'refunds',
+  into: 'refunds',
   fields: {
     public_id: 'text',
     transaction_id: 'bigint',

@@ -62,7 +62,7 @@ export type NewCallback = Pick<CallbackRow, 'business_id' | 'mode' | 'url' | 'de
 
 /** The signing secret is stored as given (it signs deliveries); in a logged failure its field is redacted by name. */
 const INSERT_CALLBACK = jsonInsert<NewCallback>({
-  table: 'callbacks',
+  into: 'callbacks',
   fields: {
     business_id: 'integer',
     mode: 'text',
