@@ -27,7 +27,7 @@ describe('stores: locks and the database clock', () => {
     const business = await gateway.ds.transaction((m) => new BusinessStore(gateway.ds).insert(m, 'Clock'));
     const add = (hash: string, type: 'secret' | 'public', mode: 'test' | 'live' = 'test') =>
       gateway.ds.transaction((m) =>
-        keys.insert(m, { businessId: business.id, mode, type, hash, prefix: hash.slice(0, 8) }),
+        keys.insert(m, { business_id: business.id, mode, key_type: type, key_hash: hash, prefix: hash.slice(0, 8) }),
       );
     await add('hash-secret-1', 'secret');
     await add('hash-public-1', 'public');

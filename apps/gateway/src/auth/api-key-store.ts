@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, queryRows } from '@payments/database';
+import { DataSource, type EntityManager, jsonInsert, queryRows } from '@payments/database';
 import type { KeyType, Mode } from '@payments/contracts';
 
 /** What a valid key stands for. */
@@ -10,22 +10,27 @@ export interface ApiKeyRow {
   expires_at: Date | null;
 }
 
+/** A new key as it is stored: its hash and a display prefix, never the key. */
+export interface NewApiKey {
+  business_id: number;
+  mode: Mode;
+  key_type: KeyType;
+  key_hash: string;
+  prefix: string;
+}
+
+const INSERT_KEY = jsonInsert<NewApiKey>({
+  into: 'api_keys',
+  fields: { business_id: 'integer', mode: 'text', key_type: 'text', key_hash: 'text', prefix: 'text' },
+});
+
 /** Every read and write of `api_keys`; only SHA-256 hashes of keys are stored. */
 @Injectable()
 export class ApiKeyStore {
   constructor(private readonly ds: DataSource) {}
 
-  async insert(
-    m: EntityManager,
-    k: { businessId: number; mode: Mode; type: KeyType; hash: string; prefix: string },
-  ): Promise<void> {
-    await m.query('INSERT INTO api_keys (business_id, mode, key_type, key_hash, prefix) VALUES ($1,$2,$3,$4,$5)', [
-      k.businessId,
-      k.mode,
-      k.type,
-      k.hash,
-      k.prefix,
-    ]);
+  async insert(m: EntityManager, key: NewApiKey): Promise<void> {
+    await m.query(INSERT_KEY.text, INSERT_KEY.params(key));
   }
 
   /**

@@ -73,7 +73,13 @@ export class BusinessesService {
 
   private async issue(m: EntityManager, businessId: number, mode: Mode, type: KeyType): Promise<string> {
     const key = newApiKey(type, mode);
-    await this.keyStore.insert(m, { businessId, mode, type, hash: hashApiKey(key), prefix: displayPrefix(key) });
+    await this.keyStore.insert(m, {
+      business_id: businessId,
+      mode,
+      key_type: type,
+      key_hash: hashApiKey(key),
+      prefix: displayPrefix(key),
+    });
     return key;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, queryRows } from '@payments/database';
+import { DataSource, jsonInsert, queryRows } from '@payments/database';
 import type { DashboardApi, Mode } from '@payments/contracts';
 
 export type AuditEntry = DashboardApi.AuditEntry;
@@ -14,6 +14,20 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
   ip: string;
 }
+
+const APPEND = jsonInsert<Required<AuditRecord>>({
+  into: 'dashboard_audit_log',
+  fields: {
+    business_id: 'integer',
+    user_id: 'integer',
+    actor: 'text',
+    action: 'text',
+    mode: 'text',
+    target: 'text',
+    details: 'jsonb',
+    ip: 'text',
+  },
+});
 
 interface AuditRow {
   id: string;
@@ -32,11 +46,7 @@ export class AuditStore {
   constructor(private readonly ds: DataSource) {}
 
   async append(r: AuditRecord): Promise<void> {
-    await this.ds.query(
-      'INSERT INTO dashboard_audit_log (business_id, user_id, actor, action, mode, target, details, ip) ' +
-        'VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-      [r.business_id, r.user_id, r.actor, r.action, r.mode, r.target, JSON.stringify(r.details ?? {}), r.ip],
-    );
+    await this.ds.query(APPEND.text, APPEND.params({ ...r, details: r.details ?? {} }));
   }
 
   /** One page, newest first; `before` is the id of the last entry of the previous page. */

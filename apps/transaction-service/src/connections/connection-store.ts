@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, columnList, queryRows } from '@payments/database';
+import { DataSource, columnList, jsonInsert, queryRows } from '@payments/database';
 import type { ConnectionProvider, ConnectionView, Mode } from '@payments/contracts';
 import { PROVIDER_CONNECTIONS } from '@payments/domain';
 import { CredentialsCipher, type CredentialScope } from './credentials-cipher';
@@ -28,6 +28,14 @@ const CONNECTION_COLUMNS = columnList<ConnectionRow>({
   version: true,
   created_at: true,
   updated_at: true,
+});
+
+/** A connection as it is written: its credentials sealed (CredentialsCipher). */
+const INSERT_CONNECTION = jsonInsert<
+  Pick<ConnectionRow, 'business_id' | 'mode' | 'provider' | 'credentials' | 'account'>
+>({
+  into: 'provider_connections',
+  fields: { business_id: 'integer', mode: 'text', provider: 'text', credentials: 'text', account: 'text' },
 });
 
 /** What the API shows of a connection: never its credentials. */
@@ -98,15 +106,21 @@ export class ConnectionStore {
       );
       if (current && current.account === account && this.holds(current, credentials)) return current;
       // Two first PUTs at once both find no row: the later insert becomes an update.
+      const connection = {
+        business_id: scope.businessId,
+        mode: scope.mode,
+        provider: scope.provider,
+        credentials: this.cipher.seal(credentials, scope),
+        account,
+      };
       const [row] = await queryRows<ConnectionRow>(
         m,
-        `INSERT INTO provider_connections (business_id, mode, provider, credentials, account)
-         VALUES ($1, $2, $3, $4, $5)
+        `${INSERT_CONNECTION.text}
          ON CONFLICT (business_id, mode, provider) DO UPDATE
            SET credentials = EXCLUDED.credentials, account = EXCLUDED.account, updated_at = now(),
                version = provider_connections.version + 1
          RETURNING ${CONNECTION_COLUMNS}`,
-        [scope.businessId, scope.mode, scope.provider, this.cipher.seal(credentials, scope), account],
+        INSERT_CONNECTION.params(connection),
       );
       return row;
     });
