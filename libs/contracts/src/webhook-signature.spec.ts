@@ -30,4 +30,14 @@ describe('webhook signatures (checked with the standardwebhooks package)', () =>
     const at = new Date('2026-11-22T10:00:00Z');
     expect(signPayload(secret, 'evt_3', at.getTime() / 1000, body)).toBe(new Webhook(secret).sign('evt_3', at, body));
   });
+
+  it('signs alike with its imported key cached, and after more secrets than the cache holds', () => {
+    const secret = newWebhookSecret();
+    const at = new Date('2026-11-22T10:00:00Z');
+    const expected = new Webhook(secret).sign('evt_4', at, body);
+    expect(signPayload(secret, 'evt_4', at.getTime() / 1000, body)).toBe(expected);
+    expect(signPayload(secret, 'evt_4', at.getTime() / 1000, body)).toBe(expected);
+    for (let i = 0; i < 10_001; i++) signPayload(newWebhookSecret(), 'evt_x', 1, 'x');
+    expect(signPayload(secret, 'evt_4', at.getTime() / 1000, body)).toBe(expected);
+  });
 });
