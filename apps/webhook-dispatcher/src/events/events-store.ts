@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, columnList, keysetPage, queryRows, type Filter } from '@payments/database';
+import {
+  DataSource,
+  type ColumnType,
+  type EntityManager,
+  columnList,
+  keysetPage,
+  queryRows,
+  recordDefinition,
+  type Filter,
+} from '@payments/database';
 import {
   ErrorCodes,
   PING_EVENT,
@@ -68,6 +77,23 @@ export interface NewWebhookEvent {
   payload: WebhookEventBody['data'];
   created_at: string | Date;
 }
+
+/** NewWebhookEvent's fields as the insert reads them from its JSON document: the one list of what it writes. */
+const NEW_EVENT_FIELDS = {
+  id: 'text',
+  source_event_id: 'text',
+  business_id: 'integer',
+  mode: 'text',
+  event_type: 'text',
+  payload: 'jsonb',
+  created_at: 'timestamptz',
+} as const satisfies { [K in keyof NewWebhookEvent]-?: ColumnType };
+const NEW_EVENT_COLUMNS = Object.keys(NEW_EVENT_FIELDS).join(', ');
+
+/** Records the events of a JSON array not recorded yet (by id), returning the ids it inserted. */
+const INSERT_NEW_EVENTS = `INSERT INTO webhook_events (${NEW_EVENT_COLUMNS})
+  SELECT ${NEW_EVENT_COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS r(${recordDefinition(NEW_EVENT_FIELDS)})
+  ON CONFLICT DO NOTHING RETURNING id`;
 
 /**
  * Only rows whose inserting transaction is older than every running one: anything written later gets a larger id, so
@@ -153,26 +179,14 @@ export class EventsStore {
   /** Records the events not recorded yet (by id); answers the ids it inserted. */
   async insertNew(m: EntityManager, rows: NewWebhookEvent[]): Promise<string[]> {
     if (rows.length === 0) return [];
-    const inserted = await queryRows<{ id: string }>(
-      m,
-      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
-       SELECT r.id, r.source_event_id, r.business_id, r.mode, r.event_type, r.payload, r.created_at
-         FROM jsonb_to_recordset($1::jsonb)
-              AS r(id text, source_event_id text, business_id integer, mode text, event_type text, payload jsonb,
-                   created_at timestamptz)
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [JSON.stringify(rows)],
-    );
+    const inserted = await queryRows<{ id: string }>(m, INSERT_NEW_EVENTS, [JSON.stringify(rows)]);
     return inserted.map((r) => r.id);
   }
 
-  /** A test ping's event (its payload is the ping's data). */
+  /** A test ping's event (its payload is the ping's data); its id is new, so a conflict is an error. */
   async insertPing(m: EntityManager, e: NewWebhookEvent): Promise<void> {
-    await m.query(
-      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [e.id, e.source_event_id, e.business_id, e.mode, e.event_type, JSON.stringify(e.payload), e.created_at],
-    );
+    const [inserted] = await this.insertNew(m, [e]);
+    if (inserted !== e.id) throw new Error(`webhook event ${e.id} already exists`);
   }
 
   /**
