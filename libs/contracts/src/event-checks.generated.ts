@@ -5,86 +5,163 @@
 /** Whether an event's data is what the consumers of its type read (event-schemas.ts). */
 export const EVENT_DATA_CHECKS: Readonly<Record<string, (data: unknown) => boolean>> = {
   'transaction.status_changed': (() => {
-    const local_0 = /^(.*)$/
+    const local_0 = /^(.*)$/;
     return function check(value) {
       return (
-        (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-        (typeof value['transaction'] === 'object' && value['transaction'] !== null && !Array.isArray(value['transaction'])) &&
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        typeof value['transaction'] === 'object' &&
+        value['transaction'] !== null &&
+        !Array.isArray(value['transaction']) &&
         Number.isInteger(value['transaction']['id']) &&
-        (typeof value['transaction']['transaction_id'] === 'string') &&
-        (typeof value['transaction']['transaction_reference'] === 'string') &&
+        typeof value['transaction']['transaction_id'] === 'string' &&
+        typeof value['transaction']['transaction_reference'] === 'string' &&
         Number.isInteger(value['transaction']['business_id']) &&
-        (((value['transaction']['mode'] === 'test')) || ((value['transaction']['mode'] === 'live'))) &&
+        (value['transaction']['mode'] === 'test' || value['transaction']['mode'] === 'live') &&
         Number.isInteger(value['transaction']['amount']) &&
         Number.isInteger(value['transaction']['charges']) &&
         Number.isInteger(value['transaction']['total']) &&
-        (typeof value['transaction']['currency'] === 'string') &&
-        (((value['transaction']['status'] === 'pending')) || ((value['transaction']['status'] === 'processing')) || ((value['transaction']['status'] === 'success')) || ((value['transaction']['status'] === 'failed'))) &&
-        (typeof value['transaction']['message'] === 'string') &&
-        (typeof value['transaction']['email'] === 'string') &&
-        (((typeof value['transaction']['payment_method_type'] === 'string')) || ((value['transaction']['payment_method_type'] === null))) &&
-        (((typeof value['transaction']['payment_method_code'] === 'string')) || ((value['transaction']['payment_method_code'] === null))) &&
-        (((typeof value['transaction']['checkout_id'] === 'string')) || ((value['transaction']['checkout_id'] === null))) &&
-        (((typeof value['transaction']['payment_link_id'] === 'string')) || ((value['transaction']['payment_link_id'] === null))) &&
-        (value['transaction']['link_splits'] !== undefined ? (Array.isArray(value['transaction']['link_splits']) && ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && Number.isInteger(value['business_id']) && (((value['type'] === 'percentage')) || ((value['type'] === 'fixed'))) && Number.isFinite(value['value']) && (value['description'] !== undefined ? ((((typeof value['description'] === 'string')) || ((value['description'] === null)))) : true)))) { return false }; return true; })(value['transaction']['link_splits'])) : true) &&
-        (value['transaction']['metadata'] !== undefined ? ((typeof value['transaction']['metadata'] === 'object' && value['transaction']['metadata'] !== null && !Array.isArray(value['transaction']['metadata']) && !(value['transaction']['metadata'] instanceof Date) && !(value['transaction']['metadata'] instanceof Uint8Array)) && (Object.entries(value['transaction']['metadata']).every(([key, value]) => (local_0.test(key) ? ((typeof value === 'string')) : true)))) : true) &&
-        (value['transaction']['description'] !== undefined ? ((((typeof value['transaction']['description'] === 'string')) || ((value['transaction']['description'] === null)))) : true) &&
+        typeof value['transaction']['currency'] === 'string' &&
+        (value['transaction']['status'] === 'pending' ||
+          value['transaction']['status'] === 'processing' ||
+          value['transaction']['status'] === 'success' ||
+          value['transaction']['status'] === 'failed') &&
+        typeof value['transaction']['message'] === 'string' &&
+        typeof value['transaction']['email'] === 'string' &&
+        (typeof value['transaction']['payment_method_type'] === 'string' ||
+          value['transaction']['payment_method_type'] === null) &&
+        (typeof value['transaction']['payment_method_code'] === 'string' ||
+          value['transaction']['payment_method_code'] === null) &&
+        (typeof value['transaction']['checkout_id'] === 'string' || value['transaction']['checkout_id'] === null) &&
+        (typeof value['transaction']['payment_link_id'] === 'string' ||
+          value['transaction']['payment_link_id'] === null) &&
+        (value['transaction']['link_splits'] !== undefined
+          ? Array.isArray(value['transaction']['link_splits']) &&
+            ((array) => {
+              for (const value of array)
+                if (!(
+                  typeof value === 'object' &&
+                  value !== null &&
+                  !Array.isArray(value) &&
+                  Number.isInteger(value['business_id']) &&
+                  (value['type'] === 'percentage' || value['type'] === 'fixed') &&
+                  Number.isFinite(value['value']) &&
+                  (value['description'] !== undefined
+                    ? typeof value['description'] === 'string' || value['description'] === null
+                    : true)
+                )) {
+                  return false;
+                }
+              return true;
+            })(value['transaction']['link_splits'])
+          : true) &&
+        (value['transaction']['metadata'] !== undefined
+          ? typeof value['transaction']['metadata'] === 'object' &&
+            value['transaction']['metadata'] !== null &&
+            !Array.isArray(value['transaction']['metadata']) &&
+            !(value['transaction']['metadata'] instanceof Date) &&
+            !(value['transaction']['metadata'] instanceof Uint8Array) &&
+            Object.entries(value['transaction']['metadata']).every(([key, value]) =>
+              local_0.test(key) ? typeof value === 'string' : true,
+            )
+          : true) &&
+        (value['transaction']['description'] !== undefined
+          ? typeof value['transaction']['description'] === 'string' || value['transaction']['description'] === null
+          : true) &&
         Number.isInteger(value['transaction']['version']) &&
-        (typeof value['transaction']['date_created'] === 'string') &&
-        (typeof value['transaction']['date_updated'] === 'string') &&
-        (((((value['previous_status'] === 'pending')) || ((value['previous_status'] === 'processing')) || ((value['previous_status'] === 'success')) || ((value['previous_status'] === 'failed')))) || ((value['previous_status'] === null))) &&
-        (((value['status'] === 'pending')) || ((value['status'] === 'processing')) || ((value['status'] === 'success')) || ((value['status'] === 'failed')))
-      )
-    }
+        typeof value['transaction']['date_created'] === 'string' &&
+        typeof value['transaction']['date_updated'] === 'string' &&
+        (value['previous_status'] === 'pending' ||
+          value['previous_status'] === 'processing' ||
+          value['previous_status'] === 'success' ||
+          value['previous_status'] === 'failed' ||
+          value['previous_status'] === null) &&
+        (value['status'] === 'pending' ||
+          value['status'] === 'processing' ||
+          value['status'] === 'success' ||
+          value['status'] === 'failed')
+      );
+    };
   })(),
   'refund.status_changed': (() => {
-    const local_0 = /^(.*)$/
+    const local_0 = /^(.*)$/;
     return function check(value) {
       return (
-        (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-        (typeof value['refund'] === 'object' && value['refund'] !== null && !Array.isArray(value['refund'])) &&
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        typeof value['refund'] === 'object' &&
+        value['refund'] !== null &&
+        !Array.isArray(value['refund']) &&
         Number.isInteger(value['refund']['id']) &&
-        (typeof value['refund']['refund_id'] === 'string') &&
+        typeof value['refund']['refund_id'] === 'string' &&
         Number.isInteger(value['refund']['business_id']) &&
-        (((value['refund']['mode'] === 'test')) || ((value['refund']['mode'] === 'live'))) &&
+        (value['refund']['mode'] === 'test' || value['refund']['mode'] === 'live') &&
         Number.isInteger(value['refund']['amount']) &&
-        (typeof value['refund']['currency'] === 'string') &&
-        (((value['refund']['status'] === 'pending')) || ((value['refund']['status'] === 'success')) || ((value['refund']['status'] === 'failed'))) &&
-        (typeof value['refund']['message'] === 'string') &&
-        (value['refund']['reason'] !== undefined ? ((((typeof value['refund']['reason'] === 'string')) || ((value['refund']['reason'] === null)))) : true) &&
-        (value['refund']['metadata'] !== undefined ? ((typeof value['refund']['metadata'] === 'object' && value['refund']['metadata'] !== null && !Array.isArray(value['refund']['metadata']) && !(value['refund']['metadata'] instanceof Date) && !(value['refund']['metadata'] instanceof Uint8Array)) && (Object.entries(value['refund']['metadata']).every(([key, value]) => (local_0.test(key) ? ((typeof value === 'string')) : true)))) : true) &&
-        (value['refund']['description'] !== undefined ? ((((typeof value['refund']['description'] === 'string')) || ((value['refund']['description'] === null)))) : true) &&
-        (typeof value['refund']['transaction'] === 'object' && value['refund']['transaction'] !== null && !Array.isArray(value['refund']['transaction'])) &&
+        typeof value['refund']['currency'] === 'string' &&
+        (value['refund']['status'] === 'pending' ||
+          value['refund']['status'] === 'success' ||
+          value['refund']['status'] === 'failed') &&
+        typeof value['refund']['message'] === 'string' &&
+        (value['refund']['reason'] !== undefined
+          ? typeof value['refund']['reason'] === 'string' || value['refund']['reason'] === null
+          : true) &&
+        (value['refund']['metadata'] !== undefined
+          ? typeof value['refund']['metadata'] === 'object' &&
+            value['refund']['metadata'] !== null &&
+            !Array.isArray(value['refund']['metadata']) &&
+            !(value['refund']['metadata'] instanceof Date) &&
+            !(value['refund']['metadata'] instanceof Uint8Array) &&
+            Object.entries(value['refund']['metadata']).every(([key, value]) =>
+              local_0.test(key) ? typeof value === 'string' : true,
+            )
+          : true) &&
+        (value['refund']['description'] !== undefined
+          ? typeof value['refund']['description'] === 'string' || value['refund']['description'] === null
+          : true) &&
+        typeof value['refund']['transaction'] === 'object' &&
+        value['refund']['transaction'] !== null &&
+        !Array.isArray(value['refund']['transaction']) &&
         Number.isInteger(value['refund']['transaction']['id']) &&
-        (typeof value['refund']['transaction']['transaction_id'] === 'string') &&
-        (typeof value['refund']['transaction']['transaction_reference'] === 'string') &&
+        typeof value['refund']['transaction']['transaction_id'] === 'string' &&
+        typeof value['refund']['transaction']['transaction_reference'] === 'string' &&
         Number.isInteger(value['refund']['transaction']['amount']) &&
         Number.isInteger(value['refund']['version']) &&
-        (typeof value['refund']['date_created'] === 'string') &&
-        (typeof value['refund']['date_updated'] === 'string') &&
-        (((((value['previous_status'] === 'pending')) || ((value['previous_status'] === 'success')) || ((value['previous_status'] === 'failed')))) || ((value['previous_status'] === null))) &&
-        (((value['status'] === 'pending')) || ((value['status'] === 'success')) || ((value['status'] === 'failed')))
-      )
-    }
+        typeof value['refund']['date_created'] === 'string' &&
+        typeof value['refund']['date_updated'] === 'string' &&
+        (value['previous_status'] === 'pending' ||
+          value['previous_status'] === 'success' ||
+          value['previous_status'] === 'failed' ||
+          value['previous_status'] === null) &&
+        (value['status'] === 'pending' || value['status'] === 'success' || value['status'] === 'failed')
+      );
+    };
   })(),
   'settlement.invoice_changed': (() => {
     return function check(value) {
       return (
-        (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-        (typeof value['invoice'] === 'object' && value['invoice'] !== null && !Array.isArray(value['invoice'])) &&
-        (typeof value['invoice']['invoice_reference'] === 'string') &&
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        typeof value['invoice'] === 'object' &&
+        value['invoice'] !== null &&
+        !Array.isArray(value['invoice']) &&
+        typeof value['invoice']['invoice_reference'] === 'string' &&
         Number.isInteger(value['invoice']['debtor_business_id']) &&
         Number.isInteger(value['invoice']['creditor_business_id']) &&
-        (typeof value['invoice']['currency'] === 'string') &&
+        typeof value['invoice']['currency'] === 'string' &&
         Number.isInteger(value['invoice']['amount']) &&
-        (((value['invoice']['status'] === 'issued')) || ((value['invoice']['status'] === 'paid'))) &&
+        (value['invoice']['status'] === 'issued' || value['invoice']['status'] === 'paid') &&
         Number.isInteger(value['invoice']['entry_count']) &&
-        (typeof value['invoice']['period_end'] === 'string') &&
-        (typeof value['invoice']['date_created'] === 'string') &&
-        (((typeof value['invoice']['date_paid'] === 'string')) || ((value['invoice']['date_paid'] === null))) &&
-        (((((value['previous_status'] === 'issued')) || ((value['previous_status'] === 'paid')))) || ((value['previous_status'] === null))) &&
-        (((value['status'] === 'issued')) || ((value['status'] === 'paid')))
-      )
-    }
+        typeof value['invoice']['period_end'] === 'string' &&
+        typeof value['invoice']['date_created'] === 'string' &&
+        (typeof value['invoice']['date_paid'] === 'string' || value['invoice']['date_paid'] === null) &&
+        (value['previous_status'] === 'issued' ||
+          value['previous_status'] === 'paid' ||
+          value['previous_status'] === null) &&
+        (value['status'] === 'issued' || value['status'] === 'paid')
+      );
+    };
   })(),
 };

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
@@ -23,7 +24,13 @@ const envelope = (type: string, data: unknown): EventEnvelope =>
 
 describe('event data decoders', () => {
   it('are compiled from event-schemas.ts as it is now (run `npm run generate:event-checks`)', () => {
-    expect(readFileSync(join(__dirname, 'event-checks.generated.ts'), 'utf8')).toBe(eventChecksSource());
+    const file = join(__dirname, 'event-checks.generated.ts');
+    const formatted = execFileSync(
+      process.execPath,
+      [require.resolve('prettier/bin/prettier.cjs'), '--stdin-filepath', file],
+      { input: eventChecksSource(), encoding: 'utf8' },
+    );
+    expect(readFileSync(file, 'utf8')).toBe(formatted);
   });
 
   it('decode every event type the producers write, old events without later fields included', () => {
