@@ -65,11 +65,9 @@ export interface NewRefund {
   idempotency_key: string | null;
 }
 
-export function toRefundView(r: RefundRow): RefundView {
+/** What a refund's view and its event's snapshot both show, in the order both list them. */
+function refundFields(r: RefundRow) {
   return {
-    refund_id: r.public_id,
-    transaction_id: r.txn_public_id,
-    transaction_reference: r.txn_reference,
     amount: Number(r.amount),
     currency: r.currency.trim(),
     status: r.status,
@@ -77,6 +75,15 @@ export function toRefundView(r: RefundRow): RefundView {
     reason: r.reason,
     metadata: r.metadata ?? {},
     description: r.description ?? null,
+  };
+}
+
+export function toRefundView(r: RefundRow): RefundView {
+  return {
+    refund_id: r.public_id,
+    transaction_id: r.txn_public_id,
+    transaction_reference: r.txn_reference,
+    ...refundFields(r),
     date_created: r.created_at.toISOString(),
     date_updated: r.updated_at.toISOString(),
   };
@@ -88,13 +95,7 @@ export function toRefundSnapshot(r: RefundRow): RefundSnapshot {
     refund_id: r.public_id,
     business_id: r.business_id,
     mode: r.mode,
-    amount: Number(r.amount),
-    currency: r.currency.trim(),
-    status: r.status,
-    message: r.message,
-    reason: r.reason,
-    metadata: r.metadata ?? {},
-    description: r.description ?? null,
+    ...refundFields(r),
     transaction: {
       id: Number(r.transaction_id),
       transaction_id: r.txn_public_id,
