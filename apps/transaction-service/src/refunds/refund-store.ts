@@ -129,11 +129,15 @@ export class RefundStore {
   }
 
   async insert(m: EntityManager, r: NewRefund): Promise<RefundRow> {
-    const document = { ...r, public_id: publicId('rfd'), status: 'pending' as const };
     const [row] = await queryRows<RefundRow>(
       m,
       asRefundRows(`${INSERT_REFUND.text} RETURNING ${REFUND_COLUMNS}`),
-      INSERT_REFUND.params({ ...document, message: r.message ?? 'Refund is being processed' }),
+      INSERT_REFUND.params({
+        ...r,
+        public_id: publicId('rfd'),
+        status: 'pending',
+        message: r.message ?? 'Refund is being processed',
+      }),
     );
     return row;
   }
