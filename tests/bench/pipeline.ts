@@ -85,6 +85,8 @@ export async function drained(stack: Stack, timeoutMs = 180_000): Promise<void> 
   );
 }
 
+let rounds = 0;
+
 /** (b) open-loop initialize at `rate`/s over the merchants; latency = scheduled send → webhook arrival. */
 export async function benchEventToWebhook(
   stack: Stack,
@@ -94,8 +96,10 @@ export async function benchEventToWebhook(
   rate: number,
   seconds: number,
   cost?: MachineCost,
+  cold = false,
 ): Promise<void> {
   const client = new HttpClient(256);
+  const round = ++rounds; // payment references stay unique when a rate runs twice
   const sent = new Map<string, number>();
   let rejected = 0;
   const url = `${stack.gatewayUrl}/v1/transactions`;
@@ -111,7 +115,7 @@ export async function benchEventToWebhook(
         url,
         'POST',
         { 'content-type': 'application/json', authorization: `Bearer ${shop.key}` },
-        payment(`e2w${rate}-${i}`),
+        payment(`e2w${rate}-${round}-${i}`),
       )
       .catch((err: Error) => {
         unsent++;
@@ -129,8 +133,9 @@ export async function benchEventToWebhook(
   client.close();
   const latencies = [...seen].map(([id, at]) => at - sent.get(id)!);
   const s = stats(latencies);
-  const section = `event→webhook ${rate}/s`;
-  const p99Target = rate === 100 ? { op: '<=' as const, value: 100 } : undefined;
+  const section = `event→webhook ${rate}/s${cold ? ' cold' : ''}`;
+  // The performance targets (docs/benchmarks.md): 100/s p99 <= 60 ms, 300/s p99 <= 250 ms, steady state only.
+  const p99Target = cold ? undefined : { op: '<=' as const, value: rate === 100 ? 60 : 250 };
   report.add({ section, name: 'p50', value: s.p50, unit: 'ms' });
   report.add({ section, name: 'p95', value: s.p95, unit: 'ms' });
   report.add({ section, name: 'p99', value: s.p99, unit: 'ms', target: p99Target });
@@ -142,7 +147,7 @@ export async function benchEventToWebhook(
     name: 'backlog drain after the last payment',
     value: drain,
     unit: 'ms',
-    target: rate === 300 ? { op: '<=', value: 1000 } : undefined,
+    target: rate === 300 && !cold ? { op: '<=', value: 1000 } : undefined,
     note:
       `${sent.size} payments over ${shops.length} callbacks in ${seconds} s, generator lag ${run.lagMs.toFixed(0)} ms` +
       `${rejected ? `, ${rejected} rejected` : ''}${unsent ? `, ${unsent} without an answer (${unsentError})` : ''}` +
@@ -158,7 +163,8 @@ export async function benchEventToWebhook(
       unit: 'ms',
     }),
   );
-  if (cost && machineBefore && machineAfter) cost.report(report, section, machineBefore, machineAfter, sent.size);
+  if (cost && machineBefore && machineAfter)
+    cost.report(report, section, machineBefore, machineAfter, sent.size, rate === 100 && !cold ? 10 : undefined);
   await reportHops(stack, report, section, sent, seen);
 }
 

@@ -117,6 +117,24 @@ describe('DataSource (pg pool)', () => {
     expect(released).toEqual([undefined]);
   });
 
+  it('transactionFrom hands over the rows of the last of several first statements', async () => {
+    const { ds, sent } = withFakePool((sql) =>
+      sql.startsWith('BEGIN;')
+        ? [
+            { command: 'BEGIN', rows: [] },
+            { command: 'SET', rows: [] },
+            { command: 'SELECT', rows: [{ id: '9' }] },
+          ]
+        : { command: sql, rows: [] },
+    );
+    const seen = await ds.transactionFrom<{ id: string }, string[]>(
+      'SET LOCAL enable_bitmapscan = off; SELECT 9 AS id',
+      async (rows) => rows.map((r) => r.id),
+    );
+    expect(seen).toEqual(['9']);
+    expect(sent).toEqual(['BEGIN; SET LOCAL enable_bitmapscan = off; SELECT 9 AS id', 'COMMIT']);
+  });
+
   it('transactionFrom rolls back when the work after the first statement throws', async () => {
     const { ds, sent } = withFakePool((sql) =>
       sql.startsWith('BEGIN;')

@@ -241,6 +241,7 @@ export class DataSource implements EntityManager {
    * A transaction whose BEGIN travels with its first statement, in one round trip instead of two
    * (the simple query protocol, so that statement takes no parameters: build it from constants
    * only). For a loop that runs one short transaction many times a second: the outbox relay.
+   * `first` may be several statements (e.g. a `SET LOCAL` before a query): `fn` gets the last one's rows.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see EntityManager
   async transactionFrom<R = any, T = unknown>(
@@ -248,7 +249,7 @@ export class DataSource implements EntityManager {
     fn: (rows: R[], m: TransactionManager) => Promise<T>,
   ): Promise<T> {
     return this.inTransaction(`BEGIN; ${first}`, (raw, m) =>
-      fn(((Array.isArray(raw) ? raw[1]?.rows : undefined) ?? []) as R[], m),
+      fn(((Array.isArray(raw) ? raw[raw.length - 1]?.rows : undefined) ?? []) as R[], m),
     );
   }
 

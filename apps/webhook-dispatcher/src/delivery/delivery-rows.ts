@@ -1,4 +1,5 @@
 import type { DeliveryStatus } from '@payments/contracts';
+import { columnList, qualify } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';
 import type { WebhookEventRow } from '../events/events-store';
 
@@ -26,6 +27,28 @@ export interface DeliveryRow {
 }
 
 /** A delivery written by fanOut. */
+/** Every column of DeliveryRow, in the table's order: what each statement reads or returns. */
+export const DELIVERY_COLUMNS = columnList<DeliveryRow>({
+  id: true,
+  public_id: true,
+  event_id: true,
+  callback_id: true,
+  status: true,
+  attempts: true,
+  cycle_start: true,
+  next_attempt_at: true,
+  enqueued_at: true,
+  enqueue_count: true,
+  locked_until: true,
+  last_error: true,
+  created_at: true,
+  updated_at: true,
+  lock_token: true,
+});
+
+/** The same list over the alias `d`. */
+export const DELIVERY_COLUMNS_D = qualify(DELIVERY_COLUMNS, 'd');
+
 export interface FannedOut {
   id: string;
   callback_id: number;

@@ -1,4 +1,4 @@
-import type { DataSource } from '@payments/database';
+import { type DataSource, type Sql, sqlText } from '@payments/database';
 import { DeliveryStore } from './delivery-store';
 
 /** A database that answers a claim statement with a row for each delivery it names, and records the claims. */
@@ -7,8 +7,8 @@ function fakeDatabase() {
   let letFirstGo!: () => void;
   const firstHeld = new Promise<void>((resolve) => (letFirstGo = resolve));
   const ds = {
-    query: async (sql: string, params: unknown[]) => {
-      if (sql.includes('WITH input AS')) {
+    query: async (sql: Sql, params: unknown[]) => {
+      if (sqlText(sql).includes('WITH input AS')) {
         const ids = params[0] as string[];
         claims.push(ids);
         // The first statement stays in flight until the test lets it go, so the next claims group behind it.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, GroupCommit, columnList, qualify, queryRows } from '@payments/database';
+import { DataSource, type EntityManager, GroupCommit, type PreparedStatement, queryRows } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';
 import type {
   ClaimedAttempt,
@@ -11,6 +11,7 @@ import type {
   OverdueRow,
   WebhookEventRow,
 } from './delivery-rows';
+import { DELIVERY_COLUMNS, DELIVERY_COLUMNS_D } from './delivery-rows';
 
 export type {
   ClaimedAttempt,
@@ -24,27 +25,72 @@ export type {
   WebhookEventRow,
 } from './delivery-rows';
 
-/** Every column of DeliveryRow, in the table's order: what each statement reads or returns. */
-const DELIVERY_COLUMNS = columnList<DeliveryRow>({
-  id: true,
-  public_id: true,
-  event_id: true,
-  callback_id: true,
-  status: true,
-  attempts: true,
-  cycle_start: true,
-  next_attempt_at: true,
-  enqueued_at: true,
-  enqueue_count: true,
-  locked_until: true,
-  last_error: true,
-  created_at: true,
-  updated_at: true,
-  lock_token: true,
-});
+/**
+ * The three statements every webhook runs (fan-out, claim, success), prepared under a name: parsed once per
+ * connection instead of on every call.
+ */
+const FAN_OUT: PreparedStatement = {
+  name: 'deliveries_fan_out',
+  text: `INSERT INTO deliveries
+          (public_id, event_id, callback_id, status, next_attempt_at, last_error, enqueued_at, enqueue_count)
+   SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e.id, c.id,
+          CASE WHEN c.is_active THEN 'pending' ELSE 'skipped' END,
+          CASE WHEN c.is_active THEN now() END,
+          CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END,
+          CASE WHEN c.is_active AND $2 THEN now() END,
+          CASE WHEN c.is_active AND $2 THEN 1 ELSE 0 END
+     FROM webhook_events e
+     JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL
+                     AND e.event_type = ANY (c.events)
+    WHERE e.id = ANY ($1::text[])
+    ORDER BY array_position($1::text[], e.id), c.id
+   ON CONFLICT (event_id, callback_id) DO NOTHING
+   RETURNING id, callback_id, status, enqueue_count`,
+};
 
-/** The same list over the alias `d`. */
-const DELIVERY_COLUMNS_D = qualify(DELIVERY_COLUMNS, 'd');
+const CLAIM_MANY: PreparedStatement = {
+  name: 'deliveries_claim_many',
+  text: `WITH input AS (
+     SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[])
+                AS t(id, attempt, lock_seconds, max_in_flight)
+   ),
+   ranked AS ( -- the count below predates this statement: ranked, one callback's claims stay within its limit
+     SELECT t.*, row_number() OVER (PARTITION BY x.callback_id ORDER BY t.id) AS rank
+       FROM input t JOIN deliveries x ON x.id = t.id
+   )
+   UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds),
+                           lock_token = gen_random_uuid(), updated_at = now()
+     FROM ranked i
+    WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.attempt
+      AND (d.locked_until IS NULL OR d.locked_until < now())
+      AND (SELECT count(*) FROM deliveries x
+            WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now())
+          + i.rank <= i.max_in_flight
+    RETURNING ${DELIVERY_COLUMNS_D},
+      (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
+      (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode,
+                                'payload', e.payload, 'created_at', e.created_at)
+         FROM webhook_events e WHERE e.id = d.event_id) AS event_json`,
+};
+
+const RECORD_SUCCESSES: PreparedStatement = {
+  name: 'deliveries_record_successes',
+  text: `WITH input AS (
+     SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::int[], $5::int[])
+                AS t(id, lock_token, previous, status_code, duration_ms)
+   ), done AS (
+     UPDATE deliveries d SET status = 'succeeded', attempts = i.previous + 1,
+                             locked_until = NULL, lock_token = NULL,
+                             next_attempt_at = NULL, last_error = NULL, updated_at = now()
+       FROM input i
+      WHERE d.id = i.id AND d.lock_token = i.lock_token AND d.status = 'pending' AND d.attempts = i.previous
+     RETURNING d.id, i.previous, i.status_code, i.duration_ms
+   ), attempt AS (
+     INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
+     SELECT id, previous + 1, status_code, duration_ms, NULL FROM done ON CONFLICT DO NOTHING
+   )
+   SELECT id FROM done`,
+};
 
 /**
  * The worker's side of `deliveries` and `delivery_attempts`: fan-out, queue hand-off, claims and
@@ -64,25 +110,7 @@ export class DeliveryStore {
    * over for an in-process attempt after commit; the reconciler queues any this process never got to.
    */
   async fanOut(m: EntityManager, eventIds: string[], handOver = false): Promise<FannedOut[]> {
-    return queryRows<FannedOut>(
-      m,
-      `INSERT INTO deliveries
-              (public_id, event_id, callback_id, status, next_attempt_at, last_error, enqueued_at, enqueue_count)
-       SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e.id, c.id,
-              CASE WHEN c.is_active THEN 'pending' ELSE 'skipped' END,
-              CASE WHEN c.is_active THEN now() END,
-              CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END,
-              CASE WHEN c.is_active AND $2 THEN now() END,
-              CASE WHEN c.is_active AND $2 THEN 1 ELSE 0 END
-         FROM webhook_events e
-         JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL
-                         AND e.event_type = ANY (c.events)
-        WHERE e.id = ANY ($1::text[])
-        ORDER BY array_position($1::text[], e.id), c.id
-       ON CONFLICT (event_id, callback_id) DO NOTHING
-       RETURNING id, callback_id, status, enqueue_count`,
-      [eventIds, handOver],
-    );
+    return queryRows<FannedOut>(m, FAN_OUT, [eventIds, handOver]);
   }
 
   /** Hands deliveries taken for an in-process attempt, and never attempted, back to the enqueuer. */
@@ -176,36 +204,12 @@ export class DeliveryStore {
     const unique = items.filter((_, n) => claims[n]);
     const rows = await queryRows<
       DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }
-    >(
-      this.ds,
-      `WITH input AS (
-         SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[])
-                    AS t(id, attempt, lock_seconds, max_in_flight)
-       ),
-       ranked AS ( -- the count below predates this statement: ranked, one callback's claims stay within its limit
-         SELECT t.*, row_number() OVER (PARTITION BY x.callback_id ORDER BY t.id) AS rank
-           FROM input t JOIN deliveries x ON x.id = t.id
-       )
-       UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds),
-                               lock_token = gen_random_uuid(), updated_at = now()
-         FROM ranked i
-        WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.attempt
-          AND (d.locked_until IS NULL OR d.locked_until < now())
-          AND (SELECT count(*) FROM deliveries x
-                WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now())
-              + i.rank <= i.max_in_flight
-        RETURNING ${DELIVERY_COLUMNS_D},
-          (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
-          (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode,
-                                    'payload', e.payload, 'created_at', e.created_at)
-             FROM webhook_events e WHERE e.id = d.event_id) AS event_json`,
-      [
-        unique.map((i) => i.deliveryId),
-        unique.map((i) => i.attempt),
-        unique.map((i) => i.lockSeconds),
-        unique.map((i) => i.perCallbackLimit),
-      ],
-    );
+    >(this.ds, CLAIM_MANY, [
+      unique.map((i) => i.deliveryId),
+      unique.map((i) => i.attempt),
+      unique.map((i) => i.lockSeconds),
+      unique.map((i) => i.perCallbackLimit),
+    ]);
     const byId = new Map<string, ClaimedAttempt>();
     for (const { callback_json, event_json, ...delivery } of rows) {
       byId.set(String(delivery.id), {
@@ -233,31 +237,13 @@ export class DeliveryStore {
 
   /** Several successes in one statement; true for each delivery that was still this worker's. */
   private async recordSuccesses(items: Success[]): Promise<boolean[]> {
-    const done = await queryRows<{ id: string }>(
-      this.ds,
-      `WITH input AS (
-         SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::int[], $5::int[])
-                    AS t(id, lock_token, previous, status_code, duration_ms)
-       ), done AS (
-         UPDATE deliveries d SET status = 'succeeded', attempts = i.previous + 1,
-                                 locked_until = NULL, lock_token = NULL,
-                                 next_attempt_at = NULL, last_error = NULL, updated_at = now()
-           FROM input i
-          WHERE d.id = i.id AND d.lock_token = i.lock_token AND d.status = 'pending' AND d.attempts = i.previous
-         RETURNING d.id, i.previous, i.status_code, i.duration_ms
-       ), attempt AS (
-         INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
-         SELECT id, previous + 1, status_code, duration_ms, NULL FROM done ON CONFLICT DO NOTHING
-       )
-       SELECT id FROM done`,
-      [
-        items.map((i) => i.deliveryId),
-        items.map((i) => i.lockToken),
-        items.map((i) => i.previousAttempts),
-        items.map((i) => i.statusCode),
-        items.map((i) => i.durationMs),
-      ],
-    );
+    const done = await queryRows<{ id: string }>(this.ds, RECORD_SUCCESSES, [
+      items.map((i) => i.deliveryId),
+      items.map((i) => i.lockToken),
+      items.map((i) => i.previousAttempts),
+      items.map((i) => i.statusCode),
+      items.map((i) => i.durationMs),
+    ]);
     const moved = new Set(done.map((r) => String(r.id)));
     return items.map((i) => moved.has(i.deliveryId));
   }
