@@ -48,10 +48,22 @@ function processes(): { pid: number; ppid: number; cmd: string }[] {
 
 const sumCpu = (pids: number[]) => pids.reduce((n, pid) => n + (cpuMs(pid) || 0), 0);
 
+/** The databases PostgreSQL's backends are split by: a service's database name ends with its own. */
+const SERVICE_DATABASES = ['transactions', 'ledger', 'webhooks', 'gateway'] as const;
+type ServiceDatabase = (typeof SERVICE_DATABASES)[number];
+
+/** The service database a backend serves (`postgres: <user> <database> <host>(<port>) …`); undefined for the rest. */
+function backendDatabase(cmd: string): ServiceDatabase | undefined {
+  const db = /^postgres: \S+ (\S+) \S+\(\d+\)/.exec(cmd)?.[1];
+  return SERVICE_DATABASES.find((name) => db?.endsWith(`_${name}`));
+}
+
 interface Sample {
   machine: number;
   services: number;
   postgres: number;
+  /** Running client backends of each service's database (the rest of `postgres`: background work, ended backends). */
+  backends: Record<ServiceDatabase, number>;
   kafka: number;
   redis: number;
   bench: number;
@@ -98,7 +110,14 @@ export class MachineCost {
   async sample(): Promise<Sample> {
     const all = processes();
     // Backends that ended are in the postmaster's cutime/cstime, those running in their own.
-    const pgBackends = this.postmaster ? all.filter((p) => p.ppid === this.postmaster).map((p) => p.pid) : [];
+    const pgChildren = this.postmaster ? all.filter((p) => p.ppid === this.postmaster) : [];
+    const pgBackends = pgChildren.map((p) => p.pid);
+    const backends = Object.fromEntries(
+      SERVICE_DATABASES.map((name) => [
+        name,
+        sumCpu(pgChildren.filter((p) => backendDatabase(p.cmd) === name).map((p) => p.pid)),
+      ]),
+    ) as Record<ServiceDatabase, number>;
     const kafkaPids = all.filter((p) => p.cmd.includes('kafka.Kafka')).map((p) => p.pid);
     const bench = process.cpuUsage();
     const {
@@ -118,6 +137,7 @@ export class MachineCost {
       machine: machineBusyMs(),
       services: sumCpu(this.stack.allProcesses.map((p) => p.child.pid ?? 0).filter(Boolean)),
       postgres: this.postmaster ? cpuWithEndedChildrenMs(this.postmaster) + sumCpu(pgBackends) : NaN,
+      backends,
       kafka: sumCpu(kafkaPids),
       redis: cpuMs(this.redisPid) || 0,
       bench: (bench.user + bench.system) / 1000,
@@ -129,10 +149,15 @@ export class MachineCost {
     };
   }
 
-  /** Adds, per payment, what the machine and PostgreSQL did between `before` and `after`. */
-  /** `targetMs`: the most the whole machine may spend per payment (the 100/s target). */
+  /**
+   * Adds, per payment, what the machine and PostgreSQL did between `before` and `after`. `targetMs`: the most the whole
+   * machine may spend per payment (the 100/s target).
+   */
   report(report: Report, section: string, before: Sample, after: Sample, payments: number, targetMs?: number): void {
-    const per = (k: keyof Sample) => (after[k] - before[k]) / Math.max(1, payments);
+    const n = Math.max(1, payments);
+    const per = (k: Exclude<keyof Sample, 'backends'>) => (after[k] - before[k]) / n;
+    const byDatabase = SERVICE_DATABASES.map((name) => (after.backends[name] - before.backends[name]) / n);
+    const rest = per('postgres') - byDatabase.reduce((a, b) => a + b, 0);
     const parts =
       `services ${per('services').toFixed(2)}, PostgreSQL ${per('postgres').toFixed(2)}, ` +
       `Kafka ${per('kafka').toFixed(2)}, Redis ${per('redis').toFixed(2)}, ` +
@@ -145,7 +170,15 @@ export class MachineCost {
       note: parts,
       target: targetMs === undefined ? undefined : { op: '<=', value: targetMs },
     });
-    report.add({ section, name: 'PostgreSQL CPU per payment', value: per('postgres'), unit: 'ms' });
+    report.add({
+      section,
+      name: 'PostgreSQL CPU per payment',
+      value: per('postgres'),
+      unit: 'ms',
+      note:
+        `backends of ${SERVICE_DATABASES.map((name, i) => `${name} ${byDatabase[i].toFixed(2)}`).join(', ')}; ` +
+        `background and ended backends ${rest.toFixed(2)} ms`,
+    });
     report.add({ section, name: 'Kafka CPU per payment', value: per('kafka'), unit: 'ms' });
     report.add({ section, name: 'Redis CPU per payment', value: per('redis'), unit: 'ms' });
     report.add({
@@ -181,7 +214,7 @@ export class MachineCost {
     const servicesAfter = services();
     const wallMs = performance.now() - started;
     const share = (ms: number) => (100 * ms) / wallMs;
-    const parts = (k: keyof Sample) => share(after[k] - before[k]);
+    const parts = (k: Exclude<keyof Sample, 'backends'>) => share(after[k] - before[k]);
     report.add({
       section,
       name: 'whole machine CPU',
