@@ -62,8 +62,8 @@ interface Sample {
   machine: number;
   services: number;
   postgres: number;
-  /** Running client backends of each service's database (the rest of `postgres`: background work, ended backends). */
-  backends: Record<ServiceDatabase, number>;
+  /** CPU of each running client backend of a service's database, by pid (the rest of `postgres`: background work). */
+  backends: Map<number, { database: ServiceDatabase; ms: number }>;
   kafka: number;
   redis: number;
   bench: number;
@@ -112,12 +112,11 @@ export class MachineCost {
     // Backends that ended are in the postmaster's cutime/cstime, those running in their own.
     const pgChildren = this.postmaster ? all.filter((p) => p.ppid === this.postmaster) : [];
     const pgBackends = pgChildren.map((p) => p.pid);
-    const backends = Object.fromEntries(
-      SERVICE_DATABASES.map((name) => [
-        name,
-        sumCpu(pgChildren.filter((p) => backendDatabase(p.cmd) === name).map((p) => p.pid)),
-      ]),
-    ) as Record<ServiceDatabase, number>;
+    const backends = new Map<number, { database: ServiceDatabase; ms: number }>();
+    for (const p of pgChildren) {
+      const database = backendDatabase(p.cmd);
+      if (database) backends.set(p.pid, { database, ms: cpuMs(p.pid) || 0 });
+    }
     const kafkaPids = all.filter((p) => p.cmd.includes('kafka.Kafka')).map((p) => p.pid);
     const bench = process.cpuUsage();
     const {
@@ -156,7 +155,12 @@ export class MachineCost {
   report(report: Report, section: string, before: Sample, after: Sample, payments: number, targetMs?: number): void {
     const n = Math.max(1, payments);
     const per = (k: Exclude<keyof Sample, 'backends'>) => (after[k] - before[k]) / n;
-    const byDatabase = SERVICE_DATABASES.map((name) => (after.backends[name] - before.backends[name]) / n);
+    // A backend's CPU since `before` (all of it if it started since); one that ended is in `rest` (the postmaster's).
+    const byDatabase = SERVICE_DATABASES.map((name) => {
+      let ms = 0;
+      for (const [pid, b] of after.backends) if (b.database === name) ms += b.ms - (before.backends.get(pid)?.ms ?? 0);
+      return ms / n;
+    });
     const rest = per('postgres') - byDatabase.reduce((a, b) => a + b, 0);
     const parts =
       `services ${per('services').toFixed(2)}, PostgreSQL ${per('postgres').toFixed(2)}, ` +
@@ -177,7 +181,7 @@ export class MachineCost {
       unit: 'ms',
       note:
         `backends of ${SERVICE_DATABASES.map((name, i) => `${name} ${byDatabase[i].toFixed(2)}`).join(', ')}; ` +
-        `background and ended backends ${rest.toFixed(2)} ms`,
+        `background processes and ended backends ${rest.toFixed(2)} ms`,
     });
     report.add({ section, name: 'Kafka CPU per payment', value: per('kafka'), unit: 'ms' });
     report.add({ section, name: 'Redis CPU per payment', value: per('redis'), unit: 'ms' });
