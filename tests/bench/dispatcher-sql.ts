@@ -7,7 +7,7 @@
  * BENCH_STATEMENTS=1 (database time per event of each statement).
  * `source .local/infra.env && node scripts/ts-run.js tests/bench/dispatcher-sql.ts`
  */
-import { DataSource, type EntityManager } from '@payments/database';
+import { DataSource, type EntityManager, type Sql, sqlText } from '@payments/database';
 import { Topics, type TransactionStatusChangedEvent } from '@payments/contracts';
 import { DeliveryStore } from '../../apps/webhook-dispatcher/src/delivery/delivery-store';
 import type { FirstAttempts } from '../../apps/webhook-dispatcher/src/delivery/first-attempts';
@@ -48,12 +48,12 @@ async function main(): Promise<void> {
 
   const spent = new Map<string, number>();
   const timed = (m: EntityManager): EntityManager => ({
-    query: async (sql: string, params?: unknown[]) => {
+    query: async (sql: Sql, params?: unknown[]) => {
       const t = performance.now();
       try {
         return await m.query(sql, params);
       } finally {
-        const key = sql.replace(/\s+/g, ' ').slice(0, 40);
+        const key = sqlText(sql).replace(/\s+/g, ' ').slice(0, 40);
         spent.set(key, (spent.get(key) ?? 0) + performance.now() - t);
       }
     },

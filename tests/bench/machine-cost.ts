@@ -52,9 +52,12 @@ const sumCpu = (pids: number[]) => pids.reduce((n, pid) => n + (cpuMs(pid) || 0)
 const SERVICE_DATABASES = ['transactions', 'ledger', 'webhooks', 'gateway'] as const;
 type ServiceDatabase = (typeof SERVICE_DATABASES)[number];
 
-/** The service database a backend serves (`postgres: <user> <database> <host>(<port>) …`); undefined for the rest. */
+/**
+ * The service database a backend serves (`postgres: [<cluster>: ]<user> <database> <host>(<port>)|[local] …`);
+ * undefined for the rest.
+ */
 function backendDatabase(cmd: string): ServiceDatabase | undefined {
-  const db = /^postgres: \S+ (\S+) \S+\(\d+\)/.exec(cmd)?.[1];
+  const db = /^postgres: (?:\S+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(cmd)?.[1];
   return SERVICE_DATABASES.find((name) => db?.endsWith(`_${name}`));
 }
 

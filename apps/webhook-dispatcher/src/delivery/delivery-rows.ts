@@ -26,7 +26,6 @@ export interface DeliveryRow {
   updated_at: Date;
 }
 
-/** A delivery written by fanOut. */
 /** Every column of DeliveryRow, in the table's order: what each statement reads or returns. */
 export const DELIVERY_COLUMNS = columnList<DeliveryRow>({
   id: true,
@@ -49,6 +48,7 @@ export const DELIVERY_COLUMNS = columnList<DeliveryRow>({
 /** The same list over the alias `d`. */
 export const DELIVERY_COLUMNS_D = qualify(DELIVERY_COLUMNS, 'd');
 
+/** A delivery written by fanOut. */
 export interface FannedOut {
   id: string;
   callback_id: number;
