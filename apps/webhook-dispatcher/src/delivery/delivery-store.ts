@@ -26,8 +26,12 @@ export type {
 } from './delivery-rows';
 
 /**
- * The three statements every webhook runs (fan-out, claim, success), prepared under a name: parsed once per
- * connection instead of on every call.
+ * The three statements every webhook runs (fan-out, claim, success), prepared under a name and planned once per
+ * connection instead of on every call (planning them cost PostgreSQL as much as running them). Their arrays are read
+ * through a sub-select, so no plan sees their values: a custom plan then costs what the generic one does, and after
+ * five executions PostgreSQL keeps the generic plan. Given an array it could see, it would plan every call afresh, its
+ * custom plan knowing the length. The generic plan assumes a few ids and looks each one up by index, on any table past
+ * a few thousand rows (docs/benchmarks.md, eighteenth round).
  */
 const FAN_OUT: PreparedStatement = {
   name: 'deliveries_fan_out',
@@ -42,8 +46,8 @@ const FAN_OUT: PreparedStatement = {
      FROM webhook_events e
      JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL
                      AND e.event_type = ANY (c.events)
-    WHERE e.id = ANY ($1::text[])
-    ORDER BY array_position($1::text[], e.id), c.id
+    WHERE e.id = ANY ((SELECT $1::text[])::text[])
+    ORDER BY array_position((SELECT $1::text[]), e.id), c.id
    ON CONFLICT (event_id, callback_id) DO NOTHING
    RETURNING id, callback_id, status, enqueue_count`,
 };
@@ -51,7 +55,7 @@ const FAN_OUT: PreparedStatement = {
 const CLAIM_MANY: PreparedStatement = {
   name: 'deliveries_claim_many',
   text: `WITH input AS (
-     SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[])
+     SELECT * FROM unnest((SELECT $1::bigint[]), (SELECT $2::int[]), (SELECT $3::int[]), (SELECT $4::int[]))
                 AS t(id, attempt, lock_seconds, max_in_flight)
    ),
    ranked AS ( -- the count below predates this statement: ranked, one callback's claims stay within its limit
@@ -76,7 +80,8 @@ const CLAIM_MANY: PreparedStatement = {
 const RECORD_SUCCESSES: PreparedStatement = {
   name: 'deliveries_record_successes',
   text: `WITH input AS (
-     SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::int[], $5::int[])
+     SELECT * FROM unnest((SELECT $1::bigint[]), (SELECT $2::uuid[]), (SELECT $3::int[]),
+                         (SELECT $4::int[]), (SELECT $5::int[]))
                 AS t(id, lock_token, previous, status_code, duration_ms)
    ), done AS (
      UPDATE deliveries d SET status = 'succeeded', attempts = i.previous + 1,
