@@ -19,8 +19,11 @@ const ISOLATION_LEVELS: readonly IsolationLevel[] = [
 ];
 
 /**
- * A hot statement prepared under a name, parsed and planned once per connection. List its result columns, not `*`: a
+ * A hot statement prepared under a name, parsed once per connection. List its result columns, not `*`: a
  * migration changing the result type would fail it ("cached plan must not change result type"). One name per text.
+ * PostgreSQL still plans every call while a custom plan, which sees the parameters, looks cheaper than the generic one
+ * (an array's length, say). Read such a parameter through a sub-select, `unnest((SELECT $1::bigint[]))`, to keep one
+ * generic plan (the dispatcher's delivery statements; docs/benchmarks.md, eighteenth round).
  */
 export interface PreparedStatement {
   readonly name: string;
