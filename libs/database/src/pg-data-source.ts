@@ -23,7 +23,8 @@ const ISOLATION_LEVELS: readonly IsolationLevel[] = [
  * migration changing the result type would fail it ("cached plan must not change result type"). One name per text.
  * PostgreSQL still plans every call while a custom plan, which sees the parameters, looks cheaper than the generic one
  * (an array's length, say). Read such a parameter through a sub-select, `unnest((SELECT $1::bigint[]))`, to keep one
- * generic plan (the dispatcher's delivery statements; docs/benchmarks.md, eighteenth round).
+ * generic plan; for `= ANY` cast it, `ANY ((SELECT $1::text[])::text[])`, or it is read as `ANY (subquery)` (the
+ * dispatcher's delivery statements; docs/benchmarks.md, eighteenth round).
  */
 export interface PreparedStatement {
   readonly name: string;

@@ -26,12 +26,12 @@ export type {
 } from './delivery-rows';
 
 /**
- * The three statements every webhook runs (fan-out, claim, success), prepared under a name and planned once per
- * connection instead of on every call (planning them cost PostgreSQL as much as running them). Their arrays are read
- * through a sub-select, so no plan sees their values: a custom plan then costs what the generic one does, and after
- * five executions PostgreSQL keeps the generic plan. Given an array it could see, it would plan every call afresh, its
- * custom plan knowing the length. The generic plan assumes a few ids and looks each one up by index, on any table past
- * a few thousand rows (docs/benchmarks.md, eighteenth round).
+ * The three statements every webhook runs (fan-out, claim, success), prepared under a name. Their arrays are read
+ * through a sub-select, so no plan sees their values: a custom plan then costs what the generic one does before
+ * PostgreSQL's charge for planning, so after five custom plans it keeps the generic one, planning again only when it
+ * invalidates the plan (an ANALYZE of a table they read, say). Given an array it could see, it would plan every call
+ * afresh, which cost it as much as running them. The generic plan assumes a few ids and looks each one up by index, on
+ * any table past a few thousand rows (docs/benchmarks.md, eighteenth round).
  */
 const FAN_OUT: PreparedStatement = {
   name: 'deliveries_fan_out',
