@@ -63,6 +63,8 @@ describe('dashboard payment links and splits in Chromium', () => {
     await expectAccessible(page, 'link-dialog');
     await dialog.getByRole('button', { name: 'Create link' }).click();
     await page.getByRole('status').filter({ hasText: 'Link “Jazz night ticket” created' }).waitFor();
+    // The page is checked once the dialog has gone: mid-way through its closing fade its button reads as low contrast.
+    await dialog.waitFor({ state: 'hidden' });
     const row = page.getByRole('row').filter({ hasText: 'Jazz night ticket' });
     expect(await row.textContent()).toContain(`12.5 % to Business ${partner.id}`);
     expect(await row.textContent()).toContain('50.00 USD');
