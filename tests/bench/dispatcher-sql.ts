@@ -11,7 +11,6 @@ import { DataSource, type EntityManager, type Sql, sqlText } from '@payments/dat
 import { Topics, type TransactionStatusChangedEvent } from '@payments/contracts';
 import { DeliveryStore } from '../../apps/webhook-dispatcher/src/delivery/delivery-store';
 import type { FirstAttempts } from '../../apps/webhook-dispatcher/src/delivery/first-attempts';
-import { EventsStore } from '../../apps/webhook-dispatcher/src/events/events-store';
 import { WebhookEventsHandler } from '../../apps/webhook-dispatcher/src/events/transaction-events.handler';
 import { Stack } from '../support/stack';
 import { runMain } from './load';
@@ -42,7 +41,7 @@ async function main(): Promise<void> {
     dispatch: () => undefined,
     wakeQueue: () => undefined,
   } as unknown as FirstAttempts;
-  const handler = new WebhookEventsHandler(new EventsStore(ds), new DeliveryStore(ds), first);
+  const handler = new WebhookEventsHandler(new DeliveryStore(ds), first);
   const group = 'webhook-dispatcher';
   const topic = `${stack.topicPrefix}${Topics.TransactionStatusChanged}`;
 

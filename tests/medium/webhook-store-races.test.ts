@@ -39,12 +39,21 @@ describe('webhook dispatcher stores under concurrency', () => {
    */
   const deliveries = async (count: number): Promise<string[]> => {
     const ids = Array.from({ length: count }, () => `evt_${id}_${++events}`);
-    await ds.query(
-      `INSERT INTO webhook_events (id, source_event_id, business_id, mode, event_type, payload)
-       SELECT e, e, 7, 'test', 'transaction.success', '{}' FROM unnest($1::text[]) AS e`,
-      [ids],
+    const rows = await ds.transaction((m) =>
+      store.recordAndFanOut(
+        m,
+        ids.map((e) => ({
+          id: e,
+          source_event_id: e,
+          business_id: 7,
+          mode: 'test' as const,
+          event_type: 'transaction.success' as const,
+          payload: {} as never,
+          created_at: new Date(),
+        })),
+        true,
+      ),
     );
-    const rows = await ds.transaction((m) => store.fanOut(m, ids, true));
     return rows.map((r) => String(r.id));
   };
   /** As if `seconds` had passed since they were handed over and due. */

@@ -1,5 +1,6 @@
 import { isConnectionError } from './dependency-error';
 import { DataSource } from './pg-data-source';
+import { PipelinedQuery } from './pipelined-statements';
 import { OutcomeUnknownError, QueryFailedError, isOutcomeUnknown } from './query-failed';
 
 /** The pool is faked: what is checked is the TypeORM-compatible surface the stores rely on. */
@@ -15,22 +16,58 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
   const prepared: unknown[] = [];
   const released: unknown[] = [];
   const listeners: ((err: Error) => void)[] = [];
+  /** The statements of each round trip. */
+  const trips: string[][] = [];
   const client = {
-    query: async (sql: string | { name: string; text: string; values?: unknown[] }, values?: unknown[]) => {
+    query: (sql: string | { name: string; text: string; values?: unknown[] } | PipelinedQuery, values?: unknown[]) => {
+      if (sql instanceof PipelinedQuery) return void pipeline(sql);
       const text = typeof sql === 'string' ? sql : sql.text;
       sent.push(text);
+      trips.push([text]);
       if (typeof sql !== 'string') prepared.push(sql);
       else if (values !== undefined) prepared.push({ text, values });
-      return results(text);
+      return (async () => results(text))();
     },
     on: (_event: string, listener: (err: Error) => void) => void listeners.push(listener),
     removeListener: () => undefined,
     release: (err?: unknown) => released.push(err),
   };
+  /** A pipeline's statements answered in order, as the server does: after an error, none of the rest runs. */
+  const pipeline = (p: PipelinedQuery): void => {
+    const parsed: string[] = [];
+    const trip: string[] = [];
+    trips.push(trip);
+    const con = {
+      parsedStatements: {},
+      submittedNamedStatements: {},
+      stream: {},
+      parse: (m: { text: string }) => parsed.push(m.text),
+      bind: () => undefined,
+      describe: () => undefined,
+      execute: () => undefined,
+      sync: () => undefined,
+    };
+    const err = p.submit(con);
+    if (err) return p.handleError(err);
+    for (const text of parsed) {
+      sent.push(text);
+      trip.push(text);
+      let r: { command: string; rows?: unknown[]; rowCount?: number | null };
+      try {
+        r = results(text) as typeof r;
+      } catch (e) {
+        p.handleError(e);
+        return p.handleReadyForQuery();
+      }
+      for (const row of r.rows ?? []) p._result.addRow(row);
+      p.handleCommandComplete({ text: `${r.command}${r.command === 'INSERT' ? ' 0' : ''} ${r.rowCount ?? 0}` });
+    }
+    p.handleReadyForQuery();
+  };
   (ds as unknown as { pool: unknown }).pool = { query: client.query, connect: connect ?? (async () => client) };
   /** The connection fails while idle (pg's 'error' event). */
   const fail = (err: Error) => listeners.forEach((listener) => listener(err));
-  return { ds, sent, prepared, released, fail };
+  return { ds, sent, trips, prepared, released, fail };
 }
 
 describe('DataSource (pg pool)', () => {
@@ -89,11 +126,89 @@ describe('DataSource (pg pool)', () => {
     expect(released).toEqual([undefined]);
   });
 
+  it('sends BEGIN in the round trip of the first statement, and nothing for a transaction without one', async () => {
+    const { ds, trips } = withFakePool(() => ({ command: 'SELECT', rows: [{ n: 1 }], rowCount: 1 }));
+    await expect(
+      ds.transaction(async (m) => [await m.query('SELECT 1 AS n'), await m.query('SELECT 2')]),
+    ).resolves.toEqual([[{ n: 1 }], [{ n: 1 }]]);
+    expect(trips).toEqual([['BEGIN', 'SELECT 1 AS n'], ['SELECT 2'], ['COMMIT']]);
+    trips.length = 0;
+    await expect(ds.transaction(async () => 'nothing to do')).resolves.toBe('nothing to do');
+    expect(trips).toEqual([]);
+  });
+
   it('rolls back and releases the connection when the work throws', async () => {
     const { ds, sent, released } = withFakePool(() => ({ command: 'SELECT', rows: [], rowCount: 0 }));
-    await expect(ds.transaction(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect(sent).toEqual(['BEGIN', 'ROLLBACK']);
+    await expect(
+      ds.transaction(async (m) => {
+        await m.query('SELECT 1');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(sent).toEqual(['BEGIN', 'SELECT 1', 'ROLLBACK']);
     expect(released).toEqual([undefined]);
+  });
+
+  it('rolls back when the statement sent with BEGIN fails, and reports that statement', async () => {
+    const { ds, sent } = withFakePool((sql) => {
+      if (sql.startsWith('INSERT')) throw Object.assign(new Error('duplicate key'), { code: '23505' });
+      return { command: 'BEGIN', rows: [], rowCount: null };
+    });
+    const err = await ds.transaction(async (m) => m.query('INSERT INTO t VALUES ($1)', [7])).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QueryFailedError);
+    expect(err).toMatchObject({ code: '23505', query: 'INSERT INTO t VALUES ($1)', parameters: [7] });
+    expect(isOutcomeUnknown(err)).toBe(false);
+    expect(sent).toEqual(['BEGIN', 'INSERT INTO t VALUES ($1)', 'ROLLBACK']);
+  });
+
+  describe('commitWith', () => {
+    const answer = (sql: string) => ({ command: sql.split(' ')[0], rows: [{ id: 1 }], rowCount: 1 });
+
+    it('sends the last statement and COMMIT in one round trip, and refuses any statement after them', async () => {
+      const { ds, trips, released } = withFakePool(answer);
+      const rows = await ds.transaction(async (m) => {
+        await m.query('SELECT 1');
+        const marked = await m.commitWith('UPDATE t SET x = 1 WHERE id = ANY($1)', [[1]]);
+        await expect(m.query('SELECT 2')).rejects.toThrow('no statement may follow commitWith');
+        return marked;
+      });
+      expect(rows).toEqual([[{ id: 1 }], 1]);
+      expect(trips).toEqual([
+        ['BEGIN', 'SELECT 1'],
+        ['UPDATE t SET x = 1 WHERE id = ANY($1)', 'COMMIT'],
+      ]);
+      expect(released).toEqual([undefined]);
+    });
+
+    it('is one statement alone, without BEGIN or COMMIT, when nothing was sent before it', async () => {
+      const { ds, trips } = withFakePool(answer);
+      await ds.transaction(async (m) => m.commitWith('UPDATE t SET x = 1'));
+      expect(trips).toEqual([['UPDATE t SET x = 1']]);
+    });
+
+    it('commits nothing when its statement fails: COMMIT does not run, the transaction is rolled back', async () => {
+      const { ds, sent } = withFakePool((sql) => {
+        if (sql.startsWith('UPDATE')) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+        return answer(sql);
+      });
+      const err = await ds
+        .transaction(async (m) => (await m.query('SELECT 1'), m.commitWith('UPDATE t SET x = 1')))
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(QueryFailedError);
+      expect([isOutcomeUnknown(err), (err as QueryFailedError).query]).toEqual([false, 'UPDATE t SET x = 1']);
+      expect(sent).toEqual(['BEGIN', 'SELECT 1', 'UPDATE t SET x = 1', 'ROLLBACK']);
+    });
+
+    it('is outcome unknown when the connection is lost in its round trip', async () => {
+      const { ds } = withFakePool((sql) => {
+        if (sql === 'COMMIT') throw new Error('Connection terminated unexpectedly');
+        return answer(sql);
+      });
+      const err = await ds
+        .transaction(async (m) => (await m.query('SELECT 1'), m.commitWith('UPDATE t SET x = 1')))
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OutcomeUnknownError);
+    });
   });
 
   it('transactionFrom sends BEGIN and the first statement in one message and hands over its rows', async () => {
@@ -168,7 +283,12 @@ describe('DataSource (pg pool)', () => {
       if (sql === 'ROLLBACK') throw new Error('connection terminated');
       return { command: 'SELECT', rows: [], rowCount: 0 };
     });
-    await expect(ds.transaction(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(
+      ds.transaction(async (m) => {
+        await m.query('SELECT 1');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(released).toEqual([expect.objectContaining({ message: 'connection terminated' })]);
   });
 

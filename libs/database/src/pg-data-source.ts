@@ -2,6 +2,7 @@ import { Client, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DeadlineExceededError, isConnectionError } from './dependency-error';
 import { OutcomeUnknownError, QueryFailedError } from './query-failed';
 import { ChainedQuery, ChainedStatements } from './chained-statements';
+import { type Piped, PipelinedQuery } from './pipelined-statements';
 
 /**
  * The database handle the services use: a pg Pool with just the query and transaction surface they
@@ -51,6 +52,13 @@ export interface EntityManager {
  */
 export interface TransactionManager extends EntityManager {
   readonly transactional: true;
+  /**
+   * Runs a last statement and the COMMIT in one round trip; the transaction ends with it, so nothing may follow. If
+   * the statement fails, the COMMIT is skipped and nothing commits. A connection lost meanwhile leaves the outcome
+   * unknown (OutcomeUnknownError), as it does for a COMMIT sent alone.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see EntityManager
+  commitWith<T = any>(sql: string | PreparedStatement, parameters?: unknown[]): Promise<T>;
 }
 
 export interface PoolSettings {
@@ -94,6 +102,24 @@ async function run(
     const mayHaveCommitted = commits && !chained?.rolledBack;
     if (mayHaveCommitted && isConnectionError(err)) throw new OutcomeUnknownError(sqlText(sql), params, err);
     throw new QueryFailedError(sqlText(sql), params, err);
+  }
+}
+
+/** Statements in one round trip (PipelinedQuery): the result of the one at `resultOf`, errors as `run` gives them. */
+async function runPipeline(
+  target: PoolClient,
+  statements: Piped[],
+  resultOf: number,
+  commits: boolean,
+): Promise<unknown> {
+  const { statement, values } = statements[resultOf];
+  try {
+    const pipeline = new PipelinedQuery(statements, resultOf);
+    target.query(pipeline as never);
+    return toTypeormResult(await pipeline.done);
+  } catch (err) {
+    if (commits && isConnectionError(err)) throw new OutcomeUnknownError(sqlText(statement), values, err);
+    throw new QueryFailedError(sqlText(statement), values, err);
   }
 }
 
@@ -229,7 +255,10 @@ export class DataSource implements EntityManager {
     if (active instanceof ChainedQuery) active.cancelBeforeSync(new DeadlineExceededError(CANCELLED_AT_DEADLINE));
   }
 
-  /** Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
+  /**
+   * Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. BEGIN travels
+   * with the first statement (one round trip for both), and a transaction that sends no statement costs none.
+   */
   transaction<T>(fn: (m: TransactionManager) => Promise<T>): Promise<T>;
   transaction<T>(level: IsolationLevel, fn: (m: TransactionManager) => Promise<T>): Promise<T>;
   async transaction<T>(
@@ -238,7 +267,7 @@ export class DataSource implements EntityManager {
   ): Promise<T> {
     const fn = typeof a === 'function' ? a : b!;
     const begin = typeof a === 'function' ? 'BEGIN' : `BEGIN ISOLATION LEVEL ${isolationLevel(a)}`;
-    return this.inTransaction(begin, (_, m) => fn(m));
+    return this.inTransaction({ begin, withFirstStatement: true }, (_, m) => fn(m));
   }
 
   /**
@@ -252,7 +281,7 @@ export class DataSource implements EntityManager {
     first: string,
     fn: (rows: R[], m: TransactionManager) => Promise<T>,
   ): Promise<T> {
-    return this.inTransaction(`BEGIN; ${first}`, (raw, m) =>
+    return this.inTransaction({ begin: `BEGIN; ${first}`, withFirstStatement: false }, (raw, m) =>
       fn(((Array.isArray(raw) ? raw[raw.length - 1]?.rows : undefined) ?? []) as R[], m),
     );
   }
@@ -263,14 +292,19 @@ export class DataSource implements EntityManager {
    * whole transaction back (DeadlineExceededError / SQLSTATE 57014, see isDeadlineExceeded).
    */
   transactionUntil<T>(cancelAt: number, fn: (m: TransactionManager) => Promise<T>): Promise<T> {
-    return this.inTransaction('BEGIN', (_, m) => fn(m), cancelAt);
+    return this.inTransaction({ begin: 'BEGIN', withFirstStatement: false }, (_, m) => fn(m), cancelAt);
   }
 
+  /**
+   * `begin` is sent first on its own, or, `withFirstStatement`, in the same round trip as the first statement (and not
+   * at all if there is none). `fn` gets the rows of a BEGIN sent on its own.
+   */
   private async inTransaction<T>(
-    begin: string,
+    opening: { begin: string; withFirstStatement: boolean },
     fn: (raw: unknown, m: TransactionManager) => Promise<T>,
     cancelAt?: number,
   ): Promise<T> {
+    const { begin, withFirstStatement } = opening;
     const client = await this.connected().connect();
     // A connection that fails mid-transaction must not go back to the pool.
     let broken: Error | undefined;
@@ -289,31 +323,64 @@ export class DataSource implements EntityManager {
         Math.max(0, cancelAt - Date.now()),
       );
     }
-    const send = (sql: Sql, parameters: unknown[] | undefined, commits: boolean): Promise<unknown> => {
+    let begun = false;
+    let ended = false;
+    /** Why no statement may be sent now, if none may. */
+    const refusal = (): Error | undefined => {
       // The clock as well as the timer: a continuation can run before an overdue timer fires.
-      if (expired || (cancelAt !== undefined && Date.now() >= cancelAt))
-        return Promise.reject(new DeadlineExceededError());
-      return run(client, sql, parameters, commits);
+      if (expired || (cancelAt !== undefined && Date.now() >= cancelAt)) return new DeadlineExceededError();
+      if (ended) return new Error('the transaction has ended: no statement may follow commitWith');
+      return undefined;
+    };
+    const send = (sql: Sql, parameters: unknown[] | undefined, commits: boolean): Promise<unknown> => {
+      const refused = refusal();
+      if (refused) return Promise.reject(refused);
+      if (begun) return run(client, sql, parameters, commits);
+      begun = true;
+      // Not begun yet (withFirstStatement): BEGIN goes with this statement; a chain sends its own messages, so BEGIN
+      // goes before it.
+      if (sql instanceof ChainedStatements)
+        return run(client, begin, undefined, false).then(() => run(client, sql, parameters, commits));
+      return runPipeline(client, [{ statement: begin }, { statement: sql, values: parameters }], 1, commits);
     };
     const manager: TransactionManager = {
       transactional: true,
       query: (sql, parameters) => send(sql, parameters, false) as Promise<never>,
+      commitWith: (sql, parameters) => {
+        const refused = refusal();
+        if (refused) return Promise.reject(refused);
+        // The connection broke between statements: nothing is sent, and the server rolled back.
+        if (broken) return Promise.reject(new QueryFailedError(sqlText(sql), parameters, broken));
+        ended = true;
+        if (!begun) {
+          // Nothing sent before it: the statement alone is a transaction of its own.
+          begun = true;
+          return run(client, sql, parameters, true) as Promise<never>;
+        }
+        const last: Piped[] = [{ statement: sql, values: parameters }, { statement: 'COMMIT' }];
+        return runPipeline(client, last, 0, true) as Promise<never>;
+      },
     };
     try {
       if (cancelAt !== undefined && Date.now() >= cancelAt) throw new DeadlineExceededError();
       let raw: unknown;
-      try {
-        raw = await client.query(begin);
-      } catch (err) {
-        throw new QueryFailedError(begin, undefined, err);
+      if (!withFirstStatement) {
+        begun = true;
+        try {
+          raw = await client.query(begin);
+        } catch (err) {
+          throw new QueryFailedError(begin, undefined, err);
+        }
       }
       const result = await fn(raw, manager);
-      // The connection broke between statements: COMMIT would not be sent, and the server rolled back.
-      if (broken && !expired) throw new QueryFailedError('COMMIT (not sent: connection lost)', undefined, broken);
-      await send('COMMIT', undefined, true);
+      if (begun && !ended) {
+        // The connection broke between statements: COMMIT would not be sent, and the server rolled back.
+        if (broken && !expired) throw new QueryFailedError('COMMIT (not sent: connection lost)', undefined, broken);
+        await send('COMMIT', undefined, true);
+      }
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch((rollbackErr: Error) => void (broken ??= rollbackErr));
+      if (begun) await client.query('ROLLBACK').catch((rollbackErr: Error) => void (broken ??= rollbackErr));
       throw err;
     } finally {
       clearTimeout(timer);

@@ -95,6 +95,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
       'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts',
     ],
   },
+  // The fan-out runs the events store's insert (RECORD_NEW_EVENTS) as its first step, in one statement.
   webhook_events: {
     owners: ['apps/webhook-dispatcher/src/events/events-store.ts'],
     readers: {
@@ -113,6 +114,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
 /** Names after FROM/JOIN that are not tables: CTEs, set-returning functions, catalogs. */
 const NOT_TABLES = new Set([
   't',
+  'recorded',
   'cursor_row',
   'picked',
   'done',

@@ -71,8 +71,8 @@ describe('OutboxRelay sending a batch', () => {
     const ds = {
       transactionFrom: async (
         _sql: string,
-        fn: (r: typeof rows, m: { query: (...a: unknown[]) => Promise<void> }) => Promise<number>,
-      ) => fn(rows, { query: async (...a) => void updates.push(a) }),
+        fn: (r: typeof rows, m: Record<'query' | 'commitWith', (...a: unknown[]) => Promise<void>>) => Promise<number>,
+      ) => fn(rows, { query: async (...a) => void updates.push(a), commitWith: async (...a) => void updates.push(a) }),
     } as unknown as DataSource;
     const producer = { sendBatch } as unknown as Producer;
     return { relay: new OutboxRelay(ds, producer, 'p.', pino({ level: 'silent' }), async () => 6, 500, 7), updates };

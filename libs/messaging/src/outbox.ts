@@ -153,7 +153,8 @@ export class OutboxRelay {
     const sent = await this.ds.transactionFrom<OutboxRow, number>(this.takeBatch, async (rows, m) => {
       if (rows.length === 0) return 0;
       await this.publish(rows);
-      await m.query(MARK_PUBLISHED, [rows.map((r) => r.id)]);
+      // The mark and the COMMIT in one round trip.
+      await m.commitWith(MARK_PUBLISHED, [rows.map((r) => r.id)]);
       return rows.length;
     });
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, GroupCommit, type PreparedStatement, queryRows } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';
+import { RECORD_NEW_EVENTS, type NewWebhookEvent } from '../events/events-store';
 import type {
   ClaimedAttempt,
   ClaimRef,
@@ -26,16 +27,17 @@ export type {
 } from './delivery-rows';
 
 /**
- * The three statements every webhook runs (fan-out, claim, success), prepared under a name. Their arrays are read
- * through a sub-select, so no plan sees their values: a custom plan then costs what the generic one does before
+ * The three statements every webhook runs (events and fan-out, claim, success), prepared under a name. Their arrays are
+ * read through a sub-select, so no plan sees their values: a custom plan then costs what the generic one does before
  * PostgreSQL's charge for planning, so after five custom plans it keeps the generic one, planning again only when it
  * invalidates the plan (an ANALYZE of a table they read, say). Given an array it could see, it would plan every call
  * afresh, which cost it as much as running them. The generic plan assumes a few ids and looks each one up by index, on
  * any table past a few thousand rows (docs/benchmarks.md, eighteenth round).
  */
-const FAN_OUT: PreparedStatement = {
-  name: 'deliveries_fan_out',
-  text: `INSERT INTO deliveries
+const RECORD_AND_FAN_OUT: PreparedStatement = {
+  name: 'deliveries_record_and_fan_out',
+  text: `WITH recorded AS (${RECORD_NEW_EVENTS})
+   INSERT INTO deliveries
           (public_id, event_id, callback_id, status, next_attempt_at, last_error, enqueued_at, enqueue_count)
    SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e.id, c.id,
           CASE WHEN c.is_active THEN 'pending' ELSE 'skipped' END,
@@ -43,11 +45,10 @@ const FAN_OUT: PreparedStatement = {
           CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END,
           CASE WHEN c.is_active AND $2 THEN now() END,
           CASE WHEN c.is_active AND $2 THEN 1 ELSE 0 END
-     FROM webhook_events e
+     FROM recorded e
      JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL
                      AND e.event_type = ANY (c.events)
-    WHERE e.id = ANY ((SELECT $1::text[])::text[])
-    ORDER BY array_position((SELECT $1::text[]), e.id), c.id
+    ORDER BY array_position((SELECT $3::text[]), e.id), c.id
    ON CONFLICT (event_id, callback_id) DO NOTHING
    RETURNING id, callback_id, status, enqueue_count`,
 };
@@ -110,12 +111,14 @@ export class DeliveryStore {
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * One delivery per subscribed callback of each event's business and mode: `pending`, or `skipped` for a disabled
-   * callback so an outage loses no event. Idempotent by (event, callback). With `handOver`, pending ones are handed
-   * over for an in-process attempt after commit; the reconciler queues any this process never got to.
+   * Records the events not recorded yet (EventsStore's insert) and, in the same statement, one delivery per subscribed
+   * callback of each new event's business and mode: `pending`, or `skipped` for a disabled callback so an outage loses
+   * no event. An event recorded before gets no delivery here. With `handOver`, pending ones are handed over for an
+   * in-process attempt after commit; the reconciler queues any this process never got to.
    */
-  async fanOut(m: EntityManager, eventIds: string[], handOver = false): Promise<FannedOut[]> {
-    return queryRows<FannedOut>(m, FAN_OUT, [eventIds, handOver]);
+  async recordAndFanOut(m: EntityManager, events: NewWebhookEvent[], handOver = false): Promise<FannedOut[]> {
+    if (events.length === 0) return [];
+    return queryRows<FannedOut>(m, RECORD_AND_FAN_OUT, [JSON.stringify(events), handOver, events.map((e) => e.id)]);
   }
 
   /** Hands deliveries taken for an in-process attempt, and never attempted, back to the enqueuer. */

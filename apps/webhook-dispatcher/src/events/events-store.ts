@@ -90,10 +90,18 @@ const NEW_EVENT_FIELDS = {
 } as const satisfies { [K in keyof NewWebhookEvent]-?: ColumnType };
 const NEW_EVENT_COLUMNS = Object.keys(NEW_EVENT_FIELDS).join(', ');
 
-/** Records the events of a JSON array not recorded yet (by id), returning the ids it inserted. */
-const INSERT_NEW_EVENTS = `INSERT INTO webhook_events (${NEW_EVENT_COLUMNS})
+/** Records the events of a JSON array ($1) not recorded yet (by id), returning `returning` of those it inserted. */
+const insertNewEvents = (returning: string) => `INSERT INTO webhook_events (${NEW_EVENT_COLUMNS})
   SELECT ${NEW_EVENT_COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS r(${recordDefinition(NEW_EVENT_FIELDS)})
-  ON CONFLICT DO NOTHING RETURNING id`;
+  ON CONFLICT DO NOTHING RETURNING ${returning}`;
+const INSERT_NEW_EVENTS = insertNewEvents('id');
+
+/**
+ * The events insert as a statement's first step, for DeliveryStore to fan the inserted events out in the same
+ * statement (one round trip): their id, business, mode and type. Takes the events' JSON array (NewWebhookEvent[])
+ * as $1.
+ */
+export const RECORD_NEW_EVENTS = insertNewEvents('id, business_id, mode, event_type');
 
 /**
  * Only rows whose inserting transaction is older than every running one: anything written later gets a larger id, so

@@ -13,7 +13,6 @@ import {
 import type { AfterCommit } from '@payments/messaging';
 import { DeliveryStore } from '../delivery/delivery-store';
 import { FirstAttempts } from '../delivery/first-attempts';
-import { EventsStore } from './events-store';
 import { catalogueEventsForTransaction, type CatalogueEvent } from './catalogue';
 
 /** Deterministic webhook event id: the same source event and name always give the same evt_ id. */
@@ -24,18 +23,17 @@ export function webhookEventId(sourceEventId: string, eventType: string): string
 /**
  * Turns domain events into catalogue events (webhook_events) and one delivery per subscribed
  * active callback — all inside the consumer's inbox transaction, so exactly once per source event.
- * Each handler takes a list: a consumer batch is recorded in two statements.
+ * Each handler takes a list: a consumer batch is recorded in one statement.
  */
 @Injectable()
 export class WebhookEventsHandler {
   constructor(
-    private readonly events: EventsStore,
     private readonly deliveries: DeliveryStore,
     private readonly first: FirstAttempts,
   ) {}
 
   /**
-   * Records the catalogue events of several source events and their deliveries in two statements, skipping recorded
+   * Records the catalogue events of several source events and their deliveries in one statement, skipping recorded
    * ones. After commit the new deliveries' first attempts start here (or the enqueuer is woken if too many are).
    */
   private async emit(
@@ -53,10 +51,8 @@ export class WebhookEventsHandler {
         created_at: source.occurred_at,
       })),
     );
-    const inserted = await this.events.insertNew(m, rows);
-    if (inserted.length === 0) return undefined;
     const handOver = this.first.accepting();
-    const deliveries = await this.deliveries.fanOut(m, inserted, handOver);
+    const deliveries = await this.deliveries.recordAndFanOut(m, rows, handOver);
     if (!deliveries.some((d) => d.status === 'pending')) return undefined;
     return handOver ? () => this.first.dispatch(deliveries) : () => this.first.wakeQueue();
   }

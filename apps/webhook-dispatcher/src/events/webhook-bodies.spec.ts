@@ -1,5 +1,5 @@
 import { Value } from '@sinclair/typebox/value';
-import type { DataSource, EntityManager } from '@payments/database';
+import type { EntityManager } from '@payments/database';
 import {
   payoutPayload,
   refundPayload,
@@ -11,7 +11,7 @@ import { webhookEventSchema } from '@payments/contracts/schemas';
 import { at, invoiceEvent, refundEvent, transactionEvent } from '@payments/contracts/fixtures';
 import type { DeliveryStore } from '../delivery/delivery-store';
 import type { FirstAttempts } from '../delivery/first-attempts';
-import { EventsStore, eventView, type NewWebhookEvent } from './events-store';
+import { eventView, type NewWebhookEvent } from './events-store';
 import { WebhookEventsHandler } from './transaction-events.handler';
 
 /**
@@ -26,20 +26,19 @@ const envelope = <E extends EventEnvelope>(id: string, type: string, data: unkno
 /** An inserted row as the handler hands it to the store (JSON: its timestamp a string). */
 type Row = Omit<NewWebhookEvent, 'created_at'> & { created_at: string };
 
-/** Runs the handler against a fake transaction that keeps the webhook_events rows it inserts. */
+/** Runs the handler against a fake store that keeps the webhook_events rows it is asked to record. */
 async function recorded(run: (h: WebhookEventsHandler, m: EntityManager) => Promise<void>): Promise<Row[]> {
   const rows: Row[] = [];
-  const m = {
-    query: async (_sql: string, [json]: [string]) => {
-      const inserted = JSON.parse(json) as Row[];
-      rows.push(...inserted);
-      return inserted.map((r) => ({ id: r.id }));
-    },
-  } as unknown as EntityManager;
+  const m = {} as EntityManager;
   // No callback subscribes: nothing fans out, so no first attempt is started.
-  const deliveries = { fanOut: async () => [] } as unknown as DeliveryStore;
+  const deliveries = {
+    recordAndFanOut: async (_m: EntityManager, events: NewWebhookEvent[]) => {
+      rows.push(...(JSON.parse(JSON.stringify(events)) as Row[]));
+      return [];
+    },
+  } as unknown as DeliveryStore;
   const first = { accepting: () => false } as unknown as FirstAttempts;
-  await run(new WebhookEventsHandler(new EventsStore({} as DataSource), deliveries, first), m);
+  await run(new WebhookEventsHandler(deliveries, first), m);
   return rows;
 }
 

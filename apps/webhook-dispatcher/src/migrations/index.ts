@@ -8,6 +8,7 @@ import { EventsRecordedIndex1764800000000 } from './1764800000000-events-recorde
 import { EventsDropSourceUnique1764900000000 } from './1764900000000-events-drop-source-unique';
 import { DeliveryLockToken1765000000000 } from './1765000000000-delivery-lock-token';
 import { EventsTransactionIndex1765300000000 } from './1765300000000-events-transaction-index';
+import { DeliveriesDropEventIndex1765400000000 } from './1765400000000-deliveries-drop-event-index';
 
 export const migrations = [
   InitialSchema1763800000000,
@@ -20,4 +21,5 @@ export const migrations = [
   EventsDropSourceUnique1764900000000,
   DeliveryLockToken1765000000000,
   EventsTransactionIndex1765300000000,
+  DeliveriesDropEventIndex1765400000000,
 ];

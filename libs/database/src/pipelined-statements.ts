@@ -1,0 +1,175 @@
+import * as pg from 'pg';
+import { DatabaseError, type QueryResult } from 'pg';
+import { isConnectionError } from './dependency-error';
+import type { PreparedStatement } from './pg-data-source';
+
+/** One statement of a pipeline: text sent unnamed, or a statement prepared under its name. */
+export interface Piped {
+  statement: string | PreparedStatement;
+  values?: unknown[];
+}
+
+interface Result {
+  command: string;
+  rowCount: number | null;
+  rows: unknown[];
+  _types: unknown;
+  addFields(fields: unknown[]): void;
+  parseRow(fields: unknown[]): unknown;
+  addRow(row: unknown): void;
+  addCommandComplete(msg: unknown): void;
+}
+const { Result, utils } = pg as unknown as {
+  Result: new (rowMode?: string, types?: unknown) => Result;
+  utils: { prepareValue: unknown };
+};
+
+interface Connection {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+  stream: { cork?(): void; uncork?(): void };
+  parse(m: { name: string; text: string }): void;
+  bind(m: { statement: string; values: unknown[]; valueMapper: unknown }): void;
+  describe(m: { type: 'P'; name: string }): void;
+  execute(m: { portal: string; rows: number }): void;
+  sync(): void;
+}
+
+const nameOf = (p: Piped): string => (typeof p.statement === 'string' ? '' : p.statement.name);
+const textOf = (p: Piped): string => (typeof p.statement === 'string' ? p.statement : p.statement.text);
+
+/**
+ * Statements written in one go and ended by one Sync: one round trip for all of them (PostgreSQL's extended query
+ * protocol). The server runs them in order and, after an error, skips the rest up to the Sync. They share the
+ * connection's transaction: a BEGIN among them opens one that stays open after the Sync, a COMMIT among them ends it,
+ * and outside a transaction they run as one implicit transaction. `done` gives the result of the statement at
+ * `resultOf`; the others' rows are dropped.
+ *
+ * pg's custom-query interface, as ChainedQuery uses it. pg notes a named statement as parsed from the query's `name`
+ * and `text` when the server confirms a Parse, so they follow the statement the next confirmation is for.
+ */
+export class PipelinedQuery {
+  name: string;
+  text: string;
+  /** pg's client sets the connection's type parsers here before submitting. */
+  _result: Result;
+  readonly done: Promise<QueryResult>;
+  private index = 0;
+  private readonly results: Result[] = [];
+  private rowError: unknown;
+  private settled = false;
+  private con: Connection | undefined;
+  private resolve!: (r: QueryResult) => void;
+  private reject!: (err: unknown) => void;
+
+  constructor(
+    private readonly statements: Piped[],
+    private readonly resultOf: number,
+  ) {
+    if (statements.length === 0 || resultOf < 0 || resultOf >= statements.length)
+      throw new Error(`a pipeline of ${statements.length} statements has no statement ${resultOf}`);
+    this.name = nameOf(statements[0]);
+    this.text = textOf(statements[0]);
+    this._result = new Result();
+    this.done = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  submit(con: Connection): Error | null {
+    this.con = con;
+    for (const p of this.statements) {
+      const name = nameOf(p);
+      const known = name ? (con.parsedStatements[name] ?? con.submittedNamedStatements[name]) : undefined;
+      if (known !== undefined && known !== textOf(p))
+        return new Error(`prepared statement '${name}' is already used for a different text`);
+    }
+    con.stream.cork?.();
+    try {
+      for (const p of this.statements) {
+        const name = nameOf(p);
+        if (!name || (con.parsedStatements[name] ?? con.submittedNamedStatements[name]) === undefined) {
+          con.parse({ name, text: textOf(p) });
+          if (name) con.submittedNamedStatements[name] = textOf(p);
+        }
+        con.bind({ statement: name, values: p.values ?? [], valueMapper: utils.prepareValue });
+        con.describe({ type: 'P', name: '' });
+        con.execute({ portal: '', rows: 0 });
+      }
+      con.sync();
+    } finally {
+      con.stream.uncork?.();
+    }
+    return null;
+  }
+
+  handleRowDescription(msg: { fields: unknown[] }): void {
+    this._result.addFields(msg.fields);
+  }
+
+  handleDataRow(msg: { fields: unknown[] }): void {
+    if (this.rowError) return;
+    try {
+      this._result.addRow(this._result.parseRow(msg.fields));
+    } catch (err) {
+      this.rowError = err;
+    }
+  }
+
+  handleCommandComplete(msg: unknown): void {
+    this._result.addCommandComplete(msg);
+    this.next();
+  }
+
+  handleEmptyQuery(): void {
+    this.next();
+  }
+
+  /** The statement at `index` is done: the next confirmations are for the one after it. */
+  private next(): void {
+    this.results.push(this._result);
+    this._result = new Result(undefined, this._result._types);
+    this.index += 1;
+    const following = this.statements[this.index];
+    if (following) {
+      this.name = nameOf(following);
+      this.text = textOf(following);
+    }
+  }
+
+  handleError(err: unknown): void {
+    // A server error: the server skips to the Sync and answers it, which ends an implicit transaction rolled back
+    // (an explicit one stays open, failed, for the caller to roll back). Named statements it did not get to are
+    // forgotten, so the next use parses them again.
+    if (this.con && !isConnectionError(err) && err instanceof DatabaseError) {
+      for (const p of this.statements.slice(this.index)) {
+        const name = nameOf(p);
+        if (name && this.con.parsedStatements[name] === undefined) delete this.con.submittedNamedStatements[name];
+      }
+    }
+    this.settle(err);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.rowError) return this.settle(this.rowError);
+    const r = this.results[this.resultOf];
+    if (!r) return this.settle(new Error('the connection was ready before the pipeline completed'));
+    this.settle(null, r as unknown as QueryResult);
+  }
+
+  handlePortalSuspended(): void {}
+
+  handleCopyInResponse(): void {
+    this.settle(new Error('COPY is not supported in a pipeline'));
+  }
+
+  handleCopyData(): void {}
+
+  private settle(err: unknown, value?: QueryResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (err) this.reject(err);
+    else this.resolve(value!);
+  }
+}
