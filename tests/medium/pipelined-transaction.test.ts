@@ -58,9 +58,10 @@ describe('transactions in fewer round trips', () => {
     await single.transaction(async (m) => {
       await m.query(INSERT_ITEM, [['unseen-1']]);
       expect(await count('unseen-%')).toBe(0);
-      const [{ now, statement }] = await m.query('SELECT now() AS now, statement_timestamp() AS statement');
-      // now() is the transaction's start, so it precedes this second statement's start.
-      expect(now.getTime()).toBeLessThanOrEqual(statement.getTime());
+      // now() is the transaction's start, taken with the first statement, so it precedes this second statement's start
+      // (in a statement of its own they would be equal).
+      const [{ later }] = await m.query('SELECT statement_timestamp() > now() AS later');
+      expect(later).toBe(true);
     });
     expect(await count('unseen-%')).toBe(1);
   });
@@ -95,8 +96,27 @@ describe('transactions in fewer round trips', () => {
     await expect(single.transaction((m) => m.query(broken, ['x']))).rejects.toMatchObject({ code: '42703' });
     // The failed Parse left nothing behind on the connection: a later transaction parses it afresh.
     await expect(single.transaction((m) => m.query(broken, ['x']))).rejects.toMatchObject({ code: '42703' });
-    await single.transaction((m) => m.query(INSERT_ITEM, [['after-broken']]));
+    const fixed: PreparedStatement = { name: broken.name, text: 'INSERT INTO pipe_items (reference) VALUES ($1)' };
+    await single.transaction((m) => m.query(fixed, ['after-broken']));
     expect(await count('after-broken')).toBe(1);
+  });
+
+  it('a parameter that cannot be encoded sends nothing, and leaves no transaction open on the connection', async () => {
+    const unencodable = { amount: BigInt(1) };
+    await expect(
+      single.transaction(async (m) => {
+        await m.query(INSERT_ITEM, [['unsent-1']]);
+        await m.commitWith('INSERT INTO pipe_items (reference) VALUES ($1::jsonb ->> 0)', [unencodable]);
+      }),
+    ).rejects.toThrow(/BigInt/);
+    await expect(single.transaction((m) => m.query('SELECT $1::jsonb', [unencodable]))).rejects.toThrow(/BigInt/);
+    expect(await count('unsent-%')).toBe(0);
+    const { rows } = await observer.query(
+      "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+    );
+    expect(Number(rows[0].count)).toBe(0);
+    await single.transaction((m) => m.query(INSERT_ITEM, [['after-unencodable']]));
+    expect(await count('after-unencodable')).toBe(1);
   });
 
   describe('commitWith', () => {
@@ -120,6 +140,20 @@ describe('transactions in fewer round trips', () => {
       expect(await count('before-refusal')).toBe(0);
       await single.transaction((m) => m.commitWith(INSERT_ITEM, [['alone-commit']]));
       expect(await count('alone-commit')).toBe(1);
+    });
+
+    it('fails the transaction when the work catches its failure: nothing commits, and the caller is told', async () => {
+      const err = await single
+        .transaction(async (m) => {
+          await m.query(INSERT_ITEM, [['caught-1']]);
+          await m.commitWith(INSERT_ITEM, [['refused-caught']]).catch(() => undefined);
+          return 'looks done';
+        })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: '23514' });
+      expect(await count('caught-%')).toBe(0);
+      await single.transaction((m) => m.query(INSERT_ITEM, [['after-caught']]));
+      expect(await count('after-caught')).toBe(1);
     });
 
     it('holds the transaction’s locks until its COMMIT', async () => {

@@ -38,24 +38,19 @@ describe('webhook dispatcher stores under concurrency', () => {
    * them (enqueued_at set, enqueue count 1).
    */
   const deliveries = async (count: number): Promise<string[]> => {
-    const ids = Array.from({ length: count }, () => `evt_${id}_${++events}`);
-    const rows = await ds.transaction((m) =>
-      store.recordAndFanOut(
-        m,
-        ids.map((e) => ({
-          id: e,
-          source_event_id: e,
-          business_id: 7,
-          mode: 'test' as const,
-          event_type: 'transaction.success' as const,
-          payload: {} as never,
-          created_at: new Date(),
-        })),
-        true,
-      ),
-    );
+    const rows = await ds.transaction((m) => store.recordAndFanOut(m, newEvents(count), true));
     return rows.map((r) => String(r.id));
   };
+  const newEvents = (count: number) =>
+    Array.from({ length: count }, () => `evt_${id}_${++events}`).map((e) => ({
+      id: e,
+      source_event_id: e,
+      business_id: 7,
+      mode: 'test' as const,
+      event_type: 'transaction.success' as const,
+      payload: {} as never,
+      created_at: new Date(),
+    }));
   /** As if `seconds` had passed since they were handed over and due. */
   const age = (ids: string[], seconds: number) =>
     ds.query(
@@ -101,6 +96,20 @@ describe('webhook dispatcher stores under concurrency', () => {
 
   afterAll(async () => {
     await db?.drop();
+  });
+
+  it('records each event and its deliveries once: events recorded before fan out nothing, in any company', async () => {
+    const [a, b, c] = newEvents(3);
+    const first = await ds.transaction((m) => store.recordAndFanOut(m, [b, a], true));
+    // Redelivered, with one new event among them: only the new one is recorded and fans out.
+    const again = await ds.transaction((m) => store.recordAndFanOut(m, [a, c, b], true));
+    const fannedOut = await ds.query('SELECT event_id FROM deliveries WHERE event_id = ANY($1::text[]) ORDER BY id', [
+      [a.id, b.id, c.id],
+    ]);
+    // In the order the events were given: b before a.
+    expect(fannedOut.map((r: { event_id: string }) => r.event_id)).toEqual([b.id, a.id, c.id]);
+    expect([first.length, again.length]).toEqual([2, 1]);
+    expect(first.every((d) => d.status === 'pending' && d.enqueue_count === 1)).toBe(true);
   });
 
   it('claims a delivery named twice in one group statement once: the second claim is refused', async () => {

@@ -1,7 +1,12 @@
+import { DatabaseError } from 'pg';
 import { isConnectionError } from './dependency-error';
 import { DataSource } from './pg-data-source';
 import { PipelinedQuery } from './pipelined-statements';
 import { OutcomeUnknownError, QueryFailedError, isOutcomeUnknown } from './query-failed';
+
+/** An error response from the server, as pg reports it. */
+const serverError = (message: string, code: string) =>
+  Object.assign(new DatabaseError(message, message.length, 'error'), { code });
 
 /** The pool is faked: what is checked is the TypeORM-compatible surface the stores rely on. */
 function withFakePool(results: (sql: string) => unknown, connect?: () => Promise<never>) {
@@ -40,7 +45,8 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
     const con = {
       parsedStatements: {},
       submittedNamedStatements: {},
-      stream: {},
+      stream: { destroy: () => undefined },
+      sendCopyFail: () => undefined,
       parse: (m: { text: string }) => parsed.push(m.text),
       bind: () => undefined,
       describe: () => undefined,
@@ -137,6 +143,23 @@ describe('DataSource (pg pool)', () => {
     expect(trips).toEqual([]);
   });
 
+  it('sends no statement outside the transaction when its first round trip fails', async () => {
+    const { ds, sent } = withFakePool((sql) => {
+      if (sql.startsWith('INSERT')) throw serverError('duplicate key', '23505');
+      return { command: 'UPDATE', rows: [], rowCount: 1 };
+    });
+    let settled: PromiseSettledResult<unknown>[] = [];
+    const err = await ds
+      .transaction(async (m) => {
+        // The second is asked for while the first is in flight: it waits for it, and is not sent when it fails.
+        settled = await Promise.allSettled([m.query('INSERT INTO t VALUES (1)'), m.query('UPDATE t SET x = 2')]);
+      })
+      .catch((e: unknown) => e);
+    expect(settled.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(err).toMatchObject({ code: '23505' });
+    expect(sent).toEqual(['BEGIN', 'INSERT INTO t VALUES (1)', 'ROLLBACK']);
+  });
+
   it('rolls back and releases the connection when the work throws', async () => {
     const { ds, sent, released } = withFakePool(() => ({ command: 'SELECT', rows: [], rowCount: 0 }));
     await expect(
@@ -151,7 +174,7 @@ describe('DataSource (pg pool)', () => {
 
   it('rolls back when the statement sent with BEGIN fails, and reports that statement', async () => {
     const { ds, sent } = withFakePool((sql) => {
-      if (sql.startsWith('INSERT')) throw Object.assign(new Error('duplicate key'), { code: '23505' });
+      if (sql.startsWith('INSERT')) throw serverError('duplicate key', '23505');
       return { command: 'BEGIN', rows: [], rowCount: null };
     });
     const err = await ds.transaction(async (m) => m.query('INSERT INTO t VALUES ($1)', [7])).catch((e: unknown) => e);
@@ -180,15 +203,31 @@ describe('DataSource (pg pool)', () => {
       expect(released).toEqual([undefined]);
     });
 
-    it('is one statement alone, without BEGIN or COMMIT, when nothing was sent before it', async () => {
+    it('sends BEGIN, its statement and COMMIT in one round trip when nothing was sent before it', async () => {
       const { ds, trips } = withFakePool(answer);
-      await ds.transaction(async (m) => m.commitWith('UPDATE t SET x = 1'));
-      expect(trips).toEqual([['UPDATE t SET x = 1']]);
+      await ds.transaction('SERIALIZABLE', async (m) => m.commitWith('UPDATE t SET x = 1'));
+      expect(trips).toEqual([['BEGIN ISOLATION LEVEL SERIALIZABLE', 'UPDATE t SET x = 1', 'COMMIT']]);
+    });
+
+    it('fails the transaction when its failure is caught: nothing committed is reported as committed', async () => {
+      const { ds, sent } = withFakePool((sql) => {
+        if (sql.startsWith('UPDATE')) throw serverError('deadlock detected', '40P01');
+        return answer(sql);
+      });
+      const err = await ds
+        .transaction(async (m) => {
+          await m.query('SELECT 1');
+          await m.commitWith('UPDATE t SET x = 1').catch(() => undefined);
+          return 'swallowed';
+        })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: '40P01' });
+      expect(sent).toEqual(['BEGIN', 'SELECT 1', 'UPDATE t SET x = 1', 'ROLLBACK']);
     });
 
     it('commits nothing when its statement fails: COMMIT does not run, the transaction is rolled back', async () => {
       const { ds, sent } = withFakePool((sql) => {
-        if (sql.startsWith('UPDATE')) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+        if (sql.startsWith('UPDATE')) throw serverError('deadlock detected', '40P01');
         return answer(sql);
       });
       const err = await ds

@@ -1,4 +1,4 @@
-import { Client, Pool, type PoolClient, type QueryResult } from 'pg';
+import { Client, DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DeadlineExceededError, isConnectionError } from './dependency-error';
 import { OutcomeUnknownError, QueryFailedError } from './query-failed';
 import { ChainedQuery, ChainedStatements } from './chained-statements';
@@ -113,12 +113,15 @@ async function runPipeline(
   commits: boolean,
 ): Promise<unknown> {
   const { statement, values } = statements[resultOf];
+  const pipeline = new PipelinedQuery(statements, resultOf);
   try {
-    const pipeline = new PipelinedQuery(statements, resultOf);
     target.query(pipeline as never);
     return toTypeormResult(await pipeline.done);
   } catch (err) {
-    if (commits && isConnectionError(err)) throw new OutcomeUnknownError(sqlText(statement), values, err);
+    // Only the server's own answer (an error response) says the COMMIT did not run; a connection lost or a client-side
+    // error once the pipeline was written leaves it unknown.
+    if (commits && pipeline.sent && !(err instanceof DatabaseError))
+      throw new OutcomeUnknownError(sqlText(statement), values, err);
     throw new QueryFailedError(sqlText(statement), values, err);
   }
 }
@@ -300,11 +303,10 @@ export class DataSource implements EntityManager {
    * at all if there is none). `fn` gets the rows of a BEGIN sent on its own.
    */
   private async inTransaction<T>(
-    opening: { begin: string; withFirstStatement: boolean },
+    { begin, withFirstStatement }: { begin: string; withFirstStatement: boolean },
     fn: (raw: unknown, m: TransactionManager) => Promise<T>,
     cancelAt?: number,
   ): Promise<T> {
-    const { begin, withFirstStatement } = opening;
     const client = await this.connected().connect();
     // A connection that fails mid-transaction must not go back to the pool.
     let broken: Error | undefined;
@@ -324,7 +326,12 @@ export class DataSource implements EntityManager {
       );
     }
     let begun = false;
+    /** The first round trip of a transaction begun with its first statement: what any later statement waits for. */
+    let firstTrip: Promise<unknown> | undefined;
+    /** commitWith was called: nothing may follow, and the transaction committed only if it succeeded. */
     let ended = false;
+    let committed = false;
+    let commitFailure: unknown;
     /** Why no statement may be sent now, if none may. */
     const refusal = (): Error | undefined => {
       // The clock as well as the timer: a continuation can run before an overdue timer fires.
@@ -332,16 +339,19 @@ export class DataSource implements EntityManager {
       if (ended) return new Error('the transaction has ended: no statement may follow commitWith');
       return undefined;
     };
+    /** Runs `go` once the first round trip succeeded (not at all if it failed: nothing may run outside BEGIN). */
+    const afterOpening = <R>(go: () => Promise<R>): Promise<R> => (firstTrip ? firstTrip.then(go) : go());
     const send = (sql: Sql, parameters: unknown[] | undefined, commits: boolean): Promise<unknown> => {
       const refused = refusal();
       if (refused) return Promise.reject(refused);
-      if (begun) return run(client, sql, parameters, commits);
+      if (begun) return afterOpening(() => run(client, sql, parameters, commits));
       begun = true;
-      // Not begun yet (withFirstStatement): BEGIN goes with this statement; a chain sends its own messages, so BEGIN
-      // goes before it.
-      if (sql instanceof ChainedStatements)
-        return run(client, begin, undefined, false).then(() => run(client, sql, parameters, commits));
-      return runPipeline(client, [{ statement: begin }, { statement: sql, values: parameters }], 1, commits);
+      // BEGIN goes with this first statement; a chain sends its own messages, so BEGIN goes before it.
+      firstTrip =
+        sql instanceof ChainedStatements
+          ? run(client, begin, undefined, false).then(() => run(client, sql, parameters, commits))
+          : runPipeline(client, [{ statement: begin }, { statement: sql, values: parameters }], 1, commits);
+      return firstTrip;
     };
     const manager: TransactionManager = {
       transactional: true,
@@ -351,14 +361,17 @@ export class DataSource implements EntityManager {
         if (refused) return Promise.reject(refused);
         // The connection broke between statements: nothing is sent, and the server rolled back.
         if (broken) return Promise.reject(new QueryFailedError(sqlText(sql), parameters, broken));
-        ended = true;
-        if (!begun) {
-          // Nothing sent before it: the statement alone is a transaction of its own.
-          begun = true;
-          return run(client, sql, parameters, true) as Promise<never>;
-        }
+        const first = !begun;
+        begun = ended = true;
+        // Nothing sent before it: BEGIN, the statement and COMMIT together (the isolation level asked for holds).
         const last: Piped[] = [{ statement: sql, values: parameters }, { statement: 'COMMIT' }];
-        return runPipeline(client, last, 0, true) as Promise<never>;
+        if (first) last.unshift({ statement: begin });
+        const done = afterOpening(() => runPipeline(client, last, first ? 1 : 0, true));
+        done.then(
+          () => (committed = true),
+          (err: unknown) => void (commitFailure = err),
+        );
+        return done as Promise<never>;
       },
     };
     try {
@@ -373,6 +386,8 @@ export class DataSource implements EntityManager {
         }
       }
       const result = await fn(raw, manager);
+      // A failed commitWith that `fn` caught: the transaction did not commit, whatever `fn` returned.
+      if (ended && !committed) throw commitFailure ?? new Error('the transaction ended without its commit');
       if (begun && !ended) {
         // The connection broke between statements: COMMIT would not be sent, and the server rolled back.
         if (broken && !expired) throw new QueryFailedError('COMMIT (not sent: connection lost)', undefined, broken);

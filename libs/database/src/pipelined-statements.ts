@@ -21,18 +21,20 @@ interface Result {
 }
 const { Result, utils } = pg as unknown as {
   Result: new (rowMode?: string, types?: unknown) => Result;
-  utils: { prepareValue: unknown };
+  utils: { prepareValue: (value: unknown) => unknown };
 };
+const prepareValue = (value: unknown): unknown => utils.prepareValue(value);
 
 interface Connection {
   parsedStatements: Record<string, string>;
   submittedNamedStatements: Record<string, string>;
-  stream: { cork?(): void; uncork?(): void };
+  stream: { cork?(): void; uncork?(): void; destroy(): void };
   parse(m: { name: string; text: string }): void;
   bind(m: { statement: string; values: unknown[]; valueMapper: unknown }): void;
   describe(m: { type: 'P'; name: string }): void;
   execute(m: { portal: string; rows: number }): void;
   sync(): void;
+  sendCopyFail(message: string): void;
 }
 
 const nameOf = (p: Piped): string => (typeof p.statement === 'string' ? '' : p.statement.name);
@@ -59,6 +61,8 @@ export class PipelinedQuery {
   private rowError: unknown;
   private settled = false;
   private con: Connection | undefined;
+  /** Written to the connection (false when `submit` refused it: nothing was sent). */
+  sent = false;
   private resolve!: (r: QueryResult) => void;
   private reject!: (err: unknown) => void;
 
@@ -77,27 +81,39 @@ export class PipelinedQuery {
     });
   }
 
+  /**
+   * Everything is checked, and every value encoded, before the first message is written: a pipeline refused here
+   * sent nothing (pg then reports the Error through handleError). Once writing starts, nothing fails before the Sync.
+   */
   submit(con: Connection): Error | null {
     this.con = con;
-    for (const p of this.statements) {
-      const name = nameOf(p);
-      const known = name ? (con.parsedStatements[name] ?? con.submittedNamedStatements[name]) : undefined;
-      if (known !== undefined && known !== textOf(p))
-        return new Error(`prepared statement '${name}' is already used for a different text`);
+    let values: unknown[][];
+    try {
+      for (const p of this.statements) {
+        const name = nameOf(p);
+        const known = name ? (con.parsedStatements[name] ?? con.submittedNamedStatements[name]) : undefined;
+        if (known !== undefined && known !== textOf(p))
+          throw new Error(`prepared statement '${name}' is already used for a different text`);
+      }
+      values = this.statements.map((p) => (p.values ?? []).map((v) => prepareValue(v)));
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
     }
     con.stream.cork?.();
     try {
-      for (const p of this.statements) {
+      this.statements.forEach((p, i) => {
         const name = nameOf(p);
         if (!name || (con.parsedStatements[name] ?? con.submittedNamedStatements[name]) === undefined) {
           con.parse({ name, text: textOf(p) });
           if (name) con.submittedNamedStatements[name] = textOf(p);
         }
-        con.bind({ statement: name, values: p.values ?? [], valueMapper: utils.prepareValue });
+        // Encoded above; prepareValue leaves an encoded value as it is.
+        con.bind({ statement: name, values: values[i], valueMapper: utils.prepareValue });
         con.describe({ type: 'P', name: '' });
         con.execute({ portal: '', rows: 0 });
-      }
+      });
       con.sync();
+      this.sent = true;
     } finally {
       con.stream.uncork?.();
     }
@@ -139,13 +155,19 @@ export class PipelinedQuery {
   }
 
   handleError(err: unknown): void {
-    // A server error: the server skips to the Sync and answers it, which ends an implicit transaction rolled back
-    // (an explicit one stays open, failed, for the caller to roll back). Named statements it did not get to are
-    // forgotten, so the next use parses them again.
-    if (this.con && !isConnectionError(err) && err instanceof DatabaseError) {
-      for (const p of this.statements.slice(this.index)) {
-        const name = nameOf(p);
-        if (name && this.con.parsedStatements[name] === undefined) delete this.con.submittedNamedStatements[name];
+    if (this.con && this.sent && !isConnectionError(err)) {
+      if (err instanceof DatabaseError) {
+        // The server skips to the Sync and answers it, which ends an implicit transaction rolled back (an explicit one
+        // stays open, failed, for the caller to roll back). Named statements it did not get to are forgotten, so the
+        // next use parses them again.
+        for (const p of this.statements.slice(this.index)) {
+          const name = nameOf(p);
+          if (name && this.con.parsedStatements[name] === undefined) delete this.con.submittedNamedStatements[name];
+        }
+      } else {
+        // The client's own error with the pipeline in flight (a read timeout): the connection is closed, so the server
+        // rolls back what has not committed and nothing unread is left for the next query.
+        this.con.stream.destroy();
       }
     }
     this.settle(err);
@@ -160,8 +182,9 @@ export class PipelinedQuery {
 
   handlePortalSuspended(): void {}
 
-  handleCopyInResponse(): void {
-    this.settle(new Error('COPY is not supported in a pipeline'));
+  /** In COPY the server waits for data, not the Sync: refused, so the statement fails and the pipeline ends. */
+  handleCopyInResponse(con: Connection): void {
+    con.sendCopyFail('COPY is not supported in a pipeline');
   }
 
   handleCopyData(): void {}
