@@ -1,8 +1,8 @@
-import * as pg from 'pg';
 import { DatabaseError } from 'pg';
 import { isConnectionError } from './dependency-error';
 import type { EntityManager, PreparedStatement } from './pg-data-source';
 import { queryRows } from './query';
+import { type PgConnection as Connection, PgResult as Result, prepareValue } from './pg-wire';
 
 /** The statement that follows a first one, built from that one's rows. */
 export interface FollowUp {
@@ -36,34 +36,6 @@ export function queryChained<R>(
   then: (rows: R[]) => FollowUp | null,
 ): Promise<R[]> {
   return queryRows<R>(m, new ChainedStatements(first, params, then) as ChainedStatements<never>);
-}
-
-/** pg's result builder (exported by pg, not by its type definitions): parses rows with the connection's types. */
-interface Result {
-  command: string;
-  rowCount: number | null;
-  rows: unknown[];
-  _types: unknown;
-  addFields(fields: unknown[]): void;
-  parseRow(fields: unknown[]): unknown;
-  addRow(row: unknown): void;
-  addCommandComplete(msg: unknown): void;
-}
-const { Result, utils } = pg as unknown as {
-  Result: new (rowMode?: string, types?: unknown) => Result;
-  utils: { prepareValue: unknown };
-};
-
-interface Connection {
-  parsedStatements: Record<string, string>;
-  submittedNamedStatements: Record<string, string>;
-  stream: { cork?(): void; uncork?(): void; destroy(): void };
-  parse(m: { name: string; text: string }): void;
-  bind(m: { statement: string; values: unknown[]; valueMapper: unknown }): void;
-  describe(m: { type: 'P'; name: string }): void;
-  execute(m: { portal: string; rows: number }): void;
-  flush(): void;
-  sync(): void;
 }
 
 interface Message {
@@ -138,7 +110,7 @@ export class ChainedQuery<R> {
         con.parse({ name: statement.name, text: statement.text });
         con.submittedNamedStatements[statement.name] = statement.text;
       }
-      con.bind({ statement: statement.name, values, valueMapper: utils.prepareValue });
+      con.bind({ statement: statement.name, values, valueMapper: prepareValue });
       con.describe({ type: 'P', name: '' });
       con.execute({ portal: '', rows: 0 });
       if (sync) {

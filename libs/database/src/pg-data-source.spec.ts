@@ -47,6 +47,7 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
       submittedNamedStatements: {},
       stream: { destroy: () => undefined },
       sendCopyFail: () => undefined,
+      flush: () => undefined,
       parse: (m: { text: string }) => parsed.push(m.text),
       bind: () => undefined,
       describe: () => undefined,

@@ -1,40 +1,12 @@
-import * as pg from 'pg';
 import { DatabaseError, type QueryResult } from 'pg';
 import { isConnectionError } from './dependency-error';
 import type { PreparedStatement } from './pg-data-source';
+import { type PgConnection as Connection, PgResult as Result, prepareValue } from './pg-wire';
 
 /** One statement of a pipeline: text sent unnamed, or a statement prepared under its name. */
 export interface Piped {
   statement: string | PreparedStatement;
   values?: unknown[];
-}
-
-interface Result {
-  command: string;
-  rowCount: number | null;
-  rows: unknown[];
-  _types: unknown;
-  addFields(fields: unknown[]): void;
-  parseRow(fields: unknown[]): unknown;
-  addRow(row: unknown): void;
-  addCommandComplete(msg: unknown): void;
-}
-const { Result, utils } = pg as unknown as {
-  Result: new (rowMode?: string, types?: unknown) => Result;
-  utils: { prepareValue: (value: unknown) => unknown };
-};
-const prepareValue = (value: unknown): unknown => utils.prepareValue(value);
-
-interface Connection {
-  parsedStatements: Record<string, string>;
-  submittedNamedStatements: Record<string, string>;
-  stream: { cork?(): void; uncork?(): void; destroy(): void };
-  parse(m: { name: string; text: string }): void;
-  bind(m: { statement: string; values: unknown[]; valueMapper: unknown }): void;
-  describe(m: { type: 'P'; name: string }): void;
-  execute(m: { portal: string; rows: number }): void;
-  sync(): void;
-  sendCopyFail(message: string): void;
 }
 
 const nameOf = (p: Piped): string => (typeof p.statement === 'string' ? '' : p.statement.name);
@@ -108,7 +80,7 @@ export class PipelinedQuery {
           if (name) con.submittedNamedStatements[name] = textOf(p);
         }
         // Encoded above; prepareValue leaves an encoded value as it is.
-        con.bind({ statement: name, values: values[i], valueMapper: utils.prepareValue });
+        con.bind({ statement: name, values: values[i], valueMapper: prepareValue });
         con.describe({ type: 'P', name: '' });
         con.execute({ portal: '', rows: 0 });
       });
