@@ -209,6 +209,7 @@ describe('dashboard payment links and splits in Chromium', () => {
     await expectAccessible(page, 'links-phone');
     await row.getByRole('button', { name: 'Deactivate Jazz night ticket' }).click();
     const confirm = page.getByRole('dialog', { name: 'Deactivate this link?' });
+    await confirm.waitFor();
     await expectAccessible(page, 'link-deactivate-phone');
     await confirm.getByRole('button', { name: 'Deactivate link' }).click();
     await page.getByRole('status').filter({ hasText: 'Link “Jazz night ticket” deactivated' }).waitFor();

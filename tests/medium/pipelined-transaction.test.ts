@@ -119,6 +119,34 @@ describe('transactions in fewer round trips', () => {
     expect(await count('after-unencodable')).toBe(1);
   });
 
+  it('fails, committing nothing, when the work catches a failed statement and goes on', async () => {
+    const err = await single
+      .transaction(async (m) => {
+        await m.query(INSERT_ITEM, [['went-on-1']]);
+        await m.query(INSERT_ITEM, [['refused-went-on']]).catch(() => undefined);
+        return 'looks done';
+      })
+      .catch((e: unknown) => e);
+    expect(String(err)).toMatch(/a statement failed/);
+    expect(await count('went-on-%')).toBe(0);
+    await single.transaction((m) => m.query(INSERT_ITEM, [['after-went-on']]));
+    expect(await count('after-went-on')).toBe(1);
+  });
+
+  it('refuses COPY, first or last in a round trip, and the connection serves the next', async () => {
+    const copy = 'COPY pipe_items (reference) FROM STDIN';
+    await expect(single.transaction((m) => m.query(copy))).rejects.toThrow(/COPY is not supported/);
+    await expect(
+      single.transaction(async (m) => {
+        await m.query(INSERT_ITEM, [['before-copy']]);
+        await m.commitWith(copy);
+      }),
+    ).rejects.toThrow(); // the server meets the COMMIT's messages while in COPY: a protocol error
+    expect(await count('before-copy')).toBe(0);
+    await single.transaction((m) => m.query(INSERT_ITEM, [['after-copy']]));
+    expect(await count('after-copy')).toBe(1);
+  }, 20_000);
+
   describe('commitWith', () => {
     it('commits the transaction with its statement', async () => {
       const marked = await single.transaction(async (m) => {

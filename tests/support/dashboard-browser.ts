@@ -33,8 +33,17 @@ export async function signedInPage(
   return { context, page };
 }
 
-/** A full-page screenshot kept as a CI artifact, and no serious or critical axe-core violation. */
+/**
+ * A full-page screenshot kept as a CI artifact, and no serious or critical axe-core violation. It waits for the page's
+ * transitions to end first: axe reads a dialog still fading in or out at its partial opacity, as low contrast.
+ * Animations that repeat for ever (a loader) are not waited for.
+ */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.waitForFunction(() => {
+    type Animation = { playState: string; effect: { getTiming(): { iterations?: number } } | null };
+    const doc = (globalThis as unknown as { document: { getAnimations(): Animation[] } }).document;
+    return doc.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity);
+  });
   await page.screenshot({ path: screenshotPath(`dashboard-${name}.png`), fullPage: true });
   expect({ page: name, problems: await seriousA11yProblems(page) }).toEqual({ page: name, problems: [] });
 }

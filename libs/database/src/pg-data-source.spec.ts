@@ -23,6 +23,19 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
   const listeners: ((err: Error) => void)[] = [];
   /** The statements of each round trip. */
   const trips: string[][] = [];
+  /** The server's transaction state as pg reports it: a failed statement leaves a transaction failed ('E'). */
+  let status = 'I';
+  const answer = (text: string) => {
+    try {
+      const r = results(text);
+      if (text.startsWith('BEGIN')) status = 'T';
+      if (text === 'COMMIT' || text === 'ROLLBACK') status = 'I';
+      return r;
+    } catch (err) {
+      if (status === 'T') status = 'E';
+      throw err;
+    }
+  };
   const client = {
     query: (sql: string | { name: string; text: string; values?: unknown[] } | PipelinedQuery, values?: unknown[]) => {
       if (sql instanceof PipelinedQuery) return void pipeline(sql);
@@ -31,8 +44,9 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
       trips.push([text]);
       if (typeof sql !== 'string') prepared.push(sql);
       else if (values !== undefined) prepared.push({ text, values });
-      return (async () => results(text))();
+      return (async () => answer(text))();
     },
+    getTransactionStatus: () => status,
     on: (_event: string, listener: (err: Error) => void) => void listeners.push(listener),
     removeListener: () => undefined,
     release: (err?: unknown) => released.push(err),
@@ -61,7 +75,7 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
       trip.push(text);
       let r: { command: string; rows?: unknown[]; rowCount?: number | null };
       try {
-        r = results(text) as typeof r;
+        r = answer(text) as typeof r;
       } catch (e) {
         p.handleError(e);
         return p.handleReadyForQuery();
@@ -161,6 +175,23 @@ describe('DataSource (pg pool)', () => {
     expect(sent).toEqual(['BEGIN', 'INSERT INTO t VALUES (1)', 'ROLLBACK']);
   });
 
+  it('fails without sending COMMIT when the work went on after a failed statement (it rolled back)', async () => {
+    const { ds, sent } = withFakePool((sql) => {
+      if (sql.startsWith('INSERT')) throw serverError('duplicate key', '23505');
+      return { command: 'SELECT', rows: [], rowCount: 0 };
+    });
+    const err = await ds
+      .transaction(async (m) => {
+        await m.query('SELECT 1');
+        await m.query('INSERT INTO t VALUES (1)').catch(() => undefined);
+        return 'looks done';
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QueryFailedError);
+    expect(String(err)).toMatch(/a statement failed/);
+    expect(sent).toEqual(['BEGIN', 'SELECT 1', 'INSERT INTO t VALUES (1)', 'ROLLBACK']);
+  });
+
   it('rolls back and releases the connection when the work throws', async () => {
     const { ds, sent, released } = withFakePool(() => ({ command: 'SELECT', rows: [], rowCount: 0 }));
     await expect(
@@ -237,6 +268,29 @@ describe('DataSource (pg pool)', () => {
       expect(err).toBeInstanceOf(QueryFailedError);
       expect([isOutcomeUnknown(err), (err as QueryFailedError).query]).toEqual([false, 'UPDATE t SET x = 1']);
       expect(sent).toEqual(['BEGIN', 'SELECT 1', 'UPDATE t SET x = 1', 'ROLLBACK']);
+    });
+
+    it('is outcome unknown when the server ends the connection in its round trip (FATAL)', async () => {
+      const { ds } = withFakePool((sql) => {
+        if (sql === 'COMMIT') throw serverError('terminating connection due to administrator command', '57P01');
+        return answer(sql);
+      });
+      const err = await ds
+        .transaction(async (m) => (await m.query('SELECT 1'), m.commitWith('UPDATE t SET x = 1')))
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OutcomeUnknownError);
+    });
+
+    it('decides the outcome of a transaction whose work did not wait for it', async () => {
+      const { ds, trips } = withFakePool(answer);
+      await ds.transaction(async (m) => {
+        await m.query('SELECT 1');
+        void m.commitWith('UPDATE t SET x = 1');
+      });
+      expect(trips).toEqual([
+        ['BEGIN', 'SELECT 1'],
+        ['UPDATE t SET x = 1', 'COMMIT'],
+      ]);
     });
 
     it('is outcome unknown when the connection is lost in its round trip', async () => {

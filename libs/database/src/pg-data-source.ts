@@ -1,8 +1,8 @@
-import { Client, DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
+import { Client, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DeadlineExceededError, isConnectionError } from './dependency-error';
 import { OutcomeUnknownError, QueryFailedError } from './query-failed';
 import { ChainedQuery, ChainedStatements } from './chained-statements';
-import { type Piped, PipelinedQuery } from './pipelined-statements';
+import { type Piped, runPipelined } from './pipelined-statements';
 
 /**
  * The database handle the services use: a pg Pool with just the query and transaction surface they
@@ -105,26 +105,9 @@ async function run(
   }
 }
 
-/** Statements in one round trip (PipelinedQuery): the result of the one at `resultOf`, errors as `run` gives them. */
-async function runPipeline(
-  target: PoolClient,
-  statements: Piped[],
-  resultOf: number,
-  commits: boolean,
-): Promise<unknown> {
-  const { statement, values } = statements[resultOf];
-  const pipeline = new PipelinedQuery(statements, resultOf);
-  try {
-    target.query(pipeline as never);
-    return toTypeormResult(await pipeline.done);
-  } catch (err) {
-    // Only the server's own answer (an error response) says the COMMIT did not run; a connection lost or a client-side
-    // error once the pipeline was written leaves it unknown.
-    if (commits && pipeline.sent && !(err instanceof DatabaseError))
-      throw new OutcomeUnknownError(sqlText(statement), values, err);
-    throw new QueryFailedError(sqlText(statement), values, err);
-  }
-}
+/** Statements in one round trip (runPipelined): the one at `resultOf` gives its rows as `run` does. */
+const runPipeline = async (target: PoolClient, statements: Piped[], resultOf: number, commits: boolean) =>
+  toTypeormResult(await runPipelined(target, statements, resultOf, commits));
 
 /**
  * pool.query with the connect step apart: failing to get a connection is raised as is (nothing was sent), while a
@@ -332,6 +315,7 @@ export class DataSource implements EntityManager {
     let ended = false;
     let committed = false;
     let commitFailure: unknown;
+    let commitDone: Promise<unknown> | undefined;
     /** Why no statement may be sent now, if none may. */
     const refusal = (): Error | undefined => {
       // The clock as well as the timer: a continuation can run before an overdue timer fires.
@@ -367,6 +351,7 @@ export class DataSource implements EntityManager {
         const last: Piped[] = [{ statement: sql, values: parameters }, { statement: 'COMMIT' }];
         if (first) last.unshift({ statement: begin });
         const done = afterOpening(() => runPipeline(client, last, first ? 1 : 0, true));
+        commitDone = done;
         done.then(
           () => (committed = true),
           (err: unknown) => void (commitFailure = err),
@@ -386,11 +371,16 @@ export class DataSource implements EntityManager {
         }
       }
       const result = await fn(raw, manager);
-      // A failed commitWith that `fn` caught: the transaction did not commit, whatever `fn` returned.
-      if (ended && !committed) throw commitFailure ?? new Error('the transaction ended without its commit');
+      // A commitWith that `fn` did not wait for, or whose failure it caught: the outcome is commitWith's.
+      await commitDone?.catch(() => undefined);
+      if (ended && !committed) throw commitFailure;
       if (begun && !ended) {
+        await firstTrip; // failed: the transaction fails with its error
         // The connection broke between statements: COMMIT would not be sent, and the server rolled back.
         if (broken && !expired) throw new QueryFailedError('COMMIT (not sent: connection lost)', undefined, broken);
+        // A statement failed and `fn` went on: the server would answer COMMIT with a rollback, not an error.
+        if ((client as { getTransactionStatus?(): string | null }).getTransactionStatus?.() === 'E')
+          throw new QueryFailedError('COMMIT', undefined, new Error('not sent: a statement failed, so it rolled back'));
         await send('COMMIT', undefined, true);
       }
       return result;

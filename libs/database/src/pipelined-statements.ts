@@ -1,5 +1,6 @@
 import { DatabaseError, type QueryResult } from 'pg';
 import { isConnectionError } from './dependency-error';
+import { OutcomeUnknownError, QueryFailedError } from './query-failed';
 import type { PreparedStatement } from './pg-data-source';
 import { type PgConnection as Connection, PgResult as Result, prepareValue } from './pg-wire';
 
@@ -71,6 +72,8 @@ export class PipelinedQuery {
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));
     }
+    // From the first byte on, the outcome depends on what the server got.
+    this.sent = true;
     con.stream.cork?.();
     try {
       this.statements.forEach((p, i) => {
@@ -85,7 +88,11 @@ export class PipelinedQuery {
         con.execute({ portal: '', rows: 0 });
       });
       con.sync();
-      this.sent = true;
+    } catch (err) {
+      // Not expected once the values are encoded; should a write fail, the connection is closed rather than left
+      // waiting for answers to a pipeline the server may have only part of.
+      con.stream.destroy();
+      this.settle(err);
     } finally {
       con.stream.uncork?.();
     }
@@ -154,9 +161,12 @@ export class PipelinedQuery {
 
   handlePortalSuspended(): void {}
 
-  /** In COPY the server waits for data, not the Sync: refused, so the statement fails and the pipeline ends. */
+  /** COPY is refused: the statement fails and the pipeline ends with the server's error. */
   handleCopyInResponse(con: Connection): void {
     con.sendCopyFail('COPY is not supported in a pipeline');
+    // In COPY the server ignored the Sync already sent; after the CopyFail it skips to the next one. A statement after
+    // the COPY ends it with a protocol error and is followed by that Sync; a COPY sent last needs one more.
+    if (this.index === this.statements.length - 1) con.sync();
   }
 
   handleCopyData(): void {}
@@ -166,5 +176,32 @@ export class PipelinedQuery {
     this.settled = true;
     if (err) this.reject(err);
     else this.resolve(value!);
+  }
+}
+
+/**
+ * Runs statements in one round trip on a checked-out connection: the result of the one at `resultOf`. A failure is a
+ * QueryFailedError naming that statement, or, when `commits` (a COMMIT among them) and the outcome is not known, an
+ * OutcomeUnknownError.
+ */
+export async function runPipelined(
+  client: { query(query: PipelinedQuery): unknown },
+  statements: Piped[],
+  resultOf: number,
+  commits: boolean,
+): Promise<QueryResult> {
+  const { values } = statements[resultOf];
+  const text = textOf(statements[resultOf]);
+  const pipeline = new PipelinedQuery(statements, resultOf);
+  try {
+    client.query(pipeline);
+    return await pipeline.done;
+  } catch (err) {
+    // Only the server's own answer to a statement (an error response) says the COMMIT did not run; a connection lost
+    // (a FATAL response of a server shutting down included) or a client-side error once the pipeline was written leaves
+    // it unknown.
+    if (commits && pipeline.sent && (!(err instanceof DatabaseError) || isConnectionError(err)))
+      throw new OutcomeUnknownError(text, values, err);
+    throw new QueryFailedError(text, values, err);
   }
 }
