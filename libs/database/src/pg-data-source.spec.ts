@@ -23,16 +23,15 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
   const listeners: ((err: Error) => void)[] = [];
   /** The statements of each round trip. */
   const trips: string[][] = [];
-  /** The server's transaction state as pg reports it: a failed statement leaves a transaction failed ('E'). */
-  let status = 'I';
+  /** The server's transaction state: after a failed statement it answers COMMIT with a rollback. */
+  let failed = false;
   const answer = (text: string) => {
+    if (text === 'COMMIT' && failed) return { command: 'ROLLBACK', rows: [], rowCount: null };
     try {
       const r = results(text);
-      if (text.startsWith('BEGIN')) status = 'T';
-      if (text === 'COMMIT' || text === 'ROLLBACK') status = 'I';
-      return r;
+      return text === 'COMMIT' ? { ...(r as object), command: 'COMMIT' } : r;
     } catch (err) {
-      if (status === 'T') status = 'E';
+      failed = text !== 'BEGIN' && text !== 'COMMIT' && text !== 'ROLLBACK';
       throw err;
     }
   };
@@ -46,7 +45,6 @@ function withFakePool(results: (sql: string) => unknown, connect?: () => Promise
       else if (values !== undefined) prepared.push({ text, values });
       return (async () => answer(text))();
     },
-    getTransactionStatus: () => status,
     on: (_event: string, listener: (err: Error) => void) => void listeners.push(listener),
     removeListener: () => undefined,
     release: (err?: unknown) => released.push(err),
@@ -175,7 +173,7 @@ describe('DataSource (pg pool)', () => {
     expect(sent).toEqual(['BEGIN', 'INSERT INTO t VALUES (1)', 'ROLLBACK']);
   });
 
-  it('fails without sending COMMIT when the work went on after a failed statement (it rolled back)', async () => {
+  it('fails when the work went on after a failed statement: the server answers COMMIT with a rollback', async () => {
     const { ds, sent } = withFakePool((sql) => {
       if (sql.startsWith('INSERT')) throw serverError('duplicate key', '23505');
       return { command: 'SELECT', rows: [], rowCount: 0 };
@@ -188,8 +186,11 @@ describe('DataSource (pg pool)', () => {
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QueryFailedError);
-    expect(String(err)).toMatch(/a statement failed/);
-    expect(sent).toEqual(['BEGIN', 'SELECT 1', 'INSERT INTO t VALUES (1)', 'ROLLBACK']);
+    expect([String(err), isOutcomeUnknown(err)]).toEqual([
+      'QueryFailedError: a statement failed, so the server answered ROLLBACK',
+      false,
+    ]);
+    expect(sent).toEqual(['BEGIN', 'SELECT 1', 'INSERT INTO t VALUES (1)', 'COMMIT', 'ROLLBACK']);
   });
 
   it('rolls back and releases the connection when the work throws', async () => {
@@ -291,6 +292,21 @@ describe('DataSource (pg pool)', () => {
         ['BEGIN', 'SELECT 1'],
         ['UPDATE t SET x = 1', 'COMMIT'],
       ]);
+    });
+
+    it('fails the transaction with its error when the work did not wait for it and it failed', async () => {
+      const { ds, sent } = withFakePool((sql) => {
+        if (sql.startsWith('UPDATE')) throw serverError('deadlock detected', '40P01');
+        return answer(sql);
+      });
+      const err = await ds
+        .transaction(async (m) => {
+          await m.query('SELECT 1');
+          m.commitWith('UPDATE t SET x = 1').catch(() => undefined);
+        })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: '40P01' });
+      expect(sent).toEqual(['BEGIN', 'SELECT 1', 'UPDATE t SET x = 1', 'ROLLBACK']);
     });
 
     it('is outcome unknown when the connection is lost in its round trip', async () => {

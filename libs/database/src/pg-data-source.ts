@@ -373,15 +373,21 @@ export class DataSource implements EntityManager {
       const result = await fn(raw, manager);
       // A commitWith that `fn` did not wait for, or whose failure it caught: the outcome is commitWith's.
       await commitDone?.catch(() => undefined);
-      if (ended && !committed) throw commitFailure;
+      if (ended && !committed) throw commitFailure ?? new Error('the transaction ended without its commit');
       if (begun && !ended) {
         await firstTrip; // failed: the transaction fails with its error
         // The connection broke between statements: COMMIT would not be sent, and the server rolled back.
         if (broken && !expired) throw new QueryFailedError('COMMIT (not sent: connection lost)', undefined, broken);
-        // A statement failed and `fn` went on: the server would answer COMMIT with a rollback, not an error.
-        if ((client as { getTransactionStatus?(): string | null }).getTransactionStatus?.() === 'E')
-          throw new QueryFailedError('COMMIT', undefined, new Error('not sent: a statement failed, so it rolled back'));
-        await send('COMMIT', undefined, true);
+        const refused = refusal();
+        if (refused) throw refused;
+        // A statement failed and `fn` went on: the server answers COMMIT with a rollback, not an error.
+        const { command } = await runPipelined(client, [{ statement: 'COMMIT' }], 0, true);
+        if (command !== 'COMMIT')
+          throw new QueryFailedError(
+            'COMMIT',
+            undefined,
+            new Error(`a statement failed, so the server answered ${command}`),
+          );
       }
       return result;
     } catch (err) {

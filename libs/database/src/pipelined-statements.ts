@@ -56,7 +56,7 @@ export class PipelinedQuery {
 
   /**
    * Everything is checked, and every value encoded, before the first message is written: a pipeline refused here
-   * sent nothing (pg then reports the Error through handleError). Once writing starts, nothing fails before the Sync.
+   * sent nothing (pg then reports the Error through handleError). A write failing after that closes the connection.
    */
   submit(con: Connection): Error | null {
     this.con = con;
