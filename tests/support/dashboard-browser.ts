@@ -36,9 +36,14 @@ export async function signedInPage(
 /**
  * A full-page screenshot kept as a CI artifact, and no serious or critical axe-core violation. It waits for the page's
  * transitions to end first: axe reads a dialog still fading in or out at its partial opacity, as low contrast.
- * Animations that repeat for ever (a loader) are not waited for.
+ * Animations that repeat for ever (a loader) are not waited for. Mantine starts a transition a frame after it mounts
+ * what it shows, so two frames pass first.
  */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => {
+    const g = globalThis as unknown as { requestAnimationFrame(f: () => void): void };
+    return new Promise<void>((resolve) => g.requestAnimationFrame(() => g.requestAnimationFrame(resolve)));
+  });
   await page.waitForFunction(() => {
     type Animation = { playState: string; effect: { getTiming(): { iterations?: number } } | null };
     const doc = (globalThis as unknown as { document: { getAnimations(): Animation[] } }).document;
