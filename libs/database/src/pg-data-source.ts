@@ -311,10 +311,8 @@ export class DataSource implements EntityManager {
     let begun = false;
     /** The first round trip of a transaction begun with its first statement: what any later statement waits for. */
     let firstTrip: Promise<unknown> | undefined;
-    /** commitWith was called: nothing may follow, and the transaction committed only if it succeeded. */
+    /** commitWith was called: nothing may follow, and its outcome is the transaction's. */
     let ended = false;
-    let committed = false;
-    let commitFailure: unknown;
     let commitDone: Promise<unknown> | undefined;
     /** Why no statement may be sent now, if none may. */
     const refusal = (): Error | undefined => {
@@ -351,11 +349,10 @@ export class DataSource implements EntityManager {
         const last: Piped[] = [{ statement: sql, values: parameters }, { statement: 'COMMIT' }];
         if (first) last.unshift({ statement: begin });
         const done = afterOpening(() => runPipeline(client, last, first ? 1 : 0, true));
+        // Awaited again before the transaction returns; handled now, so work that does not wait leaves no
+        // unhandled rejection.
+        done.catch(() => undefined);
         commitDone = done;
-        done.then(
-          () => (committed = true),
-          (err: unknown) => void (commitFailure = err),
-        );
         return done as Promise<never>;
       },
     };
@@ -372,8 +369,7 @@ export class DataSource implements EntityManager {
       }
       const result = await fn(raw, manager);
       // A commitWith that `fn` did not wait for, or whose failure it caught: the outcome is commitWith's.
-      await commitDone?.catch(() => undefined);
-      if (ended && !committed) throw commitFailure ?? new Error('the transaction ended without its commit');
+      await commitDone;
       if (begun && !ended) {
         await firstTrip; // failed: the transaction fails with its error
         // The connection broke between statements: COMMIT would not be sent, and the server rolled back.
