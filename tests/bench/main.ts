@@ -47,7 +47,19 @@ function benchOverrides(receiver: WebhookReceiver): Record<string, string> {
     ...receiver.dispatcherEnv(),
     ...(POOL_SIZE !== AS_DEPLOYED.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: POOL_SIZE } : {}),
     ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
+    ...serviceEnv(process.env.BENCH_SERVICE_ENV ?? ''),
   };
+}
+
+/** `BENCH_SERVICE_ENV="NAME=value,NAME=value"`: any other service setting to try, printed beside the figures too. */
+function serviceEnv(list: string): Record<string, string> {
+  const pairs = list
+    .split(',')
+    .filter(Boolean)
+    .map((item) => item.split('='));
+  const bad = pairs.find((p) => p.length !== 2 || !/^[A-Z][A-Z0-9_]*$/.test(p[0]));
+  if (bad) throw new Error(`BENCH_SERVICE_ENV: "${bad.join('=')}" is not NAME=value`);
+  return Object.fromEntries(pairs);
 }
 // Each set directory preloads its recorder into every service (cpu-profile.js, loop-stats.js, alloc-profile.js).
 const RECORDERS = [

@@ -69,6 +69,15 @@ export class ServiceConfig extends WithKafkaClient(InternalRpcConfig) {
   @Max(60_000)
   OUTBOX_POLL_INTERVAL_MS = 200;
 
+  /**
+   * How long the relay waits after a commit wakes it before it reads the outbox, so the events of commits close
+   * together travel in one batch (Kafka's linger.ms): fewer produce requests, fetches and consumer transactions.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1_000)
+  OUTBOX_RELAY_LINGER_MS = 0;
+
   /** Off only for operational drills and the crash test (events stay in the outbox). */
   @IsBoolean()
   OUTBOX_RELAY_ENABLED = true;

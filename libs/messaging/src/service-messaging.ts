@@ -65,7 +65,14 @@ export class ServiceMessaging {
         cachedPartitionCounts(admin),
       );
       const relay = this.relay;
-      this.relayWorker = new PollingWorker('outbox-relay', () => relay.tick(), config.OUTBOX_POLL_INTERVAL_MS, logger);
+      this.relayWorker = new PollingWorker(
+        'outbox-relay',
+        () => relay.tick(),
+        config.OUTBOX_POLL_INTERVAL_MS,
+        logger,
+        config.OUTBOX_POLL_INTERVAL_MS,
+        config.OUTBOX_RELAY_LINGER_MS,
+      );
     }
     this.notifier = new OutboxNotifier(this.relayWorker);
   }

@@ -7,8 +7,9 @@ import type { Logger } from 'pino';
 export type TickResult = boolean | number;
 
 /**
- * Runs `tick` in a loop, with capped back-off while it fails. `wake()` skips the wait, `hurry()` shortens it to the
- * interval, and `stop()` waits for the iteration in flight, so shutdown never cuts a transaction in half.
+ * Runs `tick` in a loop, with capped back-off while it fails. `wake()` skips the wait (or, with `lingerMs`, ends it that
+ * long after the first wake, so the work of several wakes is done in one tick), `hurry()` shortens it to the interval,
+ * and `stop()` waits for the iteration in flight, so shutdown never cuts a transaction in half.
  */
 export class PollingWorker {
   private running = false;
@@ -21,6 +22,8 @@ export class PollingWorker {
   private waitEndsAt = 0;
   /** hurry() came during a tick: the wait after it is at most the interval. */
   private hurried = false;
+  /** When the first wake() since the last tick began came (epoch ms), or 0. */
+  private firstWakeAt = 0;
 
   constructor(
     private readonly name: string,
@@ -28,6 +31,8 @@ export class PollingWorker {
     private readonly intervalMs: number,
     private readonly logger: Logger,
     private readonly idleMaxMs = intervalMs,
+    /** How long after a wake() the tick it asks for starts: 0, at once; more gathers later wakes' work into it. */
+    private readonly lingerMs = 0,
   ) {}
 
   /** Starts the loop; after a stop(), a new loop begins only once the previous one has ended. */
@@ -40,7 +45,14 @@ export class PollingWorker {
 
   wake(): void {
     this.woken = true;
-    this.wakeUp?.();
+    if (this.firstWakeAt !== 0) return;
+    this.firstWakeAt = Date.now();
+    if (!this.wakeUp) return;
+    if (this.lingerMs <= 0 || !this.running) return this.wakeUp();
+    if (this.waitEndsAt - this.firstWakeAt <= this.lingerMs) return;
+    clearTimeout(this.timer);
+    this.waitEndsAt = this.firstWakeAt + this.lingerMs;
+    this.timer = setTimeout(this.wakeUp, this.lingerMs);
   }
 
   /** Ends a wait longer than the interval at the interval (counted from now), so new work due soon is seen in time. */
@@ -58,7 +70,8 @@ export class PollingWorker {
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wake();
+    this.woken = true;
+    this.wakeUp?.();
     await this.loopDone;
   }
 
@@ -66,6 +79,7 @@ export class PollingWorker {
     while (this.running) {
       this.woken = false;
       this.hurried = false;
+      this.firstWakeAt = 0;
       let result: TickResult = false;
       try {
         result = await this.tick();
@@ -77,9 +91,18 @@ export class PollingWorker {
         }
       }
       if (!this.running) break;
-      if ((result === true || this.woken) && this.failures === 0) continue;
-      const wait = this.failures > 0 ? Math.min(this.intervalMs * 2 ** this.failures, 5_000) : this.delayAfter(result);
-      const delay = this.hurried ? Math.min(wait, this.intervalMs) : wait;
+      let delay: number;
+      if (this.failures > 0) {
+        delay = Math.min(this.intervalMs * 2 ** this.failures, 5_000);
+        this.firstWakeAt = 0; // a wake during the back-off ends it
+      } else {
+        if (result === true) continue;
+        // Woken during the tick: the next one starts once the first wake has lingered (at once without a linger).
+        const lingered = this.woken ? Math.max(0, this.firstWakeAt + this.lingerMs - Date.now()) : Infinity;
+        if (lingered === 0) continue;
+        const wait = this.delayAfter(result);
+        delay = Math.min(this.hurried ? Math.min(wait, this.intervalMs) : wait, lingered);
+      }
       await new Promise<void>((resolve) => {
         this.wakeUp = resolve;
         this.waitEndsAt = Date.now() + delay;
