@@ -278,4 +278,80 @@ describe('PollingWorker', () => {
       jest.useRealTimers();
     }
   });
+
+  it('with lingerMs, a wake ends the wait that long after the first wake, so later wakes share the tick', async () => {
+    jest.useFakeTimers();
+    try {
+      const at: number[] = [];
+      const started = Date.now();
+      let wakeDuringTick = false;
+      let slowTick = 0;
+      const w: PollingWorker = new PollingWorker(
+        't',
+        async () => {
+          at.push(Date.now() - started);
+          if (wakeDuringTick) {
+            wakeDuringTick = false;
+            w.wake();
+          }
+          if (slowTick) await new Promise((r) => setTimeout(r, slowTick));
+          return false;
+        },
+        1_000,
+        silent(),
+        1_000,
+        20,
+      );
+      w.start();
+      await jest.advanceTimersByTimeAsync(100);
+      w.wake(); // at 100: the tick comes at 120, not at once
+      await jest.advanceTimersByTimeAsync(10);
+      w.wake(); // at 110: gathered into the same tick, which does not move
+      await jest.advanceTimersByTimeAsync(9);
+      expect(at).toEqual([0]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(at).toEqual([0, 120]);
+      // A wake during a tick: the next tick starts 20 ms after that wake, or at once if the tick took longer.
+      wakeDuringTick = true;
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(at).toEqual([0, 120, 1_120]);
+      await jest.advanceTimersByTimeAsync(20);
+      expect(at).toEqual([0, 120, 1_120, 1_140]);
+      wakeDuringTick = true;
+      slowTick = 50; // the tick at 2 140 wakes at once and ends at 2 190: its wake is 50 ms old, the next tick is at once
+      await jest.advanceTimersByTimeAsync(1_050);
+      expect(at).toEqual([0, 120, 1_120, 1_140, 2_140, 2_190]);
+      const stopped = w.stop(); // stop() waits for the tick in flight and does not linger
+      await jest.advanceTimersByTimeAsync(50);
+      await stopped;
+      expect(at).toEqual([0, 120, 1_120, 1_140, 2_140, 2_190]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('without lingerMs, a wake during a tick starts the next one at once', async () => {
+    jest.useFakeTimers();
+    try {
+      const at: number[] = [];
+      const started = Date.now();
+      let wakes = 1;
+      const w: PollingWorker = new PollingWorker(
+        't',
+        async () => {
+          at.push(Date.now() - started);
+          if (wakes-- > 0) w.wake();
+          return false;
+        },
+        1_000,
+        silent(),
+      );
+      w.start();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(at).toEqual([0, 0]);
+      await w.stop();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
