@@ -1,5 +1,7 @@
 import { Pool } from 'pg';
 import { DataSource, isOutcomeUnknown, type PreparedStatement } from '@payments/database';
+import type { EventEnvelope } from '@payments/contracts';
+import { FetchCommit, type RecordInbox } from '../../libs/messaging/src/fetch-commit';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
 
 /**
@@ -222,4 +224,46 @@ describe('transactions in fewer round trips', () => {
     expect(await count('many-%-b')).toBe(180);
     expect(await count('many-%-c')).toBe(180);
   }, 60_000);
+
+  it("a consumer's last batch statement carries COMMIT: the inbox and the handler's rows commit together, or neither", async () => {
+    await observer.query('CREATE TABLE pipe_inbox (event_id text PRIMARY KEY)');
+    const record: RecordInbox = async (m, ids) =>
+      new Set(
+        (
+          (await m.query('INSERT INTO pipe_inbox SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING event_id', [
+            ids,
+          ])) as { event_id: string }[]
+        ).map((r) => r.event_id),
+      );
+    const commit = new FetchCommit(single, record);
+    const chunk = (ids: string[]) => ({
+      items: ids.map((id, i) => ({
+        event: { id } as EventEnvelope,
+        meta: { topic: 't', partition: 0, offset: `${i}` },
+      })),
+      handler: async () => {
+        throw new Error('the batch handler serves this chunk');
+      },
+      batchHandler: async (
+        events: EventEnvelope[],
+        _m: unknown,
+        last: (sql: string, p: unknown[]) => Promise<unknown>,
+      ) => void (await last('INSERT INTO pipe_items (reference) SELECT unnest($1::text[])', [events.map((e) => e.id)])),
+    });
+    await expect(commit.submit(chunk(['consumed-1', 'consumed-2']))).resolves.toMatchObject({ applied: 2 });
+    expect(await count('consumed-%')).toBe(2);
+    // Redelivered: the inbox skips both, and the handler is not called with them.
+    await expect(commit.submit(chunk(['consumed-1', 'consumed-2']))).resolves.toMatchObject({ applied: 0 });
+    expect(await count('consumed-%')).toBe(2);
+    // The last statement fails (the CHECK): nothing of the transaction commits, the inbox rows neither.
+    await expect(commit.submit(chunk(['refused-consumed']))).rejects.toThrow(/pipe_items_reference_check/);
+    expect(
+      Number(
+        (await observer.query("SELECT count(*) FROM pipe_inbox WHERE event_id = 'refused-consumed'")).rows[0].count,
+      ),
+    ).toBe(0);
+    // The connection serves the next transaction.
+    await expect(commit.submit(chunk(['consumed-3']))).resolves.toMatchObject({ applied: 1 });
+    expect(await count('consumed-%')).toBe(3);
+  });
 });

@@ -31,14 +31,14 @@ void runService({
           ),
         },
         batchHandlers: {
-          [Topics.TransactionStatusChanged]: batchHandlerOf(EventTypes.TransactionStatusChanged, (batch, m) =>
-            events.onTransactions(batch, m),
+          [Topics.TransactionStatusChanged]: batchHandlerOf(EventTypes.TransactionStatusChanged, (batch, m, last) =>
+            events.onTransactions(batch, m, last),
           ),
-          [Topics.RefundStatusChanged]: batchHandlerOf(EventTypes.RefundStatusChanged, (batch, m) =>
-            events.onRefunds(batch, m),
+          [Topics.RefundStatusChanged]: batchHandlerOf(EventTypes.RefundStatusChanged, (batch, m, last) =>
+            events.onRefunds(batch, m, last),
           ),
-          [Topics.SettlementInvoiceChanged]: batchHandlerOf(EventTypes.SettlementInvoiceChanged, (batch, m) =>
-            events.onInvoices(batch, m),
+          [Topics.SettlementInvoiceChanged]: batchHandlerOf(EventTypes.SettlementInvoiceChanged, (batch, m, last) =>
+            events.onInvoices(batch, m, last),
           ),
         },
       },

@@ -63,6 +63,25 @@ describe('GroupCommit', () => {
     expect(groups).toEqual([[1], [2, 3], [4]]);
   });
 
+  it('with gather, items submitted in the same turn of the event loop share the first statement', async () => {
+    const groups: number[][] = [];
+    const gc = new GroupCommit<number, number>(
+      async (items) => {
+        groups.push(items);
+        return items.map((i) => i * 10);
+      },
+      { gather: true, max: 3 },
+    );
+    // Submitted from one turn, as a consumer transaction's after-commit hands several deliveries over at once.
+    const results = [gc.submit(1), Promise.resolve().then(() => gc.submit(2)), gc.submit(3), gc.submit(4)];
+    expect(groups).toEqual([]);
+    expect(await Promise.all(results)).toEqual([10, 20, 30, 40]);
+    expect(groups).toEqual([[1, 3, 4], [2]]);
+    // A later turn's item goes in a statement of its own: nothing waits beyond the turn.
+    await expect(gc.submit(5)).resolves.toBe(50);
+    expect(groups).toEqual([[1, 3, 4], [2], [5]]);
+  });
+
   it('fails only the callers of the statement that failed, and keeps going', async () => {
     let calls = 0;
     const gc = new GroupCommit<string, string>(async (items) => {

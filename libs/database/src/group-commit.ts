@@ -35,6 +35,12 @@ export interface GroupCommitOptions<I, O> {
    * while it queued is not put into a group (it fails with DeadlineExceededError, nothing written).
    */
   deadline?: (item: I) => number | undefined;
+  /**
+   * The first item waits for the rest of the event loop's turn (setImmediate) before its statement goes out, so items
+   * submitted by callbacks of the same turn (several deliveries a consumer transaction handed over, several responses
+   * read in one poll) share it. For writes whose callers are not latency-bound.
+   */
+  gather?: boolean;
 }
 
 /**
@@ -44,6 +50,8 @@ export interface GroupCommitOptions<I, O> {
 export class GroupCommit<I, O> {
   private queue: Waiting<I, O>[] = [];
   private running = 0;
+  /** A gathering turn's pump is scheduled. */
+  private gathering = false;
   private readonly max: number;
   private readonly inFlight: number;
   private readonly isolate: (err: unknown) => boolean;
@@ -62,7 +70,13 @@ export class GroupCommit<I, O> {
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.pump();
+      if (!this.options.gather) return this.pump();
+      if (this.gathering) return;
+      this.gathering = true;
+      setImmediate(() => {
+        this.gathering = false;
+        this.pump();
+      });
     });
   }
 

@@ -27,6 +27,7 @@ describe('handlerOf / batchHandlerOf', () => {
     await batchHandlerOf('refund.status_changed', async (events) => void seen.push(`${events.length}`))(
       [envelope('refund.status_changed'), envelope('refund.status_changed')],
       m,
+      m.query,
     );
     expect(seen).toEqual(['rf_1', '2']);
   });
@@ -40,6 +41,7 @@ describe('handlerOf / batchHandlerOf', () => {
       batchHandlerOf('refund.status_changed', handle)(
         [envelope('refund.status_changed'), envelope('transaction.status_changed')],
         m,
+        m.query,
       ),
     ).rejects.toThrow(/where refund.status_changed events go/);
     expect(handle).not.toHaveBeenCalled();

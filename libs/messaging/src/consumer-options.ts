@@ -1,4 +1,4 @@
-import type { TransactionManager } from '@payments/database';
+import type { PreparedStatement, TransactionManager } from '@payments/database';
 import type { ConsumedEvent, ConsumedType, EventEnvelope } from '@payments/contracts';
 
 export interface MessageMeta {
@@ -24,7 +24,19 @@ export type EventHandler = (
  * Applies several new events of one topic in one transaction, with the same effect as the topic's EventHandler called
  * on each in turn (set-based SQL instead of a statement per event). Each partition's events come in offset order.
  */
-export type BatchEventHandler = (events: EventEnvelope[], manager: TransactionManager) => Promise<void | AfterCommit>;
+export type BatchEventHandler = (
+  events: EventEnvelope[],
+  manager: TransactionManager,
+  last: LastStatement,
+) => Promise<void | AfterCommit>;
+
+/**
+ * Runs a batch handler's last statement in its transaction. Where nothing else is left to run in that transaction, the
+ * statement carries its COMMIT (TransactionManager.commitWith: one round trip fewer); otherwise it is a plain
+ * statement. Either way nothing may follow it in the handler.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as TransactionManager.commitWith
+export type LastStatement = <T = any>(sql: string | PreparedStatement, parameters?: unknown[]) => Promise<T>;
 
 export interface ConsumerOptions {
   group: string;
@@ -73,7 +85,7 @@ export function handlerOf<T extends ConsumedType>(
 /** The BatchEventHandler of a consumed type's topic, given its events typed. */
 export function batchHandlerOf<T extends ConsumedType>(
   type: T,
-  handle: (events: ConsumedEvent<T>[], manager: TransactionManager) => Promise<void | AfterCommit>,
+  handle: (events: ConsumedEvent<T>[], manager: TransactionManager, last: LastStatement) => Promise<void | AfterCommit>,
 ): BatchEventHandler {
-  return async (events, manager) => handle(ofType(type, events), manager);
+  return async (events, manager, last) => handle(ofType(type, events), manager, last);
 }

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
-import type { EventHandler } from './consumer-options';
+import type { BatchEventHandler, EventHandler } from './consumer-options';
 import { FetchCommit, type PartitionChunk, type RecordInbox } from './fetch-commit';
 
 /** An inbox in memory: rows inserted by a transaction become visible only if it commits. */
@@ -104,6 +104,33 @@ describe('FetchCommit', () => {
       { applied: 1, appliedIds: new Set(['c']), thens: [] },
       { applied: 1, appliedIds: new Set(['d']), thens: [] },
     ]);
+  });
+
+  it("lets only the last batch handler's last statement carry COMMIT", async () => {
+    const sent: string[] = [];
+    const ds = {
+      transaction: async <T>(work: (m: EntityManager) => Promise<T>): Promise<T> =>
+        work({
+          query: async (sql: string) => void sent.push(`query ${sql}`),
+          commitWith: async (sql: string) => void sent.push(`commitWith ${sql}`),
+        } as unknown as EntityManager),
+    } as unknown as DataSource;
+    const record: RecordInbox = async (_, ids) => new Set(ids);
+    const single: EventHandler = async () => {
+      throw new Error('the batch handlers serve these chunks');
+    };
+    const handlerOf =
+      (name: string): BatchEventHandler =>
+      async (events, m, last) => {
+        await m.query(`${name} first`);
+        await last(`${name} last`);
+      };
+    const commit = new FetchCommit(ds, record);
+    await Promise.all([
+      commit.submit({ ...chunk('t', 0, ['a'], single), batchHandler: handlerOf('t') }),
+      commit.submit({ ...chunk('u', 0, ['b'], single), batchHandler: handlerOf('u') }),
+    ]);
+    expect(sent).toEqual(['query t first', 'query t last', 'query u first', 'commitWith u last']);
   });
 
   it('puts what arrives while a transaction runs into the next one', async () => {

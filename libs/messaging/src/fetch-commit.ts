@@ -1,7 +1,7 @@
 import { type DataSource, type EntityManager, type TransactionManager, isConnectionError } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
 import { runWithContext } from '@payments/platform';
-import type { AfterCommit, BatchEventHandler, EventHandler, MessageMeta } from './consumer-options';
+import type { AfterCommit, BatchEventHandler, EventHandler, LastStatement, MessageMeta } from './consumer-options';
 
 /** New-or-not events of one partition, in offset order, with the handlers of their topic. */
 export interface PartitionChunk {
@@ -131,10 +131,15 @@ export class FetchCommit {
         if (!handler) outcomes[i].thens = await applyEach(todos[i], chunks[i].handler, manager);
         else batched.set(handler, [...(batched.get(handler) ?? []), i]);
       }
+      let left = batched.size;
       for (const [handler, indexes] of batched) {
+        // The last handler's last statement may carry COMMIT: nothing else runs in this transaction after it.
+        const last: LastStatement =
+          --left === 0 ? (sql, params) => manager.commitWith(sql, params) : (sql, params) => manager.query(sql, params);
         const then = await handler(
           indexes.flatMap((i) => todos[i].map((x) => x.event)),
           manager,
+          last,
         );
         if (then) outcomes[indexes[0]].thens.push(then);
       }

@@ -318,7 +318,7 @@ describe('PollingWorker', () => {
       await jest.advanceTimersByTimeAsync(20);
       expect(at).toEqual([0, 120, 1_120, 1_140]);
       wakeDuringTick = true;
-      slowTick = 50; // the tick at 2 140 wakes at once and ends at 2 190: its wake is 50 ms old, the next tick is at once
+      slowTick = 50; // the tick at 2 140 wakes itself and ends at 2 190: its wake is 50 ms old, so the next is at once
       await jest.advanceTimersByTimeAsync(1_050);
       expect(at).toEqual([0, 120, 1_120, 1_140, 2_140, 2_190]);
       const stopped = w.stop(); // stop() waits for the tick in flight and does not linger

@@ -7,9 +7,9 @@ import type { Logger } from 'pino';
 export type TickResult = boolean | number;
 
 /**
- * Runs `tick` in a loop, with capped back-off while it fails. `wake()` skips the wait (or, with `lingerMs`, ends it that
- * long after the first wake, so the work of several wakes is done in one tick), `hurry()` shortens it to the interval,
- * and `stop()` waits for the iteration in flight, so shutdown never cuts a transaction in half.
+ * Runs `tick` in a loop, with capped back-off while it fails. `wake()` skips the wait (or, with `lingerMs`, ends it
+ * that long after the first wake, so the work of several wakes is done in one tick), `hurry()` shortens it to the
+ * interval, and `stop()` waits for the iteration in flight, so shutdown never cuts a transaction in half.
  */
 export class PollingWorker {
   private running = false;

@@ -34,6 +34,8 @@ describe('DeliveryStore claims', () => {
     const { ds, claims, letFirstGo } = fakeDatabase();
     const store = new DeliveryStore(ds);
     const other = store.claimAttempt('7', 0, 20, 32);
+    // The claims of one turn of the event loop go together: the next ones come in a later turn.
+    while (claims.length === 0) await new Promise((r) => setImmediate(r));
     // Both arrive while the first statement is in flight: they go out together in the next one.
     const [a, b, c] = [
       store.claimAttempt('9', 0, 20, 32),

@@ -107,8 +107,12 @@ const RECORD_SUCCESSES: PreparedStatement = {
  */
 @Injectable()
 export class DeliveryStore {
-  private readonly claims = new GroupCommit<Claim, ClaimedAttempt | null>((items) => this.claimMany(items));
-  private readonly successes = new GroupCommit<Success, boolean>((items) => this.recordSuccesses(items));
+  private readonly claims = new GroupCommit<Claim, ClaimedAttempt | null>((items) => this.claimMany(items), {
+    gather: true,
+  });
+  private readonly successes = new GroupCommit<Success, boolean>((items) => this.recordSuccesses(items), {
+    gather: true,
+  });
 
   constructor(private readonly ds: DataSource) {}
 
@@ -118,7 +122,11 @@ export class DeliveryStore {
    * no event. An event recorded before gets no delivery here. With `handOver`, pending ones are handed over for an
    * in-process attempt after commit; the reconciler queues any this process never got to.
    */
-  async recordAndFanOut(m: EntityManager, events: NewWebhookEvent[], handOver = false): Promise<FannedOut[]> {
+  async recordAndFanOut(
+    m: Pick<EntityManager, 'query'>,
+    events: NewWebhookEvent[],
+    handOver = false,
+  ): Promise<FannedOut[]> {
     if (events.length === 0) return [];
     return queryRows<FannedOut>(m, RECORD_AND_FAN_OUT, [JSON.stringify(events), handOver, events.map((e) => e.id)]);
   }

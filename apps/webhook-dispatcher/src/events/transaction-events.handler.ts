@@ -10,7 +10,7 @@ import {
   type EventTypes,
   type WebhookEventBody,
 } from '@payments/contracts';
-import type { AfterCommit } from '@payments/messaging';
+import type { AfterCommit, LastStatement } from '@payments/messaging';
 import { DeliveryStore } from '../delivery/delivery-store';
 import { FirstAttempts } from '../delivery/first-attempts';
 import { catalogueEventsForTransaction, type CatalogueEvent } from './catalogue';
@@ -34,11 +34,13 @@ export class WebhookEventsHandler {
 
   /**
    * Records the catalogue events of several source events and their deliveries in one statement, skipping recorded
-   * ones. After commit the new deliveries' first attempts start here (or the enqueuer is woken if too many are).
+   * ones: the consumer's `last` statement, which may carry its COMMIT. After commit the new deliveries' first attempts
+   * start here (or the enqueuer is woken if too many are).
    */
   private async emit(
     m: EntityManager,
     items: { source: EventEnvelope; types: CatalogueEvent[]; payload: WebhookEventBody['data'] }[],
+    last: LastStatement = (sql, params) => m.query(sql, params),
   ): Promise<AfterCommit | undefined> {
     const rows = items.flatMap(({ source, types, payload }) =>
       types.map((type) => ({
@@ -52,7 +54,7 @@ export class WebhookEventsHandler {
       })),
     );
     const handOver = this.first.accepting();
-    const deliveries = await this.deliveries.recordAndFanOut(m, rows, handOver);
+    const deliveries = await this.deliveries.recordAndFanOut({ query: last }, rows, handOver);
     if (!deliveries.some((d) => d.status === 'pending')) return undefined;
     return handOver ? () => this.first.dispatch(deliveries) : () => this.first.wakeQueue();
   }
@@ -60,6 +62,7 @@ export class WebhookEventsHandler {
   async onTransactions(
     events: ConsumedEvent<typeof EventTypes.TransactionStatusChanged>[],
     m: EntityManager,
+    last?: LastStatement,
   ): Promise<AfterCommit | undefined> {
     return this.emit(
       m,
@@ -67,12 +70,14 @@ export class WebhookEventsHandler {
         const data = source.data;
         return { source, types: catalogueEventsForTransaction(data), payload: transactionPayload(data) };
       }),
+      last,
     );
   }
 
   async onRefunds(
     events: ConsumedEvent<typeof EventTypes.RefundStatusChanged>[],
     m: EntityManager,
+    last?: LastStatement,
   ): Promise<AfterCommit | undefined> {
     return this.emit(
       m,
@@ -80,12 +85,14 @@ export class WebhookEventsHandler {
         const data = source.data;
         return { source, types: [`refund.${data.status}` as CatalogueEvent], payload: refundPayload(data) };
       }),
+      last,
     );
   }
 
   async onInvoices(
     events: ConsumedEvent<typeof EventTypes.SettlementInvoiceChanged>[],
     m: EntityManager,
+    last?: LastStatement,
   ): Promise<AfterCommit | undefined> {
     return this.emit(
       m,
@@ -95,6 +102,7 @@ export class WebhookEventsHandler {
           data.status === 'issued' ? 'payout.created' : data.status === 'paid' ? 'payout.completed' : null;
         return { source, types: type ? [type] : [], payload: payoutPayload(data) };
       }),
+      last,
     );
   }
 }
