@@ -56,7 +56,9 @@ function serviceEnv(list: string): Record<string, string> {
   const pairs = list
     .split(',')
     .filter(Boolean)
-    .map((item) => item.split('='));
+    .map((item) =>
+      item.includes('=') ? [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)] : [item],
+    );
   const bad = pairs.find((p) => p.length !== 2 || !/^[A-Z][A-Z0-9_]*$/.test(p[0]));
   if (bad) throw new Error(`BENCH_SERVICE_ENV: "${bad.join('=')}" is not NAME=value`);
   return Object.fromEntries(pairs);

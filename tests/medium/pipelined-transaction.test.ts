@@ -248,9 +248,15 @@ describe('transactions in fewer round trips', () => {
         events: EventEnvelope[],
         _m: unknown,
         last: (sql: string, p: unknown[]) => Promise<unknown>,
-      ) => void (await last('INSERT INTO pipe_items (reference) SELECT unnest($1::text[])', [events.map((e) => e.id)])),
+      ) => {
+        await last('INSERT INTO pipe_items (reference) SELECT unnest($1::text[])', [events.map((e) => e.id)]);
+        // COMMIT went with it: another session sees the rows before the handler has even returned.
+        committedInHandler.push(await count(`${events[0].id.replace(/-\d+$/, '')}-%`));
+      },
     });
+    const committedInHandler: number[] = [];
     await expect(commit.submit(chunk(['consumed-1', 'consumed-2']))).resolves.toMatchObject({ applied: 2 });
+    expect(committedInHandler).toEqual([2]);
     expect(await count('consumed-%')).toBe(2);
     // Redelivered: the inbox skips both, and the handler is not called with them.
     await expect(commit.submit(chunk(['consumed-1', 'consumed-2']))).resolves.toMatchObject({ applied: 0 });

@@ -114,7 +114,7 @@ describe('webhook dispatcher stores under concurrency', () => {
 
   it('claims a delivery named twice in one group statement once: the second claim is refused', async () => {
     const [other, twice] = await deliveries(2);
-    // The first claim's statement is in flight while the next two arrive: those two go out together.
+    // Claims of one event-loop turn go out in one statement: the delivery is named twice in it.
     const first = store.claimAttempt(other, 0, 20, 100);
     const both = [store.claimAttempt(twice, 0, 20, 100), store.claimAttempt(twice, 0, 20, 100)];
     const [a, b] = await Promise.all(both);

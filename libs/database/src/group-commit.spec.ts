@@ -82,6 +82,24 @@ describe('GroupCommit', () => {
     expect(groups).toEqual([[1, 3, 4], [2], [5]]);
   });
 
+  it('with gather, what a later turn submits while a statement runs goes in the next one', async () => {
+    const { groups, write, finishNext } = heldWrite<number, number>((items) => items.map((i) => i * 10));
+    const gc = new GroupCommit(write, { gather: true });
+    const first = [gc.submit(1), gc.submit(2)];
+    await new Promise((r) => setImmediate(r));
+    expect(groups).toEqual([[1, 2]]); // in flight
+    const later = [gc.submit(3), gc.submit(4)];
+    await new Promise((r) => setImmediate(r));
+    expect(groups).toEqual([[1, 2]]); // the turn ended, but a statement is in flight: they wait for it
+    await finishNext();
+    await finishNext();
+    expect(await Promise.all([...first, ...later])).toEqual([10, 20, 30, 40]);
+    expect(groups).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+  });
+
   it('fails only the callers of the statement that failed, and keeps going', async () => {
     let calls = 0;
     const gc = new GroupCommit<string, string>(async (items) => {

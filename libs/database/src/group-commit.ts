@@ -44,8 +44,9 @@ export interface GroupCommitOptions<I, O> {
 }
 
 /**
- * Group commit without a timer: the first write goes out at once; writes arriving while `inFlight` statements run go
- * together in the next (at most `max`). A lone caller pays no extra latency; each caller gets its own result or error.
+ * Group commit without a timer: the first write goes out at once (with `gather`, at the end of its event-loop turn);
+ * writes arriving while `inFlight` statements run go together in the next (at most `max`). A lone caller pays no extra
+ * latency; each caller gets its own result or error.
  */
 export class GroupCommit<I, O> {
   private queue: Waiting<I, O>[] = [];

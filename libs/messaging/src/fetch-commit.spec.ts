@@ -133,6 +133,35 @@ describe('FetchCommit', () => {
     expect(sent).toEqual(['query t first', 'query t last', 'query u first', 'commitWith u last']);
   });
 
+  it('refuses a statement after `last`, whether or not that handler is the last one', async () => {
+    const ds = {
+      transaction: async <T>(work: (m: EntityManager) => Promise<T>): Promise<T> =>
+        work({ query: async () => [], commitWith: async () => [] } as unknown as EntityManager),
+    } as unknown as DataSource;
+    const record: RecordInbox = async (_, ids) => new Set(ids);
+    const single: EventHandler = async () => undefined;
+    const tooMany: BatchEventHandler = async (events, m, last) => {
+      await last('last');
+      await m.query('after');
+    };
+    for (const others of [[], ['u']]) {
+      const commit = new FetchCommit(ds, record);
+      const results = await Promise.allSettled([
+        commit.submit({ ...chunk('t', 0, ['a'], single), batchHandler: tooMany }),
+        ...others.map((topic) =>
+          commit.submit({
+            ...chunk(topic, 0, ['b'], single),
+            batchHandler: async (_, __, last) => void (await last('x')),
+          }),
+        ),
+      ]);
+      expect(results[0]).toMatchObject({
+        status: 'rejected',
+        reason: { message: expect.stringMatching(/may follow/) },
+      });
+    }
+  });
+
   it('puts what arrives while a transaction runs into the next one', async () => {
     const { ds, transactions, record } = fakeInbox();
     const commit = new FetchCommit(ds, record);

@@ -134,11 +134,10 @@ export class FetchCommit {
       let left = batched.size;
       for (const [handler, indexes] of batched) {
         // The last handler's last statement may carry COMMIT: nothing else runs in this transaction after it.
-        const last: LastStatement =
-          --left === 0 ? (sql, params) => manager.commitWith(sql, params) : (sql, params) => manager.query(sql, params);
+        const { m, last } = endingWith(manager, --left === 0);
         const then = await handler(
           indexes.flatMap((i) => todos[i].map((x) => x.event)),
-          manager,
+          m,
           last,
         );
         if (then) outcomes[indexes[0]].thens.push(then);
@@ -146,6 +145,28 @@ export class FetchCommit {
       return outcomes;
     });
   }
+}
+
+/**
+ * A batch handler's view of the transaction: once it has sent its `last` statement (with COMMIT if `commits`), any
+ * further statement is refused, whether or not this one committed, so a handler that breaks the rule fails the same
+ * way wherever its topic comes in the transaction.
+ */
+function endingWith(manager: TransactionManager, commits: boolean): { m: TransactionManager; last: LastStatement } {
+  let ended = false;
+  const refused = () => Promise.reject(new Error("no statement may follow a batch handler's last statement"));
+  const m: TransactionManager = {
+    transactional: true,
+    query: (sql, params) => (ended ? refused() : manager.query(sql, params)),
+    // Only the consumer knows whether anything follows the handler: it ends the transaction through `last`.
+    commitWith: () => Promise.reject(new Error("a batch handler's transaction ends with its `last` statement")),
+  };
+  const last: LastStatement = (sql, params) => {
+    if (ended) return refused();
+    ended = true;
+    return commits ? manager.commitWith(sql, params) : manager.query(sql, params);
+  };
+  return { m, last };
 }
 
 async function applyEach(

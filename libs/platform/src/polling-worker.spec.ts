@@ -321,9 +321,10 @@ describe('PollingWorker', () => {
       slowTick = 50; // the tick at 2 140 wakes itself and ends at 2 190: its wake is 50 ms old, so the next is at once
       await jest.advanceTimersByTimeAsync(1_050);
       expect(at).toEqual([0, 120, 1_120, 1_140, 2_140, 2_190]);
-      const stopped = w.stop(); // stop() waits for the tick in flight and does not linger
-      await jest.advanceTimersByTimeAsync(50);
-      await stopped;
+      await jest.advanceTimersByTimeAsync(50); // the tick at 2 190 ends at 2 240, and its wait begins
+      slowTick = 0;
+      w.wake(); // a wake is lingering when stop() comes: stop() does not wait for it, and no tick follows
+      await w.stop();
       expect(at).toEqual([0, 120, 1_120, 1_140, 2_140, 2_190]);
     } finally {
       jest.useRealTimers();
@@ -350,6 +351,36 @@ describe('PollingWorker', () => {
       await jest.advanceTimersByTimeAsync(0);
       expect(at).toEqual([0, 0]);
       await w.stop();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('a wake during the back-off after a failure ends it: at once without a linger, after it with one', async () => {
+    jest.useFakeTimers();
+    try {
+      for (const linger of [0, 30]) {
+        const at: number[] = [];
+        const started = Date.now();
+        const w = new PollingWorker(
+          't',
+          async () => {
+            at.push(Date.now() - started);
+            if (at.length === 1) throw new Error('down');
+            return false;
+          },
+          100,
+          silent(),
+          100,
+          linger,
+        );
+        w.start();
+        await jest.advanceTimersByTimeAsync(50); // backing off 200 ms after the failure at 0
+        w.wake();
+        await jest.advanceTimersByTimeAsync(linger);
+        expect(at).toEqual([0, 50 + linger]);
+        await w.stop();
+      }
     } finally {
       jest.useRealTimers();
     }

@@ -22,8 +22,8 @@ export class PollingWorker {
   private waitEndsAt = 0;
   /** hurry() came during a tick: the wait after it is at most the interval. */
   private hurried = false;
-  /** When the first wake() since the last tick began came (epoch ms), or 0. */
-  private firstWakeAt = 0;
+  /** When the first wake() since the last tick began came (performance.now()), with a linger. */
+  private firstWakeAt: number | undefined;
 
   constructor(
     private readonly name: string,
@@ -45,13 +45,13 @@ export class PollingWorker {
 
   wake(): void {
     this.woken = true;
-    if (this.firstWakeAt !== 0) return;
-    this.firstWakeAt = Date.now();
-    if (!this.wakeUp) return;
-    if (this.lingerMs <= 0 || !this.running) return this.wakeUp();
-    if (this.waitEndsAt - this.firstWakeAt <= this.lingerMs) return;
+    if (this.lingerMs <= 0) return this.wakeUp?.();
+    if (this.firstWakeAt !== undefined) return;
+    this.firstWakeAt = performance.now();
+    // Waiting: the wait ends `lingerMs` from now, unless it ends sooner anyway.
+    if (!this.wakeUp || this.waitEndsAt - Date.now() <= this.lingerMs) return;
     clearTimeout(this.timer);
-    this.waitEndsAt = this.firstWakeAt + this.lingerMs;
+    this.waitEndsAt = Date.now() + this.lingerMs;
     this.timer = setTimeout(this.wakeUp, this.lingerMs);
   }
 
@@ -79,7 +79,7 @@ export class PollingWorker {
     while (this.running) {
       this.woken = false;
       this.hurried = false;
-      this.firstWakeAt = 0;
+      this.firstWakeAt = undefined;
       let result: TickResult = false;
       try {
         result = await this.tick();
@@ -94,11 +94,12 @@ export class PollingWorker {
       let delay: number;
       if (this.failures > 0) {
         delay = Math.min(this.intervalMs * 2 ** this.failures, 5_000);
-        this.firstWakeAt = 0; // a wake during the back-off ends it
+        this.firstWakeAt = undefined; // a wake during the back-off ends it (after the linger)
       } else {
-        if (result === true) continue;
-        // Woken during the tick: the next one starts once the first wake has lingered (at once without a linger).
-        const lingered = this.woken ? Math.max(0, this.firstWakeAt + this.lingerMs - Date.now()) : Infinity;
+        if (result === true || (this.woken && this.lingerMs <= 0)) continue;
+        // Woken during the tick: the next one starts once the first wake has lingered.
+        const lingered =
+          this.firstWakeAt === undefined ? Infinity : Math.max(0, this.firstWakeAt + this.lingerMs - performance.now());
         if (lingered === 0) continue;
         const wait = this.delayAfter(result);
         delay = Math.min(this.hurried ? Math.min(wait, this.intervalMs) : wait, lingered);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, GroupCommit, type PreparedStatement, queryRows } from '@payments/database';
+import type { LastStatement } from '@payments/messaging';
 import type { CallbackRow } from '../callbacks/callback-store';
 import { RECORD_NEW_EVENTS, type NewWebhookEvent } from '../events/events-store';
 import type {
@@ -123,7 +124,7 @@ export class DeliveryStore {
    * in-process attempt after commit; the reconciler queues any this process never got to.
    */
   async recordAndFanOut(
-    m: Pick<EntityManager, 'query'>,
+    m: { query: LastStatement },
     events: NewWebhookEvent[],
     handOver = false,
   ): Promise<FannedOut[]> {
