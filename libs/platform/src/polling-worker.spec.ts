@@ -385,4 +385,33 @@ describe('PollingWorker', () => {
       jest.useRealTimers();
     }
   });
+
+  it('hurry() during a failing tick shortens its back-off to the interval', async () => {
+    jest.useFakeTimers();
+    try {
+      const at: number[] = [];
+      const started = Date.now();
+      const w: PollingWorker = new PollingWorker(
+        't',
+        async () => {
+          at.push(Date.now() - started);
+          if (at.length === 1) {
+            w.hurry();
+            throw new Error('down');
+          }
+          return false;
+        },
+        50,
+        silent(),
+        1_000,
+        20,
+      );
+      w.start();
+      await jest.advanceTimersByTimeAsync(50); // the back-off would be 100 ms; hurried, it is the interval
+      expect(at).toEqual([0, 50]);
+      await w.stop();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

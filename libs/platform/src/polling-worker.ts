@@ -91,19 +91,20 @@ export class PollingWorker {
         }
       }
       if (!this.running) break;
-      let delay: number;
+      let wait: number;
+      let lingered = Infinity;
       if (this.failures > 0) {
-        delay = Math.min(this.intervalMs * 2 ** this.failures, 5_000);
+        wait = Math.min(this.intervalMs * 2 ** this.failures, 5_000);
         this.firstWakeAt = undefined; // a wake during the back-off ends it (after the linger)
       } else {
         if (result === true || (this.woken && this.lingerMs <= 0)) continue;
         // Woken during the tick: the next one starts once the first wake has lingered.
-        const lingered =
-          this.firstWakeAt === undefined ? Infinity : Math.max(0, this.firstWakeAt + this.lingerMs - performance.now());
+        if (this.firstWakeAt !== undefined)
+          lingered = Math.max(0, this.firstWakeAt + this.lingerMs - performance.now());
         if (lingered === 0) continue;
-        const wait = this.delayAfter(result);
-        delay = Math.min(this.hurried ? Math.min(wait, this.intervalMs) : wait, lingered);
+        wait = this.delayAfter(result);
       }
+      const delay = Math.min(this.hurried ? Math.min(wait, this.intervalMs) : wait, lingered);
       await new Promise<void>((resolve) => {
         this.wakeUp = resolve;
         this.waitEndsAt = Date.now() + delay;
