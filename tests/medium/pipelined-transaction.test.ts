@@ -225,7 +225,7 @@ describe('transactions in fewer round trips', () => {
     expect(await count('many-%-c')).toBe(180);
   }, 60_000);
 
-  it("a consumer's last batch statement carries COMMIT: the inbox and the handler's rows commit together, or neither", async () => {
+  it("a consumer's last batch statement carries COMMIT; inbox and handler rows commit as one", async () => {
     await observer.query('CREATE TABLE pipe_inbox (event_id text PRIMARY KEY)');
     const record: RecordInbox = async (m, ids) =>
       new Set(
