@@ -16,6 +16,7 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
     RATE_LIMIT_PER_SECOND: 1,
     RATE_LIMIT_BURST: 5,
     RATE_LIMIT_TIMEOUT_MS: 5_000,
+    RATE_LIMIT_LEASE_MS: 0,
   } as GatewayConfig;
 
   beforeAll(async () => {
@@ -24,7 +25,7 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
   });
 
   afterAll(async () => {
-    await redis.del(...['busy', 'x', 'y', 'stray', 'z'].map((k) => `${prefix}ratelimit:${k}`));
+    await redis.del(...['busy', 'x', 'y', 'stray', 'z', 'leased', 'shared'].map((k) => `${prefix}ratelimit:${k}`));
     redis.disconnect();
   });
 
@@ -53,6 +54,50 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
     const fromOther = await Promise.all([other.take('x'), other.take('x'), other.take('x')]);
     expect(fromOther.map((d) => d.allowed)).toEqual([true, true, false]);
     expect((await other.take('y')).headers['RateLimit-Remaining']).toBe('2');
+  });
+
+  describe('with leases', () => {
+    // 20 tokens refilled at 1 a second, leases of 10 s: at most 10 tokens (a lease's worth of the rate) an ask.
+    const leasing = { ...config, RATE_LIMIT_BURST: 20, RATE_LIMIT_LEASE_MS: 10_000 } as GatewayConfig;
+    const calls = (limiter: RateLimiter) => {
+      const counted = { n: 0 };
+      const r = (limiter as unknown as { redis: { takeTokens(...a: unknown[]): Promise<unknown> } }).redis;
+      const takeTokens = r.takeTokens.bind(r);
+      jest.spyOn(r, 'takeTokens').mockImplementation((...a: unknown[]) => {
+        counted.n++;
+        return takeTokens(...a);
+      });
+      return counted;
+    };
+    const bucket = async (key: string) => Number(await redis.hget(`${prefix}ratelimit:${key}`, 'tokens'));
+
+    afterEach(() => jest.restoreAllMocks());
+
+    it('one replica, requests one after another: exactly the burst passes, in fewer calls than requests', async () => {
+      const limiter = new RateLimiter(redis, leasing);
+      const counted = calls(limiter);
+      const allowed: boolean[] = [];
+      for (let i = 0; i < 22; i++) allowed.push((await limiter.take('leased')).allowed);
+      expect(allowed).toEqual([...Array.from({ length: 20 }, () => true), false, false]);
+      // Asks 1, 2, 4, 8 are granted 1, 2, 4 and 3 (the upper half runs out): 10 requests in 4 calls. Then one call
+      // a request: the other 10, and the 2 refused.
+      expect(counted.n).toBe(4 + 10 + 2);
+      expect(await bucket('leased')).toBeLessThan(1);
+    });
+
+    it('two replicas share the bucket: tokens one holds are not granted to the other, and none is lost', async () => {
+      const one = new RateLimiter(redis, leasing);
+      const other = new RateLimiter(redis, leasing);
+      for (let i = 0; i < 4; i++) expect((await one.take('shared')).allowed).toBe(true);
+      // One holds 3 of the 4 tokens its last ask was granted; the bucket has 13.
+      expect(Math.floor(await bucket('shared'))).toBe(13);
+      let byOther = 0;
+      while ((await other.take('shared')).allowed) byOther++;
+      expect(byOther).toBe(13);
+      let byOne = 0;
+      while ((await one.take('shared')).allowed) byOne++;
+      expect(4 + byOther + byOne).toBe(20);
+    });
   });
 
   it("a stray key of another type lets only its own request through; the call's others are still limited", async () => {

@@ -7,18 +7,21 @@ type Tokens = [number, string];
 
 /**
  * A Redis whose token-bucket script answers when the test says so: `calls` holds the keys of
- * every call in order, `answer(i)` answers call i from `buckets` (key → [allowed, tokens left]),
- * `fail(i)` rejects it as a lost connection would.
+ * every call in order and `asks` the tokens each key asked for (empty without leases), `answer(i)`
+ * answers call i from `buckets` (key → [granted, tokens left]), `fail(i)` rejects it as a lost
+ * connection would.
  */
 function fakeRedis(buckets: Record<string, Tokens>) {
   const calls: string[][] = [];
+  const asks: (string | number)[][] = [];
   const pending: { resolve: (v: (number | string)[]) => void; reject: (e: Error) => void }[] = [];
   const redis = {
     defineCommand(name: string) {
       (redis as Record<string, unknown>)[name] = (count: number, ...rest: (string | number)[]) => {
         const keys = rest.slice(0, count) as string[];
         calls.push(keys);
-        expect(rest.slice(count)).toEqual([10, 20]);
+        expect(rest.slice(count, count + 2)).toEqual([10, 20]);
+        asks.push(rest.slice(count + 2));
         return new Promise((resolve, reject) => pending.push({ resolve, reject }));
       };
     },
@@ -26,7 +29,7 @@ function fakeRedis(buckets: Record<string, Tokens>) {
   const answer = (i: number) => pending[i].resolve(calls[i].flatMap((k) => buckets[k]));
   const fail = (i: number) => pending[i].reject(new Error('Connection is closed.'));
   const reply = (i: number, value: unknown) => pending[i].resolve(value as (number | string)[]);
-  return { redis: redis as unknown as Redis, calls, answer, fail, reply };
+  return { redis: redis as unknown as Redis, calls, asks, answer, fail, reply };
 }
 
 const config = {
@@ -34,6 +37,7 @@ const config = {
   RATE_LIMIT_PER_SECOND: 10,
   RATE_LIMIT_BURST: 20,
   RATE_LIMIT_TIMEOUT_MS: 300,
+  RATE_LIMIT_LEASE_MS: 0,
 } as GatewayConfig;
 const buckets: Record<string, Tokens> = {
   'p:ratelimit:a': [1, '12.5'],
@@ -202,5 +206,94 @@ describe('RateLimiter: one Redis call for the requests that arrive while every s
     (redis as unknown as { status: string }).status = 'ready';
     void limiter.take('b');
     expect(calls).toEqual([['p:ratelimit:b']]);
+  });
+});
+
+describe('RateLimiter leases (RATE_LIMIT_LEASE_MS): a busy key spends tokens taken ahead, without Redis', () => {
+  // 10 a second for 1 s: a lease is at most 10 tokens.
+  const leasing = { ...config, RATE_LIMIT_LEASE_MS: 1_000 } as GatewayConfig;
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  /** Takes one token for `key` and, if that makes a call, answers it with `reply`. */
+  async function take(fake: ReturnType<typeof fakeRedis>, limiter: RateLimiter, key: string, reply?: Tokens) {
+    const before = fake.calls.length;
+    const decision = limiter.take(key);
+    expect(fake.calls.length - before).toBe(reply ? 1 : 0);
+    if (reply) fake.reply(before, reply);
+    return decision;
+  }
+
+  it('asks for twice as much while its lease is fresh, up to a lease of the rate, and spends the rest locally', async () => {
+    const fake = fakeRedis(buckets);
+    const limiter = new RateLimiter(fake.redis, leasing);
+    expect((await take(fake, limiter, 'a', [1, '19'])).headers['RateLimit-Remaining']).toBe('19');
+    // Granted 2: one for this request, one kept; Remaining counts the kept one.
+    expect((await take(fake, limiter, 'a', [2, '16'])).headers['RateLimit-Remaining']).toBe('17');
+    const local = await take(fake, limiter, 'a');
+    expect(local).toEqual({ allowed: true, headers: expect.objectContaining({ 'RateLimit-Remaining': '16' }) });
+    await take(fake, limiter, 'a', [4, '12']);
+    for (let i = 0; i < 3; i++) expect((await take(fake, limiter, 'a')).allowed).toBe(true);
+    await take(fake, limiter, 'a', [8, '4']);
+    for (let i = 0; i < 7; i++) await take(fake, limiter, 'a');
+    await take(fake, limiter, 'a', [1, '3']);
+    expect(fake.asks).toEqual([[1], [2], [4], [8], [10]]);
+  });
+
+  it('a lease lapses after RATE_LIMIT_LEASE_MS: its unspent tokens are not used, the next ask is what it served', async () => {
+    const fake = fakeRedis(buckets);
+    const limiter = new RateLimiter(fake.redis, leasing);
+    await take(fake, limiter, 'a', [1, '19']);
+    await take(fake, limiter, 'a', [2, '17']);
+    await take(fake, limiter, 'a');
+    await take(fake, limiter, 'a', [4, '13']);
+    await take(fake, limiter, 'a');
+    jest.advanceTimersByTime(999);
+    await take(fake, limiter, 'a');
+    jest.advanceTimersByTime(1);
+    // One token of the four is left, but the lease has lapsed: the request asks Redis, for the 3 it served.
+    await take(fake, limiter, 'a', [3, '15']);
+    expect(fake.asks).toEqual([[1], [2], [4], [3]]);
+  });
+
+  it('a key near its limit (Redis grants only 1) keeps asking Redis for every request; a refusal leases nothing', async () => {
+    const fake = fakeRedis(buckets);
+    const limiter = new RateLimiter(fake.redis, leasing);
+    await take(fake, limiter, 'b', [1, '2']);
+    await take(fake, limiter, 'b', [1, '1']);
+    await take(fake, limiter, 'b', [1, '0.5']);
+    const refused = await take(fake, limiter, 'b', [0, '0.5']);
+    expect(refused.allowed).toBe(false);
+    expect(refused.headers['Retry-After']).toBe('1');
+    expect((await take(fake, limiter, 'b', [0, '0.6'])).allowed).toBe(false);
+    expect(fake.asks).toEqual([[1], [2], [4], [8], [8]]);
+  });
+
+  it('in one call only the first request of a key asks for more; the others ask for one token each', async () => {
+    const fake = fakeRedis(buckets);
+    const limiter = new RateLimiter(fake.redis, leasing);
+    await take(fake, limiter, 'a', [1, '19']);
+    const busy = [limiter.take('c'), limiter.take('c')];
+    const grouped = [limiter.take('a'), limiter.take('c'), limiter.take('a')];
+    expect(fake.asks).toEqual([[1], [1], [1]]);
+    fake.reply(1, [1, '19']);
+    await busy[0];
+    expect(fake.calls[3]).toEqual(['p:ratelimit:a', 'p:ratelimit:c', 'p:ratelimit:a']);
+    // 'c' asks for 2 too: its lease (from the call just answered) is fresh.
+    expect(fake.asks[3]).toEqual([2, 2, 1]);
+    fake.reply(2, [1, '18']);
+    fake.reply(3, [2, '16', 1, '17', 1, '15']);
+    await busy[1];
+    expect((await Promise.all(grouped)).map((d) => d.headers['RateLimit-Remaining'])).toEqual(['17', '17', '15']);
+    // The first 'a' of the call was granted 2: the next 'a' spends the kept token without a call.
+    await take(fake, limiter, 'a');
+  });
+
+  it('RATE_LIMIT_LEASE_MS 0 asks for nothing beyond the request: one token per request, every request to Redis', async () => {
+    const fake = fakeRedis(buckets);
+    const limiter = new RateLimiter(fake.redis, config);
+    await take(fake, limiter, 'a', [1, '19']);
+    await take(fake, limiter, 'a', [1, '18']);
+    expect(fake.asks).toEqual([[], []]);
   });
 });

@@ -6,8 +6,10 @@ import { GatewayConfig } from '../config/gateway.config';
 
 /**
  * Token bucket per API key in Redis, shared by every replica and timed by Redis's clock (TIME) so skewed replicas
- * agree. Returns [allowed, tokens left] per entry of KEYS, flattened; a key of another type answers allowed = -1
- * instead of failing the call, so one bad key lets only its own request through.
+ * agree. Each entry of KEYS asks for ARGV[2 + i] tokens (1 when absent): it is granted one if the bucket has one, and
+ * up to the rest of what it asked for only from the bucket's upper half, so a key near its limit is decided one
+ * request at a time. Returns [tokens granted, tokens left] per entry, flattened; a key of another type answers
+ * granted = -1 instead of failing the call, so one bad key lets only its own request through.
  */
 const TOKEN_BUCKETS = `
 local rate = tonumber(ARGV[1])
@@ -17,6 +19,7 @@ local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 local out = {}
 for i, key in ipairs(KEYS) do
+  local want = tonumber(ARGV[2 + i]) or 1
   local data = redis.pcall('HMGET', key, 'tokens', 'ts')
   if data.err then
     -- A key that is not a hash (a stray key): its request is not limited, the others still are.
@@ -26,14 +29,18 @@ for i, key in ipairs(KEYS) do
     local tokens = tonumber(data[1]) or burst
     local ts = tonumber(data[2]) or now
     tokens = math.min(burst, tokens + (now - ts) * rate / 1000)
-    local allowed = 0
+    local granted = 0
     if tokens >= 1 then
-      tokens = tokens - 1
-      allowed = 1
+      granted = 1
+      local spare = math.floor(tokens - 1 - burst / 2)
+      if want > 1 and spare > 0 then
+        granted = 1 + math.min(want - 1, spare)
+      end
+      tokens = tokens - granted
     end
     redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now))
     redis.call('PEXPIRE', key, ttl)
-    out[2 * i - 1] = allowed
+    out[2 * i - 1] = granted
     out[2 * i] = tostring(tokens)
   end
 end
@@ -52,8 +59,32 @@ const UNLIMITED: RateDecision = Object.freeze({ allowed: true, headers: Object.f
 
 interface Waiting {
   key: string;
+  /** Tokens asked for: more than 1 only for the first request of its key in a call, when leasing. */
+  want: number;
+  /** The first request of its key in its call: its answer renews the key's lease. */
+  leads: boolean;
   resolve(decision: RateDecision): void;
 }
+
+/**
+ * Tokens this replica took from a key's bucket beyond the request that asked for them, spent here without a Redis
+ * call until they lapse. Kept after lapsing (until swept) to size the next ask.
+ */
+interface Lease {
+  /** Tokens left to spend here. */
+  tokens: number;
+  /** The bucket's tokens just after the grant (RateLimit-Remaining counts them with `tokens`). */
+  left: number;
+  /** performance.now() from which the tokens are not spent: they lapse, and the bucket has long refilled them. */
+  until: number;
+  /** What the call that granted it asked for. */
+  want: number;
+  /** Requests it served, the one that asked included. */
+  used: number;
+}
+
+/** Leases kept at most; past it the lapsed ones are dropped, and new keys go without one until there is room. */
+export const MAX_LEASES = 10_000;
 
 /**
  * At most this many keys per script call: a larger call would block Redis (single-threaded, also
@@ -67,6 +98,12 @@ export const MAX_CALLS_IN_FLIGHT = 2;
  * One token per request; requests arriving while every call is in flight go together in the next (group commit). A
  * Redis call that times out (RATE_LIMIT_TIMEOUT_MS), fails or finds Redis down lets its requests through (logged) and
  * is never resent (REDIS_WITHOUT_REPLAY), so it cannot take tokens later.
+ *
+ * Leases (RATE_LIMIT_LEASE_MS, 0 turns them off): a key whose requests keep coming asks for more tokens than the
+ * request in hand (twice the last ask while its lease was still fresh, else what the lapsed lease served, at most a
+ * lease's worth of the rate), and this replica spends the rest without a Redis call for up to RATE_LIMIT_LEASE_MS.
+ * Redis grants the extra only from the upper half of the bucket, so a key near its limit is still decided request by
+ * request, and leased tokens that lapse unspent cost the key at most tokens it had to spare.
  */
 @Injectable()
 export class RateLimiter {
@@ -77,6 +114,9 @@ export class RateLimiter {
   private readonly redis: TokenRedis;
   private readonly limitHeader: string;
   private readonly policyHeader: string;
+  private readonly leaseMs: number;
+  private readonly maxWant: number;
+  private readonly leases = new Map<string, Lease>();
   private waiting: Waiting[] = [];
   private inFlight = 0;
   private lastWarnAt = 0;
@@ -87,6 +127,8 @@ export class RateLimiter {
     this.rate = config.RATE_LIMIT_PER_SECOND;
     this.burst = config.RATE_LIMIT_BURST || config.RATE_LIMIT_PER_SECOND * 2;
     this.timeoutMs = config.RATE_LIMIT_TIMEOUT_MS;
+    this.leaseMs = config.RATE_LIMIT_LEASE_MS;
+    this.maxWant = Math.max(1, Math.ceil((this.rate * this.leaseMs) / 1000));
     this.limitHeader = String(this.burst);
     this.policyHeader = `${this.burst};w=${Math.ceil(this.burst / this.rate)}`;
     // EVALSHA (the script is sent once per connection, not with every call); no fixed key count.
@@ -95,13 +137,20 @@ export class RateLimiter {
 
   /** Takes one token for `subject`. If Redis cannot answer, the request passes (and it is logged). */
   take(subject: string): Promise<RateDecision> {
+    const key = this.prefix + subject;
+    const lease = this.leaseMs > 0 ? this.leases.get(key) : undefined;
+    if (lease !== undefined && lease.tokens >= 1 && performance.now() < lease.until) {
+      lease.tokens--;
+      lease.used++;
+      return Promise.resolve(this.decision(true, lease.left + lease.tokens));
+    }
     // A connection that is not ready (connecting, reconnecting) cannot take the call: send nothing.
     if (!redisReady(this.redis)) {
       this.warnUnavailable(`connection ${this.redis.status}`, 1);
       return Promise.resolve(UNLIMITED);
     }
     return new Promise<RateDecision>((resolve) => {
-      this.waiting.push({ key: this.prefix + subject, resolve });
+      this.waiting.push({ key, want: 1, leads: false, resolve });
       if (this.inFlight < MAX_CALLS_IN_FLIGHT) this.send();
     });
   }
@@ -113,6 +162,7 @@ export class RateLimiter {
     const args: (string | number)[] = [batch.length];
     for (let i = 0; i < batch.length; i++) args.push(batch[i].key);
     args.push(this.rate, this.burst);
+    if (this.leaseMs > 0) this.ask(batch, args);
     let settled = false;
     const settle = (result: unknown, err?: string, alsoPassed = 0): void => {
       if (settled) return;
@@ -157,11 +207,14 @@ export class RateLimiter {
       return;
     }
     const reply = result as unknown[];
+    const now = performance.now();
     let unreadable = 0;
     for (let i = 0; i < batch.length; i++) {
-      const allowed = reply[2 * i];
-      if (allowed === 0 || allowed === 1) {
-        batch[i].resolve(this.decision(allowed === 1, Number(reply[2 * i + 1])));
+      const granted = reply[2 * i];
+      if (typeof granted === 'number' && Number.isInteger(granted) && granted >= 0) {
+        const left = Number(reply[2 * i + 1]);
+        if (batch[i].leads && granted >= 1) this.lease(batch[i], granted, left, now);
+        batch[i].resolve(this.decision(granted >= 1, left + Math.max(0, granted - 1)));
       } else {
         unreadable++;
         batch[i].resolve(UNLIMITED);
@@ -172,6 +225,39 @@ export class RateLimiter {
         { requests: unreadable },
         'rate-limit bucket unreadable (not a hash?); letting its requests through',
       );
+  }
+
+  /**
+   * Adds each request's ask to the call's arguments (ARGV after rate and burst): the first request of a key asks for
+   * its lease's next size, the others for one token.
+   */
+  private ask(batch: Waiting[], args: (string | number)[]): void {
+    const now = performance.now();
+    let asked: Set<string> | undefined;
+    for (const w of batch) {
+      if (asked?.has(w.key)) {
+        args.push(1);
+        continue;
+      }
+      (asked ??= new Set()).add(w.key);
+      const lease = this.leases.get(w.key);
+      // Spent while fresh: the key's requests outpace the lease, so twice as much. Lapsed: what it served.
+      const next = lease === undefined ? 1 : now < lease.until ? lease.want * 2 : lease.used;
+      w.want = Math.max(1, Math.min(this.maxWant, next));
+      w.leads = true;
+      args.push(w.want);
+    }
+  }
+
+  /** Records what a leading request was granted beyond itself (tokens still fresh in the old lease are kept). */
+  private lease(w: Waiting, granted: number, left: number, now: number): void {
+    const old = this.leases.get(w.key);
+    if (old === undefined && this.leases.size >= MAX_LEASES) {
+      for (const [key, lease] of this.leases) if (now >= lease.until) this.leases.delete(key);
+      if (this.leases.size >= MAX_LEASES) return;
+    }
+    const kept = old !== undefined && now < old.until ? old.tokens : 0;
+    this.leases.set(w.key, { tokens: kept + granted - 1, left, until: now + this.leaseMs, want: w.want, used: 1 });
   }
 
   /** At most one warning a second while the connection is down (one per request would flood the log). */

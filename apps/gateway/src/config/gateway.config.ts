@@ -137,6 +137,16 @@ export class GatewayConfig extends InternalRpcConfig {
   RATE_LIMIT_TIMEOUT_MS = 250;
 
   /**
+   * How long a replica may spend tokens it took from a key's bucket ahead of its requests (ms), without asking Redis
+   * for each: taken only from the bucket's upper half, so a key near its limit is still decided request by request.
+   * 0: every request asks Redis.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  RATE_LIMIT_LEASE_MS = 1_000;
+
+  /**
    * How long an Idempotency-Key claim, the keeping of its answer, or a key-roll notice may wait
    * for Redis (ms). Past it a claim answers 503 (the request did not run) and an answer is sent
    * without waiting to be kept: a request never hangs on a Redis that is down.
