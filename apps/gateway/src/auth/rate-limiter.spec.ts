@@ -224,7 +224,7 @@ describe('RateLimiter leases (RATE_LIMIT_LEASE_MS): a busy key spends tokens tak
     return decision;
   }
 
-  it('asks for twice as much while its lease is fresh, up to a lease of the rate, and spends the rest locally', async () => {
+  it('asks twice as much while its lease is fresh, at most a lease of the rate, spending the rest here', async () => {
     const fake = fakeRedis(buckets);
     const limiter = new RateLimiter(fake.redis, leasing);
     expect((await take(fake, limiter, 'a', [1, '19'])).headers['RateLimit-Remaining']).toBe('19');
@@ -240,7 +240,7 @@ describe('RateLimiter leases (RATE_LIMIT_LEASE_MS): a busy key spends tokens tak
     expect(fake.asks).toEqual([[1], [2], [4], [8], [10]]);
   });
 
-  it('a lease lapses after RATE_LIMIT_LEASE_MS: its unspent tokens are not used, the next ask is what it served', async () => {
+  it('a lease lapses after RATE_LIMIT_LEASE_MS: spare tokens go unused; the next ask is what it served', async () => {
     const fake = fakeRedis(buckets);
     const limiter = new RateLimiter(fake.redis, leasing);
     await take(fake, limiter, 'a', [1, '19']);
@@ -256,7 +256,7 @@ describe('RateLimiter leases (RATE_LIMIT_LEASE_MS): a busy key spends tokens tak
     expect(fake.asks).toEqual([[1], [2], [4], [3]]);
   });
 
-  it('a key near its limit (Redis grants only 1) keeps asking Redis for every request; a refusal leases nothing', async () => {
+  it('a key near its limit (granted only 1) asks Redis for every request; a refusal leases nothing', async () => {
     const fake = fakeRedis(buckets);
     const limiter = new RateLimiter(fake.redis, leasing);
     await take(fake, limiter, 'b', [1, '2']);
@@ -289,7 +289,7 @@ describe('RateLimiter leases (RATE_LIMIT_LEASE_MS): a busy key spends tokens tak
     await take(fake, limiter, 'a');
   });
 
-  it('RATE_LIMIT_LEASE_MS 0 asks for nothing beyond the request: one token per request, every request to Redis', async () => {
+  it('RATE_LIMIT_LEASE_MS 0 asks for nothing more: one token per request, every request to Redis', async () => {
     const fake = fakeRedis(buckets);
     const limiter = new RateLimiter(fake.redis, config);
     await take(fake, limiter, 'a', [1, '19']);
