@@ -25,7 +25,9 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
   });
 
   afterAll(async () => {
-    await redis.del(...['busy', 'x', 'y', 'stray', 'z', 'leased', 'shared'].map((k) => `${prefix}ratelimit:${k}`));
+    await redis.del(
+      ...['busy', 'x', 'y', 'stray', 'z', 'leased', 'shared', 'refill'].map((k) => `${prefix}ratelimit:${k}`),
+    );
     redis.disconnect();
   });
 
@@ -97,6 +99,20 @@ describe('rate limiter on Redis: grouped calls keep the per-key bucket', () => {
       let byOne = 0;
       while ((await one.take('shared')).allowed) byOne++;
       expect(4 + byOther + byOne).toBe(20);
+    });
+
+    it('the bucket does not refill what leases hold: bucket and leases together never exceed the burst', async () => {
+      const one = new RateLimiter(redis, leasing);
+      const other = new RateLimiter(redis, leasing);
+      for (let i = 0; i < 4; i++) expect((await one.take('refill')).allowed).toBe(true);
+      // One holds 3 tokens of its last grant; 13 are in the bucket. Seven seconds pass (the bucket's clock moved back).
+      await redis.hincrbyfloat(`${prefix}ratelimit:refill`, 'ts', -7_000);
+      let byOther = 0;
+      while ((await other.take('refill')).allowed) byOther++;
+      let byOne = 0;
+      while ((await one.take('refill')).allowed) byOne++;
+      // Refilled to 20 - 4 held (not 20): 16 for the other replica, the 3 held for the first; 19 at once, not 23.
+      expect([byOther, byOne]).toEqual([16, 3]);
     });
   });
 

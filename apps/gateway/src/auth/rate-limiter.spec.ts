@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { logLines } from '../__tests__/log-lines';
 import type { GatewayConfig } from '../config/gateway.config';
-import { MAX_CALLS_IN_FLIGHT, MAX_KEYS_PER_CALL, RateLimiter } from './rate-limiter';
+import { MAX_CALLS_IN_FLIGHT, MAX_KEYS_PER_CALL, MAX_LEASES, RateLimiter } from './rate-limiter';
 
 type Tokens = [number, string];
 
@@ -21,7 +21,10 @@ function fakeRedis(buckets: Record<string, Tokens>) {
         const keys = rest.slice(0, count) as string[];
         calls.push(keys);
         expect(rest.slice(count, count + 2)).toEqual([10, 20]);
-        asks.push(rest.slice(count + 2));
+        // Then the lease (ms) and each key's ask, when leasing.
+        const [lease, ...wants] = rest.slice(count + 2);
+        if (lease !== undefined) expect(lease).toBe(1_000);
+        asks.push(wants);
         return new Promise((resolve, reject) => pending.push({ resolve, reject }));
       };
     },
@@ -287,6 +290,63 @@ describe('RateLimiter leases (RATE_LIMIT_LEASE_MS): a busy key spends tokens tak
     expect((await Promise.all(grouped)).map((d) => d.headers['RateLimit-Remaining'])).toEqual(['17', '17', '15']);
     // The first 'a' of the call was granted 2: the next 'a' spends the kept token without a call.
     await take(fake, limiter, 'a');
+  });
+
+  it('a lease runs from when its call was sent, not from its answer (Redis holds tokens from the grant)', async () => {
+    const fake = fakeRedis(buckets);
+    const limiter = new RateLimiter(fake.redis, leasing);
+    await take(fake, limiter, 'a', [1, '19']);
+    const slow = limiter.take('a');
+    jest.advanceTimersByTime(200);
+    fake.reply(1, [3, '16']);
+    await slow;
+    jest.advanceTimersByTime(799);
+    await take(fake, limiter, 'a');
+    jest.advanceTimersByTime(1);
+    // 1000 ms after the call was sent, 800 after its answer: the last kept token has lapsed.
+    await take(fake, limiter, 'a', [1, '16']);
+  });
+
+  it('requests queued while a call was in flight spend the lease its answer brought, with no call', async () => {
+    const fake = fakeRedis(buckets);
+    const limiter = new RateLimiter(fake.redis, leasing);
+    await take(fake, limiter, 'a', [1, '19']);
+    const granting = limiter.take('a');
+    const other = limiter.take('c');
+    const queued = [limiter.take('a'), limiter.take('a')];
+    expect(fake.calls).toHaveLength(3);
+    fake.reply(1, [3, '16']);
+    await granting;
+    expect((await Promise.all(queued)).map((d) => d.headers['RateLimit-Remaining'])).toEqual(['17', '16']);
+    fake.reply(2, [1, '19']);
+    await other;
+    expect(fake.calls).toHaveLength(3);
+  });
+
+  it(`keeps at most ${MAX_LEASES} leases: lapsed ones make room; while all are fresh a new key has none`, async () => {
+    const fake = fakeRedis(buckets);
+    const limiter = new RateLimiter(fake.redis, leasing);
+    const leases = (limiter as unknown as { leases: Map<string, unknown> }).leases;
+    const many = Array.from({ length: MAX_LEASES }, (_, i) => limiter.take(`k${i}`));
+    for (let answered = 0; answered < fake.calls.length; answered++) {
+      fake.reply(
+        answered,
+        fake.calls[answered].flatMap(() => [1, '19']),
+      );
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+    }
+    await Promise.all(many);
+    expect(leases.size).toBe(MAX_LEASES);
+    const before = fake.asks.length;
+    await take(fake, limiter, 'new', [1, '19']);
+    // No room: 'new' got no lease, so it asks for 1 again rather than twice its last ask.
+    await take(fake, limiter, 'new', [1, '18']);
+    expect(fake.asks.slice(before)).toEqual([[1], [1]]);
+    jest.advanceTimersByTime(1_000);
+    await take(fake, limiter, 'new', [1, '19']);
+    expect(leases.size).toBe(1);
+    await take(fake, limiter, 'new', [2, '17']);
+    expect(fake.asks.slice(-1)).toEqual([[2]]);
   });
 
   it('RATE_LIMIT_LEASE_MS 0 asks for nothing more: one token per request, every request to Redis', async () => {

@@ -6,21 +6,24 @@ import { GatewayConfig } from '../config/gateway.config';
 
 /**
  * Token bucket per API key in Redis, shared by every replica and timed by Redis's clock (TIME) so skewed replicas
- * agree. Each entry of KEYS asks for ARGV[2 + i] tokens (1 when absent): it is granted one if the bucket has one, and
- * up to the rest of what it asked for only from the bucket's upper half, so a key near its limit is decided one
- * request at a time. Returns [tokens granted, tokens left] per entry, flattened; a key of another type answers
- * granted = -1 instead of failing the call, so one bad key lets only its own request through.
+ * agree. ARGV: rate, burst, the lease (ms; 0 or absent: none), then what each entry of KEYS asks for (1 when absent).
+ * An entry is granted one token if the bucket has one, and up to the rest of what it asked for only from the bucket's
+ * upper half. Tokens granted beyond the request are `held` until `held_until` (the lease after the latest such grant):
+ * the bucket refills only up to burst − held, so the bucket and every replica's leases together never hold more than
+ * the burst, and held stays within the upper half. Returns [tokens granted, tokens left] per entry, flattened; a key of
+ * another type answers granted = -1 instead of failing the call, so one bad key lets only its own request through.
  */
 const TOKEN_BUCKETS = `
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
-local ttl = math.ceil(burst / rate * 1000) + 1000
+local lease = tonumber(ARGV[3]) or 0
+local ttl = math.max(math.ceil(burst / rate * 1000), lease) + 1000
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 local out = {}
 for i, key in ipairs(KEYS) do
-  local want = tonumber(ARGV[2 + i]) or 1
-  local data = redis.pcall('HMGET', key, 'tokens', 'ts')
+  local want = tonumber(ARGV[3 + i]) or 1
+  local data = redis.pcall('HMGET', key, 'tokens', 'ts', 'held', 'held_until')
   if data.err then
     -- A key that is not a hash (a stray key): its request is not limited, the others still are.
     out[2 * i - 1] = -1
@@ -28,17 +31,24 @@ for i, key in ipairs(KEYS) do
   else
     local tokens = tonumber(data[1]) or burst
     local ts = tonumber(data[2]) or now
-    tokens = math.min(burst, tokens + (now - ts) * rate / 1000)
+    local held = tonumber(data[3]) or 0
+    local heldUntil = tonumber(data[4]) or 0
+    if now >= heldUntil then held = 0 end
+    tokens = math.min(burst - held, tokens + (now - ts) * rate / 1000)
     local granted = 0
     if tokens >= 1 then
       granted = 1
       local spare = math.floor(tokens - 1 - burst / 2)
-      if want > 1 and spare > 0 then
-        granted = 1 + math.min(want - 1, spare)
+      if lease > 0 and want > 1 and spare > 0 then
+        local extra = math.min(want - 1, spare)
+        granted = 1 + extra
+        held = held + extra
+        heldUntil = now + lease
       end
       tokens = tokens - granted
     end
-    redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now))
+    redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now), 'held', tostring(held),
+      'held_until', tostring(heldUntil))
     redis.call('PEXPIRE', key, ttl)
     out[2 * i - 1] = granted
     out[2 * i] = tostring(tokens)
@@ -75,7 +85,8 @@ interface Lease {
   tokens: number;
   /** The bucket's tokens just after the grant (RateLimit-Remaining counts them with `tokens`). */
   left: number;
-  /** performance.now() from which the tokens are not spent: they lapse, and the bucket has long refilled them. */
+  /** performance.now() from which the tokens are not spent: RATE_LIMIT_LEASE_MS after the call that granted them was
+   * sent, so no later than Redis stops holding them back from the bucket. */
   until: number;
   /** What the call that granted it asked for. */
   want: number;
@@ -99,11 +110,12 @@ export const MAX_CALLS_IN_FLIGHT = 2;
  * Redis call that times out (RATE_LIMIT_TIMEOUT_MS), fails or finds Redis down lets its requests through (logged) and
  * is never resent (REDIS_WITHOUT_REPLAY), so it cannot take tokens later.
  *
- * Leases (RATE_LIMIT_LEASE_MS, 0 turns them off): a key whose requests keep coming asks for more tokens than the
- * request in hand (twice the last ask while its lease was still fresh, else what the lapsed lease served, at most a
- * lease's worth of the rate), and this replica spends the rest without a Redis call for up to RATE_LIMIT_LEASE_MS.
- * Redis grants the extra only from the upper half of the bucket, so a key near its limit is still decided request by
- * request, and leased tokens that lapse unspent cost the key at most tokens it had to spare.
+ * Leases (RATE_LIMIT_LEASE_MS, 0 turns them off; ADR 0020): a key whose requests keep coming asks for more tokens
+ * than the request in hand (twice the last ask while its lease was still fresh, else what the lapsed lease served, at
+ * most a lease's worth of the rate), and this replica spends the rest without a Redis call for up to
+ * RATE_LIMIT_LEASE_MS, counted from when the call was sent (so never past the moment Redis stops counting them as
+ * held). Redis grants the extra only from the upper half of the bucket and does not refill what is held, so the
+ * bucket and the leases never hold more than the burst, and a key with less than half its bucket gets no new lease.
  */
 @Injectable()
 export class RateLimiter {
@@ -138,12 +150,8 @@ export class RateLimiter {
   /** Takes one token for `subject`. If Redis cannot answer, the request passes (and it is logged). */
   take(subject: string): Promise<RateDecision> {
     const key = this.prefix + subject;
-    const lease = this.leaseMs > 0 ? this.leases.get(key) : undefined;
-    if (lease !== undefined && lease.tokens >= 1 && performance.now() < lease.until) {
-      lease.tokens--;
-      lease.used++;
-      return Promise.resolve(this.decision(true, lease.left + lease.tokens));
-    }
+    const leased = this.spend(key);
+    if (leased !== undefined) return Promise.resolve(leased);
     // A connection that is not ready (connecting, reconnecting) cannot take the call: send nothing.
     if (!redisReady(this.redis)) {
       this.warnUnavailable(`connection ${this.redis.status}`, 1);
@@ -155,21 +163,44 @@ export class RateLimiter {
     });
   }
 
+  /** A token of `key`'s fresh lease, if it has one left: the decision, without Redis. */
+  private spend(key: string): RateDecision | undefined {
+    if (this.leaseMs <= 0) return undefined;
+    const lease = this.leases.get(key);
+    if (lease === undefined || lease.tokens < 1 || performance.now() >= lease.until) return undefined;
+    lease.tokens--;
+    lease.used++;
+    return this.decision(true, lease.left + lease.tokens);
+  }
+
   private send(): void {
+    // A call answered since these requests queued may have leased their key tokens: those need no call.
+    if (this.leaseMs > 0) {
+      this.waiting = this.waiting.filter((w) => {
+        const leased = this.spend(w.key);
+        if (leased !== undefined) w.resolve(leased);
+        return leased === undefined;
+      });
+      if (this.waiting.length === 0) return;
+    }
+    const sentAt = performance.now();
     const batch = this.waiting.length <= MAX_KEYS_PER_CALL ? this.waiting : this.waiting.slice(0, MAX_KEYS_PER_CALL);
     this.waiting = batch === this.waiting ? [] : this.waiting.slice(MAX_KEYS_PER_CALL);
     this.inFlight++;
     const args: (string | number)[] = [batch.length];
     for (let i = 0; i < batch.length; i++) args.push(batch[i].key);
     args.push(this.rate, this.burst);
-    if (this.leaseMs > 0) this.ask(batch, args);
+    if (this.leaseMs > 0) {
+      args.push(this.leaseMs);
+      this.ask(batch, args, sentAt);
+    }
     let settled = false;
     const settle = (result: unknown, err?: string, alsoPassed = 0): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       try {
-        this.answer(batch, result, err, alsoPassed);
+        this.answer(batch, result, err, alsoPassed, sentAt);
       } finally {
         this.sent();
       }
@@ -195,7 +226,7 @@ export class RateLimiter {
   }
 
   /** Answers each request of a call from its reply; a failed call or a reply of another shape lets them all through. */
-  private answer(batch: Waiting[], result: unknown, err: string | undefined, alsoPassed: number): void {
+  private answer(batch: Waiting[], result: unknown, err: string | undefined, alsoPassed: number, sentAt: number): void {
     const problem =
       err ?? (Array.isArray(result) && result.length === 2 * batch.length ? undefined : 'unexpected reply');
     if (problem !== undefined) {
@@ -213,7 +244,7 @@ export class RateLimiter {
       const granted = reply[2 * i];
       if (typeof granted === 'number' && Number.isInteger(granted) && granted >= 0) {
         const left = Number(reply[2 * i + 1]);
-        if (batch[i].leads && granted >= 1) this.lease(batch[i], granted, left, now);
+        if (batch[i].leads && granted >= 1) this.lease(batch[i], granted, left, sentAt, now);
         batch[i].resolve(this.decision(granted >= 1, left + Math.max(0, granted - 1)));
       } else {
         unreadable++;
@@ -228,11 +259,10 @@ export class RateLimiter {
   }
 
   /**
-   * Adds each request's ask to the call's arguments (ARGV after rate and burst): the first request of a key asks for
-   * its lease's next size, the others for one token.
+   * Adds each request's ask to the call's arguments (ARGV after rate, burst and lease): the first request of a key asks
+   * for its lease's next size, the others for one token.
    */
-  private ask(batch: Waiting[], args: (string | number)[]): void {
-    const now = performance.now();
+  private ask(batch: Waiting[], args: (string | number)[], now: number): void {
     let asked: Set<string> | undefined;
     for (const w of batch) {
       if (asked?.has(w.key)) {
@@ -249,15 +279,23 @@ export class RateLimiter {
     }
   }
 
-  /** Records what a leading request was granted beyond itself (tokens still fresh in the old lease are kept). */
-  private lease(w: Waiting, granted: number, left: number, now: number): void {
+  /**
+   * Records what a leading request was granted beyond itself, lapsing RATE_LIMIT_LEASE_MS after the call was sent.
+   * Tokens still fresh in the key's previous lease are kept: Redis holds them until its latest grant's lease ends.
+   * The map is kept in renewal order, so the lapsed leases to drop when it is full are at its front.
+   */
+  private lease(w: Waiting, granted: number, left: number, sentAt: number, now: number): void {
     const old = this.leases.get(w.key);
-    if (old === undefined && this.leases.size >= MAX_LEASES) {
-      for (const [key, lease] of this.leases) if (now >= lease.until) this.leases.delete(key);
+    if (old !== undefined) this.leases.delete(w.key);
+    else if (this.leases.size >= MAX_LEASES) {
+      for (const [key, lease] of this.leases) {
+        if (now < lease.until) break;
+        this.leases.delete(key);
+      }
       if (this.leases.size >= MAX_LEASES) return;
     }
     const kept = old !== undefined && now < old.until ? old.tokens : 0;
-    this.leases.set(w.key, { tokens: kept + granted - 1, left, until: now + this.leaseMs, want: w.want, used: 1 });
+    this.leases.set(w.key, { tokens: kept + granted - 1, left, until: sentAt + this.leaseMs, want: w.want, used: 1 });
   }
 
   /** At most one warning a second while the connection is down (one per request would flood the log). */

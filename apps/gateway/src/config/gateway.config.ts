@@ -138,8 +138,8 @@ export class GatewayConfig extends InternalRpcConfig {
 
   /**
    * How long a replica may spend tokens it took from a key's bucket ahead of its requests (ms), without asking Redis
-   * for each: taken only from the bucket's upper half, so a key near its limit is still decided request by request.
-   * 0: every request asks Redis.
+   * for each: granted only from the bucket's upper half, and not refilled while held (ADR 0020). 0: every request asks
+   * Redis.
    */
   @IsInt()
   @Min(0)
