@@ -307,6 +307,26 @@ describe('RateLimiter leases (RATE_LIMIT_LEASE_MS): a busy key spends tokens tak
     await take(fake, limiter, 'a', [1, '16']);
   });
 
+  it('kept tokens do not outlive their grant when a later call of the key is granted only one', async () => {
+    const fake = fakeRedis(buckets);
+    const limiter = new RateLimiter(fake.redis, leasing);
+    await take(fake, limiter, 'a', [1, '19']);
+    // Two calls of 'a' in flight at once, sent 200 ms apart (the second request found no lease token either).
+    const first = limiter.take('a');
+    jest.advanceTimersByTime(200);
+    const second = limiter.take('a');
+    expect(fake.calls).toHaveLength(3);
+    fake.reply(1, [3, '16']);
+    await first;
+    fake.reply(2, [1, '15']);
+    await second;
+    jest.advanceTimersByTime(799);
+    await take(fake, limiter, 'a');
+    jest.advanceTimersByTime(1);
+    // The first grant's tokens lapse 1000 ms after its call was sent, whatever the second call brought.
+    await take(fake, limiter, 'a', [1, '15']);
+  });
+
   it('requests queued while a call was in flight spend the lease its answer brought, with no call', async () => {
     const fake = fakeRedis(buckets);
     const limiter = new RateLimiter(fake.redis, leasing);

@@ -281,7 +281,8 @@ export class RateLimiter {
 
   /**
    * Records what a leading request was granted beyond itself, lapsing RATE_LIMIT_LEASE_MS after the call was sent.
-   * Tokens still fresh in the key's previous lease are kept: Redis holds them until its latest grant's lease ends.
+   * Tokens still fresh in the key's previous lease are kept: a grant with extra tokens makes Redis hold them all until
+   * its own lease ends; a grant of one token does not, so then they keep the lapse they had.
    * The map is kept in renewal order, so the lapsed leases to drop when it is full are at its front.
    */
   private lease(w: Waiting, granted: number, left: number, sentAt: number, now: number): void {
@@ -295,7 +296,8 @@ export class RateLimiter {
       if (this.leases.size >= MAX_LEASES) return;
     }
     const kept = old !== undefined && now < old.until ? old.tokens : 0;
-    this.leases.set(w.key, { tokens: kept + granted - 1, left, until: sentAt + this.leaseMs, want: w.want, used: 1 });
+    const until = granted === 1 && kept > 0 ? old!.until : sentAt + this.leaseMs;
+    this.leases.set(w.key, { tokens: kept + granted - 1, left, until, want: w.want, used: 1 });
   }
 
   /** At most one warning a second while the connection is down (one per request would flood the log). */
