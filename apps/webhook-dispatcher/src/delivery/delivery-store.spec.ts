@@ -26,12 +26,22 @@ function fakeDatabase() {
       return [];
     },
   } as unknown as DataSource;
-  return { ds, claims, letFirstGo };
+  // A claim runs in a transaction without bitmap scans: the SET first, then the claim with COMMIT.
+  const sent: string[] = [];
+  (ds as unknown as { transaction: unknown }).transaction = async (fn: (m: unknown) => Promise<unknown>) =>
+    fn({
+      query: async (sql: Sql) => void sent.push(sqlText(sql)),
+      commitWith: async (sql: Sql, params: unknown[]) => {
+        sent.push(`commitWith ${sqlText(sql).includes('WITH input AS') ? 'claim' : sqlText(sql)}`);
+        return ds.query(sql, params);
+      },
+    });
+  return { ds, claims, letFirstGo, sent };
 }
 
 describe('DeliveryStore claims', () => {
   it('claims a delivery named twice in one group statement for the first caller only', async () => {
-    const { ds, claims, letFirstGo } = fakeDatabase();
+    const { ds, claims, letFirstGo, sent } = fakeDatabase();
     const store = new DeliveryStore(ds);
     const other = store.claimAttempt('7', 0, 20, 32);
     // The claims of one turn of the event loop go together: the next ones come in a later turn.
@@ -47,5 +57,12 @@ describe('DeliveryStore claims', () => {
 
     expect(claims).toEqual([['7'], ['9', '8']]);
     expect(results.map((r) => (r && r !== 'busy' ? r.delivery.id : r))).toEqual(['7', '9', null, '8']);
+    // Each claim statement in its transaction, after turning bitmap scans off (see CLAIM_MANY).
+    expect(sent).toEqual([
+      'SET LOCAL enable_bitmapscan = off',
+      'commitWith claim',
+      'SET LOCAL enable_bitmapscan = off',
+      'commitWith claim',
+    ]);
   });
 });

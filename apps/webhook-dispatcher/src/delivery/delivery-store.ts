@@ -56,6 +56,12 @@ const RECORD_AND_FAN_OUT: PreparedStatement = {
    RETURNING id, callback_id, status, enqueue_count`,
 };
 
+/**
+ * The claim finds its rows by id: `status` is compared with a sub-select, which no partial index's predicate matches,
+ * so no plan reads every pending delivery (`deliveries_pending`) and hash-joins them with the few it claims, which
+ * the generic plan did whenever the statistics put few deliveries pending (a backlog makes that a scan of all of
+ * them). The count of a callback's claims in flight stops at its limit (LIMIT), which is all the comparison needs.
+ */
 const CLAIM_MANY: PreparedStatement = {
   name: 'deliveries_claim_many',
   text: `WITH input AS (
@@ -69,10 +75,11 @@ const CLAIM_MANY: PreparedStatement = {
    UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds),
                            lock_token = gen_random_uuid(), updated_at = now()
      FROM ranked i
-    WHERE d.id = i.id AND d.status = 'pending' AND d.attempts = i.attempt
+    WHERE d.id = i.id AND d.status = (SELECT 'pending'::text) AND d.attempts = i.attempt
       AND (d.locked_until IS NULL OR d.locked_until < now())
-      AND (SELECT count(*) FROM deliveries x
-            WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now())
+      AND (SELECT count(*) FROM (SELECT FROM deliveries x
+            WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()
+            LIMIT i.max_in_flight) in_flight)
           + i.rank <= i.max_in_flight
     RETURNING ${DELIVERY_COLUMNS_D},
       (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
@@ -221,14 +228,21 @@ export class DeliveryStore {
       return true;
     });
     const unique = items.filter((_, n) => claims[n]);
-    const rows = await queryRows<
-      DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }
-    >(this.ds, CLAIM_MANY, [
+    const params = [
       unique.map((i) => i.deliveryId),
       unique.map((i) => i.attempt),
       unique.map((i) => i.lockSeconds),
       unique.map((i) => i.perCallbackLimit),
-    ]);
+    ];
+    // Without bitmap scans (BEGIN and the SET in one round trip, the claim and COMMIT in the next): counting a
+    // callback's claims in flight with a plain index scan marks the index entries of finished claims dead as it meets
+    // them, where a bitmap scan would visit every one of them again on every claim until VACUUM.
+    const rows = await this.ds.transaction(async (m) => {
+      await m.query('SET LOCAL enable_bitmapscan = off');
+      return queryRows<
+        DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }
+      >({ query: (_, p) => m.commitWith(CLAIM_MANY, p) }, CLAIM_MANY, params);
+    });
     const byId = new Map<string, ClaimedAttempt>();
     for (const { callback_json, event_json, ...delivery } of rows) {
       byId.set(String(delivery.id), {
