@@ -125,6 +125,37 @@ describe('webhook dispatcher stores under concurrency', () => {
     expect(await row(twice)).toMatchObject({ status: 'pending', held: true });
   });
 
+  it("keeps a callback's claims within its limit, within one group statement and across statements", async () => {
+    // A callback of its own (business 9), so the claims other tests hold do not count against it.
+    await callbacks.insert(ds.manager, {
+      business_id: 9,
+      mode: 'test',
+      url: 'https://example.com/limited',
+      description: '',
+      events: ['transaction.success'],
+      secret: SECRET,
+    });
+    const fanOut = async (count: number) =>
+      (
+        await ds.transaction((m) =>
+          store.recordAndFanOut(
+            m,
+            newEvents(count).map((e) => ({ ...e, business_id: 9 })),
+            true,
+          ),
+        )
+      ).map((r) => String(r.id));
+    const four = await fanOut(4);
+    // One turn of the event loop: one statement; its rank keeps it within the limit of 2.
+    const first = await Promise.all(four.map((d) => store.claimAttempt(d, 0, 20, 2)));
+    expect(first.filter((c) => c !== null && c !== 'busy')).toHaveLength(2);
+    expect(first.filter((c) => c === 'busy')).toHaveLength(2);
+    const [fifth] = await fanOut(1);
+    // Two are in flight: a limit of 2 refuses the next, a limit of 3 takes it.
+    expect(await store.claimAttempt(fifth, 0, 20, 2)).toBe('busy');
+    expect(await store.claimAttempt(fifth, 0, 20, 3)).toMatchObject({ delivery: { id: fifth } });
+  });
+
   it('records an outcome only for the holding claim, not one whose lock ran out and was taken over', async () => {
     const [d] = await deliveries(1);
     const stalled = await claim(d);

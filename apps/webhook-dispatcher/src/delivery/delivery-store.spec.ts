@@ -28,14 +28,16 @@ function fakeDatabase() {
   } as unknown as DataSource;
   // A claim runs in a transaction without bitmap scans: the SET first, then the claim with COMMIT.
   const sent: string[] = [];
-  (ds as unknown as { transaction: unknown }).transaction = async (fn: (m: unknown) => Promise<unknown>) =>
-    fn({
+  (ds as unknown as { transaction: unknown }).transaction = async (fn: (m: unknown) => Promise<unknown>) => {
+    sent.push('transaction');
+    return fn({
       query: async (sql: Sql) => void sent.push(sqlText(sql)),
       commitWith: async (sql: Sql, params: unknown[]) => {
         sent.push(`commitWith ${sqlText(sql).includes('WITH input AS') ? 'claim' : sqlText(sql)}`);
         return ds.query(sql, params);
       },
     });
+  };
   return { ds, claims, letFirstGo, sent };
 }
 
@@ -59,8 +61,10 @@ describe('DeliveryStore claims', () => {
     expect(results.map((r) => (r && r !== 'busy' ? r.delivery.id : r))).toEqual(['7', '9', null, '8']);
     // Each claim statement in its transaction, after turning bitmap scans off (see CLAIM_MANY).
     expect(sent).toEqual([
+      'transaction',
       'SET LOCAL enable_bitmapscan = off',
       'commitWith claim',
+      'transaction',
       'SET LOCAL enable_bitmapscan = off',
       'commitWith claim',
     ]);

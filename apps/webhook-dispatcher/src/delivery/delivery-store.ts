@@ -61,6 +61,8 @@ const RECORD_AND_FAN_OUT: PreparedStatement = {
  * so no plan reads every pending delivery (`deliveries_pending`) and hash-joins them with the few it claims, which
  * the generic plan did whenever the statistics put few deliveries pending (a backlog makes that a scan of all of
  * them). The count of a callback's claims in flight stops at its limit (LIMIT), which is all the comparison needs.
+ * Run it only through claimMany's transaction, with bitmap scans off: a connection's cached plan does not follow
+ * planner settings, so one run outside it could leave a bitmap plan that later runs reuse.
  */
 const CLAIM_MANY: PreparedStatement = {
   name: 'deliveries_claim_many',
@@ -241,7 +243,7 @@ export class DeliveryStore {
       await m.query('SET LOCAL enable_bitmapscan = off');
       return queryRows<
         DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }
-      >({ query: (_, p) => m.commitWith(CLAIM_MANY, p) }, CLAIM_MANY, params);
+      >({ query: (_sql, p) => m.commitWith(CLAIM_MANY, p) }, CLAIM_MANY, params); // queryRows sends CLAIM_MANY
     });
     const byId = new Map<string, ClaimedAttempt>();
     for (const { callback_json, event_json, ...delivery } of rows) {
