@@ -75,6 +75,22 @@ describe('transactions in fewer round trips', () => {
     expect(transaction_isolation).toBe('repeatable read');
   });
 
+  it('holds the settings sent with BEGIN for the transaction only, also for a statement sent with COMMIT', async () => {
+    const setting = (m: { query: DataSource['query'] }) =>
+      m.query<{ enable_bitmapscan: string }[]>('SHOW enable_bitmapscan').then((r) => r[0].enable_bitmapscan);
+    const seen = await single.transaction({ settings: { enable_bitmapscan: 'off' } }, async (m) => {
+      const first = await setting(m);
+      return [first, await m.commitWith('SHOW enable_bitmapscan')];
+    });
+    expect(seen).toEqual(['off', [{ enable_bitmapscan: 'off' }]]);
+    // Sent with BEGIN and the statement with COMMIT, all in one round trip.
+    await expect(
+      single.transaction({ settings: { enable_bitmapscan: 'off' } }, (m) => m.commitWith('SHOW enable_bitmapscan')),
+    ).resolves.toEqual([{ enable_bitmapscan: 'off' }]);
+    // The same connection (the pool has one) after the transaction: the default again.
+    expect(await setting(single)).toBe('on');
+  });
+
   it('writes nothing when the statement sent with BEGIN fails, and the connection serves the next', async () => {
     await expect(single.transaction((m) => m.query(INSERT_ITEM, [['refused-first']]))).rejects.toMatchObject({
       code: '23514',

@@ -1,6 +1,7 @@
 export * from './dependency-error';
 export * from './data-source';
 export * from './pg-data-source';
+export type { IsolationLevel, TransactionOptions } from './transaction-options';
 export * from './query-failed';
 export * from './migration-names';
 export * from './query';

@@ -156,6 +156,35 @@ describe('DataSource (pg pool)', () => {
     expect(trips).toEqual([]);
   });
 
+  it('sends settings with BEGIN, in the first round trip, and refuses one it cannot send as is', async () => {
+    const { ds, trips } = withFakePool(() => ({ command: 'SELECT', rows: [], rowCount: 0 }));
+    await ds.transaction({ isolation: 'REPEATABLE READ', settings: { enable_bitmapscan: 'off' } }, (m) =>
+      m.commitWith('SELECT 1'),
+    );
+    await ds.transaction({ settings: { work_mem: '64MB', 'auto_explain.log_analyze': 'on' } }, async (m) => {
+      await m.query('SELECT 2');
+      await m.query('SELECT 3');
+    });
+    expect(trips).toEqual([
+      ['BEGIN ISOLATION LEVEL REPEATABLE READ', 'SET LOCAL enable_bitmapscan = off', 'SELECT 1', 'COMMIT'],
+      ['BEGIN', 'SET LOCAL work_mem = 64MB', 'SET LOCAL auto_explain.log_analyze = on', 'SELECT 2'],
+      ['SELECT 3'],
+      ['COMMIT'],
+    ]);
+    trips.length = 0;
+    const refused: Record<string, string>[] = [
+      { 'work_mem; DROP TABLE x': '1' },
+      { work_mem: "1'; DROP x" },
+      { work_mem: '' },
+    ];
+    for (const settings of refused) {
+      await expect(ds.transaction({ settings }, (m) => m.query('SELECT 1'))).rejects.toThrow(
+        'refused transaction setting',
+      );
+    }
+    expect(trips).toEqual([]);
+  });
+
   it('sends no statement outside the transaction when its first round trip fails', async () => {
     const { ds, sent } = withFakePool((sql) => {
       if (sql.startsWith('INSERT')) throw serverError('duplicate key', '23505');

@@ -3,21 +3,13 @@ import { DeadlineExceededError, isConnectionError } from './dependency-error';
 import { OutcomeUnknownError, QueryFailedError } from './query-failed';
 import { ChainedQuery, ChainedStatements } from './chained-statements';
 import { type Piped, runPipelined } from './pipelined-statements';
+import { type IsolationLevel, type TransactionOptions, openingStatements } from './transaction-options';
 
 /**
  * The database handle the services use: a pg Pool with just the query and transaction surface they
  * need. TypeORM costs ~11 MB per process, so it is loaded only to run migrations (data-source.ts);
  * its behaviour the stores rely on is kept: see `toTypeormResult` and `QueryFailedError`.
  */
-
-export type IsolationLevel = 'READ UNCOMMITTED' | 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
-
-const ISOLATION_LEVELS: readonly IsolationLevel[] = [
-  'READ UNCOMMITTED',
-  'READ COMMITTED',
-  'REPEATABLE READ',
-  'SERIALIZABLE',
-];
 
 /**
  * A hot statement prepared under a name, parsed once per connection. List its result columns, not `*`: a
@@ -157,12 +149,6 @@ interface Deadline {
   cancel: (client: PoolClient) => void;
 }
 
-function isolationLevel(level: string): IsolationLevel {
-  const found = ISOLATION_LEVELS.find((l) => l === level.toUpperCase());
-  if (!found) throw new Error(`unknown transaction isolation level: ${level}`);
-  return found;
-}
-
 export class DataSource implements EntityManager {
   private pool: Pool | undefined;
   /** Statements on any pooled connection, outside a transaction (TypeORM's `ds.manager`). */
@@ -242,18 +228,19 @@ export class DataSource implements EntityManager {
   }
 
   /**
-   * Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. BEGIN travels
-   * with the first statement (one round trip for both), and a transaction that sends no statement costs none.
+   * Runs `fn` in one transaction on one connection: committed if it resolves, rolled back if it throws. BEGIN (with the
+   * options' settings) travels with the first statement (one round trip for both), and a transaction that sends no
+   * statement costs none.
    */
   transaction<T>(fn: (m: TransactionManager) => Promise<T>): Promise<T>;
-  transaction<T>(level: IsolationLevel, fn: (m: TransactionManager) => Promise<T>): Promise<T>;
+  transaction<T>(options: IsolationLevel | TransactionOptions, fn: (m: TransactionManager) => Promise<T>): Promise<T>;
   async transaction<T>(
-    a: IsolationLevel | ((m: TransactionManager) => Promise<T>),
+    a: IsolationLevel | TransactionOptions | ((m: TransactionManager) => Promise<T>),
     b?: (m: TransactionManager) => Promise<T>,
   ): Promise<T> {
     const fn = typeof a === 'function' ? a : b!;
-    const begin = typeof a === 'function' ? 'BEGIN' : `BEGIN ISOLATION LEVEL ${isolationLevel(a)}`;
-    return this.inTransaction({ begin, withFirstStatement: true }, (_, m) => fn(m));
+    const options = typeof a === 'function' ? {} : typeof a === 'string' ? { isolation: a } : a;
+    return this.inTransaction({ opening: openingStatements(options), withFirstStatement: true }, (_, m) => fn(m));
   }
 
   /**
@@ -267,7 +254,7 @@ export class DataSource implements EntityManager {
     first: string,
     fn: (rows: R[], m: TransactionManager) => Promise<T>,
   ): Promise<T> {
-    return this.inTransaction({ begin: `BEGIN; ${first}`, withFirstStatement: false }, (raw, m) =>
+    return this.inTransaction({ opening: ['BEGIN', first], withFirstStatement: false }, (raw, m) =>
       fn(((Array.isArray(raw) ? raw[raw.length - 1]?.rows : undefined) ?? []) as R[], m),
     );
   }
@@ -278,18 +265,19 @@ export class DataSource implements EntityManager {
    * whole transaction back (DeadlineExceededError / SQLSTATE 57014, see isDeadlineExceeded).
    */
   transactionUntil<T>(cancelAt: number, fn: (m: TransactionManager) => Promise<T>): Promise<T> {
-    return this.inTransaction({ begin: 'BEGIN', withFirstStatement: false }, (_, m) => fn(m), cancelAt);
+    return this.inTransaction({ opening: ['BEGIN'], withFirstStatement: false }, (_, m) => fn(m), cancelAt);
   }
 
   /**
-   * `begin` is sent first on its own, or, `withFirstStatement`, in the same round trip as the first statement (and not
-   * at all if there is none). `fn` gets the rows of a BEGIN sent on its own.
+   * `opening` (BEGIN and what follows it) is sent first on its own, or, `withFirstStatement`, in the same round trip as
+   * the first statement (and not at all if there is none). `fn` gets the rows of an opening sent on its own.
    */
   private async inTransaction<T>(
-    { begin, withFirstStatement }: { begin: string; withFirstStatement: boolean },
+    { opening, withFirstStatement }: { opening: string[]; withFirstStatement: boolean },
     fn: (raw: unknown, m: TransactionManager) => Promise<T>,
     cancelAt?: number,
   ): Promise<T> {
+    const opened: Piped[] = opening.map((statement) => ({ statement }));
     const client = await this.connected().connect();
     // A connection that fails mid-transaction must not go back to the pool.
     let broken: Error | undefined;
@@ -331,8 +319,8 @@ export class DataSource implements EntityManager {
       // BEGIN goes with this first statement; a chain sends its own messages, so BEGIN goes before it.
       firstTrip =
         sql instanceof ChainedStatements
-          ? run(client, begin, undefined, false).then(() => run(client, sql, parameters, commits))
-          : runPipeline(client, [{ statement: begin }, { statement: sql, values: parameters }], 1, commits);
+          ? run(client, opening.join('; '), undefined, false).then(() => run(client, sql, parameters, commits))
+          : runPipeline(client, [...opened, { statement: sql, values: parameters }], opened.length, commits);
       return firstTrip;
     };
     const manager: TransactionManager = {
@@ -347,8 +335,8 @@ export class DataSource implements EntityManager {
         begun = ended = true;
         // Nothing sent before it: BEGIN, the statement and COMMIT together (the isolation level asked for holds).
         const last: Piped[] = [{ statement: sql, values: parameters }, { statement: 'COMMIT' }];
-        if (first) last.unshift({ statement: begin });
-        const done = afterOpening(() => runPipeline(client, last, first ? 1 : 0, true));
+        if (first) last.unshift(...opened);
+        const done = afterOpening(() => runPipeline(client, last, first ? opened.length : 0, true));
         // Awaited again before the transaction returns; handled now, so work that does not wait leaves no
         // unhandled rejection.
         done.catch(() => undefined);
@@ -361,6 +349,8 @@ export class DataSource implements EntityManager {
       let raw: unknown;
       if (!withFirstStatement) {
         begun = true;
+        // One simple-protocol message: several statements, no parameters.
+        const begin = opening.join('; ');
         try {
           raw = await client.query(begin);
         } catch (err) {

@@ -26,10 +26,13 @@ function fakeDatabase() {
       return [];
     },
   } as unknown as DataSource;
-  // A claim runs in a transaction without bitmap scans: the SET first, then the claim with COMMIT.
+  // A claim runs in a transaction without bitmap scans: the setting goes with BEGIN, the claim with COMMIT.
   const sent: string[] = [];
-  (ds as unknown as { transaction: unknown }).transaction = async (fn: (m: unknown) => Promise<unknown>) => {
-    sent.push('transaction');
+  (ds as unknown as { transaction: unknown }).transaction = async (
+    options: { settings?: Record<string, string> },
+    fn: (m: unknown) => Promise<unknown>,
+  ) => {
+    sent.push(`transaction ${JSON.stringify(options.settings)}`);
     return fn({
       query: async (sql: Sql) => void sent.push(sqlText(sql)),
       commitWith: async (sql: Sql, params: unknown[]) => {
@@ -61,11 +64,9 @@ describe('DeliveryStore claims', () => {
     expect(results.map((r) => (r && r !== 'busy' ? r.delivery.id : r))).toEqual(['7', '9', null, '8']);
     // Each claim statement in its transaction, after turning bitmap scans off (see CLAIM_MANY).
     expect(sent).toEqual([
-      'transaction',
-      'SET LOCAL enable_bitmapscan = off',
+      'transaction {"enable_bitmapscan":"off"}',
       'commitWith claim',
-      'transaction',
-      'SET LOCAL enable_bitmapscan = off',
+      'transaction {"enable_bitmapscan":"off"}',
       'commitWith claim',
     ]);
   });

@@ -236,15 +236,16 @@ export class DeliveryStore {
       unique.map((i) => i.lockSeconds),
       unique.map((i) => i.perCallbackLimit),
     ];
-    // Without bitmap scans (BEGIN and the SET in one round trip, the claim and COMMIT in the next): counting a
-    // callback's claims in flight with a plain index scan marks the index entries of finished claims dead as it meets
-    // them, where a bitmap scan would visit every one of them again on every claim until VACUUM.
-    const rows = await this.ds.transaction(async (m) => {
-      await m.query('SET LOCAL enable_bitmapscan = off');
-      return queryRows<
-        DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }
-      >({ query: (_sql, p) => m.commitWith(CLAIM_MANY, p) }, CLAIM_MANY, params); // queryRows sends CLAIM_MANY
-    });
+    // Without bitmap scans (BEGIN, the SET, the claim and COMMIT in one round trip): counting a callback's claims in
+    // flight with a plain index scan marks the index entries of finished claims dead as it meets them, where a bitmap
+    // scan would visit every one of them again on every claim until VACUUM.
+    const rows = await this.ds.transaction(
+      { settings: { enable_bitmapscan: 'off' } },
+      (m) =>
+        queryRows<
+          DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }
+        >({ query: (_sql, p) => m.commitWith(CLAIM_MANY, p) }, CLAIM_MANY, params), // queryRows sends CLAIM_MANY
+    );
     const byId = new Map<string, ClaimedAttempt>();
     for (const { callback_json, event_json, ...delivery } of rows) {
       byId.set(String(delivery.id), {
