@@ -19,7 +19,8 @@ const PER_PAYMENT = 7;
 
 /**
  * Two webhook-dispatcher processes share the consumer group and queue, delivering to one slow receiver. In-process
- * first attempts waiting for one of the four attempt slots hold no lock, so the other process's reconciler (every
+ * first attempts waiting for one of the four attempt slots hold no lock (the fan-out claims only attempts that can
+ * start at once, and none while any waits), so the other process's reconciler (every
  * 200 ms, rows overdue by 300 ms) queues them again: one delivery can then be claimed by its in-process attempt and a
  * queue job at the same moment, in one grouped statement. The receiver answers on a clock tick so attempts end, and
  * the next claims go out, together; the callback's limit (100) is above both processes' slots, so the slots pace it.

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import type { DataSource } from '@payments/database';
+import type { DataSource, TransactionManager } from '@payments/database';
 import { Queues, type RpcContext } from '@payments/contracts';
 import { CallbackStore } from '../../apps/webhook-dispatcher/src/callbacks/callback-store';
 import { UpdateCallbackUseCase } from '../../apps/webhook-dispatcher/src/callbacks/usecases/update-callback.usecase';
@@ -33,12 +33,17 @@ describe('webhook dispatcher stores under concurrency', () => {
   let callbacks: CallbackStore;
   let events = 0;
 
+  /** A transaction as the dispatcher's consumer begins one (its fan-out counts claims with a plain index scan). */
+  const consumerTransaction = <T>(work: (m: TransactionManager) => Promise<T>) =>
+    ds.transaction({ settings: { enable_bitmapscan: 'off' } }, work);
+  /** Handed over as a consumer does, claimed in the fan-out within `perCallbackLimit` (0: none claimed). */
+  const handOver = (perCallbackLimit = 0, most = perCallbackLimit) => ({ most, perCallbackLimit, lockSeconds: 20 });
   /**
    * New pending deliveries to the one callback subscribed to transaction.success, handed over as a consumer writes
-   * them (enqueued_at set, enqueue count 1).
+   * them (enqueued_at set, enqueue count 1), not claimed yet.
    */
   const deliveries = async (count: number): Promise<string[]> => {
-    const rows = await ds.transaction((m) => store.recordAndFanOut(m, newEvents(count), true));
+    const rows = await consumerTransaction((m) => store.recordAndFanOut(m, newEvents(count), handOver()));
     return rows.map((r) => String(r.id));
   };
   const newEvents = (count: number) =>
@@ -100,9 +105,9 @@ describe('webhook dispatcher stores under concurrency', () => {
 
   it('records each event and its deliveries once: events recorded before fan out nothing, in any company', async () => {
     const [a, b, c] = newEvents(3);
-    const first = await ds.transaction((m) => store.recordAndFanOut(m, [b, a], true));
+    const first = await consumerTransaction((m) => store.recordAndFanOut(m, [b, a], handOver()));
     // Redelivered, with one new event among them: only the new one is recorded and fans out.
-    const again = await ds.transaction((m) => store.recordAndFanOut(m, [a, c, b], true));
+    const again = await consumerTransaction((m) => store.recordAndFanOut(m, [a, c, b], handOver()));
     const fannedOut = await ds.query('SELECT event_id FROM deliveries WHERE event_id = ANY($1::text[]) ORDER BY id', [
       [a.id, b.id, c.id],
     ]);
@@ -137,11 +142,11 @@ describe('webhook dispatcher stores under concurrency', () => {
     });
     const fanOut = async (count: number) =>
       (
-        await ds.transaction((m) =>
+        await consumerTransaction((m) =>
           store.recordAndFanOut(
             m,
             newEvents(count).map((e) => ({ ...e, business_id: 9 })),
-            true,
+            handOver(),
           ),
         )
       ).map((r) => String(r.id));
@@ -154,6 +159,70 @@ describe('webhook dispatcher stores under concurrency', () => {
     // Two are in flight: a limit of 2 refuses the next, a limit of 3 takes it.
     expect(await store.claimAttempt(fifth, 0, 20, 2)).toBe('busy');
     expect(await store.claimAttempt(fifth, 0, 20, 3)).toMatchObject({ delivery: { id: fifth } });
+  });
+
+  it("claims handed-over deliveries in the fan-out within their callback's limit, with those in flight", async () => {
+    // A callback of its own (business 11), so the claims other tests hold do not count against it.
+    await callbacks.insert(ds.manager, {
+      business_id: 11,
+      mode: 'test',
+      url: 'https://example.com/fanned',
+      description: '',
+      events: ['transaction.success'],
+      secret: SECRET,
+    });
+    const fanOut = (count: number, limit: number, most = limit) =>
+      consumerTransaction((m) =>
+        store.recordAndFanOut(
+          m,
+          newEvents(count).map((e) => ({ ...e, business_id: 11, payload: { reference: e.id } as never })),
+          handOver(limit, most),
+        ),
+      );
+    const started = Date.now();
+    const first = await fanOut(3, 2);
+    // The first two (in the events' order) are claimed: held, with the callback and event their attempt sends.
+    expect(first.map((d) => d.claimed !== null)).toEqual([true, true, false]);
+    const [a, b, c] = first;
+    expect(a.claimed).toMatchObject({
+      delivery: { id: a.id, status: 'pending', attempts: 0, enqueue_count: 1 },
+      callback: { business_id: 11, url: 'https://example.com/fanned', secret: SECRET },
+      event: { event_type: 'transaction.success', mode: 'test' },
+    });
+    expect(a.claimed!.event.payload).toEqual({ reference: a.claimed!.event.id });
+    expect(a.claimed!.event.created_at).toBeInstanceOf(Date);
+    // Locked for the claim time given, from the insert.
+    const lockedFor = a.claimed!.delivery.locked_until!.getTime() - started;
+    expect(lockedFor).toBeGreaterThan(19_000);
+    expect(lockedFor).toBeLessThan(21_000);
+    expect(await row(a.id)).toMatchObject({ held: true, lock_token: a.claimed!.delivery.lock_token });
+    expect(await row(c.id)).toMatchObject({ held: null, lock_token: null, handed_over: true });
+    // Two in flight: a claim within the limit of 2 is refused, and so is the next fan-out's.
+    expect(await store.claimAttempt(c.id, 0, 20, 2)).toBe('busy');
+    expect((await fanOut(1, 2)).map((d) => d.claimed)).toEqual([null]);
+    // The claims are the attempt's own: its outcome is recorded on them.
+    expect(await store.recordSuccess(a.claimed!.delivery, 200, 5)).toBe(true);
+    expect(await row(a.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    // One in flight now: the next fan-out claims one of two.
+    const [d, e] = await fanOut(2, 2);
+    expect([d.claimed !== null, e.claimed]).toEqual([true, null]);
+    // A claim renewed by its holder: a new token and lock; the old token renews nothing more.
+    const renewed = await store.renewClaim(d.claimed!.delivery, 20);
+    expect(renewed).toMatchObject({
+      delivery: { id: d.id },
+      callback: { business_id: 11 },
+      event: { id: d.claimed!.event.id },
+    });
+    expect(renewed!.delivery.lock_token).not.toBe(d.claimed!.delivery.lock_token);
+    expect(await store.renewClaim(d.claimed!.delivery, 20)).toBeNull();
+    expect(await row(d.id)).toMatchObject({ held: true, lock_token: renewed!.delivery.lock_token });
+    // Room for more under the callback's limit, but only one attempt can start at once: one claimed.
+    expect((await fanOut(3, 10, 1)).map((x) => x.claimed !== null)).toEqual([true, false, false]);
+    // A fan-out claim is let go with its token only (an attempt never made); without it the lock is left to lapse.
+    await store.releaseMany([{ id: b.id, lockToken: null }]);
+    expect(await row(b.id)).toMatchObject({ held: true, handed_over: true });
+    await store.releaseMany([{ id: b.id, lockToken: b.claimed!.delivery.lock_token }]);
+    expect(await row(b.id)).toMatchObject({ held: null, lock_token: null, handed_over: false });
   });
 
   it('records an outcome only for the holding claim, not one whose lock ran out and was taken over', async () => {

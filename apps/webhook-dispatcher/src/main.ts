@@ -19,6 +19,8 @@ void runService({
     return [
       {
         group: ConsumerGroups.WebhookDispatcher,
+        // The fan-out counts each callback's claims in flight with a plain index scan (see CLAIM_MANY).
+        transaction: { settings: { enable_bitmapscan: 'off' } },
         handlers: {
           [Topics.TransactionStatusChanged]: handlerOf(EventTypes.TransactionStatusChanged, (event, m) =>
             events.onTransactions([event], m),

@@ -74,6 +74,8 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
     readers: {
       'apps/webhook-dispatcher/src/delivery/delivery-store.ts':
         'fan-out and claims need the subscriptions and the endpoint of each delivery',
+      'apps/webhook-dispatcher/src/delivery/delivery-queries.ts':
+        "the delivery store's hot statements: fan-out and claims need each delivery's endpoint",
       'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts':
         'recovery is scoped to the active callbacks of a business',
     },
@@ -81,6 +83,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   deliveries: {
     owners: [
       'apps/webhook-dispatcher/src/delivery/delivery-store.ts',
+      'apps/webhook-dispatcher/src/delivery/delivery-queries.ts',
       'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts',
     ],
     readers: {
@@ -92,6 +95,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
   delivery_attempts: {
     owners: [
       'apps/webhook-dispatcher/src/delivery/delivery-store.ts',
+      'apps/webhook-dispatcher/src/delivery/delivery-queries.ts',
       'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts',
     ],
   },
@@ -100,6 +104,8 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
     owners: ['apps/webhook-dispatcher/src/events/events-store.ts'],
     readers: {
       'apps/webhook-dispatcher/src/delivery/delivery-store.ts': 'fan-out and claims need the event each delivery sends',
+      'apps/webhook-dispatcher/src/delivery/delivery-queries.ts':
+        'fan-out and claims need the event each delivery sends',
       'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts':
         'the delivery log names the event type; test pings are never recovered',
     },
@@ -121,6 +127,9 @@ const NOT_TABLES = new Set([
   'input',
   'relay',
   'ranked',
+  'fan_out',
+  'fan_out_claims',
+  'fanned_deliveries',
   'scopes',
   'folded',
   'parts',

@@ -1,4 +1,4 @@
-import type { PreparedStatement, TransactionManager } from '@payments/database';
+import type { PreparedStatement, TransactionManager, TransactionOptions } from '@payments/database';
 import type { ConsumedEvent, ConsumedType, EventEnvelope } from '@payments/contracts';
 
 export interface MessageMeta {
@@ -56,6 +56,8 @@ export interface ConsumerOptions {
   afterCommit?: () => void;
   /** How long a fetch may wait for data (see ConsumerFetch); 1 byte and 1 s when absent (consumer.ts). */
   fetch?: ConsumerFetch;
+  /** How the consumer's transactions begin (settings its handlers' statements need, sent with BEGIN). */
+  transaction?: TransactionOptions;
 }
 
 /**

@@ -76,7 +76,7 @@ async function consumerOn(ds: DataSource, options: Partial<ConsumerOptions> = {}
 /** A database whose inbox takes every event as new. */
 const acceptingDatabase = () =>
   ({
-    transaction: async <T>(work: (m: EntityManager) => Promise<T>): Promise<T> =>
+    transaction: async <T>(_options: unknown, work: (m: EntityManager) => Promise<T>): Promise<T> =>
       work({
         query: async (_sql: string, params: unknown[]) => (params[1] as string[]).map((event_id) => ({ event_id })),
       } as EntityManager),
@@ -88,7 +88,7 @@ describe('IdempotentConsumer', () => {
     const statements: string[] = [];
     let transactions = 0;
     const ds = {
-      transaction: async <T>(work: (m: EntityManager) => Promise<T>): Promise<T> => {
+      transaction: async <T>(_options: unknown, work: (m: EntityManager) => Promise<T>): Promise<T> => {
         if (++transactions <= 2) throw refused;
         return work({
           query: async (sql: string, params: unknown[]) => {
@@ -110,6 +110,37 @@ describe('IdempotentConsumer', () => {
     expect(resolved).toEqual(['0', '1', '2']);
     // Two back-offs (400 ms, then 800 ms) before the third try.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_150);
+  });
+});
+
+describe('IdempotentConsumer transactions', () => {
+  it('begins every transaction as its options ask, the batch and each event retried alone', async () => {
+    const opened: unknown[] = [];
+    const ds = {
+      transaction: async <T>(options: unknown, work: (m: EntityManager) => Promise<T>): Promise<T> => {
+        opened.push(options);
+        return work({
+          query: async (_sql: string, params: unknown[]) =>
+            (Array.isArray(params[1]) ? (params[1] as string[]) : [params[1] as string]).map((event_id) => ({
+              event_id,
+            })),
+        } as EntityManager);
+      },
+    } as unknown as DataSource;
+    const transaction = { settings: { enable_bitmapscan: 'off' } };
+    let failures = 1;
+    const { deliver } = await consumerOn(ds, {
+      transaction,
+      handlers: {
+        // Fails once: the shared transaction fails, and the events are then applied one by one.
+        'transaction.status_changed': async () => {
+          if (failures-- > 0) throw new Error('refused once');
+        },
+      },
+    });
+    await deliver(['a', 'b']);
+    expect(opened).toHaveLength(3); // the batch's, then a's and b's alone
+    expect(opened.every((o) => o === transaction)).toBe(true);
   });
 });
 

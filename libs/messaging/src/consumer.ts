@@ -55,6 +55,7 @@ export class IdempotentConsumer {
         concurrency: options.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS_AT_ONCE,
         fullAt: options.maxBatch ?? DEFAULT_MAX_BATCH,
       },
+      options.transaction,
     );
   }
 
@@ -288,7 +289,7 @@ export class IdempotentConsumer {
 
   private async applyOnce(event: EventEnvelope, handler: EventHandler, meta: MessageMeta): Promise<boolean> {
     let then: AfterCommit | undefined;
-    const applied = await this.ds.transaction(async (manager) => {
+    const applied = await this.ds.transaction(this.options.transaction ?? {}, async (manager) => {
       const inserted: unknown[] = await manager.query(
         'INSERT INTO processed_events (consumer_group, event_id, topic)' +
           ' VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id',

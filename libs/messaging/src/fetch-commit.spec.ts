@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from '@payments/database';
+import type { DataSource, EntityManager, TransactionOptions } from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
 import type { BatchEventHandler, EventHandler } from './consumer-options';
 import { FetchCommit, type PartitionChunk, type RecordInbox } from './fetch-commit';
@@ -7,8 +7,10 @@ import { FetchCommit, type PartitionChunk, type RecordInbox } from './fetch-comm
 function fakeInbox() {
   const committed = new Set<string>();
   const transactions: string[][] = [];
+  const options: TransactionOptions[] = [];
   const ds = {
-    transaction: async <T>(work: (m: EntityManager) => Promise<T>): Promise<T> => {
+    transaction: async <T>(opened: TransactionOptions, work: (m: EntityManager) => Promise<T>): Promise<T> => {
+      options.push(opened);
       const mine = new Set<string>();
       const ids: string[] = [];
       transactions.push(ids);
@@ -22,7 +24,7 @@ function fakeInbox() {
     ids.push(...eventIds);
     return new Set(eventIds.filter((id) => !committed.has(id) && !mine.has(id) && (mine.add(id), true)));
   };
-  return { ds, committed, transactions, record };
+  return { ds, committed, transactions, record, options };
 }
 
 function chunk(topic: string, partition: number, ids: string[], handler: EventHandler): PartitionChunk {
@@ -48,6 +50,22 @@ describe('FetchCommit', () => {
     expect(transactions).toHaveLength(1);
     expect(applied).toEqual(['a', 'b', 'c', 'd']);
     expect(outcomes.map((o) => o.applied)).toEqual([2, 1, 1]);
+  });
+
+  it('begins each transaction as the consumer asks (the settings it needs), its retries alone included', async () => {
+    const { ds, options, record } = fakeInbox();
+    const handler: EventHandler = async (event) => {
+      if (event.id === 'poison') throw new Error('refused');
+    };
+    const opened: TransactionOptions = { settings: { enable_bitmapscan: 'off' } };
+    const commit = new FetchCommit(ds, record, { concurrency: 1, fullAt: Infinity }, opened);
+    await Promise.allSettled([
+      commit.submit(chunk('t', 0, ['a'], handler)),
+      commit.submit(chunk('t', 1, ['poison'], handler)),
+    ]);
+    expect(options).toEqual([opened, opened, opened]);
+    await new FetchCommit(ds, record).submit(chunk('t', 0, ['b'], handler));
+    expect(options[3]).toEqual({});
   });
 
   it('tries each chunk alone when the shared transaction fails: a poison event stalls only its partition', async () => {
@@ -109,7 +127,7 @@ describe('FetchCommit', () => {
   it("lets only the last batch handler's last statement carry COMMIT", async () => {
     const sent: string[] = [];
     const ds = {
-      transaction: async <T>(work: (m: EntityManager) => Promise<T>): Promise<T> =>
+      transaction: async <T>(_options: unknown, work: (m: EntityManager) => Promise<T>): Promise<T> =>
         work({
           query: async (sql: string) => void sent.push(`query ${sql}`),
           commitWith: async (sql: string) => void sent.push(`commitWith ${sql}`),
@@ -135,7 +153,7 @@ describe('FetchCommit', () => {
 
   it('refuses a statement after `last`, whether or not that handler is the last one', async () => {
     const ds = {
-      transaction: async <T>(work: (m: EntityManager) => Promise<T>): Promise<T> =>
+      transaction: async <T>(_options: unknown, work: (m: EntityManager) => Promise<T>): Promise<T> =>
         work({ query: async () => [], commitWith: async () => [] } as unknown as EntityManager),
     } as unknown as DataSource;
     const record: RecordInbox = async (_, ids) => new Set(ids);

@@ -1,4 +1,10 @@
-import { type DataSource, type EntityManager, type TransactionManager, isConnectionError } from '@payments/database';
+import {
+  type DataSource,
+  type EntityManager,
+  type TransactionManager,
+  type TransactionOptions,
+  isConnectionError,
+} from '@payments/database';
 import type { EventEnvelope } from '@payments/contracts';
 import { runWithContext } from '@payments/platform';
 import type { AfterCommit, BatchEventHandler, EventHandler, LastStatement, MessageMeta } from './consumer-options';
@@ -47,6 +53,8 @@ export class FetchCommit {
     private readonly ds: DataSource,
     private readonly recordInbox: RecordInbox,
     private readonly limits: FetchCommitLimits = { concurrency: 1, fullAt: Infinity },
+    /** How its transactions begin (ConsumerOptions.transaction). */
+    private readonly transaction: TransactionOptions = {},
   ) {}
 
   submit(chunk: PartitionChunk): Promise<ChunkOutcome> {
@@ -110,7 +118,7 @@ export class FetchCommit {
    * after-commit action is its first chunk's.
    */
   private async apply(chunks: PartitionChunk[]): Promise<ChunkOutcome[]> {
-    return this.ds.transaction(async (manager) => {
+    return this.ds.transaction(this.transaction, async (manager) => {
       const all = chunks.flatMap((c) => c.items);
       const fresh = await this.recordInbox(
         manager,

@@ -1,6 +1,6 @@
 import { Partitioners, type Admin, type Kafka, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { DataSource } from '@payments/database';
+import type { DataSource, TransactionOptions } from '@payments/database';
 import type { ServiceConfig } from '@payments/config';
 import { ALL_TOPICS, REPLAY_RESULTS_TOPIC, deadLetterTopic, replayTopic } from '@payments/contracts';
 import { PollingWorker } from '@payments/platform';
@@ -20,6 +20,8 @@ export interface ConsumerSpec {
   afterCommit?: () => void;
   /** Fetch batching (ConsumerOptions.fetch): only for a consumer whose latency does not matter. */
   fetch?: ConsumerFetch;
+  /** How its transactions begin (ConsumerOptions.transaction). */
+  transaction?: TransactionOptions;
 }
 
 export function kafkaSettings(config: ServiceConfig, clientId: string): KafkaSettings {
@@ -120,6 +122,7 @@ export class ServiceMessaging {
             batchHandlers: s.batchHandlers,
             afterCommit: s.afterCommit,
             fetch: s.fetch,
+            transaction: s.transaction,
             topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
             sessionTimeoutMs: this.config.KAFKA_SESSION_TIMEOUT_MS,
           },

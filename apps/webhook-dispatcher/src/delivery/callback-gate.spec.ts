@@ -58,4 +58,35 @@ describe('CallbackGate', () => {
     (await waiting!)();
     expect(await settled(gate.acquire(1)!)).toBe(true);
   });
+
+  it('serves attempts claimed already before the others waiting, and says whether any wait', async () => {
+    const gate = new CallbackGate(1, 5);
+    const one = await gate.acquire(1)!;
+    expect(gate.anyWaiting()).toBe(false);
+    const order: string[] = [];
+    // Each lets go as soon as it has the slot, which passes it on to the next in line.
+    const take = (name: string, claimed: boolean) =>
+      gate.acquire(1, { claimed })!.then((release) => (order.push(name), release()));
+    const later = [
+      take('unclaimed-1', false),
+      take('claimed-1', true),
+      take('unclaimed-2', false),
+      take('claimed-2', true),
+    ];
+    expect(gate.anyWaiting()).toBe(true);
+    one();
+    await Promise.all(later);
+    expect(order).toEqual(['claimed-1', 'claimed-2', 'unclaimed-1', 'unclaimed-2']);
+    expect(gate.anyWaiting()).toBe(false);
+  });
+
+  it('queues an attempt claimed already even beyond maxWaiting', async () => {
+    const gate = new CallbackGate(1, 0);
+    const one = await gate.acquire(1)!;
+    expect(gate.acquire(1)).toBeNull();
+    const claimed = gate.acquire(1, { claimed: true });
+    expect(claimed).not.toBeNull();
+    one();
+    (await claimed!)();
+  });
 });

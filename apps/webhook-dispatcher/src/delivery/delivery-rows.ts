@@ -47,13 +47,27 @@ export const DELIVERY_COLUMNS = columnList<DeliveryRow>({
 
 /** The same list over the alias `d`. */
 export const DELIVERY_COLUMNS_D = qualify(DELIVERY_COLUMNS, 'd');
+/** The same list over the alias `i`. */
+export const DELIVERY_COLUMNS_I = qualify(DELIVERY_COLUMNS, 'i');
 
-/** A delivery written by fanOut. */
+/** A delivery written by the fan-out. */
 export interface FannedOut {
   id: string;
   callback_id: number;
   status: DeliveryStatus;
   enqueue_count: number;
+  /** Claimed in the fan-out for its first attempt (handed over, within its callback's limit); null otherwise. */
+  claimed: ClaimedAttempt | null;
+}
+
+/** What a fan-out that hands its deliveries over claims them with (DeliveryStore.recordAndFanOut). */
+export interface FirstAttemptClaims {
+  /** Deliveries the fan-out claims at most (attempts that can start at once); 0 hands over without claiming. */
+  most: number;
+  /** A callback's claims in flight at most, counting those of the fan-out. */
+  perCallbackLimit: number;
+  /** How long a claim made in the fan-out holds, counted from its insert. */
+  lockSeconds: number;
 }
 
 export type { WebhookEventRow };

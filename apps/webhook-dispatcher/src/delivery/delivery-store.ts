@@ -1,19 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, GroupCommit, type PreparedStatement, queryRows } from '@payments/database';
+import { DataSource, type EntityManager, GroupCommit, queryRows } from '@payments/database';
 import type { LastStatement } from '@payments/messaging';
-import type { CallbackRow } from '../callbacks/callback-store';
-import { RECORD_NEW_EVENTS, type NewWebhookEvent } from '../events/events-store';
+import type { NewWebhookEvent } from '../events/events-store';
 import type {
   ClaimedAttempt,
   ClaimRef,
   DeliveryRow,
   FailedAttempt,
   FannedOut,
+  FirstAttemptClaims,
   OverdueCursor,
   OverdueRow,
-  WebhookEventRow,
 } from './delivery-rows';
-import { DELIVERY_COLUMNS, DELIVERY_COLUMNS_D } from './delivery-rows';
+import { DELIVERY_COLUMNS } from './delivery-rows';
+import {
+  CLAIM_MANY,
+  RECORD_AND_FAN_OUT,
+  RECORD_SUCCESSES,
+  RENEW_CLAIM,
+  type ClaimedRow,
+  claimedAttempt,
+} from './delivery-queries';
 
 export type {
   ClaimedAttempt,
@@ -22,93 +29,11 @@ export type {
   DeliveryStatus,
   FailedAttempt,
   FannedOut,
+  FirstAttemptClaims,
   OverdueCursor,
   OverdueRow,
   WebhookEventRow,
 } from './delivery-rows';
-
-/**
- * The three statements every webhook runs (events and fan-out, claim, success), prepared under a name. Their arrays are
- * read through a sub-select, so no plan sees their values: a custom plan then costs what the generic one does before
- * PostgreSQL's charge for planning, so after five custom plans it keeps the generic one, planning again only when it
- * invalidates the plan (an ANALYZE of a table they read, say). Given an array it could see, it would plan every call
- * afresh, which cost it as much as running them. The generic plan assumes a few ids and looks each one up by index, on
- * any table past a few thousand rows (docs/benchmarks.md, eighteenth round). The record-and-fan-out reads its events
- * from JSON, which every plan estimates at 100 rows whatever it holds; with 20,000 callbacks its generic plan still
- * joins them by index (`callbacks_business`), and a small table is scanned (nineteenth round).
- */
-const RECORD_AND_FAN_OUT: PreparedStatement = {
-  name: 'deliveries_record_and_fan_out',
-  text: `WITH recorded AS (${RECORD_NEW_EVENTS})
-   INSERT INTO deliveries
-          (public_id, event_id, callback_id, status, next_attempt_at, last_error, enqueued_at, enqueue_count)
-   SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e.id, c.id,
-          CASE WHEN c.is_active THEN 'pending' ELSE 'skipped' END,
-          CASE WHEN c.is_active THEN now() END,
-          CASE WHEN c.is_active THEN NULL ELSE 'callback disabled' END,
-          CASE WHEN c.is_active AND $2 THEN now() END,
-          CASE WHEN c.is_active AND $2 THEN 1 ELSE 0 END
-     FROM recorded e
-     JOIN callbacks c ON c.business_id = e.business_id AND c.mode = e.mode AND c.deleted_at IS NULL
-                     AND e.event_type = ANY (c.events)
-    ORDER BY array_position((SELECT $3::text[]), e.id), c.id
-   ON CONFLICT (event_id, callback_id) DO NOTHING
-   RETURNING id, callback_id, status, enqueue_count`,
-};
-
-/**
- * The claim finds its rows by id: `status` is compared with a sub-select, which no partial index's predicate matches,
- * so no plan reads every pending delivery (`deliveries_pending`) and hash-joins them with the few it claims, which
- * the generic plan did whenever the statistics put few deliveries pending (a backlog makes that a scan of all of
- * them). The count of a callback's claims in flight stops at its limit (LIMIT), which is all the comparison needs.
- * Run it only through claimMany's transaction, with bitmap scans off: a connection's cached plan does not follow
- * planner settings, so one run outside it could leave a bitmap plan that later runs reuse.
- */
-const CLAIM_MANY: PreparedStatement = {
-  name: 'deliveries_claim_many',
-  text: `WITH input AS (
-     SELECT * FROM unnest((SELECT $1::bigint[]), (SELECT $2::int[]), (SELECT $3::int[]), (SELECT $4::int[]))
-                AS t(id, attempt, lock_seconds, max_in_flight)
-   ),
-   ranked AS ( -- the count below predates this statement: ranked, one callback's claims stay within its limit
-     SELECT t.*, row_number() OVER (PARTITION BY x.callback_id ORDER BY t.id) AS rank
-       FROM input t JOIN deliveries x ON x.id = t.id
-   )
-   UPDATE deliveries d SET locked_until = now() + make_interval(secs => i.lock_seconds),
-                           lock_token = gen_random_uuid(), updated_at = now()
-     FROM ranked i
-    WHERE d.id = i.id AND d.status = (SELECT 'pending'::text) AND d.attempts = i.attempt
-      AND (d.locked_until IS NULL OR d.locked_until < now())
-      AND (SELECT count(*) FROM (SELECT FROM deliveries x
-            WHERE x.callback_id = d.callback_id AND x.locked_until IS NOT NULL AND x.locked_until > now()
-            LIMIT i.max_in_flight) in_flight)
-          + i.rank <= i.max_in_flight
-    RETURNING ${DELIVERY_COLUMNS_D},
-      (SELECT row_to_json(c) FROM callbacks c WHERE c.id = d.callback_id) AS callback_json,
-      (SELECT json_build_object('id', e.id, 'event_type', e.event_type, 'mode', e.mode,
-                                'payload', e.payload, 'created_at', e.created_at)
-         FROM webhook_events e WHERE e.id = d.event_id) AS event_json`,
-};
-
-const RECORD_SUCCESSES: PreparedStatement = {
-  name: 'deliveries_record_successes',
-  text: `WITH input AS (
-     SELECT * FROM unnest((SELECT $1::bigint[]), (SELECT $2::uuid[]), (SELECT $3::int[]),
-                         (SELECT $4::int[]), (SELECT $5::int[]))
-                AS t(id, lock_token, previous, status_code, duration_ms)
-   ), done AS (
-     UPDATE deliveries d SET status = 'succeeded', attempts = i.previous + 1,
-                             locked_until = NULL, lock_token = NULL,
-                             next_attempt_at = NULL, last_error = NULL, updated_at = now()
-       FROM input i
-      WHERE d.id = i.id AND d.lock_token = i.lock_token AND d.status = 'pending' AND d.attempts = i.previous
-     RETURNING d.id, i.previous, i.status_code, i.duration_ms
-   ), attempt AS (
-     INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
-     SELECT id, previous + 1, status_code, duration_ms, NULL FROM done ON CONFLICT DO NOTHING
-   )
-   SELECT id FROM done`,
-};
 
 /**
  * The worker's side of `deliveries` and `delivery_attempts`: fan-out, queue hand-off, claims and
@@ -130,25 +55,45 @@ export class DeliveryStore {
    * Records the events not recorded yet (EventsStore's insert) and, in the same statement, one delivery per subscribed
    * callback of each new event's business and mode: `pending`, or `skipped` for a disabled callback so an outage loses
    * no event. An event recorded before gets no delivery here. With `handOver`, pending ones are handed over for an
-   * in-process attempt after commit; the reconciler queues any this process never got to.
+   * in-process attempt after commit, and claimed for it within their callback's limit (`claimed`); the reconciler
+   * queues any this process never got to, once their claim has lapsed.
    */
   async recordAndFanOut(
     m: { query: LastStatement },
     events: NewWebhookEvent[],
-    handOver = false,
+    handOver: FirstAttemptClaims | false = false,
   ): Promise<FannedOut[]> {
     if (events.length === 0) return [];
-    return queryRows<FannedOut>(m, RECORD_AND_FAN_OUT, [JSON.stringify(events), handOver, events.map((e) => e.id)]);
+    const rows = await queryRows<ClaimedRow>(m, RECORD_AND_FAN_OUT, [
+      JSON.stringify(events),
+      handOver !== false,
+      events.map((e) => e.id),
+      handOver ? handOver.perCallbackLimit : 0,
+      handOver ? handOver.lockSeconds : 0,
+      handOver ? handOver.most : 0,
+    ]);
+    return rows.map((row) => ({
+      id: row.id,
+      callback_id: row.callback_id,
+      status: row.status,
+      enqueue_count: row.enqueue_count,
+      claimed: row.lock_token ? claimedAttempt(row) : null,
+    }));
   }
 
-  /** Hands deliveries taken for an in-process attempt, and never attempted, back to the enqueuer. */
-  async releaseMany(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
+  /**
+   * Hands deliveries taken for an in-process attempt, and never attempted, back to the enqueuer. One claimed in the
+   * fan-out is let go too when its token is given (an attempt never made); without a token a claimed one is left to
+   * its lock's lapse.
+   */
+  async releaseMany(rows: { id: string; lockToken: string | null }[]): Promise<void> {
+    if (rows.length === 0) return;
     await this.ds.query(
-      `UPDATE deliveries SET enqueued_at = NULL
-        WHERE id = ANY($1::bigint[]) AND status = 'pending' AND attempts = 0 AND enqueue_count = 1
-          AND locked_until IS NULL`,
-      [ids],
+      `UPDATE deliveries d SET enqueued_at = NULL, locked_until = NULL, lock_token = NULL
+         FROM unnest($1::bigint[], $2::uuid[]) AS t(id, lock_token)
+        WHERE d.id = t.id AND d.status = 'pending' AND d.attempts = 0 AND d.enqueue_count = 1
+          AND (d.locked_until IS NULL OR d.lock_token = t.lock_token)`,
+      [rows.map((r) => r.id), rows.map((r) => r.lockToken)],
     );
   }
 
@@ -201,7 +146,7 @@ export class DeliveryStore {
   /**
    * Claims one attempt if the delivery is still pending at it, not held by another worker, and its callback is below
    * its limit, counted without locking the callback: a soft limit, traded for no lock contention (CallbackGate keeps
-   * one process within it). Each claim writes a new `lock_token` that the outcome must present.
+   * one process's sends within it). Each claim writes a new `lock_token` that the outcome must present.
    */
   async claimAttempt(
     deliveryId: string,
@@ -239,22 +184,24 @@ export class DeliveryStore {
     // Without bitmap scans (BEGIN, the SET, the claim and COMMIT in one round trip): counting a callback's claims in
     // flight with a plain index scan marks the index entries of finished claims dead as it meets them, where a bitmap
     // scan would visit every one of them again on every claim until VACUUM.
-    const rows = await this.ds.transaction(
-      { settings: { enable_bitmapscan: 'off' } },
-      (m) =>
-        queryRows<
-          DeliveryRow & { callback_json: Record<string, unknown> | null; event_json: Record<string, unknown> | null }
-        >({ query: (_sql, p) => m.commitWith(CLAIM_MANY, p) }, CLAIM_MANY, params), // queryRows sends CLAIM_MANY
+    const rows = await this.ds.transaction({ settings: { enable_bitmapscan: 'off' } }, (m) =>
+      // queryRows sends CLAIM_MANY, with COMMIT.
+      queryRows<ClaimedRow>({ query: (_sql, p) => m.commitWith(CLAIM_MANY, p) }, CLAIM_MANY, params),
     );
     const byId = new Map<string, ClaimedAttempt>();
-    for (const { callback_json, event_json, ...delivery } of rows) {
-      byId.set(String(delivery.id), {
-        delivery,
-        callback: callback_json ? withDates<CallbackRow>(callback_json, CALLBACK_DATES) : null,
-        event: withDates<WebhookEventRow>(event_json!, ['created_at']),
-      });
-    }
+    for (const row of rows) byId.set(String(row.id), claimedAttempt(row));
     return items.map((i, n) => (claims[n] ? (byId.get(i.deliveryId) ?? null) : null));
+  }
+
+  /** Renews `claim` while its token is on the row (RENEW_CLAIM): the new claim, or null when it moved on. */
+  async renewClaim(claim: ClaimRef, lockSeconds: number): Promise<ClaimedAttempt | null> {
+    const [row] = await queryRows<ClaimedRow>(this.ds, RENEW_CLAIM, [
+      claim.id,
+      claim.lock_token,
+      lockSeconds,
+      claim.attempts,
+    ]);
+    return row ? claimedAttempt(row) : null;
   }
 
   /**
@@ -369,20 +316,4 @@ interface Success {
   previousAttempts: number;
   statusCode: number | null;
   durationMs: number;
-}
-
-const CALLBACK_DATES = [
-  'last_triggered',
-  'failing_since',
-  'previous_secret_expires_at',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-] as const;
-
-/** Rows that travelled as JSON carry timestamps as strings: back to Dates, as pg gives them. */
-function withDates<T>(json: Record<string, unknown>, fields: readonly string[]): T {
-  const out: Record<string, unknown> = { ...json };
-  for (const f of fields) out[f] = typeof out[f] === 'string' ? new Date(out[f] as string) : (out[f] ?? null);
-  return out as T;
 }

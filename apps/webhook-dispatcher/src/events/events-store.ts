@@ -98,10 +98,10 @@ const INSERT_NEW_EVENTS = insertNewEvents('id');
 
 /**
  * The events insert as a statement's first step, for DeliveryStore to fan the inserted events out in the same
- * statement (one round trip): their id, business, mode and type. Takes the events' JSON array (NewWebhookEvent[])
- * as $1.
+ * statement (one round trip): their id, business, mode and type, and what a claimed delivery sends (payload, creation
+ * time). Takes the events' JSON array (NewWebhookEvent[]) as $1.
  */
-export const RECORD_NEW_EVENTS = insertNewEvents('id, business_id, mode, event_type');
+export const RECORD_NEW_EVENTS = insertNewEvents('id, business_id, mode, event_type, payload, created_at');
 
 /**
  * Only rows whose inserting transaction is older than every running one: anything written later gets a larger id, so

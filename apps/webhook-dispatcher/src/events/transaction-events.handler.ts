@@ -54,9 +54,11 @@ export class WebhookEventsHandler {
       })),
     );
     const handOver = this.first.accepting();
+    // Before the statement is sent: the claims it makes hold from a later moment.
+    const sentAt = performance.now();
     const deliveries = await this.deliveries.recordAndFanOut({ query: last }, rows, handOver);
     if (!deliveries.some((d) => d.status === 'pending')) return undefined;
-    return handOver ? () => this.first.dispatch(deliveries) : () => this.first.wakeQueue();
+    return handOver ? () => this.first.dispatch(deliveries, sentAt) : () => this.first.wakeQueue();
   }
 
   async onTransactions(

@@ -7,7 +7,7 @@ import { eventView } from '../../events/events-store';
 import { WebhookDispatcherConfig } from '../../config/webhook.config';
 import { nextRetry, parseRetryAfter, parseSchedule } from '../backoff';
 import { CallbackStore, type CallbackRow } from '../../callbacks/callback-store';
-import { DeliveryStore, type DeliveryRow } from '../delivery-store';
+import { DeliveryStore, type ClaimedAttempt, type DeliveryRow } from '../delivery-store';
 import { disableReason, parseDuration, type DisableRule } from '../disable-rule';
 import { HttpSender, type SendResult } from '../http-sender';
 import { signingSecrets, webhookHeaders } from '../signature';
@@ -20,6 +20,14 @@ export interface DeliveryJob {
 }
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'retry' | 'busy' | 'skipped';
+
+/**
+ * How long a claim holds a delivery: the whole timeout of its request, and 5 s more for recording the outcome, so no
+ * other worker can claim it while its attempt may still be sending.
+ */
+export function claimSeconds(config: Pick<WebhookDispatcherConfig, 'WEBHOOK_TIMEOUT_MS'>): number {
+  return Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 5;
+}
 
 /**
  * One delivery attempt: claim it, sign and POST the event, record the attempt, and decide what
@@ -45,14 +53,16 @@ export class DeliverAttemptUseCase {
     };
   }
 
-  async execute(job: DeliveryJob): Promise<AttemptOutcome> {
-    const lockSeconds = Math.ceil(this.config.WEBHOOK_TIMEOUT_MS / 1000) + 5;
-    const claim = await this.store.claimAttempt(
-      job.deliveryId,
-      job.attempt,
-      lockSeconds,
-      this.config.WEBHOOK_CALLBACK_CONCURRENCY,
-    );
+  /** `claimed`: the delivery was claimed for this attempt already (the fan-out's claim, FirstAttempts). */
+  async execute(job: DeliveryJob, claimed?: ClaimedAttempt): Promise<AttemptOutcome> {
+    const claim =
+      claimed ??
+      (await this.store.claimAttempt(
+        job.deliveryId,
+        job.attempt,
+        claimSeconds(this.config),
+        this.config.WEBHOOK_CALLBACK_CONCURRENCY,
+      ));
     if (claim === 'busy') return 'busy';
     if (!claim) return 'skipped';
     const { delivery, callback, event } = claim;
