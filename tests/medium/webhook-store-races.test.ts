@@ -218,6 +218,25 @@ describe('webhook dispatcher stores under concurrency', () => {
     expect(await row(d.id)).toMatchObject({ held: true, lock_token: renewed!.delivery.lock_token });
     // Room for more under the callback's limit, but only one attempt can start at once: one claimed.
     expect((await fanOut(3, 10, 1)).map((x) => x.claimed !== null)).toEqual([true, false, false]);
+    // None can start at once: none claimed, whatever room the callback has.
+    expect((await fanOut(1, 10, 0)).map((x) => x.claimed)).toEqual([null]);
+    // A second callback of the business: each event fans out to both, each claimed within its own callback's limit.
+    // The first has two in flight (d, and the one just claimed), so a limit of 2 claims only the second's.
+    await callbacks.insert(ds.manager, {
+      business_id: 11,
+      mode: 'test',
+      url: 'https://example.com/fanned-second',
+      description: '',
+      events: ['transaction.success'],
+      secret: SECRET,
+    });
+    const spread = await fanOut(2, 2, 10);
+    expect(spread.map((x) => [x.callback_id === a.callback_id ? 'first' : 'second', x.claimed !== null])).toEqual([
+      ['first', false],
+      ['second', true],
+      ['first', false],
+      ['second', true],
+    ]);
     // A fan-out claim is let go with its token only (an attempt never made); without it the lock is left to lapse.
     await store.releaseMany([{ id: b.id, lockToken: null }]);
     expect(await row(b.id)).toMatchObject({ held: true, handed_over: true });

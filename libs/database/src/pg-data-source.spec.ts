@@ -166,8 +166,8 @@ describe('DataSource (pg pool)', () => {
       await m.query('SELECT 3');
     });
     expect(trips).toEqual([
-      ['BEGIN ISOLATION LEVEL REPEATABLE READ', 'SET LOCAL enable_bitmapscan = off', 'SELECT 1', 'COMMIT'],
-      ['BEGIN', 'SET LOCAL work_mem = 64MB', 'SET LOCAL auto_explain.log_analyze = on', 'SELECT 2'],
+      ['BEGIN ISOLATION LEVEL REPEATABLE READ', "SET LOCAL enable_bitmapscan = 'off'", 'SELECT 1', 'COMMIT'],
+      ['BEGIN', "SET LOCAL work_mem = '64MB'", "SET LOCAL auto_explain.log_analyze = 'on'", 'SELECT 2'],
       ['SELECT 3'],
       ['COMMIT'],
     ]);

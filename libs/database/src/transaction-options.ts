@@ -26,6 +26,7 @@ export interface TransactionOptions {
 }
 
 const SETTING_NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
+/** Sent quoted: no quote can occur in one. */
 const SETTING_VALUE = /^[A-Za-z0-9_.-]+$/;
 
 /** BEGIN and the SET LOCAL of each setting: what opens a transaction with these options. */
@@ -34,7 +35,7 @@ export function openingStatements(options: TransactionOptions): string[] {
   const settings = Object.entries(options.settings ?? {}).map(([name, value]) => {
     if (!SETTING_NAME.test(name) || !SETTING_VALUE.test(value))
       throw new Error(`refused transaction setting ${JSON.stringify(name)} = ${JSON.stringify(value)}`);
-    return `SET LOCAL ${name} = ${value}`;
+    return `SET LOCAL ${name} = '${value}'`;
   });
   return [begin, ...settings];
 }

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { CallbackGate } from './callback-gate';
 import type { AttemptOutcome, DeliverAttemptUseCase, DeliveryJob } from './usecases/deliver-attempt.usecase';
 import type { ClaimedAttempt } from './delivery-rows';
-import type { DeliveryRow, DeliveryStore, FannedOut, WebhookEventRow } from './delivery-store';
+import type { DeliveryRow, DeliveryStore, FannedOut, FirstAttemptClaims, WebhookEventRow } from './delivery-store';
 import { FirstAttempts } from './first-attempts';
 import type { WebhookDispatcherConfig } from '../config/webhook.config';
 
@@ -60,6 +60,7 @@ function setup(outcomes: Record<string, AttemptOutcome> = {}, limits = { callbac
     },
     renewClaim: async (claim: DeliveryRow) => {
       renewed.push(claim.lock_token!);
+      if (claim.id === 'broken') throw new Error('connection lost');
       if (lost.has(claim.id)) return null;
       return { delivery: { ...claim, lock_token: `renewed-${claim.id}` }, callback: null, event: {} };
     },
@@ -169,7 +170,9 @@ describe('FirstAttempts', () => {
 
   it('claims nothing in the fan-out while an attempt waits, and serves claimed attempts first', async () => {
     const { first, calls, finish } = setup({}, { callback: 1, worker: 10 });
-    expect(first.accepting()).toMatchObject({ most: 10, perCallbackLimit: 1 });
+    const terms = first.accepting() as FirstAttemptClaims;
+    expect(terms).toMatchObject({ most: 10, perCallbackLimit: 1 });
+    first.fannedOut(terms, []);
     first.dispatch([row('a'), row('b')], now());
     await tick();
     // b waits at its callback's gate: a claim made now would be held while it waits.
@@ -202,5 +205,43 @@ describe('FirstAttempts', () => {
     finish.get('a')!();
     await closed;
     expect(releasedRows).toEqual([releasedRows[0], [{ id: 'a', lockToken: null }]]);
+  });
+
+  it('lets one fan-out claim at a time, until its claims are dispatched or it claimed none', async () => {
+    const { first } = setup({}, { callback: 5, worker: 10 });
+    const terms = first.accepting() as FirstAttemptClaims;
+    expect(terms.most).toBe(10);
+    // A second fan-out beside it (another partition or topic) claims none.
+    expect(first.accepting()).toMatchObject({ most: 0 });
+    // The first claimed nothing: the next may claim.
+    first.fannedOut(terms, [row('a')]);
+    const next = first.accepting() as FirstAttemptClaims;
+    expect(next.most).toBe(10);
+    // This one claimed: none other claims until its claims are dispatched (after its commit).
+    first.fannedOut(next, [claimedRow('b')]);
+    expect(first.accepting()).toMatchObject({ most: 0 });
+    first.dispatch([claimedRow('b')], now(), next);
+    await tick();
+    // b's attempt holds a worker slot.
+    expect(first.accepting()).toMatchObject({ most: 9 });
+  });
+
+  it('serves claimed attempts first at the worker slots, and claims none while one waits for a slot', async () => {
+    const { first, calls, finish, releasedRows } = setup({}, { callback: 5, worker: 1 });
+    first.dispatch([row('a'), row('b', 2)], now());
+    await tick();
+    // b waits for the one worker slot.
+    expect(first.accepting()).toMatchObject({ most: 0 });
+    first.dispatch([claimedRow('c', 3), claimedRow('broken', 4)], now() - 1_500);
+    finish.get('a')!();
+    await until(() => calls.length === 2, 'the next attempt');
+    // c, claimed, went before b.
+    expect(calls.map((x) => x.deliveryId)).toEqual(['a', 'c']);
+    finish.get('c')!();
+    // broken's renewal failed: handed back with its fan-out claim let go (no attempt was made on it).
+    await until(() => releasedRows.length === 1, 'the hand-back of broken');
+    expect(releasedRows).toEqual([[{ id: 'broken', lockToken: 'token-broken' }]]);
+    await until(() => calls.length === 3, 'b to start');
+    expect(calls.map((x) => x.deliveryId)).toEqual(['a', 'c', 'b']);
   });
 });

@@ -16,9 +16,9 @@ const MAX_HELD = 5_000;
 const CLAIM_FRESH_SECONDS = 1;
 
 /**
- * First attempts straight from the consumer: deliveries its transaction handed over (DeliveryStore.fanOut) are tried
- * here after commit, without Redis. BullMQ stays the restart-safe path for everything else; sending still needs the
- * claim, so a job racing an in-process attempt cannot send twice.
+ * First attempts straight from the consumer: deliveries its transaction handed over (DeliveryStore.recordAndFanOut)
+ * are tried here after commit, without Redis. BullMQ stays the restart-safe path for everything else; sending still
+ * needs a claim (the fan-out's, or the attempt's own), so a job racing an in-process attempt cannot send twice.
  */
 @Injectable()
 export class FirstAttempts implements BeforeApplicationShutdown {
@@ -37,6 +37,12 @@ export class FirstAttempts implements BeforeApplicationShutdown {
   private readonly claimedSlots: Array<() => void> = [];
   private active = 0;
   private closing = false;
+  /**
+   * The terms of the one fan-out allowed to claim now (accepting()), and when they were given: until its claims are
+   * dispatched (or it claimed none) no other fan-out claims, so fan-outs running side by side (a fetch's partitions,
+   * a transaction's topics) cannot claim more than can start. Lapses after CLAIM_FRESH_SECONDS (a rolled-back one).
+   */
+  private grant: { terms: FirstAttemptClaims; at: number } | undefined;
   /** Set by the queue: wakes its enqueuer, for deliveries this process leaves to it. */
   wakeQueue: () => void = () => undefined;
 
@@ -57,11 +63,22 @@ export class FirstAttempts implements BeforeApplicationShutdown {
   accepting(): FirstAttemptClaims | false {
     if (this.closing || this.held.size >= MAX_HELD) return false;
     const waiting = this.gate.anyWaiting() || this.slots.length + this.claimedSlots.length > 0;
-    return {
-      most: waiting ? 0 : Math.max(0, this.config.WEBHOOK_WORKER_CONCURRENCY - this.active),
+    const granted = this.grant !== undefined && performance.now() - this.grant.at < CLAIM_FRESH_SECONDS * 1000;
+    const terms = {
+      most: waiting || granted ? 0 : Math.max(0, this.config.WEBHOOK_WORKER_CONCURRENCY - this.active),
       perCallbackLimit: this.config.WEBHOOK_CALLBACK_CONCURRENCY,
       lockSeconds: claimSeconds(this.config) + CLAIM_FRESH_SECONDS,
     };
+    if (terms.most > 0) this.grant = { terms, at: performance.now() };
+    return terms;
+  }
+
+  /**
+   * The fan-out given `terms` has run its statement (`rows` null: it failed): if it claimed nothing, another may claim
+   * at once; what it claimed counts until dispatch().
+   */
+  fannedOut(terms: FirstAttemptClaims, rows: FannedOut[] | null): void {
+    if (this.grant?.terms === terms && !rows?.some((r) => r.claimed !== null)) this.grant = undefined;
   }
 
   holds(deliveryId: string): boolean {
@@ -72,7 +89,8 @@ export class FirstAttempts implements BeforeApplicationShutdown {
    * Starts the first attempt of each pending delivery; call only after their rows committed. `sentAt`
    * (performance.now()) was read before the fan-out statement was sent: its claims hold from a later moment.
    */
-  dispatch(rows: FannedOut[], sentAt: number): void {
+  dispatch(rows: FannedOut[], sentAt: number, terms?: FirstAttemptClaims): void {
+    if (terms !== undefined && this.grant?.terms === terms) this.grant = undefined;
     for (const row of rows) {
       if (row.status !== 'pending' || row.enqueue_count !== 1 || this.held.has(row.id)) continue;
       this.held.set(row.id, row.claimed?.delivery.lock_token ?? null);
@@ -110,6 +128,7 @@ export class FirstAttempts implements BeforeApplicationShutdown {
     // Per callback first (its limit), then one of this process's slots: a burst to one callback
     // waits at its own gate and never holds slots other callbacks need.
     const claimed = row.claimed !== null;
+    let unsent = false;
     const release = await this.gate.acquire(row.callback_id, { queue: true, claimed })!;
     try {
       await this.slot(claimed);
@@ -118,9 +137,12 @@ export class FirstAttempts implements BeforeApplicationShutdown {
         // back now rather than leave it to another replica's reconciler.
         if (this.closing) return this.handedBack.has(row.id) ? undefined : await this.handBack(row, 'shutdown', true);
         this.attempting.add(row.id);
+        // A renewal that failed leaves the fan-out's claim as it was: let go of it below, as of an attempt never made.
+        unsent = true;
         const claim = await this.freshClaim(row, sentAt);
         // The fan-out's claim moved on while the attempt waited (its delivery cancelled, say): nothing to send.
         if (claim === null) return;
+        unsent = false;
         const outcome = await this.attempt.execute(
           { deliveryId: row.id, attempt: 0, callbackId: row.callback_id },
           claim,
@@ -136,7 +158,7 @@ export class FirstAttempts implements BeforeApplicationShutdown {
         { err, delivery_id: row.id },
         'in-process first attempt failed; the queue takes the delivery over',
       );
-      await this.handBack(row, 'error').catch(() => undefined);
+      await this.handBack(row, 'error', unsent).catch(() => undefined);
     } finally {
       release();
     }

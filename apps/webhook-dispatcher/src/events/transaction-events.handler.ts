@@ -11,7 +11,7 @@ import {
   type WebhookEventBody,
 } from '@payments/contracts';
 import type { AfterCommit, LastStatement } from '@payments/messaging';
-import { DeliveryStore } from '../delivery/delivery-store';
+import { DeliveryStore, type FannedOut } from '../delivery/delivery-store';
 import { FirstAttempts } from '../delivery/first-attempts';
 import { catalogueEventsForTransaction, type CatalogueEvent } from './catalogue';
 
@@ -56,9 +56,15 @@ export class WebhookEventsHandler {
     const handOver = this.first.accepting();
     // Before the statement is sent: the claims it makes hold from a later moment.
     const sentAt = performance.now();
-    const deliveries = await this.deliveries.recordAndFanOut({ query: last }, rows, handOver);
-    if (!deliveries.some((d) => d.status === 'pending')) return undefined;
-    return handOver ? () => this.first.dispatch(deliveries, sentAt) : () => this.first.wakeQueue();
+    let deliveries: FannedOut[] | null = null;
+    try {
+      deliveries = await this.deliveries.recordAndFanOut({ query: last }, rows, handOver);
+    } finally {
+      if (handOver) this.first.fannedOut(handOver, deliveries);
+    }
+    const fanned = deliveries;
+    if (!fanned.some((d) => d.status === 'pending')) return undefined;
+    return handOver ? () => this.first.dispatch(fanned, sentAt, handOver) : () => this.first.wakeQueue();
   }
 
   async onTransactions(
