@@ -33,6 +33,16 @@ describe('webhook dispatcher stores under concurrency', () => {
   let callbacks: CallbackStore;
   let events = 0;
 
+  /** A callback of `business` subscribed to transaction.success, at `url`. */
+  const subscribe = (business: number, url: string) =>
+    callbacks.insert(ds.manager, {
+      business_id: business,
+      mode: 'test',
+      url,
+      description: '',
+      events: ['transaction.success'],
+      secret: SECRET,
+    });
   /** A transaction as the dispatcher's consumer begins one (its fan-out counts claims with a plain index scan). */
   const consumerTransaction = <T>(work: (m: TransactionManager) => Promise<T>) =>
     ds.transaction({ settings: { enable_bitmapscan: 'off' } }, work);
@@ -89,14 +99,7 @@ describe('webhook dispatcher stores under concurrency', () => {
     ds = db.ds;
     store = new DeliveryStore(ds);
     callbacks = new CallbackStore(ds);
-    await callbacks.insert(ds.manager, {
-      business_id: 7,
-      mode: 'test',
-      url: 'https://example.com/hook',
-      description: '',
-      events: ['transaction.success'],
-      secret: SECRET,
-    });
+    await subscribe(7, 'https://example.com/hook');
   }, 60_000);
 
   afterAll(async () => {
@@ -132,14 +135,7 @@ describe('webhook dispatcher stores under concurrency', () => {
 
   it("keeps a callback's claims within its limit, within one group statement and across statements", async () => {
     // A callback of its own (business 9), so the claims other tests hold do not count against it.
-    await callbacks.insert(ds.manager, {
-      business_id: 9,
-      mode: 'test',
-      url: 'https://example.com/limited',
-      description: '',
-      events: ['transaction.success'],
-      secret: SECRET,
-    });
+    await subscribe(9, 'https://example.com/limited');
     const fanOut = async (count: number) =>
       (
         await consumerTransaction((m) =>
@@ -163,14 +159,7 @@ describe('webhook dispatcher stores under concurrency', () => {
 
   it("claims handed-over deliveries in the fan-out within their callback's limit, with those in flight", async () => {
     // A callback of its own (business 11), so the claims other tests hold do not count against it.
-    await callbacks.insert(ds.manager, {
-      business_id: 11,
-      mode: 'test',
-      url: 'https://example.com/fanned',
-      description: '',
-      events: ['transaction.success'],
-      secret: SECRET,
-    });
+    await subscribe(11, 'https://example.com/fanned');
     const fanOut = (count: number, limit: number, most = limit) =>
       consumerTransaction((m) =>
         store.recordAndFanOut(
@@ -222,14 +211,7 @@ describe('webhook dispatcher stores under concurrency', () => {
     expect((await fanOut(1, 10, 0)).map((x) => x.claimed)).toEqual([null]);
     // A second callback of the business: each event fans out to both, each claimed within its own callback's limit.
     // The first has two in flight (d, and the one just claimed), so a limit of 2 claims only the second's.
-    await callbacks.insert(ds.manager, {
-      business_id: 11,
-      mode: 'test',
-      url: 'https://example.com/fanned-second',
-      description: '',
-      events: ['transaction.success'],
-      secret: SECRET,
-    });
+    await subscribe(11, 'https://example.com/fanned-second');
     const spread = await fanOut(2, 2, 10);
     expect(spread.map((x) => [x.callback_id === a.callback_id ? 'first' : 'second', x.claimed !== null])).toEqual([
       ['first', false],
