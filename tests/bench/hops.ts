@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Stack } from '../support/stack';
 import { stats } from './load';
 import type { Report } from './report';
@@ -53,6 +55,12 @@ export async function reportHops(
   for (const r of deliveries.rows) {
     const t = times.get(bySource.get(r.source)!);
     if (t) Object.assign(t, { consumed: ms(r.created_at), handed: ms(r.enqueued_at), recorded: ms(r.recorded) });
+  }
+  if (process.env.BENCH_HOPS_DIR) {
+    // Each payment's timestamps (epoch ms), for tail-summary.js to set the slowest beside the services' stalls.
+    const rows = [...times].map(([id, t]) => ({ id, sent: sent.get(id), arrived: seen.get(id), ...t }));
+    const file = join(process.env.BENCH_HOPS_DIR, `${section.replace(/[^a-z0-9]+/gi, '-')}.hops.json`);
+    writeFileSync(file, JSON.stringify(rows));
   }
   const hop = (name: string, from: (id: string, t: Times) => number, to: (id: string, t: Times) => number) => {
     const values = [...times].map(([id, t]) => to(id, t) - from(id, t)).filter(Number.isFinite);

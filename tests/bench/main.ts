@@ -84,8 +84,8 @@ async function main(): Promise<void> {
     {
       ...AS_DEPLOYED,
       ...overrides,
-      // As the image runs them (Dockerfile).
-      NODE_OPTIONS: [DEPLOYED_NODE_OPTIONS, RECORDER_OPTIONS].join(' ').trim(),
+      // As the image runs them (Dockerfile), unless BENCH_SERVICE_ENV sets NODE_OPTIONS (printed as an override).
+      NODE_OPTIONS: [overrides.NODE_OPTIONS ?? DEPLOYED_NODE_OPTIONS, RECORDER_OPTIONS].join(' ').trim(),
       ...RECORDER_ENV,
       // As deployed: migration Jobs first, then serving processes that do not migrate (nor load TypeORM).
     },
