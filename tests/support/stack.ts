@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import IORedis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client, Pool } from 'pg';
-import { fixKafkajsNegativeTimer } from '@payments/messaging';
+import { fixKafkajsTimers } from '@payments/messaging';
 import { FramedRpcClient, RpcSigner, type RpcScope } from '@payments/platform';
 import { infra, runId } from './infra';
 import { AppProcess, freePort, startApp, type AppName } from './processes';
@@ -269,7 +269,7 @@ export class Stack {
 
   kafka(): Kafka {
     // As the services do (createKafka): kafkajs would otherwise make Node warn about negative timers.
-    fixKafkajsNegativeTimer();
+    fixKafkajsTimers();
     return new Kafka({
       clientId: `test-${this.id}`,
       brokers: this.infra.KAFKA_BROKERS.split(','),

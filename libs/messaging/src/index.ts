@@ -7,4 +7,4 @@ export * from './kafka-security';
 export * from './replay';
 export * from './outbox-notifier';
 export * from './service-messaging';
-export { fixKafkajsNegativeTimer } from './kafkajs-timer';
+export { fixKafkajsTimers } from './kafkajs-timer';

@@ -2,7 +2,7 @@ import { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'k
 import type { Logger } from 'pino';
 import { DependencyUnavailableError } from '@payments/database';
 import { kafkaConnectHint, kafkaSecurityOptions, type KafkaSecuritySettings } from './kafka-security';
-import { fixKafkajsNegativeTimer } from './kafkajs-timer';
+import { fixKafkajsTimers } from './kafkajs-timer';
 
 export interface KafkaSettings {
   brokers: string;
@@ -26,7 +26,7 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 };
 
 export function createKafka(settings: KafkaSettings, logger: Logger): Kafka {
-  fixKafkajsNegativeTimer();
+  fixKafkajsTimers();
   const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId: settings.clientId,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * pending-request timer unthrottled, then throttled by a broker, and prints the delays it set.
  */
 function run(fix: boolean): { stderr: string; delays: (number | null)[]; fixed: boolean | null; rearmed: boolean } {
-  const fixCall = `require(${JSON.stringify(join(__dirname, 'kafkajs-timer.ts'))}).fixKafkajsNegativeTimer()`;
+  const fixCall = `require(${JSON.stringify(join(__dirname, 'kafkajs-timer.ts'))}).fixKafkajsTimers()`;
   const script = `
     const fixed = ${fix ? fixCall : 'null'};
     const RequestQueue = require('kafkajs/src/network/requestQueue');
@@ -46,7 +46,7 @@ function run(fix: boolean): { stderr: string; delays: (number | null)[]; fixed: 
   return { stderr: child.stderr, ...JSON.parse(child.stdout) };
 }
 
-describe('fixKafkajsNegativeTimer', () => {
+describe('fixKafkajsTimers', () => {
   it('without it, kafkajs makes Node warn about a negative timer', () => {
     expect(run(false).stderr).toMatch(/TimeoutNegativeWarning: -\d+ is a negative number/);
   });
@@ -68,5 +68,61 @@ describe('fixKafkajsNegativeTimer', () => {
       expect(delays[2]).toBeGreaterThan(4000);
       expect(delays[2]).toBeLessThanOrEqual(5000);
     }
+  });
+});
+
+/**
+ * In a plain Node process: a request queue whose connection is up, as kafkajs' connect leaves it, with and without the
+ * fix. Prints the request-timeout timer armed while idle, while a request is in flight, and once it has timed out.
+ */
+function runTimeouts(fix: boolean): {
+  idle: number | null;
+  inFlight: number | null;
+  after: number | null;
+  error: string;
+} {
+  const fixCall = `require(${JSON.stringify(join(__dirname, 'kafkajs-timer.ts'))}).fixKafkajsTimers()`;
+  const script = `
+    ${fix ? fixCall : ''};
+    const RequestQueue = require('kafkajs/src/network/requestQueue');
+    const noop = () => undefined;
+    const logger = { debug: noop, info: noop, warn: noop, error: noop };
+    const q = new RequestQueue({ instrumentationEmitter: { emit: noop }, maxInFlightRequests: 5,
+      requestTimeout: 300, enforceRequestTimeout: true, clientId: 'spec', broker: 'b',
+      logger: { ...logger, namespace: () => logger } });
+    const armed = () => (q.requestTimeoutIntervalId ? q.requestTimeoutIntervalId._idleTimeout : null);
+    q.scheduleRequestTimeoutCheck(); // what kafkajs does once the connection is up
+    const idle = armed();
+    const failed = new Promise((resolve) => q.push({
+      entry: { correlationId: 1, apiKey: 1, apiName: 'Fetch', apiVersion: 11, resolve: noop, reject: resolve },
+      expectResponse: true, sendRequest: noop,
+    }));
+    const inFlight = armed();
+    failed.then((err) => {
+      console.log(JSON.stringify({ idle, inFlight, after: armed(), error: err.name }));
+      q.destroy();
+    });
+  `;
+  const child = spawnSync(process.execPath, ['-e', script], {
+    cwd: join(__dirname, '..', '..', '..'),
+    encoding: 'utf8',
+  });
+  if (child.status !== 0) throw new Error(child.stderr);
+  return JSON.parse(child.stdout);
+}
+
+describe('fixKafkajsTimers: the request timeout', () => {
+  it('arms no timer while nothing is in flight, and times a request out at its deadline as kafkajs does', () => {
+    const before = runTimeouts(false);
+    const after = runTimeouts(true);
+    // kafkajs: a 100 ms interval (at most) from connect on, whatever is in flight.
+    expect([before.idle, before.inFlight, before.after]).toEqual([100, 100, 100]);
+    // Fixed: nothing while idle, one timer for the request's deadline (its 300 ms, and the 1 ms past it at which the
+    // check finds it overdue), none once it timed out.
+    expect(after.idle).toBeNull();
+    expect(after.inFlight).toBeGreaterThan(290);
+    expect(after.inFlight).toBeLessThanOrEqual(301);
+    expect(after.after).toBeNull();
+    expect([before.error, after.error]).toEqual(['KafkaJSRequestTimeoutError', 'KafkaJSRequestTimeoutError']);
   });
 });
