@@ -80,6 +80,7 @@ function runTimeouts(fix: boolean): {
   inFlight: number | null;
   after: number | null;
   error: string;
+  waited: number;
 } {
   const fixCall = `require(${JSON.stringify(join(__dirname, 'kafkajs-timer.ts'))}).fixKafkajsTimers()`;
   const script = `
@@ -98,8 +99,9 @@ function runTimeouts(fix: boolean): {
       expectResponse: true, sendRequest: noop,
     }));
     const inFlight = armed();
+    const sent = Date.now();
     failed.then((err) => {
-      console.log(JSON.stringify({ idle, inFlight, after: armed(), error: err.name }));
+      console.log(JSON.stringify({ idle, inFlight, after: armed(), error: err.name, waited: Date.now() - sent }));
       q.destroy();
     });
   `;
@@ -124,5 +126,8 @@ describe('fixKafkajsTimers: the request timeout', () => {
     expect(after.inFlight).toBeLessThanOrEqual(301);
     expect(after.after).toBeNull();
     expect([before.error, after.error]).toEqual(['KafkaJSRequestTimeoutError', 'KafkaJSRequestTimeoutError']);
+    // Timed out once its 300 ms had passed, no later than kafkajs' 100 ms check would have.
+    expect(after.waited).toBeGreaterThanOrEqual(300);
+    expect(after.waited).toBeLessThan(400);
   });
 });

@@ -59,8 +59,12 @@ export function fixKafkajsTimers(): boolean {
     timeoutChecks.delete(this);
   };
   queue.sendSocketRequest = function (this: RequestQueue, request: InFlightRequest) {
-    sendSocketRequest.call(this, request);
-    armTimeoutCheck(this);
+    // Armed even if the send throws with the request in flight, as kafkajs' interval would still see it.
+    try {
+      sendSocketRequest.call(this, request);
+    } finally {
+      armTimeoutCheck(this);
+    }
   };
   queue.scheduleCheckPendingRequests = function (this: RequestQueue) {
     if (this.throttleCheckTimeoutId || this.pending.length === 0) return;
@@ -90,9 +94,12 @@ function armTimeoutCheck(queue: RequestQueue): void {
       queue.requestTimeoutIntervalId = null;
       check.at = Infinity;
       const now = Date.now();
-      for (const request of [...queue.inflight.values()])
-        if (now - request.sentAt > request.requestTimeout) request.timeoutRequest();
-      armTimeoutCheck(queue);
+      try {
+        for (const request of [...queue.inflight.values()])
+          if (now - request.sentAt > request.requestTimeout) request.timeoutRequest();
+      } finally {
+        armTimeoutCheck(queue);
+      }
     },
     Math.max(1, first + 1 - Date.now()),
   );

@@ -5,9 +5,10 @@ export const metricsRegistry = new Registry();
 let initialised = false;
 
 /**
- * How often the event-loop lag metrics sample the loop (ms). prom-client's default, 10 ms, keeps a timer waking every
- * service 100 times a second, busy or idle: 4 ms of CPU a second per process on this machine, against 0.6 ms at
- * 100 ms (docs/benchmarks.md, twenty-third round). A stall long enough to matter still spans a sample.
+ * How often the event-loop lag histogram samples the loop (ms). prom-client's default, 10 ms, keeps a timer waking
+ * every service 100 times a second, busy or idle: 4 ms of CPU a second per process on this machine, against 0.6 ms at
+ * 100 ms (docs/benchmarks.md, twenty-third round). Its series (`nodejs_eventloop_lag_p99_seconds`…) count the time
+ * between samples, so a free loop reads 0.1 s, and a stall shows in them once it spans a sample (docs/operations.md).
  */
 const EVENT_LOOP_SAMPLE_MS = 100;
 
