@@ -120,6 +120,30 @@ describe('webhook dispatcher stores under concurrency', () => {
     expect(first.every((d) => d.status === 'pending' && d.enqueue_count === 1)).toBe(true);
   });
 
+  it('records each event with its own payload, sent once for the events that share it', async () => {
+    // Two catalogue events of one source event share its payload object; a third has an equal object of its own, a
+    // fourth another payload.
+    const [a, b, c, d] = newEvents(4);
+    const shared = { transaction_id: `txn_${id}_shared`, amount: 1000 } as never;
+    const batch = [
+      { ...a, payload: shared },
+      { ...b, payload: shared },
+      { ...c, payload: { transaction_id: `txn_${id}_shared`, amount: 1000 } as never },
+      { ...d, payload: { transaction_id: `txn_${id}_other`, amount: 5 } as never },
+    ];
+    const fanned = await consumerTransaction((m) => store.recordAndFanOut(m, batch, handOver(100)));
+    const recorded = await ds.query('SELECT id, payload FROM webhook_events WHERE id = ANY($1::text[]) ORDER BY id', [
+      batch.map((e) => e.id),
+    ]);
+    expect(recorded).toEqual(
+      batch.map((e) => ({ id: e.id, payload: e.payload })).sort((x, y) => (x.id < y.id ? -1 : 1)),
+    );
+    // What a claimed first attempt sends is its own event's payload too.
+    expect(fanned.map((f) => [f.claimed?.event.id, f.claimed?.event.payload])).toEqual(
+      batch.map((e) => [e.id, e.payload]),
+    );
+  });
+
   it('claims a delivery named twice in one group statement once: the second claim is refused', async () => {
     const [other, twice] = await deliveries(2);
     // Claims of one event-loop turn go out in one statement: the delivery is named twice in it.

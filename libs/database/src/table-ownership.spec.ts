@@ -99,7 +99,7 @@ const OWNERS: Record<string, { owners: string[]; readers?: Record<string, string
       'apps/webhook-dispatcher/src/delivery/delivery-admin-store.ts',
     ],
   },
-  // The fan-out runs the events store's insert (RECORD_NEW_EVENTS) as its first step, in one statement.
+  // The fan-out runs the events store's insert (recordNewEvents) as its first step, in one statement.
   webhook_events: {
     owners: ['apps/webhook-dispatcher/src/events/events-store.ts'],
     readers: {

@@ -1,6 +1,6 @@
 import type { PreparedStatement } from '@payments/database';
 import type { CallbackRow } from '../callbacks/callback-store';
-import { RECORD_NEW_EVENTS } from '../events/events-store';
+import { recordNewEvents } from '../events/events-store';
 import type { ClaimedAttempt, DeliveryRow, WebhookEventRow } from './delivery-rows';
 import { DELIVERY_COLUMNS, DELIVERY_COLUMNS_D, DELIVERY_COLUMNS_I } from './delivery-rows';
 
@@ -28,7 +28,7 @@ import { DELIVERY_COLUMNS, DELIVERY_COLUMNS_D, DELIVERY_COLUMNS_I } from './deli
  */
 export const RECORD_AND_FAN_OUT: PreparedStatement = {
   name: 'deliveries_record_and_fan_out',
-  text: `WITH recorded AS (${RECORD_NEW_EVENTS}),
+  text: `WITH recorded AS (${recordNewEvents(7)}),
    fan_out AS (
      SELECT e.id AS event_id, c.id AS callback_id, c.is_active, c.is_active AND $2::boolean AS handed,
             array_position((SELECT $3::text[]), e.id) AS position

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, GroupCommit, queryRows } from '@payments/database';
 import type { LastStatement } from '@payments/messaging';
-import type { NewWebhookEvent } from '../events/events-store';
+import { newEventsParameters, type NewWebhookEvent } from '../events/events-store';
 import type {
   ClaimedAttempt,
   ClaimRef,
@@ -64,13 +64,15 @@ export class DeliveryStore {
     handOver: FirstAttemptClaims | false = false,
   ): Promise<FannedOut[]> {
     if (events.length === 0) return [];
+    const [document, payloads] = newEventsParameters(events);
     const rows = await queryRows<ClaimedRow>(m, RECORD_AND_FAN_OUT, [
-      JSON.stringify(events),
+      document,
       handOver !== false,
       events.map((e) => e.id),
       handOver ? handOver.perCallbackLimit : 0,
       handOver ? handOver.lockSeconds : 0,
       handOver ? handOver.most : 0,
+      payloads,
     ]);
     return rows.map((row) => ({
       id: row.id,
