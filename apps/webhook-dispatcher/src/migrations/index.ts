@@ -9,6 +9,7 @@ import { EventsDropSourceUnique1764900000000 } from './1764900000000-events-drop
 import { DeliveryLockToken1765000000000 } from './1765000000000-delivery-lock-token';
 import { EventsTransactionIndex1765300000000 } from './1765300000000-events-transaction-index';
 import { DeliveriesDropEventIndex1765400000000 } from './1765400000000-deliveries-drop-event-index';
+import { EventsOneTransactionIndex1765500000000 } from './1765500000000-events-one-transaction-index';
 
 export const migrations = [
   InitialSchema1763800000000,
@@ -22,4 +23,5 @@ export const migrations = [
   DeliveryLockToken1765000000000,
   EventsTransactionIndex1765300000000,
   DeliveriesDropEventIndex1765400000000,
+  EventsOneTransactionIndex1765500000000,
 ];
