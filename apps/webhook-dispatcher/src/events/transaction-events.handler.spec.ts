@@ -7,6 +7,11 @@ describe('webhookEventId', () => {
     expect(webhookEventId('e-1', 'payment.created')).toBe(webhookEventId('e-1', 'payment.created'));
   });
 
+  it('is the id every earlier version gave (a replayed event must meet its recorded self)', () => {
+    // sha256 of "<source event id>:<type>", base64url, first 24 characters.
+    expect(webhookEventId('0f8fad5b-d9cb-469f-a165-70867728950e', 'transaction.success')).toBe('evt_4gYL8KYUBruxv_g6XxIPkCPE');
+  });
+
   it('has the evt_ + 24 url-safe characters form', () => {
     for (const [src, type] of [
       ['e-1', 'payment.created'],
