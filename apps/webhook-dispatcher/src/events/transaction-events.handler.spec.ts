@@ -9,7 +9,9 @@ describe('webhookEventId', () => {
 
   it('is the id every earlier version gave (a replayed event must meet its recorded self)', () => {
     // sha256 of "<source event id>:<type>", base64url, first 24 characters.
-    expect(webhookEventId('0f8fad5b-d9cb-469f-a165-70867728950e', 'transaction.success')).toBe('evt_4gYL8KYUBruxv_g6XxIPkCPE');
+    expect(webhookEventId('0f8fad5b-d9cb-469f-a165-70867728950e', 'transaction.success')).toBe(
+      'evt_4gYL8KYUBruxv_g6XxIPkCPE',
+    );
   });
 
   it('has the evt_ + 24 url-safe characters form', () => {
