@@ -103,6 +103,8 @@ export function newEventsParameters(rows: NewWebhookEvent[]): [events: string, p
   const payloads: NewWebhookEvent['payload'][] = [];
   const indexOf = new Map<NewWebhookEvent['payload'], number>();
   const events = rows.map((row) => {
+    // Sent as JSON null, it would be recorded as a jsonb null, where the column's NOT NULL refused a missing payload.
+    if (row.payload == null) throw new TypeError(`webhook event ${row.id} has no payload`);
     let n = indexOf.get(row.payload);
     if (n === undefined) {
       n = payloads.push(row.payload) - 1;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { webhookEventId } from './transaction-events.handler';
 
 describe('webhookEventId', () => {
@@ -12,6 +13,16 @@ describe('webhookEventId', () => {
     expect(webhookEventId('0f8fad5b-d9cb-469f-a165-70867728950e', 'transaction.success')).toBe(
       'evt_4gYL8KYUBruxv_g6XxIPkCPE',
     );
+  });
+
+  it('hashes any text as a Hash object does (UTF-8, lone surrogates included)', () => {
+    for (const [src, type] of [
+      ['ünïcødé', 'payment.updated'],
+      ['\ud800', 'transaction.success'],
+    ]) {
+      const before = createHash('sha256').update(`${src}:${type}`).digest('base64url').slice(0, 24);
+      expect(webhookEventId(src, type)).toBe(`evt_${before}`);
+    }
   });
 
   it('has the evt_ + 24 url-safe characters form', () => {
