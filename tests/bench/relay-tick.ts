@@ -1,7 +1,7 @@
 /**
  * The outbox relay's database side alone: per tick one new outbox row is taken, "sent" to a producer that answers
- * at once, marked and committed. Compares BEGIN sent with the statement (`DataSource.transactionFrom`, the relay's
- * way) with a separate BEGIN (`DataSource.transaction`), in alternating rounds: latency and CPU per tick. Needs
+ * at once, marked and committed. Compares BEGIN sent with the statement (the relay's way: `DataSource.transaction`
+ * pipelines it with the first statement) with a separate BEGIN, in alternating rounds: latency and CPU per tick. Needs
  * PostgreSQL only (DATABASE_URL); works in a database of its own, dropped at the end:
  *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js \
  *     tests/bench/relay-tick.ts [ticks per round] [rounds]

@@ -39,7 +39,7 @@ export interface EntityManager {
 }
 
 /**
- * A manager inside one transaction (DataSource.transaction, transactionUntil, transactionFrom): its
+ * A manager inside one transaction (DataSource.transaction, transactionUntil): its
  * statements commit together or not at all. Writes that must be atomic with their events take it.
  */
 export interface TransactionManager extends EntityManager {
@@ -240,23 +240,7 @@ export class DataSource implements EntityManager {
   ): Promise<T> {
     const fn = typeof a === 'function' ? a : b!;
     const options = typeof a === 'function' ? {} : typeof a === 'string' ? { isolation: a } : a;
-    return this.inTransaction({ opening: openingStatements(options), withFirstStatement: true }, (_, m) => fn(m));
-  }
-
-  /**
-   * A transaction whose BEGIN travels with its first statement, in one round trip instead of two
-   * (the simple query protocol, so that statement takes no parameters: build it from constants
-   * only). For a loop that runs one short transaction many times a second: the outbox relay.
-   * `first` may be several statements (e.g. a `SET LOCAL` before a query): `fn` gets the last one's rows.
-   */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see EntityManager
-  async transactionFrom<R = any, T = unknown>(
-    first: string,
-    fn: (rows: R[], m: TransactionManager) => Promise<T>,
-  ): Promise<T> {
-    return this.inTransaction({ opening: ['BEGIN', first], withFirstStatement: false }, (raw, m) =>
-      fn(((Array.isArray(raw) ? raw[raw.length - 1]?.rows : undefined) ?? []) as R[], m),
-    );
+    return this.inTransaction({ opening: openingStatements(options), withFirstStatement: true }, fn);
   }
 
   /**
@@ -265,16 +249,16 @@ export class DataSource implements EntityManager {
    * whole transaction back (DeadlineExceededError / SQLSTATE 57014, see isDeadlineExceeded).
    */
   transactionUntil<T>(cancelAt: number, fn: (m: TransactionManager) => Promise<T>): Promise<T> {
-    return this.inTransaction({ opening: ['BEGIN'], withFirstStatement: false }, (_, m) => fn(m), cancelAt);
+    return this.inTransaction({ opening: ['BEGIN'], withFirstStatement: false }, fn, cancelAt);
   }
 
   /**
    * `opening` (BEGIN and what follows it) is sent first on its own, or, `withFirstStatement`, in the same round trip as
-   * the first statement (and not at all if there is none). `fn` gets the rows of an opening sent on its own.
+   * the first statement (and not at all if there is none).
    */
   private async inTransaction<T>(
     { opening, withFirstStatement }: { opening: string[]; withFirstStatement: boolean },
-    fn: (raw: unknown, m: TransactionManager) => Promise<T>,
+    fn: (m: TransactionManager) => Promise<T>,
     cancelAt?: number,
   ): Promise<T> {
     const opened: Piped[] = opening.map((statement) => ({ statement }));
@@ -346,18 +330,17 @@ export class DataSource implements EntityManager {
     };
     try {
       if (cancelAt !== undefined && Date.now() >= cancelAt) throw new DeadlineExceededError();
-      let raw: unknown;
       if (!withFirstStatement) {
         begun = true;
         // One simple-protocol message: several statements, no parameters.
         const begin = opening.join('; ');
         try {
-          raw = await client.query(begin);
+          await client.query(begin);
         } catch (err) {
           throw new QueryFailedError(begin, undefined, err);
         }
       }
-      const result = await fn(raw, manager);
+      const result = await fn(manager);
       // A commitWith that `fn` did not wait for, or whose failure it caught: the outcome is commitWith's.
       await commitDone;
       if (begun && !ended) {

@@ -1,6 +1,6 @@
 import type { EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import pino from 'pino';
-import type { DataSource, EntityManager } from '@payments/database';
+import { type DataSource, type EntityManager, type Sql, sqlText } from '@payments/database';
 import { encodeReplayBundle, formatBundleHeader, formatReplayOrigin, ReplayHeaders } from '@payments/contracts';
 import { transactionEvent } from '@payments/contracts/fixtures';
 import { IdempotentConsumer } from './consumer';
@@ -85,13 +85,13 @@ const acceptingDatabase = () =>
 describe('IdempotentConsumer', () => {
   it('while the database is unreachable, retries a batch whole after a back-off, not one event at a time', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    const statements: string[] = [];
+    const statements: Sql[] = [];
     let transactions = 0;
     const ds = {
       transaction: async <T>(_options: unknown, work: (m: EntityManager) => Promise<T>): Promise<T> => {
         if (++transactions <= 2) throw refused;
         return work({
-          query: async (sql: string, params: unknown[]) => {
+          query: async (sql: Sql, params: unknown[]) => {
             statements.push(sql);
             return (params[1] as string[]).map((event_id) => ({ event_id }));
           },
@@ -105,7 +105,7 @@ describe('IdempotentConsumer', () => {
 
     expect(transactions).toBe(3);
     expect(statements).toHaveLength(1);
-    expect(statements[0]).toMatch(/unnest/);
+    expect(sqlText(statements[0])).toMatch(/unnest/);
     expect(applied).toEqual(['a', 'b', 'c']);
     expect(resolved).toEqual(['0', '1', '2']);
     // Two back-offs (400 ms, then 800 ms) before the third try.

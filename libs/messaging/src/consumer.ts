@@ -1,7 +1,7 @@
 import { CrashRestarter } from './crash-restarter';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import { type DataSource, isConnectionError } from '@payments/database';
+import { type DataSource, isConnectionError, type PreparedStatement } from '@payments/database';
 import { deadLetterTopic, replayTopic, type EventEnvelope, type ReplayOutcome } from '@payments/contracts';
 import { eventsConsumed, runWithContext } from '@payments/platform';
 import type { AfterCommit, ConsumerOptions, EventHandler, MessageMeta } from './consumer-options';
@@ -16,6 +16,25 @@ const DEFAULT_MAX_BATCH = 500;
 const IDLE_FETCH_WAIT_MS = 1_000; // without `fetch` options: a stop waits at most this long
 /** How long a resolved offset may stay uncommitted (what a restart or rebalance redelivers, at most). */
 const OFFSET_COMMIT_INTERVAL_MS = 1_000;
+
+/**
+ * The inbox: an event's id recorded for the consumer group, in the transaction of its effect; the ids returned are
+ * those not recorded before. Prepared under a name, so each connection parses and plans it once instead of on every
+ * consumer transaction (docs/benchmarks.md, twenty-sixth round).
+ */
+const RECORD_EVENTS: PreparedStatement = {
+  name: 'inbox_record_events',
+  text:
+    'INSERT INTO processed_events (consumer_group, event_id, topic)' +
+    ' SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
+};
+/** One event's inbox record (the one-at-a-time path after a failed batch). */
+const RECORD_EVENT: PreparedStatement = {
+  name: 'inbox_record_event',
+  text:
+    'INSERT INTO processed_events (consumer_group, event_id, topic)' +
+    ' VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id',
+};
 
 /** Wait before trying again after the attempt-th failure in a row. */
 const backoffMs = (attempt: number): number => Math.min(200 * 2 ** Math.min(attempt, 6), 5_000);
@@ -44,11 +63,7 @@ export class IdempotentConsumer {
     this.fetchCommit = new FetchCommit(
       ds,
       async (manager, ids, topics) => {
-        const inserted: { event_id: string }[] = await manager.query(
-          'INSERT INTO processed_events (consumer_group, event_id, topic)' +
-            ' SELECT $1, unnest($2::text[]), unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
-          [options.group, ids, topics],
-        );
+        const inserted: { event_id: string }[] = await manager.query(RECORD_EVENTS, [options.group, ids, topics]);
         return new Set(inserted.map((r) => r.event_id));
       },
       {
@@ -290,11 +305,7 @@ export class IdempotentConsumer {
   private async applyOnce(event: EventEnvelope, handler: EventHandler, meta: MessageMeta): Promise<boolean> {
     let then: AfterCommit | undefined;
     const applied = await this.ds.transaction(this.options.transaction ?? {}, async (manager) => {
-      const inserted: unknown[] = await manager.query(
-        'INSERT INTO processed_events (consumer_group, event_id, topic)' +
-          ' VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id',
-        [this.options.group, event.id, meta.topic],
-      );
+      const inserted: unknown[] = await manager.query(RECORD_EVENT, [this.options.group, event.id, meta.topic]);
       if (inserted.length === 0) return false;
       then = (await handler(event, manager, meta)) ?? undefined;
       return true;

@@ -68,14 +68,20 @@ describe('OutboxRelay sending a batch', () => {
 
   function relayWith(sendBatch: (b: ProducerBatch) => Promise<RecordMetadata[]>) {
     const updates: unknown[] = [];
+    const taken: { options: unknown; statement: unknown }[] = [];
     const ds = {
-      transactionFrom: async (
-        _sql: string,
-        fn: (r: typeof rows, m: Record<'query' | 'commitWith', (...a: unknown[]) => Promise<void>>) => Promise<number>,
-      ) => fn(rows, { query: async (...a) => void updates.push(a), commitWith: async (...a) => void updates.push(a) }),
+      transaction: async (
+        options: unknown,
+        fn: (m: Record<'query' | 'commitWith', (...a: unknown[]) => Promise<unknown>>) => Promise<number>,
+      ) =>
+        fn({
+          query: async (statement) => (taken.push({ options, statement }), rows),
+          commitWith: async (...a) => void updates.push(a),
+        }),
     } as unknown as DataSource;
     const producer = { sendBatch } as unknown as Producer;
-    return { relay: new OutboxRelay(ds, producer, 'p.', pino({ level: 'silent' }), async () => 6, 500, 7), updates };
+    const relay = new OutboxRelay(ds, producer, 'p.', pino({ level: 'silent' }), async () => 6, 500, 7);
+    return { relay, updates, taken };
   }
 
   it("sends one request, each message in order on its key's partition; marks rows once all are acked", async () => {
@@ -113,5 +119,18 @@ describe('OutboxRelay sending a batch', () => {
     });
     await expect(relay.tick()).rejects.toThrow('leader gone');
     expect(updates).toHaveLength(0);
+  });
+
+  it('takes its batch with a statement prepared under a name, in a transaction without bitmap scans', async () => {
+    const { relay, taken } = relayWith(async (b) => acknowledgeAll(b));
+    await relay.tick();
+    await relay.tick();
+    expect(taken).toHaveLength(2);
+    for (const { options, statement } of taken) {
+      // The partial index's dead entries: a bitmap scan would visit each one's heap page on every tick.
+      expect(options).toEqual({ settings: { enable_bitmapscan: 'off' } });
+      expect(statement).toMatchObject({ name: 'outbox_take_batch_500', text: expect.stringContaining('LIMIT 500') });
+    }
+    expect(taken[1].statement).toBe(taken[0].statement);
   });
 });

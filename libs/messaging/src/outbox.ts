@@ -104,6 +104,15 @@ const MARK_PUBLISHED: PreparedStatement = {
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** The advisory lock's name: one relay per database works at a time. */
 const RELAY_LOCK = 'outbox_relay';
+/**
+ * The relay's transaction: BEGIN, this setting and the batch's statement go in one round trip. A plain index scan,
+ * never a bitmap scan: every published row leaves a dead entry in the partial index until vacuum, and a bitmap scan
+ * visits each one's heap page on every tick (1-2 ms a tick with a minute of traffic behind it), while an index scan
+ * marks them dead in the index once and skips them from then on. The planner prefers the bitmap scan because it
+ * expects few rows. The setting lasts to the end of the transaction, so the mark (a primary-key lookup of the batch's
+ * ids) is planned without bitmap scans too, which suits it.
+ */
+const RELAY_TRANSACTION = { settings: { enable_bitmapscan: 'off' } };
 
 /**
  * Publishes committed outbox rows to Kafka in id order. Only one relay works at a time (advisory
@@ -112,7 +121,7 @@ const RELAY_LOCK = 'outbox_relay';
  */
 export class OutboxRelay {
   private lastPrune = Date.now();
-  private readonly takeBatch: string;
+  private readonly takeBatch: PreparedStatement;
 
   constructor(
     private readonly ds: DataSource,
@@ -133,16 +142,16 @@ export class OutboxRelay {
     // (a transaction id held across the send would hold back every horizon PostgreSQL keeps by
     // the oldest running writer: vacuum's, and the events API's recorded order).
     //
-    // A plain index scan, never a bitmap scan: every published row leaves a dead entry in the partial index until
-    // vacuum, and a bitmap scan visits each one's heap page on every tick (1-2 ms a tick with a minute of traffic
-    // behind it), while an index scan marks them dead in the index once and skips them from then on. The planner
-    // prefers the bitmap scan because it expects few rows. The setting lasts to the end of the transaction, so the
-    // mark below (a primary-key lookup of the batch's ids) is planned without bitmap scans too, which suits it.
-    this.takeBatch = `SET LOCAL enable_bitmapscan = off;
-         WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS locked)
+    // Prepared under a name (one per batch size: the size is part of the text), so each connection parses and plans it
+    // once, not on every tick (docs/benchmarks.md, twenty-sixth round). It has no parameters, so its one plan is made
+    // the first time it runs, inside RELAY_TRANSACTION.
+    this.takeBatch = {
+      name: `outbox_take_batch_${batchSize}`,
+      text: `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS locked)
          SELECT o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers
            FROM relay, outbox_events o
-          WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT ${batchSize}`;
+          WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT ${batchSize}`,
+    };
   }
 
   /** One pass; true when a full batch went out, i.e. there may be more. */
@@ -150,7 +159,8 @@ export class OutboxRelay {
     // The relay lock and the batch in one statement sent with BEGIN (one round trip): the lock is held until commit, so
     // no other relay sends these rows meanwhile; rows are marked after the send, and not if it fails. A relay starting
     // just before another's commit may resend that batch; consumers dedupe by event id.
-    const sent = await this.ds.transactionFrom<OutboxRow, number>(this.takeBatch, async (rows, m) => {
+    const sent = await this.ds.transaction(RELAY_TRANSACTION, async (m) => {
+      const rows = await m.query<OutboxRow[]>(this.takeBatch);
       if (rows.length === 0) return 0;
       await this.publish(rows);
       // The mark and the COMMIT in one round trip.

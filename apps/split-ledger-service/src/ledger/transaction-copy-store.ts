@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type DataSource, type EntityManager, columnList, queryRows } from '@payments/database';
+import { type DataSource, type EntityManager, type PreparedStatement, columnList, queryRows } from '@payments/database';
 import type {
   DailyTotal,
   LinkSplit,
@@ -39,6 +39,23 @@ const COPY_COLUMNS = columnList<TransactionCopyRow>({
   transaction_created_at: true,
 });
 
+/**
+ * Upserts copies from a JSON array of rows, a copy moving only to a higher version. Run on every transaction event the
+ * ledger consumes, so prepared under a name: parsed and planned once per connection.
+ */
+const SAVE_TRANSACTIONS: PreparedStatement = {
+  name: 'ledger_transactions_save',
+  text: `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version,
+                                   link_splits, transaction_created_at, updated_at)
+  SELECT r.id, r.public_id, r.business_id, r.mode, r.amount, r.currency, r.status, r.version,
+         COALESCE(r.link_splits, '[]'::jsonb), r.transaction_created_at, now()
+    FROM jsonb_to_recordset($1::jsonb)
+         AS r(id bigint, public_id text, business_id integer, mode text, amount bigint, currency text, status text,
+              version integer, link_splits jsonb, transaction_created_at timestamptz)
+  ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
+   WHERE ledger_transactions.version < EXCLUDED.version`,
+};
+
 export interface RefundCopy {
   id: string;
   transaction_id: string;
@@ -68,18 +85,7 @@ export class TransactionCopyStore {
       link_splits: t.link_splits,
       transaction_created_at: t.date_created,
     }));
-    await m.query(
-      `INSERT INTO ledger_transactions (id, public_id, business_id, mode, amount, currency, status, version,
-                                        link_splits, transaction_created_at, updated_at)
-       SELECT r.id, r.public_id, r.business_id, r.mode, r.amount, r.currency, r.status, r.version,
-              COALESCE(r.link_splits, '[]'::jsonb), r.transaction_created_at, now()
-         FROM jsonb_to_recordset($1::jsonb)
-              AS r(id bigint, public_id text, business_id integer, mode text, amount bigint, currency text, status text,
-                   version integer, link_splits jsonb, transaction_created_at timestamptz)
-       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
-        WHERE ledger_transactions.version < EXCLUDED.version`,
-      [JSON.stringify(rows)],
-    );
+    await m.query(SAVE_TRANSACTIONS, [JSON.stringify(rows)]);
   }
 
   /**

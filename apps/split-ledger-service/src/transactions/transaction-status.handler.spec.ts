@@ -1,4 +1,4 @@
-import type { EntityManager, TransactionManager } from '@payments/database';
+import { type EntityManager, type Sql, type TransactionManager, sqlText } from '@payments/database';
 import type { TransactionSnapshot, TransactionStatus, TransactionStatusChangedEvent } from '@payments/contracts';
 import type { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase';
 import type { SplitConfigStore } from '../splits/split-config-store';
@@ -41,7 +41,8 @@ function event(
 function recorder(businessesWithTerms: number[] = [1]) {
   const log: string[] = [];
   const m = {
-    query: jest.fn(async (sql: string, params: unknown[]) => {
+    query: jest.fn(async (statement: Sql, params: unknown[]) => {
+      const sql = sqlText(statement);
       if (sql.includes('pg_advisory_xact_lock')) log.push(`lock ${([] as unknown[]).concat(params[0]).join(',')}`);
       else if (sql.includes('INSERT INTO ledger_transactions')) {
         const rows = JSON.parse(params[0] as string) as { id: number; version: number; status: string }[];

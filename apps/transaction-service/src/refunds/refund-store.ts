@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   type EntityManager,
+  type PreparedStatement,
   type TransactionManager,
   jsonInsert,
   keysetPage,
@@ -18,6 +19,12 @@ export * from './refund-row';
 
 /** Shared by the claim and the scheduler's look, so they cannot drift; `r` is the refunds row. */
 const REFUND_SETTLEMENT_WAITING = "r.status = 'pending' AND r.mode = 'test' AND r.settle_at IS NOT NULL";
+/** The scheduler's look at refunds, on every tick of a busy scheduler: prepared under a name. */
+const REFUND_SETTLEMENT_DUE_IN: PreparedStatement = {
+  name: 'refunds_settlement_due_in',
+  text: `SELECT (SELECT date_part('epoch', r.settle_at - now()) * 1000 FROM refunds r
+                WHERE ${REFUND_SETTLEMENT_WAITING} ORDER BY r.settle_at LIMIT 1) AS due_in_ms`,
+};
 const REFUND_SETTLEMENT_DUE_WHERE = `${REFUND_SETTLEMENT_WAITING} AND r.settle_at <= now()`;
 
 /** RefundRow's columns over refunds `r` joined with transactions `t`. */
@@ -110,11 +117,7 @@ export class RefundStore {
 
   /** In how many ms the earliest test-mode refund settlement is due (<= 0: now), or null when none waits. */
   async sandboxSettlementDueIn(db: Pick<EntityManager, 'query'>): Promise<number | null> {
-    const [row] = await queryRows<{ due_in_ms: string | null }>(
-      db,
-      `SELECT (SELECT date_part('epoch', r.settle_at - now()) * 1000 FROM refunds r
-                WHERE ${REFUND_SETTLEMENT_WAITING} ORDER BY r.settle_at LIMIT 1) AS due_in_ms`,
-    );
+    const [row] = await queryRows<{ due_in_ms: string | null }>(db, REFUND_SETTLEMENT_DUE_IN);
     return row.due_in_ms === null ? null : Number(row.due_in_ms);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, keysetPage, queryRows, type Filter } from '@payments/database';
+import { type EntityManager, keysetPage, type PreparedStatement, queryRows, type Filter } from '@payments/database';
 import type { ListTransactionsBody, Mode } from '@payments/contracts';
 import { unknownCursor } from '@payments/platform';
 import { ROW_COLUMNS, type TransactionRow } from './transaction-row';
@@ -21,12 +21,23 @@ const EXPIRY_WAITING = `status = 'pending'
   AND NOT EXISTS (SELECT 1 FROM provider_payments p WHERE p.transaction_id = transactions.id AND p.state <> 'final')`;
 const EXPIRY_DUE_WHERE = `${EXPIRY_WAITING} AND expires_at <= now()`;
 
-/** The scheduler's look: in how many ms the earliest settlement and expiry are due (<= 0: now), two indexed looks. */
-const DUE = `SELECT
+/**
+ * The scheduler's look: in how many ms the earliest settlement and expiry are due (<= 0: now), two indexed looks. It
+ * and the settlement's claim run on every tick of a busy scheduler, so they are prepared under a name.
+ */
+const DUE: PreparedStatement = {
+  name: 'transactions_due',
+  text: `SELECT
   (SELECT date_part('epoch', settle_at - now()) * 1000 FROM transactions
     WHERE ${SANDBOX_SETTLEMENT_WAITING} ORDER BY settle_at LIMIT 1) AS settle_in_ms,
   (SELECT date_part('epoch', expires_at - now()) * 1000 FROM transactions
-    WHERE ${EXPIRY_WAITING} ORDER BY expires_at LIMIT 1) AS expire_in_ms`;
+    WHERE ${EXPIRY_WAITING} ORDER BY expires_at LIMIT 1) AS expire_in_ms`,
+};
+const CLAIM_DUE_SANDBOX: PreparedStatement = {
+  name: 'transactions_claim_due_sandbox',
+  text: `SELECT ${ROW_COLUMNS} FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE}
+        ORDER BY settle_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+};
 
 /** Milliseconds until something is due (<= 0: it is), or null when nothing waits. */
 export type DueIn = number | null;
@@ -173,12 +184,7 @@ export class TransactionQueries {
 
   /** Test-mode payments whose sandbox settlement is due, locked; rows another replica holds are skipped. */
   claimDueSandbox(m: EntityManager, batch: number): Promise<TransactionRow[]> {
-    return queryRows<TransactionRow>(
-      m,
-      `SELECT ${ROW_COLUMNS} FROM transactions WHERE ${SANDBOX_SETTLEMENT_DUE_WHERE}
-        ORDER BY settle_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [batch],
-    );
+    return queryRows<TransactionRow>(m, CLAIM_DUE_SANDBOX, [batch]);
   }
 
   /** Pending payments past their expiry, locked; rows another replica holds are skipped. */

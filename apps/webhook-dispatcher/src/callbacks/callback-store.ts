@@ -7,6 +7,7 @@ import {
   keysetPage,
   queryRows,
   type PageRequest,
+  type PreparedStatement,
 } from '@payments/database';
 import { ErrorCodes, type CallbackView, type Mode, type RpcContext } from '@payments/contracts';
 import { DomainException, unknownCursor } from '@payments/platform';
@@ -83,6 +84,14 @@ export interface CallbackChanges {
 }
 
 const LIVE = 'business_id = $1 AND mode = $2 AND deleted_at IS NULL';
+
+/** recordSuccess's statement, prepared under a name: it follows deliveries, up to once a second per callback. */
+const RECORD_SUCCESS: PreparedStatement = {
+  name: 'callbacks_record_success',
+  text: `UPDATE callbacks SET failure_count = 0, failing_since = NULL, last_triggered = now()
+    WHERE id = $1
+      AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
+};
 
 export function toCallbackView(c: CallbackRow): CallbackView {
   return {
@@ -235,12 +244,7 @@ export class CallbackStore {
 
   /** After a success: clears the failure streak and notes the time, at most about once a second per callback. */
   async recordSuccess(id: number): Promise<void> {
-    await this.ds.query(
-      `UPDATE callbacks SET failure_count = 0, failing_since = NULL, last_triggered = now()
-        WHERE id = $1
-          AND (failure_count <> 0 OR last_triggered IS NULL OR last_triggered < now() - interval '1 second')`,
-      [id],
-    );
+    await this.ds.query(RECORD_SUCCESS, [id]);
   }
 
   /** Every callback, deleted ones too, in id order, for `ops reconcile`. */
