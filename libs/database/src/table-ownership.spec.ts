@@ -134,6 +134,8 @@ const NOT_TABLES = new Set([
   'folded',
   'parts',
   'batch',
+  'head',
+  'gone',
   'now',
   'unnest',
   'jsonb_to_recordset',

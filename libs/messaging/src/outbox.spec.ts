@@ -70,6 +70,8 @@ describe('OutboxRelay sending a batch', () => {
     const updates: unknown[] = [];
     const taken: { options: unknown; statement: unknown }[] = [];
     const ds = {
+      // The prune's batch (a first tick prunes): nothing old enough.
+      query: async () => [{ looked: 0, last: null, deleted: 0 }],
       transaction: async (
         options: unknown,
         fn: (m: Record<'query' | 'commitWith', (...a: unknown[]) => Promise<unknown>>) => Promise<number>,

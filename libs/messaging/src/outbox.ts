@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type Admin, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { DataSource, FollowUp, PreparedStatement, TransactionManager } from '@payments/database';
+import {
+  type DataSource,
+  type FollowUp,
+  type PreparedStatement,
+  type TransactionManager,
+  queryRows,
+} from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
 import { outboxRelayFailures, outboxRelayed } from '@payments/platform';
 
@@ -102,6 +108,19 @@ const MARK_PUBLISHED: PreparedStatement = {
 };
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/**
+ * Published rows past their retention, deleted oldest first: the next `$2` rows of the primary key after id `$3` (ids
+ * grow with time), so one statement reads a short stretch of an index, never the whole table (which holds the
+ * retention's days of events), and holds its locks briefly. Rows of the stretch not published, or not old enough, stay.
+ * Returns how many rows it looked at, the last one's id and how many it deleted.
+ */
+const PRUNE_OLDEST = `WITH head AS (SELECT id FROM outbox_events WHERE id > $3::bigint ORDER BY id LIMIT $2),
+       gone AS (DELETE FROM outbox_events o USING head
+                 WHERE o.id = head.id AND o.published_at < now() - make_interval(days => $1) RETURNING o.id)
+  SELECT (SELECT count(*) FROM head)::int AS looked, (SELECT max(id) FROM head)::text AS last,
+         (SELECT count(*) FROM gone)::int AS deleted`;
+/** Rows each relay tick looks at while pruning: a few ms a tick, while traffic goes on. */
+export const OUTBOX_PRUNE_BATCH = 1_000;
 /** The advisory lock's name: one relay per database works at a time. */
 const RELAY_LOCK = 'outbox_relay';
 /**
@@ -120,7 +139,13 @@ const RELAY_TRANSACTION = { settings: { enable_bitmapscan: 'off' } };
  * before the commit publishes those rows again: consumers dedupe by event id.
  */
 export class OutboxRelay {
-  private lastPrune = Date.now();
+  /** When the next prune starts (the first tick prunes); while one is under way, every tick deletes a batch. */
+  private nextPrune = Date.now();
+  /**
+   * Where the prune under way goes on: after the stretch the last tick looked at, so it never walks again over the
+   * index entries of rows it deleted (they stay until vacuum). Each prune starts again from the first row.
+   */
+  private pruneAfter = '0';
   private readonly takeBatch: PreparedStatement;
 
   constructor(
@@ -167,7 +192,7 @@ export class OutboxRelay {
       await m.commitWith(MARK_PUBLISHED, [rows.map((r) => r.id)]);
       return rows.length;
     });
-    if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();
+    if (Date.now() >= this.nextPrune) await this.pruneBatch();
     return sent === this.batchSize;
   }
 
@@ -237,11 +262,23 @@ export class OutboxRelay {
     }
   }
 
-  private async prune(): Promise<void> {
-    this.lastPrune = Date.now();
-    await this.ds.query(`DELETE FROM outbox_events WHERE published_at < now() - make_interval(days => $1)`, [
+  /**
+   * One batch of the prune. A prune is done at a stretch in which nothing was old enough (ids grow with time, so the
+   * rows after it are younger still) or at the end of the table, and the next one starts an hour later. A prune used to
+   * be one statement over the whole table, which read every row kept (days of events) once an hour.
+   */
+  private async pruneBatch(): Promise<void> {
+    const [batch] = await queryRows<{ looked: number; last: string | null; deleted: number }>(this.ds, PRUNE_OLDEST, [
       this.retentionDays,
+      OUTBOX_PRUNE_BATCH,
+      this.pruneAfter,
     ]);
+    if (batch.deleted > 0 && batch.looked === OUTBOX_PRUNE_BATCH && batch.last !== null) {
+      this.pruneAfter = batch.last;
+      return;
+    }
+    this.pruneAfter = '0';
+    this.nextPrune = Date.now() + PRUNE_EVERY_MS;
   }
 }
 
