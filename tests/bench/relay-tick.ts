@@ -1,7 +1,7 @@
 /**
  * The outbox relay's database side alone: per tick one new outbox row is taken, "sent" to a producer that answers
- * at once, marked and committed. Compares BEGIN sent with the statement (the relay's way: `DataSource.transaction`
- * pipelines it with the first statement) with a separate BEGIN, in alternating rounds: latency and CPU per tick. Needs
+ * at once, marked and committed. Compares the relay's tick with the statement it replaced (an `UPDATE … RETURNING`
+ * taking the batch with parameters), in alternating rounds: latency and CPU per tick. Needs
  * PostgreSQL only (DATABASE_URL); works in a database of its own, dropped at the end:
  *   source .local/infra.env && bash scripts/with-node.sh node scripts/ts-run.js \
  *     tests/bench/relay-tick.ts [ticks per round] [rounds]
@@ -52,8 +52,8 @@ async function main(): Promise<void> {
     const producer = { sendBatch: async (batch: ProducerBatch) => acknowledgeAll(batch) } as unknown as Producer;
     const relay = new OutboxRelay(ds, producer, '', pino({ level: 'silent' }), async () => 1);
     const variants: Record<string, () => Promise<unknown>> = {
-      'BEGIN with the statement (now)': () => relay.tick(),
-      'BEGIN, then the statement (before)': () =>
+      'the relay tick (now)': () => relay.tick(),
+      'UPDATE … RETURNING (before)': () =>
         ds.transaction((m) => queryRows(m, TAKE_WITH_PARAMETERS, ['outbox_relay', 500])),
     };
     const insert = () =>

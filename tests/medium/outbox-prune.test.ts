@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import pino from 'pino';
 import type { Producer, ProducerBatch } from 'kafkajs';
 import type { DataSource } from '@payments/database';
@@ -68,5 +69,37 @@ describe('outbox relay: pruning published rows past their retention', () => {
     await addRows('later', 10, 8);
     await relay.tick();
     expect(await left()).toEqual({ recent: 300, unsent: 5, later: 10 });
+  });
+
+  const freshRelay = () => {
+    const producer = { sendBatch: async (batch: ProducerBatch) => acknowledgeAll(batch) } as unknown as Producer;
+    return new OutboxRelay(ds, producer, '', pino({ level: 'silent' }), async () => 1, 500, 7);
+  };
+
+  it('ends a prune at a whole stretch of rows not old enough: old rows behind it wait for the next prune', async () => {
+    await ds.query('DELETE FROM outbox_events');
+    await addRows('recent', OUTBOX_PRUNE_BATCH, 1);
+    await addRows('old', 50, 8);
+    const relay = freshRelay();
+    await relay.tick();
+    await relay.tick();
+    expect(await left()).toEqual({ recent: OUTBOX_PRUNE_BATCH, old: 50 });
+  });
+
+  it('prunes on one replica at a time: a relay finding another pruning leaves the rows to it', async () => {
+    await ds.query('DELETE FROM outbox_events');
+    await addRows('old', 20, 8);
+    const other = new Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query(`SELECT pg_advisory_lock(hashtext('outbox_prune'))`);
+      await freshRelay().tick();
+      expect(await left()).toEqual({ old: 20 });
+      await other.query(`SELECT pg_advisory_unlock(hashtext('outbox_prune'))`);
+      await freshRelay().tick();
+      expect(await left()).toEqual({});
+    } finally {
+      await other.end();
+    }
   });
 });

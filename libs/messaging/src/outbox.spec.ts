@@ -9,7 +9,7 @@ import {
 } from 'kafkajs';
 import pino from 'pino';
 import type { DataSource } from '@payments/database';
-import { OutboxRelay, relayFailure } from './outbox';
+import { OUTBOX_PRUNE_BATCH, OutboxRelay, relayFailure } from './outbox';
 
 const protocolError = (type: string, code: number) =>
   new KafkaJSProtocolError({ type, code, retriable: true, message: `${type} from the broker` } as unknown as string);
@@ -66,24 +66,38 @@ describe('OutboxRelay sending a batch', () => {
     return out;
   };
 
-  function relayWith(sendBatch: (b: ProducerBatch) => Promise<RecordMetadata[]>) {
+  /** What the prune's statement answers (a first tick prunes); by default a stretch with nothing old enough. */
+  type PruneAnswer = (params: unknown[]) => Promise<{ looked: number; last: string | null; deleted: number }>;
+
+  function relayWith(
+    sendBatch: (b: ProducerBatch) => Promise<RecordMetadata[]>,
+    prune: PruneAnswer = async () => ({ looked: 0, last: null, deleted: 0 }),
+  ) {
     const updates: unknown[] = [];
     const taken: { options: unknown; statement: unknown }[] = [];
+    const pruned: unknown[][] = [];
     const ds = {
-      // The prune's batch (a first tick prunes): nothing old enough.
-      query: async () => [{ looked: 0, last: null, deleted: 0 }],
       transaction: async (
-        options: unknown,
-        fn: (m: Record<'query' | 'commitWith', (...a: unknown[]) => Promise<unknown>>) => Promise<number>,
+        options: { settings?: Record<string, string> },
+        fn: (m: Record<'query' | 'commitWith', (...a: unknown[]) => Promise<unknown>>) => Promise<unknown>,
       ) =>
-        fn({
-          query: async (statement) => (taken.push({ options, statement }), rows),
-          commitWith: async (...a) => void updates.push(a),
-        }),
+        options.settings?.statement_timeout
+          ? fn({
+              query: async () => Promise.reject(new Error('the prune sends one statement')),
+              commitWith: async (_sql, params) => (
+                pruned.push(params as unknown[]),
+                [await prune(params as unknown[])]
+              ),
+            })
+          : fn({
+              query: async (statement) => (taken.push({ options, statement }), rows),
+              commitWith: async (...a) => void updates.push(a),
+            }),
     } as unknown as DataSource;
     const producer = { sendBatch } as unknown as Producer;
-    const relay = new OutboxRelay(ds, producer, 'p.', pino({ level: 'silent' }), async () => 6, 500, 7);
-    return { relay, updates, taken };
+    const logger = pino({ level: 'silent' });
+    const relay = new OutboxRelay(ds, producer, 'p.', logger, async () => 6, 500, 7);
+    return { relay, updates, taken, pruned, logger };
   }
 
   it("sends one request, each message in order on its key's partition; marks rows once all are acked", async () => {
@@ -134,5 +148,43 @@ describe('OutboxRelay sending a batch', () => {
       expect(statement).toMatchObject({ name: 'outbox_take_batch_500', text: expect.stringContaining('LIMIT 500') });
     }
     expect(taken[1].statement).toBe(taken[0].statement);
+  });
+
+  it('prunes a stretch a tick from where the last stopped, until a stretch has nothing old enough', async () => {
+    const answers = [
+      { looked: OUTBOX_PRUNE_BATCH, last: '1000', deleted: OUTBOX_PRUNE_BATCH },
+      { looked: OUTBOX_PRUNE_BATCH, last: '2400', deleted: 3 },
+      { looked: OUTBOX_PRUNE_BATCH, last: '3400', deleted: 0 },
+    ];
+    const { relay, pruned } = relayWith(acknowledgeAll as never, async () => answers.shift()!);
+    for (let i = 0; i < 4; i++) await relay.tick();
+    // Retention in days, the stretch's length, the id after which it starts; the fourth tick does not prune.
+    expect(pruned).toEqual([
+      [7, OUTBOX_PRUNE_BATCH, '0'],
+      [7, OUTBOX_PRUNE_BATCH, '1000'],
+      [7, OUTBOX_PRUNE_BATCH, '2400'],
+    ]);
+  });
+
+  it('ends a prune at the end of the table', async () => {
+    const { relay, pruned } = relayWith(acknowledgeAll as never, async () => ({ looked: 10, last: '10', deleted: 10 }));
+    await relay.tick();
+    await relay.tick();
+    expect(pruned).toHaveLength(1);
+  });
+
+  it('relays on when the prune fails, and tries the prune again minutes later, not on every tick', async () => {
+    const sent: ProducerBatch[] = [];
+    const { relay, pruned, updates, logger } = relayWith(
+      async (b) => (sent.push(b), acknowledgeAll(b)),
+      async () => Promise.reject(new Error('canceling statement due to statement timeout')),
+    );
+    const warn = jest.spyOn(logger, 'warn');
+    await expect(relay.tick()).resolves.toBe(false);
+    await expect(relay.tick()).resolves.toBe(false);
+    expect(sent).toHaveLength(2);
+    expect(updates).toHaveLength(2);
+    expect(pruned).toHaveLength(1);
+    expect(warn).toHaveBeenCalledWith(expect.anything(), 'outbox prune failed; trying again in 5 minutes');
   });
 });

@@ -108,17 +108,27 @@ const MARK_PUBLISHED: PreparedStatement = {
 };
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** After a prune's statement failed: the relay goes on, and the prune is tried again this much later. */
+const PRUNE_RETRY_MS = 5 * 60 * 1000;
 /**
  * Published rows past their retention, deleted oldest first: the next `$2` rows of the primary key after id `$3` (ids
  * grow with time), so one statement reads a short stretch of an index, never the whole table (which holds the
  * retention's days of events), and holds its locks briefly. Rows of the stretch not published, or not old enough, stay.
- * Returns how many rows it looked at, the last one's id and how many it deleted.
+ * Every replica's relay prunes; one at a time (an advisory lock: the others look at no row and wait for the next
+ * hour). Returns how many rows it looked at, the last one's id and how many it deleted.
  */
-const PRUNE_OLDEST = `WITH head AS (SELECT id FROM outbox_events WHERE id > $3::bigint ORDER BY id LIMIT $2),
-       gone AS (DELETE FROM outbox_events o USING head
-                 WHERE o.id = head.id AND o.published_at < now() - make_interval(days => $1) RETURNING o.id)
-  SELECT (SELECT count(*) FROM head)::int AS looked, (SELECT max(id) FROM head)::text AS last,
-         (SELECT count(*) FROM gone)::int AS deleted`;
+const PRUNE_OLDEST = `WITH pruner AS (SELECT pg_try_advisory_xact_lock(hashtext('outbox_prune')) AS held),
+       picked AS (SELECT o.id FROM pruner, outbox_events o WHERE pruner.held AND o.id > $3::bigint
+                   ORDER BY o.id LIMIT $2),
+       done AS (DELETE FROM outbox_events o USING picked
+                 WHERE o.id = picked.id AND o.published_at < now() - make_interval(days => $1) RETURNING o.id)
+  SELECT (SELECT count(*) FROM picked)::int AS looked, (SELECT max(id) FROM picked)::text AS last,
+         (SELECT count(*) FROM done)::int AS deleted`;
+/**
+ * A prune's statement may not hold up the relay's tick for long: a stretch takes a few ms, so one stuck behind a lock
+ * or on a bloated index gives up after these and the prune is tried again later.
+ */
+const PRUNE_TRANSACTION = { settings: { statement_timeout: '5s', lock_timeout: '1s' } };
 /** Rows each relay tick looks at while pruning: a few ms a tick, while traffic goes on. */
 export const OUTBOX_PRUNE_BATCH = 1_000;
 /** The advisory lock's name: one relay per database works at a time. */
@@ -265,14 +275,22 @@ export class OutboxRelay {
   /**
    * One batch of the prune. A prune is done at a stretch in which nothing was old enough (ids grow with time, so the
    * rows after it are younger still) or at the end of the table, and the next one starts an hour later. A prune used to
-   * be one statement over the whole table, which read every row kept (days of events) once an hour.
+   * be one statement over the whole table, which read every row kept (days of events) once an hour. A failing batch
+   * does not fail the tick: the events went out, and the prune is tried again a few minutes later.
    */
   private async pruneBatch(): Promise<void> {
-    const [batch] = await queryRows<{ looked: number; last: string | null; deleted: number }>(this.ds, PRUNE_OLDEST, [
-      this.retentionDays,
-      OUTBOX_PRUNE_BATCH,
-      this.pruneAfter,
-    ]);
+    let batch: { looked: number; last: string | null; deleted: number };
+    try {
+      // BEGIN, the settings, the statement and COMMIT in one round trip.
+      [batch] = await this.ds.transaction(PRUNE_TRANSACTION, (m) =>
+        m.commitWith<(typeof batch)[]>(PRUNE_OLDEST, [this.retentionDays, OUTBOX_PRUNE_BATCH, this.pruneAfter]),
+      );
+    } catch (err) {
+      this.logger.warn({ err }, `outbox prune failed; trying again in ${PRUNE_RETRY_MS / 60_000} minutes`);
+      this.pruneAfter = '0';
+      this.nextPrune = Date.now() + PRUNE_RETRY_MS;
+      return;
+    }
     if (batch.deleted > 0 && batch.looked === OUTBOX_PRUNE_BATCH && batch.last !== null) {
       this.pruneAfter = batch.last;
       return;
