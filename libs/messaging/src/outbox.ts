@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type Admin, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import {
-  type DataSource,
-  type FollowUp,
-  type PreparedStatement,
-  type TransactionManager,
-  queryRows,
-} from '@payments/database';
+import type { DataSource, FollowUp, PreparedStatement, TransactionManager } from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
 import { outboxRelayFailures, outboxRelayed } from '@payments/platform';
 
