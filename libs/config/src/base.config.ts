@@ -64,10 +64,26 @@ export class ServiceConfig extends WithKafkaClient(InternalRpcConfig) {
   @Max(65535, PORT_RULE)
   HTTP_PORT = 4100;
 
+  /**
+   * How often the relay looks at the outbox while it finds events there or another replica's relay is at work. Each
+   * commit of this process wakes it anyway (after OUTBOX_RELAY_LINGER_MS).
+   */
   @IsInt()
   @Min(10)
   @Max(60_000)
   OUTBOX_POLL_INTERVAL_MS = 200;
+
+  /**
+   * How long the relay sleeps, at most, after it found the outbox empty, unless a commit of this process wakes it
+   * first. Only events written by a process that could not wake it wait for this look: a replica stopped between its
+   * commit and its relay's tick, say. At least OUTBOX_POLL_INTERVAL_MS. It was the poll interval (five looks a second)
+   * before 2026-11-29, which made the relays most of an idle system's database statements (docs/benchmarks.md,
+   * twenty-seventh round).
+   */
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  OUTBOX_IDLE_MAX_MS = 1_000;
 
   /**
    * How long the relay waits after a commit wakes it before it reads the outbox, so the events of commits close

@@ -69,9 +69,15 @@ describe('OutboxRelay sending a batch', () => {
   /** What the prune's statement answers (a first tick prunes); by default a stretch with nothing old enough. */
   type PruneAnswer = (params: unknown[]) => Promise<{ looked: number; last: string | null; deleted: number }>;
 
+  /** What the batch's statement answers: the lock and the rows, as the LEFT JOIN gives them (one row when none). */
+  const taking = (batch: typeof rows, locked = true) =>
+    batch.length === 0 ? [{ locked, id: null }] : batch.map((r) => ({ locked, ...r }));
+
   function relayWith(
     sendBatch: (b: ProducerBatch) => Promise<RecordMetadata[]>,
     prune: PruneAnswer = async () => ({ looked: 0, last: null, deleted: 0 }),
+    take: () => unknown[] = () => taking(rows),
+    batchSize = 500,
   ) {
     const updates: unknown[] = [];
     const taken: { options: unknown; statement: unknown }[] = [];
@@ -90,13 +96,13 @@ describe('OutboxRelay sending a batch', () => {
               ),
             })
           : fn({
-              query: async (statement) => (taken.push({ options, statement }), rows),
+              query: async (statement) => (taken.push({ options, statement }), take()),
               commitWith: async (...a) => void updates.push(a),
             }),
     } as unknown as DataSource;
     const producer = { sendBatch } as unknown as Producer;
     const logger = pino({ level: 'silent' });
-    const relay = new OutboxRelay(ds, producer, 'p.', logger, async () => 6, 500, 7);
+    const relay = new OutboxRelay(ds, producer, 'p.', logger, async () => 6, batchSize, 7);
     return { relay, updates, taken, pruned, logger };
   }
 
@@ -186,5 +192,67 @@ describe('OutboxRelay sending a batch', () => {
     expect(updates).toHaveLength(2);
     expect(pruned).toHaveLength(1);
     expect(warn).toHaveBeenCalledWith(expect.anything(), 'outbox prune failed; trying again in 5 minutes');
+  });
+  describe('what a tick says about the next', () => {
+    /** A relay whose first tick's prune is done (a stretch with nothing old enough), so later ticks do not prune. */
+    async function settled(take: () => unknown[], batchSize = 500) {
+      const sent: ProducerBatch[] = [];
+      let answer: () => unknown[] = () => taking([]);
+      const made = relayWith(
+        async (b) => (sent.push(b), acknowledgeAll(b)),
+        undefined,
+        () => answer(),
+        batchSize,
+      );
+      await made.relay.tick();
+      answer = take;
+      return { ...made, sent };
+    }
+
+    it('an empty outbox under the lock: no known work, so the worker sleeps its idle maximum', async () => {
+      const { relay, sent, updates } = await settled(() => taking([]));
+      await expect(relay.tick()).resolves.toBe(Infinity);
+      expect(sent).toHaveLength(0);
+      expect(updates).toHaveLength(0);
+    });
+
+    it("another relay holding the lock: the interval (its batch may miss this process's rows)", async () => {
+      const { relay, sent } = await settled(() => taking([], false));
+      await expect(relay.tick()).resolves.toBe(false);
+      expect(sent).toHaveLength(0);
+    });
+
+    it('a part batch: the interval; a full one: at once', async () => {
+      const part = await settled(() => taking(rows));
+      await expect(part.relay.tick()).resolves.toBe(false);
+      const full = await settled(() => taking(rows), rows.length);
+      await expect(full.relay.tick()).resolves.toBe(true);
+      expect(full.updates).toHaveLength(1);
+    });
+
+    it('an empty outbox while a prune is under way: the interval, so the prune goes on at its pace', async () => {
+      const { relay, pruned } = relayWith(
+        acknowledgeAll as never,
+        async () => ({ looked: OUTBOX_PRUNE_BATCH, last: '1000', deleted: OUTBOX_PRUNE_BATCH }),
+        () => taking([]),
+      );
+      await expect(relay.tick()).resolves.toBe(false);
+      await expect(relay.tick()).resolves.toBe(false);
+      expect(pruned).toHaveLength(2);
+    });
+
+    it('sends and marks in id order whatever order the rows came in', async () => {
+      const shuffled = [rows[9], rows[0], rows[11], rows[3], rows[10], rows[1]];
+      const { relay, sent, updates } = await settled(() => taking(shuffled));
+      await relay.tick();
+      const ids = (sent[0].topicMessages ?? []).flatMap((t) => t.messages.map((m) => m.headers!['event-id']));
+      const byEvent = new Map(rows.map((r) => [r.event_id, Number(r.id)]));
+      for (const topic of sent[0].topicMessages ?? []) {
+        const order = topic.messages.map((m) => byEvent.get(m.headers!['event-id'] as string)!);
+        expect(order).toEqual([...order].sort((a, b) => a - b));
+      }
+      expect(ids).toHaveLength(shuffled.length);
+      expect(updates[0]).toEqual([expect.anything(), [['1', '2', '4', '10', '11', '12']]]);
+    });
   });
 });

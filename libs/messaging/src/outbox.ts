@@ -3,7 +3,7 @@ import { Partitioners, type Admin, type Message, type PartitionMetadata, type Pr
 import type { Logger } from 'pino';
 import type { DataSource, FollowUp, PreparedStatement, TransactionManager } from '@payments/database';
 import type { EventEnvelope, Mode } from '@payments/contracts';
-import { outboxRelayFailures, outboxRelayed } from '@payments/platform';
+import { outboxRelayFailures, outboxRelayed, type TickResult } from '@payments/platform';
 
 export interface NewEvent<TData> {
   topic: string;
@@ -96,6 +96,12 @@ interface OutboxRow {
   headers: Record<string, string>;
 }
 
+/** What the batch's statement answers: the lock, and a row to send unless `id` is null (nothing to send). */
+type TakenRow = { locked: boolean } & (({ id: string } & Omit<OutboxRow, 'id'>) | { id: null });
+
+/** Ids are bigints as text: the shorter is the smaller, and equal lengths compare as strings. */
+const byId = (a: OutboxRow, b: OutboxRow) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /**
  * The ids read through a sub-select: with `= ANY($1)` PostgreSQL saw each array's length and planned most runs anew (a
  * custom plan looked cheaper), 788 of 1,078 in a part (b) run (docs/benchmarks.md, twenty-sixth round).
@@ -180,28 +186,44 @@ export class OutboxRelay {
     // the first time it runs, inside RELAY_TRANSACTION.
     this.takeBatch = {
       name: `outbox_take_batch_${batchSize}`,
+      //
+      // Its first row says whether this relay holds the lock, also when there is nothing to send (its other columns
+      // null then): an empty outbox lets the relay sleep longer, another relay at work does not (see tick).
       text: `WITH relay AS (SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS locked)
-         SELECT o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers
-           FROM relay, outbox_events o
-          WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT ${batchSize}`,
+         SELECT relay.locked, o.id, o.event_id, o.topic, o.message_key, o.payload, o.headers
+           FROM relay LEFT JOIN LATERAL (
+                  SELECT o.id, o.event_id, o.topic, o.message_key, o.payload::text AS payload, o.headers
+                    FROM outbox_events o
+                   WHERE relay.locked AND o.published_at IS NULL ORDER BY o.id LIMIT ${batchSize}) o ON true`,
     };
   }
 
-  /** One pass; true when a full batch went out, i.e. there may be more. */
-  async tick(): Promise<boolean> {
+  /**
+   * One pass. `true` when a full batch went out (there may be more: go again at once); `Infinity` when this relay held
+   * the lock and found nothing to send (no known work: the PollingWorker sleeps its idle maximum, unless a commit of
+   * this process wakes it); `false` otherwise (look again after the interval): a part batch, or another relay at work,
+   * whose batch may not hold what this process committed meanwhile.
+   */
+  async tick(): Promise<TickResult> {
     // The relay lock and the batch in one statement sent with BEGIN (one round trip): the lock is held until commit, so
     // no other relay sends these rows meanwhile; rows are marked after the send, and not if it fails. A relay starting
     // just before another's commit may resend that batch; consumers dedupe by event id.
-    const sent = await this.ds.transaction(RELAY_TRANSACTION, async (m) => {
-      const rows = await m.query<OutboxRow[]>(this.takeBatch);
-      if (rows.length === 0) return 0;
+    const { locked, sent } = await this.ds.transaction(RELAY_TRANSACTION, async (m) => {
+      const [first, ...more] = await m.query<TakenRow[]>(this.takeBatch);
+      if (!first?.locked || first.id === null) return { locked: first?.locked === true, sent: 0 };
+      // In id order (each key's order on Kafka), which the join's output keeps; sorted again should a plan not.
+      const rows = [first, ...more] as OutboxRow[];
+      rows.sort(byId);
       await this.publish(rows);
       // The mark and the COMMIT in one round trip.
       await m.commitWith(MARK_PUBLISHED, [rows.map((r) => r.id)]);
-      return rows.length;
+      return { locked: true, sent: rows.length };
     });
-    if (Date.now() >= this.nextPrune) await this.pruneBatch();
-    return sent === this.batchSize;
+    const pruning = Date.now() >= this.nextPrune;
+    if (pruning) await this.pruneBatch();
+    if (sent === this.batchSize) return true;
+    // A prune under way goes on at the interval's pace, as it did while the relay had events to send.
+    return locked && sent === 0 && !pruning ? Infinity : false;
   }
 
   private async publish(rows: OutboxRow[]): Promise<void> {

@@ -72,7 +72,7 @@ export class ServiceMessaging {
         () => relay.tick(),
         config.OUTBOX_POLL_INTERVAL_MS,
         logger,
-        config.OUTBOX_POLL_INTERVAL_MS,
+        config.OUTBOX_IDLE_MAX_MS,
         config.OUTBOX_RELAY_LINGER_MS,
       );
     }
@@ -120,7 +120,12 @@ export class ServiceMessaging {
             group: s.group,
             handlers: s.handlers,
             batchHandlers: s.batchHandlers,
-            afterCommit: s.afterCommit,
+            // A consumer transaction that applied new events may have written events of its own (the ledger's
+            // entries): the relay is woken as by any other commit, so they do not wait for its idle look.
+            afterCommit: () => {
+              s.afterCommit?.();
+              this.notifier.notify();
+            },
             fetch: s.fetch,
             transaction: s.transaction,
             topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
