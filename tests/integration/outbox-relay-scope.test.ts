@@ -43,8 +43,8 @@ describe('outbox relay placement', () => {
     client.close();
     if (!reply.ok) throw new Error(JSON.stringify(reply.error));
 
-    // The dispatcher consuming the payment's events (relayed by transaction-service) is the barrier:
-    // by then it has been running for many relay intervals (OUTBOX_POLL_INTERVAL_MS is 50 in tests).
+    // The dispatcher consuming the payment's events (relayed by transaction-service) is the barrier: a relay running
+    // there would have been woken by each of those consumer commits (and would poll too).
     await waitFor(
       'the dispatcher to consume the payment’s events',
       async () => {

@@ -255,4 +255,38 @@ describe('OutboxRelay sending a batch', () => {
       expect(updates[0]).toEqual([expect.anything(), [['1', '2', '4', '10', '11', '12']]]);
     });
   });
+  describe('the last passes at shutdown (drain)', () => {
+    it("tries again while another relay holds the lock, then sends this process's rows", async () => {
+      const answers = [taking([], false), taking([], false), taking(rows.slice(0, 3))];
+      const sent: ProducerBatch[] = [];
+      const { relay, taken, pruned } = relayWith(
+        async (b) => (sent.push(b), acknowledgeAll(b)),
+        undefined,
+        () => answers.shift() ?? taking([]),
+      );
+      await relay.drain(1);
+      expect(taken).toHaveLength(3);
+      expect(sent).toHaveLength(1);
+      expect(pruned).toHaveLength(0);
+    });
+
+    it('goes on after a full batch, and stops at an empty outbox under the lock', async () => {
+      const answers = [taking(rows.slice(0, 2)), taking(rows.slice(2, 3)), taking([])];
+      const { relay, taken, updates } = relayWith(acknowledgeAll as never, undefined, () => answers.shift()!, 2);
+      await relay.drain(1);
+      expect(taken).toHaveLength(2);
+      expect(updates).toHaveLength(2);
+    });
+
+    it('gives up after its tries while the lock stays taken, and at the first failing pass', async () => {
+      const locked = relayWith(acknowledgeAll as never, undefined, () => taking([], false));
+      await locked.relay.drain(1, 4);
+      expect(locked.taken).toHaveLength(4);
+      const failing = relayWith(async () => Promise.reject(new Error('leader gone')));
+      const warn = jest.spyOn(failing.logger, 'warn');
+      await expect(failing.relay.drain(1)).resolves.toBeUndefined();
+      expect(failing.taken).toHaveLength(1);
+      expect(warn).toHaveBeenCalledTimes(1);
+    });
+  });
 });

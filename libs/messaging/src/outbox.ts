@@ -205,10 +205,41 @@ export class OutboxRelay {
    * whose batch may not hold what this process committed meanwhile.
    */
   async tick(): Promise<TickResult> {
+    const { locked, sent } = await this.pass();
+    const pruning = Date.now() >= this.nextPrune;
+    if (pruning) await this.pruneBatch();
+    if (sent === this.batchSize) return true;
+    // A prune under way goes on at the interval's pace, as it did while the relay had events to send.
+    return locked && sent === 0 && !pruning ? Infinity : false;
+  }
+
+  /**
+   * At shutdown, once the loop has stopped: sends what this process committed last. Passes until one held the lock and
+   * found less than a full batch. While another replica's relay holds the lock (its batch may not hold this process's
+   * last commits, and it may then sleep its idle maximum) it tries again every `retryMs`, `tries` times at most. A
+   * failing pass ends it: the rows stay for the other replicas' relays, or for this service's next start.
+   */
+  async drain(retryMs: number, tries = 10): Promise<void> {
+    for (let i = 0; i < tries; i++) {
+      let pass: { locked: boolean; sent: number };
+      try {
+        pass = await this.pass();
+      } catch (err) {
+        this.logger.warn({ err }, 'outbox relay: the last pass before shutdown failed; the rows stay in the outbox');
+        return;
+      }
+      if (pass.sent === this.batchSize) continue;
+      if (pass.locked) return;
+      await new Promise((resolve) => setTimeout(resolve, retryMs));
+    }
+  }
+
+  /** Sends one batch under the relay's lock: whether this relay held the lock, and how many rows it sent. */
+  private async pass(): Promise<{ locked: boolean; sent: number }> {
     // The relay lock and the batch in one statement sent with BEGIN (one round trip): the lock is held until commit, so
     // no other relay sends these rows meanwhile; rows are marked after the send, and not if it fails. A relay starting
     // just before another's commit may resend that batch; consumers dedupe by event id.
-    const { locked, sent } = await this.ds.transaction(RELAY_TRANSACTION, async (m) => {
+    return this.ds.transaction(RELAY_TRANSACTION, async (m) => {
       const [first, ...more] = await m.query<TakenRow[]>(this.takeBatch);
       if (!first?.locked || first.id === null) return { locked: first?.locked === true, sent: 0 };
       // In id order (each key's order on Kafka), which the join's output keeps; sorted again should a plan not.
@@ -219,11 +250,6 @@ export class OutboxRelay {
       await m.commitWith(MARK_PUBLISHED, [rows.map((r) => r.id)]);
       return { locked: true, sent: rows.length };
     });
-    const pruning = Date.now() >= this.nextPrune;
-    if (pruning) await this.pruneBatch();
-    if (sent === this.batchSize) return true;
-    // A prune under way goes on at the interval's pace, as it did while the relay had events to send.
-    return locked && sent === 0 && !pruning ? Infinity : false;
   }
 
   private async publish(rows: OutboxRow[]): Promise<void> {

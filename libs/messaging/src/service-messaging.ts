@@ -38,6 +38,37 @@ export function kafkaSettings(config: ServiceConfig, clientId: string): KafkaSet
 }
 
 /**
+ * The relay's loop: a tick after each wake (once the linger has passed), every OUTBOX_POLL_INTERVAL_MS while the relay
+ * finds events or another replica's relay is at work, up to OUTBOX_IDLE_MAX_MS apart after it found the outbox empty.
+ */
+export function relayLoop(
+  relay: Pick<OutboxRelay, 'tick'>,
+  config: Pick<ServiceConfig, 'OUTBOX_POLL_INTERVAL_MS' | 'OUTBOX_IDLE_MAX_MS' | 'OUTBOX_RELAY_LINGER_MS'>,
+  logger: Logger,
+): PollingWorker {
+  return new PollingWorker(
+    'outbox-relay',
+    () => relay.tick(),
+    config.OUTBOX_POLL_INTERVAL_MS,
+    logger,
+    config.OUTBOX_IDLE_MAX_MS,
+    config.OUTBOX_RELAY_LINGER_MS,
+  );
+}
+
+/**
+ * A consumer's after-commit hook: a transaction that applied new events may have written events of its own (the
+ * ledger's entries), so the relay is woken as by any other commit, first (a throwing hook must not keep them waiting
+ * for the relay's idle look), then the consumer's own hook runs.
+ */
+export function wakingAfterCommit(wakeRelay: () => void, hook?: () => void): () => void {
+  return () => {
+    wakeRelay();
+    hook?.();
+  };
+}
+
+/**
  * A service's Kafka side: admin and idempotent producer, the outbox relay (only when the service
  * publishes and OUTBOX_RELAY_ENABLED) and its consumers. Started after the service listens, stopped
  * in two steps around the servers' close so the relay publishes what the last requests wrote.
@@ -66,15 +97,7 @@ export class ServiceMessaging {
         logger.child({ component: 'outbox-relay' }),
         cachedPartitionCounts(admin),
       );
-      const relay = this.relay;
-      this.relayWorker = new PollingWorker(
-        'outbox-relay',
-        () => relay.tick(),
-        config.OUTBOX_POLL_INTERVAL_MS,
-        logger,
-        config.OUTBOX_IDLE_MAX_MS,
-        config.OUTBOX_RELAY_LINGER_MS,
-      );
+      this.relayWorker = relayLoop(this.relay, config, logger);
     }
     this.notifier = new OutboxNotifier(this.relayWorker);
   }
@@ -120,12 +143,7 @@ export class ServiceMessaging {
             group: s.group,
             handlers: s.handlers,
             batchHandlers: s.batchHandlers,
-            // A consumer transaction that applied new events may have written events of its own (the ledger's
-            // entries): the relay is woken as by any other commit, so they do not wait for its idle look.
-            afterCommit: () => {
-              s.afterCommit?.();
-              this.notifier.notify();
-            },
+            afterCommit: wakingAfterCommit(() => this.relayWorker?.wake(), s.afterCommit),
             fetch: s.fetch,
             transaction: s.transaction,
             topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
@@ -145,7 +163,7 @@ export class ServiceMessaging {
   /** The relay finishes its iteration and publishes once more; then the connections close. */
   async close(): Promise<void> {
     if (this.relayWorker) await this.relayWorker.stop();
-    if (this.relay) await this.relay.tick().catch(() => undefined);
+    if (this.relay) await this.relay.drain(this.config.OUTBOX_POLL_INTERVAL_MS);
     await this.producer.disconnect();
     await this.admin.disconnect();
   }

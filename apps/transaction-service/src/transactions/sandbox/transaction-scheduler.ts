@@ -57,7 +57,6 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
     const settled = now(due.settle) ? await this.settleSandbox() : 0;
     const expired = now(due.expire) ? await this.expirePending() : 0;
     const refunds = now(refundsDue) ? await this.settleRefunds() : 0;
-    if (settled + expired + refunds > 0) this.outbox.notify();
     if (settled === BATCH || expired === BATCH || refunds === BATCH) return true;
     // What was due is done (or another replica holds it): look again after the interval. Otherwise
     // sleep until the earliest that is not due yet.
@@ -110,15 +109,20 @@ export class TransactionScheduler implements OnApplicationBootstrap, BeforeAppli
     });
   }
 
-  /** Claims what is due and applies it to all the claimed rows at once, in one transaction. */
-  private claimAll<R>(
+  /**
+   * Claims what is due and applies it to all the claimed rows at once, in one transaction; the relay is woken once it
+   * committed (before the next step, which may fail).
+   */
+  private async claimAll<R>(
     take: (m: TransactionManager) => Promise<R[]>,
     apply: (m: TransactionManager, rows: R[]) => Promise<unknown>,
   ): Promise<number> {
-    return this.ds.transaction(async (m) => {
+    const claimed = await this.ds.transaction(async (m) => {
       const rows = await take(m);
       if (rows.length > 0) await apply(m, rows);
       return rows.length;
     });
+    if (claimed > 0) this.outbox.notify();
+    return claimed;
   }
 }
