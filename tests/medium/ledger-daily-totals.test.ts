@@ -7,6 +7,7 @@ import { SplitConfigStore } from '../../apps/split-ledger-service/src/splits/spl
 import * as dailyTotals from '../../apps/split-ledger-service/src/migrations/1765600000000-ledger-daily-totals';
 import { TransactionStatusHandler } from '../../apps/split-ledger-service/src/transactions/transaction-status.handler';
 import { migratedDatabase, type MigratedDatabase } from '../support/migrated-database';
+import { OutboxNotifier } from '@payments/messaging';
 
 interface Txn {
   id: number;
@@ -67,7 +68,7 @@ describe('ledger daily totals', () => {
   beforeAll(async () => {
     db = await migratedDatabase('split-ledger-service', 'daily_totals');
     copies = new TransactionCopyStore();
-    handler = new TransactionStatusHandler(noSplits, new SplitConfigStore(), copies);
+    handler = new TransactionStatusHandler(noSplits, new SplitConfigStore(), copies, new OutboxNotifier());
     totals = new GetDailyTotalsUseCase(db.ds, copies);
   }, 120_000);
 

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { TickResult } from '@payments/platform';
-import { relayLoop, wakingAfterCommit } from './service-messaging';
+import { relayLoop } from './service-messaging';
 
 describe("the relay's loop as a service runs it", () => {
   const config = { OUTBOX_POLL_INTERVAL_MS: 200, OUTBOX_IDLE_MAX_MS: 1_000, OUTBOX_RELAY_LINGER_MS: 20 };
@@ -53,27 +53,5 @@ describe("the relay's loop as a service runs it", () => {
       },
     );
     expect(at).toEqual([0, 320]);
-  });
-});
-
-describe("a consumer's after-commit hook", () => {
-  it('wakes the relay, then runs the consumer’s own hook', () => {
-    const calls: string[] = [];
-    wakingAfterCommit(
-      () => calls.push('relay'),
-      () => calls.push('hook'),
-    )();
-    expect(calls).toEqual(['relay', 'hook']);
-  });
-
-  it('has woken the relay when the consumer’s hook throws, and without a hook', () => {
-    const wake = jest.fn();
-    expect(() =>
-      wakingAfterCommit(wake, () => {
-        throw new Error('hook failed');
-      })(),
-    ).toThrow('hook failed');
-    wakingAfterCommit(wake)();
-    expect(wake).toHaveBeenCalledTimes(2);
   });
 });

@@ -57,18 +57,6 @@ export function relayLoop(
 }
 
 /**
- * A consumer's after-commit hook: a transaction that applied new events may have written events of its own (the
- * ledger's entries), so the relay is woken as by any other commit, first (a throwing hook must not keep them waiting
- * for the relay's idle look), then the consumer's own hook runs.
- */
-export function wakingAfterCommit(wakeRelay: () => void, hook?: () => void): () => void {
-  return () => {
-    wakeRelay();
-    hook?.();
-  };
-}
-
-/**
  * A service's Kafka side: admin and idempotent producer, the outbox relay (only when the service
  * publishes and OUTBOX_RELAY_ENABLED) and its consumers. Started after the service listens, stopped
  * in two steps around the servers' close so the relay publishes what the last requests wrote.
@@ -143,7 +131,7 @@ export class ServiceMessaging {
             group: s.group,
             handlers: s.handlers,
             batchHandlers: s.batchHandlers,
-            afterCommit: wakingAfterCommit(() => this.relayWorker?.wake(), s.afterCommit),
+            afterCommit: s.afterCommit,
             fetch: s.fetch,
             transaction: s.transaction,
             topicPrefix: this.config.KAFKA_TOPIC_PREFIX,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TransactionManager } from '@payments/database';
+import { OutboxNotifier, type AfterCommit } from '@payments/messaging';
 import type { RefundStatusChangedEvent } from '@payments/contracts';
 import { lockTransactionLedger } from '../ledger/ledger-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';
@@ -15,12 +16,16 @@ export class RefundStatusHandler {
   constructor(
     private readonly copies: TransactionCopyStore,
     private readonly reversals: ReverseRefundedSplitsUseCase,
+    private readonly outbox: OutboxNotifier,
   ) {}
 
-  async handle(event: RefundStatusChangedEvent, m: TransactionManager): Promise<void> {
+  /** Returns the relay's wake when it may have written reversing entries (and their events). */
+  async handle(event: RefundStatusChangedEvent, m: TransactionManager): Promise<AfterCommit | undefined> {
     const { refund: r } = event.data;
     await lockTransactionLedger(m, r.transaction.id);
     await this.copies.saveRefund(m, r);
-    if (r.status === 'success') await this.reversals.execute(m, r.transaction.id, event.correlation_id);
+    if (r.status !== 'success') return undefined;
+    const reversed = await this.reversals.execute(m, r.transaction.id, event.correlation_id);
+    return reversed > 0 ? () => this.outbox.notify() : undefined;
   }
 }

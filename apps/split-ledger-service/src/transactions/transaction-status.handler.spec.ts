@@ -4,6 +4,7 @@ import type { ApplySplitsUseCase } from '../ledger/usecases/apply-splits.usecase
 import type { SplitConfigStore } from '../splits/split-config-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';
 import { TransactionStatusHandler } from './transaction-status.handler';
+import { OutboxNotifier } from '@payments/messaging';
 
 function event(
   id: number,
@@ -38,7 +39,7 @@ function event(
 }
 
 /** What the handler asked the database, in order: upserted copies (id@version) and ledger locks. */
-function recorder(businessesWithTerms: number[] = [1]) {
+function recorder(businessesWithTerms: number[] = [1], splitsWritten = false) {
   const log: string[] = [];
   const m = {
     query: jest.fn(async (statement: Sql, params: unknown[]) => {
@@ -52,7 +53,7 @@ function recorder(businessesWithTerms: number[] = [1]) {
     }),
   } as unknown as TransactionManager;
   const applySplits = {
-    execute: jest.fn(async (_m: EntityManager, t: TransactionSnapshot) => void log.push(`splits ${t.id}`)),
+    execute: jest.fn(async (_m: EntityManager, t: TransactionSnapshot) => (log.push(`splits ${t.id}`), splitsWritten)),
   };
   const configs = {
     withTermsInForce: jest.fn(async (_m: EntityManager, subjects: { key: string; owner: number }[]) => {
@@ -60,13 +61,16 @@ function recorder(businessesWithTerms: number[] = [1]) {
       return new Set(subjects.filter((s) => businessesWithTerms.includes(s.owner)).map((s) => s.key));
     }),
   };
+  const outbox = new OutboxNotifier();
   return {
     log,
     m,
+    woken: jest.spyOn(outbox, 'notify'),
     handler: new TransactionStatusHandler(
       applySplits as unknown as ApplySplitsUseCase,
       configs as unknown as SplitConfigStore,
       new TransactionCopyStore(),
+      outbox,
     ),
   };
 }
@@ -122,6 +126,18 @@ describe('TransactionStatusHandler.handleBatch', () => {
     expect(log).toEqual(['upsert 5@2:processing']);
     const sent = JSON.parse((m.query as jest.Mock).mock.calls[0][1][0]);
     expect(sent).toHaveLength(1);
+  });
+
+  it('wakes the outbox relay after the commit when splits were written, and only then', async () => {
+    const wrote = recorder([1], true);
+    const wake = await wrote.handler.handleBatch([event(1, 'success', 3), event(2, 'pending', 1)], wrote.m);
+    expect(wrote.log).toContain('splits 1');
+    expect(wrote.woken).not.toHaveBeenCalled(); // not before the commit
+    wake?.();
+    expect(wrote.woken).toHaveBeenCalledTimes(1);
+    const none = recorder([1], false);
+    await expect(none.handler.handleBatch([event(1, 'success', 3)], none.m)).resolves.toBeUndefined();
+    await expect(none.handler.handle(event(1, 'pending', 1), none.m)).resolves.toBeUndefined();
   });
 
   it('writes nothing for an empty batch', async () => {

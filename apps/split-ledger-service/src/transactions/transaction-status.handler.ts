@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TransactionManager } from '@payments/database';
+import { OutboxNotifier, type AfterCommit } from '@payments/messaging';
 import type { TransactionSnapshot, TransactionStatusChangedEvent } from '@payments/contracts';
 import { lockTransactionLedger, lockTransactionLedgers } from '../ledger/ledger-store';
 import { TransactionCopyStore } from '../ledger/transaction-copy-store';
@@ -17,16 +18,22 @@ export class TransactionStatusHandler {
     private readonly applySplits: ApplySplitsUseCase,
     private readonly configs: SplitConfigStore,
     private readonly copies: TransactionCopyStore,
+    private readonly outbox: OutboxNotifier,
   ) {}
 
-  async handle(event: TransactionStatusChangedEvent, m: TransactionManager): Promise<void> {
+  /** After the consumer's transaction committed: its ledger entries' events go out without a relay's idle look. */
+  private readonly wakeRelay: AfterCommit = () => this.outbox.notify();
+
+  /** Returns the relay's wake when it may have written ledger entries (and their events). */
+  async handle(event: TransactionStatusChangedEvent, m: TransactionManager): Promise<AfterCommit | undefined> {
     const { transaction: t } = event.data;
     const succeeded = t.status === 'success';
     // Before the copy changes, so a refund of this transaction handled at the same time either
     // sees all of this (entries included) or runs entirely before it.
     if (succeeded) await lockTransactionLedger(m, t.id);
     await this.saveCopies(m, [t]);
-    if (succeeded) await this.applySplits.execute(m, t, event.correlation_id);
+    if (succeeded && (await this.applySplits.execute(m, t, event.correlation_id))) return this.wakeRelay;
+    return undefined;
   }
 
   /**
@@ -34,9 +41,10 @@ export class TransactionStatusHandler {
    * entries: everything but success, and a success without split terms (only the copy, under the
    * ledger lock). Terms are asked once per batch; a success with terms is handled on its own.
    */
-  async handleBatch(events: TransactionStatusChangedEvent[], m: TransactionManager): Promise<void> {
+  async handleBatch(events: TransactionStatusChangedEvent[], m: TransactionManager): Promise<AfterCommit | undefined> {
     const snapshots = events.map((e) => e.data.transaction);
     const withTerms = await this.successesWithTerms(m, snapshots);
+    let wake: AfterCommit | undefined;
     let run: TransactionSnapshot[] = [];
     let locks: number[] = [];
     const flush = async () => {
@@ -49,13 +57,14 @@ export class TransactionStatusHandler {
     for (const [i, t] of snapshots.entries()) {
       if (t.status === 'success' && withTerms.has(i)) {
         await flush();
-        await this.handle(events[i], m);
+        wake = (await this.handle(events[i], m)) ?? wake;
         continue;
       }
       run.push(t);
       if (t.status === 'success') locks.push(t.id);
     }
     await flush();
+    return wake;
   }
 
   /** Indexes of the successes that may write ledger entries. */

@@ -72,9 +72,10 @@ export class ApplySplitsUseCase {
     return { entries: rules.length === 0 ? [] : computeSplitEntries(t.amount, rules), versionOf };
   }
 
-  async execute(m: TransactionManager, t: TransactionSnapshot, correlationId: string | null): Promise<void> {
+  /** Writes the success's split entries; true when it had entries to write (and so may have written their events). */
+  async execute(m: TransactionManager, t: TransactionSnapshot, correlationId: string | null): Promise<boolean> {
     const { entries, versionOf } = await this.plan(m, t);
-    if (entries.length === 0) return;
+    if (entries.length === 0) return false;
 
     for (const e of entries) {
       const written = await this.ledger.insert(
@@ -105,5 +106,6 @@ export class ApplySplitsUseCase {
     }
     // Refunds handled before this success (they travel on another topic) are reversed now.
     await this.reversals.execute(m, t.id, correlationId);
+    return true;
   }
 }
