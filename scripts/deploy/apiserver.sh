@@ -25,12 +25,20 @@ START_TIMEOUT="${APISERVER_START_TIMEOUT:-180}"
 
 usage() { die "usage: apiserver.sh up <dir> [<owner pid>] | down <dir>"; }
 
-# A TCP port nothing listens on (the server binding it a moment later is not guaranteed, but a
-# collision shows as that server failing to start, named in the error).
+# A TCP port nothing listens on, below the kernel's range of ephemeral ports: a port inside it can
+# be the local end of any outgoing connection (the other overlay's apiserver talking to its etcd,
+# say), which nothing listens on but which still makes a bind fail ("address already in use").
+# Not one of the ports given as arguments. The server binding it a moment later is still not
+# guaranteed, but a collision shows as that server failing to start, named in the error.
 free_port() {
-  local port
+  local port low=10000 high=32768 taken=" $* "
+  if [[ -r /proc/sys/net/ipv4/ip_local_port_range ]]; then
+    read -r high _ </proc/sys/net/ipv4/ip_local_port_range
+  fi
+  ((high > low + 1000)) || high=$((low + 20000))
   while true; do
-    port=$((20000 + RANDOM % 40000))
+    port=$((low + RANDOM % (high - low)))
+    [[ "$taken" != *" $port "* ]] || continue
     port_open 127.0.0.1 "$port" || { printf '%s\n' "$port"; return; }
   done
 }
@@ -77,8 +85,8 @@ up() {
 
   local etcd_port peer_port port
   etcd_port="$(free_port)"
-  peer_port="$(free_port)"
-  port="$(free_port)"
+  peer_port="$(free_port "$etcd_port")"
+  port="$(free_port "$etcd_port" "$peer_port")"
 
   # State that is thrown away: no fsync.
   "$BIN/etcd" --name check --data-dir "$dir/etcd" --unsafe-no-fsync \
